@@ -1,0 +1,53 @@
+import { Hono } from 'hono';
+import { randomUUID } from 'node:crypto';
+import { Api, ApiError, errorBody, type AppEnv, type Deps } from './http.js';
+import { CODE, MSG } from '../shared/messages.js';
+import { authRoutes } from './auth/routes.js';
+import { personRoutes } from './modules/persons/routes.js';
+import { referenceRoutes } from './modules/reference/routes.js';
+import { searchRoutes } from './modules/search/routes.js';
+
+/** Builds the API. Tests call `app.request()` on it directly; main.ts adds static files and the server. */
+export function createApp(deps: Deps) {
+  const app = new Hono<AppEnv>();
+  app.use('*', async (c, next) => {
+    c.set('deps', deps);
+    const requestId = c.req.header('x-request-id') ?? randomUUID();
+    c.set('requestId', requestId);
+    const started = performance.now();
+    await next();
+    if (deps.config.logRequests && !c.req.path.startsWith('/assets/'))
+      deps.log({
+        msg: 'request',
+        requestId,
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round((performance.now() - started) * 10) / 10,
+        user: c.get('user')?.id,
+      });
+  });
+
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return c.json({ ...errorBody(err.message, err.code, err.errors), ...err.extra }, err.status);
+    deps.log({ msg: 'unhandled error', requestId: c.get('requestId'), path: c.req.path, error: String(err?.stack ?? err) });
+    return c.json(errorBody(MSG.default, CODE.internal), 500);
+  });
+
+  app.get('/health', async (c) => {
+    try {
+      await deps.db.selectFrom('features').select('name').limit(1).execute();
+      return c.json({ status: 'ok' });
+    } catch {
+      return c.json({ status: 'unavailable' }, 503);
+    }
+  });
+
+  const api = new Api(app);
+  authRoutes(api);
+  personRoutes(api);
+  referenceRoutes(api);
+  searchRoutes(api);
+
+  return { app, routes: api.routes };
+}

@@ -1,0 +1,6 @@
+import type { Api } from '../http.js';
+
+// TODO(foundation): filled in by its owner.
+export function authRoutes(api: Api) {
+  void api;
+}

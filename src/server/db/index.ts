@@ -1,0 +1,36 @@
+import { Kysely, SqliteDialect, PostgresDialect, sql } from 'kysely';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import type { Database } from './schema.js';
+import { migrateToLatest, isPostgres } from './migrations.js';
+
+export type DB = Kysely<Database>;
+export { isPostgres, sql };
+
+// int8 (count(*), sums) arrive as strings from pg; our counts fit in a JS number.
+pg.types.setTypeParser(20, (v) => parseInt(v, 10));
+pg.types.setTypeParser(1700, (v) => parseFloat(v));
+
+export function openSqlite(file: string): DB {
+  const raw = new SQLite(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('foreign_keys = ON');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+}
+
+export function openPostgres(url: string, max = 10): DB {
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max }) }) });
+}
+
+export async function openDatabase(opts: { databaseUrl?: string; sqliteFile: string }): Promise<DB> {
+  const db = opts.databaseUrl ? openPostgres(opts.databaseUrl) : openSqlite(opts.sqliteFile);
+  await migrateToLatest(db);
+  return db;
+}
+
+/** Runs fn in a transaction. SQLite serialises writers anyway; on PostgreSQL this is READ COMMITTED. */
+export function tx<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
+  return db.transaction().execute(fn as (trx: any) => Promise<T>);
+}

@@ -1,0 +1,290 @@
+// Row types of every table. Column names are camelCase in both dialects (Kysely quotes them).
+// Portable types only: text, integer, real. Booleans are 0/1 integers, instants are ISO-8601
+// UTC strings (they sort as text), JSON is text. Every mutable record carries an etag.
+import type { Generated, Selectable, Insertable, Updateable } from 'kysely';
+
+export interface RoleTable { id: string; name: string; isDefault: number; order: number }
+export interface CountryTable { id: string; code: string; name: string; phoneNumberCode: string }
+export interface LookupTable { kind: string; value: number; name: string; order: number }
+export interface FeatureTable { name: string; isEnabled: number }
+export interface GlobalSettingTable { key: string; value: string }
+
+export interface PersonTable {
+  id: string;
+  tenantId: string;
+  firstName: string;
+  lastName: string;
+  email: string; // lower-case, unique
+  passwordHash: string | null;
+  isLocked: number;
+  failedAttempts: number;
+  lastLoginDate: string | null;
+  personStatus: number; // 1 Active, 2 Inactive
+  loginMethod: number; // 1 Password, 2 SingleSignOn
+  twoFactorType: number | null; // 1 Email, 2 SMS
+  twoFactorPhone: string | null; // JSON {countryId, number, type}
+  phoneNumbers: string; // JSON [{CountryCode, Number, IsPrimary, Type}]
+  profile: string; // JSON: full person profile (title, job, vehicle, personal, medical, physical)
+  searchText: string; // lower-case "first last email" for search
+  etag: string;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface PersonRoleTable { personId: string; roleId: string }
+
+export interface CustomerTable {
+  id: string;
+  tenantId: string;
+  name: string;
+  portalId: string | null; // portal reference number
+  phoneNumber: string | null;
+  tier: number | null;
+  status: number | null;
+  isMigratedAccount: number;
+  salesforceId: string | null;
+  salesforceUrn: string | null;
+  isSalesforceAccount: number;
+  accountManagerFullName: string | null;
+  customerSuccessManagerFullName: string | null;
+  addressLine1: string | null;
+  addressLine2: string | null;
+  city: string | null;
+  county: string | null;
+  postCode: string | null;
+  countryId: string | null;
+  // settings
+  isAutomaticEmailsPaused: number;
+  allowDeviceSubscriptionChanges: number;
+  enableDiscreetAlarmApp: number;
+  enableFallDetectionApp: number;
+  enableSmsActivityConfirmation: number;
+  enableAlarmReportIntelligence: number;
+  autoGenerateAlarmIntelligence: number;
+  // additional services
+  nationalResponse: number;
+  globalResponse: number;
+  eurowatch: number;
+  translationServices: number;
+  checkInTimers: number;
+  teamBroadcast: number;
+  // app features
+  isWelfareCheckEnabled: number;
+  isFallDetectionEnabled: number;
+  isTravelSafeEnabled: number;
+  isTrackingEnabled: number;
+  isSureCamEnabled: number;
+  trackingInterval: number;
+  isSosDisabled: number;
+  etag: string;
+  deviceSubscriptionsEtag: string;
+  appSubscriptionsEtag: string;
+  createdAt: string;
+  updatedAt: string;
+}
+export interface DeviceSubscriptionTable { customerId: string; deviceType: number; purchased: number }
+export interface AppSubscriptionTable { customerId: string; appSubscriptionType: number; purchased: number }
+
+export interface DeviceTable {
+  id: string;
+  serialNumber: string;
+  imei: string | null;
+  imsi: string | null;
+  type: number;
+  phoneNumber: string | null;
+  simPhoneNumber: string | null;
+  simSerial: string | null;
+  simTypeId: number | null;
+  simStatus: string | null;
+  supplier: string | null;
+  status: number;
+  customerId: string | null;
+  orderNumber: string | null;
+  isUserAssigned: number;
+  assignedPersonId: string | null;
+  firmwareVersion: string | null;
+  lastConfigurationDate: string | null;
+  dateReceived: string | null;
+  lastUpdated: string;
+  addedToSystem: string;
+  etag: string;
+}
+
+export interface DeviceConfigurationTable {
+  deviceId: string;
+  isConnected: number;
+  lastUpdated: string | null;
+  isTracking: number;
+  trackingSeconds: number | null;
+  isFallDetection: number;
+  fallDetectionSettings: string | null; // "sss-uuu-nnn"
+  firmwareVersion: string | null;
+  sosButton: number;
+  call1Type: number | null;
+  call1Number: string | null;
+  call2Type: number | null;
+  call2Number: string | null;
+  primaryEndPoint: string | null;
+  secondaryEndPoint: string | null;
+  smsBackup: number;
+  etag: string;
+}
+
+export interface DesiredConfigurationTable {
+  id: string;
+  deviceId: string;
+  payload: string; // JSON of the configuration change payload
+  requestedBy: string | null;
+  requestedAt: string;
+  appliedAt: string | null;
+}
+
+export interface DeviceMessageTable {
+  id: string;
+  deviceId: string;
+  deviceIdentity: string; // IMEI
+  serial: string;
+  deviceType: number;
+  date: string;
+  message: string;
+  signal: number | null;
+  battery: number | null;
+  properties: string; // JSON map
+  rawMessage: string;
+}
+
+export interface AlarmReportTable {
+  id: string;
+  alarmId: string;
+  customerId: string | null;
+  customerAccountFullName: string;
+  tier: number | null;
+  alarmType: number;
+  verificationType: number;
+  verificationCategory: number;
+  personId: string | null;
+  personFullName: string;
+  deviceType: number | null;
+  deviceSerial: string | null;
+  arcControllerId: string | null;
+  arcControllerFullName: string | null;
+  alarmStarted: string;
+  alarmClosed: string;
+  verificationStartedSeconds: number;
+  verificationCompletedSeconds: number;
+  escalationPlanFollowed: number;
+  incomingCallPhoneNumber: string | null;
+  location: string; // JSON {GoogleApiAddress, W3WAddress, Latitude, Longitude, GpsGenerated}
+  profileSnapshot: string; // JSON, the full profile snapshot
+  etag: string;
+}
+export interface AlarmCallTable {
+  id: string;
+  alarmReportId: string;
+  startTime: string;
+  endTime: string;
+  duration: number;
+  line: string;
+  number: string;
+  participants: string; // JSON [{FullName}]
+  alarmCall: number;
+  conferenceName: string | null;
+  records: string; // JSON [{SId, Unavailable, Reason}]
+}
+export interface AlarmMemoTable {
+  id: string;
+  alarmReportId: string;
+  startDate: string;
+  durationInMinutes: number;
+  displayName: string;
+  textMemo: string | null;
+  voiceMemoId: string | null;
+}
+export interface ActivityJournalTable {
+  id: string;
+  alarmReportId: string;
+  date: string;
+  creator: string;
+  details: string;
+  customProperties: string; // JSON string, one of the CustomProperties kinds
+}
+export interface AlarmNoteTable {
+  id: string;
+  alarmReportId: string;
+  note: string;
+  createdDate: string;
+  personId: string | null;
+  personFullName: string;
+  personRoles: string; // JSON string[]
+}
+
+export interface RefreshTokenTable {
+  id: string;
+  personId: string;
+  familyId: string;
+  tokenHash: string;
+  clientId: string;
+  createdAt: string;
+  expiresAt: string;
+  usedAt: string | null;
+  revokedAt: string | null;
+}
+export interface VerificationCodeTable {
+  id: string;
+  personId: string;
+  codeHash: string;
+  createdAt: string;
+  expiresAt: string;
+  consumedAt: string | null;
+}
+export interface OutboxTable {
+  id: Generated<number>;
+  channel: string; // 'email' | 'sms'
+  recipient: string;
+  subject: string;
+  body: string;
+  createdAt: string;
+  sentAt: string | null;
+  error: string | null;
+}
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: string;
+  actorId: string | null;
+  action: string;
+  entity: string;
+  entityId: string | null;
+  details: string; // JSON
+}
+
+export interface Database {
+  roles: RoleTable;
+  countries: CountryTable;
+  lookups: LookupTable;
+  features: FeatureTable;
+  globalSettings: GlobalSettingTable;
+  persons: PersonTable;
+  personRoles: PersonRoleTable;
+  customers: CustomerTable;
+  deviceSubscriptions: DeviceSubscriptionTable;
+  appSubscriptions: AppSubscriptionTable;
+  devices: DeviceTable;
+  deviceConfigurations: DeviceConfigurationTable;
+  desiredConfigurations: DesiredConfigurationTable;
+  deviceMessages: DeviceMessageTable;
+  alarmReports: AlarmReportTable;
+  alarmCalls: AlarmCallTable;
+  alarmMemos: AlarmMemoTable;
+  activityJournal: ActivityJournalTable;
+  alarmNotes: AlarmNoteTable;
+  refreshTokens: RefreshTokenTable;
+  verificationCodes: VerificationCodeTable;
+  outbox: OutboxTable;
+  auditLog: AuditLogTable;
+}
+
+export type Person = Selectable<PersonTable>;
+export type NewPerson = Insertable<PersonTable>;
+export type PersonUpdate = Updateable<PersonTable>;
+export type Customer = Selectable<CustomerTable>;
+export type Device = Selectable<DeviceTable>;
+export type AlarmReport = Selectable<AlarmReportTable>;

@@ -1,0 +1,177 @@
+// The HTTP boundary: typed route declarations (every route names its permission), valibot
+// validation of query/body/form input, the error shape { Content: { Message, Code } }, and the
+// route table tests iterate over to check the permission guard for every role and route.
+import { Hono, type Context } from 'hono';
+import * as v from 'valibot';
+import { jwtVerify } from 'jose';
+import type { DB } from './db/index.js';
+import type { Config } from './config.js';
+import { CODE, MSG } from '../shared/messages.js';
+import type { Permission } from '../shared/permissions.js';
+import type { Outbox } from './outbox.js';
+
+export type AuthUser = {
+  id: string;
+  tenantId: string;
+  email: string;
+  role: string[];
+  permissions: Permission[];
+};
+
+export type Deps = {
+  db: DB;
+  config: Config;
+  outbox: Outbox;
+  log: (entry: Record<string, unknown>) => void;
+};
+
+export type AppEnv = { Variables: { deps: Deps; user: AuthUser | undefined; requestId: string } };
+export type Ctx = Context<AppEnv>;
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 415 | 422 | 429 | 500 | 503,
+    message: string,
+    readonly code: string,
+    readonly errors?: Record<string, string>,
+    readonly extra?: Record<string, unknown>,
+  ) {
+    super(message);
+  }
+}
+export const badRequest = (message: string, code: string = CODE.validation, errors?: Record<string, string>) =>
+  new ApiError(400, message, code, errors);
+export const notFound = (message = 'Not found.') => new ApiError(404, message, CODE.notFound);
+export const conflict = (message: string = MSG.staleEtag) => new ApiError(409, message, CODE.conflict);
+export const forbidden = () => new ApiError(403, MSG.forbidden, CODE.forbidden);
+export const unauthorized = () => new ApiError(401, MSG.sessionExpired, CODE.unauthorized);
+
+export function errorBody(message: string, code: string, errors?: Record<string, string>) {
+  return { Content: { Message: message, Code: code, ...(errors ? { Errors: errors } : {}) } };
+}
+
+/** 'public': no token needed. 'signed-in': any valid token. Otherwise the named permission. */
+export type Access = 'public' | 'signed-in' | Permission;
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+type AnySchema = v.GenericSchema<unknown, unknown>;
+
+export type RouteSpec = {
+  method: Method;
+  path: string;
+  access: Access;
+  /** a minimal valid request, for tests that only probe the guard */
+  sample?: { query?: Record<string, string>; json?: unknown; form?: Record<string, string> };
+};
+
+type Opts<Q extends AnySchema | undefined, B extends AnySchema | undefined, F extends AnySchema | undefined> = {
+  access: Access;
+  query?: Q;
+  json?: B;
+  form?: F;
+  sample?: RouteSpec['sample'];
+};
+type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
+type Input<Q, B, F> = { query: Out<Q>; body: Out<B>; form: Out<F>; user: AuthUser };
+
+/** Converts valibot issues into the spec's field messages: { field: message }. */
+export function issuesToErrors(issues: v.BaseIssue<unknown>[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of issues) {
+    const key = issue.path?.map((p) => String(p.key)).join('.') || '_';
+    errors[key] ??= issue.message;
+  }
+  return errors;
+}
+
+function parse<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S> {
+  const r = v.safeParse(schema, value);
+  if (r.success) return r.output;
+  const errors = issuesToErrors(r.issues);
+  const first = Object.values(errors)[0] ?? MSG.default;
+  throw badRequest(first, CODE.validation, errors);
+}
+
+export async function authenticate(c: Ctx): Promise<AuthUser | undefined> {
+  const h = c.req.header('authorization');
+  if (!h) return undefined;
+  const m = /^Bearer\s+(.+)$/i.exec(h);
+  if (!m) return undefined;
+  try {
+    const { payload } = await jwtVerify(m[1], c.get('deps').config.jwtSecret, {
+      algorithms: ['HS256'],
+      currentDate: c.get('deps').config.now(),
+    });
+    const perms = payload.permissions;
+    const role = payload.role;
+    return {
+      id: String(payload.sub),
+      tenantId: String(payload.tenantId ?? ''),
+      email: String(payload.email ?? ''),
+      permissions: (Array.isArray(perms) ? perms : typeof perms === 'string' ? [perms] : []) as Permission[],
+      role: Array.isArray(role) ? (role as string[]) : typeof role === 'string' ? [role] : [],
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+export class Api {
+  readonly routes: RouteSpec[] = [];
+  constructor(readonly app: Hono<AppEnv>) {}
+
+  private add<Q extends AnySchema | undefined, B extends AnySchema | undefined, F extends AnySchema | undefined>(
+    method: Method,
+    path: string,
+    opts: Opts<Q, B, F>,
+    handler: (c: Ctx, input: Input<Q, B, F>) => Response | Promise<Response>,
+  ) {
+    this.routes.push({ method, path, access: opts.access, sample: opts.sample });
+    this.app.on(method, path, async (c) => {
+      let user = await authenticate(c);
+      if (opts.access !== 'public') {
+        if (!user) throw unauthorized();
+        if (opts.access !== 'signed-in' && !user.permissions.includes(opts.access)) throw forbidden();
+      }
+      c.set('user', user);
+      const query = opts.query ? parse(opts.query, c.req.query()) : undefined;
+      let body: unknown;
+      if (opts.json) {
+        let raw: unknown;
+        try {
+          raw = await c.req.json();
+        } catch {
+          throw badRequest('The request body must be valid JSON.', CODE.validation);
+        }
+        body = parse(opts.json, raw);
+      }
+      let form: unknown;
+      if (opts.form) {
+        let raw: Record<string, unknown> = {};
+        try {
+          const fd = await c.req.parseBody();
+          raw = Object.fromEntries(Object.entries(fd).filter(([, val]) => typeof val === 'string'));
+        } catch {
+          throw badRequest('The request body must be form-encoded.', CODE.validation);
+        }
+        form = parse(opts.form, raw);
+      }
+      user ??= { id: '', tenantId: '', email: '', role: [], permissions: [] };
+      return handler(c, { query, body, form, user } as Input<Q, B, F>);
+    });
+  }
+
+  get<Q extends AnySchema | undefined = undefined>(path: string, opts: Opts<Q, undefined, undefined>, h: (c: Ctx, i: Input<Q, undefined, undefined>) => Response | Promise<Response>) {
+    this.add('GET', path, opts, h);
+  }
+  post<Q extends AnySchema | undefined = undefined, B extends AnySchema | undefined = undefined, F extends AnySchema | undefined = undefined>(path: string, opts: Opts<Q, B, F>, h: (c: Ctx, i: Input<Q, B, F>) => Response | Promise<Response>) {
+    this.add('POST', path, opts, h);
+  }
+  put<Q extends AnySchema | undefined = undefined, B extends AnySchema | undefined = undefined, F extends AnySchema | undefined = undefined>(path: string, opts: Opts<Q, B, F>, h: (c: Ctx, i: Input<Q, B, F>) => Response | Promise<Response>) {
+    this.add('PUT', path, opts, h);
+  }
+  delete<Q extends AnySchema | undefined = undefined>(path: string, opts: Opts<Q, undefined, undefined>, h: (c: Ctx, i: Input<Q, undefined, undefined>) => Response | Promise<Response>) {
+    this.add('DELETE', path, opts, h);
+  }
+}
+
+export const deps = (c: Ctx) => c.get('deps');

@@ -1,0 +1,30 @@
+// An app over a throwaway database, plus request helpers.
+import { createApp } from '../../src/server/app.js';
+import { testConfig, type Config } from '../../src/server/config.js';
+import { createOutbox } from '../../src/server/outbox.js';
+import { createTestDb, type TestDb } from './db.js';
+
+export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
+
+export async function createTestApp(over: Partial<Config> = {}) {
+  const tdb: TestDb = await createTestDb();
+  const logs: Record<string, unknown>[] = [];
+  const config = testConfig(over);
+  const log = (e: Record<string, unknown>) => void logs.push(e);
+  const deps = { db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log };
+  const { app, routes } = createApp(deps);
+  const request = (path: string, init: RequestInit & { token?: string; json?: unknown; form?: Record<string, string> } = {}) => {
+    const headers = new Headers(init.headers);
+    if (init.token) headers.set('authorization', `Bearer ${init.token}`);
+    let body = init.body;
+    if (init.json !== undefined) {
+      headers.set('content-type', 'application/json');
+      body = JSON.stringify(init.json);
+    } else if (init.form) {
+      headers.set('content-type', 'application/x-www-form-urlencoded');
+      body = new URLSearchParams(init.form).toString();
+    }
+    return app.request(path, { ...init, headers, body, method: init.method ?? (body ? 'POST' : 'GET') });
+  };
+  return { app, routes, deps, db: tdb.db, dialect: tdb.dialect, config, logs, request, close: tdb.close };
+}

@@ -1,0 +1,43 @@
+// Throwaway databases for integration tests: a migrated in-memory SQLite by default, or a fresh
+// PostgreSQL database (created and dropped per test file) when TEST_DB=pg.
+import pg from 'pg';
+import { randomBytes } from 'node:crypto';
+import { openSqlite, openPostgres, type DB } from '../../src/server/db/index.js';
+import { migrateToLatest } from '../../src/server/db/migrations.js';
+import { seedReferenceData } from '../../src/server/seed/reference.js';
+
+export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+export const usePg = () => process.env.TEST_DB === 'pg';
+
+export type TestDb = { db: DB; dialect: 'sqlite' | 'pg'; close: () => Promise<void> };
+
+export async function createTestDb(opts: { reference?: boolean } = {}): Promise<TestDb> {
+  let t: TestDb;
+  if (usePg()) {
+    const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    await admin.end();
+    const url = new URL(PG_ADMIN_URL);
+    url.pathname = `/${name}`;
+    const db = openPostgres(url.toString(), 20);
+    t = {
+      db,
+      dialect: 'pg',
+      close: async () => {
+        await db.destroy();
+        const a = new pg.Client({ connectionString: PG_ADMIN_URL });
+        await a.connect();
+        await a.query(`drop database if exists ${name} with (force)`);
+        await a.end();
+      },
+    };
+  } else {
+    const db = openSqlite(':memory:');
+    t = { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  await migrateToLatest(t.db);
+  if (opts.reference !== false) await seedReferenceData(t.db);
+  return t;
+}

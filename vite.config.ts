@@ -1,0 +1,37 @@
+import { defineConfig } from 'vitest/config';
+import react from '@vitejs/plugin-react';
+
+const apiPrefixes = ['/connect', '/api', '/ps-admin', '/persons/get', '/customers/get-global-settings', '/features', '/alarm-report/', '/devices/', '/device-configuration', '/health'];
+
+export default defineConfig({
+  plugins: [react()],
+  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: true },
+  server: {
+    port: 5173,
+    proxy: Object.fromEntries(apiPrefixes.map((p) => [p, { target: 'http://127.0.0.1:8080', ws: true }])),
+  },
+  test: {
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          environment: 'jsdom',
+          include: ['tests/unit/**/*.test.{ts,tsx}'],
+          setupFiles: ['tests/helpers/setup-dom.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          environment: 'node',
+          include: ['tests/integration/**/*.test.ts'],
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+        },
+      },
+    ],
+  },
+});
