@@ -1,0 +1,22 @@
+import { SignJWT } from 'jose';
+import type { Config } from '../config.js';
+import { permissionsForRoles } from '../../shared/permissions.js';
+
+export type TokenSubject = { id: string; tenantId: string; email: string; roles: string[] };
+
+/** Access token: HS256 JWT carrying sub, tenantId, email, permissions, role (claims the spec reads). */
+export async function issueAccessToken(config: Config, s: TokenSubject) {
+  const now = Math.floor(config.now().getTime() / 1000);
+  return new SignJWT({
+    tenantId: s.tenantId,
+    email: s.email,
+    permissions: permissionsForRoles(s.roles),
+    role: s.roles,
+  })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(s.id)
+    .setIssuedAt(now)
+    .setExpirationTime(now + config.accessTokenSeconds)
+    .setIssuer('safety-workspace')
+    .sign(config.jwtSecret);
+}
