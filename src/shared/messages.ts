@@ -52,6 +52,15 @@ export const MSG = {
   rolePlaceholder: 'Chose role(s)',
   personSearchPlaceholder: 'Search (name, email address)...',
   filterSearchPlaceholder: 'Search...',
+  // sign-in server answers the spec does not quote (ours)
+  tooManySignInAttempts: 'Too many sign-in attempts, please wait a few minutes and try again.',
+  tooManyRequests: 'Too many requests, please wait a few minutes and try again.',
+  verificationCodeSent: 'A verification code has been sent to you. Enter it to sign in.',
+  verificationCodeResent: 'If a verification code was requested for this account, a new one has been sent.',
+  twoFactorEnforced: 'Two-factor authentication is required for every user: choose Email or SMS.',
+  unsupportedGrant: 'This sign-in method is not supported.',
+  invalidClient: 'This application is not allowed to sign in.',
+  resetLinkInvalid: 'This password reset link is invalid or has expired. Please request a new one.',
 
   // ---- document 2: customers and devices
   badUrl: 'Bad URL, please try again.',
@@ -160,6 +169,10 @@ export const CODE = {
   roleNotAssignable: 'role_not_assignable',
   duplicateEmail: 'duplicate_email',
   internal: 'internal_error',
+  // sign-in (ours, from the spec's sso_* family)
+  ssoUnavailable: 'sso_unavailable',
+  ssoRequired: 'sso_required',
+  invalidResetLink: 'invalid_reset_link',
 } as const;
 
 export type ErrorBody = { Content: { Message: string; Code: string; Errors?: Record<string, string> } };
