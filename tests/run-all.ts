@@ -1,0 +1,75 @@
+// `npm test`: the whole suite, in order. Typecheck, unit tests, integration tests on SQLite,
+// the same integration tests on PostgreSQL (always in CI; locally when it is reachable), then
+// the end-to-end tests in Chromium against the real server. Prints one closing line
+// "tests: N passed, N failed" and exits non-zero when anything failed.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import pg from 'pg';
+
+const CI = process.env.CI === 'true' || process.env.CI === '1';
+const only = process.argv.slice(2); // e.g. `npm test -- unit integration`
+const want = (step: string) => only.length === 0 || only.includes(step);
+mkdirSync('.tmp', { recursive: true });
+
+type Result = { step: string; passed: number; failed: number; skipped: number; ok: boolean; note?: string };
+const results: Result[] = [];
+
+function run(cmd: string, args: string[], env: Record<string, string> = {}) {
+  const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
+  return r.status === 0;
+}
+
+function vitest(step: string, project: string, env: Record<string, string> = {}) {
+  const out = `.tmp/vitest-${step}.json`;
+  rmSync(out, { force: true });
+  const ok = run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${out}`], env);
+  let passed = 0, failed = 0, skipped = 0;
+  if (existsSync(out)) {
+    const j = JSON.parse(readFileSync(out, 'utf8'));
+    passed = j.numPassedTests; failed = j.numFailedTests; skipped = j.numPendingTests + (j.numTodoTests ?? 0);
+    if (!ok && failed === 0) failed = 1; // a suite that failed to load
+  } else if (!ok) failed = 1;
+  results.push({ step, passed, failed, skipped, ok });
+}
+
+async function pgReachable() {
+  const c = new pg.Client({ connectionString: process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test', connectionTimeoutMillis: 3000 });
+  try { await c.connect(); await c.end(); return true; } catch { return false; }
+}
+
+async function main() {
+  if (want('typecheck')) {
+    const ok = run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
+    results.push({ step: 'typecheck', passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, ok });
+  }
+  if (want('unit')) vitest('unit', 'unit');
+  if (want('integration')) vitest('integration-sqlite', 'integration');
+  if (want('integration') || want('pg')) {
+    if (await pgReachable()) vitest('integration-pg', 'integration', { TEST_DB: 'pg' });
+    else if (CI) results.push({ step: 'integration-pg', passed: 0, failed: 1, skipped: 0, ok: false, note: 'PostgreSQL is not reachable at 127.0.0.1:5432 (required in CI)' });
+    else results.push({ step: 'integration-pg', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: PostgreSQL not reachable' });
+  }
+  if (want('e2e')) {
+    const out = '.tmp/e2e.json';
+    rmSync(out, { force: true });
+    const ok = run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+    let passed = 0, failed = 0, skipped = 0;
+    if (existsSync(out)) {
+      const s = JSON.parse(readFileSync(out, 'utf8')).stats ?? {};
+      passed = s.expected ?? 0; failed = (s.unexpected ?? 0) + (s.flaky ?? 0) * 0; skipped = s.skipped ?? 0;
+    }
+    if (!ok && failed === 0) failed = 1;
+    results.push({ step: 'e2e', passed, failed, skipped, ok });
+  }
+
+  console.log('\nSummary');
+  for (const r of results)
+    console.log(`  ${r.ok ? 'ok  ' : 'FAIL'} ${r.step.padEnd(20)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? `  (${r.note})` : ''}`);
+  const passed = results.reduce((a, r) => a + r.passed, 0);
+  const failed = results.reduce((a, r) => a + r.failed, 0);
+  const skipped = results.reduce((a, r) => a + r.skipped, 0);
+  console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  process.exit(results.every((r) => r.ok) && failed === 0 ? 0 : 1);
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
