@@ -1,0 +1,33 @@
+// `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
+// nothing here fails a build (speed goals live in benchmarks, not timed tests).
+// Select parts: `npm run bench -- seed search token palette persons-list`.
+const parts = process.argv.slice(2);
+const want = (p: string) => parts.length === 0 || parts.includes(p);
+
+type Figures = Record<string, number | string>;
+const all: Record<string, Figures> = {};
+
+async function section(name: string, fn: () => Promise<Figures>) {
+  if (!want(name)) return;
+  console.log(`\n== ${name}`);
+  const t = performance.now();
+  try {
+    all[name] = await fn();
+  } catch (e) {
+    console.log(`  ${name} failed: ${(e as Error).stack ?? e}`);
+    all[name] = { error: String((e as Error).message ?? e) };
+  }
+  console.log(`  (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+}
+
+async function main() {
+  await section('seed', async () => (await import('./seed.bench.js')).benchSeed());
+  await section('search', async () => (await import('./search.bench.js')).benchSearch());
+  await section('token', async () => (await import('./token.bench.js')).benchToken());
+  await section('palette', async () => (await import('./palette.bench.js')).benchPalette());
+  await section('persons-list', async () => (await import('./persons-list.bench.js')).benchPersonsList());
+  console.log('\n== summary');
+  for (const [k, f] of Object.entries(all)) for (const [m, v] of Object.entries(f)) console.log(`  ${k}.${m}: ${v}`);
+}
+
+main().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
