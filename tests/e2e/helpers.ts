@@ -1,0 +1,53 @@
+import { expect, type Page } from '@playwright/test';
+import Database from 'better-sqlite3';
+import { join } from 'node:path';
+import { E2E_DATA_DIR, DEMO_PASSWORD, E2E_PORT } from './env';
+
+export { DEMO_PASSWORD };
+export const BASE = `http://127.0.0.1:${E2E_PORT}`;
+
+/** Read-only look into the server's SQLite database (outbox codes, etags, sample records). */
+export function dbQuery<T>(sql: string, ...params: unknown[]): T[] {
+  const db = new Database(join(E2E_DATA_DIR, 'workspace.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(sql).all(...params) as T[];
+  } finally {
+    db.close();
+  }
+}
+
+/** Signs in through the form, by keyboard only. */
+export async function signIn(page: Page, email: string, password = DEMO_PASSWORD) {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login$/);
+  const emailBox = page.getByLabel('Email');
+  await emailBox.focus();
+  await page.keyboard.type(email);
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Password', { exact: true })).toBeFocused();
+  await page.keyboard.type(password);
+  await page.keyboard.press('Enter');
+}
+
+export async function signedInAs(page: Page, email: string) {
+  await signIn(page, email);
+  await expect(page.getByRole('navigation')).toBeVisible();
+}
+
+/** A token straight from the API, for server-side checks. */
+export async function apiToken(email: string, password = DEMO_PASSWORD) {
+  const res = await fetch(`${BASE}/connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'portal', username: email, password }).toString(),
+  });
+  if (!res.ok) throw new Error(`token for ${email}: ${res.status} ${await res.text()}`);
+  return (await res.json()).access_token as string;
+}
+
+export async function openPalette(page: Page) {
+  await page.keyboard.press('Control+k');
+  const input = page.getByRole('combobox');
+  await expect(input).toBeFocused();
+  return input;
+}

@@ -1,0 +1,99 @@
+import { test, expect } from '@playwright/test';
+import { signedInAs, openPalette, dbQuery, apiToken, BASE } from './helpers';
+import { MSG } from '../../src/shared/messages';
+import { ROLE_IDS } from '../../src/shared/permissions';
+
+type Row = { id: string; firstName: string; lastName: string };
+const staff = () =>
+  dbQuery<Row>(
+    `select p.id, p.firstName, p.lastName from persons p join personRoles r on r.personId = p.id
+     where r.roleId = ? and p.email not like '%@demo.test' order by p.lastName, p.firstName limit 2`,
+    ROLE_IDS.ArcSupervisorRole,
+  );
+
+test('g u opens User Management', async ({ page }) => {
+  await signedInAs(page, 'admin@demo.test');
+  await page.locator('body').focus();
+  await page.keyboard.press('g');
+  await page.keyboard.press('u');
+  await expect(page).toHaveURL(/\/persons$/);
+  await expect(page.getByRole('tab', { name: /Manage Users/, selected: true })).toBeVisible();
+  await expect(page.getByPlaceholder(MSG.personSearchPlaceholder)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add User' })).toBeVisible();
+});
+
+test('palette opens persons into tabs, beside each other, and reload restores both panes', async ({ page }) => {
+  const [a, b] = staff();
+  await signedInAs(page, 'admin@demo.test');
+
+  let input = await openPalette(page);
+  await page.keyboard.type(`${a.firstName} ${a.lastName}`);
+  await expect(page.getByRole('option', { name: new RegExp(`${a.firstName} ${a.lastName}`) }).first()).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(input).toBeHidden();
+  await expect(page).toHaveURL(new RegExp(`/persons/edit/${a.id}$`));
+  await expect(page.getByRole('tab', { name: new RegExp(`Edit ${a.firstName} ${a.lastName}`), selected: true })).toBeVisible();
+
+  input = await openPalette(page);
+  await page.keyboard.type(`${b.firstName} ${b.lastName}`);
+  await expect(page.getByRole('option', { name: new RegExp(`${b.firstName} ${b.lastName}`) }).first()).toBeVisible();
+  await page.keyboard.press('Control+Enter');
+  await expect(page).toHaveURL(new RegExp(`/persons/edit/${b.id}$`));
+  await expect(page.getByRole('tablist')).toHaveCount(2);
+
+  await page.reload();
+  await expect(page.getByRole('tablist')).toHaveCount(2);
+  await expect(page.getByRole('tab', { name: new RegExp(`Edit ${a.firstName} ${a.lastName}`) })).toBeVisible();
+  await expect(page.getByRole('tab', { name: new RegExp(`Edit ${b.firstName} ${b.lastName}`) })).toBeVisible();
+});
+
+test('editing a person with a stale etag shows a clear message', async ({ page }) => {
+  const [a] = staff();
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto(`/persons/edit/${a.id}`);
+  const first = page.getByLabel(/First name/);
+  await expect(first).toHaveValue(a.firstName);
+
+  // someone else saves the person meanwhile
+  const token = await apiToken('admin@demo.test');
+  const current = await (await fetch(`${BASE}/persons/get-by-id?Id=${a.id}`, { headers: { authorization: `Bearer ${token}` } })).json();
+  const put = await fetch(`${BASE}/api/v1/person/${a.id}/identity-update`, {
+    method: 'PUT',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      personId: a.id,
+      person: {
+        firstName: a.firstName, lastName: `${a.lastName}-x`, emailAddress: current.Person.Contact.EmailAddress,
+        roleIds: current.Person.Roles.map((r: { Id: string }) => r.Id), etag: current.Etag,
+      },
+    }),
+  });
+  expect(put.status).toBe(200);
+
+  await first.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type('e');
+  await page.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MSG.staleEtag)).toBeVisible();
+  const stored = dbQuery<{ firstName: string }>('select firstName from persons where id = ?', a.id)[0];
+  expect(stored.firstName).toBe(a.firstName);
+});
+
+test('a user without the add permission never sees Add User, and the server refuses anyway', async ({ page }) => {
+  await signedInAs(page, 'admin-readonly@demo.test');
+  await page.locator('body').focus();
+  await page.keyboard.press('g');
+  await page.keyboard.press('u');
+  await expect(page.getByPlaceholder(MSG.personSearchPlaceholder)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Add User' })).toHaveCount(0);
+
+  const token = await apiToken('admin-readonly@demo.test');
+  const res = await fetch(`${BASE}/api/v1/person`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ person: { firstName: 'No', lastName: 'Way', emailAddress: 'no.way@example.com', roleIds: [ROLE_IDS.ArcControllerRole] } }),
+  });
+  expect(res.status).toBe(403);
+  expect((await res.json()).Content.Message).toBe(MSG.forbidden);
+  expect(dbQuery('select id from persons where email = ?', 'no.way@example.com')).toHaveLength(0);
+});

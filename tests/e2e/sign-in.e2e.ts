@@ -1,0 +1,78 @@
+import { test, expect } from '@playwright/test';
+import { signIn, dbQuery } from './helpers';
+import { MSG } from '../../src/shared/messages';
+
+test('signed-out visitors land on the sign-in page with the spec\'s form', async ({ page }) => {
+  await page.goto('/persons');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Log In' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Forgot password?' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Support' })).toHaveAttribute('target', '_blank');
+  await expect(page.getByRole('link', { name: 'Privacy policy' })).toHaveAttribute('target', '_blank');
+});
+
+test('a wrong password shows the catalogue message', async ({ page }) => {
+  await signIn(page, 'admin@demo.test', 'not-the-password');
+  await expect(page.getByText(MSG.loginFailed)).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+});
+
+test('empty fields show the validation messages', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Email').focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Please enter email')).toBeVisible();
+  await expect(page.getByText('Please enter password')).toBeVisible();
+});
+
+test('admin signs in by keyboard and lands in the workspace', async ({ page }) => {
+  await signIn(page, 'admin@demo.test');
+  await expect(page.getByRole('navigation')).toBeVisible();
+  await expect(page).toHaveURL(/\/asset-management$/);
+  for (const entry of ['Asset Management', 'Customers', 'User Management', 'Alarm Reports'])
+    await expect(page.getByRole('navigation').getByRole('link', { name: entry })).toBeVisible();
+});
+
+test('second factor: the code from the outbox signs the user in', async ({ page }) => {
+  const before = dbQuery<{ id: number }>("select coalesce(max(id), 0) as id from outbox where recipient = 'admin-2fa@demo.test'")[0].id;
+  await signIn(page, 'admin-2fa@demo.test');
+  const code = page.getByLabel('Verification code');
+  await expect(code).toBeVisible();
+  await expect(page.getByText(MSG.loginFailed)).toHaveCount(0); // not shown as an error
+  await expect(page.getByText('Resend verification code')).toBeVisible();
+  let body = '';
+  await expect.poll(() => {
+    const rows = dbQuery<{ body: string }>("select body from outbox where recipient = 'admin-2fa@demo.test' and id > ? order by id desc limit 1", before);
+    body = rows[0]?.body ?? '';
+    return body;
+  }).toMatch(/\d{6}/);
+  const digits = /(\d{6})/.exec(body)![1];
+  // a wrong code first: the code-specific message
+  await code.focus();
+  await page.keyboard.type(digits === '000000' ? '111111' : '000000');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(MSG.invalidCode)).toBeVisible();
+  await code.fill('');
+  await code.focus();
+  await page.keyboard.type(digits);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('navigation')).toBeVisible();
+});
+
+test('a person without admin-panel access is refused with the spec message', async ({ page }) => {
+  await signIn(page, 'portal-user@demo.test');
+  await expect(page.getByText(MSG.permissionMissing)).toBeVisible();
+});
+
+test('logout clears the session and returns to sign-in', async ({ page }) => {
+  await signIn(page, 'admin@demo.test');
+  await expect(page.getByRole('navigation')).toBeVisible();
+  await page.getByRole('button', { name: /profile|account|user menu/i }).first().click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  const keys = await page.evaluate(() => Object.keys(localStorage));
+  expect(keys.filter((k) => !/sso/i.test(k))).toEqual([]);
+  await page.goto('/persons');
+  await expect(page).toHaveURL(/\/login$/);
+});
