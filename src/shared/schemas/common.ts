@@ -1,0 +1,117 @@
+// Building blocks for endpoint schemas: query-string numbers and booleans (query values always
+// arrive as strings), paging, GUID ids, and text fields that can never reach the database in a
+// shape it rejects (PostgreSQL refuses NUL characters in text; everything has a length cap).
+import * as v from 'valibot';
+import { isValidId, normaliseId, PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../codes.js';
+
+/** Largest page number a list accepts; beyond it the offset is meaningless. */
+export const MAX_PAGE = 1_000_000;
+/** Spec §5: text filter maximum length 255. */
+export const MAX_SEARCH_LENGTH = 255;
+
+export const noNul = (s: string) => !s.includes('\u0000');
+const NUL_MESSAGE = 'Text must not contain NUL characters.';
+
+/**
+ * An optional query-string integer. Empty or missing gives `dflt`; anything that is not a whole
+ * number in [min, max] is a 400 with `message`.
+ */
+export function qsInt(dflt: number, min: number, max: number, message: string) {
+  return v.pipe(
+    v.optional(v.string(message), ''),
+    v.trim(),
+    v.transform((s) => (s === '' ? dflt : /^[+-]?\d+$/.test(s) ? Number(s) : NaN)),
+    v.number(message),
+    v.integer(message),
+    v.minValue(min, message),
+    v.maxValue(max, message),
+  );
+}
+
+/** An optional query-string boolean: true/false/1/0 in any case; missing or empty gives `dflt`. */
+export function qsBool(dflt: boolean, message: string) {
+  return v.pipe(
+    v.optional(v.string(message), ''),
+    v.trim(),
+    v.toLowerCase(),
+    v.picklist(['', 'true', 'false', '1', '0'], message),
+    v.transform((s) => (s === '' ? dflt : s === 'true' || s === '1')),
+  );
+}
+
+/**
+ * An optional query-string choice among `values`, matched case-insensitively and returned in the
+ * canonical spelling; missing or empty gives `dflt`.
+ */
+export function qsChoice<const T extends string>(values: readonly T[], dflt: T, message: string) {
+  const byLower = new Map(values.map((x) => [x.toLowerCase(), x] as const));
+  return v.pipe(
+    v.optional(v.string(message), ''),
+    v.trim(),
+    v.check((s) => s === '' || byLower.has(s.toLowerCase()), message),
+    v.transform((s): T => (s === '' ? dflt : byLower.get(s.toLowerCase())!)),
+  );
+}
+
+/** An optional free-text filter (trimmed, max 255 by default); missing gives ''. */
+export function qsSearch(max = MAX_SEARCH_LENGTH) {
+  const msg = `Search text can be at most ${max} characters long.`;
+  return v.pipe(v.optional(v.string(msg), ''), v.trim(), v.maxLength(max, msg), v.check(noNul, NUL_MESSAGE));
+}
+
+export const pageMessage = `page must be a whole number from 1 to ${MAX_PAGE}.`;
+export const pageSizeMessage = `pageSize must be one of ${PAGE_SIZES.join(', ')}.`;
+
+/** page (1-based, default 1) and pageSize (10, 25, 50 or 100; default 10) from a query string. */
+export const pagingQuery = {
+  page: qsInt(1, 1, MAX_PAGE, pageMessage),
+  pageSize: v.pipe(
+    qsInt(DEFAULT_PAGE_SIZE, 1, 100, pageSizeMessage),
+    v.check((n) => (PAGE_SIZES as readonly number[]).includes(n), pageSizeMessage),
+  ),
+};
+
+/** A required id (spec §5: GUID, optionally braced, optionally ':' + GUID), normalised to its bare lower-case GUID. */
+export function guid(message: string) {
+  return v.pipe(
+    v.string(message),
+    v.trim(),
+    v.check((s) => isValidId(s), message),
+    v.transform((s) => normaliseId(s)),
+  );
+}
+
+/** The same, but missing/empty is allowed and gives undefined. */
+export function optionalGuid(message: string) {
+  return v.pipe(
+    v.optional(v.string(message), ''),
+    v.trim(),
+    v.check((s) => s === '' || isValidId(s), message),
+    v.transform((s) => (s === '' ? undefined : normaliseId(s))),
+  );
+}
+
+/**
+ * A required text field: missing, null, a non-string or only spaces gives `requiredMessage`
+ * (the spec's 'Please enter {field}'); longer than `max` gives `tooLongMessage`.
+ */
+export function requiredText(requiredMessage: string, max: number, tooLongMessage: string) {
+  return v.pipe(
+    v.optional(v.nullable(v.string(requiredMessage)), ''),
+    v.transform((s) => s ?? ''),
+    v.trim(),
+    v.nonEmpty(requiredMessage),
+    v.maxLength(max, tooLongMessage),
+    v.check(noNul, NUL_MESSAGE),
+  );
+}
+
+/** An optional text field: missing or null gives undefined; otherwise trimmed and capped. */
+export function optionalText(typeMessage: string, max: number, tooLongMessage: string) {
+  return v.pipe(
+    v.optional(v.nullable(v.string(typeMessage))),
+    v.transform((s) => (s == null ? undefined : s.trim())),
+    v.check((s) => s === undefined || s.length <= max, tooLongMessage),
+    v.check((s) => s === undefined || noNul(s), NUL_MESSAGE),
+  );
+}
