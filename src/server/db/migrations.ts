@@ -1,4 +1,5 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql, type CreateTableBuilder } from 'kysely';
+import { m002 } from './migrations/002-search.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -186,6 +187,7 @@ const m001: Migration = {
 /** Ordered list of migrations. Add new ones at the end with the next number. */
 export const migrations: Record<string, Migration> = {
   '001_core': m001,
+  '002_search': m002,
 };
 
 class StaticProvider implements MigrationProvider {
