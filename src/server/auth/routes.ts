@@ -1,6 +1,207 @@
-import type { Api } from '../http.js';
+// The auth service (spec document 1, section 7): token endpoint, current user, second-factor
+// settings, password change and reset. Each createApp gets its own rate limiters (in memory).
+import { decodeJwt } from 'jose';
+import { badRequest, deps, notFound, type Api, type Ctx, type Deps } from '../http.js';
+import { CODE, MSG } from '../../shared/messages.js';
+import { PHONE_TYPE, TWO_FACTOR_TYPES } from '../../shared/codes.js';
+import {
+  changePasswordSchema, changeTwoFactorSchema, resetPasswordConfirmSchema, resetPasswordSchema, sendCodeSchema,
+  type UserInfo,
+} from '../../shared/schemas/auth.js';
+import { audit } from '../util.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { createLimiter, takeAll } from './rate-limit.js';
+import { publicBaseUrl, RESET_LINK_TTL_MINUTES, signResetToken, verifyResetToken } from './reset.js';
+import { findPersonByEmail, findPersonById, hasOpenCodeRequest, revokePersonSessions, roleNamesOf } from './store.js';
+import { clientAddress, tokenRoute, tooMany } from './token.js';
+import { effectiveFactor, internationalNumber, sendVerificationCode, twoFactorEnforced, twoFactorSetting } from './two-factor.js';
 
-// TODO(foundation): filled in by its owner.
+const WINDOW_MS = 5 * 60_000;
+/** Attempts per window. Sign-in attempts with the right password are not counted. */
+export const AUTH_LIMITS = {
+  windowMs: WINDOW_MS,
+  signInPerEmail: 20,
+  signInPerAddress: 100,
+  /** Code resends and reset links: messages that land in someone's inbox or phone. */
+  mailPerEmail: 5,
+  mailPerAddress: 30,
+  /** Wrong old passwords on password change, per person. */
+  changePasswordPerPerson: 10,
+};
+
+async function loadPerson(c: Ctx, id: string) {
+  const person = await findPersonById(deps(c).db, id);
+  if (!person) throw notFound(MSG.userNotFound);
+  return person;
+}
+
+/** The session (refresh-token family) of the caller's access token, if it carries one. */
+function currentSessionId(c: Ctx) {
+  const h = c.req.header('authorization') ?? '';
+  try {
+    const sid = decodeJwt(h.replace(/^Bearer\s+/i, '')).sid; // signature already checked by the guard
+    return typeof sid === 'string' ? sid : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+type AuthLimiters = ReturnType<typeof createLimiters>;
+function createLimiters(d: Deps) {
+  const limiter = (limit: number) => createLimiter({ limit, windowMs: WINDOW_MS, now: () => d.config.now() });
+  return {
+    signIn: { perEmail: limiter(AUTH_LIMITS.signInPerEmail), perAddress: limiter(AUTH_LIMITS.signInPerAddress) },
+    mail: { perEmail: limiter(AUTH_LIMITS.mailPerEmail), perAddress: limiter(AUTH_LIMITS.mailPerAddress) },
+    changePassword: limiter(AUTH_LIMITS.changePasswordPerPerson),
+  };
+}
+// In memory, one set per app (per deps object): every createApp, and so every test app, starts fresh.
+const limitersByDeps = new WeakMap<Deps, AuthLimiters>();
+export function authLimiters(d: Deps): AuthLimiters {
+  let l = limitersByDeps.get(d);
+  if (!l) limitersByDeps.set(d, (l = createLimiters(d)));
+  return l;
+}
+
 export function authRoutes(api: Api) {
-  void api;
+  tokenRoute(api, (d) => authLimiters(d).signIn);
+
+  api.get('/api/v1/get-user-info', { access: 'signed-in' }, async (c, { user }) => {
+    const person = await loadPerson(c, user.id);
+    const info: UserInfo = {
+      userId: person.id,
+      email: person.email,
+      firstName: person.firstName,
+      lastName: person.lastName,
+      roles: await roleNamesOf(deps(c).db, person.id),
+      tenantId: person.tenantId,
+    };
+    return c.json(info);
+  });
+
+  api.get('/api/v1/get-user-two-factor-authentication', { access: 'signed-in' }, async (c, { user }) => {
+    return c.json(twoFactorSetting(await loadPerson(c, user.id)));
+  });
+
+  api.get('/api/v1/two-factor-authentication/types', { access: 'signed-in' }, (c) =>
+    c.json(TWO_FACTOR_TYPES.map((t) => ({ name: t.Name, value: t.Value }))),
+  );
+
+  api.put(
+    '/api/v1/change-two-factor-authentication',
+    { access: 'signed-in', json: changeTwoFactorSchema, sample: { json: { twoFactorAuthentication: { type: null, phoneNumber: null } } } },
+    async (c, { body, user }) => {
+      const d = deps(c);
+      const person = await loadPerson(c, user.id);
+      const { type, phoneNumber } = body.twoFactorAuthentication;
+      if (type === null && (await twoFactorEnforced(d.db)))
+        throw badRequest(MSG.twoFactorEnforced, CODE.validation, { 'twoFactorAuthentication.type': MSG.twoFactorEnforced });
+      let phone: { countryId: string; number: string; type: number } | null = null;
+      if (type === 2) {
+        const field = 'twoFactorAuthentication.phoneNumber';
+        if (!phoneNumber?.countryId || !phoneNumber.number)
+          throw badRequest(MSG.pleaseEnter('phone_number'), CODE.validation, { [field]: MSG.pleaseEnter('phone_number') });
+        phone = { countryId: phoneNumber.countryId, number: phoneNumber.number, type: phoneNumber.type ?? PHONE_TYPE.Personal };
+        if (!(await internationalNumber(d.db, phone))) throw badRequest(MSG.invalidPhone, CODE.validation, { [field]: MSG.invalidPhone });
+      }
+      // captchaResponse is accepted and ignored: no captcha provider is configured here.
+      const at = d.config.now();
+      // Security settings are not part of the person's editable record: the etag stays.
+      await d.db
+        .updateTable('persons')
+        .set({ twoFactorType: type, twoFactorPhone: phone ? JSON.stringify(phone) : null, updatedAt: at.toISOString() })
+        .where('id', '=', person.id)
+        .execute();
+      await audit(d.db, {
+        actorId: user.id, action: 'two-factor-changed', entity: 'person', entityId: person.id,
+        details: { from: person.twoFactorType, to: type, sms: phone ? { countryId: phone.countryId } : undefined }, at,
+      });
+      return c.json(twoFactorSetting({ ...person, twoFactorType: type, twoFactorPhone: phone ? JSON.stringify(phone) : null }));
+    },
+  );
+
+  // Resend: only to a person with a sign-in under way (password verified within the last half
+  // hour, code not used yet). Always the same answer, so it tells nobody whether an account exists.
+  api.post('/api/v1/two-factor-authentication/send', { access: 'public', json: sendCodeSchema, sample: { json: { email: 'nobody@example.test' } } }, async (c, { body }) => {
+    const d = deps(c);
+    const email = body.email.toLowerCase();
+    const { mail } = authLimiters(d);
+    const limit = takeAll([[mail.perEmail, email], [mail.perAddress, clientAddress(c)]]);
+    if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
+    const person = await findPersonByEmail(d.db, email);
+    const at = d.config.now();
+    if (person && !person.isLocked && (await hasOpenCodeRequest(d.db, person.id, at))) {
+      const factor = effectiveFactor(person, await twoFactorEnforced(d.db));
+      if (factor) await sendVerificationCode(d, person, factor, 'resend');
+    }
+    return c.json({ Content: { Message: MSG.verificationCodeResent } });
+  });
+
+  api.post(
+    '/api/v1/change-password',
+    { access: 'signed-in', json: changePasswordSchema },
+    async (c, { body, user }) => {
+      const d = deps(c);
+      // captchaResponse is accepted and ignored: no captcha provider is configured here.
+      const { changePassword } = authLimiters(d);
+      const limit = changePassword.take(user.id);
+      if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
+      const person = await loadPerson(c, user.id);
+      const at = d.config.now();
+      if (!(await verifyPassword(person.passwordHash, body.oldPassword))) {
+        await audit(d.db, { actorId: user.id, action: 'password-change-failed', entity: 'person', entityId: person.id, details: { reason: 'old-password-invalid' }, at });
+        throw badRequest(MSG.oldPasswordInvalid, CODE.oldPasswordInvalid, { oldPassword: MSG.oldPasswordInvalid });
+      }
+      changePassword.refund(limit.ticket);
+      const passwordHash = await hashPassword(body.newPassword);
+      await d.db.updateTable('persons').set({ passwordHash, updatedAt: at.toISOString() }).where('id', '=', person.id).execute();
+      // Other sessions end; the caller's own (its refresh-token family) carries on.
+      await revokePersonSessions(d.db, person.id, at, currentSessionId(c));
+      await audit(d.db, { actorId: user.id, action: 'password-changed', entity: 'person', entityId: person.id, at });
+      return c.json({ Content: { Message: MSG.passwordChanged } });
+    },
+  );
+
+  // Forgot password: always the same answer; a link goes out only when the account exists and
+  // signs in with a password.
+  api.post('/api/v1/reset-password', { access: 'public', json: resetPasswordSchema, sample: { json: { email: 'nobody@example.test' } } }, async (c, { body }) => {
+    const d = deps(c);
+    const email = body.email.toLowerCase();
+    const { mail } = authLimiters(d);
+    const limit = takeAll([[mail.perEmail, email], [mail.perAddress, clientAddress(c)]]);
+    if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
+    const person = await findPersonByEmail(d.db, email);
+    const at = d.config.now();
+    if (person && person.personStatus === 1 && person.loginMethod === 1) {
+      const token = await signResetToken(d.config, person);
+      const link = `${publicBaseUrl(d.config)}/reset-password?token=${encodeURIComponent(token)}`;
+      await d.outbox.send(d.db, {
+        channel: 'email',
+        recipient: person.email,
+        subject: 'Reset your password',
+        body:
+          `Someone asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\n` +
+          `The link works once and expires in ${RESET_LINK_TTL_MINUTES} minutes. If you did not ask for this, ignore this e-mail; your password stays as it is.`,
+      });
+      await audit(d.db, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person.id, at });
+    }
+    return c.json({ Content: { Message: MSG.resetLinkSent(body.email) } });
+  });
+
+  // Where the e-mailed link leads (ours; the spec shows only the request side).
+  api.post('/api/v1/reset-password/confirm', { access: 'public', json: resetPasswordConfirmSchema }, async (c, { body }) => {
+    const d = deps(c);
+    const { mail } = authLimiters(d);
+    const limit = mail.perAddress.take(clientAddress(c));
+    if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
+    const person = await verifyResetToken(d.config, body.token, (id) => findPersonById(d.db, id));
+    if (!person) throw badRequest(MSG.resetLinkInvalid, CODE.invalidResetLink);
+    mail.perAddress.refund(limit.ticket);
+    const at = d.config.now();
+    const passwordHash = await hashPassword(body.newPassword);
+    await d.db.updateTable('persons').set({ passwordHash, updatedAt: at.toISOString() }).where('id', '=', person.id).execute();
+    await revokePersonSessions(d.db, person.id, at);
+    await audit(d.db, { actorId: person.id, action: 'password-reset', entity: 'person', entityId: person.id, at });
+    return c.json({ Content: { Message: MSG.passwordChanged } });
+  });
 }

@@ -2,7 +2,14 @@ import { SignJWT } from 'jose';
 import type { Config } from '../config.js';
 import { permissionsForRoles } from '../../shared/permissions.js';
 
-export type TokenSubject = { id: string; tenantId: string; email: string; roles: string[] };
+export type TokenSubject = {
+  id: string;
+  tenantId: string;
+  email: string;
+  roles: string[];
+  /** Session id: the refresh-token family the token was issued with (lets a password change end the other sessions). */
+  sid?: string;
+};
 
 /** Access token: HS256 JWT carrying sub, tenantId, email, permissions, role (claims the spec reads). */
 export async function issueAccessToken(config: Config, s: TokenSubject) {
@@ -12,6 +19,7 @@ export async function issueAccessToken(config: Config, s: TokenSubject) {
     email: s.email,
     permissions: permissionsForRoles(s.roles),
     role: s.roles,
+    ...(s.sid ? { sid: s.sid } : {}),
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(s.id)

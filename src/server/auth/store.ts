@@ -1,0 +1,182 @@
+// Database functions of the auth service: persons as sign-in subjects, lockout counters,
+// refresh-token families and one-time verification codes. Each takes the database first.
+import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
+import { sql } from 'kysely';
+import type { DB } from '../db/index.js';
+import { newId } from '../util.js';
+
+/** Failed attempts (wrong password, wrong code) after which a person is locked. */
+export const LOCK_AFTER_FAILURES = 5;
+/** A verification code is valid this long. */
+export const CODE_TTL_MS = 10 * 60_000;
+/** A resend is honoured this long after the password was last verified. */
+export const RESEND_WINDOW_MS = 30 * 60_000;
+
+export const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
+
+export function sameHash(a: string, b: string) {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}
+
+export const findPersonByEmail = (db: DB, email: string) =>
+  db.selectFrom('persons').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
+
+export const findPersonById = (db: DB, id: string) => db.selectFrom('persons').selectAll().where('id', '=', id).executeTakeFirst();
+
+export async function roleNamesOf(db: DB, personId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('personRoles')
+    .innerJoin('roles', 'roles.id', 'personRoles.roleId')
+    .select('roles.name')
+    .where('personRoles.personId', '=', personId)
+    .orderBy('roles.order')
+    .execute();
+  return rows.map((r) => r.name);
+}
+
+export async function globalSetting(db: DB, key: string) {
+  const row = await db.selectFrom('globalSettings').select('value').where('key', '=', key).executeTakeFirst();
+  return row?.value;
+}
+
+/**
+ * Counts one failed attempt and locks the person at the limit, in one statement (so concurrent
+ * failures cannot skip the lock). Returns whether this attempt is the one that locked.
+ */
+export async function recordFailedAttempt(db: DB, personId: string): Promise<{ lockedNow: boolean; failedAttempts: number }> {
+  const row = await db
+    .updateTable('persons')
+    .set({
+      failedAttempts: sql<number>`${sql.ref('failedAttempts')} + 1`,
+      isLocked: sql<number>`case when ${sql.ref('failedAttempts')} + 1 >= ${LOCK_AFTER_FAILURES} then 1 else 0 end`,
+    })
+    .where('id', '=', personId)
+    .where('isLocked', '=', 0)
+    .returning(['failedAttempts', 'isLocked'])
+    .executeTakeFirst();
+  return { lockedNow: row?.isLocked === 1, failedAttempts: row?.failedAttempts ?? LOCK_AFTER_FAILURES };
+}
+
+/** Successful sign-in. Not an edit of the person: the etag stays, so open edit forms stay valid. */
+export async function recordSuccessfulLogin(db: DB, personId: string, at: Date) {
+  await db.updateTable('persons').set({ failedAttempts: 0, lastLoginDate: at.toISOString() }).where('id', '=', personId).execute();
+}
+
+// ---- refresh tokens: opaque, stored as sha256, rotated on use, grouped in families
+
+export const newOpaqueToken = () => randomBytes(32).toString('base64url');
+
+export async function storeRefreshToken(
+  db: DB,
+  t: { personId: string; familyId: string; clientId: string; token: string; at: Date; days: number },
+) {
+  await db
+    .insertInto('refreshTokens')
+    .values({
+      id: newId(),
+      personId: t.personId,
+      familyId: t.familyId,
+      tokenHash: sha256(t.token),
+      clientId: t.clientId,
+      createdAt: t.at.toISOString(),
+      expiresAt: new Date(t.at.getTime() + t.days * 86_400_000).toISOString(),
+      usedAt: null,
+      revokedAt: null,
+    })
+    .execute();
+}
+
+export const findRefreshToken = (db: DB, token: string) =>
+  db.selectFrom('refreshTokens').selectAll().where('tokenHash', '=', sha256(token)).executeTakeFirst();
+
+/** Marks the token used; false if someone else used or revoked it first. */
+export async function claimRefreshToken(db: DB, id: string, at: Date) {
+  const r = await db
+    .updateTable('refreshTokens')
+    .set({ usedAt: at.toISOString() })
+    .where('id', '=', id)
+    .where('usedAt', 'is', null)
+    .where('revokedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+export async function revokeFamily(db: DB, familyId: string, at: Date) {
+  await db.updateTable('refreshTokens').set({ revokedAt: at.toISOString() }).where('familyId', '=', familyId).where('revokedAt', 'is', null).execute();
+}
+
+/** Ends every session of the person, or all but one (the caller's own). */
+export async function revokePersonSessions(db: DB, personId: string, at: Date, keepFamilyId?: string) {
+  let q = db.updateTable('refreshTokens').set({ revokedAt: at.toISOString() }).where('personId', '=', personId).where('revokedAt', 'is', null);
+  if (keepFamilyId) q = q.where('familyId', '!=', keepFamilyId);
+  await q.execute();
+}
+
+// ---- verification codes (second factor): six digits, stored as sha256, single use
+
+export const newVerificationCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
+
+/** The unconsumed, unexpired code of the person, if one was sent. */
+export const pendingCode = (db: DB, personId: string, at: Date) =>
+  db
+    .selectFrom('verificationCodes')
+    .select(['id', 'expiresAt'])
+    .where('personId', '=', personId)
+    .where('consumedAt', 'is', null)
+    .where('expiresAt', '>', at.toISOString())
+    .executeTakeFirst();
+
+/** True when the person's last code was issued recently and has not been used (a sign-in is under way). */
+export async function hasOpenCodeRequest(db: DB, personId: string, at: Date) {
+  const row = await db
+    .selectFrom('verificationCodes')
+    .select('id')
+    .where('personId', '=', personId)
+    .where('consumedAt', 'is', null)
+    .where('createdAt', '>', new Date(at.getTime() - RESEND_WINDOW_MS).toISOString())
+    .executeTakeFirst();
+  return !!row;
+}
+
+/** Creates a fresh code; any older unused code stops working (one valid code at a time). */
+export async function createVerificationCode(db: DB, personId: string, at: Date) {
+  const code = newVerificationCode();
+  const now = at.toISOString();
+  await db.updateTable('verificationCodes').set({ consumedAt: now }).where('personId', '=', personId).where('consumedAt', 'is', null).execute();
+  await db
+    .insertInto('verificationCodes')
+    .values({
+      id: newId(),
+      personId,
+      codeHash: sha256(code),
+      createdAt: now,
+      expiresAt: new Date(at.getTime() + CODE_TTL_MS).toISOString(),
+      consumedAt: null,
+    })
+    .execute();
+  return code;
+}
+
+/** Uses the code if it is the person's valid one; false for wrong, expired or used codes. */
+export async function consumeVerificationCode(db: DB, personId: string, code: string, at: Date) {
+  if (!/^\d{6}$/.test(code)) return false;
+  const rows = await db
+    .selectFrom('verificationCodes')
+    .select(['id', 'codeHash'])
+    .where('personId', '=', personId)
+    .where('consumedAt', 'is', null)
+    .where('expiresAt', '>', at.toISOString())
+    .execute();
+  const wanted = sha256(code);
+  const match = rows.find((r) => sameHash(r.codeHash, wanted));
+  if (!match) return false;
+  const r = await db
+    .updateTable('verificationCodes')
+    .set({ consumedAt: at.toISOString() })
+    .where('id', '=', match.id)
+    .where('consumedAt', 'is', null)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}

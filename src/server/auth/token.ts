@@ -1,0 +1,217 @@
+// POST /connect/token: the password grant (with lockout, second factor and rate limits) and the
+// refresh-token grant (rotation with reuse detection). Errors carry the project's
+// { Content: { Message, Code } } plus the OAuth fields error / error_description.
+import * as v from 'valibot';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { ApiError, deps, issuesToErrors, type Api, type Ctx, type Deps } from '../http.js';
+import type { Person } from '../db/schema.js';
+import { CODE, MSG } from '../../shared/messages.js';
+import { P, permissionsForRoles } from '../../shared/permissions.js';
+import { LOGIN_METHOD } from '../../shared/codes.js';
+import { passwordGrantSchema, refreshGrantSchema, tokenRequestSchema, type TokenRequest, type TokenResponse } from '../../shared/schemas/auth.js';
+import { audit, newId } from '../util.js';
+import { hashPassword, verifyPassword } from './password.js';
+import { issueAccessToken } from './tokens.js';
+import { takeAll, type Limiter } from './rate-limit.js';
+import {
+  claimRefreshToken, consumeVerificationCode, findPersonByEmail, findPersonById, findRefreshToken, newOpaqueToken,
+  pendingCode, recordFailedAttempt, recordSuccessfulLogin, revokeFamily, roleNamesOf, storeRefreshToken,
+} from './store.js';
+import { effectiveFactor, sendVerificationCode, twoFactorEnforced } from './two-factor.js';
+
+export type SignInLimiters = { perEmail: Limiter; perAddress: Limiter };
+
+const TOKEN_EXCHANGE = ['token-exchange', 'urn:ietf:params:oauth:grant-type:token-exchange'];
+
+/** Token-endpoint error: project shape plus OAuth's error / error_description. */
+export function oauthError(status: ApiError['status'], message: string, code: string, error: string = code, errors?: Record<string, string>) {
+  return new ApiError(status, message, code, errors, { error, error_description: message });
+}
+const loginFailed = () => oauthError(400, MSG.loginFailed, CODE.invalidGrant);
+const sessionInvalid = () => oauthError(400, MSG.sessionExpired, CODE.invalidGrant);
+
+function parseGrant<S extends v.GenericSchema<unknown, unknown>>(schema: S, form: TokenRequest): v.InferOutput<S> {
+  const r = v.safeParse(schema, form);
+  if (r.success) return r.output;
+  const errors = issuesToErrors(r.issues);
+  throw oauthError(400, Object.values(errors)[0] ?? MSG.default, CODE.validation, 'invalid_request', errors);
+}
+
+/** First x-forwarded-for entry (set by the proxy in front), else the socket's address. */
+export function clientAddress(c: Ctx) {
+  const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
+  if (first) return first;
+  try {
+    return getConnInfo(c).remote.address ?? 'unknown';
+  } catch {
+    return 'unknown'; // app.request() in tests has no socket
+  }
+}
+
+export function tooMany(c: Ctx, retryAfterSeconds: number, message: string = MSG.tooManySignInAttempts) {
+  return c.json(
+    { Content: { Message: message, Code: CODE.rateLimited }, error: CODE.rateLimited, error_description: message },
+    429,
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
+// Unknown e-mails and persons without a password still pay for one argon2 verify, so response
+// time does not tell which accounts exist.
+let dummyHash: Promise<string> | undefined;
+const timingDummy = () => (dummyHash ??= hashPassword(`no-such-account-${Math.random()}`));
+
+async function issueSession(d: Deps, person: Person, roles: string[], clientId: string, familyId: string = newId()): Promise<TokenResponse> {
+  const at = d.config.now();
+  const refresh = newOpaqueToken();
+  await storeRefreshToken(d.db, { personId: person.id, familyId, clientId, token: refresh, at, days: d.config.refreshTokenDays });
+  const access = await issueAccessToken(d.config, { id: person.id, tenantId: person.tenantId, email: person.email, roles, sid: familyId });
+  return { access_token: access, token_type: 'Bearer', refresh_token: refresh, expires_in: d.config.accessTokenSeconds };
+}
+
+const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
+
+export function tokenRoute(api: Api, limitersOf: (d: Deps) => SignInLimiters) {
+  api.post(
+    '/connect/token',
+    {
+      access: 'public',
+      form: tokenRequestSchema,
+      sample: { form: { grant_type: 'password', client_id: 'portal', username: 'nobody@example.test', password: 'x' } },
+    },
+    async (c, { form }) => {
+      const d = deps(c);
+      const grant = form.grant_type;
+      if (!grant) throw oauthError(400, MSG.pleaseEnter('grant_type'), CODE.validation, 'invalid_request', { grant_type: MSG.pleaseEnter('grant_type') });
+      // Single sign-on needs an identity provider; none is configured in this product.
+      if (TOKEN_EXCHANGE.includes(grant)) throw oauthError(400, MSG.ssoUnavailable, CODE.ssoUnavailable);
+      if (grant !== 'password' && grant !== 'refresh_token') throw oauthError(400, MSG.unsupportedGrant, CODE.unsupportedGrant);
+      // Public clients (the browser app): the id must be known; client_secret is not checked.
+      const clientId = form.client_id;
+      if (!clientId || !d.config.clientIds.includes(clientId)) throw oauthError(400, MSG.invalidClient, CODE.invalidClient);
+
+      if (grant === 'refresh_token') {
+        const tokens = await refreshGrant(d, parseGrant(refreshGrantSchema, form).refresh_token, clientId);
+        return c.json(tokens, 200, noStore);
+      }
+
+      // captchaResponse is accepted and ignored: no captcha provider is configured here; the
+      // rate limits and the lockout below are what stand against guessing.
+      const input = parseGrant(passwordGrantSchema, form);
+      const limiters = limitersOf(d);
+      const limit = takeAll([
+        [limiters.perEmail, input.username],
+        [limiters.perAddress, clientAddress(c)],
+      ]);
+      if (!limit.ok) {
+        d.log({ msg: 'sign-in rate limited', email: input.username, address: clientAddress(c) });
+        return tooMany(c, limit.retryAfterSeconds);
+      }
+      const tokens = await passwordGrant(d, input, clientId, limit.refund);
+      return c.json(tokens, 200, noStore);
+    },
+  );
+}
+
+async function passwordGrant(
+  d: Deps,
+  input: v.InferOutput<typeof passwordGrantSchema>,
+  clientId: string,
+  refund: () => void,
+): Promise<TokenResponse> {
+  const { db } = d;
+  const at = d.config.now();
+  const person = await findPersonByEmail(db, input.username);
+  const hash = person?.passwordHash;
+  const passwordOk = (await verifyPassword(hash ?? (await timingDummy()), input.password)) && !!hash;
+  const failed = (reason: string, personId: string | null) =>
+    audit(db, { actorId: personId, action: 'login-failed', entity: 'person', entityId: personId, details: { email: input.username, reason }, at });
+
+  if (!person) {
+    await failed('unknown-user', null);
+    throw loginFailed();
+  }
+  if (person.isLocked) {
+    await failed('locked', person.id);
+    throw loginFailed(); // even with the right password, until someone unlocks the person
+  }
+  if (!passwordOk) {
+    if (hash) await countFailure(d, person, 'wrong-password');
+    else await failed('no-password', person.id);
+    throw loginFailed();
+  }
+  if (person.personStatus !== 1) {
+    await failed('inactive', person.id);
+    throw loginFailed();
+  }
+  // From here the password was right: the attempt does not count against the rate limits.
+  refund();
+  if (person.loginMethod === LOGIN_METHOD.SingleSignOn) {
+    await failed('sso-required', person.id);
+    throw oauthError(400, MSG.ssoRequired, CODE.ssoRequired);
+  }
+  const roles = await roleNamesOf(db, person.id);
+  if (!permissionsForRoles(roles).includes(P.HasAccess)) {
+    await audit(db, { actorId: person.id, action: 'login-refused', entity: 'person', entityId: person.id, details: { reason: 'permission-missing', roles }, at });
+    throw oauthError(400, MSG.permissionMissing, CODE.permissionMissing);
+  }
+
+  const factor = effectiveFactor(person, await twoFactorEnforced(db));
+  if (factor) {
+    if (!input.verificationCode) {
+      // The code is sent once: a repeat sign-in while it is still valid does not send another
+      // (the resend endpoint does).
+      if (!(await pendingCode(db, person.id, at))) await sendVerificationCode(d, person, factor, 'sign-in');
+      throw oauthError(400, MSG.verificationCodeSent, CODE.twoFactorRequired);
+    }
+    if (!(await consumeVerificationCode(db, person.id, input.verificationCode, at))) {
+      await countFailure(d, person, 'wrong-code');
+      throw oauthError(400, MSG.invalidCode, CODE.invalidCode);
+    }
+  }
+
+  await recordSuccessfulLogin(db, person.id, at);
+  const tokens = await issueSession(d, person, roles, clientId);
+  await audit(db, { actorId: person.id, action: 'login-succeeded', entity: 'person', entityId: person.id, details: { clientId, secondFactor: factor }, at });
+  return tokens;
+}
+
+async function countFailure(d: Deps, person: Person, reason: 'wrong-password' | 'wrong-code') {
+  const at = d.config.now();
+  const r = await recordFailedAttempt(d.db, person.id);
+  await audit(d.db, {
+    actorId: person.id, action: 'login-failed', entity: 'person', entityId: person.id,
+    details: { email: person.email, reason, failedAttempts: r.failedAttempts }, at,
+  });
+  if (r.lockedNow) {
+    await audit(d.db, { actorId: person.id, action: 'locked-out', entity: 'person', entityId: person.id, details: { failedAttempts: r.failedAttempts }, at });
+    d.log({ msg: 'person locked after failed sign-ins', personId: person.id });
+  }
+}
+
+async function refreshGrant(d: Deps, token: string, clientId: string): Promise<TokenResponse> {
+  const { db } = d;
+  const at = d.config.now();
+  const row = await findRefreshToken(db, token);
+  if (!row || row.clientId !== clientId || row.revokedAt) throw sessionInvalid();
+  const reused = async () => {
+    // A used token came back: it was copied. End the whole session (every token of the family).
+    await revokeFamily(db, row.familyId, at);
+    await audit(db, { actorId: row.personId, action: 'refresh-token-reuse', entity: 'person', entityId: row.personId, details: { familyId: row.familyId }, at });
+    return sessionInvalid();
+  };
+  if (row.usedAt) throw await reused();
+  if (row.expiresAt <= at.toISOString()) throw sessionInvalid();
+  if (!(await claimRefreshToken(db, row.id, at))) throw await reused(); // lost a race with another use
+  const person = await findPersonById(db, row.personId);
+  if (!person || person.isLocked || person.personStatus !== 1) {
+    await revokeFamily(db, row.familyId, at);
+    throw sessionInvalid();
+  }
+  const roles = await roleNamesOf(db, person.id);
+  if (!permissionsForRoles(roles).includes(P.HasAccess)) {
+    await revokeFamily(db, row.familyId, at);
+    throw oauthError(400, MSG.permissionMissing, CODE.permissionMissing);
+  }
+  return issueSession(d, person, roles, clientId, row.familyId);
+}
