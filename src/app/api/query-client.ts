@@ -1,0 +1,60 @@
+// One QueryClient for the app. Spec §9: no refetch on window focus. 4xx answers are final
+// (no retry). Unhandled query and mutation errors show the server's message or the default
+// (spec §8) unless the query/mutation says it handles them itself:
+//   meta: { silent: true }            – no toast at all (the screen shows the error itself)
+//   meta: { errorMessage: MSG.xxx }   – toast this message instead of the server's
+// A mutation with its own onError is considered handled.
+import { QueryCache, QueryClient, MutationCache } from '@tanstack/react-query';
+import { toast } from '../ui/toast';
+import { messageFromError } from '../../shared/messages';
+
+type ErrorMeta = { silent?: boolean; errorMessage?: string };
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: ErrorMeta & Record<string, unknown>;
+    mutationMeta: ErrorMeta & Record<string, unknown>;
+  }
+}
+
+/** HTTP status of an ofetch FetchError (or anything shaped like one). */
+export function errorStatus(err: unknown): number | undefined {
+  const e = err as { status?: unknown; statusCode?: unknown; response?: { status?: unknown } } | null;
+  const s = e?.status ?? e?.statusCode ?? e?.response?.status;
+  return typeof s === 'number' ? s : undefined;
+}
+
+/** The message to show for a failed call: the server's Content.Message, else 'Something went wrong.' */
+export function errorMessage(err: unknown): string {
+  return messageFromError((err as { data?: unknown } | null)?.data);
+}
+
+function notify(err: unknown, meta: ErrorMeta | undefined) {
+  if (meta?.silent) return;
+  // 401s that survive the refresh end in logout + 'session expired' already.
+  if (errorStatus(err) === 401) return;
+  if ((err as { name?: string } | null)?.name === 'AbortError') return;
+  toast.error(meta?.errorMessage ?? errorMessage(err));
+}
+
+export const queryClient = new QueryClient({
+  queryCache: new QueryCache({ onError: (err, query) => notify(err, query.meta) }),
+  mutationCache: new MutationCache({
+    onError: (err, _vars, _ctx, mutation) => {
+      if (mutation.options.onError) return;
+      notify(err, mutation.meta);
+    },
+  }),
+  defaultOptions: {
+    queries: {
+      refetchOnWindowFocus: false,
+      staleTime: 30_000,
+      retry: (failureCount, err) => {
+        const s = errorStatus(err);
+        if (s !== undefined && s >= 400 && s < 500) return false;
+        return failureCount < 1;
+      },
+    },
+    mutations: { retry: false },
+  },
+});
