@@ -6,6 +6,9 @@ import { MSG } from '../messages.js';
 const MIN_PASSWORD = 8;
 const CODE_PATTERN = /^\d{6}$/;
 
+/** A missing key reads as '' so that the field's own "Please enter ..." message is the one shown. */
+const required = <S extends v.GenericSchema<string, unknown>>(schema: S) => v.optional(schema, '');
+
 /** Optional form field: missing and '' both mean "not given". */
 const optionalText = v.optional(v.pipe(v.string(), v.transform((s) => (s.trim() === '' ? undefined : s))));
 
@@ -32,19 +35,19 @@ export const tokenRequestSchema = v.object({
 export type TokenRequest = v.InferOutput<typeof tokenRequestSchema>;
 
 export const passwordGrantSchema = v.object({
-  username: v.pipe(
+  username: required(v.pipe(
     v.string(MSG.pleaseEnter('email')),
     v.trim(),
     v.nonEmpty(MSG.pleaseEnter('email')),
     v.maxLength(320, MSG.pleaseEnterValid('email')),
     v.toLowerCase(),
-  ),
-  password: v.pipe(v.string(MSG.pleaseEnter('password')), v.nonEmpty(MSG.pleaseEnter('password')), v.maxLength(1024, MSG.pleaseEnterValid('password'))),
+  )),
+  password: required(v.pipe(v.string(MSG.pleaseEnter('password')), v.nonEmpty(MSG.pleaseEnter('password')), v.maxLength(1024, MSG.pleaseEnterValid('password')))),
   verificationCode: v.optional(v.pipe(v.string(), v.trim())),
 });
 
 export const refreshGrantSchema = v.object({
-  refresh_token: v.pipe(v.string(MSG.pleaseEnter('refresh_token')), v.nonEmpty(MSG.pleaseEnter('refresh_token')), v.maxLength(200, MSG.pleaseEnterValid('refresh_token'))),
+  refresh_token: required(v.pipe(v.string(MSG.pleaseEnter('refresh_token')), v.nonEmpty(MSG.pleaseEnter('refresh_token')), v.maxLength(200, MSG.pleaseEnterValid('refresh_token')))),
 });
 
 export type TokenResponse = { access_token: string; token_type: 'Bearer'; refresh_token: string; expires_in: number };
@@ -71,8 +74,8 @@ export const verificationCodeField = v.pipe(
   v.regex(CODE_PATTERN, MSG.pleaseEnterValid('verification_code')),
 );
 export const loginFormSchema = v.object({
-  email: emailField,
-  password: v.pipe(v.string(MSG.pleaseEnter('password')), v.nonEmpty(MSG.pleaseEnter('password'))),
+  email: required(emailField),
+  password: required(v.pipe(v.string(MSG.pleaseEnter('password')), v.nonEmpty(MSG.pleaseEnter('password')))),
   /** Required only once the server has answered 2fa_code_required. */
   verificationCode: v.optional(verificationCodeField),
 });
@@ -113,12 +116,12 @@ export const changeTwoFactorSchema = v.object({
 export type ChangeTwoFactor = v.InferInput<typeof changeTwoFactorSchema>;
 
 /** POST /api/v1/two-factor-authentication/send: resend the code to whoever is mid-sign-in. */
-export const sendCodeSchema = v.object({ email: emailField });
+export const sendCodeSchema = v.object({ email: required(emailField) });
 
 // ---- passwords
 
 const passwordField = (field: string) =>
-  v.pipe(v.string(MSG.pleaseEnter(field)), v.nonEmpty(MSG.pleaseEnter(field)), v.minLength(MIN_PASSWORD, MSG.passwordLength), v.maxLength(1024, MSG.pleaseEnterValid(field)));
+  required(v.pipe(v.string(MSG.pleaseEnter(field)), v.nonEmpty(MSG.pleaseEnter(field)), v.minLength(MIN_PASSWORD, MSG.passwordLength), v.maxLength(1024, MSG.pleaseEnterValid(field))));
 
 export const changePasswordSchema = v.pipe(
   v.object({
@@ -136,14 +139,14 @@ export type ChangePassword = v.InferInput<typeof changePasswordSchema>;
 
 /** POST /api/v1/reset-password (forgot-password page). */
 export const resetPasswordSchema = v.object({
-  email: v.pipe(v.string(MSG.pleaseEnter('email')), v.trim(), v.nonEmpty(MSG.pleaseEnter('email')), v.email(MSG.enterValidEmailDot)),
+  email: required(v.pipe(v.string(MSG.pleaseEnter('email')), v.trim(), v.nonEmpty(MSG.pleaseEnter('email')), v.email(MSG.enterValidEmailDot))),
   captchaResponse: v.nullish(v.string()),
 });
 
 /** POST /api/v1/reset-password/confirm (ours: where the e-mailed reset link leads). */
 export const resetPasswordConfirmSchema = v.pipe(
   v.object({
-    token: v.pipe(v.string(MSG.resetLinkInvalid), v.nonEmpty(MSG.resetLinkInvalid), v.maxLength(2000, MSG.resetLinkInvalid)),
+    token: required(v.pipe(v.string(MSG.resetLinkInvalid), v.nonEmpty(MSG.resetLinkInvalid), v.maxLength(2000, MSG.resetLinkInvalid))),
     newPassword: passwordField('new_password'),
     newPasswordRepeated: passwordField('repeat_new_password'),
   }),
