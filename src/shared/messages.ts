@@ -82,6 +82,8 @@ export const MSG = {
   resetLinkInvalid: 'This password reset link is invalid or has expired. Please request a new one.',
 
   // ---- document 1: sign-in, shell and settings labels (APP-CORE)
+  productName: 'Safety Workspace',
+  welcome: (product: string) => `Welcome to ${product}`,
   signInHeading: 'Sign in',
   logIn: 'Log In',
   forgotPassword: 'Forgot password?',

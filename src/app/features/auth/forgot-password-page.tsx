@@ -1,0 +1,70 @@
+// Spec §2 forgot-password page: 'Forgot password?', 'Please enter your email', an email field,
+// Submit and 'Back to Login'. Sends POST /api/v1/reset-password.
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
+import { Button, Flex, Heading, Link, Text } from '@radix-ui/themes';
+import { MSG, messageFromError } from '../../../shared/messages';
+import { resetPasswordSchema } from '../../../shared/schemas/auth';
+import { requestPasswordReset } from '../../api/auth';
+import { errorStatus } from '../../api/query-client';
+import { toast } from '../../ui/toast';
+import { getHref } from '../../paths';
+import { AuthLayout } from './auth-layout';
+import { FormField } from './form-field';
+import { valibotResolver } from './valibot-resolver';
+
+type Values = { email: string };
+
+export function ForgotPasswordPage() {
+  useEffect(() => {
+    document.title = `${MSG.forgotPassword} - ${MSG.productName}`;
+  }, []);
+  const { register, handleSubmit, formState } = useForm<Values>({
+    defaultValues: { email: '' },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    resolver: valibotResolver<Values>(resetPasswordSchema),
+  });
+
+  const onSubmit = async ({ email }: Values) => {
+    try {
+      await requestPasswordReset(email);
+      toast.success(MSG.resetLinkSent(email.trim()), { area: 'signin' });
+      navigate(getHref('login'));
+    } catch (err) {
+      // Too many requests: the server says how long to wait; anything else is the spec's message.
+      const message = errorStatus(err) === 429 ? messageFromError((err as { data?: unknown }).data) : MSG.resetLinkFailed;
+      toast.error(message, { area: 'signin' });
+    }
+  };
+
+  return (
+    <AuthLayout>
+      <Heading as="h1" size="6" mb="2">{MSG.forgotPassword}</Heading>
+      <Text as="p" size="2" mb="4" color="gray">{MSG.pleaseEnterYourEmail}</Text>
+      <form noValidate onSubmit={handleSubmit(onSubmit)} aria-label={MSG.forgotPassword}>
+        <Flex direction="column" gap="3">
+          <FormField
+            label="Email"
+            type="email"
+            autoComplete="username"
+            required
+            autoFocus
+            error={formState.errors.email?.message}
+            {...register('email')}
+          />
+          <Button type="submit" size="3" loading={formState.isSubmitting}>
+            {MSG.submit}
+          </Button>
+          <Text size="2" align="center">
+            <Link asChild>
+              <RouterLink href={getHref('login')}>{MSG.backToLogin}</RouterLink>
+            </Link>
+          </Text>
+        </Flex>
+      </form>
+    </AuthLayout>
+  );
+}

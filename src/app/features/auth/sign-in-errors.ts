@@ -1,0 +1,35 @@
+// Spec §8: what a failed sign-in shows. 2fa_code_required is not an error: it reveals the
+// verification-code field. Once that field is shown, any other failure is the code message.
+import { MSG, messageFromError } from '../../../shared/messages';
+import { errorStatus } from '../../api/query-client';
+import { PermissionMissingError } from '../../api/auth';
+
+/** The identity provider's display name in the sso_enforced message. */
+export const SSO_PROVIDER_NAME = 'Microsoft';
+
+export type SignInOutcome = { kind: 'code-required' } | { kind: 'error'; message: string };
+
+export function errorCode(err: unknown): string | undefined {
+  const body = (err as { data?: unknown } | null)?.data as
+    | { Content?: { Code?: unknown }; content?: { code?: unknown }; error?: unknown }
+    | null
+    | undefined;
+  const c = body?.Content?.Code ?? body?.content?.code ?? body?.error;
+  return typeof c === 'string' ? c : undefined;
+}
+
+export function classifySignInError(err: unknown, codeShown: boolean): SignInOutcome {
+  const error = (message: string): SignInOutcome => ({ kind: 'error', message });
+  if (err instanceof PermissionMissingError) return error(MSG.permissionMissing);
+  const status = errorStatus(err);
+  const code = errorCode(err);
+  if (code === '2fa_code_required') return codeShown ? error(MSG.invalidCode) : { kind: 'code-required' };
+  if (status === 429) return error(messageFromError((err as { data?: unknown }).data));
+  if (code === 'permission_missing') return error(MSG.permissionMissing);
+  if (code === 'sso_enforced') return error(MSG.ssoEnforced(SSO_PROVIDER_NAME));
+  if (code === 'sso_required') return error(MSG.ssoRequired);
+  if (code === 'sso_unavailable') return error(MSG.ssoUnavailable);
+  // No answer at all (network down) or a server fault: not the user's credentials.
+  if (status === undefined || status >= 500) return error(MSG.default);
+  return error(codeShown ? MSG.invalidCode : MSG.loginFailed);
+}

@@ -1,0 +1,175 @@
+// Spec §2 sign-in page: welcome heading, 'Sign in' form (Email, Password, 'Log In',
+// 'Forgot password?'), the verification-code step, and the single-sign-on button when the
+// public features list enables it.
+import { useEffect, useRef, useState } from 'react';
+import { useForm } from 'react-hook-form';
+import { useQuery } from '@tanstack/react-query';
+import { Link as RouterLink } from 'wouter';
+import * as v from 'valibot';
+import { Button, Callout, Flex, Heading, Link, Text } from '@radix-ui/themes';
+import { MSG, messageFromError } from '../../../shared/messages';
+import { loginFormSchema, verificationCodeField } from '../../../shared/schemas/auth';
+import { featuresQuery, isFeatureOn, requestPasswordToken, resendVerificationCode, signInWithTokens } from '../../api/auth';
+import { SSO_ENABLED_KEY, SSO_LOADING_KEY } from '../../state/session';
+import { toast } from '../../ui/toast';
+import { getHref } from '../../paths';
+import { AuthLayout } from './auth-layout';
+import { FormField, PasswordField } from './form-field';
+import { valibotResolver } from './valibot-resolver';
+import { classifySignInError } from './sign-in-errors';
+
+type Values = { email: string; password: string; verificationCode: string };
+
+const withCodeSchema = v.object({ ...loginFormSchema.entries, verificationCode: verificationCodeField });
+
+export function SignInPage() {
+  const [codeShown, setCodeShown] = useState(false);
+  const codeShownRef = useRef(false);
+  codeShownRef.current = codeShown;
+  const [error, setError] = useState<string | null>(null);
+  const [ssoError, setSsoError] = useState<string | null>(() =>
+    // Back from an identity provider with nothing to exchange: spec §8 "missing provider token".
+    localStorage.getItem(SSO_LOADING_KEY) === 'true' ? MSG.ssoNotRecognised : null,
+  );
+  const [resending, setResending] = useState(false);
+
+  const features = useQuery(featuresQuery);
+  const ssoOn = isFeatureOn(features.data, 'SingleSignOn');
+
+  useEffect(() => {
+    document.title = `${MSG.signInHeading} - ${MSG.productName}`;
+    if (localStorage.getItem(SSO_LOADING_KEY) === 'true') localStorage.setItem(SSO_LOADING_KEY, 'false');
+  }, []);
+  useEffect(() => {
+    if (features.data) localStorage.setItem(SSO_ENABLED_KEY, String(ssoOn));
+  }, [features.data, ssoOn]);
+
+  const { register, handleSubmit, getValues, setFocus, formState } = useForm<Values>({
+    defaultValues: { email: '', password: '', verificationCode: '' },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    resolver: valibotResolver<Values>(
+      () => (codeShownRef.current ? withCodeSchema : loginFormSchema),
+      (x) => ({ email: x.email, password: x.password, verificationCode: codeShownRef.current ? x.verificationCode : undefined }),
+    ),
+  });
+  const { errors, isSubmitting } = formState;
+
+  useEffect(() => {
+    if (codeShown) setFocus('verificationCode');
+  }, [codeShown, setFocus]);
+
+  const onSubmit = async (values: Values) => {
+    setError(null);
+    const withCode = codeShownRef.current;
+    try {
+      const tokens = await requestPasswordToken({
+        email: values.email,
+        password: values.password,
+        verificationCode: withCode ? values.verificationCode : undefined,
+      });
+      await signInWithTokens(tokens);
+    } catch (err) {
+      const outcome = classifySignInError(err, withCode);
+      if (outcome.kind === 'code-required') setCodeShown(true);
+      else setError(outcome.message);
+    }
+  };
+
+  const resend = async () => {
+    setResending(true);
+    try {
+      const res = await resendVerificationCode(getValues('email'));
+      const m = (res as { Content?: { Message?: unknown } } | null)?.Content?.Message;
+      if (typeof m === 'string' && m) toast.success(m, { area: 'signin' });
+      setFocus('verificationCode');
+    } catch (err) {
+      toast.error(messageFromError((err as { data?: unknown }).data), { area: 'signin' });
+    } finally {
+      setResending(false);
+    }
+  };
+
+  if (ssoError) {
+    return (
+      <AuthLayout>
+        <Heading as="h1" size="6" mb="4">{MSG.welcome(MSG.productName)}</Heading>
+        <Callout.Root color="red" role="alert" mb="4">
+          <Callout.Text>{ssoError}</Callout.Text>
+        </Callout.Root>
+        <Button type="button" variant="soft" onClick={() => setSsoError(null)} autoFocus>
+          {MSG.back}
+        </Button>
+      </AuthLayout>
+    );
+  }
+
+  return (
+    <AuthLayout>
+      <Heading as="h1" size="6" mb="1">{MSG.welcome(MSG.productName)}</Heading>
+      <Heading as="h2" size="5" mb="4" weight="medium">{MSG.signInHeading}</Heading>
+      <form noValidate onSubmit={handleSubmit(onSubmit)} aria-label={MSG.signInHeading}>
+        <Flex direction="column" gap="3">
+          {error && (
+            <Callout.Root color="red" role="alert">
+              <Callout.Text>{error}</Callout.Text>
+            </Callout.Root>
+          )}
+          <FormField
+            label="Email"
+            type="email"
+            autoComplete="username"
+            required
+            autoFocus
+            error={errors.email?.message}
+            {...register('email')}
+          />
+          <PasswordField
+            label="Password"
+            autoComplete="current-password"
+            required
+            error={errors.password?.message}
+            {...register('password')}
+          />
+          {codeShown && (
+            <>
+              <FormField
+                label={MSG.verificationCode}
+                inputMode="numeric"
+                autoComplete="one-time-code"
+                maxLength={6}
+                pattern="[0-9]*"
+                required
+                error={errors.verificationCode?.message}
+                {...register('verificationCode')}
+              />
+              <Text size="2">
+                <button type="button" className="link-button" onClick={resend} disabled={resending}>
+                  {MSG.resendVerificationCode}
+                </button>
+              </Text>
+            </>
+          )}
+          <Button type="submit" size="3" loading={isSubmitting}>
+            {MSG.logIn}
+          </Button>
+          <Text size="2" align="center">
+            <Link asChild>
+              <RouterLink href={getHref('forgotPassword')}>{MSG.forgotPassword}</RouterLink>
+            </Link>
+          </Text>
+        </Flex>
+      </form>
+      {ssoOn && (
+        <>
+          <div className="or-separator" role="separator" aria-label={MSG.or}>
+            <span>{MSG.or}</span>
+          </div>
+          <Button type="button" size="3" variant="outline" className="full-width" onClick={() => setSsoError(MSG.ssoUnavailable)}>
+            Sign in with Single Sign-on
+          </Button>
+        </>
+      )}
+    </AuthLayout>
+  );
+}

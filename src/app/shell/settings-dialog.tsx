@@ -1,0 +1,215 @@
+// Spec §2 Settings dialog: 'Two-Factor Authentication' (Disabled / Email / SMS; Disabled is
+// removed when TwoFactorAuthentication.Mode.Value is 1; SMS needs a phone number) and
+// 'Change password' (old, new, repeat; minimum 8; repeat must match).
+import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useForm } from 'react-hook-form';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
+import { Button, Dialog, Flex, RadioGroup, Tabs, Text, TextField } from '@radix-ui/themes';
+import { MSG, messageFromError } from '../../shared/messages';
+import { changePasswordSchema } from '../../shared/schemas/auth';
+import { PHONE_TYPE } from '../../shared/codes';
+import {
+  changePassword, changeTwoFactor, getDictionaries, getGlobalSettings, getTwoFactorSetting, getTwoFactorTypes, type Country,
+} from '../api/auth';
+import { toast } from '../ui/toast';
+import { PasswordField } from '../features/auth/form-field';
+import { valibotResolver } from '../features/auth/valibot-resolver';
+import { errorCode } from '../features/auth/sign-in-errors';
+
+export const settingsQueries = {
+  twoFactor: { queryKey: ['settings', 'two-factor'] as const, queryFn: getTwoFactorSetting },
+  types: { queryKey: ['settings', 'two-factor-types'] as const, queryFn: getTwoFactorTypes, staleTime: Infinity },
+  global: { queryKey: ['settings', 'global'] as const, queryFn: getGlobalSettings },
+  dictionaries: { queryKey: ['dictionaries'] as const, queryFn: getDictionaries, staleTime: 10 * 60_000 },
+};
+
+export function SettingsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
+  return (
+    <Dialog.Root open={open} onOpenChange={onOpenChange}>
+      <Dialog.Content maxWidth="60rem" aria-describedby={undefined}>
+        <Dialog.Title>{MSG.menuSettings}</Dialog.Title>
+        <Tabs.Root defaultValue="two-factor">
+          <Tabs.List>
+            <Tabs.Trigger value="two-factor">{MSG.settingsTwoFactorTab}</Tabs.Trigger>
+            <Tabs.Trigger value="password">{MSG.settingsChangePasswordTab}</Tabs.Trigger>
+          </Tabs.List>
+          <Tabs.Content value="two-factor">
+            <TwoFactorTab onDone={() => onOpenChange(false)} />
+          </Tabs.Content>
+          <Tabs.Content value="password">
+            <ChangePasswordTab onDone={() => onOpenChange(false)} />
+          </Tabs.Content>
+        </Tabs.Root>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+const DISABLED = '0';
+const SMS = '2';
+
+/** Spec §9: GB first, then the rest alphabetically. */
+export function sortCountries(list: Country[]): Country[] {
+  return [...list].sort((a, b) => (a.Code === 'GB' ? -1 : b.Code === 'GB' ? 1 : a.Name.localeCompare(b.Name, 'en-GB')));
+}
+
+function TwoFactorTab({ onDone }: { onDone: () => void }) {
+  const qc = useQueryClient();
+  const setting = useQuery(settingsQueries.twoFactor);
+  const types = useQuery(settingsQueries.types);
+  const global = useQuery(settingsQueries.global);
+  const [type, setType] = useState<string | null>(null);
+  const [countryId, setCountryId] = useState('');
+  const [number, setNumber] = useState('');
+  const [phoneError, setPhoneError] = useState<string | null>(null);
+  const smsChosen = type === SMS;
+  const dictionaries = useQuery({ ...settingsQueries.dictionaries, enabled: smsChosen });
+  const countries = useMemo(() => sortCountries(dictionaries.data?.Countries ?? []), [dictionaries.data]);
+
+  const enforced = global.data?.TwoFactorAuthentication?.Mode?.Value === 1;
+  const options = useMemo(() => {
+    const list = (types.data ?? []).map((t) => {
+      const o = t as { name?: string; value?: number; Name?: string; Value?: number };
+      return { value: String(o.value ?? o.Value), label: String(o.name ?? o.Name) };
+    });
+    return enforced ? list : [{ value: DISABLED, label: MSG.twoFactorDisabled }, ...list];
+  }, [types.data, enforced]);
+
+  // Start from what is saved: Disabled when nothing is (unless Disabled is not offered).
+  useEffect(() => {
+    if (!setting.data || type !== null) return;
+    const saved = setting.data.twoFactorAuthentication;
+    setType(saved.type ? String(saved.type.value) : enforced ? null : DISABLED);
+    if (saved.phoneNumber) {
+      setCountryId(saved.phoneNumber.countryId);
+      setNumber(saved.phoneNumber.number);
+    }
+  }, [setting.data, enforced, type]);
+  useEffect(() => {
+    if (smsChosen && !countryId && countries.length) setCountryId(countries[0].Id);
+  }, [smsChosen, countryId, countries]);
+
+  const save = useMutation({
+    mutationFn: () => {
+      const t = type && type !== DISABLED ? Number(type) : null;
+      return changeTwoFactor(t, t === 2 ? { countryId, number: number.trim(), type: PHONE_TYPE.Personal } : null);
+    },
+    onSuccess: () => {
+      toast.success(MSG.twoFactorChanged);
+      void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor.queryKey });
+      onDone();
+    },
+    onError: (err) => toast.error(messageFromError((err as { data?: unknown }).data)),
+  });
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    setPhoneError(null);
+    if (type === null) return;
+    if (smsChosen) {
+      if (!number.trim()) return setPhoneError(MSG.pleaseEnter('phone_number'));
+      const country = countries.find((c) => c.Id === countryId);
+      const parsed = country && parsePhoneNumberFromString(number, country.Code as CountryCode);
+      if (!parsed?.isValid()) return setPhoneError(MSG.invalidPhone);
+    }
+    save.mutate();
+  };
+
+  if (setting.isPending || types.isPending || global.isPending) return <Text as="p" my="4">Loading…</Text>;
+  if (setting.isError || types.isError || global.isError) return <Text as="p" my="4" color="red">{MSG.default}</Text>;
+
+  return (
+    <form onSubmit={submit} noValidate className="settings-form">
+      <Flex direction="column" gap="3" mt="4">
+        <Text as="div" id="two-factor-type-label" weight="medium" size="2">Type</Text>
+        <RadioGroup.Root value={type ?? ''} onValueChange={setType} aria-labelledby="two-factor-type-label">
+          {options.map((o) => (
+            <RadioGroup.Item key={o.value} value={o.value}>{o.label}</RadioGroup.Item>
+          ))}
+        </RadioGroup.Root>
+        {smsChosen && (
+          <Flex gap="2" align="start" wrap="wrap">
+            <div className="form-field">
+              <label className="form-label" htmlFor="two-factor-country">Country</label>
+              <select
+                id="two-factor-country"
+                className="native-select"
+                value={countryId}
+                onChange={(e) => setCountryId(e.target.value)}
+              >
+                {countries.map((c) => (
+                  <option key={c.Id} value={c.Id}>{`${c.Name} (+${c.PhoneNumberCode})`}</option>
+                ))}
+              </select>
+            </div>
+            <div className="form-field" style={{ flex: 1, minWidth: '14rem' }}>
+              <div className="form-label-row">
+                <label className="form-label" htmlFor="two-factor-number">Phone number</label>
+                <span className="required-mark" aria-hidden="true">*</span>
+              </div>
+              <TextField.Root
+                id="two-factor-number"
+                type="tel"
+                autoComplete="tel-national"
+                value={number}
+                onChange={(e) => setNumber(e.target.value)}
+                aria-invalid={phoneError ? true : undefined}
+                aria-describedby={phoneError ? 'two-factor-number-error' : undefined}
+              />
+              {phoneError && <Text as="p" size="2" color="red" id="two-factor-number-error">{phoneError}</Text>}
+            </div>
+          </Flex>
+        )}
+        <Flex justify="end" gap="2" mt="2">
+          <Dialog.Close>
+            <Button type="button" variant="soft" color="gray">Cancel</Button>
+          </Dialog.Close>
+          <Button type="submit" loading={save.isPending} disabled={type === null}>Save</Button>
+        </Flex>
+      </Flex>
+    </form>
+  );
+}
+
+type PasswordValues = { oldPassword: string; newPassword: string; newPasswordRepeated: string };
+
+function ChangePasswordTab({ onDone }: { onDone: () => void }) {
+  const { register, handleSubmit, setError, formState } = useForm<PasswordValues>({
+    defaultValues: { oldPassword: '', newPassword: '', newPasswordRepeated: '' },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    resolver: valibotResolver<PasswordValues>(changePasswordSchema),
+  });
+  const { errors, isSubmitting } = formState;
+
+  const onSubmit = async (values: PasswordValues) => {
+    try {
+      await changePassword(values);
+      toast.success(MSG.passwordChanged);
+      onDone();
+    } catch (err) {
+      if (errorCode(err) === 'old_password_invalid') {
+        setError('oldPassword', { type: 'server', message: MSG.oldPasswordInvalid }, { shouldFocus: true });
+        return;
+      }
+      toast.error(messageFromError((err as { data?: unknown }).data));
+    }
+  };
+
+  return (
+    <form onSubmit={handleSubmit(onSubmit)} noValidate className="settings-form">
+      <Flex direction="column" gap="3" mt="4" maxWidth="28rem">
+        <PasswordField label="Old password" autoComplete="current-password" required error={errors.oldPassword?.message} {...register('oldPassword')} />
+        <PasswordField label="New password" autoComplete="new-password" required error={errors.newPassword?.message} {...register('newPassword')} />
+        <PasswordField label="Repeat new password" autoComplete="new-password" required error={errors.newPasswordRepeated?.message} {...register('newPasswordRepeated')} />
+        <Flex justify="end" gap="2" mt="2">
+          <Dialog.Close>
+            <Button type="button" variant="soft" color="gray">Cancel</Button>
+          </Dialog.Close>
+          <Button type="submit" loading={isSubmitting}>Save</Button>
+        </Flex>
+      </Flex>
+    </form>
+  );
+}

@@ -1,0 +1,64 @@
+// Spec §2 application shell: side navigation (280 px), each entry only with its permission.
+// An entry opens its route in the focused tab; with Ctrl/⌘/Shift or the middle button the
+// browser opens the link itself (new tab/window), as links should.
+import type { MouseEvent } from 'react';
+import { useLocation } from 'wouter';
+import { MSG } from '../../shared/messages';
+import { getHref, ROUTES, type RouteId } from '../paths';
+import { useCan } from '../state/session';
+import { openRoute } from '../workspace/actions';
+
+export const NAV_ENTRIES: { route: RouteId; label: string; icon: string }[] = [
+  { route: 'assets', label: MSG.navAssetManagement, icon: 'M4 7h16M4 12h16M4 17h10' },
+  { route: 'customers', label: MSG.navCustomers, icon: 'M8 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM2 20a6 6 0 0 1 12 0M16 11a3 3 0 1 0 0-6M22 20a6 6 0 0 0-5-5.9' },
+  { route: 'persons', label: MSG.navUserManagement, icon: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0' },
+  { route: 'alarmReports', label: MSG.navAlarmReports, icon: 'M12 3l9 16H3L12 3zM12 10v4M12 17h.01' },
+];
+
+/** Whether `path` lies in the area of the nav entry (the list and everything under it). */
+export function inArea(path: string, route: RouteId) {
+  const base = ROUTES[route].pattern;
+  return path === base || path.startsWith(`${base}/`);
+}
+
+export function SideNav() {
+  const can = useCan();
+  const [location] = useLocation();
+  const entries = NAV_ENTRIES.filter((e) => can(ROUTES[e.route].permission));
+
+  const onClick = (e: MouseEvent<HTMLAnchorElement>, href: string) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    e.preventDefault();
+    openRoute(href);
+  };
+
+  return (
+    <nav className="side-nav" aria-label="Main">
+      <div className="side-nav-brand">
+        <span className="brand-mark" aria-hidden="true" />
+        <span className="brand-name">{MSG.productName}</span>
+      </div>
+      <ul className="side-nav-list">
+        {entries.map((e) => {
+          const href = getHref(e.route);
+          const active = inArea(location, e.route);
+          return (
+            <li key={e.route}>
+              <a
+                href={href}
+                className="side-nav-link"
+                aria-current={active ? 'page' : undefined}
+                onClick={(ev) => onClick(ev, href)}
+              >
+                <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+                  <path d={e.icon} />
+                </svg>
+                <span>{e.label}</span>
+              </a>
+            </li>
+          );
+        })}
+      </ul>
+    </nav>
+  );
+}
