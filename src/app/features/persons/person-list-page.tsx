@@ -1,0 +1,165 @@
+// User Management: the person list (spec document 1 §2 "Person list page", §4 list sorting).
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Badge, Button, Flex, Heading } from '@radix-ui/themes';
+import { format, isValid, parseISO } from 'date-fns';
+import { DataTable } from '../../ui/data-table/data-table';
+import type { DataTableColumn, SortState } from '../../ui/data-table/types';
+import { useDebouncedValue } from '../../ui/data-table/use-debounced-value';
+import { useTabState } from '../../ui/data-table/use-tab-state';
+import { useTab } from '../../workspace/tab-context';
+import { openRoute } from '../../workspace/actions';
+import { useCan } from '../../state/session';
+import { errorMessage } from '../../api/query-client';
+import { getHref } from '../../paths';
+import { MSG } from '../../../shared/messages';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
+import { MAX_SEARCH_LENGTH } from '../../../shared/schemas/common';
+import { P, ROLE_IDS, ROLE_LABELS, type RoleName } from '../../../shared/permissions';
+import { dictionariesQuery, personListQuery, type PersonListItem, type PersonListParams } from './api';
+
+/** The role columns, in the spec's order. */
+export const ROLE_COLUMNS: RoleName[] = ['SuperAdminRole', 'SuperAdminReadonlyRole', 'ArcManagerRole', 'ArcSupervisorRole', 'ArcControllerRole'];
+const ROLE_SORT_PREFIX = 'role:';
+export const SEARCH_DEBOUNCE_MS = 300;
+
+type ListState = { page: number; pageSize: number; sort: SortState; search: string };
+const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'UserName', desc: false }, search: '' };
+
+/** Spec §9: en-GB, 24-hour clock. */
+export function formatLastLogin(value: string | null | undefined): string {
+  if (!value) return '-';
+  const d = parseISO(value);
+  return isValid(d) ? format(d, 'dd/MM/yyyy HH:mm') : '-';
+}
+
+const fullName = (p: PersonListItem) => `${p.FirstName} ${p.LastName}`.trim();
+
+export function PersonListPage() {
+  const tab = useTab();
+  const can = useCan();
+  const { setTitle } = tab;
+  useEffect(() => setTitle(MSG.personsTitle), [setTitle]);
+
+  const [state, setState] = useTabState<ListState>(tab.tabId, 'persons.list', INITIAL);
+  const [searchText, setSearchText] = useState(state.search);
+  const debounced = useDebouncedValue(searchText.trim(), SEARCH_DEBOUNCE_MS);
+  // Spec §4: changing the search resets to page 1.
+  useEffect(() => {
+    setState((s) => (s.search === debounced ? s : { ...s, search: debounced, page: 1 }));
+  }, [debounced, setState]);
+
+  const dict = useQuery(dictionariesQuery()).data;
+  const roleId = (name: RoleName) => dict?.Roles?.[name]?.Id ?? ROLE_IDS[name];
+
+  const params: PersonListParams = useMemo(() => {
+    const { key, desc } = state.sort;
+    const isRole = key.startsWith(ROLE_SORT_PREFIX);
+    return {
+      page: state.page,
+      pageSize: state.pageSize,
+      orderBy: isRole ? 'Role' : (key as PersonListParams['orderBy']),
+      desc,
+      searchValue: state.search,
+      sortRoleId: isRole ? key.slice(ROLE_SORT_PREFIX.length) : undefined,
+    };
+  }, [state]);
+  const list = useQuery(personListQuery(params));
+
+  const canEdit = can(P.PersonEditBasicInformation);
+  const searchRef = useRef<HTMLInputElement>(null);
+
+  const columns = useMemo<DataTableColumn<PersonListItem>[]>(
+    () => [
+      { id: 'name', header: MSG.personsColUserName, sortKey: 'UserName', width: 'minmax(160px, 1.4fr)', cell: (p) => fullName(p) },
+      { id: 'email', header: MSG.personsColEmail, sortKey: 'Email', width: 'minmax(200px, 1.8fr)', cell: (p) => p.Email },
+      ...ROLE_COLUMNS.map<DataTableColumn<PersonListItem>>((name) => ({
+        id: name,
+        header: ROLE_LABELS[name],
+        sortKey: `${ROLE_SORT_PREFIX}${roleId(name)}`,
+        width: 'minmax(96px, 0.8fr)',
+        align: 'center',
+        cell: (p) => (
+          <input
+            type="checkbox"
+            checked={p.Roles.some((r) => r.Name === name || r.Id === roleId(name))}
+            readOnly
+            disabled
+            tabIndex={-1}
+            aria-label={`${ROLE_LABELS[name]} for ${fullName(p)}`}
+          />
+        ),
+      })),
+      {
+        id: 'lastLogin',
+        header: MSG.personsColLastLogin,
+        sortKey: 'LastLoginDate',
+        width: 'minmax(140px, 1fr)',
+        cell: (p) =>
+          p.IsLocked ? (
+            <Badge color="red" variant="soft">
+              {MSG.personsLocked}
+            </Badge>
+          ) : (
+            formatLastLogin(p.LastLoginDate)
+          ),
+      },
+    ],
+    [dict], // roleId() reads the dictionaries
+  );
+
+  const data = list.data;
+  return (
+    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
+      <Flex align="center" justify="between" gap="3" wrap="wrap">
+        <Heading as="h1" size="5">
+          {MSG.personsTitle}
+        </Heading>
+        {can(P.PersonCreate) && <Button onClick={() => openRoute(getHref('personAdd'))}>{MSG.personsAddUser}</Button>}
+      </Flex>
+      <div role="search" style={{ maxWidth: '28rem' }}>
+        <label htmlFor={`${tab.tabId}-persons-search`} className="lw-sr-only">
+          Search users
+        </label>
+        <input
+          id={`${tab.tabId}-persons-search`}
+          ref={searchRef}
+          type="search"
+          className="lw-input"
+          style={{ width: '100%' }}
+          placeholder={MSG.personSearchPlaceholder}
+          maxLength={MAX_SEARCH_LENGTH}
+          value={searchText}
+          onChange={(e) => setSearchText(e.target.value)}
+          onKeyDown={(e) => {
+            // Escape leaves the box for the list, so j/k work straight away.
+            if (e.key === 'Escape') (e.currentTarget.closest('.persons-list')?.querySelector('[role="grid"]') as HTMLElement | null)?.focus();
+          }}
+        />
+      </div>
+      <div className="persons-list" style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <DataTable<PersonListItem>
+          label="Users"
+          columns={columns}
+          rows={data?.Items ?? []}
+          getRowKey={(p) => p.Id}
+          totalCount={data?.TotalCount ?? 0}
+          page={state.page}
+          pageSize={state.pageSize}
+          onPageChange={(page) => setState((s) => ({ ...s, page }))}
+          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
+          sort={state.sort}
+          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
+          loading={list.isPending}
+          fetching={list.isFetching && !list.isPending}
+          error={list.isError ? errorMessage(list.error) : null}
+          onRetry={() => void list.refetch()}
+          onOpen={canEdit ? (p, { beside }) => openRoute(getHref('personEdit', { userId: p.Id }), beside ? { beside: true } : undefined) : undefined}
+          filterRef={searchRef}
+          keyboardActive={tab.active}
+          minWidth="1040px"
+        />
+      </div>
+    </Flex>
+  );
+}

@@ -1,0 +1,94 @@
+// Imperative confirmation: `await confirm({ message })` resolves true (confirmed) or false
+// (cancelled, Escape). <ConfirmHost /> is mounted once by the app and shows one request at a
+// time; later requests wait their turn. Focus starts on Cancel, so a stray Enter never confirms.
+import { useSyncExternalStore } from 'react';
+import { AlertDialog, Button, Flex, VisuallyHidden } from '@radix-ui/themes';
+import { MSG } from '../../shared/messages';
+
+export type ConfirmOptions = {
+  title?: string;
+  message: string;
+  confirmLabel?: string;
+  cancelLabel?: string;
+  /** Red confirm button for destructive actions. */
+  danger?: boolean;
+};
+
+type Request = ConfirmOptions & { id: number; resolve: (ok: boolean) => void };
+
+let queue: Request[] = [];
+let seq = 0;
+let hosts = 0;
+const listeners = new Set<() => void>();
+const emit = () => listeners.forEach((l) => l());
+const subscribe = (l: () => void) => {
+  listeners.add(l);
+  return () => listeners.delete(l);
+};
+
+export function confirm(options: ConfirmOptions): Promise<boolean> {
+  // Without a host nobody could answer; fall back to the browser's own dialog rather than hang.
+  if (hosts === 0 && typeof window !== 'undefined' && typeof window.confirm === 'function') {
+    try {
+      return Promise.resolve(!!window.confirm(options.message));
+    } catch {
+      return Promise.resolve(false);
+    }
+  }
+  return new Promise<boolean>((resolve) => {
+    queue = [...queue, { ...options, id: ++seq, resolve }];
+    emit();
+  });
+}
+
+function settle(id: number, ok: boolean) {
+  const req = queue.find((r) => r.id === id);
+  if (!req) return;
+  queue = queue.filter((r) => r.id !== id);
+  emit();
+  req.resolve(ok);
+}
+
+/** Test helper: answer every pending request with false (e.g. between tests). */
+export function cancelAllConfirms() {
+  for (const r of [...queue]) settle(r.id, false);
+}
+
+const hostSubscribe = (l: () => void) => {
+  hosts++;
+  const off = subscribe(l);
+  return () => {
+    hosts--;
+    off();
+  };
+};
+
+export function ConfirmHost() {
+  const current = useSyncExternalStore(hostSubscribe, () => queue[0], () => undefined);
+  return (
+    <AlertDialog.Root open={!!current} onOpenChange={(open) => !open && current && settle(current.id, false)}>
+      {current && (
+        <AlertDialog.Content maxWidth="32rem">
+          {current.title ? (
+            <AlertDialog.Title>{current.title}</AlertDialog.Title>
+          ) : (
+            <VisuallyHidden>
+              <AlertDialog.Title>Confirm</AlertDialog.Title>
+            </VisuallyHidden>
+          )}
+          <AlertDialog.Description size="3">{current.message}</AlertDialog.Description>
+          <Flex gap="3" mt="4" justify="end">
+            <AlertDialog.Cancel>
+              <Button variant="soft" color="gray">
+                {current.cancelLabel ?? MSG.uiCancel}
+              </Button>
+            </AlertDialog.Cancel>
+            <Button color={current.danger ? 'red' : undefined} onClick={() => settle(current.id, true)}>
+              {current.confirmLabel ?? 'OK'}
+            </Button>
+          </Flex>
+        </AlertDialog.Content>
+      )}
+    </AlertDialog.Root>
+  );
+}

@@ -1,0 +1,465 @@
+// The shared filter bar (spec §2 shared widgets, §5 date rules, §9 sizes). The user edits a
+// draft; 'Apply' (or Enter in a text box) emits it, 'Clear Filters' resets and emits. Below the
+// large breakpoint (1200 px) the filters fold behind a toggle; the search box stays visible so
+// `/` can always reach it.
+import {
+  useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore,
+  type FormEvent, type KeyboardEvent, type RefObject,
+} from 'react';
+import { format, isValid, parse, startOfDay, endOfDay } from 'date-fns';
+import { MSG } from '../../shared/messages';
+import { MAX_SEARCH_LENGTH } from '../../shared/schemas/common';
+import './data-table/list-widgets.css';
+
+export type FilterOption = { value: string; label: string; disabled?: boolean };
+export type FilterValue = string | string[] | boolean | FilterOption | null | undefined;
+export type FilterValues = Record<string, FilterValue>;
+
+type Base = { id: string; label: string };
+export type FilterDef =
+  | (Base & { type: 'input'; placeholder?: string; minLength?: number; maxLength?: number })
+  | (Base & { type: 'multiselect'; options: FilterOption[]; placeholder?: string })
+  | (Base & {
+      type: 'autocomplete';
+      placeholder?: string;
+      /** Static options filtered locally, or a server search (debounced, cancelled when superseded). */
+      options?: FilterOption[];
+      loadOptions?: (query: string, signal: AbortSignal) => Promise<FilterOption[]>;
+    })
+  | (Base & { type: 'check-filter' })
+  | (Base & { type: 'dropdown'; options: FilterOption[]; placeholder?: string })
+  | (Base & { type: 'date'; allowFuture?: boolean; min?: Date; max?: Date })
+  | (Base & { type: 'date-time'; allowFuture?: boolean; min?: Date; max?: Date; minutesStep?: number });
+
+/** Spec §5: dates DD/MM/YYYY, date-times DD/MM/YYYY HH:mm (24-hour); filter values are these strings. */
+export const DATE_FORMAT = 'dd/MM/yyyy';
+export const DATE_TIME_FORMAT = 'dd/MM/yyyy HH:mm';
+const ISO_DATE = 'yyyy-MM-dd';
+const ISO_DATE_TIME = "yyyy-MM-dd'T'HH:mm";
+
+/** 'dd/MM/yyyy' → the native input's 'yyyy-MM-dd' (or '' when not a date). */
+export function toInputDate(value: string, withTime: boolean): string {
+  const d = parse(value, withTime ? DATE_TIME_FORMAT : DATE_FORMAT, new Date());
+  return isValid(d) ? format(d, withTime ? ISO_DATE_TIME : ISO_DATE) : '';
+}
+/** The native input's value → 'dd/MM/yyyy' / 'dd/MM/yyyy HH:mm' (or '' when empty or invalid). */
+export function fromInputDate(value: string, withTime: boolean): string {
+  if (!value) return '';
+  const d = parse(value, withTime ? ISO_DATE_TIME : ISO_DATE, new Date());
+  return isValid(d) ? format(d, withTime ? DATE_TIME_FORMAT : DATE_FORMAT) : '';
+}
+
+export const isEmptyValue = (v: FilterValue) =>
+  v === undefined || v === null || v === '' || v === false || (Array.isArray(v) && v.length === 0);
+
+/** Drops empty entries so callers can build query strings straight from the result. */
+export function cleanFilters(values: FilterValues): FilterValues {
+  const out: FilterValues = {};
+  for (const [k, v] of Object.entries(values)) if (!isEmptyValue(v)) out[k] = typeof v === 'string' ? v.trim() : v;
+  return out;
+}
+
+const subscribeMedia = (query: string) => (cb: () => void) => {
+  if (typeof window === 'undefined' || !window.matchMedia) return () => {};
+  const mql = window.matchMedia(query);
+  mql.addEventListener('change', cb);
+  return () => mql.removeEventListener('change', cb);
+};
+/** True when the media query matches; true when the environment cannot tell (tests, SSR). */
+export function useMediaQuery(query: string): boolean {
+  const sub = useMemo(() => subscribeMedia(query), [query]);
+  return useSyncExternalStore(
+    sub,
+    () => (typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(query).matches : true),
+    () => true,
+  );
+}
+
+export type FilterBarProps = {
+  filters: FilterDef[];
+  /** The applied values (the draft starts from them and follows them when they change). */
+  value: FilterValues;
+  onApply: (values: FilterValues) => void;
+  /** What 'Clear Filters' resets to; default: everything empty. */
+  emptyValue?: FilterValues;
+  /** A free-text search box in front of the filters (its value is values[search.id]). */
+  search?: { id: string; label?: string; placeholder?: string; maxLength?: number };
+  /** The page hands this to the DataTable so `/` focuses the search box. */
+  searchRef?: RefObject<HTMLInputElement | null>;
+  /** Accessible name of the filter form. */
+  label?: string;
+  /** Width below which the filters fold behind a toggle (spec: large breakpoint 1200 px). */
+  collapseBelow?: number;
+};
+
+export function FilterBar({
+  filters, value, onApply, emptyValue = {}, search, searchRef, label = 'Filters', collapseBelow = 1200,
+}: FilterBarProps) {
+  const [draft, setDraft] = useState<FilterValues>(value);
+  useEffect(() => setDraft(value), [value]);
+  const wide = useMediaQuery(`(min-width: ${collapseBelow}px)`);
+  const [open, setOpen] = useState(false);
+  const regionId = useId();
+  const searchId = useId();
+
+  const set = useCallback((id: string, v: FilterValue) => setDraft((d) => ({ ...d, [id]: v })), []);
+  const apply = (e?: FormEvent) => {
+    e?.preventDefault();
+    onApply(cleanFilters(draft));
+  };
+  const clear = () => {
+    setDraft(emptyValue);
+    onApply(cleanFilters(emptyValue));
+  };
+  const activeCount = filters.filter((f) => !isEmptyValue(value[f.id])).length;
+  const showFilters = wide || open;
+
+  return (
+    <form className="lw-filters" role="search" aria-label={label} onSubmit={apply} noValidate>
+      <div className="lw-filters__top">
+        {search && (
+          <div className="lw-filters__search">
+            <label htmlFor={searchId} className="lw-sr-only">
+              {search.label ?? 'Search'}
+            </label>
+            <input
+              id={searchId}
+              ref={searchRef}
+              type="search"
+              className="lw-input"
+              style={{ width: '100%' }}
+              placeholder={search.placeholder ?? MSG.filterSearchPlaceholder}
+              maxLength={search.maxLength ?? MAX_SEARCH_LENGTH}
+              value={typeof draft[search.id] === 'string' ? (draft[search.id] as string) : ''}
+              onChange={(e) => set(search.id, e.target.value)}
+            />
+          </div>
+        )}
+        {!wide && filters.length > 0 && (
+          <button type="button" className="lw-btn" aria-expanded={open} aria-controls={regionId} onClick={() => setOpen((o) => !o)}>
+            {open ? 'Hide filters' : 'Show filters'}
+            {activeCount > 0 ? ` (${activeCount})` : ''}
+          </button>
+        )}
+        {(!showFilters || filters.length === 0) && <Actions onClear={clear} />}
+      </div>
+      {filters.length > 0 && (
+        <div id={regionId} className="lw-filters__grid" hidden={!showFilters}>
+          {filters.map((f) => (
+            <FilterControl key={f.id} def={f} value={draft[f.id]} onChange={(v) => set(f.id, v)} />
+          ))}
+          <Actions onClear={clear} />
+        </div>
+      )}
+    </form>
+  );
+}
+
+function Actions({ onClear }: { onClear: () => void }) {
+  return (
+    <div className="lw-filters__actions">
+      <button type="submit" className="lw-btn lw-btn--primary">
+        {MSG.uiApply}
+      </button>
+      <button type="button" className="lw-btn" onClick={onClear}>
+        {MSG.uiClearFilters}
+      </button>
+    </div>
+  );
+}
+
+function FilterControl({ def, value, onChange }: { def: FilterDef; value: FilterValue; onChange: (v: FilterValue) => void }) {
+  const id = useId();
+  switch (def.type) {
+    case 'input':
+      return (
+        <div className="lw-filter">
+          <label htmlFor={id} className="lw-filter__label">{def.label}</label>
+          <input
+            id={id}
+            type="text"
+            className="lw-input"
+            placeholder={def.placeholder ?? MSG.filterSearchPlaceholder}
+            minLength={def.minLength}
+            maxLength={def.maxLength ?? MAX_SEARCH_LENGTH}
+            value={typeof value === 'string' ? value : ''}
+            onChange={(e) => onChange(e.target.value)}
+          />
+        </div>
+      );
+    case 'check-filter':
+      return (
+        <div className="lw-filter lw-filter--check">
+          <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
+          <label htmlFor={id} className="lw-filter__label">{def.label}</label>
+        </div>
+      );
+    case 'dropdown':
+      return (
+        <div className="lw-filter">
+          <label htmlFor={id} className="lw-filter__label">{def.label}</label>
+          <select id={id} className="lw-select" value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)}>
+            <option value="">{def.placeholder ?? 'All'}</option>
+            {def.options.map((o) => (
+              <option key={o.value} value={o.value} disabled={o.disabled}>{o.label}</option>
+            ))}
+          </select>
+        </div>
+      );
+    case 'date':
+    case 'date-time': {
+      const withTime = def.type === 'date-time';
+      const fmt = withTime ? ISO_DATE_TIME : ISO_DATE;
+      const max = def.max ?? (def.allowFuture ? undefined : withTime ? new Date() : endOfDay(new Date()));
+      const min = def.min ? (withTime ? def.min : startOfDay(def.min)) : undefined;
+      return (
+        <div className="lw-filter">
+          <label htmlFor={id} className="lw-filter__label">{def.label}</label>
+          <input
+            id={id}
+            type={withTime ? 'datetime-local' : 'date'}
+            lang="en-GB"
+            className="lw-input"
+            step={withTime && def.type === 'date-time' && def.minutesStep ? def.minutesStep * 60 : undefined}
+            min={min ? format(min, fmt) : undefined}
+            max={max ? format(max, fmt) : undefined}
+            value={typeof value === 'string' ? toInputDate(value, withTime) : ''}
+            onChange={(e) => onChange(fromInputDate(e.target.value, withTime))}
+          />
+        </div>
+      );
+    }
+    case 'multiselect':
+      return <MultiSelect def={def} value={Array.isArray(value) ? value : []} onChange={onChange} />;
+    case 'autocomplete':
+      return <Autocomplete def={def} value={value && typeof value === 'object' && !Array.isArray(value) ? value : null} onChange={onChange} />;
+  }
+}
+
+/** Closes a popup when focus or a click goes elsewhere. */
+function useDismiss(ref: RefObject<HTMLElement | null>, open: boolean, close: () => void) {
+  useEffect(() => {
+    if (!open) return;
+    const onDown = (e: MouseEvent) => {
+      if (ref.current && !ref.current.contains(e.target as Node)) close();
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [ref, open, close]);
+}
+
+/** Spec §9: the trigger shows two chips, then a count of the rest. */
+export const MULTISELECT_CHIPS = 2;
+
+function MultiSelect({ def, value, onChange }: { def: Extract<FilterDef, { type: 'multiselect' }>; value: string[]; onChange: (v: string[]) => void }) {
+  const id = useId();
+  const labelId = `${id}-label`;
+  const listId = `${id}-list`;
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const triggerRef = useRef<HTMLButtonElement>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(rootRef, open, close);
+  useEffect(() => {
+    if (open) listRef.current?.focus();
+  }, [open]);
+
+  const selected = def.options.filter((o) => value.includes(o.value));
+  const toggle = (o: FilterOption) => {
+    if (o.disabled) return;
+    onChange(value.includes(o.value) ? value.filter((v) => v !== o.value) : [...value, o.value]);
+  };
+  const onListKey = (e: KeyboardEvent<HTMLUListElement>) => {
+    const n = def.options.length;
+    if (e.key === 'ArrowDown') setActive((a) => Math.min(a + 1, n - 1));
+    else if (e.key === 'ArrowUp') setActive((a) => Math.max(a - 1, 0));
+    else if (e.key === 'Home') setActive(0);
+    else if (e.key === 'End') setActive(n - 1);
+    else if (e.key === ' ' || e.key === 'Enter') def.options[active] && toggle(def.options[active]);
+    else if (e.key === 'Escape' || e.key === 'Tab') {
+      setOpen(false);
+      if (e.key === 'Escape') triggerRef.current?.focus();
+      if (e.key === 'Tab') return;
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
+  };
+  const rest = selected.length - MULTISELECT_CHIPS;
+
+  return (
+    <div className="lw-filter" ref={rootRef}>
+      <span id={labelId} className="lw-filter__label">{def.label}</span>
+      <button
+        ref={triggerRef}
+        type="button"
+        className="lw-btn lw-ms-trigger"
+        aria-haspopup="listbox"
+        aria-expanded={open}
+        aria-controls={open ? listId : undefined}
+        aria-labelledby={`${labelId} ${id}-value`}
+        onClick={() => setOpen((o) => !o)}
+        onKeyDown={(e) => {
+          if (e.key === 'ArrowDown' && !open) {
+            e.preventDefault();
+            setOpen(true);
+          }
+        }}
+      >
+        <span id={`${id}-value`} className="lw-chips">
+          {selected.length === 0 && <span className="lw-ms-placeholder">{def.placeholder ?? 'All'}</span>}
+          {selected.slice(0, MULTISELECT_CHIPS).map((o) => (
+            <span key={o.value} className="lw-chip">{o.label}</span>
+          ))}
+          {rest > 0 && <span className="lw-chip">+{rest}</span>}
+        </span>
+        <span aria-hidden="true">▾</span>
+      </button>
+      {open && (
+        <ul
+          ref={listRef}
+          id={listId}
+          role="listbox"
+          aria-multiselectable="true"
+          aria-labelledby={labelId}
+          aria-activedescendant={def.options[active] ? `${id}-opt-${active}` : undefined}
+          tabIndex={-1}
+          className="lw-menu"
+          onKeyDown={onListKey}
+        >
+          {def.options.length === 0 && <li className="lw-menu__empty">{MSG.selectNoResults}</li>}
+          {def.options.map((o, i) => (
+            <li
+              key={o.value}
+              id={`${id}-opt-${i}`}
+              role="option"
+              aria-selected={value.includes(o.value)}
+              aria-disabled={o.disabled || undefined}
+              data-active={i === active || undefined}
+              className="lw-menu__item"
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => {
+                setActive(i);
+                toggle(o);
+              }}
+            >
+              <input type="checkbox" tabIndex={-1} readOnly checked={value.includes(o.value)} aria-hidden="true" />
+              {o.label}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function Autocomplete({
+  def, value, onChange,
+}: { def: Extract<FilterDef, { type: 'autocomplete' }>; value: FilterOption | null; onChange: (v: FilterOption | null) => void }) {
+  const id = useId();
+  const listId = `${id}-list`;
+  const [text, setText] = useState(value?.label ?? '');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(0);
+  const [remote, setRemote] = useState<FilterOption[] | null>(null);
+  const [busy, setBusy] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const close = useCallback(() => setOpen(false), []);
+  useDismiss(rootRef, open, close);
+  useEffect(() => setText(value?.label ?? ''), [value]);
+
+  // Server search: debounced, and a newer query aborts the one in flight.
+  const { loadOptions } = def;
+  useEffect(() => {
+    if (!loadOptions || !open) return;
+    const q = text.trim();
+    if (!q) {
+      setRemote(null);
+      return;
+    }
+    const ctrl = new AbortController();
+    const t = setTimeout(() => {
+      setBusy(true);
+      loadOptions(q, ctrl.signal)
+        .then((opts) => !ctrl.signal.aborted && setRemote(opts))
+        .catch(() => !ctrl.signal.aborted && setRemote([]))
+        .finally(() => !ctrl.signal.aborted && setBusy(false));
+    }, 300);
+    return () => {
+      clearTimeout(t);
+      ctrl.abort();
+    };
+  }, [loadOptions, text, open]);
+
+  const q = text.trim().toLowerCase();
+  const options = loadOptions ? (remote ?? []) : q ? (def.options ?? []).filter((o) => o.label.toLowerCase().includes(q)) : [];
+  const pick = (o: FilterOption) => {
+    if (o.disabled) return;
+    onChange(o);
+    setText(o.label);
+    setOpen(false);
+  };
+  const onKey = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'ArrowDown') {
+      setOpen(true);
+      setActive((a) => Math.min(a + 1, Math.max(options.length - 1, 0)));
+    } else if (e.key === 'ArrowUp') setActive((a) => Math.max(a - 1, 0));
+    else if (e.key === 'Enter' && open && options[active]) pick(options[active]);
+    else if (e.key === 'Escape' && open) setOpen(false);
+    else return;
+    e.preventDefault();
+  };
+
+  return (
+    <div className="lw-filter" ref={rootRef}>
+      <label htmlFor={id} className="lw-filter__label">{def.label}</label>
+      <input
+        id={id}
+        type="text"
+        role="combobox"
+        className="lw-input"
+        autoComplete="off"
+        aria-autocomplete="list"
+        aria-expanded={open}
+        aria-controls={listId}
+        aria-activedescendant={open && options[active] ? `${id}-opt-${active}` : undefined}
+        placeholder={def.placeholder ?? MSG.filterSearchPlaceholder}
+        maxLength={MAX_SEARCH_LENGTH}
+        value={text}
+        onChange={(e) => {
+          setText(e.target.value);
+          setActive(0);
+          setOpen(true);
+          if (!e.target.value) onChange(null);
+        }}
+        onFocus={() => setOpen(true)}
+        onKeyDown={onKey}
+      />
+      {open && (
+        <ul id={listId} role="listbox" aria-label={def.label} className="lw-menu">
+          {options.length === 0 && (
+            <li className="lw-menu__empty" role="presentation">
+              {busy ? 'Loading…' : q ? MSG.selectNoResults : MSG.selectTypeToShow}
+            </li>
+          )}
+          {options.map((o, i) => (
+            <li
+              key={o.value}
+              id={`${id}-opt-${i}`}
+              role="option"
+              aria-selected={value?.value === o.value}
+              aria-disabled={o.disabled || undefined}
+              data-active={i === active || undefined}
+              className="lw-menu__item"
+              onMouseDown={(e) => e.preventDefault()}
+              onClick={() => pick(o)}
+            >
+              {o.label}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
