@@ -139,7 +139,7 @@ export function authRoutes(api: Api) {
 
   api.post(
     '/api/v1/change-password',
-    { access: 'signed-in', json: changePasswordSchema },
+    { access: 'signed-in', json: changePasswordSchema, sample: { json: { oldPassword: 'not-the-password', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!' } } },
     async (c, { body, user }) => {
       const d = deps(c);
       // captchaResponse is accepted and ignored: no captcha provider is configured here.
@@ -189,7 +189,11 @@ export function authRoutes(api: Api) {
   });
 
   // Where the e-mailed link leads (ours; the spec shows only the request side).
-  api.post('/api/v1/reset-password/confirm', { access: 'public', json: resetPasswordConfirmSchema }, async (c, { body }) => {
+  api.post('/api/v1/reset-password/confirm', {
+    access: 'public',
+    json: resetPasswordConfirmSchema,
+    sample: { json: { token: 'not-a-token', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!' } },
+  }, async (c, { body }) => {
     const d = deps(c);
     const { mail } = authLimiters(d);
     const limit = mail.perAddress.take(clientAddress(c));
