@@ -1,6 +1,12 @@
-import type { Api } from '../../http.js';
+// GET /api/search?q=&scope=&limit= — ranked, grouped record search for the palette. Any signed-in
+// caller may ask; each group is searched only when the caller holds that list's view permission
+// (a caller with none gets empty groups, not 403).
+import { deps, type Api } from '../../http.js';
+import { searchQuerySchema } from '../../../shared/schemas/search.js';
+import { search } from './service.js';
 
-// TODO(foundation): filled in by its owner.
 export function searchRoutes(api: Api) {
-  void api;
+  api.get('/api/search', { access: 'signed-in', query: searchQuerySchema, sample: { query: { q: 'a' } } }, async (c, { query, user }) =>
+    c.json(await search(deps(c).db, query, user.permissions)),
+  );
 }

@@ -1,0 +1,53 @@
+// Normalisation shared by the search queries and the ranking. The phone key rule must match the
+// SQL written in db/migrations/002-search.ts (sqlitePhoneKey / search_phone_key); the integration
+// test checks all three agree.
+
+const PHONE_JUNK_RE = /[ +\-().\/]/g;
+
+/**
+ * Phone search key: digits only; an international prefix (leading + or 00) dropped, then the UK
+ * country code 44 (when international, or when what remains is at least 12 digits long), then
+ * one trunk 0. '+44 7700 900123', '0044 7700 900123', '07700 900123' and '447700900123' all
+ * give '7700900123'.
+ */
+export function phoneKey(raw: string | null | undefined): string | null {
+  if (raw == null) return null;
+  const d0 = raw.replace(PHONE_JUNK_RE, '');
+  const intl = d0.startsWith('00') || raw.replace(/^ +/, '').startsWith('+');
+  let d = d0.startsWith('00') ? d0.slice(2) : d0;
+  if (d.startsWith('44') && (intl || d.length >= 12)) d = d.slice(2);
+  if (d.startsWith('0')) d = d.slice(1);
+  return d;
+}
+
+/** The phone key of a query, when the query looks like (part of) a phone number. */
+export function queryPhoneKey(q: string): string | null {
+  if (!/^[+\d(][\d +\-().\/]*$/.test(q)) return null;
+  const k = phoneKey(q);
+  return k && /^\d+$/.test(k) ? k : null;
+}
+
+/** SQLite's lower() folds ASCII only; fold the query the same way so B-tree keys compare equal. */
+export const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+/**
+ * Smallest string greater than every string starting with `s` (byte/code-point order): the last
+ * code point incremented. `key >= s AND key < prefixEnd(s)` is a prefix range an index can use.
+ */
+export function prefixEnd(s: string): string {
+  const cps = Array.from(s);
+  while (cps.length) {
+    const last = cps.pop()!.codePointAt(0)!;
+    if (last < 0x10ffff) {
+      const next = last + 1 === 0xd800 ? 0xe000 : last + 1;
+      return cps.join('') + String.fromCodePoint(next);
+    }
+  }
+  return '\u{10ffff}\u{10ffff}';
+}
+
+/** An FTS5 string literal (one phrase; the trigram tokenizer makes it a substring match). */
+export const ftsPhrase = (s: string) => `"${s.replace(/"/g, '""')}"`;
+
+/** Length in code points (what the trigram tokenizer counts). */
+export const cpLength = (s: string) => Array.from(s).length;
