@@ -12,7 +12,7 @@ import { Redirect, Route, Switch, useLocation } from 'wouter';
 import { appStore } from './state/store';
 import { queryClient } from './api/query-client';
 import { restoreSession } from './api/auth';
-import { currentUserAtom, landingHref, sessionAtom } from './state/session';
+import { currentUserAtom, sessionAtom } from './state/session';
 import { startIdleWatch } from './state/idle';
 import { getHref, ROUTES } from './paths';
 import { ToastHost } from './ui/toast';
@@ -47,8 +47,9 @@ export function SignedOutRoutes() {
 
 function SignedIn() {
   const [location] = useLocation();
-  // Spec: '/' leads to the landing area; a signed-in visit to the login path goes to the root.
-  if (location === '/' || AUTH_PATHS.has(location)) return <Redirect to={landingHref()} replace />;
+  // Spec: a signed-in visit to the login path goes to the root; the workspace turns '/' into
+  // the landing area (or keeps the restored layout's focused tab).
+  if (AUTH_PATHS.has(location)) return <Redirect to="/" replace />;
   return (
     <Shell>
       <Workspace />
