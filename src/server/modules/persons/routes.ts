@@ -8,7 +8,7 @@ import { deps, ApiError, badRequest, conflict, forbidden, notFound, type Api, ty
 import { sql, tx, type DB } from '../../db/index.js';
 import { audit, likeEscape, newEtag, newId } from '../../util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
-import { P, ROLE, type RoleName } from '../../../shared/permissions.js';
+import { P, ROLE, ROLE_IDS, type RoleName } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
 import type { RoleDto } from '../../../shared/schemas/reference.js';
@@ -145,7 +145,11 @@ export function personRoutes(api: Api) {
    * first (last when desc), then by name. Names and e-mails sort case-insensitively; id breaks ties
    * so pages never overlap.
    */
-  api.get('/ps-admin/persons/get-list', { access: P.PersonListView, query: personListQuery }, async (c, { query }) => {
+  api.get('/ps-admin/persons/get-list', {
+    access: P.PersonListView,
+    query: personListQuery,
+    sample: { query: { page: '1', pageSize: '10', orderBy: 'UserName', desc: 'false', searchValue: 'a', sortRoleId: ROLE_IDS.ArcManagerRole } },
+  }, async (c, { query }) => {
     const { db } = deps(c);
     const dir = query.desc ? 'desc' : 'asc';
     let base = db.selectFrom('persons').where('persons.tenantId', '=', PROVIDER_TENANT_ID);
@@ -196,7 +200,11 @@ export function personRoutes(api: Api) {
     return c.json({ Items, TotalCount: Number(total.n) });
   });
 
-  api.get('/persons/get-by-id', { access: P.PersonListView, query: personByIdQuery }, async (c, { query }) => {
+  api.get('/persons/get-by-id', {
+    access: P.PersonListView,
+    query: personByIdQuery,
+    sample: { query: { Id: '00000000-0000-4000-8000-000000000000' } },
+  }, async (c, { query }) => {
     const found = await loadPerson(deps(c).db, query);
     if (!found) throw notFound(MSG.userNotFound);
     return c.json({ Person: found.Person, Etag: found.row.etag });
@@ -205,7 +213,7 @@ export function personRoutes(api: Api) {
   api.post('/api/v1/person', {
     access: P.PersonCreate,
     json: personCreateBody,
-    sample: { json: { person: { firstName: 'Sample', lastName: 'Person', emailAddress: 'sample@example.com', roleIds: [] } } },
+    sample: { json: { person: { firstName: 'Sample', lastName: 'Person', emailAddress: 'sample@example.com', roleIds: [ROLE_IDS.ArcManagerRole] } } },
   }, async (c, { body, user }) => {
     const { db, config } = deps(c);
     const p = body.person;
@@ -241,6 +249,9 @@ export function personRoutes(api: Api) {
   api.put('/api/v1/person/:id/identity-update', {
     access: P.PersonEditBasicInformation,
     json: personIdentityUpdateBody,
+    sample: {
+      json: { person: { firstName: 'Sample', lastName: 'Person', emailAddress: 'sample@example.com', roleIds: [ROLE_IDS.ArcManagerRole], etag: '"sample"' } },
+    },
   }, async (c, { body, user }) => {
     const { db, config } = deps(c);
     const id = pathId(c);
@@ -307,6 +318,12 @@ export function personRoutes(api: Api) {
   api.put('/api/v1/person/basic-info-update', {
     access: P.ManageOwnProfile,
     json: ownProfileUpdateBody,
+    sample: {
+      json: {
+        etag: '"sample"',
+        person: { firstName: 'Sample', lastName: 'Person', phoneNumbers: [{ CountryCode: 'GB', Number: '020 7946 0018', IsPrimary: true, Type: 1 }] },
+      },
+    },
   }, async (c, { body, user }) => {
     const { db, config } = deps(c);
     const p = body.person;

@@ -58,7 +58,7 @@ export function referenceRoutes(api: Api) {
     return { Features: rows.map((r) => ({ FeatureName: r.name, IsEnabled: r.isEnabled === 1 })) };
   };
   api.get('/features/all', { access: 'public' }, async (c) => c.json(await features(deps(c).db)));
-  api.get('/features', { access: 'public', query: featuresQuery }, async (c, { query }) =>
+  api.get('/features', { access: 'public', query: featuresQuery, sample: { query: { name: 'SingleSignOn' } } }, async (c, { query }) =>
     c.json(await features(deps(c).db, query.name)));
 
   api.get('/customers/get-global-settings', { access: 'signed-in' }, async (c) => {
