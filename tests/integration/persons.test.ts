@@ -6,6 +6,8 @@ import { insertPerson, tokenFor, signedIn } from '../helpers/auth.js';
 import { ROLE_IDS, type RoleName } from '../../src/shared/permissions.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
+import type { Insertable } from 'kysely';
+import type { CustomerTable } from '../../src/server/db/schema.js';
 
 let t: TestApp;
 let admin: string; // a token with every permission, not backed by a person row
@@ -291,9 +293,11 @@ describe('POST /api/v1/person', () => {
   test('tenant-id header: customer administrators, only with the manage-customers permission', async () => {
     const tenantId = randomUUID();
     const now = new Date().toISOString();
-    await t.db.insertInto('customers').values({
+    // only the columns without a database default; the rest take theirs
+    const customer = {
       id: randomUUID(), tenantId, name: 'Acme', etag: '"c"', deviceSubscriptionsEtag: '"d"', appSubscriptionsEtag: '"a"', createdAt: now, updatedAt: now,
-    }).execute();
+    } as unknown as Insertable<CustomerTable>;
+    await t.db.insertInto('customers').values(customer).execute();
     const customerAdmin = valid({ roleIds: [ROLE_IDS.SuperAdminRole, ROLE_IDS.PortalUserRole] });
     const ok = await post('/api/v1/person', customerAdmin, admin, { 'tenant-id': tenantId });
     expect(ok.status).toBe(201);
