@@ -1,0 +1,143 @@
+// Commands are data: one object per command, listed explicitly in commands/index.ts. The palette,
+// the key listener, the `?` cheat sheet and docs/shortcuts.md are all generated from that list.
+// A command receives what it needs in `ctx` (VS Code's accessor idea) instead of importing app
+// state, so this folder's definitions load anywhere (tests, the doc generator) without a DOM.
+import type { Permission } from '../src/shared/permissions';
+import type { RouteId } from '../src/app/paths';
+import type { Tab } from '../src/app/workspace/model';
+import type { OpenRouteOptions } from '../src/app/workspace/actions';
+import type { appStore } from '../src/app/state/store';
+import { canonicalForms, parseKeys, reservedReason } from './keys';
+
+/** Cheat-sheet sections, in display order. */
+export const COMMAND_GROUPS = ['General', 'Navigation', 'Users', 'Tabs', 'Panes', 'Session'] as const;
+export type CommandGroup = (typeof COMMAND_GROUPS)[number];
+
+/** What a command may use. Built by commands/context.ts for the app; tests pass fakes. */
+export type CommandContext = {
+  /** The jotai store (commands read atoms directly, outside React). */
+  store: typeof appStore;
+  /** The tab shown in the focused pane, if any. */
+  focusedTab: Tab | null;
+  /** Tabs in the focused pane. */
+  tabCount: number;
+  /** Panes in the workspace. */
+  paneCount: number;
+  /** Recently closed tabs that can be reopened. */
+  closedCount: number;
+  /** Set when the command was chosen with Ctrl/⌘+Enter in the palette: open things in the other pane. */
+  beside: boolean;
+  openRoute: (href: string, opts?: OpenRouteOptions) => boolean;
+  can: (access: string) => boolean;
+  workspace: {
+    closeTab: (tabId?: string) => Promise<boolean>;
+    reopenClosedTab: () => void;
+    cycleTab: (delta: number) => void;
+    goToTab: (n: number) => void;
+    togglePinTab: (tabId?: string) => void;
+    splitPane: (orientation: 'horizontal' | 'vertical') => void;
+    focusNextPane: () => void;
+    moveTabToOtherPane: (tabId?: string) => void;
+    resizeFocusedPane: (delta: number) => void;
+  };
+  ui: { togglePalette: () => void; openCheatSheet: () => void };
+  logout: () => void;
+};
+
+export type Command = {
+  /** Namespaced id, e.g. 'tab.close', 'nav.users'. */
+  id: string;
+  title: string;
+  group: CommandGroup;
+  /** Binding in the notation of commands/keys.ts ('mod+k', 'g u', 'alt+w'). */
+  keys?: string;
+  /** Whether it applies right now; when false the palette shows it disabled with `disabledReason`. */
+  when?: (ctx: CommandContext) => boolean;
+  disabledReason?: string | ((ctx: CommandContext) => string);
+  /** Needed to see the command at all ('signed-in' or a permission name). */
+  permission?: Permission | 'signed-in';
+  keywords?: string[];
+  /** Listed in the palette (default true). */
+  palette?: boolean;
+  /** Contextual: shown first in the palette while the focused tab shows one of these routes. */
+  routes?: RouteId[];
+  run: (ctx: CommandContext) => unknown;
+};
+
+const ID = /^[a-z][a-z0-9]*(\.[a-z0-9]+(-[a-z0-9]+)*)+$/;
+
+/** Checks one command on its own (id shape, parsable and allowed keys). Throws on a mistake. */
+export function defineCommand(cmd: Command): Command {
+  if (!ID.test(cmd.id)) throw new Error(`command id "${cmd.id}" must be namespaced, e.g. "tab.close"`);
+  if (!cmd.title.trim()) throw new Error(`command ${cmd.id} has no title`);
+  if (cmd.keys) {
+    parseKeys(cmd.keys);
+    const reserved = reservedReason(cmd.keys);
+    if (reserved) throw new Error(`command ${cmd.id}: key "${cmd.keys}" is reserved by the browser: ${reserved}`);
+  }
+  return Object.freeze({ palette: true, ...cmd });
+}
+
+/**
+ * Problems of a whole registry: duplicate ids, two commands on the same key or sequence (also a
+ * key that starts another's sequence, which would swallow it), reserved or unparsable keys.
+ */
+export function registryProblems(commands: readonly Command[]): string[] {
+  const problems: string[] = [];
+  const ids = new Map<string, number>();
+  for (const c of commands) ids.set(c.id, (ids.get(c.id) ?? 0) + 1);
+  for (const [id, n] of ids) if (n > 1) problems.push(`duplicate command id "${id}" (${n} times)`);
+
+  const byForm = new Map<string, string>();
+  const singles = new Map<string, string>(); // one-step forms
+  const firstSteps: { form: string; id: string; keys: string }[] = [];
+  for (const c of commands) {
+    if (!c.keys) continue;
+    let forms: string[];
+    try {
+      forms = canonicalForms(c.keys);
+    } catch (err) {
+      problems.push(`command ${c.id}: ${(err as Error).message}`);
+      continue;
+    }
+    const reserved = reservedReason(c.keys);
+    if (reserved) problems.push(`command ${c.id}: key "${c.keys}" is reserved by the browser: ${reserved}`);
+    for (const f of forms) {
+      const other = byForm.get(f);
+      if (other && other !== c.id) problems.push(`key clash on "${f}": ${other} and ${c.id}`);
+      else byForm.set(f, c.id);
+      const steps = f.split(' ');
+      if (steps.length === 1) singles.set(f, c.id);
+      else firstSteps.push({ form: steps[0], id: c.id, keys: c.keys });
+    }
+  }
+  for (const s of firstSteps) {
+    const single = singles.get(s.form);
+    if (single && single !== s.id) problems.push(`key clash: ${single} takes "${s.form}", the first key of ${s.id} ("${s.keys}")`);
+  }
+  return [...new Set(problems)];
+}
+
+export function assertValidRegistry(commands: readonly Command[]): void {
+  const problems = registryProblems(commands);
+  if (problems.length) throw new Error(`command registry:\n- ${problems.join('\n- ')}`);
+}
+
+/** The user may see the command (permission), and whether it applies now (when). */
+export function isPermitted(cmd: Command, can: (access: string) => boolean): boolean {
+  return !cmd.permission || can(cmd.permission);
+}
+export function isEnabled(cmd: Command, ctx: CommandContext): boolean {
+  return cmd.when ? cmd.when(ctx) : true;
+}
+export function disabledReasonOf(cmd: Command, ctx: CommandContext): string {
+  const r = cmd.disabledReason;
+  return (typeof r === 'function' ? r(ctx) : r) ?? 'Not available here.';
+}
+
+/** Runs a command if permitted and applicable. Resolves whether it ran. */
+export async function runCommand(cmd: Command, ctx: CommandContext): Promise<boolean> {
+  if (!isPermitted(cmd, ctx.can) || !isEnabled(cmd, ctx)) return false;
+  await cmd.run(ctx);
+  return true;
+}

@@ -1,0 +1,50 @@
+// The registry: every command, listed explicitly (no import side effects, no global singleton).
+// tests/unit/commands/registry.test.ts fails on duplicate ids, clashing keys and reserved keys.
+import type { Command } from './define';
+import paletteOpen from './palette-open';
+import helpShortcuts from './help-shortcuts';
+import navAssets from './nav-assets';
+import navCustomers from './nav-customers';
+import navUsers from './nav-users';
+import navAlarmReports from './nav-alarm-reports';
+import navBulkUpdate from './nav-bulk-update';
+import navProfile from './nav-profile';
+import personAdd from './person-add';
+import tabClose from './tab-close';
+import tabReopen from './tab-reopen';
+import tabNext from './tab-next';
+import tabPrev from './tab-prev';
+import tabGoTo from './tab-go-to';
+import tabPin from './tab-pin';
+import tabMoveToOtherPane from './tab-move-to-other-pane';
+import paneSplitRight from './pane-split-right';
+import paneSplitDown from './pane-split-down';
+import paneFocusNext from './pane-focus-next';
+import paneGrow from './pane-grow';
+import paneShrink from './pane-shrink';
+import appLogout from './app-logout';
+
+export const COMMANDS: readonly Command[] = [
+  paletteOpen,
+  helpShortcuts,
+  navAssets,
+  navCustomers,
+  navUsers,
+  navAlarmReports,
+  navBulkUpdate,
+  navProfile,
+  personAdd,
+  tabClose,
+  tabReopen,
+  tabNext,
+  tabPrev,
+  ...tabGoTo,
+  tabPin,
+  tabMoveToOtherPane,
+  paneSplitRight,
+  paneSplitDown,
+  paneFocusNext,
+  paneGrow,
+  paneShrink,
+  appLogout,
+];

@@ -1,0 +1,218 @@
+// One key notation serves matching, display and checking (tldraw's `kbd` idea):
+//   'mod+k'        a chord: modifiers (mod = Ctrl, or ⌘ on a Mac; ctrl, alt, shift, meta) and one key
+//   'g u'          a sequence: chords separated by spaces, typed within about a second
+//   '?'  'alt+]'   printable keys are written as the character they print (US layout)
+// Keys are matched by physical position (KeyboardEvent.code), so Alt and Option combinations work
+// on every platform even when they print something else.
+
+export type Chord = { mod: boolean; ctrl: boolean; alt: boolean; shift: boolean; meta: boolean; key: string };
+export type ParsedKeys = { chords: Chord[]; sequence: boolean };
+
+/** Characters typed with Shift on a US keyboard, and the unshifted key they sit on. */
+const SHIFTED: Record<string, string> = {
+  '?': '/', '{': '[', '}': ']', '|': '\\', '~': '`', '_': '-', '+': '=', ':': ';', '"': "'", '<': ',', '>': '.',
+  '!': '1', '@': '2', '#': '3', '$': '4', '%': '5', '^': '6', '&': '7', '*': '8', '(': '9', ')': '0',
+};
+
+/** Printable key → the name of its KeyboardEvent.code as react-hotkeys-hook spells it. */
+const CODE_NAME: Record<string, string> = {
+  '/': 'slash', '\\': 'backslash', '[': 'bracketleft', ']': 'bracketright', '-': 'minus', '=': 'equal',
+  '`': 'backquote', ',': 'comma', '.': 'period', ';': 'semicolon', "'": 'quote',
+};
+
+const NAMED = new Set([
+  'enter', 'escape', 'backspace', 'delete', 'tab', 'space', 'home', 'end', 'pageup', 'pagedown', 'insert',
+  'left', 'right', 'up', 'down', ...Array.from({ length: 12 }, (_, i) => `f${i + 1}`),
+]);
+
+const MODIFIERS = ['mod', 'ctrl', 'alt', 'shift', 'meta'] as const;
+
+export class KeyNotationError extends Error {}
+
+function parseChord(text: string, whole: string): Chord {
+  // A chord like 'alt+-' or 'alt+=': split on '+' but keep a trailing key that is itself '+'/'-'.
+  const parts = text === '+' ? ['+'] : text.split(/\+(?=.)/);
+  const c: Chord = { mod: false, ctrl: false, alt: false, shift: false, meta: false, key: '' };
+  parts.forEach((raw, i) => {
+    const p = raw.length === 1 ? raw : raw.toLowerCase();
+    const last = i === parts.length - 1;
+    if (!last) {
+      const m = (p === 'control' ? 'ctrl' : p === 'cmd' ? 'meta' : p) as (typeof MODIFIERS)[number];
+      if (!MODIFIERS.includes(m)) throw new KeyNotationError(`"${whole}": unknown modifier "${raw}"`);
+      if (c[m]) throw new KeyNotationError(`"${whole}": modifier "${raw}" given twice`);
+      c[m] = true;
+      return;
+    }
+    let key = p.length === 1 ? p.toLowerCase() : p;
+    if (key === 'esc') key = 'escape';
+    if (key === 'return') key = 'enter';
+    if (key === 'arrowleft' || key === 'arrowright' || key === 'arrowup' || key === 'arrowdown') key = key.slice(5);
+    if (SHIFTED[key]) {
+      c.shift = true;
+      key = SHIFTED[key];
+    }
+    const ok = /^[a-z0-9]$/.test(key) || key in CODE_NAME || NAMED.has(key);
+    if (!ok) throw new KeyNotationError(`"${whole}": unknown key "${raw}"`);
+    c.key = key;
+  });
+  if (!c.key) throw new KeyNotationError(`"${whole}": no key`);
+  if (c.mod && (c.ctrl || c.meta)) throw new KeyNotationError(`"${whole}": use mod or ctrl/meta, not both`);
+  return c;
+}
+
+export function parseKeys(keys: string): ParsedKeys {
+  const text = keys.trim();
+  if (!text) throw new KeyNotationError('empty key binding');
+  const tokens = text.split(/\s+/);
+  const chords = tokens.map((t) => parseChord(t, text));
+  if (chords.length > 1 && chords.some((c) => c.mod || c.ctrl || c.alt || c.meta)) {
+    throw new KeyNotationError(`"${keys}": sequences are plain keys only`);
+  }
+  return { chords, sequence: chords.length > 1 };
+}
+
+/** A chord with Ctrl, Alt, ⌘ (or mod) fires even while typing in a field; plain keys never do. */
+export function hasCommandModifier(c: Chord): boolean {
+  return c.mod || c.ctrl || c.alt || c.meta;
+}
+
+/**
+ * Every concrete chord a binding stands for: 'mod' is Ctrl on Windows/Linux and ⌘ on a Mac, so
+ * 'mod+k' is both 'ctrl+k' and 'meta+k'. Canonical text: modifiers in a fixed order, then the key.
+ */
+export function concreteChords(c: Chord): string[] {
+  const base = (ctrl: boolean, meta: boolean) =>
+    [c.alt && 'alt', ctrl && 'ctrl', meta && 'meta', c.shift && 'shift', c.key].filter(Boolean).join('+');
+  return c.mod ? [base(true, c.meta), base(c.ctrl, true)] : [base(c.ctrl, c.meta)];
+}
+
+/** Canonical forms of a whole binding (one per platform reading of 'mod'). */
+export function canonicalForms(keys: string): string[] {
+  const { chords } = parseKeys(keys);
+  let forms = [''];
+  for (const c of chords) {
+    const next: string[] = [];
+    for (const f of forms) for (const cc of concreteChords(c)) next.push(f ? `${f} ${cc}` : cc);
+    forms = next;
+  }
+  return [...new Set(forms)];
+}
+
+/** The same binding in react-hotkeys-hook's syntax: code names, '>' between sequence steps. */
+export function toHotkeysHook(keys: string): string {
+  const { chords, sequence } = parseKeys(keys);
+  const one = (c: Chord) =>
+    [c.mod && 'mod', c.ctrl && 'ctrl', c.alt && 'alt', c.shift && 'shift', c.meta && 'meta', CODE_NAME[c.key] ?? c.key]
+      .filter(Boolean)
+      .join('+');
+  return sequence ? chords.map(one).join('>') : one(chords[0]);
+}
+
+const SHIFTED_BACK: Record<string, string> = Object.fromEntries(Object.entries(SHIFTED).map(([k, v]) => [v, k]));
+const KEY_LABEL: Record<string, string> = {
+  enter: 'Enter', escape: 'Esc', backspace: 'Backspace', delete: 'Delete', tab: 'Tab', space: 'Space', home: 'Home',
+  end: 'End', pageup: 'PageUp', pagedown: 'PageDown', insert: 'Insert', left: '←', right: '→', up: '↑', down: '↓',
+};
+
+export function isMac(): boolean {
+  return typeof navigator !== 'undefined' && /mac/i.test(navigator.platform || navigator.userAgent) && !/iphone|ipad|ipod/i.test(navigator.userAgent);
+}
+
+/**
+ * Human labels for a binding, one entry per step: 'mod+k' → ['Ctrl+K'] (['⌘K'] on a Mac),
+ * 'g u' → ['G', 'U'], '?' → ['?'], 'alt+shift+t' → ['Alt+Shift+T'].
+ */
+export function formatKeys(keys: string, mac = isMac()): string[] {
+  const { chords } = parseKeys(keys);
+  return chords.map((c) => {
+    const plainShifted = c.shift && !hasCommandModifier(c) && SHIFTED_BACK[c.key];
+    const key = plainShifted || KEY_LABEL[c.key] || (c.key.length === 1 ? c.key.toUpperCase() : c.key.toUpperCase());
+    const mods: string[] = [];
+    if (mac) {
+      if (c.ctrl) mods.push('⌃');
+      if (c.alt) mods.push('⌥');
+      if (c.shift && !plainShifted) mods.push('⇧');
+      if (c.mod || c.meta) mods.push('⌘');
+      return mods.join('') + key;
+    }
+    if (c.mod || c.ctrl) mods.push('Ctrl');
+    if (c.meta) mods.push('Meta');
+    if (c.alt) mods.push('Alt');
+    if (c.shift && !plainShifted) mods.push('Shift');
+    return [...mods, key].join('+');
+  });
+}
+
+/** One line of text for a binding: 'Ctrl+K', 'G then U'. */
+export function formatKeysText(keys: string, mac = isMac()): string {
+  return formatKeys(keys, mac).join(' then ');
+}
+
+/**
+ * Keys the browser keeps for itself (or that break keyboard navigation) on Windows, Linux or
+ * macOS. A command bound to any of them fails the registry check. 'mod' covers Ctrl and ⌘.
+ */
+export const RESERVED_KEYS: readonly { keys: string; why: string }[] = [
+  { keys: 'mod+t', why: 'new browser tab' },
+  { keys: 'mod+shift+t', why: 'reopen closed browser tab' },
+  { keys: 'mod+w', why: 'close browser tab' },
+  { keys: 'mod+shift+w', why: 'close browser window' },
+  { keys: 'mod+n', why: 'new browser window' },
+  { keys: 'mod+shift+n', why: 'new private window' },
+  { keys: 'mod+l', why: 'address bar' },
+  { keys: 'alt+d', why: 'address bar' },
+  { keys: 'mod+q', why: 'quit browser' },
+  { keys: 'mod+r', why: 'reload' },
+  { keys: 'mod+shift+r', why: 'hard reload' },
+  { keys: 'f5', why: 'reload' },
+  { keys: 'ctrl+f5', why: 'hard reload' },
+  { keys: 'tab', why: 'keyboard navigation' },
+  { keys: 'shift+tab', why: 'keyboard navigation' },
+  { keys: 'ctrl+tab', why: 'next browser tab' },
+  { keys: 'ctrl+shift+tab', why: 'previous browser tab' },
+  { keys: 'ctrl+pageup', why: 'previous browser tab' },
+  { keys: 'ctrl+pagedown', why: 'next browser tab' },
+  { keys: 'alt+left', why: 'history back' },
+  { keys: 'alt+right', why: 'history forward' },
+  { keys: 'alt+home', why: 'home page' },
+  { keys: 'mod+[', why: 'history back (macOS)' },
+  { keys: 'mod+]', why: 'history forward (macOS)' },
+  ...Array.from({ length: 9 }, (_, i) => ({ keys: `mod+${i + 1}`, why: 'switch browser tab' })),
+  { keys: 'mod+0', why: 'reset zoom' },
+  { keys: 'mod+=', why: 'zoom in' },
+  { keys: 'mod+-', why: 'zoom out' },
+  { keys: 'mod+d', why: 'bookmark' },
+  { keys: 'mod+h', why: 'history / hide window (macOS)' },
+  { keys: 'mod+m', why: 'minimise window (macOS)' },
+  { keys: 'mod+j', why: 'downloads' },
+  { keys: 'mod+shift+i', why: 'developer tools' },
+  { keys: 'mod+shift+j', why: 'developer tools' },
+  { keys: 'mod+shift+c', why: 'developer tools' },
+  { keys: 'f6', why: 'address bar / panel cycling' },
+  { keys: 'f11', why: 'full screen' },
+  { keys: 'f12', why: 'developer tools' },
+  { keys: 'alt+f4', why: 'close window' },
+  { keys: 'alt+space', why: 'window menu' },
+  // Menu access keys (Chrome's menu, Firefox's menu bar).
+  ...['f', 'e', 'v', 's', 'b', 't', 'h'].map((k) => ({ keys: `alt+${k}`, why: 'browser menu' })),
+  // Without modifiers these belong to the page and to assistive technology.
+  { keys: 'escape', why: 'closes dialogs' },
+  { keys: 'enter', why: 'activates controls' },
+  { keys: 'space', why: 'activates controls / scrolls' },
+];
+
+let reservedIndex: Map<string, string> | null = null;
+/** Why a binding is reserved (first reason found), or null when it is free to use. */
+export function reservedReason(keys: string): string | null {
+  if (!reservedIndex) {
+    reservedIndex = new Map();
+    for (const r of RESERVED_KEYS) for (const f of canonicalForms(r.keys)) reservedIndex.set(f, r.why);
+  }
+  const { chords } = parseKeys(keys);
+  // Every step of a sequence is pressed on its own, so each one must be free.
+  for (const c of chords) for (const f of concreteChords(c)) {
+    const why = reservedIndex.get(f);
+    if (why) return `${f} (${why})`;
+  }
+  return null;
+}

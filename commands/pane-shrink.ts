@@ -1,0 +1,13 @@
+import { defineCommand } from './define';
+import { PANE_STEP } from './pane-grow';
+
+export default defineCommand({
+  id: 'pane.shrink',
+  title: 'Shrink pane',
+  group: 'Panes',
+  keys: 'alt+,',
+  keywords: ['resize', 'narrower', 'smaller'],
+  when: (ctx) => ctx.paneCount > 1,
+  disabledReason: 'There is only one pane.',
+  run: (ctx) => ctx.workspace.resizeFocusedPane(-PANE_STEP),
+});

@@ -1,0 +1,11 @@
+import { defineCommand } from './define';
+
+export default defineCommand({
+  id: 'tab.prev',
+  title: 'Previous tab',
+  group: 'Tabs',
+  keys: 'alt+[',
+  when: (ctx) => ctx.tabCount > 1,
+  disabledReason: 'This pane has only one tab.',
+  run: (ctx) => ctx.workspace.cycleTab(-1),
+});

@@ -1,0 +1,256 @@
+// The command palette (cmdk, Ctrl/⌘+K): one box for records (searched by the server as you
+// type) and commands (filtered here). Enter opens in the focused pane, Ctrl/⌘+Enter beside it.
+// A prefix (> # @ ! $) narrows the scope and shows as a chip; Backspace on an empty box removes
+// it. An empty box shows recent records and commands, then all commands.
+import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { Command } from 'cmdk';
+import { Dialog, VisuallyHidden } from '@radix-ui/themes';
+import { useAtom, useAtomValue, useStore } from 'jotai';
+import { COMMANDS } from '../../../commands/index';
+import { disabledReasonOf, isEnabled, isPermitted, runCommand, type Command as Cmd, type CommandContext } from '../../../commands/define';
+import { createCommandContext } from '../../../commands/context';
+import { formatKeys, formatKeysText } from '../../../commands/keys';
+import { MSG } from '../../shared/messages';
+import type { SearchHit } from '../../shared/schemas/search';
+import { userIdAtom } from '../state/session';
+import { openRoute } from '../workspace/actions';
+import { paletteOpenAtom, pushRecent, readRecents, writeRecents, type Recent } from './state';
+import { filterCommands } from './match';
+import { isScopeKey, SCOPES, type ScopeKey } from './scopes';
+import { useRecordSearch } from './use-record-search';
+import './palette.css';
+
+export function Palette() {
+  const [open, setOpen] = useAtom(paletteOpenAtom);
+  const handedFocus = useRef(false);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Content
+        className="palette"
+        align="start"
+        maxWidth="640px"
+        aria-describedby={undefined}
+        onOpenAutoFocus={() => {
+          handedFocus.current = false;
+        }}
+        onCloseAutoFocus={(e) => {
+          // When the palette opened something, focus goes to that tab instead of back.
+          if (handedFocus.current) e.preventDefault();
+        }}
+      >
+        <VisuallyHidden>
+          <Dialog.Title>Command palette</Dialog.Title>
+        </VisuallyHidden>
+        {open && (
+          <PaletteBody
+            onDone={(focusMoved) => {
+              handedFocus.current = focusMoved;
+              setOpen(false);
+            }}
+          />
+        )}
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+type Row = {
+  value: string;
+  title: string;
+  subtitle?: string;
+  keys?: string;
+  disabledReason?: string;
+  onSelect: (beside: boolean) => void;
+};
+
+function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
+  const store = useStore();
+  const userId = useAtomValue(userIdAtom);
+  const [text, setText] = useState('');
+  const [scope, setScope] = useState<ScopeKey | null>(null);
+  const [selected, setSelected] = useState('');
+  const [recents, setRecents] = useState<Recent[]>(() => readRecents(userId));
+  const beside = useRef(false);
+  // One snapshot per opening: what is focused and allowed does not change while the box is open.
+  const ctx = useMemo<CommandContext>(() => createCommandContext({}, store), [store]);
+
+  const serverScope = scope ? SCOPES[scope].server : null;
+  const search = useRecordSearch(text, serverScope ?? 'all', scope !== '>');
+
+  const remember = (item: Recent) => {
+    const next = pushRecent(recents, item);
+    setRecents(next);
+    writeRecents(userId, next);
+  };
+
+  const openHit = (hit: Pick<SearchHit, 'id' | 'title' | 'subtitle' | 'href'> & { kind: string }, besideNow: boolean) => {
+    remember({ type: 'record', id: hit.id, kind: hit.kind, title: hit.title, subtitle: hit.subtitle, href: hit.href });
+    const ok = openRoute(hit.href, { beside: besideNow, focus: true }, store);
+    onDone(ok);
+  };
+
+  const chooseCommand = (cmd: Cmd, besideNow: boolean) => {
+    remember({ type: 'command', id: cmd.id });
+    onDone(false);
+    // Run once the palette has closed and handed focus back, with the state as it is then.
+    setTimeout(() => void runCommand(cmd, createCommandContext({ beside: besideNow }, store)), 0);
+  };
+
+  const commands = useMemo(() => COMMANDS.filter((c) => c.palette !== false && isPermitted(c, ctx.can)), [ctx]);
+  const commandRow = (cmd: Cmd, prefix: string): Row => {
+    const enabled = isEnabled(cmd, ctx);
+    return {
+      value: `${prefix}:${cmd.id}`,
+      title: cmd.title,
+      keys: cmd.keys,
+      disabledReason: enabled ? undefined : disabledReasonOf(cmd, ctx),
+      onSelect: (b) => chooseCommand(cmd, b),
+    };
+  };
+
+  const route = ctx.focusedTab?.route ?? null;
+  const q = text.trim();
+  const groups: { heading: string; rows: Row[] }[] = [];
+  const showRecords = scope !== '>';
+  const showCommands = scope === null || scope === '>';
+
+  if (!q) {
+    if (scope === null || scope === '>') {
+      const recentRows: Row[] = [];
+      for (const r of recents) {
+        if (r.type === 'record') {
+          if (scope === '>') continue;
+          recentRows.push({ value: `recent:${r.href}`, title: r.title, subtitle: r.subtitle, onSelect: (b) => openHit(r, b) });
+        } else {
+          const cmd = commands.find((c) => c.id === r.id);
+          if (cmd) recentRows.push(commandRow(cmd, 'recent'));
+        }
+      }
+      if (recentRows.length) groups.push({ heading: 'Recent', rows: recentRows });
+      groups.push({ heading: 'Commands', rows: filterCommands(commands, '', route).map((c) => commandRow(c, 'cmd')) });
+    }
+  } else {
+    if (showRecords) {
+      for (const g of search.groups) {
+        groups.push({
+          heading: g.label,
+          rows: g.hits.map((h) => ({ value: `hit:${h.kind}:${h.id}`, title: h.title, subtitle: h.subtitle, onSelect: (b) => openHit(h, b) })),
+        });
+      }
+    }
+    if (showCommands) {
+      const rows = filterCommands(commands, q, route).map((c) => commandRow(c, 'cmd'));
+      if (rows.length) groups.push({ heading: 'Commands', rows });
+    }
+  }
+
+  const rows = groups.flatMap((g) => g.rows);
+  const firstEnabled = rows.find((r) => !r.disabledReason)?.value ?? '';
+  const valuesKey = rows.map((r) => r.value).join('\n');
+  // Keep the highlighted row when it is still listed; otherwise highlight the first usable one.
+  useEffect(() => {
+    if (!rows.some((r) => r.value === selected && !r.disabledReason)) setSelected(firstEnabled);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [valuesKey]);
+
+  const loading = showRecords && !!q && search.status === 'loading';
+  const nothing = !!q && rows.length === 0 && !loading && (scope === '>' || search.status === 'success' || search.status === 'error');
+
+  let status: ReactNode = null;
+  if (scope && scope !== '>' && !q) status = <div className="palette-hint">{MSG.selectTypeToShow}</div>;
+
+  return (
+    <Command
+      label="Command palette"
+      shouldFilter={false}
+      loop
+      value={selected}
+      onValueChange={setSelected}
+      onKeyDownCapture={(e) => {
+        if (e.key === 'Enter') beside.current = e.ctrlKey || e.metaKey;
+      }}
+    >
+      <div className="palette-input-row">
+        {scope && (
+          <span className="palette-chip" data-scope={scope}>
+            <VisuallyHidden>Scope: </VisuallyHidden>
+            {SCOPES[scope].label}
+          </span>
+        )}
+        <Command.Input
+          autoFocus
+          value={text}
+          placeholder={scope ? `Search ${SCOPES[scope].label.toLowerCase()}…` : 'Search records, or type > for commands'}
+          aria-label={scope ? `Search ${SCOPES[scope].label}` : 'Search records and commands'}
+          onValueChange={(v) => {
+            if (!scope && v.length > 0 && isScopeKey(v[0])) {
+              setScope(v[0]);
+              setText(v.slice(1).trimStart());
+            } else setText(v);
+          }}
+          onKeyDown={(e) => {
+            if (e.key === 'Backspace' && text === '' && scope) {
+              e.preventDefault();
+              setScope(null);
+            }
+          }}
+        />
+      </div>
+      <Command.List
+        className="palette-list"
+        onClickCapture={(e) => {
+          beside.current = e.ctrlKey || e.metaKey;
+        }}
+      >
+        {status}
+        {groups.map((g) =>
+          g.rows.length ? (
+            <Command.Group key={g.heading} heading={g.heading}>
+              {g.rows.map((r) => (
+                <Command.Item
+                  key={r.value}
+                  value={r.value}
+                  disabled={!!r.disabledReason}
+                  onSelect={() => {
+                    const b = beside.current;
+                    beside.current = false;
+                    r.onSelect(b);
+                  }}
+                >
+                  <span className="palette-row-text">
+                    <span className="palette-row-title">{r.title}</span>
+                    {r.subtitle && <span className="palette-row-sub">{r.subtitle}</span>}
+                    {r.disabledReason && <span className="palette-row-reason">{r.disabledReason}</span>}
+                  </span>
+                  {r.keys && <KeyHint keys={r.keys} />}
+                </Command.Item>
+              ))}
+            </Command.Group>
+          ) : null,
+        )}
+        {loading && <Command.Loading label="Searching">Searching…</Command.Loading>}
+        {search.status === 'error' && showRecords && q && (
+          <div className="palette-error" role="alert">
+            {search.error}
+          </div>
+        )}
+        {nothing && <div className="palette-empty" role="status">{MSG.selectNoResults}</div>}
+      </Command.List>
+      <div className="palette-footer" aria-hidden="true">
+        <span><kbd>Enter</kbd> open</span>
+        <span><kbd>{formatKeys('mod+enter')[0]}</kbd> open beside</span>
+        <span><kbd>&gt;</kbd> commands · <kbd>#</kbd> devices · <kbd>@</kbd> persons · <kbd>!</kbd> alarm reports · <kbd>$</kbd> customers</span>
+      </div>
+    </Command>
+  );
+}
+
+function KeyHint({ keys }: { keys: string }) {
+  return (
+    <span className="palette-keys" title={formatKeysText(keys)}>
+      {formatKeys(keys).map((k, i) => (
+        <kbd key={i}>{k}</kbd>
+      ))}
+    </span>
+  );
+}

@@ -1,0 +1,167 @@
+// Workspace operations usable anywhere (commands, the palette, pages, the shell): each one reads
+// the jotai store, applies a pure change from model.ts and writes it back. Closing or leaving a
+// tab with unsaved changes asks the spec's question first.
+import { appStore } from '../state/store';
+import { landingHref, onLogout } from '../state/session';
+import { confirm } from '../ui/confirm-dialog';
+import { MSG } from '../../shared/messages';
+import * as M from './model';
+import { ensureWorkspaceLoaded, resetWorkspace, workspaceAtom } from './state';
+import { resolveHref } from './url';
+import { focusSoon, paneDomId, tabDomId } from './dom';
+
+type Store = typeof appStore;
+
+function update(fn: (s: M.WorkspaceState) => M.WorkspaceState, store: Store = appStore) {
+  ensureWorkspaceLoaded(store);
+  store.set(workspaceAtom, fn);
+}
+const current = (store: Store = appStore) => {
+  ensureWorkspaceLoaded(store);
+  return store.get(workspaceAtom);
+};
+
+/** Moves keyboard focus to what the focused pane now shows (its active tab, or the empty pane). */
+export function focusFocusedPaneSoon(store: Store = appStore) {
+  const s = current(store);
+  const tab = M.focusedTab(s);
+  focusSoon(tab ? tabDomId(tab.id) : paneDomId(s.focusedPaneId));
+}
+
+export type OpenRouteOptions = {
+  /** Open in the other pane, splitting the workspace when there is only one. */
+  beside?: boolean;
+  /** 'other' is the same as beside: true. */
+  pane?: 'focused' | 'other';
+  /** Move keyboard focus to the opened tab in the strip (default false: callers decide). */
+  focus?: boolean;
+};
+
+/**
+ * Opens a route (spec path, e.g. /persons/edit/{userId}) as a tab. `/` opens the user's landing
+ * area. The same record already open is focused instead, unless it is opened beside.
+ * Returns false for paths that are not workspace routes.
+ */
+export function openRoute(href: string, opts: OpenRouteOptions = {}, store: Store = appStore): boolean {
+  const path = href.split(/[?#]/)[0] || '/';
+  const target = resolveHref(path === '/' ? landingHref() : path);
+  if (!target) return false;
+  update((s) => M.openTab(s, target, { beside: opts.beside || opts.pane === 'other' }), store);
+  if (opts.focus) focusFocusedPaneSoon(store);
+  return true;
+}
+
+async function mayLeave(tab: M.Tab | undefined): Promise<boolean> {
+  if (!tab?.dirty) return true;
+  return confirm({ message: MSG.unsavedChanges });
+}
+
+/** Closes a tab (the focused one by default); a dirty tab asks first. Resolves whether it closed. */
+export async function closeTab(tabId?: string, store: Store = appStore): Promise<boolean> {
+  const s = current(store);
+  const id = tabId ?? M.focusedTab(s)?.id;
+  if (!id) {
+    // Nothing to close in this pane: close the empty pane itself (never the last one).
+    update((st) => M.closeEmptyPane(st, st.focusedPaneId), store);
+    return false;
+  }
+  const hit = M.findTab(s, id);
+  if (!hit) return false;
+  if (!(await mayLeave(hit.tab))) return false;
+  // Re-read: the state may have moved on while the question was open.
+  update((st) => M.closeTab(st, id), store);
+  return true;
+}
+
+export function reopenClosedTab(store: Store = appStore) {
+  update(M.reopenClosed, store);
+  focusFocusedPaneSoon(store);
+}
+
+export function selectTab(tabId: string, store: Store = appStore) {
+  update((s) => M.focusTab(s, tabId), store);
+}
+
+export function focusPane(paneId: string, store: Store = appStore) {
+  if (current(store).focusedPaneId === paneId) return;
+  update((s) => M.focusPaneById(s, paneId), store);
+}
+
+export function cycleTab(delta: number, store: Store = appStore) {
+  update((s) => M.cycleTab(s, delta), store);
+  focusFocusedPaneSoon(store);
+}
+
+export function goToTab(n: number, store: Store = appStore) {
+  update((s) => M.switchToTab(s, n), store);
+  focusFocusedPaneSoon(store);
+}
+
+export function togglePinTab(tabId?: string, store: Store = appStore) {
+  update((s) => M.togglePin(s, tabId), store);
+}
+
+export function splitPane(orientation: M.Orientation, store: Store = appStore) {
+  update((s) => M.splitPane(s, orientation), store);
+  focusFocusedPaneSoon(store);
+}
+
+export function focusNextPane(store: Store = appStore) {
+  update((s) => M.focusNextPane(s), store);
+  focusFocusedPaneSoon(store);
+}
+
+export function moveTabToOtherPane(tabId?: string, store: Store = appStore) {
+  update((s) => M.moveTabToOtherPane(s, tabId), store);
+  focusFocusedPaneSoon(store);
+}
+
+/** Grow (+) or shrink (-) the focused pane by `delta` percent of its split. */
+export function resizeFocusedPane(delta: number, store: Store = appStore) {
+  update((s) => M.resizeFocusedPane(s, delta), store);
+}
+
+export function setSplitSizes(splitId: string, sizes: number[], store: Store = appStore) {
+  update((s) => M.setSplitSizes(s, splitId, sizes), store);
+}
+
+export function setTabTitle(tabId: string, title: string, store: Store = appStore) {
+  update((s) => M.setTabTitle(s, tabId, title), store);
+}
+
+export function setTabDirty(tabId: string, dirty: boolean, store: Store = appStore) {
+  update((s) => M.setTabDirty(s, tabId, dirty), store);
+}
+
+/** The tab shows another route (keeps the old one for back()); asks first when dirty. */
+export async function navigateTab(tabId: string, href: string, store: Store = appStore): Promise<boolean> {
+  const target = resolveHref(href === '/' ? landingHref() : href);
+  if (!target) return false;
+  const hit = M.findTab(current(store), tabId);
+  if (!hit) return false;
+  if (!(await mayLeave(hit.tab))) return false;
+  update((s) => M.navigateTab(s, tabId, target), store);
+  return true;
+}
+
+/** Spec "navigates back": the tab's previous route, or closing the tab when it has none. */
+export async function backTab(tabId: string, store: Store = appStore): Promise<boolean> {
+  const hit = M.findTab(current(store), tabId);
+  if (!hit) return false;
+  if (!(await mayLeave(hit.tab))) return false;
+  const s = current(store);
+  const back = M.backTab(s, tabId, resolveHref);
+  if (back) update(() => back, store);
+  else update((st) => M.closeTab(st, tabId), store);
+  return true;
+}
+
+/** The shell's Back button: one step back in the focused tab. */
+export function goBack(store: Store = appStore): Promise<boolean> {
+  const tab = M.focusedTab(current(store));
+  return tab ? backTab(tab.id, store) : Promise.resolve(false);
+}
+
+// The layout belongs to the signed-in user: drop it from memory on logout (storage is already
+// cleared by then, and nothing is written without a user).
+onLogout(() => resetWorkspace());

@@ -1,0 +1,14 @@
+// DOM ids shared by the tab strip, the tab panels and the code that moves keyboard focus.
+export const tabDomId = (tabId: string) => `ws-tab-${tabId}`;
+export const panelDomId = (tabId: string) => `ws-panel-${tabId}`;
+export const paneDomId = (paneId: string) => `ws-pane-${paneId}`;
+
+/** After React has committed, put keyboard focus on a tab of the strip (or on an empty pane). */
+export function focusSoon(id: string) {
+  const run = () => {
+    const el = document.getElementById(id);
+    if (el && document.activeElement !== el) el.focus({ preventScroll: false });
+  };
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(run, 0));
+  else setTimeout(run, 0);
+}

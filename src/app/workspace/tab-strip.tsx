@@ -1,0 +1,112 @@
+// A pane's tabs, following the WAI-ARIA tabs pattern: one tablist per pane, roving tabindex,
+// ←/→ move between tabs (selection follows focus), Home/End jump, Delete closes. Each tab shows
+// its title, a dot when it has unsaved changes and a pin when pinned; the close button sits next
+// to the tab (not inside it) and is left out of the Tab order — Delete does the same.
+import type { KeyboardEvent, MouseEvent } from 'react';
+import type { Pane } from './model';
+import { closeTab, focusPane, selectTab } from './actions';
+import { focusSoon, panelDomId, tabDomId } from './dom';
+
+export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
+  const move = (toIndex: number) => {
+    const t = pane.tabs[(toIndex + pane.tabs.length) % pane.tabs.length];
+    if (!t) return;
+    selectTab(t.id);
+    focusSoon(tabDomId(t.id));
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>, index: number, tabId: string) => {
+    if (e.altKey || e.ctrlKey || e.metaKey) return;
+    switch (e.key) {
+      case 'ArrowRight':
+        move(index + 1);
+        break;
+      case 'ArrowLeft':
+        move(index - 1);
+        break;
+      case 'Home':
+        move(0);
+        break;
+      case 'End':
+        move(pane.tabs.length - 1);
+        break;
+      case 'Delete':
+        void closeTab(tabId).then((closed) => closed && focusSoonAfterClose(pane, index));
+        break;
+      case 'Enter':
+      case ' ':
+        selectTab(tabId);
+        break;
+      default:
+        return;
+    }
+    e.preventDefault();
+    e.stopPropagation();
+  };
+
+  const onAuxClick = (e: MouseEvent, tabId: string) => {
+    if (e.button === 1) {
+      e.preventDefault();
+      void closeTab(tabId);
+    }
+  };
+
+  return (
+    <div role="tablist" aria-label={label} aria-orientation="horizontal" className="ws-tabstrip">
+      {pane.tabs.map((t, i) => {
+        const selected = t.id === pane.activeTabId;
+        return (
+          <div role="presentation" className="ws-tab-wrap" data-selected={selected || undefined} data-pinned={t.pinned || undefined} key={t.id}>
+            <div
+              role="tab"
+              id={tabDomId(t.id)}
+              aria-selected={selected}
+              aria-controls={panelDomId(t.id)}
+              tabIndex={selected ? 0 : -1}
+              className="ws-tab"
+              title={t.href}
+              onClick={() => {
+                focusPane(pane.id);
+                selectTab(t.id);
+              }}
+              onAuxClick={(e) => onAuxClick(e, t.id)}
+              onKeyDown={(e) => onKeyDown(e, i, t.id)}
+            >
+              {t.pinned && (
+                <svg className="ws-tab-pin" width="12" height="12" viewBox="0 0 24 24" fill="currentColor" role="img" aria-label="Pinned">
+                  <path d="M16 3l5 5-3 1-4 4 1 5-2 2-4-4-5 5-1-1 5-5-4-4 2-2 5 1 4-4z" />
+                </svg>
+              )}
+              <span className="ws-tab-title">{t.title}</span>
+              {t.dirty && (
+                <span className="ws-tab-dirty" role="img" aria-label="Unsaved changes">
+                  ●
+                </span>
+              )}
+            </div>
+            <button
+              type="button"
+              className="ws-tab-close"
+              tabIndex={-1}
+              aria-label={`Close ${t.title}`}
+              title="Close (Delete)"
+              onClick={(e) => {
+                e.stopPropagation();
+                void closeTab(t.id);
+              }}
+            >
+              ×
+            </button>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+/** After Delete closed a tab, keep keyboard focus in the strip on the tab that took its place. */
+function focusSoonAfterClose(pane: Pane, index: number) {
+  const rest = pane.tabs.filter((_, i) => i !== index);
+  const next = rest[Math.min(index, rest.length - 1)];
+  if (next) focusSoon(tabDomId(next.id));
+}

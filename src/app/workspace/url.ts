@@ -1,0 +1,35 @@
+// URL ↔ tab mapping. The browser URL always shows the focused tab's href; a URL typed, pasted
+// or bookmarked opens as a tab. Only signed-in routes become tabs.
+import { ROUTES, getHref, matchPath, type RouteId } from '../paths';
+import type { TabTarget } from './model';
+
+/** Routes that never live in a tab (the signed-out pages). */
+const NOT_A_TAB: ReadonlySet<RouteId> = new Set<RouteId>(['login', 'forgotPassword']);
+
+/** The href as a tab target, or null when it is not a workspace route (/, /login, unknown paths). */
+export function resolveHref(href: string): TabTarget | null {
+  const path = href.split(/[?#]/)[0];
+  const m = matchPath(path);
+  if (!m || NOT_A_TAB.has(m.route)) return null;
+  // Rebuild the href from the route table so that equivalent spellings (trailing slash,
+  // percent-encoding) give the same tab.
+  const canonical = getHref(m.route, m.params);
+  return { href: canonical, route: m.route, params: m.params, title: ROUTES[m.route].title };
+}
+
+/** Side-navigation order; the first one the user may open is their default area. */
+export const DEFAULT_AREAS: RouteId[] = ['assets', 'customers', 'persons', 'alarmReports', 'editOwnProfile'];
+
+/**
+ * Where `/` leads for this user: Asset Management per the spec, or the first area of the side
+ * navigation the user has permission for (ARC staff cannot see devices).
+ */
+export function defaultAreaHref(can: (permission: string) => boolean): string {
+  const route = DEFAULT_AREAS.find((r) => can(ROUTES[r].permission)) ?? 'assets';
+  return getHref(route);
+}
+
+/** The path part of the current location, as the workspace compares it with tab hrefs. */
+export function locationHref(loc: { pathname: string; search?: string }): string {
+  return loc.pathname || '/';
+}

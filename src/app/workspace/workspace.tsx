@@ -1,0 +1,101 @@
+// The signed-in workspace: panes of tabs, the palette, the shortcut listener and the cheat sheet.
+//
+// URL sync (the workspace owns the browser URL while signed in):
+// - On load the user's saved layout comes back first, then the URL is opened as a tab (a deep
+//   link focuses or adds its tab). `/` (or an unknown path) keeps the restored focus, and opens
+//   the user's landing area when nothing is open at all.
+// - The URL follows the focused tab. Focusing or opening a tab pushes a history entry
+//   (pushState), so the browser's and the shell's Back return to the previously focused tab;
+//   start-up, closing a tab and an empty pane replace the entry instead (replaceState), so Back
+//   never resurrects a tab just closed.
+// - A URL change made elsewhere (Back/Forward, a link) opens or focuses that route's tab.
+import { useEffect, useLayoutEffect, useRef } from 'react';
+import { useAtomValue, useStore } from 'jotai';
+import { usePathname, navigate } from 'wouter/use-browser-location';
+import { userIdAtom } from '../state/session';
+import { appStore } from '../state/store';
+import { MSG } from '../../shared/messages';
+import { ensureWorkspaceLoaded, focusedTabAtom, focusedTabTitleAtom, workspaceAtom } from './state';
+import { findTab } from './model';
+import { openRoute } from './actions';
+import { resolveHref } from './url';
+import { LayoutView } from './layout-view';
+import { TabContentHost } from './tab-content';
+import { Palette } from '../palette/palette';
+import { KeyListener } from '../../../commands/key-listener';
+import { CheatSheet } from '../../../commands/cheat-sheet';
+import './workspace.css';
+
+type Store = typeof appStore;
+
+/** Opens the URL the app was loaded with, after the saved layout has been restored. */
+export function openInitialLocation(pathname: string, store: Store = appStore) {
+  const state = ensureWorkspaceLoaded(store);
+  if (resolveHref(pathname)) {
+    openRoute(pathname, {}, store);
+    return;
+  }
+  const anyTab = Object.values(state.panes).some((p) => p.tabs.length > 0);
+  if (!anyTab) openRoute('/', {}, store);
+}
+
+export function Workspace() {
+  const store = useStore();
+  const userId = useAtomValue(userIdAtom);
+  const state = useAtomValue(workspaceAtom);
+  const focused = useAtomValue(focusedTabAtom);
+  const title = useAtomValue(focusedTabTitleAtom);
+  const pathname = usePathname();
+
+  const ready = useRef<string | null | undefined>(undefined); // user id the URL sync is set up for
+  const lastFocused = useRef<string | null>(null);
+  const written = useRef<string | null>(null);
+
+  // Restore the layout, then open the URL (once per signed-in user).
+  useLayoutEffect(() => {
+    if (ready.current === userId) return;
+    openInitialLocation(window.location.pathname, store);
+    const tab = store.get(focusedTabAtom);
+    const href = tab?.href ?? '/';
+    written.current = href;
+    lastFocused.current = tab?.id ?? null;
+    if (window.location.pathname !== href) navigate(href, { replace: true });
+    ready.current = userId;
+  }, [userId, store]);
+
+  // State → URL.
+  const focusedHref = focused?.href ?? '/';
+  const focusedId = focused?.id ?? null;
+  useEffect(() => {
+    if (ready.current !== userId) return;
+    const prev = lastFocused.current;
+    lastFocused.current = focusedId;
+    if (window.location.pathname === focusedHref) return;
+    const prevStillOpen = prev !== null && !!findTab(store.get(workspaceAtom), prev);
+    written.current = focusedHref;
+    navigate(focusedHref, { replace: !focusedId || !prevStillOpen });
+  }, [focusedHref, focusedId, userId, store]);
+
+  // URL → state (Back/Forward, links that change the URL themselves).
+  useEffect(() => {
+    if (ready.current !== userId) return;
+    const cur = store.get(focusedTabAtom);
+    if (pathname === (cur?.href ?? '/') || pathname === written.current) return;
+    written.current = pathname;
+    if (!openRoute(pathname, { focus: true }, store) && cur) navigate(cur.href, { replace: true });
+  }, [pathname, userId, store]);
+
+  useEffect(() => {
+    document.title = title || MSG.productName;
+  }, [title]);
+
+  return (
+    <div className="ws-root">
+      <LayoutView node={state.layout} state={state} />
+      <TabContentHost state={state} />
+      <Palette />
+      <CheatSheet />
+      <KeyListener />
+    </div>
+  );
+}
