@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
+import { cleanup } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { appStore } from '../../../src/app/state/store';
 import { currentUserAtom, sessionAtom, SESSION_KEY } from '../../../src/app/state/session';
@@ -41,7 +42,10 @@ beforeEach(() => {
   appStore.set(currentUserAtom, { userId: 'user-1', email: 'ivy@example.test', firstName: 'Ivy', lastName: 'I' });
   window.history.replaceState(null, '', '/persons');
 });
-afterEach(() => stop());
+afterEach(() => {
+  cleanup();
+  stop();
+});
 
 describe('idle timeout across tabs', () => {
   it('is 30 minutes', () => {

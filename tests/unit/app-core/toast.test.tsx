@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, render, screen } from '@testing-library/react';
+import { cleanup } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { dismissAll, getToasts, toast, ToastHost, TOAST_LIMIT } from '../../../src/app/ui/toast';
 
@@ -7,7 +8,10 @@ beforeEach(() => {
   dismissAll();
   window.history.replaceState(null, '', '/asset-management');
 });
-afterEach(() => vi.useRealTimers());
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+});
 
 const messages = () => getToasts().map((t) => t.message);
 
