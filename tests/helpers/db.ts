@@ -29,6 +29,13 @@ export async function createTestDb(opts: { reference?: boolean } = {}): Promise<
         await db.destroy();
         const a = new pg.Client({ connectionString: PG_ADMIN_URL });
         await a.connect();
+        // pool.end() resolves before its connections have gone; dropping "with (force)" while they
+        // are still closing kills them with FATAL 57P01, which surfaces as an unhandled error.
+        for (let i = 0; i < 50; i++) {
+          const r = await a.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+          if (r.rows[0].n === 0) break;
+          await new Promise((res) => setTimeout(res, 20));
+        }
         await a.query(`drop database if exists ${name} with (force)`);
         await a.end();
       },
