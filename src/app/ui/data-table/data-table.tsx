@@ -102,6 +102,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
     scrollMargin: HEADER_HEIGHT,
     scrollPaddingStart: HEADER_HEIGHT,
     getItemKey: (i) => (rows[i] ? getRowKey(rows[i]) : `__placeholder-${i}`),
+    // React 19 batches scroll updates well enough; flushSync inside layout effects only warns.
+    useFlushSync: false,
   });
   const items = virtualizer.getVirtualItems();
 
