@@ -35,11 +35,12 @@ export function SignedOutRoutes() {
     <Switch>
       <Route path={ROUTES.login.pattern} component={SignInPage} />
       <Route path={ROUTES.forgotPassword.pattern} component={ForgotPasswordPage} />
-      <Route path="/">
-        <Redirect to={getHref('login')} replace />
+      {/* Keys: wouter's Redirect navigates on mount only, so the two must never share an instance. */}
+      <Route path="/" key="root">
+        <Redirect key="to-login" to={getHref('login')} replace />
       </Route>
-      <Route>
-        <Redirect to="/" replace />
+      <Route key="unknown">
+        <Redirect key="to-root" to="/" replace />
       </Route>
     </Switch>
   );
