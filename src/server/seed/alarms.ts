@@ -50,6 +50,7 @@ type Ctx = {
   workers: WorkerRef[];
   assignedWorkers: number[];
   staff: StaffRef[];
+  log?: (e: Record<string, unknown>) => void;
 };
 
 export async function generateAlarmReports(trx: DB, ctx: Ctx): Promise<Record<string, number>> {
@@ -250,6 +251,7 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx): Promise<Record<st
     }
   }
   for (const ins of [reports, calls, memos, journal, notes]) await ins.flush();
+  ctx.log?.({ msg: 'demo data insert time', ...Object.fromEntries([reports, calls, memos, journal, notes].map((x) => [x.table, Math.round(x.ms)])) });
   return {
     alarmReports: reports.total, alarmCalls: calls.total, alarmMemos: memos.total, activityJournal: journal.total, alarmNotes: notes.total,
   };

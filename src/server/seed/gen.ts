@@ -78,7 +78,7 @@ export const pickTown = (rng: Rng) => rng.weighted(TOWN_WEIGHTS);
 export function postcode(rng: Rng, town: Town): string {
   const area = town[2];
   const district = area.length === 1 ? rng.int(1, 28) : rng.int(1, 19);
-  return `${area}${district} ${rng.int(1, 9)}${rng.pick([...POSTCODE_LETTERS])}${rng.pick([...POSTCODE_LETTERS])}`;
+  return `${area}${district} ${rng.int(1, 9)}${POSTCODE_LETTERS[rng.int(0, POSTCODE_LETTERS.length - 1)]}${POSTCODE_LETTERS[rng.int(0, POSTCODE_LETTERS.length - 1)]}`;
 }
 
 export type Address = { line1: string; line2: string | null; city: string; county: string; postCode: string; town: Town };

@@ -20,6 +20,8 @@ export class BatchInserter<K extends keyof Database> {
   private fullSql: string | null = null;
   private checked = false;
   total = 0;
+  /** time spent in the database for this table, ms */
+  ms = 0;
 
   /** parents: inserters whose rows this table references; they are flushed first (foreign keys are checked at once). */
   constructor(
@@ -74,7 +76,9 @@ export class BatchInserter<K extends keyof Database> {
     const n = this.rows;
     this.values = [];
     this.rows = 0;
+    const t = performance.now();
     await this.db.executeQuery(CompiledQuery.raw(text, params));
+    this.ms += performance.now() - t;
     this.total += n;
   }
 }
