@@ -83,7 +83,16 @@ export function issuesToErrors(issues: v.BaseIssue<unknown>[]): Record<string, s
   return errors;
 }
 
+/** NUL never belongs in text input, and PostgreSQL refuses it in text columns: reject it here, for every route. */
+function hasNul(value: unknown, depth = 0): boolean {
+  if (typeof value === 'string') return value.includes('\u0000');
+  if (depth > 20 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((x) => hasNul(x, depth + 1));
+  return Object.entries(value).some(([k, x]) => k.includes('\u0000') || hasNul(x, depth + 1));
+}
+
 function parse<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S> {
+  if (hasNul(value)) throw badRequest('Text must not contain NUL characters.', CODE.validation);
   const r = v.safeParse(schema, value);
   if (r.success) return r.output;
   const errors = issuesToErrors(r.issues);

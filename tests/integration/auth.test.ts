@@ -160,6 +160,12 @@ describe('password grant', () => {
     await expectError(await login(none.email), 400, CODE.permissionMissing, MSG.permissionMissing);
   });
 
+  test('a customer administrator (admin role in a customer tenant) gets no admin-panel access', async () => {
+    const email = uniqueEmail('customer-admin');
+    await insertPerson(t.db, { email, roles: ['SuperAdminRole', 'PortalUserRole'], passwordHash: hash, tenantId: '11111111-2222-4333-8444-555555555555' });
+    await expectError(await login(email), 400, CODE.permissionMissing, MSG.permissionMissing);
+  });
+
   test('single-sign-on persons are told to use single sign-on', async () => {
     const p = await person();
     await t.db.updateTable('persons').set({ loginMethod: 2 }).where('id', '=', p.id).execute();

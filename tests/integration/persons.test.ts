@@ -57,19 +57,16 @@ describe('GET /ps-admin/persons/get-list', () => {
       if (s.login) await t.db.updateTable('persons').set({ lastLoginDate: s.login }).where('id', '=', id).execute();
       ids.set(s.first, id);
     }
-    // Customer-tenant persons are not provider staff and must never be listed.
-    await insertPerson(t.db, { email: 'aaa.customer@cust.test', firstName: 'Aaron', lastName: 'Customer', roles: ['PortalUserRole'], tenantId: randomUUID() });
   });
 
   const names = (b: ListBody) => b.Items.map((i) => i.FirstName);
   const byName = [...staff].sort((a, b) => a.first.toLowerCase().localeCompare(b.first.toLowerCase())).map((s) => s.first);
 
-  test('default: provider staff only, by user name ascending, page 1 of 10, with TotalCount', async () => {
+  test('default: every person, by user name ascending, page 1 of 10, with TotalCount', async () => {
     const { status, body } = await list();
     expect(status).toBe(200);
     expect(body.TotalCount).toBe(staff.length);
     expect(names(body)).toEqual(byName.slice(0, 10));
-    expect(names(body)).not.toContain('Aaron');
   });
 
   test('an item carries the spec fields, roles in role order', async () => {
@@ -152,6 +149,8 @@ describe('GET /ps-admin/persons/get-list', () => {
   });
 
   test('search matches first name, last name, full name and e-mail, case-insensitively', async () => {
+    // Customer-tenant persons are part of the directory too (listed, searchable).
+    await insertPerson(t.db, { email: 'aaa.customer@cust.test', firstName: 'Aaron', lastName: 'Customer', roles: ['PortalUserRole'], tenantId: randomUUID() });
     const s = async (q: string) => names((await list({ searchValue: q, pageSize: '100' })).body).sort();
     expect(await s('ALICE')).toEqual(['Alice']);
     expect(await s('zimm')).toEqual(['Alice']);
@@ -160,7 +159,7 @@ describe('GET /ps-admin/persons/get-list', () => {
     expect(await s('yy.bob@')).toEqual(['bob']);
     expect(await s('@staff.test')).toHaveLength(staff.length);
     expect(await s('nobody-matches-this')).toEqual([]);
-    expect(await s('Customer')).toEqual([]); // customer-tenant person stays out of a search too
+    expect(await s('Customer')).toEqual(['Aaron']); // customer-tenant persons are searchable too
     // LIKE wildcards in the search text are literal characters
     expect(await s('%')).toEqual(['Ken']);
     expect(await s('_1')).toEqual(['Ken']);
@@ -304,8 +303,8 @@ describe('POST /api/v1/person', () => {
     const { Id } = await ok.json();
     expect((await stored(Id))!.tenantId).toBe(tenantId);
     expect(await storedRoles(Id)).toEqual(['PortalUserRole', 'SuperAdminRole']);
-    // customer-tenant persons never appear in the provider staff list
-    expect((await list({ searchValue: (await stored(Id))!.email })).body.TotalCount).toBe(0);
+    // customer administrators appear in the directory
+    expect((await list({ searchValue: (await stored(Id))!.email })).body.TotalCount).toBe(1);
 
     const arcRole = await post('/api/v1/person', valid({ roleIds: [ROLE_IDS.ArcControllerRole] }), admin, { 'tenant-id': tenantId });
     expect(arcRole.status).toBe(400);

@@ -7,6 +7,7 @@ import { ApiError, deps, issuesToErrors, type Api, type Ctx, type Deps } from '.
 import type { Person } from '../db/schema.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { P, permissionsForRoles } from '../../shared/permissions.js';
+import { effectiveRoles } from './tokens.js';
 import { LOGIN_METHOD } from '../../shared/codes.js';
 import { passwordGrantSchema, refreshGrantSchema, tokenRequestSchema, type TokenRequest, type TokenResponse } from '../../shared/schemas/auth.js';
 import { audit, newId } from '../util.js';
@@ -150,7 +151,7 @@ async function passwordGrant(
     await failed('sso-required', person.id);
     throw oauthError(400, MSG.ssoRequired, CODE.ssoRequired);
   }
-  const roles = await roleNamesOf(db, person.id);
+  const roles = effectiveRoles(person.tenantId, await roleNamesOf(db, person.id));
   if (!permissionsForRoles(roles).includes(P.HasAccess)) {
     await audit(db, { actorId: person.id, action: 'login-refused', entity: 'person', entityId: person.id, details: { reason: 'permission-missing', roles }, at });
     throw oauthError(400, MSG.permissionMissing, CODE.permissionMissing);
@@ -208,7 +209,7 @@ async function refreshGrant(d: Deps, token: string, clientId: string): Promise<T
     await revokeFamily(db, row.familyId, at);
     throw sessionInvalid();
   }
-  const roles = await roleNamesOf(db, person.id);
+  const roles = effectiveRoles(person.tenantId, await roleNamesOf(db, person.id));
   if (!permissionsForRoles(roles).includes(P.HasAccess)) {
     await revokeFamily(db, row.familyId, at);
     throw oauthError(400, MSG.permissionMissing, CODE.permissionMissing);

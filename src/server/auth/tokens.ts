@@ -1,6 +1,16 @@
 import { SignJWT } from 'jose';
 import type { Config } from '../config.js';
 import { permissionsForRoles } from '../../shared/permissions.js';
+import { PROVIDER_TENANT_ID } from '../../shared/tenants.js';
+
+/**
+ * Roles that count for the admin panel. Customer administrators hold the admin role *in their
+ * customer's tenant* (spec: AdminRole + PortalUserRole); that must never grant provider-admin
+ * permissions here, so outside the provider tenant only the portal user role counts.
+ */
+export function effectiveRoles(tenantId: string, roles: string[]): string[] {
+  return tenantId === PROVIDER_TENANT_ID ? roles : roles.filter((r) => r === 'PortalUserRole');
+}
 
 export type TokenSubject = {
   id: string;

@@ -140,7 +140,8 @@ async function requestedTenant(c: Ctx, user: AuthUser): Promise<string> {
 
 export function personRoutes(api: Api) {
   /**
-   * Provider-tenant staff, paged. orderBy UserName (first then last name), Email or
+   * Every person (provider staff, customer administrators and lone workers: the whole user
+   * directory, so an admin can find and unlock anyone), paged. orderBy UserName (first then last name), Email or
    * LastLoginDate (never-logged-in counts as oldest); with sortRoleId the holders of that role come
    * first (last when desc), then by name. Names and e-mails sort case-insensitively; id breaks ties
    * so pages never overlap.
@@ -152,7 +153,7 @@ export function personRoutes(api: Api) {
   }, async (c, { query }) => {
     const { db } = deps(c);
     const dir = query.desc ? 'desc' : 'asc';
-    let base = db.selectFrom('persons').where('persons.tenantId', '=', PROVIDER_TENANT_ID);
+    let base = db.selectFrom('persons');
     const term = query.searchValue.replace(/\s+/g, ' ').toLowerCase();
     if (term) base = base.where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(term)}%`} escape '\\'`);
 
