@@ -330,7 +330,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
         id: c.id, tenantId: c.tenantId, name: c.name,
         portalId: migrated ? String(10000 + c.idx * 7 + r.int(0, 6)) : null,
         phoneNumber: e164(ukLandline(r, c.town)), tier: c.tier, status: c.status, isMigratedAccount: b(migrated),
-        salesforceId: sf ? `0014J0000${r.hex(5).toUpperCase()}${r.pick(['AAA', 'QAM', 'IAW', 'EAY'])}` : null,
+        salesforceId: sf ? `0014J0000${r.hex(3).toUpperCase()}${r.pick(['AAA', 'QAM', 'IAW', 'EAY'])}` : null,
         salesforceUrn: sf ? `URN${String(200000 + c.idx * 11 + r.int(0, 10)).padStart(7, '0')}` : null,
         isSalesforceAccount: b(sf),
         accountManagerFullName: c.internal ? null : r.pick(allMs),
