@@ -1,6 +1,7 @@
 // jsdom has no layout: give scroll containers (role=grid) a height and make scrollTo move
 // scrollTop and fire 'scroll', so the virtualiser computes a real window of rows.
 import { vi } from 'vitest';
+import { HEADER_HEIGHT } from '../../../src/app/ui/data-table/data-table';
 
 export function stubGridLayout(height = 440, width = 1200) {
   const ch = vi.spyOn(Element.prototype, 'clientHeight', 'get').mockImplementation(function (this: Element) {
@@ -13,7 +14,7 @@ export function stubGridLayout(height = 440, width = 1200) {
   const sh = vi.spyOn(Element.prototype, 'scrollHeight', 'get').mockImplementation(function (this: Element) {
     if (this.getAttribute('role') !== 'grid') return 0;
     const body = this.querySelector<HTMLElement>('.lw-dt__body');
-    return 40 + (body ? parseFloat(body.style.height) || 0 : 0);
+    return HEADER_HEIGHT + (body ? parseFloat(body.style.height) || 0 : 0);
   });
   const proto = Element.prototype as unknown as { scrollTo?: unknown };
   const had = 'scrollTo' in Element.prototype;

@@ -68,6 +68,7 @@ export function PersonListPage() {
 
   const canEdit = can(P.PersonEditBasicInformation);
   const searchRef = useRef<HTMLInputElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
 
   const columns = useMemo<DataTableColumn<PersonListItem>[]>(
     () => [
@@ -77,7 +78,7 @@ export function PersonListPage() {
         id: name,
         header: ROLE_LABELS[name],
         sortKey: `${ROLE_SORT_PREFIX}${roleId(name)}`,
-        width: 'minmax(96px, 0.8fr)',
+        width: 'minmax(92px, 0.7fr)',
         align: 'center',
         cell: (p) => (
           <input
@@ -94,7 +95,7 @@ export function PersonListPage() {
         id: 'lastLogin',
         header: MSG.personsColLastLogin,
         sortKey: 'LastLoginDate',
-        width: 'minmax(140px, 1fr)',
+        width: 'minmax(160px, 1fr)',
         cell: (p) =>
           p.IsLocked ? (
             <Badge color="red" variant="soft">
@@ -132,12 +133,15 @@ export function PersonListPage() {
           value={searchText}
           onChange={(e) => setSearchText(e.target.value)}
           onKeyDown={(e) => {
-            // Escape leaves the box for the list, so j/k work straight away.
-            if (e.key === 'Escape') (e.currentTarget.closest('.persons-list')?.querySelector('[role="grid"]') as HTMLElement | null)?.focus();
+            // Escape (keeping the text) or ArrowDown leaves the box for the list, so j/k/Enter work at once.
+            if (e.key === 'Escape' || e.key === 'ArrowDown') {
+              e.preventDefault();
+              gridRef.current?.focus();
+            }
           }}
         />
       </div>
-      <div className="persons-list" style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+      <div style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
         <DataTable<PersonListItem>
           label="Users"
           columns={columns}
@@ -156,6 +160,7 @@ export function PersonListPage() {
           onRetry={() => void list.refetch()}
           onOpen={canEdit ? (p, { beside }) => openRoute(getHref('personEdit', { userId: p.Id }), beside ? { beside: true } : undefined) : undefined}
           filterRef={searchRef}
+          gridRef={gridRef}
           keyboardActive={tab.active}
           minWidth="1040px"
         />

@@ -11,7 +11,7 @@ import { isBareKey, isInOverlay, isTypingTarget } from './keys';
 import type { DataTableColumn, OpenOptions, SortState } from './types';
 import './list-widgets.css';
 
-export const HEADER_HEIGHT = 40;
+export const HEADER_HEIGHT = 56;
 export const DEFAULT_ROW_HEIGHT = 44;
 
 export type DataTableProps<T> = {
@@ -68,6 +68,8 @@ export type DataTableProps<T> = {
   height?: string;
   /** Below this width the table scrolls sideways. */
   minWidth?: string;
+  /** The focusable grid element (pages move focus to it, e.g. Escape or ArrowDown in their search box). */
+  gridRef?: RefObject<HTMLDivElement | null>;
 };
 
 const cellAlign = (a?: 'start' | 'center' | 'end') => (a === 'center' ? 'lw-cell--center' : a === 'end' ? 'lw-cell--end' : '');
@@ -78,11 +80,18 @@ export function DataTable<T>(props: DataTableProps<T>) {
     label, columns, rows, getRowKey, totalCount, page, pageSize, onPageChange, onPageSizeChange, pageSizes,
     onEndReached, hasMore, sort, onSortChange, loading, fetching, error, onRetry, emptyMessage,
     onOpen, canOpen, selectable, selectedKeys, onSelectionChange, filterRef, keyboardActive,
-    rowHeight = DEFAULT_ROW_HEIGHT, height, minWidth = '720px',
+    rowHeight = DEFAULT_ROW_HEIGHT, height, minWidth = '720px', gridRef,
   } = props;
 
   const baseId = useId();
   const scrollRef = useRef<HTMLDivElement>(null);
+  const setScrollEl = useCallback(
+    (el: HTMLDivElement | null) => {
+      scrollRef.current = el;
+      if (gridRef) gridRef.current = el;
+    },
+    [gridRef],
+  );
   const infinite = !!onEndReached;
   const paged = page !== undefined && pageSize !== undefined;
   const rowOffset = paged ? (page - 1) * pageSize : 0;
@@ -267,7 +276,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   return (
     <div className="lw-dt" data-fetching={fetching || undefined}>
       <div
-        ref={scrollRef}
+        ref={setScrollEl}
         role="grid"
         aria-label={label}
         aria-rowcount={(showRows ? Math.max(totalCount, count) : 0) + 1}
