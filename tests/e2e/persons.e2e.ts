@@ -74,7 +74,8 @@ test('editing a person with a stale etag shows a clear message', async ({ page }
   await page.keyboard.press('End');
   await page.keyboard.type('e');
   await page.getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByText(MSG.staleEtag)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Workspace' }).getByText(MSG.staleEtag)).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByText(MSG.staleEtag)).toBeVisible();
   const stored = dbQuery<{ firstName: string }>('select firstName from persons where id = ?', a.id)[0];
   expect(stored.firstName).toBe(a.firstName);
 });
