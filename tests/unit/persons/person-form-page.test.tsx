@@ -12,6 +12,9 @@ import { PersonFormPage } from '../../../src/app/features/persons/person-form-pa
 import { personKeys, type PersonDetail, type PersonList } from '../../../src/app/features/persons/api';
 import { MSG, CODE } from '../../../src/shared/messages';
 import { P, ROLE_IDS } from '../../../src/shared/permissions';
+import { slowMachine } from '../ui/slow-machine';
+
+slowMachine();
 
 const httpMock = vi.mocked(http);
 const role = (name: keyof typeof ROLE_IDS, order = 1) => ({ Id: ROLE_IDS[name], Name: name, IsDefault: false, Order: order });

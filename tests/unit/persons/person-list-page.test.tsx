@@ -13,6 +13,9 @@ import { PersonListPage } from '../../../src/app/features/persons/person-list-pa
 import type { PersonList, PersonListItem } from '../../../src/app/features/persons/api';
 import { MSG } from '../../../src/shared/messages';
 import { P, ROLE_IDS } from '../../../src/shared/permissions';
+import { slowMachine } from '../ui/slow-machine';
+
+slowMachine();
 
 const httpMock = vi.mocked(http);
 const role = (name: keyof typeof ROLE_IDS, order = 1) => ({ Id: ROLE_IDS[name], Name: name, IsDefault: false, Order: order });

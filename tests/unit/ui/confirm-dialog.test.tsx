@@ -4,6 +4,9 @@ import userEvent from '@testing-library/user-event';
 import { Theme } from '@radix-ui/themes';
 import { cancelAllConfirms, confirm, ConfirmHost } from '../../../src/app/ui/confirm-dialog';
 import { MSG } from '../../../src/shared/messages';
+import { slowMachine } from './slow-machine';
+
+slowMachine();
 
 afterEach(() => {
   act(() => cancelAllConfirms());

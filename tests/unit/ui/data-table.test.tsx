@@ -6,6 +6,9 @@ import { DataTable, type DataTableProps } from '../../../src/app/ui/data-table/d
 import type { DataTableColumn, SortState } from '../../../src/app/ui/data-table/types';
 import { MSG } from '../../../src/shared/messages';
 import { stubGridLayout } from './layout';
+import { slowMachine } from './slow-machine';
+
+slowMachine();
 
 type Row = { id: string; name: string; email: string };
 const makeRows = (n: number, from = 0): Row[] =>

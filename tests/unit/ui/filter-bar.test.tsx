@@ -5,6 +5,9 @@ import { format, addDays } from 'date-fns';
 import { useState } from 'react';
 import { FilterBar, fromInputDate, toInputDate, type FilterDef, type FilterValues } from '../../../src/app/ui/filter-bar';
 import { MSG } from '../../../src/shared/messages';
+import { slowMachine } from './slow-machine';
+
+slowMachine();
 
 afterEach(cleanup);
 
