@@ -126,8 +126,12 @@ export async function seedDemoData(db: DB, opts: DemoOptions): Promise<{ ms: num
   const nStaff = Math.max(DEMO_ACCOUNTS.length + 18, Math.round(nPersons * 0.015));
 
   const counts: Record<string, number> = {};
-  const phase = (name: string, t: number, extra: Record<string, unknown> = {}) =>
-    log({ msg: 'demo data', phase: name, ms: Math.round(performance.now() - t), ...extra });
+  let cpu = process.cpuUsage();
+  const phase = (name: string, t: number, extra: Record<string, unknown> = {}) => {
+    const used = process.cpuUsage(cpu);
+    cpu = process.cpuUsage();
+    log({ msg: 'demo data', phase: name, ms: Math.round(performance.now() - t), cpuMs: Math.round((used.user + used.system) / 1000), ...extra });
+  };
 
   // SQLite: a fresh bulk load is cheaper with a rollback journal (pages are written once, not to
   // the WAL and then again at checkpoint) and a larger page cache; both are restored afterwards.
