@@ -1,5 +1,6 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql, type CreateTableBuilder } from 'kysely';
 import { m002 } from './migrations/002-search.js';
+import { m003 } from './migrations/003-person-sort.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -188,6 +189,7 @@ const m001: Migration = {
 export const migrations: Record<string, Migration> = {
   '001_core': m001,
   '002_search': m002,
+  '003_person_sort': m003,
 };
 
 class StaticProvider implements MigrationProvider {
