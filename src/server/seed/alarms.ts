@@ -21,6 +21,8 @@ export type JournalKind = (typeof JOURNAL_KINDS)[number];
 export const CALL_LINES = ['Covert Call', 'Alarm', 'Outbound Second Line', 'Inbound Second Line'] as const;
 
 const DAY = 86_400_000;
+const FEMALE_RELATIONS = new Set(['Mother', 'Sister', 'Daughter']);
+const MALE_RELATIONS = new Set(['Father', 'Brother', 'Son']);
 const iso = (ms: number) => new Date(ms).toISOString();
 
 /** Category choices per verification type (the hundreds digit is the type). */
@@ -111,8 +113,12 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx): Promise<Record<st
     const bundle = personBundle(seed, w.pidx, 'worker', c, now);
     const ecRng = new Rng(seed, 'emergency-contacts', w.pidx);
     const emergencyContacts = Array.from({ length: ecRng.weighted([[0, 1], [1, 4], [2, 4], [3, 1]] as const) }, () => {
-      const n = personName(ecRng);
-      return { FirstName: n.firstName, LastName: ecRng.chance(0.6) ? w.lastName : n.lastName, Relationship: ecRng.pick(RELATIONSHIPS), PhoneNumber: { CountryCode: '44', Number: ecRng.chance(0.85) ? ukMobile(ecRng) : ukLandline(ecRng, c.town) } };
+      const relationship = ecRng.pick(RELATIONSHIPS);
+      const gender = FEMALE_RELATIONS.has(relationship) ? 'Female' : MALE_RELATIONS.has(relationship) ? 'Male' : null;
+      let n = personName(ecRng);
+      while (gender && n.gender !== gender) n = personName(ecRng);
+      const family = !['Friend', 'Line manager', 'Colleague', 'Neighbour'].includes(relationship);
+      return { FirstName: n.firstName, LastName: family && ecRng.chance(0.7) ? w.lastName : n.lastName, Relationship: relationship, PhoneNumber: { CountryCode: '44', Number: ecRng.chance(0.85) ? ukMobile(ecRng) : ukLandline(ecRng, c.town) } };
     });
     const team = c.teams[w.team] ?? c.teams[0];
     const otherTeam = c.teams.length > 1 && ecRng.chance(0.3) ? c.teams[(w.team + 1) % c.teams.length] : null;

@@ -452,7 +452,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
       const hasSim = !NO_SIM.has(type);
       const providerSim = hasSim && type !== 3;
       const simType = !providerSim ? null : type === 70 ? 6 : r.weighted([[5, 35], [1, 20], [2, 20], [3, 15], [4, 10]] as const);
-      const phone = hasSim ? e164(ukMobileAt(scramble(g, MOBILE_SPACE, offsets.phone))) : null;
+      const phone = hasSim ? e164(ukMobileAt(scramble(g, MOBILE_SPACE, offsets.phone, 1_000_003))) : null;
       const held = c !== null;
       const addedMs = status === 1 ? nowMs - Math.floor(365 * DAY * r.next() ** 1.5) - r.int(DAY, 3 * DAY) : nowMs - r.int(20, 6 * 365) * DAY - r.int(0, DAY);
       const receivedMs = addedMs - r.int(0, 5) * DAY - r.int(0, DAY);

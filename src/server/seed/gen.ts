@@ -32,14 +32,18 @@ export function luhnValid(s: string): boolean {
   return /^\d{2,}$/.test(s) && luhnDigit(s.slice(0, -1)) === s.slice(-1);
 }
 
-/** Bijective scramble of n in [0, mod): mod must share no factor with 7919 (prime). */
-export const scramble = (n: number, mod: number, offset: number) => (((n % mod) * 7919 + offset) % mod + mod) % mod;
+/** Bijective scramble of n in [0, mod): mod must share no factor with the (prime) multiplier; mod × mult < 2^53. */
+export const scramble = (n: number, mod: number, offset: number, mult = 7919) => (((n % mod) * mult + offset) % mod + mod) % mod;
 
 // ---------- phone numbers ----------
 
-/** UK mobile number blocks (after +44) that libphonenumber-js accepts as MOBILE. 7700 (drama) and 7911 are avoided. */
+/**
+ * UK mobile number blocks (after +44) that libphonenumber-js accepts as MOBILE: 074xx, 075xx and
+ * 077xx–079xx, the common ones. 07700 (reserved for drama), 076xx (pagers, Isle of Man) and 07911
+ * (partly unallocated) are avoided.
+ */
 const MOBILE_BLOCKS: string[] = [];
-for (let p = 7100; p < 8000; p++) if ((p < 7600 || p >= 7700) && p !== 7700 && p !== 7911) MOBILE_BLOCKS.push(String(p));
+for (let p = 7400; p < 8000; p++) if ((p < 7600 || p > 7700) && p !== 7911) MOBILE_BLOCKS.push(String(p));
 export const MOBILE_SPACE = MOBILE_BLOCKS.length * 1_000_000;
 
 /** Random UK mobile, national significant number (no leading 0), e.g. '7412345678'. */
