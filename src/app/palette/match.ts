@@ -32,10 +32,11 @@ export function filterCommands<C extends Pick<Command, 'title' | 'keywords' | 'g
   commands: readonly C[],
   query: string,
   route: string | null,
+  minScore = 1,
 ): C[] {
   return commands
     .map((c, i) => ({ c, i, s: scoreCommand(c, query), ctx: route && c.routes?.includes(route as never) ? 1 : 0 }))
-    .filter((x) => x.s > 0)
+    .filter((x) => x.s >= minScore)
     .sort((a, b) => b.ctx - a.ctx || b.s - a.s || a.i - b.i)
     .map((x) => x.c);
 }

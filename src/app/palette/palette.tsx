@@ -139,7 +139,9 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
       }
     }
     if (showCommands) {
-      const rows = filterCommands(commands, q, route).map((c) => commandRow(c, 'cmd'));
+      // Mixed with records only clear matches (title or keyword text) are worth a row; in the
+      // '>' scope loose (fuzzy) matches count too.
+      const rows = filterCommands(commands, q, route, scope === '>' ? 1 : 40).map((c) => commandRow(c, 'cmd'));
       if (rows.length) groups.push({ heading: 'Commands', rows });
     }
   }
@@ -147,9 +149,9 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
   const rows = groups.flatMap((g) => g.rows);
   const firstEnabled = rows.find((r) => !r.disabledReason)?.value ?? '';
   const valuesKey = rows.map((r) => r.value).join('\n');
-  // Keep the highlighted row when it is still listed; otherwise highlight the first usable one.
+  // New results: highlight the best (first usable) row again, as the text has changed meaning.
   useEffect(() => {
-    if (!rows.some((r) => r.value === selected && !r.disabledReason)) setSelected(firstEnabled);
+    setSelected(firstEnabled);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [valuesKey]);
 

@@ -234,11 +234,14 @@ export function reopenClosed(state: WorkspaceState): WorkspaceState {
   let s: WorkspaceState = { ...state, closed: state.closed.slice(0, -1) };
   const existing = findByHref(s, last.tab.href, paneOrder(s));
   if (existing) return focusTab(s, existing.tab.id);
-  const pane = s.panes[last.paneId] ?? s.panes[s.focusedPaneId];
+  const samePane = !!s.panes[last.paneId];
+  const pane = samePane ? s.panes[last.paneId] : s.panes[s.focusedPaneId];
   const tab: Tab = { ...last.tab, id: newId('tab') };
   const tabs = pane.tabs.slice();
   const pinnedCount = tabs.filter((t) => t.pinned).length;
-  const at = tab.pinned ? Math.min(last.index, pinnedCount) : Math.max(pinnedCount, Math.min(last.index, tabs.length));
+  // Back at its old place in its old pane; when that pane is gone, like a newly opened tab.
+  const wanted = samePane ? last.index : insertIndex(pane);
+  const at = tab.pinned ? Math.min(wanted, pinnedCount) : Math.max(pinnedCount, Math.min(wanted, tabs.length));
   tabs.splice(at, 0, tab);
   s = withPane(s, { ...pane, tabs, activeTabId: tab.id });
   return { ...s, focusedPaneId: pane.id };

@@ -11,8 +11,10 @@ export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
   const move = (toIndex: number) => {
     const t = pane.tabs[(toIndex + pane.tabs.length) % pane.tabs.length];
     if (!t) return;
+    // The tab element exists already (only its tabindex changes), so focus moves at once and
+    // the next key press starts from the right tab even before React re-renders.
+    document.getElementById(tabDomId(t.id))?.focus();
     selectTab(t.id);
-    focusSoon(tabDomId(t.id));
   };
 
   const onKeyDown = (e: KeyboardEvent<HTMLDivElement>, index: number, tabId: string) => {

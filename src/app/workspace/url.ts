@@ -16,20 +16,3 @@ export function resolveHref(href: string): TabTarget | null {
   const canonical = getHref(m.route, m.params);
   return { href: canonical, route: m.route, params: m.params, title: ROUTES[m.route].title };
 }
-
-/** Side-navigation order; the first one the user may open is their default area. */
-export const DEFAULT_AREAS: RouteId[] = ['assets', 'customers', 'persons', 'alarmReports', 'editOwnProfile'];
-
-/**
- * Where `/` leads for this user: Asset Management per the spec, or the first area of the side
- * navigation the user has permission for (ARC staff cannot see devices).
- */
-export function defaultAreaHref(can: (permission: string) => boolean): string {
-  const route = DEFAULT_AREAS.find((r) => can(ROUTES[r].permission)) ?? 'assets';
-  return getHref(route);
-}
-
-/** The path part of the current location, as the workspace compares it with tab hrefs. */
-export function locationHref(loc: { pathname: string; search?: string }): string {
-  return loc.pathname || '/';
-}

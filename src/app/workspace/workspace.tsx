@@ -63,26 +63,31 @@ export function Workspace() {
     ready.current = userId;
   }, [userId, store]);
 
-  // State → URL.
+  // State → URL. Values are read from the store and the location when the effect runs (not
+  // from this render), so a render that is already stale can never write an old URL.
   const focusedHref = focused?.href ?? '/';
   const focusedId = focused?.id ?? null;
   useEffect(() => {
     if (ready.current !== userId) return;
+    const tab = store.get(focusedTabAtom);
+    const href = tab?.href ?? '/';
     const prev = lastFocused.current;
-    lastFocused.current = focusedId;
-    if (window.location.pathname === focusedHref) return;
-    const prevStillOpen = prev !== null && !!findTab(store.get(workspaceAtom), prev);
-    written.current = focusedHref;
-    navigate(focusedHref, { replace: !focusedId || !prevStillOpen });
+    lastFocused.current = tab?.id ?? null;
+    if (window.location.pathname === href) return;
+    const prevStillOpen = prev !== null && prev !== tab?.id && !!findTab(store.get(workspaceAtom), prev);
+    written.current = href;
+    navigate(href, { replace: !tab || !prevStillOpen });
   }, [focusedHref, focusedId, userId, store]);
 
   // URL → state (Back/Forward, links that change the URL themselves).
   useEffect(() => {
     if (ready.current !== userId) return;
+    const path = window.location.pathname;
+    if (path !== pathname) return; // a newer location change is on its way
     const cur = store.get(focusedTabAtom);
-    if (pathname === (cur?.href ?? '/') || pathname === written.current) return;
-    written.current = pathname;
-    if (!openRoute(pathname, { focus: true }, store) && cur) navigate(cur.href, { replace: true });
+    if (path === (cur?.href ?? '/') || path === written.current) return;
+    written.current = path;
+    if (!openRoute(path, { focus: true }, store) && cur) navigate(cur.href, { replace: true });
   }, [pathname, userId, store]);
 
   useEffect(() => {

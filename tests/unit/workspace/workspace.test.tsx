@@ -1,0 +1,238 @@
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { installDomGaps, renderWithApp, resetAll, signIn } from './helpers';
+import { appStore } from '../../../src/app/state/store';
+import { Workspace } from '../../../src/app/workspace/workspace';
+import { focusedTabAtom, storageKey, workspaceAtom } from '../../../src/app/workspace/state';
+import * as M from '../../../src/app/workspace/model';
+import { closeTab, openRoute, splitPane } from '../../../src/app/workspace/actions';
+import { resolveHref } from '../../../src/app/workspace/url';
+import { confirm } from '../../../src/app/ui/confirm-dialog';
+import { MSG } from '../../../src/shared/messages';
+import { P, ALL_PERMISSIONS } from '../../../src/shared/permissions';
+
+// Fake pages: they use the tab contract like the real ones and count their mounts.
+vi.mock('../../../src/app/features/persons/person-list-page', async () => {
+  const React = await import('react');
+  const { useTab } = await import('../../../src/app/workspace/tab-context');
+  return {
+    PersonListPage: function FakeList() {
+      const tab = useTab();
+      React.useEffect(() => {
+        (globalThis as { listMounts?: number }).listMounts = ((globalThis as { listMounts?: number }).listMounts ?? 0) + 1;
+        tab.setTitle('Manage 3 Users');
+      }, []); // eslint-disable-line react-hooks/exhaustive-deps
+      return React.createElement('div', null, React.createElement('label', null, 'List filter', React.createElement('input', { 'aria-label': 'List filter' })), React.createElement('button', { onClick: () => tab.setDirty(true) }, 'Make dirty'));
+    },
+  };
+});
+vi.mock('../../../src/app/features/persons/person-form-page', async () => {
+  const React = await import('react');
+  const { useTab } = await import('../../../src/app/workspace/tab-context');
+  return {
+    PersonFormPage: function FakeForm() {
+      const tab = useTab();
+      React.useEffect(() => tab.setTitle(tab.params.userId ? `Edit ${tab.params.userId}` : 'Add new user'), [tab]);
+      return React.createElement('p', null, `form for ${tab.params.userId ?? 'new'}`);
+    },
+  };
+});
+vi.mock('../../../src/app/ui/confirm-dialog', () => ({ confirm: vi.fn(async () => true) }));
+
+beforeAll(installDomGaps);
+beforeEach(() => {
+  (globalThis as { listMounts?: number }).listMounts = 0;
+  vi.mocked(confirm).mockReset().mockResolvedValue(true);
+});
+afterEach(cleanup);
+
+const tabs = (pane?: HTMLElement) => (pane ? within(pane) : screen).getAllByRole('tab');
+const selectedTab = () => screen.getAllByRole('tab', { selected: true });
+
+function start(path: string, permissions: readonly string[] = ALL_PERMISSIONS) {
+  resetAll(path);
+  signIn('user-1', permissions);
+  return renderWithApp(<Workspace />);
+}
+
+describe('URL and start-up', () => {
+  it('a deep link opens as a tab; the page sets the tab title and document.title', async () => {
+    start('/persons/edit/abc');
+    expect(await screen.findByText('form for abc')).toBeInTheDocument();
+    const tab = await screen.findByRole('tab', { name: /Edit abc/, selected: true });
+    expect(tab).toHaveAttribute('aria-controls');
+    expect(screen.getByRole('tabpanel')).toHaveAttribute('aria-labelledby', tab.id);
+    expect(window.location.pathname).toBe('/persons/edit/abc');
+    await waitFor(() => expect(document.title).toBe('Edit abc'));
+  });
+
+  it('/ opens the landing area (Asset Management), which says it is not available yet', async () => {
+    start('/');
+    expect(await screen.findByRole('tab', { name: /Asset Management/, selected: true })).toBeInTheDocument();
+    await waitFor(() => expect(window.location.pathname).toBe('/asset-management'));
+    expect(screen.getByText(/not available yet in this version/)).toHaveTextContent('/asset-management');
+  });
+
+  it('restores the saved layout first, then focuses (or adds) the deep-linked tab', async () => {
+    let s = M.emptyWorkspace();
+    s = M.openTab(s, resolveHref('/persons')!);
+    s = M.openTab(s, resolveHref('/persons/edit/abc')!, { beside: true });
+    resetAll('/persons');
+    localStorage.setItem(storageKey('user-1'), M.serialiseWorkspace(s));
+    signIn('user-1');
+    renderWithApp(<Workspace />);
+    await waitFor(() => expect(screen.getAllByRole('tablist')).toHaveLength(2));
+    expect(await screen.findByRole('tab', { name: /Manage 3 Users/, selected: true })).toBeInTheDocument();
+    expect(M.focusedTab(appStore.get(workspaceAtom))!.href).toBe('/persons');
+    expect(tabs()).toHaveLength(2); // focused the existing tab, no duplicate
+  });
+
+  it('the URL follows the focused tab, and Back returns to the previously focused tab', async () => {
+    start('/persons');
+    await screen.findByRole('tab', { name: /Manage 3 Users/ });
+    act(() => void openRoute('/persons/edit/abc'));
+    await waitFor(() => expect(window.location.pathname).toBe('/persons/edit/abc'));
+    act(() => window.history.back());
+    await waitFor(() => expect(appStore.get(focusedTabAtom)!.href).toBe('/persons'));
+    expect(window.location.pathname).toBe('/persons');
+    expect(tabs()).toHaveLength(2);
+  });
+
+  it('the layout is saved per user', async () => {
+    start('/persons');
+    await screen.findByRole('tab', { name: /Manage 3 Users/ });
+    const saved = JSON.parse(localStorage.getItem(storageKey('user-1'))!);
+    expect(M.restoreWorkspace(saved, resolveHref)!.panes[saved.focusedPaneId].tabs[0]).toMatchObject({ href: '/persons', title: 'Manage 3 Users' });
+    expect(localStorage.getItem(storageKey('someone-else'))).toBeNull();
+  });
+});
+
+describe('permissions', () => {
+  it('a route the user lacks shows the permission message instead of the page', async () => {
+    start('/persons', [P.HasAccess, P.AlarmReportListView]);
+    expect(await screen.findByText(MSG.forbidden)).toBeInTheDocument();
+    expect(screen.queryByLabelText('List filter')).toBeNull();
+  });
+});
+
+describe('tab strip', () => {
+  async function threeTabs() {
+    start('/persons');
+    await screen.findByRole('tab', { name: /Manage 3 Users/ });
+    act(() => {
+      openRoute('/persons/edit/a');
+      openRoute('/persons/edit/b');
+    });
+    await screen.findByRole('tab', { name: /Edit b/, selected: true });
+  }
+
+  it('roving tabindex; arrows, Home and End move the selection', async () => {
+    await threeTabs();
+    const user = userEvent.setup();
+    const [first, second, third] = tabs();
+    expect([first, second, third].map((t) => t.getAttribute('tabindex'))).toEqual(['-1', '-1', '0']);
+    third.focus();
+    await user.keyboard('{ArrowRight}');
+    await waitFor(() => expect(first).toHaveAttribute('aria-selected', 'true'));
+    await waitFor(() => expect(first).toHaveFocus());
+    await user.keyboard('{End}');
+    await waitFor(() => expect(third).toHaveAttribute('aria-selected', 'true'));
+    await user.keyboard('{Home}');
+    await waitFor(() => expect(first).toHaveAttribute('aria-selected', 'true'));
+    await user.keyboard('{ArrowLeft}');
+    await waitFor(() => expect(third).toHaveAttribute('aria-selected', 'true'));
+    expect(window.location.pathname).toBe('/persons/edit/b');
+  });
+
+  it('Delete closes the focused tab; the close button too', async () => {
+    await threeTabs();
+    const user = userEvent.setup();
+    tabs()[2].focus();
+    await user.keyboard('{Delete}');
+    await waitFor(() => expect(tabs()).toHaveLength(2));
+    await user.click(screen.getByRole('button', { name: 'Close Edit a' }));
+    await waitFor(() => expect(tabs()).toHaveLength(1));
+    expect(selectedTab()[0]).toHaveAccessibleName(/Manage 3 Users/);
+  });
+
+  it('a dirty tab shows a dot and asks before closing', async () => {
+    start('/persons');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Make dirty' }));
+    expect(await screen.findByRole('img', { name: 'Unsaved changes' })).toBeInTheDocument();
+    vi.mocked(confirm).mockResolvedValueOnce(false);
+    await act(() => closeTab());
+    expect(confirm).toHaveBeenCalledWith({ message: MSG.unsavedChanges });
+    expect(tabs()).toHaveLength(1);
+    vi.mocked(confirm).mockResolvedValueOnce(true);
+    await act(() => closeTab());
+    await waitFor(() => expect(screen.queryAllByRole('tab')).toHaveLength(0));
+  });
+
+  it('closing the last tab leaves an empty pane with a hint', async () => {
+    start('/persons/edit/abc');
+    await screen.findByText('form for abc');
+    await act(() => closeTab());
+    expect(await screen.findByText('Press Ctrl+K to open something')).toBeInTheDocument();
+    expect(screen.queryByRole('tablist')).toBeNull();
+    await waitFor(() => expect(window.location.pathname).toBe('/'));
+    // the empty pane stays empty: '/' does not reopen anything by itself
+    expect(screen.queryAllByRole('tab')).toHaveLength(0);
+  });
+});
+
+describe('tab contents', () => {
+  it('inactive tabs keep their state and are mounted only once shown', async () => {
+    start('/persons');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('List filter'), 'kept');
+    act(() => void openRoute('/persons/edit/abc'));
+    await screen.findByText('form for abc');
+    expect(screen.getByLabelText('List filter', { selector: 'input' })).not.toBeVisible();
+    act(() => void openRoute('/persons'));
+    await waitFor(() => expect(screen.getByLabelText('List filter')).toBeVisible());
+    expect(screen.getByLabelText('List filter')).toHaveValue('kept');
+    expect((globalThis as { listMounts?: number }).listMounts).toBe(1);
+  });
+
+  it('a tab restored but never shown is not mounted', async () => {
+    let s = M.emptyWorkspace();
+    s = M.openTab(s, resolveHref('/persons')!);
+    s = M.openTab(s, resolveHref('/persons/edit/abc')!);
+    resetAll('/persons/edit/abc');
+    localStorage.setItem(storageKey('user-1'), M.serialiseWorkspace(s));
+    signIn('user-1');
+    renderWithApp(<Workspace />);
+    await screen.findByText('form for abc');
+    expect(tabs()).toHaveLength(2);
+    expect((globalThis as { listMounts?: number }).listMounts).toBe(0);
+  });
+
+  it('a tab moved to another pane, or a pane split, keeps its content mounted', async () => {
+    start('/persons');
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('List filter'), 'still here');
+    act(() => void openRoute('/persons/edit/abc'));
+    await screen.findByText('form for abc');
+    act(() => splitPane('vertical'));
+    await waitFor(() => expect(screen.getAllByRole('separator')).toHaveLength(1));
+    act(() => void openRoute('/persons', { beside: true }));
+    await waitFor(() => expect(screen.getByLabelText('List filter')).toBeVisible());
+    expect(screen.getByLabelText('List filter')).toHaveValue('still here');
+    expect((globalThis as { listMounts?: number }).listMounts).toBe(1);
+  });
+});
+
+describe('panes', () => {
+  it('separators are window splitters with values', async () => {
+    start('/persons');
+    await screen.findByRole('tab', { name: /Manage 3 Users/ });
+    act(() => void openRoute('/persons/edit/abc', { beside: true }));
+    const sep = await screen.findByRole('separator');
+    expect(sep).toHaveAttribute('aria-valuenow');
+    expect(sep).toHaveAccessibleName('Resize panes left and right');
+    expect(screen.getAllByRole('tablist')).toHaveLength(2);
+    expect(screen.getByRole('region', { name: 'Pane 2' })).toContainElement(screen.getByRole('tab', { name: /Edit abc/ }));
+  });
+});
