@@ -22,9 +22,10 @@ import { IdleDialogs } from './shell/idle-dialogs';
 import { Shell } from './shell/shell';
 import { SignInPage } from './features/auth/sign-in-page';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page';
+import { ResetPasswordPage, RESET_PASSWORD_PATH } from './features/auth/reset-password-page';
 import { Workspace } from './workspace/workspace';
 
-const AUTH_PATHS = new Set<string>([ROUTES.login.pattern, ROUTES.forgotPassword.pattern]);
+const AUTH_PATHS = new Set<string>([ROUTES.login.pattern, ROUTES.forgotPassword.pattern, RESET_PASSWORD_PATH]);
 
 /** Back from an identity provider: the hash carries the provider's answer. */
 const isProviderReturn = () => /^#(code|id_token)=/.test(window.location.hash);
@@ -35,6 +36,7 @@ export function SignedOutRoutes() {
     <Switch>
       <Route path={ROUTES.login.pattern} component={SignInPage} />
       <Route path={ROUTES.forgotPassword.pattern} component={ForgotPasswordPage} />
+      <Route path={RESET_PASSWORD_PATH} component={ResetPasswordPage} />
       {/* Keys: wouter's Redirect navigates on mount only, so the two must never share an instance. */}
       <Route path="/" key="root">
         <Redirect key="to-login" to={getHref('login')} replace />

@@ -1,0 +1,69 @@
+// Where the e-mailed reset link leads (/reset-password?token=…, written by the server's
+// forgot-password mail; the spec shows only the request side). New password twice, then
+// POST /api/v1/reset-password/confirm and back to sign-in.
+import { useEffect } from 'react';
+import { useForm } from 'react-hook-form';
+import { Link as RouterLink } from 'wouter';
+import { navigate } from 'wouter/use-browser-location';
+import { Button, Callout, Flex, Heading, Link, Text } from '@radix-ui/themes';
+import { MSG, messageFromError } from '../../../shared/messages';
+import { resetPasswordConfirmSchema } from '../../../shared/schemas/auth';
+import { publicHttp } from '../../api/http';
+import { toast } from '../../ui/toast';
+import { getHref } from '../../paths';
+import { AuthLayout } from './auth-layout';
+import { PasswordField } from './form-field';
+import { valibotResolver } from './valibot-resolver';
+
+/** The path the server's reset e-mail links to (not a workspace route: signed-out only). */
+export const RESET_PASSWORD_PATH = '/reset-password';
+const TITLE = 'Choose a new password';
+
+type Values = { newPassword: string; newPasswordRepeated: string };
+
+export function ResetPasswordPage() {
+  const token = new URLSearchParams(window.location.search).get('token') ?? '';
+  useEffect(() => {
+    document.title = `${TITLE} - ${MSG.productName}`;
+  }, []);
+  const { register, handleSubmit, formState } = useForm<Values>({
+    defaultValues: { newPassword: '', newPasswordRepeated: '' },
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+    resolver: valibotResolver<Values>(resetPasswordConfirmSchema, (x) => ({ ...x, token: token || 'missing' })),
+  });
+
+  const onSubmit = async (values: Values) => {
+    try {
+      await publicHttp('/api/v1/reset-password/confirm', { method: 'POST', body: { token, ...values } });
+      toast.success(MSG.passwordChanged, { area: 'signin' });
+      navigate(getHref('login'), { replace: true });
+    } catch (err) {
+      toast.error(messageFromError((err as { data?: unknown }).data), { area: 'signin' });
+    }
+  };
+
+  return (
+    <AuthLayout>
+      <Heading as="h1" size="6" mb="4">{TITLE}</Heading>
+      {!token ? (
+        <Callout.Root color="red" role="alert" mb="4">
+          <Callout.Text>{MSG.resetLinkInvalid}</Callout.Text>
+        </Callout.Root>
+      ) : (
+        <form noValidate onSubmit={handleSubmit(onSubmit)} aria-label={TITLE}>
+          <Flex direction="column" gap="3">
+            <PasswordField label="New password" autoComplete="new-password" required autoFocus error={formState.errors.newPassword?.message} {...register('newPassword')} />
+            <PasswordField label="Repeat new password" autoComplete="new-password" required error={formState.errors.newPasswordRepeated?.message} {...register('newPasswordRepeated')} />
+            <Button type="submit" size="3" loading={formState.isSubmitting}>{MSG.submit}</Button>
+          </Flex>
+        </form>
+      )}
+      <Text as="p" size="2" align="center" mt="3">
+        <Link asChild>
+          <RouterLink href={getHref('login')}>{MSG.backToLogin}</RouterLink>
+        </Link>
+      </Text>
+    </AuthLayout>
+  );
+}
