@@ -1,0 +1,110 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { appStore } from '../../../src/app/state/store';
+import { sessionAtom } from '../../../src/app/state/session';
+import { SettingsDialog } from '../../../src/app/shell/settings-dialog';
+import { getToasts } from '../../../src/app/ui/toast';
+import { MSG } from '../../../src/shared/messages';
+import { Providers, errorResponse, json, polyfillDom, resetApp, session, stubFetch, type Call } from './helpers';
+
+const countries = [
+  { Id: 'country-fr', Code: 'FR', Name: 'France', PhoneNumberCode: '33' },
+  { Id: 'country-gb', Code: 'GB', Name: 'United Kingdom', PhoneNumberCode: '44' },
+];
+
+function server(opts: { mode?: number; saved?: number | null; password?: (c: Call) => Response } = {}) {
+  return stubFetch((c) => {
+    if (c.url === '/api/v1/get-user-two-factor-authentication')
+      return json({ twoFactorAuthentication: { type: opts.saved ? { name: opts.saved === 1 ? 'Email' : 'SMS', value: opts.saved } : null, phoneNumber: null } });
+    if (c.url === '/api/v1/two-factor-authentication/types') return json([{ name: 'Email', value: 1 }, { name: 'SMS', value: 2 }]);
+    if (c.url === '/customers/get-global-settings') return json({ TwoFactorAuthentication: { Mode: { Value: opts.mode ?? 0 } } });
+    if (c.url === '/ps-admin/dictionaries/get-all') return json({ Roles: {}, Countries: countries });
+    if (c.url === '/api/v1/change-two-factor-authentication') return json({});
+    if (c.url === '/api/v1/change-password') return opts.password ? opts.password(c) : json({ Content: { Message: MSG.passwordChanged } });
+    return errorResponse(404, 'not_found');
+  });
+}
+
+beforeEach(() => {
+  resetApp();
+  polyfillDom();
+  appStore.set(sessionAtom, session('ann'));
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('settings dialog', () => {
+  it('two-factor: Disabled by default when nothing is saved; SMS needs a valid number; saving sends the type and phone', async () => {
+    const { calls } = server();
+    const onOpenChange = vi.fn();
+    render(<Providers><SettingsDialog open onOpenChange={onOpenChange} /></Providers>);
+    expect(await screen.findByRole('tab', { name: new RegExp(`^${MSG.settingsTwoFactorTab}`) })).toBeInTheDocument();
+    // (Radix Themes repeats the label in a CSS-hidden span, which jsdom counts in the name)
+    expect(screen.getByRole('tab', { name: new RegExp(`^${MSG.settingsChangePasswordTab}`) })).toBeInTheDocument();
+    const disabled = await screen.findByRole('radio', { name: MSG.twoFactorDisabled });
+    await waitFor(() => expect(disabled).toBeChecked());
+
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('radio', { name: 'SMS' }));
+    // GB is listed first and chosen by default
+    await waitFor(() => expect(screen.getByLabelText('Country')).toHaveValue('country-gb'));
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Please enter phone number')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Phone number'), '123');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(MSG.invalidPhone)).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Phone number'));
+    await user.type(screen.getByLabelText('Phone number'), '07400 123456');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.twoFactorChanged]));
+    const put = calls.find((c) => c.url === '/api/v1/change-two-factor-authentication')!;
+    expect(put.method).toBe('PUT');
+    expect(JSON.parse(put.body!)).toEqual({
+      twoFactorAuthentication: { type: 2, phoneNumber: { countryId: 'country-gb', number: '07400 123456', type: 2 } },
+      captchaResponse: '',
+    });
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  it('two-factor: no Disabled option when the global mode is 1', async () => {
+    server({ mode: 1, saved: 1 });
+    render(<Providers><SettingsDialog open onOpenChange={() => {}} /></Providers>);
+    await waitFor(() => expect(screen.getByRole('radio', { name: 'Email' })).toBeChecked());
+    expect(screen.queryByRole('radio', { name: MSG.twoFactorDisabled })).toBeNull();
+  });
+
+  it('change password: validates, shows the old-password error from the server, confirms success', async () => {
+    let attempts = 0;
+    const { calls } = server({
+      password: () => (++attempts === 1 ? errorResponse(400, 'old_password_invalid', MSG.oldPasswordInvalid) : json({ Content: { Message: MSG.passwordChanged } })),
+    });
+    const onOpenChange = vi.fn();
+    render(<Providers><SettingsDialog open onOpenChange={onOpenChange} /></Providers>);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('tab', { name: new RegExp(`^${MSG.settingsChangePasswordTab}`) }));
+    await user.click(await screen.findByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Please enter old password')).toBeInTheDocument();
+    await user.type(screen.getByLabelText('Old password'), 'short');
+    await user.type(screen.getByLabelText('New password'), 'New-Passw0rd!');
+    await user.type(screen.getByLabelText('Repeat new password'), 'New-Passw0rd?');
+    expect(await screen.findByText(MSG.passwordLength)).toBeInTheDocument();
+    expect(await screen.findByText(MSG.passwordsDoNotMatch)).toBeInTheDocument();
+    await user.clear(screen.getByLabelText('Old password'));
+    await user.type(screen.getByLabelText('Old password'), 'Old-Passw0rd!');
+    await user.clear(screen.getByLabelText('Repeat new password'));
+    await user.type(screen.getByLabelText('Repeat new password'), 'New-Passw0rd!');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(MSG.oldPasswordInvalid)).toBeInTheDocument();
+    expect(onOpenChange).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.passwordChanged]));
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+    const body = JSON.parse(calls.filter((c) => c.url === '/api/v1/change-password').at(-1)!.body!);
+    expect(body).toEqual({ oldPassword: 'Old-Passw0rd!', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!', captchaResponse: '' });
+  });
+});
