@@ -1,0 +1,184 @@
+// Shared setup of the browser benchmarks (palette, persons-list): build the client when missing,
+// start the real server (node --import tsx src/server/main.ts) over a cached scale-1 demo data
+// directory, launch Chromium through playwright-core and sign in through the form.
+// Everything started here is stopped by `withBench` (also when the benchmark throws).
+import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { loadavg } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+export const DATA_DIR = join(ROOT, '.tmp/bench-data-scale1');
+export const SQLITE_FILE = join(DATA_DIR, 'workspace.sqlite');
+/** Written once the server has answered /health over a fully generated data directory. */
+const READY_MARKER = join(DATA_DIR, 'bench-ready.json');
+export const ADMIN_EMAIL = 'admin@demo.test';
+export const DEMO_PASSWORD = 'Demo-Passw0rd!';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+export const VIEWPORT = { width: 1440, height: 900 };
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+export const log = (s: string) => console.log(`  ${s}`);
+
+/** "load 1.23 0.98 0.77 (2 cores)" — the benchmarks print it beside their figures. */
+export const loadNote = () => `load ${loadavg().map((n) => n.toFixed(2)).join(' ')}`;
+
+export function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
+  return sorted[i];
+}
+export const round1 = (n: number) => Math.round(n * 10) / 10;
+
+export function ensureClientBuilt() {
+  if (existsSync(join(ROOT, 'dist/client/index.html'))) return;
+  log('building the client (dist/client/index.html missing)…');
+  execFileSync(process.execPath, [join(ROOT, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+}
+
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const s = createServer();
+    s.once('error', () => res(false));
+    s.listen(port, '127.0.0.1', () => s.close(() => res(true)));
+  });
+}
+
+export async function freePort(preferred: number): Promise<number> {
+  for (let p = preferred; p < preferred + 20; p++) if (await portIsFree(p)) return p;
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.once('error', rej);
+    s.listen(0, '127.0.0.1', () => {
+      const port = (s.address() as { port: number }).port;
+      s.close(() => res(port));
+    });
+  });
+}
+
+export type BenchServer = { url: string; port: number; stop: () => Promise<void> };
+
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
+});
+
+/** The real server over the cached scale-1 demo data (generated on the first run, ~1 min or more). */
+export async function startServer(preferredPort = 8391): Promise<BenchServer> {
+  ensureClientBuilt();
+  if (existsSync(SQLITE_FILE) && !existsSync(READY_MARKER)) {
+    // A generation that did not finish: start over rather than measure half a data set.
+    log(`${DATA_DIR} holds an unfinished data set: generating it again`);
+    rmSync(DATA_DIR, { recursive: true, force: true });
+  }
+  mkdirSync(DATA_DIR, { recursive: true });
+  const fresh = !existsSync(SQLITE_FILE);
+  if (fresh) log(`generating the scale-1 demo data in ${DATA_DIR} (first run; ~1 minute, longer on a busy machine)…`);
+  const port = await freePort(preferredPort);
+  const logFile = join(ROOT, '.tmp/bench-server.log');
+  const out = createWriteStream(logFile, { flags: 'w' });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR, SCALE: '1', LOG_REQUESTS: 'false', SKIP_CLIENT_BUILD: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  children.add(child);
+  child.stdout!.pipe(out);
+  child.stderr!.pipe(out);
+  const exited = new Promise<number | null>((res) => child.once('exit', (code) => res(code)));
+
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    child.kill('SIGTERM');
+    const t = setTimeout(() => child.kill('SIGKILL'), 8000);
+    await exited;
+    clearTimeout(t);
+    children.delete(child);
+  };
+
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + (fresh ? 15 : 2) * 60_000;
+  let dead = false;
+  void exited.then(() => (dead = true));
+  while (true) {
+    if (dead) throw new Error(`the bench server exited early (code ${child.exitCode}); see ${logFile}`);
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`the bench server did not answer /health in time; see ${logFile}`);
+    }
+    try {
+      const r = await fetch(`${url}/health`);
+      if (r.status === 200) break;
+    } catch {
+      /* not listening yet */
+    }
+    await sleep(fresh ? 1000 : 200);
+  }
+  if (!existsSync(READY_MARKER)) writeFileSync(READY_MARKER, JSON.stringify({ scale: 1, readyAt: new Date().toISOString() }) + '\n');
+  return { url, port, stop };
+}
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+}
+
+export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
+  return browser.newContext({ viewport: VIEWPORT, baseURL });
+}
+
+/** Signs in through the form (labels Email and Password, Enter) and waits for the side navigation. */
+export async function signIn(page: Page, baseUrl: string, email = ADMIN_EMAIL, password = DEMO_PASSWORD) {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Password', { exact: true }).press('Enter');
+  await page.getByRole('navigation').first().waitFor({ state: 'visible', timeout: 60_000 });
+}
+
+/** A token straight from the API (password grant), for pages outside the app (the harness). */
+export async function apiTokens(baseUrl: string, email = ADMIN_EMAIL, password = DEMO_PASSWORD) {
+  const res = await fetch(`${baseUrl}/connect/token`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+    body: new URLSearchParams({ grant_type: 'password', client_id: 'portal', username: email, password }).toString(),
+  });
+  if (!res.ok) throw new Error(`token for ${email}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as { access_token: string; token_type: string; refresh_token: string; expires_in: number };
+}
+
+export type Bench = { server: BenchServer; browser: Browser; context: BrowserContext; page: Page };
+
+/**
+ * Starts the server and Chromium, opens a signed-in page (unless signedIn is false), runs `fn`
+ * and always stops both. `cleanups` registered by `fn` run first (e.g. a Vite preview server).
+ */
+export async function withBench<T>(
+  fn: (b: Bench, onCleanup: (f: () => unknown) => void) => Promise<T>,
+  opts: { signedIn?: boolean; initScript?: string } = {},
+): Promise<T> {
+  const cleanups: (() => unknown)[] = [];
+  let server: BenchServer | undefined;
+  let browser: Browser | undefined;
+  try {
+    server = await startServer();
+    browser = await launchChromium();
+    const context = await newContext(browser, server.url);
+    if (opts.initScript) await context.addInitScript({ content: opts.initScript });
+    const page = await context.newPage();
+    if (opts.signedIn !== false) await signIn(page, server.url);
+    return await fn({ server, browser, context, page }, (f) => cleanups.push(f));
+  } finally {
+    for (const f of cleanups.reverse()) {
+      try {
+        await f();
+      } catch (e) {
+        console.error(`  cleanup failed: ${(e as Error).message}`);
+      }
+    }
+    await browser?.close().catch(() => undefined);
+    await server?.stop();
+  }
+}
