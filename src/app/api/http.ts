@@ -83,10 +83,29 @@ async function doRefresh(used: Session): Promise<Session | null> {
   }
 }
 
+/**
+ * Across browser tabs: refresh tokens rotate and the server revokes the whole family when a used
+ * one comes back, so two tabs refreshing with the same token would sign each other out. The Web
+ * Locks API serialises the refresh between tabs; inside the lock, a tab first looks whether
+ * another tab already stored newer tokens and adopts them instead of refreshing again.
+ */
+function refreshAcrossTabs(used: Session): Promise<Session | null> {
+  const locks = (globalThis.navigator as Navigator | undefined)?.locks;
+  if (!locks?.request) return doRefresh(used);
+  return locks.request('session-refresh', async () => {
+    const other = storedSession();
+    if (other && other.refreshToken !== used.refreshToken) {
+      appStore.set(sessionAtom, other);
+      return other;
+    }
+    return doRefresh(used);
+  }) as Promise<Session | null>;
+}
+
 /** One refresh at a time: every 401 arriving while it runs waits for the same answer. */
 export function refreshSession(used: Session): Promise<Session | null> {
   if (!refreshing) {
-    refreshing = doRefresh(used).finally(() => {
+    refreshing = refreshAcrossTabs(used).finally(() => {
       refreshing = null;
     });
   }

@@ -114,4 +114,26 @@ describe('http', () => {
     await expect(slowCall).resolves.toEqual({ ok: '/api/slow' });
     expect(calls.filter((c) => c.url === '/connect/token')).toHaveLength(1);
   });
+
+  it('across tabs: inside the refresh lock, tokens another tab already stored are adopted, not refreshed again', async () => {
+    const s = old();
+    appStore.set(sessionAtom, s);
+    const otherTab = session('other-tab');
+    // Web Locks stub: while this tab waited for the lock, the other tab refreshed and stored its tokens.
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      locks: {
+        request: async (_name: string, fn: () => Promise<unknown>) => {
+          localStorage.setItem('session', JSON.stringify(otherTab));
+          return fn();
+        },
+      },
+    });
+    const { calls } = stubFetch((c) =>
+      c.auth === `Bearer ${otherTab.accessToken}` ? json({ ok: 1 }) : errorResponse(401, 'unauthorized'),
+    );
+    await expect(http('/api/thing')).resolves.toEqual({ ok: 1 });
+    expect(calls.filter((c) => c.url === '/connect/token')).toHaveLength(0);
+    expect(appStore.get(sessionAtom)?.refreshToken).toBe(otherTab.refreshToken);
+  });
 });
