@@ -14,6 +14,7 @@ import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { m002, sqlitePhoneKey } from '../../src/server/db/migrations/002-search.js';
 import { phoneKey, prefixEnd, queryPhoneKey } from '../../src/server/modules/search/keys.js';
 import { search } from '../../src/server/modules/search/service.js';
+import { optimizeSearchIndex, rebuildSearchIndex } from '../../src/server/modules/search/maintenance.js';
 import { SEARCH_MESSAGES, type SearchResponse } from '../../src/shared/schemas/search.js';
 
 // ---- fixtures
@@ -313,6 +314,18 @@ describe('parameters and permissions', () => {
     expect(ok.status).toBe(200);
   });
 
+  test('quotes, wildcards and FTS syntax in q are plain text', async () => {
+    for (const q of ['"', 'a"b', '""""', '*', 'ab*', '(x)', 'NEAR(a b)', 'zeta OR', '^ab', '-ab', '%', '_', '\\', "o'brien", 'a:b', '{serial}: x', 'ü€😀', '\u{10ffff}']) {
+      const r = await find(q);
+      expect(r.query, q).toBe(q);
+    }
+    // LIKE wildcards are not wildcards: '%' matches nothing here, '_' matches no device
+    expect((await find('%')).groups).toEqual([]);
+    expect(group(await find('ab_234'), 'device')).toBeUndefined();
+    // the FTS5 column-filter syntax is searched literally
+    expect((await find('serial : ab1234')).groups).toEqual([]);
+  });
+
   test('signed-out is 401', async () => {
     expect((await t.request('/api/search?q=zeta')).status).toBe(401);
   });
@@ -360,6 +373,14 @@ describe('index sync', () => {
     expect(group(await find('zeta jones', { scope: 'alarmReports' }), 'alarmReport')!.hits.map((h) => h.id)).toEqual([ids.aZetaNew]);
     await t.db.deleteFrom('alarmReports').where('id', '=', ids.aZetaNew).execute();
     expect(group(await find('9100002'), 'alarmReport')).toBeUndefined();
+  });
+
+  test('optimize and rebuild keep the index complete', async () => {
+    await optimizeSearchIndex(t.db);
+    expect(titles(await find('ab1234'), 'device')).toEqual(['AB1234', 'AB12345', 'XAB1234']);
+    await rebuildSearchIndex(t.db);
+    expect(titles(await find('ab1234'), 'device')).toEqual(['AB1234', 'AB12345', 'XAB1234']);
+    expect(group(await find('900123'), 'device')!.hits.map((h) => h.id)).toContain(ids.dPhone);
   });
 
   test('rows that exist before the migration are indexed by it', async () => {

@@ -20,11 +20,17 @@ export function phoneKey(raw: string | null | undefined): string | null {
   return d;
 }
 
-/** The phone key of a query, when the query looks like (part of) a phone number. */
+/** Longest phone key searched for: E.164 numbers have at most 15 digits with the country code. */
+export const MAX_PHONE_KEY = 13;
+
+/**
+ * The phone key of a query, when the query looks like (part of) a phone number: digits and
+ * phone punctuation only, 1..13 digits once normalised (a 15-digit IMEI is not a phone number).
+ */
 export function queryPhoneKey(q: string): string | null {
   if (!/^[+\d(][\d +\-().\/]*$/.test(q)) return null;
   const k = phoneKey(q);
-  return k && /^\d+$/.test(k) ? k : null;
+  return k && /^\d+$/.test(k) && k.length <= MAX_PHONE_KEY ? k : null;
 }
 
 /** SQLite's lower() folds ASCII only; fold the query the same way so B-tree keys compare equal. */

@@ -147,12 +147,9 @@ const devices: Provider<DeviceRow> = {
         ? range<DeviceRow>(ctx, 'devices', DEVICE_COLS, `lower("imei")`)
         : range<DeviceRow>(ctx, 'devices', DEVICE_COLS, `"imei"`),
     ];
-    if (ctx.phone) {
-      if (ctx.pg)
-        out.push(range<DeviceRow>(ctx, 'devices', DEVICE_COLS, `search_phone_key("phoneNumber")`, { lo: ctx.phone, hi: prefixEnd(ctx.phone) }));
-      else if (ctx.phone.length >= 3)
-        out.push(fts<DeviceRow>(ctx, 'devices', DEVICE_COLS, `phone : ^ ${ftsPhrase(ctx.phone)}`, ctx.cap));
-    }
+    // PostgreSQL has a B-tree on the phone key; SQLite finds phone prefixes through FTS (below).
+    if (ctx.phone && ctx.pg)
+      out.push(range<DeviceRow>(ctx, 'devices', DEVICE_COLS, `search_phone_key("phoneNumber")`, { lo: ctx.phone, hi: prefixEnd(ctx.phone) }));
     return out;
   },
   substring(ctx) {
@@ -161,9 +158,15 @@ const devices: Provider<DeviceRow> = {
       if (ctx.phone && ctx.phone.length >= 3) likes.push([`search_phone_key("phoneNumber")`, ctx.phone]);
       return trgm<DeviceRow>(ctx, 'devices', DEVICE_COLS, likes, `"addedToSystem" desc`);
     }
+    const phone = ctx.phone && ctx.phone.length >= 3 ? ctx.phone : null;
     let m = `{serial imei} : ${ftsPhrase(ctx.q)}`;
-    if (ctx.phone && ctx.phone.length >= 3) m += ` OR phone : ${ftsPhrase(ctx.phone)}`;
-    return fts<DeviceRow>(ctx, 'devices', DEVICE_COLS, m, ctx.subCap);
+    if (phone) m += ` OR phone : ${ftsPhrase(phone)}`;
+    return fts<DeviceRow>(ctx, 'devices', DEVICE_COLS, m, ctx.subCap).then(async (list) => {
+      // Phone numbers that start with the key are prefix hits. When the substring lookup was
+      // complete (fewer rows than the cap) they are already in it; otherwise fetch them apart.
+      if (phone && list.length >= ctx.subCap) list = list.concat(await fts<DeviceRow>(ctx, 'devices', DEVICE_COLS, `phone : ^ ${ftsPhrase(phone)}`, ctx.cap));
+      return list;
+    });
   },
   classify(r, ctx) {
     let phone: Match | null = null;
