@@ -375,6 +375,15 @@ describe('index sync', () => {
     expect(group(await find('9100002'), 'alarmReport')).toBeUndefined();
   });
 
+  test('upserts are reflected', async () => {
+    const row = deviceRow({ serialNumber: 'UPSERT-1' });
+    await t.db.insertInto('devices').values(row).execute();
+    await t.db.insertInto('devices').values({ ...row, serialNumber: 'UPSERT-2' })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ serialNumber: 'UPSERT-2' })).execute();
+    expect(titles(await find('upsert-'), 'device')).toEqual(['UPSERT-2']);
+    await t.db.deleteFrom('devices').where('id', '=', row.id).execute();
+  });
+
   test('optimize and rebuild keep the index complete', async () => {
     await optimizeSearchIndex(t.db);
     expect(titles(await find('ab1234'), 'device')).toEqual(['AB1234', 'AB12345', 'XAB1234']);
