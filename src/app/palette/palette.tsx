@@ -68,9 +68,22 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
   const userId = useAtomValue(userIdAtom);
   const [text, setText] = useState('');
   const [scope, setScope] = useState<ScopeKey | null>(null);
-  const [selected, setSelected] = useState('');
+  const [picked, setPicked] = useState({ value: '', key: '' });
   const [recents, setRecents] = useState<Recent[]>(() => readRecents(userId));
   const beside = useRef(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+
+  // A page that finishes loading behind the palette may autofocus one of its fields; the
+  // palette keeps the keyboard while it is open.
+  useEffect(() => {
+    const onFocusIn = (e: FocusEvent) => {
+      const dialog = rootRef.current?.closest('[role="dialog"]');
+      if (dialog && e.target instanceof Node && !dialog.contains(e.target)) inputRef.current?.focus();
+    };
+    document.addEventListener('focusin', onFocusIn, true);
+    return () => document.removeEventListener('focusin', onFocusIn, true);
+  }, []);
   // One snapshot per opening: what is focused and allowed does not change while the box is open.
   const ctx = useMemo<CommandContext>(() => createCommandContext({}, store), [store]);
 
@@ -149,11 +162,11 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
   const rows = groups.flatMap((g) => g.rows);
   const firstEnabled = rows.find((r) => !r.disabledReason)?.value ?? '';
   const valuesKey = rows.map((r) => r.value).join('\n');
-  // New results: highlight the best (first usable) row again, as the text has changed meaning.
-  useEffect(() => {
-    setSelected(firstEnabled);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [valuesKey]);
+  // The highlighted row is decided while rendering, so Enter pressed the instant results appear
+  // already acts on one: the row the user moved to among these very results, else the first
+  // usable row (new results highlight the best one again).
+  const highlighted =
+    picked.key === valuesKey && rows.some((r) => r.value === picked.value && !r.disabledReason) ? picked.value : firstEnabled;
 
   const loading = showRecords && !!q && search.status === 'loading';
   const nothing = !!q && rows.length === 0 && !loading && (scope === '>' || search.status === 'success' || search.status === 'error');
@@ -163,11 +176,12 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
 
   return (
     <Command
+      ref={rootRef}
       label="Command palette"
       shouldFilter={false}
       loop
-      value={selected}
-      onValueChange={setSelected}
+      value={highlighted}
+      onValueChange={(v) => setPicked({ value: v, key: valuesKey })}
       onKeyDownCapture={(e) => {
         if (e.key === 'Enter') beside.current = e.ctrlKey || e.metaKey;
       }}
@@ -180,6 +194,7 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
           </span>
         )}
         <Command.Input
+          ref={inputRef}
           autoFocus
           value={text}
           placeholder={scope ? `Search ${SCOPES[scope].label.toLowerCase()}…` : 'Search records, or type > for commands'}

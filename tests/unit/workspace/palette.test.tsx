@@ -202,6 +202,15 @@ describe('commands', () => {
     expect(httpMock).not.toHaveBeenCalled();
   });
 
+  it('keeps the keyboard when a page behind it autofocuses a field', async () => {
+    const { input } = open();
+    const outside = document.createElement('input');
+    document.body.appendChild(outside);
+    act(() => outside.focus());
+    await waitFor(() => expect(input).toHaveFocus());
+    outside.remove();
+  });
+
   it('Escape closes the palette', async () => {
     const { user } = open();
     await user.keyboard('{Escape}');
