@@ -1,41 +1,5 @@
 // Prints docs/shortcuts.md from the registry:
 //   node --import tsx commands/print-sheet.ts > docs/shortcuts.md
-import { COMMANDS } from './index';
-import { COMMAND_GROUPS, assertValidRegistry } from './define';
-import { formatKeysText, RESERVED_KEYS } from './keys';
+import { renderShortcutSheet } from './shortcut-sheet';
 
-assertValidRegistry(COMMANDS);
-
-const lines: string[] = [
-  '# Keyboard shortcuts',
-  '',
-  '<!-- Generated from commands/index.ts by `node --import tsx commands/print-sheet.ts > docs/shortcuts.md`. Do not edit by hand. -->',
-  '',
-  'Press `?` in the app for the same list (only what your permissions allow), or Ctrl+K (⌘K) for the palette.',
-  'Plain keys and sequences (`g u`: press g, then u within a second) never fire while typing in a field; Ctrl/Alt/⌘ shortcuts do.',
-  '',
-];
-for (const group of COMMAND_GROUPS) {
-  const list = COMMANDS.filter((c) => c.group === group);
-  if (!list.length) continue;
-  lines.push(`## ${group}`, '', '| Command | Windows / Linux | macOS | Id | In palette |', '|---|---|---|---|---|');
-  for (const c of list) {
-    const win = c.keys ? formatKeysText(c.keys, false) : '—';
-    const mac = c.keys ? formatKeysText(c.keys, true) : '—';
-    lines.push(`| ${c.title} | ${win.replace(/\|/g, '\\|')} | ${mac.replace(/\|/g, '\\|')} | \`${c.id}\` | ${c.palette === false ? 'no' : 'yes'} |`);
-  }
-  lines.push('');
-}
-lines.push(
-  '## Tab strips and pane separators',
-  '',
-  '- Tab strip (WAI-ARIA tabs): ← / → move between tabs (the tab shows at once), Home / End jump to the first / last tab, Delete closes the tab, middle click closes it.',
-  '- Pane separator (WAI-ARIA window splitter): arrow keys resize by 5 %, Home / End go to the limits.',
-  '- Palette: Enter opens in the focused pane, Ctrl/⌘+Enter beside it (in the other pane, splitting if needed); prefixes `>` commands, `#` devices, `@` persons, `!` alarm reports, `$` customers; Backspace on an empty box removes the scope.',
-  '',
-  '## Keys left to the browser',
-  '',
-  'No command may use these (the registry test fails): ' + RESERVED_KEYS.map((r) => `\`${r.keys}\``).join(', ') + '.',
-  '',
-);
-process.stdout.write(lines.join('\n'));
+process.stdout.write(renderShortcutSheet());

@@ -53,7 +53,15 @@ export function openRoute(href: string, opts: OpenRouteOptions = {}, store: Stor
 
 async function mayLeave(tab: M.Tab | undefined): Promise<boolean> {
   if (!tab?.dirty) return true;
-  return confirm({ message: MSG.unsavedChanges });
+  const before = typeof document !== 'undefined' ? (document.activeElement as HTMLElement | null) : null;
+  const ok = await confirm({ message: MSG.unsavedChanges });
+  // Staying: put the keyboard back where the user was (e.g. the field they were editing).
+  if (!ok && before && before !== document.body) {
+    setTimeout(() => {
+      if (before.isConnected && (document.activeElement === document.body || !document.activeElement)) before.focus();
+    }, 0);
+  }
+  return ok;
 }
 
 /** Closes a tab (the focused one by default); a dirty tab asks first. Resolves whether it closed. */
