@@ -28,6 +28,16 @@ export function focusFocusedPaneSoon(store: Store = appStore) {
   focusSoon(tab ? tabDomId(tab.id) : paneDomId(s.focusedPaneId));
 }
 
+/** After a tab or pane went away, focus may have gone with it: give it to what is shown now. */
+function refocusIfLost(store: Store) {
+  const run = () => {
+    const el = document.activeElement;
+    if (!el || el === document.body || !el.isConnected) focusFocusedPaneSoon(store);
+  };
+  if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(run, 0));
+  else setTimeout(run, 0);
+}
+
 export type OpenRouteOptions = {
   /** Open in the other pane, splitting the workspace when there is only one. */
   beside?: boolean;
@@ -71,6 +81,7 @@ export async function closeTab(tabId?: string, store: Store = appStore): Promise
   if (!id) {
     // Nothing to close in this pane: close the empty pane itself (never the last one).
     update((st) => M.closeEmptyPane(st, st.focusedPaneId), store);
+    refocusIfLost(store);
     return false;
   }
   const hit = M.findTab(s, id);
@@ -78,6 +89,7 @@ export async function closeTab(tabId?: string, store: Store = appStore): Promise
   if (!(await mayLeave(hit.tab))) return false;
   // Re-read: the state may have moved on while the question was open.
   update((st) => M.closeTab(st, id), store);
+  refocusIfLost(store);
   return true;
 }
 

@@ -170,6 +170,16 @@ describe('tab strip', () => {
     await waitFor(() => expect(screen.queryAllByRole('tab')).toHaveLength(0));
   });
 
+  it('closing the tab that held the focus hands the focus to the tab shown next', async () => {
+    start('/persons/edit/abc');
+    await screen.findByText('form for abc');
+    act(() => void openRoute('/persons'));
+    const filter = await screen.findByLabelText('List filter');
+    filter.focus();
+    await act(() => closeTab());
+    await waitFor(() => expect(screen.getByRole('tab', { name: /Edit abc/ })).toHaveFocus());
+  });
+
   it('closing the last tab leaves an empty pane with a hint', async () => {
     start('/persons/edit/abc');
     await screen.findByText('form for abc');
