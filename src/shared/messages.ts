@@ -71,6 +71,17 @@ export const MSG = {
   personsUnlock: 'Unlock',
   personsAdd: 'Add',
   personsSave: 'Save',
+  // own profile page labels the spec quotes (PROFILE helper)
+  profileGeneralInformation: 'General information',
+  profilePhoneNumbers: 'Phone numbers',
+  profileFirstName: 'First Name',
+  profileLastName: 'Last Name',
+  profilePhonePersonal: 'Personal',
+  profilePhoneWork: 'Work',
+  profilePhoneHome: 'Home',
+  profilePhoneOffice: 'Office',
+  profilePrimary: 'Primary',
+  profileSave: 'Save',
   // sign-in server answers the spec does not quote (ours)
   tooManySignInAttempts: 'Too many sign-in attempts, please wait a few minutes and try again.',
   tooManyRequests: 'Too many requests, please wait a few minutes and try again.',
