@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import pg from 'pg';
+import { resolve } from 'node:path';
 
 const CI = process.env.CI === 'true' || process.env.CI === '1';
 const only = process.argv.slice(2); // e.g. `npm test -- unit integration`
@@ -50,9 +51,12 @@ async function main() {
     else results.push({ step: 'integration-pg', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: PostgreSQL not reachable' });
   }
   if (want('e2e')) {
-    const out = '.tmp/e2e.json';
+    const out = resolve('.tmp/e2e.json');
     rmSync(out, { force: true });
-    const ok = run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+    // Always test the client as it is now, not a stale build.
+    const built = run(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn']);
+    if (!built) results.push({ step: 'client-build', passed: 0, failed: 1, skipped: 0, ok: false });
+    const ok = built && run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
     let passed = 0, failed = 0, skipped = 0;
     if (existsSync(out)) {
       const s = JSON.parse(readFileSync(out, 'utf8')).stats ?? {};
