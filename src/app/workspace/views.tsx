@@ -15,6 +15,7 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   persons: PersonListPage,
   personAdd: PersonFormPage,
   personEdit: PersonFormPage,
+  editOwnProfile: lazy(() => import('../features/profile/edit-profile-page').then((m) => ({ default: m.EditProfilePage }))),
 };
 
 export function RouteView({ route, href }: { route: RouteId; href: string }) {
