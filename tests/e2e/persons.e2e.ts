@@ -98,3 +98,51 @@ test('a user without the add permission never sees Add User, and the server refu
   expect((await res.json()).Content.Message).toBe(MSG.forbidden);
   expect(dbQuery('select id from persons where email = ?', 'no.way@example.com')).toHaveLength(0);
 });
+
+test('add a person entirely by keyboard from the palette; the server stores it with its roles', async ({ page }) => {
+  const email = `kb.added.${Date.now()}@arc.example`;
+  await signedInAs(page, 'admin@demo.test');
+  await openPalette(page);
+  await page.keyboard.type('>add user');
+  await expect(page.getByRole('option', { name: /Add user/ })).toBeVisible();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('tab', { name: /Add new user/, selected: true })).toBeVisible();
+  await expect(page.getByLabel(/First name/)).toBeFocused();
+  await page.keyboard.type('Keyboard');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Person');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type(email);
+  // the first role checkbox (ARC controller), by keyboard
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('checkbox', { name: 'ARC Controller' })).toBeFocused();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Enter'); // submits the form from the e-mail field
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByText(MSG.personAdded)).toBeVisible();
+  const rows = dbQuery<{ id: string; firstName: string; lastName: string }>('select id, firstName, lastName from persons where email = ?', email);
+  expect(rows).toHaveLength(1);
+  expect(rows[0]).toMatchObject({ firstName: 'Keyboard', lastName: 'Person' });
+  const roles = dbQuery<{ roleId: string }>('select roleId from personRoles where personId = ?', rows[0].id).map((r) => r.roleId);
+  expect(roles).toEqual([ROLE_IDS.ArcControllerRole]);
+});
+
+test('a locked person is shown Locked in the list and can be unlocked', async ({ page }) => {
+  const locked = dbQuery<Row & { email: string }>('select id, firstName, lastName, email from persons where isLocked = 1 order by lastName limit 1')[0];
+  test.skip(!locked, 'demo data has no locked person');
+  await signedInAs(page, 'admin@demo.test');
+  await page.locator('body').focus();
+  await page.keyboard.press('g');
+  await page.keyboard.press('u');
+  const search = page.getByPlaceholder(MSG.personSearchPlaceholder);
+  await search.focus();
+  await page.keyboard.type(locked.email);
+  const row = page.getByRole('row', { name: new RegExp(`${locked.firstName} ${locked.lastName}`) });
+  await expect(row).toBeVisible();
+  await expect(row.getByText('Locked')).toBeVisible();
+  await page.goto(`/persons/edit/${locked.id}`);
+  await expect(page.getByRole('tab', { name: new RegExp(`Edit ${locked.firstName} ${locked.lastName}`), selected: true })).toBeVisible();
+  await page.getByRole('button', { name: 'Unlock' }).click();
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByText(MSG.personUnlocked)).toBeVisible();
+  expect(dbQuery<{ isLocked: number }>('select isLocked from persons where id = ?', locked.id)[0].isLocked).toBe(0);
+});
