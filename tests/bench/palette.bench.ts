@@ -170,9 +170,9 @@ export function pickQueries(file = SQLITE_FILE): Query[] {
       .prepare(`select firstName, lastName from persons where lastLoginDate is not null order by id limit 8 offset 40`)
       .all() as { firstName: string; lastName: string }[];
     const devices = db
-      .prepare(`select serialNumber, imei from devices where imei is not null and length(imei) >= 15 order by id limit 9 offset 500`)
+      .prepare(`select serialNumber, imei from devices where imei is not null and length(imei) >= 15 and rowid % 9973 = 17 order by rowid limit 9`)
       .all() as { serialNumber: string; imei: string }[];
-    const customers = db.prepare(`select name from customers order by id limit 4 offset 20`).all() as { name: string }[];
+    const customers = db.prepare(`select name from customers where rowid % 97 = 5 order by rowid limit 4`).all() as { name: string }[];
     const byKind: Query[][] = [
       persons.map((p) => ({ kind: 'person name', text: `${p.firstName} ${p.lastName.slice(0, 3)}` })),
       devices.slice(0, 5).map((d) => ({ kind: 'serial prefix', text: d.serialNumber.slice(0, 7) })),
