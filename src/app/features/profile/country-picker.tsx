@@ -45,6 +45,7 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLDivElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
   const baseId = useId();
   const listId = `${baseId}-list`;
   const optionId = (i: number) => `${baseId}-opt-${i}`;
@@ -72,6 +73,8 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
     if (!c) return;
     if (c.Code !== value) onChange(c.Code);
     openWith(false);
+    // At once, not after the closing animation: a Tab typed right after Enter lands on the number.
+    buttonRef.current?.focus();
   };
 
   const move = (to: number) => setActive(shown.length ? Math.min(shown.length - 1, Math.max(0, to)) : 0);
@@ -97,6 +100,7 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
     <Popover.Root open={open} onOpenChange={openWith}>
       <Popover.Trigger>
         <Button
+          ref={buttonRef}
           type="button"
           variant="surface"
           color="gray"
@@ -112,8 +116,9 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
             }
           }}
         >
+          {/* The dial code is shown in the number field next to this button. */}
           <span aria-hidden="true" className="profile-flag">{selected ? flagEmoji(selected.Code) : '🌐'}</span>
-          <span aria-hidden="true">{selected ? `+${selected.PhoneNumberCode}` : '+'}</span>
+          <ChevronIcon />
         </Button>
       </Popover.Trigger>
       <Popover.Content
@@ -167,5 +172,13 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
         </div>
       </Popover.Content>
     </Popover.Root>
+  );
+}
+
+function ChevronIcon() {
+  return (
+    <svg width="10" height="10" viewBox="0 0 15 15" fill="none" aria-hidden="true">
+      <path d="M3.5 5.5 7.5 9.5 11.5 5.5" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" strokeLinejoin="round" />
+    </svg>
   );
 }
