@@ -482,6 +482,14 @@ describe('own profile', () => {
     expect(b.Content.Message).toBe('Invalid phone number');
     expect(b.Content.Errors).toEqual({ 'person.phoneNumbers.1.Number': 'Invalid phone number' });
 
+    // a French number under the GB dial code is not a GB number
+    const foreign = await put('/api/v1/person/basic-info-update', {
+      etag,
+      person: { firstName: 'A', lastName: 'B', phoneNumbers: [{ CountryCode: 'GB', Number: '+33 6 12 34 56 78', Type: 2 }] },
+    }, me.token);
+    expect(foreign.status).toBe(400);
+    expect((await foreign.json()).Content.Errors).toEqual({ 'person.phoneNumbers.0.Number': 'Invalid phone number' });
+
     const twoPrimary = await put('/api/v1/person/basic-info-update', {
       etag,
       person: { firstName: 'A', lastName: 'B', phoneNumbers: [{ CountryCode: 'GB', Number: '020 7946 0018', IsPrimary: true, Type: 1 }, { CountryCode: 'GB', Number: '07911 123456', IsPrimary: true, Type: 2 }] },

@@ -2,7 +2,7 @@
 // own-profile update. Field messages are the spec's ('Please enter first name', ...); the
 // server and the person forms use the same schemas.
 import * as v from 'valibot';
-import { parsePhoneNumberFromString, isSupportedCountry, type CountryCode } from 'libphonenumber-js';
+import { parsePhoneNumberFromString, isSupportedCountry, getCountryCallingCode, type CountryCode } from 'libphonenumber-js';
 import metadata from 'libphonenumber-js/min/metadata';
 import { MSG } from '../messages.js';
 import { PHONE_TYPE } from '../codes.js';
@@ -166,6 +166,8 @@ export function resolvePhone(countryCode: string, number: string): { CountryCode
     parsed = parsePhoneNumberFromString(n, country as CountryCode);
   } else return undefined;
   if (!parsed || !parsed.isValid()) return undefined;
+  // '+33 …' typed under GB parses as a French number: the number must belong to the chosen dial code.
+  if (parsed.countryCallingCode !== getCountryCallingCode(country as CountryCode)) return undefined;
   return { CountryCode: country, Number: String(parsed.nationalNumber) };
 }
 
