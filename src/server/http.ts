@@ -9,6 +9,7 @@ import type { Config } from './config.js';
 import { CODE, MSG } from '../shared/messages.js';
 import type { Permission } from '../shared/permissions.js';
 import type { Outbox } from './outbox.js';
+import type { Redis } from 'ioredis';
 
 export type AuthUser = {
   id: string;
@@ -23,6 +24,8 @@ export type Deps = {
   config: Config;
   outbox: Outbox;
   log: (entry: Record<string, unknown>) => void;
+  /** Set when REDIS_URL is: sign-in rate limits shared by every node. */
+  redis?: Redis;
 };
 
 export type AppEnv = { Variables: { deps: Deps; user: AuthUser | undefined; requestId: string } };

@@ -8,6 +8,7 @@ import { loadConfig } from './config.js';
 import { openDatabase } from './db/index.js';
 import { createApp } from './app.js';
 import { createOutbox } from './outbox.js';
+import { openRedis } from './redis.js';
 import { seedReferenceData } from './seed/reference.js';
 import { seedDemoData, hasData } from './seed/demo.js';
 import { DEMO_ACCOUNTS } from './seed/accounts.js';
@@ -30,7 +31,9 @@ async function main() {
   }
 
   const outbox = createOutbox({ smtpUrl: config.smtpUrl, log, now: config.now });
-  const { app } = createApp({ db, config, outbox, log });
+  // Several nodes share sign-in rate limits through Redis (REDIS_URL); without it each node counts alone.
+  const redis = config.redisUrl ? openRedis(config.redisUrl, { log }) : undefined;
+  const { app } = createApp({ db, config, outbox, log, redis });
 
   // The built client: static assets, and index.html for every other GET that wants HTML (SPA routes).
   if (existsSync(join(clientDir, 'index.html'))) {
@@ -65,6 +68,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     server.close(async () => {
+      await redis?.close();
       await db.destroy();
       process.exit(0);
     });

@@ -2,16 +2,18 @@
 import { createApp } from '../../src/server/app.js';
 import { testConfig, type Config } from '../../src/server/config.js';
 import { createOutbox } from '../../src/server/outbox.js';
+import type { Redis } from 'ioredis';
 import { createTestDb, type TestDb } from './db.js';
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-export async function createTestApp(over: Partial<Config> = {}) {
+/** `opts.redis`: a client the app's rate limits use (the caller opens and closes it). */
+export async function createTestApp(over: Partial<Config> = {}, opts: { redis?: Redis } = {}) {
   const tdb: TestDb = await createTestDb();
   const logs: Record<string, unknown>[] = [];
   const config = testConfig(over);
   const log = (e: Record<string, unknown>) => void logs.push(e);
-  const deps = { db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log };
+  const deps = { db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log, redis: opts.redis };
   const { app, routes } = createApp(deps);
   const request = (path: string, init: RequestInit & { token?: string; json?: unknown; form?: Record<string, string> } = {}) => {
     const headers = new Headers(init.headers);

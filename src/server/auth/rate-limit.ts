@@ -1,72 +1,180 @@
-// In-memory sliding-window limiter (a log of attempt times per key). One process only: with
-// several server nodes each node limits on its own, which still bounds guessing per node.
-// Time comes from the injected clock so tests can move it forward.
+// Sliding-window rate limiters (a log of attempt times per key) over a store: in memory (one
+// process: with several nodes each limits on its own) or in Redis (shared by every node; a
+// sorted set per key, checked and added to atomically by a Lua script). Time comes from the
+// injected clock so tests can move it forward.
+import { randomBytes } from 'node:crypto';
+import type { Redis } from 'ioredis';
+
+export type Ticket = { name: string; key: string; at: number; member: string; local?: boolean };
+export type TakeResult = { ok: true; ticket: Ticket } | { ok: false; retryAfterSeconds: number };
 
 export type Limiter = {
   /**
    * Records an attempt for the key unless it is over its limit. Returns a ticket to hand back
    * to `refund` (attempts that turn out fine need not count), or the seconds to wait.
    */
-  take(key: string): { ok: true; ticket: Ticket } | { ok: false; retryAfterSeconds: number };
-  refund(ticket: Ticket): void;
+  take(key: string): Promise<TakeResult>;
+  refund(ticket: Ticket): Promise<void>;
 };
-export type Ticket = { key: string; at: number };
 
-export function createLimiter(opts: { limit: number; windowMs: number; now: () => Date; maxKeys?: number }): Limiter {
-  const log = new Map<string, number[]>();
+/** Where the attempt logs live. `name` keeps limiters apart (Redis key `rl:{name}:{key}`). */
+export type LimiterStore = {
+  take(name: string, key: string, limit: number, windowMs: number, now: number): Promise<TakeResult>;
+  refund(ticket: Ticket): Promise<void>;
+};
+
+const waitSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+const newMember = (now: number) => `${now}:${randomBytes(6).toString('base64url')}`;
+
+/** In-memory store: one process. `maxKeys` bounds memory against a spray of distinct keys. */
+export function memoryStore(opts: { maxKeys?: number } = {}): LimiterStore {
+  type Log = { windowMs: number; entries: { at: number; member: string }[] };
+  const logs = new Map<string, Log>();
   const maxKeys = opts.maxKeys ?? 50_000;
+  const id = (name: string, key: string) => `${name}\u0000${key}`;
 
-  const live = (key: string, now: number) => {
-    const times = log.get(key);
-    if (!times) return [];
-    const from = now - opts.windowMs;
+  /** The log's entries still inside the window (older ones dropped; an empty log removed). */
+  const live = (k: string, now: number) => {
+    const log = logs.get(k);
+    if (!log) return [];
+    const from = now - log.windowMs;
     let drop = 0;
-    while (drop < times.length && times[drop] <= from) drop++;
-    if (drop) times.splice(0, drop);
-    if (!times.length) log.delete(key);
-    return times;
+    while (drop < log.entries.length && log.entries[drop].at <= from) drop++;
+    if (drop) log.entries.splice(0, drop);
+    if (!log.entries.length) logs.delete(k);
+    return log.entries;
   };
 
   const sweep = (now: number) => {
-    for (const key of [...log.keys()]) live(key, now);
-    // Still too many distinct keys (a spray of addresses): forget the oldest entries.
-    if (log.size >= maxKeys) for (const key of [...log.keys()].slice(0, log.size - maxKeys + 1)) log.delete(key);
+    for (const k of [...logs.keys()]) live(k, now);
+    // Still too many distinct keys (a spray of addresses): forget the oldest logs.
+    if (logs.size >= maxKeys) for (const k of [...logs.keys()].slice(0, logs.size - maxKeys + 1)) logs.delete(k);
   };
 
   return {
-    take(key) {
-      const now = opts.now().getTime();
-      const times = live(key, now);
-      if (times.length >= opts.limit) {
-        const wait = times[times.length - opts.limit] + opts.windowMs - now;
-        return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil(wait / 1000)) };
+    async take(name, key, limit, windowMs, now) {
+      const k = id(name, key);
+      const entries = live(k, now);
+      if (entries.length >= limit) return { ok: false, retryAfterSeconds: waitSeconds(entries[entries.length - limit].at + windowMs - now) };
+      const member = newMember(now);
+      if (entries.length) entries.push({ at: now, member });
+      else {
+        if (logs.size >= maxKeys) sweep(now);
+        logs.set(k, { windowMs, entries: [{ at: now, member }] });
       }
-      if (!log.has(key) && log.size >= maxKeys) sweep(now);
-      if (times.length) times.push(now);
-      else log.set(key, [now]);
-      return { ok: true, ticket: { key, at: now } };
+      return { ok: true, ticket: { name, key, at: now, member } };
     },
-    refund({ key, at }) {
-      const times = log.get(key);
-      const i = times ? times.lastIndexOf(at) : -1;
-      if (times && i >= 0) {
-        times.splice(i, 1);
-        if (!times.length) log.delete(key);
+    async refund({ name, key, member }) {
+      const k = id(name, key);
+      const log = logs.get(k);
+      const i = log ? log.entries.findIndex((e) => e.member === member) : -1;
+      if (log && i >= 0) {
+        log.entries.splice(i, 1);
+        if (!log.entries.length) logs.delete(k);
       }
     },
   };
 }
 
+// KEYS[1] the log; ARGV now (ms), window (ms), limit, member. Drops entries at or before
+// now - window, refuses when `limit` remain (returns the ms until the oldest that counts leaves),
+// else adds the member and sets the key to expire a window after this attempt.
+const TAKE_LUA = `
+local key = KEYS[1]
+local now = tonumber(ARGV[1])
+local window = tonumber(ARGV[2])
+local limit = tonumber(ARGV[3])
+redis.call('ZREMRANGEBYSCORE', key, '-inf', now - window)
+local count = redis.call('ZCARD', key)
+if count >= limit then
+  local at = redis.call('ZRANGE', key, count - limit, count - limit, 'WITHSCORES')
+  return {0, tonumber(at[2]) + window - now}
+end
+redis.call('ZADD', key, now, ARGV[4])
+redis.call('PEXPIRE', key, window)
+return {1, 0}
+`;
+
+type RateLimitRedis = Redis & {
+  rateLimitTake(key: string, now: number, windowMs: number, limit: number, member: string): Promise<[number, number]>;
+};
+
+/** Redis key of a limiter's log (before the client's own keyPrefix, if it has one). */
+export const redisLimiterKey = (name: string, key: string) => `rl:${name}:${key}`;
+
+/**
+ * Redis store: every node that shares the Redis shares the limits. When Redis does not answer
+ * (down, reconnecting, a command timing out) the attempt is counted in this node's memory
+ * instead, so sign-in keeps working and guessing stays bounded per node; that is logged once
+ * per outage.
+ */
+export function redisStore(redis: Redis, opts: { log?: (e: Record<string, unknown>) => void; maxKeys?: number } = {}): LimiterStore {
+  const r = redis as RateLimitRedis;
+  if (typeof r.rateLimitTake !== 'function') redis.defineCommand('rateLimitTake', { numberOfKeys: 1, lua: TAKE_LUA });
+  const fallback = memoryStore({ maxKeys: opts.maxKeys });
+  let degraded = false;
+  const usable = () => redis.status !== 'reconnecting' && redis.status !== 'end' && redis.status !== 'close';
+  const failed = (e: unknown) => {
+    if (!degraded) opts.log?.({ msg: 'rate limits: Redis not answering, counting on this node until it does', error: String(e) });
+    degraded = true;
+  };
+  const recovered = () => {
+    if (degraded) opts.log?.({ msg: 'rate limits: Redis answering again' });
+    degraded = false;
+  };
+
+  return {
+    async take(name, key, limit, windowMs, now) {
+      if (usable()) {
+        try {
+          const member = newMember(now);
+          const [ok, waitMs] = await r.rateLimitTake(redisLimiterKey(name, key), now, windowMs, limit, member);
+          recovered();
+          return ok === 1 ? { ok: true, ticket: { name, key, at: now, member } } : { ok: false, retryAfterSeconds: waitSeconds(Number(waitMs)) };
+        } catch (e) {
+          failed(e);
+        }
+      } else failed(`connection ${redis.status}`);
+      const res = await fallback.take(name, key, limit, windowMs, now);
+      return res.ok ? { ok: true, ticket: { ...res.ticket, local: true } } : res;
+    },
+    async refund(ticket) {
+      if (ticket.local) return fallback.refund(ticket);
+      try {
+        await redis.zrem(redisLimiterKey(ticket.name, ticket.key), ticket.member);
+      } catch (e) {
+        failed(e); // the attempt keeps counting until its window passes
+      }
+    },
+  };
+}
+
+/** One limiter: `limit` attempts per key within any `windowMs`. Its own memory store unless given one. */
+export function createLimiter(opts: { name?: string; limit: number; windowMs: number; now: () => Date; store?: LimiterStore; maxKeys?: number }): Limiter {
+  const store = opts.store ?? memoryStore({ maxKeys: opts.maxKeys });
+  const name = opts.name ?? 'default';
+  return {
+    take: (key) => store.take(name, key, opts.limit, opts.windowMs, opts.now().getTime()),
+    refund: (ticket) => store.refund(ticket),
+  };
+}
+
 /** Several limiters (e.g. per e-mail and per address) taken together: all or nothing. */
-export function takeAll(pairs: [Limiter, string][]): { ok: true; refund: () => void } | { ok: false; retryAfterSeconds: number } {
+export async function takeAll(
+  pairs: [Limiter, string][],
+): Promise<{ ok: true; refund: () => Promise<void> } | { ok: false; retryAfterSeconds: number }> {
   const taken: [Limiter, Ticket][] = [];
+  const refundTaken = async () => {
+    const all = taken.splice(0); // once only
+    await Promise.all(all.map(([l, t]) => l.refund(t)));
+  };
   for (const [limiter, key] of pairs) {
-    const r = limiter.take(key);
+    const r = await limiter.take(key);
     if (!r.ok) {
-      for (const [l, t] of taken) l.refund(t);
+      await refundTaken();
       return r;
     }
     taken.push([limiter, r.ticket]);
   }
-  return { ok: true, refund: () => { for (const [l, t] of taken) l.refund(t); } };
+  return { ok: true, refund: refundTaken };
 }

@@ -1,5 +1,6 @@
 // The auth service (spec document 1, section 7): token endpoint, current user, second-factor
-// settings, password change and reset. Each createApp gets its own rate limiters (in memory).
+// settings, password change and reset. Rate limits live in Redis when the deps carry a client
+// (REDIS_URL: shared by every node), else in this app's memory.
 import { decodeJwt } from 'jose';
 import { badRequest, deps, notFound, type Api, type Ctx, type Deps } from '../http.js';
 import { CODE, MSG } from '../../shared/messages.js';
@@ -10,7 +11,7 @@ import {
 } from '../../shared/schemas/auth.js';
 import { audit } from '../util.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { createLimiter, takeAll } from './rate-limit.js';
+import { createLimiter, memoryStore, redisStore, takeAll } from './rate-limit.js';
 import { publicBaseUrl, RESET_LINK_TTL_MINUTES, signResetToken, verifyResetToken } from './reset.js';
 import { findPersonByEmail, findPersonById, hasOpenCodeRequest, revokePersonSessions, roleNamesOf } from './store.js';
 import { clientAddress, tokenRoute, tooMany } from './token.js';
@@ -48,14 +49,17 @@ function currentSessionId(c: Ctx) {
 
 type AuthLimiters = ReturnType<typeof createLimiters>;
 function createLimiters(d: Deps) {
-  const limiter = (limit: number) => createLimiter({ limit, windowMs: WINDOW_MS, now: () => d.config.now() });
+  const store = d.redis ? redisStore(d.redis, { log: d.log }) : memoryStore();
+  // The names are part of the Redis keys (rl:{name}:{key}): renaming one resets its counts.
+  const limiter = (name: string, limit: number) => createLimiter({ name, limit, windowMs: WINDOW_MS, now: () => d.config.now(), store });
   return {
-    signIn: { perEmail: limiter(AUTH_LIMITS.signInPerEmail), perAddress: limiter(AUTH_LIMITS.signInPerAddress) },
-    mail: { perEmail: limiter(AUTH_LIMITS.mailPerEmail), perAddress: limiter(AUTH_LIMITS.mailPerAddress) },
-    changePassword: limiter(AUTH_LIMITS.changePasswordPerPerson),
+    signIn: { perEmail: limiter('sign-in:email', AUTH_LIMITS.signInPerEmail), perAddress: limiter('sign-in:address', AUTH_LIMITS.signInPerAddress) },
+    mail: { perEmail: limiter('mail:email', AUTH_LIMITS.mailPerEmail), perAddress: limiter('mail:address', AUTH_LIMITS.mailPerAddress) },
+    changePassword: limiter('change-password:person', AUTH_LIMITS.changePasswordPerPerson),
   };
 }
-// In memory, one set per app (per deps object): every createApp, and so every test app, starts fresh.
+// One set per app (per deps object). In memory every createApp, and so every test app, starts
+// fresh; in Redis apps sharing the server share the counts.
 const limitersByDeps = new WeakMap<Deps, AuthLimiters>();
 export function authLimiters(d: Deps): AuthLimiters {
   let l = limitersByDeps.get(d);
@@ -126,7 +130,7 @@ export function authRoutes(api: Api) {
     const d = deps(c);
     const email = body.email.toLowerCase();
     const { mail } = authLimiters(d);
-    const limit = takeAll([[mail.perEmail, email], [mail.perAddress, clientAddress(c)]]);
+    const limit = await takeAll([[mail.perEmail, email], [mail.perAddress, clientAddress(c)]]);
     if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
     const person = await findPersonByEmail(d.db, email);
     const at = d.config.now();
@@ -144,7 +148,7 @@ export function authRoutes(api: Api) {
       const d = deps(c);
       // captchaResponse is accepted and ignored: no captcha provider is configured here.
       const { changePassword } = authLimiters(d);
-      const limit = changePassword.take(user.id);
+      const limit = await changePassword.take(user.id);
       if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
       const person = await loadPerson(c, user.id);
       const at = d.config.now();
@@ -152,7 +156,7 @@ export function authRoutes(api: Api) {
         await audit(d.db, { actorId: user.id, action: 'password-change-failed', entity: 'person', entityId: person.id, details: { reason: 'old-password-invalid' }, at });
         throw badRequest(MSG.oldPasswordInvalid, CODE.oldPasswordInvalid, { oldPassword: MSG.oldPasswordInvalid });
       }
-      changePassword.refund(limit.ticket);
+      await changePassword.refund(limit.ticket);
       const passwordHash = await hashPassword(body.newPassword);
       await d.db.updateTable('persons').set({ passwordHash, updatedAt: at.toISOString() }).where('id', '=', person.id).execute();
       // Other sessions end; the caller's own (its refresh-token family) carries on.
@@ -168,7 +172,7 @@ export function authRoutes(api: Api) {
     const d = deps(c);
     const email = body.email.toLowerCase();
     const { mail } = authLimiters(d);
-    const limit = takeAll([[mail.perEmail, email], [mail.perAddress, clientAddress(c)]]);
+    const limit = await takeAll([[mail.perEmail, email], [mail.perAddress, clientAddress(c)]]);
     if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
     const person = await findPersonByEmail(d.db, email);
     const at = d.config.now();
@@ -196,11 +200,11 @@ export function authRoutes(api: Api) {
   }, async (c, { body }) => {
     const d = deps(c);
     const { mail } = authLimiters(d);
-    const limit = mail.perAddress.take(clientAddress(c));
+    const limit = await mail.perAddress.take(clientAddress(c));
     if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
     const person = await verifyResetToken(d.config, body.token, (id) => findPersonById(d.db, id));
     if (!person) throw badRequest(MSG.resetLinkInvalid, CODE.invalidResetLink);
-    mail.perAddress.refund(limit.ticket);
+    await mail.perAddress.refund(limit.ticket);
     const at = d.config.now();
     const passwordHash = await hashPassword(body.newPassword);
     await d.db.updateTable('persons').set({ passwordHash, updatedAt: at.toISOString() }).where('id', '=', person.id).execute();

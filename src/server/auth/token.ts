@@ -100,7 +100,7 @@ export function tokenRoute(api: Api, limitersOf: (d: Deps) => SignInLimiters) {
       // rate limits and the lockout below are what stand against guessing.
       const input = parseGrant(passwordGrantSchema, form);
       const limiters = limitersOf(d);
-      const limit = takeAll([
+      const limit = await takeAll([
         [limiters.perEmail, input.username],
         [limiters.perAddress, clientAddress(c)],
       ]);
@@ -118,7 +118,7 @@ async function passwordGrant(
   d: Deps,
   input: v.InferOutput<typeof passwordGrantSchema>,
   clientId: string,
-  refund: () => void,
+  refund: () => Promise<void>,
 ): Promise<TokenResponse> {
   const { db } = d;
   const at = d.config.now();
@@ -146,7 +146,7 @@ async function passwordGrant(
     throw loginFailed();
   }
   // From here the password was right: the attempt does not count against the rate limits.
-  refund();
+  await refund();
   if (person.loginMethod === LOGIN_METHOD.SingleSignOn) {
     await failed('sso-required', person.id);
     throw oauthError(400, MSG.ssoRequired, CODE.ssoRequired);
