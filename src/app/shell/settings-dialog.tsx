@@ -14,7 +14,7 @@ import {
 } from '../api/auth';
 import { toast } from '../ui/toast';
 import { PasswordField } from '../features/auth/form-field';
-import { valibotResolver } from '../features/auth/valibot-resolver';
+import { valibotResolver } from '../ui/valibot-resolver';
 import { errorCode } from '../features/auth/sign-in-errors';
 
 export const settingsQueries = {

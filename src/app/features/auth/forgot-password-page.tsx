@@ -13,7 +13,7 @@ import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
 import { AuthLayout } from './auth-layout';
 import { FormField } from './form-field';
-import { valibotResolver } from './valibot-resolver';
+import { valibotResolver } from '../../ui/valibot-resolver';
 
 type Values = { email: string };
 

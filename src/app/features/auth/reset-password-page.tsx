@@ -13,7 +13,7 @@ import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
 import { AuthLayout } from './auth-layout';
 import { PasswordField } from './form-field';
-import { valibotResolver } from './valibot-resolver';
+import { valibotResolver } from '../../ui/valibot-resolver';
 
 /** The path the server's reset e-mail links to (not a workspace route: signed-out only). */
 export const RESET_PASSWORD_PATH = '/reset-password';
@@ -30,7 +30,7 @@ export function ResetPasswordPage() {
     defaultValues: { newPassword: '', newPasswordRepeated: '' },
     mode: 'onSubmit',
     reValidateMode: 'onChange',
-    resolver: valibotResolver<Values>(resetPasswordConfirmSchema, (x) => ({ ...x, token: token || 'missing' })),
+    resolver: valibotResolver<Values>(resetPasswordConfirmSchema, { prepare: (x) => ({ ...x, token: token || 'missing' }) }),
   });
 
   const onSubmit = async (values: Values) => {

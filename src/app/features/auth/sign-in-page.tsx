@@ -15,7 +15,7 @@ import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
 import { AuthLayout } from './auth-layout';
 import { FormField, PasswordField } from './form-field';
-import { valibotResolver } from './valibot-resolver';
+import { valibotResolver } from '../../ui/valibot-resolver';
 import { classifySignInError } from './sign-in-errors';
 
 type Values = { email: string; password: string; verificationCode: string };
@@ -50,7 +50,7 @@ export function SignInPage() {
     reValidateMode: 'onChange',
     resolver: valibotResolver<Values>(
       () => (codeShownRef.current ? withCodeSchema : loginFormSchema),
-      (x) => ({ email: x.email, password: x.password, verificationCode: codeShownRef.current ? x.verificationCode : undefined }),
+      { prepare: (x) => ({ email: x.email, password: x.password, verificationCode: codeShownRef.current ? x.verificationCode : undefined }) },
     ),
   });
   const { errors, isSubmitting } = formState;

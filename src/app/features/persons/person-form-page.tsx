@@ -18,7 +18,9 @@ import {
   createPerson, dictionariesQuery, patchPersonInCache, personDetailQuery, personKeys, rolesFromIds, unlockPerson,
   updatePersonIdentity, type Dictionaries, type PersonDetail,
 } from './api';
-import { personFormSchema, superAdminRule, valibotResolver, type PersonFormValues } from './person-form-schema';
+import { personFormSchema, superAdminRule, type PersonFormValues } from './person-form-schema';
+import { valibotResolver } from '../../ui/valibot-resolver';
+import { PageMessage } from '../../ui/page-message';
 import '../../ui/data-table/list-widgets.css';
 
 export function PersonFormPage() {
@@ -49,20 +51,6 @@ function PageLoading() {
   return (
     <Flex p="5" gap="2" align="center" role="status">
       <Spinner /> <Text>Loading…</Text>
-    </Flex>
-  );
-}
-
-function PageMessage({ message }: { message: string }) {
-  const { back } = useTab();
-  return (
-    <Flex direction="column" gap="3" p="5" align="start">
-      <Callout.Root color="red" role="alert">
-        <Callout.Text>{message}</Callout.Text>
-      </Callout.Root>
-      <Button variant="soft" color="gray" onClick={back}>
-        {MSG.uiCancel}
-      </Button>
     </Flex>
   );
 }
@@ -104,7 +92,7 @@ function PersonForm({ detail, dict }: { detail?: PersonDetail; dict?: Dictionari
     roles: options.filter((o) => personRoleIds.has(o.id)).map((o) => o.id),
   };
   const resolver = useMemo(
-    () => valibotResolver<PersonFormValues>(personFormSchema({ editing }), superAdminRule({ self, hadSuperAdmin, superAdminId })),
+    () => valibotResolver<PersonFormValues>(personFormSchema({ editing }), { extra: superAdminRule({ self, hadSuperAdmin, superAdminId }) }),
     [editing, self, hadSuperAdmin, superAdminId],
   );
   const form = useForm<PersonFormValues>({ defaultValues, resolver, mode: 'onTouched', reValidateMode: 'onChange' });

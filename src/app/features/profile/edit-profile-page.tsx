@@ -24,7 +24,9 @@ import { CountryPicker } from './country-picker';
 import {
   PHONE_FIELDS, PHONE_FIELD_LABEL, dialCodeOf, exampleNumber, fallbackCountries, fieldOfType, sortCountries, type Country, type PhoneField,
 } from './phone';
-import { countryField, phonePayload, profileFormSchema, valibotResolver, valuesFromPerson, type ProfileFormValues } from './profile-form-schema';
+import { countryField, phonePayload, profileFormSchema, valuesFromPerson, type ProfileFormValues } from './profile-form-schema';
+import { valibotResolver } from '../../ui/valibot-resolver';
+import { PageMessage } from '../../ui/page-message';
 import { PROFILE_TEXT } from './text';
 import './profile.css';
 
@@ -54,20 +56,6 @@ export function EditProfilePage() {
     );
   }
   return <ProfileForm profile={profile.data} countries={countries} />;
-}
-
-function PageMessage({ message }: { message: string }) {
-  const { back } = useTab();
-  return (
-    <Flex direction="column" gap="3" p="5" align="start">
-      <Callout.Root color="red" role="alert">
-        <Callout.Text>{message}</Callout.Text>
-      </Callout.Root>
-      <Button variant="soft" color="gray" onClick={back}>
-        {MSG.uiCancel}
-      </Button>
-    </Flex>
-  );
 }
 
 type ServerProblem = { message: string; details: string[]; conflict: boolean };

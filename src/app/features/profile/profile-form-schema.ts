@@ -8,7 +8,6 @@
 // message: saving it would fail on the server anyway). When the chosen primary number is empty,
 // nothing is sent as primary.
 import * as v from 'valibot';
-import type { FieldErrors, FieldValues, Resolver } from 'react-hook-form';
 import { MSG } from '../../../shared/messages';
 import { NAME_MAX, PERSON_TEXT, type PhoneEntry } from '../../../shared/schemas/persons';
 import {
@@ -111,19 +110,3 @@ export function phonePayload(values: ProfileFormValues, countries?: readonly Cou
   return list;
 }
 
-/**
- * A react-hook-form resolver over valibot's safeParse (as the person form does it, no
- * @hookform/resolvers): the first issue per top-level field becomes that field's error.
- */
-export function valibotResolver<T extends FieldValues>(schema: v.GenericSchema<unknown, T>): Resolver<T> {
-  return async (values) => {
-    const result = v.safeParse(schema, values);
-    if (result.success) return { values: result.output, errors: {} };
-    const errors: Record<string, { type: string; message: string }> = {};
-    for (const issue of result.issues) {
-      const key = issue.path?.[0]?.key;
-      if (typeof key === 'string' && !errors[key]) errors[key] = { type: issue.type, message: issue.message };
-    }
-    return { values: {}, errors: errors as FieldErrors<T> };
-  };
-}

@@ -1,0 +1,18 @@
+import { Button, Callout, Flex } from '@radix-ui/themes';
+import { useTab } from '../workspace/tab-context';
+import { MSG } from '../../shared/messages';
+
+/** A page that cannot show its record (not found, bad id): the message and a way back. */
+export function PageMessage({ message }: { message: string }) {
+  const { back } = useTab();
+  return (
+    <Flex direction="column" gap="3" p="5" align="start">
+      <Callout.Root color="red" role="alert">
+        <Callout.Text>{message}</Callout.Text>
+      </Callout.Root>
+      <Button variant="soft" color="gray" onClick={back}>
+        {MSG.uiCancel}
+      </Button>
+    </Flex>
+  );
+}
