@@ -139,6 +139,8 @@ async function screenRun(page: Page) {
   const tRun = (await page.evaluate('window.__ls.reset(); window.__ls.on = true; performance.now()')) as number;
 
   const pageChangeMs: number[] = [];
+  /** In-page time windows from Enter on "Next page" to the new page shown at its top. */
+  const paging: [number, number][] = [];
   let keptScroll = 0;
   let maxRowsStep = 0;
   let steps = 0;
@@ -160,6 +162,7 @@ async function screenRun(page: Page) {
     const from = p * 100 + 1;
     // The pagination prints the range as plain numbers and the total with thousands separators.
     const range = `${from}–${Math.min(from + 99, total)} of ${totalText}`;
+    const ps = (await page.evaluate('performance.now()')) as number;
     const tp = performance.now();
     const answered = page.waitForResponse(
       (r) => r.url().includes('/ps-admin/persons/get-list') && new URL(r.url()).searchParams.get('page') === String(p + 1),
@@ -185,6 +188,7 @@ async function screenRun(page: Page) {
       await page.keyboard.press('Home');
       await page.waitForFunction(() => (document.querySelector('[role="grid"]') as HTMLElement | null)?.scrollTop === 0, null, { timeout: 10_000 });
     }
+    paging.push([ps, (await page.evaluate('performance.now()')) as number]);
   }
   const seconds = (performance.now() - t0) / 1000;
   const mainThread = await meter();
@@ -200,6 +204,8 @@ async function screenRun(page: Page) {
     maxDomRowsStep: maxRowsStep,
     open: longTaskFigures(st.longTasks, tOpen, tRun),
     run: longTaskFigures(st.longTasks, tRun),
+    /** long tasks that started while a page change was under way */
+    paging: longTaskFigures(st.longTasks.filter((t) => paging.some(([a, b]) => t.start >= a && t.start <= b)), tRun),
     pageChangeP50: percentileOf(pageChangeMs, 50),
     pageChangeP95: percentileOf(pageChangeMs, 95),
     keptScroll,
@@ -329,9 +335,11 @@ export async function benchPersonsList(): Promise<Record<string, number | string
       const ok = (cond: boolean) => (cond ? 'met' : 'NOT met');
       log(`   ${a.rowsScrolledPast.toLocaleString('en-GB')} rows scrolled past in ${a.seconds.toFixed(1)} s (${a.steps} wheel steps)`);
       log(`   long tasks while scrolling and paging: ${a.run.count}, over ${GOAL_LONG_TASK_MS} ms: ${a.run.over50}, max ${a.run.max} ms   goal: none over ${GOAL_LONG_TASK_MS} ms → ${ok(a.run.over50 === 0)}`);
+      log(`   of which during page changes (Enter → new page at its top): ${a.paging.count}, max ${a.paging.max} ms; while scrolling: ${a.run.count - a.paging.count}`);
       log(`   max DOM rows ${a.maxDomRows} (${a.maxDomRowsStep} at the wheel-step samples)   goal: under ${GOAL_DOM_ROWS} → ${ok(a.maxDomRows < GOAL_DOM_ROWS)}`);
       log(`   next page (Enter → new rows shown): p50 ${round1(a.pageChangeP50)} ms, p95 ${round1(a.pageChangeP95)} ms`);
       log(`   pages that opened scrolled to the previous page's end: ${a.keptScroll} of ${a.pages - 1} (brought back with Home)`);
+      log(`   renderer main thread busy ${a.mainThread.taskMs} ms over the ${a.seconds.toFixed(1)} s (script ${a.mainThread.scriptMs} ms, style+layout ${a.mainThread.layoutMs} ms)`);
       log(`   opening (g u, 100 rows per page): ${a.open.count} long tasks, max ${a.open.max} ms`);
 
       const token = await apiTokens(server.url);
@@ -346,6 +354,7 @@ export async function benchPersonsList(): Promise<Record<string, number | string
       log(`   long tasks: ${b.run.count}, over ${GOAL_LONG_TASK_MS} ms: ${b.run.over50}, max ${b.run.max} ms   goal: none over ${GOAL_LONG_TASK_MS} ms → ${ok(b.run.over50 === 0)}`);
       log(`   max DOM rows ${b.maxDomRows}   goal: under ${GOAL_DOM_ROWS} → ${ok(b.maxDomRows < GOAL_DOM_ROWS)}`);
       log(`   rows loaded ${b.loaded.toLocaleString('en-GB')} in ${b.requests} requests of 100 (p50 ${round1(b.fetchP50)} ms, p95 ${round1(b.fetchP95)} ms), ${b.errors} errors`);
+      log(`   renderer main thread busy ${b.mainThread.taskMs} ms over the ${(b.lastRowAt / 1000).toFixed(1)} s (script ${b.mainThread.scriptMs} ms, style+layout ${b.mainThread.layoutMs} ms); ${(b.lastRowAt / b.steps).toFixed(0)} ms per wheel step on average`);
       log(`   placeholder rows on screen in ${(b.placeholderShare * 100).toFixed(0)}% of sampled frames (at most ${b.maxPlaceholders} at once)`);
       const loadAfter = loadNote();
       log(`   ${loadBefore} before, ${loadAfter} after (2 cores; other work may be running)`);
@@ -357,11 +366,14 @@ export async function benchPersonsList(): Promise<Record<string, number | string
         'screen.maxLongTaskMs': a.run.max,
         'screen.longTasksOver50': a.run.over50,
         'screen.longTasks': a.run.count,
+        'screen.longTasksDuringPageChange': a.paging.count,
         'screen.maxDomRows': a.maxDomRows,
         'screen.pageChangeP50Ms': round1(a.pageChangeP50),
         'screen.pageChangeP95Ms': round1(a.pageChangeP95),
         'screen.pagesOpenedScrolled': a.keptScroll,
         'screen.seconds': round1(a.seconds),
+        'screen.mainThreadMs': a.mainThread.taskMs,
+        'screen.scriptMs': a.mainThread.scriptMs,
         'all.totalRows': b.total,
         'all.rowsReached': b.rowsReached,
         'all.maxLongTaskMs': b.run.max,
@@ -371,6 +383,8 @@ export async function benchPersonsList(): Promise<Record<string, number | string
         'all.secondsToBottom': round1(b.bottomAt / 1000),
         'all.secondsToLastRow': round1(b.lastRowAt / 1000),
         'all.requests': b.requests,
+        'all.mainThreadMs': b.mainThread.taskMs,
+        'all.scriptMs': b.mainThread.scriptMs,
         'all.placeholderFramesPct': Math.round(b.placeholderShare * 100),
         goalLongTaskMs: GOAL_LONG_TASK_MS,
         goalDomRows: GOAL_DOM_ROWS,
