@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import pg from 'pg';
+import { Redis } from 'ioredis';
 import { resolve } from 'node:path';
 
 const CI = process.env.CI === 'true' || process.env.CI === '1';
@@ -20,10 +21,10 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}) {
   return r.status === 0;
 }
 
-function vitest(step: string, project: string, env: Record<string, string> = {}) {
+function vitest(step: string, project: string, env: Record<string, string> = {}, files: string[] = []) {
   const out = `.tmp/vitest-${step}.json`;
   rmSync(out, { force: true });
-  const ok = run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${out}`], env);
+  const ok = run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${out}`, ...files], env);
   let passed = 0, failed = 0, skipped = 0;
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
@@ -38,6 +39,13 @@ async function pgReachable() {
   try { await c.connect(); await c.end(); return true; } catch { return false; }
 }
 
+const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+async function redisReachable() {
+  const c = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  c.on('error', () => {}); // reported by the result below
+  try { await c.connect(); return (await c.ping()) === 'PONG'; } catch { return false; } finally { c.disconnect(); }
+}
+
 async function main() {
   if (want('typecheck')) {
     const ok = run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
@@ -49,6 +57,12 @@ async function main() {
     if (await pgReachable()) vitest('integration-pg', 'integration', { TEST_DB: 'pg' });
     else if (CI) results.push({ step: 'integration-pg', passed: 0, failed: 1, skipped: 0, ok: false, note: 'PostgreSQL is not reachable at 127.0.0.1:5432 (required in CI)' });
     else results.push({ step: 'integration-pg', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: PostgreSQL not reachable' });
+  }
+  // Rate limits shared by two nodes through Redis (the other integration steps test them in memory).
+  if (want('integration') || want('redis')) {
+    if (await redisReachable()) vitest('integration-redis', 'integration', { TEST_REDIS_URL }, ['tests/integration/rate-limit.test.ts']);
+    else if (CI) results.push({ step: 'integration-redis', passed: 0, failed: 1, skipped: 0, ok: false, note: `Redis is not reachable at ${TEST_REDIS_URL} (required in CI)` });
+    else results.push({ step: 'integration-redis', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: Redis not reachable' });
   }
   if (want('e2e')) {
     const out = resolve('.tmp/e2e.json');

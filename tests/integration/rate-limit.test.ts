@@ -75,7 +75,7 @@ const passwordGrant = (app: TestApp, username: string, password: string, address
     headers: { 'x-forwarded-for': address },
   });
 /** `count` attempts, alternating between the nodes; their statuses. */
-async function attempts(nodes: readonly TestApp[], count: number, attempt: (app: TestApp, i: number) => Promise<Response>) {
+async function attempts(nodes: readonly TestApp[], count: number, attempt: (app: TestApp, i: number) => Response | Promise<Response>) {
   const statuses: number[] = [];
   for (let i = 0; i < count; i++) statuses.push((await attempt(nodes[i % nodes.length], i)).status);
   return statuses;
