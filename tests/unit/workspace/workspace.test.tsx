@@ -196,6 +196,10 @@ describe('tab contents', () => {
   it('inactive tabs keep their state and are mounted only once shown', async () => {
     start('/persons');
     const user = userEvent.setup();
+    // let the page finish mounting (it sets its title), and let the workspace's own start-up focus
+    // move (after a frame) happen, before typing into it
+    await screen.findByRole('tab', { name: /Manage 3 Users/ });
+    await act(() => new Promise((r) => setTimeout(r, 60)));
     await user.type(await screen.findByLabelText('List filter'), 'kept');
     act(() => void openRoute('/persons/edit/abc'));
     await screen.findByText('form for abc');
