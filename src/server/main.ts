@@ -5,12 +5,10 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { loadConfig } from './config.js';
-import { openDatabase } from './db/index.js';
+import { prepareDatabase } from './startup.js';
 import { createApp } from './app.js';
 import { createOutbox } from './outbox.js';
 import { openRedis } from './redis.js';
-import { seedReferenceData } from './seed/reference.js';
-import { seedDemoData, hasData } from './seed/demo.js';
 import { DEMO_ACCOUNTS } from './seed/accounts.js';
 
 const log = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
@@ -22,13 +20,7 @@ async function main() {
     log({ msg: 'building the client (first start)…' });
     execFileSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
   }
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'workspace.sqlite') });
-  await seedReferenceData(db);
-  if (config.demo && !(await hasData(db))) {
-    log({ msg: 'generating demo data (first start)…', seed: config.seed, scale: config.scale });
-    const r = await seedDemoData(db, { seed: config.seed, scale: config.scale, password: config.demoPassword, log, now: new Date() });
-    log({ msg: 'demo data ready', ms: r.ms, ...r.counts });
-  }
+  const db = await prepareDatabase(config, log);
 
   const outbox = createOutbox({ smtpUrl: config.smtpUrl, log, now: config.now });
   // Several nodes share sign-in rate limits through Redis (REDIS_URL); without it each node counts alone.

@@ -1,0 +1,21 @@
+import { join } from 'node:path';
+import type { Config } from './config.js';
+import { openDatabase, type DB } from './db/index.js';
+import { seedReferenceData } from './seed/reference.js';
+import { seedDemoData, hasData } from './seed/demo.js';
+
+/**
+ * Opens (and migrates) the configured database, adds the reference data every database needs,
+ * and on first start the demo data — only when demo data is on, so a database created with
+ * DEMO_DATA=false never holds the demo accounts.
+ */
+export async function prepareDatabase(config: Config, log: (e: Record<string, unknown>) => void): Promise<DB> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'workspace.sqlite') });
+  await seedReferenceData(db);
+  if (config.demo && !(await hasData(db))) {
+    log({ msg: 'generating demo data (first start)…', seed: config.seed, scale: config.scale });
+    const r = await seedDemoData(db, { seed: config.seed, scale: config.scale, password: config.demoPassword, log, now: new Date() });
+    log({ msg: 'demo data ready', ms: r.ms, ...r.counts });
+  }
+  return db;
+}
