@@ -1,6 +1,7 @@
 // Every spec route in one table. Tabs, links, deep links and commands all go through it.
 // `match` turns a URL path into { route, params }; `getHref` builds one.
 import { P, type Permission } from '../shared/permissions';
+import { PAGE_TITLES } from '../shared/messages';
 
 export type RouteDef = {
   id: string;
@@ -12,28 +13,28 @@ export type RouteDef = {
 };
 
 export const ROUTES = {
-  login: { id: 'login', pattern: '/login', permission: 'public', title: 'Sign in' },
-  forgotPassword: { id: 'forgotPassword', pattern: '/forgot-password', permission: 'public', title: 'Forgot password?' },
-  editOwnProfile: { id: 'editOwnProfile', pattern: '/edit-own-profile', permission: P.ManageOwnProfile, title: 'Edit Profile' },
-  persons: { id: 'persons', pattern: '/persons', permission: P.PersonListView, title: 'Manage Users' },
-  personAdd: { id: 'personAdd', pattern: '/persons/add', permission: P.PersonCreate, title: 'Add new user' },
-  personEdit: { id: 'personEdit', pattern: '/persons/edit/:userId', permission: P.PersonEditBasicInformation, title: 'Edit user' },
-  assets: { id: 'assets', pattern: '/asset-management', permission: P.DeviceListView, title: 'Asset Management' },
-  bulkUpdate: { id: 'bulkUpdate', pattern: '/asset-management/device-bulk-update', permission: P.DeviceListView, title: 'Enter Device Serial Numbers' },
-  bulkCurrentConfig: { id: 'bulkCurrentConfig', pattern: '/asset-management/device-bulk-update/manage/current-configuration', permission: P.DeviceListView, title: 'Configure & Test Devices' },
-  bulkDeviceTesting: { id: 'bulkDeviceTesting', pattern: '/asset-management/device-bulk-update/manage/device-testing', permission: P.DeviceListView, title: 'Configure & Test Devices' },
-  bulkChangeConfig: { id: 'bulkChangeConfig', pattern: '/asset-management/device-bulk-update/manage/change-configuration', permission: P.DeviceListView, title: 'Configure & Test Devices' },
-  device: { id: 'device', pattern: '/asset-management/:deviceId', permission: P.DeviceView, title: 'Device Details' },
-  customers: { id: 'customers', pattern: '/customers', permission: P.CustomerListView, title: 'Customers' },
-  customerCreate: { id: 'customerCreate', pattern: '/customers/create', permission: P.CustomerCreate, title: 'Create Account' },
-  customerAccount: { id: 'customerAccount', pattern: '/customers/:customerId/account', permission: P.CustomerView, title: 'Customer' },
-  customerAccountEdit: { id: 'customerAccountEdit', pattern: '/customers/:customerId/account/edit', permission: P.CustomerManage, title: 'Edit Account' },
-  customerSubscriptions: { id: 'customerSubscriptions', pattern: '/customers/:customerId/subscriptions', permission: P.CustomerView, title: 'Customer' },
-  customerDevices: { id: 'customerDevices', pattern: '/customers/:customerId/devices', permission: P.CustomerView, title: 'Customer' },
-  customerAllocate: { id: 'customerAllocate', pattern: '/customers/:customerId/devices/allocate', permission: P.CustomerManage, title: 'Allocate Devices' },
-  customerSettings: { id: 'customerSettings', pattern: '/customers/:customerId/settings', permission: P.CustomerView, title: 'System' },
-  alarmReports: { id: 'alarmReports', pattern: '/alarm-reports', permission: P.AlarmReportListView, title: 'Alarm Reports' },
-  alarmReport: { id: 'alarmReport', pattern: '/alarm-reports/:alarmId', permission: P.AlarmReportView, title: 'Closed Alarm Report' },
+  login: { id: 'login', pattern: '/login', permission: 'public', title: PAGE_TITLES.login },
+  forgotPassword: { id: 'forgotPassword', pattern: '/forgot-password', permission: 'public', title: PAGE_TITLES.forgotPassword },
+  editOwnProfile: { id: 'editOwnProfile', pattern: '/edit-own-profile', permission: P.ManageOwnProfile, title: PAGE_TITLES.editOwnProfile },
+  persons: { id: 'persons', pattern: '/persons', permission: P.PersonListView, title: PAGE_TITLES.persons },
+  personAdd: { id: 'personAdd', pattern: '/persons/add', permission: P.PersonCreate, title: PAGE_TITLES.personAdd },
+  personEdit: { id: 'personEdit', pattern: '/persons/edit/:userId', permission: P.PersonEditBasicInformation, title: PAGE_TITLES.personEdit },
+  assets: { id: 'assets', pattern: '/asset-management', permission: P.DeviceListView, title: PAGE_TITLES.assets },
+  bulkUpdate: { id: 'bulkUpdate', pattern: '/asset-management/device-bulk-update', permission: P.DeviceListView, title: PAGE_TITLES.bulkUpdate },
+  bulkCurrentConfig: { id: 'bulkCurrentConfig', pattern: '/asset-management/device-bulk-update/manage/current-configuration', permission: P.DeviceListView, title: PAGE_TITLES.bulkCurrentConfig },
+  bulkDeviceTesting: { id: 'bulkDeviceTesting', pattern: '/asset-management/device-bulk-update/manage/device-testing', permission: P.DeviceListView, title: PAGE_TITLES.bulkDeviceTesting },
+  bulkChangeConfig: { id: 'bulkChangeConfig', pattern: '/asset-management/device-bulk-update/manage/change-configuration', permission: P.DeviceListView, title: PAGE_TITLES.bulkChangeConfig },
+  device: { id: 'device', pattern: '/asset-management/:deviceId', permission: P.DeviceView, title: PAGE_TITLES.device },
+  customers: { id: 'customers', pattern: '/customers', permission: P.CustomerListView, title: PAGE_TITLES.customers },
+  customerCreate: { id: 'customerCreate', pattern: '/customers/create', permission: P.CustomerCreate, title: PAGE_TITLES.customerCreate },
+  customerAccount: { id: 'customerAccount', pattern: '/customers/:customerId/account', permission: P.CustomerView, title: PAGE_TITLES.customerAccount },
+  customerAccountEdit: { id: 'customerAccountEdit', pattern: '/customers/:customerId/account/edit', permission: P.CustomerManage, title: PAGE_TITLES.customerAccountEdit },
+  customerSubscriptions: { id: 'customerSubscriptions', pattern: '/customers/:customerId/subscriptions', permission: P.CustomerView, title: PAGE_TITLES.customerSubscriptions },
+  customerDevices: { id: 'customerDevices', pattern: '/customers/:customerId/devices', permission: P.CustomerView, title: PAGE_TITLES.customerDevices },
+  customerAllocate: { id: 'customerAllocate', pattern: '/customers/:customerId/devices/allocate', permission: P.CustomerManage, title: PAGE_TITLES.customerAllocate },
+  customerSettings: { id: 'customerSettings', pattern: '/customers/:customerId/settings', permission: P.CustomerView, title: PAGE_TITLES.customerSettings },
+  alarmReports: { id: 'alarmReports', pattern: '/alarm-reports', permission: P.AlarmReportListView, title: PAGE_TITLES.alarmReports },
+  alarmReport: { id: 'alarmReport', pattern: '/alarm-reports/:alarmId', permission: P.AlarmReportView, title: PAGE_TITLES.alarmReport },
 } as const satisfies Record<string, RouteDef>;
 
 export type RouteId = keyof typeof ROUTES;

@@ -246,3 +246,29 @@ export function messageFromError(body: unknown): string {
   const m = b?.Content?.Message ?? b?.content?.message;
   return typeof m === 'string' && m.trim() ? m : MSG.default;
 }
+
+/** Page titles the spec gives each route (records override them with their own names). */
+export const PAGE_TITLES = {
+  login: 'Sign in',
+  forgotPassword: 'Forgot password?',
+  editOwnProfile: 'Edit Profile',
+  persons: 'Manage Users',
+  personAdd: 'Add new user',
+  personEdit: 'Edit user',
+  assets: 'Asset Management',
+  bulkUpdate: 'Enter Device Serial Numbers',
+  bulkCurrentConfig: 'Configure & Test Devices',
+  bulkDeviceTesting: 'Configure & Test Devices',
+  bulkChangeConfig: 'Configure & Test Devices',
+  device: 'Device Details',
+  customers: 'Customers',
+  customerCreate: 'Create Account',
+  customerAccount: 'Customer',
+  customerAccountEdit: 'Edit Account',
+  customerSubscriptions: 'Customer',
+  customerDevices: 'Customer',
+  customerAllocate: 'Allocate Devices',
+  customerSettings: 'System',
+  alarmReports: 'Alarm Reports',
+  alarmReport: 'Closed Alarm Report',
+} as const;
