@@ -1,6 +1,7 @@
 import { type Kysely, type Migration, type MigrationProvider, Migrator, PostgresAdapter, sql, type CreateTableBuilder } from 'kysely';
 import { m002 } from './migrations/002-search.js';
 import { m003 } from './migrations/003-person-sort.js';
+import { m004 } from './migrations/004-refresh-token-person.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -190,6 +191,7 @@ export const migrations: Record<string, Migration> = {
   '001_core': m001,
   '002_search': m002,
   '003_person_sort': m003,
+  '004_refresh_token_person': m004,
 };
 
 class StaticProvider implements MigrationProvider {
