@@ -1,0 +1,52 @@
+import { test, expect } from '@playwright/test';
+import { signedInAs, dbQuery } from './helpers';
+import { MSG } from '../../src/shared/messages';
+
+test('keyboard pane work: split, move a tab, resize, unsaved-changes guard on close, cheat sheet', async ({ page }) => {
+  const [p] = dbQuery<{ id: string; firstName: string; lastName: string }>(
+    "select id, firstName, lastName from persons where email like '%@arc.example' order by lastName limit 1",
+  );
+  await signedInAs(page, 'admin@demo.test');
+  await page.locator('body').focus();
+  await page.keyboard.press('g');
+  await page.keyboard.press('u');
+  await expect(page.getByRole('tab', { name: /Manage Users/, selected: true })).toBeVisible();
+
+  // open a person in the same pane, then move that tab to the other pane (splitting)
+  await page.goto(`/persons/edit/${p.id}`);
+  const editTab = page.getByRole('tab', { name: new RegExp(`Edit ${p.firstName} ${p.lastName}`) });
+  await expect(editTab).toBeVisible();
+  await expect(page.getByRole('tablist')).toHaveCount(1);
+  await page.keyboard.press('Alt+m');
+  await expect(page.getByRole('tablist')).toHaveCount(2);
+  await expect(page.getByRole('tablist').nth(1).getByRole('tab', { name: new RegExp(`Edit ${p.firstName}`) })).toBeVisible();
+
+  // the splitter is a window splitter the keyboard can move
+  const sep = page.getByRole('separator').first();
+  const before = Number(await sep.getAttribute('aria-valuenow'));
+  await sep.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(async () => Number(await sep.getAttribute('aria-valuenow'))).toBeGreaterThan(before);
+
+  // unsaved changes: closing asks the spec's question; Escape keeps the tab
+  const first = page.getByLabel(/First name/);
+  await first.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type('x');
+  await page.keyboard.press('Alt+w');
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog.getByText(MSG.unsavedChanges)).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+  await expect(editTab).toBeVisible();
+  await expect(first).toHaveValue(`${p.firstName}x`);
+
+  // the cheat sheet lists the registry's shortcuts (from outside any field: focus the tab strip)
+  await editTab.focus();
+  await page.keyboard.press('Shift+Slash'); // '?' on a UK/US keyboard
+  const sheet = page.getByRole('dialog');
+  await expect(sheet.getByText('Go to User Management')).toBeVisible();
+  await expect(sheet.getByText('Close tab', { exact: true })).toBeVisible();
+  await expect(sheet.getByText('Split pane right')).toBeVisible();
+});
