@@ -1,19 +1,16 @@
 // Benchmark harness (tests/bench/persons-list.bench.ts): the shared DataTable in its "all rows"
 // mode over every person — GET /ps-admin/persons/get-list (the person list's own endpoint, same
 // sort) fetched 100 rows at a time as the user scrolls, through the widget's onEndReached.
-// Columns equal the person list's (src/app/features/persons/person-list-page.tsx builds them
-// inside the component, so they are rebuilt here from the same labels and cell rules).
+// Columns are the person list's own (src/app/features/persons/person-columns.tsx).
 // The access token comes from the benchmark (window.__benchToken, set by an init script).
 import { StrictMode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createRoot } from 'react-dom/client';
-import { Badge, Theme } from '@radix-ui/themes';
+import { Theme } from '@radix-ui/themes';
 import '@radix-ui/themes/styles.css';
 import { DataTable } from '../../../src/app/ui/data-table/data-table';
-import type { DataTableColumn } from '../../../src/app/ui/data-table/types';
-import { format, isValid, parseISO } from 'date-fns';
 import type { PersonList, PersonListItem } from '../../../src/app/features/persons/api';
+import { personColumns } from '../../../src/app/features/persons/person-columns';
 import { MSG } from '../../../src/shared/messages';
-import { ROLE_IDS, ROLE_LABELS, type RoleName } from '../../../src/shared/permissions';
 
 declare global {
   interface Window {
@@ -23,14 +20,6 @@ declare global {
 }
 
 const PAGE_SIZE = 100;
-const ROLE_COLUMNS: RoleName[] = ['SuperAdminRole', 'SuperAdminReadonlyRole', 'ArcManagerRole', 'ArcSupervisorRole', 'ArcControllerRole'];
-/** Same rule as the person list's formatLastLogin (en-GB, 24-hour clock). */
-function formatLastLogin(value: string | null | undefined): string {
-  if (!value) return '-';
-  const d = parseISO(value);
-  return isValid(d) ? format(d, 'dd/MM/yyyy HH:mm') : '-';
-}
-const fullName = (p: PersonListItem) => `${p.FirstName} ${p.LastName}`.trim();
 const state = (window.__harness = { loaded: 0, total: -1, requests: 0, errors: 0, fetchMs: [] as number[] });
 
 async function fetchPage(page: number): Promise<PersonList> {
@@ -83,44 +72,7 @@ function AllPersons() {
   rowsRef.current = rows;
   const onEndReached = useCallback(() => load(Math.floor(rowsRef.current.length / PAGE_SIZE) + 1), [load]);
 
-  const columns = useMemo<DataTableColumn<PersonListItem>[]>(
-    () => [
-      { id: 'name', header: MSG.personsColUserName, sortKey: 'UserName', width: 'minmax(160px, 1.4fr)', cell: (p) => fullName(p) },
-      { id: 'email', header: MSG.personsColEmail, sortKey: 'Email', width: 'minmax(200px, 1.8fr)', cell: (p) => p.Email },
-      ...ROLE_COLUMNS.map<DataTableColumn<PersonListItem>>((name) => ({
-        id: name,
-        header: ROLE_LABELS[name],
-        sortKey: `role:${ROLE_IDS[name]}`,
-        width: 'minmax(92px, 0.7fr)',
-        align: 'center',
-        cell: (p) => (
-          <input
-            type="checkbox"
-            checked={p.Roles.some((r) => r.Name === name || r.Id === ROLE_IDS[name])}
-            readOnly
-            disabled
-            tabIndex={-1}
-            aria-label={`${ROLE_LABELS[name]} for ${fullName(p)}`}
-          />
-        ),
-      })),
-      {
-        id: 'lastLogin',
-        header: MSG.personsColLastLogin,
-        sortKey: 'LastLoginDate',
-        width: 'minmax(160px, 1fr)',
-        cell: (p) =>
-          p.IsLocked ? (
-            <Badge color="red" variant="soft">
-              {MSG.personsLocked}
-            </Badge>
-          ) : (
-            formatLastLogin(p.LastLoginDate)
-          ),
-      },
-    ],
-    [],
-  );
+  const columns = useMemo(() => personColumns(), []);
 
   return (
     <div style={{ height: '100vh', boxSizing: 'border-box', padding: 16, display: 'flex', flexDirection: 'column', gap: 12 }}>

@@ -1,10 +1,9 @@
 // User Management: the person list (spec document 1 §2 "Person list page", §4 list sorting).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Badge, Button, Flex, Heading } from '@radix-ui/themes';
-import { format, isValid, parseISO } from 'date-fns';
+import { Button, Flex, Heading } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
-import type { DataTableColumn, SortState } from '../../ui/data-table/types';
+import type { SortState } from '../../ui/data-table/types';
 import { useDebouncedValue } from '../../ui/data-table/use-debounced-value';
 import { useTabState } from '../../ui/data-table/use-tab-state';
 import { useTab } from '../../workspace/tab-context';
@@ -15,25 +14,17 @@ import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { MAX_SEARCH_LENGTH } from '../../../shared/schemas/common';
-import { P, ROLE_IDS, ROLE_LABELS, type RoleName } from '../../../shared/permissions';
+import { P, ROLE_IDS, type RoleName } from '../../../shared/permissions';
 import { dictionariesQuery, personListQuery, type PersonListItem, type PersonListParams } from './api';
 
-/** The role columns, in the spec's order. */
-export const ROLE_COLUMNS: RoleName[] = ['SuperAdminRole', 'SuperAdminReadonlyRole', 'ArcManagerRole', 'ArcSupervisorRole', 'ArcControllerRole'];
-const ROLE_SORT_PREFIX = 'role:';
+import { personColumns, ROLE_SORT_PREFIX } from './person-columns';
+export { ROLE_COLUMNS } from './person-columns';
 export const SEARCH_DEBOUNCE_MS = 300;
 
 type ListState = { page: number; pageSize: number; sort: SortState; search: string };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'UserName', desc: false }, search: '' };
 
-/** Spec §9: en-GB, 24-hour clock. */
-export function formatLastLogin(value: string | null | undefined): string {
-  if (!value) return '-';
-  const d = parseISO(value);
-  return isValid(d) ? format(d, 'dd/MM/yyyy HH:mm') : '-';
-}
-
-const fullName = (p: PersonListItem) => `${p.FirstName} ${p.LastName}`.trim();
+export { formatLastLogin } from './person-columns';
 
 export function PersonListPage() {
   const tab = useTab();
@@ -70,44 +61,8 @@ export function PersonListPage() {
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
 
-  const columns = useMemo<DataTableColumn<PersonListItem>[]>(
-    () => [
-      { id: 'name', header: MSG.personsColUserName, sortKey: 'UserName', width: 'minmax(160px, 1.4fr)', cell: (p) => fullName(p) },
-      { id: 'email', header: MSG.personsColEmail, sortKey: 'Email', width: 'minmax(200px, 1.8fr)', cell: (p) => p.Email },
-      ...ROLE_COLUMNS.map<DataTableColumn<PersonListItem>>((name) => ({
-        id: name,
-        header: ROLE_LABELS[name],
-        sortKey: `${ROLE_SORT_PREFIX}${roleId(name)}`,
-        width: 'minmax(92px, 0.7fr)',
-        align: 'center',
-        cell: (p) => (
-          <input
-            type="checkbox"
-            checked={p.Roles.some((r) => r.Name === name || r.Id === roleId(name))}
-            readOnly
-            disabled
-            tabIndex={-1}
-            aria-label={`${ROLE_LABELS[name]} for ${fullName(p)}`}
-          />
-        ),
-      })),
-      {
-        id: 'lastLogin',
-        header: MSG.personsColLastLogin,
-        sortKey: 'LastLoginDate',
-        width: 'minmax(160px, 1fr)',
-        cell: (p) =>
-          p.IsLocked ? (
-            <Badge color="red" variant="soft">
-              {MSG.personsLocked}
-            </Badge>
-          ) : (
-            formatLastLogin(p.LastLoginDate)
-          ),
-      },
-    ],
-    [dict], // roleId() reads the dictionaries
-  );
+  // roleId() reads the dictionaries
+  const columns = useMemo(() => personColumns(roleId), [dict]);
 
   const data = list.data;
   return (
