@@ -26,11 +26,6 @@ export const log = (s: string) => console.log(`  ${s}`);
 /** "load 1.23 0.98 0.77 (2 cores)" — the benchmarks print it beside their figures. */
 export const loadNote = () => `load ${loadavg().map((n) => n.toFixed(2)).join(' ')}`;
 
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return NaN;
-  const i = Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1));
-  return sorted[i];
-}
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 
 export function ensureClientBuilt() {

@@ -20,7 +20,8 @@
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadNote, log, percentile, ROOT, round1, sleep, SQLITE_FILE, withBench } from './browser.js';
+import { loadNote, log, ROOT, round1, sleep, SQLITE_FILE, withBench } from './browser.js';
+import { percentile, rng } from './stats.js';
 
 /** The palette's debounce, read from its source (importing the module would pull in the browser-only http client). */
 function readDebounceMs(): number {
@@ -149,16 +150,6 @@ const INIT_SCRIPT = String.raw`(() => {
   };
 })();`;
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Query = { kind: string; text: string };
 

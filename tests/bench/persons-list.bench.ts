@@ -20,6 +20,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { apiTokens, freePort, loadNote, log, ROOT, round1, sleep, withBench } from './browser.js';
+import { percentileOf } from './stats.js';
 
 const GOAL_LONG_TASK_MS = 50;
 const GOAL_DOM_ROWS = 60;
@@ -101,10 +102,6 @@ async function mainThreadMeter(page: Page) {
   };
 }
 
-const percentileOf = (xs: number[], p: number) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))] : NaN;
-};
 
 async function moveMouseToGrid(page: Page) {
   const box = await page.getByRole('grid', { name: 'Users' }).boundingBox();

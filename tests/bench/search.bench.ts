@@ -24,19 +24,10 @@ import { seedReferenceData } from '../../src/server/seed/reference.js';
 import { issueAccessToken } from '../../src/server/auth/tokens.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { optimizeSearchIndex } from '../../src/server/modules/search/maintenance.js';
+import { percentile, rng } from './stats.js';
 
 // ---- deterministic data
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 type Rand = ReturnType<typeof rng>;
 const pick = <T>(r: Rand, xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
 const digits = (r: Rand, n: number) => {
@@ -233,7 +224,6 @@ export function buildQueries(s: Samples, n = 300, seed = 11): string[] {
   return out;
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const r2 = (x: number) => Math.round(x * 100) / 100;
 
 function openRaw(file: string) {
@@ -338,13 +328,13 @@ export async function benchSearch(opts: { sizes?: number[]; queries?: number; tr
         cpu.sort((a, b) => a - b);
         slow.sort((a, b) => b[0] - a[0]);
         const key = `${label}${tag}`;
-        figures[`${key}_p50_ms`] = r2(pct(lat, 50));
-        figures[`${key}_p95_ms`] = r2(pct(lat, 95));
-        figures[`${key}_p99_ms`] = r2(pct(lat, 99));
+        figures[`${key}_p50_ms`] = r2(percentile(lat, 50));
+        figures[`${key}_p95_ms`] = r2(percentile(lat, 95));
+        figures[`${key}_p99_ms`] = r2(percentile(lat, 99));
         figures[`${key}_max_ms`] = r2(lat[lat.length - 1]);
         // CPU time of this process per query: less disturbed by other load on the machine
-        figures[`${key}_cpu_p50_ms`] = r2(pct(cpu, 50));
-        figures[`${key}_cpu_p95_ms`] = r2(pct(cpu, 95));
+        figures[`${key}_cpu_p50_ms`] = r2(percentile(cpu, 50));
+        figures[`${key}_cpu_p95_ms`] = r2(percentile(cpu, 95));
         const load = loadavg()[0];
         figures[`${key}_loadavg`] = r2(load);
         const goal = size >= 1_000_000 ? 30 : 15;

@@ -1,6 +1,7 @@
 // Token endpoint throughput: password grants (argon2id verify each) and refresh grants
 // (sha256 lookup + rotation), sequential and with 8 requests in flight, through app.request()
 // over SQLite in memory. Imported by tests/bench/run.ts.
+import { percentile } from './stats.js';
 import { createApp } from '../../src/server/app.js';
 import { testConfig } from '../../src/server/config.js';
 import { createOutbox } from '../../src/server/outbox.js';
@@ -60,7 +61,7 @@ export async function benchToken(opts: { seconds?: number } = {}): Promise<Recor
     );
     const elapsed = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] * 10) / 10;
+    const pct = (p: number) => Math.round(percentile(latencies, p * 100) * 10) / 10;
     return { rps: Math.round((latencies.length / elapsed) * 10) / 10, p50: pct(0.5), p95: pct(0.95), n: latencies.length };
   }
 
