@@ -67,6 +67,13 @@ export function authLimiters(d: Deps): AuthLimiters {
   return l;
 }
 
+/** E-mails on request (code resend, reset link): limited per address and per e-mail; a 429 response when over. */
+async function mailLimit(c: Ctx, email: string): Promise<Response | undefined> {
+  const { mail } = authLimiters(deps(c));
+  const limit = await takeAll([[mail.perEmail, email], [mail.perAddress, clientAddress(c)]]);
+  return limit.ok ? undefined : tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
+}
+
 export function authRoutes(api: Api) {
   tokenRoute(api, (d) => authLimiters(d).signIn);
 
@@ -129,9 +136,8 @@ export function authRoutes(api: Api) {
   api.post('/api/v1/two-factor-authentication/send', { access: 'public', json: sendCodeSchema, sample: { json: { email: 'nobody@example.test' } } }, async (c, { body }) => {
     const d = deps(c);
     const email = body.email.toLowerCase();
-    const { mail } = authLimiters(d);
-    const limit = await takeAll([[mail.perEmail, email], [mail.perAddress, clientAddress(c)]]);
-    if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
+    const limited = await mailLimit(c, email);
+    if (limited) return limited;
     const person = await findPersonByEmail(d.db, email);
     const at = d.config.now();
     if (person && !person.isLocked && (await hasOpenCodeRequest(d.db, person.id, at))) {
@@ -171,9 +177,8 @@ export function authRoutes(api: Api) {
   api.post('/api/v1/reset-password', { access: 'public', json: resetPasswordSchema, sample: { json: { email: 'nobody@example.test' } } }, async (c, { body }) => {
     const d = deps(c);
     const email = body.email.toLowerCase();
-    const { mail } = authLimiters(d);
-    const limit = await takeAll([[mail.perEmail, email], [mail.perAddress, clientAddress(c)]]);
-    if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
+    const limited = await mailLimit(c, email);
+    if (limited) return limited;
     const person = await findPersonByEmail(d.db, email);
     const at = d.config.now();
     if (person && person.personStatus === 1 && person.loginMethod === 1) {
