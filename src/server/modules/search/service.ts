@@ -6,6 +6,7 @@
 // length), so within a tier the shorter field wins; ties go to the more recent record. Alarm
 // reports are ranked newest first within a tier (score = tier + 0.9 exact, + 0.5 otherwise).
 // Groups are ordered by their best hit's score; empty groups are left out.
+import { getHref } from '../../../shared/routes.js';
 import { sql, type RawBuilder } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
 import { P, type Permission } from '../../../shared/permissions.js';
@@ -191,7 +192,7 @@ const devices: Provider<DeviceRow> = {
       kind: 'device',
       title: row.serialNumber,
       subtitle: join(lookupName(DEVICE_TYPES, row.type), row.customerId ? names.get(row.customerId) : undefined, row.imei),
-      href: `/asset-management/${encodeURIComponent(row.id)}`,
+      href: getHref('device', { deviceId: row.id }),
       score,
       matched: match.matched,
     }));
@@ -221,7 +222,7 @@ const customers: Provider<CustomerRow> = {
       kind: 'customer',
       title: row.name,
       subtitle: join(row.portalId, lookupName(TIER_TYPES, row.tier), lookupName(CUSTOMER_STATUSES, row.status)),
-      href: `/customers/${encodeURIComponent(row.id)}/account`,
+      href: getHref('customerAccount', { customerId: row.id }),
       score,
       matched: match.matched,
     })),
@@ -259,7 +260,7 @@ const persons: Provider<PersonRow> = {
       kind: 'person',
       title: fullName(row),
       subtitle: row.email,
-      href: `/persons/edit/${encodeURIComponent(row.id)}`,
+      href: getHref('personEdit', { userId: row.id }),
       score,
       matched: match.matched,
     })),
@@ -297,7 +298,7 @@ const alarmReports: Provider<AlarmRow> = {
       kind: 'alarmReport',
       title: join(row.alarmId, row.personFullName),
       subtitle: join(row.customerAccountFullName, formatClosed(row.alarmClosed)),
-      href: `/alarm-reports/${encodeURIComponent(row.alarmId)}`,
+      href: getHref('alarmReport', { alarmId: row.alarmId }),
       score,
       matched: match.matched,
     })),
