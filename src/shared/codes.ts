@@ -200,4 +200,4 @@ const G = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-
 export const ID_PATTERN = new RegExp(`^(\\{${G}\\}|${G})(:${G})?$`);
 export const isValidId = (id: unknown): id is string => typeof id === 'string' && ID_PATTERN.test(id);
 /** Normalise a valid id to its bare first GUID, lower-case. */
-export const normaliseId = (id: string) => id.replace(/[{}]/g, '').split(':')[0].toLowerCase();
+export const normaliseId = (id: string) => (id.replace(/[{}]/g, '').split(':', 1)[0] ?? '').toLowerCase();

@@ -46,19 +46,21 @@ const ORDER: RouteId[] = (Object.keys(ROUTES) as RouteId[]).sort(
 );
 
 export function matchPath(path: string): { route: RouteId; params: Record<string, string> } | null {
-  const clean = path.split(/[?#]/)[0].replace(/\/+$/, '') || '/';
+  const [pathOnly = ''] = path.split(/[?#]/, 1);
+  const clean = pathOnly.replace(/\/+$/, '') || '/';
   const parts = clean.split('/');
   for (const id of ORDER) {
     const pp = ROUTES[id].pattern.split('/');
     if (pp.length !== parts.length) continue;
     const params: Record<string, string> = {};
-    let ok = true;
-    for (let i = 0; i < pp.length; i++) {
-      if (pp[i].startsWith(':')) {
-        if (!parts[i]) { ok = false; break; }
-        params[pp[i].slice(1)] = decodeURIComponent(parts[i]);
-      } else if (pp[i] !== parts[i]) { ok = false; break; }
-    }
+    // Segment by segment (same length, so parts[i] exists): literals must be equal, :params non-empty.
+    const ok = pp.every((seg, i) => {
+      const part = parts[i] ?? '';
+      if (!seg.startsWith(':')) return seg === part;
+      if (!part) return false;
+      params[seg.slice(1)] = decodeURIComponent(part);
+      return true;
+    });
     if (ok) return { route: id, params };
   }
   return null;

@@ -172,7 +172,11 @@ export function pickQueries(file = SQLITE_FILE): Query[] {
     ];
     // Interleave the kinds: person, serial, IMEI, customer, person, …
     const out: Query[] = [];
-    for (let i = 0; out.length < byKind.reduce((n, k) => n + k.length, 0); i++) for (const k of byKind) if (k[i]) out.push(k[i]);
+    for (let i = 0; out.length < byKind.reduce((n, k) => n + k.length, 0); i++)
+      for (const k of byKind) {
+        const q = k[i];
+        if (q) out.push(q);
+      }
     return out;
   } finally {
     db.close();

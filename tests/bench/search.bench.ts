@@ -24,12 +24,11 @@ import { seedReferenceData } from '../../src/server/seed/reference.js';
 import { issueAccessToken } from '../../src/server/auth/tokens.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { optimizeSearchIndex } from '../../src/server/modules/search/maintenance.js';
-import { percentile, rng } from './stats.js';
+import { itemAt, percentile, pick, rng } from './stats.js';
 
 // ---- deterministic data
 
 type Rand = ReturnType<typeof rng>;
-const pick = <T>(r: Rand, xs: readonly T[]) => xs[Math.floor(r() * xs.length)];
 const digits = (r: Rand, n: number) => {
   let s = '';
   for (let i = 0; i < n; i++) s += Math.floor(r() * 10);
@@ -110,7 +109,7 @@ export function generate(raw: SQLite.Database, c: Counts, opts: { seed?: number;
     if (i % every === 0 && arr.length < 2000) arr.push(v);
   };
   const s: Samples = { serials: [], imeis: [], phones: [], customers: [], portals: [], persons: [], emails: [], alarmIds: [] };
-  const ms: Record<string, number> = {};
+  const ms = { customers: 0, devices: 0, persons: 0, alarmReports: 0 };
   const now = iso(T0);
 
   let t = performance.now();
@@ -136,7 +135,7 @@ export function generate(raw: SQLite.Database, c: Counts, opts: { seed?: number;
   // serial numbers: a per-type counter scrambled so that insertion order is not serial order
   const perType = new Map<number, number>();
   batched(raw, c.devices, insD, (i) => {
-    const [type, prefix] = SERIAL_PREFIX[i % SERIAL_PREFIX.length];
+    const [type, prefix] = itemAt(SERIAL_PREFIX, i % SERIAL_PREFIX.length);
     const n = perType.get(type) ?? 0;
     perType.set(type, n + 1);
     const serial = `${prefix}-${String((n * 7_368_787) % 10_000_000).padStart(7, '0')}`;
@@ -203,7 +202,7 @@ export function buildQueries(s: Samples, n = 300, seed = 11): string[] {
     [0.03, () => frag(pick(r, s.phones), 5, 7, 0)], // phone prefixes
     [0.07, () => frag(pick(r, s.customers), 3, 12, 0).trim()], // customer name prefixes
     [0.02, () => pick(r, s.portals)], // customer references
-    [0.08, () => { const p = pick(r, s.persons); return r() < 0.5 ? p : p.split(' ')[r() < 0.5 ? 0 : 1].slice(0, 4 + Math.floor(r() * 4)); }], // names
+    [0.08, () => { const p = pick(r, s.persons); return r() < 0.5 ? p : itemAt(p.split(' '), r() < 0.5 ? 0 : 1).slice(0, 4 + Math.floor(r() * 4)); }], // names
     [0.04, () => frag(pick(r, s.emails), 5, 10)], // e-mail fragments
     [0.04, () => pick(r, s.alarmIds)], // alarm ids
     [0.09, () => frag(pick(r, [...s.serials, ...s.persons, ...s.customers]), 1, 2, 0)], // 1-2 characters
@@ -245,23 +244,23 @@ const removeDb = (file: string) => {
  * BatchInserter does) and for 1 row/statement (the worst case).
  */
 async function triggerOverhead(n: number) {
-  const out: Record<string, number> = {};
-  for (const per of [500, 1])
-    for (const withSearch of [false, true]) {
-      const file = join(tmpdir(), `search-trig-${randomBytes(4).toString('hex')}.db`);
-      const { raw, db } = openRaw(file);
-      try {
-        await migrateToLatest(db);
-        if (!withSearch) await m002.down!(db);
-        const c0 = process.cpuUsage();
-        generate(raw, { devices: n, customers: 10, persons: 0, alarmReports: 0 }, { rowsPerStatement: per });
-        const c = process.cpuUsage(c0);
-        out[`${per}_${withSearch ? 'with' : 'without'}`] = (c.user + c.system) / 1000;
-      } finally {
-        await db.destroy();
-        removeDb(file);
-      }
+  const cpuMs = async (per: number, withSearch: boolean) => {
+    const file = join(tmpdir(), `search-trig-${randomBytes(4).toString('hex')}.db`);
+    const { raw, db } = openRaw(file);
+    try {
+      await migrateToLatest(db);
+      if (!withSearch) await m002.down!(db);
+      const c0 = process.cpuUsage();
+      generate(raw, { devices: n, customers: 10, persons: 0, alarmReports: 0 }, { rowsPerStatement: per });
+      const c = process.cpuUsage(c0);
+      return (c.user + c.system) / 1000;
+    } finally {
+      await db.destroy();
+      removeDb(file);
     }
+  };
+  const out: { per: number; without: number; with: number }[] = [];
+  for (const per of [500, 1]) out.push({ per, without: await cpuMs(per, false), with: await cpuMs(per, true) });
   return out;
 }
 
@@ -272,9 +271,7 @@ export async function benchSearch(opts: { sizes?: number[]; queries?: number; tr
   const trigRows = opts.triggerRows ?? Math.min(100_000, Math.max(...sizes));
   const trig = await triggerOverhead(trigRows);
   const k = `${trigRows / 1000}k`;
-  for (const per of [500, 1]) {
-    const a = trig[`${per}_without`];
-    const b = trig[`${per}_with`];
+  for (const { per, without: a, with: b } of trig) {
     figures[`insert_${k}_devices_${per}rows_stmt_no_search_cpu_ms`] = Math.round(a);
     figures[`insert_${k}_devices_${per}rows_stmt_with_search_cpu_ms`] = Math.round(b);
     console.log(`  insert ${trigRows} devices, ${per} row(s)/statement: ${Math.round(a)} ms CPU without search triggers, ${Math.round(b)} ms with (+${Math.round(b - a)} ms, ${((b - a) / trigRows * 1000).toFixed(1)} µs/row)`);
@@ -331,11 +328,11 @@ export async function benchSearch(opts: { sizes?: number[]; queries?: number; tr
         figures[`${key}_p50_ms`] = r2(percentile(lat, 50));
         figures[`${key}_p95_ms`] = r2(percentile(lat, 95));
         figures[`${key}_p99_ms`] = r2(percentile(lat, 99));
-        figures[`${key}_max_ms`] = r2(lat[lat.length - 1]);
+        figures[`${key}_max_ms`] = r2(lat.at(-1) ?? NaN);
         // CPU time of this process per query: less disturbed by other load on the machine
         figures[`${key}_cpu_p50_ms`] = r2(percentile(cpu, 50));
         figures[`${key}_cpu_p95_ms`] = r2(percentile(cpu, 95));
-        const load = loadavg()[0];
+        const [load = NaN] = loadavg(); // 1-minute average
         figures[`${key}_loadavg`] = r2(load);
         const goal = size >= 1_000_000 ? 30 : 15;
         console.log(`  ${key}: ${queries.length} queries, avg ${(hits / queries.length).toFixed(1)} hits; p50 ${figures[`${key}_p50_ms`]} ms, p95 ${figures[`${key}_p95_ms`]} ms (goal < ${goal}), p99 ${figures[`${key}_p99_ms`]} ms, max ${figures[`${key}_max_ms`]} ms; CPU p50 ${figures[`${key}_cpu_p50_ms`]} / p95 ${figures[`${key}_cpu_p95_ms`]} ms; load average ${load.toFixed(1)}`);

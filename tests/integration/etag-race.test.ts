@@ -55,7 +55,7 @@ test(`${N} concurrent identity-updates with one etag: one 200, ${N - 1} × 409, 
     expect(losers).toHaveLength(N - 1);
     for (const l of losers) expect(l.body.Content.Code).toBe(CODE.conflict);
 
-    const w = winners[0];
+    const w = winners[0]!; // exactly one: asserted above
     const row = await t.db.selectFrom('persons').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.firstName).toBe(`Writer${w.i}`);
     expect(row.lastName).toBe(`Round${round}-${w.i}`);
@@ -85,5 +85,5 @@ test('concurrent own-profile updates with one etag: exactly one wins', async () 
   const winner = statuses.indexOf(200);
   const row = await t.db.selectFrom('persons').selectAll().where('id', '=', me.id).executeTakeFirstOrThrow();
   expect(row.firstName).toBe(`Me${winner}`);
-  expect(row.etag).toBe((await responses[winner].json()).Etag);
+  expect(row.etag).toBe((await responses[winner]!.json()).Etag); // the one 200, asserted above
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { isValidPhoneNumber } from 'libphonenumber-js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { PROVIDER_TENANT } from '../helpers/auth.js';
-import { seedDemoData, hasData, BASE_COUNTS, CALL_BUTTON_TYPES } from '../../src/server/seed/demo.js';
+import { seedDemoData, hasData, BASE_COUNTS, CALL_BUTTON_TYPES, type DemoCounts } from '../../src/server/seed/demo.js';
 import { DEMO_ACCOUNTS } from '../../src/server/seed/accounts.js';
 import { PROVIDER_TENANT_ID } from '../../src/server/seed/ids.js';
 import { JOURNAL_KINDS, CALL_LINES } from '../../src/server/seed/alarms.js';
@@ -28,7 +28,7 @@ const dbs: TestDb[] = [];
 let a: DB; // seed 7
 let b: DB; // seed 7 again
 let c: DB; // seed 8
-let countsA: Record<string, number>;
+let countsA: DemoCounts;
 const logs: Record<string, unknown>[] = [];
 
 async function fresh(seed: number, scale = SCALE) {
@@ -111,7 +111,7 @@ describe('sizes', () => {
     expect(Math.abs(countsA.persons - BASE_COUNTS.persons * SCALE)).toBeLessThanOrEqual(BASE_COUNTS.persons * SCALE * 0.1);
     const n = async (t: string) => Number((await a.selectFrom(t as any).select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
     for (const [t, count] of Object.entries(countsA)) expect([t, await n(t)]).toEqual([t, count]);
-    for (const t of ['deviceConfigurations', 'deviceMessages', 'alarmCalls', 'activityJournal', 'alarmNotes', 'alarmMemos', 'desiredConfigurations', 'outbox', 'auditLog', 'refreshTokens'])
+    for (const t of ['deviceConfigurations', 'deviceMessages', 'alarmCalls', 'activityJournal', 'alarmNotes', 'alarmMemos', 'desiredConfigurations', 'outbox', 'auditLog', 'refreshTokens'] as const)
       expect([t, countsA[t] > 0]).toEqual([t, true]);
   });
 
@@ -358,7 +358,8 @@ describe('devices', () => {
     for (const d of devices) {
       const who = () => d.serialNumber;
       k.ok(UUID4.test(d.id) && typeValues.has(d.type) && statusValues.has(d.status), () => `${who()}: id/type/status`);
-      k.ok(!prefixOf[d.type] || prefixOf[d.type].test(d.serialNumber), () => `${who()}: serial format for type ${d.type}`);
+      const prefix = prefixOf[d.type];
+      k.ok(!prefix || prefix.test(d.serialNumber), () => `${who()}: serial format for type ${d.type}`);
       k.ok(!d.simSerial || (/^8944\d{15,16}$/.test(d.simSerial) && luhnValid(d.simSerial)), () => `${who()}: ICCID ${d.simSerial}`);
       k.ok(!d.imsi || /^234\d{12}$/.test(d.imsi), () => `${who()}: IMSI ${d.imsi}`);
       k.ok(d.simTypeId === null || simTypes.has(d.simTypeId), () => `${who()}: sim type ${d.simTypeId}`);
@@ -538,7 +539,8 @@ describe('alarm reports', () => {
       per.set(r.alarmReportId, (per.get(r.alarmReportId) ?? 0) + 1);
       const props = json(r.customProperties);
       seen.add(props.kind);
-      k.ok(fields[props.kind] && Object.keys(props).sort().join() === ['kind', ...fields[props.kind]].sort().join(), () => `fields ${r.customProperties}`);
+      const want = fields[props.kind];
+      k.ok(want && Object.keys(props).sort().join() === ['kind', ...want].sort().join(), () => `fields ${r.customProperties}`);
       k.ok(ISO.test(r.date) && typeof r.creator === 'string' && r.details.length > 0, () => `entry ${r.id}`);
     }
     expect(k.bad).toEqual([]);

@@ -1,7 +1,7 @@
 import type { RoleName } from '../../shared/permissions.js';
 
 /** The demo sign-ins: one person per role, plus one with e-mail second factor. Demo data only. */
-export const DEMO_ACCOUNTS: { email: string; firstName: string; lastName: string; roles: RoleName[]; twoFactor?: 1; label: string }[] = [
+export const DEMO_ACCOUNTS: { email: string; firstName: string; lastName: string; roles: [RoleName, ...RoleName[]]; twoFactor?: 1; label: string }[] = [
   { email: 'admin@demo.test', firstName: 'Alex', lastName: 'Admin', roles: ['SuperAdminRole'], label: 'Provider Admin' },
   { email: 'admin-readonly@demo.test', firstName: 'Robin', lastName: 'Reader', roles: ['SuperAdminReadonlyRole'], label: 'Provider Admin Readonly' },
   { email: 'arc-manager@demo.test', firstName: 'Morgan', lastName: 'Manager', roles: ['ArcManagerRole'], label: 'ARC Manager' },

@@ -9,6 +9,7 @@ import type { DB } from '../db/index.js';
 import { ALARM_TYPES, DEVICE_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, lookupName } from '../../shared/codes.js';
 import { ROLE_LABELS } from '../../shared/permissions.js';
 import { Rng } from './rng.js';
+import { itemAt } from './lists.js';
 import { BatchInserter } from './insert.js';
 import { ALARM_NOTICES, ARC_NUMBER, MEMO_ACTIVITIES, MEMO_TEXTS, NOTE_TEXTS, RELATIONSHIPS, SUPPORT_ISSUES, TOWNS } from './data.js';
 import { e164, gridReference, homeAddress, nearTown, oneLine, personBundle, personName, ukLandline, ukMobile, w3w } from './gen.js';
@@ -25,15 +26,19 @@ const FEMALE_RELATIONS = new Set(['Mother', 'Sister', 'Daughter']);
 const MALE_RELATIONS = new Set(['Father', 'Brother', 'Son']);
 const iso = (ms: number) => new Date(ms).toISOString();
 
+type Weights<T> = readonly (readonly [T, number])[];
+type Trigger = 1 | 2 | 3 | 4 | 5 | 6;
+type VerificationType = 1 | 2 | 3 | 4;
+
 /** Category choices per verification type (the hundreds digit is the type). */
-const CATEGORY_WEIGHTS: Record<number, [number, number][]> = {
+const CATEGORY_WEIGHTS: Record<VerificationType, Weights<number>> = {
   1: [[101, 20], [102, 10], [103, 8], [104, 25], [105, 25], [106, 4], [107, 8]],
   2: [[201, 45], [202, 10], [203, 25], [204, 12], [205, 8]],
   3: [[301, 35], [302, 65]],
   4: [[401, 20], [402, 55], [403, 25]],
 };
 /** Verification type weights per alarm type (trigger). */
-const TYPE_BY_TRIGGER: Record<number, [number, number][]> = {
+const TYPE_BY_TRIGGER: Record<Trigger, Weights<VerificationType>> = {
   1: [[1, 14], [2, 16], [3, 15], [4, 55]],
   2: [[1, 18], [2, 12], [3, 5], [4, 65]],
   3: [[1, 4], [2, 30], [3, 6], [4, 60]],
@@ -41,7 +46,7 @@ const TYPE_BY_TRIGGER: Record<number, [number, number][]> = {
   5: [[1, 45], [2, 35], [3, 4], [4, 16]],
   6: [[1, 6], [2, 34], [3, 5], [4, 55]],
 };
-const TRIGGERS: [number, number][] = [[1, 45], [2, 10], [3, 14], [4, 15], [5, 10], [6, 6]];
+const TRIGGERS: Weights<Trigger> = [[1, 45], [2, 10], [3, 14], [4, 15], [5, 10], [6, 6]];
 
 type Ctx = {
   seed: number;
@@ -55,7 +60,7 @@ type Ctx = {
   log?: (e: Record<string, unknown>) => void;
 };
 
-export async function generateAlarmReports(trx: DB, ctx: Ctx): Promise<Record<string, number>> {
+export async function generateAlarmReports(trx: DB, ctx: Ctx) {
   const { seed, now, nowMs, customers, workers, assignedWorkers, staff } = ctx;
   const reports = new BatchInserter(trx, 'alarmReports', [
     'id', 'alarmId', 'customerId', 'customerAccountFullName', 'tier', 'alarmType', 'verificationType', 'verificationCategory',
@@ -77,8 +82,8 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx): Promise<Record<st
 
   const r = new Rng(seed, 'alarms');
   for (let i = 0; i < ctx.count; i++) {
-    const w = assignedWorkers.length ? workers[assignedWorkers[r.int(0, assignedWorkers.length - 1)]] : workers[r.int(0, workers.length - 1)];
-    const c = customers[w.cust];
+    const w = assignedWorkers.length ? itemAt(workers, r.pick(assignedWorkers)) : r.pick(workers);
+    const c = itemAt(customers, w.cust);
     const device = w.devices ? r.pick(w.devices) : null;
     const controller = r.pick(controllers);
     const id = r.uuid();
@@ -120,8 +125,8 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx): Promise<Record<st
       const family = !['Friend', 'Line manager', 'Colleague', 'Neighbour'].includes(relationship);
       return { FirstName: n.firstName, LastName: family && ecRng.chance(0.7) ? w.lastName : n.lastName, Relationship: relationship, PhoneNumber: { CountryCode: '44', Number: ecRng.chance(0.85) ? ukMobile(ecRng) : ukLandline(ecRng, c.town) } };
     });
-    const team = c.teams[w.team] ?? c.teams[0];
-    const otherTeam = c.teams.length > 1 && ecRng.chance(0.3) ? c.teams[(w.team + 1) % c.teams.length] : null;
+    const team = c.teams[w.team] ?? itemAt(c.teams, 0);
+    const otherTeam = c.teams.length > 1 && ecRng.chance(0.3) ? itemAt(c.teams, (w.team + 1) % c.teams.length) : null;
     const incoming = device?.phone ?? e164(bundle.workPhone);
     const memoList = Array.from({ length: r.weighted([[0, 35], [1, 40], [2, 18], [3, 7]] as const) }, () => ({
       Id: r.uuid(),
@@ -184,7 +189,7 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx): Promise<Record<st
       const line = k === 0 ? 'Alarm' : r.weighted([['Outbound Second Line', 55], ['Inbound Second Line', 20], ['Covert Call', vType === 1 ? 40 : 10]] as const);
       const failed = r.chance(k === 0 ? 0.04 : 0.14);
       const duration = failed ? 0 : Math.round((line === 'Covert Call' ? r.float(60, 900) : r.float(15, 420)) * 100) / 100;
-      const contact = emergencyContacts.length && r.chance(0.6) ? emergencyContacts[r.int(0, emergencyContacts.length - 1)] : null;
+      const contact = emergencyContacts.length && r.chance(0.6) ? r.pick(emergencyContacts) : null;
       const number = line === 'Alarm' || line === 'Covert Call' ? incoming : line === 'Inbound Second Line' ? e164(bundle.workPhone) : contact ? e164(contact.PhoneNumber.Number) : e164(team.plan.Instructions[0]?.Contact.Value ?? bundle.workPhone);
       const nRecords = duration === 0 ? 0 : r.chance(0.15) ? 2 : 1;
       const records = Array.from({ length: nRecords }, () => {

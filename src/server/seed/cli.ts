@@ -7,15 +7,10 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig } from '../config.js';
 import { openDatabase, type DB } from '../db/index.js';
 import { seedReferenceData } from './reference.js';
-import { seedDemoData, hasData } from './demo.js';
+import { seedDemoData, hasData, DEMO_TABLES } from './demo.js';
 import { DEMO_ACCOUNTS } from './accounts.js';
 
-/** Tables the demo data fills, children before parents (the order --reset deletes in). */
-export const DEMO_TABLES = [
-  'alarmNotes', 'activityJournal', 'alarmMemos', 'alarmCalls', 'alarmReports', 'deviceMessages', 'desiredConfigurations',
-  'deviceConfigurations', 'devices', 'deviceSubscriptions', 'appSubscriptions', 'customers', 'refreshTokens',
-  'verificationCodes', 'personRoles', 'persons', 'outbox', 'auditLog',
-] as const;
+export { DEMO_TABLES };
 
 export async function resetDemoData(db: DB) {
   await db.transaction().execute(async (trx) => {
@@ -27,11 +22,11 @@ type Args = { seed?: number; scale?: number; reset: boolean; now?: Date; help: b
 
 export function parseArgs(argv: string[]): Args {
   const out: Args = { reset: false, help: false };
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i];
+  const rest = argv.values(); // value() takes the next argument from the same iterator
+  for (const a of rest) {
     const [flag, inline] = a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
     const value = () => {
-      const v = inline ?? argv[++i];
+      const v = inline ?? rest.next().value;
       if (v === undefined) throw new Error(`${flag} needs a value`);
       return v;
     };

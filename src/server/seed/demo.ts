@@ -14,6 +14,7 @@ import { DEVICE_CAPABILITIES, CAPABILITY, PHONE_TYPE } from '../../shared/codes.
 import { DEMO_ACCOUNTS } from './accounts.js';
 import { PROVIDER_TENANT_ID } from './ids.js';
 import { Rng } from './rng.js';
+import { entryOf, itemAt, zip } from './lists.js';
 import { BatchInserter } from './insert.js';
 import {
   ACCOUNT_MANAGERS, COMPANY_PREFIXES, COMPANY_SUFFIXES, DEVICE_SUPPLIERS, DURESS_WORDS, ESCALATION_INSTRUCTIONS,
@@ -30,6 +31,15 @@ import { ARC_NUMBER } from './data.js';
 export { ARC_NUMBER };
 
 export type DemoOptions = { seed: number; scale: number; password: string; log: (e: Record<string, unknown>) => void; now: Date };
+
+/** Tables the demo data fills, children before parents (the order `seed --reset` deletes in). */
+export const DEMO_TABLES = [
+  'alarmNotes', 'activityJournal', 'alarmMemos', 'alarmCalls', 'alarmReports', 'deviceMessages', 'desiredConfigurations',
+  'deviceConfigurations', 'devices', 'deviceSubscriptions', 'appSubscriptions', 'customers', 'refreshTokens',
+  'verificationCodes', 'personRoles', 'persons', 'outbox', 'auditLog',
+] as const;
+/** Rows generated per table. */
+export type DemoCounts = Record<(typeof DEMO_TABLES)[number], number>;
 
 /** Base sizes at scale 1 (scale multiplies all of them). */
 export const BASE_COUNTS = { customers: 2_000, devices: 100_000, persons: 20_000, alarmReports: 50_000 } as const;
@@ -67,7 +77,7 @@ const TYPE_POPULARITY: [number, number][] = [
   [60, 2], [70, 2], [400, 2], [620, 2], [740, 2], [803, 1], [804, 1], [810, 2],
 ];
 /** Statuses of devices that sit in a customer's account, and of stock (no customer); weights in % of all devices. */
-const HELD_STATUSES: [number, number][] = [[3, 60], [4, 1.5], [10, 1], [11, 0.5], [12, 0.5]];
+const HELD_STATUSES: [[3, number], ...[number, number][]] = [[3, 60], [4, 1.5], [10, 1], [11, 0.5], [12, 0.5]];
 const STOCK_STATUSES: [number, number][] = [[1, 22], [2, 6], [5, 4], [6, 1.5], [7, 2], [8, 1]];
 const HELD_SHARE = 0.635;
 const NO_SIM = new Set([400, 803, 804, 810]);
@@ -94,12 +104,15 @@ function sectorOf(name: string, rng: Rng): number {
 /** Splits total over weights (largest remainder, deterministic). */
 function apportion(total: number, weights: number[]): number[] {
   const sum = weights.reduce((a, w) => a + w, 0) || 1;
-  const raw = weights.map((w) => (total * w) / sum);
-  const out = raw.map(Math.floor);
-  let left = total - out.reduce((a, n) => a + n, 0);
-  const order = raw.map((r, i) => [r - Math.floor(r), i] as const).sort((a, b2) => b2[0] - a[0] || a[1] - b2[1]);
-  for (let k = 0; left > 0 && order.length; k = (k + 1) % order.length, left--) out[order[k][1]]++;
-  return out;
+  const parts = weights.map((w, i) => {
+    const raw = (total * w) / sum;
+    return { i, n: Math.floor(raw), rest: raw - Math.floor(raw) };
+  });
+  const left = total - parts.reduce((a, p) => a + p.n, 0);
+  // The units left go one each to the largest remainders first (ties: lower index), round after round.
+  const order = [...parts].sort((a, b2) => b2.rest - a.rest || a.i - b2.i);
+  if (left > 0) for (const [k, p] of order.entries()) p.n += Math.floor(left / order.length) + b(k < left % order.length);
+  return parts.map((p) => p.n);
 }
 
 const emailLocal = (n: { firstName: string; lastName: string }) =>
@@ -113,7 +126,7 @@ function uniqueEmail(taken: Set<string>, n: { firstName: string; lastName: strin
   return e;
 }
 
-export async function seedDemoData(db: DB, opts: DemoOptions): Promise<{ ms: number; counts: Record<string, number> }> {
+export async function seedDemoData(db: DB, opts: DemoOptions): Promise<{ ms: number; counts: DemoCounts }> {
   const started = performance.now();
   const { seed, scale, log } = opts;
   if (!Number.isFinite(scale) || scale <= 0) throw new Error(`seed: scale must be a positive number (got ${scale})`);
@@ -126,7 +139,6 @@ export async function seedDemoData(db: DB, opts: DemoOptions): Promise<{ ms: num
   const nAlarms = Math.max(20, Math.round(BASE_COUNTS.alarmReports * scale));
   const nStaff = Math.max(DEMO_ACCOUNTS.length + 18, Math.round(nPersons * 0.015));
 
-  const counts: Record<string, number> = {};
   let cpu = process.cpuUsage();
   const phase = (name: string, t: number, extra: Record<string, unknown> = {}) => {
     const used = process.cpuUsage(cpu);
@@ -138,8 +150,9 @@ export async function seedDemoData(db: DB, opts: DemoOptions): Promise<{ ms: num
   // the WAL and then again at checkpoint) and a larger page cache; both are restored afterwards.
   // Switching the journal mode only succeeds when no other connection has the file open.
   const restore = isPostgres(db) ? null : await sqliteBulkMode(db);
+  let counts: DemoCounts;
   try {
-    await seedAll(db, opts, { passwordHash, nCustomers, nDevices, nPersons, nAlarms, nStaff, counts, phase });
+    counts = await seedAll(db, opts, { passwordHash, nCustomers, nDevices, nPersons, nAlarms, nStaff, phase });
   } finally {
     if (restore) await restore();
   }
@@ -172,15 +185,14 @@ type Sizes = {
   nPersons: number;
   nAlarms: number;
   nStaff: number;
-  counts: Record<string, number>;
   phase: (name: string, t: number, extra?: Record<string, unknown>) => void;
 };
 
-async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
+async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCounts> {
   const { seed, now, log } = opts;
   const nowMs = now.getTime();
-  const { passwordHash, nCustomers, nDevices, nPersons, nAlarms, nStaff, counts, phase } = sizes;
-  await db.transaction().execute(async (trx) => {
+  const { passwordHash, nCustomers, nDevices, nPersons, nAlarms, nStaff, phase } = sizes;
+  return await db.transaction().execute(async (trx) => {
     const persons = new BatchInserter(trx, 'persons', [
       'id', 'tenantId', 'firstName', 'lastName', 'email', 'passwordHash', 'isLocked', 'failedAttempts', 'lastLoginDate',
       'personStatus', 'loginMethod', 'twoFactorType', 'twoFactorPhone', 'phoneNumbers', 'profile', 'searchText', 'etag',
@@ -196,7 +208,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
     const arcAddress = businessAddress(new Rng(seed, 'arc-address'), arcTown);
     const staff: StaffRef[] = [];
     const staffTaken = new Set<string>(DEMO_ACCOUNTS.map((a) => a.email.toLowerCase()));
-    const otherRoles: [RoleName[], number][] = [
+    const otherRoles: [[RoleName, ...RoleName[]], number][] = [
       [['ArcControllerRole'], 72], [['ArcSupervisorRole'], 9], [['ArcSupervisorRole', 'ArcControllerRole'], 3],
       [['ArcManagerRole'], 5], [['SuperAdminReadonlyRole'], 5], [['SuperAdminRole'], 3], [['PortalUserRole'], 3],
     ];
@@ -204,7 +216,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
     for (let i = 0; i < nStaff; i++) {
       const demo = i < DEMO_ACCOUNTS.length ? DEMO_ACCOUNTS[i] : null;
       const id = staffRng.uuid();
-      const roles: RoleName[] = demo ? [...demo.roles] : staffRng.weighted(otherRoles);
+      const roles: [RoleName, ...RoleName[]] = demo ? [...demo.roles] : staffRng.weighted(otherRoles);
       const bundle = personBundle(seed, pidx++, 'staff', { town: arcTown, address: arcAddress, sector: JOB_SECTORS.indexOf('Security'), jobTitle: ROLE_LABELS[roles[0]] }, now);
       const name = demo ? { firstName: demo.firstName, lastName: demo.lastName } : bundle.name;
       const email = demo ? demo.email.toLowerCase() : uniqueEmail(staffTaken, name, 'arc.example');
@@ -259,10 +271,10 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
       const teams: Team[] = [];
       const nTeams = teamRng.int(1, 4);
       const teamNames = teamRng.sample(TEAM_NAMES, nTeams);
-      for (let k = 0; k < nTeams; k++) {
+      for (const [k, teamName] of teamNames.entries()) {
         const steps = teamRng.sample(ESCALATION_INSTRUCTIONS, teamRng.int(2, 4));
         teams.push({
-          name: teamNames[k],
+          name: teamName,
           plan: {
             Name: k === 0 ? 'Default plan' : teamRng.pick(ESCALATION_PLAN_NAMES),
             Instructions: steps.map((s) => {
@@ -297,18 +309,17 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
     // Devices in customer accounts, split over customers by weight, then over 1–3 device types each.
     const heldTotal = Math.round(nDevices * HELD_SHARE);
     const heldPer = apportion(heldTotal, customers.map((c) => c.weight));
-    for (const c of customers) {
-      const n = heldPer[c.idx];
+    for (const [c, n] of zip(customers, heldPer)) {
       if (n === 0) continue;
       const k = Math.min(n, custRng.weighted([[1, 45], [2, 35], [3, 20]] as const));
       const types = new Set<number>();
       while (types.size < k) types.add(custRng.weighted(TYPE_POPULARITY));
       const shares = [...types].map((_, j) => (j === 0 ? 3 + custRng.next() * 3 : custRng.next() + 0.3));
       const split = apportion(n, shares);
-      c.plan = [...types].map((ty, j) => [ty, split[j]] as [number, number]).filter(([, m]) => m > 0);
+      c.plan = zip([...types], split).filter(([, m]) => m > 0);
     }
     // Persons: staff, 1–3 administrators per customer, the rest lone workers by weight.
-    const adminsPer = customers.map((c) => (c.internal ? 1 : 1 + b(custRng.chance(0.4)) + b(heldPer[c.idx] > 150)));
+    const adminsPer = zip(customers, heldPer).map(([c, held]) => (c.internal ? 1 : 1 + b(custRng.chance(0.4)) + b(held > 150)));
     const adminTotal = adminsPer.reduce((a, n) => a + n, 0);
     const workerTotal = Math.max(nCustomers, nPersons - nStaff - adminTotal);
     const workersPer = apportion(workerTotal, customers.map((c) => 0.15 + c.weight ** 0.9));
@@ -328,7 +339,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
     const auditIns = new BatchInserter(trx, 'auditLog', ['at', 'actorId', 'action', 'entity', 'entityId', 'details']);
     const admins = staff.filter((s) => s.roles.includes('SuperAdminRole'));
     const allMs = [...ACCOUNT_MANAGERS];
-    for (const c of customers) {
+    for (const [c, workers] of zip(customers, workersPer)) {
       const r = new Rng(seed, 'customer', c.idx);
       const migrated = !c.internal && r.chance(0.35);
       const sf = !c.internal && r.chance(0.92);
@@ -370,7 +381,6 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
         if (!subTypes.has(extra)) subTypes.set(extra, r.int(1, 20));
       }
       for (const [ty, purchased] of [...subTypes].sort((a, b2) => a[0] - b2[0])) await devSubs.add({ customerId: c.id, deviceType: ty, purchased });
-      const workers = workersPer[c.idx];
       const app: [number, number][] = [[1, Math.round(workers * r.float(0.3, 1.1))], [2, r.chance(0.5) ? Math.round(workers * r.float(0.1, 0.5)) : 0], [3, r.chance(0.3) ? r.int(1, 25) : 0]];
       for (const [ty, purchased] of app) await appSubs.add({ customerId: c.id, appSubscriptionType: ty, purchased });
       await auditIns.add({ at: iso(c.createdMs), actorId: admins.length ? r.pick(admins).id : null, action: 'customer.create', entity: 'customer', entityId: c.id, details: JSON.stringify({ name: c.name }) });
@@ -381,13 +391,13 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
     t = performance.now();
     const workers: WorkerRef[] = [];
     const outbox = new BatchInserter(trx, 'outbox', ['channel', 'recipient', 'subject', 'body', 'createdAt', 'sentAt', 'error']);
-    for (const c of customers) {
+    for (const [c, [nAdmins, nWorkers]] of zip(customers, zip(adminsPer, workersPer))) {
       const r = new Rng(seed, 'customer-persons', c.idx);
       taken.clear();
       c.workerStart = workers.length;
-      const total = adminsPer[c.idx] + workersPer[c.idx];
+      const total = nAdmins + nWorkers;
       for (let k = 0; k < total; k++) {
-        const isAdmin = k < adminsPer[c.idx];
+        const isAdmin = k < nAdmins;
         const bundle = personBundle(seed, pidx, isAdmin ? 'admin' : 'worker', c, now);
         const id = r.uuid();
         const email = uniqueEmail(taken, bundle.name, c.domain);
@@ -438,21 +448,20 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
     ], [devices]);
     const devRng = new Rng(seed, 'devices');
     const offsets = { imei: devRng.int(0, 999_999), iccid: devRng.int(0, 999_999_999), imsi: devRng.int(0, 999_999_999), phone: devRng.int(0, MOBILE_SPACE - 1) };
-    const serialBase: Record<number, number> = {};
-    const typeCount: Record<number, number> = {};
-    for (const [ty] of TYPE_POPULARITY) {
-      serialBase[ty] = devRng.int(100_000, ty === 10 ? 20_000_000 : 2_000_000);
-      typeCount[ty] = 0;
-    }
+    /** Per device type: where its serials start and how many devices of it exist so far. */
+    const serials = new Map<number, { base: number; count: number }>();
+    for (const [ty] of TYPE_POPULARITY) serials.set(ty, { base: devRng.int(100_000, ty === 10 ? 20_000_000 : 2_000_000), count: 0 });
     const assignedWorkers: number[] = [];
     const configurers = staff.filter((s) => s.roles.includes('SuperAdminRole') || s.roles.includes('ArcSupervisorRole'));
     let g = 0;
 
     const makeDevice = async (type: number, status: number, c: CustomerRef | null) => {
       const r = devRng;
-      const n = typeCount[type]++;
+      const ser = serials.get(type);
+      if (!ser) throw new Error(`seed: device type ${type} is not in TYPE_POPULARITY`);
+      const n = ser.count++;
       const id = r.uuid();
-      const serial = serialFor(type, n, serialBase[type], r.int(0, 2));
+      const serial = serialFor(type, n, ser.base, r.int(0, 2));
       const imei = type === 70 ? null : imeiFor(type, n, offsets.imei);
       const hasSim = !NO_SIM.has(type);
       const providerSim = hasSim && type !== 3;
@@ -473,7 +482,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
       let assigned: WorkerRef | null = null;
       if (c && c.workerEnd > c.workerStart && (status === 3 ? r.chance(0.45) : status === 4 ? r.chance(0.2) : false)) {
         const w = r.int(c.workerStart, c.workerEnd - 1);
-        assigned = workers[w];
+        assigned = itemAt(workers, w);
         if (!assigned.devices) {
           assigned.devices = [];
           assignedWorkers.push(w);
@@ -488,7 +497,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
       await devices.add({
         id, serialNumber: serial, imei, imsi: providerSim ? imsiFor(simType!, g, offsets.imsi) : null, type,
         phoneNumber: phone, simPhoneNumber: providerSim ? phone : null, simSerial: providerSim ? iccidFor(simType!, g, offsets.iccid) : null,
-        simTypeId: simType, simStatus, supplier: r.pick(DEVICE_SUPPLIERS[type]), status, customerId: c ? c.id : null,
+        simTypeId: simType, simStatus, supplier: r.pick(entryOf(DEVICE_SUPPLIERS, type, 'device suppliers')), status, customerId: c ? c.id : null,
         orderNumber: c ? (r.chance(0.95) ? r.pick(c.orders) : null) : status === 2 ? `SO-${String(900000 + g).padStart(7, '0')}` : null,
         isUserAssigned: b(!!assigned), assignedPersonId: assigned ? assigned.id : null, firmwareVersion: firmware,
         lastConfigurationDate: lastConfigMs === null ? null : iso(lastConfigMs), dateReceived: iso(receivedMs),
@@ -549,11 +558,11 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
     // Stock: no customer.
     const stockTotal = nDevices - g;
     const stockStatusCounts = apportion(Math.max(0, stockTotal), STOCK_STATUSES.map(([, w]) => w));
-    for (let s = 0; s < STOCK_STATUSES.length; s++)
-      for (let k = 0; k < stockStatusCounts[s]; k++) await makeDevice(devRng.weighted(TYPE_POPULARITY), STOCK_STATUSES[s][0], null);
+    for (const [[status], n] of zip(STOCK_STATUSES, stockStatusCounts))
+      for (let k = 0; k < n; k++) await makeDevice(devRng.weighted(TYPE_POPULARITY), status, null);
     // A few allocation history lines in the audit log.
     for (let k = 0; k < Math.ceil(nDevices / 200); k++) {
-      const c = customers[devRng.int(0, customers.length - 1)];
+      const c = devRng.pick(customers);
       const at = Math.max(c.createdMs, nowMs - devRng.int(1, 365) * DAY);
       await auditIns.add({ at: iso(at), actorId: admins.length ? devRng.pick(admins).id : null, action: 'device.allocate', entity: 'customer', entityId: c.id, details: JSON.stringify({ count: devRng.int(1, 40), orderNumber: devRng.pick(c.orders) }) });
     }
@@ -593,9 +602,14 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes) {
     phase('alarm reports', t, alarmCounts);
 
     for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns]) await ins.flush();
-    for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns]) counts[ins.table] = ins.total;
     log({ msg: 'demo data insert time', ...Object.fromEntries([persons, personRoles, customersIns, devices, configs, messages].map((x) => [x.table, Math.round(x.ms)])) });
-    Object.assign(counts, alarmCounts);
+    const counts: DemoCounts = {
+      persons: persons.total, personRoles: personRoles.total, customers: customersIns.total, deviceSubscriptions: devSubs.total,
+      appSubscriptions: appSubs.total, devices: devices.total, deviceConfigurations: configs.total, desiredConfigurations: desired.total,
+      deviceMessages: messages.total, refreshTokens: tokens.total, verificationCodes: codes.total, outbox: outbox.total, auditLog: auditIns.total,
+      ...alarmCounts,
+    };
+    return counts;
   });
 }
 

@@ -1,6 +1,7 @@
 // Value generators for the demo data: UK names, addresses, phone numbers, device identifiers
 // (IMEI, ICCID, IMSI, serials) and the lone-worker profile. All take a seeded Rng.
 import { Rng } from './rng.js';
+import { entryOf, itemAt } from './lists.js';
 import { PHONE_TYPE } from '../../shared/codes.js';
 import {
   BLOOD_TYPES, BUSINESS_PLACES, DISTINGUISHING_FEATURES, ETHNICITIES, EYE_COLORS, FIRST_NAMES_F, FIRST_NAMES_M, GENDERS,
@@ -56,7 +57,7 @@ const TWO_DIGIT_LOCAL: Record<string, string[]> = { '20': ['7', '8', '3'], '29':
 export function ukLandline(rng: Rng, town: Town): string {
   const code = town[3];
   let n = code;
-  if (code.length === 2) n += rng.pick(TWO_DIGIT_LOCAL[code]);
+  if (code.length === 2) n += rng.pick(entryOf(TWO_DIGIT_LOCAL, code, 'local number prefixes'));
   else if (code.length === 3) n += code === '115' ? '2' : rng.pick(['2', '3', '4']);
   else n += String(rng.int(2, 8));
   return n + rng.digits(10 - n.length);
@@ -149,7 +150,8 @@ const addressJson = (a: Address) => ({
  */
 export function personProfile(rng: Rng, name: Name, work: { town: Town; address?: Address; sector?: number; jobTitle?: string }, now: Date) {
   const sector = work.sector ?? rng.int(0, JOB_SECTORS.length - 1);
-  const role = rng.pick(JOB_ROLES[sector]);
+  const roles = itemAt(JOB_ROLES, sector);
+  const role = rng.pick(roles);
   const age = rng.int(19, 66);
   const dob = new Date(Date.UTC(now.getUTCFullYear() - age, rng.int(0, 11), rng.int(1, 28)));
   const title = name.gender === 'Female' ? rng.weighted([['Mrs', 3], ['Miss', 2], ['Ms', 3], ['Dr', 0.4], ['Mx', 0.2]] as const) : rng.weighted([['Mr', 10], ['Dr', 0.5], ['Mx', 0.2]] as const);
@@ -162,8 +164,8 @@ export function personProfile(rng: Rng, name: Name, work: { town: Town; address?
   const features = rng.chance(0.3) ? rng.sample(DISTINGUISHING_FEATURES, rng.int(1, 2)) : [];
   return {
     Title: opt(TITLES, title),
-    JobSector: opt(JOB_SECTORS, JOB_SECTORS[sector]),
-    JobRole: { Id: sector * 10 + JOB_ROLES[sector].indexOf(role) + 1, Name: role },
+    JobSector: opt(JOB_SECTORS, itemAt(JOB_SECTORS, sector)),
+    JobRole: { Id: sector * 10 + roles.indexOf(role) + 1, Name: role },
     JobTitle: work.jobTitle ?? `${rng.pick(JOB_TITLE_PREFIXES)}${role}`,
     RiskProfiles: rng.sample(RISK_PROFILES, rng.weighted([[0, 2], [1, 4], [2, 3], [3, 1]] as const)).map((n) => opt(RISK_PROFILES, n)),
     VehicleInformation: hasVehicle
@@ -249,8 +251,10 @@ export function serialFor(type: number, n: number, base: number, jitter: number)
   return SERIAL_PREFIX[type] + String(base + n * 3 + jitter).padStart(width, '0');
 }
 
+/** SIM types the demo devices carry (codes.ts SIM_TYPES). */
+export type SimType = 1 | 2 | 3 | 4 | 5 | 6;
 /** SIM network per SIM type: ICCID issuer digits and IMSI mobile network code. */
-export const SIM_NETWORK: Record<number, { iccid: string; mnc: string }> = {
+export const SIM_NETWORK: Record<SimType, { iccid: string; mnc: string }> = {
   1: { iccid: '10', mnc: '15' }, // Vodafone
   2: { iccid: '30', mnc: '30' }, // EE
   3: { iccid: '11', mnc: '10' }, // O2
@@ -259,12 +263,12 @@ export const SIM_NETWORK: Record<number, { iccid: string; mnc: string }> = {
   6: { iccid: '33', mnc: '33' }, // eSIM profile
 };
 /** 19-digit ICCID: 89 44 + issuer + 12 digits + Luhn; unique per n. */
-export function iccidFor(simType: number, n: number, offset: number): string {
+export function iccidFor(simType: SimType, n: number, offset: number): string {
   const body = '8944' + SIM_NETWORK[simType].iccid + String(scramble(n, 1_000_000_000_000, offset)).padStart(12, '0');
   return body + luhnDigit(body);
 }
 /** 15-digit IMSI: 234 + MNC + 10 digits; unique per n. */
-export const imsiFor = (simType: number, n: number, offset: number) =>
+export const imsiFor = (simType: SimType, n: number, offset: number) =>
   '234' + SIM_NETWORK[simType].mnc + String(scramble(n, 10_000_000_000, offset)).padStart(10, '0');
 
 // ---------- a whole person ----------

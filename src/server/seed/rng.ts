@@ -1,5 +1,6 @@
 // Small, fast, seeded PRNG (sfc32) for the deterministic demo data. Same seed and stream name
 // → same sequence, on every platform (32-bit integer arithmetic only).
+import { itemAt } from './lists.js';
 
 /** 32-bit string/number mixer (murmur3-style finaliser over the characters). */
 function mix(h: number, v: number) {
@@ -22,8 +23,8 @@ function hashParts(parts: readonly (string | number)[], salt: number) {
   return (h ^ (h >>> 16)) >>> 0;
 }
 
-const HEX: string[] = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, '0'));
-const hex32 = (n: number) => HEX[n >>> 24] + HEX[(n >>> 16) & 255] + HEX[(n >>> 8) & 255] + HEX[n & 255];
+/** 8 lower-case hex digits of a 32-bit unsigned integer. */
+const hex32 = (n: number) => (n >>> 0).toString(16).padStart(8, '0');
 
 export class Rng {
   private a: number;
@@ -70,11 +71,13 @@ export class Rng {
     return this.next() < p;
   }
 
+  /** A uniformly chosen item; throws on an empty list. */
   pick<T>(list: readonly T[]): T {
-    return list[Math.floor(this.next() * list.length)];
+    if (list.length === 0) throw new RangeError('Rng.pick: empty list');
+    return itemAt(list, Math.floor(this.next() * list.length));
   }
 
-  /** Picks by weight: items are [value, weight] pairs. */
+  /** Picks by weight: items are [value, weight] pairs; throws when there are none. */
   weighted<T>(items: readonly (readonly [T, number])[]): T {
     let total = 0;
     for (const [, w] of items) total += w;
@@ -83,7 +86,10 @@ export class Rng {
       r -= w;
       if (r < 0) return v;
     }
-    return items[items.length - 1][0];
+    // Rounding can leave r at 0 after the last weight: that is the last item.
+    const last = items.at(-1);
+    if (!last) throw new RangeError('Rng.weighted: no items');
+    return last[0];
   }
 
   /** n distinct items (n clipped to the list length), in random order. */
@@ -92,7 +98,7 @@ export class Rng {
     const k = Math.min(n, copy.length);
     for (let i = 0; i < k; i++) {
       const j = i + Math.floor(this.next() * (copy.length - i));
-      [copy[i], copy[j]] = [copy[j], copy[i]];
+      [copy[i], copy[j]] = [copy[j]!, copy[i]!]; // i ≤ j < copy.length
     }
     return copy.slice(0, k);
   }

@@ -47,8 +47,10 @@ language sql immutable parallel safe returns null on null input as $fn$
         select translate(p, ${"'" + PHONE_JUNK.join('') + "'"}, '') as d0) a) b) c
 $fn$`;
 
+type SearchBase = 'devices' | 'customers' | 'persons' | 'alarmReports';
+
 /** FTS5 tables: name → base table, columns (fts column → SQL over the row alias `r`). */
-const FTS: { table: string; base: string; cols: Record<string, (r: string) => string> }[] = [
+const FTS: { table: string; base: SearchBase; cols: Record<string, (r: string) => string> }[] = [
   {
     table: 'devices_fts',
     base: 'devices',
@@ -79,7 +81,7 @@ const FTS: { table: string; base: string; cols: Record<string, (r: string) => st
   },
 ];
 /** Base columns whose change must refresh the FTS row. */
-const WATCHED: Record<string, string[]> = {
+const WATCHED: Record<SearchBase, string[]> = {
   devices: ['serialNumber', 'imei', 'phoneNumber'],
   customers: ['name', 'portalId'],
   persons: ['firstName', 'lastName', 'email'],
