@@ -1,0 +1,57 @@
+// Local ESLint rule: which part of the code may import which. Imports are resolved against the
+// importing file, so '../../app/x' and 'src/app/x' are caught alike.
+//   src/shared   imports nothing of src/app, src/server or commands (it is the contract both sides use)
+//   src/app, commands  never import src/server;  src/server never imports src/app or commands
+//   src/app/ui   does not import src/app/workspace or src/app/features
+//   src/app/features/<a>  does not import src/app/features/<b>
+import { dirname, relative, resolve, sep } from 'node:path';
+
+const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
+
+function area(abs) {
+  const rel = relative(ROOT, abs).split(sep).join('/');
+  if (rel.startsWith('..')) return null;
+  const m = /^src\/app\/features\/([^/]+)/.exec(rel);
+  if (m) return { top: 'app', sub: 'features', feature: m[1], rel };
+  if (rel.startsWith('src/app/ui/') || rel === 'src/app/ui') return { top: 'app', sub: 'ui', rel };
+  if (rel.startsWith('src/app/workspace/') || rel === 'src/app/workspace') return { top: 'app', sub: 'workspace', rel };
+  if (rel.startsWith('src/app/')) return { top: 'app', rel };
+  if (rel.startsWith('src/server/')) return { top: 'server', rel };
+  if (rel.startsWith('src/shared/')) return { top: 'shared', rel };
+  if (rel.startsWith('commands/')) return { top: 'commands', rel };
+  return { top: 'other', rel };
+}
+
+export function violation(fromFile, spec) {
+  if (!spec.startsWith('.') && !spec.startsWith('/') && !spec.startsWith('src/') && !spec.startsWith('commands/')) return null;
+  const from = area(resolve(fromFile));
+  if (!from) return null;
+  const target = spec.startsWith('.') ? resolve(dirname(resolve(fromFile)), spec) : resolve(ROOT, spec);
+  const to = area(target);
+  if (!to) return null;
+  if (from.top === 'shared' && ['app', 'server', 'commands'].includes(to.top)) return `src/shared is the contract both sides import: it must not import ${to.rel}`;
+  if ((from.top === 'app' || from.top === 'commands') && to.top === 'server') return `client code must not import server code (${to.rel}); share it through src/shared`;
+  if (from.top === 'server' && (to.top === 'app' || to.top === 'commands')) return `server code must not import client code (${to.rel}); share it through src/shared`;
+  if (from.sub === 'ui' && (to.sub === 'workspace' || to.sub === 'features')) return `src/app/ui holds generic widgets: it must not import ${to.rel}`;
+  if (from.sub === 'features' && to.sub === 'features' && from.feature !== to.feature) return `feature '${from.feature}' must not import feature '${to.feature}' (${to.rel}); move what both need to src/app/ui, src/app/api or src/shared`;
+  return null;
+}
+
+export const boundaries = {
+  meta: { type: 'problem', docs: { description: 'Import direction between shared, app, server, ui, workspace and features' }, schema: [] },
+  create(context) {
+    const check = (node, source) => {
+      if (!source || typeof source.value !== 'string') return;
+      const msg = violation(context.filename, source.value);
+      if (msg) context.report({ node: source, message: msg });
+    };
+    return {
+      ImportDeclaration: (n) => check(n, n.source),
+      ExportNamedDeclaration: (n) => check(n, n.source),
+      ExportAllDeclaration: (n) => check(n, n.source),
+      ImportExpression: (n) => check(n, n.source),
+    };
+  },
+};
+
+export default { rules: { boundaries } };
