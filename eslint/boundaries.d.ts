@@ -1,0 +1,5 @@
+import type { Rule } from 'eslint';
+export function violation(fromFile: string, spec: string): string | null;
+export const boundaries: Rule.RuleModule;
+declare const plugin: { rules: { boundaries: Rule.RuleModule } };
+export default plugin;

@@ -1,0 +1,31 @@
+// The import-direction rule used by ESLint (eslint/boundaries.js): which part may import which.
+import { describe, expect, it } from 'vitest';
+import { violation } from '../../../eslint/boundaries.js';
+
+describe('import boundaries', () => {
+  it('keeps src/shared free of app, server and commands', () => {
+    expect(violation('src/shared/routes.ts', '../app/paths')).toMatch(/contract/);
+    expect(violation('src/shared/schemas/x.ts', '../../server/http.js')).toMatch(/contract/);
+    expect(violation('src/shared/routes.ts', '../../commands/index')).toMatch(/contract/);
+    expect(violation('src/shared/routes.ts', './permissions.js')).toBeNull();
+  });
+  it('keeps client and server apart', () => {
+    expect(violation('src/app/api/http.ts', '../../server/http')).toMatch(/client code must not import server/);
+    expect(violation('commands/index.ts', '../src/server/app')).toMatch(/client code/);
+    expect(violation('src/server/app.ts', '../app/paths')).toMatch(/server code must not import client/);
+    expect(violation('src/server/app.ts', '../../commands/index')).toMatch(/server code/);
+    expect(violation('src/server/app.ts', '../shared/routes.js')).toBeNull();
+    expect(violation('src/app/app.tsx', '../shared/routes')).toBeNull();
+  });
+  it('keeps ui generic and features independent', () => {
+    expect(violation('src/app/ui/page-message.tsx', '../workspace/tab-context')).toMatch(/generic widgets/);
+    expect(violation('src/app/ui/x.tsx', '../features/persons/api')).toMatch(/generic widgets/);
+    expect(violation('src/app/features/persons/a.tsx', '../profile/phone')).toMatch(/feature 'persons' must not import feature 'profile'/);
+    expect(violation('src/app/features/persons/a.tsx', './api')).toBeNull();
+    expect(violation('src/app/features/persons/a.tsx', '../../ui/form-field')).toBeNull();
+    expect(violation('src/app/workspace/x.tsx', '../features/persons/api')).toBeNull();
+  });
+  it('ignores packages', () => {
+    expect(violation('src/shared/routes.ts', 'react')).toBeNull();
+  });
+});
