@@ -9,7 +9,7 @@ import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
 import { useCan, userIdAtom } from '../../state/session';
-import { errorMessage } from '../../api/query-client';
+import { errorFields, errorMessage } from '../../api/query-client';
 import { ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { isValidId, normaliseId } from '../../../shared/codes';
@@ -112,8 +112,7 @@ function PersonForm({ detail, dict }: { detail?: PersonDetails; dict?: Dictionar
     const message = errorMessage(err);
     setServerError(message);
     toast.error(message, { area: 'persons' });
-    const fieldErrors = (err as { data?: { Content?: { Errors?: Record<string, string> } } } | null)?.data?.Content?.Errors ?? {};
-    for (const [key, msg] of Object.entries(fieldErrors)) {
+    for (const [key, msg] of Object.entries(errorFields(err))) {
       const field = SERVER_FIELDS[key];
       if (field) setError(field, { type: 'server', message: msg });
     }
