@@ -8,6 +8,7 @@ import { CODE, MSG } from '../../src/shared/messages.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import type { Insertable } from 'kysely';
 import type { CustomerTable } from '../../src/server/db/schema.js';
+import type { PersonList } from '../../src/shared/schemas/persons.js';
 
 let t: TestApp;
 let admin: string; // a token with every permission, not backed by a person row
@@ -19,8 +20,7 @@ afterAll(async () => {
   await t.close();
 });
 
-type Item = { Id: string; FirstName: string; LastName: string; Email: string; Roles: { Id: string; Name: string; IsDefault: boolean; Order: number }[]; IsLocked: boolean; LastLoginDate: string | null; PersonStatus: number; Etag: string };
-type ListBody = { Items: Item[]; TotalCount: number };
+type ListBody = PersonList;
 
 const list = async (qs: Record<string, string> = {}, token = admin) => {
   const res = await t.request(`/ps-admin/persons/get-list?${new URLSearchParams(qs)}`, { token });

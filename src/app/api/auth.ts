@@ -1,7 +1,12 @@
 // Auth-service calls (spec §7). Sign-in and forgot-password run signed out (publicHttp);
 // the rest carry the session.
+import { queryOptions } from '@tanstack/react-query';
 import { http, publicHttp, postTokenForm, CLIENT_ID } from './http';
-import type { CurrentUser, TokenResponse } from '../state/session';
+import type { CurrentUser } from '../state/session';
+import type {
+  TokenResponse, TwoFactorPhone, TwoFactorSetting, TwoFactorTypeOption,
+} from '../../shared/schemas/auth';
+import type { MessageResponse } from '../../shared/schemas/common';
 import { navigate } from 'wouter/use-browser-location';
 import { appStore } from '../state/store';
 import {
@@ -32,56 +37,54 @@ export function getUserInfo(): Promise<CurrentUser> {
 }
 
 /** POST /api/v1/two-factor-authentication/send: sends a fresh code to whoever is mid-sign-in. */
-export function resendVerificationCode(email: string): Promise<unknown> {
-  return publicHttp('/api/v1/two-factor-authentication/send', { method: 'POST', body: { email: email.trim() } });
+export function resendVerificationCode(email: string): Promise<MessageResponse> {
+  return publicHttp<MessageResponse>('/api/v1/two-factor-authentication/send', { method: 'POST', body: { email: email.trim() } });
 }
 
 /** POST /api/v1/reset-password (forgot-password page). */
-export function requestPasswordReset(email: string): Promise<unknown> {
-  return publicHttp('/api/v1/reset-password', { method: 'POST', body: { email: email.trim(), captchaResponse: CAPTCHA_RESPONSE } });
+export function requestPasswordReset(email: string): Promise<MessageResponse> {
+  return publicHttp<MessageResponse>('/api/v1/reset-password', { method: 'POST', body: { email: email.trim(), captchaResponse: CAPTCHA_RESPONSE } });
 }
 
-export type FeatureList = { Features: { FeatureName: string; IsEnabled: boolean }[] };
-
-/** GET /features/all (public). */
-export function getFeatures(): Promise<FeatureList> {
-  return publicHttp<FeatureList>('/features/all');
+/** POST /api/v1/reset-password/confirm (where the e-mailed link leads). */
+export function confirmPasswordReset(input: { token: string; newPassword: string; newPasswordRepeated: string }): Promise<MessageResponse> {
+  return publicHttp<MessageResponse>('/api/v1/reset-password/confirm', { method: 'POST', body: input });
 }
-
-/** Spec §1: an unknown feature counts as off. */
-export function isFeatureOn(list: FeatureList | undefined, name: string): boolean {
-  return !!list?.Features?.find((f) => f.FeatureName === name)?.IsEnabled;
-}
-
-export const featuresQuery = {
-  queryKey: ['features', 'all'] as const,
-  queryFn: getFeatures,
-  staleTime: 5 * 60_000,
-  meta: { silent: true },
-};
 
 // ---- Settings dialog (signed in)
 
-export type TwoFactorOption = { name: string; value: number };
-export type TwoFactorPhone = { countryId: string; number: string; type: number | null };
-export type TwoFactorSetting = { twoFactorAuthentication: { type: TwoFactorOption | null; phoneNumber: TwoFactorPhone | null } };
-export type GlobalSettings = { TwoFactorAuthentication: { Mode: { Value: number } } };
-export type Country = { Id: string; Code: string; Name: string; PhoneNumberCode: string };
+export const authKeys = {
+  all: ['auth'] as const,
+  twoFactor: () => ['auth', 'two-factor'] as const,
+  twoFactorTypes: () => ['auth', 'two-factor-types'] as const,
+};
 
-export const getTwoFactorSetting = () => http<TwoFactorSetting>('/api/v1/get-user-two-factor-authentication');
-export const getTwoFactorTypes = () => http<TwoFactorOption[] | { Name: string; Value: number }[]>('/api/v1/two-factor-authentication/types');
-export const getGlobalSettings = () => http<GlobalSettings>('/customers/get-global-settings');
-export const getDictionaries = () => http<{ Countries: Country[] }>('/ps-admin/dictionaries/get-all');
+/** GET /api/v1/get-user-two-factor-authentication */
+export const twoFactorSettingQuery = () =>
+  queryOptions({
+    queryKey: authKeys.twoFactor(),
+    queryFn: ({ signal }) => http<TwoFactorSetting>('/api/v1/get-user-two-factor-authentication', { signal }),
+  });
 
-export function changeTwoFactor(type: number | null, phoneNumber: TwoFactorPhone | null) {
-  return http('/api/v1/change-two-factor-authentication', {
+/** GET /api/v1/two-factor-authentication/types → [{ name, value }] */
+export const twoFactorTypesQuery = () =>
+  queryOptions({
+    queryKey: authKeys.twoFactorTypes(),
+    queryFn: ({ signal }) => http<TwoFactorTypeOption[]>('/api/v1/two-factor-authentication/types', { signal }),
+    staleTime: Infinity,
+  });
+
+/** PUT /api/v1/change-two-factor-authentication → the saved setting. */
+export function changeTwoFactor(type: number | null, phoneNumber: TwoFactorPhone | null): Promise<TwoFactorSetting> {
+  return http<TwoFactorSetting>('/api/v1/change-two-factor-authentication', {
     method: 'PUT',
     body: { twoFactorAuthentication: { type, phoneNumber }, captchaResponse: CAPTCHA_RESPONSE },
   });
 }
 
-export function changePassword(input: { oldPassword: string; newPassword: string; newPasswordRepeated: string }) {
-  return http('/api/v1/change-password', { method: 'POST', body: { ...input, captchaResponse: CAPTCHA_RESPONSE } });
+/** POST /api/v1/change-password */
+export function changePassword(input: { oldPassword: string; newPassword: string; newPasswordRepeated: string }): Promise<MessageResponse> {
+  return http<MessageResponse>('/api/v1/change-password', { method: 'POST', body: { ...input, captchaResponse: CAPTCHA_RESPONSE } });
 }
 
 // ---- completing a sign-in / restoring a session

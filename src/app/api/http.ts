@@ -5,7 +5,8 @@
 // (.status, .data); show them with messageFromError(err.data).
 import { ofetch, FetchError } from 'ofetch';
 import { appStore } from '../state/store';
-import { logout, sessionAtom, sessionFromTokens, SESSION_KEY, type Session, type TokenResponse } from '../state/session';
+import { logout, sessionAtom, sessionFromTokens, SESSION_KEY, type Session } from '../state/session';
+import type { TokenResponse } from '../../shared/schemas/auth';
 
 export { FetchError };
 

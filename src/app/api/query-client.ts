@@ -7,6 +7,7 @@
 import { QueryCache, QueryClient, MutationCache } from '@tanstack/react-query';
 import { toast } from '../ui/toast';
 import { messageFromError } from '../../shared/messages';
+import type { ErrorBodyDto } from '../../shared/schemas/common';
 
 type ErrorMeta = { silent?: boolean; errorMessage?: string };
 
@@ -22,6 +23,11 @@ export function errorStatus(err: unknown): number | undefined {
   const e = err as { status?: unknown; statusCode?: unknown; response?: { status?: unknown } } | null;
   const s = e?.status ?? e?.statusCode ?? e?.response?.status;
   return typeof s === 'number' ? s : undefined;
+}
+
+/** The server's field messages of a failed call (Content.Errors: { 'person.firstName': message }), or {}. */
+export function errorFields(err: unknown): Record<string, string> {
+  return (err as { data?: Partial<ErrorBodyDto> } | null)?.data?.Content?.Errors ?? {};
 }
 
 /** The message to show for a failed call: the server's Content.Message, else 'Something went wrong.' */

@@ -1,9 +1,9 @@
 // Server search as you type: debounced, the request in flight is aborted when the text changes,
 // and an answer that arrives after a newer one was asked for is thrown away.
 import { useEffect, useRef, useState } from 'react';
-import { http } from '../api/http';
+import { searchRecords } from '../api/search';
 import { messageFromError } from '../../shared/messages';
-import type { SearchGroup, SearchResponse, SearchScope } from '../../shared/schemas/search';
+import type { SearchGroup, SearchScope } from '../../shared/schemas/search';
 
 // Short: the request in flight is aborted when the text changes, so a burst of keys costs little,
 // and keystroke-to-results stays under 100 ms (npm run bench -- palette).
@@ -35,7 +35,7 @@ export function useRecordSearch(text: string, scope: SearchScope, enabled: boole
     const timer = setTimeout(() => {
       const ctrl = new AbortController();
       inflight.current = ctrl;
-      http<SearchResponse>('/api/search', { query: { q, scope, limit: SEARCH_LIMIT }, signal: ctrl.signal }).then(
+      searchRecords({ q, scope, limit: SEARCH_LIMIT }, ctrl.signal).then(
         (data) => {
           if (my !== seq.current) return; // superseded
           setResult({ status: 'success', groups: (data?.groups ?? []).filter((g) => g.hits.length > 0), query: q });

@@ -9,20 +9,13 @@ import { Button, Dialog, Flex, RadioGroup, Tabs, Text, TextField } from '@radix-
 import { MSG, messageFromError } from '../../shared/messages';
 import { changePasswordSchema } from '../../shared/schemas/auth';
 import { PHONE_TYPE } from '../../shared/codes';
-import {
-  changePassword, changeTwoFactor, getDictionaries, getGlobalSettings, getTwoFactorSetting, getTwoFactorTypes, type Country,
-} from '../api/auth';
+import { changePassword, changeTwoFactor, twoFactorSettingQuery, twoFactorTypesQuery } from '../api/auth';
+import { dictionariesQuery, globalSettingsQuery } from '../api/reference';
+import type { CountryDto as Country } from '../../shared/schemas/reference';
 import { toast } from '../ui/toast';
 import { PasswordField } from '../features/auth/form-field';
 import { valibotResolver } from '../ui/valibot-resolver';
 import { errorCode } from '../features/auth/sign-in-errors';
-
-export const settingsQueries = {
-  twoFactor: { queryKey: ['settings', 'two-factor'] as const, queryFn: getTwoFactorSetting },
-  types: { queryKey: ['settings', 'two-factor-types'] as const, queryFn: getTwoFactorTypes, staleTime: Infinity },
-  global: { queryKey: ['settings', 'global'] as const, queryFn: getGlobalSettings },
-  dictionaries: { queryKey: ['dictionaries'] as const, queryFn: getDictionaries, staleTime: 10 * 60_000 },
-};
 
 export function SettingsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
@@ -56,15 +49,15 @@ export function sortCountries(list: Country[]): Country[] {
 
 function TwoFactorTab({ onDone }: { onDone: () => void }) {
   const qc = useQueryClient();
-  const setting = useQuery(settingsQueries.twoFactor);
-  const types = useQuery(settingsQueries.types);
-  const global = useQuery(settingsQueries.global);
+  const setting = useQuery(twoFactorSettingQuery());
+  const types = useQuery(twoFactorTypesQuery());
+  const global = useQuery(globalSettingsQuery());
   const [type, setType] = useState<string | null>(null);
   const [countryId, setCountryId] = useState('');
   const [number, setNumber] = useState('');
   const [phoneError, setPhoneError] = useState<string | null>(null);
   const smsChosen = type === SMS;
-  const dictionaries = useQuery({ ...settingsQueries.dictionaries, enabled: smsChosen });
+  const dictionaries = useQuery({ ...dictionariesQuery(), enabled: smsChosen });
   const countries = useMemo(() => sortCountries(dictionaries.data?.Countries ?? []), [dictionaries.data]);
 
   const enforced = global.data?.TwoFactorAuthentication?.Mode?.Value === 1;
@@ -97,7 +90,7 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
     },
     onSuccess: () => {
       toast.success(MSG.twoFactorChanged);
-      void qc.invalidateQueries({ queryKey: settingsQueries.twoFactor.queryKey });
+      void qc.invalidateQueries({ queryKey: twoFactorSettingQuery().queryKey });
       onDone();
     },
     onError: (err) => toast.error(messageFromError((err as { data?: unknown }).data)),

@@ -11,6 +11,7 @@ import { toast } from '../ui/toast';
 import { MSG } from '../../shared/messages';
 import { P } from '../../shared/permissions';
 import { getHref, ROUTES, type RouteId } from '../paths';
+import type { TokenResponse, UserInfo } from '../../shared/schemas/auth';
 
 export type Session = {
   accessToken: string;
@@ -20,18 +21,8 @@ export type Session = {
   expiresAt: number;
 };
 
-/** What GET /api/v1/get-user-info answers (spec §3 "User info" + "Current user"). */
-export type CurrentUser = {
-  userId: string;
-  email: string;
-  firstName: string;
-  lastName: string;
-  roles?: string[];
-  tenantId?: string;
-  phoneNumbers?: { countryId: string; number: string; type: number }[];
-  /** 1 Password, 2 SingleSignOn */
-  loginMethod?: { value: number; name?: string } | number;
-};
+/** What GET /api/v1/get-user-info answers (the contract's UserInfo: spec §3 "User info" + "Current user"). */
+export type CurrentUser = UserInfo;
 
 export const SESSION_KEY = 'session';
 /** Spec §3: the single-sign-on flags are the only items kept in localStorage after logout. */
@@ -105,8 +96,6 @@ export function landingHref(): string {
 
 /** Whether a token grants admin-panel use at all (spec §1: AdminPanel.HasAccess). */
 export const hasAdminAccess = (accessToken: string) => readClaims(accessToken).permissions.includes(P.HasAccess);
-
-export type TokenResponse = { access_token: string; token_type?: string; refresh_token: string; expires_in?: number };
 
 export function sessionFromTokens(t: TokenResponse, now = Date.now()): Session {
   return {

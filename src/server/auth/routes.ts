@@ -7,8 +7,9 @@ import { CODE, MSG } from '../../shared/messages.js';
 import { PHONE_TYPE, TWO_FACTOR_TYPES } from '../../shared/codes.js';
 import {
   changePasswordSchema, changeTwoFactorSchema, resetPasswordConfirmSchema, resetPasswordSchema, sendCodeSchema,
-  type UserInfo,
+  type TwoFactorTypeOption, type UserInfo,
 } from '../../shared/schemas/auth.js';
+import type { MessageResponse } from '../../shared/schemas/common.js';
 import { audit } from '../util.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { createLimiter, memoryStore, redisStore, takeAll } from './rate-limit.js';
@@ -95,7 +96,7 @@ export function authRoutes(api: Api) {
   });
 
   api.get('/api/v1/two-factor-authentication/types', { access: 'signed-in' }, (c) =>
-    c.json(TWO_FACTOR_TYPES.map((t) => ({ name: t.Name, value: t.Value }))),
+    c.json(TWO_FACTOR_TYPES.map((t): TwoFactorTypeOption => ({ name: t.Name, value: t.Value }))),
   );
 
   api.put(
@@ -144,7 +145,7 @@ export function authRoutes(api: Api) {
       const factor = effectiveFactor(person, await twoFactorEnforced(d.db));
       if (factor) await sendVerificationCode(d, person, factor, 'resend');
     }
-    return c.json({ Content: { Message: MSG.verificationCodeResent } });
+    return c.json({ Content: { Message: MSG.verificationCodeResent } } satisfies MessageResponse);
   });
 
   api.post(
@@ -168,7 +169,7 @@ export function authRoutes(api: Api) {
       // Other sessions end; the caller's own (its refresh-token family) carries on.
       await revokePersonSessions(d.db, person.id, at, currentSessionId(c));
       await audit(d.db, { actorId: user.id, action: 'password-changed', entity: 'person', entityId: person.id, at });
-      return c.json({ Content: { Message: MSG.passwordChanged } });
+      return c.json({ Content: { Message: MSG.passwordChanged } } satisfies MessageResponse);
     },
   );
 
@@ -194,7 +195,7 @@ export function authRoutes(api: Api) {
       });
       await audit(d.db, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person.id, at });
     }
-    return c.json({ Content: { Message: MSG.resetLinkSent(body.email) } });
+    return c.json({ Content: { Message: MSG.resetLinkSent(body.email) } } satisfies MessageResponse);
   });
 
   // Where the e-mailed link leads (ours; the spec shows only the request side).
@@ -215,6 +216,6 @@ export function authRoutes(api: Api) {
     await d.db.updateTable('persons').set({ passwordHash, updatedAt: at.toISOString() }).where('id', '=', person.id).execute();
     await revokePersonSessions(d.db, person.id, at);
     await audit(d.db, { actorId: person.id, action: 'password-reset', entity: 'person', entityId: person.id, at });
-    return c.json({ Content: { Message: MSG.passwordChanged } });
+    return c.json({ Content: { Message: MSG.passwordChanged } } satisfies MessageResponse);
   });
 }

@@ -50,14 +50,22 @@ export const refreshGrantSchema = v.object({
   refresh_token: required(v.pipe(v.string(MSG.pleaseEnter('refresh_token')), v.nonEmpty(MSG.pleaseEnter('refresh_token')), v.maxLength(200, MSG.pleaseEnterValid('refresh_token')))),
 });
 
-export type TokenResponse = { access_token: string; token_type: 'Bearer'; refresh_token: string; expires_in: number };
+/** Spec §7: access_token, token_type, refresh_token, expires_in (seconds). */
+export const tokenResponseSchema = v.strictObject({
+  access_token: v.string(),
+  token_type: v.literal('Bearer'),
+  refresh_token: v.string(),
+  expires_in: v.number(),
+});
+export type TokenResponse = v.InferOutput<typeof tokenResponseSchema>;
 
-/** OAuth error fields the token endpoint adds next to { Content: { Message, Code } }. */
-export type TokenErrorBody = {
-  Content: { Message: string; Code: string; Errors?: Record<string, string> };
-  error: string;
-  error_description: string;
-};
+/** Token-endpoint errors: the project's { Content: { Message, Code } } plus OAuth's error / error_description. */
+export const tokenErrorSchema = v.strictObject({
+  Content: v.strictObject({ Message: v.string(), Code: v.string(), Errors: v.optional(v.record(v.string(), v.string())) }),
+  error: v.string(),
+  error_description: v.string(),
+});
+export type TokenErrorBody = v.InferOutput<typeof tokenErrorSchema>;
 
 // ---- client sign-in form (spec 5: email required and valid, password required, code 6 digits)
 
@@ -83,13 +91,39 @@ export type LoginForm = v.InferOutput<typeof loginFormSchema>;
 
 // ---- GET /api/v1/get-user-info
 
-export type UserInfo = { userId: string; email: string; firstName: string; lastName: string; roles: string[]; tenantId: string };
+/**
+ * Spec §3 "User info response": userId, email, firstName, lastName, roles, tenantId. The spec's
+ * "Current user" adds phoneNumbers and loginMethod; this server does not send them (no single
+ * sign-on here), so they are optional: the client reads loginMethod to hide the password settings.
+ */
+export const userInfoSchema = v.strictObject({
+  userId: v.string(),
+  email: v.string(),
+  firstName: v.string(),
+  lastName: v.string(),
+  roles: v.array(v.string()),
+  tenantId: v.string(),
+  phoneNumbers: v.optional(v.array(v.strictObject({ countryId: v.string(), number: v.string(), type: v.number() }))),
+  /** 1 Password, 2 SingleSignOn */
+  loginMethod: v.optional(v.union([v.number(), v.strictObject({ value: v.number(), name: v.optional(v.string()) })])),
+});
+export type UserInfo = v.InferOutput<typeof userInfoSchema>;
 
 // ---- two-factor settings
 
-export type TwoFactorTypeOption = { name: string; value: number };
-export type TwoFactorPhone = { countryId: string; number: string; type: number | null };
-export type TwoFactorSetting = { twoFactorAuthentication: { type: TwoFactorTypeOption | null; phoneNumber: TwoFactorPhone | null } };
+/** GET /api/v1/two-factor-authentication/types → [{ name, value }] (1 Email, 2 SMS). */
+export const twoFactorTypeSchema = v.strictObject({ name: v.string(), value: v.number() });
+export type TwoFactorTypeOption = v.InferOutput<typeof twoFactorTypeSchema>;
+export const twoFactorTypesSchema = v.array(twoFactorTypeSchema);
+
+export const twoFactorPhoneSchema = v.strictObject({ countryId: v.string(), number: v.string(), type: v.nullable(v.number()) });
+export type TwoFactorPhone = v.InferOutput<typeof twoFactorPhoneSchema>;
+
+/** GET /api/v1/get-user-two-factor-authentication, and the answer of PUT /api/v1/change-two-factor-authentication. */
+export const twoFactorSettingSchema = v.strictObject({
+  twoFactorAuthentication: v.strictObject({ type: v.nullable(twoFactorTypeSchema), phoneNumber: v.nullable(twoFactorPhoneSchema) }),
+});
+export type TwoFactorSetting = v.InferOutput<typeof twoFactorSettingSchema>;
 
 /** The type arrives as a number, as a {name, value} option, or null/0 for Disabled. */
 const twoFactorTypeInput = v.pipe(

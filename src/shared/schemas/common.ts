@@ -115,3 +115,26 @@ export function optionalText(typeMessage: string, max: number, tooLongMessage: s
     v.check((s) => s === undefined || noNul(s), NUL_MESSAGE),
   );
 }
+
+// ---------------------------------------------------------------- response shapes
+//
+// Output schemas are strict: a field the server sends that the contract does not name fails the
+// contract tests (tests/integration/contract.test.ts), so the contract cannot fall behind.
+
+/** Every error answer: { Content: { Message, Code, Errors? } } (the token endpoint adds error / error_description). */
+export const errorBodySchema = v.object({
+  Content: v.strictObject({ Message: v.string(), Code: v.string(), Errors: v.optional(v.record(v.string(), v.string())) }),
+});
+export type ErrorBodyDto = v.InferOutput<typeof errorBodySchema>;
+
+/** Answers that only confirm: { Content: { Message } } (reset link sent, password changed, code resent). */
+export const messageResponseSchema = v.strictObject({ Content: v.strictObject({ Message: v.string() }) });
+export type MessageResponse = v.InferOutput<typeof messageResponseSchema>;
+
+/** Updates answer the record's new version. */
+export const etagResponseSchema = v.strictObject({ Etag: v.string() });
+export type EtagResponse = v.InferOutput<typeof etagResponseSchema>;
+
+/** Creates answer the new id and version. */
+export const createdResponseSchema = v.strictObject({ Id: v.string(), Etag: v.string() });
+export type CreatedResponse = v.InferOutput<typeof createdResponseSchema>;

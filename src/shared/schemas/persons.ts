@@ -6,6 +6,7 @@ import { parsePhoneNumberFromString, isSupportedCountry, getCountryCallingCode, 
 import metadata from 'libphonenumber-js/min/metadata';
 import { MSG } from '../messages.js';
 import { PHONE_TYPE } from '../codes.js';
+import { roleSchema } from './reference.js';
 import {
   guid, optionalGuid, pagingQuery, qsBool, qsChoice, qsSearch, requiredText, optionalText, noNul,
 } from './common.js';
@@ -141,7 +142,9 @@ export type PersonIdentityUpdateBody = v.InferOutput<typeof personIdentityUpdate
 // ---------------------------------------------------------------- own profile
 
 export const PHONE_TYPES = Object.values(PHONE_TYPE) as number[];
-export type PhoneEntry = { CountryCode: string; Number: string; IsPrimary: boolean; Type: number };
+/** A phone entry as the server stores and returns it (spec §3: CountryCode, Number, IsPrimary, Type 1 Work, 2 Personal, 3 Home, 4 Office). */
+export const phoneNumberSchema = v.strictObject({ CountryCode: v.string(), Number: v.string(), IsPrimary: v.boolean(), Type: v.number() });
+export type PhoneEntry = v.InferOutput<typeof phoneNumberSchema>;
 
 /**
  * Resolves a phone entry: CountryCode is the country's ISO code as in the Countries dictionary
@@ -230,3 +233,44 @@ export const ownProfileUpdateBody = v.pipe(
   }),
 );
 export type OwnProfileUpdateBody = v.InferOutput<typeof ownProfileUpdateBody>;
+
+// ---------------------------------------------------------------- responses
+
+/** One row of GET /ps-admin/persons/get-list (spec §3: list items also carry Email, LastLoginDate, Etag). */
+export const personListItemSchema = v.strictObject({
+  Id: v.string(),
+  FirstName: v.string(),
+  LastName: v.string(),
+  Email: v.string(),
+  Roles: v.array(roleSchema),
+  IsLocked: v.boolean(),
+  /** ISO-8601; null when the person never signed in */
+  LastLoginDate: v.nullable(v.string()),
+  PersonStatus: v.number(),
+  Etag: v.string(),
+});
+export type PersonListItem = v.InferOutput<typeof personListItemSchema>;
+
+/** GET /ps-admin/persons/get-list → { Items, TotalCount } */
+export const personListSchema = v.strictObject({ Items: v.array(personListItemSchema), TotalCount: v.number() });
+export type PersonList = v.InferOutput<typeof personListSchema>;
+
+/** A person record (spec §3 "Person", plus the phone numbers the own profile edits). */
+export const personSchema = v.strictObject({
+  Id: v.string(),
+  FirstName: v.string(),
+  LastName: v.string(),
+  Contact: v.strictObject({ EmailAddress: v.string() }),
+  Roles: v.array(roleSchema),
+  IsLocked: v.boolean(),
+  PersonStatus: v.number(),
+  PhoneNumbers: v.array(phoneNumberSchema),
+});
+export type PersonRecord = v.InferOutput<typeof personSchema>;
+
+/** GET /persons/get-by-id and GET /persons/get-own-profile → { Person, Etag } */
+export const personDetailsSchema = v.strictObject({ Person: personSchema, Etag: v.string() });
+export type PersonDetails = v.InferOutput<typeof personDetailsSchema>;
+/** Spec §3 "Own profile: Person and Etag" — the same shape. */
+export const ownProfileSchema = personDetailsSchema;
+export type OwnProfile = PersonDetails;

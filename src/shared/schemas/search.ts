@@ -50,7 +50,7 @@ export const SEARCH_SCOPE_OF_KIND: Record<SearchKind, Exclude<SearchScope, 'all'
 export const SEARCH_MATCHED = ['serial', 'imei', 'phone', 'name', 'reference', 'email', 'alarmId', 'person', 'account'] as const;
 export type SearchMatched = (typeof SEARCH_MATCHED)[number];
 
-export const searchHitSchema = v.object({
+export const searchHitSchema = v.strictObject({
   id: v.string(),
   kind: v.picklist(SEARCH_KINDS),
   title: v.string(),
@@ -63,14 +63,14 @@ export const searchHitSchema = v.object({
 });
 export type SearchHit = v.InferOutput<typeof searchHitSchema>;
 
-export const searchGroupSchema = v.object({
+export const searchGroupSchema = v.strictObject({
   kind: v.picklist(SEARCH_KINDS),
   label: v.string(),
   hits: v.array(searchHitSchema),
 });
 export type SearchGroup = v.InferOutput<typeof searchGroupSchema>;
 
-export const searchResponseSchema = v.object({
+export const searchResponseSchema = v.strictObject({
   query: v.string(),
   groups: v.array(searchGroupSchema),
 });

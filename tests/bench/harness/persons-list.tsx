@@ -8,7 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { Theme } from '@radix-ui/themes';
 import '@radix-ui/themes/styles.css';
 import { DataTable } from '../../../src/app/ui/data-table/data-table';
-import type { PersonList, PersonListItem } from '../../../src/app/features/persons/api';
+import type { PersonList, PersonListItem } from '../../../src/shared/schemas/persons';
 import { personColumns } from '../../../src/app/features/persons/person-columns';
 import { MSG } from '../../../src/shared/messages';
 

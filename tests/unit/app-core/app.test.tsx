@@ -7,12 +7,13 @@ import { Root } from '../../../src/app/app';
 import { getToasts } from '../../../src/app/ui/toast';
 import { MSG } from '../../../src/shared/messages';
 import { Providers, errorResponse, json, polyfillDom, resetApp, session, stubFetch } from './helpers';
+import { answer, makeFeatures, makeUserInfo } from '../../helpers/fixtures';
 
 vi.mock('../../../src/app/workspace/workspace', () => ({ Workspace: () => <p>workspace here</p> }));
 vi.mock('../../../src/app/workspace/actions', () => ({ openRoute: vi.fn(() => true) }));
 
-const features = () => json({ Features: [] });
-const userInfo = () => json({ userId: 'user-1', email: 'ann@example.test', firstName: 'Ann', lastName: 'Admin', roles: [], tenantId: 't1' });
+const features = () => json(makeFeatures());
+const userInfo = () => json(makeUserInfo({ roles: [] }));
 
 beforeEach(() => {
   resetApp();
@@ -77,7 +78,7 @@ describe('routing and start-up', () => {
 describe('reset-password link page', () => {
   it('sets the new password with the token from the link and returns to sign-in', async () => {
     window.history.replaceState(null, '', '/reset-password?token=abc.def');
-    const { calls } = stubFetch((c) => (c.url === '/api/v1/reset-password/confirm' ? json({ Content: { Message: MSG.passwordChanged } }) : features()));
+    const { calls } = stubFetch((c) => (c.url === '/api/v1/reset-password/confirm' ? json(answer('POST /api/v1/reset-password/confirm', { Content: { Message: MSG.passwordChanged } })) : features()));
     renderRoot();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: MSG.submit }));

@@ -12,6 +12,8 @@ import { idleDialogAtom } from '../../../src/app/state/idle';
 import { queryClient } from '../../../src/app/api/query-client';
 import { dismissAll } from '../../../src/app/ui/toast';
 import { P } from '../../../src/shared/permissions';
+import type { TokenResponse } from '../../../src/shared/schemas/auth';
+import { makeTokenResponse } from '../../helpers/fixtures';
 
 const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
@@ -23,13 +25,12 @@ export function fakeToken(claims: Record<string, unknown>) {
 export const ADMIN_PERMISSIONS = [P.HasAccess, P.DeviceListView, P.CustomerListView, P.PersonListView, P.AlarmReportListView, P.ManageOwnProfile];
 export const ARC_CONTROLLER_PERMISSIONS = [P.HasAccess, P.AdminManageOwnProfile, P.ManageOwnProfile, P.AlarmReportListView, P.AlarmReportView, P.AlarmReportAddNote];
 
-export function tokens(name: string, permissions: string[] = ADMIN_PERMISSIONS, sub = 'user-1') {
-  return {
+export function tokens(name: string, permissions: string[] = ADMIN_PERMISSIONS, sub = 'user-1'): TokenResponse {
+  return makeTokenResponse({
     access_token: fakeToken({ sub, email: `${name}@example.test`, tenantId: 't1', permissions, role: ['SuperAdminRole'], n: name }),
-    token_type: 'Bearer',
     refresh_token: `refresh-${name}`,
     expires_in: 900,
-  };
+  });
 }
 
 export function session(name: string, permissions: string[] = ADMIN_PERMISSIONS, sub = 'user-1'): Session {

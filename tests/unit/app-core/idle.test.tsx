@@ -8,6 +8,7 @@ import { IDLE_TIMEOUT_MS, LAST_ACTIVITY_KEY, idleDialogAtom, startIdleWatch } fr
 import { IdleDialogs } from '../../../src/app/shell/idle-dialogs';
 import { MSG } from '../../../src/shared/messages';
 import { Providers, polyfillDom, resetApp, session } from './helpers';
+import { makeUserInfo } from '../../helpers/fixtures';
 
 const MIN = 60_000;
 let now = 0;
@@ -39,7 +40,7 @@ beforeEach(() => {
   polyfillDom();
   now = 1_700_000_000_000;
   appStore.set(sessionAtom, session('ivy'));
-  appStore.set(currentUserAtom, { userId: 'user-1', email: 'ivy@example.test', firstName: 'Ivy', lastName: 'I' });
+  appStore.set(currentUserAtom, makeUserInfo({ email: 'ivy@example.test', firstName: 'Ivy', lastName: 'I' }));
   window.history.replaceState(null, '', '/persons');
 });
 afterEach(() => {

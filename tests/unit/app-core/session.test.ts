@@ -8,6 +8,7 @@ import { getToasts } from '../../../src/app/ui/toast';
 import { MSG } from '../../../src/shared/messages';
 import { P } from '../../../src/shared/permissions';
 import { ARC_CONTROLLER_PERMISSIONS, resetApp, session } from './helpers';
+import { makeUserInfo } from '../../helpers/fixtures';
 
 beforeEach(resetApp);
 afterEach(() => vi.unstubAllGlobals());
@@ -44,7 +45,7 @@ describe('session atoms', () => {
 describe('logout', () => {
   it('keeps only the single-sign-on flags, clears the query cache and the user, and goes to /login', () => {
     appStore.set(sessionAtom, session('carol'));
-    appStore.set(currentUserAtom, { userId: 'user-1', email: 'carol@example.test', firstName: 'Carol', lastName: 'C' });
+    appStore.set(currentUserAtom, makeUserInfo({ email: 'carol@example.test', firstName: 'Carol', lastName: 'C' }));
     localStorage.setItem('IsSSOEnabled', 'false');
     localStorage.setItem('IsSSOLoading', 'false');
     localStorage.setItem('bulkUpdateDevices', '["d1","d2"]');

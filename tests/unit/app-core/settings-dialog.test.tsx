@@ -7,21 +7,22 @@ import { SettingsDialog } from '../../../src/app/shell/settings-dialog';
 import { getToasts } from '../../../src/app/ui/toast';
 import { MSG } from '../../../src/shared/messages';
 import { Providers, errorResponse, json, polyfillDom, resetApp, session, stubFetch, type Call } from './helpers';
+import { answer, makeCountry, makeDictionaries, makeGlobalSettings, makeTwoFactorSetting, TWO_FACTOR_TYPES_ANSWER } from '../../helpers/fixtures';
 
 const countries = [
-  { Id: 'country-fr', Code: 'FR', Name: 'France', PhoneNumberCode: '33' },
-  { Id: 'country-gb', Code: 'GB', Name: 'United Kingdom', PhoneNumberCode: '44' },
+  makeCountry({ Code: 'FR', Name: 'France', PhoneNumberCode: '33' }),
+  makeCountry({ Code: 'GB', Name: 'United Kingdom', PhoneNumberCode: '44' }),
 ];
 
-function server(opts: { mode?: number; saved?: number | null; password?: (c: Call) => Response } = {}) {
+function server(opts: { mode?: number; saved?: 1 | 2 | null; password?: (c: Call) => Response } = {}) {
   return stubFetch((c) => {
     if (c.url === '/api/v1/get-user-two-factor-authentication')
-      return json({ twoFactorAuthentication: { type: opts.saved ? { name: opts.saved === 1 ? 'Email' : 'SMS', value: opts.saved } : null, phoneNumber: null } });
-    if (c.url === '/api/v1/two-factor-authentication/types') return json([{ name: 'Email', value: 1 }, { name: 'SMS', value: 2 }]);
-    if (c.url === '/customers/get-global-settings') return json({ TwoFactorAuthentication: { Mode: { Value: opts.mode ?? 0 } } });
-    if (c.url === '/ps-admin/dictionaries/get-all') return json({ Roles: {}, Countries: countries });
-    if (c.url === '/api/v1/change-two-factor-authentication') return json({});
-    if (c.url === '/api/v1/change-password') return opts.password ? opts.password(c) : json({ Content: { Message: MSG.passwordChanged } });
+      return json(makeTwoFactorSetting(opts.saved ?? null));
+    if (c.url === '/api/v1/two-factor-authentication/types') return json(TWO_FACTOR_TYPES_ANSWER);
+    if (c.url === '/customers/get-global-settings') return json(makeGlobalSettings(opts.mode ?? 0));
+    if (c.url === '/ps-admin/dictionaries/get-all') return json(makeDictionaries({ Countries: countries }));
+    if (c.url === '/api/v1/change-two-factor-authentication') return json(makeTwoFactorSetting());
+    if (c.url === '/api/v1/change-password') return opts.password ? opts.password(c) : json(answer('POST /api/v1/change-password', { Content: { Message: MSG.passwordChanged } }));
     return errorResponse(404, 'not_found');
   });
 }
@@ -80,7 +81,7 @@ describe('settings dialog', () => {
   it('change password: validates, shows the old-password error from the server, confirms success', async () => {
     let attempts = 0;
     const { calls } = server({
-      password: () => (++attempts === 1 ? errorResponse(400, 'old_password_invalid', MSG.oldPasswordInvalid) : json({ Content: { Message: MSG.passwordChanged } })),
+      password: () => (++attempts === 1 ? errorResponse(400, 'old_password_invalid', MSG.oldPasswordInvalid) : json(answer('POST /api/v1/change-password', { Content: { Message: MSG.passwordChanged } }))),
     });
     const onOpenChange = vi.fn();
     render(<Providers><SettingsDialog open onOpenChange={onOpenChange} /></Providers>);

@@ -9,6 +9,7 @@ import { ErrorBoundary } from '../../../src/app/shell/error-screen';
 import { MSG } from '../../../src/shared/messages';
 import { P } from '../../../src/shared/permissions';
 import { ADMIN_PERMISSIONS, ARC_CONTROLLER_PERMISSIONS, Providers, polyfillDom, resetApp, session } from './helpers';
+import { makeUserInfo } from '../../helpers/fixtures';
 
 const openRoute = vi.hoisted(() => vi.fn(() => true));
 vi.mock('../../../src/app/workspace/actions', () => ({ openRoute }));
@@ -26,7 +27,7 @@ afterEach(() => {
 
 function signIn(permissions: string[]) {
   appStore.set(sessionAtom, session('u', permissions));
-  appStore.set(currentUserAtom, { userId: 'user-1', email: 'ann@example.test', firstName: 'Ann', lastName: 'Admin' });
+  appStore.set(currentUserAtom, makeUserInfo());
 }
 
 describe('side navigation', () => {
@@ -75,7 +76,7 @@ describe('top bar', () => {
 
   it('hides Profile without the own-profile permission and Settings for single-sign-on users', async () => {
     appStore.set(sessionAtom, session('u', [P.HasAccess, P.AlarmReportListView]));
-    appStore.set(currentUserAtom, { userId: 'user-1', email: 's@example.test', firstName: 'S', lastName: 'S', loginMethod: { value: 2, name: 'SingleSignOn' } });
+    appStore.set(currentUserAtom, makeUserInfo({ email: 's@example.test', firstName: 'S', lastName: 'S', loginMethod: { value: 2, name: 'SingleSignOn' } }));
     render(<Providers><TopBar /></Providers>);
     await userEvent.click(screen.getByRole('button', { name: /profile menu/i }));
     const items = (await screen.findAllByRole('menuitem')).map((i) => i.textContent);

@@ -13,17 +13,18 @@ import { P } from '../../../src/shared/permissions';
 import {
   ARC_CONTROLLER_PERMISSIONS, Providers, errorResponse, json, polyfillDom, resetApp, stubFetch, tokens, type Call,
 } from './helpers';
+import { answer, makeFeatures, makeUserInfo } from '../../helpers/fixtures';
 
-const features = (sso: boolean) => json({ Features: [{ FeatureName: 'SingleSignOn', IsEnabled: sso }, { FeatureName: 'Devices', IsEnabled: true }] });
-const userInfo = () => json({ userId: 'user-1', email: 'ann@example.test', firstName: 'Ann', lastName: 'Admin', roles: ['SuperAdminRole'], tenantId: 't1' });
+const features = (sso: boolean) => json(makeFeatures({ SingleSignOn: sso, Devices: true }));
+const userInfo = () => json(makeUserInfo());
 
 function server(token: (form: URLSearchParams, call: Call) => Response, opts: { sso?: boolean } = {}) {
   return stubFetch((c) => {
     if (c.url === '/features/all') return features(!!opts.sso);
     if (c.url === '/connect/token') return token(new URLSearchParams(c.body ?? ''), c);
     if (c.url === '/api/v1/get-user-info') return userInfo();
-    if (c.url === '/api/v1/two-factor-authentication/send') return json({ Content: { Message: MSG.verificationCodeResent } });
-    if (c.url === '/api/v1/reset-password') return json({ Content: { Message: 'ok' } });
+    if (c.url === '/api/v1/two-factor-authentication/send') return json(answer('POST /api/v1/two-factor-authentication/send', { Content: { Message: MSG.verificationCodeResent } }));
+    if (c.url === '/api/v1/reset-password') return json(answer('POST /api/v1/reset-password', { Content: { Message: 'ok' } }));
     return errorResponse(404, 'not_found');
   });
 }

@@ -9,7 +9,9 @@ vi.mock('../../../src/app/api/http', () => ({ http: vi.fn() }));
 import { http } from '../../../src/app/api/http';
 import { toast } from '../../../src/app/ui/toast';
 import { PersonFormPage } from '../../../src/app/features/persons/person-form-page';
-import { personKeys, type PersonDetail, type PersonList } from '../../../src/app/features/persons/api';
+import { personKeys } from '../../../src/app/features/persons/api';
+import type { PersonDetails, PersonList, PersonRecord } from '../../../src/shared/schemas/persons';
+import { answer, listItemOf, makeDictionaries, makePersonDetails, makePersonList, makeRole } from '../../helpers/fixtures';
 import { MSG, CODE } from '../../../src/shared/messages';
 import { P, ROLE_IDS } from '../../../src/shared/permissions';
 import { slowMachine } from '../ui/slow-machine';
@@ -17,16 +19,10 @@ import { slowMachine } from '../ui/slow-machine';
 slowMachine();
 
 const httpMock = vi.mocked(http);
-const role = (name: keyof typeof ROLE_IDS, order = 1) => ({ Id: ROLE_IDS[name], Name: name, IsDefault: false, Order: order });
 const ANN = 'aaaaaaaa-0000-4000-8000-000000000001';
 
-const annDetail = (over: Partial<PersonDetail['Person']> = {}): PersonDetail => ({
-  Person: {
-    Id: ANN, FirstName: 'Ann', LastName: 'Smith', Contact: { EmailAddress: 'ann@example.com' },
-    Roles: [role('SuperAdminRole'), role('ArcManagerRole', 3)], IsLocked: false, PersonStatus: 1, ...over,
-  },
-  Etag: 'etag-1',
-});
+const annDetail = (over: Partial<PersonRecord> = {}): PersonDetails =>
+  makePersonDetails({ Id: ANN, FirstName: 'Ann', LastName: 'Smith', Contact: { EmailAddress: 'ann@example.com' }, Roles: [makeRole('SuperAdminRole'), makeRole('ArcManagerRole')], ...over }, 'etag-1');
 
 type Handler = (path: string, opts?: { method?: string; body?: unknown; query?: Record<string, unknown> }) => unknown;
 let handler: Handler;
@@ -36,7 +32,7 @@ let errorSpy: ReturnType<typeof vi.spyOn>;
 beforeEach(() => {
   httpMock.mockReset();
   handler = (path) => {
-    if (path === '/ps-admin/dictionaries/get-all') return { Roles: {}, Countries: [] };
+    if (path === '/ps-admin/dictionaries/get-all') return makeDictionaries();
     if (path === '/persons/get-by-id') return annDetail();
     throw new Error(`unexpected ${path}`);
   };
@@ -101,12 +97,12 @@ describe('PersonFormPage — add', () => {
   it('adds the person, toasts "Person added." in the persons area, refreshes lists and goes back', async () => {
     const user = userEvent.setup();
     handler = (path, opts) => {
-      if (path === '/api/v1/person' && opts?.method === 'POST') return { Id: 'new-id', Etag: 'n1' };
-      if (path === '/ps-admin/dictionaries/get-all') return { Roles: {}, Countries: [] };
+      if (path === '/api/v1/person' && opts?.method === 'POST') return answer('POST /api/v1/person', { Id: 'new-id', Etag: 'n1' });
+      if (path === '/ps-admin/dictionaries/get-all') return makeDictionaries();
       throw new Error(`unexpected ${path}`);
     };
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-    qc.setQueryData(personKeys.list({ page: 1, pageSize: 10, orderBy: 'UserName', desc: false, searchValue: '' }), { Items: [], TotalCount: 0 });
+    qc.setQueryData(personKeys.list({ page: 1, pageSize: 10, orderBy: 'UserName', desc: false, searchValue: '' }), makePersonList([]));
     const { tab } = renderPage(<PersonFormPage />, { permissions: editPerms, route: 'personAdd', queryClient: qc });
     await user.type(screen.getByRole('textbox', { name: 'First name' }), ' Dee ');
     await user.type(screen.getByRole('textbox', { name: 'Last name' }), 'Lane');
@@ -128,7 +124,7 @@ describe('PersonFormPage — add', () => {
     const dup = 'A user with this email address already exists.';
     handler = (path, opts) => {
       if (path === '/api/v1/person' && opts?.method === 'POST') throw httpError(409, dup, CODE.duplicateEmail, { 'person.emailAddress': dup });
-      if (path === '/ps-admin/dictionaries/get-all') return { Roles: {}, Countries: [] };
+      if (path === '/ps-admin/dictionaries/get-all') return makeDictionaries();
       throw new Error(`unexpected ${path}`);
     };
     const { tab } = renderPage(<PersonFormPage />, { permissions: editPerms, route: 'personAdd' });
@@ -169,16 +165,16 @@ describe('PersonFormPage — edit', () => {
   it('saves: PUT identity-update with the etag, cache updated in place with the new etag, "Person updated.", back', async () => {
     const user = userEvent.setup();
     handler = (path, opts) => {
-      if (path === `/api/v1/person/${ANN}/identity-update` && opts?.method === 'PUT') return { Etag: 'etag-2' };
+      if (path === `/api/v1/person/${ANN}/identity-update` && opts?.method === 'PUT') return answer('PUT /api/v1/person/:id/identity-update', { Etag: 'etag-2' });
       if (path === '/persons/get-by-id') return annDetail();
-      if (path === '/ps-admin/dictionaries/get-all') return { Roles: {}, Countries: [] };
+      if (path === '/ps-admin/dictionaries/get-all') return makeDictionaries();
       throw new Error(`unexpected ${path}`);
     };
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
     const listKey = personKeys.list({ page: 1, pageSize: 10, orderBy: 'UserName', desc: false, searchValue: '' });
-    const listItem = { Id: ANN, FirstName: 'Ann', LastName: 'Smith', Email: 'ann@example.com', Roles: annDetail().Person.Roles, IsLocked: false, LastLoginDate: null, PersonStatus: 1, Etag: 'etag-1' };
+    const listItem = listItemOf(annDetail());
     const other = { ...listItem, Id: 'bbbbbbbb-0000-4000-8000-000000000002', FirstName: 'Bob', Etag: 'b1' };
-    qc.setQueryData<PersonList>(listKey, { Items: [listItem, other], TotalCount: 2 });
+    qc.setQueryData<PersonList>(listKey, makePersonList([listItem, other]));
     const { tab } = renderPage(<PersonFormPage />, { permissions: editPerms, route: 'personEdit', params: { userId: ANN }, queryClient: qc });
     const last = await screen.findByRole('textbox', { name: 'Last name' });
     await user.clear(last);
@@ -199,7 +195,7 @@ describe('PersonFormPage — edit', () => {
       },
     });
     expect(successSpy).toHaveBeenCalledWith('Person updated.', { area: 'persons' });
-    const detail = qc.getQueryData<PersonDetail>(personKeys.detail(ANN))!;
+    const detail = qc.getQueryData<PersonDetails>(personKeys.detail(ANN))!;
     expect(detail.Etag).toBe('etag-2');
     expect(detail.Person.LastName).toBe('Smythe');
     expect(detail.Person.Roles.map((r) => r.Name)).toEqual(['ArcControllerRole', 'ArcManagerRole', 'SuperAdminRole']);
@@ -217,7 +213,7 @@ describe('PersonFormPage — edit', () => {
     handler = (path, opts) => {
       if (path.endsWith('/identity-update') && opts?.method === 'PUT') throw httpError(409, MSG.staleEtag, CODE.conflict);
       if (path === '/persons/get-by-id') return annDetail();
-      return { Roles: {}, Countries: [] };
+      return makeDictionaries();
     };
     const { tab } = renderPage(<PersonFormPage />, { permissions: editPerms, route: 'personEdit', params: { userId: ANN } });
     await user.type(await screen.findByRole('textbox', { name: 'First name' }), 'e');
@@ -232,7 +228,7 @@ describe('PersonFormPage — edit', () => {
     const user = userEvent.setup();
     handler = (path) => {
       if (path === '/persons/get-by-id') return annDetail({ Id: ME });
-      return { Roles: {}, Countries: [] };
+      return makeDictionaries();
     };
     renderPage(<PersonFormPage />, { permissions: editPerms, route: 'personEdit', params: { userId: ME }, sub: ME });
     const admin = await screen.findByRole('checkbox', { name: 'Provider Admin' });
@@ -255,8 +251,8 @@ describe('PersonFormPage — edit', () => {
     const user = userEvent.setup();
     handler = (path, opts) => {
       if (path === '/persons/get-by-id') return annDetail({ IsLocked: true });
-      if (path === `/api/v1/${ANN}/unlock` && opts?.method === 'PUT') return { Etag: 'etag-u' };
-      return { Roles: {}, Countries: [] };
+      if (path === `/api/v1/${ANN}/unlock` && opts?.method === 'PUT') return answer('PUT /api/v1/:id/unlock', { Etag: 'etag-u' });
+      return makeDictionaries();
     };
     // Locked, no permission: no button.
     renderPage(<PersonFormPage />, { permissions: editPerms, route: 'personEdit', params: { userId: ANN } });
@@ -270,7 +266,7 @@ describe('PersonFormPage — edit', () => {
     await waitFor(() => expect(tab.back).toHaveBeenCalled());
     expect(calls('PUT').map(([p]) => p)).toEqual([`/api/v1/${ANN}/unlock`]);
     expect(successSpy).toHaveBeenCalledWith(MSG.personUnlocked, { area: 'persons' });
-    expect(qc.getQueryData<PersonDetail>(personKeys.detail(ANN))).toMatchObject({ Etag: 'etag-u', Person: { IsLocked: false } });
+    expect(qc.getQueryData<PersonDetails>(personKeys.detail(ANN))).toMatchObject({ Etag: 'etag-u', Person: { IsLocked: false } });
   });
 
   it('an unlocked person never shows Unlock, even with the permission', async () => {
@@ -282,7 +278,7 @@ describe('PersonFormPage — edit', () => {
   it('a missing person shows "User not found."; an invalid id does not even ask', async () => {
     handler = (path) => {
       if (path === '/persons/get-by-id') throw httpError(404, MSG.userNotFound, CODE.notFound);
-      return { Roles: {}, Countries: [] };
+      return makeDictionaries();
     };
     renderPage(<PersonFormPage />, { permissions: editPerms, route: 'personEdit', params: { userId: ANN } });
     expect(await screen.findByText(MSG.userNotFound)).toBeInTheDocument();

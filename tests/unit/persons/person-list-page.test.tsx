@@ -10,7 +10,8 @@ vi.mock('../../../src/app/workspace/actions', () => ({ openRoute: vi.fn(() => tr
 import { http } from '../../../src/app/api/http';
 import { openRoute } from '../../../src/app/workspace/actions';
 import { PersonListPage } from '../../../src/app/features/persons/person-list-page';
-import type { PersonList, PersonListItem } from '../../../src/app/features/persons/api';
+import type { PersonList } from '../../../src/shared/schemas/persons';
+import { makeDictionaries, makePersonList, makePersonListItem, makeRole } from '../../helpers/fixtures';
 import { MSG } from '../../../src/shared/messages';
 import { P, ROLE_IDS } from '../../../src/shared/permissions';
 import { slowMachine } from '../ui/slow-machine';
@@ -18,20 +19,19 @@ import { slowMachine } from '../ui/slow-machine';
 slowMachine();
 
 const httpMock = vi.mocked(http);
-const role = (name: keyof typeof ROLE_IDS, order = 1) => ({ Id: ROLE_IDS[name], Name: name, IsDefault: false, Order: order });
 
-const ann: PersonListItem = {
+const ann = makePersonListItem({
   Id: 'aaaaaaaa-0000-4000-8000-000000000001', FirstName: 'Ann', LastName: 'Smith', Email: 'ann@example.com',
-  Roles: [role('SuperAdminRole'), role('ArcManagerRole', 3)], IsLocked: false, LastLoginDate: '2024-03-05T21:07:00', PersonStatus: 1, Etag: 'e1',
-};
-const bob: PersonListItem = {
+  Roles: [makeRole('SuperAdminRole'), makeRole('ArcManagerRole')], LastLoginDate: '2024-03-05T21:07:00', Etag: 'e1',
+});
+const bob = makePersonListItem({
   Id: 'bbbbbbbb-0000-4000-8000-000000000002', FirstName: 'Bob', LastName: 'Jones', Email: 'bob@example.com',
-  Roles: [role('ArcControllerRole', 5)], IsLocked: true, LastLoginDate: '2024-01-01T08:00:00', PersonStatus: 1, Etag: 'e2',
-};
-const cy: PersonListItem = {
+  Roles: [makeRole('ArcControllerRole')], IsLocked: true, LastLoginDate: '2024-01-01T08:00:00', Etag: 'e2',
+});
+const cy = makePersonListItem({
   Id: 'cccccccc-0000-4000-8000-000000000003', FirstName: 'Cy', LastName: 'Young', Email: 'cy@example.com',
-  Roles: [role('SuperAdminReadonlyRole', 2)], IsLocked: false, LastLoginDate: null, PersonStatus: 1, Etag: 'e3',
-};
+  Roles: [makeRole('SuperAdminReadonlyRole')], LastLoginDate: null, Etag: 'e3',
+});
 
 let listAnswer: PersonList;
 const listCalls = () =>
@@ -40,11 +40,11 @@ const listCalls = () =>
 let restore: () => void;
 beforeEach(() => {
   restore = stubGridLayout(600);
-  listAnswer = { Items: [ann, bob, cy], TotalCount: 43 };
+  listAnswer = makePersonList([ann, bob, cy], 43);
   httpMock.mockReset();
   httpMock.mockImplementation(async (path: string) => {
     if (path === '/ps-admin/persons/get-list') return structuredClone(listAnswer);
-    if (path === '/ps-admin/dictionaries/get-all') return { Roles: {}, Countries: [] };
+    if (path === '/ps-admin/dictionaries/get-all') return makeDictionaries();
     throw new Error(`unexpected ${path}`);
   });
   vi.mocked(openRoute).mockClear();
@@ -166,7 +166,7 @@ describe('PersonListPage', () => {
   });
 
   it('shows the empty state when the total count is 0', async () => {
-    listAnswer = { Items: [], TotalCount: 0 };
+    listAnswer = makePersonList([]);
     renderPage(<PersonListPage />, { permissions: allPerms });
     expect(await screen.findByText(MSG.noResultsFound)).toBeInTheDocument();
   });
@@ -175,7 +175,7 @@ describe('PersonListPage', () => {
     httpMock.mockImplementation(async (path: string) => {
       if (path === '/ps-admin/persons/get-list')
         throw Object.assign(new Error('x'), { status: 500, data: { Content: { Message: 'Database is down.', Code: 'internal_error' } } });
-      return { Roles: {}, Countries: [] };
+      return makeDictionaries();
     });
     renderPage(<PersonListPage />, { permissions: allPerms });
     expect(await screen.findByRole('alert')).toHaveTextContent('Database is down.');

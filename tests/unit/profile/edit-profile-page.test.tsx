@@ -10,7 +10,9 @@ import { http } from '../../../src/app/api/http';
 import { toast } from '../../../src/app/ui/toast';
 import { currentUserAtom } from '../../../src/app/state/session';
 import { EditProfilePage } from '../../../src/app/features/profile/edit-profile-page';
-import { profileKeys, type OwnProfile } from '../../../src/app/features/profile/api';
+import { profileKeys } from '../../../src/app/features/profile/api';
+import type { OwnProfile } from '../../../src/shared/schemas/persons';
+import { answer, makeCountry, makeDictionaries, makePersonDetails, makeUserInfo } from '../../helpers/fixtures';
 import { MSG, CODE } from '../../../src/shared/messages';
 import { P } from '../../../src/shared/permissions';
 import { slowMachine } from '../ui/slow-machine';
@@ -20,24 +22,22 @@ slowMachine();
 const httpMock = vi.mocked(http);
 const COUNTRIES = [
   // deliberately out of order: the page puts GB first, then the rest by name
-  { Id: 'country-us', Code: 'US', Name: 'United States', PhoneNumberCode: '1' },
-  { Id: 'country-je', Code: 'JE', Name: 'Jersey', PhoneNumberCode: '44' },
-  { Id: 'country-fr', Code: 'FR', Name: 'France', PhoneNumberCode: '33' },
-  { Id: 'country-gb', Code: 'GB', Name: 'United Kingdom', PhoneNumberCode: '44' },
+  makeCountry({ Code: 'US', Name: 'United States', PhoneNumberCode: '1' }),
+  makeCountry({ Code: 'JE', Name: 'Jersey', PhoneNumberCode: '44' }),
+  makeCountry({ Code: 'FR', Name: 'France', PhoneNumberCode: '33' }),
+  makeCountry({ Code: 'GB', Name: 'United Kingdom', PhoneNumberCode: '44' }),
 ];
 const GB_EXAMPLE = 'Please enter a valid phone number, example: 07400 123456';
 
-const ownProfile = (): OwnProfile => ({
-  Person: {
-    Id: ME, FirstName: 'Ann', LastName: 'Smith', Contact: { EmailAddress: 'ann@example.com' }, Roles: [], IsLocked: false, PersonStatus: 1,
+const ownProfile = (): OwnProfile =>
+  makePersonDetails({
+    Id: ME, FirstName: 'Ann', LastName: 'Smith', Contact: { EmailAddress: 'ann@example.com' }, Roles: [],
     PhoneNumbers: [
       // the demo data stores dial codes; new saves store ISO codes
       { CountryCode: '44', Number: '7400123456', IsPrimary: true, Type: 1 },
       { CountryCode: 'GB', Number: '2079460018', IsPrimary: false, Type: 4 },
     ],
-  },
-  Etag: 'etag-1',
-});
+  }, 'etag-1');
 
 type Opts = { method?: string; body?: unknown };
 type Handler = (path: string, opts?: Opts) => unknown;
@@ -46,9 +46,9 @@ let successSpy: ReturnType<typeof vi.spyOn>;
 let errorSpy: ReturnType<typeof vi.spyOn>;
 
 const base: Handler = (path) => {
-  if (path === '/ps-admin/dictionaries/get-all') return { Roles: {}, Countries: COUNTRIES };
+  if (path === '/ps-admin/dictionaries/get-all') return makeDictionaries({ Countries: COUNTRIES });
   if (path === '/persons/get-own-profile') return ownProfile();
-  if (path === '/api/v1/get-user-info') return { userId: ME, email: 'ann@example.com', firstName: 'Server', lastName: 'Copy' };
+  if (path === '/api/v1/get-user-info') return makeUserInfo({ userId: ME, email: 'ann@example.com', firstName: 'Server', lastName: 'Copy' });
   throw new Error(`unexpected ${path}`);
 };
 
@@ -137,7 +137,7 @@ describe('EditProfilePage', () => {
   });
 
   it('a number that is only the dial code counts as empty and is left out of the payload', async () => {
-    handler = (path, opts) => (path === '/api/v1/person/basic-info-update' ? { Etag: 'etag-2' } : base(path, opts));
+    handler = (path, opts) => (path === '/api/v1/person/basic-info-update' ? answer('PUT /api/v1/person/basic-info-update', { Etag: 'etag-2' }) : base(path, opts));
     const { user } = await open();
     await user.type(number('Personal'), '+44');
     await user.tab();
@@ -155,7 +155,7 @@ describe('EditProfilePage', () => {
   });
 
   it('the Primary radio decides IsPrimary; numbers are sent with ISO code, national number and type', async () => {
-    handler = (path, opts) => (path === '/api/v1/person/basic-info-update' ? { Etag: 'etag-2' } : base(path, opts));
+    handler = (path, opts) => (path === '/api/v1/person/basic-info-update' ? answer('PUT /api/v1/person/basic-info-update', { Etag: 'etag-2' }) : base(path, opts));
     const { user } = await open();
     await user.type(number('Personal'), '07400 654321');
     await user.click(screen.getByRole('radio', { name: 'Primary (Personal)' }));
@@ -184,12 +184,12 @@ describe('EditProfilePage', () => {
 
   it('saves: toast, cached profile takes the new etag, top-bar user refreshed, next save sends the new etag', async () => {
     let n = 1;
-    handler = (path, opts) => (path === '/api/v1/person/basic-info-update' ? { Etag: `etag-${++n}` } : base(path, opts));
+    handler = (path, opts) => (path === '/api/v1/person/basic-info-update' ? answer('PUT /api/v1/person/basic-info-update', { Etag: `etag-${++n}` }) : base(path, opts));
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
     const personsKey = ['persons', 'list', { page: 1 }];
     qc.setQueryData(personsKey, { Items: [], TotalCount: 0 });
     const { user, store, tab } = await open(qc);
-    store.set(currentUserAtom, { userId: ME, email: 'ann@example.com', firstName: 'Ann', lastName: 'Smith' });
+    store.set(currentUserAtom, makeUserInfo({ userId: ME, email: 'ann@example.com', firstName: 'Ann', lastName: 'Smith' }));
     const last = screen.getByRole('textbox', { name: 'Last Name' });
     await user.clear(last);
     await user.type(last, ' Smythe ');
@@ -219,7 +219,7 @@ describe('EditProfilePage', () => {
     let stale = true;
     handler = (path, opts) => {
       if (path === '/api/v1/person/basic-info-update') throw httpError(409, MSG.staleEtag, CODE.conflict);
-      if (path === '/persons/get-own-profile' && !stale) return { ...ownProfile(), Person: { ...ownProfile().Person, FirstName: 'Annie' }, Etag: 'etag-9' };
+      if (path === '/persons/get-own-profile' && !stale) return answer('GET /persons/get-own-profile', { ...ownProfile(), Person: { ...ownProfile().Person, FirstName: 'Annie' }, Etag: 'etag-9' });
       return base(path, opts);
     };
     const { user, queryClient } = await open();

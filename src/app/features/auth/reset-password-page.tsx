@@ -8,7 +8,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { Button, Callout, Flex, Heading, Link, Text } from '@radix-ui/themes';
 import { MSG, messageFromError } from '../../../shared/messages';
 import { resetPasswordConfirmSchema } from '../../../shared/schemas/auth';
-import { publicHttp } from '../../api/http';
+import { confirmPasswordReset } from '../../api/auth';
 import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
 import { AuthLayout } from './auth-layout';
@@ -35,7 +35,7 @@ export function ResetPasswordPage() {
 
   const onSubmit = async (values: Values) => {
     try {
-      await publicHttp('/api/v1/reset-password/confirm', { method: 'POST', body: { token, ...values } });
+      await confirmPasswordReset({ token, ...values });
       toast.success(MSG.passwordChanged, { area: 'signin' });
       navigate(getHref('login'), { replace: true });
     } catch (err) {

@@ -9,7 +9,8 @@ import * as v from 'valibot';
 import { Button, Callout, Flex, Heading, Link, Text } from '@radix-ui/themes';
 import { MSG, messageFromError } from '../../../shared/messages';
 import { loginFormSchema, verificationCodeField } from '../../../shared/schemas/auth';
-import { featuresQuery, isFeatureOn, requestPasswordToken, resendVerificationCode, signInWithTokens } from '../../api/auth';
+import { requestPasswordToken, resendVerificationCode, signInWithTokens } from '../../api/auth';
+import { featuresQuery, isFeatureOn } from '../../api/reference';
 import { SSO_ENABLED_KEY, SSO_LOADING_KEY } from '../../state/session';
 import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
@@ -33,7 +34,7 @@ export function SignInPage() {
   );
   const [resending, setResending] = useState(false);
 
-  const features = useQuery(featuresQuery);
+  const features = useQuery(featuresQuery());
   const ssoOn = isFeatureOn(features.data, 'SingleSignOn');
 
   useEffect(() => {

@@ -5,42 +5,15 @@ import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/reac
 import { http } from '../../api/http';
 import { isValidId, normaliseId } from '../../../shared/codes';
 import { ROLE_IDS, type RoleName } from '../../../shared/permissions';
+import type { CreatedResponse, EtagResponse } from '../../../shared/schemas/common';
+import type { PersonDetails, PersonList, PersonListItem, PersonListQuery } from '../../../shared/schemas/persons';
+import type { DictionariesDto, RoleDto } from '../../../shared/schemas/reference';
 
-export type RoleRef = { Id: string; Name: RoleName | string; IsDefault: boolean; Order: number };
+// The answer types are the contract's (src/shared/schemas/persons.ts); re-exported for the list columns.
+export type { PersonListItem };
 
-export type PersonListItem = {
-  Id: string;
-  FirstName: string;
-  LastName: string;
-  Email: string;
-  Roles: RoleRef[];
-  IsLocked: boolean;
-  LastLoginDate: string | null;
-  PersonStatus: number;
-  Etag: string;
-};
-export type PersonList = { Items: PersonListItem[]; TotalCount: number };
-
-export type Person = {
-  Id: string;
-  FirstName: string;
-  LastName: string;
-  Contact: { EmailAddress: string };
-  Roles: RoleRef[];
-  IsLocked: boolean;
-  PersonStatus: number;
-};
-export type PersonDetail = { Person: Person; Etag: string };
-
-export type Dictionaries = { Roles: Partial<Record<RoleName, RoleRef>>; Countries: unknown[] };
-
-export type PersonOrderBy = 'UserName' | 'Email' | 'LastLoginDate' | 'Role';
-export type PersonListParams = {
-  page: number;
-  pageSize: number;
-  orderBy: PersonOrderBy;
-  desc: boolean;
-  searchValue: string;
+/** The list query as the screen holds it (the contract's PersonListQuery; no role sort unless asked). */
+export type PersonListParams = Omit<PersonListQuery, 'sortRoleId'> & {
   /** With orderBy 'Role': holders of this role first (last when desc). */
   sortRoleId?: string;
 };
@@ -77,43 +50,35 @@ export const personListQuery = (params: PersonListParams) =>
 export const personDetailQuery = (id: string) =>
   queryOptions({
     queryKey: personKeys.detail(isValidId(id) ? normaliseId(id) : id),
-    queryFn: ({ signal }) => http<PersonDetail>('/persons/get-by-id', { signal, query: { Id: id } }),
+    queryFn: ({ signal }) => http<PersonDetails>('/persons/get-by-id', { signal, query: { Id: id } }),
     enabled: isValidId(id),
     meta: { silent: true }, // the form shows 'User not found.' itself
-  });
-
-/** GET /ps-admin/dictionaries/get-all — roles (with their ids) and countries. */
-export const dictionariesQuery = () =>
-  queryOptions({
-    queryKey: ['dictionaries', 'all'] as const,
-    queryFn: ({ signal }) => http<Dictionaries>('/ps-admin/dictionaries/get-all', { signal }),
-    staleTime: Infinity,
   });
 
 export type PersonFields = { firstName: string; lastName: string; emailAddress: string; roleIds: string[] };
 
 /** POST /api/v1/person */
 export const createPerson = (person: PersonFields) =>
-  http<{ Id: string; Etag: string }>('/api/v1/person', { method: 'POST', body: { person } });
+  http<CreatedResponse>('/api/v1/person', { method: 'POST', body: { person } });
 
 /** PUT /api/v1/person/{id}/identity-update — a stale etag answers 409. */
 export const updatePersonIdentity = (id: string, person: PersonFields & { etag: string }) =>
-  http<{ Etag: string }>(`/api/v1/person/${encodeURIComponent(id)}/identity-update`, {
+  http<EtagResponse>(`/api/v1/person/${encodeURIComponent(id)}/identity-update`, {
     method: 'PUT',
     body: { personId: id, person },
   });
 
 /** PUT /api/v1/{id}/unlock */
-export const unlockPerson = (id: string) => http<{ Etag: string }>(`/api/v1/${encodeURIComponent(id)}/unlock`, { method: 'PUT' });
+export const unlockPerson = (id: string) => http<EtagResponse>(`/api/v1/${encodeURIComponent(id)}/unlock`, { method: 'PUT' });
 
-/** Role objects for ids, named from the dictionaries (or the fixed id table while they load). */
-export function rolesFromIds(ids: readonly string[], dict?: Dictionaries): RoleRef[] {
-  const known = Object.values(dict?.Roles ?? {}).filter((r): r is RoleRef => !!r);
-  return ids.map((id, i) => {
+/** Role objects for ids, from the dictionaries (or the fixed id table while they load). */
+export function rolesFromIds(ids: readonly string[], dict?: DictionariesDto): RoleDto[] {
+  const known = Object.values(dict?.Roles ?? {});
+  return ids.flatMap((id, i): RoleDto[] => {
     const fromDict = known.find((r) => r.Id === id);
-    if (fromDict) return fromDict;
-    const name = (Object.keys(ROLE_IDS) as RoleName[]).find((n) => ROLE_IDS[n] === id) ?? id;
-    return { Id: id, Name: name, IsDefault: false, Order: i };
+    if (fromDict) return [fromDict];
+    const name = (Object.keys(ROLE_IDS) as RoleName[]).find((n) => ROLE_IDS[n] === id);
+    return name ? [{ Id: id, Name: name, IsDefault: false, Order: i }] : [];
   });
 }
 
@@ -124,11 +89,11 @@ export function rolesFromIds(ids: readonly string[], dict?: Dictionaries): RoleR
 export function patchPersonInCache(
   qc: QueryClient,
   id: string,
-  patch: { Etag: string; FirstName?: string; LastName?: string; Roles?: RoleRef[]; IsLocked?: boolean },
+  patch: { Etag: string } & Partial<Pick<PersonListItem, 'FirstName' | 'LastName' | 'Roles' | 'IsLocked'>>,
 ) {
   const key = normaliseId(id);
   const { Etag, ...fields } = patch;
-  qc.setQueryData<PersonDetail>(personKeys.detail(key), (old) =>
+  qc.setQueryData<PersonDetails>(personKeys.detail(key), (old) =>
     old ? { ...old, Etag, Person: { ...old.Person, ...fields } } : old,
   );
   qc.setQueriesData<PersonList>({ queryKey: personKeys.lists() }, (old) =>

@@ -9,14 +9,16 @@ import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
 import { useCan, userIdAtom } from '../../state/session';
-import { errorMessage } from '../../api/query-client';
+import { errorFields, errorMessage } from '../../api/query-client';
 import { ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { isValidId, normaliseId } from '../../../shared/codes';
 import { ASSIGNABLE_ROLES, P, ROLE, ROLE_IDS, ROLE_LABELS, type RoleName } from '../../../shared/permissions';
+import { dictionariesQuery } from '../../api/reference';
+import type { PersonDetails } from '../../../shared/schemas/persons';
+import type { DictionariesDto } from '../../../shared/schemas/reference';
 import {
-  createPerson, dictionariesQuery, patchPersonInCache, personDetailQuery, personKeys, rolesFromIds, unlockPerson,
-  updatePersonIdentity, type Dictionaries, type PersonDetail,
+  createPerson, patchPersonInCache, personDetailQuery, personKeys, rolesFromIds, unlockPerson, updatePersonIdentity,
 } from './api';
 import { personFormSchema, superAdminRule, type PersonFormValues } from './person-form-schema';
 import { valibotResolver } from '../../ui/valibot-resolver';
@@ -65,7 +67,7 @@ const SERVER_FIELDS: Record<string, keyof PersonFormValues> = {
   'person.roleIds': 'roles',
 };
 
-function PersonForm({ detail, dict }: { detail?: PersonDetail; dict?: Dictionaries }) {
+function PersonForm({ detail, dict }: { detail?: PersonDetails; dict?: DictionariesDto }) {
   const tab = useTab();
   const { setDirty } = tab;
   const can = useCan();
@@ -110,8 +112,7 @@ function PersonForm({ detail, dict }: { detail?: PersonDetail; dict?: Dictionari
     const message = errorMessage(err);
     setServerError(message);
     toast.error(message, { area: 'persons' });
-    const fieldErrors = (err as { data?: { Content?: { Errors?: Record<string, string> } } } | null)?.data?.Content?.Errors ?? {};
-    for (const [key, msg] of Object.entries(fieldErrors)) {
+    for (const [key, msg] of Object.entries(errorFields(err))) {
       const field = SERVER_FIELDS[key];
       if (field) setError(field, { type: 'server', message: msg });
     }
@@ -123,7 +124,7 @@ function PersonForm({ detail, dict }: { detail?: PersonDetail; dict?: Dictionari
       const fields = { firstName: values.firstName.trim(), lastName: values.lastName.trim(), roleIds };
       if (person) {
         // Always the etag currently cached (an unlock meanwhile has changed it).
-        const cached = qc.getQueryData<PersonDetail>(personKeys.detail(normaliseId(person.Id)));
+        const cached = qc.getQueryData<PersonDetails>(personKeys.detail(normaliseId(person.Id)));
         const etag = cached?.Etag ?? detail!.Etag;
         const res = await updatePersonIdentity(person.Id, { ...fields, emailAddress: person.Contact.EmailAddress, etag });
         patchPersonInCache(qc, person.Id, { Etag: res.Etag, FirstName: fields.firstName, LastName: fields.lastName, Roles: rolesFromIds(roleIds, dict) });

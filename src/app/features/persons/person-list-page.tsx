@@ -15,7 +15,9 @@ import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { MAX_SEARCH_LENGTH } from '../../../shared/schemas/common';
 import { P, ROLE_IDS, type RoleName } from '../../../shared/permissions';
-import { dictionariesQuery, personListQuery, type PersonListItem, type PersonListParams } from './api';
+import { dictionariesQuery } from '../../api/reference';
+import type { PersonListItem } from '../../../shared/schemas/persons';
+import { personListQuery, type PersonListParams } from './api';
 
 import { personColumns, ROLE_SORT_PREFIX } from './person-columns';
 export { ROLE_COLUMNS } from './person-columns';

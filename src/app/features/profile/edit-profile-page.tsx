@@ -17,8 +17,9 @@ import { getUserInfo } from '../../api/auth';
 import { ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { NAME_MAX } from '../../../shared/schemas/persons';
+import { dictionariesQuery } from '../../api/reference';
 import {
-  dictionariesQuery, ownProfileQuery, patchOwnProfile, profileKeys, updateOwnProfile, type OwnProfile, type OwnProfileUpdate,
+  ownProfileQuery, patchOwnProfile, profileKeys, updateOwnProfile, type OwnProfile, type OwnProfileUpdate,
 } from './api';
 import { CountryPicker } from './country-picker';
 import {

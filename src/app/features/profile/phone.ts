@@ -12,9 +12,10 @@ import metadata from 'libphonenumber-js/min/metadata';
 import examples from 'libphonenumber-js/examples.mobile.json';
 import { MSG } from '../../../shared/messages';
 import { PHONE_TYPE } from '../../../shared/codes';
+import type { CountryDto } from '../../../shared/schemas/reference';
 
-/** A country of the dictionaries (GET ps-admin/dictionaries/get-all → Countries). */
-export type Country = { Id?: string; Code: string; Name: string; PhoneNumberCode: string };
+/** A country of the dictionaries (GET ps-admin/dictionaries/get-all → Countries); the built-in fallback list has no ids. */
+export type Country = Omit<CountryDto, 'Id'> & { Id?: string };
 
 /** Spec §9: default dial code 44, country gb. */
 export const DEFAULT_COUNTRY = 'GB';

@@ -9,7 +9,7 @@
 // nothing is sent as primary.
 import * as v from 'valibot';
 import { MSG } from '../../../shared/messages';
-import { NAME_MAX, PERSON_TEXT, type PhoneEntry } from '../../../shared/schemas/persons';
+import { NAME_MAX, PERSON_TEXT, type PersonRecord, type PhoneEntry } from '../../../shared/schemas/persons';
 import {
   DEFAULT_COUNTRY, PHONE_FIELDS, PHONE_FIELD_TYPE, countryOfCode, dialCodeOf, displayNumber, fieldOfType, parseFor, phoneError,
   type Country, type PhoneField,
@@ -32,13 +32,8 @@ export type ProfileFormValues = {
 
 export const countryField = (f: PhoneField) => `${f}Country` as const;
 
-export type OwnPerson = {
-  Id: string;
-  FirstName: string;
-  LastName: string;
-  Contact?: { EmailAddress: string };
-  PhoneNumbers?: PhoneEntry[];
-};
+/** The parts of the own profile the form reads (the contract's person record). */
+export type OwnPerson = Pick<PersonRecord, 'Id' | 'FirstName' | 'LastName' | 'PhoneNumbers'>;
 
 /** Form values from the stored profile (numbers shown in national format, GB for empty ones). */
 export function valuesFromPerson(person: OwnPerson, countries: readonly Country[]): ProfileFormValues {

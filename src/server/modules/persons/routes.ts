@@ -12,32 +12,11 @@ import { P, ROLE, ROLE_IDS, type RoleName } from '../../../shared/permissions.js
 import { isValidId, normaliseId } from '../../../shared/codes.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
 import type { RoleDto } from '../../../shared/schemas/reference.js';
+import type { CreatedResponse, EtagResponse } from '../../../shared/schemas/common.js';
 import {
   ownProfileUpdateBody, personByIdQuery, personCreateBody, personIdentityUpdateBody, personListQuery,
-  PERSON_TEXT, type PhoneEntry,
+  PERSON_TEXT, type OwnProfile, type PersonDetails, type PersonList, type PersonListItem, type PersonRecord, type PhoneEntry,
 } from '../../../shared/schemas/persons.js';
-
-export type PersonListItemDto = {
-  Id: string;
-  FirstName: string;
-  LastName: string;
-  Email: string;
-  Roles: RoleDto[];
-  IsLocked: boolean;
-  LastLoginDate: string | null;
-  PersonStatus: number;
-  Etag: string;
-};
-export type PersonDto = {
-  Id: string;
-  FirstName: string;
-  LastName: string;
-  Contact: { EmailAddress: string };
-  Roles: RoleDto[];
-  IsLocked: boolean;
-  PersonStatus: number;
-  PhoneNumbers: PhoneEntry[];
-};
 
 /** Customer administrators (persons of a customer tenant) hold only these roles (spec §6). */
 const CUSTOMER_TENANT_ROLES: RoleName[] = [ROLE.SuperAdmin, ROLE.PortalUser];
@@ -89,7 +68,7 @@ async function loadPerson(db: DB, id: string) {
     .executeTakeFirst();
   if (!row) return undefined;
   const roles = (await rolesOf(db, [id])).get(id) ?? [];
-  const Person: PersonDto = {
+  const Person: PersonRecord = {
     Id: row.id,
     FirstName: row.firstName,
     LastName: row.lastName,
@@ -187,7 +166,7 @@ export function personRoutes(api: Api) {
       base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
     ]);
     const roles = await rolesOf(db, rows.map((r) => r.id));
-    const Items: PersonListItemDto[] = rows.map((r) => ({
+    const Items: PersonListItem[] = rows.map((r) => ({
       Id: r.id,
       FirstName: r.firstName,
       LastName: r.lastName,
@@ -198,7 +177,7 @@ export function personRoutes(api: Api) {
       PersonStatus: r.personStatus,
       Etag: r.etag,
     }));
-    return c.json({ Items, TotalCount: Number(total.n) });
+    return c.json({ Items, TotalCount: Number(total.n) } satisfies PersonList);
   });
 
   api.get('/persons/get-by-id', {
@@ -208,7 +187,7 @@ export function personRoutes(api: Api) {
   }, async (c, { query }) => {
     const found = await loadPerson(deps(c).db, query);
     if (!found) throw notFound(MSG.userNotFound);
-    return c.json({ Person: found.Person, Etag: found.row.etag });
+    return c.json({ Person: found.Person, Etag: found.row.etag } satisfies PersonDetails);
   });
 
   api.post('/api/v1/person', {
@@ -244,7 +223,7 @@ export function personRoutes(api: Api) {
         throw new ApiError(409, PERSON_TEXT.duplicateEmail, CODE.duplicateEmail, { 'person.emailAddress': PERSON_TEXT.duplicateEmail });
       throw e;
     }
-    return c.json({ Id: id, Etag: etag }, 201);
+    return c.json({ Id: id, Etag: etag } satisfies CreatedResponse, 201);
   });
 
   api.put('/api/v1/person/:id/identity-update', {
@@ -289,7 +268,7 @@ export function personRoutes(api: Api) {
         details: { firstName: p.firstName, lastName: p.lastName, roles: roleNames },
       });
     });
-    return c.json({ Etag: etag });
+    return c.json({ Etag: etag } satisfies EtagResponse);
   });
 
   api.put('/api/v1/:id/unlock', { access: P.UserUnlock }, async (c, { user }) => {
@@ -307,13 +286,13 @@ export function personRoutes(api: Api) {
         details: { wasLocked: current.isLocked === 1 },
       });
     });
-    return c.json({ Etag: etag });
+    return c.json({ Etag: etag } satisfies EtagResponse);
   });
 
   api.get('/persons/get-own-profile', { access: P.ManageOwnProfile }, async (c, { user }) => {
     const found = await loadPerson(deps(c).db, user.id);
     if (!found) throw notFound(MSG.userNotFound);
-    return c.json({ Person: found.Person, Etag: found.row.etag });
+    return c.json({ Person: found.Person, Etag: found.row.etag } satisfies OwnProfile);
   });
 
   api.put('/api/v1/person/basic-info-update', {
@@ -346,6 +325,6 @@ export function personRoutes(api: Api) {
         details: { firstName: p.firstName, lastName: p.lastName, phoneNumbers: p.phoneNumbers.length },
       });
     });
-    return c.json({ Etag: etag });
+    return c.json({ Etag: etag } satisfies EtagResponse);
   });
 }

@@ -1,0 +1,61 @@
+// The API contract in one table: every endpoint the server serves ('METHOD /path', the path
+// pattern as the server declares it) with the schema of its success answer. The input schemas sit
+// next to these in the area files. Both sides import the types; tests/integration/contract.test.ts
+// checks that this table and the server's route table list the same endpoints and that real
+// answers parse, and the unit tests build their fixtures from the same types.
+import * as v from 'valibot';
+import {
+  tokenResponseSchema, twoFactorSettingSchema, twoFactorTypesSchema, userInfoSchema,
+} from './auth.js';
+import { createdResponseSchema, etagResponseSchema, messageResponseSchema } from './common.js';
+import { ownProfileSchema, personDetailsSchema, personListSchema } from './persons.js';
+import {
+  controllersSchema, deviceTypesSchema, dictionariesSchema, featuresSchema, globalSettingsSchema, lookupListSchema,
+} from './reference.js';
+import { searchResponseSchema } from './search.js';
+
+export const ENDPOINTS = {
+  // auth service (spec document 1 §7)
+  'POST /connect/token': tokenResponseSchema,
+  'GET /api/v1/get-user-info': userInfoSchema,
+  'GET /api/v1/get-user-two-factor-authentication': twoFactorSettingSchema,
+  'GET /api/v1/two-factor-authentication/types': twoFactorTypesSchema,
+  'PUT /api/v1/change-two-factor-authentication': twoFactorSettingSchema,
+  'POST /api/v1/two-factor-authentication/send': messageResponseSchema,
+  'POST /api/v1/change-password': messageResponseSchema,
+  'POST /api/v1/reset-password': messageResponseSchema,
+  'POST /api/v1/reset-password/confirm': messageResponseSchema,
+
+  // persons
+  'GET /ps-admin/persons/get-list': personListSchema,
+  'GET /persons/get-by-id': personDetailsSchema,
+  'POST /api/v1/person': createdResponseSchema,
+  'PUT /api/v1/person/:id/identity-update': etagResponseSchema,
+  'PUT /api/v1/:id/unlock': etagResponseSchema,
+  'GET /persons/get-own-profile': ownProfileSchema,
+  'PUT /api/v1/person/basic-info-update': etagResponseSchema,
+
+  // reference data
+  'GET /ps-admin/dictionaries/get-all': dictionariesSchema,
+  'GET /features/all': featuresSchema,
+  'GET /features': featuresSchema,
+  'GET /customers/get-global-settings': globalSettingsSchema,
+  'GET /api/v1/device/get-types': deviceTypesSchema,
+  'GET /api/v1/device/get-last-config-filters': lookupListSchema,
+  'GET /api/v1/device/get-sim-types': lookupListSchema,
+  'GET /api/v1/device/get-asset-statuses': lookupListSchema,
+  'GET /api/v1/customer/get-tier-types': lookupListSchema,
+  'GET /api/v1/customer/get-statuses': lookupListSchema,
+  'GET /alarm-report/get-date-rage-options': lookupListSchema,
+  'GET /alarm-report/get-alarm-types': lookupListSchema,
+  'GET /alarm-report/get-verification-types': lookupListSchema,
+  'GET /alarm-report/get-verification-categories': lookupListSchema,
+  'GET /alarm-report/get-controllers': controllersSchema,
+
+  // palette search (ours)
+  'GET /api/search': searchResponseSchema,
+} as const satisfies Record<string, v.GenericSchema>;
+
+export type Endpoint = keyof typeof ENDPOINTS;
+/** The success answer of an endpoint: `ResponseOf<'GET /ps-admin/persons/get-list'>`. */
+export type ResponseOf<E extends Endpoint> = v.InferOutput<(typeof ENDPOINTS)[E]>;

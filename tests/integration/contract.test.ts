@@ -1,0 +1,170 @@
+// The API contract against the real server (SQLite by default, PostgreSQL with TEST_DB=pg):
+//   - the contract table (src/shared/schemas/endpoints.ts) and the server's route table list the
+//     same endpoints, so a route cannot be added without declaring what it answers;
+//   - every endpoint's real success answer parses with its strict output schema, so the server
+//     cannot send a field the contract lacks (or drop one it names) without this test failing.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import * as v from 'valibot';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { insertPerson, signedIn, tokenFor } from '../helpers/auth.js';
+import { hashPassword } from '../../src/server/auth/password.js';
+import { signResetToken } from '../../src/server/auth/reset.js';
+import { ENDPOINTS, type Endpoint } from '../../src/shared/schemas/endpoints.js';
+import { errorBodySchema } from '../../src/shared/schemas/common.js';
+import { tokenErrorSchema } from '../../src/shared/schemas/auth.js';
+import { ROLE_IDS } from '../../src/shared/permissions.js';
+import { CODE } from '../../src/shared/messages.js';
+
+let t: TestApp;
+let admin: string;
+let adminId: string;
+let annId: string;
+const PASSWORD = 'Contract-Passw0rd!';
+const checked = new Set<Endpoint>();
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const me = await signedIn(t.db, t.config, ['SuperAdminRole'], 'contract.admin@staff.test');
+  admin = me.token;
+  adminId = me.id;
+  annId = await insertPerson(t.db, {
+    email: 'contract.ann@staff.test', firstName: 'Contract', lastName: 'Ann', roles: ['ArcManagerRole', 'ArcControllerRole'],
+    passwordHash: await hashPassword(PASSWORD),
+  });
+  await t.db.updateTable('persons').set({
+    lastLoginDate: '2026-01-02T03:04:05.000Z',
+    phoneNumbers: JSON.stringify([{ CountryCode: 'GB', Number: '2079460018', IsPrimary: true, Type: 1 }]),
+  }).where('id', '=', annId).execute();
+});
+afterAll(async () => {
+  await t.close();
+});
+
+type Init = Parameters<TestApp['request']>[1];
+
+/** Calls an endpoint and parses the answer with the endpoint's output schema (strict: unknown fields fail). */
+async function expectContract<E extends Endpoint>(endpoint: E, path: string, init: Init = {}) {
+  const [method] = endpoint.split(' ');
+  const res = await t.request(path, { method, token: admin, ...init });
+  const body: unknown = await res.json();
+  expect(res.status, `${endpoint}: ${JSON.stringify(body)}`).toBeLessThan(300);
+  const r = v.safeParse(ENDPOINTS[endpoint], body);
+  expect(r.success ? [] : r.issues.map((i) => `${v.getDotPath(i) ?? '(root)'}: ${i.message}`), `${endpoint} answers its contract`).toEqual([]);
+  checked.add(endpoint);
+  return body as v.InferOutput<(typeof ENDPOINTS)[E]>;
+}
+
+test('the contract and the server declare the same endpoints', () => {
+  const served = t.routes.map((r) => `${r.method} ${r.path}`).sort();
+  expect(served).toEqual(Object.keys(ENDPOINTS).sort());
+});
+
+describe('every endpoint answers its contract', () => {
+  test('persons', async () => {
+    const list = await expectContract('GET /ps-admin/persons/get-list', '/ps-admin/persons/get-list?searchValue=contract');
+    expect(list.Items.map((p) => p.Email).sort()).toEqual(['contract.admin@staff.test', 'contract.ann@staff.test']);
+    expect(list.Items.find((p) => p.Id === annId)?.Roles).toHaveLength(2);
+
+    const ann = await expectContract('GET /persons/get-by-id', `/persons/get-by-id?Id=${annId}`);
+    expect(ann.Person.PhoneNumbers).toEqual([{ CountryCode: 'GB', Number: '2079460018', IsPrimary: true, Type: 1 }]);
+
+    const created = await expectContract('POST /api/v1/person', '/api/v1/person', {
+      json: { person: { firstName: 'New', lastName: 'Person', emailAddress: 'contract.new@staff.test', roleIds: [ROLE_IDS.ArcSupervisorRole] } },
+    });
+    const updated = await expectContract('PUT /api/v1/person/:id/identity-update', `/api/v1/person/${created.Id}/identity-update`, {
+      json: { personId: created.Id, person: { firstName: 'Renamed', lastName: 'Person', roleIds: [ROLE_IDS.ArcManagerRole], etag: created.Etag } },
+    });
+    expect(updated.Etag).not.toBe(created.Etag);
+    await expectContract('PUT /api/v1/:id/unlock', `/api/v1/${created.Id}/unlock`);
+
+    const own = await expectContract('GET /persons/get-own-profile', '/persons/get-own-profile');
+    expect(own.Person.Id).toBe(adminId);
+    await expectContract('PUT /api/v1/person/basic-info-update', '/api/v1/person/basic-info-update', {
+      json: { etag: own.Etag, person: { firstName: 'Contract', lastName: 'Admin', phoneNumbers: [{ CountryCode: 'GB', Number: '020 7946 0018', IsPrimary: true, Type: 2 }] } },
+    });
+  });
+
+  test('reference data', async () => {
+    const dict = await expectContract('GET /ps-admin/dictionaries/get-all', '/ps-admin/dictionaries/get-all');
+    expect(dict.Roles.SuperAdminRole.Id).toBe(ROLE_IDS.SuperAdminRole);
+    expect(dict.Countries[0].Code).toBe('GB');
+    expect((await expectContract('GET /features/all', '/features/all', { token: undefined })).Features.length).toBeGreaterThan(0);
+    expect((await expectContract('GET /features', '/features?name=SingleSignOn', { token: undefined })).Features).toHaveLength(1);
+    await expectContract('GET /customers/get-global-settings', '/customers/get-global-settings');
+    expect((await expectContract('GET /api/v1/device/get-types', '/api/v1/device/get-types')).length).toBeGreaterThan(0);
+    await insertPerson(t.db, { email: 'contract.controller@arc.test', firstName: 'Con', lastName: 'Troller', roles: ['ArcControllerRole'] });
+    expect((await expectContract('GET /alarm-report/get-controllers', '/alarm-report/get-controllers')).length).toBeGreaterThan(0);
+    const lookups = [
+      'GET /api/v1/device/get-last-config-filters', 'GET /api/v1/device/get-sim-types', 'GET /api/v1/device/get-asset-statuses',
+      'GET /api/v1/customer/get-tier-types', 'GET /api/v1/customer/get-statuses', 'GET /alarm-report/get-date-rage-options',
+      'GET /alarm-report/get-alarm-types', 'GET /alarm-report/get-verification-types', 'GET /alarm-report/get-verification-categories',
+    ] as const;
+    for (const e of lookups) expect((await expectContract(e, e.slice(4))).length, e).toBeGreaterThan(0);
+  });
+
+  test('search', async () => {
+    const found = await expectContract('GET /api/search', '/api/search?q=contract.ann');
+    const hits = found.groups.flatMap((g) => g.hits);
+    expect(hits.map((h) => h.id)).toContain(annId);
+    expect(hits.find((h) => h.id === annId)?.href).toBe(`/persons/edit/${annId}`);
+  });
+
+  test('auth service', async () => {
+    const info = await expectContract('GET /api/v1/get-user-info', '/api/v1/get-user-info');
+    expect(info).toMatchObject({ userId: adminId, email: 'contract.admin@staff.test', roles: ['SuperAdminRole'] });
+    await expectContract('GET /api/v1/get-user-two-factor-authentication', '/api/v1/get-user-two-factor-authentication');
+    expect(await expectContract('GET /api/v1/two-factor-authentication/types', '/api/v1/two-factor-authentication/types')).toEqual([
+      { name: 'Email', value: 1 }, { name: 'SMS', value: 2 },
+    ]);
+    const gb = (await t.db.selectFrom('countries').select('id').where('code', '=', 'GB').executeTakeFirstOrThrow()).id;
+    const sms = await expectContract('PUT /api/v1/change-two-factor-authentication', '/api/v1/change-two-factor-authentication', {
+      json: { twoFactorAuthentication: { type: 2, phoneNumber: { countryId: gb, number: '07400 123456', type: 2 } } },
+    });
+    expect(sms.twoFactorAuthentication.type).toEqual({ name: 'SMS', value: 2 });
+    await expectContract('PUT /api/v1/change-two-factor-authentication', '/api/v1/change-two-factor-authentication', {
+      json: { twoFactorAuthentication: { type: null, phoneNumber: null } },
+    });
+
+    const signIn = { grant_type: 'password', client_id: 'portal', username: 'contract.ann@staff.test', password: PASSWORD };
+    const tokens = await expectContract('POST /connect/token', '/connect/token', { token: undefined, form: signIn });
+    await expectContract('POST /connect/token', '/connect/token', {
+      token: undefined, form: { grant_type: 'refresh_token', client_id: 'portal', refresh_token: tokens.refresh_token },
+    });
+    const annToken = tokens.access_token;
+    await expectContract('POST /api/v1/change-password', '/api/v1/change-password', {
+      token: annToken, json: { oldPassword: PASSWORD, newPassword: 'Contract-Passw0rd!2', newPasswordRepeated: 'Contract-Passw0rd!2' },
+    });
+    await expectContract('POST /api/v1/two-factor-authentication/send', '/api/v1/two-factor-authentication/send', {
+      token: undefined, json: { email: 'contract.ann@staff.test' },
+    });
+    await expectContract('POST /api/v1/reset-password', '/api/v1/reset-password', { token: undefined, json: { email: 'contract.ann@staff.test' } });
+    const person = await t.db.selectFrom('persons').select(['id', 'passwordHash']).where('id', '=', annId).executeTakeFirstOrThrow();
+    await expectContract('POST /api/v1/reset-password/confirm', '/api/v1/reset-password/confirm', {
+      token: undefined, json: { token: await signResetToken(t.config, person), newPassword: 'Contract-Passw0rd!3', newPasswordRepeated: 'Contract-Passw0rd!3' },
+    });
+  });
+
+  test('every endpoint of the contract was checked above', () => {
+    expect(Object.keys(ENDPOINTS).filter((e) => !checked.has(e as Endpoint))).toEqual([]);
+  });
+});
+
+describe('error answers', () => {
+  test('{ Content: { Message, Code, Errors? } } everywhere; the token endpoint adds error / error_description', async () => {
+    const bad = await t.request('/ps-admin/persons/get-list?pageSize=7', { token: admin });
+    expect(bad.status).toBe(400);
+    const body = await bad.json();
+    expect(v.safeParse(errorBodySchema, body).success, JSON.stringify(body)).toBe(true);
+    expect(body.Content.Errors).toHaveProperty('pageSize');
+
+    const denied = await t.request('/ps-admin/persons/get-list', { token: await tokenFor(t.config, ['ArcControllerRole']) });
+    expect(denied.status).toBe(403);
+    expect(v.safeParse(errorBodySchema, await denied.json()).success).toBe(true);
+
+    const failed = await t.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', username: 'nobody@staff.test', password: 'x' } });
+    expect(failed.status).toBe(400);
+    const tokenBody = await failed.json();
+    expect(v.safeParse(tokenErrorSchema, tokenBody).success, JSON.stringify(tokenBody)).toBe(true);
+    expect(tokenBody.Content.Code).toBe(CODE.invalidGrant);
+  });
+});

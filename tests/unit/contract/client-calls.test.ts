@@ -1,0 +1,148 @@
+// The client side of the contract:
+//   - every endpoint the client's api modules call is one the contract (and so the server) declares,
+//     with the method the contract gives it;
+//   - one queryOptions factory per endpoint, each under its own hierarchical key (no second
+//     dictionaries query under the same key, as there once was);
+//   - requests and queries are defined only in the api modules (src/app/api/*, features/*/api.ts).
+import { describe, expect, it, vi } from 'vitest';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+vi.mock('../../../src/app/api/http', () => ({
+  CLIENT_ID: 'portal',
+  TOKEN_PATH: '/connect/token',
+  http: vi.fn(async () => ({})),
+  publicHttp: vi.fn(async () => ({})),
+  postTokenForm: vi.fn(async () => ({})),
+}));
+
+import { http, publicHttp, postTokenForm } from '../../../src/app/api/http';
+import { ENDPOINTS } from '../../../src/shared/schemas/endpoints';
+import * as auth from '../../../src/app/api/auth';
+import * as persons from '../../../src/app/features/persons/api';
+import * as profile from '../../../src/app/features/profile/api';
+import { searchRecords } from '../../../src/app/api/search';
+
+const ID = 'aaaaaaaa-0000-4000-8000-000000000001';
+
+/** 'METHOD /path' of each call made through the http client since the last reset. */
+function takeCalls(): string[] {
+  const out = [
+    ...vi.mocked(http).mock.calls.map(([path, o]) => `${o?.method ?? 'GET'} ${path}`),
+    ...vi.mocked(publicHttp).mock.calls.map(([path, o]) => `${o?.method ?? 'GET'} ${path}`),
+    ...vi.mocked(postTokenForm).mock.calls.map(() => 'POST /connect/token'),
+  ];
+  vi.mocked(http).mockClear();
+  vi.mocked(publicHttp).mockClear();
+  vi.mocked(postTokenForm).mockClear();
+  return out;
+}
+
+const patterns = Object.keys(ENDPOINTS).map((key) => {
+  const [method, path] = key.split(' ');
+  return { key, method, re: new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`) };
+});
+/** The contract endpoint a call is to, or the call itself when none matches. */
+const endpointOf = (call: string) => {
+  const [method, path] = call.split(' ');
+  return patterns.find((p) => p.method === method && p.re.test(path))?.key ?? `NOT IN THE CONTRACT: ${call}`;
+};
+
+// Every api module whose exports end in Query is scanned for queryOptions factories.
+const modules = import.meta.glob(['../../../src/app/api/*.ts', '../../../src/app/features/*/api.ts'], { eager: true }) as Record<string, Record<string, unknown>>;
+/** Arguments for factories that need them. A new factory with parameters adds its sample here. */
+const SAMPLE_ARGS: Record<string, unknown[]> = {
+  personListQuery: [{ page: 1, pageSize: 10, orderBy: 'UserName', desc: false, searchValue: 'ann' }],
+  personDetailQuery: [ID],
+};
+type Factory = { queryKey: readonly unknown[]; queryFn: (ctx: unknown) => unknown };
+
+describe('client calls', () => {
+  it('every request function calls an endpoint of the contract', async () => {
+    const made: string[] = [];
+    const run = async (fn: () => Promise<unknown>) => {
+      await fn();
+      made.push(...takeCalls());
+    };
+    await run(() => auth.requestPasswordToken({ email: 'a@b.test', password: 'x' }));
+    await run(() => auth.getUserInfo());
+    await run(() => auth.resendVerificationCode('a@b.test'));
+    await run(() => auth.requestPasswordReset('a@b.test'));
+    await run(() => auth.confirmPasswordReset({ token: 't', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!' }));
+    await run(() => auth.changeTwoFactor(null, null));
+    await run(() => auth.changePassword({ oldPassword: 'a', newPassword: 'b', newPasswordRepeated: 'b' }));
+    await run(() => persons.createPerson({ firstName: 'A', lastName: 'B', emailAddress: 'a@b.test', roleIds: [] }));
+    await run(() => persons.updatePersonIdentity(ID, { firstName: 'A', lastName: 'B', emailAddress: 'a@b.test', roleIds: [], etag: 'e' }));
+    await run(() => persons.unlockPerson(ID));
+    await run(() => profile.updateOwnProfile({ firstName: 'A', lastName: 'B', phoneNumbers: [] }, 'e'));
+    await run(() => searchRecords({ q: 'ann', scope: 'all', limit: 8 }));
+    expect(made.map(endpointOf)).toEqual([
+      'POST /connect/token',
+      'GET /api/v1/get-user-info',
+      'POST /api/v1/two-factor-authentication/send',
+      'POST /api/v1/reset-password',
+      'POST /api/v1/reset-password/confirm',
+      'PUT /api/v1/change-two-factor-authentication',
+      'POST /api/v1/change-password',
+      'POST /api/v1/person',
+      'PUT /api/v1/person/:id/identity-update',
+      'PUT /api/v1/:id/unlock',
+      'PUT /api/v1/person/basic-info-update',
+      'GET /api/search',
+    ]);
+  });
+
+  it('one queryOptions factory per endpoint, each with its own hierarchical key', async () => {
+    const factories: { name: string; endpoint: string; key: readonly unknown[] }[] = [];
+    takeCalls();
+    for (const [file, mod] of Object.entries(modules)) {
+      for (const [name, value] of Object.entries(mod)) {
+        if (!name.endsWith('Query') || typeof value !== 'function') continue;
+        const opts = (value as (...a: unknown[]) => Factory)(...(SAMPLE_ARGS[name] ?? []));
+        await opts.queryFn({ signal: new AbortController().signal, queryKey: opts.queryKey, meta: undefined });
+        const calls = takeCalls();
+        expect(calls, `${name} makes one request`).toHaveLength(1);
+        factories.push({ name: `${file.replace(/^.*src\/app\//, '')}#${name}`, endpoint: endpointOf(calls[0]), key: opts.queryKey });
+      }
+    }
+    expect(factories.map((f) => `${f.endpoint} ← ${f.name}`).sort()).toEqual([
+      'GET /api/v1/get-user-two-factor-authentication ← api/auth.ts#twoFactorSettingQuery',
+      'GET /api/v1/two-factor-authentication/types ← api/auth.ts#twoFactorTypesQuery',
+      'GET /customers/get-global-settings ← api/reference.ts#globalSettingsQuery',
+      'GET /features/all ← api/reference.ts#featuresQuery',
+      'GET /persons/get-by-id ← features/persons/api.ts#personDetailQuery',
+      'GET /persons/get-own-profile ← features/profile/api.ts#ownProfileQuery',
+      'GET /ps-admin/dictionaries/get-all ← api/reference.ts#dictionariesQuery',
+      'GET /ps-admin/persons/get-list ← features/persons/api.ts#personListQuery',
+    ]);
+    // Keys: an area root, then the endpoint's own name; no key is a prefix of another endpoint's key.
+    const ROOTS = ['auth', 'reference', 'persons', 'profile'];
+    for (const f of factories) {
+      expect(ROOTS, f.name).toContain(f.key[0]);
+      expect(f.key.length, f.name).toBeGreaterThanOrEqual(2);
+    }
+    for (const a of factories)
+      for (const b of factories)
+        if (a !== b) expect(b.key.slice(0, a.key.length), `${a.name} key is a prefix of ${b.name}`).not.toEqual(a.key);
+  });
+
+  it('requests and queries are defined only in the api modules', () => {
+    const root = join(__dirname, '../../../src/app');
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const name of readdirSync(dir)) {
+        const p = join(dir, name);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (/\.tsx?$/.test(name)) files.push(p);
+      }
+    };
+    walk(root);
+    const isApiModule = (rel: string) => rel.startsWith('api/') || /^features\/[^/]+\/api\.ts$/.test(rel);
+    const CALL = /\b(?:http|publicHttp|postTokenForm)\s*(?:<[^>()]*>)?\s*\(|\bfetch\s*\(|\bqueryFn\s*:|\bqueryOptions\s*\(/;
+    const offenders = files
+      .map((f) => relative(root, f).replace(/\\/g, '/'))
+      .filter((rel) => !isApiModule(rel))
+      .filter((rel) => CALL.test(readFileSync(join(root, rel), 'utf8')));
+    expect(offenders).toEqual([]);
+  });
+});
