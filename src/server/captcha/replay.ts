@@ -34,16 +34,32 @@ export function dbReplayStore(db: DB, now: () => Date): ReplayStore {
   };
 }
 
+/**
+ * Redis: every node sharing it refuses a solution any node has seen. While Redis does not answer
+ * (reconnecting, a command failing) this node's database decides instead (a replay across nodes
+ * then passes until Redis is back); logged once per outage.
+ */
 export function redisReplayStore(redis: Redis, fallback: ReplayStore, opts: { now: () => Date; log: (e: Record<string, unknown>) => void }): ReplayStore {
+  let degraded = false;
+  const usable = () => redis.status !== 'reconnecting' && redis.status !== 'end' && redis.status !== 'close';
+  const failed = (e: unknown) => {
+    if (!degraded) opts.log({ msg: 'captcha replay store: Redis not answering, using the database until it does', error: String(e) });
+    degraded = true;
+  };
   return {
     async claim(key, expiresAt) {
-      const ttlMs = Math.max(1_000, expiresAt.getTime() - opts.now().getTime());
-      try {
-        return (await redis.set(`captcha:used:${key}`, '1', 'PX', ttlMs, 'NX')) === 'OK';
-      } catch (e) {
-        opts.log({ msg: 'captcha replay store: redis unavailable, using the database', error: String((e as Error)?.message ?? e) });
-        return fallback.claim(key, expiresAt);
-      }
+      if (usable()) {
+        const ttlMs = Math.max(1_000, expiresAt.getTime() - opts.now().getTime());
+        try {
+          const fresh = (await redis.set(`captcha:used:${key}`, '1', 'PX', ttlMs, 'NX')) === 'OK';
+          if (degraded) opts.log({ msg: 'captcha replay store: Redis answering again' });
+          degraded = false;
+          return fresh;
+        } catch (e) {
+          failed(e);
+        }
+      } else failed(`connection ${redis.status}`);
+      return fallback.claim(key, expiresAt);
     },
   };
 }
