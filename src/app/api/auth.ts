@@ -9,10 +9,8 @@ import {
 } from '../state/session';
 import { markActivity } from '../state/idle';
 
-/** No captcha provider is configured: the field is sent empty (the server ignores it). */
-export const CAPTCHA_RESPONSE = '';
-
-export type PasswordSignIn = { email: string; password: string; verificationCode?: string };
+/** captchaResponse: a one-use token from useCaptcha() (features/auth/captcha.tsx). */
+export type PasswordSignIn = { email: string; password: string; verificationCode?: string; captchaResponse: string };
 
 /** POST /connect/token, grant_type password (form-encoded). */
 export function requestPasswordToken(input: PasswordSignIn): Promise<TokenResponse> {
@@ -21,7 +19,7 @@ export function requestPasswordToken(input: PasswordSignIn): Promise<TokenRespon
     password: input.password,
     grant_type: 'password',
     client_id: CLIENT_ID,
-    captchaResponse: CAPTCHA_RESPONSE,
+    captchaResponse: input.captchaResponse,
     verificationCode: input.verificationCode?.trim() || undefined,
   });
 }
@@ -37,8 +35,8 @@ export function resendVerificationCode(email: string): Promise<unknown> {
 }
 
 /** POST /api/v1/reset-password (forgot-password page). */
-export function requestPasswordReset(email: string): Promise<unknown> {
-  return publicHttp('/api/v1/reset-password', { method: 'POST', body: { email: email.trim(), captchaResponse: CAPTCHA_RESPONSE } });
+export function requestPasswordReset(email: string, captchaResponse: string): Promise<unknown> {
+  return publicHttp('/api/v1/reset-password', { method: 'POST', body: { email: email.trim(), captchaResponse } });
 }
 
 export type FeatureList = { Features: { FeatureName: string; IsEnabled: boolean }[] };
@@ -73,15 +71,16 @@ export const getTwoFactorTypes = () => http<TwoFactorOption[] | { Name: string; 
 export const getGlobalSettings = () => http<GlobalSettings>('/customers/get-global-settings');
 export const getDictionaries = () => http<{ Countries: Country[] }>('/ps-admin/dictionaries/get-all');
 
-export function changeTwoFactor(type: number | null, phoneNumber: TwoFactorPhone | null) {
+/** The change also carries a captcha token and the current password. */
+export function changeTwoFactor(type: number | null, phoneNumber: TwoFactorPhone | null, proof: { captchaResponse: string; currentPassword: string }) {
   return http('/api/v1/change-two-factor-authentication', {
     method: 'PUT',
-    body: { twoFactorAuthentication: { type, phoneNumber }, captchaResponse: CAPTCHA_RESPONSE },
+    body: { twoFactorAuthentication: { type, phoneNumber }, captchaResponse: proof.captchaResponse, currentPassword: proof.currentPassword },
   });
 }
 
-export function changePassword(input: { oldPassword: string; newPassword: string; newPasswordRepeated: string }) {
-  return http('/api/v1/change-password', { method: 'POST', body: { ...input, captchaResponse: CAPTCHA_RESPONSE } });
+export function changePassword(input: { oldPassword: string; newPassword: string; newPasswordRepeated: string; captchaResponse: string }) {
+  return http('/api/v1/change-password', { method: 'POST', body: input });
 }
 
 // ---- completing a sign-in / restoring a session
