@@ -50,6 +50,11 @@ export function parseClientSecrets(value: string | undefined): Record<string, st
   return out;
 }
 
+const positiveInt = (value: string | undefined, fallback: number) => {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n > 0 ? n : fallback;
+};
+
 export const DEFAULT_DEMO_PASSWORD = 'Demo-Passw0rd!';
 
 /** Reads config from the environment; creates DATA_DIR and its signing key on first start. */
@@ -78,9 +83,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       altcha: {
         // Derived from the signing key unless given: every node sharing JWT_SECRET accepts the others' challenges.
         hmacKey: env.ALTCHA_HMAC_KEY || createHmac('sha256', secret!).update('altcha-challenge').digest('base64url'),
-        cost: Number(env.ALTCHA_COST ?? 1),
-        maxNumber: Number(env.ALTCHA_MAX_NUMBER ?? 50_000),
-        ttlSeconds: Number(env.CAPTCHA_TTL_SECONDS ?? 600),
+        cost: positiveInt(env.ALTCHA_COST, 1),
+        maxNumber: positiveInt(env.ALTCHA_MAX_NUMBER, 50_000),
+        ttlSeconds: positiveInt(env.CAPTCHA_TTL_SECONDS, 600),
       },
       recaptcha:
         env.RECAPTCHA_SECRET && env.RECAPTCHA_SITE_KEY

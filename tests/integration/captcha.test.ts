@@ -297,3 +297,20 @@ test('solveAltcha answers a challenge the server accepts', async () => {
   const p = await person();
   expect((await grant({ username: p.email, captchaResponse: await solveAltcha(body.challenge) })).status).toBe(200);
 });
+
+test('configuration from the environment: CLIENT_SECRETS, reCAPTCHA only with secret and site key, ALTCHA numbers', async () => {
+  const { loadConfig } = await import('../../src/server/config.js');
+  const { mkdtempSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const base = { DATA_DIR: mkdtempSync(join(tmpdir(), 'captcha-config-')), JWT_SECRET: 'x'.repeat(40) };
+  const c = loadConfig({ ...base, CLIENT_SECRETS: 'integration:s3cret, other:with:colon ,broken', ALTCHA_MAX_NUMBER: 'lots', RECAPTCHA_SECRET: 'only-secret' });
+  expect(c.clientSecrets).toEqual({ integration: 's3cret', other: 'with:colon' });
+  expect(c.clientIds).toEqual(['portal']);
+  expect(c.captcha.recaptcha).toBeUndefined();
+  expect(c.captcha.altcha).toMatchObject({ cost: 1, maxNumber: 50_000, ttlSeconds: 600 });
+  expect(c.captcha.altcha.hmacKey).toBe(loadConfig(base).captcha.altcha.hmacKey); // stable: derived from the signing key
+  expect(c.captcha.altcha.hmacKey).not.toBe(loadConfig({ ...base, JWT_SECRET: 'y'.repeat(40) }).captcha.altcha.hmacKey);
+  const r = loadConfig({ ...base, RECAPTCHA_SECRET: 's', RECAPTCHA_SITE_KEY: 'k', RECAPTCHA_MIN_SCORE: '0.7' });
+  expect(r.captcha.recaptcha).toEqual({ secret: 's', siteKey: 'k', verifyUrl: 'https://www.google.com/recaptcha/api/siteverify', minScore: 0.7 });
+});
