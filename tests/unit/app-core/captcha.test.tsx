@@ -2,7 +2,7 @@
 // rejects with the spec's 'Captcha failed, please try again later.'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, renderHook, waitFor } from '@testing-library/react';
-import { CaptchaError, isCaptchaFailure, useCaptcha } from '../../../src/app/features/auth/captcha';
+import { CaptchaError, isCaptchaFailure, solveAltchaChallenge, useCaptcha } from '../../../src/app/features/auth/captcha';
 import { MSG } from '../../../src/shared/messages';
 import { errorResponse, json, resetApp, stubFetch } from './helpers';
 import { CAPTCHA_PATH, altchaChallengeResponse, isSolvedCaptcha } from './captcha-stub';
@@ -43,5 +43,29 @@ describe('useCaptcha', () => {
     expect(isCaptchaFailure({ data: { Content: { Code: 'captcha_failed', Message: MSG.captchaFailed } } })).toBe(true);
     expect(isCaptchaFailure({ data: { Content: { Code: 'invalid_grant' } } })).toBe(false);
     expect(isCaptchaFailure(new Error('x'))).toBe(false);
+  });
+});
+
+describe('without Web Crypto (plain http is no secure context)', () => {
+  it('the JavaScript SHA-256 matches node:crypto for every length around the block edges', async () => {
+    const { createHash } = await import('node:crypto');
+    const { sha256 } = await import('../../../src/app/features/auth/sha256');
+    for (const n of [0, 1, 3, 36, 55, 56, 63, 64, 65, 119, 120, 200]) {
+      const data = Uint8Array.from({ length: n }, (_, i) => (i * 31 + n) & 255);
+      expect(Buffer.from(sha256(data)).toString('hex')).toBe(createHash('sha256').update(data).digest('hex'));
+    }
+  });
+
+  it('the challenge is still solved (on the main thread) and the solution verifies', async () => {
+    const res = await altchaChallengeResponse();
+    const { challenge } = (await res.json()) as { challenge: Parameters<typeof solveAltchaChallenge>[0] };
+    vi.stubGlobal('crypto', { getRandomValues: <T extends ArrayBufferView>(a: T) => a }); // no .subtle
+    let token: string;
+    try {
+      token = await solveAltchaChallenge(challenge);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+    expect(await isSolvedCaptcha(token)).toBe(true);
   });
 });

@@ -37,7 +37,11 @@ export async function solveAltchaChallenge(challenge: AltchaChallenge): Promise<
   const lib = await import('altcha/lib');
   const ch = challenge as Parameters<typeof lib.solveChallenge>[0]['challenge'];
   let solution;
-  if (typeof Worker !== 'undefined') {
+  if (!globalThis.crypto?.subtle) {
+    // Not a secure context (plain http, not localhost): no Web Crypto here or in workers.
+    const { sha256DeriveKey } = await import('./sha256');
+    solution = await lib.solveChallenge({ challenge: ch, deriveKey: sha256DeriveKey, timeout: SOLVE_TIMEOUT_MS });
+  } else if (typeof Worker !== 'undefined') {
     const { default: ShaWorker } = await import('altcha/workers/sha?worker');
     const concurrency = Math.max(1, Math.min(4, navigator.hardwareConcurrency || 2));
     solution = await lib.solveChallengeWorkers({ challenge: ch, concurrency, createWorker: () => new ShaWorker(), timeout: SOLVE_TIMEOUT_MS });
