@@ -57,8 +57,9 @@ const digest = (s: string) => createHash('sha256').update(s).digest();
  */
 export function authenticateClient(config: Config, form: { client_id?: string; client_secret?: string }): boolean {
   const id = form.client_id;
-  if (!id || !Object.hasOwn(config.clientSecrets, id)) return false;
-  if (!form.client_secret || !timingSafeEqual(digest(form.client_secret), digest(config.clientSecrets[id]))) {
+  const expected = id && Object.hasOwn(config.clientSecrets, id) ? config.clientSecrets[id] : undefined;
+  if (expected === undefined) return false;
+  if (!form.client_secret || !timingSafeEqual(digest(form.client_secret), digest(expected))) {
     throw new ApiError(400, MSG.invalidClient, CODE.invalidClient, undefined, { error: CODE.invalidClient, error_description: MSG.invalidClient });
   }
   return true;

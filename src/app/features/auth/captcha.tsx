@@ -101,7 +101,7 @@ export function useCaptcha(): { getCaptchaResponse: () => Promise<string> } {
   }, []);
 
   useEffect(() => {
-    if (!next.current) prepare();
+    if (!next.current) void prepare();
   }, [prepare]);
 
   const getCaptchaResponse = useCallback(async () => {
@@ -117,7 +117,7 @@ export function useCaptcha(): { getCaptchaResponse: () => Promise<string> } {
           return await p.grecaptcha.execute(p.siteKey, { action: CAPTCHA_ACTION });
         }
         if (Date.now() - p.preparedAt > MAX_AGE_MS) continue;
-        prepare(); // a token is used once: the next one gets ready meanwhile (e.g. the 2FA code step)
+        void prepare(); // a token is used once: the next one gets ready meanwhile (e.g. the 2FA code step)
         return p.token;
       } catch (err) {
         lastError = err;
