@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Api, ApiError, errorBody, type AppEnv, type Deps } from './http.js';
 import { CODE, MSG } from '../shared/messages.js';
 import { authRoutes } from './auth/routes.js';
+import { captchaRoutes } from './captcha/index.js';
 import { personRoutes } from './modules/persons/routes.js';
 import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
@@ -45,6 +46,7 @@ export function createApp(deps: Deps) {
 
   const api = new Api(app);
   authRoutes(api);
+  captchaRoutes(api);
   personRoutes(api);
   referenceRoutes(api);
   searchRoutes(api);

@@ -1,6 +1,6 @@
 import { mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 
 export type Config = {
   port: number;
@@ -10,8 +10,11 @@ export type Config = {
   smtpUrl?: string;
   /** HS256 key for access tokens. */
   jwtSecret: Uint8Array;
-  /** OAuth client ids the token endpoint accepts. */
+  /** OAuth client ids the token endpoint accepts (public clients: the browser app; captcha required). */
   clientIds: string[];
+  /** Confidential clients (CLIENT_SECRETS=id:secret,...): authenticate with client_secret, exempt from captcha. */
+  clientSecrets: Record<string, string>;
+  captcha: CaptchaConfig;
   accessTokenSeconds: number;
   refreshTokenDays: number;
   demoPassword: string;
@@ -21,6 +24,35 @@ export type Config = {
   logRequests: boolean;
   /** Time source, replaceable in tests. */
   now: () => Date;
+};
+
+/**
+ * Captcha (src/server/captcha): a self-hosted ALTCHA proof of work by default; Google reCAPTCHA v3
+ * when RECAPTCHA_SECRET and RECAPTCHA_SITE_KEY are set.
+ */
+export type CaptchaConfig = {
+  /** ALTCHA: HMAC key signing challenges; SHA-256 rounds per attempt; the solution counter is drawn from 1..maxNumber. */
+  altcha: { hmacKey: string; cost: number; maxNumber: number; ttlSeconds: number };
+  recaptcha?: { secret: string; siteKey: string; verifyUrl: string; minScore: number };
+};
+
+export const RECAPTCHA_VERIFY_URL = 'https://www.google.com/recaptcha/api/siteverify';
+
+/** CLIENT_SECRETS=integration:secret,other:secret2 → { integration: 'secret', other: 'secret2' } */
+export function parseClientSecrets(value: string | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const pair of (value ?? '').split(',')) {
+    const i = pair.indexOf(':');
+    const id = pair.slice(0, i).trim();
+    const secret = pair.slice(i + 1).trim();
+    if (i > 0 && id && secret) out[id] = secret;
+  }
+  return out;
+}
+
+const positiveInt = (value: string | undefined, fallback: number) => {
+  const n = Number(value);
+  return value && Number.isInteger(n) && n > 0 ? n : fallback;
 };
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-Passw0rd!';
@@ -46,6 +78,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     smtpUrl: env.SMTP_URL || undefined,
     jwtSecret: new TextEncoder().encode(secret!),
     clientIds: (env.CLIENT_IDS ?? 'portal').split(',').map((s) => s.trim()).filter(Boolean),
+    clientSecrets: parseClientSecrets(env.CLIENT_SECRETS),
+    captcha: {
+      altcha: {
+        // Derived from the signing key unless given: every node sharing JWT_SECRET accepts the others' challenges.
+        hmacKey: env.ALTCHA_HMAC_KEY || createHmac('sha256', secret!).update('altcha-challenge').digest('base64url'),
+        cost: positiveInt(env.ALTCHA_COST, 1),
+        maxNumber: positiveInt(env.ALTCHA_MAX_NUMBER, 50_000),
+        ttlSeconds: positiveInt(env.CAPTCHA_TTL_SECONDS, 600),
+      },
+      recaptcha:
+        env.RECAPTCHA_SECRET && env.RECAPTCHA_SITE_KEY
+          ? {
+              secret: env.RECAPTCHA_SECRET,
+              siteKey: env.RECAPTCHA_SITE_KEY,
+              verifyUrl: env.RECAPTCHA_VERIFY_URL || RECAPTCHA_VERIFY_URL,
+              minScore: Number(env.RECAPTCHA_MIN_SCORE ?? 0.5),
+            }
+          : undefined,
+    },
     accessTokenSeconds: Number(env.ACCESS_TOKEN_SECONDS ?? 900),
     refreshTokenDays: Number(env.REFRESH_TOKEN_DAYS ?? 14),
     demoPassword: env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD,
@@ -64,6 +115,9 @@ export function testConfig(over: Partial<Config> = {}): Config {
     dataDir: '',
     jwtSecret: new TextEncoder().encode('test-secret-test-secret-test-secret'),
     clientIds: ['portal'],
+    clientSecrets: {},
+    // Real verification, low difficulty: a test solves a challenge in a few hashes.
+    captcha: { altcha: { hmacKey: 'test-altcha-key', cost: 1, maxNumber: 20, ttlSeconds: 600 } },
     accessTokenSeconds: 900,
     refreshTokenDays: 14,
     demoPassword: DEFAULT_DEMO_PASSWORD,

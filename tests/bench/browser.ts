@@ -2,6 +2,7 @@
 // start the real server (node --import tsx src/server/main.ts) over a cached scale-1 demo data
 // directory, launch Chromium through playwright-core and sign in through the form.
 // Everything started here is stopped by `withBench` (also when the benchmark throws).
+import { solvedCaptcha } from '../helpers/captcha';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
@@ -138,7 +139,10 @@ export async function apiTokens(baseUrl: string, email = ADMIN_EMAIL, password =
   const res = await fetch(`${baseUrl}/connect/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-    body: new URLSearchParams({ grant_type: 'password', client_id: 'portal', username: email, password }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'password', client_id: 'portal', username: email, password,
+      captchaResponse: await solvedCaptcha((path) => fetch(`${baseUrl}${path}`)),
+    }).toString(),
   });
   if (!res.ok) throw new Error(`token for ${email}: ${res.status} ${await res.text()}`);
   return (await res.json()) as { access_token: string; token_type: string; refresh_token: string; expires_in: number };

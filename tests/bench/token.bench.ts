@@ -21,7 +21,8 @@ export async function benchToken(opts: { seconds?: number } = {}): Promise<Recor
   const db = openSqlite(':memory:');
   await migrateToLatest(db);
   await seedReferenceData(db);
-  const config = testConfig();
+  // A confidential client (CLIENT_SECRETS): the figure is the grant itself, without solving a captcha per request.
+  const config = testConfig({ clientSecrets: { bench: 'bench-secret' } });
   const log = () => {};
   const { app } = createApp({ db, config, outbox: createOutbox({ log, now: () => config.now() }), log });
   await insertPerson(db, { email: EMAIL, roles: ['SuperAdminRole'], passwordHash: await hashPassword(PASSWORD) });
@@ -35,12 +36,12 @@ export async function benchToken(opts: { seconds?: number } = {}): Promise<Recor
       }),
     );
   const passwordGrant = async () => {
-    const res = await post({ grant_type: 'password', client_id: 'portal', username: EMAIL, password: PASSWORD });
+    const res = await post({ grant_type: 'password', client_id: 'bench', client_secret: 'bench-secret', username: EMAIL, password: PASSWORD });
     if (res.status !== 200) throw new Error(`password grant: ${res.status} ${await res.text()}`);
     return (await res.json()) as Tokens;
   };
   const refreshGrant = async (token: string) => {
-    const res = await post({ grant_type: 'refresh_token', client_id: 'portal', refresh_token: token });
+    const res = await post({ grant_type: 'refresh_token', client_id: 'bench', client_secret: 'bench-secret', refresh_token: token });
     if (res.status !== 200) throw new Error(`refresh grant: ${res.status} ${await res.text()}`);
     return (await res.json()) as Tokens;
   };

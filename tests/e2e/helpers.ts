@@ -2,6 +2,7 @@ import { expect, type Page } from '@playwright/test';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { E2E_DATA_DIR, DEMO_PASSWORD, E2E_PORT } from './env';
+import { solvedCaptcha } from '../helpers/captcha';
 
 export { DEMO_PASSWORD };
 export const BASE = `http://127.0.0.1:${E2E_PORT}`;
@@ -39,7 +40,10 @@ export async function apiToken(email: string, password = DEMO_PASSWORD) {
   const res = await fetch(`${BASE}/connect/token`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ grant_type: 'password', client_id: 'portal', username: email, password }).toString(),
+    body: new URLSearchParams({
+      grant_type: 'password', client_id: 'portal', username: email, password,
+      captchaResponse: await solvedCaptcha((path) => fetch(`${BASE}${path}`)),
+    }).toString(),
   });
   if (!res.ok) throw new Error(`token for ${email}: ${res.status} ${await res.text()}`);
   return (await res.json()).access_token as string;

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 import { decodeJwt } from 'jose';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertPerson, PROVIDER_TENANT } from '../helpers/auth.js';
+import { solvedCaptcha } from '../helpers/captcha.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { AUTH_LIMITS } from '../../src/server/auth/routes.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
@@ -37,8 +38,11 @@ async function person(roles: RoleName[] = ['SuperAdminRole'], over: { twoFactorT
   return { id, email };
 }
 
-const passwordGrant = (app: TestApp, username: string, password: string, extra: Record<string, string> = {}, headers: Record<string, string> = {}) =>
-  app.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', username, password, captchaResponse: '', ...extra }, headers });
+/** A solved captcha from the app (the portal client must send one). */
+const captchaFrom = (app: TestApp) => solvedCaptcha((path) => app.request(path));
+const captcha = () => captchaFrom(t);
+const passwordGrant = async (app: TestApp, username: string, password: string, extra: Record<string, string> = {}, headers: Record<string, string> = {}) =>
+  app.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', username, password, captchaResponse: await captchaFrom(app), ...extra }, headers });
 const login = (username: string, password = PASSWORD, extra: Record<string, string> = {}) => passwordGrant(t, username, password, extra);
 const refresh = (token: string) => t.request('/connect/token', { form: { grant_type: 'refresh_token', client_id: 'portal', refresh_token: token } });
 
@@ -481,14 +485,15 @@ describe('two-factor settings', () => {
     const p = await person();
     const { access_token: token } = await signIn(p.email);
     const get = async () => (await t.request('/api/v1/get-user-two-factor-authentication', { token })).json();
-    const put = (json: unknown) => t.request('/api/v1/change-two-factor-authentication', { method: 'PUT', token, json });
+    const put = async (json: object) =>
+      t.request('/api/v1/change-two-factor-authentication', { method: 'PUT', token, json: { captchaResponse: await captcha(), currentPassword: PASSWORD, ...json } });
 
     expect(await get()).toEqual({ twoFactorAuthentication: { type: null, phoneNumber: null } });
     const types = await t.request('/api/v1/two-factor-authentication/types', { token });
     expect(await types.json()).toEqual([{ name: 'Email', value: 1 }, { name: 'SMS', value: 2 }]);
     expect((await t.request('/api/v1/two-factor-authentication/types')).status).toBe(401);
 
-    const email = await put({ twoFactorAuthentication: { type: 1, phoneNumber: null }, captchaResponse: '' });
+    const email = await put({ twoFactorAuthentication: { type: 1, phoneNumber: null } });
     expect(email.status).toBe(200);
     expect(await email.json()).toEqual({ twoFactorAuthentication: { type: { name: 'Email', value: 1 }, phoneNumber: null } });
     expect(await get()).toEqual({ twoFactorAuthentication: { type: { name: 'Email', value: 1 }, phoneNumber: null } });
@@ -533,7 +538,7 @@ describe('passwords', () => {
     const p = await person();
     const mine = await signIn(p.email);
     const other = await signIn(p.email);
-    const change = (json: Record<string, unknown>) => t.request('/api/v1/change-password', { token: mine.access_token, json: { captchaResponse: '', ...json } });
+    const change = async (json: Record<string, unknown>) => t.request('/api/v1/change-password', { token: mine.access_token, json: { captchaResponse: await captcha(), ...json } });
 
     expect((await t.request('/api/v1/change-password', { json: { oldPassword: PASSWORD, newPassword: 'New-Password-2', newPasswordRepeated: 'New-Password-2' } })).status).toBe(401);
     await expectError(await change({ oldPassword: PASSWORD, newPassword: 'short', newPasswordRepeated: 'short' }), 400, CODE.validation, MSG.passwordLength);
@@ -556,12 +561,12 @@ describe('passwords', () => {
   test('reset password: same answer for everyone, a link by e-mail for real accounts, the link sets a new password once', async () => {
     const p = await person();
     const stranger = uniqueEmail('stranger');
-    const unknown = await t.request('/api/v1/reset-password', { json: { email: stranger, captchaResponse: '' } });
+    const unknown = await t.request('/api/v1/reset-password', { json: { email: stranger, captchaResponse: await captcha() } });
     expect(unknown.status).toBe(200);
     expect(await unknown.json()).toEqual({ Content: { Message: MSG.resetLinkSent(stranger) } });
     expect(await outboxFor(stranger)).toHaveLength(0);
 
-    const known = await t.request('/api/v1/reset-password', { json: { email: p.email, captchaResponse: '' } });
+    const known = await t.request('/api/v1/reset-password', { json: { email: p.email, captchaResponse: await captcha() } });
     expect(known.status).toBe(200);
     expect(await known.json()).toEqual({ Content: { Message: MSG.resetLinkSent(p.email) } });
     const mails = await outboxFor(p.email);
@@ -590,7 +595,7 @@ describe('passwords', () => {
     await expectError(await refresh(session.refresh_token), 400, CODE.invalidGrant, MSG.sessionExpired);
 
     // Links expire.
-    await t.request('/api/v1/reset-password', { json: { email: p.email } });
+    await t.request('/api/v1/reset-password', { json: { email: p.email, captchaResponse: await captcha() } });
     const later = decodeURIComponent(/token=(\S+)/.exec((await outboxFor(p.email))[1].body)![1]);
     advance(61 * MIN);
     await expectError(await confirm({ token: later, newPassword: 'Late-Password-9', newPasswordRepeated: 'Late-Password-9' }), 400, 'invalid_reset_link', MSG.resetLinkInvalid);

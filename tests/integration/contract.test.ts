@@ -14,6 +14,7 @@ import { errorBodySchema } from '../../src/shared/schemas/common.js';
 import { tokenErrorSchema } from '../../src/shared/schemas/auth.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
 import { CODE } from '../../src/shared/messages.js';
+import { solvedCaptcha } from '../helpers/captcha.js';
 
 let t: TestApp;
 let admin: string;
@@ -116,28 +117,32 @@ describe('every endpoint answers its contract', () => {
     expect(await expectContract('GET /api/v1/two-factor-authentication/types', '/api/v1/two-factor-authentication/types')).toEqual([
       { name: 'Email', value: 1 }, { name: 'SMS', value: 2 },
     ]);
-    const gb = (await t.db.selectFrom('countries').select('id').where('code', '=', 'GB').executeTakeFirstOrThrow()).id;
-    const sms = await expectContract('PUT /api/v1/change-two-factor-authentication', '/api/v1/change-two-factor-authentication', {
-      json: { twoFactorAuthentication: { type: 2, phoneNumber: { countryId: gb, number: '07400 123456', type: 2 } } },
-    });
-    expect(sms.twoFactorAuthentication.type).toEqual({ name: 'SMS', value: 2 });
-    await expectContract('PUT /api/v1/change-two-factor-authentication', '/api/v1/change-two-factor-authentication', {
-      json: { twoFactorAuthentication: { type: null, phoneNumber: null } },
-    });
+    const captcha = () => solvedCaptcha((path) => t.request(path));
+    expect((await expectContract('GET /api/captcha/challenge', '/api/captcha/challenge', { token: undefined })).provider).toBe('altcha');
 
     const signIn = { grant_type: 'password', client_id: 'portal', username: 'contract.ann@staff.test', password: PASSWORD };
-    const tokens = await expectContract('POST /connect/token', '/connect/token', { token: undefined, form: signIn });
+    const tokens = await expectContract('POST /connect/token', '/connect/token', { token: undefined, form: { ...signIn, captchaResponse: await captcha() } });
     await expectContract('POST /connect/token', '/connect/token', {
       token: undefined, form: { grant_type: 'refresh_token', client_id: 'portal', refresh_token: tokens.refresh_token },
     });
     const annToken = tokens.access_token;
+
+    const gb = (await t.db.selectFrom('countries').select('id').where('code', '=', 'GB').executeTakeFirstOrThrow()).id;
+    const sms = await expectContract('PUT /api/v1/change-two-factor-authentication', '/api/v1/change-two-factor-authentication', {
+      token: annToken,
+      json: { twoFactorAuthentication: { type: 2, phoneNumber: { countryId: gb, number: '07400 123456', type: 2 } }, captchaResponse: await captcha(), currentPassword: PASSWORD },
+    });
+    expect(sms.twoFactorAuthentication.type).toEqual({ name: 'SMS', value: 2 });
+    await expectContract('PUT /api/v1/change-two-factor-authentication', '/api/v1/change-two-factor-authentication', {
+      token: annToken, json: { twoFactorAuthentication: { type: null, phoneNumber: null }, captchaResponse: await captcha(), currentPassword: PASSWORD },
+    });
     await expectContract('POST /api/v1/change-password', '/api/v1/change-password', {
-      token: annToken, json: { oldPassword: PASSWORD, newPassword: 'Contract-Passw0rd!2', newPasswordRepeated: 'Contract-Passw0rd!2' },
+      token: annToken, json: { oldPassword: PASSWORD, newPassword: 'Contract-Passw0rd!2', newPasswordRepeated: 'Contract-Passw0rd!2', captchaResponse: await captcha() },
     });
     await expectContract('POST /api/v1/two-factor-authentication/send', '/api/v1/two-factor-authentication/send', {
       token: undefined, json: { email: 'contract.ann@staff.test' },
     });
-    await expectContract('POST /api/v1/reset-password', '/api/v1/reset-password', { token: undefined, json: { email: 'contract.ann@staff.test' } });
+    await expectContract('POST /api/v1/reset-password', '/api/v1/reset-password', { token: undefined, json: { email: 'contract.ann@staff.test', captchaResponse: await captcha() } });
     const person = await t.db.selectFrom('persons').select(['id', 'passwordHash']).where('id', '=', annId).executeTakeFirstOrThrow();
     await expectContract('POST /api/v1/reset-password/confirm', '/api/v1/reset-password/confirm', {
       token: undefined, json: { token: await signResetToken(t.config, person), newPassword: 'Contract-Passw0rd!3', newPasswordRepeated: 'Contract-Passw0rd!3' },
@@ -161,7 +166,7 @@ describe('error answers', () => {
     expect(denied.status).toBe(403);
     expect(v.safeParse(errorBodySchema, await denied.json()).success).toBe(true);
 
-    const failed = await t.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', username: 'nobody@staff.test', password: 'x' } });
+    const failed = await t.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', username: 'nobody@staff.test', password: 'x', captchaResponse: await solvedCaptcha((path) => t.request(path)) } });
     expect(failed.status).toBe(400);
     const tokenBody = await failed.json();
     expect(v.safeParse(tokenErrorSchema, tokenBody).success, JSON.stringify(tokenBody)).toBe(true);

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
+import { solvedCaptcha } from '../helpers/captcha.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertPerson } from '../helpers/auth.js';
 import { hashPassword } from '../../src/server/auth/password.js';
@@ -69,9 +70,9 @@ async function cluster() {
   return { nodes: [a, b] as const, time, space };
 }
 
-const passwordGrant = (app: TestApp, username: string, password: string, address: string) =>
+const passwordGrant = async (app: TestApp, username: string, password: string, address: string) =>
   app.request('/connect/token', {
-    form: { grant_type: 'password', client_id: 'portal', username, password, captchaResponse: '' },
+    form: { grant_type: 'password', client_id: 'portal', username, password, captchaResponse: await solvedCaptcha((path) => app.request(path)) },
     headers: { 'x-forwarded-for': address },
   });
 /** `count` attempts, alternating between the nodes; their statuses. */

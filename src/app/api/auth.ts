@@ -14,10 +14,8 @@ import {
 } from '../state/session';
 import { markActivity } from '../state/idle';
 
-/** No captcha provider is configured: the field is sent empty (the server ignores it). */
-export const CAPTCHA_RESPONSE = '';
-
-export type PasswordSignIn = { email: string; password: string; verificationCode?: string };
+/** captchaResponse: a one-use token from useCaptcha() (features/auth/captcha.tsx). */
+export type PasswordSignIn = { email: string; password: string; verificationCode?: string; captchaResponse: string };
 
 /** POST /connect/token, grant_type password (form-encoded). */
 export function requestPasswordToken(input: PasswordSignIn): Promise<TokenResponse> {
@@ -26,7 +24,7 @@ export function requestPasswordToken(input: PasswordSignIn): Promise<TokenRespon
     password: input.password,
     grant_type: 'password',
     client_id: CLIENT_ID,
-    captchaResponse: CAPTCHA_RESPONSE,
+    captchaResponse: input.captchaResponse,
     verificationCode: input.verificationCode?.trim() || undefined,
   });
 }
@@ -42,8 +40,8 @@ export function resendVerificationCode(email: string): Promise<MessageResponse> 
 }
 
 /** POST /api/v1/reset-password (forgot-password page). */
-export function requestPasswordReset(email: string): Promise<MessageResponse> {
-  return publicHttp<MessageResponse>('/api/v1/reset-password', { method: 'POST', body: { email: email.trim(), captchaResponse: CAPTCHA_RESPONSE } });
+export function requestPasswordReset(email: string, captchaResponse: string): Promise<MessageResponse> {
+  return publicHttp<MessageResponse>('/api/v1/reset-password', { method: 'POST', body: { email: email.trim(), captchaResponse } });
 }
 
 /** POST /api/v1/reset-password/confirm (where the e-mailed link leads). */
@@ -74,17 +72,17 @@ export const twoFactorTypesQuery = () =>
     staleTime: Infinity,
   });
 
-/** PUT /api/v1/change-two-factor-authentication → the saved setting. */
-export function changeTwoFactor(type: number | null, phoneNumber: TwoFactorPhone | null): Promise<TwoFactorSetting> {
+/** PUT /api/v1/change-two-factor-authentication → the saved setting. Also carries a captcha token and the current password. */
+export function changeTwoFactor(type: number | null, phoneNumber: TwoFactorPhone | null, proof: { captchaResponse: string; currentPassword: string }): Promise<TwoFactorSetting> {
   return http<TwoFactorSetting>('/api/v1/change-two-factor-authentication', {
     method: 'PUT',
-    body: { twoFactorAuthentication: { type, phoneNumber }, captchaResponse: CAPTCHA_RESPONSE },
+    body: { twoFactorAuthentication: { type, phoneNumber }, captchaResponse: proof.captchaResponse, currentPassword: proof.currentPassword },
   });
 }
 
 /** POST /api/v1/change-password */
-export function changePassword(input: { oldPassword: string; newPassword: string; newPasswordRepeated: string }): Promise<MessageResponse> {
-  return http<MessageResponse>('/api/v1/change-password', { method: 'POST', body: { ...input, captchaResponse: CAPTCHA_RESPONSE } });
+export function changePassword(input: { oldPassword: string; newPassword: string; newPasswordRepeated: string; captchaResponse: string }): Promise<MessageResponse> {
+  return http<MessageResponse>('/api/v1/change-password', { method: 'POST', body: input });
 }
 
 // ---- completing a sign-in / restoring a session

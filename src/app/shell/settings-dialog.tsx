@@ -16,6 +16,7 @@ import { toast } from '../ui/toast';
 import { PasswordField } from '../features/auth/form-field';
 import { valibotResolver } from '../ui/valibot-resolver';
 import { errorCode } from '../features/auth/sign-in-errors';
+import { isCaptchaFailure, useCaptcha } from '../features/auth/captcha';
 
 export function SettingsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
@@ -56,6 +57,9 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
   const [countryId, setCountryId] = useState('');
   const [number, setNumber] = useState('');
   const [phoneError, setPhoneError] = useState<string | null>(null);
+  const [currentPassword, setCurrentPassword] = useState('');
+  const [passwordError, setPasswordError] = useState<string | null>(null);
+  const captcha = useCaptcha();
   const smsChosen = type === SMS;
   const dictionaries = useQuery({ ...dictionariesQuery(), enabled: smsChosen });
   const countries = useMemo(() => sortCountries(dictionaries.data?.Countries ?? []), [dictionaries.data]);
@@ -84,21 +88,26 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
   }, [smsChosen, countryId, countries]);
 
   const save = useMutation({
-    mutationFn: () => {
+    mutationFn: async () => {
       const t = type && type !== DISABLED ? Number(type) : null;
-      return changeTwoFactor(t, t === 2 ? { countryId, number: number.trim(), type: PHONE_TYPE.Personal } : null);
+      const phone = t === 2 ? { countryId, number: number.trim(), type: PHONE_TYPE.Personal } : null;
+      return changeTwoFactor(t, phone, { captchaResponse: await captcha.getCaptchaResponse(), currentPassword });
     },
     onSuccess: () => {
       toast.success(MSG.twoFactorChanged);
       void qc.invalidateQueries({ queryKey: twoFactorSettingQuery().queryKey });
       onDone();
     },
-    onError: (err) => toast.error(messageFromError((err as { data?: unknown }).data)),
+    onError: (err) => {
+      if (errorCode(err) === 'old_password_invalid') return setPasswordError(MSG.currentPasswordInvalid);
+      toast.error(isCaptchaFailure(err) ? MSG.captchaFailed : messageFromError((err as { data?: unknown }).data));
+    },
   });
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setPhoneError(null);
+    setPasswordError(null);
     if (type === null) return;
     if (smsChosen) {
       if (!number.trim()) return setPhoneError(MSG.pleaseEnter('phone_number'));
@@ -106,6 +115,7 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
       const parsed = country && parsePhoneNumberFromString(number, country.Code as CountryCode);
       if (!parsed?.isValid()) return setPhoneError(MSG.invalidPhone);
     }
+    if (!currentPassword) return setPasswordError(MSG.pleaseEnter('current_password'));
     save.mutate();
   };
 
@@ -154,6 +164,16 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
             </div>
           </Flex>
         )}
+        <div style={{ maxWidth: '28rem' }}>
+          <PasswordField
+            label="Current password"
+            autoComplete="current-password"
+            required
+            value={currentPassword}
+            onChange={(e) => setCurrentPassword(e.target.value)}
+            error={passwordError ?? undefined}
+          />
+        </div>
         <Flex justify="end" gap="2" mt="2">
           <Dialog.Close>
             <Button type="button" variant="soft" color="gray">Cancel</Button>
@@ -175,10 +195,11 @@ function ChangePasswordTab({ onDone }: { onDone: () => void }) {
     resolver: valibotResolver<PasswordValues>(changePasswordSchema),
   });
   const { errors, isSubmitting } = formState;
+  const captcha = useCaptcha();
 
   const onSubmit = async (values: PasswordValues) => {
     try {
-      await changePassword(values);
+      await changePassword({ ...values, captchaResponse: await captcha.getCaptchaResponse() });
       toast.success(MSG.passwordChanged);
       onDone();
     } catch (err) {
@@ -186,7 +207,7 @@ function ChangePasswordTab({ onDone }: { onDone: () => void }) {
         setError('oldPassword', { type: 'server', message: MSG.oldPasswordInvalid }, { shouldFocus: true });
         return;
       }
-      toast.error(messageFromError((err as { data?: unknown }).data));
+      toast.error(isCaptchaFailure(err) ? MSG.captchaFailed : messageFromError((err as { data?: unknown }).data));
     }
   };
 

@@ -16,6 +16,7 @@ import { createLimiter, memoryStore, redisStore, takeAll } from './rate-limit.js
 import { publicBaseUrl, RESET_LINK_TTL_MINUTES, signResetToken, verifyResetToken } from './reset.js';
 import { findPersonByEmail, findPersonById, hasOpenCodeRequest, revokePersonSessions, roleNamesOf } from './store.js';
 import { clientAddress, tokenRoute, tooMany } from './token.js';
+import { requireCaptcha } from '../captcha/index.js';
 import { effectiveFactor, internationalNumber, sendVerificationCode, twoFactorEnforced, twoFactorSetting } from './two-factor.js';
 
 const WINDOW_MS = 5 * 60_000;
@@ -116,7 +117,16 @@ export function authRoutes(api: Api) {
         phone = { countryId: phoneNumber.countryId, number: phoneNumber.number, type: phoneNumber.type ?? PHONE_TYPE.Personal };
         if (!(await internationalNumber(d.db, phone))) throw badRequest(MSG.invalidPhone, CODE.validation, { [field]: MSG.invalidPhone });
       }
-      // captchaResponse is accepted and ignored: no captcha provider is configured here.
+      await requireCaptcha(c, body.captchaResponse);
+      // Asks for the current password: a left-open session alone cannot change the second factor.
+      const { changePassword: wrongPasswords } = authLimiters(d);
+      const limit = await wrongPasswords.take(user.id);
+      if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
+      if (!(await verifyPassword(person.passwordHash, body.currentPassword))) {
+        await audit(d.db, { actorId: user.id, action: 'two-factor-change-failed', entity: 'person', entityId: person.id, details: { reason: 'current-password-invalid' }, at: d.config.now() });
+        throw badRequest(MSG.currentPasswordInvalid, CODE.oldPasswordInvalid, { currentPassword: MSG.currentPasswordInvalid });
+      }
+      await wrongPasswords.refund(limit.ticket);
       const at = d.config.now();
       // Security settings are not part of the person's editable record: the etag stays.
       await d.db
@@ -153,7 +163,7 @@ export function authRoutes(api: Api) {
     { access: 'signed-in', json: changePasswordSchema, sample: { json: { oldPassword: 'not-the-password', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!' } } },
     async (c, { body, user }) => {
       const d = deps(c);
-      // captchaResponse is accepted and ignored: no captcha provider is configured here.
+      await requireCaptcha(c, body.captchaResponse);
       const { changePassword } = authLimiters(d);
       const limit = await changePassword.take(user.id);
       if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
@@ -180,6 +190,7 @@ export function authRoutes(api: Api) {
     const email = body.email.toLowerCase();
     const limited = await mailLimit(c, email);
     if (limited) return limited;
+    await requireCaptcha(c, body.captchaResponse);
     const person = await findPersonByEmail(d.db, email);
     const at = d.config.now();
     if (person && person.personStatus === 1 && person.loginMethod === 1) {

@@ -19,6 +19,7 @@ import {
   pendingCode, recordFailedAttempt, recordSuccessfulLogin, revokeFamily, roleNamesOf, storeRefreshToken,
 } from './store.js';
 import { effectiveFactor, sendVerificationCode, twoFactorEnforced } from './two-factor.js';
+import { authenticateClient, requireCaptcha } from '../captcha/index.js';
 
 export type SignInLimiters = { perEmail: Limiter; perAddress: Limiter };
 
@@ -87,17 +88,16 @@ export function tokenRoute(api: Api, limitersOf: (d: Deps) => SignInLimiters) {
       // Single sign-on needs an identity provider; none is configured in this product.
       if (TOKEN_EXCHANGE.includes(grant)) throw oauthError(400, MSG.ssoUnavailable, CODE.ssoUnavailable);
       if (grant !== 'password' && grant !== 'refresh_token') throw oauthError(400, MSG.unsupportedGrant, CODE.unsupportedGrant);
-      // Public clients (the browser app): the id must be known; client_secret is not checked.
+      // Public clients (the browser app) by id; confidential clients (CLIENT_SECRETS) by id and client_secret.
       const clientId = form.client_id;
-      if (!clientId || !d.config.clientIds.includes(clientId)) throw oauthError(400, MSG.invalidClient, CODE.invalidClient);
+      const confidential = authenticateClient(d.config, form);
+      if (!clientId || !(confidential || d.config.clientIds.includes(clientId))) throw oauthError(400, MSG.invalidClient, CODE.invalidClient);
 
       if (grant === 'refresh_token') {
         const tokens = await refreshGrant(d, parseGrant(refreshGrantSchema, form).refresh_token, clientId);
         return c.json(tokens, 200, noStore);
       }
 
-      // captchaResponse is accepted and ignored: no captcha provider is configured here; the
-      // rate limits and the lockout below are what stand against guessing.
       const input = parseGrant(passwordGrantSchema, form);
       const limiters = limitersOf(d);
       const limit = await takeAll([
@@ -108,6 +108,7 @@ export function tokenRoute(api: Api, limitersOf: (d: Deps) => SignInLimiters) {
         d.log({ msg: 'sign-in rate limited', email: input.username, address: clientAddress(c) });
         return tooMany(c, limit.retryAfterSeconds);
       }
+      if (!confidential) await requireCaptcha(c, form.captchaResponse, { oauth: true });
       const tokens = await passwordGrant(d, input, clientId, limit.refund);
       return c.json(tokens, 200, noStore);
     },

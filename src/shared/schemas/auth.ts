@@ -146,6 +146,8 @@ export const changeTwoFactorSchema = v.object({
     ),
   }),
   captchaResponse: v.nullish(v.string()),
+  /** Ours: changing the second factor asks for the current password. */
+  currentPassword: required(v.pipe(v.string(MSG.pleaseEnter('current_password')), v.nonEmpty(MSG.pleaseEnter('current_password')), v.maxLength(1024, MSG.pleaseEnterValid('current_password')))),
 });
 export type ChangeTwoFactor = v.InferInput<typeof changeTwoFactorSchema>;
 

@@ -13,6 +13,7 @@ import {
   controllersSchema, deviceTypesSchema, dictionariesSchema, featuresSchema, globalSettingsSchema, lookupListSchema,
 } from './reference.js';
 import { searchResponseSchema } from './search.js';
+import { captchaChallengeSchema } from './captcha.js';
 
 export const ENDPOINTS = {
   // auth service (spec document 1 §7)
@@ -25,6 +26,7 @@ export const ENDPOINTS = {
   'POST /api/v1/change-password': messageResponseSchema,
   'POST /api/v1/reset-password': messageResponseSchema,
   'POST /api/v1/reset-password/confirm': messageResponseSchema,
+  'GET /api/captcha/challenge': captchaChallengeSchema,
 
   // persons
   'GET /ps-admin/persons/get-list': personListSchema,

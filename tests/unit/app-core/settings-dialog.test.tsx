@@ -8,20 +8,25 @@ import { getToasts } from '../../../src/app/ui/toast';
 import { MSG } from '../../../src/shared/messages';
 import { Providers, errorResponse, json, polyfillDom, resetApp, session, stubFetch, type Call } from './helpers';
 import { answer, makeCountry, makeDictionaries, makeGlobalSettings, makeTwoFactorSetting, TWO_FACTOR_TYPES_ANSWER } from '../../helpers/fixtures';
+import { CAPTCHA_PATH, altchaChallengeResponse, isSolvedCaptcha } from './captcha-stub';
+import { slowMachine } from '../ui/slow-machine';
+
+slowMachine();
 
 const countries = [
   makeCountry({ Code: 'FR', Name: 'France', PhoneNumberCode: '33' }),
   makeCountry({ Code: 'GB', Name: 'United Kingdom', PhoneNumberCode: '44' }),
 ];
 
-function server(opts: { mode?: number; saved?: 1 | 2 | null; password?: (c: Call) => Response } = {}) {
+function server(opts: { mode?: number; saved?: 1 | 2 | null; password?: (c: Call) => Response; twoFactor?: (c: Call) => Response; captcha?: boolean } = {}) {
   return stubFetch((c) => {
+    if (c.url === CAPTCHA_PATH) return opts.captcha === false ? errorResponse(503, 'unavailable') : altchaChallengeResponse();
     if (c.url === '/api/v1/get-user-two-factor-authentication')
       return json(makeTwoFactorSetting(opts.saved ?? null));
     if (c.url === '/api/v1/two-factor-authentication/types') return json(TWO_FACTOR_TYPES_ANSWER);
     if (c.url === '/customers/get-global-settings') return json(makeGlobalSettings(opts.mode ?? 0));
     if (c.url === '/ps-admin/dictionaries/get-all') return json(makeDictionaries({ Countries: countries }));
-    if (c.url === '/api/v1/change-two-factor-authentication') return json(makeTwoFactorSetting());
+    if (c.url === '/api/v1/change-two-factor-authentication') return opts.twoFactor ? opts.twoFactor(c) : json(makeTwoFactorSetting());
     if (c.url === '/api/v1/change-password') return opts.password ? opts.password(c) : json(answer('POST /api/v1/change-password', { Content: { Message: MSG.passwordChanged } }));
     return errorResponse(404, 'not_found');
   });
@@ -60,14 +65,20 @@ describe('settings dialog', () => {
     await user.clear(screen.getByLabelText('Phone number'));
     await user.type(screen.getByLabelText('Phone number'), '07400 123456');
     await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText('Please enter current password')).toBeInTheDocument();
+    expect(calls.filter((c) => c.url === '/api/v1/change-two-factor-authentication')).toHaveLength(0);
+    await user.type(screen.getByLabelText('Current password'), 'Old-Passw0rd!');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
 
     await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.twoFactorChanged]));
     const put = calls.find((c) => c.url === '/api/v1/change-two-factor-authentication')!;
     expect(put.method).toBe('PUT');
     expect(JSON.parse(put.body!)).toEqual({
       twoFactorAuthentication: { type: 2, phoneNumber: { countryId: 'country-gb', number: '07400 123456', type: 2 } },
-      captchaResponse: '',
+      captchaResponse: expect.any(String),
+      currentPassword: 'Old-Passw0rd!',
     });
+    expect(await isSolvedCaptcha(JSON.parse(put.body!).captchaResponse)).toBe(true);
     expect(onOpenChange).toHaveBeenCalledWith(false);
   });
 
@@ -106,6 +117,37 @@ describe('settings dialog', () => {
     await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.passwordChanged]));
     expect(onOpenChange).toHaveBeenCalledWith(false);
     const body = JSON.parse(calls.filter((c) => c.url === '/api/v1/change-password').at(-1)!.body!);
-    expect(body).toEqual({ oldPassword: 'Old-Passw0rd!', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!', captchaResponse: '' });
+    expect(body).toEqual({ oldPassword: 'Old-Passw0rd!', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!', captchaResponse: expect.any(String) });
+    expect(await isSolvedCaptcha(body.captchaResponse)).toBe(true);
+  });
+
+  it('two-factor: a wrong current password shows under the field; no captcha shows the captcha message', async () => {
+    const { calls } = server({ twoFactor: () => errorResponse(400, 'old_password_invalid', MSG.currentPasswordInvalid) });
+    render(<Providers><SettingsDialog open onOpenChange={() => {}} /></Providers>);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('radio', { name: 'Email' }));
+    await user.type(screen.getByLabelText('Current password'), 'Wrong-Passw0rd!');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(await screen.findByText(MSG.currentPasswordInvalid)).toBeInTheDocument();
+    expect(screen.getByLabelText('Current password')).toHaveAttribute('aria-invalid', 'true');
+    expect(calls.filter((c) => c.url === '/api/v1/change-two-factor-authentication')).toHaveLength(1);
+  });
+
+  it('change password and two-factor: when no captcha can be had, the toast says so and nothing is sent', async () => {
+    const { calls } = server({ captcha: false });
+    render(<Providers><SettingsDialog open onOpenChange={() => {}} /></Providers>);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('radio', { name: 'Email' }));
+    await user.type(screen.getByLabelText('Current password'), 'Old-Passw0rd!');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.captchaFailed]));
+
+    await user.click(screen.getByRole('tab', { name: new RegExp(`^${MSG.settingsChangePasswordTab}`) }));
+    await user.type(await screen.findByLabelText('Old password'), 'Old-Passw0rd!');
+    await user.type(screen.getByLabelText('New password'), 'New-Passw0rd!');
+    await user.type(screen.getByLabelText('Repeat new password'), 'New-Passw0rd!');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(getToasts().map((t) => t.message)).toContain(MSG.captchaFailed));
+    expect(calls.filter((c) => c.url === '/api/v1/change-two-factor-authentication' || c.url === '/api/v1/change-password')).toHaveLength(0);
   });
 });

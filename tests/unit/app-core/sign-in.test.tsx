@@ -14,12 +14,17 @@ import {
   ARC_CONTROLLER_PERMISSIONS, Providers, errorResponse, json, polyfillDom, resetApp, stubFetch, tokens, type Call,
 } from './helpers';
 import { answer, makeFeatures, makeUserInfo } from '../../helpers/fixtures';
+import { CAPTCHA_PATH, altchaChallengeResponse, isSolvedCaptcha } from './captcha-stub';
+import { slowMachine } from '../ui/slow-machine';
+
+slowMachine();
 
 const features = (sso: boolean) => json(makeFeatures({ SingleSignOn: sso, Devices: true }));
 const userInfo = () => json(makeUserInfo());
 
 function server(token: (form: URLSearchParams, call: Call) => Response, opts: { sso?: boolean } = {}) {
   return stubFetch((c) => {
+    if (c.url === CAPTCHA_PATH) return altchaChallengeResponse();
     if (c.url === '/features/all') return features(!!opts.sso);
     if (c.url === '/connect/token') return token(new URLSearchParams(c.body ?? ''), c);
     if (c.url === '/api/v1/get-user-info') return userInfo();
@@ -103,8 +108,9 @@ describe('sign-in page', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/asset-management'));
     const form = new URLSearchParams(calls.find((c) => c.url === '/connect/token')!.body!);
     expect(Object.fromEntries(form)).toEqual({
-      username: 'ann@example.test', password: 'Secret123!', grant_type: 'password', client_id: 'portal', captchaResponse: '',
+      username: 'ann@example.test', password: 'Secret123!', grant_type: 'password', client_id: 'portal', captchaResponse: expect.any(String),
     });
+    expect(await isSolvedCaptcha(form.get('captchaResponse'))).toBe(true);
     expect(appStore.get(sessionAtom)?.accessToken).toBe(t.access_token);
     expect(appStore.get(currentUserAtom)?.firstName).toBe('Ann');
     expect(calls.find((c) => c.url === '/api/v1/get-user-info')?.auth).toBe(`Bearer ${t.access_token}`);
@@ -230,15 +236,57 @@ describe('forgot-password page', () => {
     await user.click(screen.getByRole('button', { name: MSG.submit }));
     await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.resetLinkSent('ann@example.test')]));
     const post = calls.find((c) => c.url === '/api/v1/reset-password')!;
-    expect(JSON.parse(post.body!)).toEqual({ email: 'ann@example.test', captchaResponse: '' });
+    expect(JSON.parse(post.body!)).toEqual({ email: 'ann@example.test', captchaResponse: expect.any(String) });
+    expect(await isSolvedCaptcha(JSON.parse(post.body!).captchaResponse)).toBe(true);
     expect(window.location.pathname).toBe('/login');
   });
 
   it('a failed request shows the reset-link failure', async () => {
-    stubFetch(() => errorResponse(500, 'internal_error', 'boom'));
+    stubFetch((c) => (c.url === CAPTCHA_PATH ? altchaChallengeResponse() : errorResponse(500, 'internal_error', 'boom')));
     render(<Providers><ForgotPasswordPage /></Providers>);
     await userEvent.type(screen.getByLabelText('Email'), 'ann@example.test');
     await userEvent.click(screen.getByRole('button', { name: MSG.submit }));
     await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.resetLinkFailed]));
+  });
+});
+
+describe('captcha (spec §7: the token is obtained invisibly; without one the catalogue message shows)', () => {
+  it('sign-in: no challenge to be had → the captcha message, and no password is sent', async () => {
+    const { calls } = stubFetch((c) => (c.url === '/features/all' ? features(false) : errorResponse(503, 'unavailable')));
+    renderSignIn();
+    await fillAndSubmit('ann@example.test', 'Secret123!');
+    expect(await screen.findByRole('alert')).toHaveTextContent(MSG.captchaFailed);
+    expect(calls.filter((c) => c.url === '/connect/token')).toHaveLength(0);
+    expect(calls.filter((c) => c.url === CAPTCHA_PATH).length).toBeGreaterThanOrEqual(2); // the prepared one, then one fresh try
+  });
+
+  it('sign-in: the server refusing the captcha (captcha_failed) shows the captcha message, not the login failure', async () => {
+    server(() => errorResponse(400, 'captcha_failed', MSG.captchaFailed));
+    renderSignIn();
+    await fillAndSubmit('ann@example.test', 'Secret123!');
+    expect(await screen.findByRole('alert')).toHaveTextContent(MSG.captchaFailed);
+  });
+
+  it('sign-in with a second factor: each request carries its own solved captcha', async () => {
+    const { calls } = server((form) => (form.get('verificationCode') === '246810' ? json(tokens('jo')) : errorResponse(400, '2fa_code_required', 'sent')));
+    renderSignIn();
+    const user = await fillAndSubmit('jo@example.test', 'Secret123!');
+    await user.type(await screen.findByLabelText(MSG.verificationCode), '246810');
+    await user.click(screen.getByRole('button', { name: MSG.logIn }));
+    await waitFor(() => expect(window.location.pathname).toBe('/asset-management'));
+    const sent = calls.filter((c) => c.url === '/connect/token').map((c) => new URLSearchParams(c.body!).get('captchaResponse'));
+    expect(sent).toHaveLength(2);
+    expect(sent[0]).not.toBe(sent[1]);
+    for (const token of sent) expect(await isSolvedCaptcha(token)).toBe(true);
+  });
+
+  it('forgot password: no challenge to be had → toast "Captcha failed, please try again later.", nothing requested', async () => {
+    const { calls } = stubFetch(() => errorResponse(503, 'unavailable'));
+    render(<Providers><ForgotPasswordPage /></Providers>);
+    await userEvent.type(screen.getByLabelText('Email'), 'ann@example.test');
+    await userEvent.click(screen.getByRole('button', { name: MSG.submit }));
+    await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.captchaFailed]));
+    expect(calls.filter((c) => c.url === '/api/v1/reset-password')).toHaveLength(0);
+    expect(window.location.pathname).toBe('/login');
   });
 });

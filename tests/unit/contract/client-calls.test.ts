@@ -64,13 +64,13 @@ describe('client calls', () => {
       await fn();
       made.push(...takeCalls());
     };
-    await run(() => auth.requestPasswordToken({ email: 'a@b.test', password: 'x' }));
+    await run(() => auth.requestPasswordToken({ email: 'a@b.test', password: 'x', captchaResponse: 'c' }));
     await run(() => auth.getUserInfo());
     await run(() => auth.resendVerificationCode('a@b.test'));
-    await run(() => auth.requestPasswordReset('a@b.test'));
+    await run(() => auth.requestPasswordReset('a@b.test', 'c'));
     await run(() => auth.confirmPasswordReset({ token: 't', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!' }));
-    await run(() => auth.changeTwoFactor(null, null));
-    await run(() => auth.changePassword({ oldPassword: 'a', newPassword: 'b', newPasswordRepeated: 'b' }));
+    await run(() => auth.changeTwoFactor(null, null, { captchaResponse: 'c', currentPassword: 'p' }));
+    await run(() => auth.changePassword({ oldPassword: 'a', newPassword: 'b', newPasswordRepeated: 'b', captchaResponse: 'c' }));
     await run(() => persons.createPerson({ firstName: 'A', lastName: 'B', emailAddress: 'a@b.test', roleIds: [] }));
     await run(() => persons.updatePersonIdentity(ID, { firstName: 'A', lastName: 'B', emailAddress: 'a@b.test', roleIds: [], etag: 'e' }));
     await run(() => persons.unlockPerson(ID));

@@ -14,6 +14,7 @@ import { getHref } from '../../paths';
 import { AuthLayout } from './auth-layout';
 import { FormField } from './form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
+import { isCaptchaFailure, useCaptcha } from './captcha';
 
 type Values = { email: string };
 
@@ -21,6 +22,7 @@ export function ForgotPasswordPage() {
   useEffect(() => {
     document.title = `${MSG.forgotPassword} - ${MSG.productName}`;
   }, []);
+  const captcha = useCaptcha();
   const { register, handleSubmit, formState } = useForm<Values>({
     defaultValues: { email: '' },
     mode: 'onSubmit',
@@ -30,12 +32,14 @@ export function ForgotPasswordPage() {
 
   const onSubmit = async ({ email }: Values) => {
     try {
-      await requestPasswordReset(email);
+      await requestPasswordReset(email, await captcha.getCaptchaResponse());
       toast.success(MSG.resetLinkSent(email.trim()), { area: 'signin' });
       navigate(getHref('login'));
     } catch (err) {
       // Too many requests: the server says how long to wait; anything else is the spec's message.
-      const message = errorStatus(err) === 429 ? messageFromError((err as { data?: unknown }).data) : MSG.resetLinkFailed;
+      // Spec §7: no captcha → 'Captcha failed, please try again later.'
+      const message = isCaptchaFailure(err) ? MSG.captchaFailed
+        : errorStatus(err) === 429 ? messageFromError((err as { data?: unknown }).data) : MSG.resetLinkFailed;
       toast.error(message, { area: 'signin' });
     }
   };

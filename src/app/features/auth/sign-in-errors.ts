@@ -3,6 +3,7 @@
 import { MSG, messageFromError } from '../../../shared/messages';
 import { errorStatus } from '../../api/query-client';
 import { PermissionMissingError } from '../../api/auth';
+import { isCaptchaFailure } from './captcha';
 
 /** The identity provider's display name in the sso_enforced message. */
 export const SSO_PROVIDER_NAME = 'Microsoft';
@@ -21,6 +22,7 @@ export function errorCode(err: unknown): string | undefined {
 export function classifySignInError(err: unknown, codeShown: boolean): SignInOutcome {
   const error = (message: string): SignInOutcome => ({ kind: 'error', message });
   if (err instanceof PermissionMissingError) return error(MSG.permissionMissing);
+  if (isCaptchaFailure(err)) return error(MSG.captchaFailed);
   const status = errorStatus(err);
   const code = errorCode(err);
   if (code === '2fa_code_required') return codeShown ? error(MSG.invalidCode) : { kind: 'code-required' };

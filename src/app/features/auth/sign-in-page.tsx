@@ -18,6 +18,7 @@ import { AuthLayout } from './auth-layout';
 import { FormField, PasswordField } from './form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { classifySignInError } from './sign-in-errors';
+import { useCaptcha } from './captcha';
 
 type Values = { email: string; password: string; verificationCode: string };
 
@@ -34,6 +35,7 @@ export function SignInPage() {
   );
   const [resending, setResending] = useState(false);
 
+  const captcha = useCaptcha();
   const features = useQuery(featuresQuery());
   const ssoOn = isFeatureOn(features.data, 'SingleSignOn');
 
@@ -68,6 +70,7 @@ export function SignInPage() {
         email: values.email,
         password: values.password,
         verificationCode: withCode ? values.verificationCode : undefined,
+        captchaResponse: await captcha.getCaptchaResponse(),
       });
       await signInWithTokens(tokens);
     } catch (err) {
