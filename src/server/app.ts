@@ -53,6 +53,9 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
       });
   });
 
+  // Unknown paths answer in the API's error shape too (createServer puts index.html in front of this for client routes).
+  app.notFound((c) => c.json(errorBody('Not found.', CODE.notFound), 404));
+
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json({ ...errorBody(err.message, err.code, err.errors), ...err.extra }, err.status);
     deps.log({ msg: 'unhandled error', requestId: c.get('requestId'), path: c.req.path, error: String(err?.stack ?? err) });

@@ -140,6 +140,30 @@ describe('?access_token= on HTTP requests', () => {
   });
 });
 
+describe('not found and the client', () => {
+  test('an unknown API path is 404 with { Content: { Message, Code } }', async () => {
+    const inits: RequestInit[] = [{ headers: { accept: 'application/json' } }, { method: 'POST', body: '{}', headers: { 'content-type': 'application/json' } }];
+    for (const init of inits) {
+      const res = await fetch(`${srv.url}/api/whatever`, init);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/application\/json/);
+      expect(await res.json()).toEqual({ Content: { Message: 'Not found.', Code: CODE.notFound } });
+    }
+  });
+
+  test('a client route asked for as HTML gets index.html', async () => {
+    const res = await fetch(`${srv.url}/persons/some-id`, { headers: { accept: 'text/html,application/xhtml+xml' } });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain('Workspace test shell');
+  });
+
+  test('a missing asset is a JSON 404, not index.html', async () => {
+    const res = await fetch(`${srv.url}/assets/nope.js`);
+    expect(res.status).toBe(404);
+    expect(await res.json()).toEqual({ Content: { Message: 'Not found.', Code: CODE.notFound } });
+  });
+});
+
 test('close() runs the close hooks and stops the server', async () => {
   const open = new WebSocket(wsUrl(`/test-hub?access_token=${user.token}`));
   await new Promise((r) => open.once('message', r));
