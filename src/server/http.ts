@@ -10,6 +10,7 @@ import { CODE, MSG } from '../shared/messages.js';
 import type { Permission } from '../shared/permissions.js';
 import type { Outbox } from './outbox.js';
 import type { Redis } from 'ioredis';
+import type { Bus } from './redis.js';
 
 export type AuthUser = {
   id: string;
@@ -24,8 +25,10 @@ export type Deps = {
   config: Config;
   outbox: Outbox;
   log: (entry: Record<string, unknown>) => void;
-  /** Set when REDIS_URL is: sign-in rate limits shared by every node. */
+  /** Set when REDIS_URL is: sign-in rate limits shared by every node. Commands only: never subscribe on it. */
   redis?: Redis;
+  /** Pub/sub (the hub's backplane): over Redis on its own subscriber connection when REDIS_URL is set, else in process. */
+  bus?: Bus;
 };
 
 export type AppEnv = { Variables: { deps: Deps; user: AuthUser | undefined; requestId: string } };

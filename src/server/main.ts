@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { loadConfig } from './config.js';
 import { prepareDatabase } from './startup.js';
 import { createOutbox } from './outbox.js';
-import { openRedis } from './redis.js';
+import { createMemoryBus, openRedis, openRedisBus } from './redis.js';
 import { createServer } from './server.js';
 import { DEMO_ACCOUNTS } from './seed/accounts.js';
 
@@ -24,7 +24,9 @@ async function main() {
   const outbox = createOutbox({ smtpUrl: config.smtpUrl, log, now: config.now });
   // Several nodes share sign-in rate limits through Redis (REDIS_URL); without it each node counts alone.
   const redis = config.redisUrl ? openRedis(config.redisUrl, { log }) : undefined;
-  const server = await createServer({ db, config, outbox, log, redis }, { clientDir });
+  // Pub/sub between nodes on a second Redis connection (subscriber mode takes no other commands).
+  const bus = redis ? openRedisBus(redis, { log }) : createMemoryBus();
+  const server = await createServer({ db, config, outbox, log, redis, bus }, { clientDir });
 
   process.stdout.write(
     [
@@ -46,6 +48,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await server.close();
+    await bus.close();
     await redis?.close();
     await db.destroy();
     process.exit(0);
