@@ -58,9 +58,9 @@ async function main() {
     else if (CI) results.push({ step: 'integration-pg', passed: 0, failed: 1, skipped: 0, ok: false, note: 'PostgreSQL is not reachable at 127.0.0.1:5432 (required in CI)' });
     else results.push({ step: 'integration-pg', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: PostgreSQL not reachable' });
   }
-  // Rate limits shared by two nodes through Redis (the other integration steps test them in memory).
+  // Rate limits shared by two nodes through Redis and the Redis pub/sub bus (the other integration steps test them in memory).
   if (want('integration') || want('redis')) {
-    if (await redisReachable()) vitest('integration-redis', 'integration', { TEST_REDIS_URL }, ['tests/integration/rate-limit.test.ts', 'tests/integration/captcha.test.ts']);
+    if (await redisReachable()) vitest('integration-redis', 'integration', { TEST_REDIS_URL }, ['tests/integration/rate-limit.test.ts', 'tests/integration/captcha.test.ts', 'tests/integration/redis.test.ts']);
     else if (CI) results.push({ step: 'integration-redis', passed: 0, failed: 1, skipped: 0, ok: false, note: `Redis is not reachable at ${TEST_REDIS_URL} (required in CI)` });
     else results.push({ step: 'integration-redis', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: Redis not reachable' });
   }

@@ -2,14 +2,39 @@ import { Hono } from 'hono';
 import { randomUUID } from 'node:crypto';
 import { Api, ApiError, errorBody, type AppEnv, type Deps } from './http.js';
 import { CODE, MSG } from '../shared/messages.js';
-import { authRoutes } from './auth/routes.js';
+import type { DB } from './db/index.js';
+import { authRoutes, createAuthLimiters } from './auth/routes.js';
 import { captchaRoutes } from './captcha/index.js';
 import { personRoutes } from './modules/persons/routes.js';
+import { personSearch } from './modules/persons/search.js';
+import { customerSearch } from './modules/customers/search.js';
+import { deviceSearch } from './modules/devices/search.js';
+import { alarmReportSearch } from './modules/alarm-reports/search.js';
 import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
+import { createSearchService } from './modules/search/service.js';
 
-/** Builds the API. Tests call `app.request()` on it directly; main.ts adds static files and the server. */
-export function createApp(deps: Deps) {
+/** The palette search with each module's group registered (the order breaks ties between groups). */
+export function createSearch(db: DB) {
+  const search = createSearchService(db);
+  search.register(deviceSearch);
+  search.register(customerSearch);
+  search.register(personSearch);
+  search.register(alarmReportSearch);
+  return search;
+}
+
+/** The services the routes use, built once per app from its deps (no lookups keyed by deps). */
+export function createServices(deps: Deps) {
+  return {
+    search: createSearch(deps.db),
+    authLimiters: createAuthLimiters(deps),
+  };
+}
+export type Services = ReturnType<typeof createServices>;
+
+/** Builds the API. Tests call `app.request()` on it directly; createServer (server.ts) adds static files and the Node server. */
+export function createApp(deps: Deps, services: Services = createServices(deps)) {
   const app = new Hono<AppEnv>();
   app.use('*', async (c, next) => {
     c.set('deps', deps);
@@ -29,6 +54,9 @@ export function createApp(deps: Deps) {
       });
   });
 
+  // Unknown paths answer in the API's error shape too (createServer puts index.html in front of this for client routes).
+  app.notFound((c) => c.json(errorBody('Not found.', CODE.notFound), 404));
+
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json({ ...errorBody(err.message, err.code, err.errors), ...err.extra }, err.status);
     deps.log({ msg: 'unhandled error', requestId: c.get('requestId'), path: c.req.path, error: String(err?.stack ?? err) });
@@ -45,11 +73,11 @@ export function createApp(deps: Deps) {
   });
 
   const api = new Api(app);
-  authRoutes(api);
+  authRoutes(api, services.authLimiters);
   captchaRoutes(api);
   personRoutes(api);
   referenceRoutes(api);
-  searchRoutes(api);
+  searchRoutes(api, services.search);
 
-  return { app, routes: api.routes };
+  return { app, routes: api.routes, services };
 }

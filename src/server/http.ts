@@ -10,6 +10,7 @@ import { CODE, MSG } from '../shared/messages.js';
 import type { Permission } from '../shared/permissions.js';
 import type { Outbox } from './outbox.js';
 import type { Redis } from 'ioredis';
+import type { Bus } from './redis.js';
 
 export type AuthUser = {
   id: string;
@@ -24,8 +25,10 @@ export type Deps = {
   config: Config;
   outbox: Outbox;
   log: (entry: Record<string, unknown>) => void;
-  /** Set when REDIS_URL is: sign-in rate limits shared by every node. */
+  /** Set when REDIS_URL is: sign-in rate limits shared by every node. Commands only: never subscribe on it. */
   redis?: Redis;
+  /** Pub/sub (the hub's backplane): over Redis on its own subscriber connection when REDIS_URL is set, else in process. */
+  bus?: Bus;
 };
 
 export type AppEnv = { Variables: { deps: Deps; user: AuthUser | undefined; requestId: string } };
@@ -103,16 +106,10 @@ function parse<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S>
   throw badRequest(first, CODE.validation, errors);
 }
 
-export async function authenticate(c: Ctx): Promise<AuthUser | undefined> {
-  const h = c.req.header('authorization');
-  if (!h) return undefined;
-  const m = /^Bearer\s+(.+)$/i.exec(h);
-  if (!m) return undefined;
+/** Verifies an HS256 access token; the user it names, or undefined when it is not valid now. */
+export async function verifyAccessToken(config: Config, token: string): Promise<AuthUser | undefined> {
   try {
-    const { payload } = await jwtVerify(m[1], c.get('deps').config.jwtSecret, {
-      algorithms: ['HS256'],
-      currentDate: c.get('deps').config.now(),
-    });
+    const { payload } = await jwtVerify(token, config.jwtSecret, { algorithms: ['HS256'], currentDate: config.now() });
     const perms = payload.permissions;
     const role = payload.role;
     return {
@@ -125,6 +122,44 @@ export async function authenticate(c: Ctx): Promise<AuthUser | undefined> {
   } catch {
     return undefined;
   }
+}
+
+/** A request as either side sees it: a fetch Request (Hono) or a Node IncomingMessage (upgrades). */
+export type AnyRequest = Request | { url?: string; headers: Record<string, string | string[] | undefined> };
+function headerOf(req: AnyRequest, name: string): string | undefined {
+  if (typeof req.headers.get === 'function') return (req as Request).headers.get(name) ?? undefined;
+  const v = (req.headers as Record<string, string | string[] | undefined>)[name];
+  return Array.isArray(v) ? v.join(', ') : v;
+}
+
+/**
+ * Requests that may carry the access token in the query string (`access_token`): WebSocket
+ * upgrades and server-sent-event streams, because browsers cannot set an Authorization header
+ * on them. Every other request needs the header, so a token in a link or a log line does not
+ * open the API.
+ */
+export function mayUseQueryToken(req: AnyRequest): boolean {
+  if ((headerOf(req, 'upgrade') ?? '').toLowerCase() === 'websocket') return true;
+  return (headerOf(req, 'accept') ?? '').toLowerCase().includes('text/event-stream');
+}
+
+/** The access token of a request: 'Authorization: Bearer …', else `?access_token=` where mayUseQueryToken allows it. */
+export function requestToken(req: AnyRequest): string | undefined {
+  const h = headerOf(req, 'authorization');
+  if (h) return /^Bearer\s+(.+)$/i.exec(h)?.[1];
+  if (!mayUseQueryToken(req)) return undefined;
+  const url = new URL(req.url ?? '/', 'http://localhost');
+  return url.searchParams.get('access_token') || undefined;
+}
+
+/** The signed-in user of a request (Hono's or a Node upgrade request), or undefined. */
+export async function authenticateRequest(req: AnyRequest, config: Config): Promise<AuthUser | undefined> {
+  const token = requestToken(req);
+  return token ? verifyAccessToken(config, token) : undefined;
+}
+
+export async function authenticate(c: Ctx): Promise<AuthUser | undefined> {
+  return authenticateRequest(c.req.raw, c.get('deps').config);
 }
 
 export class Api {

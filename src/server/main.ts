@@ -1,14 +1,13 @@
-// One process: the built client, the API and (later) the hub. `npm start` runs this.
-import { serve } from '@hono/node-server';
-import { serveStatic } from '@hono/node-server/serve-static';
-import { existsSync, readFileSync } from 'node:fs';
+// One process: the built client, the API and (later) the hub. `npm start` runs this: it loads the
+// config, prepares the database and starts createServer (server.ts).
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { loadConfig } from './config.js';
 import { prepareDatabase } from './startup.js';
-import { createApp } from './app.js';
 import { createOutbox } from './outbox.js';
-import { openRedis } from './redis.js';
+import { createMemoryBus, openRedis, openRedisBus } from './redis.js';
+import { createServer } from './server.js';
 import { DEMO_ACCOUNTS } from './seed/accounts.js';
 
 const log = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
@@ -25,48 +24,37 @@ async function main() {
   const outbox = createOutbox({ smtpUrl: config.smtpUrl, log, now: config.now });
   // Several nodes share sign-in rate limits through Redis (REDIS_URL); without it each node counts alone.
   const redis = config.redisUrl ? openRedis(config.redisUrl, { log }) : undefined;
-  const { app } = createApp({ db, config, outbox, log, redis });
+  // Pub/sub between nodes on a second Redis connection (subscriber mode takes no other commands).
+  const bus = redis ? openRedisBus(redis, { log }) : createMemoryBus();
+  const server = await createServer({ db, config, outbox, log, redis, bus }, { clientDir });
 
-  // The built client: static assets, and index.html for every other GET that wants HTML (SPA routes).
-  if (existsSync(join(clientDir, 'index.html'))) {
-    const indexHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
-    app.use('/assets/*', serveStatic({ root: 'dist/client' }));
-    app.get('/favicon.svg', serveStatic({ root: 'dist/client' }));
-    app.notFound((c) => {
-      if (c.req.method === 'GET' && (c.req.header('accept') ?? '').includes('text/html')) return c.html(indexHtml);
-      return c.json({ Content: { Message: 'Not found.', Code: 'not_found' } }, 404);
-    });
-  }
-
-  const server = serve({ fetch: app.fetch, port: config.port, hostname: process.env.HOST ?? '0.0.0.0' }, (info) => {
-    const url = `http://localhost:${info.port}`;
-    const lines = [
+  process.stdout.write(
+    [
       '',
-      `  Workspace ready at ${url}`,
+      `  Workspace ready at http://localhost:${server.port}`,
       `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : join(config.dataDir, 'workspace.sqlite')}`,
       ...(config.demo
         ? ['  Demo sign-ins (password: ' + config.demoPassword + '):', ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(28)} ${a.label}`)]
         : []),
       '',
-    ];
-    process.stdout.write(lines.join('\n') + '\n');
-  });
+    ].join('\n') + '\n',
+  );
 
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log({ msg: 'shutting down', signal });
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
-    server.close(async () => {
-      await redis?.close();
-      await db.destroy();
-      process.exit(0);
-    });
+    await server.close();
+    await bus.close();
+    await redis?.close();
+    await db.destroy();
+    process.exit(0);
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
 }
 
 main().catch((e) => {

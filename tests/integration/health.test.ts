@@ -23,4 +23,5 @@ test('reference data is present after migration', async () => {
 test('unknown api path is a 404, not a 500', async () => {
   const res = await t.request('/api/v1/nope');
   expect(res.status).toBe(404);
+  expect(await res.json()).toEqual({ Content: { Message: 'Not found.', Code: 'not_found' } });
 });

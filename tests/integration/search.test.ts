@@ -13,7 +13,7 @@ import type { DB } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { m002, sqlitePhoneKey } from '../../src/server/db/migrations/002-search.js';
 import { phoneKey, prefixEnd, queryPhoneKey } from '../../src/server/modules/search/keys.js';
-import { search } from '../../src/server/modules/search/service.js';
+import { search } from '../helpers/search.js';
 import { optimizeSearchIndex, rebuildSearchIndex } from '../../src/server/modules/search/maintenance.js';
 import { SEARCH_MESSAGES, type SearchResponse } from '../../src/shared/schemas/search.js';
 
@@ -250,16 +250,38 @@ describe('customers, persons, alarm reports', () => {
     let r = await find('9100002');
     const a = group(r, 'alarmReport')!;
     expect(a.label).toBe('Alarm reports');
+    // titled by person, alarm type and closed date (UK time), never by an id alone
     expect(a.hits[0]).toMatchObject({
-      id: ids.aZetaNew, kind: 'alarmReport', title: '9100002 · Zeta Jones', href: '/alarm-reports/9100002', matched: 'alarmId',
+      id: ids.aZetaNew, kind: 'alarmReport', title: 'Zeta Jones · SOS Button · 30/05/2025 01:00', subtitle: 'Alarm 9100002 · Zetaworks Care',
+      href: '/alarm-reports/9100002', matched: 'alarmId',
     });
-    expect(a.hits[0].subtitle).toMatch(/^Zetaworks Care · \d\d\/\d\d\/2025, \d\d:\d\d$/);
     r = await find('zeta jones', { scope: 'alarmReports' });
     expect(group(r, 'alarmReport')!.hits.map((h) => [h.id, h.matched])).toEqual([[ids.aZetaNew, 'person'], [ids.aZetaOld, 'person']]);
     r = await find('zetaworks', { scope: 'alarmReports' });
     expect(group(r, 'alarmReport')!.hits.map((h) => [h.id, h.matched])).toEqual([[ids.aZetaNew, 'account'], [ids.aZetaOld, 'account']]);
     r = await find('works care', { scope: 'alarmReports' });
     expect(group(r, 'alarmReport')!.hits.map((h) => h.id)).toEqual([ids.aZetaNew, ids.aZetaOld]);
+  });
+
+  test('alarm report titles: person · alarm type · DD/MM/YYYY HH:mm in UK time (GMT and BST)', async () => {
+    const winter = randomUUID();
+    const summer = randomUUID();
+    await t.db.insertInto('alarmReports').values([
+      { ...alarmRow({ id: winter, alarmId: '9200001', personFullName: 'Quinn Harlow', customerAccountFullName: 'Harlow Logistics', closedDaysAgo: 0 }),
+        alarmType: 2, alarmClosed: '2026-01-12T14:05:00.000Z' },
+      { ...alarmRow({ id: summer, alarmId: '9200002', personFullName: 'Quinn Harlow', customerAccountFullName: 'Harlow Logistics', closedDaysAgo: 0 }),
+        alarmType: 3, alarmClosed: '2026-03-31T23:30:00.000Z' },
+    ]).execute();
+    try {
+      const hits = group(await find('quinn harlow', { scope: 'alarmReports' }), 'alarmReport')!.hits;
+      expect(hits.map((h) => [h.id, h.title, h.subtitle])).toEqual([
+        [summer, 'Quinn Harlow · Missed Check-in · 01/04/2026 00:30', 'Alarm 9200002 · Harlow Logistics'],
+        [winter, 'Quinn Harlow · Fall Detected · 12/01/2026 14:05', 'Alarm 9200001 · Harlow Logistics'],
+      ]);
+      for (const h of hits) expect(h.title).not.toMatch(/[0-9a-f]{8}-[0-9a-f]{4}-/);
+    } finally {
+      await t.db.deleteFrom('alarmReports').where('id', 'in', [winter, summer]).execute();
+    }
   });
 
   test('groups are ordered by their best hit; empty groups are omitted', async () => {

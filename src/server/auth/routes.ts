@@ -49,8 +49,12 @@ function currentSessionId(c: Ctx) {
   }
 }
 
-type AuthLimiters = ReturnType<typeof createLimiters>;
-function createLimiters(d: Deps) {
+export type AuthLimiters = ReturnType<typeof createAuthLimiters>;
+/**
+ * The auth routes' rate limiters, built once per app by createApp. In memory every app (so every
+ * test app) starts fresh; in Redis apps sharing the server share the counts.
+ */
+export function createAuthLimiters(d: Deps) {
   const store = d.redis ? redisStore(d.redis, { log: d.log }) : memoryStore();
   // The names are part of the Redis keys (rl:{name}:{key}): renaming one resets its counts.
   const limiter = (name: string, limit: number) => createLimiter({ name, limit, windowMs: WINDOW_MS, now: () => d.config.now(), store });
@@ -60,24 +64,15 @@ function createLimiters(d: Deps) {
     changePassword: limiter('change-password:person', AUTH_LIMITS.changePasswordPerPerson),
   };
 }
-// One set per app (per deps object). In memory every createApp, and so every test app, starts
-// fresh; in Redis apps sharing the server share the counts.
-const limitersByDeps = new WeakMap<Deps, AuthLimiters>();
-export function authLimiters(d: Deps): AuthLimiters {
-  let l = limitersByDeps.get(d);
-  if (!l) limitersByDeps.set(d, (l = createLimiters(d)));
-  return l;
-}
 
 /** E-mails on request (code resend, reset link): limited per address and per e-mail; a 429 response when over. */
-async function mailLimit(c: Ctx, email: string): Promise<Response | undefined> {
-  const { mail } = authLimiters(deps(c));
+async function mailLimit(c: Ctx, mail: AuthLimiters['mail'], email: string): Promise<Response | undefined> {
   const limit = await takeAll([[mail.perEmail, email], [mail.perAddress, clientAddress(c)]]);
   return limit.ok ? undefined : tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
 }
 
-export function authRoutes(api: Api) {
-  tokenRoute(api, (d) => authLimiters(d).signIn);
+export function authRoutes(api: Api, limiters: AuthLimiters) {
+  tokenRoute(api, () => limiters.signIn);
 
   api.get('/api/v1/get-user-info', { access: 'signed-in' }, async (c, { user }) => {
     const person = await loadPerson(c, user.id);
@@ -119,7 +114,7 @@ export function authRoutes(api: Api) {
       }
       await requireCaptcha(c, body.captchaResponse);
       // Asks for the current password: a left-open session alone cannot change the second factor.
-      const { changePassword: wrongPasswords } = authLimiters(d);
+      const { changePassword: wrongPasswords } = limiters;
       const limit = await wrongPasswords.take(user.id);
       if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
       if (!(await verifyPassword(person.passwordHash, body.currentPassword))) {
@@ -147,7 +142,7 @@ export function authRoutes(api: Api) {
   api.post('/api/v1/two-factor-authentication/send', { access: 'public', json: sendCodeSchema, sample: { json: { email: 'nobody@example.test' } } }, async (c, { body }) => {
     const d = deps(c);
     const email = body.email.toLowerCase();
-    const limited = await mailLimit(c, email);
+    const limited = await mailLimit(c, limiters.mail, email);
     if (limited) return limited;
     const person = await findPersonByEmail(d.db, email);
     const at = d.config.now();
@@ -164,7 +159,7 @@ export function authRoutes(api: Api) {
     async (c, { body, user }) => {
       const d = deps(c);
       await requireCaptcha(c, body.captchaResponse);
-      const { changePassword } = authLimiters(d);
+      const { changePassword } = limiters;
       const limit = await changePassword.take(user.id);
       if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
       const person = await loadPerson(c, user.id);
@@ -188,7 +183,7 @@ export function authRoutes(api: Api) {
   api.post('/api/v1/reset-password', { access: 'public', json: resetPasswordSchema, sample: { json: { email: 'nobody@example.test' } } }, async (c, { body }) => {
     const d = deps(c);
     const email = body.email.toLowerCase();
-    const limited = await mailLimit(c, email);
+    const limited = await mailLimit(c, limiters.mail, email);
     if (limited) return limited;
     await requireCaptcha(c, body.captchaResponse);
     const person = await findPersonByEmail(d.db, email);
@@ -216,7 +211,7 @@ export function authRoutes(api: Api) {
     sample: { json: { token: 'not-a-token', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!' } },
   }, async (c, { body }) => {
     const d = deps(c);
-    const { mail } = authLimiters(d);
+    const { mail } = limiters;
     const limit = await mail.perAddress.take(clientAddress(c));
     if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
     const person = await verifyResetToken(d.config, body.token, (id) => findPersonById(d.db, id));

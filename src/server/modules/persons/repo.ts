@@ -1,0 +1,202 @@
+// Database functions of the persons module: the person list, one person with its roles, and the
+// writes of the person routes. Each takes the database (or a transaction) first; checks, errors
+// and transactions belong to the routes.
+import { sql, type DB } from '../../db/index.js';
+import { likeEscape } from '../../util.js';
+import type { RoleName } from '../../../shared/permissions.js';
+import type { RoleDto } from '../../../shared/schemas/reference.js';
+import type { PersonListQuery, PhoneEntry } from '../../../shared/schemas/persons.js';
+
+export type PersonListItemDto = {
+  Id: string;
+  FirstName: string;
+  LastName: string;
+  Email: string;
+  Roles: RoleDto[];
+  IsLocked: boolean;
+  LastLoginDate: string | null;
+  PersonStatus: number;
+  Etag: string;
+};
+export type PersonDto = {
+  Id: string;
+  FirstName: string;
+  LastName: string;
+  Contact: { EmailAddress: string };
+  Roles: RoleDto[];
+  IsLocked: boolean;
+  PersonStatus: number;
+  PhoneNumbers: PhoneEntry[];
+};
+
+/** What the person list's search value is matched against (kept in the row, lower-case). */
+export const searchTextOf = (firstName: string, lastName: string, email: string) => `${firstName} ${lastName} ${email}`.toLowerCase();
+
+function parsePhones(json: string): PhoneEntry[] {
+  try {
+    const list = JSON.parse(json);
+    if (!Array.isArray(list)) return [];
+    return list
+      .filter((p) => p && typeof p === 'object')
+      .map((p) => ({ CountryCode: String(p.CountryCode ?? ''), Number: String(p.Number ?? ''), IsPrimary: p.IsPrimary === true, Type: Number(p.Type) }));
+  } catch {
+    return [];
+  }
+}
+
+/** Roles of many persons in one query, each list in role order. */
+export async function rolesOf(db: DB, personIds: string[]): Promise<Map<string, RoleDto[]>> {
+  const map = new Map<string, RoleDto[]>(personIds.map((id) => [id, []]));
+  if (!personIds.length) return map;
+  const rows = await db.selectFrom('personRoles')
+    .innerJoin('roles', 'roles.id', 'personRoles.roleId')
+    .select(['personRoles.personId', 'roles.id', 'roles.name', 'roles.isDefault', 'roles.order'])
+    .where('personRoles.personId', 'in', personIds)
+    .orderBy('roles.order')
+    .execute();
+  for (const r of rows)
+    map.get(r.personId)?.push({ Id: r.id, Name: r.name as RoleName, IsDefault: r.isDefault === 1, Order: r.order });
+  return map;
+}
+
+/** One person as the API shows it, with its etag; undefined when there is none. */
+export async function findPerson(db: DB, id: string): Promise<{ Person: PersonDto; Etag: string; tenantId: string } | undefined> {
+  const row = await db.selectFrom('persons')
+    .select(['id', 'tenantId', 'firstName', 'lastName', 'email', 'isLocked', 'personStatus', 'phoneNumbers', 'etag'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const roles = (await rolesOf(db, [id])).get(id) ?? [];
+  const Person: PersonDto = {
+    Id: row.id,
+    FirstName: row.firstName,
+    LastName: row.lastName,
+    Contact: { EmailAddress: row.email },
+    Roles: roles,
+    IsLocked: row.isLocked === 1,
+    PersonStatus: row.personStatus,
+    PhoneNumbers: parsePhones(row.phoneNumbers),
+  };
+  return { Person, Etag: row.etag, tenantId: row.tenantId };
+}
+
+/**
+ * Every person, paged. orderBy UserName (first then last name), Email or LastLoginDate
+ * (never-logged-in counts as oldest); with sortRoleId the holders of that role come first (last
+ * when desc), then by name. Names and e-mails sort case-insensitively; id breaks ties so pages
+ * never overlap.
+ */
+export async function listPersons(db: DB, query: PersonListQuery): Promise<{ Items: PersonListItemDto[]; TotalCount: number }> {
+  const dir = query.desc ? 'desc' : 'asc';
+  let base = db.selectFrom('persons');
+  const term = query.searchValue.replace(/\s+/g, ' ').toLowerCase();
+  if (term) base = base.where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(term)}%`} escape '\\'`);
+
+  let page = base.select([
+    'persons.id', 'persons.firstName', 'persons.lastName', 'persons.email', 'persons.isLocked',
+    'persons.lastLoginDate', 'persons.personStatus', 'persons.etag',
+  ]);
+  const byName = () => {
+    page = page.orderBy(sql`lower(${sql.ref('persons.firstName')})`, dir).orderBy(sql`lower(${sql.ref('persons.lastName')})`, dir);
+  };
+  if (query.sortRoleId) {
+    const roleId = query.sortRoleId;
+    page = page.orderBy(
+      (eb) => eb.case()
+        .when(eb.exists(eb.selectFrom('personRoles').select('personRoles.roleId')
+          .whereRef('personRoles.personId', '=', 'persons.id').where('personRoles.roleId', '=', roleId)))
+        .then(0).else(1).end(),
+      dir,
+    );
+    byName();
+  } else if (query.orderBy === 'Email') {
+    page = page.orderBy('persons.email', dir);
+  } else if (query.orderBy === 'LastLoginDate') {
+    page = page.orderBy(sql`coalesce(${sql.ref('persons.lastLoginDate')}, '')`, dir);
+    byName();
+  } else byName();
+  page = page.orderBy('persons.id', dir);
+
+  const [rows, total] = await Promise.all([
+    page.limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const roles = await rolesOf(db, rows.map((r) => r.id));
+  const Items: PersonListItemDto[] = rows.map((r) => ({
+    Id: r.id,
+    FirstName: r.firstName,
+    LastName: r.lastName,
+    Email: r.email,
+    Roles: roles.get(r.id) ?? [],
+    IsLocked: r.isLocked === 1,
+    LastLoginDate: r.lastLoginDate,
+    PersonStatus: r.personStatus,
+    Etag: r.etag,
+  }));
+  return { Items, TotalCount: Number(total.n) };
+}
+
+/** The roles with these ids that exist (id and name). */
+export const rolesByIds = (db: DB, roleIds: string[]) =>
+  db.selectFrom('roles').select(['id', 'name']).where('id', 'in', roleIds).execute();
+
+export async function holdsRole(db: DB, personId: string, role: RoleName): Promise<boolean> {
+  const row = await db.selectFrom('personRoles').select('roleId')
+    .innerJoin('roles', 'roles.id', 'personRoles.roleId')
+    .where('personRoles.personId', '=', personId).where('roles.name', '=', role).executeTakeFirst();
+  return !!row;
+}
+
+export async function emailTaken(db: DB, email: string): Promise<boolean> {
+  return !!(await db.selectFrom('persons').select('id').where('email', '=', email).executeTakeFirst());
+}
+
+/** The fields the person writes check before they change a row. */
+export const findPersonForUpdate = (db: DB, id: string) =>
+  db.selectFrom('persons').select(['id', 'tenantId', 'email', 'etag', 'isLocked']).where('id', '=', id).executeTakeFirst();
+
+/** A new person (no password yet: the welcome/reset flow sets it) with its roles. Call inside a transaction. */
+export async function insertPerson(
+  db: DB,
+  p: { id: string; tenantId: string; firstName: string; lastName: string; email: string; roleIds: string[]; etag: string; at: string },
+) {
+  await db.insertInto('persons').values({
+    id: p.id, tenantId: p.tenantId, firstName: p.firstName, lastName: p.lastName, email: p.email, passwordHash: null,
+    isLocked: 0, failedAttempts: 0, lastLoginDate: null, personStatus: 1, loginMethod: 1, twoFactorType: null,
+    twoFactorPhone: null, phoneNumbers: '[]', profile: '{}', searchText: searchTextOf(p.firstName, p.lastName, p.email),
+    etag: p.etag, createdAt: p.at, updatedAt: p.at,
+  }).execute();
+  await replaceRoles(db, p.id, p.roleIds);
+}
+
+/** Replaces a person's roles. Call inside a transaction. */
+export async function replaceRoles(db: DB, personId: string, roleIds: string[]) {
+  await db.deleteFrom('personRoles').where('personId', '=', personId).execute();
+  if (roleIds.length) await db.insertInto('personRoles').values(roleIds.map((roleId) => ({ personId, roleId }))).execute();
+}
+
+/**
+ * Names (and the search text, which includes the unchanged e-mail) of a person, only when the
+ * row still has `oldEtag`. Returns whether it did (false: someone else changed it first).
+ */
+export async function updatePersonNames(
+  db: DB,
+  id: string,
+  oldEtag: string,
+  p: { firstName: string; lastName: string; email: string; phoneNumbers?: PhoneEntry[]; etag: string; at: string },
+): Promise<boolean> {
+  const r = await db.updateTable('persons')
+    .set({
+      firstName: p.firstName, lastName: p.lastName, searchText: searchTextOf(p.firstName, p.lastName, p.email),
+      ...(p.phoneNumbers ? { phoneNumbers: JSON.stringify(p.phoneNumbers) } : {}),
+      etag: p.etag, updatedAt: p.at,
+    })
+    .where('id', '=', id).where('etag', '=', oldEtag)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1;
+}
+
+/** Clears the lock and the failed-attempt count. */
+export async function unlockPerson(db: DB, id: string, p: { etag: string; at: string }) {
+  await db.updateTable('persons').set({ isLocked: 0, failedAttempts: 0, etag: p.etag, updatedAt: p.at }).where('id', '=', id).execute();
+}

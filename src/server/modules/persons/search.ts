@@ -1,0 +1,43 @@
+// The persons group of the palette search: full name, last name and e-mail.
+import { getHref } from '../../../shared/routes.js';
+import { P } from '../../../shared/permissions.js';
+import { ftsPhrase } from '../search/keys.js';
+import { best, fts, range, rate, trgm, type SearchProvider } from '../search/provider.js';
+
+type PersonRow = { id: string; firstName: string; lastName: string; email: string; createdAt: string };
+const PERSON_COLS = `"id", "firstName", "lastName", "email", "createdAt"`;
+const fullName = (r: { firstName: string; lastName: string }) => `${r.firstName} ${r.lastName}`.trim();
+
+export const personSearch: SearchProvider<PersonRow> = {
+  kind: 'person',
+  permission: P.PersonListView,
+  prefix: (ctx) => [
+    range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("firstName" || ' ' || "lastName")`),
+    range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("lastName")`),
+    // e-mails are stored lower-case; indexed as they are
+    range<PersonRow>(ctx, 'persons', PERSON_COLS, `"email"`),
+  ],
+  substring: (ctx) =>
+    ctx.pg
+      ? trgm<PersonRow>(ctx, 'persons', PERSON_COLS, [[`lower("firstName" || ' ' || "lastName")`, ctx.qj], [`"email"`, ctx.qj]], `"createdAt" desc`)
+      : fts<PersonRow>(ctx, 'persons', PERSON_COLS, `{name email} : ${ftsPhrase(ctx.q)}`, ctx.subCap),
+  classify: (r, ctx) =>
+    best(
+      rate(`${r.firstName} ${r.lastName}`, ctx.qj, 'name'),
+      rate(r.firstName, ctx.qj, 'name'),
+      rate(r.lastName, ctx.qj, 'name'),
+      rate(r.email, ctx.qj, 'email'),
+    ),
+  score: (m) => m.raw,
+  recency: (r) => r.createdAt,
+  toHits: async (items) =>
+    items.map(({ row, match, score }) => ({
+      id: row.id,
+      kind: 'person',
+      title: fullName(row),
+      subtitle: row.email,
+      href: getHref('personEdit', { userId: row.id }),
+      score,
+      matched: match.matched,
+    })),
+};
