@@ -4,6 +4,8 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { jwtVerify } from 'jose';
+import { ACCESS_TOKEN_CHECKS } from './auth/tokens.js';
+import { sessionIsCurrent } from './auth/session-epoch.js';
 import type { DB } from './db/index.js';
 import type { Config } from './config.js';
 import { CODE, MSG } from '../shared/messages.js';
@@ -111,8 +113,10 @@ export async function authenticate(c: Ctx): Promise<AuthUser | undefined> {
   try {
     const { payload } = await jwtVerify(m[1], c.get('deps').config.jwtSecret, {
       algorithms: ['HS256'],
+      ...ACCESS_TOKEN_CHECKS,
       currentDate: c.get('deps').config.now(),
     });
+    if (!(await sessionIsCurrent(c.get('deps'), payload))) return undefined; // password, roles or lock changed since issued
     const perms = payload.permissions;
     const role = payload.role;
     return {

@@ -7,6 +7,7 @@
 import { deps, ApiError, badRequest, conflict, forbidden, notFound, type Api, type AuthUser, type Ctx } from '../../http.js';
 import { sql, tx, type DB } from '../../db/index.js';
 import { audit, likeEscape, newEtag, newId } from '../../util.js';
+import { bumpSessionEpochIfRolesChange } from '../../auth/session-epoch.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE, ROLE_IDS, type RoleName } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';
@@ -282,6 +283,7 @@ export function personRoutes(api: Api) {
         .where('id', '=', id).where('etag', '=', body.etag)
         .executeTakeFirst();
       if (Number(r.numUpdatedRows) !== 1) throw conflict();
+      await bumpSessionEpochIfRolesChange(trx, id, p.roleIds); // the person's access tokens carry the old permissions: they end within seconds
       await trx.deleteFrom('personRoles').where('personId', '=', id).execute();
       await trx.insertInto('personRoles').values(p.roleIds.map((roleId) => ({ personId: id, roleId }))).execute();
       await audit(trx, {
