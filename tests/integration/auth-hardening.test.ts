@@ -126,7 +126,9 @@ export const REFRESH_PARALLEL = 8;
 
 describe('refresh-token reuse under concurrency', () => {
   test(`${REFRESH_ROUNDS} rounds × ${REFRESH_PARALLEL} parallel refreshes of one token: afterwards no token of the family is usable`, async () => {
-    const survivors: number[] = [];
+    // Rounds after which a refresh token of the family still worked, or an access token issued in the race.
+    const refreshSurvived: number[] = [];
+    const accessSurvived: number[] = [];
     for (let round = 0; round < REFRESH_ROUNDS; round++) {
       const p = await person();
       const first = await signIn(p.email);
@@ -136,13 +138,13 @@ describe('refresh-token reuse under concurrency', () => {
       else await r.body?.cancel();
       expect(issued.length).toBeLessThanOrEqual(1);
       const rows = await t.db.selectFrom('refreshTokens').select(['revokedAt']).where('personId', '=', p.id).execute();
-      const usable = rows.filter((r) => r.revokedAt === null).length;
-      let refreshed = 0;
-      for (const tok of issued) if ((await refresh(tok.refresh_token)).status === 200) refreshed++;
-      for (const tok of issued) if ((await userInfo(tok.access_token)).status === 200) refreshed++;
-      if (usable || refreshed) survivors.push(round);
+      let usable = rows.filter((r) => r.revokedAt === null).length;
+      for (const tok of issued) if ((await refresh(tok.refresh_token)).status === 200) usable++;
+      if (usable) refreshSurvived.push(round);
+      for (const tok of issued) if ((await userInfo(tok.access_token)).status === 200) accessSurvived.push(round);
     }
-    expect(survivors).toEqual([]);
+    if (process.env.REPORT_RACE) console.info(`RACE ${t.dialect}: refresh token survived in ${refreshSurvived.length}/${REFRESH_ROUNDS} rounds, access token in ${accessSurvived.length}/${REFRESH_ROUNDS}`);
+    expect({ refreshSurvived, accessSurvived }).toEqual({ refreshSurvived: [], accessSurvived: [] });
   });
 
   test('a refresh that fails after the claim leaves the token usable: the retry is no reuse', async () => {
