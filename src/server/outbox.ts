@@ -3,7 +3,7 @@
 // a reset link) and, after the commit, asks the relay to deliver; the request never waits for
 // SMTP. The relay claims each row before sending it (one sender per row, also across nodes),
 // marks it sent or records the error, and retries a few times. Rows a crash left behind go out
-// with the next flush. Tests and the e2e suite read codes back from the table.
+// with the next flush (if not older than an hour). Tests and the e2e suite read codes back from the table.
 //
 // Message bodies hold secrets (verification codes, reset links): they are written to the log
 // only when no SMTP_URL is configured (development), and start-up says so.
@@ -27,6 +27,7 @@ export const OUTBOX_MAX_ATTEMPTS = 5;
 /** A claim older than this (the sender died) may be taken over. */
 const STALE_CLAIM_MS = 10 * 60_000;
 const RETRY_DELAY_MS = 30_000;
+const MAX_AGE_MS = 60 * 60_000;
 const BATCH = 50;
 
 type Log = (e: Record<string, unknown>) => void;
@@ -107,6 +108,14 @@ export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date
 
   async function drain(db: DB) {
     let failed = false;
+    // Codes and reset links expire within the hour: older messages are not worth sending late.
+    await db
+      .updateTable('outbox')
+      .set({ attempts: OUTBOX_MAX_ATTEMPTS, error: 'not sent: older than an hour' })
+      .where('sentAt', 'is', null)
+      .where('attempts', '<', OUTBOX_MAX_ATTEMPTS)
+      .where('createdAt', '<', new Date(now().getTime() - MAX_AGE_MS).toISOString())
+      .execute();
     for (;;) {
       const stale = new Date(now().getTime() - STALE_CLAIM_MS).toISOString();
       const rows = await db

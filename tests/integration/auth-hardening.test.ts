@@ -270,6 +270,9 @@ describe('mail goes out after the commit through SMTP (nodemailer), and its secr
     const app = await createTestApp({ now: () => fakeNow, smtpUrl: `smtp://relay-user:${encodeURIComponent('relay p@ss')}@127.0.0.1:${smtp.port}?from=alerts@workspace.test` });
     try {
       const p = await person(app, ['SuperAdminRole'], { twoFactorType: 1 });
+      // Left unsent two hours ago (a crash): too old to send now.
+      const stale = { channel: 'email', recipient: 'stale@hardening.test', subject: 'Your verification code', body: 'Your verification code is 123456.' };
+      await app.db.insertInto('outbox').values({ ...stale, createdAt: new Date(fakeNow.getTime() - 120 * MIN).toISOString(), sentAt: null, error: null }).execute();
       await expectError(await login(p.email, PASSWORD, {}, app), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
       const [msg] = await smtp.waitFor(1);
       expect(msg).toMatchObject({ from: 'alerts@workspace.test', to: [p.email], user: 'relay-user' });
@@ -279,6 +282,8 @@ describe('mail goes out after the commit through SMTP (nodemailer), and its secr
       await app.deps.outbox.idle();
       expect((await outboxFor(p.email, app))[0]).toMatchObject({ error: null, attempts: 1 });
       expect((await outboxFor(p.email, app))[0].sentAt).not.toBeNull();
+      expect(smtp.messages).toHaveLength(1);
+      expect((await outboxFor('stale@hardening.test', app))[0]).toMatchObject({ sentAt: null, error: 'not sent: older than an hour' });
       const logged = JSON.stringify(app.logs);
       expect(logged).not.toContain(code);
       expect(logged).not.toContain('relay p@ss');

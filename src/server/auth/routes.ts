@@ -212,6 +212,9 @@ export function authRoutes(api: Api) {
         await audit(trx, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person.id, at });
       });
       d.outbox.flush(d.db);
+    } else {
+      // The same kind of work as above (one transaction, one insert), so the answer takes as long.
+      await tx(d.db, (trx) => audit(trx, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person?.id ?? null, details: { sent: false }, at }));
     }
     return c.json({ Content: { Message: MSG.resetLinkSent(body.email) } });
   });
