@@ -147,6 +147,26 @@ describe('refresh-token reuse under concurrency', () => {
     expect({ refreshSurvived, accessSurvived }).toEqual({ refreshSurvived: [], accessSurvived: [] });
   });
 
+  test(`a copied old token and the current one refreshed at once (${REFRESH_ROUNDS} rounds): the whole family ends`, async () => {
+    const survived: number[] = [];
+    for (let round = 0; round < REFRESH_ROUNDS; round++) {
+      const p = await person();
+      const a = await signIn(p.email);
+      const b = (await (await refresh(a.refresh_token)).json()) as Tokens;
+      const [stolen, legit] = await Promise.all([refresh(a.refresh_token), refresh(b.refresh_token)]);
+      expect(stolen.status).toBe(400);
+      await stolen.body?.cancel();
+      const rows = await t.db.selectFrom('refreshTokens').select(['revokedAt']).where('personId', '=', p.id).execute();
+      let usable = rows.filter((r) => r.revokedAt === null).length;
+      if (legit.status === 200) {
+        const c = (await legit.json()) as Tokens;
+        if ((await refresh(c.refresh_token)).status === 200) usable++;
+      } else await legit.body?.cancel();
+      if (usable) survived.push(round);
+    }
+    expect(survived).toEqual([]);
+  });
+
   test('a refresh that fails after the claim leaves the token usable: the retry is no reuse', async () => {
     const p = await person();
     const s = await signIn(p.email);
