@@ -22,6 +22,12 @@ export type Config = {
   seed: number;
   scale: number;
   logRequests: boolean;
+  /** Failed sign-ins (wrong password or code) in a row that lock a person (LOCKOUT_MAX_FAILURES). */
+  lockoutMaxFailures: number;
+  /** How long that lock lasts (LOCKOUT_MINUTES); an unlock or a completed password reset ends it at once. */
+  lockoutMinutes: number;
+  /** How long a node trusts its cached session epoch of a person (ms); other nodes see a bump after at most this. */
+  sessionCheckMs: number;
   /** Time source, replaceable in tests. */
   now: () => Date;
 };
@@ -50,12 +56,12 @@ export function parseClientSecrets(value: string | undefined): Record<string, st
   return out;
 }
 
-const positiveInt = (value: string | undefined, fallback: number) => {
-  const n = Number(value);
-  return value && Number.isInteger(n) && n > 0 ? n : fallback;
-};
-
 export const DEFAULT_DEMO_PASSWORD = 'Demo-Passw0rd!';
+
+function positiveInt(value: string | undefined, fallback: number) {
+  const n = Number(value);
+  return value !== undefined && value.trim() !== '' && Number.isInteger(n) && n > 0 ? n : fallback;
+}
 
 /** Reads config from the environment; creates DATA_DIR and its signing key on first start. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -104,6 +110,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: Number(env.SEED ?? 1),
     scale: Number(env.SCALE ?? 1),
     logRequests: env.LOG_REQUESTS !== 'false',
+    lockoutMaxFailures: positiveInt(env.LOCKOUT_MAX_FAILURES, 5),
+    lockoutMinutes: positiveInt(env.LOCKOUT_MINUTES, 5),
+    sessionCheckMs: 5000,
     now: () => new Date(),
   };
 }
@@ -125,6 +134,9 @@ export function testConfig(over: Partial<Config> = {}): Config {
     seed: 1,
     scale: 1,
     logRequests: false,
+    lockoutMaxFailures: 5,
+    lockoutMinutes: 5,
+    sessionCheckMs: 5000,
     now: () => new Date(),
     ...over,
   };

@@ -4,6 +4,8 @@
 import { Hono, type Context } from 'hono';
 import * as v from 'valibot';
 import { jwtVerify } from 'jose';
+import { ACCESS_TOKEN_CHECKS } from './auth/tokens.js';
+import { sessionIsCurrent } from './auth/session-epoch.js';
 import type { DB } from './db/index.js';
 import type { Config } from './config.js';
 import { CODE, MSG } from '../shared/messages.js';
@@ -107,9 +109,11 @@ function parse<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S>
 }
 
 /** Verifies an HS256 access token; the user it names, or undefined when it is not valid now. */
-export async function verifyAccessToken(config: Config, token: string): Promise<AuthUser | undefined> {
+/** Verifies an access token: signature, exp, issuer, audience, and the person's session epoch (database, cached). */
+export async function verifyAccessToken(d: Deps, token: string): Promise<AuthUser | undefined> {
   try {
-    const { payload } = await jwtVerify(token, config.jwtSecret, { algorithms: ['HS256'], currentDate: config.now() });
+    const { payload } = await jwtVerify(token, d.config.jwtSecret, { algorithms: ['HS256'], ...ACCESS_TOKEN_CHECKS, currentDate: d.config.now() });
+    if (!(await sessionIsCurrent(d, payload))) return undefined; // password, roles or lock changed since issued
     const perms = payload.permissions;
     const role = payload.role;
     return {
@@ -153,13 +157,13 @@ export function requestToken(req: AnyRequest): string | undefined {
 }
 
 /** The signed-in user of a request (Hono's or a Node upgrade request), or undefined. */
-export async function authenticateRequest(req: AnyRequest, config: Config): Promise<AuthUser | undefined> {
+export async function authenticateRequest(req: AnyRequest, d: Deps): Promise<AuthUser | undefined> {
   const token = requestToken(req);
-  return token ? verifyAccessToken(config, token) : undefined;
+  return token ? verifyAccessToken(d, token) : undefined;
 }
 
 export async function authenticate(c: Ctx): Promise<AuthUser | undefined> {
-  return authenticateRequest(c.req.raw, c.get('deps').config);
+  return authenticateRequest(c.req.raw, c.get('deps'));
 }
 
 export class Api {

@@ -1,61 +1,191 @@
-// E-mail and SMS go through the outbox table: always recorded (and logged), and sent by SMTP
-// when SMTP_URL is configured. Tests and the e2e suite read codes back from the table.
+// E-mail and SMS go through the outbox table (the transactional-outbox pattern): a request
+// records its message in the same transaction as the change it belongs to (a verification code,
+// a reset link) and, after the commit, asks the relay to deliver; the request never waits for
+// SMTP. The relay claims each row before sending it (one sender per row, also across nodes),
+// marks it sent or records the error, and retries a few times. Rows a crash left behind go out
+// with the next flush (if not older than an hour). Tests and the e2e suite read codes back from the table.
+//
+// Message bodies hold secrets (verification codes, reset links): they are written to the log
+// only when no SMTP_URL is configured (development), and start-up says so.
+import nodemailer, { type Transporter } from 'nodemailer';
 import type { DB } from './db/index.js';
-import { createConnection } from 'node:net';
 
 export type OutboxMessage = { channel: 'email' | 'sms'; recipient: string; subject: string; body: string };
-export type Outbox = { send: (db: DB, msg: OutboxMessage) => Promise<void> };
+export type Outbox = {
+  /** Records the message in `db` (the caller's transaction); nothing is sent yet. */
+  enqueue: (db: DB, msg: OutboxMessage) => Promise<void>;
+  /** After the commit: delivers pending messages in the background. Never throws, never waits. */
+  flush: (db: DB) => void;
+  /** Resolves when the relay has nothing under way (tests, shutdown). */
+  idle: () => Promise<void>;
+  /** Waits for the relay and closes the SMTP connection. */
+  close: () => Promise<void>;
+};
 
-export function createOutbox(opts: { smtpUrl?: string; log: (e: Record<string, unknown>) => void; now: () => Date }): Outbox {
+/** Sends one message at most this many times. */
+export const OUTBOX_MAX_ATTEMPTS = 5;
+/** A claim older than this (the sender died) may be taken over. */
+const STALE_CLAIM_MS = 10 * 60_000;
+const RETRY_DELAY_MS = 30_000;
+const MAX_AGE_MS = 60 * 60_000;
+const BATCH = 50;
+
+type Log = (e: Record<string, unknown>) => void;
+
+/**
+ * SMTP_URL → nodemailer options: smtp://[user:pass@]host[:port] (port 25; STARTTLS when the
+ * server offers it, required with ?requireTLS=true) or smtps://[user:pass@]host[:port] (TLS from
+ * the start, port 465). ?from=address sets the sender; ?tls.rejectUnauthorized=false accepts a
+ * self-signed certificate (test relays only).
+ */
+export function smtpOptions(url: string) {
+  const u = new URL(url);
+  if (u.protocol !== 'smtp:' && u.protocol !== 'smtps:') throw new Error('SMTP_URL must start with smtp:// or smtps://');
+  const secure = u.protocol === 'smtps:';
+  const q = u.searchParams;
   return {
-    async send(db, msg) {
-      const row = await db
-        .insertInto('outbox')
-        .values({ ...msg, createdAt: opts.now().toISOString(), sentAt: null, error: null })
-        .returning('id')
-        .executeTakeFirstOrThrow();
-      opts.log({ msg: 'outbox', id: row.id, channel: msg.channel, to: msg.recipient, subject: msg.subject, body: msg.body });
-      if (opts.smtpUrl && msg.channel === 'email') {
-        try {
-          await smtpSend(opts.smtpUrl, msg.recipient, msg.subject, msg.body);
-          await db.updateTable('outbox').set({ sentAt: opts.now().toISOString() }).where('id', '=', row.id).execute();
-        } catch (e) {
-          await db.updateTable('outbox').set({ error: String((e as Error).message) }).where('id', '=', row.id).execute();
-        }
-      }
+    from: q.get('from') || 'no-reply@localhost',
+    transport: {
+      host: u.hostname,
+      port: Number(u.port || (secure ? 465 : 25)),
+      secure,
+      requireTLS: q.get('requireTLS') === 'true',
+      auth: u.username ? { user: decodeURIComponent(u.username), pass: decodeURIComponent(u.password) } : undefined,
+      tls: q.get('tls.rejectUnauthorized') === 'false' ? { rejectUnauthorized: false } : undefined,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 20_000,
     },
   };
 }
 
-/** Minimal plain SMTP (no auth, no TLS) for a local relay: smtp://host:port?from=addr */
-async function smtpSend(url: string, to: string, subject: string, body: string) {
-  const u = new URL(url);
-  const from = u.searchParams.get('from') ?? 'no-reply@localhost';
-  const sock = createConnection({ host: u.hostname, port: Number(u.port || 25) });
-  sock.setEncoding('utf8');
-  const lines: string[] = [];
-  let waiter: ((s: string) => void) | null = null;
-  sock.on('data', (d: string) => {
-    lines.push(d);
-    if (waiter) { const w = waiter; waiter = null; w(lines.splice(0).join('')); }
-  });
-  const read = () => new Promise<string>((res, rej) => {
-    if (lines.length) return res(lines.splice(0).join(''));
-    waiter = res;
-    sock.once('error', rej);
-    setTimeout(() => rej(new Error('SMTP timeout')), 10_000);
-  });
-  const cmd = async (s: string, ok: string) => { sock.write(s + '\r\n'); const r = await read(); if (!r.startsWith(ok)) throw new Error(`SMTP: ${r.trim()}`); };
+/** SMTP_URL without its password, for the log. */
+const safeUrl = (url: string) => {
   try {
-    const greet = await read();
-    if (!greet.startsWith('220')) throw new Error(`SMTP: ${greet.trim()}`);
-    await cmd('HELO localhost', '250');
-    await cmd(`MAIL FROM:<${from}>`, '250');
-    await cmd(`RCPT TO:<${to}>`, '250');
-    await cmd('DATA', '354');
-    await cmd(`From: ${from}\r\nTo: ${to}\r\nSubject: ${subject}\r\n\r\n${body.replace(/^\./gm, '..')}\r\n.`, '250');
-    sock.write('QUIT\r\n');
-  } finally {
-    sock.end();
+    const u = new URL(url);
+    return `${u.protocol}//${u.username ? `${decodeURIComponent(u.username)}@` : ''}${u.host}`;
+  } catch {
+    return '(invalid SMTP_URL)';
   }
+};
+
+export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date }): Outbox {
+  const { log, now } = opts;
+  let mailer: { transporter: Transporter; from: string } | undefined;
+  if (opts.smtpUrl) {
+    const o = smtpOptions(opts.smtpUrl);
+    mailer = { transporter: nodemailer.createTransport(o.transport), from: o.from };
+    log({ msg: `outbox: e-mail is sent through ${safeUrl(opts.smtpUrl)}; message bodies are not logged` });
+  } else {
+    log({ msg: 'outbox: SMTP_URL is not set, so e-mail is not sent; message bodies (verification codes, reset links) are written to this log instead' });
+  }
+
+  let running: Promise<void> | null = null;
+  let again = false;
+  let retry: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  async function deliver(db: DB, row: { id: number } & OutboxMessage): Promise<'sent' | 'not-sent' | 'failed'> {
+    const meta = { id: row.id, channel: row.channel, to: row.recipient, subject: row.subject };
+    const finalError = row.channel === 'sms' ? 'not sent: no SMS gateway is configured' : !mailer ? 'not sent: SMTP_URL is not set' : null;
+    if (finalError) {
+      log({ msg: 'outbox', ...meta, status: 'not sent', ...(mailer ? {} : { body: row.body }) });
+      await db.updateTable('outbox').set({ error: finalError, attempts: OUTBOX_MAX_ATTEMPTS }).where('id', '=', row.id).execute();
+      return 'not-sent';
+    }
+    try {
+      await mailer!.transporter.sendMail({ from: mailer!.from, to: row.recipient, subject: row.subject, text: row.body });
+      await db.updateTable('outbox').set({ sentAt: now().toISOString(), error: null }).where('id', '=', row.id).execute();
+      log({ msg: 'outbox', ...meta, status: 'sent' });
+      return 'sent';
+    } catch (e) {
+      const error = String((e as Error)?.message ?? e).slice(0, 500);
+      await db.updateTable('outbox').set({ error, claimedAt: null }).where('id', '=', row.id).execute();
+      log({ msg: 'outbox', ...meta, status: 'failed', error });
+      return 'failed';
+    }
+  }
+
+  async function drain(db: DB) {
+    let failed = false;
+    // Codes and reset links expire within the hour: older messages are not worth sending late.
+    await db
+      .updateTable('outbox')
+      .set({ attempts: OUTBOX_MAX_ATTEMPTS, error: 'not sent: older than an hour' })
+      .where('sentAt', 'is', null)
+      .where('attempts', '<', OUTBOX_MAX_ATTEMPTS)
+      .where('createdAt', '<', new Date(now().getTime() - MAX_AGE_MS).toISOString())
+      .execute();
+    for (;;) {
+      const stale = new Date(now().getTime() - STALE_CLAIM_MS).toISOString();
+      const rows = await db
+        .selectFrom('outbox')
+        .select(['id', 'channel', 'recipient', 'subject', 'body'])
+        .where('sentAt', 'is', null)
+        .where('attempts', '<', OUTBOX_MAX_ATTEMPTS)
+        .where((eb) => eb.or([eb('claimedAt', 'is', null), eb('claimedAt', '<', stale)]))
+        .orderBy('id')
+        .limit(BATCH)
+        .execute();
+      if (!rows.length) break;
+      let claimedAny = false;
+      for (const row of rows) {
+        // Claim: only one relay (of this node or another) sends a row.
+        const claim = await db
+          .updateTable('outbox')
+          .set((eb) => ({ claimedAt: now().toISOString(), attempts: eb('attempts', '+', 1) }))
+          .where('id', '=', row.id)
+          .where('sentAt', 'is', null)
+          .where((eb) => eb.or([eb('claimedAt', 'is', null), eb('claimedAt', '<', stale)]))
+          .executeTakeFirst();
+        if (Number(claim.numUpdatedRows) !== 1) continue;
+        claimedAny = true;
+        if ((await deliver(db, row as { id: number } & OutboxMessage)) === 'failed') failed = true;
+      }
+      if (!claimedAny || rows.length < BATCH) break;
+    }
+    if (failed && !closed && !retry) {
+      retry = setTimeout(() => {
+        retry = undefined;
+        flush(db);
+      }, RETRY_DELAY_MS);
+      retry.unref();
+    }
+  }
+
+  function flush(db: DB) {
+    if (closed) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    running = (async () => {
+      do {
+        again = false;
+        try {
+          await drain(db);
+        } catch (e) {
+          log({ msg: 'outbox relay error', error: String((e as Error)?.message ?? e) });
+        }
+      } while (again && !closed);
+    })().finally(() => {
+      running = null;
+    });
+  }
+
+  return {
+    async enqueue(db, msg) {
+      await db.insertInto('outbox').values({ ...msg, createdAt: now().toISOString(), sentAt: null, error: null }).execute();
+    },
+    flush,
+    idle: async () => {
+      while (running) await running;
+    },
+    async close() {
+      closed = true;
+      clearTimeout(retry);
+      while (running) await running;
+      mailer?.transporter.close();
+    },
+  };
 }

@@ -71,7 +71,7 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       const entry = upgrades.get(path);
       if (!entry) return refuseUpgrade(socket, 404, 'Not found.', CODE.notFound);
-      const user = await authenticateRequest(req, deps.config);
+      const user = await authenticateRequest(req, deps);
       if (!user && entry.access !== 'public') {
         deps.log({ msg: 'upgrade refused', path, reason: 'no valid access token' });
         return refuseUpgrade(socket, 401, MSG.sessionExpired, CODE.unauthorized);
@@ -106,7 +106,7 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
       return () => void upgrades.delete(path);
     },
     /** The signed-in user of a Node request (header, or ?access_token= on upgrades and event streams). */
-    authenticate: (req: IncomingMessage) => authenticateRequest(req, deps.config),
+    authenticate: (req: IncomingMessage) => authenticateRequest(req, deps),
     /** Runs at close(), before the server stops (close WebSockets there). */
     onClose(hook: () => void | Promise<void>) {
       closeHooks.push(hook);

@@ -13,7 +13,8 @@ export async function createTestApp(over: Partial<Config> = {}, opts: { redis?: 
   const logs: Record<string, unknown>[] = [];
   const config = testConfig(over);
   const log = (e: Record<string, unknown>) => void logs.push(e);
-  const deps = { db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log, redis: opts.redis };
+  const outbox = createOutbox({ smtpUrl: config.smtpUrl, log, now: () => config.now() });
+  const deps = { db: tdb.db, config, outbox, log, redis: opts.redis };
   const { app, routes } = createApp(deps);
   const request = (path: string, init: RequestInit & { token?: string; json?: unknown; form?: Record<string, string> } = {}) => {
     const headers = new Headers(init.headers);
@@ -28,5 +29,5 @@ export async function createTestApp(over: Partial<Config> = {}, opts: { redis?: 
     }
     return app.request(path, { ...init, headers, body, method: init.method ?? (body ? 'POST' : 'GET') });
   };
-  return { app, routes, deps, db: tdb.db, dialect: tdb.dialect, config, logs, request, close: tdb.close };
+  return { app, routes, deps, db: tdb.db, dialect: tdb.dialect, config, logs, request, close: async () => { await outbox.close(); await tdb.close(); } };
 }

@@ -7,6 +7,7 @@ import { decodeJwt } from 'jose';
 import { navigate } from 'wouter/use-browser-location';
 import { appStore } from './store';
 import { queryClient } from '../api/query-client';
+import { revokeRefreshToken } from '../api/revocation';
 import { toast } from '../ui/toast';
 import { MSG } from '../../shared/messages';
 import { P } from '../../shared/permissions';
@@ -150,6 +151,9 @@ export function endSessionLocally(reason: LogoutReason | 'other-tab') {
  * the toast 'Your session has expired, please login.'
  */
 export function logout(reason: LogoutReason = 'user') {
+  // The server ends the session too (an expired one is over already).
+  const refreshToken = appStore.get(sessionAtom)?.refreshToken;
+  if (refreshToken && reason !== 'expired') revokeRefreshToken(refreshToken);
   clearLocalStorage();
   endSessionLocally(reason);
   if (reason === 'expired') toast.error(MSG.sessionExpired, { area: 'signin' });

@@ -11,12 +11,15 @@ import {
 } from '../../shared/schemas/auth.js';
 import type { MessageResponse } from '../../shared/schemas/common.js';
 import { audit } from '../util.js';
+import { tx } from '../db/index.js';
+import { bumpSessionEpoch, forgetSessionState } from './session-epoch.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { createLimiter, memoryStore, redisStore, takeAll } from './rate-limit.js';
 import { publicBaseUrl, RESET_LINK_TTL_MINUTES, signResetToken, verifyResetToken } from './reset.js';
-import { findPersonByEmail, findPersonById, hasOpenCodeRequest, revokePersonSessions, roleNamesOf } from './store.js';
+import { findPersonByEmail, findPersonById, hasOpenCodeRequest, isLockedAt, revokePersonSessions, roleNamesOf } from './store.js';
 import { clientAddress, tokenRoute, tooMany } from './token.js';
 import { requireCaptcha } from '../captcha/index.js';
+import { revocationRoute } from './revocation.js';
 import { effectiveFactor, internationalNumber, sendVerificationCode, twoFactorEnforced, twoFactorSetting } from './two-factor.js';
 
 const WINDOW_MS = 5 * 60_000;
@@ -73,6 +76,7 @@ async function mailLimit(c: Ctx, mail: AuthLimiters['mail'], email: string): Pro
 
 export function authRoutes(api: Api, limiters: AuthLimiters) {
   tokenRoute(api, () => limiters.signIn);
+  revocationRoute(api);
 
   api.get('/api/v1/get-user-info', { access: 'signed-in' }, async (c, { user }) => {
     const person = await loadPerson(c, user.id);
@@ -146,7 +150,7 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
     if (limited) return limited;
     const person = await findPersonByEmail(d.db, email);
     const at = d.config.now();
-    if (person && !person.isLocked && (await hasOpenCodeRequest(d.db, person.id, at))) {
+    if (person && !isLockedAt(person, at) && (await hasOpenCodeRequest(d.db, person.id, at))) {
       const factor = effectiveFactor(person, await twoFactorEnforced(d.db));
       if (factor) await sendVerificationCode(d, person, factor, 'resend');
     }
@@ -170,10 +174,20 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
       }
       await changePassword.refund(limit.ticket);
       const passwordHash = await hashPassword(body.newPassword);
-      await d.db.updateTable('persons').set({ passwordHash, updatedAt: at.toISOString() }).where('id', '=', person.id).execute();
-      // Other sessions end; the caller's own (its refresh-token family) carries on.
-      await revokePersonSessions(d.db, person.id, at, currentSessionId(c));
-      await audit(d.db, { actorId: user.id, action: 'password-changed', entity: 'person', entityId: person.id, at });
+      const changed = await tx(d.db, async (trx) => {
+        // Compared in the UPDATE: of two changes with the same old password, one wins.
+        const r = await trx.updateTable('persons').set({ passwordHash, updatedAt: at.toISOString() })
+          .where('id', '=', person.id).where('passwordHash', '=', person.passwordHash!).executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1) return false;
+        // Other sessions end; the caller's own (its refresh-token family) carries on. Every access
+        // token ends within seconds (the caller's client refreshes once).
+        await revokePersonSessions(trx, person.id, at, currentSessionId(c));
+        await bumpSessionEpoch(trx, person.id);
+        await audit(trx, { actorId: user.id, action: 'password-changed', entity: 'person', entityId: person.id, at });
+        return true;
+      });
+      forgetSessionState(person.id);
+      if (!changed) throw badRequest(MSG.oldPasswordInvalid, CODE.oldPasswordInvalid, { oldPassword: MSG.oldPasswordInvalid });
       return c.json({ Content: { Message: MSG.passwordChanged } } satisfies MessageResponse);
     },
   );
@@ -191,15 +205,23 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
     if (person && person.personStatus === 1 && person.loginMethod === 1) {
       const token = await signResetToken(d.config, person);
       const link = `${publicBaseUrl(d.config)}/reset-password?token=${encodeURIComponent(token)}`;
-      await d.outbox.send(d.db, {
-        channel: 'email',
-        recipient: person.email,
-        subject: 'Reset your password',
-        body:
-          `Someone asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\n` +
-          `The link works once and expires in ${RESET_LINK_TTL_MINUTES} minutes. If you did not ask for this, ignore this e-mail; your password stays as it is.`,
+      // Recorded here, sent after the commit by the outbox relay: the answer does not wait for
+      // SMTP, so its timing does not tell whether the account exists.
+      await tx(d.db, async (trx) => {
+        await d.outbox.enqueue(trx, {
+          channel: 'email',
+          recipient: person.email,
+          subject: 'Reset your password',
+          body:
+            `Someone asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\n` +
+            `The link works once and expires in ${RESET_LINK_TTL_MINUTES} minutes. If you did not ask for this, ignore this e-mail; your password stays as it is.`,
+        });
+        await audit(trx, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person.id, at });
       });
-      await audit(d.db, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person.id, at });
+      d.outbox.flush(d.db);
+    } else {
+      // The same kind of work as above (one transaction, one insert), so the answer takes as long.
+      await tx(d.db, (trx) => audit(trx, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person?.id ?? null, details: { sent: false }, at }));
     }
     return c.json({ Content: { Message: MSG.resetLinkSent(body.email) } } satisfies MessageResponse);
   });
@@ -219,9 +241,23 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
     await mail.perAddress.refund(limit.ticket);
     const at = d.config.now();
     const passwordHash = await hashPassword(body.newPassword);
-    await d.db.updateTable('persons').set({ passwordHash, updatedAt: at.toISOString() }).where('id', '=', person.id).execute();
-    await revokePersonSessions(d.db, person.id, at);
-    await audit(d.db, { actorId: person.id, action: 'password-reset', entity: 'person', entityId: person.id, at });
+    const done = await tx(d.db, async (trx) => {
+      // The link is bound to the password it was issued for; comparing it in the UPDATE makes the
+      // link single-use even when two confirms arrive together. A completed reset also ends a
+      // lock: whoever reads the mailbox is the owner.
+      const r = await trx.updateTable('persons')
+        .set({ passwordHash, isLocked: 0, lockedUntil: null, failedAttempts: 0, updatedAt: at.toISOString() })
+        .where('id', '=', person.id)
+        .where((eb) => (person.passwordHash === null ? eb('passwordHash', 'is', null) : eb('passwordHash', '=', person.passwordHash)))
+        .executeTakeFirst();
+      if (Number(r.numUpdatedRows) !== 1) return false;
+      await revokePersonSessions(trx, person.id, at);
+      await bumpSessionEpoch(trx, person.id);
+      await audit(trx, { actorId: person.id, action: 'password-reset', entity: 'person', entityId: person.id, details: { unlocked: person.isLocked === 1 }, at });
+      return true;
+    });
+    forgetSessionState(person.id);
+    if (!done) throw badRequest(MSG.resetLinkInvalid, CODE.invalidResetLink);
     return c.json({ Content: { Message: MSG.passwordChanged } } satisfies MessageResponse);
   });
 }

@@ -2,11 +2,10 @@
 // refresh-token families and one-time verification codes. Each takes the database first.
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { sql } from 'kysely';
-import type { DB } from '../db/index.js';
+import { isPostgres, type DB } from '../db/index.js';
+import type { Person } from '../db/schema.js';
 import { newId } from '../util.js';
 
-/** Failed attempts (wrong password, wrong code) after which a person is locked. */
-export const LOCK_AFTER_FAILURES = 5;
 /** A verification code is valid this long. */
 export const CODE_TTL_MS = 10 * 60_000;
 /** A resend is honoured this long after the password was last verified. */
@@ -25,6 +24,14 @@ export const findPersonByEmail = (db: DB, email: string) =>
 
 export const findPersonById = (db: DB, id: string) => db.selectFrom('persons').selectAll().where('id', '=', id).executeTakeFirst();
 
+/**
+ * Inside a transaction: makes other transactions that lock the same person wait until this one
+ * ends (PostgreSQL row lock). SQLite needs none: its transactions run one at a time.
+ */
+export async function lockPersonRow(db: DB, personId: string) {
+  if (isPostgres(db)) await db.selectFrom('persons').select('id').where('id', '=', personId).forUpdate().execute();
+}
+
 export async function roleNamesOf(db: DB, personId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('personRoles')
@@ -41,27 +48,50 @@ export async function globalSetting(db: DB, key: string) {
   return row?.value;
 }
 
+export type LockoutPolicy = { maxFailures: number; minutes: number };
+
+/** Locked now: locked without an end (an administrator's or demo data's lock), or a lockout that has not ended yet. */
+export const isLockedAt = (p: Pick<Person, 'isLocked' | 'lockedUntil'>, at: Date) =>
+  p.isLocked === 1 && (p.lockedUntil === null || p.lockedUntil > at.toISOString());
+
 /**
- * Counts one failed attempt and locks the person at the limit, in one statement (so concurrent
- * failures cannot skip the lock). Returns whether this attempt is the one that locked.
+ * Counts one failed attempt and locks the person for policy.minutes at the limit, in one
+ * statement (so concurrent failures cannot skip the lock). A lockout that has ended starts a fresh
+ * count. Returns whether this attempt is the one that locked.
  */
-export async function recordFailedAttempt(db: DB, personId: string): Promise<{ lockedNow: boolean; failedAttempts: number }> {
+export async function recordFailedAttempt(db: DB, personId: string, policy: LockoutPolicy, at: Date): Promise<{ lockedNow: boolean; failedAttempts: number }> {
+  const now = at.toISOString();
+  const until = new Date(at.getTime() + policy.minutes * 60_000).toISOString();
+  const count = sql<number>`(case when ${sql.ref('isLocked')} = 1 then 0 else ${sql.ref('failedAttempts')} end) + 1`;
+  const reached = sql`${count} >= ${policy.maxFailures}`;
   const row = await db
     .updateTable('persons')
     .set({
-      failedAttempts: sql<number>`${sql.ref('failedAttempts')} + 1`,
-      isLocked: sql<number>`case when ${sql.ref('failedAttempts')} + 1 >= ${LOCK_AFTER_FAILURES} then 1 else 0 end`,
+      failedAttempts: count,
+      isLocked: sql<number>`case when ${reached} then 1 else 0 end`,
+      lockedUntil: sql<string | null>`case when ${reached} then ${until} else null end`,
     })
     .where('id', '=', personId)
-    .where('isLocked', '=', 0)
+    .where((eb) => eb.or([eb('isLocked', '=', 0), eb.and([eb('lockedUntil', 'is not', null), eb('lockedUntil', '<=', now)])]))
     .returning(['failedAttempts', 'isLocked'])
     .executeTakeFirst();
-  return { lockedNow: row?.isLocked === 1, failedAttempts: row?.failedAttempts ?? LOCK_AFTER_FAILURES };
+  return { lockedNow: row?.isLocked === 1, failedAttempts: row?.failedAttempts ?? policy.maxFailures };
 }
 
-/** Successful sign-in. Not an edit of the person: the etag stays, so open edit forms stay valid. */
+/** Successful sign-in: the count starts again and a lockout that has ended is cleared. Not an edit of the person: the etag stays. */
 export async function recordSuccessfulLogin(db: DB, personId: string, at: Date) {
-  await db.updateTable('persons').set({ failedAttempts: 0, lastLoginDate: at.toISOString() }).where('id', '=', personId).execute();
+  const now = at.toISOString();
+  const ended = sql`${sql.ref('isLocked')} = 1 and ${sql.ref('lockedUntil')} is not null and ${sql.ref('lockedUntil')} <= ${now}`;
+  await db
+    .updateTable('persons')
+    .set({
+      failedAttempts: 0,
+      lastLoginDate: now,
+      isLocked: sql<number>`case when ${ended} then 0 else ${sql.ref('isLocked')} end`,
+      lockedUntil: sql<string | null>`case when ${ended} then null else ${sql.ref('lockedUntil')} end`,
+    })
+    .where('id', '=', personId)
+    .execute();
 }
 
 // ---- refresh tokens: opaque, stored as sha256, rotated on use, grouped in families
@@ -140,7 +170,7 @@ export async function hasOpenCodeRequest(db: DB, personId: string, at: Date) {
   return !!row;
 }
 
-/** Creates a fresh code; any older unused code stops working (one valid code at a time). */
+/** Creates a fresh code; any older unused code stops working (one valid code at a time). Run it in a transaction. */
 export async function createVerificationCode(db: DB, personId: string, at: Date) {
   const code = newVerificationCode();
   const now = at.toISOString();

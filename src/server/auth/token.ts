@@ -15,11 +15,13 @@ import { hashPassword, verifyPassword } from './password.js';
 import { issueAccessToken } from './tokens.js';
 import { takeAll, type Limiter } from './rate-limit.js';
 import {
-  claimRefreshToken, consumeVerificationCode, findPersonByEmail, findPersonById, findRefreshToken, newOpaqueToken,
-  pendingCode, recordFailedAttempt, recordSuccessfulLogin, revokeFamily, roleNamesOf, storeRefreshToken,
+  claimRefreshToken, consumeVerificationCode, findPersonByEmail, findPersonById, findRefreshToken, isLockedAt, lockPersonRow, newOpaqueToken,
+  recordFailedAttempt, recordSuccessfulLogin, revokeFamily, roleNamesOf, storeRefreshToken,
 } from './store.js';
 import { effectiveFactor, sendVerificationCode, twoFactorEnforced } from './two-factor.js';
 import { authenticateClient, requireCaptcha } from '../captcha/index.js';
+import { bumpSessionEpoch } from './session-epoch.js';
+import { tx, type DB } from '../db/index.js';
 
 export type SignInLimiters = { perEmail: Limiter; perAddress: Limiter };
 
@@ -63,11 +65,12 @@ export function tooMany(c: Ctx, retryAfterSeconds: number, message: string = MSG
 let dummyHash: Promise<string> | undefined;
 const timingDummy = () => (dummyHash ??= hashPassword(`no-such-account-${Math.random()}`));
 
-async function issueSession(d: Deps, person: Person, roles: string[], clientId: string, familyId: string = newId()): Promise<TokenResponse> {
+/** Stores a new refresh token of the family and signs the access token; `db` is the caller's transaction. */
+async function issueSession(d: Deps, db: DB, person: Person, roles: string[], clientId: string, familyId: string = newId()): Promise<TokenResponse> {
   const at = d.config.now();
   const refresh = newOpaqueToken();
-  await storeRefreshToken(d.db, { personId: person.id, familyId, clientId, token: refresh, at, days: d.config.refreshTokenDays });
-  const access = await issueAccessToken(d.config, { id: person.id, tenantId: person.tenantId, email: person.email, roles, sid: familyId });
+  await storeRefreshToken(db, { personId: person.id, familyId, clientId, token: refresh, at, days: d.config.refreshTokenDays });
+  const access = await issueAccessToken(d.config, { id: person.id, tenantId: person.tenantId, email: person.email, roles, sid: familyId, epoch: person.sessionEpoch });
   return { access_token: access, token_type: 'Bearer', refresh_token: refresh, expires_in: d.config.accessTokenSeconds };
 }
 
@@ -133,9 +136,9 @@ async function passwordGrant(
     await failed('unknown-user', null);
     throw loginFailed();
   }
-  if (person.isLocked) {
+  if (isLockedAt(person, at)) {
     await failed('locked', person.id);
-    throw loginFailed(); // even with the right password, until someone unlocks the person
+    throw loginFailed(); // even with the right password, until the lockout ends or someone unlocks the person
   }
   if (!passwordOk) {
     if (hash) await countFailure(d, person, 'wrong-password');
@@ -163,7 +166,7 @@ async function passwordGrant(
     if (!input.verificationCode) {
       // The code is sent once: a repeat sign-in while it is still valid does not send another
       // (the resend endpoint does).
-      if (!(await pendingCode(db, person.id, at))) await sendVerificationCode(d, person, factor, 'sign-in');
+      await sendVerificationCode(d, person, factor, 'sign-in', { onlyIfNonePending: true });
       throw oauthError(400, MSG.verificationCodeSent, CODE.twoFactorRequired);
     }
     if (!(await consumeVerificationCode(db, person.id, input.verificationCode, at))) {
@@ -172,48 +175,70 @@ async function passwordGrant(
     }
   }
 
-  await recordSuccessfulLogin(db, person.id, at);
-  const tokens = await issueSession(d, person, roles, clientId);
-  await audit(db, { actorId: person.id, action: 'login-succeeded', entity: 'person', entityId: person.id, details: { clientId, secondFactor: factor }, at });
-  return tokens;
+  return tx(db, async (trx) => {
+    await recordSuccessfulLogin(trx, person.id, at);
+    const tokens = await issueSession(d, trx, person, roles, clientId);
+    await audit(trx, { actorId: person.id, action: 'login-succeeded', entity: 'person', entityId: person.id, details: { clientId, secondFactor: factor }, at });
+    return tokens;
+  });
 }
 
 async function countFailure(d: Deps, person: Person, reason: 'wrong-password' | 'wrong-code') {
   const at = d.config.now();
-  const r = await recordFailedAttempt(d.db, person.id);
+  const r = await recordFailedAttempt(d.db, person.id, { maxFailures: d.config.lockoutMaxFailures, minutes: d.config.lockoutMinutes }, at);
   await audit(d.db, {
     actorId: person.id, action: 'login-failed', entity: 'person', entityId: person.id,
     details: { email: person.email, reason, failedAttempts: r.failedAttempts }, at,
   });
   if (r.lockedNow) {
-    await audit(d.db, { actorId: person.id, action: 'locked-out', entity: 'person', entityId: person.id, details: { failedAttempts: r.failedAttempts }, at });
+    // No session of the person ends: anyone can make five wrong guesses, and signing the owner
+    // out would hand them a way to do so every few minutes. The lockout stops guessing only.
+    await audit(d.db, { actorId: person.id, action: 'locked-out', entity: 'person', entityId: person.id, details: { failedAttempts: r.failedAttempts, minutes: d.config.lockoutMinutes }, at });
     d.log({ msg: 'person locked after failed sign-ins', personId: person.id });
   }
 }
 
+type RefreshOutcome = { tokens: TokenResponse } | { error: 'invalid' | 'permission' };
+
+/**
+ * Rotation with reuse detection, in one transaction per request. The person's row is locked
+ * first (PostgreSQL; SQLite runs transactions one at a time), so refreshes of one person take
+ * turns: a token presented twice at once is claimed by one request, which stores its successor
+ * and commits; the other then sees the token used and revokes the whole family, successor
+ * included. A failure after the claim rolls the claim back, so the client's retry is no reuse.
+ */
 async function refreshGrant(d: Deps, token: string, clientId: string): Promise<TokenResponse> {
-  const { db } = d;
   const at = d.config.now();
-  const row = await findRefreshToken(db, token);
-  if (!row || row.clientId !== clientId || row.revokedAt) throw sessionInvalid();
-  const reused = async () => {
-    // A used token came back: it was copied. End the whole session (every token of the family).
-    await revokeFamily(db, row.familyId, at);
-    await audit(db, { actorId: row.personId, action: 'refresh-token-reuse', entity: 'person', entityId: row.personId, details: { familyId: row.familyId }, at });
-    return sessionInvalid();
-  };
-  if (row.usedAt) throw await reused();
-  if (row.expiresAt <= at.toISOString()) throw sessionInvalid();
-  if (!(await claimRefreshToken(db, row.id, at))) throw await reused(); // lost a race with another use
-  const person = await findPersonById(db, row.personId);
-  if (!person || person.isLocked || person.personStatus !== 1) {
-    await revokeFamily(db, row.familyId, at);
-    throw sessionInvalid();
-  }
-  const roles = effectiveRoles(person.tenantId, await roleNamesOf(db, person.id));
-  if (!permissionsForRoles(roles).includes(P.HasAccess)) {
-    await revokeFamily(db, row.familyId, at);
-    throw oauthError(400, MSG.permissionMissing, CODE.permissionMissing);
-  }
-  return issueSession(d, person, roles, clientId, row.familyId);
+  const outcome = await tx(d.db, async (trx): Promise<RefreshOutcome> => {
+    const seen = await findRefreshToken(trx, token);
+    if (!seen || seen.clientId !== clientId) return { error: 'invalid' };
+    await lockPersonRow(trx, seen.personId);
+    const row = await findRefreshToken(trx, token); // read again: another refresh may have finished meanwhile
+    if (!row || row.revokedAt) return { error: 'invalid' };
+    const endFamily = () => revokeFamily(trx, row.familyId, at);
+    const reused = async (): Promise<RefreshOutcome> => {
+      // A used token came back: it was copied. End the whole session (every token of the family)
+      // and the access tokens already out.
+      await endFamily();
+      await bumpSessionEpoch(trx, row.personId);
+      await audit(trx, { actorId: row.personId, action: 'refresh-token-reuse', entity: 'person', entityId: row.personId, details: { familyId: row.familyId }, at });
+      return { error: 'invalid' };
+    };
+    if (row.usedAt) return reused();
+    if (row.expiresAt <= at.toISOString()) return { error: 'invalid' };
+    if (!(await claimRefreshToken(trx, row.id, at))) return reused();
+    const person = await findPersonById(trx, row.personId);
+    if (!person || (person.isLocked === 1 && person.lockedUntil === null) || person.personStatus !== 1) {
+      await endFamily();
+      return { error: 'invalid' };
+    }
+    const roles = effectiveRoles(person.tenantId, await roleNamesOf(trx, person.id));
+    if (!permissionsForRoles(roles).includes(P.HasAccess)) {
+      await endFamily();
+      return { error: 'permission' };
+    }
+    return { tokens: await issueSession(d, trx, person, roles, clientId, row.familyId) };
+  });
+  if ('tokens' in outcome) return outcome.tokens;
+  throw outcome.error === 'permission' ? oauthError(400, MSG.permissionMissing, CODE.permissionMissing) : sessionInvalid();
 }

@@ -19,9 +19,17 @@ export type TokenSubject = {
   roles: string[];
   /** Session id: the refresh-token family the token was issued with (lets a password change end the other sessions). */
   sid?: string;
+  /** The person's session epoch when issued (session-epoch.ts); 0 for a person never bumped. */
+  epoch?: number;
 };
 
-/** Access token: HS256 JWT carrying sub, tenantId, email, permissions, role (claims the spec reads). */
+export const TOKEN_ISSUER = 'safety-workspace';
+/** Access tokens are for this API only (a reset link's token, signed with another key, has no audience either). */
+export const TOKEN_AUDIENCE = 'safety-workspace-api';
+/** What every access token must pass besides signature and algorithm: issuer, audience, and an exp (a token without one would never expire). */
+export const ACCESS_TOKEN_CHECKS = { issuer: TOKEN_ISSUER, audience: TOKEN_AUDIENCE, requiredClaims: ['exp', 'sub'] };
+
+/** Access token: HS256 JWT carrying sub, tenantId, email, permissions, role (claims the spec reads), iss, aud, exp and the session epoch. */
 export async function issueAccessToken(config: Config, s: TokenSubject) {
   const now = Math.floor(config.now().getTime() / 1000);
   return new SignJWT({
@@ -30,11 +38,13 @@ export async function issueAccessToken(config: Config, s: TokenSubject) {
     permissions: permissionsForRoles(s.roles),
     role: s.roles,
     ...(s.sid ? { sid: s.sid } : {}),
+    epoch: s.epoch ?? 0,
   })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setSubject(s.id)
     .setIssuedAt(now)
     .setExpirationTime(now + config.accessTokenSeconds)
-    .setIssuer('safety-workspace')
+    .setIssuer(TOKEN_ISSUER)
+    .setAudience(TOKEN_AUDIENCE)
     .sign(config.jwtSecret);
 }

@@ -6,7 +6,8 @@ import type { Deps } from '../http.js';
 import { audit } from '../util.js';
 import { TWO_FACTOR_TYPE, TWO_FACTOR_TYPES } from '../../shared/codes.js';
 import type { TwoFactorPhone, TwoFactorSetting } from '../../shared/schemas/auth.js';
-import { CODE_TTL_MS, createVerificationCode, globalSetting } from './store.js';
+import { CODE_TTL_MS, createVerificationCode, globalSetting, lockPersonRow, pendingCode } from './store.js';
+import { tx } from '../db/index.js';
 
 export const TWO_FACTOR_MODE_KEY = 'TwoFactorAuthentication.Mode.Value';
 
@@ -51,11 +52,13 @@ export function twoFactorSetting(person: Person): TwoFactorSetting {
 
 /**
  * Issues a fresh code and sends it: SMS to the person's two-factor number when the factor is
- * SMS (falling back to e-mail if no usable number is stored), otherwise e-mail.
+ * SMS (falling back to e-mail if no usable number is stored), otherwise e-mail. The code, the
+ * outbox row and the audit entry are written in one transaction, with the person's row locked,
+ * and the message leaves after the commit. `onlyIfNonePending`: do nothing when a valid code is
+ * out already (sign-in sends a code once, also when two sign-ins arrive together).
  */
-export async function sendVerificationCode(d: Deps, person: Person, factor: 1 | 2, reason: 'sign-in' | 'resend') {
+export async function sendVerificationCode(d: Deps, person: Person, factor: 1 | 2, reason: 'sign-in' | 'resend', opts: { onlyIfNonePending?: boolean } = {}) {
   const at = d.config.now();
-  const code = await createVerificationCode(d.db, person.id, at);
   let channel: 'email' | 'sms' = 'email';
   let recipient = person.email;
   if (factor === TWO_FACTOR_TYPE.SMS) {
@@ -67,11 +70,18 @@ export async function sendVerificationCode(d: Deps, person: Person, factor: 1 | 
     }
   }
   const minutes = Math.round(CODE_TTL_MS / 60_000);
-  await d.outbox.send(d.db, {
-    channel,
-    recipient,
-    subject: 'Your verification code',
-    body: `Your verification code is ${code}. It expires in ${minutes} minutes.`,
+  const sent = await tx(d.db, async (trx) => {
+    await lockPersonRow(trx, person.id);
+    if (opts.onlyIfNonePending && (await pendingCode(trx, person.id, at))) return false;
+    const code = await createVerificationCode(trx, person.id, at);
+    await d.outbox.enqueue(trx, {
+      channel,
+      recipient,
+      subject: 'Your verification code',
+      body: `Your verification code is ${code}. It expires in ${minutes} minutes.`,
+    });
+    await audit(trx, { actorId: person.id, action: 'verification-code-sent', entity: 'person', entityId: person.id, details: { channel, reason }, at });
+    return true;
   });
-  await audit(d.db, { actorId: person.id, action: 'verification-code-sent', entity: 'person', entityId: person.id, details: { channel, reason }, at });
+  if (sent) d.outbox.flush(d.db);
 }

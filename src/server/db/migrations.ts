@@ -2,6 +2,7 @@ import { type Kysely, type Migration, type MigrationProvider, Migrator, Postgres
 import { m002 } from './migrations/002-search.js';
 import { m003 } from './migrations/003-person-sort.js';
 import { m004 } from './migrations/004-refresh-token-person.js';
+import { m005 } from './migrations/005-auth-hardening.js';
 import { m006 } from './migrations/006-captcha.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
@@ -193,6 +194,7 @@ export const migrations: Record<string, Migration> = {
   '002_search': m002,
   '003_person_sort': m003,
   '004_refresh_token_person': m004,
+  '005_auth_hardening': m005,
   '006_captcha': m006,
 };
 

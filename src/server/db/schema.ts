@@ -18,6 +18,10 @@ export interface PersonTable {
   passwordHash: string | null;
   isLocked: number;
   failedAttempts: number;
+  /** End of a lockout after failed sign-ins; null with isLocked = 1: locked until unlocked. */
+  lockedUntil: Generated<string | null>;
+  /** Access tokens carry it; a bump ends the access tokens issued before (password, roles, logout). */
+  sessionEpoch: Generated<number>;
   lastLoginDate: string | null;
   personStatus: number; // 1 Active, 2 Inactive
   loginMethod: number; // 1 Password, 2 SingleSignOn
@@ -245,6 +249,9 @@ export interface OutboxTable {
   createdAt: string;
   sentAt: string | null;
   error: string | null;
+  attempts: Generated<number>;
+  /** Set while a relay sends the row (one sender per row across nodes). */
+  claimedAt: Generated<string | null>;
 }
 export interface AuditLogTable {
   id: Generated<number>;

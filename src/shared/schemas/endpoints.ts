@@ -27,6 +27,8 @@ export const ENDPOINTS = {
   'POST /api/v1/reset-password': messageResponseSchema,
   'POST /api/v1/reset-password/confirm': messageResponseSchema,
   'GET /api/captcha/challenge': captchaChallengeSchema,
+  /** RFC 7009: 200 with an empty body, whatever the token was. */
+  'POST /connect/revocation': v.literal(''),
 
   // persons
   'GET /ps-admin/persons/get-list': personListSchema,

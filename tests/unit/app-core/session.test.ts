@@ -7,7 +7,7 @@ import { queryClient } from '../../../src/app/api/query-client';
 import { getToasts } from '../../../src/app/ui/toast';
 import { MSG } from '../../../src/shared/messages';
 import { P } from '../../../src/shared/permissions';
-import { ARC_CONTROLLER_PERMISSIONS, resetApp, session } from './helpers';
+import { ARC_CONTROLLER_PERMISSIONS, resetApp, session, stubFetch } from './helpers';
 import { makeUserInfo } from '../../helpers/fixtures';
 
 beforeEach(resetApp);
@@ -72,5 +72,18 @@ describe('logout', () => {
     logout('expired');
     expect(getToasts().map((t) => t.message)).toEqual([MSG.sessionExpired]);
     expect(localStorage.getItem(SESSION_KEY)).toBeNull();
+  });
+
+  it('asks the server to revoke the refresh token (POST /connect/revocation) before clearing; not when the session expired', () => {
+    const { calls } = stubFetch(() => new Response(null, { status: 200 }));
+    const s = session('erin');
+    appStore.set(sessionAtom, s);
+    logout('user');
+    expect(calls.map((c) => ({ url: c.url, method: c.method, body: Object.fromEntries(new URLSearchParams(c.body ?? '')) }))).toEqual([
+      { url: '/connect/revocation', method: 'POST', body: { token: s.refreshToken, token_type_hint: 'refresh_token', client_id: 'portal' } },
+    ]);
+    appStore.set(sessionAtom, session('erin'));
+    logout('expired');
+    expect(calls).toHaveLength(1);
   });
 });

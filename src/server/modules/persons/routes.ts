@@ -7,6 +7,7 @@
 import { deps, ApiError, badRequest, conflict, forbidden, notFound, type Api, type AuthUser, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
 import { audit, newEtag, newId } from '../../util.js';
+import { bumpSessionEpochIfRolesChange } from '../../auth/session-epoch.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE, ROLE_IDS, type RoleName } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';
@@ -150,6 +151,7 @@ export function personRoutes(api: Api) {
         firstName: p.firstName, lastName: p.lastName, email: current.email, etag, at: config.now().toISOString(),
       });
       if (!updated) throw conflict();
+      await bumpSessionEpochIfRolesChange(trx, id, p.roleIds); // the person's access tokens carry the old permissions: they end within seconds
       await replaceRoles(trx, id, p.roleIds);
       await audit(trx, {
         actorId: user.id, action: 'person.identity-update', entity: 'person', entityId: id, at: config.now(),
