@@ -9,6 +9,7 @@ import { SignJWT, decodeJwt } from 'jose';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertPerson, signedIn } from '../helpers/auth.js';
+import { solvedCaptcha } from '../helpers/captcha.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../src/server/auth/tokens.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
@@ -38,8 +39,10 @@ async function person(app: TestApp = t, roles: RoleName[] = ['SuperAdminRole'], 
   const id = await insertPerson(app.db, { email, roles, passwordHash: hash, twoFactorType: over.twoFactorType });
   return { id, email };
 }
-const login = (email: string, password = PASSWORD, extra: Record<string, string> = {}, app: TestApp = t) =>
-  app.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', username: email, password, ...extra } });
+/** A solved captcha from the app (the portal client must send one). */
+const captchaFrom = (app: TestApp) => solvedCaptcha((path) => app.request(path));
+const login = async (email: string, password = PASSWORD, extra: Record<string, string> = {}, app: TestApp = t) =>
+  app.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', username: email, password, captchaResponse: await captchaFrom(app), ...extra } });
 async function signIn(email: string, extra: Record<string, string> = {}, app: TestApp = t) {
   const res = await login(email, PASSWORD, extra, app);
   expect(res.status).toBe(200);
@@ -92,7 +95,7 @@ describe('lockout is temporary', () => {
     const p = await person();
     for (let i = 0; i < 5; i++) await login(p.email, `Wrong-${i}`);
     expect((await personRow(p.id)).isLocked).toBe(1);
-    expect((await t.request('/api/v1/reset-password', { json: { email: p.email } })).status).toBe(200);
+    expect((await t.request('/api/v1/reset-password', { json: { email: p.email, captchaResponse: await captchaFrom(t) } })).status).toBe(200);
     const token = resetTokenIn((await outboxFor(p.email)).at(-1)!.body);
     const ok = await t.request('/api/v1/reset-password/confirm', { json: { token, newPassword: 'Reset-Password-1', newPasswordRepeated: 'Reset-Password-1' } });
     expect(ok.status).toBe(200);
@@ -191,7 +194,7 @@ describe('refresh-token reuse under concurrency', () => {
 describe('multi-step writes are transactions', () => {
   test('two confirms with one reset link at once: exactly one sets the password', async () => {
     const p = await person();
-    await t.request('/api/v1/reset-password', { json: { email: p.email } });
+    await t.request('/api/v1/reset-password', { json: { email: p.email, captchaResponse: await captchaFrom(t) } });
     const token = resetTokenIn((await outboxFor(p.email)).at(-1)!.body);
     const confirm = (pw: string) => t.request('/api/v1/reset-password/confirm', { json: { token, newPassword: pw, newPasswordRepeated: pw } });
     const res = await Promise.all([confirm('First-Password-1'), confirm('Second-Password-2')]);
@@ -207,7 +210,7 @@ describe('multi-step writes are transactions', () => {
   test('two password changes with the same old password at once: one wins, the other is told the old password is wrong', async () => {
     const p = await person();
     const s = await signIn(p.email);
-    const change = (pw: string) => t.request('/api/v1/change-password', { token: s.access_token, json: { oldPassword: PASSWORD, newPassword: pw, newPasswordRepeated: pw } });
+    const change = async (pw: string) => t.request('/api/v1/change-password', { token: s.access_token, json: { oldPassword: PASSWORD, newPassword: pw, newPasswordRepeated: pw, captchaResponse: await captchaFrom(t) } });
     const res = await Promise.all([change('Changed-Password-1'), change('Changed-Password-2')]);
     expect(res.map((r) => r.status).sort()).toEqual([200, 400]);
     await expectError(res.find((r) => r.status === 400)!, 400, CODE.oldPasswordInvalid, MSG.oldPasswordInvalid);
@@ -320,7 +323,7 @@ describe('mail goes out after the commit through SMTP (nodemailer), and its secr
     const app = await createTestApp({ now: () => fakeNow, smtpUrl: `smtps://u:p@127.0.0.1:${smtp.port}?from=tls@workspace.test&tls.rejectUnauthorized=false` });
     try {
       const p = await person(app);
-      await app.request('/api/v1/reset-password', { json: { email: p.email } });
+      await app.request('/api/v1/reset-password', { json: { email: p.email, captchaResponse: await captchaFrom(app) } });
       const [msg] = await smtp.waitFor(1);
       expect(msg).toMatchObject({ from: 'tls@workspace.test', to: [p.email] });
       expect(msg.raw).toMatch(/^Subject: Reset your password/m);
@@ -337,7 +340,7 @@ describe('mail goes out after the commit through SMTP (nodemailer), and its secr
       const p = await person(app);
       const timed = async (email: string) => {
         const started = performance.now();
-        const res = await app.request('/api/v1/reset-password', { json: { email } });
+        const res = await app.request('/api/v1/reset-password', { json: { email, captchaResponse: await captchaFrom(app) } });
         expect(res.status).toBe(200);
         expect(await res.json()).toEqual({ Content: { Message: MSG.resetLinkSent(email) } });
         return performance.now() - started;
@@ -406,7 +409,7 @@ describe('access ends within seconds after a password change, a role change or a
     const mine = await signIn(p.email);
     const other = await signIn(p.email);
     expect((await userInfo(other.access_token)).status).toBe(200);
-    const res = await t.request('/api/v1/change-password', { token: mine.access_token, json: { oldPassword: PASSWORD, newPassword: 'Changed-Password-9', newPasswordRepeated: 'Changed-Password-9' } });
+    const res = await t.request('/api/v1/change-password', { token: mine.access_token, json: { oldPassword: PASSWORD, newPassword: 'Changed-Password-9', newPasswordRepeated: 'Changed-Password-9', captchaResponse: await captchaFrom(t) } });
     expect(res.status).toBe(200);
     expect((await userInfo(other.access_token)).status).toBe(401);
     expect((await userInfo(mine.access_token)).status).toBe(401);
@@ -418,7 +421,7 @@ describe('access ends within seconds after a password change, a role change or a
   test('password reset ends every access token', async () => {
     const p = await person();
     const s = await signIn(p.email);
-    await t.request('/api/v1/reset-password', { json: { email: p.email } });
+    await t.request('/api/v1/reset-password', { json: { email: p.email, captchaResponse: await captchaFrom(t) } });
     const token = resetTokenIn((await outboxFor(p.email)).at(-1)!.body);
     await t.request('/api/v1/reset-password/confirm', { json: { token, newPassword: 'Reset-Password-3', newPasswordRepeated: 'Reset-Password-3' } });
     expect((await userInfo(s.access_token)).status).toBe(401);

@@ -125,13 +125,15 @@ describe('every endpoint answers its contract', () => {
     await expectContract('POST /connect/token', '/connect/token', {
       token: undefined, form: { grant_type: 'refresh_token', client_id: 'portal', refresh_token: tokens.refresh_token },
     });
-    const annToken = tokens.access_token;
     // Logout (RFC 7009): 200 with an empty body.
     const other = await t.request('/connect/token', { form: { ...signIn, captchaResponse: await captcha() } });
     const revoked = await t.request('/connect/revocation', { method: 'POST', form: { token: (await other.json()).refresh_token, token_type_hint: 'refresh_token', client_id: 'portal' } });
     expect(revoked.status).toBe(200);
     expect(v.safeParse(ENDPOINTS['POST /connect/revocation'], await revoked.text()).success).toBe(true);
     checked.add('POST /connect/revocation');
+    // Logout ends the person's access tokens within seconds (session epoch): sign in again.
+    const again = await t.request('/connect/token', { form: { ...signIn, captchaResponse: await captcha() } });
+    const annToken: string = (await again.json()).access_token;
 
     const gb = (await t.db.selectFrom('countries').select('id').where('code', '=', 'GB').executeTakeFirstOrThrow()).id;
     const sms = await expectContract('PUT /api/v1/change-two-factor-authentication', '/api/v1/change-two-factor-authentication', {
