@@ -2,6 +2,7 @@
 // validation of query/body/form input, the error shape { Content: { Message, Code } }, and the
 // route table tests iterate over to check the permission guard for every role and route.
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import { jwtVerify } from 'jose';
 import type { DB } from './db/index.js';
@@ -58,16 +59,30 @@ export type Access = 'public' | 'signed-in' | Permission;
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type AnySchema = v.GenericSchema<unknown, unknown>;
 
+/**
+ * Request-body size classes, in bytes, enforced while the body is read (a declared
+ * Content-Length over the limit is refused before reading; a chunked body is cut at the limit):
+ * 413 with the error shape. 'small' covers every JSON and form body of the API (the largest real
+ * one, a person with phone numbers, is under 2 KB; bulk serial lists of a few thousand serials
+ * fit too); 'upload' is for file imports (CSV).
+ */
+export const BODY_LIMITS = { small: 64 * 1024, upload: 20 * 1024 * 1024 } as const;
+export type BodyLimit = keyof typeof BODY_LIMITS;
+const tooLarge = (c: Context) => c.json(errorBody(MSG.bodyTooLarge, CODE.tooLarge), 413);
+
 export type RouteSpec = {
   method: Method;
   path: string;
   access: Access;
+  bodyLimit: BodyLimit;
   /** a minimal valid request, for tests that only probe the guard */
   sample?: { query?: Record<string, string>; json?: unknown; form?: Record<string, string> };
 };
 
 type Opts<Q extends AnySchema | undefined, B extends AnySchema | undefined, F extends AnySchema | undefined> = {
   access: Access;
+  /** Body size class; 'small' unless the route takes file uploads. */
+  bodyLimit?: BodyLimit;
   query?: Q;
   json?: B;
   form?: F;
@@ -129,7 +144,17 @@ export async function authenticate(c: Ctx): Promise<AuthUser | undefined> {
 
 export class Api {
   readonly routes: RouteSpec[] = [];
-  constructor(readonly app: Hono<AppEnv>) {}
+  private readonly limiters = {
+    small: bodyLimit({ maxSize: BODY_LIMITS.small, onError: tooLarge }),
+    upload: bodyLimit({ maxSize: BODY_LIMITS.upload, onError: tooLarge }),
+  };
+  constructor(readonly app: Hono<AppEnv>) {
+    // Paths outside the route table never read the body; an announced body over the largest class is refused anyway.
+    app.use('*', async (c, next) => {
+      if (Number(c.req.header('content-length') ?? 0) > BODY_LIMITS.upload) return tooLarge(c);
+      await next();
+    });
+  }
 
   private add<Q extends AnySchema | undefined, B extends AnySchema | undefined, F extends AnySchema | undefined>(
     method: Method,
@@ -137,7 +162,8 @@ export class Api {
     opts: Opts<Q, B, F>,
     handler: (c: Ctx, input: Input<Q, B, F>) => Response | Promise<Response>,
   ) {
-    this.routes.push({ method, path, access: opts.access, sample: opts.sample });
+    const limit = opts.bodyLimit ?? 'small';
+    this.routes.push({ method, path, access: opts.access, bodyLimit: limit, sample: opts.sample });
     this.app.on(method, path, async (c) => {
       let user = await authenticate(c);
       if (opts.access !== 'public') {
@@ -145,6 +171,9 @@ export class Api {
         if (opts.access !== 'signed-in' && !user.permissions.includes(opts.access)) throw forbidden();
       }
       c.set('user', user);
+      // After the guard, so only callers allowed here make the server read (at most the limit of) a body.
+      const refused = await this.limiters[limit](c, async () => {});
+      if (refused) return refused;
       const query = opts.query ? parse(opts.query, c.req.query()) : undefined;
       let body: unknown;
       if (opts.json) {
