@@ -6,6 +6,7 @@ import { authRoutes } from './auth/routes.js';
 import { personRoutes } from './modules/persons/routes.js';
 import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
+import { securityHeaders } from './security-headers.js';
 
 /** Builds the API. Tests call `app.request()` on it directly; main.ts adds static files and the server. */
 export function createApp(deps: Deps) {
@@ -27,6 +28,8 @@ export function createApp(deps: Deps) {
         user: c.get('user')?.id,
       });
   });
+
+  app.use('*', securityHeaders());
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json({ ...errorBody(err.message, err.code, err.errors), ...err.extra }, err.status);
