@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
-import { randomUUID } from 'node:crypto';
-import { Api, ApiError, errorBody, type AppEnv, type Deps } from './http.js';
+import { Api, ApiError, errorBody, requestIdOf, type AppEnv, type Deps } from './http.js';
 import { CODE, MSG } from '../shared/messages.js';
 import { authRoutes } from './auth/routes.js';
 import { personRoutes } from './modules/persons/routes.js';
@@ -13,7 +12,7 @@ export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>();
   app.use('*', async (c, next) => {
     c.set('deps', deps);
-    const requestId = c.req.header('x-request-id') ?? randomUUID();
+    const requestId = requestIdOf(c.req.header('x-request-id'));
     c.set('requestId', requestId);
     const started = performance.now();
     await next();

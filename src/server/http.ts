@@ -5,6 +5,7 @@ import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import { jwtVerify } from 'jose';
+import { randomUUID } from 'node:crypto';
 import type { DB } from './db/index.js';
 import type { Config } from './config.js';
 import { CODE, MSG } from '../shared/messages.js';
@@ -101,21 +102,62 @@ export function issuesToErrors(issues: v.BaseIssue<unknown>[]): Record<string, s
   return errors;
 }
 
-/** NUL never belongs in text input, and PostgreSQL refuses it in text columns: reject it here, for every route. */
-function hasNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 20 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((x) => hasNul(x, depth + 1));
-  return Object.entries(value).some(([k, x]) => k.includes('\u0000') || hasNul(x, depth + 1));
+/**
+ * Text no field should carry, refused at the boundary for every route: NUL (PostgreSQL refuses it
+ * in text columns), unpaired UTF-16 surrogates (not encodable as UTF-8: stored or logged they turn
+ * into U+FFFD or break the JSON of the next reader), and the bidirectional embedding/override/
+ * isolate controls U+202A–U+202E, U+2066–U+2069, which make a name or note display as something
+ * other than what it is (spoofed e-mail addresses, reversed text in lists and logs).
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const TEXT_MESSAGES = {
+  nul: 'Text must not contain NUL characters.',
+  surrogate: 'Text must not contain unpaired surrogate characters.',
+  bidi: 'Text must not contain bidirectional override characters.',
+} as const;
+export function badTextKind(s: string): keyof typeof TEXT_MESSAGES | undefined {
+  if (s.includes('\u0000')) return 'nul';
+  if (LONE_SURROGATE.test(s)) return 'surrogate';
+  if (BIDI_CONTROLS.test(s)) return 'bidi';
+  return undefined;
+}
+
+/** The first string (or key) in the value that is bad text: its path and what is wrong. */
+function findBadText(value: unknown, path: string[] = []): { path: string[]; kind: keyof typeof TEXT_MESSAGES } | undefined {
+  if (typeof value === 'string') {
+    const kind = badTextKind(value);
+    return kind && { path, kind };
+  }
+  if (path.length > 20 || value === null || typeof value !== 'object') return undefined;
+  for (const [k, x] of Object.entries(value)) {
+    const kind = badTextKind(k);
+    if (kind) return { path: [...path, k], kind };
+    const found = findBadText(x, [...path, k]);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function parse<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S> {
-  if (hasNul(value)) throw badRequest('Text must not contain NUL characters.', CODE.validation);
+  const bad = findBadText(value);
+  if (bad) {
+    const message = TEXT_MESSAGES[bad.kind];
+    throw badRequest(message, CODE.validation, { [bad.path.join('.') || '_']: message });
+  }
   const r = v.safeParse(schema, value);
   if (r.success) return r.output;
   const errors = issuesToErrors(r.issues);
   const first = Object.values(errors)[0] ?? MSG.default;
   throw badRequest(first, CODE.validation, errors);
+}
+
+/**
+ * A client's x-request-id is logged only when it is 1–128 printable ASCII characters without
+ * space, quote or backslash (nothing a log reader could mistake for structure); otherwise we make one.
+ */
+export function requestIdOf(header: string | undefined): string {
+  return header && /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/.test(header) ? header : randomUUID();
 }
 
 export async function authenticate(c: Ctx): Promise<AuthUser | undefined> {
