@@ -16,6 +16,7 @@ import {
   ownProfileUpdateBody, personByIdQuery, personCreateBody, personIdentityUpdateBody, personListQuery,
   PERSON_TEXT, type PhoneEntry,
 } from '../../../shared/schemas/persons.js';
+import { canSeePerson, scopePersons } from './scope.js';
 
 export type PersonListItemDto = {
   Id: string;
@@ -150,10 +151,10 @@ export function personRoutes(api: Api) {
     access: P.PersonListView,
     query: personListQuery,
     sample: { query: { page: '1', pageSize: '10', orderBy: 'UserName', desc: 'false', searchValue: 'a', sortRoleId: ROLE_IDS.ArcManagerRole } },
-  }, async (c, { query }) => {
+  }, async (c, { query, user }) => {
     const { db } = deps(c);
     const dir = query.desc ? 'desc' : 'asc';
-    let base = db.selectFrom('persons');
+    let base = scopePersons(db.selectFrom('persons'), user);
     const term = query.searchValue.replace(/\s+/g, ' ').toLowerCase();
     if (term) base = base.where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(term)}%`} escape '\\'`);
 
@@ -205,9 +206,9 @@ export function personRoutes(api: Api) {
     access: P.PersonListView,
     query: personByIdQuery,
     sample: { query: { Id: '00000000-0000-4000-8000-000000000000' } },
-  }, async (c, { query }) => {
+  }, async (c, { query, user }) => {
     const found = await loadPerson(deps(c).db, query);
-    if (!found) throw notFound(MSG.userNotFound);
+    if (!found || !(await canSeePerson(deps(c).db, user, found.row.id))) throw notFound(MSG.userNotFound);
     return c.json({ Person: found.Person, Etag: found.row.etag });
   });
 

@@ -23,6 +23,7 @@ import {
   type SearchScope,
 } from '../../../shared/schemas/search.js';
 import { asciiLower, cpLength, ftsPhrase, phoneKey, prefixEnd, queryPhoneKey } from './keys.js';
+import { arcStaffMatching, personScope, type PersonScope } from '../persons/scope.js';
 
 type Tier = 1 | 2 | 3;
 type Match = { tier: Tier; matched: SearchMatched; raw: number };
@@ -47,6 +48,8 @@ export type SearchCtx = {
   subCap: number;
   /** query long enough for trigram (substring) matching */
   trigram: boolean;
+  /** which persons the caller may find (persons/scope.ts) */
+  personScope?: PersonScope;
 };
 
 /** Rates one field: exact/prefix/substring of the query, or null. */
@@ -235,14 +238,14 @@ const fullName = (r: { firstName: string; lastName: string }) => `${r.firstName}
 const persons: Provider<PersonRow> = {
   kind: 'person',
   permission: P.PersonListView,
-  prefix: (ctx) => [
+  prefix: (ctx) => ctx.personScope === 'arc-staff' ? [arcStaffMatching(ctx.db, ctx.qj, 200)] : [
     range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("firstName" || ' ' || "lastName")`),
     range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("lastName")`),
     // e-mails are stored lower-case; indexed as they are
     range<PersonRow>(ctx, 'persons', PERSON_COLS, `"email"`),
   ],
-  substring: (ctx) =>
-    ctx.pg
+  substring: async (ctx) =>
+    ctx.personScope === 'arc-staff' ? [] : ctx.pg
       ? trgm<PersonRow>(ctx, 'persons', PERSON_COLS, [[`lower("firstName" || ' ' || "lastName")`, ctx.qj], [`"email"`, ctx.qj]], `"createdAt" desc`)
       : fts<PersonRow>(ctx, 'persons', PERSON_COLS, `{name email} : ${ftsPhrase(ctx.q)}`, ctx.subCap),
   classify: (r, ctx) =>
@@ -357,7 +360,7 @@ export async function search(
 ): Promise<SearchResponse> {
   const q = input.q.trim();
   if (!q) return { query: q, groups: [] };
-  const ctx = searchContext(db, q, input.limit);
+  const ctx = { ...searchContext(db, q, input.limit), personScope: personScope({ permissions: permissions as Permission[] }) };
   const providers = PROVIDERS.filter(
     (p) => permissions.includes(p.permission) && (input.scope === 'all' || SEARCH_SCOPE_OF_KIND[p.kind] === input.scope),
   );
