@@ -19,6 +19,11 @@ export type Config = {
   seed: number;
   scale: number;
   logRequests: boolean;
+  /**
+   * Reverse proxies in front of the server (TRUST_PROXY, default 0): the client address is then
+   * taken from X-Forwarded-For, that many entries from the right. 0: the socket peer, header ignored.
+   */
+  trustProxy: number;
   /** Time source, replaceable in tests. */
   now: () => Date;
 };
@@ -53,8 +58,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: Number(env.SEED ?? 1),
     scale: Number(env.SCALE ?? 1),
     logRequests: env.LOG_REQUESTS !== 'false',
+    trustProxy: proxyHops(env.TRUST_PROXY),
     now: () => new Date(),
   };
+}
+
+function proxyHops(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 10)
+    throw new Error(`TRUST_PROXY must be the number of reverse proxies in front of the server (0, 1, 2…), not "${raw}"`);
+  return n;
 }
 
 /** Config for tests: nothing on disk, fixed secret. */
@@ -71,6 +85,8 @@ export function testConfig(over: Partial<Config> = {}): Config {
     seed: 1,
     scale: 1,
     logRequests: false,
+    // app.request() has no socket: tests stand in for one proxy and say who the client is in X-Forwarded-For.
+    trustProxy: 1,
     now: () => new Date(),
     ...over,
   };
