@@ -1,4 +1,4 @@
-import { mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
@@ -33,12 +33,14 @@ export const DEFAULT_DEMO_PASSWORD = 'Demo-Passw0rd!';
 /** Reads config from the environment; creates DATA_DIR and its signing key on first start. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR ?? './data');
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   let secret = env.JWT_SECRET;
   if (!secret) {
     const keyFile = join(dataDir, 'signing-key.json');
-    if (existsSync(keyFile)) secret = JSON.parse(readFileSync(keyFile, 'utf8')).jwtSecret;
-    else {
+    if (existsSync(keyFile)) {
+      chmodSync(keyFile, 0o600); // owner-only, also when an older version wrote it otherwise
+      secret = JSON.parse(readFileSync(keyFile, 'utf8')).jwtSecret;
+    } else {
       secret = randomBytes(48).toString('base64url');
       writeFileSync(keyFile, JSON.stringify({ jwtSecret: secret }), { mode: 0o600 });
     }
