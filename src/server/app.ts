@@ -6,6 +6,7 @@ import { personRoutes } from './modules/persons/routes.js';
 import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
 import { securityHeaders } from './security-headers.js';
+import { faultResponse, health } from './faults.js';
 
 /** Builds the API. Tests call `app.request()` on it directly; main.ts adds static files and the server. */
 export function createApp(deps: Deps) {
@@ -32,18 +33,13 @@ export function createApp(deps: Deps) {
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json({ ...errorBody(err.message, err.code, err.errors), ...err.extra }, err.status);
+    const fault = faultResponse(err, c, deps); // full disk, database away: 503 and a log line naming it
+    if (fault) return fault;
     deps.log({ msg: 'unhandled error', requestId: c.get('requestId'), path: c.req.path, error: String(err?.stack ?? err) });
     return c.json(errorBody(MSG.default, CODE.internal), 500);
   });
 
-  app.get('/health', async (c) => {
-    try {
-      await deps.db.selectFrom('features').select('name').limit(1).execute();
-      return c.json({ status: 'ok' });
-    } catch {
-      return c.json({ status: 'unavailable' }, 503);
-    }
-  });
+  app.get('/health', (c) => health(c, deps));
 
   const api = new Api(app);
   authRoutes(api);

@@ -1,5 +1,5 @@
-import { chmodSync, mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, mkdirSync, existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { randomBytes } from 'node:crypto';
 
 export type Config = {
@@ -30,10 +30,51 @@ export type Config = {
 
 export const DEFAULT_DEMO_PASSWORD = 'Demo-Passw0rd!';
 
+/** A problem the operator must fix before the server can start: main prints the message as one line and exits. */
+export class StartupError extends Error {}
+
+/**
+ * Creates the directory (and missing parents, 0700) and proves it writable, or throws a
+ * StartupError naming the path. Not `mkdirSync(..., { recursive: true })`: under /proc that never
+ * returns (Node 20).
+ */
+export function ensureWritableDir(dir: string, name = 'DATA_DIR') {
+  const fail = (what: string, e?: unknown): never => {
+    const code = (e as NodeJS.ErrnoException | undefined)?.code;
+    throw new StartupError(`${name} ${dir} ${what}${code ? ` (${code})` : ''}: point ${name} at a directory this user can create and write`);
+  };
+  const missing: string[] = [];
+  for (let p = dir; !existsSync(p); p = dirname(p)) {
+    missing.unshift(p);
+    if (dirname(p) === p) break;
+  }
+  for (const m of missing) {
+    try {
+      mkdirSync(m, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') fail('cannot be created', e);
+    }
+  }
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (e) {
+    fail('cannot be read', e);
+  }
+  if (!isDir) fail('is not a directory');
+  const probe = join(dir, `.write-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, '', { mode: 0o600 });
+    unlinkSync(probe);
+  } catch (e) {
+    fail('is not writable', e);
+  }
+}
+
 /** Reads config from the environment; creates DATA_DIR and its signing key on first start. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR ?? './data');
-  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  ensureWritableDir(dataDir);
   let secret = env.JWT_SECRET;
   if (!secret) {
     const keyFile = join(dataDir, 'signing-key.json');
@@ -69,7 +110,7 @@ function proxyHops(raw: string | undefined): number {
   if (raw === undefined || raw.trim() === '') return 0;
   const n = Number(raw);
   if (!Number.isInteger(n) || n < 0 || n > 10)
-    throw new Error(`TRUST_PROXY must be the number of reverse proxies in front of the server (0, 1, 2…), not "${raw}"`);
+    throw new StartupError(`TRUST_PROXY must be the number of reverse proxies in front of the server (0, 1, 2…), not "${raw}"`);
   return n;
 }
 

@@ -4,7 +4,7 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { loadConfig } from './config.js';
+import { loadConfig, StartupError } from './config.js';
 import { prepareDatabase } from './startup.js';
 import { createApp } from './app.js';
 import { createOutbox } from './outbox.js';
@@ -70,6 +70,7 @@ async function main() {
 }
 
 main().catch((e) => {
-  log({ msg: 'fatal', error: String(e?.stack ?? e) });
+  // A configuration problem is one line naming what to fix; anything else keeps its stack.
+  log({ msg: 'fatal', error: e instanceof StartupError ? e.message : String(e?.stack ?? e) });
   process.exit(1);
 });

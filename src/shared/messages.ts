@@ -234,6 +234,7 @@ export const CODE = {
   duplicateEmail: 'duplicate_email',
   internal: 'internal_error',
   tooLarge: 'payload_too_large',
+  unavailable: 'storage_unavailable',
   // sign-in (ours, from the spec's sso_* family)
   ssoUnavailable: 'sso_unavailable',
   ssoRequired: 'sso_required',

@@ -44,6 +44,20 @@ export async function openDatabase(opts: { databaseUrl?: string; sqliteFile: str
 }
 
 /** Runs fn in a transaction. SQLite serialises writers anyway; on PostgreSQL this is READ COMMITTED. */
-export function tx<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
-  return db.transaction().execute(fn as (trx: any) => Promise<T>);
+export async function tx<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
+  let failure: { error: unknown } | undefined;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      try {
+        return await fn(trx as DB);
+      } catch (error) {
+        failure = { error };
+        throw error;
+      }
+    });
+  } catch (e) {
+    // After SQLITE_FULL (or an I/O error) SQLite has already rolled back, so Kysely's ROLLBACK fails
+    // with 'cannot rollback - no transaction is active': report what went wrong, not that.
+    throw failure ? failure.error : e;
+  }
 }
