@@ -5,7 +5,8 @@ const apiPrefixes = ['/connect', '/api', '/ps-admin', '/persons/get', '/customer
 
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: true },
+  // No source maps in the build: the server would publish them next to the bundles.
+  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: false },
   server: {
     port: 5173,
     proxy: Object.fromEntries(apiPrefixes.map((p) => [p, { target: 'http://127.0.0.1:8080', ws: true }])),

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
-import { randomUUID } from 'node:crypto';
-import { Api, ApiError, errorBody, type AppEnv, type Deps } from './http.js';
+import { Api, ApiError, errorBody, requestIdOf, type AppEnv, type Deps } from './http.js';
 import { CODE, MSG } from '../shared/messages.js';
 import type { DB } from './db/index.js';
 import { authRoutes, createAuthLimiters } from './auth/routes.js';
@@ -13,6 +12,8 @@ import { alarmReportSearch } from './modules/alarm-reports/search.js';
 import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
 import { createSearchService } from './modules/search/service.js';
+import { securityHeaders } from './security-headers.js';
+import { faultResponse, health } from './faults.js';
 
 /** The palette search with each module's group registered (the order breaks ties between groups). */
 export function createSearch(db: DB) {
@@ -38,7 +39,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   const app = new Hono<AppEnv>();
   app.use('*', async (c, next) => {
     c.set('deps', deps);
-    const requestId = c.req.header('x-request-id') ?? randomUUID();
+    const requestId = requestIdOf(c.req.header('x-request-id'));
     c.set('requestId', requestId);
     const started = performance.now();
     await next();
@@ -56,21 +57,17 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
 
   // Unknown paths answer in the API's error shape too (createServer puts index.html in front of this for client routes).
   app.notFound((c) => c.json(errorBody('Not found.', CODE.notFound), 404));
+  app.use('*', securityHeaders());
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json({ ...errorBody(err.message, err.code, err.errors), ...err.extra }, err.status);
+    const fault = faultResponse(err, c, deps); // full disk, database away: 503 and a log line naming it
+    if (fault) return fault;
     deps.log({ msg: 'unhandled error', requestId: c.get('requestId'), path: c.req.path, error: String(err?.stack ?? err) });
     return c.json(errorBody(MSG.default, CODE.internal), 500);
   });
 
-  app.get('/health', async (c) => {
-    try {
-      await deps.db.selectFrom('features').select('name').limit(1).execute();
-      return c.json({ status: 'ok' });
-    } catch {
-      return c.json({ status: 'unavailable' }, 503);
-    }
-  });
+  app.get('/health', (c) => health(c, deps));
 
   const api = new Api(app);
   authRoutes(api, services.authLimiters);

@@ -1,5 +1,5 @@
-import { mkdirSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { chmodSync, mkdirSync, existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
 
 export type Config = {
@@ -28,6 +28,11 @@ export type Config = {
   lockoutMinutes: number;
   /** How long a node trusts its cached session epoch of a person (ms); other nodes see a bump after at most this. */
   sessionCheckMs: number;
+  /**
+   * Reverse proxies in front of the server (TRUST_PROXY, default 0): the client address is then
+   * taken from X-Forwarded-For, that many entries from the right. 0: the socket peer, header ignored.
+   */
+  trustProxy: number;
   /** Time source, replaceable in tests. */
   now: () => Date;
 };
@@ -63,15 +68,58 @@ function positiveInt(value: string | undefined, fallback: number) {
   return value !== undefined && value.trim() !== '' && Number.isInteger(n) && n > 0 ? n : fallback;
 }
 
+/** A problem the operator must fix before the server can start: main prints the message as one line and exits. */
+export class StartupError extends Error {}
+
+/**
+ * Creates the directory (and missing parents, 0700) and proves it writable, or throws a
+ * StartupError naming the path. Not `mkdirSync(..., { recursive: true })`: under /proc that never
+ * returns (Node 20).
+ */
+export function ensureWritableDir(dir: string, name = 'DATA_DIR') {
+  const fail = (what: string, e?: unknown): never => {
+    const code = (e as NodeJS.ErrnoException | undefined)?.code;
+    throw new StartupError(`${name} ${dir} ${what}${code ? ` (${code})` : ''}: point ${name} at a directory this user can create and write`);
+  };
+  const missing: string[] = [];
+  for (let p = dir; !existsSync(p); p = dirname(p)) {
+    missing.unshift(p);
+    if (dirname(p) === p) break;
+  }
+  for (const m of missing) {
+    try {
+      mkdirSync(m, { mode: 0o700 });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') fail('cannot be created', e);
+    }
+  }
+  let isDir = false;
+  try {
+    isDir = statSync(dir).isDirectory();
+  } catch (e) {
+    fail('cannot be read', e);
+  }
+  if (!isDir) fail('is not a directory');
+  const probe = join(dir, `.write-probe-${process.pid}`);
+  try {
+    writeFileSync(probe, '', { mode: 0o600 });
+    unlinkSync(probe);
+  } catch (e) {
+    fail('is not writable', e);
+  }
+}
+
 /** Reads config from the environment; creates DATA_DIR and its signing key on first start. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR ?? './data');
-  mkdirSync(dataDir, { recursive: true });
+  ensureWritableDir(dataDir);
   let secret = env.JWT_SECRET;
   if (!secret) {
     const keyFile = join(dataDir, 'signing-key.json');
-    if (existsSync(keyFile)) secret = JSON.parse(readFileSync(keyFile, 'utf8')).jwtSecret;
-    else {
+    if (existsSync(keyFile)) {
+      chmodSync(keyFile, 0o600); // owner-only, also when an older version wrote it otherwise
+      secret = JSON.parse(readFileSync(keyFile, 'utf8')).jwtSecret;
+    } else {
       secret = randomBytes(48).toString('base64url');
       writeFileSync(keyFile, JSON.stringify({ jwtSecret: secret }), { mode: 0o600 });
     }
@@ -113,8 +161,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lockoutMaxFailures: positiveInt(env.LOCKOUT_MAX_FAILURES, 5),
     lockoutMinutes: positiveInt(env.LOCKOUT_MINUTES, 5),
     sessionCheckMs: 5000,
+    trustProxy: proxyHops(env.TRUST_PROXY),
     now: () => new Date(),
   };
+}
+
+function proxyHops(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 0;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 10)
+    throw new StartupError(`TRUST_PROXY must be the number of reverse proxies in front of the server (0, 1, 2…), not "${raw}"`);
+  return n;
 }
 
 /** Config for tests: nothing on disk, fixed secret. */
@@ -137,6 +194,8 @@ export function testConfig(over: Partial<Config> = {}): Config {
     lockoutMaxFailures: 5,
     lockoutMinutes: 5,
     sessionCheckMs: 5000,
+    // app.request() has no socket: tests stand in for one proxy and say who the client is in X-Forwarded-For.
+    trustProxy: 1,
     now: () => new Date(),
     ...over,
   };

@@ -2,10 +2,12 @@
 // validation of query/body/form input, the error shape { Content: { Message, Code } }, and the
 // route table tests iterate over to check the permission guard for every role and route.
 import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import * as v from 'valibot';
 import { jwtVerify } from 'jose';
 import { ACCESS_TOKEN_CHECKS } from './auth/tokens.js';
 import { sessionIsCurrent } from './auth/session-epoch.js';
+import { randomUUID } from 'node:crypto';
 import type { DB } from './db/index.js';
 import type { Config } from './config.js';
 import { CODE, MSG } from '../shared/messages.js';
@@ -63,16 +65,30 @@ export type Access = 'public' | 'signed-in' | Permission;
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 type AnySchema = v.GenericSchema<unknown, unknown>;
 
+/**
+ * Request-body size classes, in bytes, enforced while the body is read (a declared
+ * Content-Length over the limit is refused before reading; a chunked body is cut at the limit):
+ * 413 with the error shape. 'small' covers every JSON and form body of the API (the largest real
+ * one, a person with phone numbers, is under 2 KB; bulk serial lists of a few thousand serials
+ * fit too); 'upload' is for file imports (CSV).
+ */
+export const BODY_LIMITS = { small: 64 * 1024, upload: 20 * 1024 * 1024 } as const;
+export type BodyLimit = keyof typeof BODY_LIMITS;
+const tooLarge = (c: Context) => c.json(errorBody(MSG.bodyTooLarge, CODE.tooLarge), 413);
+
 export type RouteSpec = {
   method: Method;
   path: string;
   access: Access;
+  bodyLimit: BodyLimit;
   /** a minimal valid request, for tests that only probe the guard */
   sample?: { query?: Record<string, string>; json?: unknown; form?: Record<string, string> };
 };
 
 type Opts<Q extends AnySchema | undefined, B extends AnySchema | undefined, F extends AnySchema | undefined> = {
   access: Access;
+  /** Body size class; 'small' unless the route takes file uploads. */
+  bodyLimit?: BodyLimit;
   query?: Q;
   json?: B;
   form?: F;
@@ -91,16 +107,49 @@ export function issuesToErrors(issues: v.BaseIssue<unknown>[]): Record<string, s
   return errors;
 }
 
-/** NUL never belongs in text input, and PostgreSQL refuses it in text columns: reject it here, for every route. */
-function hasNul(value: unknown, depth = 0): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (depth > 20 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((x) => hasNul(x, depth + 1));
-  return Object.entries(value).some(([k, x]) => k.includes('\u0000') || hasNul(x, depth + 1));
+/**
+ * Text no field should carry, refused at the boundary for every route: NUL (PostgreSQL refuses it
+ * in text columns), unpaired UTF-16 surrogates (not encodable as UTF-8: stored or logged they turn
+ * into U+FFFD or break the JSON of the next reader), and the bidirectional embedding/override/
+ * isolate controls U+202A–U+202E, U+2066–U+2069, which make a name or note display as something
+ * other than what it is (spoofed e-mail addresses, reversed text in lists and logs).
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const TEXT_MESSAGES = {
+  nul: 'Text must not contain NUL characters.',
+  surrogate: 'Text must not contain unpaired surrogate characters.',
+  bidi: 'Text must not contain bidirectional override characters.',
+} as const;
+export function badTextKind(s: string): keyof typeof TEXT_MESSAGES | undefined {
+  if (s.includes('\u0000')) return 'nul';
+  if (LONE_SURROGATE.test(s)) return 'surrogate';
+  if (BIDI_CONTROLS.test(s)) return 'bidi';
+  return undefined;
+}
+
+/** The first string (or key) in the value that is bad text: its path and what is wrong. */
+function findBadText(value: unknown, path: string[] = []): { path: string[]; kind: keyof typeof TEXT_MESSAGES } | undefined {
+  if (typeof value === 'string') {
+    const kind = badTextKind(value);
+    return kind && { path, kind };
+  }
+  if (path.length > 20 || value === null || typeof value !== 'object') return undefined;
+  for (const [k, x] of Object.entries(value)) {
+    const kind = badTextKind(k);
+    if (kind) return { path: [...path, k], kind };
+    const found = findBadText(x, [...path, k]);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 function parse<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S> {
-  if (hasNul(value)) throw badRequest('Text must not contain NUL characters.', CODE.validation);
+  const bad = findBadText(value);
+  if (bad) {
+    const message = TEXT_MESSAGES[bad.kind];
+    throw badRequest(message, CODE.validation, { [bad.path.join('.') || '_']: message });
+  }
   const r = v.safeParse(schema, value);
   if (r.success) return r.output;
   const errors = issuesToErrors(r.issues);
@@ -108,7 +157,14 @@ function parse<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S>
   throw badRequest(first, CODE.validation, errors);
 }
 
-/** Verifies an HS256 access token; the user it names, or undefined when it is not valid now. */
+/**
+ * A client's x-request-id is logged only when it is 1–128 printable ASCII characters without
+ * space, quote or backslash (nothing a log reader could mistake for structure); otherwise we make one.
+ */
+export function requestIdOf(header: string | undefined): string {
+  return header && /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/.test(header) ? header : randomUUID();
+}
+
 /** Verifies an access token: signature, exp, issuer, audience, and the person's session epoch (database, cached). */
 export async function verifyAccessToken(d: Deps, token: string): Promise<AuthUser | undefined> {
   try {
@@ -168,7 +224,17 @@ export async function authenticate(c: Ctx): Promise<AuthUser | undefined> {
 
 export class Api {
   readonly routes: RouteSpec[] = [];
-  constructor(readonly app: Hono<AppEnv>) {}
+  private readonly limiters = {
+    small: bodyLimit({ maxSize: BODY_LIMITS.small, onError: tooLarge }),
+    upload: bodyLimit({ maxSize: BODY_LIMITS.upload, onError: tooLarge }),
+  };
+  constructor(readonly app: Hono<AppEnv>) {
+    // Paths outside the route table never read the body; an announced body over the largest class is refused anyway.
+    app.use('*', async (c, next) => {
+      if (Number(c.req.header('content-length') ?? 0) > BODY_LIMITS.upload) return tooLarge(c);
+      await next();
+    });
+  }
 
   private add<Q extends AnySchema | undefined, B extends AnySchema | undefined, F extends AnySchema | undefined>(
     method: Method,
@@ -176,7 +242,8 @@ export class Api {
     opts: Opts<Q, B, F>,
     handler: (c: Ctx, input: Input<Q, B, F>) => Response | Promise<Response>,
   ) {
-    this.routes.push({ method, path, access: opts.access, sample: opts.sample });
+    const limit = opts.bodyLimit ?? 'small';
+    this.routes.push({ method, path, access: opts.access, bodyLimit: limit, sample: opts.sample });
     this.app.on(method, path, async (c) => {
       let user = await authenticate(c);
       if (opts.access !== 'public') {
@@ -184,6 +251,9 @@ export class Api {
         if (opts.access !== 'signed-in' && !user.permissions.includes(opts.access)) throw forbidden();
       }
       c.set('user', user);
+      // After the guard, so only callers allowed here make the server read (at most the limit of) a body.
+      const refused = await this.limiters[limit](c, async () => {});
+      if (refused) return refused;
       const query = opts.query ? parse(opts.query, c.req.query()) : undefined;
       let body: unknown;
       if (opts.json) {

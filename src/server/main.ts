@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { loadConfig } from './config.js';
+import { loadConfig, StartupError } from './config.js';
 import { prepareDatabase } from './startup.js';
 import { createOutbox } from './outbox.js';
 import { createMemoryBus, openRedis, openRedisBus } from './redis.js';
@@ -27,6 +27,8 @@ async function main() {
   // Pub/sub between nodes on a second Redis connection (subscriber mode takes no other commands).
   const bus = redis ? openRedisBus(redis, { log }) : createMemoryBus();
   const server = await createServer({ db, config, outbox, log, redis, bus }, { clientDir });
+  // Mail a crash left unsent goes out now, not with the next message (the relay skips anything over an hour old).
+  outbox.flush(db);
 
   process.stdout.write(
     [
@@ -48,6 +50,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await server.close();
+    await outbox.close(); // waits for the relay's current send
     await bus.close();
     await redis?.close();
     await db.destroy();
@@ -58,6 +61,7 @@ async function main() {
 }
 
 main().catch((e) => {
-  log({ msg: 'fatal', error: String(e?.stack ?? e) });
+  // A configuration problem is one line naming what to fix; anything else keeps its stack.
+  log({ msg: 'fatal', error: e instanceof StartupError ? e.message : String(e?.stack ?? e) });
   process.exit(1);
 });

@@ -87,6 +87,7 @@ export const MSG = {
   // sign-in server answers the spec does not quote (ours)
   tooManySignInAttempts: 'Too many sign-in attempts, please wait a few minutes and try again.',
   tooManyRequests: 'Too many requests, please wait a few minutes and try again.',
+  bodyTooLarge: 'The request is too large.',
   verificationCodeSent: 'A verification code has been sent to you. Enter it to sign in.',
   verificationCodeResent: 'If a verification code was requested for this account, a new one has been sent.',
   twoFactorEnforced: 'Two-factor authentication is required for every user: choose Email or SMS.',
@@ -234,6 +235,8 @@ export const CODE = {
   roleNotAssignable: 'role_not_assignable',
   duplicateEmail: 'duplicate_email',
   internal: 'internal_error',
+  tooLarge: 'payload_too_large',
+  unavailable: 'storage_unavailable',
   // sign-in (ours, from the spec's sso_* family)
   ssoUnavailable: 'sso_unavailable',
   ssoRequired: 'sso_required',

@@ -8,7 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { createTestApp } from '../helpers/app.js';
 import { signedIn } from '../helpers/auth.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
-import type { RouteSpec } from '../../src/server/http.js';
+import { BODY_LIMITS, type RouteSpec } from '../../src/server/http.js';
+import { CODE } from '../../src/shared/messages.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 
@@ -237,6 +238,33 @@ describe.each(t.routes.map((r) => [describeRoute(r), r] as const))('%s', (_name,
     }
     const none = await t.request(path, { method: route.method, token: me.token });
     await check(none, `${route.method} ${path} without a body`);
+  });
+
+  test.runIf(hasBody)('oversized bodies: JSON, form and chunked streams without Content-Length are refused with 413', async () => {
+    const path = concrete(route);
+    const limit = BODY_LIMITS[route.bodyLimit];
+    const over = async (res: Response, what: string) => {
+      const text = await res.text();
+      expect(res.status, `${what} → ${res.status} ${text.slice(0, 300)}`).toBe(413);
+      expect(JSON.parse(text).Content.Code, what).toBe(CODE.tooLarge);
+      await check(new Response(text, { status: 413 }), what);
+    };
+    const bigJson = JSON.stringify({ ...(route.sample?.json as object), padding: 'x'.repeat(limit) });
+    await over(await t.request(path, { method: route.method, token: me.token, body: bigJson, headers: { 'content-type': 'application/json' } }), 'JSON over the limit');
+    await over(await t.request(path, { method: route.method, token: me.token, form: { ...route.sample?.form, padding: 'x'.repeat(limit) } }), 'form over the limit');
+    // A stream that would go on for ten times the limit; the server must stop reading at the limit.
+    let pulled = 0;
+    const chunk = new TextEncoder().encode('x'.repeat(16 * 1024));
+    const stream = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (pulled >= 10 * limit) return controller.close();
+        pulled += chunk.length;
+        controller.enqueue(chunk);
+      },
+    });
+    const init = { method: route.method, body: stream, duplex: 'half', headers: { 'content-type': 'application/json', authorization: `Bearer ${me.token}` } };
+    await over(await t.app.request(path, init as RequestInit), 'chunked stream over the limit');
+    expect(pulled, 'bytes the server pulled from the stream').toBeLessThan(limit + 64 * 1024);
   });
 });
 

@@ -1,3 +1,4 @@
+// Also: which persons each role may list and open (the person directory is scoped per role).
 // The permission guard, for every route of every module: the test walks the Api route table, so
 // a route added later is covered without touching this file.
 //   no token             → 401 (unless the route is public)
@@ -8,7 +9,7 @@ import { afterAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { createTestApp } from '../helpers/app.js';
-import { tokenFor } from '../helpers/auth.js';
+import { insertPerson, tokenFor } from '../helpers/auth.js';
 import { ROLE_PERMISSIONS, ROLE_IDS, type RoleName } from '../../src/shared/permissions.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import type { RouteSpec } from '../../src/server/http.js';
@@ -85,5 +86,67 @@ describe.each(t.routes.map((r) => [label(r), r] as const))('%s', (_name, route) 
       expect(body.Content?.Message).toBe(MSG.forbidden);
       expect(body.Content?.Code).toBe(CODE.forbidden);
     }
+  });
+});
+
+// Who sees whom in the person directory. Provider admins (read-only included) see everyone; the
+// ARC manager sees the alarm-receiving centre's staff only (provider-tenant persons with an ARC
+// role); roles without the list permission see nobody (403). Checked through the list, its
+// search and total, and get-by-id (404 outside the scope, as for an unknown id).
+describe('person directory scope, per role', async () => {
+  const CUSTOMER_TENANT = randomUUID();
+  const people = {
+    admin: await insertPerson(t.db, { email: 'scope-admin@guard.test', roles: ['SuperAdminRole'] }),
+    readonly: await insertPerson(t.db, { email: 'scope-readonly@guard.test', roles: ['SuperAdminReadonlyRole'] }),
+    manager: await insertPerson(t.db, { email: 'scope-manager@guard.test', roles: ['ArcManagerRole'] }),
+    supervisor: await insertPerson(t.db, { email: 'scope-supervisor@guard.test', roles: ['ArcSupervisorRole'] }),
+    controller: await insertPerson(t.db, { email: 'scope-controller@guard.test', roles: ['ArcControllerRole'] }),
+    adminAndController: await insertPerson(t.db, { email: 'scope-both@guard.test', roles: ['SuperAdminRole', 'ArcControllerRole'] }),
+    customerAdmin: await insertPerson(t.db, { email: 'scope-customer-admin@guard.test', roles: ['SuperAdminRole', 'PortalUserRole'], tenantId: CUSTOMER_TENANT }),
+    loneWorker: await insertPerson(t.db, { email: 'scope-lone-worker@guard.test', roles: ['PortalUserRole'], tenantId: CUSTOMER_TENANT }),
+    // Not possible through the API (customer-tenant persons get only admin and portal roles), but
+    // the tenant, not the role alone, decides: a customer-side ARC role does not make ARC staff.
+    customerArc: await insertPerson(t.db, { email: 'scope-customer-arc@guard.test', roles: ['ArcControllerRole'], tenantId: CUSTOMER_TENANT }),
+    noRoles: await insertPerson(t.db, { email: 'scope-no-roles@guard.test', roles: [] }),
+  };
+  type Who = keyof typeof people;
+  const everyone = Object.keys(people) as Who[];
+  const arcStaff: Who[] = ['manager', 'supervisor', 'controller', 'adminAndController'];
+  const visible: Record<RoleName, Who[] | 'forbidden'> = {
+    SuperAdminRole: everyone,
+    SuperAdminReadonlyRole: everyone,
+    ArcManagerRole: arcStaff,
+    ArcSupervisorRole: 'forbidden',
+    ArcControllerRole: 'forbidden',
+    PortalUserRole: 'forbidden',
+  };
+  const nameOf = new Map<string, Who>(Object.entries(people).map(([k, id]) => [id, k as Who]));
+
+  test.each(ROLES)('role %s', async (role) => {
+    const expected = visible[role];
+    const list = await t.request('/ps-admin/persons/get-list?page=1&pageSize=100&searchValue=scope-', { token: tokens[role] });
+    if (expected === 'forbidden') {
+      expect(list.status).toBe(403);
+    } else {
+      expect(list.status).toBe(200);
+      const body = (await list.json()) as { Items: { Id: string }[]; TotalCount: number };
+      expect(body.Items.map((i) => nameOf.get(i.Id)).sort()).toEqual([...expected].sort());
+      expect(body.TotalCount).toBe(expected.length);
+      // Unfiltered, too: nothing outside the scope on any page.
+      const all = (await (await t.request('/ps-admin/persons/get-list?page=1&pageSize=100', { token: tokens[role] })).json()) as { Items: { Id: string }[] };
+      for (const item of all.Items) if (nameOf.has(item.Id)) expect(expected).toContain(nameOf.get(item.Id));
+    }
+    for (const who of everyone) {
+      const res = await t.request(`/persons/get-by-id?Id=${people[who]}`, { token: tokens[role] });
+      const want = expected === 'forbidden' ? 403 : expected.includes(who) ? 200 : 404;
+      expect(res.status, `${role} opens ${who}`).toBe(want);
+      if (want === 404) expect((await res.json()).Content.Message).toBe(MSG.userNotFound);
+    }
+    // The palette search finds the same persons, no others.
+    const search = await t.request('/api/search?q=scope-&scope=all&limit=50', { token: tokens[role] });
+    expect(search.status).toBe(200);
+    const groups = ((await search.json()) as { groups: { kind: string; hits: { id: string }[] }[] }).groups;
+    const found = groups.find((g) => g.kind === 'person')?.hits.map((h) => nameOf.get(h.id)).sort() ?? [];
+    expect(found).toEqual(expected === 'forbidden' ? [] : [...expected].sort());
   });
 });

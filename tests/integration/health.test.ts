@@ -8,7 +8,7 @@ afterAll(async () => { await t.close(); });
 test('health answers ok once the database is migrated', async () => {
   const res = await t.request('/health');
   expect(res.status).toBe(200);
-  expect(await res.json()).toEqual({ status: 'ok' });
+  expect(await res.json()).toEqual({ status: 'ok', database: 'ok', redis: 'not configured' });
 });
 
 test('reference data is present after migration', async () => {

@@ -92,7 +92,8 @@ async function expectLimited(res: Response, retryAfter: number | [number, number
     expect(seconds).toBeLessThanOrEqual(retryAfter[1]);
   }
 }
-const address = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomUUID().slice(0, 8)}`;
+/** A random client address (a valid IP: the server ignores X-Forwarded-For entries that are not). */
+const address = () => `10.${[0, 0, 0].map(() => Math.floor(Math.random() * 256)).join('.')}`;
 const all = (statuses: number[], status: number) => statuses.filter((s) => s !== status);
 
 describe(`sign-in rate limits (${MODE})`, () => {

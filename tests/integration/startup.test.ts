@@ -1,5 +1,5 @@
-import { afterEach, expect, test } from 'vitest';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { afterEach, describe, expect, test } from 'vitest';
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadConfig } from '../../src/server/config.js';
@@ -46,4 +46,32 @@ test.skipIf(process.env.TEST_DB === 'pg')('first start with demo data: every dem
   const again = await prepareDatabase(loadConfig({ DATA_DIR: dir, SCALE: '0.01', SEED: '3' }), () => {});
   dbs.push(again);
   expect((await again.selectFrom('persons').select('id').execute()).length).toBe(before);
+});
+
+describe.skipIf(process.env.TEST_DB === 'pg')('files under DATA_DIR are owner-only', () => {
+  const mode = (f: string) => (statSync(f).mode & 0o777).toString(8);
+  const files = (dir: string) => ['workspace.sqlite', 'workspace.sqlite-wal', 'workspace.sqlite-shm', 'signing-key.json'].map((f) => join(dir, f));
+
+  test('a first start creates DATA_DIR 0700 and the database, its WAL and SHM files and the signing key 0600', async () => {
+    const parent = mkdtempSync(join(tmpdir(), 'startup-'));
+    dirs.push(parent);
+    const dir = join(parent, 'data');
+    const db = await prepareDatabase(loadConfig({ DATA_DIR: dir, DEMO_DATA: 'false' }), () => {});
+    dbs.push(db);
+    expect(mode(dir)).toBe('700');
+    for (const f of files(dir)) {
+      expect(existsSync(f), f).toBe(true);
+      expect(mode(f), f).toBe('600');
+    }
+  });
+
+  test('files an older version left 0644 are tightened on the next start', async () => {
+    const { db, dir } = await start({ DEMO_DATA: 'false' });
+    await db.destroy();
+    dbs.splice(dbs.indexOf(db), 1);
+    for (const f of [...files(dir)].filter(existsSync)) chmodSync(f, 0o644);
+    const again = await prepareDatabase(loadConfig({ DATA_DIR: dir, DEMO_DATA: 'false' }), () => {});
+    dbs.push(again);
+    for (const f of files(dir)) if (existsSync(f)) expect(mode(f), f).toBe('600');
+  });
 });

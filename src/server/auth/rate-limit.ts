@@ -26,53 +26,60 @@ export type LimiterStore = {
 const waitSeconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 const newMember = (now: number) => `${now}:${randomBytes(6).toString('base64url')}`;
 
-/** In-memory store: one process. `maxKeys` bounds memory against a spray of distinct keys. */
-export function memoryStore(opts: { maxKeys?: number } = {}): LimiterStore {
+/**
+ * In-memory store: one process. Each limiter name has its own map (so a spray of keys under one
+ * limiter, e.g. addresses, cannot push another's logs, e.g. e-mails, out), bounded by `maxKeys`:
+ * when a map is full the least recently attempted key is forgotten — O(1), no scan (a Map keeps
+ * insertion order and every attempt moves its key to the end). Expired entries go when their key
+ * is next touched.
+ */
+export function memoryStore(opts: { maxKeys?: number } = {}): LimiterStore & { size(name: string): number } {
   type Log = { windowMs: number; entries: { at: number; member: string }[] };
-  const logs = new Map<string, Log>();
   const maxKeys = opts.maxKeys ?? 50_000;
-  const id = (name: string, key: string) => `${name}\u0000${key}`;
+  const byName = new Map<string, Map<string, Log>>();
+  const logsOf = (name: string) => {
+    let logs = byName.get(name);
+    if (!logs) byName.set(name, (logs = new Map()));
+    return logs;
+  };
 
-  /** The log's entries still inside the window (older ones dropped; an empty log removed). */
-  const live = (k: string, now: number) => {
-    const log = logs.get(k);
+  /** The log's entries still inside the window (older ones dropped; an empty log removed; a live one made most recent). */
+  const live = (logs: Map<string, Log>, key: string, now: number) => {
+    const log = logs.get(key);
     if (!log) return [];
     const from = now - log.windowMs;
     let drop = 0;
     while (drop < log.entries.length && log.entries[drop].at <= from) drop++;
     if (drop) log.entries.splice(0, drop);
-    if (!log.entries.length) logs.delete(k);
+    logs.delete(key);
+    if (log.entries.length) logs.set(key, log);
     return log.entries;
-  };
-
-  const sweep = (now: number) => {
-    for (const k of [...logs.keys()]) live(k, now);
-    // Still too many distinct keys (a spray of addresses): forget the oldest logs.
-    if (logs.size >= maxKeys) for (const k of [...logs.keys()].slice(0, logs.size - maxKeys + 1)) logs.delete(k);
   };
 
   return {
     async take(name, key, limit, windowMs, now) {
-      const k = id(name, key);
-      const entries = live(k, now);
+      const logs = logsOf(name);
+      const entries = live(logs, key, now);
       if (entries.length >= limit) return { ok: false, retryAfterSeconds: waitSeconds(entries[entries.length - limit].at + windowMs - now) };
       const member = newMember(now);
       if (entries.length) entries.push({ at: now, member });
       else {
-        if (logs.size >= maxKeys) sweep(now);
-        logs.set(k, { windowMs, entries: [{ at: now, member }] });
+        while (logs.size >= maxKeys) logs.delete(logs.keys().next().value!);
+        logs.set(key, { windowMs, entries: [{ at: now, member }] });
       }
       return { ok: true, ticket: { name, key, at: now, member } };
     },
     async refund({ name, key, member }) {
-      const k = id(name, key);
-      const log = logs.get(k);
+      const logs = byName.get(name);
+      const log = logs?.get(key);
       const i = log ? log.entries.findIndex((e) => e.member === member) : -1;
-      if (log && i >= 0) {
+      if (logs && log && i >= 0) {
         log.entries.splice(i, 1);
-        if (!log.entries.length) logs.delete(k);
+        if (!log.entries.length) logs.delete(key);
       }
     },
+    /** Keys held per limiter name (tests). */
+    size: (name: string) => byName.get(name)?.size ?? 0,
   };
 }
 

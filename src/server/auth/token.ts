@@ -2,7 +2,7 @@
 // refresh-token grant (rotation with reuse detection). Errors carry the project's
 // { Content: { Message, Code } } plus the OAuth fields error / error_description.
 import * as v from 'valibot';
-import { getConnInfo } from '@hono/node-server/conninfo';
+import { clientAddress } from '../client-address.js';
 import { ApiError, deps, issuesToErrors, type Api, type Ctx, type Deps } from '../http.js';
 import type { Person } from '../db/schema.js';
 import { CODE, MSG } from '../../shared/messages.js';
@@ -41,16 +41,8 @@ function parseGrant<S extends v.GenericSchema<unknown, unknown>>(schema: S, form
   throw oauthError(400, Object.values(errors)[0] ?? MSG.default, CODE.validation, 'invalid_request', errors);
 }
 
-/** First x-forwarded-for entry (set by the proxy in front), else the socket's address. */
-export function clientAddress(c: Ctx) {
-  const first = c.req.header('x-forwarded-for')?.split(',')[0]?.trim();
-  if (first) return first;
-  try {
-    return getConnInfo(c).remote.address ?? 'unknown';
-  } catch {
-    return 'unknown'; // app.request() in tests has no socket
-  }
-}
+// The client address (socket peer, or X-Forwarded-For as far as TRUST_PROXY trusts it): ../client-address.ts.
+export { clientAddress } from '../client-address.js';
 
 export function tooMany(c: Ctx, retryAfterSeconds: number, message: string = MSG.tooManySignInAttempts) {
   return c.json(

@@ -1,6 +1,7 @@
 import { Kysely, SqliteDialect, PostgresDialect, sql } from 'kysely';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import type { Database } from './schema.js';
 import { migrateToLatest, isPostgres } from './migrations.js';
 
@@ -11,7 +12,19 @@ export { isPostgres, sql };
 pg.types.setTypeParser(20, (v) => parseInt(v, 10));
 pg.types.setTypeParser(1700, (v) => parseFloat(v));
 
+/**
+ * The database holds password hashes and personal data: owner-only (0600). SQLite gives the WAL
+ * and shared-memory files the main file's mode, so creating that one 0600 first covers them;
+ * files an older version created 0644 are tightened.
+ */
+function ownerOnly(file: string) {
+  if (!file || file === ':memory:' || file.startsWith('file:')) return;
+  closeSync(openSync(file, 'a', 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) if (existsSync(f)) chmodSync(f, 0o600);
+}
+
 export function openSqlite(file: string): DB {
+  ownerOnly(file);
   const raw = new SQLite(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');
@@ -31,6 +44,20 @@ export async function openDatabase(opts: { databaseUrl?: string; sqliteFile: str
 }
 
 /** Runs fn in a transaction. SQLite serialises writers anyway; on PostgreSQL this is READ COMMITTED. */
-export function tx<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
-  return db.transaction().execute(fn as (trx: any) => Promise<T>);
+export async function tx<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
+  let failure: { error: unknown } | undefined;
+  try {
+    return await db.transaction().execute(async (trx) => {
+      try {
+        return await fn(trx as DB);
+      } catch (error) {
+        failure = { error };
+        throw error;
+      }
+    });
+  } catch (e) {
+    // After SQLITE_FULL (or an I/O error) SQLite has already rolled back, so Kysely's ROLLBACK fails
+    // with 'cannot rollback - no transaction is active': report what went wrong, not that.
+    throw failure ? failure.error : e;
+  }
 }

@@ -1,6 +1,8 @@
 // Database functions of the persons module: the person list, one person with its roles, and the
 // writes of the person routes. Each takes the database (or a transaction) first; checks, errors
 // and transactions belong to the routes.
+import { narrowToScope, type PersonScope } from './scope.js';
+import { isLockedAt } from '../../auth/store.js';
 import { sql, type DB } from '../../db/index.js';
 import { likeEscape } from '../../util.js';
 import type { RoleName } from '../../../shared/permissions.js';
@@ -60,9 +62,9 @@ export async function rolesOf(db: DB, personIds: string[]): Promise<Map<string, 
 }
 
 /** One person as the API shows it, with its etag; undefined when there is none. */
-export async function findPerson(db: DB, id: string): Promise<{ Person: PersonDto; Etag: string; tenantId: string } | undefined> {
+export async function findPerson(db: DB, id: string, at: Date = new Date()): Promise<{ Person: PersonDto; Etag: string; tenantId: string } | undefined> {
   const row = await db.selectFrom('persons')
-    .select(['id', 'tenantId', 'firstName', 'lastName', 'email', 'isLocked', 'personStatus', 'phoneNumbers', 'etag'])
+    .select(['id', 'tenantId', 'firstName', 'lastName', 'email', 'isLocked', 'lockedUntil', 'personStatus', 'phoneNumbers', 'etag'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -73,7 +75,7 @@ export async function findPerson(db: DB, id: string): Promise<{ Person: PersonDt
     LastName: row.lastName,
     Contact: { EmailAddress: row.email },
     Roles: roles,
-    IsLocked: row.isLocked === 1,
+    IsLocked: isLockedAt(row, at),
     PersonStatus: row.personStatus,
     PhoneNumbers: parsePhones(row.phoneNumbers),
   };
@@ -86,14 +88,18 @@ export async function findPerson(db: DB, id: string): Promise<{ Person: PersonDt
  * when desc), then by name. Names and e-mails sort case-insensitively; id breaks ties so pages
  * never overlap.
  */
-export async function listPersons(db: DB, query: PersonListQuery): Promise<{ Items: PersonListItemDto[]; TotalCount: number }> {
+/**
+ * One page of the user list. `scope` narrows it to what the caller may see (persons/scope.ts);
+ * `at` decides whether a temporary lock (lockedUntil) is still on.
+ */
+export async function listPersons(db: DB, query: PersonListQuery, scope: PersonScope = 'directory', at: Date = new Date()): Promise<{ Items: PersonListItemDto[]; TotalCount: number }> {
   const dir = query.desc ? 'desc' : 'asc';
-  let base = db.selectFrom('persons');
+  let base = narrowToScope(db.selectFrom('persons'), scope);
   const term = query.searchValue.replace(/\s+/g, ' ').toLowerCase();
   if (term) base = base.where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(term)}%`} escape '\\'`);
 
   let page = base.select([
-    'persons.id', 'persons.firstName', 'persons.lastName', 'persons.email', 'persons.isLocked',
+    'persons.id', 'persons.firstName', 'persons.lastName', 'persons.email', 'persons.isLocked', 'persons.lockedUntil',
     'persons.lastLoginDate', 'persons.personStatus', 'persons.etag',
   ]);
   const byName = () => {
@@ -128,7 +134,7 @@ export async function listPersons(db: DB, query: PersonListQuery): Promise<{ Ite
     LastName: r.lastName,
     Email: r.email,
     Roles: roles.get(r.id) ?? [],
-    IsLocked: r.isLocked === 1,
+    IsLocked: isLockedAt(r, at),
     LastLoginDate: r.lastLoginDate,
     PersonStatus: r.personStatus,
     Etag: r.etag,

@@ -22,6 +22,7 @@ import {
   emailTaken, findPerson, findPersonForUpdate, holdsRole, insertPerson, listPersons, replaceRoles, rolesByIds, unlockPerson,
   updatePersonNames,
 } from './repo.js';
+import { canSeePerson, personScope } from './scope.js';
 
 /** Customer administrators (persons of a customer tenant) hold only these roles (spec §6). */
 const CUSTOMER_TENANT_ROLES: RoleName[] = [ROLE.SuperAdmin, ROLE.PortalUser];
@@ -82,15 +83,19 @@ export function personRoutes(api: Api) {
     access: P.PersonListView,
     query: personListQuery,
     sample: { query: { page: '1', pageSize: '10', orderBy: 'UserName', desc: 'false', searchValue: 'a', sortRoleId: ROLE_IDS.ArcManagerRole } },
-  }, async (c, { query }) => c.json((await listPersons(deps(c).db, query)) satisfies PersonList));
+  }, async (c, { query, user }) => {
+    const { db, config } = deps(c);
+    return c.json((await listPersons(db, query, personScope(user), config.now())) satisfies PersonList);
+  });
 
   api.get('/persons/get-by-id', {
     access: P.PersonListView,
     query: personByIdQuery,
     sample: { query: { Id: '00000000-0000-4000-8000-000000000000' } },
-  }, async (c, { query }) => {
-    const found = await findPerson(deps(c).db, query);
-    if (!found) throw notFound(MSG.userNotFound);
+  }, async (c, { query, user }) => {
+    const { db, config } = deps(c);
+    const found = await findPerson(db, query, config.now());
+    if (!found || !(await canSeePerson(db, user, found.Person.Id))) throw notFound(MSG.userNotFound);
     return c.json({ Person: found.Person, Etag: found.Etag } satisfies PersonDetails);
   });
 
@@ -179,7 +184,7 @@ export function personRoutes(api: Api) {
   });
 
   api.get('/persons/get-own-profile', { access: P.ManageOwnProfile }, async (c, { user }) => {
-    const found = await findPerson(deps(c).db, user.id);
+    const found = await findPerson(deps(c).db, user.id, deps(c).config.now());
     if (!found) throw notFound(MSG.userNotFound);
     return c.json({ Person: found.Person, Etag: found.Etag } satisfies OwnProfile);
   });

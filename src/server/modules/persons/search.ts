@@ -1,4 +1,5 @@
 // The persons group of the palette search: full name, last name and e-mail.
+import { arcStaffMatching } from './scope.js';
 import { getHref } from '../../../shared/routes.js';
 import { P } from '../../../shared/permissions.js';
 import { ftsPhrase } from '../search/keys.js';
@@ -11,14 +12,15 @@ const fullName = (r: { firstName: string; lastName: string }) => `${r.firstName}
 export const personSearch: SearchProvider<PersonRow> = {
   kind: 'person',
   permission: P.PersonListView,
-  prefix: (ctx) => [
+  // The ARC manager finds the centre's staff only (persons/scope.ts): a few rows, scanned directly.
+  prefix: (ctx) => ctx.personScope === 'arc-staff' ? [arcStaffMatching(ctx.db, ctx.qj, 200)] : [
     range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("firstName" || ' ' || "lastName")`),
     range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("lastName")`),
     // e-mails are stored lower-case; indexed as they are
     range<PersonRow>(ctx, 'persons', PERSON_COLS, `"email"`),
   ],
-  substring: (ctx) =>
-    ctx.pg
+  substring: async (ctx) =>
+    ctx.personScope === 'arc-staff' ? [] : ctx.pg
       ? trgm<PersonRow>(ctx, 'persons', PERSON_COLS, [[`lower("firstName" || ' ' || "lastName")`, ctx.qj], [`"email"`, ctx.qj]], `"createdAt" desc`)
       : fts<PersonRow>(ctx, 'persons', PERSON_COLS, `{name email} : ${ftsPhrase(ctx.q)}`, ctx.subCap),
   classify: (r, ctx) =>

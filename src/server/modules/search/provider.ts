@@ -37,6 +37,8 @@ export type SearchCtx = {
   subCap: number;
   /** query long enough for trigram (substring) matching */
   trigram: boolean;
+  /** which persons the caller may find (persons/scope.ts); 'directory' when absent */
+  personScope?: 'directory' | 'arc-staff';
 };
 
 /** One group of the palette's results. Each module that owns a kind of record registers one. */

@@ -2,6 +2,7 @@
 // alarm reports — each module registers its own, see ./provider.ts), ranks each group's
 // candidates and orders the groups. Groups are ordered by their best hit's score, then by
 // registration order; empty groups are left out.
+import type { Permission } from '../../../shared/permissions.js';
 import { isPostgres, type DB } from '../../db/index.js';
 import {
   SEARCH_GROUP_LABELS,
@@ -13,6 +14,7 @@ import {
 } from '../../../shared/schemas/search.js';
 import { asciiLower, cpLength, prefixEnd, queryPhoneKey } from './keys.js';
 import type { Match, SearchCtx, SearchProvider } from './provider.js';
+import { personScope } from '../persons/scope.js';
 
 export type { SearchCtx, SearchProvider } from './provider.js';
 
@@ -78,7 +80,7 @@ export function createSearchService(db: DB) {
     async search(input: SearchInput, permissions: readonly string[]): Promise<SearchResponse> {
       const q = input.q.trim();
       if (!q) return { query: q, groups: [] };
-      const ctx = searchContext(db, q, input.limit);
+      const ctx: SearchCtx = { ...searchContext(db, q, input.limit), personScope: personScope({ permissions: permissions as Permission[] }) };
       const mine = providers.filter(
         (p) => permissions.includes(p.permission) && (input.scope === 'all' || SEARCH_SCOPE_OF_KIND[p.kind] === input.scope),
       );

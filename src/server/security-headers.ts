@@ -1,0 +1,41 @@
+// Response headers for every answer (issue #7): a strict Content-Security-Policy, no sniffing, no
+// framing, no referrer, and `Cache-Control: no-store` on everything but the hashed static assets,
+// so API answers with personal data never sit in a browser or proxy cache.
+import type { MiddlewareHandler } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
+
+/**
+ * Scripts only from our origin, never inline or eval'd (the built index.html loads one module
+ * file). Styles: our stylesheet plus inline styles — Radix Themes and React set style attributes,
+ * and Radix dialogs (react-remove-scroll) inject a <style> element for the scroll lock; inline
+ * style cannot run code, and with script-src strict the remaining risk (CSS-based exfiltration
+ * after an HTML injection React does not allow) is small. Nothing may frame the app.
+ */
+export const CONTENT_SECURITY_POLICY = {
+  defaultSrc: ["'self'"],
+  scriptSrc: ["'self'"],
+  styleSrc: ["'self'", "'unsafe-inline'"],
+  imgSrc: ["'self'", 'data:'],
+  fontSrc: ["'self'", 'data:'],
+  connectSrc: ["'self'"],
+  objectSrc: ["'none'"],
+  baseUri: ["'none'"],
+  formAction: ["'self'"],
+  frameAncestors: ["'none'"],
+};
+
+/** Paths whose answers may be cached: content-hashed build output. */
+const cacheable = (path: string) => path.startsWith('/assets/') || path === '/favicon.svg';
+
+export function securityHeaders(): MiddlewareHandler {
+  const secure = secureHeaders({
+    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+    xFrameOptions: 'DENY',
+    referrerPolicy: 'no-referrer',
+    strictTransportSecurity: 'max-age=15552000',
+  });
+  return async (c, next) => {
+    await secure(c, next);
+    if (!cacheable(c.req.path) && !c.res.headers.has('cache-control')) c.header('Cache-Control', 'no-store');
+  };
+}
