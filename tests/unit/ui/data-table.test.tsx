@@ -7,6 +7,7 @@ import type { DataTableColumn, SortState } from '../../../src/app/ui/data-table/
 import { MSG } from '../../../src/shared/messages';
 import { stubGridLayout } from './layout';
 import { slowMachine } from './slow-machine';
+import { KeyListener } from '../../../commands/key-listener';
 
 slowMachine();
 
@@ -20,8 +21,14 @@ const columns: DataTableColumn<Row>[] = [
   { id: 'plain', header: 'Plain', cell: () => 'x' },
 ];
 
+// The app's one key listener is there, as in the workspace: j / k / Enter / x / `/` are commands.
 function Table(props: Partial<DataTableProps<Row>> & { rows: Row[] }) {
-  return <DataTable<Row> label="People" columns={columns} getRowKey={(r) => r.id} totalCount={props.rows.length} {...props} />;
+  return (
+    <>
+      <KeyListener />
+      <DataTable<Row> label="People" columns={columns} getRowKey={(r) => r.id} totalCount={props.rows.length} {...props} />
+    </>
+  );
 }
 
 const dataRows = () => screen.getAllByRole('row').filter((r) => r.getAttribute('aria-rowindex') !== '1');
