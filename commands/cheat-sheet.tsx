@@ -46,6 +46,7 @@ export function CheatSheet({ commands = COMMANDS }: { commands?: readonly Comman
           ))}
         <Text as="p" size="1" color="gray" mt="3">
           In a tab strip: ← → move between tabs, Home / End jump to the first / last, Delete closes. On a pane separator: arrow keys resize, Home / End go to the limits.
+          In a list: ↑ ↓ move between rows, Home / End, PageUp / PageDown.
           Plain-key shortcuts and sequences do not fire while you type in a field.
         </Text>
       </Dialog.Content>

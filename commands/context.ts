@@ -6,11 +6,20 @@ import { workspaceAtom, ensureWorkspaceLoaded } from '../src/app/workspace/state
 import { focusedPane, focusedTab, paneOrder } from '../src/app/workspace/model';
 import * as actions from '../src/app/workspace/actions';
 import { paletteOpenAtom } from '../src/app/palette/state';
+import { listFor } from '../src/app/ui/data-table/list-registry';
+import { toast } from '../src/app/ui/toast';
+import { errorMessage } from '../src/app/api/query-client';
 import { cheatSheetOpenAtom } from './cheat-sheet-state';
 import type { CommandContext } from './define';
 
-export function createCommandContext(opts: { beside?: boolean } = {}, store = appStore): CommandContext {
+/**
+ * `target`: the element a key was pressed on. Its pane becomes the focused pane first, so a
+ * shortcut always acts on the pane that holds the keyboard focus; its list (if any) is ctx.list.
+ */
+export function createCommandContext(opts: { beside?: boolean; target?: EventTarget | null } = {}, store = appStore): CommandContext {
   ensureWorkspaceLoaded(store);
+  const paneId = paneIdOf(opts.target);
+  if (paneId) actions.focusPane(paneId, store);
   const s = store.get(workspaceAtom);
   return {
     store,
@@ -40,5 +49,18 @@ export function createCommandContext(opts: { beside?: boolean } = {}, store = ap
       },
     },
     logout: () => logout('user'),
+    list: opts.target !== undefined ? listFor(opts.target ?? null) : listFor(typeof document === 'undefined' ? null : document.activeElement),
+    // A failed command says so (the server's message for a failed request), never silently.
+    reportError: (err, cmd) => {
+      console.error(`command ${cmd.id} failed`, err);
+      toast.error(errorMessage(err));
+    },
   };
+}
+
+/** The workspace pane an element sits in (panes carry data-pane-id), or null. */
+function paneIdOf(target: EventTarget | null | undefined): string | null {
+  const el = target as Element | null | undefined;
+  if (!el || typeof el.closest !== 'function') return null;
+  return el.closest<HTMLElement>('[data-pane-id]')?.dataset.paneId ?? null;
 }

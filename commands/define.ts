@@ -10,8 +10,24 @@ import type { appStore } from '../src/app/state/store';
 import { canonicalForms, parseKeys, reservedReason } from './keys';
 
 /** Cheat-sheet sections, in display order. */
-export const COMMAND_GROUPS = ['General', 'Navigation', 'Users', 'Tabs', 'Panes', 'Session'] as const;
+export const COMMAND_GROUPS = ['General', 'Navigation', 'Lists', 'Users', 'Tabs', 'Panes', 'Session'] as const;
 export type CommandGroup = (typeof COMMAND_GROUPS)[number];
+
+/**
+ * The list (DataTable) that keys go to: the one holding keyboard focus, else the list of the
+ * focused tab. `onGrid`: the list's grid element itself has the focus (Enter opens only then, so
+ * Enter on a header button still sorts).
+ */
+export type ListContext = {
+  onGrid: boolean;
+  move: (delta: number) => void;
+  canOpen: () => boolean;
+  open: (beside: boolean) => void;
+  selectable: () => boolean;
+  toggleSelect: () => void;
+  hasFilter: () => boolean;
+  focusFilter: () => void;
+};
 
 /** What a command may use. Built by commands/context.ts for the app; tests pass fakes. */
 export type CommandContext = {
@@ -42,6 +58,10 @@ export type CommandContext = {
   };
   ui: { togglePalette: () => void; openCheatSheet: () => void };
   logout: () => void;
+  /** The list keys go to, if any (list.* commands). */
+  list?: ListContext | null;
+  /** Shows a command's failure to the user (the app: an error toast). */
+  reportError?: (err: unknown, cmd: Command) => void;
 };
 
 export type Command = {
@@ -61,6 +81,13 @@ export type Command = {
   palette?: boolean;
   /** Contextual: shown first in the palette while the focused tab shows one of these routes. */
   routes?: RouteId[];
+  /**
+   * 'list': the key acts inside a focused list only (its `when` says so), so keys the page keeps
+   * for controls (Enter) may be bound; the registry check allows them for such commands only.
+   */
+  scope?: 'list';
+  /** Holding the key down runs the command again (auto-repeat); off by default (Alt+W must not close a row of tabs). */
+  repeat?: boolean;
   run: (ctx: CommandContext) => unknown;
 };
 
@@ -72,7 +99,7 @@ export function defineCommand(cmd: Command): Command {
   if (!cmd.title.trim()) throw new Error(`command ${cmd.id} has no title`);
   if (cmd.keys) {
     parseKeys(cmd.keys);
-    const reserved = reservedReason(cmd.keys);
+    const reserved = reservedReason(cmd.keys, cmd.scope === 'list');
     if (reserved) throw new Error(`command ${cmd.id}: key "${cmd.keys}" is reserved by the browser: ${reserved}`);
   }
   return Object.freeze({ palette: true, ...cmd });
@@ -100,7 +127,7 @@ export function registryProblems(commands: readonly Command[]): string[] {
       problems.push(`command ${c.id}: ${(err as Error).message}`);
       continue;
     }
-    const reserved = reservedReason(c.keys);
+    const reserved = reservedReason(c.keys, c.scope === 'list');
     if (reserved) problems.push(`command ${c.id}: key "${c.keys}" is reserved by the browser: ${reserved}`);
     for (const f of forms) {
       const other = byForm.get(f);
@@ -135,9 +162,27 @@ export function disabledReasonOf(cmd: Command, ctx: CommandContext): string {
   return (typeof r === 'function' ? r(ctx) : r) ?? 'Not available here.';
 }
 
-/** Runs a command if permitted and applicable. Resolves whether it ran. */
+/** Where a failing command is reported when the context has no reporter (tests, scripts). */
+export function defaultReportError(err: unknown, cmd: Command) {
+  console.error(`command ${cmd.id} failed`, err);
+}
+
+/**
+ * Runs a command if permitted and applicable. Resolves whether it ran to the end. Never rejects:
+ * a command that throws or whose promise rejects is reported (ctx.reportError: an error toast in
+ * the app), so a failure is never dropped silently by a `void runCommand(...)` caller.
+ */
 export async function runCommand(cmd: Command, ctx: CommandContext): Promise<boolean> {
-  if (!isPermitted(cmd, ctx.can) || !isEnabled(cmd, ctx)) return false;
-  await cmd.run(ctx);
-  return true;
+  try {
+    if (!isPermitted(cmd, ctx.can) || !isEnabled(cmd, ctx)) return false;
+    await cmd.run(ctx);
+    return true;
+  } catch (err) {
+    try {
+      (ctx.reportError ?? defaultReportError)(err, cmd);
+    } catch (reportErr) {
+      defaultReportError(reportErr, cmd);
+    }
+    return false;
+  }
 }

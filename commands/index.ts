@@ -23,6 +23,7 @@ import paneFocusNext from './pane-focus-next';
 import paneGrow from './pane-grow';
 import paneShrink from './pane-shrink';
 import appLogout from './app-logout';
+import listNav from './list-nav';
 
 export const COMMANDS: readonly Command[] = [
   paletteOpen,
@@ -33,6 +34,7 @@ export const COMMANDS: readonly Command[] = [
   navAlarmReports,
   navBulkUpdate,
   navProfile,
+  ...listNav,
   personAdd,
   tabClose,
   tabReopen,

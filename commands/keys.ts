@@ -152,7 +152,7 @@ export function formatKeysText(keys: string, mac = isMac()): string {
  * Keys the browser keeps for itself (or that break keyboard navigation) on Windows, Linux or
  * macOS. A command bound to any of them fails the registry check. 'mod' covers Ctrl and ⌘.
  */
-export const RESERVED_KEYS: readonly { keys: string; why: string }[] = [
+export const RESERVED_KEYS: readonly { keys: string; why: string; local?: boolean }[] = [
   { keys: 'mod+t', why: 'new browser tab' },
   { keys: 'mod+shift+t', why: 'reopen closed browser tab' },
   { keys: 'mod+w', why: 'close browser tab' },
@@ -195,24 +195,102 @@ export const RESERVED_KEYS: readonly { keys: string; why: string }[] = [
   { keys: 'alt+space', why: 'window menu' },
   // Menu access keys (Chrome's menu, Firefox's menu bar).
   ...['f', 'e', 'v', 's', 'b', 't', 'h'].map((k) => ({ keys: `alt+${k}`, why: 'browser menu' })),
-  // Without modifiers these belong to the page and to assistive technology.
-  { keys: 'escape', why: 'closes dialogs' },
-  { keys: 'enter', why: 'activates controls' },
-  { keys: 'space', why: 'activates controls / scrolls' },
+  // Without modifiers these belong to the page and to assistive technology. A command scoped to a
+  // focused list (scope: 'list') may still use them: it fires only on the list's own grid element,
+  // which is not a control, and only when the command applies there (`when`).
+  { keys: 'escape', why: 'closes dialogs', local: true },
+  { keys: 'enter', why: 'activates controls', local: true },
+  { keys: 'space', why: 'activates controls / scrolls', local: true },
 ];
 
-let reservedIndex: Map<string, string> | null = null;
-/** Why a binding is reserved (first reason found), or null when it is free to use. */
-export function reservedReason(keys: string): string | null {
+let reservedIndex: Map<string, { why: string; local: boolean }> | null = null;
+/**
+ * Why a binding is reserved (first reason found), or null when it is free to use. `scoped`: the
+ * command fires only inside a focused widget (a list), where the page's own keys may be reused.
+ */
+export function reservedReason(keys: string, scoped = false): string | null {
   if (!reservedIndex) {
     reservedIndex = new Map();
-    for (const r of RESERVED_KEYS) for (const f of canonicalForms(r.keys)) reservedIndex.set(f, r.why);
+    for (const r of RESERVED_KEYS) for (const f of canonicalForms(r.keys)) reservedIndex.set(f, { why: r.why, local: !!r.local });
   }
   const { chords } = parseKeys(keys);
   // Every step of a sequence is pressed on its own, so each one must be free.
   for (const c of chords) for (const f of concreteChords(c)) {
-    const why = reservedIndex.get(f);
-    if (why) return `${f} (${why})`;
+    const hit = reservedIndex.get(f);
+    if (hit && !(scoped && hit.local)) return `${f} (${hit.why})`;
   }
   return null;
+}
+
+// ---------------------------------------------------------------- key events
+
+const CODE_KEY: Record<string, string> = {
+  Slash: '/', Backslash: '\\', BracketLeft: '[', BracketRight: ']', Minus: '-', Equal: '=', Backquote: '`', Comma: ',',
+  Period: '.', Semicolon: ';', Quote: "'", Enter: 'enter', NumpadEnter: 'enter', Escape: 'escape', Backspace: 'backspace',
+  Delete: 'delete', Tab: 'tab', Space: 'space', Home: 'home', End: 'end', PageUp: 'pageup', PageDown: 'pagedown',
+  Insert: 'insert', ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down',
+};
+const KEY_NAME: Record<string, string> = {
+  Enter: 'enter', Escape: 'escape', Esc: 'escape', Backspace: 'backspace', Delete: 'delete', Tab: 'tab', ' ': 'space',
+  Home: 'home', End: 'end', PageUp: 'pageup', PageDown: 'pagedown', Insert: 'insert', ArrowLeft: 'left',
+  ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down',
+};
+const MODIFIER_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock', 'OS', 'Hyper', 'Super', 'Fn']);
+
+type KeyEventLike = Pick<KeyboardEvent, 'key' | 'code' | 'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey'>;
+
+/** The key of an event in this notation, by physical position (code), else by the key it printed. */
+export function eventKey(e: Pick<KeyboardEvent, 'key' | 'code'>): string | null {
+  if (MODIFIER_KEYS.has(e.key)) return null;
+  const code = e.code || '';
+  let m = /^Key([A-Z])$/.exec(code);
+  if (m) return m[1].toLowerCase();
+  m = /^Digit([0-9])$/.exec(code);
+  if (m) return m[1];
+  if (/^F([1-9]|1[0-2])$/.test(code)) return code.toLowerCase();
+  if (CODE_KEY[code]) return CODE_KEY[code];
+  // No usable code (synthetic events, some virtual keyboards): go by the printed key.
+  const k = e.key;
+  if (!k || k === 'Unidentified' || k === 'Dead') return null;
+  if (KEY_NAME[k]) return KEY_NAME[k];
+  if (/^F([1-9]|1[0-2])$/.test(k)) return k.toLowerCase();
+  if (k.length === 1) {
+    const lower = k.toLowerCase();
+    return SHIFTED[lower] ?? lower;
+  }
+  return null;
+}
+
+/** The canonical chord of a key event ('alt+w', 'shift+/', 'j'), matching canonicalForms(); null for a lone modifier. */
+export function eventChord(e: KeyEventLike): string | null {
+  const key = eventKey(e);
+  if (!key) return null;
+  return [e.altKey && 'alt', e.ctrlKey && 'ctrl', e.metaKey && 'meta', e.shiftKey && 'shift', key].filter(Boolean).join('+');
+}
+
+// ---------------------------------------------------------------- where a key was pressed
+
+const EDITABLE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider']);
+const NOT_TEXT_INPUTS = new Set(['button', 'checkbox', 'radio', 'submit', 'reset', 'file', 'image', 'color', 'range']);
+
+/**
+ * Whether a key event comes from something the user types into (text inputs, text areas,
+ * selects, editable content, text-like ARIA widgets). Plain keys never act there. The one test
+ * for "typing" in the app: the key dispatcher, the scanner detector and the lists use it.
+ */
+export function isTypingTarget(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el || typeof el.closest !== 'function') return false;
+  const tag = el.tagName;
+  if (tag === 'TEXTAREA' || tag === 'SELECT') return true;
+  if (tag === 'INPUT') return !NOT_TEXT_INPUTS.has(((el as HTMLInputElement).type || 'text').toLowerCase());
+  if (el.isContentEditable || el.closest('[contenteditable=""],[contenteditable="true"]')) return true;
+  const role = el.getAttribute('role');
+  return !!role && EDITABLE_ROLES.has(role);
+}
+
+/** Inside a modal dialog: shortcuts do not act behind it. */
+export function inDialog(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  return !!el && typeof el.closest === 'function' && !!el.closest('[role="dialog"],[role="alertdialog"]');
 }

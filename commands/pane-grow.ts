@@ -7,6 +7,7 @@ export default defineCommand({
   id: 'pane.grow',
   title: 'Grow pane',
   group: 'Panes',
+  repeat: true,
   keys: 'alt+.',
   keywords: ['resize', 'wider', 'bigger'],
   when: (ctx) => ctx.paneCount > 1,

@@ -5,6 +5,7 @@ export default defineCommand({
   id: 'pane.shrink',
   title: 'Shrink pane',
   group: 'Panes',
+  repeat: true,
   keys: 'alt+,',
   keywords: ['resize', 'narrower', 'smaller'],
   when: (ctx) => ctx.paneCount > 1,

@@ -4,6 +4,7 @@ export default defineCommand({
   id: 'tab.prev',
   title: 'Previous tab',
   group: 'Tabs',
+  repeat: true,
   keys: 'alt+[',
   when: (ctx) => ctx.tabCount > 1,
   disabledReason: 'This pane has only one tab.',

@@ -32,7 +32,7 @@ test('palette opens persons into tabs, beside each other, and reload restores bo
   await page.keyboard.press('Enter');
   await expect(input).toBeHidden();
   await expect(page).toHaveURL(new RegExp(`/persons/edit/${a.id}$`));
-  await expect(page.getByRole('tab', { name: new RegExp(`Edit ${a.firstName} ${a.lastName}`), selected: true })).toBeVisible();
+  await expect(page.getByRole('tab', { name: new RegExp(`${a.firstName} ${a.lastName}`), selected: true })).toBeVisible();
 
   input = await openPalette(page);
   await page.keyboard.type(`${b.firstName} ${b.lastName}`);
@@ -43,8 +43,8 @@ test('palette opens persons into tabs, beside each other, and reload restores bo
 
   await page.reload();
   await expect(page.getByRole('tablist')).toHaveCount(2);
-  await expect(page.getByRole('tab', { name: new RegExp(`Edit ${a.firstName} ${a.lastName}`) })).toBeVisible();
-  await expect(page.getByRole('tab', { name: new RegExp(`Edit ${b.firstName} ${b.lastName}`) })).toBeVisible();
+  await expect(page.getByRole('tab', { name: new RegExp(`${a.firstName} ${a.lastName}`) })).toBeVisible();
+  await expect(page.getByRole('tab', { name: new RegExp(`${b.firstName} ${b.lastName}`) })).toBeVisible();
 });
 
 test('editing a person with a stale etag shows a clear message', async ({ page }) => {
@@ -141,7 +141,7 @@ test('a locked person is shown Locked in the list and can be unlocked', async ({
   await expect(row).toBeVisible();
   await expect(row.getByText('Locked')).toBeVisible();
   await page.goto(`/persons/edit/${locked.id}`);
-  await expect(page.getByRole('tab', { name: new RegExp(`Edit ${locked.firstName} ${locked.lastName}`), selected: true })).toBeVisible();
+  await expect(page.getByRole('tab', { name: new RegExp(`${locked.firstName} ${locked.lastName}`), selected: true })).toBeVisible();
   await page.getByRole('button', { name: 'Unlock' }).click();
   await expect(page.getByRole('region', { name: 'Notifications' }).getByText(MSG.personUnlocked)).toBeVisible();
   expect(dbQuery<{ isLocked: number }>('select isLocked from persons where id = ?', locked.id)[0].isLocked).toBe(0);

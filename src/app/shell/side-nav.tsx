@@ -1,7 +1,10 @@
 // Spec §2 application shell: side navigation (280 px), each entry only with its permission.
 // An entry opens its route in the focused tab; with Ctrl/⌘/Shift or the middle button the
 // browser opens the link itself (new tab/window), as links should.
-import type { MouseEvent } from 'react';
+// Below 1,100 px wide the nav collapses to its icons (72 px), leaving the room to the panes; the
+// links stay in the Tab order with their names (visually hidden, and as a tooltip).
+import { useSyncExternalStore, type MouseEvent } from 'react';
+import './side-nav.css';
 import { useLocation } from 'wouter';
 import { MSG } from '../../shared/messages';
 import { getHref, ROUTES, type RouteId } from '../paths';
@@ -15,6 +18,23 @@ export const NAV_ENTRIES: { route: RouteId; label: string; icon: string }[] = [
   { route: 'alarmReports', label: MSG.navAlarmReports, icon: 'M12 3l9 16H3L12 3zM12 10v4M12 17h.01' },
 ];
 
+/** The nav collapses to icons below this width (px). */
+export const SIDE_NAV_COLLAPSE_BELOW = 1100;
+const COLLAPSE_QUERY = `(max-width: ${SIDE_NAV_COLLAPSE_BELOW - 0.02}px)`;
+
+function subscribeCollapse(onChange: () => void) {
+  if (typeof window === 'undefined' || typeof window.matchMedia !== 'function') return () => {};
+  const mq = window.matchMedia(COLLAPSE_QUERY);
+  mq.addEventListener?.('change', onChange);
+  return () => mq.removeEventListener?.('change', onChange);
+}
+const collapsedNow = () => typeof window !== 'undefined' && typeof window.matchMedia === 'function' && window.matchMedia(COLLAPSE_QUERY).matches;
+
+/** Whether the window is narrower than SIDE_NAV_COLLAPSE_BELOW. */
+export function useSideNavCollapsed(): boolean {
+  return useSyncExternalStore(subscribeCollapse, collapsedNow, () => false);
+}
+
 /** Whether `path` lies in the area of the nav entry (the list and everything under it). */
 export function inArea(path: string, route: RouteId) {
   const base = ROUTES[route].pattern;
@@ -25,6 +45,7 @@ export function SideNav() {
   const can = useCan();
   const [location] = useLocation();
   const entries = NAV_ENTRIES.filter((e) => can(ROUTES[e.route].permission));
+  const collapsed = useSideNavCollapsed();
 
   const onClick = (e: MouseEvent<HTMLAnchorElement>, href: string) => {
     if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
@@ -33,7 +54,7 @@ export function SideNav() {
   };
 
   return (
-    <nav className="side-nav" aria-label="Main">
+    <nav className="side-nav" aria-label="Main" data-collapsed={collapsed || undefined}>
       <div className="side-nav-brand">
         <span className="brand-mark" aria-hidden="true" />
         <span className="brand-name">{MSG.productName}</span>
@@ -47,6 +68,7 @@ export function SideNav() {
               <a
                 href={href}
                 className="side-nav-link"
+                title={collapsed ? e.label : undefined}
                 aria-current={active ? 'page' : undefined}
                 onClick={(ev) => onClick(ev, href)}
               >

@@ -83,6 +83,16 @@ export function findTab(state: WorkspaceState, tabId: string): { pane: Pane; tab
   return null;
 }
 
+/**
+ * What the tab strip shows for a title: the spec's page titles of edit pages all start with
+ * 'Edit ' ('Edit Ann Smith'), which only repeats itself across a strip of such tabs; the strip
+ * drops it (the page heading and the browser title keep the full title).
+ */
+export function tabLabel(title: string): string {
+  const short = title.replace(/^Edit\s+/, '');
+  return short.trim() ? short : title;
+}
+
 /** Two hrefs name the same record when their paths are equal (query and trailing slash ignored). */
 export function sameRecord(a: string, b: string): boolean {
   return hrefKey(a) === hrefKey(b);

@@ -2,12 +2,60 @@
 // ←/→ move between tabs (selection follows focus), Home/End jump, Delete closes. Each tab shows
 // its title, a dot when it has unsaved changes and a pin when pinned; the close button sits next
 // to the tab (not inside it) and is left out of the Tab order — Delete does the same.
-import type { KeyboardEvent, MouseEvent } from 'react';
-import type { Pane } from './model';
+// The strip scrolls sideways: the active tab is always scrolled into view, and a count at either
+// end says how many tabs are out of sight there (clicking it scrolls that way).
+import { useCallback, useEffect, useLayoutEffect, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { tabLabel, type Pane } from './model';
 import { closeTab, focusPane, selectTab } from './actions';
 import { focusSoon, panelDomId, tabDomId } from './dom';
 
+/** Tabs of the strip wholly or partly out of sight on the left (before) and on the right (after). */
+export function hiddenTabs(list: HTMLElement): { before: number; after: number } {
+  const left = list.scrollLeft;
+  const right = left + list.clientWidth;
+  let before = 0;
+  let after = 0;
+  if (list.scrollWidth <= list.clientWidth + 1) return { before, after };
+  for (const el of list.querySelectorAll<HTMLElement>('.ws-tab-wrap')) {
+    if (el.offsetLeft < left - 1) before += 1;
+    else if (el.offsetLeft + el.offsetWidth > right + 1) after += 1;
+  }
+  return { before, after };
+}
+
 export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
+  const listRef = useRef<HTMLDivElement>(null);
+  const [hidden, setHidden] = useState({ before: 0, after: 0 });
+  const measure = useCallback(() => {
+    const el = listRef.current;
+    if (!el) return;
+    const next = hiddenTabs(el);
+    setHidden((h) => (h.before === next.before && h.after === next.after ? h : next));
+  }, []);
+
+  // The active tab is always in view (a tab opened or chosen with Alt+9 may sit past the edge).
+  useLayoutEffect(() => {
+    if (!pane.activeTabId) return;
+    document.getElementById(tabDomId(pane.activeTabId))?.parentElement?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    measure();
+  }, [pane.activeTabId, measure]);
+  useLayoutEffect(measure, [pane.tabs, measure]);
+  useEffect(() => {
+    const el = listRef.current;
+    if (!el) return;
+    el.addEventListener('scroll', measure, { passive: true });
+    const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
+    ro?.observe(el);
+    return () => {
+      el.removeEventListener('scroll', measure);
+      ro?.disconnect();
+    };
+  }, [measure]);
+  const scrollBy = (dir: 1 | -1) => {
+    const el = listRef.current;
+    el?.scrollBy?.({ left: dir * Math.max(120, el.clientWidth * 0.8), behavior: 'smooth' });
+  };
+
   const move = (toIndex: number) => {
     const t = pane.tabs[(toIndex + pane.tabs.length) % pane.tabs.length];
     if (!t) return;
@@ -54,7 +102,13 @@ export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
   };
 
   return (
-    <div role="tablist" aria-label={label} aria-orientation="horizontal" className="ws-tabstrip">
+    <div className="ws-tabbar" data-overflow-before={hidden.before || undefined} data-overflow-after={hidden.after || undefined}>
+    {hidden.before > 0 && (
+      <button type="button" className="ws-tab-more ws-tab-more--before" tabIndex={-1} onClick={() => scrollBy(-1)} aria-label={`${hidden.before} more ${hidden.before === 1 ? 'tab' : 'tabs'} to the left`} title="Scroll tabs left">
+        ‹ {hidden.before}
+      </button>
+    )}
+    <div ref={listRef} role="tablist" aria-label={label} aria-orientation="horizontal" className="ws-tabstrip">
       {pane.tabs.map((t, i) => {
         const selected = t.id === pane.activeTabId;
         return (
@@ -66,7 +120,7 @@ export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
               aria-controls={panelDomId(t.id)}
               tabIndex={selected ? 0 : -1}
               className="ws-tab"
-              title={t.href}
+              title={t.title === tabLabel(t.title) ? t.href : `${t.title} — ${t.href}`}
               onClick={() => {
                 focusPane(pane.id);
                 selectTab(t.id);
@@ -79,7 +133,7 @@ export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
                   <path d="M16 3l5 5-3 1-4 4 1 5-2 2-4-4-5 5-1-1 5-5-4-4 2-2 5 1 4-4z" />
                 </svg>
               )}
-              <span className="ws-tab-title">{t.title}</span>
+              <span className="ws-tab-title">{tabLabel(t.title)}</span>
               {t.dirty && (
                 <span className="ws-tab-dirty" role="img" aria-label="Unsaved changes">
                   ●
@@ -90,7 +144,7 @@ export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
               type="button"
               className="ws-tab-close"
               tabIndex={-1}
-              aria-label={`Close ${t.title}`}
+              aria-label={`Close ${tabLabel(t.title)}`}
               title="Close (Delete)"
               onClick={(e) => {
                 e.stopPropagation();
@@ -102,6 +156,12 @@ export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
           </div>
         );
       })}
+    </div>
+    {hidden.after > 0 && (
+      <button type="button" className="ws-tab-more ws-tab-more--after" tabIndex={-1} onClick={() => scrollBy(1)} aria-label={`${hidden.after} more ${hidden.after === 1 ? 'tab' : 'tabs'} to the right`} title="Scroll tabs right">
+        {hidden.after} ›
+      </button>
+    )}
     </div>
   );
 }

@@ -20,6 +20,7 @@ import { findTab } from './model';
 import { openRoute } from './actions';
 import { resolveHref } from './url';
 import { LayoutView } from './layout-view';
+import { useUnsavedChangesGuard } from './unload-guard';
 import { TabContentHost } from './tab-content';
 import { Palette } from '../palette/palette';
 import { KeyListener } from '../../../commands/key-listener';
@@ -46,6 +47,7 @@ export function Workspace() {
   const focused = useAtomValue(focusedTabAtom);
   const title = useAtomValue(focusedTabTitleAtom);
   const pathname = usePathname();
+  useUnsavedChangesGuard();
 
   const ready = useRef<string | null | undefined>(undefined); // user id the URL sync is set up for
   const lastFocused = useRef<string | null>(null);

@@ -5,6 +5,11 @@ import { KeyListener, isTypingTarget } from '../../../commands/key-listener';
 import { COMMANDS } from '../../../commands/index';
 import type { CommandContext } from '../../../commands/define';
 import { appStore } from '../../../src/app/state/store';
+import { defineCommand, runCommand } from '../../../commands/define';
+import { createCommandContext } from '../../../commands/context';
+import { dismissAll, getToasts } from '../../../src/app/ui/toast';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 
 function fakeContext(over: Partial<CommandContext> = {}) {
   const ctx = {
@@ -156,5 +161,47 @@ describe('key listener', () => {
     expect(isTypingTarget(el('<div role="combobox"></div>'))).toBe(true);
     expect(isTypingTarget(el('<button></button>'))).toBe(false);
     expect(isTypingTarget(document.body)).toBe(false);
+  });
+
+  it('a command whose promise rejects is reported, never dropped', async () => {
+    const failing = defineCommand({ id: 'test.fail', title: 'Fail', group: 'General', keys: 'alt+q', run: async () => { throw new Error('boom'); } });
+    const reportError = vi.fn();
+    const ctx = fakeContext({ reportError });
+    const user = userEvent.setup();
+    render(<KeyListener commands={[failing]} makeContext={() => ctx} />);
+    await user.keyboard('{Alt>}q{/Alt}');
+    await vi.waitFor(() => expect(reportError).toHaveBeenCalledTimes(1));
+    expect((reportError.mock.calls[0][0] as Error).message).toBe('boom');
+    expect(reportError.mock.calls[0][1]).toBe(failing);
+    // runCommand itself resolves false instead of rejecting
+    await expect(runCommand(failing, ctx)).resolves.toBe(false);
+  });
+
+  it('in the app a failing command shows an error toast with the server\'s message', async () => {
+    dismissAll();
+    const failing = defineCommand({ id: 'test.fail', title: 'Fail', group: 'General', run: () => Promise.reject({ data: { Content: { Message: 'Server said no.' } } }) });
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await expect(runCommand(failing, createCommandContext())).resolves.toBe(false);
+    spy.mockRestore();
+    expect(getToasts().map((t) => [t.kind, t.message])).toEqual([['error', 'Server said no.']]);
+    dismissAll();
+  });
+
+  it('j and k never fire while typing; isTypingTarget exists once in the code', () => {
+    const files: string[] = [];
+    const walk = (dir: string) => {
+      for (const f of readdirSync(dir)) {
+        const p = join(dir, f);
+        if (statSync(p).isDirectory()) walk(p);
+        else if (/\.tsx?$/.test(f)) files.push(p);
+      }
+    };
+    walk('src');
+    walk('commands');
+    const defining = files.filter((f) => /function isTypingTarget\b|const isTypingTarget\b/.test(readFileSync(f, 'utf8')));
+    expect(defining).toEqual(['commands/keys.ts']);
+    // and no list has its own window/document keydown listener
+    const dataTable = readFileSync('src/app/ui/data-table/data-table.tsx', 'utf8');
+    expect(dataTable).not.toMatch(/addEventListener\('keydown'/);
   });
 });

@@ -15,6 +15,7 @@ import { makeDictionaries, makePersonList, makePersonListItem, makeRole } from '
 import { MSG } from '../../../src/shared/messages';
 import { P, ROLE_IDS } from '../../../src/shared/permissions';
 import { slowMachine } from '../ui/slow-machine';
+import { KeyListener } from '../../../commands/key-listener';
 
 slowMachine();
 
@@ -81,17 +82,16 @@ describe('PersonListPage', () => {
     expect(openRoute).toHaveBeenCalledWith('/persons/add');
   });
 
-  it('role columns are read-only checkboxes named "{role} for {name}"', async () => {
+  it('role columns show a clear tick for each role held (not a grey disabled checkbox), named "{role} for {name}"', async () => {
     renderPage(<PersonListPage />, { permissions: allPerms });
-    const admin = await screen.findByRole('checkbox', { name: 'Provider Admin for Ann Smith' });
-    expect(admin).toBeChecked();
-    expect(admin).toBeDisabled();
-    expect(screen.getByRole('checkbox', { name: 'ARC Manager for Ann Smith' })).toBeChecked();
-    expect(screen.getByRole('checkbox', { name: 'ARC Controller for Ann Smith' })).not.toBeChecked();
-    expect(screen.getByRole('checkbox', { name: 'ARC Controller for Bob Jones' })).toBeChecked();
-    expect(screen.getByRole('checkbox', { name: 'Provider Admin Readonly for Cy Young' })).toBeChecked();
-    await userEvent.click(screen.getByRole('checkbox', { name: 'ARC Supervisor for Cy Young' }));
-    expect(screen.getByRole('checkbox', { name: 'ARC Supervisor for Cy Young' })).not.toBeChecked();
+    const admin = await screen.findByRole('img', { name: 'Provider Admin for Ann Smith: yes' });
+    expect(admin.querySelector('svg')).not.toBeNull(); // the tick
+    expect(screen.getByRole('img', { name: 'ARC Manager for Ann Smith: yes' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'ARC Controller for Ann Smith: no' })).toHaveTextContent('–');
+    expect(screen.getByRole('img', { name: 'ARC Controller for Bob Jones: yes' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'Provider Admin Readonly for Cy Young: yes' })).toBeInTheDocument();
+    expect(screen.getByRole('img', { name: 'ARC Supervisor for Cy Young: no' })).toBeInTheDocument();
+    expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
   });
 
   it('last column: Locked badge for a locked person, else the last login (dd/MM/yyyy HH:mm) or a dash', async () => {
@@ -143,9 +143,15 @@ describe('PersonListPage', () => {
     await waitFor(() => expect(listCalls().at(-1)).toMatchObject({ page: 1, pageSize: 50 }));
   });
 
-  it('rows open the edit page with the edit permission (click, Enter; Ctrl = beside)', async () => {
+  it('rows open the edit page with the edit permission (click, Enter; Ctrl+Enter = beside)', async () => {
     const user = userEvent.setup();
-    renderPage(<PersonListPage />, { permissions: allPerms });
+    renderPage(
+      <>
+        <KeyListener />
+        <PersonListPage />
+      </>,
+      { permissions: allPerms },
+    );
     await user.click(await screen.findByText('Bob Jones'));
     expect(openRoute).toHaveBeenLastCalledWith(`/persons/edit/${bob.Id}`, undefined);
     const grid = screen.getByRole('grid');
@@ -158,10 +164,33 @@ describe('PersonListPage', () => {
 
   it('without the edit permission rows do not open', async () => {
     const user = userEvent.setup();
-    renderPage(<PersonListPage />, { permissions: [P.PersonListView] });
+    renderPage(
+      <>
+        <KeyListener />
+        <PersonListPage />
+      </>,
+      { permissions: [P.PersonListView] },
+    );
     await user.click(await screen.findByText('Bob Jones'));
     act(() => screen.getByRole('grid').focus());
     await user.keyboard('{Enter}');
+    expect(openRoute).not.toHaveBeenCalled();
+    expect(screen.queryAllByRole('link')).toHaveLength(0); // nothing to link to either
+  });
+
+  it('each row is a real link to the edit page (middle click, copy link), a plain click still opens the tab', async () => {
+    const user = userEvent.setup();
+    renderPage(<PersonListPage />, { permissions: allPerms });
+    const link = await screen.findByRole('link', { name: 'Bob Jones' });
+    expect(link).toHaveAttribute('href', `/persons/edit/${bob.Id}`);
+    expect(link.closest('[role="row"]')).toHaveAttribute('data-linked');
+    await user.click(link);
+    expect(openRoute).toHaveBeenLastCalledWith(`/persons/edit/${bob.Id}`, undefined);
+    // A Ctrl-click is the browser's (new browser tab): the workspace does not open anything.
+    vi.mocked(openRoute).mockClear();
+    await user.keyboard('{Control>}');
+    await user.click(screen.getByRole('link', { name: 'Ann Smith' }));
+    await user.keyboard('{/Control}');
     expect(openRoute).not.toHaveBeenCalled();
   });
 

@@ -7,6 +7,7 @@ import type { DataTableColumn, SortState } from '../../../src/app/ui/data-table/
 import { MSG } from '../../../src/shared/messages';
 import { stubGridLayout } from './layout';
 import { slowMachine } from './slow-machine';
+import { KeyListener } from '../../../commands/key-listener';
 
 slowMachine();
 
@@ -20,8 +21,14 @@ const columns: DataTableColumn<Row>[] = [
   { id: 'plain', header: 'Plain', cell: () => 'x' },
 ];
 
+// The app's one key listener is there, as in the workspace: j / k / Enter / x / `/` are commands.
 function Table(props: Partial<DataTableProps<Row>> & { rows: Row[] }) {
-  return <DataTable<Row> label="People" columns={columns} getRowKey={(r) => r.id} totalCount={props.rows.length} {...props} />;
+  return (
+    <>
+      <KeyListener />
+      <DataTable<Row> label="People" columns={columns} getRowKey={(r) => r.id} totalCount={props.rows.length} {...props} />
+    </>
+  );
 }
 
 const dataRows = () => screen.getAllByRole('row').filter((r) => r.getAttribute('aria-rowindex') !== '1');
@@ -141,6 +148,57 @@ describe('DataTable', () => {
     expect(onOpen).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'r1' }), { beside: false });
     await userEvent.keyboard('{Control>}{Enter}{/Control}');
     expect(onOpen).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'r1' }), { beside: true });
+    expect(onOpen).toHaveBeenCalledTimes(2);
+  });
+
+  it('j / k / Enter are commands of the one key listener: without it the list has no handler of its own for them', async () => {
+    const onOpen = vi.fn();
+    render(<DataTable<Row> label="People" columns={columns} getRowKey={(r) => r.id} totalCount={5} rows={makeRows(5)} onOpen={onOpen} />);
+    const grid = screen.getByRole('grid');
+    act(() => grid.focus());
+    const active = () => document.getElementById(grid.getAttribute('aria-activedescendant')!);
+    await userEvent.keyboard('jj{Enter}');
+    expect(active()).toHaveTextContent('Name 0');
+    expect(onOpen).not.toHaveBeenCalled();
+    await userEvent.keyboard('{ArrowDown}'); // grid navigation keys stay with the grid
+    expect(active()).toHaveTextContent('Name 1');
+  });
+
+  it('Enter on a header button sorts and opens nothing; Enter on the grid opens', async () => {
+    const onOpen = vi.fn();
+    const onSortChange = vi.fn();
+    render(<Table rows={makeRows(3)} onOpen={onOpen} sort={{ key: 'Name', desc: false }} onSortChange={onSortChange} />);
+    const button = within(screen.getByRole('columnheader', { name: 'Email' })).getByRole('button');
+    act(() => button.focus());
+    await userEvent.keyboard('{Enter}');
+    expect(onSortChange).toHaveBeenCalledWith({ key: 'Email', desc: false });
+    expect(onOpen).not.toHaveBeenCalled();
+    await userEvent.keyboard('j'); // j from inside the grid moves its rows
+    act(() => screen.getByRole('grid').focus());
+    await userEvent.keyboard('{Enter}');
+    expect(onOpen).toHaveBeenCalledWith(expect.objectContaining({ id: 'r1' }), { beside: false });
+  });
+
+  it('rows with rowHref are links over the whole row; a plain click opens in the workspace, a modified click is left to the browser', async () => {
+    const onOpen = vi.fn();
+    const user = userEvent.setup();
+    render(<Table rows={makeRows(3)} onOpen={onOpen} canOpen={(r) => r.id !== 'r2'} rowHref={(r) => `/people/${r.id}`} />);
+    const link = screen.getByRole('link', { name: 'Name 1' });
+    expect(link).toHaveAttribute('href', '/people/r1');
+    expect(link).toHaveAttribute('tabindex', '-1');
+    expect(screen.queryByRole('link', { name: 'Name 2' })).toBeNull(); // cannot open: no link
+    await user.click(screen.getByText('user1@example.com')); // anywhere on the row (the stretched link)
+    expect(onOpen).toHaveBeenLastCalledWith(expect.objectContaining({ id: 'r1' }), { beside: false });
+    const clicks: boolean[] = [];
+    const onWindowClick = (e: Event) => clicks.push(e.defaultPrevented); // after React's handlers
+    window.addEventListener('click', onWindowClick);
+    await user.click(link);
+    expect(clicks.at(-1)).toBe(true); // plain click: the workspace opens it, the browser does not navigate
+    await user.keyboard('{Control>}');
+    await user.click(link);
+    await user.keyboard('{/Control}');
+    expect(clicks.at(-1)).toBe(false); // Ctrl-click: the browser's new tab
+    window.removeEventListener('click', onWindowClick);
     expect(onOpen).toHaveBeenCalledTimes(2);
   });
 

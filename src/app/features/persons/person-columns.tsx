@@ -1,9 +1,10 @@
 // The person list's columns (spec document 1 §2): user name, e-mail, the five role columns as
-// read-only checkboxes, and Last Login ('Locked' badge, date or '-'). Shared by the page and the
+// yes/no marks (a clear tick, not a grey disabled checkbox), and Last Login ('Locked' badge, date or '-'). Shared by the page and the
 // list benchmark, so the benchmark measures the real cells.
 import { Badge } from '@radix-ui/themes';
 import { format, isValid, parseISO } from 'date-fns';
 import type { DataTableColumn } from '../../ui/data-table/types';
+import { YesNoMark } from '../../ui/data-table/yes-no-mark';
 import { MSG } from '../../../shared/messages';
 import { ROLE_IDS, ROLE_LABELS, type RoleName } from '../../../shared/permissions';
 import type { PersonListItem } from './api';
@@ -32,16 +33,7 @@ export function personColumns(roleId: (name: RoleName) => string = (n) => ROLE_I
       sortKey: `${ROLE_SORT_PREFIX}${roleId(name)}`,
       width: 'minmax(92px, 0.7fr)',
       align: 'center',
-      cell: (p) => (
-        <input
-          type="checkbox"
-          checked={p.Roles.some((r) => r.Name === name || r.Id === roleId(name))}
-          readOnly
-          disabled
-          tabIndex={-1}
-          aria-label={`${ROLE_LABELS[name]} for ${fullName(p)}`}
-        />
-      ),
+      cell: (p) => <YesNoMark value={p.Roles.some((r) => r.Name === name || r.Id === roleId(name))} label={`${ROLE_LABELS[name]} for ${fullName(p)}`} />,
     })),
     {
       id: 'lastLogin',

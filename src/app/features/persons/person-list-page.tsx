@@ -116,6 +116,7 @@ export function PersonListPage() {
           error={list.isError ? errorMessage(list.error) : null}
           onRetry={() => void list.refetch()}
           onOpen={canEdit ? (p, { beside }) => openRoute(getHref('personEdit', { userId: p.Id }), beside ? { beside: true } : undefined) : undefined}
+          rowHref={canEdit ? (p) => getHref('personEdit', { userId: p.Id }) : undefined}
           filterRef={searchRef}
           gridRef={gridRef}
           keyboardActive={tab.active}

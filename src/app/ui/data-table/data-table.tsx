@@ -2,12 +2,19 @@
 // the DOM, so a page of 100 or 20,000 rows in "all rows" mode costs the same), a sticky header,
 // grid semantics (aria-rowcount counts every row on the server plus the header) and keyboard
 // row navigation. Devices, customers and alarm reports reuse it; nothing here knows about persons.
+// Keys: the grid itself handles the WAI-ARIA grid keys (arrows, Home/End, PageUp/PageDown); the
+// shortcuts j / k / Enter / Ctrl+Enter / x / `/` are commands (commands/list-nav.ts) that reach
+// this list through the list registry, via the app's one key dispatcher.
+// Rows that open a record (rowHref) are real links: middle click, Ctrl/⌘/Shift-click and "copy
+// link" do what they do on any link, while a plain click or Enter opens the workspace tab.
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode, type RefObject } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { MSG } from '../../../shared/messages';
 import { EmptyState } from '../empty-state';
 import { Pagination } from '../pagination';
-import { isBareKey, isInOverlay, isTypingTarget } from './keys';
+import { isBareKey } from './keys';
+import { isTypingTarget } from '../../../../commands/keys';
+import { registerList } from './list-registry';
 import type { DataTableColumn, OpenOptions, SortState } from './types';
 import './list-widgets.css';
 
@@ -47,9 +54,17 @@ export type DataTableProps<T> = {
   onRetry?: () => void;
   emptyMessage?: ReactNode;
 
-  /** Enter / click on a row. `beside` is true for Ctrl/⌘+Enter, Ctrl/⌘-click and middle click. */
+  /**
+   * Enter / click on a row. `beside` is true for Ctrl/⌘+Enter (and, for rows without rowHref,
+   * Ctrl/⌘-click and middle click).
+   */
   onOpen?: (row: T, opts: OpenOptions) => void;
   canOpen?: (row: T) => boolean;
+  /**
+   * The route a row opens (getHref(...)): the row's first cell becomes a link stretched over the
+   * whole row, so middle click, Ctrl/⌘/Shift-click and "copy link" work as on any link.
+   */
+  rowHref?: (row: T) => string | null | undefined;
 
   selectable?: boolean;
   selectedKeys?: ReadonlySet<string>;
@@ -58,7 +73,7 @@ export type DataTableProps<T> = {
   /** The list's filter box: `/` focuses it. */
   filterRef?: RefObject<HTMLElement | null>;
   /**
-   * Listen for j, k and / on the whole document while nothing else claims them (the page passes
+   * j, k and / work from anywhere in the page while nothing else claims them (the page passes
    * useTab().active so only the focused tab's list reacts). Keys inside the grid always work.
    */
   keyboardActive?: boolean;
@@ -79,7 +94,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
   const {
     label, columns, rows, getRowKey, totalCount, page, pageSize, onPageChange, onPageSizeChange, pageSizes,
     onEndReached, hasMore, sort, onSortChange, loading, fetching, error, onRetry, emptyMessage,
-    onOpen, canOpen, selectable, selectedKeys, onSelectionChange, filterRef, keyboardActive,
+    onOpen, canOpen, rowHref, selectable, selectedKeys, onSelectionChange, filterRef, keyboardActive,
     rowHeight = DEFAULT_ROW_HEIGHT, height, minWidth = '720px', gridRef,
   } = props;
 
@@ -171,28 +186,20 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   const pageStep = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 0) - HEADER_HEIGHT) / rowHeight) - 1);
 
+  // WAI-ARIA grid keys stay with the grid; j / k / Enter / x / `/` are commands (list-nav.ts).
   const onGridKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
-    if (e.defaultPrevented || isTypingTarget(e.target)) return;
-    const onGrid = e.target === e.currentTarget;
-    const bare = isBareKey(e);
-    let handled = true;
+    if (e.defaultPrevented || isTypingTarget(e.target) || !isBareKey(e)) return;
     switch (e.key) {
-      case 'j':
       case 'ArrowDown':
-        if (!bare) return;
         moveTo(activeIndex + 1);
         break;
-      case 'k':
       case 'ArrowUp':
-        if (!bare) return;
         moveTo(activeIndex - 1);
         break;
       case 'Home':
-        if (!bare) return;
         moveTo(0);
         break;
       case 'End':
-        if (!bare) return;
         moveTo(count - 1);
         break;
       case 'PageDown':
@@ -201,60 +208,61 @@ export function DataTable<T>(props: DataTableProps<T>) {
       case 'PageUp':
         moveTo(activeIndex - pageStep);
         break;
-      case 'Enter': {
-        // Enter on a header button sorts; only Enter on the grid itself opens the active row.
-        if (!onGrid || e.altKey) return;
-        const row = rows[activeIndex];
-        if (!openable(row)) return;
-        onOpen!(row, { beside: e.ctrlKey || e.metaKey });
-        break;
-      }
-      case 'x':
-        if (!bare || !selectable || !rows[activeIndex]) return;
-        toggleSelected(rows[activeIndex]);
-        break;
-      case '/':
-        if (!bare || !filterRef?.current) return;
-        filterRef.current.focus();
-        break;
       default:
-        handled = false;
+        return;
     }
-    if (handled) e.preventDefault();
+    e.preventDefault();
   };
 
-  // j / k / '/' from anywhere in the focused tab while nothing else is being typed into.
-  const keyState = useRef({ moveTo, activeIndex, filterRef });
-  keyState.current = { moveTo, activeIndex, filterRef };
-  useEffect(() => {
-    if (!keyboardActive) return;
-    const onKey = (e: globalThis.KeyboardEvent) => {
-      if (e.defaultPrevented || !isBareKey(e) || isTypingTarget(e.target) || isInOverlay(e.target)) return;
-      if (e.target instanceof Element && e.target.closest('[role="grid"]')) return; // another list owns it
-      const s = keyState.current;
-      if (e.key === '/' && s.filterRef?.current) {
-        e.preventDefault();
-        s.filterRef.current.focus();
-      } else if (e.key === 'j' || e.key === 'k') {
-        e.preventDefault();
-        scrollRef.current?.focus({ preventScroll: true });
-        s.moveTo(s.activeIndex + (e.key === 'j' ? 1 : -1));
-      }
-    };
-    window.addEventListener('keydown', onKey);
-    return () => window.removeEventListener('keydown', onKey);
-  }, [keyboardActive]);
+  // What the list.* commands act on. Read through a ref: the registration lives as long as the table.
+  const live = useRef({ moveTo, activeIndex, rows, openable, onOpen, selectable, toggleSelected, filterRef, keyboardActive });
+  live.current = { moveTo, activeIndex, rows, openable, onOpen, selectable, toggleSelected, filterRef, keyboardActive };
+  useEffect(
+    () =>
+      registerList({
+        element: () => scrollRef.current,
+        active: () => !!live.current.keyboardActive,
+        move: (delta) => {
+          const s = live.current;
+          if (document.activeElement !== scrollRef.current && !scrollRef.current?.contains(document.activeElement)) {
+            scrollRef.current?.focus({ preventScroll: true });
+          }
+          s.moveTo(s.activeIndex + delta);
+        },
+        canOpen: () => live.current.openable(live.current.rows[live.current.activeIndex]),
+        open: (beside) => {
+          const s = live.current;
+          const row = s.rows[s.activeIndex];
+          if (s.openable(row)) s.onOpen!(row, { beside });
+        },
+        selectable: () => !!live.current.selectable && !!live.current.rows[live.current.activeIndex],
+        toggleSelect: () => {
+          const s = live.current;
+          const row = s.rows[s.activeIndex];
+          if (row) s.toggleSelected(row);
+        },
+        hasFilter: () => !!live.current.filterRef?.current,
+        focusFilter: () => live.current.filterRef?.current?.focus(),
+      }),
+    [],
+  );
 
   const onRowClick = (e: MouseEvent, index: number) => {
     const target = e.target as Element;
-    if (target.closest(INTERACTIVE) && target.closest(INTERACTIVE) !== e.currentTarget) return;
+    const control = target.closest(INTERACTIVE);
+    const onRowLink = !!control?.matches('.lw-row-link');
+    if (control && control !== e.currentTarget && !onRowLink) return;
+    // A modified click on a row link is the browser's (new tab / window, download).
+    if (onRowLink && (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button !== 0)) return;
+    if (onRowLink) e.preventDefault();
     setActive(index);
     scrollRef.current?.focus({ preventScroll: true });
     const row = rows[index];
-    if (openable(row)) onOpen!(row, { beside: e.ctrlKey || e.metaKey });
+    if (openable(row)) onOpen!(row, { beside: !onRowLink && (e.ctrlKey || e.metaKey) });
   };
   const onRowAuxClick = (e: MouseEvent, index: number) => {
     if (e.button !== 1) return;
+    if ((e.target as Element).closest('.lw-row-link')) return; // the link opens a browser tab
     const row = rows[index];
     if (openable(row)) {
       e.preventDefault();
@@ -350,6 +358,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                 }
                 const key = getRowKey(row);
                 const selected = selectable ? !!selectedKeys?.has(key) : undefined;
+                const href = rowHref && openable(row) ? rowHref(row) : null;
                 return (
                   <div
                     key={item.key}
@@ -359,6 +368,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     aria-selected={selected}
                     data-active={index === activeIndex || undefined}
                     data-openable={openable(row) || undefined}
+                    data-linked={href ? true : undefined}
                     className="lw-dt__row"
                     style={style}
                     onClick={(e) => onRowClick(e, index)}
@@ -369,9 +379,16 @@ export function DataTable<T>(props: DataTableProps<T>) {
                         <input type="checkbox" aria-label="Select row" checked={!!selected} onChange={() => toggleSelected(row)} />
                       </div>
                     )}
-                    {columns.map((col) => (
+                    {columns.map((col, ci) => (
                       <div key={col.id} role="gridcell" className={`lw-cell ${cellAlign(col.align)}`}>
-                        {col.cell(row, index)}
+                        {href && ci === 0 ? (
+                          // Out of the Tab order: the grid moves the focus (aria-activedescendant).
+                          <a href={href} className="lw-row-link" tabIndex={-1}>
+                            {col.cell(row, index)}
+                          </a>
+                        ) : (
+                          col.cell(row, index)
+                        )}
                       </div>
                     ))}
                   </div>

@@ -18,15 +18,3 @@ export type DataTableColumn<T> = {
 };
 
 export type OpenOptions = { beside: boolean };
-
-/** Single keys the list handles (shown by the shortcut sheet; never fired while typing). */
-export const DATA_TABLE_KEYS = [
-  { keys: 'j / ArrowDown', title: 'Next row' },
-  { keys: 'k / ArrowUp', title: 'Previous row' },
-  { keys: 'Home / End', title: 'First / last row' },
-  { keys: 'PageDown / PageUp', title: 'Move by a screen' },
-  { keys: 'Enter', title: 'Open row' },
-  { keys: 'Mod+Enter', title: 'Open row beside' },
-  { keys: '/', title: 'Focus the list filter' },
-  { keys: 'x', title: 'Select row' },
-] as const;

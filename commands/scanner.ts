@@ -1,0 +1,150 @@
+// Barcode scanners type like a keyboard: the characters of a serial a few milliseconds apart,
+// then Enter. This module recognises such a burst outside text fields and hands the string to a
+// registered scan handler instead of letting its keys run shortcuts ('g' then 'u' inside a serial
+// must not open User Management).
+//
+// How: while a scan handler is registered, a plain printable key pressed outside a text field is
+// held back for at most `maxGapMs`. Each further key within the gap is held too. Enter within the
+// gap after at least `minLength` held characters is a scan: the handler gets the characters and
+// none of the held keys runs a command (nor does the Enter). Anything else releases the held keys
+// in order to the normal key dispatcher: the gap passing without a key (a person typing), a key
+// with Ctrl/Alt/⌘, a key repeat, a key in a text field or dialog, a non-printable key, an Enter
+// after too few characters. So nothing a person types is lost; it only waits up to maxGapMs.
+// Without a registered handler nothing is held at all.
+import { useEffect, useRef } from 'react';
+
+export type ScanOptions = {
+  /** Longest pause between two keys of one scan (ms). Scanners: 5-20 ms; people rarely type two keys < 35 ms apart. */
+  maxGapMs: number;
+  /** Fewest characters before Enter that count as a scan. */
+  minLength: number;
+};
+export const SCAN_DEFAULTS: ScanOptions = { maxGapMs: 35, minLength: 4 };
+
+/** What the detector needs to know about one key press. */
+export type ScanKey = {
+  /** KeyboardEvent.key */
+  key: string;
+  /** When it was pressed (ms; KeyboardEvent.timeStamp or Date.now()). */
+  time: number;
+  /** May belong to a scan: no Ctrl/Alt/⌘, not a repeat, not in a text field or dialog, a handler is registered. */
+  eligible: boolean;
+};
+
+export type ScanVerdict = 'hold' | 'scan' | 'pass';
+
+/** A printable character a scanner sends (space excluded: it scrolls and activates controls). */
+export const isScanChar = (key: string) => key.length === 1 && key !== ' ';
+
+/**
+ * The timing rule, as a small state machine. `feed` says what to do with each key:
+ * 'hold' (keep it back), 'scan' (a scan ended with this Enter: drop it, onScan was called) or
+ * 'pass' (handle it normally, after the keys released just before). Held keys come back through
+ * `onRelease`, oldest first, when they turn out not to be a scan.
+ */
+export class ScanDetector<E> {
+  private held: E[] = [];
+  private chars = '';
+  private last = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  readonly options: ScanOptions;
+
+  constructor(
+    private readonly onScan: (code: string) => void,
+    private readonly onRelease: (held: E[]) => void,
+    options: Partial<ScanOptions> = {},
+  ) {
+    this.options = { ...SCAN_DEFAULTS, ...options };
+  }
+
+  /** Keys held back right now. */
+  get pending(): number {
+    return this.held.length;
+  }
+
+  isHeld(item: E): boolean {
+    return this.held.includes(item);
+  }
+
+  feed(k: ScanKey, item: E): ScanVerdict {
+    const { maxGapMs, minLength } = this.options;
+    // A timer can fire late on a busy page; the key times decide.
+    const inTime = this.held.length > 0 && k.time - this.last <= maxGapMs;
+    if (this.held.length && !inTime) this.release();
+    if (!k.eligible) {
+      this.release();
+      return 'pass';
+    }
+    if (k.key === 'Enter') {
+      if (inTime && this.chars.length >= minLength) {
+        const code = this.chars;
+        this.clear();
+        this.onScan(code);
+        return 'scan';
+      }
+      this.release();
+      return 'pass';
+    }
+    if (!isScanChar(k.key)) {
+      this.release();
+      return 'pass';
+    }
+    this.held.push(item);
+    this.chars += k.key;
+    this.last = k.time;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.release(), maxGapMs + 1);
+    return 'hold';
+  }
+
+  /** Gives the held keys back (oldest first) and starts afresh. */
+  release() {
+    const held = this.held;
+    this.clear();
+    if (held.length) this.onRelease(held);
+  }
+
+  /** Forgets everything without releasing (unmount). */
+  dispose() {
+    this.clear();
+  }
+
+  private clear() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.held = [];
+    this.chars = '';
+  }
+}
+
+// ---------------------------------------------------------------- the hook point
+
+/** Gets the scanned string. The most recently registered handler wins (a page can take over from the workspace's). */
+export type ScanHandler = (code: string) => void;
+
+const handlers: ScanHandler[] = [];
+
+/** Registers a scan handler; returns the function that removes it. */
+export function registerScanHandler(fn: ScanHandler): () => void {
+  handlers.push(fn);
+  return () => {
+    const i = handlers.lastIndexOf(fn);
+    if (i >= 0) handlers.splice(i, 1);
+  };
+}
+
+/** The handler scans go to now, or null (then the key listener holds nothing back). */
+export function currentScanHandler(): ScanHandler | null {
+  return handlers[handlers.length - 1] ?? null;
+}
+
+/** Registers `fn` while the component is mounted (null: none). The latest `fn` is always called. */
+export function useScanHandler(fn: ScanHandler | null) {
+  const ref = useRef(fn);
+  ref.current = fn;
+  const on = !!fn;
+  useEffect(() => {
+    if (!on) return;
+    return registerScanHandler((code) => ref.current?.(code));
+  }, [on]);
+}

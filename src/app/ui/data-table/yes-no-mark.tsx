@@ -1,0 +1,15 @@
+// A yes/no cell readable at a glance: a tick in a green circle for yes, a faint dash for no.
+// Screen readers hear the label with ': yes' or ': no' (role img), not an unlabelled checkbox.
+export function YesNoMark({ value, label }: { value: boolean; label: string }) {
+  return value ? (
+    <span className="lw-mark lw-mark--yes" role="img" aria-label={`${label}: yes`} title={label}>
+      <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+        <path d="M5 12.5l4.5 4.5L19 7.5" />
+      </svg>
+    </span>
+  ) : (
+    <span className="lw-mark lw-mark--no" role="img" aria-label={`${label}: no`}>
+      <span aria-hidden="true">–</span>
+    </span>
+  );
+}

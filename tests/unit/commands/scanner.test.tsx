@@ -1,0 +1,209 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, render } from '@testing-library/react';
+import { ScanDetector, registerScanHandler, currentScanHandler, type ScanKey } from '../../../commands/scanner';
+import { KeyListener } from '../../../commands/key-listener';
+import { COMMANDS } from '../../../commands/index';
+import type { CommandContext } from '../../../commands/define';
+import { appStore } from '../../../src/app/state/store';
+
+// The timing rule on its own: keys fed with explicit times, the release timer on fake timers.
+describe('scan detector (timing rule)', () => {
+  let scans: string[];
+  let released: string[][];
+  let d: ScanDetector<string>;
+  let t: number;
+  beforeEach(() => {
+    vi.useFakeTimers();
+    scans = [];
+    released = [];
+    d = new ScanDetector<string>((c) => scans.push(c), (held) => released.push(held), { maxGapMs: 35, minLength: 4 });
+    t = 1000;
+  });
+  afterEach(() => vi.useRealTimers());
+
+  const key = (k: string, gap: number, eligible = true): ScanKey => {
+    t += gap;
+    return { key: k, time: t, eligible };
+  };
+  /** Feeds each character `gap` ms after the previous one (timers advance as real time would). */
+  const type = (text: string, gap: number, eligible = true) =>
+    [...text].map((ch) => {
+      vi.advanceTimersByTime(gap);
+      return d.feed(key(ch, gap, eligible), ch);
+    });
+
+  it('a fast burst ending in Enter is a scan: the handler gets the string, no key is released', () => {
+    expect(type('SN12345', 8)).toEqual(Array(7).fill('hold'));
+    vi.advanceTimersByTime(8);
+    expect(d.feed(key('Enter', 8), 'Enter')).toBe('scan');
+    expect(scans).toEqual(['SN12345']);
+    vi.advanceTimersByTime(1000);
+    expect(released).toEqual([]);
+    expect(d.pending).toBe(0);
+  });
+
+  it('slow typing is no scan: each key is released on its own after the gap, Enter passes', () => {
+    type('gu12', 120);
+    vi.advanceTimersByTime(120);
+    expect(d.feed(key('Enter', 120), 'Enter')).toBe('pass');
+    expect(scans).toEqual([]);
+    expect(released).toEqual([['g'], ['u'], ['1'], ['2']]);
+  });
+
+  it('a burst without Enter is released in order once the gap has passed', () => {
+    type('abcdef', 5);
+    expect(released).toEqual([]);
+    vi.advanceTimersByTime(36);
+    expect(released).toEqual([['a', 'b', 'c', 'd', 'e', 'f']]);
+    expect(scans).toEqual([]);
+  });
+
+  it('a burst too short for a serial is released before its Enter passes', () => {
+    type('ab', 5);
+    vi.advanceTimersByTime(5);
+    expect(d.feed(key('Enter', 5), 'Enter')).toBe('pass');
+    expect(released).toEqual([['a', 'b']]);
+    expect(scans).toEqual([]);
+  });
+
+  it('Enter after a pause longer than the gap is no scan, even when the timer was late', () => {
+    type('ABCDEF', 5);
+    // The timer has not run (busy page), but the key times tell.
+    expect(d.feed(key('Enter', 60), 'Enter')).toBe('pass');
+    expect(released).toEqual([['A', 'B', 'C', 'D', 'E', 'F']]);
+    expect(scans).toEqual([]);
+  });
+
+  it('keys in a text field (not eligible) are never held: a burst there is ignored', () => {
+    expect(type('SN12345', 5, false)).toEqual(Array(7).fill('pass'));
+    expect(d.feed(key('Enter', 5, false), 'Enter')).toBe('pass');
+    expect(scans).toEqual([]);
+    expect(released).toEqual([]);
+  });
+
+  it('a modified or non-printable key ends the burst and releases it first', () => {
+    type('abcd', 5);
+    expect(d.feed(key('ArrowDown', 5), 'ArrowDown')).toBe('pass');
+    expect(released).toEqual([['a', 'b', 'c', 'd']]);
+    type('wxyz', 5);
+    expect(d.feed(key('w', 5, false), 'alt+w')).toBe('pass'); // e.g. Alt+W: not eligible
+    expect(released.at(-1)).toEqual(['w', 'x', 'y', 'z']);
+  });
+});
+
+describe('scan handler hook point', () => {
+  it('the latest registered handler gets scans; unregistering restores the previous one', () => {
+    const a = vi.fn();
+    const b = vi.fn();
+    const offA = registerScanHandler(a);
+    const offB = registerScanHandler(b);
+    expect(currentScanHandler()).toBe(b);
+    offB();
+    expect(currentScanHandler()).toBe(a);
+    offA();
+    expect(currentScanHandler()).toBeNull();
+  });
+});
+
+// The key listener feeds the detector: a scan reaches the handler and runs no shortcut.
+describe('key listener with a scan handler', () => {
+  function fakeContext() {
+    return {
+      store: appStore, focusedTab: null, tabCount: 1, paneCount: 1, closedCount: 0, beside: false,
+      openRoute: vi.fn(() => true), can: vi.fn(() => true),
+      workspace: {
+        closeTab: vi.fn(async () => true), reopenClosedTab: vi.fn(), cycleTab: vi.fn(), goToTab: vi.fn(), togglePinTab: vi.fn(),
+        splitPane: vi.fn(), focusNextPane: vi.fn(), moveTabToOtherPane: vi.fn(), resizeFocusedPane: vi.fn(),
+      },
+      ui: { togglePalette: vi.fn(), openCheatSheet: vi.fn() },
+      logout: vi.fn(),
+      list: null,
+    } satisfies CommandContext;
+  }
+  let off: (() => void) | null = null;
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => {
+    off?.();
+    off = null;
+    cleanup();
+    vi.useRealTimers();
+  });
+
+  function setup() {
+    const ctx = fakeContext();
+    const onScan = vi.fn();
+    off = registerScanHandler(onScan);
+    render(
+      <div>
+        <KeyListener commands={COMMANDS} makeContext={() => ctx} />
+        <input aria-label="Serial" />
+        <button>Save</button>
+      </div>,
+    );
+    return { ctx, onScan };
+  }
+
+  const letterCode = (ch: string) => (/[a-z]/i.test(ch) ? `Key${ch.toUpperCase()}` : /\d/.test(ch) ? `Digit${ch}` : '');
+  /** Presses keys on `target`, `gap` ms apart (fake clock: the event times follow it). */
+  function press(target: Element, text: string, gap: number) {
+    for (const ch of text) {
+      act(() => vi.advanceTimersByTime(gap));
+      fireEvent.keyDown(target, { key: ch, code: letterCode(ch) });
+    }
+  }
+  const enter = (target: Element) => fireEvent.keyDown(target, { key: 'Enter', code: 'Enter' });
+
+  it('a scanner burst outside a field goes to the handler, and its "g u" opens nothing', () => {
+    const { ctx, onScan } = setup();
+    press(document.body, 'GU1234', 6);
+    act(() => vi.advanceTimersByTime(6));
+    const notPrevented = enter(document.body);
+    expect(notPrevented).toBe(false); // the scan's Enter is consumed
+    expect(onScan).toHaveBeenCalledWith('GU1234');
+    act(() => vi.advanceTimersByTime(2000));
+    expect(ctx.openRoute).not.toHaveBeenCalled();
+  });
+
+  it('the same keys typed at human speed run the shortcut (after the short hold) and scan nothing', () => {
+    const { ctx, onScan } = setup();
+    press(document.body, 'gu', 150);
+    act(() => vi.advanceTimersByTime(50));
+    expect(ctx.openRoute).toHaveBeenCalledWith('/persons', { beside: false, focus: true });
+    expect(onScan).not.toHaveBeenCalled();
+  });
+
+  it('a fast "g u" without Enter is not lost: released, it still runs the shortcut', () => {
+    const { ctx, onScan } = setup();
+    press(document.body, 'gu', 10);
+    expect(ctx.openRoute).not.toHaveBeenCalled(); // held while it might be a scan
+    act(() => vi.advanceTimersByTime(50));
+    expect(ctx.openRoute).toHaveBeenCalledTimes(1);
+    expect(onScan).not.toHaveBeenCalled();
+  });
+
+  it('a burst typed into a text field is the field\'s: no scan', () => {
+    const { onScan } = setup();
+    const field = document.querySelector('input')!;
+    press(field, 'SN12345', 5);
+    enter(field);
+    act(() => vi.advanceTimersByTime(100));
+    expect(onScan).not.toHaveBeenCalled();
+  });
+
+  it('a scan ending on a focused button does not press it', () => {
+    const { onScan } = setup();
+    const button = document.querySelector('button')!;
+    button.focus();
+    press(button, 'AB1234', 5);
+    act(() => vi.advanceTimersByTime(5));
+    expect(enter(button)).toBe(false);
+    expect(onScan).toHaveBeenCalledWith('AB1234');
+  });
+
+  it('without a registered handler nothing is held', () => {
+    const ctx = fakeContext();
+    render(<KeyListener commands={COMMANDS} makeContext={() => ctx} />);
+    press(document.body, 'gu', 5);
+    expect(ctx.openRoute).toHaveBeenCalledTimes(1); // at once, no hold
+  });
+});
