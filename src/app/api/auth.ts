@@ -1,5 +1,6 @@
 // Auth-service calls (spec §7). Sign-in and forgot-password run signed out (publicHttp);
 // the rest carry the session.
+import { CAPTCHA_CHALLENGE_PATH, type CaptchaChallengeResponse } from '../../shared/captcha';
 import { queryOptions } from '@tanstack/react-query';
 import { http, publicHttp, postTokenForm, CLIENT_ID } from './http';
 import type { CurrentUser } from '../state/session';
@@ -141,4 +142,9 @@ export async function restoreSession(): Promise<boolean> {
     }
     return false;
   }
+}
+
+/** GET /api/captcha/challenge (public): which captcha provider is on and what the browser needs for it. */
+export function getCaptchaChallenge(): Promise<CaptchaChallengeResponse> {
+  return publicHttp<CaptchaChallengeResponse>(CAPTCHA_CHALLENGE_PATH);
 }

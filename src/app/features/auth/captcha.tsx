@@ -8,10 +8,10 @@
 // getCaptchaResponse() resolves with a one-use token or rejects with CaptchaError, whose message
 // is the spec's 'Captcha failed, please try again later.'
 import { useCallback, useEffect, useRef } from 'react';
-import { publicHttp } from '../../api/http';
+import { getCaptchaChallenge } from '../../api/auth';
 import { MSG } from '../../../shared/messages';
 import {
-  CAPTCHA_ACTION, CAPTCHA_CHALLENGE_PATH, type AltchaChallenge, type CaptchaChallengeResponse,
+  CAPTCHA_ACTION, type AltchaChallenge, type CaptchaChallengeResponse,
 } from '../../../shared/captcha';
 
 export class CaptchaError extends Error {
@@ -85,7 +85,7 @@ function loadRecaptcha(siteKey: string): Promise<Grecaptcha> {
 type Prepared = { kind: 'token'; token: string; preparedAt: number } | { kind: 'recaptcha'; grecaptcha: Grecaptcha; siteKey: string };
 
 async function prepareCaptcha(): Promise<Prepared> {
-  const res = await publicHttp<CaptchaChallengeResponse>(CAPTCHA_CHALLENGE_PATH);
+  const res = await getCaptchaChallenge();
   if (res?.provider === 'recaptcha') return { kind: 'recaptcha', grecaptcha: await loadRecaptcha(res.siteKey), siteKey: res.siteKey };
   if (res?.provider !== 'altcha') throw new CaptchaError('unknown provider');
   return { kind: 'token', token: await solveAltchaChallenge(res.challenge), preparedAt: Date.now() };
