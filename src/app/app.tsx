@@ -4,7 +4,7 @@
 // owns the browser URL.
 import '@radix-ui/themes/styles.css';
 import './styles.css';
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Theme } from '@radix-ui/themes';
@@ -24,6 +24,7 @@ import { SignInPage } from './features/auth/sign-in-page';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page';
 import { ResetPasswordPage, RESET_PASSWORD_PATH } from './features/auth/reset-password-page';
 import { Workspace } from './workspace/workspace';
+import { rememberReturnPath } from './shell/return-to';
 
 const AUTH_PATHS = new Set<string>([ROUTES.login.pattern, ROUTES.forgotPassword.pattern, RESET_PASSWORD_PATH]);
 
@@ -42,10 +43,20 @@ export function SignedOutRoutes() {
         <Redirect key="to-login" to={getHref('login')} replace />
       </Route>
       <Route key="unknown">
-        <Redirect key="to-root" to="/" replace />
+        <RememberAndGoToRoot />
       </Route>
     </Switch>
   );
+}
+
+/**
+ * Spec: an unknown path while signed out goes to the root (and from there to /login). A
+ * workspace route among them (a deep link) is remembered first and opened after sign-in.
+ */
+function RememberAndGoToRoot() {
+  const [location] = useLocation();
+  useLayoutEffect(() => rememberReturnPath(location), [location]);
+  return <Redirect key="to-root" to="/" replace />;
 }
 
 function SignedIn() {

@@ -8,6 +8,7 @@ import {
   clearLocalStorage, currentUserAtom, endSessionLocally, hasAdminAccess, landingHref, sessionAtom, sessionFromTokens,
 } from '../state/session';
 import { markActivity } from '../state/idle';
+import { takeReturnPath } from '../shell/return-to';
 
 /** No captcha provider is configured: the field is sent empty (the server ignores it). */
 export const CAPTCHA_RESPONSE = '';
@@ -110,7 +111,7 @@ export function loadCurrentUser(): Promise<CurrentUser> {
   return loadingUser;
 }
 
-/** Stores the session from a token response, loads the user and goes to the landing route. */
+/** Stores the session from a token response, loads the user and goes to the link opened while signed out, else the landing route. */
 export async function signInWithTokens(tokens: TokenResponse): Promise<void> {
   if (!hasAdminAccess(tokens.access_token)) throw new PermissionMissingError();
   appStore.set(sessionAtom, sessionFromTokens(tokens));
@@ -122,7 +123,7 @@ export async function signInWithTokens(tokens: TokenResponse): Promise<void> {
     endSessionLocally('user');
     throw err;
   }
-  navigate(landingHref(), { replace: true });
+  navigate(takeReturnPath() ?? landingHref(), { replace: true });
 }
 
 /** Spec start-up: with stored credentials fetch the current user; on failure clear the session and go to the root. */

@@ -67,6 +67,16 @@ function parsePhones(json: string): PhoneEntry[] {
   }
 }
 
+/** The stored lone-worker profile (spec §3 "Person read view": Title, JobSector, PersonalDetails ...), {} when absent. */
+function parseProfile(json: string | null): Record<string, unknown> {
+  try {
+    const p = JSON.parse(json ?? '{}');
+    return p && typeof p === 'object' && !Array.isArray(p) ? p : {};
+  } catch {
+    return {};
+  }
+}
+
 /** Roles of many persons in one query, each list in role order. */
 async function rolesOf(db: DB, personIds: string[]): Promise<Map<string, RoleDto[]>> {
   const map = new Map<string, RoleDto[]>(personIds.map((id) => [id, []]));
@@ -84,7 +94,7 @@ async function rolesOf(db: DB, personIds: string[]): Promise<Map<string, RoleDto
 
 async function loadPerson(db: DB, id: string) {
   const row = await db.selectFrom('persons')
-    .select(['id', 'tenantId', 'firstName', 'lastName', 'email', 'isLocked', 'personStatus', 'phoneNumbers', 'etag'])
+    .select(['id', 'tenantId', 'firstName', 'lastName', 'email', 'isLocked', 'personStatus', 'phoneNumbers', 'profile', 'etag'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -208,7 +218,8 @@ export function personRoutes(api: Api) {
   }, async (c, { query }) => {
     const found = await loadPerson(deps(c).db, query);
     if (!found) throw notFound(MSG.userNotFound);
-    return c.json({ Person: found.Person, Etag: found.row.etag });
+    // The read view (profile dialog) shows the stored profile too; the identity fields win.
+    return c.json({ Person: { ...parseProfile(found.row.profile), ...found.Person }, Etag: found.row.etag });
   });
 
   api.post('/api/v1/person', {
