@@ -13,7 +13,7 @@ import {
   changePassword, changeTwoFactor, getDictionaries, getGlobalSettings, getTwoFactorSetting, getTwoFactorTypes, type Country,
 } from '../api/auth';
 import { toast } from '../ui/toast';
-import { PasswordField } from '../features/auth/form-field';
+import { PasswordField } from '../ui/form-field';
 import { valibotResolver } from '../ui/valibot-resolver';
 import { errorCode } from '../features/auth/sign-in-errors';
 

@@ -156,13 +156,13 @@ describe('PersonListPage', () => {
     expect(openRoute).toHaveBeenLastCalledWith(`/persons/edit/${cy.Id}`, { beside: true });
   });
 
-  it('without the edit permission rows do not open', async () => {
+  it('without the edit permission a row still opens its route, which shows the read view (User Details)', async () => {
     const user = userEvent.setup();
     renderPage(<PersonListPage />, { permissions: [P.PersonListView] });
     await user.click(await screen.findByText('Bob Jones'));
     act(() => screen.getByRole('grid').focus());
     await user.keyboard('{Enter}');
-    expect(openRoute).not.toHaveBeenCalled();
+    expect(openRoute).toHaveBeenCalledWith(expect.stringMatching(/^\/persons\/edit\//), undefined);
   });
 
   it('shows the empty state when the total count is 0', async () => {

@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'wouter';
 import * as v from 'valibot';
-import { Button, Callout, Flex, Heading, Link, Text } from '@radix-ui/themes';
+import { Button, Callout, Flex, Heading, Link, Text, TextField } from '@radix-ui/themes';
 import { MSG, messageFromError } from '../../../shared/messages';
 import { loginFormSchema, verificationCodeField } from '../../../shared/schemas/auth';
 import { featuresQuery, isFeatureOn, requestPasswordToken, resendVerificationCode, signInWithTokens } from '../../api/auth';
@@ -14,7 +14,7 @@ import { SSO_ENABLED_KEY, SSO_LOADING_KEY } from '../../state/session';
 import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
 import { AuthLayout } from './auth-layout';
-import { FormField, PasswordField } from './form-field';
+import { FormField, PasswordField } from '../../ui/form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { classifySignInError } from './sign-in-errors';
 
@@ -115,16 +115,11 @@ export function SignInPage() {
               <Callout.Text>{error}</Callout.Text>
             </Callout.Root>
           )}
-          <FormField
-            label="Email"
-            type="email"
-            autoComplete="username"
-            required
-            autoFocus
-            error={errors.email?.message}
-            {...register('email')}
-          />
+          <FormField label="Email" required error={errors.email?.message}>
+            <TextField.Root size="3" type="email" autoComplete="username" autoFocus color={errors.email ? 'red' : undefined} {...register('email')} />
+          </FormField>
           <PasswordField
+            size="3"
             label="Password"
             autoComplete="current-password"
             required
@@ -133,16 +128,17 @@ export function SignInPage() {
           />
           {codeShown && (
             <>
-              <FormField
-                label={MSG.verificationCode}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                pattern="[0-9]*"
-                required
-                error={errors.verificationCode?.message}
-                {...register('verificationCode')}
-              />
+              <FormField label={MSG.verificationCode} required error={errors.verificationCode?.message}>
+                <TextField.Root
+                  size="3"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  pattern="[0-9]*"
+                  color={errors.verificationCode ? 'red' : undefined}
+                  {...register('verificationCode')}
+                />
+              </FormField>
               <Text size="2">
                 <button type="button" className="link-button" onClick={resend} disabled={resending}>
                   {MSG.resendVerificationCode}
