@@ -15,7 +15,7 @@ import { restoreSession } from './api/auth';
 import { currentUserAtom, sessionAtom } from './state/session';
 import { startIdleWatch } from './state/idle';
 import { getHref, ROUTES } from './paths';
-import { ToastHost } from './ui/toast';
+import { ToastHost, toast } from './ui/toast';
 import { ConfirmHost } from './ui/confirm-dialog';
 import { ErrorBoundary } from './shell/error-screen';
 import { IdleDialogs } from './shell/idle-dialogs';
@@ -61,6 +61,9 @@ function RememberAndGoToRoot() {
 
 function SignedIn() {
   const [location] = useLocation();
+  // Signed in: the sign-in errors on screen ('Your session has expired, please login.', a failed
+  // resend ...) are over.
+  useEffect(() => toast.dismissErrors(), []);
   // Spec: a signed-in visit to the login path goes to the root; the workspace turns '/' into
   // the landing area (or keeps the restored layout's focused tab).
   if (AUTH_PATHS.has(location)) return <Redirect to="/" replace />;

@@ -24,6 +24,7 @@ const withCodeSchema = v.object({ ...loginFormSchema.entries, verificationCode: 
 
 export function SignInPage() {
   const [codeShown, setCodeShown] = useState(false);
+  const [codeSentTo, setCodeSentTo] = useState('');
   const codeShownRef = useRef(false);
   codeShownRef.current = codeShown;
   const [error, setError] = useState<string | null>(null);
@@ -71,7 +72,10 @@ export function SignInPage() {
       await signInWithTokens(tokens);
     } catch (err) {
       const outcome = classifySignInError(err, withCode);
-      if (outcome.kind === 'code-required') setCodeShown(true);
+      if (outcome.kind === 'code-required') {
+        setCodeSentTo(outcome.sentTo);
+        setCodeShown(true);
+      }
       else setError(outcome.message);
     }
   };
@@ -128,7 +132,7 @@ export function SignInPage() {
           />
           {codeShown && (
             <>
-              <FormField label={MSG.verificationCode} required error={errors.verificationCode?.message}>
+              <FormField label={MSG.verificationCode} required error={errors.verificationCode?.message} hint={codeSentTo || undefined}>
                 <TextField.Root
                   size="3"
                   inputMode="numeric"

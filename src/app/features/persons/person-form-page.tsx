@@ -106,15 +106,19 @@ function PersonForm({ detail, dict }: { detail?: PersonDetail; dict?: Dictionari
   useEffect(() => () => setDirty(false), [setDirty]);
 
   const [serverError, setServerError] = useState<string | null>(null);
+  // One error shows once: on its field when the server names one, otherwise above the form (no toast).
   const fail = (err: unknown) => {
-    const message = errorMessage(err);
-    setServerError(message);
-    toast.error(message, { area: 'persons' });
     const fieldErrors = (err as { data?: { Content?: { Errors?: Record<string, string> } } } | null)?.data?.Content?.Errors ?? {};
+    const elsewhere: string[] = [];
+    let placed = false;
     for (const [key, msg] of Object.entries(fieldErrors)) {
       const field = SERVER_FIELDS[key];
-      if (field) setError(field, { type: 'server', message: msg });
+      if (field) {
+        setError(field, { type: 'server', message: msg }, { shouldFocus: !placed });
+        placed = true;
+      } else elsewhere.push(msg);
     }
+    setServerError(placed ? elsewhere.join(' ') || null : errorMessage(err));
   };
 
   const save = useMutation({

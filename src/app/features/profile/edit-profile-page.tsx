@@ -86,6 +86,7 @@ function ProfileForm({ profile, countries }: { profile: OwnProfile; countries: C
 
   const [problem, setProblem] = useState<ServerProblem | null>(null);
 
+  // One error shows once: in the form (the callout, the fields' own messages on the fields), not also as a toast.
   const fail = (err: unknown, values: ProfileFormValues) => {
     const status = errorStatus(err);
     if (status === 400) {
@@ -98,13 +99,11 @@ function ProfileForm({ profile, countries }: { profile: OwnProfile; countries: C
         else details.push(message);
       }
       setProblem({ message: MSG.profileCannotUpdate, details, conflict: false });
-      toast.error(MSG.profileCannotUpdate, TOAST);
       return;
     }
     // 409: the server's message (stale etag), with a way to load the latest version.
     const message = errorMessage(err);
     setProblem({ message, details: [], conflict: status === 409 });
-    toast.error(message, TOAST);
   };
 
   const save = useMutation({
