@@ -77,7 +77,7 @@ async function open(queryClient?: QueryClient) {
 }
 
 describe('EditProfilePage', () => {
-  it('loads the profile: names, numbers in national format with their countries, primary, title, Save disabled', async () => {
+  it('loads the profile: names, numbers beside their dial code without the trunk 0, countries, primary, title, Save disabled', async () => {
     const { tab } = await open();
     expect(tab.setTitle).toHaveBeenCalledWith('Edit Profile');
     expect(screen.getByRole('heading', { name: 'General information' })).toBeInTheDocument();
@@ -85,8 +85,10 @@ describe('EditProfilePage', () => {
     expect(screen.getByRole('textbox', { name: 'First Name' })).toHaveValue('Ann');
     expect(screen.getByRole('textbox', { name: 'Last Name' })).toHaveValue('Smith');
     expect(screen.getByRole('textbox', { name: 'First Name' })).toHaveAttribute('aria-required', 'true');
-    expect(number('Work')).toHaveValue('07400 123456');
-    expect(number('Office')).toHaveValue('020 7946 0018');
+    // '+44' is shown beside the field: '+44 7400 123456', never '+44 07400 123456'
+    expect(number('Work')).toHaveValue('7400 123456');
+    expect(number('Office')).toHaveValue('20 7946 0018');
+    expect(number('Work')).toHaveAttribute('placeholder', '7400 123456');
     expect(number('Personal')).toHaveValue('');
     expect(number('Home')).toHaveValue('');
     // stored dial code 44 → United Kingdom; empty numbers default to GB (+44)

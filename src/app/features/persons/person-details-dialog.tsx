@@ -7,7 +7,8 @@
 import { useEffect, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { differenceInYears, format, isValid, parseISO } from 'date-fns';
-import { Button, Dialog, Flex, Heading, IconButton, Spinner, Text } from '@radix-ui/themes';
+import { Button, Dialog, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { DialogCloseButton } from '../../shell/dialog-close-button';
 import { useTab } from '../../workspace/tab-context';
 import { errorMessage } from '../../api/query-client';
 import { isValidId } from '../../../shared/codes';
@@ -161,16 +162,8 @@ export function PersonDetailsDialog({ open, onClose, title, children }: { open: 
   return (
     <Dialog.Root open={open} onOpenChange={(o) => !o && onClose()}>
       <Dialog.Content maxWidth="60rem" aria-describedby={undefined} className="person-details-dialog">
-        <Flex justify="between" align="start" gap="3" mb="3">
-          <Dialog.Title mb="0">{title}</Dialog.Title>
-          <Dialog.Close>
-            <IconButton variant="ghost" color="gray" aria-label={DETAILS_TEXT.close}>
-              <svg width="16" height="16" viewBox="0 0 15 15" fill="none" aria-hidden="true">
-                <path d="M11.5 3.5 3.5 11.5M3.5 3.5l8 8" stroke="currentColor" strokeWidth="1.5" strokeLinecap="round" />
-              </svg>
-            </IconButton>
-          </Dialog.Close>
-        </Flex>
+        <Dialog.Title mb="3">{title}</Dialog.Title>
+        <DialogCloseButton label={DETAILS_TEXT.close} />
         {children}
         <Flex justify="end" mt="4">
           <Dialog.Close>

@@ -22,7 +22,7 @@ import {
 } from './api';
 import { CountryPicker } from './country-picker';
 import {
-  PHONE_FIELDS, PHONE_FIELD_LABEL, dialCodeOf, exampleNumber, fallbackCountries, fieldOfType, sortCountries, type Country, type PhoneField,
+  PHONE_FIELDS, PHONE_FIELD_LABEL, dialCodeOf, examplePlaceholder, fallbackCountries, fieldOfType, sortCountries, type Country, type PhoneField,
 } from './phone';
 import { countryField, phonePayload, profileFormSchema, valuesFromPerson, type ProfileFormValues } from './profile-form-schema';
 import { valibotResolver } from '../../ui/valibot-resolver';
@@ -252,7 +252,7 @@ function PhoneRow({ field, control, countries, error, disabled, register, revali
   const label = PHONE_FIELD_LABEL[field];
   const country = useController({ control, name: countryField(field) });
   const dial = dialCodeOf(country.field.value, countries);
-  const example = exampleNumber(country.field.value);
+  const example = examplePlaceholder(country.field.value);
 
   return (
     <FormField label={label} error={error}>
