@@ -158,9 +158,20 @@ export const hasNumber = (country: string, value: string, countries?: readonly C
  * '+44 07700 900123'); as stored when it does not parse.
  */
 export function displayNumber(country: string, number: string): string {
-  const parsed = parseFor(country, number);
+  // Valid numbers, and also numbers libphonenumber can read but not confirm (e.g. the reserved
+  // '07700 900123'): both lose their trunk prefix.
+  const parsed = parseFor(country, number) ?? looseParse(country, number);
   if (!parsed) return number ?? '';
   return parsed.formatInternational().replace(`+${parsed.countryCallingCode}`, '').trim();
+}
+
+function looseParse(country: string, number: string) {
+  if (!country || !isSupportedCountry(country)) return undefined;
+  const dial = getCountryCallingCode(country as CountryCode);
+  const rest = nationalPart(number, dial);
+  if (!rest || !/^\+?[\d\s\-().]+$/.test(rest)) return undefined;
+  const parsed = compact(rest).startsWith('+') ? parsePhoneNumberFromString(compact(rest)) : parsePhoneNumberFromString(rest, country as CountryCode);
+  return parsed && parsed.countryCallingCode === dial ? parsed : undefined;
 }
 
 /** A whole number for reading ('+44 7700 900123'): international format when it parses. */
