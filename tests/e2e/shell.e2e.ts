@@ -80,8 +80,8 @@ test('an ARC manager opens a person from the list in the read-only User Details 
 test('the ? sheet fits a 1024x768 screen, lists Go to tab 1–9 once and closes with its button', async ({ page }) => {
   await page.setViewportSize({ width: 1024, height: 768 });
   await signedInAs(page, 'admin@demo.test');
-  await page.locator('body').focus();
-  await page.keyboard.press('?');
+  await page.getByRole('tab', { selected: true }).first().focus(); // outside any field
+  await page.keyboard.press('Shift+Slash'); // '?' on a UK/US keyboard
   const sheet = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(sheet).toBeVisible();
   const box = (await sheet.boundingBox())!;
