@@ -16,7 +16,7 @@ import { toast } from '../ui/toast';
 import { FormField, PasswordField } from '../ui/form-field';
 import { DialogCloseButton } from './dialog-close-button';
 import { CountryPicker } from '../features/profile/country-picker';
-import { displayNumber } from '../features/profile/phone';
+import { displayNumber, examplePlaceholder } from '../features/profile/phone';
 import { valibotResolver } from '../ui/valibot-resolver';
 import { errorCode } from '../features/auth/sign-in-errors';
 
@@ -159,6 +159,7 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
                   autoComplete="tel-national"
                   value={number}
                   onChange={(e) => setNumber(e.target.value)}
+                  placeholder={selectedCountry ? examplePlaceholder(selectedCountry.Code) : undefined}
                   style={{ flex: 1, minWidth: '12rem' }}
                 >
                   <TextField.Slot>
