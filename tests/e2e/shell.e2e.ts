@@ -101,3 +101,19 @@ test('a favicon is served', async ({ page }) => {
   await page.goto('/login');
   await expect(page.locator('link[rel="icon"]')).toHaveAttribute('href', '/favicon.svg');
 });
+
+test('a toast does not cover the tab strip', async ({ page }) => {
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto('/edit-own-profile');
+  const last = page.getByRole('textbox', { name: 'Last Name' });
+  await expect(last).not.toHaveValue('');
+  await last.focus();
+  await page.keyboard.press('End');
+  await page.keyboard.type('z');
+  await page.getByRole('button', { name: 'Save' }).click();
+  const toastEl = page.getByRole('region', { name: 'Notifications' }).getByText(MSG.profileUpdated);
+  await expect(toastEl).toBeVisible();
+  const strip = (await page.getByRole('tablist').first().boundingBox())!;
+  const box = (await toastEl.boundingBox())!;
+  expect(box.y).toBeGreaterThanOrEqual(strip.y + strip.height);
+});
