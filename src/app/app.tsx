@@ -4,7 +4,7 @@
 // owns the browser URL.
 import '@radix-ui/themes/styles.css';
 import './styles.css';
-import { useEffect } from 'react';
+import { useEffect, useLayoutEffect } from 'react';
 import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Theme } from '@radix-ui/themes';
@@ -15,7 +15,7 @@ import { restoreSession } from './api/auth';
 import { currentUserAtom, sessionAtom } from './state/session';
 import { startIdleWatch } from './state/idle';
 import { getHref, ROUTES } from './paths';
-import { ToastHost } from './ui/toast';
+import { ToastHost, toast } from './ui/toast';
 import { ConfirmHost } from './ui/confirm-dialog';
 import { ErrorBoundary } from './shell/error-screen';
 import { IdleDialogs } from './shell/idle-dialogs';
@@ -24,6 +24,7 @@ import { SignInPage } from './features/auth/sign-in-page';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page';
 import { ResetPasswordPage, RESET_PASSWORD_PATH } from './features/auth/reset-password-page';
 import { Workspace } from './workspace/workspace';
+import { rememberReturnPath } from './shell/return-to';
 
 const AUTH_PATHS = new Set<string>([ROUTES.login.pattern, ROUTES.forgotPassword.pattern, RESET_PASSWORD_PATH]);
 
@@ -42,14 +43,27 @@ export function SignedOutRoutes() {
         <Redirect key="to-login" to={getHref('login')} replace />
       </Route>
       <Route key="unknown">
-        <Redirect key="to-root" to="/" replace />
+        <RememberAndGoToRoot />
       </Route>
     </Switch>
   );
 }
 
+/**
+ * Spec: an unknown path while signed out goes to the root (and from there to /login). A
+ * workspace route among them (a deep link) is remembered first and opened after sign-in.
+ */
+function RememberAndGoToRoot() {
+  const [location] = useLocation();
+  useLayoutEffect(() => rememberReturnPath(location), [location]);
+  return <Redirect key="to-root" to="/" replace />;
+}
+
 function SignedIn() {
   const [location] = useLocation();
+  // Signed in: the sign-in errors on screen ('Your session has expired, please login.', a failed
+  // resend ...) are over.
+  useEffect(() => toast.dismissErrors(), []);
   // Spec: a signed-in visit to the login path goes to the root; the workspace turns '/' into
   // the landing area (or keeps the restored layout's focused tab).
   if (AUTH_PATHS.has(location)) return <Redirect to="/" replace />;

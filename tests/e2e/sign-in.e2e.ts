@@ -41,6 +41,9 @@ test('second factor: the code from the outbox signs the user in', async ({ page 
   await expect(code).toBeVisible();
   await expect(page.getByText(MSG.loginFailed)).toHaveCount(0); // not shown as an error
   await expect(page.getByText('Resend verification code')).toBeVisible();
+  // the step says where the code went (masked)
+  await expect(page.getByText('We sent a verification code by e-mail to a•••@demo.test.')).toBeVisible();
+  await expect(code).toHaveAccessibleDescription(/by e-mail to a•••@demo\.test/);
   let body = '';
   await expect.poll(() => {
     const rows = dbQuery<{ body: string }>("select body from outbox where recipient = 'admin-2fa@demo.test' and id > ? order by id desc limit 1", before);

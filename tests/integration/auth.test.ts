@@ -227,6 +227,9 @@ describe('second factor', () => {
     const p = await person(['SuperAdminRole'], { twoFactorType: 1 });
     const first = await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
     expect(first.error).toBe(CODE.twoFactorRequired);
+    // where it went, masked, for the sign-in page to say
+    const [local, domain] = p.email.split('@');
+    expect(first).toMatchObject({ code_channel: 'email', code_sent_to: `${local[0]}•••@${domain}` });
     const mails = await outboxFor(p.email);
     expect(mails).toHaveLength(1);
     expect(mails[0]).toMatchObject({ channel: 'email', subject: 'Your verification code' });
@@ -284,7 +287,8 @@ describe('second factor', () => {
   test('SMS code goes to the two-factor phone number', async () => {
     const p = await person(['ArcControllerRole'], { twoFactorType: 2 });
     await t.db.updateTable('persons').set({ twoFactorPhone: JSON.stringify({ countryId: 'country-gb', number: '07911 123456', type: 2 }) }).where('id', '=', p.id).execute();
-    await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
+    const required = await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
+    expect(required).toMatchObject({ code_channel: 'sms', code_sent_to: '456' }); // only the last digits
     expect(await outboxFor(p.email)).toHaveLength(0);
     const sms = await outboxFor('+447911123456');
     expect(sms).toHaveLength(1);

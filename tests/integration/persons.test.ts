@@ -193,6 +193,14 @@ describe('GET /persons/get-by-id', () => {
     expect((await braced.json()).Person.Id).toBe(id);
   });
 
+  test('carries the stored profile for the read view (identity fields win)', async () => {
+    const id = await insertPerson(t.db, { email: 'profile@staff.test', firstName: 'Pro', lastName: 'File', roles: ['ArcManagerRole'] });
+    const profile = { Title: { Id: 1, Name: 'Dr' }, JobTitle: 'Lone worker', FirstName: 'Not this', PersonalDetails: { DateOfBirth: '1990-01-02' } };
+    await t.db.updateTable('persons').set({ profile: JSON.stringify(profile) }).where('id', '=', id).execute();
+    const body = await (await t.request(`/persons/get-by-id?Id=${id}`, { token: admin })).json();
+    expect(body.Person).toMatchObject({ Id: id, FirstName: 'Pro', Title: { Id: 1, Name: 'Dr' }, JobTitle: 'Lone worker', PersonalDetails: { DateOfBirth: '1990-01-02' } });
+  });
+
   test("unknown id → 404 'User not found.'; invalid id → 400", async () => {
     const res = await t.request(`/persons/get-by-id?Id=${randomUUID()}`, { token: admin });
     expect(res.status).toBe(404);

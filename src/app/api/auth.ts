@@ -14,6 +14,7 @@ import {
   clearLocalStorage, currentUserAtom, endSessionLocally, hasAdminAccess, landingHref, sessionAtom, sessionFromTokens,
 } from '../state/session';
 import { markActivity } from '../state/idle';
+import { takeReturnPath } from '../shell/return-to';
 
 /** captchaResponse: a one-use token from useCaptcha() (features/auth/captcha.tsx). */
 export type PasswordSignIn = { email: string; password: string; verificationCode?: string; captchaResponse: string };
@@ -112,7 +113,7 @@ export function loadCurrentUser(): Promise<CurrentUser> {
   return loadingUser;
 }
 
-/** Stores the session from a token response, loads the user and goes to the landing route. */
+/** Stores the session from a token response, loads the user and goes to the link opened while signed out, else the landing route. */
 export async function signInWithTokens(tokens: TokenResponse): Promise<void> {
   if (!hasAdminAccess(tokens.access_token)) throw new PermissionMissingError();
   appStore.set(sessionAtom, sessionFromTokens(tokens));
@@ -124,7 +125,7 @@ export async function signInWithTokens(tokens: TokenResponse): Promise<void> {
     endSessionLocally('user');
     throw err;
   }
-  navigate(landingHref(), { replace: true });
+  navigate(takeReturnPath() ?? landingHref(), { replace: true });
 }
 
 /** Spec start-up: with stored credentials fetch the current user; on failure clear the session and go to the root. */

@@ -35,16 +35,20 @@ export function errorMessage(err: unknown): string {
   return messageFromError((err as { data?: unknown } | null)?.data);
 }
 
-function notify(err: unknown, meta: ErrorMeta | undefined) {
+function notify(err: unknown, meta: ErrorMeta | undefined, key?: string) {
   if (meta?.silent) return;
   // 401s that survive the refresh end in logout + 'session expired' already.
   if (errorStatus(err) === 401) return;
   if ((err as { name?: string } | null)?.name === 'AbortError') return;
-  toast.error(meta?.errorMessage ?? errorMessage(err));
+  toast.error(meta?.errorMessage ?? errorMessage(err), key ? { key } : undefined);
 }
 
 export const queryClient = new QueryClient({
-  queryCache: new QueryCache({ onError: (err, query) => notify(err, query.meta) }),
+  // A query's error toast goes once the query loads (the error is fixed).
+  queryCache: new QueryCache({
+    onError: (err, query) => notify(err, query.meta, `query:${query.queryHash}`),
+    onSuccess: (_data, query) => toast.resolve(`query:${query.queryHash}`),
+  }),
   mutationCache: new MutationCache({
     onError: (err, _vars, _ctx, mutation) => {
       if (mutation.options.onError) return;

@@ -12,8 +12,10 @@ import { createCommandContext } from '../../../commands/context';
 import { formatKeys, formatKeysText } from '../../../commands/keys';
 import { MSG } from '../../shared/messages';
 import type { SearchHit } from '../../shared/schemas/search';
-import { userIdAtom } from '../state/session';
+import { useCan, userIdAtom } from '../state/session';
 import { openRoute } from '../workspace/actions';
+import { resolveHref } from '../workspace/url';
+import { canOpenRoute } from '../workspace/views';
 import { paletteOpenAtom, pushRecent, readRecents, writeRecents, type Recent } from './state';
 import { filterCommands } from './match';
 import { isScopeKey, SCOPES, type ScopeKey } from './scopes';
@@ -87,6 +89,13 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
   // One snapshot per opening: what is focused and allowed does not change while the box is open.
   const ctx = useMemo<CommandContext>(() => createCommandContext({}, store), [store]);
 
+  // Records the role cannot open (its page or its read view) are not offered, found or recent.
+  const can = useCan();
+  const openable = (href: string) => {
+    const target = resolveHref(href);
+    return !!target && canOpenRoute(target.route, can);
+  };
+
   const serverScope = scope ? SCOPES[scope].server : null;
   const search = useRecordSearch(text, serverScope ?? 'all', scope !== '>');
 
@@ -132,7 +141,7 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
       const recentRows: Row[] = [];
       for (const r of recents) {
         if (r.type === 'record') {
-          if (scope === '>') continue;
+          if (scope === '>' || !openable(r.href)) continue;
           recentRows.push({ value: `recent:${r.href}`, title: r.title, subtitle: r.subtitle, onSelect: (b) => openHit(r, b) });
         } else {
           const cmd = commands.find((c) => c.id === r.id);
@@ -147,7 +156,7 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
       for (const g of search.groups) {
         groups.push({
           heading: g.label,
-          rows: g.hits.map((h) => ({ value: `hit:${h.kind}:${h.id}`, title: h.title, subtitle: h.subtitle, onSelect: (b) => openHit(h, b) })),
+          rows: g.hits.filter((h) => openable(h.href)).map((h) => ({ value: `hit:${h.kind}:${h.id}`, title: h.title, subtitle: h.subtitle, onSelect: (b) => openHit(h, b) })),
         });
       }
     }

@@ -1,7 +1,7 @@
 // Spec §2 Settings dialog: 'Two-Factor Authentication' (Disabled / Email / SMS; Disabled is
 // removed when TwoFactorAuthentication.Mode.Value is 1; SMS needs a phone number) and
 // 'Change password' (old, new, repeat; minimum 8; repeat must match).
-import { useEffect, useMemo, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
@@ -13,7 +13,10 @@ import { changePassword, changeTwoFactor, twoFactorSettingQuery, twoFactorTypesQ
 import { dictionariesQuery, globalSettingsQuery } from '../api/reference';
 import type { CountryDto as Country } from '../../shared/schemas/reference';
 import { toast } from '../ui/toast';
-import { PasswordField } from '../features/auth/form-field';
+import { FormField, PasswordField } from '../ui/form-field';
+import { DialogCloseButton } from './dialog-close-button';
+import { CountryPicker } from '../features/profile/country-picker';
+import { displayNumber, examplePlaceholder } from '../features/profile/phone';
 import { valibotResolver } from '../ui/valibot-resolver';
 import { errorCode } from '../features/auth/sign-in-errors';
 import { isCaptchaFailure, useCaptcha } from '../features/auth/captcha';
@@ -23,6 +26,7 @@ export function SettingsDialog({ open, onOpenChange }: { open: boolean; onOpenCh
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
       <Dialog.Content maxWidth="60rem" aria-describedby={undefined}>
         <Dialog.Title>{MSG.menuSettings}</Dialog.Title>
+        <DialogCloseButton />
         <Tabs.Root defaultValue="two-factor">
           <Tabs.List>
             <Tabs.Trigger value="two-factor">{MSG.settingsTwoFactorTab}</Tabs.Trigger>
@@ -64,6 +68,8 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
   const dictionaries = useQuery({ ...dictionariesQuery(), enabled: smsChosen });
   const countries = useMemo(() => sortCountries(dictionaries.data?.Countries ?? []), [dictionaries.data]);
 
+  const selectedCountry = countries.find((c) => c.Id === countryId);
+
   const enforced = global.data?.TwoFactorAuthentication?.Mode?.Value === 1;
   const options = useMemo(() => {
     const list = (types.data ?? []).map((t) => {
@@ -86,6 +92,14 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
   useEffect(() => {
     if (smsChosen && !countryId && countries.length) setCountryId(countries[0].Id);
   }, [smsChosen, countryId, countries]);
+  // The saved number beside its dial code, without the trunk 0 ('+44' + '7700 900123'), once the countries are known.
+  const shownSaved = useRef(false);
+  useEffect(() => {
+    const code = countries.find((c) => c.Id === countryId)?.Code;
+    if (shownSaved.current || !code || !number) return;
+    shownSaved.current = true;
+    setNumber(displayNumber(code, number));
+  }, [countries, countryId, number]);
 
   const save = useMutation({
     mutationFn: async () => {
@@ -132,37 +146,32 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
           ))}
         </RadioGroup.Root>
         {smsChosen && (
-          <Flex gap="2" align="start" wrap="wrap">
-            <div className="form-field">
-              <label className="form-label" htmlFor="two-factor-country">Country</label>
-              <select
-                id="two-factor-country"
-                className="native-select"
-                value={countryId}
-                onChange={(e) => setCountryId(e.target.value)}
-              >
-                {countries.map((c) => (
-                  <option key={c.Id} value={c.Id}>{`${c.Name} (+${c.PhoneNumberCode})`}</option>
-                ))}
-              </select>
-            </div>
-            <div className="form-field" style={{ flex: 1, minWidth: '14rem' }}>
-              <div className="form-label-row">
-                <label className="form-label" htmlFor="two-factor-number">Phone number</label>
-                <span className="required-mark" aria-hidden="true">*</span>
-              </div>
-              <TextField.Root
-                id="two-factor-number"
-                type="tel"
-                autoComplete="tel-national"
-                value={number}
-                onChange={(e) => setNumber(e.target.value)}
-                aria-invalid={phoneError ? true : undefined}
-                aria-describedby={phoneError ? 'two-factor-number-error' : undefined}
-              />
-              {phoneError && <Text as="p" size="2" color="red" id="two-factor-number-error">{phoneError}</Text>}
-            </div>
-          </Flex>
+          // The same searchable country picker as the profile page, the dial code beside the number.
+          <FormField label="Phone number" required error={phoneError ?? undefined}>
+            {(aria) => (
+              <Flex gap="2" align="center">
+                <CountryPicker
+                  countries={countries}
+                  value={selectedCountry?.Code ?? ''}
+                  label="Phone number"
+                  onChange={(code) => setCountryId(countries.find((c) => c.Code === code)?.Id ?? '')}
+                />
+                <TextField.Root
+                  {...aria}
+                  type="tel"
+                  autoComplete="tel-national"
+                  value={number}
+                  onChange={(e) => setNumber(e.target.value)}
+                  placeholder={selectedCountry ? examplePlaceholder(selectedCountry.Code) : undefined}
+                  style={{ flex: 1, minWidth: '12rem' }}
+                >
+                  <TextField.Slot>
+                    <span aria-hidden="true">{selectedCountry ? `+${selectedCountry.PhoneNumberCode.replace(/^\+/, '')}` : ''}</span>
+                  </TextField.Slot>
+                </TextField.Root>
+              </Flex>
+            )}
+          </FormField>
         )}
         <div style={{ maxWidth: '28rem' }}>
           <PasswordField

@@ -1,12 +1,16 @@
 // Toasts (spec §2 shared widgets): success, warning, info, error; top centre; duplicates
 // suppressed; at most 1 at a time, 2 in the sign-in and person areas. A tiny external store so
 // `toast.error(...)` works from anywhere (http client, query cache, commands).
-import { useSyncExternalStore, useEffect, useRef } from 'react';
+// An error toast does not outlive its error: a success toast replaces the error toasts on screen
+// (what failed has now worked), an error given a `key` goes with `toast.resolve(key)` (e.g. a
+// query that failed and then loaded), and `toast.dismissErrors()` clears them all (sign-in).
+// Signed in, the toasts sit below the top bar and the top row of tab strips, never over them.
+import { useSyncExternalStore, useEffect, useLayoutEffect, useRef, useState } from 'react';
 
 export type ToastKind = 'success' | 'error' | 'warning' | 'info';
 export type ToastArea = 'signin' | 'persons' | 'default';
-export type ToastOptions = { area?: ToastArea; durationMs?: number };
-export type ToastItem = { id: number; kind: ToastKind; message: string; area: ToastArea; durationMs: number };
+export type ToastOptions = { area?: ToastArea; durationMs?: number; /** what the toast is about: toast.resolve(key) removes it */ key?: string };
+export type ToastItem = { id: number; kind: ToastKind; message: string; area: ToastArea; durationMs: number; key?: string };
 
 /** Spec §9: toast maximum 1 by default, 2 in the sign-in and person areas. */
 export const TOAST_LIMIT: Record<ToastArea, number> = { signin: 2, persons: 2, default: 1 };
@@ -37,8 +41,9 @@ function show(kind: ToastKind, message: string, opts: ToastOptions = {}): number
     return dup.id;
   }
   const area = opts.area ?? areaForPath(typeof window === 'undefined' ? '' : window.location.pathname);
-  const item: ToastItem = { id: nextId++, kind, message, area, durationMs: opts.durationMs ?? DURATION[kind] };
-  let next = [...items, item];
+  const item: ToastItem = { id: nextId++, kind, message, area, durationMs: opts.durationMs ?? DURATION[kind], key: opts.key };
+  // A success means the failure before it is over: its error toasts go.
+  let next = [...(kind === 'success' ? withoutErrors(items) : items), item];
   // Oldest first out when over the limit of the newest toast's area.
   while (next.length > TOAST_LIMIT[area]) {
     clearTimeout(timers.get(next[0].id));
@@ -59,6 +64,25 @@ export function dismiss(id: number) {
   emit();
 }
 
+function withoutErrors(list: ToastItem[], key?: string): ToastItem[] {
+  return list.filter((t) => {
+    const drop = t.kind === 'error' && (key === undefined || t.key === key);
+    if (drop) {
+      clearTimeout(timers.get(t.id));
+      timers.delete(t.id);
+    }
+    return !drop;
+  });
+}
+
+/** Removes the error toasts (all, or those shown with `key`): the error they reported is over. */
+export function dismissErrors(key?: string) {
+  const next = withoutErrors(items, key);
+  if (next.length === items.length) return;
+  items = next;
+  emit();
+}
+
 export function dismissAll() {
   timers.forEach((t) => clearTimeout(t));
   timers.clear();
@@ -75,6 +99,9 @@ export const toast = {
   warning: (message: string, opts?: ToastOptions) => show('warning', message, opts),
   info: (message: string, opts?: ToastOptions) => show('info', message, opts),
   dismiss,
+  /** The error reported under `key` is fixed. */
+  resolve: (key: string) => dismissErrors(key),
+  dismissErrors: () => dismissErrors(),
 };
 
 function subscribe(l: () => void) {
@@ -125,11 +152,33 @@ function ToastView({ t }: { t: ToastItem }) {
   );
 }
 
+/**
+ * Where the toasts start: below the top bar and the top row of tab strips (so they never cover a
+ * tab), 16 px from the top on the signed-out pages.
+ */
+export function toastTop(doc: Document = document): number {
+  let bottom = 0;
+  for (const el of doc.querySelectorAll('.top-bar, .ws-tabstrip')) {
+    const r = el.getBoundingClientRect();
+    if (r.height > 0 && r.top < 160) bottom = Math.max(bottom, r.bottom);
+  }
+  return bottom > 0 ? Math.round(bottom) + 8 : 16;
+}
+
 /** Mounted once by the app, above everything else. */
 export function ToastHost() {
   const list = useToasts();
+  const [top, setTop] = useState(16);
+  const shown = list.length > 0;
+  useLayoutEffect(() => {
+    if (!shown) return;
+    const place = () => setTop(toastTop());
+    place();
+    window.addEventListener('resize', place);
+    return () => window.removeEventListener('resize', place);
+  }, [shown, list]);
   return (
-    <div className="toast-region" aria-label="Notifications" role="region">
+    <div className="toast-region" aria-label="Notifications" role="region" style={{ top }}>
       {list.map((t) => (
         <ToastView key={t.id} t={t} />
       ))}

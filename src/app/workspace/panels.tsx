@@ -1,6 +1,6 @@
 // What a tab shows instead of a page: no permission, a screen of a later version, a crash.
 import { Component, type ReactNode } from 'react';
-import { Button, Callout, Code, Flex, Heading, Text } from '@radix-ui/themes';
+import { Button, Callout, Flex, Heading, Text } from '@radix-ui/themes';
 import { MSG } from '../../shared/messages';
 import { ROUTES, type RouteId } from '../paths';
 
@@ -14,13 +14,14 @@ export function ForbiddenPanel({ route }: { route: RouteId }) {
   );
 }
 
-export function NotAvailablePanel({ route, href }: { route: RouteId; href: string }) {
+/** A screen of a later version: said in plain words (no route names or paths). */
+export const NOT_AVAILABLE_TEXT = 'This part of the workspace is not available yet. It comes with a later version; everything in the menu on the left works as usual.';
+
+export function NotAvailablePanel({ route }: { route: RouteId; href?: string }) {
   return (
     <Flex direction="column" gap="3" p="5" className="ws-panel-message" role="status">
       <Heading as="h2" size="5">{ROUTES[route].title}</Heading>
-      <Text>
-        This screen is not available yet in this version: <Code>{ROUTES[route].pattern}</Code> (route <Code>{route}</Code>, opened as <Code>{href}</Code>).
-      </Text>
+      <Text>{NOT_AVAILABLE_TEXT}</Text>
     </Flex>
   );
 }

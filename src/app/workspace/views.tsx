@@ -1,8 +1,11 @@
 // RouteId → the page a tab shows. Pages load lazily (one chunk per area). Routes whose screens
 // belong to later versions (documents 2 and 3) show a clear "not available yet" panel, and a
-// route the user has no permission for shows the spec's permission message instead of the page.
+// route the user has no permission for shows the spec's permission message instead of the page,
+// unless the route has a read view the user may use (a person the role may list but not edit
+// opens the spec's 'User Details' dialog).
 import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
 import { ROUTES, type RouteId } from '../paths';
+import { P, type Permission } from '../../shared/permissions';
 import { useCan } from '../state/session';
 import { ForbiddenPanel, NotAvailablePanel, TabLoading } from './panels';
 
@@ -18,10 +21,25 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   editOwnProfile: lazy(() => import('../features/profile/edit-profile-page').then((m) => ({ default: m.EditProfilePage }))),
 };
 
+/** Read-only stand-ins for routes whose own permission the user lacks. */
+export const READ_VIEWS: Partial<Record<RouteId, { permission: Permission; View: Page }>> = {
+  personEdit: {
+    permission: P.PersonListView,
+    View: lazy(() => import('../features/persons/person-details-dialog').then((m) => ({ default: m.PersonDetailsTab }))),
+  },
+};
+
+/** Whether the user can open the route at all: its page, or its read view. */
+export function canOpenRoute(route: RouteId, can: (access: string) => boolean): boolean {
+  const read = READ_VIEWS[route];
+  return can(ROUTES[route].permission) || (!!read && can(read.permission));
+}
+
 export function RouteView({ route, href }: { route: RouteId; href: string }) {
   const can = useCan();
-  if (!can(ROUTES[route].permission)) return <ForbiddenPanel route={route} />;
-  const View = VIEWS[route];
+  const read = READ_VIEWS[route];
+  const View = can(ROUTES[route].permission) ? VIEWS[route] : read && can(read.permission) ? read.View : null;
+  if (View === null) return <ForbiddenPanel route={route} />;
   if (!View) return <NotAvailablePanel route={route} href={href} />;
   return (
     <Suspense fallback={<TabLoading />}>

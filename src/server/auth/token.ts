@@ -18,7 +18,7 @@ import {
   claimRefreshToken, consumeVerificationCode, findPersonByEmail, findPersonById, findRefreshToken, isLockedAt, lockPersonRow, newOpaqueToken,
   recordFailedAttempt, recordSuccessfulLogin, revokeFamily, roleNamesOf, storeRefreshToken,
 } from './store.js';
-import { effectiveFactor, sendVerificationCode, twoFactorEnforced } from './two-factor.js';
+import { effectiveFactor, internationalNumber, parseTwoFactorPhone, sendVerificationCode, twoFactorEnforced } from './two-factor.js';
 import { authenticateClient, requireCaptcha } from '../captcha/index.js';
 import { bumpSessionEpoch } from './session-epoch.js';
 import { tx, type DB } from '../db/index.js';
@@ -159,7 +159,9 @@ async function passwordGrant(
       // The code is sent once: a repeat sign-in while it is still valid does not send another
       // (the resend endpoint does).
       await sendVerificationCode(d, person, factor, 'sign-in', { onlyIfNonePending: true });
-      throw oauthError(400, MSG.verificationCodeSent, CODE.twoFactorRequired);
+      // Where the code went, masked, so the sign-in page can say so (the password was right).
+      const err = oauthError(400, MSG.verificationCodeSent, CODE.twoFactorRequired);
+      throw new ApiError(err.status, err.message, err.code, undefined, { ...err.extra, ...(await codeDestination(d, person, factor)) });
     }
     if (!(await consumeVerificationCode(db, person.id, input.verificationCode, at))) {
       await countFailure(d, person, 'wrong-code');
@@ -173,6 +175,21 @@ async function passwordGrant(
     await audit(trx, { actorId: person.id, action: 'login-succeeded', entity: 'person', entityId: person.id, details: { clientId, secondFactor: factor }, at });
     return tokens;
   });
+}
+
+/**
+ * The masked destination of a verification code, chosen as sendVerificationCode chooses it: the
+ * SMS number when the factor is SMS and the number is valid, else the e-mail address.
+ * 'a•••@demo.test' / the last three digits of the number.
+ */
+async function codeDestination(d: Deps, person: Person, factor: 1 | 2): Promise<{ code_channel: 'email' | 'sms'; code_sent_to: string }> {
+  if (factor === 2) {
+    const phone = parseTwoFactorPhone(person.twoFactorPhone);
+    const number = phone && (await internationalNumber(d.db, phone));
+    if (number) return { code_channel: 'sms', code_sent_to: number.slice(-3) };
+  }
+  const [local, domain] = person.email.split('@');
+  return { code_channel: 'email', code_sent_to: `${local.slice(0, 1)}•••@${domain ?? ''}` };
 }
 
 async function countFailure(d: Deps, person: Person, reason: 'wrong-password' | 'wrong-code') {

@@ -64,6 +64,9 @@ export const tokenErrorSchema = v.strictObject({
   Content: v.strictObject({ Message: v.string(), Code: v.string(), Errors: v.optional(v.record(v.string(), v.string())) }),
   error: v.string(),
   error_description: v.string(),
+  /** With `2fa_code_required` only: where the code went ('email' | 'sms') and the masked address or number. */
+  code_channel: v.optional(v.picklist(['email', 'sms'])),
+  code_sent_to: v.optional(v.string()),
 });
 export type TokenErrorBody = v.InferOutput<typeof tokenErrorSchema>;
 

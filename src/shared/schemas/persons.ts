@@ -256,6 +256,27 @@ export const personListSchema = v.strictObject({ Items: v.array(personListItemSc
 export type PersonList = v.InferOutput<typeof personListSchema>;
 
 /** A person record (spec §3 "Person", plus the phone numbers the own profile edits). */
+/** A lookup value inside a profile ({ Id, Name }). */
+const profileOption = v.nullish(v.looseObject({ Id: v.optional(v.union([v.number(), v.string()])), Name: v.nullish(v.string()) }));
+const profileGroup = v.nullish(v.looseObject({}));
+/**
+ * The lone-worker profile fields the read view shows (spec document 1 §3, 'User Details'). The
+ * server sends those a person has stored; staff usually have none.
+ */
+export const personProfileEntries = {
+  Title: v.optional(profileOption),
+  JobSector: v.optional(profileOption),
+  JobRole: v.optional(profileOption),
+  JobTitle: v.optional(v.nullish(v.string())),
+  RiskProfiles: v.optional(v.nullish(v.array(profileOption))),
+  VehicleInformation: v.optional(profileGroup),
+  PersonalDetails: v.optional(profileGroup),
+  MedicalInformation: v.optional(profileGroup),
+  Ethnicity: v.optional(profileOption),
+  PhysicalInformation: v.optional(profileGroup),
+};
+export const PERSON_PROFILE_KEYS = Object.keys(personProfileEntries) as (keyof typeof personProfileEntries)[];
+
 export const personSchema = v.strictObject({
   Id: v.string(),
   FirstName: v.string(),
@@ -265,6 +286,7 @@ export const personSchema = v.strictObject({
   IsLocked: v.boolean(),
   PersonStatus: v.number(),
   PhoneNumbers: v.array(phoneNumberSchema),
+  ...personProfileEntries,
 });
 export type PersonRecord = v.InferOutput<typeof personSchema>;
 

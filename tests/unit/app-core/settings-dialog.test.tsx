@@ -55,8 +55,19 @@ describe('settings dialog', () => {
 
     const user = userEvent.setup();
     await user.click(screen.getByRole('radio', { name: 'SMS' }));
-    // GB is listed first and chosen by default
-    await waitFor(() => expect(screen.getByLabelText('Country')).toHaveValue('country-gb'));
+    // GB is listed first and chosen by default, in the profile's searchable picker (ISO badge, no emoji)
+    const picker = await screen.findByRole('button', { name: 'Phone number country: United Kingdom +44' });
+    expect(picker).toHaveTextContent('GB');
+    expect(screen.queryByRole('combobox', { name: 'Country' })).toBeNull(); // no native select any more
+    await user.click(picker);
+    await user.type(await screen.findByRole('combobox', { name: /search/i }), 'fra');
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('button', { name: 'Phone number country: France +33' })).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Phone number country: France +33' }));
+    await user.type(await screen.findByRole('combobox', { name: /search/i }), 'united k');
+    await user.keyboard('{Enter}');
+    expect(await screen.findByRole('button', { name: 'Phone number country: United Kingdom +44' })).toBeInTheDocument();
+    expect(screen.getByRole('dialog').querySelector('button[aria-label="Close"]')).not.toBeNull();
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect(await screen.findByText('Please enter phone number')).toBeInTheDocument();
     await user.type(screen.getByLabelText('Phone number'), '123');

@@ -77,7 +77,7 @@ async function open(queryClient?: QueryClient) {
 }
 
 describe('EditProfilePage', () => {
-  it('loads the profile: names, numbers in national format with their countries, primary, title, Save disabled', async () => {
+  it('loads the profile: names, numbers beside their dial code without the trunk 0, countries, primary, title, Save disabled', async () => {
     const { tab } = await open();
     expect(tab.setTitle).toHaveBeenCalledWith('Edit Profile');
     expect(screen.getByRole('heading', { name: 'General information' })).toBeInTheDocument();
@@ -85,8 +85,10 @@ describe('EditProfilePage', () => {
     expect(screen.getByRole('textbox', { name: 'First Name' })).toHaveValue('Ann');
     expect(screen.getByRole('textbox', { name: 'Last Name' })).toHaveValue('Smith');
     expect(screen.getByRole('textbox', { name: 'First Name' })).toHaveAttribute('aria-required', 'true');
-    expect(number('Work')).toHaveValue('07400 123456');
-    expect(number('Office')).toHaveValue('020 7946 0018');
+    // '+44' is shown beside the field: '+44 7400 123456', never '+44 07400 123456'
+    expect(number('Work')).toHaveValue('7400 123456');
+    expect(number('Office')).toHaveValue('20 7946 0018');
+    expect(number('Work')).toHaveAttribute('placeholder', '7400 123456');
     expect(number('Personal')).toHaveValue('');
     expect(number('Home')).toHaveValue('');
     // stored dial code 44 → United Kingdom; empty numbers default to GB (+44)
@@ -225,8 +227,9 @@ describe('EditProfilePage', () => {
     const { user, queryClient } = await open();
     await user.type(screen.getByRole('textbox', { name: 'Last Name' }), 's');
     await user.click(save());
-    await waitFor(() => expect(errorSpy).toHaveBeenCalledWith(MSG.staleEtag, { area: 'persons' }));
-    expect(within(screen.getByRole('alert')).getByText(MSG.staleEtag)).toBeInTheDocument();
+    expect(within(await screen.findByRole('alert')).getByText(MSG.staleEtag)).toBeInTheDocument();
+    expect(screen.getAllByText(MSG.staleEtag)).toHaveLength(1); // one error shows once: no toast as well
+    expect(errorSpy).not.toHaveBeenCalled();
     expect(successSpy).not.toHaveBeenCalled();
     stale = false;
     await user.click(screen.getByRole('button', { name: 'Reload' }));
@@ -245,7 +248,8 @@ describe('EditProfilePage', () => {
     const { user } = await open();
     await user.type(number('Personal'), '07400 654321');
     await user.click(save());
-    await waitFor(() => expect(errorSpy).toHaveBeenCalledWith(MSG.profileCannotUpdate, { area: 'persons' }));
+    await waitFor(() => expect(screen.getAllByRole('alert').length).toBeGreaterThan(0));
+    expect(errorSpy).not.toHaveBeenCalled();
     const banner = screen.getAllByRole('alert')[0];
     expect(within(banner).getByText(MSG.profileCannotUpdate)).toBeInTheDocument();
     expect(within(banner).getByText('Only one phone number can be the primary one.')).toBeInTheDocument();
@@ -264,7 +268,7 @@ describe('EditProfilePage', () => {
     const list = screen.getByRole('listbox', { name: 'Countries for the Home number' });
     // GB first, then alphabetically
     expect(within(list).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      '🇬🇧United Kingdom+44', '🇫🇷France+33', '🇯🇪Jersey+44', '🇺🇸United States+1',
+      'GBUnited Kingdom+44', 'FRFrance+33', 'JEJersey+44', 'USUnited States+1',
     ]);
     expect(within(list).getByRole('option', { name: /United Kingdom/ })).toHaveAttribute('aria-selected', 'true');
     await user.type(filter, 'zzz');

@@ -120,6 +120,6 @@ describe('form schema and payload', () => {
       },
       COUNTRIES,
     );
-    expect(values).toMatchObject({ work: '07400 123456', workCountry: 'GB', personal: '06 12 34 56 78', personalCountry: 'FR', home: '', homeCountry: 'GB', primary: 'personal' });
+    expect(values).toMatchObject({ work: '7400 123456', workCountry: 'GB', personal: '6 12 34 56 78', personalCountry: 'FR', home: '', homeCountry: 'GB', primary: 'personal' });
   });
 });

@@ -238,3 +238,20 @@ describe('helpers', () => {
     expect(onPersons[0].id).toBe('person.add');
   });
 });
+
+describe('records the role cannot open', () => {
+  it('are not offered; persons a role may list but not edit are (they open the read view)', async () => {
+    httpMock.mockImplementation(async (_p, o) => persons(String(o?.query?.q), 'Ann Smith'));
+    const arc = open([P.HasAccess, P.AlarmReportListView, P.AlarmReportView]);
+    await arc.user.type(arc.input, 'ann');
+    await waitFor(() => expect(httpMock).toHaveBeenCalled());
+    expect(await screen.findByText(MSG.selectNoResults)).toBeInTheDocument();
+    expect(screen.queryByRole('group', { name: 'Persons' })).toBeNull();
+    cleanup();
+
+    const manager = open([P.HasAccess, P.PersonListView]);
+    await manager.user.type(manager.input, 'ann');
+    const group = await screen.findByRole('group', { name: 'Persons' });
+    expect(within(group).getAllByRole('option')).toHaveLength(1);
+  });
+});

@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { Button, Flex, Heading, Link, Text } from '@radix-ui/themes';
+import { Button, Flex, Heading, Link, Text, TextField } from '@radix-ui/themes';
 import { MSG, messageFromError } from '../../../shared/messages';
 import { resetPasswordSchema } from '../../../shared/schemas/auth';
 import { requestPasswordReset } from '../../api/auth';
@@ -12,7 +12,7 @@ import { errorStatus } from '../../api/query-client';
 import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
 import { AuthLayout } from './auth-layout';
-import { FormField } from './form-field';
+import { FormField } from '../../ui/form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { isCaptchaFailure, useCaptcha } from './captcha';
 
@@ -50,15 +50,9 @@ export function ForgotPasswordPage() {
       <Text as="p" size="2" mb="4" color="gray">{MSG.pleaseEnterYourEmail}</Text>
       <form noValidate onSubmit={handleSubmit(onSubmit)} aria-label={MSG.forgotPassword}>
         <Flex direction="column" gap="3">
-          <FormField
-            label="Email"
-            type="email"
-            autoComplete="username"
-            required
-            autoFocus
-            error={formState.errors.email?.message}
-            {...register('email')}
-          />
+          <FormField label="Email" required error={formState.errors.email?.message}>
+            <TextField.Root size="3" type="email" autoComplete="username" autoFocus color={formState.errors.email ? 'red' : undefined} {...register('email')} />
+          </FormField>
           <Button type="submit" size="3" loading={formState.isSubmitting}>
             {MSG.submit}
           </Button>

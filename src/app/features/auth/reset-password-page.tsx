@@ -12,7 +12,7 @@ import { confirmPasswordReset } from '../../api/auth';
 import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
 import { AuthLayout } from './auth-layout';
-import { PasswordField } from './form-field';
+import { PasswordField } from '../../ui/form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
 
 /** The path the server's reset e-mail links to (not a workspace route: signed-out only). */
@@ -53,8 +53,8 @@ export function ResetPasswordPage() {
       ) : (
         <form noValidate onSubmit={handleSubmit(onSubmit)} aria-label={TITLE}>
           <Flex direction="column" gap="3">
-            <PasswordField label="New password" autoComplete="new-password" required autoFocus error={formState.errors.newPassword?.message} {...register('newPassword')} />
-            <PasswordField label="Repeat new password" autoComplete="new-password" required error={formState.errors.newPasswordRepeated?.message} {...register('newPasswordRepeated')} />
+            <PasswordField size="3" label="New password" autoComplete="new-password" required autoFocus error={formState.errors.newPassword?.message} {...register('newPassword')} />
+            <PasswordField size="3" label="Repeat new password" autoComplete="new-password" required error={formState.errors.newPasswordRepeated?.message} {...register('newPasswordRepeated')} />
             <Button type="submit" size="3" loading={formState.isSubmitting}>{MSG.submit}</Button>
           </Flex>
         </form>

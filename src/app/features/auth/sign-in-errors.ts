@@ -8,7 +8,19 @@ import { isCaptchaFailure } from './captcha';
 /** The identity provider's display name in the sso_enforced message. */
 export const SSO_PROVIDER_NAME = 'Microsoft';
 
-export type SignInOutcome = { kind: 'code-required' } | { kind: 'error'; message: string };
+export type SignInOutcome = { kind: 'code-required'; sentTo: string } | { kind: 'error'; message: string };
+
+/**
+ * Where the verification code went, in words: the token endpoint's masked destination
+ * (code_channel + code_sent_to), else the server's message.
+ */
+export function codeSentText(err: unknown): string {
+  const body = (err as { data?: unknown } | null)?.data as { code_channel?: unknown; code_sent_to?: unknown } | null | undefined;
+  const to = typeof body?.code_sent_to === 'string' ? body.code_sent_to : '';
+  if (body?.code_channel === 'sms' && to) return `We sent a verification code by text message to your phone number ending in ${to}.`;
+  if (body?.code_channel === 'email' && to) return `We sent a verification code by e-mail to ${to}.`;
+  return messageFromError(body) === MSG.default ? MSG.verificationCodeSent : messageFromError(body);
+}
 
 export function errorCode(err: unknown): string | undefined {
   const body = (err as { data?: unknown } | null)?.data as
@@ -25,7 +37,7 @@ export function classifySignInError(err: unknown, codeShown: boolean): SignInOut
   if (isCaptchaFailure(err)) return error(MSG.captchaFailed);
   const status = errorStatus(err);
   const code = errorCode(err);
-  if (code === '2fa_code_required') return codeShown ? error(MSG.invalidCode) : { kind: 'code-required' };
+  if (code === '2fa_code_required') return codeShown ? error(MSG.invalidCode) : { kind: 'code-required', sentTo: codeSentText(err) };
   if (status === 429) return error(messageFromError((err as { data?: unknown }).data));
   if (code === 'permission_missing') return error(MSG.permissionMissing);
   if (code === 'sso_enforced') return error(MSG.ssoEnforced(SSO_PROVIDER_NAME));

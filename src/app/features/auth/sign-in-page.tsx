@@ -6,7 +6,7 @@ import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
 import { Link as RouterLink } from 'wouter';
 import * as v from 'valibot';
-import { Button, Callout, Flex, Heading, Link, Text } from '@radix-ui/themes';
+import { Button, Callout, Flex, Heading, Link, Text, TextField } from '@radix-ui/themes';
 import { MSG, messageFromError } from '../../../shared/messages';
 import { loginFormSchema, verificationCodeField } from '../../../shared/schemas/auth';
 import { requestPasswordToken, resendVerificationCode, signInWithTokens } from '../../api/auth';
@@ -15,7 +15,7 @@ import { SSO_ENABLED_KEY, SSO_LOADING_KEY } from '../../state/session';
 import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
 import { AuthLayout } from './auth-layout';
-import { FormField, PasswordField } from './form-field';
+import { FormField, PasswordField } from '../../ui/form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { classifySignInError } from './sign-in-errors';
 import { useCaptcha } from './captcha';
@@ -26,6 +26,7 @@ const withCodeSchema = v.object({ ...loginFormSchema.entries, verificationCode: 
 
 export function SignInPage() {
   const [codeShown, setCodeShown] = useState(false);
+  const [codeSentTo, setCodeSentTo] = useState('');
   const codeShownRef = useRef(false);
   codeShownRef.current = codeShown;
   const [error, setError] = useState<string | null>(null);
@@ -75,7 +76,10 @@ export function SignInPage() {
       await signInWithTokens(tokens);
     } catch (err) {
       const outcome = classifySignInError(err, withCode);
-      if (outcome.kind === 'code-required') setCodeShown(true);
+      if (outcome.kind === 'code-required') {
+        setCodeSentTo(outcome.sentTo);
+        setCodeShown(true);
+      }
       else setError(outcome.message);
     }
   };
@@ -119,16 +123,11 @@ export function SignInPage() {
               <Callout.Text>{error}</Callout.Text>
             </Callout.Root>
           )}
-          <FormField
-            label="Email"
-            type="email"
-            autoComplete="username"
-            required
-            autoFocus
-            error={errors.email?.message}
-            {...register('email')}
-          />
+          <FormField label="Email" required error={errors.email?.message}>
+            <TextField.Root size="3" type="email" autoComplete="username" autoFocus color={errors.email ? 'red' : undefined} {...register('email')} />
+          </FormField>
           <PasswordField
+            size="3"
             label="Password"
             autoComplete="current-password"
             required
@@ -137,16 +136,17 @@ export function SignInPage() {
           />
           {codeShown && (
             <>
-              <FormField
-                label={MSG.verificationCode}
-                inputMode="numeric"
-                autoComplete="one-time-code"
-                maxLength={6}
-                pattern="[0-9]*"
-                required
-                error={errors.verificationCode?.message}
-                {...register('verificationCode')}
-              />
+              <FormField label={MSG.verificationCode} required error={errors.verificationCode?.message} hint={codeSentTo || undefined}>
+                <TextField.Root
+                  size="3"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  maxLength={6}
+                  pattern="[0-9]*"
+                  color={errors.verificationCode ? 'red' : undefined}
+                  {...register('verificationCode')}
+                />
+              </FormField>
               <Text size="2">
                 <button type="button" className="link-button" onClick={resend} disabled={resending}>
                   {MSG.resendVerificationCode}

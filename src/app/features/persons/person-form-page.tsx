@@ -108,14 +108,18 @@ function PersonForm({ detail, dict }: { detail?: PersonDetails; dict?: Dictionar
   useEffect(() => () => setDirty(false), [setDirty]);
 
   const [serverError, setServerError] = useState<string | null>(null);
+  // One error shows once: on its field when the server names one, otherwise above the form (no toast).
   const fail = (err: unknown) => {
-    const message = errorMessage(err);
-    setServerError(message);
-    toast.error(message, { area: 'persons' });
+    const elsewhere: string[] = [];
+    let placed = false;
     for (const [key, msg] of Object.entries(errorFields(err))) {
       const field = SERVER_FIELDS[key];
-      if (field) setError(field, { type: 'server', message: msg });
+      if (field) {
+        setError(field, { type: 'server', message: msg }, { shouldFocus: !placed });
+        placed = true;
+      } else elsewhere.push(msg);
     }
+    setServerError(placed ? elsewhere.join(' ') || null : errorMessage(err));
   };
 
   const save = useMutation({

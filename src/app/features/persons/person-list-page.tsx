@@ -59,7 +59,6 @@ export function PersonListPage() {
   }, [state]);
   const list = useQuery(personListQuery(params));
 
-  const canEdit = can(P.PersonEditBasicInformation);
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
 
@@ -115,8 +114,9 @@ export function PersonListPage() {
           fetching={list.isFetching && !list.isPending}
           error={list.isError ? errorMessage(list.error) : null}
           onRetry={() => void list.refetch()}
-          onOpen={canEdit ? (p, { beside }) => openRoute(getHref('personEdit', { userId: p.Id }), beside ? { beside: true } : undefined) : undefined}
-          rowHref={canEdit ? (p) => getHref('personEdit', { userId: p.Id }) : undefined}
+          // With the edit permission a row opens the edit page; without it the same route shows the read view (profile dialog).
+          onOpen={(p, { beside }) => openRoute(getHref('personEdit', { userId: p.Id }), beside ? { beside: true } : undefined)}
+          rowHref={(p) => getHref('personEdit', { userId: p.Id })}
           filterRef={searchRef}
           gridRef={gridRef}
           keyboardActive={tab.active}

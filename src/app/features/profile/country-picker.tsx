@@ -1,5 +1,5 @@
 // Country picker of a phone number (spec §2 "country-flag number picker with search", list height
-// 23.5rem): a button showing the flag and dial code opens a popover with a text filter and a
+// 23.5rem): a button showing the country's mark (ISO code badge, see CountryBadge) opens a popover with a text filter and a
 // listbox. Keyboard: Enter/Space/ArrowDown on the button opens it; in the filter ArrowUp/Down,
 // PageUp/PageDown and Ctrl+Home/End move the highlight, Enter picks, Escape closes; focus goes
 // back to the button. The filter matches the country name (names starting with the text first),
@@ -7,7 +7,7 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Popover, Text, TextField } from '@radix-ui/themes';
 import { MSG } from '../../../shared/messages';
-import { flagEmoji, type Country } from './phone';
+import type { Country } from './phone';
 import { PROFILE_TEXT } from './text';
 import './profile.css';
 
@@ -117,7 +117,7 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
           }}
         >
           {/* The dial code is shown in the number field next to this button. */}
-          <span aria-hidden="true" className="profile-flag">{selected ? flagEmoji(selected.Code) : '🌐'}</span>
+          <CountryBadge code={selected?.Code} />
           <ChevronIcon />
         </Button>
       </Popover.Trigger>
@@ -164,7 +164,7 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
               onMouseDown={(e) => e.preventDefault()}
               onClick={() => pick(c)}
             >
-              <span aria-hidden="true" className="profile-flag">{flagEmoji(c.Code)}</span>
+              <CountryBadge code={c.Code} />
               <span className="profile-country-name">{c.Name}</span>
               <span className="profile-country-dial">+{c.PhoneNumberCode}</span>
             </div>
@@ -172,6 +172,19 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
         </div>
       </Popover.Content>
     </Popover.Root>
+  );
+}
+
+/**
+ * The country's mark: its ISO code in a small badge. Not a flag emoji: a machine without an
+ * emoji font (a bare Linux desktop, many kiosks) shows those as two boxed letters or nothing, and
+ * no flag image set is bundled. The code reads the same everywhere ('GB', 'IE', 'US').
+ */
+export function CountryBadge({ code }: { code?: string }) {
+  return (
+    <span aria-hidden="true" className="country-badge" data-empty={code ? undefined : true}>
+      {code || '··'}
+    </span>
   );
 }
 

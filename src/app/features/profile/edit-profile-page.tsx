@@ -23,7 +23,7 @@ import {
 } from './api';
 import { CountryPicker } from './country-picker';
 import {
-  PHONE_FIELDS, PHONE_FIELD_LABEL, dialCodeOf, exampleNumber, fallbackCountries, fieldOfType, sortCountries, type Country, type PhoneField,
+  PHONE_FIELDS, PHONE_FIELD_LABEL, dialCodeOf, examplePlaceholder, fallbackCountries, fieldOfType, sortCountries, type Country, type PhoneField,
 } from './phone';
 import { countryField, phonePayload, profileFormSchema, valuesFromPerson, type ProfileFormValues } from './profile-form-schema';
 import { valibotResolver } from '../../ui/valibot-resolver';
@@ -87,6 +87,7 @@ function ProfileForm({ profile, countries }: { profile: OwnProfile; countries: C
 
   const [problem, setProblem] = useState<ServerProblem | null>(null);
 
+  // One error shows once: in the form (the callout, the fields' own messages on the fields), not also as a toast.
   const fail = (err: unknown, values: ProfileFormValues) => {
     const status = errorStatus(err);
     if (status === 400) {
@@ -99,13 +100,11 @@ function ProfileForm({ profile, countries }: { profile: OwnProfile; countries: C
         else details.push(message);
       }
       setProblem({ message: MSG.profileCannotUpdate, details, conflict: false });
-      toast.error(MSG.profileCannotUpdate, TOAST);
       return;
     }
     // 409: the server's message (stale etag), with a way to load the latest version.
     const message = errorMessage(err);
     setProblem({ message, details: [], conflict: status === 409 });
-    toast.error(message, TOAST);
   };
 
   const save = useMutation({
@@ -254,7 +253,7 @@ function PhoneRow({ field, control, countries, error, disabled, register, revali
   const label = PHONE_FIELD_LABEL[field];
   const country = useController({ control, name: countryField(field) });
   const dial = dialCodeOf(country.field.value, countries);
-  const example = exampleNumber(country.field.value);
+  const example = examplePlaceholder(country.field.value);
 
   return (
     <FormField label={label} error={error}>

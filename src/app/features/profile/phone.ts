@@ -127,6 +127,13 @@ export function exampleNumber(country: string): string | undefined {
   return getExampleNumber(country as CountryCode, examples)?.formatNational();
 }
 
+/** The example as typed next to the dial code (placeholder): no trunk prefix ('7400 123456'). */
+export function examplePlaceholder(country: string): string | undefined {
+  if (!country || !isSupportedCountry(country)) return undefined;
+  const ex = getExampleNumber(country as CountryCode, examples);
+  return ex ? ex.formatInternational().replace(`+${ex.countryCallingCode}`, '').trim() : undefined;
+}
+
 /**
  * Spec §5 "each phone number must be valid for its dial code": undefined when the number is
  * empty (or only the dial code) or valid; otherwise 'Please enter a valid phone number, example:
@@ -146,8 +153,30 @@ export function phoneError(country: string, value: string, countries?: readonly 
 export const hasNumber = (country: string, value: string, countries?: readonly Country[]) =>
   nationalPart(value, dialCodeOf(country, countries)) !== '';
 
-/** How a stored number is shown: national format when it parses, else as stored. */
+/**
+ * How a stored number is shown next to its dial code: the international grouping without the
+ * dial code, so no trunk 0 follows the country code ('+44' + '7700 900123', never
+ * '+44 07700 900123'); as stored when it does not parse.
+ */
 export function displayNumber(country: string, number: string): string {
+  // Valid numbers, and also numbers libphonenumber can read but not confirm (e.g. the reserved
+  // '07700 900123'): both lose their trunk prefix.
+  const parsed = parseFor(country, number) ?? looseParse(country, number);
+  if (!parsed) return number ?? '';
+  return parsed.formatInternational().replace(`+${parsed.countryCallingCode}`, '').trim();
+}
+
+function looseParse(country: string, number: string) {
+  if (!country || !isSupportedCountry(country)) return undefined;
+  const dial = getCountryCallingCode(country as CountryCode);
+  const rest = nationalPart(number, dial);
+  if (!rest || !/^\+?[\d\s\-().]+$/.test(rest)) return undefined;
+  const parsed = compact(rest).startsWith('+') ? parsePhoneNumberFromString(compact(rest)) : parsePhoneNumberFromString(rest, country as CountryCode);
+  return parsed && parsed.countryCallingCode === dial ? parsed : undefined;
+}
+
+/** A whole number for reading ('+44 7700 900123'): international format when it parses. */
+export function formatPhone(country: string, number: string): string {
   const parsed = parseFor(country, number);
-  return parsed ? parsed.formatNational() : (number ?? '');
+  return parsed ? parsed.formatInternational() : (number ?? '');
 }

@@ -7,29 +7,11 @@ import { sql, type DB } from '../../db/index.js';
 import { likeEscape } from '../../util.js';
 import type { RoleName } from '../../../shared/permissions.js';
 import type { RoleDto } from '../../../shared/schemas/reference.js';
-import type { PersonListQuery, PhoneEntry } from '../../../shared/schemas/persons.js';
+import { PERSON_PROFILE_KEYS, type PersonListItem, type PersonListQuery, type PersonRecord, type PhoneEntry } from '../../../shared/schemas/persons.js';
 
-export type PersonListItemDto = {
-  Id: string;
-  FirstName: string;
-  LastName: string;
-  Email: string;
-  Roles: RoleDto[];
-  IsLocked: boolean;
-  LastLoginDate: string | null;
-  PersonStatus: number;
-  Etag: string;
-};
-export type PersonDto = {
-  Id: string;
-  FirstName: string;
-  LastName: string;
-  Contact: { EmailAddress: string };
-  Roles: RoleDto[];
-  IsLocked: boolean;
-  PersonStatus: number;
-  PhoneNumbers: PhoneEntry[];
-};
+/** The shapes the API answers with are the contract's (src/shared/schemas/persons.ts). */
+export type PersonListItemDto = PersonListItem;
+export type PersonDto = PersonRecord;
 
 /** What the person list's search value is matched against (kept in the row, lower-case). */
 export const searchTextOf = (firstName: string, lastName: string, email: string) => `${firstName} ${lastName} ${email}`.toLowerCase();
@@ -43,6 +25,19 @@ function parsePhones(json: string): PhoneEntry[] {
       .map((p) => ({ CountryCode: String(p.CountryCode ?? ''), Number: String(p.Number ?? ''), IsPrimary: p.IsPrimary === true, Type: Number(p.Type) }));
   } catch {
     return [];
+  }
+}
+
+/** The read view's profile fields a person has stored (the contract's keys only; {} when none). */
+function profileOf(json: string | null): Partial<PersonRecord> {
+  try {
+    const p: unknown = JSON.parse(json ?? '{}');
+    if (!p || typeof p !== 'object' || Array.isArray(p)) return {};
+    const out: Record<string, unknown> = {};
+    for (const k of PERSON_PROFILE_KEYS) if ((p as Record<string, unknown>)[k] !== undefined) out[k] = (p as Record<string, unknown>)[k];
+    return out as Partial<PersonRecord>;
+  } catch {
+    return {};
   }
 }
 
@@ -64,12 +59,14 @@ export async function rolesOf(db: DB, personIds: string[]): Promise<Map<string, 
 /** One person as the API shows it, with its etag; undefined when there is none. */
 export async function findPerson(db: DB, id: string, at: Date = new Date()): Promise<{ Person: PersonDto; Etag: string; tenantId: string } | undefined> {
   const row = await db.selectFrom('persons')
-    .select(['id', 'tenantId', 'firstName', 'lastName', 'email', 'isLocked', 'lockedUntil', 'personStatus', 'phoneNumbers', 'etag'])
+    .select(['id', 'tenantId', 'firstName', 'lastName', 'email', 'isLocked', 'lockedUntil', 'personStatus', 'phoneNumbers', 'profile', 'etag'])
     .where('id', '=', id)
     .executeTakeFirst();
   if (!row) return undefined;
   const roles = (await rolesOf(db, [id])).get(id) ?? [];
+  // The read view (profile dialog) shows the stored profile too; the identity fields win.
   const Person: PersonDto = {
+    ...profileOf(row.profile),
     Id: row.id,
     FirstName: row.firstName,
     LastName: row.lastName,
