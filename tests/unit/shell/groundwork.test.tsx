@@ -18,6 +18,8 @@ import { COMMANDS } from '../../../commands/index';
 import { displayNumber } from '../../../src/app/features/profile/phone';
 import { CountryBadge } from '../../../src/app/features/profile/country-picker';
 import { codeSentText } from '../../../src/app/features/auth/sign-in-errors';
+import { CAPTCHA_PATH, altchaChallengeResponse } from '../app-core/captcha-stub';
+import { makeUserInfo } from '../../helpers/fixtures';
 import { appStore } from '../../../src/app/state/store';
 import { MSG } from '../../../src/shared/messages';
 import { P } from '../../../src/shared/permissions';
@@ -43,8 +45,9 @@ afterEach(() => {
 describe('a link survives sign-in', () => {
   it('a deep link opened signed out goes to /login, is remembered, and sign-in lands on it', async () => {
     stubFetch((c) => {
+      if (c.url === CAPTCHA_PATH) return altchaChallengeResponse();
       if (c.url === '/connect/token') return json(tokens('ann'));
-      if (c.url === '/api/v1/get-user-info') return json({ userId: 'user-1', email: 'ann@example.test', firstName: 'Ann', lastName: 'Admin' });
+      if (c.url === '/api/v1/get-user-info') return json(makeUserInfo());
       return json({ Features: [] });
     });
     window.history.replaceState(null, '', `/persons/edit/${PERSON_ID}`);
