@@ -1,4 +1,4 @@
-// `npm test`: the whole suite, in order. Typecheck, unit tests, integration tests on SQLite,
+// `npm test`: the whole suite, in order. Typecheck, lint and format, unit tests, integration tests on SQLite,
 // the same integration tests on PostgreSQL (always in CI; locally when it is reachable), then
 // the end-to-end tests in Chromium against the real server. Prints one closing line
 // "tests: N passed, N failed" and exits non-zero when anything failed.
@@ -48,8 +48,16 @@ async function redisReachable() {
 
 async function main() {
   if (want('typecheck')) {
-    const ok = run(process.execPath, ['node_modules/typescript/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
+    // TypeScript 7 (native) checks the types; the `typescript` package (5.9) serves ESLint only.
+    const ok = run(process.execPath, ['node_modules/tsgo/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
     results.push({ step: 'typecheck', passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, ok });
+  }
+  if (want('lint')) {
+    // ESLint (typescript-eslint, react-hooks, no floating promises, import directions) and Prettier.
+    const lint = run(process.execPath, ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.']);
+    results.push({ step: 'lint', passed: lint ? 1 : 0, failed: lint ? 0 : 1, skipped: 0, ok: lint });
+    const format = run(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level=warn', '.']);
+    results.push({ step: 'format', passed: format ? 1 : 0, failed: format ? 0 : 1, skipped: 0, ok: format, note: format ? undefined : 'run `npm run format`' });
   }
   if (want('unit')) vitest('unit', 'unit');
   if (want('integration')) vitest('integration-sqlite', 'integration');

@@ -7,13 +7,13 @@ import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../src/server/seed/reference.js';
 
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-export const usePg = () => process.env.TEST_DB === 'pg';
+export const pgSelected = () => process.env.TEST_DB === 'pg';
 
 export type TestDb = { db: DB; dialect: 'sqlite' | 'pg'; close: () => Promise<void> };
 
 export async function createTestDb(opts: { reference?: boolean } = {}): Promise<TestDb> {
   let t: TestDb;
-  if (usePg()) {
+  if (pgSelected()) {
     const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
     const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
     await admin.connect();

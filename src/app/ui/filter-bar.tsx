@@ -277,7 +277,10 @@ function MultiSelect({ def, value, onChange }: { def: Extract<FilterDef, { type:
     else if (e.key === 'ArrowUp') setActive((a) => Math.max(a - 1, 0));
     else if (e.key === 'Home') setActive(0);
     else if (e.key === 'End') setActive(n - 1);
-    else if (e.key === ' ' || e.key === 'Enter') def.options[active] && toggle(def.options[active]);
+    else if (e.key === ' ' || e.key === 'Enter') {
+      const option = def.options[active];
+      if (option) toggle(option);
+    }
     else if (e.key === 'Escape' || e.key === 'Tab') {
       setOpen(false);
       if (e.key === 'Escape') triggerRef.current?.focus();

@@ -25,7 +25,7 @@ import {
   businessAddress, e164, iccidFor, imeiFor, imsiFor, MOBILE_SPACE, nearTown, personBundle, personName, pickTown,
   scramble, serialFor, ukLandline, ukMobile, ukMobileAt,
 } from './gen.js';
-import type { CustomerRef, DeviceRef, StaffRef, Team, WorkerRef } from './model.js';
+import type { CustomerRef, StaffRef, Team, WorkerRef } from './model.js';
 import { generateAlarmReports } from './alarms.js';
 import { ARC_NUMBER } from './data.js';
 export { ARC_NUMBER };

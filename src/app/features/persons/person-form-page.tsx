@@ -22,7 +22,7 @@ import {
 } from './api';
 import { personFormSchema, superAdminRule, type PersonFormValues } from './person-form-schema';
 import { valibotResolver } from '../../ui/valibot-resolver';
-import { PageMessage } from '../../ui/page-message';
+import { PageMessage } from '../../workspace/page-message';
 import '../../ui/data-table/list-widgets.css';
 
 export function PersonFormPage() {

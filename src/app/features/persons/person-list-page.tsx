@@ -1,5 +1,5 @@
 // User Management: the person list (spec document 1 §2 "Person list page", §4 list sorting).
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Heading } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
@@ -43,7 +43,7 @@ export function PersonListPage() {
   }, [debounced, setState]);
 
   const dict = useQuery(dictionariesQuery()).data;
-  const roleId = (name: RoleName) => dict?.Roles?.[name]?.Id ?? ROLE_IDS[name];
+  const roleId = useCallback((name: RoleName) => dict?.Roles?.[name]?.Id ?? ROLE_IDS[name], [dict]);
 
   const params: PersonListParams = useMemo(() => {
     const { key, desc } = state.sort;
@@ -62,8 +62,8 @@ export function PersonListPage() {
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
 
-  // roleId() reads the dictionaries
-  const columns = useMemo(() => personColumns(roleId), [dict]);
+  // roleId() reads the dictionaries: the columns change when they load.
+  const columns = useMemo(() => personColumns(roleId), [roleId]);
 
   const data = list.data;
   return (

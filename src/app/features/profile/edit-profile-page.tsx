@@ -27,7 +27,7 @@ import {
 } from './phone';
 import { countryField, phonePayload, profileFormSchema, valuesFromPerson, type ProfileFormValues } from './profile-form-schema';
 import { valibotResolver } from '../../ui/valibot-resolver';
-import { PageMessage } from '../../ui/page-message';
+import { PageMessage } from '../../workspace/page-message';
 import { PROFILE_TEXT } from './text';
 import './profile.css';
 

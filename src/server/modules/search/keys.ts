@@ -2,7 +2,7 @@
 // SQL written in db/migrations/002-search.ts (sqlitePhoneKey / search_phone_key); the integration
 // test checks all three agree.
 
-const PHONE_JUNK_RE = /[ +\-().\/]/g;
+const PHONE_JUNK_RE = /[ +\-()./]/g;
 
 /**
  * Phone search key: digits only; an international prefix (leading + or 00) dropped, then the UK
@@ -28,7 +28,7 @@ export const MAX_PHONE_KEY = 13;
  * phone punctuation only, 1..13 digits once normalised (a 15-digit IMEI is not a phone number).
  */
 export function queryPhoneKey(q: string): string | null {
-  if (!/^[+\d(][\d +\-().\/]*$/.test(q)) return null;
+  if (!/^[+\d(][\d +\-()./]*$/.test(q)) return null;
   const k = phoneKey(q);
   return k && /^\d+$/.test(k) && k.length <= MAX_PHONE_KEY ? k : null;
 }

@@ -1,5 +1,5 @@
 import { Button, Callout, Flex } from '@radix-ui/themes';
-import { useTab } from '../workspace/tab-context';
+import { useTab } from './tab-context';
 import { MSG } from '../../shared/messages';
 
 /** A page that cannot show its record (not found, bad id): the message and a way back. */
