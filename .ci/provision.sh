@@ -6,7 +6,8 @@
 # Safe to run again: every step checks first.
 set -euo pipefail
 export DEBIAN_FRONTEND=noninteractive
-PGPORT=5432
+PGPORT="${PGPORT:-5432}"        # overridable to try the script on a scratch cluster
+CLUSTER="${PG_CLUSTER:-main}"
 say() { printf '[provision] %s\n' "$*"; }
 die() { printf '[provision] FAILED: %s\n' "$*" >&2; exit 1; }
 
@@ -27,11 +28,11 @@ pg_ok() { psql -h 127.0.0.1 -p "$PGPORT" -U postgres -d postgres -tAc 'select 1'
 if ! pg_ok; then
   ver="$(ls /usr/lib/postgresql | sort -V | tail -1)"
   [ -n "$ver" ] || die "no PostgreSQL server version under /usr/lib/postgresql"
-  if ! pg_lsclusters -h 2>/dev/null | awk '{print $1" "$2}' | grep -qx "$ver main"; then
-    say "creating PostgreSQL $ver cluster 'main'"
-    as_root pg_createcluster "$ver" main --port "$PGPORT" >/dev/null || die "pg_createcluster $ver main failed"
+  if ! pg_lsclusters -h 2>/dev/null | awk '{print $1" "$2}' | grep -qx "$ver $CLUSTER"; then
+    say "creating PostgreSQL $ver cluster $CLUSTER"
+    as_root pg_createcluster "$ver" "$CLUSTER" --port "$PGPORT" >/dev/null || die "pg_createcluster $ver $CLUSTER failed"
   fi
-  hba="/etc/postgresql/$ver/main/pg_hba.conf"
+  hba="/etc/postgresql/$ver/$CLUSTER/pg_hba.conf"
   [ -f "$hba" ] || die "$hba not found"
   # Trust on the loopback (tests connect as postgres without a password), ahead of other rules.
   if ! grep -Eq '^host[[:space:]]+all[[:space:]]+all[[:space:]]+127\.0\.0\.1/32[[:space:]]+trust' "$hba"; then
@@ -39,11 +40,11 @@ if ! pg_ok; then
     as_root sed -i '1i host all all 127.0.0.1/32 trust' "$hba"
     as_root sed -i '1i host all all ::1/128 trust' "$hba"
   fi
-  if pg_lsclusters -h | awk -v v="$ver" '$1==v && $2=="main" {print $4}' | grep -q online; then
-    as_root pg_ctlcluster --skip-systemctl-redirect "$ver" main reload || die "reloading PostgreSQL failed"
+  if pg_lsclusters -h | awk -v v="$ver" -v c="$CLUSTER" '$1==v && $2==c {print $4}' | grep -q online; then
+    as_root pg_ctlcluster --skip-systemctl-redirect "$ver" "$CLUSTER" reload || die "reloading PostgreSQL failed"
   else
     say "starting PostgreSQL $ver"
-    as_root pg_ctlcluster --skip-systemctl-redirect "$ver" main start || die "PostgreSQL $ver did not start (see /var/log/postgresql/postgresql-$ver-main.log)"
+    as_root pg_ctlcluster --skip-systemctl-redirect "$ver" "$CLUSTER" start || die "PostgreSQL $ver did not start (see /var/log/postgresql/postgresql-$ver-$CLUSTER.log)"
   fi
   for _ in $(seq 1 30); do pg_ok && break; sleep 1; done
   pg_ok || die "PostgreSQL does not answer on 127.0.0.1:$PGPORT with trust auth"
