@@ -27,7 +27,7 @@ test('a link opened while signed out lands on that record after sign-in', async 
   await expect(page).toHaveURL(/\/login$/);
   await signInHere(page, 'admin@demo.test');
   await expect(page).toHaveURL(new RegExp(`/persons/edit/${p.id}$`));
-  await expect(page.getByRole('tab', { name: new RegExp(`Edit ${p.firstName} ${p.lastName}`), selected: true })).toBeVisible();
+  await expect(page.getByRole('tab', { name: new RegExp(`^${p.firstName} ${p.lastName}`), selected: true })).toBeVisible();
   await expect(page.getByLabel(/First name/)).toHaveValue(p.firstName);
   // used once: signing out and in again lands on the landing area
   await page.getByRole('button', { name: /Profile menu/ }).click();
