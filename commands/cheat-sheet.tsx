@@ -18,7 +18,7 @@ export function shortcutGroups(commands: readonly Command[], can: (a: string) =>
 }
 
 /** One row of the sheet: a command, or the nine 'Go to tab N' commands as one row. */
-export type SheetRow = { id: string; title: string; keys: string[][] };
+export type SheetRow = { id: string; title: string; keys: [string[]] };
 
 const GO_TO_TAB = /^tab\.go-(\d)$/;
 
@@ -28,8 +28,8 @@ export function sheetRows(list: readonly Command[]): SheetRow[] {
   for (const c of list) {
     if (GO_TO_TAB.test(c.id)) {
       if (c !== goTo[0]) continue;
-      const first = formatKeys(goTo[0].keys!);
-      const last = formatKeys(goTo[goTo.length - 1].keys!);
+      const first = formatKeys(c.keys!);
+      const last = formatKeys((goTo.at(-1) ?? c).keys!);
       rows.push({ id: 'tab.go-n', title: `Go to tab 1–${goTo.length}${goTo.length === 9 ? ' (9: the last tab)' : ''}`, keys: [[`${first.join('')} … ${last.join('')}`]] });
     } else rows.push({ id: c.id, title: c.title, keys: [formatKeys(c.keys!)] });
   }

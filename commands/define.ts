@@ -133,9 +133,9 @@ export function registryProblems(commands: readonly Command[]): string[] {
       const other = byForm.get(f);
       if (other && other !== c.id) problems.push(`key clash on "${f}": ${other} and ${c.id}`);
       else byForm.set(f, c.id);
-      const steps = f.split(' ');
-      if (steps.length === 1) singles.set(f, c.id);
-      else firstSteps.push({ form: steps[0], id: c.id, keys: c.keys });
+      const space = f.indexOf(' ');
+      if (space < 0) singles.set(f, c.id);
+      else firstSteps.push({ form: f.slice(0, space), id: c.id, keys: c.keys });
     }
   }
   for (const s of firstSteps) {

@@ -26,7 +26,8 @@ export function buildBindings(commands: readonly Command[]): Map<string, Binding
   for (const cmd of commands) {
     if (!cmd.keys) continue;
     const parsed = parseKeys(cmd.keys);
-    const typingSafe = !parsed.sequence && hasCommandModifier(parsed.chords[0]);
+    // Not a sequence: the binding is one chord.
+    const typingSafe = !parsed.sequence && parsed.chords.every(hasCommandModifier);
     for (const form of canonicalForms(cmd.keys)) map.set(form, { cmd, typingSafe });
   }
   return map;
@@ -47,7 +48,10 @@ export class KeyDispatcher {
 
   constructor(commands: readonly Command[], private readonly opts: DispatcherOptions) {
     this.bindings = buildBindings(commands);
-    for (const form of this.bindings.keys()) if (form.includes(' ')) this.firstSteps.add(form.split(' ')[0]);
+    for (const form of this.bindings.keys()) {
+      const space = form.indexOf(' ');
+      if (space >= 0) this.firstSteps.add(form.slice(0, space));
+    }
   }
 
   /** Handles one keydown; true when a command ran (the event's default is then prevented). */

@@ -47,9 +47,10 @@ function parseChord(text: string, whole: string): Chord {
     if (key === 'esc') key = 'escape';
     if (key === 'return') key = 'enter';
     if (key === 'arrowleft' || key === 'arrowright' || key === 'arrowup' || key === 'arrowdown') key = key.slice(5);
-    if (SHIFTED[key]) {
+    const unshifted = SHIFTED[key];
+    if (unshifted) {
       c.shift = true;
-      key = SHIFTED[key];
+      key = unshifted;
     }
     const ok = /^[a-z0-9]$/.test(key) || key in CODE_NAME || NAMED.has(key);
     if (!ok) throw new KeyNotationError(`"${whole}": unknown key "${raw}"`);
@@ -100,12 +101,13 @@ export function canonicalForms(keys: string): string[] {
 
 /** The same binding in react-hotkeys-hook's syntax: code names, '>' between sequence steps. */
 export function toHotkeysHook(keys: string): string {
-  const { chords, sequence } = parseKeys(keys);
+  const { chords } = parseKeys(keys);
   const one = (c: Chord) =>
     [c.mod && 'mod', c.ctrl && 'ctrl', c.alt && 'alt', c.shift && 'shift', c.meta && 'meta', CODE_NAME[c.key] ?? c.key]
       .filter(Boolean)
       .join('+');
-  return sequence ? chords.map(one).join('>') : one(chords[0]);
+  // A single chord is just itself; sequence steps are joined with '>'.
+  return chords.map(one).join('>');
 }
 
 const SHIFTED_BACK: Record<string, string> = Object.fromEntries(Object.entries(SHIFTED).map(([k, v]) => [v, k]));
@@ -243,16 +245,16 @@ type KeyEventLike = Pick<KeyboardEvent, 'key' | 'code' | 'altKey' | 'ctrlKey' | 
 export function eventKey(e: Pick<KeyboardEvent, 'key' | 'code'>): string | null {
   if (MODIFIER_KEYS.has(e.key)) return null;
   const code = e.code || '';
-  let m = /^Key([A-Z])$/.exec(code);
-  if (m) return m[1].toLowerCase();
-  m = /^Digit([0-9])$/.exec(code);
-  if (m) return m[1];
+  if (/^Key[A-Z]$/.test(code)) return code.slice('Key'.length).toLowerCase();
+  if (/^Digit[0-9]$/.test(code)) return code.slice('Digit'.length);
   if (/^F([1-9]|1[0-2])$/.test(code)) return code.toLowerCase();
-  if (CODE_KEY[code]) return CODE_KEY[code];
+  const byCode = CODE_KEY[code];
+  if (byCode) return byCode;
   // No usable code (synthetic events, some virtual keyboards): go by the printed key.
   const k = e.key;
   if (!k || k === 'Unidentified' || k === 'Dead') return null;
-  if (KEY_NAME[k]) return KEY_NAME[k];
+  const named = KEY_NAME[k];
+  if (named) return named;
   if (/^F([1-9]|1[0-2])$/.test(k)) return k.toLowerCase();
   if (k.length === 1) {
     const lower = k.toLowerCase();

@@ -12,8 +12,8 @@ import type { Ctx } from './http.js';
 export function normaliseAddress(raw: string | undefined): string | undefined {
   if (!raw) return undefined;
   let s = raw.trim();
-  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(s);
-  if (bracketed) s = bracketed[1];
+  const bracketed = /^\[([^\]]+)\](?::\d+)?$/.exec(s)?.[1];
+  if (bracketed) s = bracketed;
   else if (/^[\d.]+:\d+$/.test(s)) s = s.slice(0, s.indexOf(':'));
   s = s.replace(/%.*$/, ''); // zone id
   if (isIPv4(s)) return s;

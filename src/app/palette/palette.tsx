@@ -209,8 +209,9 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
           placeholder={scope ? `Search ${SCOPES[scope].label.toLowerCase()}…` : 'Search records, or type > for commands'}
           aria-label={scope ? `Search ${SCOPES[scope].label}` : 'Search records and commands'}
           onValueChange={(v) => {
-            if (!scope && v.length > 0 && isScopeKey(v[0])) {
-              setScope(v[0]);
+            const first = v.charAt(0);
+            if (!scope && v.length > 0 && isScopeKey(first)) {
+              setScope(first);
               setText(v.slice(1).trimStart());
             } else setText(v);
           }}

@@ -90,7 +90,8 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
     }
   }, [setting.data, enforced, type]);
   useEffect(() => {
-    if (smsChosen && !countryId && countries.length) setCountryId(countries[0].Id);
+    const [first] = countries;
+    if (smsChosen && !countryId && first) setCountryId(first.Id);
   }, [smsChosen, countryId, countries]);
   // The saved number beside its dial code, without the trunk 0 ('+44' + '7700 900123'), once the countries are known.
   const shownSaved = useRef(false);

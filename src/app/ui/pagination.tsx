@@ -16,7 +16,8 @@ export function pageItems(page: number, count: number, boundary = 1, sibling = 1
   const startPages = range(1, Math.min(boundary, count));
   const endPages = range(Math.max(count - boundary + 1, boundary + 1), count);
   const siblingsStart = Math.max(Math.min(page - sibling, count - boundary - sibling * 2 - 1), boundary + 2);
-  const siblingsEnd = Math.min(Math.max(page + sibling, boundary + sibling * 2 + 2), endPages.length > 0 ? endPages[0] - 2 : count - 1);
+  const [firstEnd] = endPages;
+  const siblingsEnd = Math.min(Math.max(page + sibling, boundary + sibling * 2 + 2), firstEnd !== undefined ? firstEnd - 2 : count - 1);
   return [
     ...startPages,
     ...(siblingsStart > boundary + 2 ? (['start-ellipsis'] as const) : boundary + 1 < count - boundary ? [boundary + 1] : []),

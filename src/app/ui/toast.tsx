@@ -43,14 +43,14 @@ function show(kind: ToastKind, message: string, opts: ToastOptions = {}): number
   const area = opts.area ?? areaForPath(typeof window === 'undefined' ? '' : window.location.pathname);
   const item: ToastItem = { id: nextId++, kind, message, area, durationMs: opts.durationMs ?? DURATION[kind], key: opts.key };
   // A success means the failure before it is over: its error toasts go.
-  let next = [...(kind === 'success' ? withoutErrors(items) : items), item];
+  const next = [...(kind === 'success' ? withoutErrors(items) : items), item];
   // Oldest first out when over the limit of the newest toast's area.
-  while (next.length > TOAST_LIMIT[area]) {
-    clearTimeout(timers.get(next[0].id));
-    timers.delete(next[0].id);
-    next = next.slice(1);
+  const over = Math.max(0, next.length - TOAST_LIMIT[area]);
+  for (const old of next.slice(0, over)) {
+    clearTimeout(timers.get(old.id));
+    timers.delete(old.id);
   }
-  items = next;
+  items = next.slice(over);
   schedule(item);
   emit();
   return item.id;

@@ -23,14 +23,16 @@ export function LayoutView({ node, state }: { node: LayoutNode; state: Workspace
 
 function SplitView({ node, state }: { node: SplitNode; state: WorkspaceState }) {
   const groupRef = useGroupRef();
-  const layout: Layout = Object.fromEntries(node.children.map((c, i) => [c.id, node.sizes[i]]));
+  // sizes run parallel to children (the model keeps them so).
+  const sizeOf = (i: number) => node.sizes[i] ?? 0;
+  const layout: Layout = Object.fromEntries(node.children.map((c, i) => [c.id, sizeOf(i)]));
 
   // Sizes changed by commands (grow/shrink pane) reach the group here.
   useEffect(() => {
     const g = groupRef.current;
     if (!g) return;
     const cur = g.getLayout();
-    if (node.children.some((c, i) => Math.abs((cur[c.id] ?? 0) - node.sizes[i]) > 0.5)) g.setLayout(layout);
+    if (node.children.some((c, i) => Math.abs((cur[c.id] ?? 0) - sizeOf(i)) > 0.5)) g.setLayout(layout);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [node.sizes.join(',')]);
 

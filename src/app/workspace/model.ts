@@ -66,19 +66,30 @@ export function paneOrder(state: WorkspaceState): string[] {
   return out;
 }
 
+/**
+ * The pane with this id. Every pane the layout names, and the focused one, is in `panes` (every
+ * change below keeps it so); a missing one is a bug, not a state to carry on from.
+ */
+export function paneAt(state: WorkspaceState, paneId: string): Pane {
+  const pane = state.panes[paneId];
+  if (!pane) throw new Error(`Workspace has no pane ${paneId}`);
+  return pane;
+}
+
 export function focusedPane(state: WorkspaceState): Pane {
-  return state.panes[state.focusedPaneId];
+  return paneAt(state, state.focusedPaneId);
 }
 
 export function focusedTab(state: WorkspaceState): Tab | null {
-  const pane = focusedPane(state);
+  const pane = state.panes[state.focusedPaneId];
   return pane?.tabs.find((t) => t.id === pane.activeTabId) ?? null;
 }
 
 export function findTab(state: WorkspaceState, tabId: string): { pane: Pane; tab: Tab; index: number } | null {
   for (const pane of Object.values(state.panes)) {
     const index = pane.tabs.findIndex((t) => t.id === tabId);
-    if (index >= 0) return { pane, tab: pane.tabs[index], index };
+    const tab = pane.tabs[index];
+    if (tab) return { pane, tab, index };
   }
   return null;
 }
@@ -98,14 +109,15 @@ export function sameRecord(a: string, b: string): boolean {
   return hrefKey(a) === hrefKey(b);
 }
 export function hrefKey(href: string): string {
-  return (href.split(/[?#]/)[0].replace(/\/+$/, '') || '/');
+  const [path = ''] = href.split(/[?#]/);
+  return path.replace(/\/+$/, '') || '/';
 }
 
 function findByHref(state: WorkspaceState, href: string, paneIds: string[]): { pane: Pane; tab: Tab } | null {
   for (const id of paneIds) {
     const pane = state.panes[id];
     const tab = pane?.tabs.find((t) => sameRecord(t.href, href));
-    if (tab) return { pane, tab };
+    if (pane && tab) return { pane, tab };
   }
   return null;
 }
@@ -141,7 +153,7 @@ function otherPaneId(state: WorkspaceState, fromPaneId: string): string | null {
   const order = paneOrder(state);
   if (order.length < 2) return null;
   const i = order.indexOf(fromPaneId);
-  return order[(i + 1) % order.length];
+  return order[(i + 1) % order.length] ?? null;
 }
 
 // ---------------------------------------------------------------- focus
@@ -163,7 +175,8 @@ export function focusNextPane(state: WorkspaceState, delta = 1): WorkspaceState 
   const order = paneOrder(state);
   if (order.length < 2) return state;
   const i = order.indexOf(state.focusedPaneId);
-  return { ...state, focusedPaneId: order[(i + delta + order.length) % order.length] };
+  const next = order[(i + delta + order.length) % order.length];
+  return next ? { ...state, focusedPaneId: next } : state;
 }
 
 /** Switch to tab N (1-based) of the focused pane; 9 always means the last tab, as in browsers. */
@@ -179,7 +192,7 @@ export function cycleTab(state: WorkspaceState, delta: number): WorkspaceState {
   if (pane.tabs.length < 2) return state;
   const i = Math.max(0, pane.tabs.findIndex((t) => t.id === pane.activeTabId));
   const next = pane.tabs[(i + delta + pane.tabs.length) % pane.tabs.length];
-  return focusTab(state, next.id);
+  return next ? focusTab(state, next.id) : state;
 }
 
 // ---------------------------------------------------------------- open
@@ -209,7 +222,7 @@ export function openTab(state: WorkspaceState, target: TabTarget, opts: OpenOpti
   const searchPanes = opts.beside || opts.paneId ? [paneId] : [s.focusedPaneId, ...paneOrder(s).filter((p) => p !== s.focusedPaneId)];
   const existing = findByHref(s, target.href, searchPanes);
   if (existing) return focusTab(s, existing.tab.id);
-  const pane = s.panes[paneId];
+  const pane = paneAt(s, paneId);
   const tab = makeTab(target);
   const tabs = pane.tabs.slice();
   tabs.splice(insertIndex(pane), 0, tab);
@@ -221,8 +234,7 @@ export function openTab(state: WorkspaceState, target: TabTarget, opts: OpenOpti
 /** The tab a pane shows after `removedIndex` goes: the one to its right, else to its left. */
 function neighbourAfterRemoval(tabs: Tab[], removedIndex: number): string | null {
   const rest = tabs.filter((_, i) => i !== removedIndex);
-  if (!rest.length) return null;
-  return rest[Math.min(removedIndex, rest.length - 1)].id;
+  return (rest[removedIndex] ?? rest.at(-1))?.id ?? null;
 }
 
 export function closeTab(state: WorkspaceState, tabId: string): WorkspaceState {
@@ -244,8 +256,9 @@ export function reopenClosed(state: WorkspaceState): WorkspaceState {
   let s: WorkspaceState = { ...state, closed: state.closed.slice(0, -1) };
   const existing = findByHref(s, last.tab.href, paneOrder(s));
   if (existing) return focusTab(s, existing.tab.id);
-  const samePane = !!s.panes[last.paneId];
-  const pane = samePane ? s.panes[last.paneId] : s.panes[s.focusedPaneId];
+  const oldPane = s.panes[last.paneId];
+  const samePane = !!oldPane;
+  const pane = oldPane ?? focusedPane(s);
   const tab: Tab = { ...last.tab, id: newId('tab') };
   const tabs = pane.tabs.slice();
   const pinnedCount = tabs.filter((t) => t.pinned).length;
@@ -278,11 +291,11 @@ export function moveTabToOtherPane(state: WorkspaceState, tabId?: string): Works
     s = splitPane(focusPaneById(s, hit.pane.id), 'horizontal');
     target = s.focusedPaneId;
   }
-  const source = s.panes[hit.pane.id];
+  const source = paneAt(s, hit.pane.id);
   const sourceTabs = source.tabs.filter((t) => t.id !== id);
   const activeTabId = source.activeTabId === id ? neighbourAfterRemoval(source.tabs, hit.index) : source.activeTabId;
   s = withPane(s, { ...source, tabs: sourceTabs, activeTabId });
-  const dest = s.panes[target];
+  const dest = paneAt(s, target);
   const duplicate = dest.tabs.find((t) => sameRecord(t.href, hit.tab.href));
   if (duplicate) {
     // The record is already open there: keep that tab, drop the moved one.
@@ -310,11 +323,12 @@ export function splitPane(state: WorkspaceState, orientation: Orientation): Work
       return { type: 'split', id: newId('split'), orientation, children: [node, leaf], sizes: [50, 50] };
     }
     const i = node.children.findIndex((c) => c.type === 'pane' && c.id === fromId);
-    if (i >= 0 && node.orientation === orientation) {
+    const size = node.sizes[i]; // sizes run parallel to children
+    if (size !== undefined && node.orientation === orientation) {
       const children = node.children.slice();
       children.splice(i + 1, 0, leaf);
       const sizes = node.sizes.slice();
-      const half = sizes[i] / 2;
+      const half = size / 2;
       sizes.splice(i, 1, half, half);
       return { ...node, children, sizes };
     }
@@ -337,10 +351,9 @@ function removePane(state: WorkspaceState, paneId: string): WorkspaceState {
     const sizes: number[] = [];
     node.children.forEach((c, i) => {
       const r = remove(c);
-      if (r) { kept.push(r); sizes.push(node.sizes[i]); }
+      if (r) { kept.push(r); sizes.push(node.sizes[i] ?? 0); }
     });
-    if (!kept.length) return null;
-    if (kept.length === 1) return kept[0];
+    if (kept.length < 2) return kept[0] ?? null;
     return { ...node, children: kept, sizes: normaliseSizes(sizes) };
   };
   const layout = remove(state.layout) ?? state.layout;
@@ -349,7 +362,8 @@ function removePane(state: WorkspaceState, paneId: string): WorkspaceState {
   let focusedPaneId = state.focusedPaneId;
   if (focusedPaneId === paneId) {
     const i = order.indexOf(paneId);
-    focusedPaneId = order[i > 0 ? i - 1 : 1];
+    // order has at least two panes (checked above), so both i - 1 (when i > 0) and 1 are in range.
+    focusedPaneId = order[i > 0 ? i - 1 : 1]!;
   }
   return { ...state, layout, panes, focusedPaneId };
 }
@@ -366,7 +380,7 @@ export function setSplitSizes(state: WorkspaceState, splitId: string, sizes: num
     if (node.type === 'pane') return node;
     if (node.id === splitId) {
       if (sizes.length !== node.children.length || sizes.some((s) => !Number.isFinite(s))) return node;
-      if (sizes.every((s, i) => Math.abs(s - node.sizes[i]) < 0.01)) return node;
+      if (sizes.every((s, i) => { const old = node.sizes[i]; return old !== undefined && Math.abs(s - old) < 0.01; })) return node;
       changed = true;
       return { ...node, sizes: normaliseSizes(sizes) };
     }
@@ -387,17 +401,19 @@ export function resizeFocusedPane(state: WorkspaceState, delta: number): Workspa
       const children = node.children.map(walk);
       return children.some((c, j) => c !== node.children[j]) ? { ...node, children } : node;
     }
-    const sizes = node.sizes.slice();
+    const sizes = node.sizes;
+    const current = sizes[i]; // sizes run parallel to children
+    if (current === undefined) return node;
     const others = sizes.length - 1;
     const max = 100 - MIN_PANE_SIZE * others;
-    const target = Math.min(max, Math.max(MIN_PANE_SIZE, sizes[i] + delta));
-    const change = target - sizes[i];
+    const target = Math.min(max, Math.max(MIN_PANE_SIZE, current + delta));
+    const change = target - current;
     if (Math.abs(change) < 0.01) return node;
     // Spread the change over the other panes in proportion to what each can give or take.
-    const room = sizes.map((s, j) => (j === i ? 0 : change > 0 ? s - MIN_PANE_SIZE : 100 - s));
-    const totalRoom = room.reduce((a, b) => a + b, 0);
+    const room = (s: number) => (change > 0 ? s - MIN_PANE_SIZE : 100 - s);
+    const totalRoom = sizes.reduce((a, s, j) => a + (j === i ? 0 : room(s)), 0);
     if (totalRoom <= 0) return node;
-    const next = sizes.map((s, j) => (j === i ? target : s - (change * room[j]) / totalRoom));
+    const next = sizes.map((s, j) => (j === i ? target : s - (change * room(s)) / totalRoom));
     return { ...node, sizes: next };
   };
   const layout = walk(state.layout);
@@ -498,8 +514,7 @@ export function restoreWorkspace(raw: unknown, resolve: (href: string) => TabTar
         const k = cleanNode(c);
         if (k) { kids.push(k); sizes.push(Number((x.sizes ?? [])[i]) || 0); }
       });
-      if (!kids.length) return null;
-      if (kids.length === 1) return kids[0];
+      if (kids.length < 2) return kids[0] ?? null;
       const orientation: Orientation = x.orientation === 'vertical' ? 'vertical' : 'horizontal';
       return { type: 'split', id: x.id, orientation, children: kids, sizes: normaliseSizes(sizes) };
     }
@@ -507,9 +522,12 @@ export function restoreWorkspace(raw: unknown, resolve: (href: string) => TabTar
   };
   const layout = cleanNode(r.layout);
   if (!layout) return null;
-  let s: WorkspaceState = { version: 1, layout, panes, focusedPaneId: panes[r.focusedPaneId as string] ? (r.focusedPaneId as string) : paneOrder({ layout } as WorkspaceState)[0], closed: [] };
+  // A layout that survived cleaning holds at least one pane.
+  const focusedPaneId = panes[r.focusedPaneId as string] ? (r.focusedPaneId as string) : paneOrder({ layout } as WorkspaceState)[0];
+  if (!focusedPaneId) return null;
+  let s: WorkspaceState = { version: 1, layout, panes, focusedPaneId, closed: [] };
   // Empty panes left over from dropped tabs go, except the last one.
-  for (const id of paneOrder(s)) if (!s.panes[id].tabs.length && paneOrder(s).length > 1) s = removePane(s, id);
+  for (const id of paneOrder(s)) if (!s.panes[id]?.tabs.length && paneOrder(s).length > 1) s = removePane(s, id);
   const closed = Array.isArray(r.closed) ? r.closed : [];
   s.closed = closed
     .map((c) => {

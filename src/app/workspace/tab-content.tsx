@@ -71,6 +71,7 @@ export function TabContentHost({ state }: { state: WorkspaceState }) {
   const present = new Set<string>();
   for (const paneId of paneOrder(state)) {
     const pane = state.panes[paneId];
+    if (!pane) continue;
     for (const tab of pane.tabs) {
       present.add(tab.id);
       // Mounting on first show is idempotent, so recording it while rendering is safe.

@@ -8,7 +8,7 @@ const NOT_A_TAB: ReadonlySet<RouteId> = new Set<RouteId>(['login', 'forgotPasswo
 
 /** The href as a tab target, or null when it is not a workspace route (/, /login, unknown paths). */
 export function resolveHref(href: string): TabTarget | null {
-  const path = href.split(/[?#]/)[0];
+  const [path = ''] = href.split(/[?#]/);
   const m = matchPath(path);
   if (!m || NOT_A_TAB.has(m.route)) return null;
   // Rebuild the href from the route table so that equivalent spellings (trailing slash,

@@ -48,8 +48,8 @@ export function memoryStore(opts: { maxKeys?: number } = {}): LimiterStore & { s
     const log = logs.get(key);
     if (!log) return [];
     const from = now - log.windowMs;
-    let drop = 0;
-    while (drop < log.entries.length && log.entries[drop].at <= from) drop++;
+    const firstLive = log.entries.findIndex((e) => e.at > from);
+    const drop = firstLive < 0 ? log.entries.length : firstLive;
     if (drop) log.entries.splice(0, drop);
     logs.delete(key);
     if (log.entries.length) logs.set(key, log);
@@ -60,7 +60,11 @@ export function memoryStore(opts: { maxKeys?: number } = {}): LimiterStore & { s
     async take(name, key, limit, windowMs, now) {
       const logs = logsOf(name);
       const entries = live(logs, key, now);
-      if (entries.length >= limit) return { ok: false, retryAfterSeconds: waitSeconds(entries[entries.length - limit].at + windowMs - now) };
+      if (entries.length >= limit) {
+        // The oldest entry that counts against the limit: its expiry frees a slot (a limit of 0 has none: a whole window).
+        const oldest = entries[entries.length - limit];
+        return { ok: false, retryAfterSeconds: waitSeconds((oldest?.at ?? now) + windowMs - now) };
+      }
       const member = newMember(now);
       if (entries.length) entries.push({ at: now, member });
       else {

@@ -188,7 +188,7 @@ async function codeDestination(d: Deps, person: Person, factor: 1 | 2): Promise<
     const number = phone && (await internationalNumber(d.db, phone));
     if (number) return { code_channel: 'sms', code_sent_to: number.slice(-3) };
   }
-  const [local, domain] = person.email.split('@');
+  const [local = '', domain] = person.email.split('@');
   return { code_channel: 'email', code_sent_to: `${local.slice(0, 1)}•••@${domain ?? ''}` };
 }
 

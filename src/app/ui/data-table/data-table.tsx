@@ -141,7 +141,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   // "All rows" mode: ask for more when the rendered window reaches the last loaded row.
   const requestedAt = useRef(-1);
-  const lastRendered = items.length ? items[items.length - 1].index : -1;
+  const lastRendered = items.at(-1)?.index ?? -1;
   useEffect(() => {
     if (!infinite || !hasMore || fetching) return;
     if (lastRendered >= rows.length - 1 - 10 && requestedAt.current !== rows.length) {

@@ -85,9 +85,10 @@ export function createSearchService(db: DB) {
         (p) => permissions.includes(p.permission) && (input.scope === 'all' || SEARCH_SCOPE_OF_KIND[p.kind] === input.scope),
       );
       const order = (k: SearchKind) => providers.findIndex((p) => p.kind === k);
+      const best = (g: SearchGroup) => g.hits[0]?.score ?? 0; // groups without hits are dropped below
       const groups = (await Promise.all(mine.map((p) => runGroup(p, ctx))))
         .filter((g): g is SearchGroup => !!g && g.hits.length > 0)
-        .sort((a, b) => b.hits[0].score - a.hits[0].score || order(a.kind) - order(b.kind));
+        .sort((a, b) => best(b) - best(a) || order(a.kind) - order(b.kind));
       return { query: q, groups };
     },
   };
