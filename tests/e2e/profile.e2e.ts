@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { signedInAs, dbQuery } from './helpers';
+import { first } from '../helpers/lists';
 import { MSG } from '../../src/shared/messages';
 
 test('g p opens Edit Profile; a changed name is saved and stored, invalid phone shows the example', async ({ page }) => {
@@ -25,6 +26,6 @@ test('g p opens Edit Profile; a changed name is saved and stored, invalid phone 
   await last.fill('Controller-Renamed');
   await page.getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('region', { name: 'Notifications' }).getByText(MSG.profileUpdated)).toBeVisible();
-  const stored = dbQuery<{ lastName: string }>("select lastName from persons where email = 'arc-controller@demo.test'")[0];
+  const stored = first(dbQuery<{ lastName: string }>("select lastName from persons where email = 'arc-controller@demo.test'"));
   expect(stored.lastName).toBe('Controller-Renamed');
 });

@@ -2,17 +2,18 @@
 // areas not built yet, the read view for list-only roles, the ? sheet, the favicon.
 import { test, expect, type Page } from '@playwright/test';
 import { dbQuery, signedInAs, BASE, DEMO_PASSWORD } from './helpers';
+import { first } from '../helpers/lists';
 import { ROLE_IDS } from '../../src/shared/permissions';
 import { NOT_AVAILABLE_TEXT } from '../../src/app/workspace/panels';
 import { MSG } from '../../src/shared/messages';
 
 type Row = { id: string; firstName: string; lastName: string; email: string };
 const supervisor = () =>
-  dbQuery<Row>(
+  first(dbQuery<Row>(
     `select p.id, p.firstName, p.lastName, p.email from persons p join personRoles r on r.personId = p.id
      where r.roleId = ? and p.email not like '%@demo.test' order by p.lastName, p.firstName limit 1`,
     ROLE_IDS.ArcSupervisorRole,
-  )[0];
+  ));
 
 /** Fills the sign-in form where the page already is (no navigation to '/'). */
 async function signInHere(page: Page, email: string) {

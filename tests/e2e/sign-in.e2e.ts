@@ -1,5 +1,6 @@
 import { test, expect } from '@playwright/test';
 import { signIn, dbQuery } from './helpers';
+import { first, group } from '../helpers/lists';
 import { MSG } from '../../src/shared/messages';
 
 test('signed-out visitors land on the sign-in page with the spec\'s form', async ({ page }) => {
@@ -35,7 +36,7 @@ test('admin signs in by keyboard and lands in the workspace', async ({ page }) =
 });
 
 test('second factor: the code from the outbox signs the user in', async ({ page }) => {
-  const before = dbQuery<{ id: number }>("select coalesce(max(id), 0) as id from outbox where recipient = 'admin-2fa@demo.test'")[0].id;
+  const before = first(dbQuery<{ id: number }>("select coalesce(max(id), 0) as id from outbox where recipient = 'admin-2fa@demo.test'")).id;
   await signIn(page, 'admin-2fa@demo.test');
   const code = page.getByLabel('Verification code');
   await expect(code).toBeVisible();
@@ -50,7 +51,7 @@ test('second factor: the code from the outbox signs the user in', async ({ page 
     body = rows[0]?.body ?? '';
     return body;
   }).toMatch(/\d{6}/);
-  const digits = /(\d{6})/.exec(body)![1];
+  const digits = group(/(\d{6})/, body);
   // a wrong code first: the code-specific message
   await code.focus();
   await page.keyboard.type(digits === '000000' ? '111111' : '000000');

@@ -1,11 +1,12 @@
 import { test, expect } from '@playwright/test';
 import { signedInAs, dbQuery } from './helpers';
+import { first } from '../helpers/lists';
 import { MSG } from '../../src/shared/messages';
 
 test('keyboard pane work: split, move a tab, resize, unsaved-changes guard on close, cheat sheet', async ({ page }) => {
-  const [p] = dbQuery<{ id: string; firstName: string; lastName: string }>(
+  const p = first(dbQuery<{ id: string; firstName: string; lastName: string }>(
     "select id, firstName, lastName from persons where email like '%@arc.example' order by lastName limit 1",
-  );
+  ));
   await signedInAs(page, 'admin@demo.test');
   await page.locator('body').focus();
   await page.keyboard.press('g');
@@ -30,8 +31,8 @@ test('keyboard pane work: split, move a tab, resize, unsaved-changes guard on cl
   await expect.poll(async () => Number(await sep.getAttribute('aria-valuenow'))).toBeGreaterThan(before);
 
   // unsaved changes: closing asks the spec's question; Escape keeps the tab
-  const first = page.getByLabel(/First name/);
-  await first.focus();
+  const firstNameField = page.getByLabel(/First name/);
+  await firstNameField.focus();
   await page.keyboard.press('End');
   await page.keyboard.type('x');
   await page.keyboard.press('Alt+w');
@@ -40,7 +41,7 @@ test('keyboard pane work: split, move a tab, resize, unsaved-changes guard on cl
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
   await expect(editTab).toBeVisible();
-  await expect(first).toHaveValue(`${p.firstName}x`);
+  await expect(firstNameField).toHaveValue(`${p.firstName}x`);
 
   // the cheat sheet lists the registry's shortcuts (from outside any field: focus the tab strip)
   await editTab.focus();
@@ -52,9 +53,9 @@ test('keyboard pane work: split, move a tab, resize, unsaved-changes guard on cl
 });
 
 test('split panes follow the pane being used: typing in the left pane, Alt+W closes the left pane\'s tab', async ({ page }) => {
-  const [p] = dbQuery<{ id: string; firstName: string; lastName: string }>(
+  const p = first(dbQuery<{ id: string; firstName: string; lastName: string }>(
     "select id, firstName, lastName from persons where email like '%@arc.example' order by lastName limit 1",
-  );
+  ));
   await signedInAs(page, 'admin@demo.test');
   await page.goto('/persons');
   await expect(page.getByRole('tab', { name: /Manage Users/, selected: true })).toBeVisible();

@@ -9,6 +9,7 @@ import type { PersonDetails, PersonList, PersonListItem, PersonRecord } from '..
 import type { CountryDto, DictionariesDto, FeaturesDto, GlobalSettingsDto, RoleDto } from '../../src/shared/schemas/reference.js';
 import type { SearchGroup, SearchHit, SearchResponse } from '../../src/shared/schemas/search.js';
 import { SEARCH_GROUP_LABELS } from '../../src/shared/schemas/search.js';
+import { at } from './lists.js';
 
 /** An answer checked against the endpoint's contract type: `answer('PUT /api/v1/:id/unlock', { Etag: 'e2' })`. */
 export const answer = <E extends Endpoint>(_endpoint: E, body: ResponseOf<E>): ResponseOf<E> => body;
@@ -112,7 +113,7 @@ export const makeTokenResponse = (over: Partial<TokenResponse> = {}): TokenRespo
 export const TWO_FACTOR_TYPES_ANSWER: TwoFactorTypeOption[] = [{ name: 'Email', value: 1 }, { name: 'SMS', value: 2 }];
 
 export const makeTwoFactorSetting = (type: 1 | 2 | null = null, phoneNumber: TwoFactorPhone | null = null): TwoFactorSetting => ({
-  twoFactorAuthentication: { type: type === null ? null : TWO_FACTOR_TYPES_ANSWER[type - 1], phoneNumber },
+  twoFactorAuthentication: { type: type === null ? null : at(TWO_FACTOR_TYPES_ANSWER, type - 1), phoneNumber },
 });
 
 // ---- search

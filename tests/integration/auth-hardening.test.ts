@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertPerson, signedIn } from '../helpers/auth.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
+import { first, group } from '../helpers/lists.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../src/server/auth/tokens.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
@@ -56,8 +57,8 @@ async function expectError(res: Response, status: number, code: string, message:
   const body = (await res.json()) as Body;
   expect({ status: res.status, code: body.Content?.Code, message: body.Content?.Message }).toEqual({ status, code, message });
 }
-const codeIn = (body: string) => /Your verification code is (\d{6})\./.exec(body)![1];
-const resetTokenIn = (body: string) => decodeURIComponent(/reset-password\?token=(\S+)/.exec(body)![1]);
+const codeIn = (body: string) => group(/Your verification code is (\d{6})\./, body);
+const resetTokenIn = (body: string) => decodeURIComponent(group(/reset-password\?token=(\S+)/, body));
 
 /** Makes every INSERT into the table fail (a fault after the earlier statements of a request). */
 async function failInserts(app: TestApp, table: string) {
@@ -229,7 +230,7 @@ describe('multi-step writes are transactions', () => {
     await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
     const mails = await outboxFor(p.email);
     expect(mails).toHaveLength(1);
-    await signIn(p.email, { verificationCode: codeIn(mails[0].body) });
+    await signIn(p.email, { verificationCode: codeIn(first(mails).body) });
   });
 
   test('sign-ins arriving together send one code, and it works', async () => {
@@ -238,7 +239,7 @@ describe('multi-step writes are transactions', () => {
     for (const r of res) await expectError(r, 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
     const mails = await outboxFor(p.email);
     expect(mails).toHaveLength(1);
-    await signIn(p.email, { verificationCode: codeIn(mails[0].body) });
+    await signIn(p.email, { verificationCode: codeIn(first(mails).body) });
   });
 });
 
@@ -297,16 +298,16 @@ describe('mail goes out after the commit through SMTP (nodemailer), and its secr
       const stale = { channel: 'email', recipient: 'stale@hardening.test', subject: 'Your verification code', body: 'Your verification code is 123456.' };
       await app.db.insertInto('outbox').values({ ...stale, createdAt: new Date(fakeNow.getTime() - 120 * MIN).toISOString(), sentAt: null, error: null }).execute();
       await expectError(await login(p.email, PASSWORD, {}, app), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
-      const [msg] = await smtp.waitFor(1);
+      const msg = first(await smtp.waitFor(1));
       expect(msg).toMatchObject({ from: 'alerts@workspace.test', to: [p.email], user: 'relay-user' });
-      const code = codeIn((await outboxFor(p.email, app))[0].body);
+      const code = codeIn(first(await outboxFor(p.email, app)).body);
       expect(msg.raw).toContain(`Your verification code is ${code}.`);
       expect(msg.raw).toMatch(/^Subject: Your verification code/m);
       await app.deps.outbox.idle();
-      expect((await outboxFor(p.email, app))[0]).toMatchObject({ error: null, attempts: 1 });
-      expect((await outboxFor(p.email, app))[0].sentAt).not.toBeNull();
+      expect(first(await outboxFor(p.email, app))).toMatchObject({ error: null, attempts: 1 });
+      expect(first(await outboxFor(p.email, app)).sentAt).not.toBeNull();
       expect(smtp.messages).toHaveLength(1);
-      expect((await outboxFor('stale@hardening.test', app))[0]).toMatchObject({ sentAt: null, error: 'not sent: older than an hour' });
+      expect(first(await outboxFor('stale@hardening.test', app))).toMatchObject({ sentAt: null, error: 'not sent: older than an hour' });
       const logged = JSON.stringify(app.logs);
       expect(logged).not.toContain(code);
       expect(logged).not.toContain('relay p@ss');
@@ -324,7 +325,7 @@ describe('mail goes out after the commit through SMTP (nodemailer), and its secr
     try {
       const p = await person(app);
       await app.request('/api/v1/reset-password', { json: { email: p.email, captchaResponse: await captchaFrom(app) } });
-      const [msg] = await smtp.waitFor(1);
+      const msg = first(await smtp.waitFor(1));
       expect(msg).toMatchObject({ from: 'tls@workspace.test', to: [p.email] });
       expect(msg.raw).toMatch(/^Subject: Reset your password/m);
     } finally {
@@ -349,7 +350,7 @@ describe('mail goes out after the commit through SMTP (nodemailer), and its secr
       const unknown = await timed(uniqueEmail('nobody'));
       expect(known).toBeLessThan(1000);
       expect(unknown).toBeLessThan(1000);
-      const [msg] = await smtp.waitFor(1);
+      const msg = first(await smtp.waitFor(1));
       expect(msg.to).toEqual([p.email]);
     } finally {
       await app.close();
@@ -362,7 +363,7 @@ describe('mail goes out after the commit through SMTP (nodemailer), and its secr
     await login(p.email);
     await t.deps.outbox.idle();
     expect(t.logs.some((l) => String(l.msg).includes('SMTP_URL is not set'))).toBe(true);
-    const code = codeIn((await outboxFor(p.email))[0].body);
+    const code = codeIn(first(await outboxFor(p.email)).body);
     expect(t.logs.find((l) => l.msg === 'outbox' && l.to === p.email)).toMatchObject({ status: 'not sent', body: expect.stringContaining(code) });
   });
 });

@@ -7,6 +7,7 @@ import { decodeJwt } from 'jose';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertPerson, PROVIDER_TENANT } from '../helpers/auth.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
+import { at, first, group } from '../helpers/lists.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { AUTH_LIMITS } from '../../src/server/auth/routes.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
@@ -59,11 +60,9 @@ async function signIn(email: string, extra: Record<string, string> = {}) {
 const personRow = (id: string) => t.db.selectFrom('persons').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const outboxFor = (recipient: string) => t.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient).orderBy('id').execute();
 const auditFor = (id: string) => t.db.selectFrom('auditLog').select(['action', 'details']).where('entityId', '=', id).orderBy('id').execute();
-const codeIn = (body: string) => {
-  const m = /Your verification code is (\d{6})\. It expires in 10 minutes\./.exec(body);
-  if (!m) throw new Error(`no code in: ${body}`);
-  return m[1];
-};
+const codeIn = (body: string) => group(/Your verification code is (\d{6})\. It expires in 10 minutes\./, body);
+/** The verification code of the first message sent to `recipient`. */
+const firstCodeFor = async (recipient: string) => codeIn(first(await outboxFor(recipient)).body);
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
 describe('password grant', () => {
@@ -92,8 +91,8 @@ describe('password grant', () => {
     // Stored hashed, never as issued.
     const tokens = await t.db.selectFrom('refreshTokens').selectAll().where('personId', '=', p.id).execute();
     expect(tokens).toHaveLength(1);
-    expect(tokens[0].tokenHash).toBe(sha256(body.refresh_token));
-    expect(tokens[0].familyId).toBe(claims.sid);
+    expect(first(tokens).tokenHash).toBe(sha256(body.refresh_token));
+    expect(first(tokens).familyId).toBe(claims.sid);
     expect((await auditFor(p.id)).map((a) => a.action)).toEqual(['login-succeeded']);
 
     const info = await t.request('/api/v1/get-user-info', { token: body.access_token });
@@ -117,7 +116,7 @@ describe('password grant', () => {
     expect((await personRow(p.id)).failedAttempts).toBe(1);
     const a = await auditFor(p.id);
     expect(a.map((x) => x.action)).toEqual(['login-failed']);
-    expect(JSON.parse(a[0].details)).toMatchObject({ reason: 'wrong-password', failedAttempts: 1 });
+    expect(JSON.parse(first(a).details)).toMatchObject({ reason: 'wrong-password', failedAttempts: 1 });
   });
 
   test('a person without a password cannot sign in', async () => {
@@ -225,20 +224,20 @@ describe('lockout', () => {
 describe('second factor', () => {
   test('e-mail code: required, sent once, stored hashed, wrong code refused, right code signs in once', async () => {
     const p = await person(['SuperAdminRole'], { twoFactorType: 1 });
-    const first = await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
-    expect(first.error).toBe(CODE.twoFactorRequired);
+    const required = await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
+    expect(required.error).toBe(CODE.twoFactorRequired);
     // where it went, masked, for the sign-in page to say
-    const [local, domain] = p.email.split('@');
-    expect(first).toMatchObject({ code_channel: 'email', code_sent_to: `${local[0]}•••@${domain}` });
+    const [, domain] = p.email.split('@');
+    expect(required).toMatchObject({ code_channel: 'email', code_sent_to: `${p.email.charAt(0)}•••@${domain}` });
     const mails = await outboxFor(p.email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ channel: 'email', subject: 'Your verification code' });
-    const code = codeIn(mails[0].body);
+    expect(first(mails)).toMatchObject({ channel: 'email', subject: 'Your verification code' });
+    const code = codeIn(first(mails).body);
     const rows = await t.db.selectFrom('verificationCodes').selectAll().where('personId', '=', p.id).execute();
     expect(rows).toHaveLength(1);
-    expect(rows[0].codeHash).toBe(sha256(code));
-    expect(rows[0].codeHash).not.toContain(code);
-    expect(rows[0].expiresAt).toBe(new Date(fakeNow.getTime() + 10 * MIN).toISOString());
+    expect(first(rows).codeHash).toBe(sha256(code));
+    expect(first(rows).codeHash).not.toContain(code);
+    expect(first(rows).expiresAt).toBe(new Date(fakeNow.getTime() + 10 * MIN).toISOString());
 
     // Sent once: signing in again without the code (within its validity) sends nothing new.
     advance(2 * MIN);
@@ -265,20 +264,20 @@ describe('second factor', () => {
   test('an expired code is refused; the next sign-in sends a new one', async () => {
     const p = await person(['SuperAdminRole'], { twoFactorType: 1 });
     await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
-    const code = codeIn((await outboxFor(p.email))[0].body);
+    const code = await firstCodeFor(p.email);
     advance(10 * MIN + 1000);
     await expectError(await login(p.email, PASSWORD, { verificationCode: code }), 400, CODE.invalidCode, MSG.invalidCode);
     await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
     const mails = await outboxFor(p.email);
     expect(mails).toHaveLength(2);
-    await signIn(p.email, { verificationCode: codeIn(mails[1].body) });
+    await signIn(p.email, { verificationCode: codeIn(at(mails, 1).body) });
   });
 
   test('wrong codes count towards the lockout', async () => {
     const p = await person(['SuperAdminRole'], { twoFactorType: 1 });
     for (let i = 0; i < 4; i++) await login(p.email, `Wrong-password-${i}`);
     await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
-    const code = codeIn((await outboxFor(p.email))[0].body);
+    const code = await firstCodeFor(p.email);
     await expectError(await login(p.email, PASSWORD, { verificationCode: code === '999999' ? '999998' : '999999' }), 400, CODE.invalidCode, MSG.invalidCode);
     expect(await personRow(p.id)).toMatchObject({ isLocked: 1, failedAttempts: 5 });
     await expectError(await login(p.email, PASSWORD, { verificationCode: code }), 400, CODE.invalidGrant, MSG.loginFailed);
@@ -292,8 +291,8 @@ describe('second factor', () => {
     expect(await outboxFor(p.email)).toHaveLength(0);
     const sms = await outboxFor('+447911123456');
     expect(sms).toHaveLength(1);
-    expect(sms[0].channel).toBe('sms');
-    await signIn(p.email, { verificationCode: codeIn(sms[0].body) });
+    expect(first(sms).channel).toBe('sms');
+    await signIn(p.email, { verificationCode: codeIn(first(sms).body) });
   });
 
   test('resend: a fresh code replaces the old one; nothing is sent without a sign-in under way; same answer always', async () => {
@@ -305,14 +304,14 @@ describe('second factor', () => {
     expect(await outboxFor(p.email)).toHaveLength(0);
 
     await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
-    const oldCode = codeIn((await outboxFor(p.email))[0].body);
+    const oldCode = await firstCodeFor(p.email);
     advance(12 * MIN); // the first code has expired; a resend still works within the sign-in window
     const res = await t.request('/api/v1/two-factor-authentication/send', { json: { email: p.email.toUpperCase() } });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual(idleBody);
     const mails = await outboxFor(p.email);
     expect(mails).toHaveLength(2);
-    const newCode = codeIn(mails[1].body);
+    const newCode = codeIn(at(mails, 1).body);
     if (newCode !== oldCode) await expectError(await login(p.email, PASSWORD, { verificationCode: oldCode }), 400, CODE.invalidCode, MSG.invalidCode);
     await signIn(p.email, { verificationCode: newCode });
 
@@ -332,7 +331,7 @@ describe('second factor', () => {
     await t.db.updateTable('globalSettings').set({ value: '1' }).where('key', '=', 'TwoFactorAuthentication.Mode.Value').execute();
     try {
       await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
-      await signIn(p.email, { verificationCode: codeIn((await outboxFor(p.email))[0].body) });
+      await signIn(p.email, { verificationCode: await firstCodeFor(p.email) });
     } finally {
       await t.db.updateTable('globalSettings').set({ value: '0' }).where('key', '=', 'TwoFactorAuthentication.Mode.Value').execute();
     }
@@ -356,9 +355,10 @@ describe('refresh tokens', () => {
     expect(claims.iat).toBe(Math.floor(fakeNow.getTime() / 1000));
     const rows = await t.db.selectFrom('refreshTokens').selectAll().where('personId', '=', p.id).orderBy('createdAt').execute();
     expect(rows).toHaveLength(2);
-    expect(rows[0].usedAt).toBe(fakeNow.toISOString());
-    expect(rows[1].familyId).toBe(rows[0].familyId);
-    expect(rows[1].usedAt).toBeNull();
+    const [used, fresh] = [at(rows, 0), at(rows, 1)];
+    expect(used.usedAt).toBe(fakeNow.toISOString());
+    expect(fresh.familyId).toBe(used.familyId);
+    expect(fresh.usedAt).toBeNull();
     const c = (await (await refresh(b.refresh_token)).json()) as Tokens;
     expect(c.refresh_token).toBeTruthy();
   });
@@ -576,8 +576,8 @@ describe('passwords', () => {
     expect(await known.json()).toEqual({ Content: { Message: MSG.resetLinkSent(p.email) } });
     const mails = await outboxFor(p.email);
     expect(mails).toHaveLength(1);
-    expect(mails[0]).toMatchObject({ channel: 'email', subject: 'Reset your password' });
-    const link = /(https?:\/\/\S+\/reset-password\?token=\S+)/.exec(mails[0].body)?.[1];
+    expect(first(mails)).toMatchObject({ channel: 'email', subject: 'Reset your password' });
+    const link = /(https?:\/\/\S+\/reset-password\?token=\S+)/.exec(first(mails).body)?.[1];
     expect(link).toBeTruthy();
     const token = decodeURIComponent(new URL(link!).searchParams.get('token')!);
 
@@ -601,7 +601,7 @@ describe('passwords', () => {
 
     // Links expire.
     await t.request('/api/v1/reset-password', { json: { email: p.email, captchaResponse: await captcha() } });
-    const later = decodeURIComponent(/token=(\S+)/.exec((await outboxFor(p.email))[1].body)![1]);
+    const later = decodeURIComponent(group(/token=(\S+)/, at(await outboxFor(p.email), 1).body));
     advance(61 * MIN);
     await expectError(await confirm({ token: later, newPassword: 'Late-Password-9', newPasswordRepeated: 'Late-Password-9' }), 400, 'invalid_reset_link', MSG.resetLinkInvalid);
   });

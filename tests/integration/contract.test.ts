@@ -15,6 +15,7 @@ import { tokenErrorSchema } from '../../src/shared/schemas/auth.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
 import { CODE } from '../../src/shared/messages.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
+import { first } from '../helpers/lists.js';
 
 let t: TestApp;
 let admin: string;
@@ -88,7 +89,7 @@ describe('every endpoint answers its contract', () => {
   test('reference data', async () => {
     const dict = await expectContract('GET /ps-admin/dictionaries/get-all', '/ps-admin/dictionaries/get-all');
     expect(dict.Roles.SuperAdminRole.Id).toBe(ROLE_IDS.SuperAdminRole);
-    expect(dict.Countries[0].Code).toBe('GB');
+    expect(first(dict.Countries).Code).toBe('GB');
     expect((await expectContract('GET /features/all', '/features/all', { token: undefined })).Features.length).toBeGreaterThan(0);
     expect((await expectContract('GET /features', '/features?name=SingleSignOn', { token: undefined })).Features).toHaveLength(1);
     await expectContract('GET /customers/get-global-settings', '/customers/get-global-settings');

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
+import { first, last } from '../helpers/lists.js';
 import { openRedis } from '../../src/server/redis.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
@@ -30,7 +31,7 @@ const addPerson = (email: string) =>
 async function fillDisk() {
   if (t.dialect === 'sqlite') {
     const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(t.db);
-    await sql.raw(`pragma max_page_count = ${rows[0].page_count}`).execute(t.db);
+    await sql.raw(`pragma max_page_count = ${first(rows).page_count}`).execute(t.db);
   } else {
     await sql.raw(`create or replace function disk_full() returns trigger language plpgsql as $$
       begin raise exception 'could not extend file "base/1/2": No space left on device' using errcode = 'disk_full'; end $$`).execute(t.db);
@@ -66,7 +67,7 @@ describe('a full disk', () => {
     expect(await h.json()).toEqual({ status: 'unavailable', database: 'full', redis: 'not configured' });
 
     await freeDisk();
-    const failed = tried[tried.length - 1];
+    const failed = last(tried);
     // The refused person was not stored (the transaction rolled back whole): adding it now works.
     expect(await t.db.selectFrom('persons').select('id').where('email', '=', failed).execute()).toEqual([]);
     expect((await addPerson(failed)).status).toBe(201);
@@ -152,7 +153,7 @@ describe.skipIf(process.env.TEST_DB === 'pg')('DATA_DIR that cannot be used stop
     expect(r.code, r.out).toBe(1);
     const lines = r.out.trim().split('\n');
     expect(lines, r.out).toHaveLength(1);
-    const line = JSON.parse(lines[0]);
+    const line = JSON.parse(first(lines));
     expect(line.msg).toBe('fatal');
     expect(line.error).toContain(`DATA_DIR ${dir} ${problem}`);
     expect(line.error).not.toMatch(/\n\s+at /); // no stack trace

@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
 import { createTestApp } from '../helpers/app.js';
 import { signedIn } from '../helpers/auth.js';
+import { at, last } from '../helpers/lists.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
 import { BODY_LIMITS, type RouteSpec } from '../../src/server/http.js';
 import { CODE } from '../../src/shared/messages.js';
@@ -87,14 +88,14 @@ function replaceAt(sample: unknown, p: Path, value: unknown): unknown {
   const copy = structuredClone(sample);
   let o = copy as Record<string | number, unknown>;
   for (const k of p.slice(0, -1)) o = o[k] as Record<string | number, unknown>;
-  o[p[p.length - 1]] = value;
+  o[last(p)] = value;
   return copy;
 }
 
 /** The route's own sample with one node replaced by something hostile. */
 function mutated(sample: unknown): fc.Arbitrary<unknown> {
   const paths = nodePaths(sample);
-  return fc.tuple(fc.nat(), leaf).map(([n, value]) => replaceAt(sample, paths[n % paths.length], value));
+  return fc.tuple(fc.nat(), leaf).map(([n, value]) => replaceAt(sample, at(paths, n % paths.length), value));
 }
 
 /** Deterministic sweep values: every one goes into every field of every sample. */
@@ -137,7 +138,7 @@ const pathFor = (route: RouteSpec) => {
   const params = segs.filter((s) => s.startsWith(':') || s === '*').length;
   return fc.array(fc.oneof(fc.constant(randomUUID()), fc.constant(me.id), fc.string({ minLength: 1 })), { minLength: params, maxLength: params }).map((vals) => {
     let i = 0;
-    return segs.map((s) => (s.startsWith(':') || s === '*' ? encodeURIComponent(vals[i++]) || 'x' : s)).join('/');
+    return segs.map((s) => (s.startsWith(':') || s === '*' ? encodeURIComponent(at(vals, i++)) || 'x' : s)).join('/');
   });
 };
 

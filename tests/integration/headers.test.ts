@@ -65,7 +65,7 @@ describe('client build', () => {
     expect(scripts.length).toBeGreaterThan(0);
     for (const [, attrs, body] of scripts) {
       expect(attrs).toMatch(/\bsrc=/);
-      expect(body.trim()).toBe('');
+      expect(body?.trim()).toBe('');
     }
     expect(html).not.toMatch(/\son[a-z]+=/i); // no inline event handlers either
   });

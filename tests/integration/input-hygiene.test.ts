@@ -70,7 +70,7 @@ describe('names and free text', () => {
   });
 
   test('real-world names still pass: accents, emoji (paired surrogates), Arabic and Hebrew, the plain RLM mark', async () => {
-    for (const [i, [first, last]] of [['Zoë', 'Ångström'], ['Sam 😀', 'Smith'], ['مريم', 'حداد'], ['דוד', 'כהן'], ['Ali\u200F', 'Khan']].entries()) {
+    for (const [i, [first, last]] of ([['Zoë', 'Ångström'], ['Sam 😀', 'Smith'], ['مريم', 'حداد'], ['דוד', 'כהן'], ['Ali\u200F', 'Khan']] as const).entries()) {
       const email = `fine-${i}@hygiene.test`;
       const res = await create(email, first, last);
       expect(res.status, `${first} ${last}`).toBe(201);

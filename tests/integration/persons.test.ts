@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertPerson, tokenFor, signedIn } from '../helpers/auth.js';
+import { first } from '../helpers/lists.js';
 import { ROLE_IDS, type RoleName } from '../../src/shared/permissions.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
@@ -72,7 +73,7 @@ describe('GET /ps-admin/persons/get-list', () => {
   test('an item carries the spec fields, roles in role order', async () => {
     const { body } = await list({ searchValue: 'carol' });
     expect(body.Items).toHaveLength(1);
-    const carol = body.Items[0];
+    const carol = first(body.Items);
     expect(carol).toMatchObject({
       Id: ids.get('Carol'), FirstName: 'Carol', LastName: 'Xu', Email: 'xx.carol@staff.test', IsLocked: true,
       LastLoginDate: '2026-01-15T08:00:00.000Z', PersonStatus: 1,
@@ -83,8 +84,8 @@ describe('GET /ps-admin/persons/get-list', () => {
       { Id: ROLE_IDS.ArcControllerRole, Name: 'ArcControllerRole', IsDefault: false, Order: 5 },
     ]);
     const { body: heidi } = await list({ searchValue: 'heidi' });
-    expect(heidi.Items[0].Roles).toEqual([]);
-    expect(heidi.Items[0].IsLocked).toBe(false);
+    expect(first(heidi.Items).Roles).toEqual([]);
+    expect(first(heidi.Items).IsLocked).toBe(false);
   });
 
   test('paging: page 2 continues where page 1 stopped; the last page is short; past the end is empty', async () => {

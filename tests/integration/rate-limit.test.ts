@@ -8,6 +8,7 @@ import { Redis } from 'ioredis';
 import { solvedCaptcha } from '../helpers/captcha.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertPerson } from '../helpers/auth.js';
+import { at } from '../helpers/lists.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { AUTH_LIMITS } from '../../src/server/auth/routes.js';
 import { createLimiter, memoryStore, redisStore, takeAll, type LimiterStore } from '../../src/server/auth/rate-limit.js';
@@ -78,7 +79,7 @@ const passwordGrant = async (app: TestApp, username: string, password: string, a
 /** `count` attempts, alternating between the nodes; their statuses. */
 async function attempts(nodes: readonly TestApp[], count: number, attempt: (app: TestApp, i: number) => Response | Promise<Response>) {
   const statuses: number[] = [];
-  for (let i = 0; i < count; i++) statuses.push((await attempt(nodes[i % nodes.length], i)).status);
+  for (let i = 0; i < count; i++) statuses.push((await attempt(at(nodes, i % nodes.length), i)).status);
   return statuses;
 }
 async function expectLimited(res: Response, retryAfter: number | [number, number]) {
@@ -128,7 +129,7 @@ describe(`sign-in rate limits (${MODE})`, () => {
     const over = 10;
     const statuses = await Promise.all(
       Array.from({ length: AUTH_LIMITS.signInPerAddress + over }, async (_, i) =>
-        (await passwordGrant(nodes[i % 2], `spray-${i}-${randomUUID()}@limits.test`, 'guess', from)).status),
+        (await passwordGrant(at(nodes, i % 2), `spray-${i}-${randomUUID()}@limits.test`, 'guess', from)).status),
     );
     expect(statuses.filter((s) => s === 400).length).toBe(AUTH_LIMITS.signInPerAddress);
     expect(statuses.filter((s) => s === 429).length).toBe(over);

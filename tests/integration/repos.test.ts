@@ -12,6 +12,7 @@ import { ROLE_IDS } from '../../src/shared/permissions.js';
 import { personListQuery } from '../../src/shared/schemas/persons.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
+import { first } from '../helpers/lists.js';
 
 let t: TestDb;
 beforeAll(async () => { t = await createTestDb(); });
@@ -40,7 +41,7 @@ describe('persons repo', () => {
     const list = await persons.listPersons(t.db, v.parse(personListQuery, { page: '1', pageSize: '10', searchValue: 'renamed' }));
     expect(list.TotalCount).toBe(1);
     expect(list.Items[0]).toMatchObject({ Id: id, FirstName: 'Renamed', Etag: '"e2"' });
-    expect(list.Items[0].Roles.map((r) => r.Name)).toEqual(['ArcManagerRole', 'ArcSupervisorRole']);
+    expect(first(list.Items).Roles.map((r) => r.Name)).toEqual(['ArcManagerRole', 'ArcSupervisorRole']);
 
     await t.db.updateTable('persons').set({ isLocked: 1, failedAttempts: 5 }).where('id', '=', id).execute();
     await persons.unlockPerson(t.db, id, { etag: '"e3"', at });
@@ -58,7 +59,7 @@ describe('reference and customers repos', () => {
     expect((await reference.readControllers(t.db))[0]).toEqual({ Id: id, FullName: 'Aaron Controller' });
     const types = await reference.readLookup(t.db, 'alarmTypes');
     expect(types.map((x) => x.Name)).toEqual([...types.map((x) => x.Name)].sort());
-    expect((await reference.readCountries(t.db))[0].Code).toBe('GB');
+    expect(first(await reference.readCountries(t.db)).Code).toBe('GB');
     expect((await reference.readFeatures(t.db, ['SingleSignOn'])).Features.map((f) => f.FeatureName)).toEqual(['SingleSignOn']);
   });
 

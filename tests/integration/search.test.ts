@@ -7,6 +7,7 @@ import { Kysely, SqliteDialect, sql, type CompiledQuery } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn } from '../helpers/auth.js';
 import { createTestDb } from '../helpers/db.js';
+import { at, first } from '../helpers/lists.js';
 import type { Insertable } from 'kysely';
 import type { AlarmReportTable, CustomerTable, Database, DeviceTable, PersonTable } from '../../src/server/db/schema.js';
 import type { DB } from '../../src/server/db/index.js';
@@ -114,7 +115,7 @@ async function insertFixtures(db: DB) {
     personRow({ id: ids.pMira, firstName: 'Mira', lastName: 'Okafor', email: 'm.okafor@example.test' }),
   ];
   for (let i = 0; i < 100; i++)
-    persons.push(personRow({ firstName: FIRST[i % 10], lastName: LAST[Math.floor(i / 10)], email: `user${i}@example.test` }));
+    persons.push(personRow({ firstName: at(FIRST, i % 10), lastName: at(LAST, Math.floor(i / 10)), email: `user${i}@example.test` }));
   await db.insertInto('persons').values(persons).execute();
 
   const alarms = [
@@ -165,7 +166,8 @@ describe('devices', () => {
     expect(g.label).toBe('Devices');
     expect(g.hits.map((h) => h.title)).toEqual(['AB1234', 'AB12345', 'XAB1234']);
     expect(g.hits.map((h) => h.matched)).toEqual(['serial', 'serial', 'serial']);
-    const [exact, prefix, sub] = g.hits.map((h) => h.score);
+    const scores = g.hits.map((h) => h.score);
+    const [exact, prefix, sub] = [at(scores, 0), at(scores, 1), at(scores, 2)];
     expect(exact).toBeGreaterThan(prefix);
     expect(prefix).toBeGreaterThan(sub);
     expect(exact).toBeGreaterThanOrEqual(3);
@@ -199,7 +201,7 @@ describe('devices', () => {
   test('IMEI exact and fragment', async () => {
     let r = await find('351234567890123');
     expect(group(r, 'device')!.hits[0]).toMatchObject({ id: ids.dPhone, matched: 'imei' });
-    expect(group(r, 'device')!.hits[0].score).toBeGreaterThanOrEqual(3);
+    expect(first(group(r, 'device')!.hits).score).toBeGreaterThanOrEqual(3);
     r = await find('4567890', { scope: 'devices' });
     expect(group(r, 'device')!.hits.map((h) => [h.id, h.matched])).toContainEqual([ids.dPhone, 'imei']);
   });
@@ -213,7 +215,7 @@ describe('devices', () => {
     }
     const prefix = await find('07700 900', { scope: 'devices' });
     expect(group(prefix, 'device')!.hits[0]).toMatchObject({ id: ids.dPhone, matched: 'phone' });
-    expect(group(prefix, 'device')!.hits[0].score).toBeLessThan(3);
+    expect(first(group(prefix, 'device')!.hits).score).toBeLessThan(3);
     const sub = await find('900123', { scope: 'devices' });
     expect(group(sub, 'device')!.hits.map((h) => h.id)).toContain(ids.dPhone);
   });
@@ -224,7 +226,7 @@ describe('customers, persons, alarm reports', () => {
     let r = await find('acme sec');
     expect(group(r, 'customer')!.hits[0]).toEqual({
       id: ids.acme, kind: 'customer', title: 'Acme Security Ltd', subtitle: '700123 · Gold · Active',
-      href: `/customers/${ids.acme}/account`, score: group(r, 'customer')!.hits[0].score, matched: 'name',
+      href: `/customers/${ids.acme}/account`, score: first(group(r, 'customer')!.hits).score, matched: 'name',
     });
     r = await find('700123');
     expect(group(r, 'customer')!.hits[0]).toMatchObject({ id: ids.acme, matched: 'reference' });
@@ -236,7 +238,7 @@ describe('customers, persons, alarm reports', () => {
     let r = await find('mira okafor');
     expect(group(r, 'person')!.hits[0]).toEqual({
       id: ids.pMira, kind: 'person', title: 'Mira Okafor', subtitle: 'm.okafor@example.test',
-      href: `/persons/edit/${ids.pMira}`, score: group(r, 'person')!.hits[0].score, matched: 'name',
+      href: `/persons/edit/${ids.pMira}`, score: first(group(r, 'person')!.hits).score, matched: 'name',
     });
     r = await find('okafor');
     expect(group(r, 'person')!.hits[0]).toMatchObject({ id: ids.pMira, matched: 'name' });
@@ -289,7 +291,7 @@ describe('customers, persons, alarm reports', () => {
     // prefix 'Zeta' of 'Zeta Jones' (person, name) > … ; every kind has a hit
     expect(r.query).toBe('zeta');
     expect(r.groups.map((g) => g.kind).sort()).toEqual(['alarmReport', 'customer', 'device', 'person']);
-    const best = r.groups.map((g) => g.hits[0].score);
+    const best = r.groups.map((g) => first(g.hits).score);
     expect([...best].sort((x, y) => y - x)).toEqual(best);
     const only = await find('okafor');
     expect(only.groups.map((g) => g.kind)).toEqual(['person']);
@@ -425,9 +427,9 @@ describe('index sync', () => {
       const r1 = await search(tdb.db, { q: 'drow-9', scope: 'all', limit: 8 }, perms);
       expect(r1.groups.map((g) => g.hits.map((h) => h.title))).toEqual([['OLDROW-99']]);
       const r2 = await search(tdb.db, { q: '555 1234', scope: 'all', limit: 8 }, perms);
-      expect(r2.groups[0].hits[0]).toMatchObject({ title: 'OLDROW-99', matched: 'phone' });
+      expect(first(r2.groups).hits[0]).toMatchObject({ title: 'OLDROW-99', matched: 'phone' });
       const r3 = await search(tdb.db, { q: 'widgets', scope: 'all', limit: 8 }, perms);
-      expect(r3.groups[0].hits[0]).toMatchObject({ title: 'Preexisting Widgets', matched: 'name' });
+      expect(first(r3.groups).hits[0]).toMatchObject({ title: 'Preexisting Widgets', matched: 'name' });
     } finally {
       await tdb.close();
     }
@@ -442,8 +444,8 @@ describe('keys', () => {
     ];
     for (const s of samples) {
       const db = t.dialect === 'pg'
-        ? (await sql<{ k: string | null }>`select search_phone_key(${s}) as k`.execute(t.db)).rows[0].k
-        : (await sql.raw<{ k: string | null }>(`select ${sqlitePhoneKey(`'${s.replace(/'/g, "''")}'`)} as k`).execute(t.db)).rows[0].k;
+        ? first((await sql<{ k: string | null }>`select search_phone_key(${s}) as k`.execute(t.db)).rows).k
+        : first((await sql.raw<{ k: string | null }>(`select ${sqlitePhoneKey(`'${s.replace(/'/g, "''")}'`)} as k`).execute(t.db)).rows).k;
       expect(db, JSON.stringify(s)).toBe(phoneKey(s));
     }
     expect(phoneKey('+44 7700 900123')).toBe('7700900123');

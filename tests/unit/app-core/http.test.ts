@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { first } from '../../helpers/lists';
 import { appStore } from '../../../src/app/state/store';
 import { sessionAtom } from '../../../src/app/state/session';
 import { http } from '../../../src/app/api/http';
@@ -23,8 +24,8 @@ describe('http', () => {
     appStore.set(sessionAtom, s);
     const { calls } = stubFetch(() => json({ ok: true }));
     await expect(http('/ps-admin/persons/get-list', { query: { page: 1 } })).resolves.toEqual({ ok: true });
-    expect(calls[0].auth).toBe(`Bearer ${s.accessToken}`);
-    expect(calls[0].url).toBe('/ps-admin/persons/get-list?page=1');
+    expect(first(calls).auth).toBe(`Bearer ${s.accessToken}`);
+    expect(first(calls).url).toBe('/ps-admin/persons/get-list?page=1');
   });
 
   it('on 401 refreshes once with the refresh token and retries the request', async () => {
@@ -39,7 +40,7 @@ describe('http', () => {
 
     const refresh = calls.filter((c) => c.url === '/connect/token');
     expect(refresh).toHaveLength(1);
-    const form = new URLSearchParams(refresh[0].body!);
+    const form = new URLSearchParams(first(refresh).body!);
     expect(form.get('grant_type')).toBe('refresh_token');
     expect(form.get('client_id')).toBe('portal');
     expect(form.get('refresh_token')).toBe(s.refreshToken);

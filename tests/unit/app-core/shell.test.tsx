@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { first } from '../../helpers/lists';
 import { cleanup, render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { appStore } from '../../../src/app/state/store';
@@ -47,7 +48,7 @@ describe('side navigation', () => {
     render(<Providers><SideNav /></Providers>);
     const links = within(screen.getByRole('navigation')).getAllByRole('link');
     expect(links.map((a) => a.textContent)).toEqual([MSG.navAlarmReports]);
-    links[0].focus();
+    first(links).focus();
     await userEvent.keyboard('{Enter}');
     expect(openRoute).toHaveBeenCalledWith('/alarm-reports');
   });

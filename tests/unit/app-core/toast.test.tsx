@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { first } from '../../helpers/lists';
 import { act, render, screen } from '@testing-library/react';
 import { cleanup } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -55,7 +56,7 @@ describe('toasts', () => {
     });
     expect(screen.getByRole('status')).toHaveTextContent('Person added.');
     expect(screen.getByRole('alert')).toHaveTextContent('Something went wrong.');
-    await userEvent.click(screen.getAllByRole('button', { name: 'Dismiss notification' })[0]);
+    await userEvent.click(first(screen.getAllByRole('button', { name: 'Dismiss notification' })));
     expect(screen.queryByText('Person added.')).toBeNull();
     expect(screen.getByText('Something went wrong.')).toBeInTheDocument();
   });

@@ -5,6 +5,7 @@
 //     dictionaries query under the same key, as there once was);
 //   - requests and queries are defined only in the api modules (src/app/api/*, features/*/api.ts).
 import { describe, expect, it, vi } from 'vitest';
+import { first } from '../../helpers/lists';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
@@ -39,12 +40,12 @@ function takeCalls(): string[] {
 }
 
 const patterns = Object.keys(ENDPOINTS).map((key) => {
-  const [method, path] = key.split(' ');
+  const [method, path = ''] = key.split(' ');
   return { key, method, re: new RegExp(`^${path.replace(/:[A-Za-z]+/g, '[^/]+')}$`) };
 });
 /** The contract endpoint a call is to, or the call itself when none matches. */
 const endpointOf = (call: string) => {
-  const [method, path] = call.split(' ');
+  const [method, path = ''] = call.split(' ');
   return patterns.find((p) => p.method === method && p.re.test(path))?.key ?? `NOT IN THE CONTRACT: ${call}`;
 };
 
@@ -102,7 +103,7 @@ describe('client calls', () => {
         await opts.queryFn({ signal: new AbortController().signal, queryKey: opts.queryKey, meta: undefined });
         const calls = takeCalls();
         expect(calls, `${name} makes one request`).toHaveLength(1);
-        factories.push({ name: `${file.replace(/^.*src\/app\//, '')}#${name}`, endpoint: endpointOf(calls[0]), key: opts.queryKey });
+        factories.push({ name: `${file.replace(/^.*src\/app\//, '')}#${name}`, endpoint: endpointOf(first(calls)), key: opts.queryKey });
       }
     }
     expect(factories.map((f) => `${f.endpoint} ← ${f.name}`).sort()).toEqual([

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { first } from '../../helpers/lists';
 import { cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
@@ -111,7 +112,7 @@ describe('PersonFormPage — add', () => {
     await user.click(screen.getByRole('checkbox', { name: 'ARC Manager' }));
     await user.click(screen.getByRole('button', { name: 'Add' }));
     await waitFor(() => expect(tab.back).toHaveBeenCalled());
-    expect(calls('POST')[0][1]).toMatchObject({
+    expect(first(calls('POST'))[1]).toMatchObject({
       body: { person: { firstName: 'Dee', lastName: 'Lane', emailAddress: 'dee@example.com', roleIds: [ROLE_IDS.ArcManagerRole, ROLE_IDS.SuperAdminRole] } },
     });
     expect(successSpy).toHaveBeenCalledWith(MSG.personAdded, { area: 'persons' });
@@ -185,7 +186,7 @@ describe('PersonFormPage — edit', () => {
     await user.click(saveButton());
     await waitFor(() => expect(tab.back).toHaveBeenCalled());
 
-    const [path, opts] = calls('PUT')[0];
+    const [path, opts] = first(calls('PUT'));
     expect(path).toBe(`/api/v1/person/${ANN}/identity-update`);
     expect(opts).toMatchObject({
       body: {
@@ -203,7 +204,7 @@ describe('PersonFormPage — edit', () => {
     expect(detail.Person.Roles.map((r) => r.Name)).toEqual(['ArcControllerRole', 'ArcManagerRole', 'SuperAdminRole']);
     const list = qc.getQueryData<PersonList>(listKey)!;
     expect(list.Items[0]).toMatchObject({ LastName: 'Smythe', Etag: 'etag-2' });
-    expect(list.Items[0].Roles.map((r) => r.Id)).toContain(ROLE_IDS.ArcControllerRole);
+    expect(first(list.Items).Roles.map((r) => r.Id)).toContain(ROLE_IDS.ArcControllerRole);
     expect(list.Items[1]).toEqual(other); // untouched
     // Updated in place: no refetch of the list or the person.
     expect(httpMock.mock.calls.filter(([p]) => p === '/persons/get-by-id')).toHaveLength(1);

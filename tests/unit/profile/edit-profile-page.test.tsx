@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { first } from '../../helpers/lists';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { QueryClient } from '@tanstack/react-query';
@@ -250,7 +251,7 @@ describe('EditProfilePage', () => {
     await user.click(save());
     await waitFor(() => expect(screen.getAllByRole('alert').length).toBeGreaterThan(0));
     expect(errorSpy).not.toHaveBeenCalled();
-    const banner = screen.getAllByRole('alert')[0];
+    const banner = first(screen.getAllByRole('alert'));
     expect(within(banner).getByText(MSG.profileCannotUpdate)).toBeInTheDocument();
     expect(within(banner).getByText('Only one phone number can be the primary one.')).toBeInTheDocument();
     // index 1 of the sent list is the Work number (Personal, Work, Office were sent)

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as M from '../../../src/app/workspace/model';
 import { resolveHref } from '../../../src/app/workspace/url';
+import { at, first } from '../../helpers/lists';
 
 const t = (href: string) => {
   const target = resolveHref(href);
@@ -8,7 +9,12 @@ const t = (href: string) => {
   return target;
 };
 const open = (s: M.WorkspaceState, href: string, opts?: M.OpenOptions) => M.openTab(s, t(href), opts);
-const hrefs = (s: M.WorkspaceState, paneId = s.focusedPaneId) => s.panes[paneId].tabs.map((x) => x.href);
+const pane = (s: M.WorkspaceState, paneId = s.focusedPaneId) => {
+  const found = s.panes[paneId];
+  if (!found) throw new Error(`no pane ${paneId}`);
+  return found;
+};
+const hrefs = (s: M.WorkspaceState, paneId = s.focusedPaneId) => pane(s, paneId).tabs.map((x) => x.href);
 const focused = (s: M.WorkspaceState) => M.focusedTab(s)?.href ?? null;
 const panes = (s: M.WorkspaceState) => M.paneOrder(s).map((id) => hrefs(s, id));
 
@@ -17,7 +23,7 @@ describe('open', () => {
     let s = M.emptyWorkspace();
     s = open(s, '/persons');
     s = open(s, '/customers');
-    s = M.focusTab(s, s.panes[s.focusedPaneId].tabs[0].id);
+    s = M.focusTab(s, first(pane(s).tabs).id);
     s = open(s, '/alarm-reports');
     expect(hrefs(s)).toEqual(['/persons', '/alarm-reports', '/customers']);
     expect(focused(s)).toBe('/alarm-reports');
@@ -54,7 +60,7 @@ describe('close and reopen', () => {
   it('closing selects the right neighbour, else the left; reopen restores the tab at its place', () => {
     let s = M.emptyWorkspace();
     for (const h of ['/persons', '/customers', '/alarm-reports']) s = open(s, h);
-    const mid = s.panes[s.focusedPaneId].tabs[1];
+    const mid = at(pane(s).tabs, 1);
     s = M.focusTab(s, mid.id);
     s = M.closeTab(s, mid.id);
     expect(hrefs(s)).toEqual(['/persons', '/alarm-reports']);
@@ -174,9 +180,9 @@ describe('tabs', () => {
     expect(M.focusedTab(s)!.pinned).toBe(true);
     s = open(s, '/asset-management');
     expect(hrefs(s)).toEqual(['/alarm-reports', '/asset-management', '/persons', '/customers']);
-    s = M.focusTab(s, s.panes[s.focusedPaneId].tabs[0].id);
+    s = M.focusTab(s, first(pane(s).tabs).id);
     s = M.togglePin(s);
-    expect(s.panes[s.focusedPaneId].tabs.some((x) => x.pinned)).toBe(false);
+    expect(pane(s).tabs.some((x) => x.pinned)).toBe(false);
   });
 
   it('sets title and dirty; navigate keeps history and back walks it', () => {
@@ -209,15 +215,15 @@ describe('persist and restore', () => {
     expect(focused(restored)).toBe('/persons/edit/abc');
     expect((restored.layout as Extract<M.LayoutNode, { type: 'split' }>).sizes).toEqual([35, 65]);
     expect(restored.closed.map((c) => c.tab.href)).toEqual(['/customers']);
-    const first = restored.panes[M.paneOrder(restored)[0]].tabs[0];
-    expect(first).toMatchObject({ pinned: true, dirty: false });
+    const firstTab = first(pane(restored, first(M.paneOrder(restored))).tabs);
+    expect(firstTab).toMatchObject({ pinned: true, dirty: false });
   });
 
   it('drops tabs of unknown routes and panes left empty; rejects garbage', () => {
     let s = open(M.emptyWorkspace(), '/persons');
     s = open(s, '/customers', { beside: true });
     const raw = JSON.parse(M.serialiseWorkspace(s));
-    const secondPane = M.paneOrder(s)[1];
+    const secondPane = at(M.paneOrder(s), 1);
     raw.panes[secondPane].tabs[0].href = '/no-such-screen';
     const restored = M.restoreWorkspace(raw, resolveHref)!;
     expect(panes(restored)).toEqual([['/persons']]);

@@ -2,6 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { installDomGaps, renderWithApp, resetAll, signIn } from './helpers';
+import { first } from '../../helpers/lists';
 import { appStore } from '../../../src/app/state/store';
 import { http } from '../../../src/app/api/http';
 import { openRoute } from '../../../src/app/workspace/actions';
@@ -64,9 +65,10 @@ describe('records from the server', () => {
     expect(screen.queryByRole('group', { name: 'Customers' })).toBeNull(); // empty groups are left out
     // debounced: one request for the whole word, with scope and limit
     expect(httpMock).toHaveBeenCalledTimes(1);
-    expect(httpMock.mock.calls[0][0]).toBe('/api/search');
-    expect(httpMock.mock.calls[0][1]).toMatchObject({ query: { q: 'ann', scope: 'all', limit: 8 } });
-    expect(httpMock.mock.calls[0][1]!.signal).toBeInstanceOf(AbortSignal);
+    const [path, opts] = first(httpMock.mock.calls);
+    expect(path).toBe('/api/search');
+    expect(opts).toMatchObject({ query: { q: 'ann', scope: 'all', limit: 8 } });
+    expect(opts!.signal).toBeInstanceOf(AbortSignal);
   });
 
   it('an answer that arrives after a newer one is discarded, and the superseded request is aborted', async () => {
@@ -144,7 +146,7 @@ describe('scopes', () => {
     await user.type(input, '>split');
     const options = await screen.findAllByRole('option');
     expect(options.map((o) => o.querySelector('.palette-row-title')!.textContent)).toEqual(['Split pane right', 'Split pane down']);
-    expect(within(options[0]).getByText('Alt+\\')).toBeInTheDocument();
+    expect(within(first(options)).getByText('Alt+\\')).toBeInTheDocument();
     expect(httpMock).not.toHaveBeenCalled();
   });
 
@@ -197,7 +199,7 @@ describe('commands', () => {
     renderWithApp(<Palette />);
     const groups = screen.getAllByRole('group');
     expect(groups[0]).toHaveAccessibleName('Recent');
-    expect(within(groups[0]).getAllByRole('option').map((o) => o.querySelector('.palette-row-title')!.textContent)).toEqual(['Ann Smith', 'Split pane right']);
+    expect(within(first(groups)).getAllByRole('option').map((o) => o.querySelector('.palette-row-title')!.textContent)).toEqual(['Ann Smith', 'Split pane right']);
     expect(groups[1]).toHaveAccessibleName('Commands');
     expect(httpMock).not.toHaveBeenCalled();
   });
@@ -235,7 +237,7 @@ describe('helpers', () => {
     expect(scoreCommand(split, 'spr')).toBeGreaterThan(0); // fuzzy
     expect(scoreCommand(split, 'zzz')).toBe(0);
     const onPersons = filterCommands(COMMANDS.filter((c) => c.palette !== false), '', 'persons');
-    expect(onPersons[0].id).toBe('person.add');
+    expect(first(onPersons).id).toBe('person.add');
   });
 });
 

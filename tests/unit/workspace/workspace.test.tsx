@@ -2,6 +2,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { installDomGaps, renderWithApp, resetAll, signIn } from './helpers';
+import { at } from '../../helpers/lists';
 import { appStore } from '../../../src/app/state/store';
 import { Workspace } from '../../../src/app/workspace/workspace';
 import { focusedTabAtom, storageKey, workspaceAtom } from '../../../src/app/workspace/state';
@@ -106,7 +107,7 @@ describe('URL and start-up', () => {
     start('/persons');
     await screen.findByRole('tab', { name: /Manage 3 Users/ });
     const saved = JSON.parse(localStorage.getItem(storageKey('user-1'))!);
-    expect(M.restoreWorkspace(saved, resolveHref)!.panes[saved.focusedPaneId].tabs[0]).toMatchObject({ href: '/persons', title: 'Manage 3 Users' });
+    expect(M.restoreWorkspace(saved, resolveHref)!.panes[saved.focusedPaneId]?.tabs[0]).toMatchObject({ href: '/persons', title: 'Manage 3 Users' });
     expect(localStorage.getItem(storageKey('someone-else'))).toBeNull();
   });
 });
@@ -133,7 +134,8 @@ describe('tab strip', () => {
   it('roving tabindex; arrows, Home and End move the selection', async () => {
     await threeTabs();
     const user = userEvent.setup();
-    const [first, second, third] = tabs();
+    const all = tabs();
+    const [first, second, third] = [at(all, 0), at(all, 1), at(all, 2)];
     expect([first, second, third].map((t) => t.getAttribute('tabindex'))).toEqual(['-1', '-1', '0']);
     third.focus();
     await user.keyboard('{ArrowRight}');
@@ -151,7 +153,7 @@ describe('tab strip', () => {
   it('Delete closes the focused tab; the close button too', async () => {
     await threeTabs();
     const user = userEvent.setup();
-    tabs()[2].focus();
+    at(tabs(), 2).focus();
     await user.keyboard('{Delete}');
     await waitFor(() => expect(tabs()).toHaveLength(2));
     await user.click(screen.getByRole('button', { name: 'Close a' }));
