@@ -46,7 +46,10 @@ export class KeyDispatcher {
   private readonly firstSteps = new Set<string>();
   private pending: { step: string; at: number } | null = null;
 
-  constructor(commands: readonly Command[], private readonly opts: DispatcherOptions) {
+  constructor(
+    commands: readonly Command[],
+    private readonly opts: DispatcherOptions,
+  ) {
     this.bindings = buildBindings(commands);
     for (const form of this.bindings.keys()) {
       const space = form.indexOf(' ');
@@ -116,8 +119,7 @@ export function KeyListener({
     // printable keys outside fields, so nothing there acts on them) but not to the dispatcher yet.
     const onCapture = (e: KeyboardEvent) => {
       const eligible =
-        !!currentScanHandler() && !e.ctrlKey && !e.altKey && !e.metaKey && !e.repeat && !e.isComposing &&
-        !isTypingTarget(e.target) && !inDialog(e.target);
+        !!currentScanHandler() && !e.ctrlKey && !e.altKey && !e.metaKey && !e.repeat && !e.isComposing && !isTypingTarget(e.target) && !inDialog(e.target);
       const verdict = detector.feed({ key: e.key, time: eventTime(e), eligible }, e);
       if (verdict === 'scan') {
         // The scan's Enter must not press the focused button or open the focused row.

@@ -13,9 +13,7 @@ async function watchCsp(page: Page) {
   await page.addInitScript(() => {
     const w = window as unknown as { __csp: unknown[] };
     w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      w.__csp.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample }),
-    );
+    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample }));
   });
   const console: string[] = [];
   page.on('console', (m) => {
@@ -38,10 +36,12 @@ test('no CSP violations: sign-in, user list, palette, person form, shortcuts dia
   await expect(page).toHaveURL(/\/persons$/);
   await expect(page.getByRole('row').nth(3)).toBeVisible();
 
-  const someone = first(dbQuery<{ firstName: string; lastName: string }>(
-    `select p.firstName, p.lastName from persons p join personRoles r on r.personId = p.id where r.roleId = ? and p.email not like '%@demo.test' limit 1`,
-    ROLE_IDS.ArcSupervisorRole,
-  ));
+  const someone = first(
+    dbQuery<{ firstName: string; lastName: string }>(
+      `select p.firstName, p.lastName from persons p join personRoles r on r.personId = p.id where r.roleId = ? and p.email not like '%@demo.test' limit 1`,
+      ROLE_IDS.ArcSupervisorRole,
+    ),
+  );
   const input = await openPalette(page);
   await page.keyboard.type(`${someone.firstName} ${someone.lastName}`);
   await expect(page.getByRole('option', { name: new RegExp(`${someone.firstName} ${someone.lastName}`) }).first()).toBeVisible();
@@ -61,11 +61,13 @@ test('no CSP violations: sign-in, user list, palette, person form, shortcuts dia
 
 test('the ARC manager’s user list holds the centre’s staff only', async ({ page }) => {
   const arcRoles = [ROLE_IDS.ArcManagerRole, ROLE_IDS.ArcSupervisorRole, ROLE_IDS.ArcControllerRole];
-  const { n: staff } = first(dbQuery<{ n: number }>(
-    `select count(*) as n from persons p where p.tenantId = '00000000-0000-4000-8000-00000000a11c'
+  const { n: staff } = first(
+    dbQuery<{ n: number }>(
+      `select count(*) as n from persons p where p.tenantId = '00000000-0000-4000-8000-00000000a11c'
      and exists (select 1 from personRoles r where r.personId = p.id and r.roleId in (?, ?, ?))`,
-    ...arcRoles,
-  ));
+      ...arcRoles,
+    ),
+  );
   const { n: all } = first(dbQuery<{ n: number }>('select count(*) as n from persons'));
   expect(staff).toBeLessThan(all);
 

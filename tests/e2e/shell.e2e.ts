@@ -9,11 +9,13 @@ import { MSG } from '../../src/shared/messages';
 
 type Row = { id: string; firstName: string; lastName: string; email: string };
 const supervisor = () =>
-  first(dbQuery<Row>(
-    `select p.id, p.firstName, p.lastName, p.email from persons p join personRoles r on r.personId = p.id
+  first(
+    dbQuery<Row>(
+      `select p.id, p.firstName, p.lastName, p.email from persons p join personRoles r on r.personId = p.id
      where r.roleId = ? and p.email not like '%@demo.test' order by p.lastName, p.firstName limit 1`,
-    ROLE_IDS.ArcSupervisorRole,
-  ));
+      ROLE_IDS.ArcSupervisorRole,
+    ),
+  );
 
 /** Fills the sign-in form where the page already is (no navigation to '/'). */
 async function signInHere(page: Page, email: string) {

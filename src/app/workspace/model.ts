@@ -20,9 +20,7 @@ export type Tab = {
 export type Pane = { id: string; tabs: Tab[]; activeTabId: string | null };
 
 export type Orientation = 'horizontal' | 'vertical';
-export type LayoutNode =
-  | { type: 'pane'; id: string }
-  | { type: 'split'; id: string; orientation: Orientation; children: LayoutNode[]; sizes: number[] };
+export type LayoutNode = { type: 'pane'; id: string } | { type: 'split'; id: string; orientation: Orientation; children: LayoutNode[]; sizes: number[] };
 
 export type ClosedTab = { tab: Tab; paneId: string; index: number };
 
@@ -52,7 +50,13 @@ export function newId(prefix: string): string {
 
 export function emptyWorkspace(): WorkspaceState {
   const paneId = newId('pane');
-  return { version: 1, layout: { type: 'pane', id: paneId }, panes: { [paneId]: { id: paneId, tabs: [], activeTabId: null } }, focusedPaneId: paneId, closed: [] };
+  return {
+    version: 1,
+    layout: { type: 'pane', id: paneId },
+    panes: { [paneId]: { id: paneId, tabs: [], activeTabId: null } },
+    focusedPaneId: paneId,
+    closed: [],
+  };
 }
 
 /** Panes in reading order (depth-first through the layout): the order "focus next pane" walks. */
@@ -190,7 +194,10 @@ export function switchToTab(state: WorkspaceState, n: number): WorkspaceState {
 export function cycleTab(state: WorkspaceState, delta: number): WorkspaceState {
   const pane = focusedPane(state);
   if (pane.tabs.length < 2) return state;
-  const i = Math.max(0, pane.tabs.findIndex((t) => t.id === pane.activeTabId));
+  const i = Math.max(
+    0,
+    pane.tabs.findIndex((t) => t.id === pane.activeTabId),
+  );
   const next = pane.tabs[(i + delta + pane.tabs.length) % pane.tabs.length];
   return next ? focusTab(state, next.id) : state;
 }
@@ -351,7 +358,10 @@ function removePane(state: WorkspaceState, paneId: string): WorkspaceState {
     const sizes: number[] = [];
     node.children.forEach((c, i) => {
       const r = remove(c);
-      if (r) { kept.push(r); sizes.push(node.sizes[i] ?? 0); }
+      if (r) {
+        kept.push(r);
+        sizes.push(node.sizes[i] ?? 0);
+      }
     });
     if (kept.length < 2) return kept[0] ?? null;
     return { ...node, children: kept, sizes: normaliseSizes(sizes) };
@@ -380,7 +390,13 @@ export function setSplitSizes(state: WorkspaceState, splitId: string, sizes: num
     if (node.type === 'pane') return node;
     if (node.id === splitId) {
       if (sizes.length !== node.children.length || sizes.some((s) => !Number.isFinite(s))) return node;
-      if (sizes.every((s, i) => { const old = node.sizes[i]; return old !== undefined && Math.abs(s - old) < 0.01; })) return node;
+      if (
+        sizes.every((s, i) => {
+          const old = node.sizes[i];
+          return old !== undefined && Math.abs(s - old) < 0.01;
+        })
+      )
+        return node;
       changed = true;
       return { ...node, sizes: normaliseSizes(sizes) };
     }
@@ -465,7 +481,15 @@ export function backTab(state: WorkspaceState, tabId: string, resolve: (href: st
     const href = history.pop()!;
     const target = resolve(href);
     if (target) {
-      return updateTab(state, tabId, (t) => ({ ...t, href: target.href, route: target.route, params: target.params, title: target.title, dirty: false, history }));
+      return updateTab(state, tabId, (t) => ({
+        ...t,
+        href: target.href,
+        route: target.route,
+        params: target.params,
+        title: target.title,
+        dirty: false,
+        history,
+      }));
     }
   }
   return null;
@@ -490,20 +514,24 @@ export function restoreWorkspace(raw: unknown, resolve: (href: string) => TabTar
     if (!target) return null;
     seenTabIds.add(x.id);
     return {
-      id: x.id, href: target.href, route: target.route, params: target.params,
+      id: x.id,
+      href: target.href,
+      route: target.route,
+      params: target.params,
       title: typeof x.title === 'string' && x.title ? x.title : target.title,
-      pinned: x.pinned === true, dirty: false,
+      pinned: x.pinned === true,
+      dirty: false,
       history: Array.isArray(x.history) ? x.history.filter((h): h is string => typeof h === 'string').slice(-50) : [],
     };
   };
   const cleanNode = (n: unknown): LayoutNode | null => {
-    const x = n as Partial<LayoutNode> & { children?: unknown[]; sizes?: unknown[] } | null;
+    const x = n as (Partial<LayoutNode> & { children?: unknown[]; sizes?: unknown[] }) | null;
     if (!x || typeof x.id !== 'string') return null;
     if (x.type === 'pane') {
       const p = (r.panes as Record<string, Partial<Pane>>)[x.id];
       if (!p || panes[x.id]) return null;
       const tabs = sortPinnedFirst((Array.isArray(p.tabs) ? p.tabs : []).map(cleanTab).filter((t): t is Tab => !!t));
-      const activeTabId = tabs.some((t) => t.id === p.activeTabId) ? (p.activeTabId as string) : tabs[0]?.id ?? null;
+      const activeTabId = tabs.some((t) => t.id === p.activeTabId) ? (p.activeTabId as string) : (tabs[0]?.id ?? null);
       panes[x.id] = { id: x.id, tabs, activeTabId };
       return { type: 'pane', id: x.id };
     }
@@ -512,7 +540,10 @@ export function restoreWorkspace(raw: unknown, resolve: (href: string) => TabTar
       const sizes: number[] = [];
       x.children.forEach((c, i) => {
         const k = cleanNode(c);
-        if (k) { kids.push(k); sizes.push(Number((x.sizes ?? [])[i]) || 0); }
+        if (k) {
+          kids.push(k);
+          sizes.push(Number((x.sizes ?? [])[i]) || 0);
+        }
       });
       if (kids.length < 2) return kids[0] ?? null;
       const orientation: Orientation = x.orientation === 'vertical' ? 'vertical' : 'horizontal';
@@ -541,8 +572,6 @@ export function restoreWorkspace(raw: unknown, resolve: (href: string) => TabTar
 
 /** What is stored: the state minus transient flags. */
 export function serialiseWorkspace(state: WorkspaceState): string {
-  const panes = Object.fromEntries(
-    Object.entries(state.panes).map(([id, p]) => [id, { ...p, tabs: p.tabs.map((t) => ({ ...t, dirty: false })) }]),
-  );
+  const panes = Object.fromEntries(Object.entries(state.panes).map(([id, p]) => [id, { ...p, tabs: p.tabs.map((t) => ({ ...t, dirty: false })) }]));
   return JSON.stringify({ ...state, panes });
 }

@@ -4,14 +4,10 @@
 // checks that this table and the server's route table list the same endpoints and that real
 // answers parse, and the unit tests build their fixtures from the same types.
 import * as v from 'valibot';
-import {
-  tokenResponseSchema, twoFactorSettingSchema, twoFactorTypesSchema, userInfoSchema,
-} from './auth.js';
+import { tokenResponseSchema, twoFactorSettingSchema, twoFactorTypesSchema, userInfoSchema } from './auth.js';
 import { createdResponseSchema, etagResponseSchema, messageResponseSchema } from './common.js';
 import { ownProfileSchema, personDetailsSchema, personListSchema } from './persons.js';
-import {
-  controllersSchema, deviceTypesSchema, dictionariesSchema, featuresSchema, globalSettingsSchema, lookupListSchema,
-} from './reference.js';
+import { controllersSchema, deviceTypesSchema, dictionariesSchema, featuresSchema, globalSettingsSchema, lookupListSchema } from './reference.js';
 import { searchResponseSchema } from './search.js';
 import { captchaChallengeSchema } from './captcha.js';
 
