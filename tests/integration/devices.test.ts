@@ -178,6 +178,8 @@ describe('get-list', () => {
     expect(serials(await list({ searchValue: 'alloc' }))).toEqual(['ALLOC-0001']);
     expect(serials(await list({ searchValue: '351234567' }))).toEqual(['PHONE-0001']);
     expect(serials(await list({ searchValue: '7712345678' }))).toEqual(['PHONE-0001']);
+    expect(serials(await list({ searchValue: '07712 345678' }))).toEqual(['PHONE-0001']);
+    expect(serials(await list({ searchValue: '+44 7712 345' }))).toEqual(['PHONE-0001']);
     const l = await list({ searchValue: 'BULK-003' });
     expect(l.totalCount).toBe(10);
     expect(l.generalTotalCount).toBe(45);

@@ -8,6 +8,8 @@
 import { sql, isPostgres, type DB } from '../../db/index.js';
 import type { DeviceTable } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
+import { queryPhoneKey } from '../search/keys.js';
+import { sqlitePhoneKey } from '../../db/migrations/002-search.js';
 import { ApiError } from '../../http.js';
 import { CODE } from '../../../shared/messages.js';
 import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, lookupName } from '../../../shared/codes.js';
@@ -107,13 +109,14 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise
   let q = db.selectFrom('devices as d').leftJoin('customers as c', 'c.id', 'd.customerId');
   if (f.searchValue) {
     const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
-    const phone = f.searchValue.replace(/[\s()-]/g, '');
-    const phoneLike = `%${likeEscape(phone)}%`;
+    // Phone numbers compare by their search key (digits, no international or trunk prefix), as in the palette search.
+    const phone = queryPhoneKey(f.searchValue);
+    const phoneExpr = pg ? sql`search_phone_key(d."phoneNumber")` : sql.raw(sqlitePhoneKey('d."phoneNumber"'));
     q = q.where((eb) =>
       eb.or([
         eb(sql`lower(d."serialNumber")`, 'like', sql`${like} escape '\\'`),
         eb(sql`lower(d."imei")`, 'like', sql`${like} escape '\\'`),
-        eb(sql`d."phoneNumber"`, 'like', sql`${phoneLike} escape '\\'`),
+        ...(phone ? [eb(phoneExpr, 'like', `%${phone}%`)] : []),
       ]),
     );
   }
@@ -142,15 +145,17 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise
     pg && !['Type', 'Status', 'Assigned'].includes(f.orderBy) ? sql`${sql.ref(col)} collate "C" ${sql.raw(dir)}` : sql`${sql.ref(col)} ${sql.raw(dir)}`,
   );
   if (f.orderBy !== 'SerialNumber') page = page.orderBy(pg ? sql`d."serialNumber" collate "C"` : sql`d."serialNumber"`);
+  const unfiltered = !f.searchValue && !f.deviceTypeIds.length && !f.statusIds.length && !f.orderNumber && f.assigned === null && !f.lastConfig;
   const [rows, filtered, all] = await Promise.all([
     page.execute() as Promise<Row[]>,
-    q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    unfiltered ? undefined : q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
     db
       .selectFrom('devices')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow(),
   ]);
-  return { devices: rows.map(toDto), totalCount: Number(filtered.n), generalTotalCount: Number(all.n) };
+  // Without filters both counts are the same number: counted once.
+  return { devices: rows.map(toDto), totalCount: Number((filtered ?? all).n), generalTotalCount: Number(all.n) };
 }
 
 export async function findDeviceById(db: DB, id: string): Promise<DeviceDto | undefined> {
