@@ -102,7 +102,7 @@ const DAY = 24 * 3600 * 1000;
  * The asset list (POST api/v1/device/get-list). searchValue matches part of the serial number,
  * IMEI or phone number (case-insensitive); orderNumber matches exactly (case-insensitive);
  * lastConfig: 1/2/3 configured within 24 hours / 7 days / 30 days, 4 longer ago, 5 never.
- * Sorting puts missing values last in both directions; ties break on the serial number.
+ * Sorting puts missing values last in both directions; ties break on the serial number (same direction).
  */
 export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise<DeviceList> {
   const pg = isPostgres(db);
@@ -140,11 +140,11 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise
     .limit(f.pageSize)
     .offset((f.page - 1) * f.pageSize);
   if (NULLABLE_SORT.has(f.orderBy)) page = page.orderBy(sql`case when ${sql.ref(col)} is null then 1 else 0 end`);
-  // PostgreSQL sorts text by the database collation; "C" gives the same order as SQLite (byte order).
-  page = page.orderBy(
-    pg && !['Type', 'Status', 'Assigned'].includes(f.orderBy) ? sql`${sql.ref(col)} collate "C" ${sql.raw(dir)}` : sql`${sql.ref(col)} ${sql.raw(dir)}`,
-  );
-  if (f.orderBy !== 'SerialNumber') page = page.orderBy(pg ? sql`d."serialNumber" collate "C"` : sql`d."serialNumber"`);
+  // Text sorts by the database collation on PostgreSQL (the provisioned C.UTF-8 gives SQLite's byte
+  // order) so the (type|status|customerId, serialNumber) indexes serve the common sorts; ties
+  // break on the serial number in the same direction, which lets an index scan run backwards.
+  page = page.orderBy(sql`${sql.ref(col)} ${sql.raw(dir)}`);
+  if (f.orderBy !== 'SerialNumber') page = page.orderBy(sql`d."serialNumber" ${sql.raw(dir)}`);
   const unfiltered = !f.searchValue && !f.deviceTypeIds.length && !f.statusIds.length && !f.orderNumber && f.assigned === null && !f.lastConfig;
   const [rows, filtered, all] = await Promise.all([
     page.execute() as Promise<Row[]>,
