@@ -8,8 +8,7 @@
 import { sql, isPostgres, type DB } from '../../db/index.js';
 import type { DeviceTable } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
-import { queryPhoneKey } from '../search/keys.js';
-import { sqlitePhoneKey } from '../../db/migrations/002-search.js';
+import { ftsPhrase, queryPhoneKey } from '../search/keys.js';
 import { ApiError } from '../../http.js';
 import { CODE } from '../../../shared/messages.js';
 import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, lookupName } from '../../../shared/codes.js';
@@ -108,17 +107,27 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise
   const pg = isPostgres(db);
   let q = db.selectFrom('devices as d').leftJoin('customers as c', 'c.id', 'd.customerId');
   if (f.searchValue) {
-    const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
-    // Phone numbers compare by their search key (digits, no international or trunk prefix), as in the palette search.
+    // Substring of the serial or IMEI (case-insensitive), or of the phone number's search key
+    // (digits without international or trunk prefix, as the palette search: '07712 345678' finds
+    // +447712345678). PostgreSQL: LIKE over the pg_trgm-indexed expressions; SQLite: the trigram
+    // FTS table devices_fts, which holds the same three keys (a LIKE scan there takes seconds at
+    // 1,000,000 devices).
     const phone = queryPhoneKey(f.searchValue);
-    const phoneExpr = pg ? sql`search_phone_key(d."phoneNumber")` : sql.raw(sqlitePhoneKey('d."phoneNumber"'));
-    q = q.where((eb) =>
-      eb.or([
-        eb(sql`lower(d."serialNumber")`, 'like', sql`${like} escape '\\'`),
-        eb(sql`lower(d."imei")`, 'like', sql`${like} escape '\\'`),
-        ...(phone ? [eb(phoneExpr, 'like', `%${phone}%`)] : []),
-      ]),
-    );
+    const usePhone = phone !== null && phone.length >= 3;
+    if (pg) {
+      const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
+      q = q.where((eb) =>
+        eb.or([
+          eb(sql`lower(d."serialNumber")`, 'like', sql`${like} escape '\\'`),
+          eb(sql`lower(d."imei")`, 'like', sql`${like} escape '\\'`),
+          ...(usePhone ? [eb(sql`search_phone_key(d."phoneNumber")`, 'like', `%${phone}%`)] : []),
+        ]),
+      );
+    } else {
+      let match = `{serial imei} : ${ftsPhrase(f.searchValue)}`;
+      if (usePhone) match += ` OR phone : ${ftsPhrase(phone)}`;
+      q = q.where(sql<boolean>`d.rowid in (select rowid from devices_fts where devices_fts match ${match})`);
+    }
   }
   if (f.deviceTypeIds.length) q = q.where('d.type', 'in', f.deviceTypeIds);
   if (f.statusIds.length) q = q.where('d.status', 'in', f.statusIds);
