@@ -15,7 +15,7 @@ import { tokenErrorSchema } from '../../src/shared/schemas/auth.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
 import { CODE } from '../../src/shared/messages.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
-import { first } from '../helpers/lists.js';
+import { at, first } from '../helpers/lists.js';
 
 let t: TestApp;
 let admin: string;
@@ -118,6 +118,35 @@ describe('every endpoint answers its contract', () => {
       'GET /alarm-report/get-verification-categories',
     ] as const;
     for (const e of lookups) expect((await expectContract(e, e.slice(4))).length, e).toBeGreaterThan(0);
+  });
+
+  test('devices', async () => {
+    const fd = new FormData();
+    fd.append('File', new File(['SerialNumber,Type,IMEI\nCONTRACT-001,620,359000000000991\nCONTRACT-002,3,\n'], 'devices.csv', { type: 'text/csv' }));
+    const imported = await expectContract('POST /api/v1/import/devices', '/api/v1/import/devices', { body: fd });
+    expect(imported).toMatchObject({ created: 2 });
+    const [id1, id2] = imported.idList;
+    const list = await expectContract('POST /api/v1/device/get-list', '/api/v1/device/get-list', { json: { searchValue: 'CONTRACT' } });
+    expect(list.devices.map((d) => d.id)).toEqual([id1, id2]);
+    const d1 = await expectContract('GET /api/v1/device/get-by-id', `/api/v1/device/get-by-id?id=${id1}`);
+    expect((await expectContract('GET /api/v1/device/get-by-serial', '/api/v1/device/get-by-serial?serial=contract-002')).id).toBe(id2);
+    await expectContract('POST /api/v1/device/get-list-by-ids', '/api/v1/device/get-list-by-ids', { json: { ids: [id2, id1] } });
+    const bySerial = await expectContract('POST /api/v1/device/get-list-by-serials', '/api/v1/device/get-list-by-serials', {
+      json: { serials: ['CONTRACT-001', 'CONTRACT-404'] },
+    });
+    expect(at(bySerial.devices, 1).etag).toBe('not-found');
+    const d1b = await expectContract('PUT /api/v1/device/:deviceId/general-details', `/api/v1/device/${id1}/general-details`, {
+      json: { etag: d1.etag, generalDetails: { supplier: 'Contract Supplies', simTypeId: 1, simSerial: '894400000000001', phoneNumber: '447700900123' } },
+    });
+    const status = await expectContract('PUT /api/v1/device/change-status-many', '/api/v1/device/change-status-many', {
+      json: { status: 4, devices: [{ id: id1, etag: d1b.etag }] },
+    });
+    await expectContract('PUT /api/v1/device/change-order-number-many', '/api/v1/device/change-order-number-many', {
+      json: { orderNumber: 'PO-C', devices: status.devices },
+    });
+    await expectContract('PUT /api/v1/device/change-device-type', '/api/v1/device/change-device-type', {
+      json: { serials: ['CONTRACT-002'], newDeviceType: 640 },
+    });
   });
 
   test('search', async () => {
