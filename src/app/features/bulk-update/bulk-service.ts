@@ -1,0 +1,138 @@
+// The one scan queue of the app, wired to the bulk atoms: scans (the serial field, a scanner burst
+// elsewhere, the "add serial" command, CSV rows) all go through it, so they resolve in order and
+// survive reload and network drops. Outcomes: added / already added / not found (placeholder row),
+// each with its sound and the spec's warnings.
+import { atom } from 'jotai';
+import { appStore } from '../../state/store';
+import { addMany, addOne, bulkAtom, bulkSoundsAtom, idOfSerial, isPlaceholder, lastAddedAtom, type BulkDevice, type BulkState } from '../../state/bulk';
+import { getDevicesBySerials } from './api';
+import { ScanQueue, type PendingScan, type QueueStatus } from './scan-queue';
+import { playScanSound, type ScanSound } from './sounds';
+
+export const BULK_MSG = {
+  notFound: (serials: string[]) => `Devices with serial numbers ${serials.join(', ')} were not found but are added to the list.`,
+  alreadyAdded: (serials: string[]) => `Devices with serial numbers ${serials.join(', ')} are already added and will be omitted.`,
+  waiting: (n: number) => `${n} scanned serial${n === 1 ? '' : 's'} waiting for the server. They are kept and will be added when it answers.`,
+  soundsLabel: 'Scan sounds',
+  csvColumn: 'SerialNumber',
+};
+
+export type ScanResult = { serial: string; kind: ScanSound; seq: number };
+
+/** Serials behind the two warnings (the not-found one is sticky, the already-added one persistent), cleared by the user. */
+export const bulkWarningsAtom = atom<{ notFound: string[]; already: string[] }>({ notFound: [], already: [] });
+export const queueStatusAtom = atom<QueueStatus>({ pending: 0, busy: false, failing: false });
+/** The outcome of the last scan applied (the field shows it). */
+export const lastScanAtom = atom<ScanResult | null>(null);
+
+export const HIGHLIGHT_MS = 5000;
+let highlightTimer: ReturnType<typeof setTimeout> | null = null;
+let seq = 0;
+
+type Scan = PendingScan;
+
+/** Applies a resolved batch to the bulk state, in scan order. Pure apart from the store writes. */
+export function applyBatch(s: BulkState, scans: Scan[], results: BulkDevice[]) {
+  let state = s;
+  const outcomes: { serial: string; kind: ScanSound; id: string | null }[] = [];
+  let i = 0;
+  while (i < scans.length) {
+    if (scans[i].many) {
+      let j = i;
+      while (j < scans.length && scans[j].many) j++;
+      const r = addMany(state, results.slice(i, j));
+      state = r.state;
+      const added = new Set(r.added.map((d) => d.id));
+      for (let k = i; k < j; k++) {
+        const d = results[k];
+        outcomes.push({
+          serial: scans[k].serial,
+          kind: !added.has(d.id) ? 'already' : isPlaceholder(d) ? 'not-found' : 'added',
+          id: added.has(d.id) ? d.id : null,
+        });
+        added.delete(d.id);
+      }
+      i = j;
+    } else {
+      const d = results[i];
+      const r = addOne(state, d);
+      state = r.state;
+      outcomes.push({ serial: scans[i].serial, kind: !r.added ? 'already' : isPlaceholder(d) ? 'not-found' : 'added', id: r.added ? d.id : null });
+      i++;
+    }
+  }
+  return { state, outcomes };
+}
+
+let queue: ScanQueue<BulkDevice> | null = null;
+
+/** The app's scan queue (created on first use; resumes scans left from before a reload). */
+export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
+  if (queue) return queue;
+  queue = new ScanQueue<BulkDevice>({
+    storage: localStorage,
+    // Serials already on the list (or earlier in the batch) need no lookup.
+    resolve: async (serials) => {
+      const state = store.get(bulkAtom);
+      const known = new Map<string, BulkDevice>();
+      const ask: string[] = [];
+      for (const s of serials) {
+        const key = s.trim().toUpperCase();
+        const id = idOfSerial(state, s);
+        if (id) known.set(key, state.devices[id]);
+        else if (!known.has(key) && !ask.some((a) => a.toUpperCase() === key)) ask.push(s);
+      }
+      const found = await getDevicesBySerials(ask);
+      ask.forEach((s, k) => known.set(s.trim().toUpperCase(), found[k]));
+      return serials.map((s) => known.get(s.trim().toUpperCase())!);
+    },
+    apply: (scans, results) => {
+      const { state, outcomes } = applyBatch(store.get(bulkAtom), scans as Scan[], results);
+      store.set(bulkAtom, state);
+      const notFound = outcomes.filter((o) => o.kind === 'not-found').map((o) => o.serial);
+      const already = outcomes.filter((o) => o.kind === 'already').map((o) => o.serial);
+      if (notFound.length || already.length) {
+        const w = store.get(bulkWarningsAtom);
+        store.set(bulkWarningsAtom, { notFound: [...w.notFound, ...notFound], already: [...w.already, ...already] });
+      }
+      const lastAdded = [...outcomes].reverse().find((o) => o.id);
+      if (lastAdded?.id) {
+        store.set(lastAddedAtom, lastAdded.id);
+        if (highlightTimer) clearTimeout(highlightTimer);
+        highlightTimer = setTimeout(() => store.set(lastAddedAtom, null), HIGHLIGHT_MS);
+      }
+      const last = outcomes[outcomes.length - 1];
+      if (last) store.set(lastScanAtom, { serial: last.serial, kind: last.kind, seq: ++seq });
+      if (store.get(bulkSoundsAtom) && outcomes.length) {
+        const kinds = new Set(outcomes.map((o) => o.kind));
+        playScanSound(kinds.has('not-found') ? 'not-found' : kinds.has('already') ? 'already' : 'added');
+      }
+    },
+    onStatus: (st) => store.set(queueStatusAtom, st),
+  });
+  if (typeof window !== 'undefined') {
+    window.addEventListener('online', () => queue?.kick());
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') queue?.kick();
+    });
+  }
+  store.set(queueStatusAtom, queue.status());
+  queue.kick();
+  return queue;
+}
+
+/** A scanned or typed serial: onto the queue (persisted at once). */
+export function scanSerial(serial: string, store = appStore) {
+  bulkQueue(store).enqueue(serial);
+}
+
+/** Many serials at once (CSV): merged without duplicates, everything selected. */
+export function addSerials(serials: readonly string[], store = appStore) {
+  bulkQueue(store).enqueueMany(serials, true);
+}
+
+export function clearBulkList(store = appStore) {
+  store.set(bulkAtom, { list: [], selected: [], devices: {} });
+  store.set(bulkWarningsAtom, { notFound: [], already: [] });
+  store.set(lastAddedAtom, null);
+}
