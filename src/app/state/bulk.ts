@@ -117,7 +117,10 @@ export function isAllSelected(selectedOnPage: number, pageSize: number, totalCou
 }
 
 export const BULK_KEY = 'bulk.state';
-const storage = createJSONStorage<BulkState>(() => localStorage);
+// Outside a browser (the shortcut-sheet generator, node tests) there is no localStorage.
+const noStorage = { getItem: () => null, setItem: () => {}, removeItem: () => {} };
+const local = () => (typeof localStorage === 'undefined' ? noStorage : localStorage);
+const storage = createJSONStorage<BulkState>(local);
 
 /** The bulk list + selected list (+ row data), persisted in localStorage. */
 export const bulkAtom = atomWithStorage<BulkState>(BULK_KEY, EMPTY_BULK, storage, { getOnInit: true });
@@ -126,4 +129,15 @@ export const bulkAtom = atomWithStorage<BulkState>(BULK_KEY, EMPTY_BULK, storage
 export const lastAddedAtom = atom<string | null>(null);
 
 /** Outcome sounds on/off (persisted). */
-export const bulkSoundsAtom = atomWithStorage<boolean>('bulk.sounds', true, undefined, { getOnInit: true });
+export const bulkSoundsAtom = atomWithStorage<boolean>('bulk.sounds', true, createJSONStorage<boolean>(local), { getOnInit: true });
+
+/** Serials behind the two warnings (the not-found one is sticky, the already-added one persistent), cleared by the user. */
+export const bulkWarningsAtom = atom<{ notFound: string[]; already: string[] }>({ notFound: [], already: [] });
+
+type Store = { set: (a: any, v: any) => void };
+/** Clear empties everything: both lists, the rows, the warnings, the highlight. */
+export function clearBulk(store: Store) {
+  store.set(bulkAtom, EMPTY_BULK);
+  store.set(bulkWarningsAtom, { notFound: [], already: [] });
+  store.set(lastAddedAtom, null);
+}

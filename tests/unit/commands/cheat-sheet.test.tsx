@@ -22,7 +22,9 @@ describe('cheat sheet', () => {
     const nav = within(dialog).getByRole('region', { name: 'Navigation' });
     expect(within(nav).getByRole('rowheader', { name: 'Go to Alarm Reports' })).toBeInTheDocument();
     expect(within(nav).queryByRole('rowheader', { name: 'Go to User Management' })).toBeNull(); // no permission
-    const tabsRow = within(within(dialog).getByRole('region', { name: 'Tabs' })).getByRole('rowheader', { name: 'Close tab' }).closest('tr')!;
+    const tabsRow = within(within(dialog).getByRole('region', { name: 'Tabs' }))
+      .getByRole('rowheader', { name: 'Close tab' })
+      .closest('tr')!;
     expect(tabsRow).toHaveTextContent('Alt+W');
     expect(within(dialog).getByRole('rowheader', { name: 'Go to Alarm Reports' }).closest('tr')).toHaveTextContent('G then R');
   });
@@ -30,7 +32,7 @@ describe('cheat sheet', () => {
   it('groups only commands that have keys', () => {
     const groups = shortcutGroups(COMMANDS, () => true);
     expect(groups.flatMap((g) => g.commands).every((c) => !!c.keys)).toBe(true);
-    expect(groups.map((g) => g.group)).toEqual(['General', 'Navigation', 'Lists', 'Tabs', 'Panes']);
+    expect(groups.map((g) => g.group)).toEqual(['General', 'Navigation', 'Lists', 'Devices', 'Tabs', 'Panes']);
   });
 
   it('docs/shortcuts.md is the generated sheet (run the generator after changing commands)', () => {

@@ -4,7 +4,19 @@
 // each with its sound and the spec's warnings.
 import { atom } from 'jotai';
 import { appStore } from '../../state/store';
-import { addMany, addOne, bulkAtom, bulkSoundsAtom, idOfSerial, isPlaceholder, lastAddedAtom, type BulkDevice, type BulkState } from '../../state/bulk';
+import {
+  addMany,
+  addOne,
+  bulkAtom,
+  bulkWarningsAtom,
+  clearBulk,
+  bulkSoundsAtom,
+  idOfSerial,
+  isPlaceholder,
+  lastAddedAtom,
+  type BulkDevice,
+  type BulkState,
+} from '../../state/bulk';
 import { getDevicesBySerials } from './api';
 import { ScanQueue, type PendingScan, type QueueStatus } from './scan-queue';
 import { playScanSound, type ScanSound } from './sounds';
@@ -19,8 +31,6 @@ export const BULK_MSG = {
 
 export type ScanResult = { serial: string; kind: ScanSound; seq: number };
 
-/** Serials behind the two warnings (the not-found one is sticky, the already-added one persistent), cleared by the user. */
-export const bulkWarningsAtom = atom<{ notFound: string[]; already: string[] }>({ notFound: [], already: [] });
 export const queueStatusAtom = atom<QueueStatus>({ pending: 0, busy: false, failing: false });
 /** The outcome of the last scan applied (the field shows it). */
 export const lastScanAtom = atom<ScanResult | null>(null);
@@ -131,8 +141,8 @@ export function addSerials(serials: readonly string[], store = appStore) {
   bulkQueue(store).enqueueMany(serials, true);
 }
 
+export { bulkWarningsAtom };
+
 export function clearBulkList(store = appStore) {
-  store.set(bulkAtom, { list: [], selected: [], devices: {} });
-  store.set(bulkWarningsAtom, { notFound: [], already: [] });
-  store.set(lastAddedAtom, null);
+  clearBulk(store);
 }
