@@ -1,0 +1,114 @@
+import { test, expect, type Page } from '@playwright/test';
+import { signedInAs, dbQuery } from './helpers';
+import { MSG } from '../../src/shared/messages';
+
+type BulkState = { list: string[]; selected: string[]; devices: Record<string, { serialNumber: string; etag: string }> };
+const bulkSerials = (page: Page) =>
+  page.evaluate(() => {
+    const s = JSON.parse(localStorage.getItem('bulk.state') ?? '{"list":[],"devices":{}}') as BulkState;
+    return s.list.map((id) => s.devices[id].serialNumber);
+  });
+const pendingCount = (page: Page) => page.evaluate(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length);
+
+/** A hand-held scanner: 5 ms per key, Enter after each serial. */
+async function scan(page: Page, serials: string[]) {
+  for (const s of serials) {
+    await page.keyboard.type(s, { delay: 5 });
+    await page.keyboard.press('Enter');
+  }
+}
+
+test('a scanner typing serials into Bulk Update (slow server, repeats, unknown ones, a network drop and reloads) ends with the right rows, order and warnings', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const known = dbQuery<{ serialNumber: string }>('select serialNumber from devices order by serialNumber limit 42').map((r) => r.serialNumber);
+  const unknown = ['ZZNOPE0001', 'ZZNOPE0002', 'ZZNOPE0003', 'ZZNOPE0004', 'ZZNOPE0005'];
+  // 42 known + 5 unknown, with 9 repeats mixed in (of both kinds): 56 scans
+  const scans: string[] = [];
+  known.forEach((s, i) => {
+    scans.push(s);
+    if (i === 3) scans.push(unknown[0]);
+    if (i === 8) scans.push(known[2]);
+    if (i === 12) scans.push(unknown[1], unknown[0]);
+    if (i === 20) scans.push(known[20], unknown[2]);
+    if (i === 27) scans.push(known[5], unknown[3]);
+    if (i === 33) scans.push(unknown[1], known[0]);
+    if (i === 40) scans.push(unknown[4], known[40], unknown[4]);
+  });
+  const seen = new Set<string>();
+  const firsts: string[] = [];
+  const repeats: string[] = [];
+  for (const s of scans) {
+    if (seen.has(s)) repeats.push(s);
+    else firsts.push(s);
+    seen.add(s);
+  }
+  const expectedOrder = [...firsts].reverse();
+
+  // a slow server: every lookup takes 400 ms
+  await page.route('**/api/v1/device/get-list-by-serials', async (route) => {
+    await new Promise((r) => setTimeout(r, 400));
+    await route.continue();
+  });
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto('/asset-management/device-bulk-update');
+  const field = page.getByLabel('Serial Number', { exact: true });
+  await expect(field).toBeFocused();
+
+  // blank input says so
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(MSG.serialRequired)).toBeVisible();
+
+  await scan(page, scans);
+  await expect(field).toBeFocused();
+  await expect(field).toHaveValue('');
+  await expect(page.getByTestId('bulk-counts')).toHaveText(`${firsts.length} devices on the bulk list, ${firsts.length - unknown.length} selected`, {
+    timeout: 20_000,
+  });
+  expect(await bulkSerials(page)).toEqual(expectedOrder);
+  expect(await pendingCount(page)).toBe(0);
+  await expect(page.getByTestId('bulk-not-found')).toContainText(`Devices with serial numbers ${unknown.join(', ')} were not found but are added to the list.`);
+  await expect(page.getByTestId('bulk-already')).toContainText(`Devices with serial numbers ${repeats.join(', ')} are already added and will be omitted.`);
+  // the newest rows on top; the last one is a placeholder (unknown[4] was scanned after known[40]... order by first scan)
+  const grid = page.getByRole('grid', { name: 'Bulk list' });
+  await expect(grid.getByRole('row').nth(1)).toContainText(expectedOrder[0]);
+  await expect(grid.getByRole('row').nth(2)).toContainText(expectedOrder[1]);
+  await expect(grid.getByRole('row', { name: new RegExp(unknown[4]) })).toContainText('Not found');
+
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.screenshot({ path: '.tmp/e2e-results/bulk-1440.png' });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await page.screenshot({ path: '.tmp/e2e-results/bulk-1024.png' });
+  await page.setViewportSize({ width: 1440, height: 900 });
+
+  // the server becomes unreachable: scans are kept, also across a reload, and resolve when it is back
+  await page.unroute('**/api/v1/device/get-list-by-serials');
+  await page.route('**/api/v1/device/get-list-by-serials', (route) => route.abort('connectionrefused'));
+  const late = dbQuery<{ serialNumber: string }>('select serialNumber from devices order by serialNumber limit 3 offset 100').map((r) => r.serialNumber);
+  await field.focus();
+  await scan(page, [...late, 'ZZNOPE0099']);
+  await expect(page.getByTestId('bulk-queue')).toContainText(MSG.bulkLookupFailed);
+  expect(await pendingCount(page)).toBe(4);
+  await page.reload();
+  await expect(page.getByLabel('Serial Number', { exact: true })).toBeFocused();
+  expect(await pendingCount(page)).toBe(4);
+  await page.unroute('**/api/v1/device/get-list-by-serials');
+  await expect.poll(() => pendingCount(page), { timeout: 20_000 }).toBe(0);
+  await expect.poll(() => bulkSerials(page)).toEqual(['ZZNOPE0099', ...[...late].reverse(), ...expectedOrder]);
+
+  // a reload keeps the list and the selection
+  await page.reload();
+  await expect(page.getByTestId('bulk-counts')).toHaveText(`${firsts.length + 4} devices on the bulk list, ${firsts.length - unknown.length + 3} selected`);
+
+  // elsewhere in the workspace the sticky bar shows, with the count
+  await page.goto('/persons');
+  const bar = page.getByRole('region', { name: 'Bulk list' });
+  await expect(bar).toContainText(MSG.stickyBulkBar);
+  await expect(bar.getByRole('button', { name: MSG.bulkUpdateCount(firsts.length + 4) })).toBeVisible();
+  await page.screenshot({ path: '.tmp/e2e-results/bulk-sticky-bar.png' });
+  // not on the bulk page itself
+  await bar.getByRole('button', { name: MSG.bulkUpdateCount(firsts.length + 4) }).click();
+  await expect(page).toHaveURL(/device-bulk-update$/);
+  await expect(page.getByRole('region', { name: 'Bulk list' })).toHaveCount(0);
+});
