@@ -61,3 +61,18 @@ export async function getDeviceIdBySerial(serial: string): Promise<string | null
     throw err;
   }
 }
+
+type Ref = { id: string; etag: string };
+type BulkChangeResponse = { updated: number; devices: Ref[] };
+
+/** PUT /api/v1/device/change-status-many — all or nothing. */
+export const changeStatusMany = (status: number, devices: Ref[]) =>
+  http<BulkChangeResponse>('/api/v1/device/change-status-many', { method: 'PUT', body: { status, devices } });
+
+/** PUT /api/v1/device/change-order-number-many — only eligible devices are sent. */
+export const changeOrderNumberMany = (orderNumber: string, devices: Ref[]) =>
+  http<BulkChangeResponse>('/api/v1/device/change-order-number-many', { method: 'PUT', body: { orderNumber, devices } });
+
+/** PUT /api/v1/device/change-device-type. */
+export const changeDeviceType = (serials: string[], newDeviceType: number) =>
+  http<BulkChangeResponse>('/api/v1/device/change-device-type', { method: 'PUT', body: { serials, newDeviceType } });

@@ -80,7 +80,7 @@ export function BulkUpdatePage() {
       {
         id: 'serial',
         header: 'Serial Number',
-        width: 'minmax(160px, 1.4fr)',
+        width: 'minmax(140px, 1.3fr)',
         cell: (d) => (
           <span>
             {d.serialNumber}
@@ -88,20 +88,20 @@ export function BulkUpdatePage() {
           </span>
         ),
       },
-      { id: 'type', header: 'Type', cell: (d) => d.type.name },
-      { id: 'imei', header: 'IMEI', width: 'minmax(150px, 1fr)', cell: (d) => d.imei ?? '' },
+      { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => d.type.name },
+      { id: 'imei', header: 'IMEI', width: 'minmax(140px, 1fr)', cell: (d) => d.imei ?? '' },
       {
         id: 'status',
         header: 'Status',
-        width: 'minmax(150px, 1.2fr)',
+        width: 'minmax(110px, 1fr)',
         cell: (d) => (isPlaceholder(d) ? <span className="bulk-not-found">Not found</span> : d.status.name),
       },
-      { id: 'order', header: 'Order Number', cell: (d) => d.orderNumber ?? '' },
+      { id: 'order', header: 'Order Number', width: 'minmax(110px, 1fr)', cell: (d) => d.orderNumber ?? '' },
       { id: 'customer', header: 'Customer', cell: (d) => d.customerName ?? '' },
       {
         id: 'remove',
         header: 'Remove',
-        width: '96px',
+        width: '84px',
         align: 'end',
         cell: (d) => (
           <Button size="1" variant="ghost" color="red" aria-label={`Remove ${d.serialNumber}`} onClick={() => setBulk((s) => removeIds(s, [d.id]))}>
@@ -235,7 +235,7 @@ export function BulkUpdatePage() {
           onSelectionChange={(keys) => setBulk((s) => setSelected(s, keys))}
           keyboardActive={tab.active}
           emptyMessage="No devices on the bulk list. Scan or type a serial number."
-          minWidth="900px"
+          minWidth="820px"
         />
       </div>
     </Flex>
