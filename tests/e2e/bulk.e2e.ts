@@ -112,3 +112,69 @@ test('a scanner typing serials into Bulk Update (slow server, repeats, unknown o
   await expect(page).toHaveURL(/device-bulk-update$/);
   await expect(page.getByRole('region', { name: 'Bulk list' })).toHaveCount(0);
 });
+
+test('CSV upload merges and selects all, last added is highlighted for 5 s, status change of the selection, a scanner burst elsewhere offers the bulk list', async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  const devices = dbQuery<{ id: string; serialNumber: string; status: number; customerId: string | null }>(
+    'select id, serialNumber, status, customerId from devices where status = 1 order by serialNumber limit 12',
+  );
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto('/asset-management/device-bulk-update');
+  await expect(page.getByLabel('Serial Number', { exact: true })).toBeFocused();
+
+  // a file that is not CSV, a CSV without the column, then a good one (semicolons, an empty cell, an unknown serial)
+  const file = page.getByLabel('CSV file');
+  await file.setInputFiles({ name: 'x.pdf', mimeType: 'application/pdf', buffer: Buffer.from('%PDF') });
+  await expect(page.getByRole('alert')).toHaveText(MSG.notCsv);
+  await file.setInputFiles({ name: 'x.csv', mimeType: 'text/csv', buffer: Buffer.from('Serial,Type\nA,B\n') });
+  await expect(page.getByRole('alert')).toHaveText(MSG.csvMissingColumn('SerialNumber'));
+  const csv = ['Name;serialnumber', ...devices.map((d, i) => `n${i};${d.serialNumber}`), 'empty;', 'u;ZZCSV0001'].join('\n');
+  await file.setInputFiles({ name: 'serials.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(page.getByTestId('bulk-counts')).toHaveText(`${devices.length + 1} devices on the bulk list, ${devices.length} selected`);
+  await expect(page.getByTestId('bulk-not-found')).toContainText('Devices with serial numbers ZZCSV0001 were not found');
+  const grid = page.getByRole('grid', { name: 'Bulk list' });
+  // file order on top
+  await expect(grid.getByRole('row').nth(1)).toContainText(devices[0].serialNumber);
+
+  // a typed serial: highlighted as last added, for 5 seconds
+  const extra = dbQuery<{ serialNumber: string }>('select serialNumber from devices where status = 1 order by serialNumber limit 1 offset 50')[0].serialNumber;
+  await scan(page, [extra]);
+  const top = grid.getByRole('row').nth(1);
+  await expect(top).toContainText(extra);
+  await expect(top.locator('.bulk-last-added')).toHaveCount(1);
+  await page.waitForTimeout(5200);
+  await expect(top.locator('.bulk-last-added')).toHaveCount(0);
+
+  // Change Status of the selection (13 New devices) to Returned
+  await page.getByRole('button', { name: 'Change Status' }).click();
+  const drawer = page.getByRole('dialog', { name: 'Change Status' });
+  await drawer.getByRole('button', { name: 'Change Status' }).click();
+  await expect(drawer.getByRole('alert')).toHaveText('Please select a status.');
+  await expect(drawer.getByLabel('Status').locator('option', { hasText: /^Allocated$/ })).toHaveCount(0);
+  await drawer.getByLabel('Status').selectOption({ label: 'Returned' });
+  await drawer.getByRole('button', { name: 'Change Status' }).click();
+  await expect(drawer.getByRole('status')).toHaveText(MSG.statusChangeCompleted(devices.length + 1));
+  const after = dbQuery<{ n: number }>(
+    `select count(*) as n from devices where status = 5 and serialNumber in (${[...devices.map((d) => d.serialNumber), extra].map(() => '?').join(',')})`,
+    ...devices.map((d) => d.serialNumber),
+    extra,
+  );
+  expect(after[0].n).toBe(devices.length + 1);
+  await drawer.getByRole('button', { name: 'Close' }).click();
+  await expect(grid.getByRole('row').nth(1)).toContainText('Returned');
+
+  // a scanner burst on another page offers to add the serial
+  const burst = dbQuery<{ serialNumber: string }>('select serialNumber from devices order by serialNumber limit 1 offset 300')[0].serialNumber;
+  await page.goto('/persons');
+  await expect(page.getByRole('region', { name: 'Bulk list' })).toBeVisible();
+  await page.locator('body').focus();
+  await page.keyboard.type(burst, { delay: 5 });
+  await page.keyboard.press('Enter');
+  const offer = page.getByRole('dialog', { name: `Scanned ${burst}` });
+  await expect(offer).toBeVisible();
+  await expect(page).toHaveURL(/\/persons$/);
+  await offer.getByRole('button', { name: 'Add to bulk list' }).click();
+  await expect(page.getByRole('button', { name: MSG.bulkUpdateCount(devices.length + 3) })).toBeVisible();
+});
