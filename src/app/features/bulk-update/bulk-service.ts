@@ -85,20 +85,28 @@ export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
     resolve: async (serials) => {
       const state = store.get(bulkAtom);
       const known = new Map<string, BulkDevice>();
+      const onList = new Map<string, string>();
+      for (const id of state.list) onList.set((state.devices[id]?.serialNumber ?? '').trim().toUpperCase(), id);
       const ask: string[] = [];
+      const asked = new Set<string>();
       for (const s of serials) {
         const key = s.trim().toUpperCase();
-        const id = idOfSerial(state, s);
+        const id = onList.get(key);
         if (id) known.set(key, state.devices[id]);
-        else if (!known.has(key) && !ask.some((a) => a.toUpperCase() === key)) ask.push(s);
+        else if (!asked.has(key)) {
+          asked.add(key);
+          ask.push(s);
+        }
       }
       const found = await getDevicesBySerials(ask);
       ask.forEach((s, k) => known.set(s.trim().toUpperCase(), found[k]));
       return serials.map((s) => known.get(s.trim().toUpperCase())!);
     },
     apply: (scans, results) => {
-      const { state, outcomes } = applyBatch(store.get(bulkAtom), scans as Scan[], results);
-      store.set(bulkAtom, state);
+      const before = store.get(bulkAtom);
+      const { state, outcomes } = applyBatch(before, scans as Scan[], results);
+      // Only repeats: nothing to write (a 5,000-row list is ~1.5 MB of JSON).
+      if (state !== before) store.set(bulkAtom, state);
       const notFound = outcomes.filter((o) => o.kind === 'not-found').map((o) => o.serial);
       const already = outcomes.filter((o) => o.kind === 'already').map((o) => o.serial);
       if (notFound.length || already.length) {

@@ -86,7 +86,7 @@ export class ScanQueue<R> {
 
   private async run(): Promise<void> {
     if (this.busy || this.timer) return;
-    const batch = this.pending().slice(0, this.o.maxBatch ?? 1000);
+    const batch = this.pending().slice(0, this.o.maxBatch ?? 10_000);
     if (!batch.length) return;
     this.busy = true;
     this.report();
