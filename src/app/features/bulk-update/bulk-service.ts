@@ -11,7 +11,6 @@ import {
   bulkWarningsAtom,
   clearBulk,
   bulkSoundsAtom,
-  idOfSerial,
   isPlaceholder,
   lastAddedAtom,
   type BulkDevice,
