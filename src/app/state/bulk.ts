@@ -104,6 +104,17 @@ export function setSelected(s: BulkState, ids: Iterable<string>): BulkState {
   return { ...s, selected: s.list.filter((id) => want.has(id) && !isPlaceholder(s.devices[id])) };
 }
 
+/**
+ * The table's selection change. Placeholders cannot be selected, so with placeholders on the list
+ * "select all" never reaches every row: a select-all asked while every selectable row is already
+ * selected means "select none".
+ */
+export function nextSelection(s: BulkState, keys: ReadonlySet<string>): BulkState {
+  const selectable = s.list.filter((id) => !isPlaceholder(s.devices[id])).length;
+  if (keys.size === s.list.length && s.list.length > selectable && s.selected.length === selectable) return { ...s, selected: [] };
+  return setSelected(s, keys);
+}
+
 /** Replaces a row's data (after a bulk change: new etag, status ...). */
 export function updateDevices(s: BulkState, ds: readonly BulkDevice[]): BulkState {
   const devices = { ...s.devices };

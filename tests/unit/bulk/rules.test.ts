@@ -49,3 +49,18 @@ describe('bulk list rules (spec §4 Bulk selection)', () => {
     expect(isAllSelected(0, 10, 0)).toBe(false);
   });
 });
+
+describe('select all with placeholders on the list', () => {
+  it('selects every selectable row, and a second select-all selects none', async () => {
+    const { nextSelection } = await import('../../../src/app/state/bulk');
+    let s = addMany(EMPTY_BULK, [dev(1), placeholderFor('X1'), dev(2)]).state;
+    s = setSelected(s, []);
+    const all = new Set(s.list);
+    s = nextSelection(s, all);
+    expect(s.selected).toEqual(['id-1', 'id-2']);
+    s = nextSelection(s, all);
+    expect(s.selected).toEqual([]);
+    s = nextSelection(s, new Set(['id-2']));
+    expect(s.selected).toEqual(['id-2']);
+  });
+});

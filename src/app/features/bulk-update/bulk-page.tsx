@@ -7,7 +7,7 @@ import { Button, Callout, Checkbox, Flex, Heading, Text } from '@radix-ui/themes
 import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn } from '../../ui/data-table/types';
 import { useTab } from '../../workspace/tab-context';
-import { bulkAtom, bulkSoundsAtom, isPlaceholder, lastAddedAtom, removeIds, setSelected, type BulkDevice } from '../../state/bulk';
+import { bulkAtom, bulkSoundsAtom, isPlaceholder, lastAddedAtom, nextSelection, removeIds, type BulkDevice } from '../../state/bulk';
 import { MSG, PAGE_TITLES } from '../../../shared/messages';
 import { addSerials, BULK_MSG, bulkQueue, bulkWarningsAtom, clearBulkList, lastScanAtom, queueStatusAtom, scanSerial } from './bulk-service';
 import { readCsvColumn } from './csv';
@@ -232,7 +232,7 @@ export function BulkUpdatePage() {
           totalCount={rows.length}
           selectable
           selectedKeys={selectedKeys}
-          onSelectionChange={(keys) => setBulk((s) => setSelected(s, keys))}
+          onSelectionChange={(keys) => setBulk((s) => nextSelection(s, keys))}
           keyboardActive={tab.active}
           emptyMessage="No devices on the bulk list. Scan or type a serial number."
           minWidth="820px"
