@@ -101,7 +101,7 @@ export function BulkUpdatePage() {
       {
         id: 'remove',
         header: 'Remove',
-        width: '84px',
+        width: '100px',
         align: 'end',
         cell: (d) => (
           <Button size="1" variant="ghost" color="red" aria-label={`Remove ${d.serialNumber}`} onClick={() => setBulk((s) => removeIds(s, [d.id]))}>
