@@ -49,7 +49,10 @@ const endpointOf = (call: string) => {
 };
 
 // Every api module whose exports end in Query is scanned for queryOptions factories.
-const modules = import.meta.glob(['../../../src/app/api/*.ts', '../../../src/app/features/*/api.ts'], { eager: true }) as Record<string, Record<string, unknown>>;
+const modules = import.meta.glob(['../../../src/app/api/*.ts', '../../../src/app/features/*/api.ts'], { eager: true }) as Record<
+  string,
+  Record<string, unknown>
+>;
 /** Arguments for factories that need them. A new factory with parameters adds its sample here. */
 const SAMPLE_ARGS: Record<string, unknown[]> = {
   personListQuery: [{ page: 1, pageSize: 10, orderBy: 'UserName', desc: false, searchValue: 'ann' }],
@@ -122,8 +125,7 @@ describe('client calls', () => {
       expect(f.key.length, f.name).toBeGreaterThanOrEqual(2);
     }
     for (const a of factories)
-      for (const b of factories)
-        if (a !== b) expect(b.key.slice(0, a.key.length), `${a.name} key is a prefix of ${b.name}`).not.toEqual(a.key);
+      for (const b of factories) if (a !== b) expect(b.key.slice(0, a.key.length), `${a.name} key is a prefix of ${b.name}`).not.toEqual(a.key);
   });
 
   it('requests and queries are defined only in the api modules', () => {
