@@ -10,6 +10,8 @@ import navAlarmReports from './nav-alarm-reports';
 import navBulkUpdate from './nav-bulk-update';
 import navProfile from './nav-profile';
 import personAdd from './person-add';
+import bulkAddSerial from './bulk-add-serial';
+import bulkClear from './bulk-clear';
 import tabClose from './tab-close';
 import tabReopen from './tab-reopen';
 import tabNext from './tab-next';
@@ -36,6 +38,8 @@ export const COMMANDS: readonly Command[] = [
   navProfile,
   ...listNav,
   personAdd,
+  bulkAddSerial,
+  bulkClear,
   tabClose,
   tabReopen,
   tabNext,

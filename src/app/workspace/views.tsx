@@ -19,6 +19,7 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   personAdd: PersonFormPage,
   personEdit: PersonFormPage,
   editOwnProfile: lazy(() => import('../features/profile/edit-profile-page').then((m) => ({ default: m.EditProfilePage }))),
+  bulkUpdate: lazy(() => import('../features/bulk-update/bulk-page').then((m) => ({ default: m.BulkUpdatePage }))),
 };
 
 /** Read-only stand-ins for routes whose own permission the user lacks. */

@@ -25,6 +25,7 @@ import { TabContentHost } from './tab-content';
 import { Palette } from '../palette/palette';
 import { KeyListener } from '../../../commands/key-listener';
 import { CheatSheet } from '../../../commands/cheat-sheet';
+import { BulkWorkspace } from '../features/bulk-update/bulk-global';
 import './workspace.css';
 
 type Store = typeof appStore;
@@ -103,6 +104,7 @@ export function Workspace() {
       <Palette />
       <CheatSheet />
       <KeyListener />
+      <BulkWorkspace />
     </div>
   );
 }

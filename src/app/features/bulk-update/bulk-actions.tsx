@@ -1,0 +1,291 @@
+// Bulk actions on the selected devices (spec §4 "Bulk status change drawer", "Change type"; §5
+// "Bulk status", "Bulk order number", "Bulk device type"; §8 failure messages). Every change is
+// all or nothing on the server; afterwards the changed rows are read again (new etags, values).
+import { useState } from 'react';
+import { useSetAtom } from 'jotai';
+import { Button, Callout, Dialog, Flex, Text } from '@radix-ui/themes';
+import { bulkAtom, updateDevices, type BulkDevice } from '../../state/bulk';
+import { MSG } from '../../../shared/messages';
+import { errorMessage } from '../../api/query-client';
+import { toast } from '../../ui/toast';
+import { changeDeviceType, changeOrderNumberMany, changeStatusMany, getDevicesBySerials } from './api';
+import { ACTION_MSG, inAccount, orderEligible, STATUS_TARGETS, statusWarning, TYPE_TARGETS } from './bulk-rules';
+
+type Kind = 'status' | 'order' | 'type' | null;
+
+const ref = (d: BulkDevice) => ({ id: d.id, etag: d.etag });
+
+function useRefreshRows() {
+  const setBulk = useSetAtom(bulkAtom);
+  return async (ds: BulkDevice[]) => {
+    try {
+      const fresh = await getDevicesBySerials(ds.map((d) => d.serialNumber));
+      setBulk((s) => updateDevices(s, fresh));
+    } catch {
+      // the rows keep their old values; the next change reports stale etags
+    }
+  };
+}
+
+/** The server's detail after the spec's message (what was wrong, per device), if it says more. */
+function failure(spec: string, err: unknown) {
+  const detail = errorMessage(err);
+  return detail && detail !== spec && detail !== MSG.default ? `${spec} ${detail}` : spec;
+}
+
+export function BulkActions({ selected }: { selected: BulkDevice[] }) {
+  const [open, setOpen] = useState<Kind>(null);
+  const none = !selected.length;
+  return (
+    <>
+      <Button variant="soft" disabled={none} onClick={() => setOpen('status')}>
+        Change Status
+      </Button>
+      <Button variant="soft" disabled={none} onClick={() => setOpen('order')}>
+        Change order number
+      </Button>
+      <Button variant="soft" disabled={none} onClick={() => setOpen('type')}>
+        Change type
+      </Button>
+      {open === 'status' && <StatusDrawer selected={selected} onClose={() => setOpen(null)} />}
+      {open === 'order' && <OrderDialog selected={selected} onClose={() => setOpen(null)} />}
+      {open === 'type' && <TypeDialog selected={selected} onClose={() => setOpen(null)} />}
+    </>
+  );
+}
+
+function Select({
+  id,
+  label,
+  value,
+  onChange,
+  options,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (v: string) => void;
+  options: { Value: number; Name: string }[];
+}) {
+  return (
+    <Flex direction="column" gap="1">
+      <label htmlFor={id}>{label}</label>
+      <select id={id} className="lw-input" value={value} onChange={(e) => onChange(e.target.value)}>
+        <option value="">Select…</option>
+        {options.map((o) => (
+          <option key={o.Value} value={o.Value}>
+            {o.Name}
+          </option>
+        ))}
+      </select>
+    </Flex>
+  );
+}
+
+function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: () => void }) {
+  const [status, setStatus] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<number | null>(null);
+  const refresh = useRefreshRows();
+  const warning = statusWarning(selected, status ? Number(status) : null);
+  const submit = async () => {
+    if (!status) return setError(ACTION_MSG.statusRequired);
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await changeStatusMany(Number(status), selected.map(ref));
+      setDone(r.updated);
+      await refresh(selected);
+    } catch (err) {
+      setError(failure(MSG.statusChangeFailed, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
+      <Dialog.Content
+        aria-describedby={undefined}
+        style={{ position: 'fixed', top: 0, right: 0, bottom: 0, height: '100vh', maxHeight: '100vh', width: 'min(420px, 100vw)', borderRadius: 0 }}
+      >
+        <Dialog.Title>Change Status</Dialog.Title>
+        {done !== null ? (
+          <Flex direction="column" gap="3">
+            <Callout.Root color="green" role="status">
+              <Callout.Text>{MSG.statusChangeCompleted(done)}</Callout.Text>
+            </Callout.Root>
+            <Flex justify="end">
+              <Button onClick={onClose}>Close</Button>
+            </Flex>
+          </Flex>
+        ) : (
+          <form
+            onSubmit={(e) => {
+              e.preventDefault();
+              void submit();
+            }}
+          >
+            <Flex direction="column" gap="3">
+              <Text size="2">{selected.length} selected devices</Text>
+              <Select id="bulk-status" label="Status" value={status} onChange={setStatus} options={STATUS_TARGETS} />
+              {warning && (
+                <Callout.Root color="amber" size="1">
+                  <Callout.Text>{warning}</Callout.Text>
+                </Callout.Root>
+              )}
+              {error && (
+                <Callout.Root color="red" size="1" role="alert">
+                  <Callout.Text>{error}</Callout.Text>
+                </Callout.Root>
+              )}
+              <Flex gap="2" justify="end">
+                <Button type="button" variant="soft" color="gray" onClick={onClose}>
+                  Cancel
+                </Button>
+                <Button type="submit" loading={busy}>
+                  Change Status
+                </Button>
+              </Flex>
+            </Flex>
+          </form>
+        )}
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+function OrderDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: () => void }) {
+  const [order, setOrder] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const refresh = useRefreshRows();
+  const eligible = orderEligible(selected);
+  const submit = async () => {
+    if (!order.trim()) return setError(ACTION_MSG.orderRequired);
+    setBusy(true);
+    setError(null);
+    try {
+      const r = await changeOrderNumberMany(order.trim(), eligible.map(ref));
+      toast.success(`Order number updated for ${r.updated} device(s).`);
+      await refresh(eligible);
+      onClose();
+    } catch (err) {
+      setError(failure(MSG.orderNumberFailed, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
+      <Dialog.Content maxWidth="460px" aria-describedby={undefined}>
+        <Dialog.Title>Change order number</Dialog.Title>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <Flex direction="column" gap="3">
+            <Flex direction="column" gap="1">
+              <label htmlFor="bulk-order">Order Number</label>
+              <input id="bulk-order" className="lw-input" value={order} onChange={(e) => setOrder(e.target.value)} disabled={!eligible.length} />
+            </Flex>
+            {!eligible.length ? (
+              <Callout.Root color="amber" size="1">
+                <Callout.Text>{MSG.noEligibleOrderNumber}</Callout.Text>
+              </Callout.Root>
+            ) : (
+              eligible.length < selected.length && (
+                <Callout.Root color="amber" size="1">
+                  <Callout.Text>{MSG.orderNumberForN(eligible.length)}</Callout.Text>
+                </Callout.Root>
+              )
+            )}
+            {error && (
+              <Callout.Root color="red" size="1" role="alert">
+                <Callout.Text>{error}</Callout.Text>
+              </Callout.Root>
+            )}
+            <Flex gap="2" justify="end">
+              <Button type="button" variant="soft" color="gray" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={busy} disabled={!eligible.length}>
+                Change order number
+              </Button>
+            </Flex>
+          </Flex>
+        </form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+function TypeDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: () => void }) {
+  const [type, setType] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const refresh = useRefreshRows();
+  const blocked = selected.some(inAccount);
+  const typeName = TYPE_TARGETS.find((t) => String(t.Value) === type)?.Name;
+  const submit = async () => {
+    if (!type) return setError(ACTION_MSG.typeRequired);
+    setBusy(true);
+    setError(null);
+    try {
+      await changeDeviceType(
+        selected.map((d) => d.serialNumber),
+        Number(type),
+      );
+      toast.success(MSG.devicesTypeChanged);
+      await refresh(selected);
+      onClose();
+    } catch (err) {
+      setError(failure(MSG.deviceTypeChangeFailed, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
+      <Dialog.Content maxWidth="460px" aria-describedby={undefined}>
+        <Dialog.Title>Change type</Dialog.Title>
+        <form
+          onSubmit={(e) => {
+            e.preventDefault();
+            void submit();
+          }}
+        >
+          <Flex direction="column" gap="3">
+            {blocked ? (
+              <Callout.Root color="red" size="1">
+                <Callout.Text>{ACTION_MSG.typeBlocked}</Callout.Text>
+              </Callout.Root>
+            ) : (
+              <Select id="bulk-type" label="Device type" value={type} onChange={setType} options={TYPE_TARGETS} />
+            )}
+            {typeName && !blocked && (
+              <Callout.Root color="amber" size="1">
+                <Callout.Text>{ACTION_MSG.typeWarning(selected.length, typeName)}</Callout.Text>
+              </Callout.Root>
+            )}
+            {error && (
+              <Callout.Root color="red" size="1" role="alert">
+                <Callout.Text>{error}</Callout.Text>
+              </Callout.Root>
+            )}
+            <Flex gap="2" justify="end">
+              <Button type="button" variant="soft" color="gray" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" loading={busy} disabled={blocked}>
+                Change type
+              </Button>
+            </Flex>
+          </Flex>
+        </form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}

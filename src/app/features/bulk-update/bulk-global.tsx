@@ -1,0 +1,116 @@
+// Workspace-wide pieces of bulk update, mounted once by the workspace:
+//  - the scan queue starts at once, so scans left from before a reload resolve without visiting the page;
+//  - the sticky warning bar (spec: 'There are some selected devices for bulk update' with 'Clear
+//    Devices Bulk List' and 'Bulk Update (count)') while the bulk list is not empty and the focused
+//    tab is not the asset list, a bulk update page, the customer devices page or a manage page;
+//  - a scanner burst outside a text field (commands/scanner.ts) offers "add to bulk list / open device".
+import { useEffect, useState } from 'react';
+import { useAtomValue } from 'jotai';
+import { Button, Dialog, Flex, Text } from '@radix-ui/themes';
+import { useScanHandler } from '../../../../commands/scanner';
+import { bulkAtom } from '../../state/bulk';
+import { useCan } from '../../state/session';
+import { workspaceAtom } from '../../workspace/state';
+import { focusedTab } from '../../workspace/model';
+import { openRoute } from '../../workspace/actions';
+import { getHref, ROUTES, type RouteId } from '../../paths';
+import { MSG } from '../../../shared/messages';
+import { toast } from '../../ui/toast';
+import { errorMessage } from '../../api/query-client';
+import { bulkQueue, clearBulkList, scanSerial } from './bulk-service';
+import { getDeviceIdBySerial } from './api';
+import './bulk.css';
+
+/** Routes where the sticky bar is not shown (spec document 2 "Bulk update page"). */
+export const NO_BAR_ROUTES: readonly RouteId[] = ['assets', 'bulkUpdate', 'customerDevices', 'bulkCurrentConfig', 'bulkDeviceTesting', 'bulkChangeConfig'];
+
+export function showStickyBar(listLength: number, route: RouteId | null | undefined): boolean {
+  return listLength > 0 && !(route && NO_BAR_ROUTES.includes(route));
+}
+
+/** Opens the device tab of a serial, or says it is unknown. */
+export async function openDeviceBySerial(serial: string) {
+  try {
+    const id = await getDeviceIdBySerial(serial);
+    if (!id) toast.error(MSG.deviceUnknown);
+    else openRoute(getHref('device', { deviceId: id }), { focus: true });
+  } catch (err) {
+    toast.error(errorMessage(err));
+  }
+}
+
+export function BulkWorkspace() {
+  const can = useCan();
+  const allowed = can(ROUTES.bulkUpdate.permission);
+  const bulk = useAtomValue(bulkAtom);
+  const ws = useAtomValue(workspaceAtom);
+  const route = focusedTab(ws)?.route;
+  const [offer, setOffer] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (allowed) bulkQueue();
+  }, [allowed]);
+
+  useScanHandler(
+    allowed
+      ? (code) => {
+          // On the bulk page itself a scan always goes to the list.
+          if (route === 'bulkUpdate') scanSerial(code);
+          else setOffer(code);
+        }
+      : null,
+  );
+
+  return (
+    <>
+      {allowed && showStickyBar(bulk.list.length, route) && (
+        <div className="bulk-sticky-bar" role="region" aria-label="Bulk list">
+          <Text size="2" weight="medium">
+            {MSG.stickyBulkBar}
+          </Text>
+          <Button size="1" variant="soft" color="red" onClick={() => clearBulkList()}>
+            {MSG.clearBulkList}
+          </Button>
+          <Button size="1" onClick={() => openRoute(getHref('bulkUpdate'), { focus: true })}>
+            {MSG.bulkUpdateCount(bulk.list.length)}
+          </Button>
+        </div>
+      )}
+      <Dialog.Root open={offer !== null} onOpenChange={(o) => !o && setOffer(null)}>
+        <Dialog.Content maxWidth="420px">
+          <Dialog.Title>Scanned {offer}</Dialog.Title>
+          <Dialog.Description size="2">Add this serial number to the bulk list, or open the device?</Dialog.Description>
+          <Flex gap="2" mt="4" justify="end">
+            <Dialog.Close>
+              <Button variant="soft" color="gray">
+                Cancel
+              </Button>
+            </Dialog.Close>
+            {can(ROUTES.device.permission) && (
+              <Button
+                variant="soft"
+                onClick={() => {
+                  const s = offer!;
+                  setOffer(null);
+                  void openDeviceBySerial(s);
+                }}
+              >
+                Open device
+              </Button>
+            )}
+            <Button
+              autoFocus
+              onClick={() => {
+                scanSerial(offer!);
+                toast.success(`${offer} added to the bulk list.`);
+                setOffer(null);
+              }}
+            >
+              Add to bulk list
+            </Button>
+          </Flex>
+        </Dialog.Content>
+      </Dialog.Root>
+    </>
+  );
+}

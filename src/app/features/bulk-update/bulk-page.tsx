@@ -1,0 +1,243 @@
+// Bulk update (spec document 2 "Bulk update page", §4 Bulk selection, WORKSPACE.md "Scanning
+// serials"): the serial field (Add, Enter; a hand-held scanner types into it at full speed),
+// CSV upload, and the bulk table (virtualised: thousands of rows stay fast).
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useAtom, useAtomValue } from 'jotai';
+import { Button, Callout, Checkbox, Flex, Heading, Text } from '@radix-ui/themes';
+import { DataTable } from '../../ui/data-table/data-table';
+import type { DataTableColumn } from '../../ui/data-table/types';
+import { useTab } from '../../workspace/tab-context';
+import { bulkAtom, bulkSoundsAtom, isPlaceholder, lastAddedAtom, nextSelection, removeIds, type BulkDevice } from '../../state/bulk';
+import { MSG, PAGE_TITLES } from '../../../shared/messages';
+import { addSerials, BULK_MSG, bulkQueue, bulkWarningsAtom, clearBulkList, lastScanAtom, queueStatusAtom, scanSerial } from './bulk-service';
+import { readCsvColumn } from './csv';
+import { BulkActions } from './bulk-actions';
+import { BULK_FOCUS_EVENT } from './events';
+import './bulk.css';
+
+const SPLIT = /[\s,;]+/;
+
+export function BulkUpdatePage() {
+  const tab = useTab();
+  const { setTitle } = tab;
+  useEffect(() => setTitle(PAGE_TITLES.bulkUpdate), [setTitle]);
+  useEffect(() => void bulkQueue(), []);
+
+  const [bulk, setBulk] = useAtom(bulkAtom);
+  const lastAdded = useAtomValue(lastAddedAtom);
+  const [warnings, setWarnings] = useAtom(bulkWarningsAtom);
+  const status = useAtomValue(queueStatusAtom);
+  const lastScan = useAtomValue(lastScanAtom);
+  const [sounds, setSounds] = useAtom(bulkSoundsAtom);
+
+  const [serial, setSerial] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const [csvError, setCsvError] = useState<string | null>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (tab.active) inputRef.current?.focus();
+  }, [tab.active]);
+  useEffect(() => {
+    const focus = () => inputRef.current?.focus();
+    window.addEventListener(BULK_FOCUS_EVENT, focus);
+    return () => window.removeEventListener(BULK_FOCUS_EVENT, focus);
+  }, []);
+
+  const submit = () => {
+    const parts = serial.split(SPLIT).filter(Boolean);
+    if (!parts.length) {
+      setFieldError(MSG.serialRequired);
+      inputRef.current?.focus();
+      return;
+    }
+    setFieldError(null);
+    for (const p of parts) scanSerial(p);
+    setSerial('');
+    inputRef.current?.focus();
+  };
+
+  const onFile = async (file: File | undefined) => {
+    if (!file) return;
+    const r = await readCsvColumn(file, BULK_MSG.csvColumn);
+    if (fileRef.current) fileRef.current.value = '';
+    if (!r.ok) {
+      setCsvError(r.error);
+      return;
+    }
+    setCsvError(null);
+    addSerials(r.values);
+    inputRef.current?.focus();
+  };
+
+  const rows = useMemo(() => bulk.list.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d), [bulk]);
+  const selectedKeys = useMemo(() => new Set(bulk.selected), [bulk.selected]);
+  const selectedDevices = useMemo(() => bulk.selected.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d), [bulk]);
+
+  const columns = useMemo<DataTableColumn<BulkDevice>[]>(
+    () => [
+      {
+        id: 'serial',
+        header: 'Serial Number',
+        width: 'minmax(140px, 1.3fr)',
+        cell: (d) => (
+          <span>
+            {d.serialNumber}
+            {d.id === lastAdded && <span className="bulk-last-added lw-sr-only"> (last added)</span>}
+          </span>
+        ),
+      },
+      { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => d.type.name },
+      { id: 'imei', header: 'IMEI', width: 'minmax(140px, 1fr)', cell: (d) => d.imei ?? '' },
+      {
+        id: 'status',
+        header: 'Status',
+        width: 'minmax(110px, 1fr)',
+        cell: (d) => (isPlaceholder(d) ? <span className="bulk-not-found">Not found</span> : d.status.name),
+      },
+      { id: 'order', header: 'Order Number', width: 'minmax(110px, 1fr)', cell: (d) => d.orderNumber ?? '' },
+      { id: 'customer', header: 'Customer', cell: (d) => d.customerName ?? '' },
+      {
+        id: 'remove',
+        header: 'Remove',
+        width: '100px',
+        align: 'end',
+        cell: (d) => (
+          <Button size="1" variant="ghost" color="red" aria-label={`Remove ${d.serialNumber}`} onClick={() => setBulk((s) => removeIds(s, [d.id]))}>
+            Remove
+          </Button>
+        ),
+      },
+    ],
+    [lastAdded, setBulk],
+  );
+
+  const fieldId = `${tab.tabId}-bulk-serial`;
+  return (
+    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
+      <Flex align="center" justify="between" gap="3" wrap="wrap">
+        <Heading as="h1" size="5">
+          {PAGE_TITLES.bulkUpdate}
+        </Heading>
+        <Text as="label" size="2">
+          <Flex gap="2" align="center">
+            <Checkbox checked={sounds} onCheckedChange={(v) => setSounds(v === true)} />
+            {BULK_MSG.soundsLabel}
+          </Flex>
+        </Text>
+      </Flex>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Flex gap="2" align="end" wrap="wrap">
+          <Flex direction="column" gap="1">
+            <label htmlFor={fieldId}>Serial Number</label>
+            <input
+              id={fieldId}
+              ref={inputRef}
+              className="lw-input"
+              style={{ width: '22rem', maxWidth: '70vw' }}
+              autoComplete="off"
+              spellCheck={false}
+              value={serial}
+              aria-invalid={!!fieldError || undefined}
+              aria-describedby={`${fieldId}-msg`}
+              onChange={(e) => {
+                setSerial(e.target.value);
+                if (fieldError) setFieldError(null);
+              }}
+              onPaste={(e) => {
+                const text = e.clipboardData.getData('text');
+                const parts = text.split(SPLIT).filter(Boolean);
+                if (parts.length > 1) {
+                  e.preventDefault();
+                  bulkQueue().enqueueMany(parts);
+                }
+              }}
+            />
+          </Flex>
+          <Button type="submit">Add</Button>
+          <Button type="button" variant="soft" onClick={() => fileRef.current?.click()}>
+            Upload CSV
+          </Button>
+          <input ref={fileRef} type="file" accept=".csv,text/csv" hidden aria-label="CSV file" onChange={(e) => void onFile(e.target.files?.[0])} />
+        </Flex>
+      </form>
+      <div id={`${fieldId}-msg`} role="status" aria-live="polite" className="bulk-feedback" data-kind={fieldError ? 'not-found' : lastScan?.kind}>
+        {fieldError ??
+          (lastScan &&
+            (lastScan.kind === 'added'
+              ? `Added ${lastScan.serial}.`
+              : lastScan.kind === 'already'
+                ? `${lastScan.serial}: ${MSG.deviceAlreadyAdded}`
+                : `${lastScan.serial}: not found, added as a placeholder.`))}
+      </div>
+      {csvError && (
+        <Callout.Root color="red" role="alert" size="1">
+          <Callout.Text>{csvError}</Callout.Text>
+        </Callout.Root>
+      )}
+      {status.pending > 0 && (status.failing || status.pending > 20) && (
+        <Callout.Root color={status.failing ? 'red' : 'blue'} size="1" role="status" data-testid="bulk-queue">
+          <Callout.Text>
+            {status.failing ? `${MSG.bulkLookupFailed} ` : ''}
+            {BULK_MSG.waiting(status.pending)}
+          </Callout.Text>
+        </Callout.Root>
+      )}
+      {warnings.notFound.length > 0 && (
+        <Callout.Root color="amber" size="1" data-testid="bulk-not-found">
+          <Flex align="start" justify="between" gap="3">
+            <Callout.Text>{BULK_MSG.notFound(warnings.notFound)}</Callout.Text>
+            <Button size="1" variant="ghost" onClick={() => setWarnings((w) => ({ ...w, notFound: [] }))}>
+              Dismiss
+            </Button>
+          </Flex>
+        </Callout.Root>
+      )}
+      {warnings.already.length > 0 && (
+        <Callout.Root color="amber" size="1" data-testid="bulk-already">
+          <Flex align="start" justify="between" gap="3">
+            <Callout.Text>{BULK_MSG.alreadyAdded(warnings.already)}</Callout.Text>
+            <Button size="1" variant="ghost" onClick={() => setWarnings((w) => ({ ...w, already: [] }))}>
+              Dismiss
+            </Button>
+          </Flex>
+        </Callout.Root>
+      )}
+      <Flex align="center" justify="between" gap="3" wrap="wrap">
+        <Text size="2" data-testid="bulk-counts">
+          {rows.length} device{rows.length === 1 ? '' : 's'} on the bulk list, {bulk.selected.length} selected
+        </Text>
+        <Flex gap="2" wrap="wrap">
+          <BulkActions selected={selectedDevices} />
+          <Button variant="soft" color="gray" disabled={!bulk.selected.length} onClick={() => setBulk((s) => removeIds(s, s.selected))}>
+            Remove selected
+          </Button>
+          <Button variant="soft" color="red" disabled={!rows.length} onClick={() => clearBulkList()}>
+            {MSG.clearBulkList}
+          </Button>
+        </Flex>
+      </Flex>
+      <div style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <DataTable<BulkDevice>
+          label="Bulk list"
+          columns={columns}
+          rows={rows}
+          getRowKey={(d) => d.id}
+          totalCount={rows.length}
+          selectable
+          selectedKeys={selectedKeys}
+          onSelectionChange={(keys) => setBulk((s) => nextSelection(s, keys))}
+          keyboardActive={tab.active}
+          emptyMessage="No devices on the bulk list. Scan or type a serial number."
+          minWidth="820px"
+        />
+      </div>
+    </Flex>
+  );
+}

@@ -1,0 +1,167 @@
+// The one scan queue of the app, wired to the bulk atoms: scans (the serial field, a scanner burst
+// elsewhere, the "add serial" command, CSV rows) all go through it, so they resolve in order and
+// survive reload and network drops. Outcomes: added / already added / not found (placeholder row),
+// each with its sound and the spec's warnings.
+import { atom } from 'jotai';
+import { appStore } from '../../state/store';
+import {
+  addMany,
+  addOne,
+  bulkAtom,
+  bulkWarningsAtom,
+  clearBulk,
+  bulkSoundsAtom,
+  isPlaceholder,
+  lastAddedAtom,
+  type BulkDevice,
+  type BulkState,
+} from '../../state/bulk';
+import { getDevicesBySerials } from './api';
+import { ScanQueue, type PendingScan, type QueueStatus } from './scan-queue';
+import { playScanSound, type ScanSound } from './sounds';
+
+export const BULK_MSG = {
+  notFound: (serials: string[]) => `Devices with serial numbers ${serials.join(', ')} were not found but are added to the list.`,
+  alreadyAdded: (serials: string[]) => `Devices with serial numbers ${serials.join(', ')} are already added and will be omitted.`,
+  waiting: (n: number) => `${n} scanned serial${n === 1 ? '' : 's'} waiting for the server. They are kept and will be added when it answers.`,
+  soundsLabel: 'Scan sounds',
+  csvColumn: 'SerialNumber',
+};
+
+export type ScanResult = { serial: string; kind: ScanSound; seq: number };
+
+export const queueStatusAtom = atom<QueueStatus>({ pending: 0, busy: false, failing: false });
+/** The outcome of the last scan applied (the field shows it). */
+export const lastScanAtom = atom<ScanResult | null>(null);
+
+export const HIGHLIGHT_MS = 5000;
+let highlightTimer: ReturnType<typeof setTimeout> | null = null;
+let seq = 0;
+
+type Scan = PendingScan;
+
+/** Applies a resolved batch to the bulk state, in scan order. Pure apart from the store writes. */
+export function applyBatch(s: BulkState, scans: Scan[], results: BulkDevice[]) {
+  if (results.length !== scans.length) throw new Error(`applyBatch: ${scans.length} scans but ${results.length} results`);
+  // One result per scan, in scan order.
+  const pairs = scans.map((scan, k) => ({ scan, device: results[k] as BulkDevice }));
+  let state = s;
+  const outcomes: { serial: string; kind: ScanSound; id: string | null }[] = [];
+  let i = 0;
+  while (i < pairs.length) {
+    const head = pairs[i] as (typeof pairs)[number]; // i < pairs.length
+    if (head.scan.many) {
+      let j = i;
+      while (j < pairs.length && pairs[j]?.scan.many) j++;
+      const run = pairs.slice(i, j);
+      const r = addMany(
+        state,
+        run.map((p) => p.device),
+      );
+      state = r.state;
+      const added = new Set(r.added.map((d) => d.id));
+      for (const { scan, device: d } of run) {
+        outcomes.push({
+          serial: scan.serial,
+          kind: !added.has(d.id) ? 'already' : isPlaceholder(d) ? 'not-found' : 'added',
+          id: added.has(d.id) ? d.id : null,
+        });
+        added.delete(d.id);
+      }
+      i = j;
+    } else {
+      const d = head.device;
+      const r = addOne(state, d);
+      state = r.state;
+      outcomes.push({ serial: head.scan.serial, kind: !r.added ? 'already' : isPlaceholder(d) ? 'not-found' : 'added', id: r.added ? d.id : null });
+      i++;
+    }
+  }
+  return { state, outcomes };
+}
+
+let queue: ScanQueue<BulkDevice> | null = null;
+
+/** The app's scan queue (created on first use; resumes scans left from before a reload). */
+export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
+  if (queue) return queue;
+  queue = new ScanQueue<BulkDevice>({
+    storage: localStorage,
+    // Serials already on the list (or earlier in the batch) need no lookup.
+    resolve: async (serials) => {
+      const state = store.get(bulkAtom);
+      const known = new Map<string, BulkDevice>();
+      const onList = new Map<string, string>();
+      for (const id of state.list) onList.set((state.devices[id]?.serialNumber ?? '').trim().toUpperCase(), id);
+      const ask: string[] = [];
+      const asked = new Set<string>();
+      for (const s of serials) {
+        const key = s.trim().toUpperCase();
+        const id = onList.get(key);
+        const listed = id ? state.devices[id] : undefined;
+        if (listed) known.set(key, listed);
+        else if (!asked.has(key)) {
+          asked.add(key);
+          ask.push(s);
+        }
+      }
+      const found = await getDevicesBySerials(ask);
+      // get-list-by-serials answers one device (or placeholder) per distinct serial, in order.
+      ask.forEach((s, k) => {
+        const d = found[k];
+        if (d) known.set(s.trim().toUpperCase(), d);
+      });
+      return serials.map((s) => known.get(s.trim().toUpperCase())!);
+    },
+    apply: (scans, results) => {
+      const before = store.get(bulkAtom);
+      const { state, outcomes } = applyBatch(before, scans as Scan[], results);
+      // Only repeats: nothing to write (a 5,000-row list is ~1.5 MB of JSON).
+      if (state !== before) store.set(bulkAtom, state);
+      const notFound = outcomes.filter((o) => o.kind === 'not-found').map((o) => o.serial);
+      const already = outcomes.filter((o) => o.kind === 'already').map((o) => o.serial);
+      if (notFound.length || already.length) {
+        const w = store.get(bulkWarningsAtom);
+        store.set(bulkWarningsAtom, { notFound: [...w.notFound, ...notFound], already: [...w.already, ...already] });
+      }
+      const lastAdded = [...outcomes].reverse().find((o) => o.id);
+      if (lastAdded?.id) {
+        store.set(lastAddedAtom, lastAdded.id);
+        if (highlightTimer) clearTimeout(highlightTimer);
+        highlightTimer = setTimeout(() => store.set(lastAddedAtom, null), HIGHLIGHT_MS);
+      }
+      const last = outcomes[outcomes.length - 1];
+      if (last) store.set(lastScanAtom, { serial: last.serial, kind: last.kind, seq: ++seq });
+      if (store.get(bulkSoundsAtom) && outcomes.length) {
+        const kinds = new Set(outcomes.map((o) => o.kind));
+        playScanSound(kinds.has('not-found') ? 'not-found' : kinds.has('already') ? 'already' : 'added');
+      }
+    },
+    onStatus: (st) => store.set(queueStatusAtom, st),
+  });
+  if (typeof window !== 'undefined') {
+    window.addEventListener('online', () => queue?.kick());
+    document.addEventListener('visibilitychange', () => {
+      if (document.visibilityState === 'visible') queue?.kick();
+    });
+  }
+  store.set(queueStatusAtom, queue.status());
+  queue.kick();
+  return queue;
+}
+
+/** A scanned or typed serial: onto the queue (persisted at once). */
+export function scanSerial(serial: string, store = appStore) {
+  bulkQueue(store).enqueue(serial);
+}
+
+/** Many serials at once (CSV): merged without duplicates, everything selected. */
+export function addSerials(serials: readonly string[], store = appStore) {
+  bulkQueue(store).enqueueMany(serials, true);
+}
+
+export { bulkWarningsAtom };
+
+export function clearBulkList(store = appStore) {
+  clearBulk(store);
+}

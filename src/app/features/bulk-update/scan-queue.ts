@@ -1,0 +1,120 @@
+// Scans at scanner speed: every serial goes into a queue that is written to localStorage before
+// anything else happens, so neither a reload nor a network drop loses it. One request at a time
+// resolves everything waiting (hundreds of scans become one batched request); results are applied
+// strictly in scan order. A failed request keeps the scans and tries again (backoff, and at once
+// when the browser says it is online again).
+/** `many`: part of a list added at once (CSV): merged and everything selected. */
+export type PendingScan = { serial: string; at: number; many?: boolean };
+
+export type QueueStatus = { pending: number; busy: boolean; failing: boolean };
+
+export type ScanQueueOptions<R> = {
+  /** Where pending scans are kept (localStorage in the app). */
+  storage: Pick<Storage, 'getItem' | 'setItem'>;
+  key?: string;
+  /** Resolves a batch of serials (in order); one result per serial. Throws when the server cannot answer. */
+  resolve: (serials: string[]) => Promise<R[]>;
+  /** Applies one batch's results, in scan order. Called synchronously before the batch leaves the queue. */
+  apply: (scans: PendingScan[], results: R[]) => void;
+  onStatus?: (s: QueueStatus) => void;
+  onError?: (err: unknown) => void;
+  /** Waits between retries (ms); the last one repeats. */
+  retryMs?: number[];
+  maxBatch?: number;
+  now?: () => number;
+};
+
+export const PENDING_KEY = 'bulk.pendingScans';
+
+export class ScanQueue<R> {
+  private busy = false;
+  private failures = 0;
+  private timer: ReturnType<typeof setTimeout> | null = null;
+  private readonly key: string;
+
+  constructor(private readonly o: ScanQueueOptions<R>) {
+    this.key = o.key ?? PENDING_KEY;
+  }
+
+  /** Scans not resolved yet, oldest first. */
+  pending(): PendingScan[] {
+    try {
+      const v = JSON.parse(this.o.storage.getItem(this.key) ?? '[]') as unknown;
+      return Array.isArray(v) ? v.filter((x): x is PendingScan => !!x && typeof (x as PendingScan).serial === 'string') : [];
+    } catch {
+      return [];
+    }
+  }
+
+  private write(list: PendingScan[]) {
+    this.o.storage.setItem(this.key, JSON.stringify(list));
+  }
+
+  status(): QueueStatus {
+    return { pending: this.pending().length, busy: this.busy, failing: this.failures > 0 };
+  }
+
+  private report() {
+    this.o.onStatus?.(this.status());
+  }
+
+  /** Stores the scan (synchronously) and starts resolving. */
+  enqueue(serial: string) {
+    this.enqueueMany([serial]);
+  }
+
+  enqueueMany(serials: readonly string[], many = false) {
+    const at = (this.o.now ?? Date.now)();
+    const add = serials.map((s) => s.trim()).filter(Boolean);
+    if (!add.length) return;
+    this.write([...this.pending(), ...add.map((serial) => (many ? { serial, at, many } : { serial, at }))]);
+    this.report();
+    void this.run();
+  }
+
+  /** Retry now (online again, or the page came back). */
+  kick() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    void this.run();
+  }
+
+  dispose() {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private async run(): Promise<void> {
+    if (this.busy || this.timer) return;
+    const batch = this.pending().slice(0, this.o.maxBatch ?? 10_000);
+    if (!batch.length) return;
+    this.busy = true;
+    this.report();
+    let results: R[];
+    try {
+      results = await this.o.resolve(batch.map((s) => s.serial));
+      if (results.length !== batch.length) throw new Error('bulk lookup: result count differs from the serials sent');
+    } catch (err) {
+      this.busy = false;
+      this.failures++;
+      this.o.onError?.(err);
+      const waits = this.o.retryMs ?? [500, 1000, 2000, 5000, 10000];
+      this.timer = setTimeout(
+        () => {
+          this.timer = null;
+          void this.run();
+        },
+        waits[Math.min(this.failures - 1, waits.length - 1)],
+      );
+      this.report();
+      return;
+    }
+    // Apply, then drop exactly this batch (scans added meanwhile stay, after it).
+    this.o.apply(batch, results);
+    this.write(this.pending().slice(batch.length));
+    this.busy = false;
+    this.failures = 0;
+    this.report();
+    return this.run();
+  }
+}

@@ -1,0 +1,66 @@
+import { describe, expect, it } from 'vitest';
+import { addMany, addOne, EMPTY_BULK, isAllSelected, placeholderFor, removeIds, setSelected, type BulkDevice } from '../../../src/app/state/bulk';
+
+const dev = (n: number): BulkDevice => ({
+  id: `id-${n}`,
+  etag: `e${n}`,
+  serialNumber: `SN${n}`,
+  type: { name: 'T4', value: 30 },
+  status: { name: 'New', value: 1 },
+});
+
+describe('bulk list rules (spec §4 Bulk selection)', () => {
+  it('adding one puts it first in the bulk list and the selected list; a second add of the same serial changes nothing', () => {
+    let s = addOne(EMPTY_BULK, dev(1)).state;
+    s = addOne(s, dev(2)).state;
+    expect(s.list).toEqual(['id-2', 'id-1']);
+    expect(s.selected).toEqual(['id-2', 'id-1']);
+    const again = addOne(s, { ...dev(1) });
+    expect(again.added).toBe(false);
+    expect(again.state).toBe(s);
+  });
+  it('placeholders go on the list but are never selected, and count as already added by serial', () => {
+    let s = addOne(EMPTY_BULK, placeholderFor('NOPE1')).state;
+    expect(s.list).toEqual(['not-found:NOPE1']);
+    expect(s.selected).toEqual([]);
+    expect(addOne(s, placeholderFor('nope1')).added).toBe(false);
+    s = setSelected(s, ['not-found:NOPE1']);
+    expect(s.selected).toEqual([]);
+  });
+  it('removing removes from both lists', () => {
+    let s = addMany(EMPTY_BULK, [dev(1), dev(2), dev(3)]).state;
+    s = removeIds(s, ['id-2']);
+    expect(s.list).toEqual(['id-1', 'id-3']);
+    expect(s.selected).toEqual(['id-1', 'id-3']);
+    expect(s.devices['id-2']).toBeUndefined();
+  });
+  it('adding many merges without duplicates and selects all', () => {
+    let s = addOne(EMPTY_BULK, dev(1)).state;
+    s = setSelected(s, []);
+    const r = addMany(s, [dev(2), dev(1), dev(3), dev(2), placeholderFor('X9')]);
+    expect(r.state.list).toEqual(['id-2', 'id-3', 'not-found:X9', 'id-1']);
+    expect(r.state.selected).toEqual(['id-2', 'id-3', 'id-1']);
+    expect(r.omitted).toEqual(['SN1', 'SN2']);
+  });
+  it('select-all is checked when the selected ids on the page equal the page size or the total count', () => {
+    expect(isAllSelected(10, 10, 50)).toBe(true);
+    expect(isAllSelected(3, 10, 3)).toBe(true);
+    expect(isAllSelected(3, 10, 4)).toBe(false);
+    expect(isAllSelected(0, 10, 0)).toBe(false);
+  });
+});
+
+describe('select all with placeholders on the list', () => {
+  it('selects every selectable row, and a second select-all selects none', async () => {
+    const { nextSelection } = await import('../../../src/app/state/bulk');
+    let s = addMany(EMPTY_BULK, [dev(1), placeholderFor('X1'), dev(2)]).state;
+    s = setSelected(s, []);
+    const all = new Set(s.list);
+    s = nextSelection(s, all);
+    expect(s.selected).toEqual(['id-1', 'id-2']);
+    s = nextSelection(s, all);
+    expect(s.selected).toEqual([]);
+    s = nextSelection(s, new Set(['id-2']));
+    expect(s.selected).toEqual(['id-2']);
+  });
+});

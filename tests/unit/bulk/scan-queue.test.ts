@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ScanQueue, type PendingScan } from '../../../src/app/features/bulk-update/scan-queue';
+
+class MemStorage {
+  data = new Map<string, string>();
+  getItem = (k: string) => this.data.get(k) ?? null;
+  setItem = (k: string, v: string) => void this.data.set(k, v);
+}
+
+const flush = async () => {
+  for (let i = 0; i < 10; i++) await Promise.resolve();
+};
+
+describe('scan queue', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('resolves scans in order even when the server is slow, batching what arrives meanwhile', async () => {
+    const storage = new MemStorage();
+    const applied: string[] = [];
+    const calls: string[][] = [];
+    const q = new ScanQueue<string>({
+      storage,
+      resolve: (serials) => {
+        calls.push(serials);
+        return new Promise((r) => setTimeout(() => r(serials.map((s) => s.toLowerCase())), 1000));
+      },
+      apply: (scans, results) => scans.forEach((s, i) => applied.push(`${s.serial}:${results[i]}`)),
+    });
+    q.enqueue('A1');
+    q.enqueue('B2');
+    q.enqueue('C3');
+    expect(q.pending().map((p) => p.serial)).toEqual(['A1', 'B2', 'C3'].slice(0, 3));
+    await vi.advanceTimersByTimeAsync(1000);
+    await vi.advanceTimersByTimeAsync(1000);
+    await flush();
+    expect(calls).toEqual([['A1'], ['B2', 'C3']]);
+    expect(applied).toEqual(['A1:a1', 'B2:b2', 'C3:c3']);
+    expect(q.pending()).toEqual([]);
+  });
+
+  it('keeps scans while the server is unreachable and resolves them when it is back; a reload (new queue on the same storage) keeps them', async () => {
+    const storage = new MemStorage();
+    let online = false;
+    const applied: string[] = [];
+    const make = () =>
+      new ScanQueue<string>({
+        storage,
+        retryMs: [100, 200],
+        resolve: async (serials) => {
+          if (!online) throw new TypeError('Failed to fetch');
+          return serials;
+        },
+        apply: (scans: PendingScan[]) => scans.forEach((s) => applied.push(s.serial)),
+      });
+    const q1 = make();
+    q1.enqueue('S1');
+    q1.enqueue('S2');
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(applied).toEqual([]);
+    expect(q1.status().failing).toBe(true);
+    q1.dispose();
+    // reload: a fresh queue sees the pending scans in storage
+    const q2 = make();
+    expect(q2.pending().map((p) => p.serial)).toEqual(['S1', 'S2']);
+    q2.enqueue('S3');
+    await vi.advanceTimersByTimeAsync(500);
+    expect(applied).toEqual([]);
+    online = true;
+    await vi.advanceTimersByTimeAsync(300);
+    await flush();
+    expect(applied).toEqual(['S1', 'S2', 'S3']);
+    expect(q2.pending()).toEqual([]);
+    expect(q2.status().failing).toBe(false);
+  });
+});
