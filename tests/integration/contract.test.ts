@@ -16,6 +16,7 @@ import { ROLE_IDS } from '../../src/shared/permissions.js';
 import { CODE } from '../../src/shared/messages.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
 import { at, first } from '../helpers/lists.js';
+import readXlsx from 'read-excel-file/node';
 
 let t: TestApp;
 let admin: string;
@@ -147,6 +148,27 @@ describe('every endpoint answers its contract', () => {
     await expectContract('PUT /api/v1/device/change-device-type', '/api/v1/device/change-device-type', {
       json: { serials: ['CONTRACT-002'], newDeviceType: 640 },
     });
+    // Exports answer an .xlsx workbook (a blob): read it back with an independent reader.
+    for (const [endpoint, json] of [
+      ['POST /api/v1/device/export/list-with-filters', { searchValue: 'CONTRACT' }],
+      ['POST /api/v1/device/export/list-by-ids', { ids: [id1, id2] }],
+    ] as const) {
+      const res = await t.request(endpoint.slice(5), { method: 'POST', token: admin, json });
+      expect(res.status, endpoint).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(v.safeParse(ENDPOINTS[endpoint], bytes).success).toBe(true);
+      const [sheet] = await readXlsx(Buffer.from(bytes));
+      expect(sheet?.sheet).toBe('Devices');
+      expect(first(sheet?.data ?? [])).toContain('Serial Number');
+      expect(
+        (sheet?.data ?? [])
+          .slice(1)
+          .map((r) => String(r[0]))
+          .sort(),
+      ).toEqual(['CONTRACT-001', 'CONTRACT-002']);
+      checked.add(endpoint);
+    }
   });
 
   test('search', async () => {

@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import type { Insertable } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
+import readXlsx from 'read-excel-file/node';
 import type { CustomerTable, DeviceTable } from '../../src/server/db/schema.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { errorBodySchema } from '../../src/shared/schemas/common.js';
@@ -547,5 +548,32 @@ describe('permissions', () => {
     const fd = new FormData();
     fd.append('File', new File(['SerialNumber,Type\nRO-1,620\n'], 'd.csv', { type: 'text/csv' }));
     expect((await t.request('/api/v1/import/devices', { method: 'POST', token: readOnly, body: fd })).status).toBe(403);
+  });
+});
+
+describe('export', () => {
+  test('the filtered export holds every matching device (not one page) as an .xlsx an independent reader opens', async () => {
+    const res = await req('/api/v1/device/export/list-with-filters', { method: 'POST', json: { page: 1, pageSize: 10 } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="Devices_\d{8}_\d{6}\.xlsx"$/);
+    const [sheet] = await readXlsx(Buffer.from(await res.arrayBuffer()));
+    const total = (
+      await t.db
+        .selectFrom('devices')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n;
+    expect(total).toBeGreaterThan(10);
+    expect((sheet?.data.length ?? 0) - 1).toBe(Number(total));
+  });
+
+  test('nothing to export: 400 with the spec message; a read-only admin may export, a controller may not', async () => {
+    const none = await req('/api/v1/device/export/list-by-ids', { method: 'POST', json: { ids: [randomUUID()] } });
+    expect(none.status).toBe(400);
+    expect((await errorOf(none)).Message).toBe(MSG.exportPayloadEmpty);
+    const ro = await tokenFor(t.config, ['SuperAdminReadonlyRole']);
+    expect((await t.request('/api/v1/device/export/list-with-filters', { method: 'POST', token: ro, json: {} })).status).toBe(200);
+    const arc = await tokenFor(t.config, ['ArcControllerRole']);
+    expect((await t.request('/api/v1/device/export/list-with-filters', { method: 'POST', token: arc, json: {} })).status).toBe(403);
   });
 });

@@ -64,6 +64,9 @@ export const ENDPOINTS = {
   'PUT /api/v1/device/change-order-number-many': bulkChangeResponseSchema,
   'PUT /api/v1/device/change-device-type': bulkChangeResponseSchema,
   'POST /api/v1/import/devices': importResponseSchema,
+  /** Blob answers: an .xlsx workbook (Content-Type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet). */
+  'POST /api/v1/device/export/list-with-filters': v.instance(Uint8Array),
+  'POST /api/v1/device/export/list-by-ids': v.instance(Uint8Array),
 
   // palette search (ours)
   'GET /api/search': searchResponseSchema,
