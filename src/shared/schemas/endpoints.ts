@@ -4,16 +4,13 @@
 // checks that this table and the server's route table list the same endpoints and that real
 // answers parse, and the unit tests build their fixtures from the same types.
 import * as v from 'valibot';
-import {
-  tokenResponseSchema, twoFactorSettingSchema, twoFactorTypesSchema, userInfoSchema,
-} from './auth.js';
+import { tokenResponseSchema, twoFactorSettingSchema, twoFactorTypesSchema, userInfoSchema } from './auth.js';
 import { createdResponseSchema, etagResponseSchema, messageResponseSchema } from './common.js';
 import { ownProfileSchema, personDetailsSchema, personListSchema } from './persons.js';
-import {
-  controllersSchema, deviceTypesSchema, dictionariesSchema, featuresSchema, globalSettingsSchema, lookupListSchema,
-} from './reference.js';
+import { controllersSchema, deviceTypesSchema, dictionariesSchema, featuresSchema, globalSettingsSchema, lookupListSchema } from './reference.js';
 import { searchResponseSchema } from './search.js';
 import { captchaChallengeSchema } from './captcha.js';
+import { bulkChangeResponseSchema, deviceListSchema, deviceManySchema, deviceSchema, importResponseSchema } from './devices.js';
 
 export const ENDPOINTS = {
   // auth service (spec document 1 §7)
@@ -55,6 +52,18 @@ export const ENDPOINTS = {
   'GET /alarm-report/get-verification-types': lookupListSchema,
   'GET /alarm-report/get-verification-categories': lookupListSchema,
   'GET /alarm-report/get-controllers': controllersSchema,
+
+  // device stock (spec document 2 §7 "Stock service"; inputs and error shapes in devices.ts)
+  'POST /api/v1/device/get-list': deviceListSchema,
+  'GET /api/v1/device/get-by-serial': deviceSchema,
+  'GET /api/v1/device/get-by-id': deviceSchema,
+  'POST /api/v1/device/get-list-by-ids': deviceManySchema,
+  'POST /api/v1/device/get-list-by-serials': deviceManySchema,
+  'PUT /api/v1/device/:deviceId/general-details': deviceSchema,
+  'PUT /api/v1/device/change-status-many': bulkChangeResponseSchema,
+  'PUT /api/v1/device/change-order-number-many': bulkChangeResponseSchema,
+  'PUT /api/v1/device/change-device-type': bulkChangeResponseSchema,
+  'POST /api/v1/import/devices': importResponseSchema,
 
   // palette search (ours)
   'GET /api/search': searchResponseSchema,
