@@ -10,6 +10,7 @@ import navAlarmReports from './nav-alarm-reports';
 import navBulkUpdate from './nav-bulk-update';
 import navProfile from './nav-profile';
 import personAdd from './person-add';
+import deviceOpenBySerial from './device-open-by-serial';
 import tabClose from './tab-close';
 import tabReopen from './tab-reopen';
 import tabNext from './tab-next';
@@ -36,6 +37,7 @@ export const COMMANDS: readonly Command[] = [
   navProfile,
   ...listNav,
   personAdd,
+  deviceOpenBySerial,
   tabClose,
   tabReopen,
   tabNext,

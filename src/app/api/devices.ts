@@ -8,7 +8,13 @@ import { isValidId } from '../../shared/codes';
 import type { LookupDto, DeviceTypeDto } from '../../shared/schemas/reference';
 
 import type {
-  BulkChangeResponse, DeviceDto, DeviceGeneralDetailsBody, DeviceList, DeviceListFilter, DeviceMany, ImportResponse,
+  BulkChangeResponse,
+  DeviceDto,
+  DeviceGeneralDetailsBody,
+  DeviceList,
+  DeviceListFilter,
+  DeviceMany,
+  ImportResponse,
 } from '../../shared/schemas/devices';
 
 // The answer and input types are the contract's (src/shared/schemas/devices.ts); re-exported for the pages.

@@ -1,7 +1,7 @@
 // Asset Management: the device list (spec document 2 §2 "Assets device list", §4 filters, §5 asset
 // search and import rules, §8 messages, §9 defaults). The 'All Assets' card shows the total and the
 // filtered count; rows open the device tab; import sits above. (Export waits for its endpoint.)
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
@@ -17,9 +17,7 @@ import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
-import {
-  assetStatusesQuery, deviceKeys, deviceListQuery, deviceTypesQuery, importDevices, lastConfigFiltersQuery, type DeviceDto,
-} from '../../api/devices';
+import { assetStatusesQuery, deviceKeys, deviceListQuery, deviceTypesQuery, importDevices, lastConfigFiltersQuery, type DeviceDto } from '../../api/devices';
 import { assetColumns } from './asset-columns';
 import { DEFAULT_DEVICE_SORT, EMPTY_ASSET_FILTERS, searchTooShort, statusLabel, toListFilter, ASSET_SEARCH_MIN } from './asset-format';
 import { importErrorMessage, isCsvFile } from './import';
@@ -44,7 +42,16 @@ export function AssetListPage() {
       { id: 'types', type: 'multiselect', label: 'Device type', options: (types ?? []).map((t) => ({ value: String(t.Value), label: t.Name })) },
       { id: 'statuses', type: 'multiselect', label: 'Status', options: (statuses ?? []).map((s) => ({ value: String(s.Value), label: statusLabel(s.Name) })) },
       { id: 'orderNumber', type: 'input', label: 'Order number', placeholder: 'Order number' },
-      { id: 'assigned', type: 'dropdown', label: 'Assigned', placeholder: 'All', options: [{ value: 'yes', label: 'Yes' }, { value: 'no', label: 'No' }] },
+      {
+        id: 'assigned',
+        type: 'dropdown',
+        label: 'Assigned',
+        placeholder: 'All',
+        options: [
+          { value: 'yes', label: 'Yes' },
+          { value: 'no', label: 'No' },
+        ],
+      },
       {
         id: 'lastConfig',
         type: 'dropdown',

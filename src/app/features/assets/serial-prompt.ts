@@ -1,3 +1,4 @@
+import './assets.css';
 import { MSG } from '../../../shared/messages';
 
 // A small native <dialog> asking for a serial number (the 'open device by serial' command). Native
