@@ -24,7 +24,12 @@ vi.mock('../../../src/app/features/persons/person-list-page', async () => {
         (globalThis as { listMounts?: number }).listMounts = ((globalThis as { listMounts?: number }).listMounts ?? 0) + 1;
         tab.setTitle('Manage 3 Users');
       }, []); // eslint-disable-line react-hooks/exhaustive-deps
-      return React.createElement('div', null, React.createElement('label', null, 'List filter', React.createElement('input', { 'aria-label': 'List filter' })), React.createElement('button', { onClick: () => tab.setDirty(true) }, 'Make dirty'));
+      return React.createElement(
+        'div',
+        null,
+        React.createElement('label', null, 'List filter', React.createElement('input', { 'aria-label': 'List filter' })),
+        React.createElement('button', { onClick: () => tab.setDirty(true) }, 'Make dirty'),
+      );
     },
   };
 });
@@ -38,6 +43,10 @@ vi.mock('../../../src/app/features/persons/person-form-page', async () => {
       return React.createElement('p', null, `form for ${tab.params.userId ?? 'new'}`);
     },
   };
+});
+vi.mock('../../../src/app/features/assets/asset-list-page', async () => {
+  const React = await import('react');
+  return { AssetListPage: () => React.createElement('p', null, 'asset list page') };
 });
 vi.mock('../../../src/app/ui/confirm-dialog', () => ({ confirm: vi.fn(async () => true) }));
 
@@ -68,13 +77,18 @@ describe('URL and start-up', () => {
     await waitFor(() => expect(document.title).toBe('Edit abc'));
   });
 
-  it('/ opens the landing area (Asset Management), which says it is not available yet', async () => {
+  it('/ opens the landing area (Asset Management)', async () => {
     start('/');
     expect(await screen.findByRole('tab', { name: /Asset Management/, selected: true })).toBeInTheDocument();
     await waitFor(() => expect(window.location.pathname).toBe('/asset-management'));
+    expect(await screen.findByText('asset list page')).toBeInTheDocument();
+  });
+
+  it('an area of a later version says it is not available yet, in plain words', async () => {
+    start('/customers');
+    expect(await screen.findByText(NOT_AVAILABLE_TEXT)).toBeInTheDocument();
     // plain words, no route names or paths
-    expect(screen.getByText(NOT_AVAILABLE_TEXT)).toBeInTheDocument();
-    expect(screen.getByRole('tabpanel').textContent).not.toContain('/asset-management');
+    expect(screen.getByRole('tabpanel').textContent).not.toContain('/customers');
   });
 
   it('restores the saved layout first, then focuses (or adds) the deep-linked tab', async () => {
@@ -279,7 +293,7 @@ describe('the focused pane follows the pane being used', () => {
     await waitFor(() => expect(appStore.get(workspaceAtom).focusedPaneId).toBe(paneOf(left)));
   });
 
-  it('typing in the left pane, then Alt+W closes the left pane\'s tab, not the other one', async () => {
+  it("typing in the left pane, then Alt+W closes the left pane's tab, not the other one", async () => {
     const { left } = await twoPanes();
     const user = userEvent.setup();
     await user.type(within(left).getByLabelText('List filter'), 'abc');
@@ -313,15 +327,45 @@ describe('tab strip: titles, scrolling, more tabs', () => {
   it('shows how many tabs are out of sight on each side', { timeout: 20_000 }, async () => {
     // Layout stub: every tab is 200 px wide, the strip shows 500 px.
     const proto = HTMLElement.prototype;
-    const saved = ['scrollWidth', 'clientWidth', 'offsetLeft', 'offsetWidth', 'scrollLeft'].map((k) => [k, Object.getOwnPropertyDescriptor(proto, k) ?? Object.getOwnPropertyDescriptor(Element.prototype, k)] as const);
+    const saved = ['scrollWidth', 'clientWidth', 'offsetLeft', 'offsetWidth', 'scrollLeft'].map(
+      (k) => [k, Object.getOwnPropertyDescriptor(proto, k) ?? Object.getOwnPropertyDescriptor(Element.prototype, k)] as const,
+    );
     let scrollLeft = 0;
     const isStrip = (el: HTMLElement) => el.classList.contains('ws-tabstrip');
     const wrapIndex = (el: HTMLElement) => [...el.parentElement!.children].indexOf(el);
-    Object.defineProperty(proto, 'scrollWidth', { configurable: true, get(this: HTMLElement) { return isStrip(this) ? this.querySelectorAll('.ws-tab-wrap').length * 200 : 0; } });
-    Object.defineProperty(proto, 'clientWidth', { configurable: true, get(this: HTMLElement) { return isStrip(this) ? 500 : 0; } });
-    Object.defineProperty(proto, 'offsetLeft', { configurable: true, get(this: HTMLElement) { return this.classList.contains('ws-tab-wrap') ? wrapIndex(this) * 200 : 0; } });
-    Object.defineProperty(proto, 'offsetWidth', { configurable: true, get(this: HTMLElement) { return this.classList.contains('ws-tab-wrap') ? 200 : 0; } });
-    Object.defineProperty(proto, 'scrollLeft', { configurable: true, get() { return scrollLeft; }, set(v: number) { scrollLeft = v; } });
+    Object.defineProperty(proto, 'scrollWidth', {
+      configurable: true,
+      get(this: HTMLElement) {
+        return isStrip(this) ? this.querySelectorAll('.ws-tab-wrap').length * 200 : 0;
+      },
+    });
+    Object.defineProperty(proto, 'clientWidth', {
+      configurable: true,
+      get(this: HTMLElement) {
+        return isStrip(this) ? 500 : 0;
+      },
+    });
+    Object.defineProperty(proto, 'offsetLeft', {
+      configurable: true,
+      get(this: HTMLElement) {
+        return this.classList.contains('ws-tab-wrap') ? wrapIndex(this) * 200 : 0;
+      },
+    });
+    Object.defineProperty(proto, 'offsetWidth', {
+      configurable: true,
+      get(this: HTMLElement) {
+        return this.classList.contains('ws-tab-wrap') ? 200 : 0;
+      },
+    });
+    Object.defineProperty(proto, 'scrollLeft', {
+      configurable: true,
+      get() {
+        return scrollLeft;
+      },
+      set(v: number) {
+        scrollLeft = v;
+      },
+    });
     try {
       start('/persons');
       await screen.findByRole('tab', { name: /Manage 3 Users/ });
