@@ -8,6 +8,7 @@ import { personRoutes } from './modules/persons/routes.js';
 import { personSearch } from './modules/persons/search.js';
 import { customerSearch } from './modules/customers/search.js';
 import { deviceSearch } from './modules/devices/search.js';
+import { deviceRoutes } from './modules/devices/routes.js';
 import { alarmReportSearch } from './modules/alarm-reports/search.js';
 import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
@@ -74,6 +75,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   captchaRoutes(api);
   personRoutes(api);
   referenceRoutes(api);
+  deviceRoutes(api);
   searchRoutes(api, services.search);
 
   return { app, routes: api.routes, services };

@@ -23,7 +23,7 @@ import * as v from 'valibot';
 import { MSG } from '../messages.js';
 import { ASSET_STATUSES, DEVICE_CAPABILITIES, DEVICE_TYPES, CAPABILITY, LAST_CONFIG_FILTERS, SIM_TYPES } from '../codes.js';
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../codes.js';
-import { guid, MAX_PAGE, noNul, pageMessage, pageSizeMessage, optionalText } from './common.js';
+import { guid, MAX_PAGE, noNul, pageMessage, pageSizeMessage } from './common.js';
 
 // ---------------------------------------------------------------- constants and messages
 
@@ -306,7 +306,10 @@ export type DeviceMany = v.InferOutput<typeof deviceManySchema>;
 
 // ---------------------------------------------------------------- general-details update
 
-const optText = optionalText(DEVICE_TEXT.tooLong, TEXT_MAX, DEVICE_TEXT.tooLong);
+/** Left out: keep the stored value; null or '' (after trimming): clear it. */
+const optText = v.optional(
+  v.nullable(v.pipe(v.string(DEVICE_TEXT.tooLong), v.trim(), v.maxLength(TEXT_MAX, DEVICE_TEXT.tooLong), v.check(noNul, DEVICE_TEXT.tooLong))),
+);
 /**
  * PUT api/v1/device/{deviceId}/general-details { etag, generalDetails { supplier, imsi,
  * phoneNumber, simSerial, simTypeId, orderNumber } }. Optional fields are sent only when set; a

@@ -1,0 +1,364 @@
+// Database functions of the device stock (spec document 2 §3, §4, §5, §7): the filtered asset
+// list with its two counts, lookups by id and by serial, the general-details update and the bulk
+// changes. Each takes the database (or a transaction) first; routes.ts only does HTTP.
+//
+// Bulk changes lock the listed rows (SELECT ... FOR UPDATE on PostgreSQL; SQLite serialises
+// writers), check every device (exists, etag, eligibility) and either change all of them in the
+// same transaction or throw before anything is written.
+import { sql, isPostgres, type DB } from '../../db/index.js';
+import type { DeviceTable } from '../../db/schema.js';
+import { newEtag, newId, likeEscape } from '../../util.js';
+import { ApiError } from '../../http.js';
+import { CODE } from '../../../shared/messages.js';
+import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, lookupName } from '../../../shared/codes.js';
+import {
+  DEVICE_CODE,
+  DEVICE_TEXT,
+  STATUS,
+  isInCustomerAccount,
+  isOrderNumberEligible,
+  isTypeChangeEligible,
+  placeholderDevice,
+  type DeviceDto,
+  type DeviceList,
+  type DeviceListBody,
+  type DeviceOrderBy,
+  type BulkChangeResponse,
+} from '../../../shared/schemas/devices.js';
+
+type Row = DeviceTable & { customerName: string | null; customerTenantId: string | null };
+
+/** Statuses a device can be allocated from (the spec leaves the set out; ours: New, Reserved, Returned). */
+export const ALLOCATABLE_STATUSES: readonly number[] = [STATUS.New, STATUS.Reserved, STATUS.Returned];
+
+/** Chunk size for `in (...)` lists (SQLite's default limit of bound parameters is 32766; PostgreSQL's 65535). */
+const CHUNK = 5000;
+function chunks<T>(a: readonly T[], n = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < a.length; i += n) out.push(a.slice(i, i + n));
+  return out;
+}
+
+const lookup = (list: typeof DEVICE_TYPES, value: number) => ({ value, name: lookupName(list, value) ?? String(value) });
+
+export function toDto(r: Row): DeviceDto {
+  return {
+    id: r.id,
+    etag: r.etag,
+    serialNumber: r.serialNumber,
+    imei: r.imei,
+    imsi: r.imsi,
+    type: lookup(DEVICE_TYPES, r.type),
+    phoneNumber: r.phoneNumber,
+    simPhoneNumber: r.simPhoneNumber,
+    simSerial: r.simSerial,
+    simTypeId: r.simTypeId,
+    simType: r.simTypeId == null ? null : lookup(SIM_TYPES, r.simTypeId),
+    simStatus: r.simStatus == null ? null : { name: r.simStatus },
+    supplier: r.supplier,
+    status: lookup(ASSET_STATUSES, r.status),
+    customerAccountId: r.customerId,
+    customerAccountTenantId: r.customerTenantId,
+    customerName: r.customerName,
+    orderNumber: r.orderNumber,
+    isUserAssigned: r.isUserAssigned === 1,
+    firmwareVersion: r.firmwareVersion,
+    lastConfigurationDate: r.lastConfigurationDate,
+    dateReceived: r.dateReceived,
+    lastUpdated: r.lastUpdated,
+    addedToSystem: r.addedToSystem,
+    isAllocatable: r.customerId == null && ALLOCATABLE_STATUSES.includes(r.status),
+  };
+}
+
+function base(db: DB) {
+  return db
+    .selectFrom('devices as d')
+    .leftJoin('customers as c', 'c.id', 'd.customerId')
+    .selectAll('d')
+    .select(['c.name as customerName', 'c.tenantId as customerTenantId']);
+}
+
+const SORT: Record<DeviceOrderBy, string> = {
+  SerialNumber: 'd.serialNumber',
+  Type: 'd.type',
+  Imei: 'd.imei',
+  SimSerial: 'd.simSerial',
+  PhoneNumber: 'd.phoneNumber',
+  OrderNumber: 'd.orderNumber',
+  LastConfig: 'd.lastConfigurationDate',
+  Status: 'd.status',
+  Assigned: 'd.isUserAssigned',
+  Customer: 'c.name',
+  AddedToSystem: 'd.addedToSystem',
+};
+const NULLABLE_SORT = new Set<DeviceOrderBy>(['Imei', 'SimSerial', 'PhoneNumber', 'OrderNumber', 'LastConfig', 'Customer']);
+
+const DAY = 24 * 3600 * 1000;
+
+/**
+ * The asset list (POST api/v1/device/get-list). searchValue matches part of the serial number,
+ * IMEI or phone number (case-insensitive); orderNumber matches exactly (case-insensitive);
+ * lastConfig: 1/2/3 configured within 24 hours / 7 days / 30 days, 4 longer ago, 5 never.
+ * Sorting puts missing values last in both directions; ties break on the serial number.
+ */
+export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise<DeviceList> {
+  const pg = isPostgres(db);
+  let q = db.selectFrom('devices as d').leftJoin('customers as c', 'c.id', 'd.customerId');
+  if (f.searchValue) {
+    const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
+    const phone = f.searchValue.replace(/[\s()-]/g, '');
+    const phoneLike = `%${likeEscape(phone)}%`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(sql`lower(d."serialNumber")`, 'like', sql`${like} escape '\\'`),
+        eb(sql`lower(d."imei")`, 'like', sql`${like} escape '\\'`),
+        eb(sql`d."phoneNumber"`, 'like', sql`${phoneLike} escape '\\'`),
+      ]),
+    );
+  }
+  if (f.deviceTypeIds.length) q = q.where('d.type', 'in', f.deviceTypeIds);
+  if (f.statusIds.length) q = q.where('d.status', 'in', f.statusIds);
+  if (f.orderNumber) q = q.where(sql`lower(d."orderNumber")`, '=', f.orderNumber.toLowerCase());
+  if (f.assigned !== null) q = q.where('d.isUserAssigned', '=', f.assigned ? 1 : 0);
+  if (f.lastConfig) {
+    const since = (days: number) => new Date(now.getTime() - days * DAY).toISOString();
+    if (f.lastConfig === 1) q = q.where('d.lastConfigurationDate', '>=', since(1));
+    else if (f.lastConfig === 2) q = q.where('d.lastConfigurationDate', '>=', since(7));
+    else if (f.lastConfig === 3) q = q.where('d.lastConfigurationDate', '>=', since(30));
+    else if (f.lastConfig === 4) q = q.where('d.lastConfigurationDate', '<', since(30));
+    else if (f.lastConfig === 5) q = q.where('d.lastConfigurationDate', 'is', null);
+  }
+  const dir = f.desc ? 'desc' : 'asc';
+  const col = SORT[f.orderBy];
+  let page = q
+    .selectAll('d')
+    .select(['c.name as customerName', 'c.tenantId as customerTenantId'])
+    .limit(f.pageSize)
+    .offset((f.page - 1) * f.pageSize);
+  if (NULLABLE_SORT.has(f.orderBy)) page = page.orderBy(sql`case when ${sql.ref(col)} is null then 1 else 0 end`);
+  // PostgreSQL sorts text by the database collation; "C" gives the same order as SQLite (byte order).
+  page = page.orderBy(
+    pg && !['Type', 'Status', 'Assigned'].includes(f.orderBy) ? sql`${sql.ref(col)} collate "C" ${sql.raw(dir)}` : sql`${sql.ref(col)} ${sql.raw(dir)}`,
+  );
+  if (f.orderBy !== 'SerialNumber') page = page.orderBy(pg ? sql`d."serialNumber" collate "C"` : sql`d."serialNumber"`);
+  const [rows, filtered, all] = await Promise.all([
+    page.execute() as Promise<Row[]>,
+    q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    db
+      .selectFrom('devices')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { devices: rows.map(toDto), totalCount: Number(filtered.n), generalTotalCount: Number(all.n) };
+}
+
+export async function findDeviceById(db: DB, id: string): Promise<DeviceDto | undefined> {
+  const r = (await base(db).where('d.id', '=', id).executeTakeFirst()) as Row | undefined;
+  return r && toDto(r);
+}
+
+/** A serial matches case-insensitively (scanners and people type either case). */
+const serialKey = (s: string) => s.trim().toLowerCase();
+function serialIn(db: DB, keys: string[]) {
+  return isPostgres(db)
+    ? sql<boolean>`lower(d."serialNumber") collate "C" in (${sql.join(keys)})`
+    : sql<boolean>`lower(d."serialNumber") in (${sql.join(keys)})`;
+}
+
+/** Devices by serial (case-insensitive), keyed by lower-case serial. */
+export async function devicesBySerials(db: DB, serials: string[]): Promise<Map<string, DeviceDto>> {
+  const keys = [...new Set(serials.map(serialKey))];
+  const out = new Map<string, DeviceDto>();
+  for (const part of chunks(keys)) for (const r of (await base(db).where(serialIn(db, part)).execute()) as Row[]) out.set(serialKey(r.serialNumber), toDto(r));
+  return out;
+}
+
+export async function findDeviceBySerial(db: DB, serial: string): Promise<DeviceDto | undefined> {
+  return (await devicesBySerials(db, [serial])).get(serialKey(serial));
+}
+
+/** get-list-by-ids: the known devices in the order asked, each once. */
+export async function listDevicesByIds(db: DB, ids: string[]): Promise<DeviceDto[]> {
+  const unique = [...new Set(ids)];
+  const byId = new Map<string, DeviceDto>();
+  for (const part of chunks(unique)) for (const r of (await base(db).where('d.id', 'in', part).execute()) as Row[]) byId.set(r.id, toDto(r));
+  return unique.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** get-list-by-serials: one row per distinct serial in the order asked; a placeholder (spec §3) for an unknown one. */
+export async function listDevicesBySerials(db: DB, serials: string[]): Promise<DeviceDto[]> {
+  const found = await devicesBySerials(db, serials);
+  const seen = new Set<string>();
+  const out: DeviceDto[] = [];
+  for (const s of serials) {
+    const k = serialKey(s);
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(found.get(k) ?? placeholderDevice(s.trim()));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------- writes
+
+type Locked = Pick<DeviceTable, 'id' | 'serialNumber' | 'etag' | 'status' | 'type' | 'customerId'>;
+
+/** Reads (and on PostgreSQL locks) the listed devices inside a transaction. */
+async function lockDevices(trx: DB, where: { ids?: string[]; serialKeys?: string[] }): Promise<Locked[]> {
+  const out: Locked[] = [];
+  const list = where.ids ?? where.serialKeys ?? [];
+  for (const part of chunks(list)) {
+    let q = trx.selectFrom('devices as d').select(['d.id', 'd.serialNumber', 'd.etag', 'd.status', 'd.type', 'd.customerId']);
+    q = where.ids ? q.where('d.id', 'in', part) : q.where(serialIn(trx, part));
+    if (isPostgres(trx)) q = q.forUpdate();
+    out.push(...(await q.execute()));
+  }
+  return out;
+}
+
+function refuse(status: 404 | 409 | 422, message: string, code: string, errors: Record<string, string>): never {
+  throw new ApiError(status, message, code, errors);
+}
+
+/** Checks id + etag of every listed device: 409 naming each stale or unknown one. Returns the rows by id. */
+async function lockAndCheck(trx: DB, refs: { id: string; etag: string }[]): Promise<Map<string, Locked>> {
+  const rows = new Map((await lockDevices(trx, { ids: [...new Set(refs.map((r) => r.id))] })).map((r) => [r.id, r]));
+  const errors: Record<string, string> = {};
+  for (const ref of refs) {
+    const row = rows.get(ref.id);
+    if (!row) errors[ref.id] = DEVICE_TEXT.missing;
+    else if (row.etag !== ref.etag) errors[ref.id] = DEVICE_TEXT.stale;
+  }
+  const n = Object.keys(errors).length;
+  if (n) refuse(409, DEVICE_TEXT.staleMany(n), CODE.conflict, errors);
+  return rows;
+}
+
+async function updateMany(trx: DB, ids: string[], values: Partial<DeviceTable>): Promise<void> {
+  for (const part of chunks(ids)) {
+    const r = await trx.updateTable('devices').set(values).where('id', 'in', part).executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== part.length) throw new ApiError(409, DEVICE_TEXT.staleMany(part.length), CODE.conflict);
+  }
+}
+
+/**
+ * Bulk status change. Devices leaving a customer account (Allocated or awaiting return → any
+ * other status) are unassigned from their user and removed from the customer (spec §5).
+ */
+export async function changeStatusMany(trx: DB, refs: { id: string; etag: string }[], status: number, now: Date): Promise<BulkChangeResponse> {
+  const rows = await lockAndCheck(trx, refs);
+  const etag = newEtag();
+  const at = now.toISOString();
+  const ids = [...rows.keys()];
+  const leaving = isInCustomerAccount(status) ? [] : ids.filter((id) => isInCustomerAccount(rows.get(id)!.status) || rows.get(id)!.customerId != null);
+  const leavingSet = new Set(leaving);
+  const staying = ids.filter((id) => !leavingSet.has(id));
+  await updateMany(trx, leaving, { status, customerId: null, isUserAssigned: 0, assignedPersonId: null, etag, lastUpdated: at });
+  await updateMany(trx, staying, { status, etag, lastUpdated: at });
+  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })) };
+}
+
+/** Bulk order number: every device must be Allocated or awaiting return (422 naming the others). */
+export async function changeOrderNumberMany(trx: DB, refs: { id: string; etag: string }[], orderNumber: string, now: Date): Promise<BulkChangeResponse> {
+  const rows = await lockAndCheck(trx, refs);
+  const errors: Record<string, string> = {};
+  for (const r of rows.values()) if (!isOrderNumberEligible(r.status)) errors[r.id] = DEVICE_TEXT.notEligibleOrderNumber;
+  const n = Object.keys(errors).length;
+  if (n) refuse(422, DEVICE_TEXT.notEligibleMany(n), DEVICE_CODE.notEligible, errors);
+  const etag = newEtag();
+  const ids = [...rows.keys()];
+  await updateMany(trx, ids, { orderNumber, etag, lastUpdated: now.toISOString() });
+  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })) };
+}
+
+/** Bulk device type by serials: 404 naming unknown serials, 422 naming devices in a customer account. */
+export async function changeDeviceType(trx: DB, serials: string[], type: number, now: Date): Promise<BulkChangeResponse> {
+  const keys = [...new Set(serials.map(serialKey))];
+  const rows = await lockDevices(trx, { serialKeys: keys });
+  const bySerial = new Map(rows.map((r) => [serialKey(r.serialNumber), r]));
+  const unknown: Record<string, string> = {};
+  for (const s of serials) if (!bySerial.has(serialKey(s))) unknown[s.trim()] = DEVICE_TEXT.missing;
+  const nu = Object.keys(unknown).length;
+  if (nu) refuse(404, DEVICE_TEXT.unknownSerials(nu), CODE.deviceNotFound, unknown);
+  const errors: Record<string, string> = {};
+  for (const r of rows) if (!isTypeChangeEligible(r.status) || r.customerId != null) errors[r.serialNumber] = DEVICE_TEXT.notEligibleType;
+  const n = Object.keys(errors).length;
+  if (n) refuse(422, DEVICE_TEXT.notEligibleMany(n), DEVICE_CODE.notEligible, errors);
+  const etag = newEtag();
+  const ids = rows.map((r) => r.id);
+  await updateMany(trx, ids, { type, etag, lastUpdated: now.toISOString() });
+  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })) };
+}
+
+/** The general-details update: only where the etag still matches; returns false when it did not. */
+export async function updateGeneralDetails(trx: DB, id: string, oldEtag: string, values: Partial<DeviceTable>): Promise<string | undefined> {
+  const etag = newEtag();
+  const r = await trx
+    .updateTable('devices')
+    .set({ ...values, etag })
+    .where('id', '=', id)
+    .where('etag', '=', oldEtag)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1 ? etag : undefined;
+}
+
+/** Raw row for updates (stored type, status, order number). */
+export const findDeviceRow = (db: DB, id: string) => db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
+
+export type NewDevice = {
+  serialNumber: string;
+  type: number;
+  imei?: string;
+  imsi?: string;
+  simSerial?: string;
+  phoneNumber?: string;
+  supplier?: string;
+  orderNumber?: string;
+};
+
+/** Import: creates the devices whose serials are new; returns the ids of all, in the order given, and how many were created. */
+export async function importDevices(trx: DB, list: NewDevice[], now: Date): Promise<{ idList: string[]; created: number }> {
+  const existing = await devicesBySerials(
+    trx,
+    list.map((d) => d.serialNumber),
+  );
+  const at = now.toISOString();
+  const fresh: DeviceTable[] = [];
+  const ids: string[] = [];
+  for (const d of list) {
+    const known = existing.get(serialKey(d.serialNumber));
+    if (known) {
+      ids.push(known.id);
+      continue;
+    }
+    const id = newId();
+    ids.push(id);
+    fresh.push({
+      id,
+      serialNumber: d.serialNumber,
+      type: d.type,
+      status: STATUS.New,
+      customerId: null,
+      imei: d.imei ?? null,
+      imsi: d.imsi ?? null,
+      phoneNumber: d.phoneNumber ?? null,
+      simPhoneNumber: null,
+      simSerial: d.simSerial ?? null,
+      simTypeId: null,
+      simStatus: null,
+      supplier: d.supplier ?? null,
+      orderNumber: d.orderNumber ?? null,
+      isUserAssigned: 0,
+      assignedPersonId: null,
+      firmwareVersion: null,
+      lastConfigurationDate: null,
+      dateReceived: at,
+      lastUpdated: at,
+      addedToSystem: at,
+      etag: newEtag(),
+    });
+  }
+  for (const part of chunks(fresh, 500)) await trx.insertInto('devices').values(part).execute();
+  return { idList: ids, created: fresh.length };
+}

@@ -1,0 +1,387 @@
+// Device stock endpoints (spec document 2 §7 "Stock service"): the asset list, lookups by id,
+// serial, ids and serials, the general-details update, the three bulk changes and the CSV
+// import. Shapes and error answers are described in src/shared/schemas/devices.ts (the contract).
+// Export (list-with-filters, list-by-ids as .xlsx) is not served yet: write-excel-file is not installed.
+import Papa from 'papaparse';
+import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http.js';
+import { tx } from '../../db/index.js';
+import { audit } from '../../util.js';
+import { CODE, MSG } from '../../../shared/messages.js';
+import { P } from '../../../shared/permissions.js';
+import { DEVICE_TYPES, isValidId, normaliseId } from '../../../shared/codes.js';
+import type { DeviceTable } from '../../db/schema.js';
+import {
+  changeDeviceTypeBody,
+  changeOrderNumberManyBody,
+  changeStatusManyBody,
+  deviceByIdQuery,
+  deviceBySerialQuery,
+  deviceGeneralDetailsBody,
+  deviceIdsBody,
+  deviceListBody,
+  deviceSerialsBody,
+  DEVICE_CODE,
+  DEVICE_TEXT,
+  IMPORT_MAX_BYTES,
+  IMPORT_MAX_ROWS,
+  IMPORT_OPTIONAL_COLUMNS,
+  IMPORT_SERIAL_COLUMN,
+  IMPORT_TYPE_COLUMN,
+  SERIAL_MAX,
+  SIM_EXEMPT_TYPES,
+  TEXT_MAX,
+  isOrderNumberEligible,
+  type BulkChangeResponse,
+  type DeviceDto,
+  type DeviceList,
+  type DeviceMany,
+  type ImportResponse,
+} from '../../../shared/schemas/devices.js';
+import {
+  changeDeviceType,
+  changeOrderNumberMany,
+  changeStatusMany,
+  findDeviceById,
+  findDeviceBySerial,
+  findDeviceRow,
+  importDevices,
+  listDevices,
+  listDevicesByIds,
+  listDevicesBySerials,
+  updateGeneralDetails,
+  type NewDevice,
+} from './repo.js';
+
+const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
+const deviceNotFound = () => new ApiError(404, MSG.deviceUnknown, CODE.deviceNotFound);
+
+function pathId(c: Ctx) {
+  const raw = c.req.param('deviceId') ?? '';
+  if (!isValidId(raw)) throw badRequest(DEVICE_TEXT.invalidId);
+  return normaliseId(raw);
+}
+
+/** Spec §5: a leading + is added to a phone number if missing. */
+const withPlus = (s: string) => (s.startsWith('+') ? s : `+${s}`);
+
+export function deviceRoutes(api: Api) {
+  api.post(
+    '/api/v1/device/get-list',
+    {
+      access: P.DeviceListView,
+      json: deviceListBody,
+      sample: {
+        json: {
+          page: 1,
+          pageSize: 10,
+          searchValue: 'SAMPLE',
+          deviceTypeIds: [620],
+          statusIds: [1],
+          orderNumber: 'PO-1',
+          assigned: false,
+          lastConfig: 0,
+          orderBy: 'SerialNumber',
+          desc: false,
+        },
+      },
+    },
+    async (c, { body }) => {
+      const { db, config } = deps(c);
+      return c.json((await listDevices(db, body, config.now())) satisfies DeviceList);
+    },
+  );
+
+  api.get(
+    '/api/v1/device/get-by-serial',
+    {
+      access: P.DeviceListView,
+      query: deviceBySerialQuery,
+      sample: { query: { serial: 'SAMPLE-SERIAL' } },
+    },
+    async (c, { query }) => {
+      const d = await findDeviceBySerial(deps(c).db, query.serial);
+      if (!d) throw deviceNotFound();
+      return c.json(d satisfies DeviceDto);
+    },
+  );
+
+  api.get(
+    '/api/v1/device/get-by-id',
+    {
+      access: P.DeviceView,
+      query: deviceByIdQuery,
+      sample: { query: { id: SAMPLE_ID } },
+    },
+    async (c, { query }) => {
+      const d = await findDeviceById(deps(c).db, query.id);
+      if (!d) throw deviceNotFound();
+      return c.json(d satisfies DeviceDto);
+    },
+  );
+
+  // Lists of ids or serials can hold thousands of entries (the bulk list holds at least 5,000),
+  // more than the 'small' body class: these take the 'upload' class, capped by MAX_BULK entries.
+  api.post(
+    '/api/v1/device/get-list-by-ids',
+    {
+      access: P.DeviceListView,
+      bodyLimit: 'upload',
+      json: deviceIdsBody,
+      sample: { json: { ids: [SAMPLE_ID] } },
+    },
+    async (c, { body }) => c.json({ devices: await listDevicesByIds(deps(c).db, body.ids) } satisfies DeviceMany),
+  );
+
+  api.post(
+    '/api/v1/device/get-list-by-serials',
+    {
+      access: P.DeviceListView,
+      bodyLimit: 'upload',
+      json: deviceSerialsBody,
+      sample: { json: { serials: ['SAMPLE-SERIAL'] } },
+    },
+    async (c, { body }) => c.json({ devices: await listDevicesBySerials(deps(c).db, body.serials) } satisfies DeviceMany),
+  );
+
+  api.put(
+    '/api/v1/device/:deviceId/general-details',
+    {
+      access: P.DeviceManage,
+      json: deviceGeneralDetailsBody,
+      sample: { json: { etag: '"sample"', generalDetails: { supplier: 'Sample supplier' } } },
+    },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const id = pathId(c);
+      const now = config.now();
+      const g = body.generalDetails;
+      await tx(db, async (trx) => {
+        const row = await findDeviceRow(trx, id);
+        if (!row) throw deviceNotFound();
+        if (row.etag !== body.etag) throw conflict();
+        const next: Partial<DeviceTable> = {};
+        if (g.supplier !== undefined) next.supplier = g.supplier?.trim() || null;
+        if (g.imsi !== undefined) next.imsi = g.imsi || null;
+        if (g.phoneNumber !== undefined) next.phoneNumber = g.phoneNumber ? withPlus(g.phoneNumber) : null;
+        if (g.simSerial !== undefined) next.simSerial = g.simSerial || null;
+        if (g.simTypeId !== undefined) next.simTypeId = g.simTypeId;
+        if (g.orderNumber !== undefined && (g.orderNumber || null) !== row.orderNumber) {
+          if (!isOrderNumberEligible(row.status))
+            throw badRequest(DEVICE_TEXT.orderNumberNotEditable, CODE.validation, { 'generalDetails.orderNumber': DEVICE_TEXT.orderNumberNotEditable });
+          next.orderNumber = g.orderNumber || null;
+        }
+        const merged = { ...row, ...next };
+        const errors: Record<string, string> = {};
+        if (!merged.supplier) errors['generalDetails.supplier'] = DEVICE_TEXT.supplierRequired;
+        else if (merged.supplier.length > TEXT_MAX) errors['generalDetails.supplier'] = DEVICE_TEXT.tooLong;
+        if (!SIM_EXEMPT_TYPES.includes(row.type)) {
+          if (merged.simTypeId == null) errors['generalDetails.simTypeId'] = DEVICE_TEXT.simTypeRequired;
+          if (!merged.simSerial) errors['generalDetails.simSerial'] = DEVICE_TEXT.simSerialRequired;
+          if (!merged.phoneNumber) errors['generalDetails.phoneNumber'] = DEVICE_TEXT.phoneRequired;
+        }
+        const first = Object.values(errors)[0];
+        if (first) throw badRequest(first, CODE.validation, errors);
+        const newEtag = await updateGeneralDetails(trx, id, body.etag, { ...next, lastUpdated: now.toISOString() });
+        if (!newEtag) throw conflict();
+        await audit(trx, { actorId: user.id, action: 'device.update', entity: 'device', entityId: id, at: now, details: next });
+      });
+      const d = await findDeviceById(db, id);
+      if (!d) throw deviceNotFound();
+      return c.json(d satisfies DeviceDto);
+    },
+  );
+
+  api.put(
+    '/api/v1/device/change-status-many',
+    {
+      access: P.DeviceManage,
+      bodyLimit: 'upload',
+      json: changeStatusManyBody,
+      sample: { json: { status: 5, devices: [{ id: SAMPLE_ID, etag: '"sample"' }] } },
+    },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const now = config.now();
+      const out = await tx(db, async (trx) => {
+        const r = await changeStatusMany(trx, body.devices, body.status, now);
+        await audit(trx, {
+          actorId: user.id,
+          action: 'device.change-status',
+          entity: 'device',
+          entityId: null,
+          at: now,
+          details: { status: body.status, ids: r.devices.map((d) => d.id) },
+        });
+        return r;
+      });
+      return c.json(out satisfies BulkChangeResponse);
+    },
+  );
+
+  api.put(
+    '/api/v1/device/change-order-number-many',
+    {
+      access: P.DeviceManage,
+      bodyLimit: 'upload',
+      json: changeOrderNumberManyBody,
+      sample: { json: { orderNumber: 'PO-1', devices: [{ id: SAMPLE_ID, etag: '"sample"' }] } },
+    },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const now = config.now();
+      const out = await tx(db, async (trx) => {
+        const r = await changeOrderNumberMany(trx, body.devices, body.orderNumber, now);
+        await audit(trx, {
+          actorId: user.id,
+          action: 'device.change-order-number',
+          entity: 'device',
+          entityId: null,
+          at: now,
+          details: { orderNumber: body.orderNumber, ids: r.devices.map((d) => d.id) },
+        });
+        return r;
+      });
+      return c.json(out satisfies BulkChangeResponse);
+    },
+  );
+
+  api.put(
+    '/api/v1/device/change-device-type',
+    {
+      access: P.DeviceManage,
+      bodyLimit: 'upload',
+      json: changeDeviceTypeBody,
+      sample: { json: { serials: ['SAMPLE-SERIAL'], newDeviceType: 620 } },
+    },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const now = config.now();
+      const out = await tx(db, async (trx) => {
+        const r = await changeDeviceType(trx, body.serials, body.newDeviceType, now);
+        await audit(trx, {
+          actorId: user.id,
+          action: 'device.change-type',
+          entity: 'device',
+          entityId: null,
+          at: now,
+          details: { type: body.newDeviceType, ids: r.devices.map((d) => d.id) },
+        });
+        return r;
+      });
+      return c.json(out satisfies BulkChangeResponse);
+    },
+  );
+
+  api.post(
+    '/api/v1/import/devices',
+    {
+      access: P.DeviceManage,
+      bodyLimit: 'upload',
+      sample: { form: { File: 'SerialNumber,Type\nSAMPLE-SERIAL,620\n' } },
+    },
+    async (c, { user }) => {
+      const { db, config } = deps(c);
+      const list = await readImportFile(c);
+      const now = config.now();
+      const out = await tx(db, async (trx) => {
+        const r = await importDevices(trx, list, now);
+        await audit(trx, {
+          actorId: user.id,
+          action: 'device.import',
+          entity: 'device',
+          entityId: null,
+          at: now,
+          details: { rows: list.length, created: r.created },
+        });
+        return r;
+      });
+      return c.json(out satisfies ImportResponse);
+    },
+  );
+}
+
+// ---------------------------------------------------------------- import file
+
+const CSV_TYPES = ['text/csv', 'application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel'];
+const importError = (message: string, errors?: Record<string, string>) => badRequest(message, DEVICE_CODE.importInvalid, errors);
+const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
+const typeByName = new Map(DEVICE_TYPES.map((t) => [t.Name.toLowerCase(), t.Value]));
+const typeValues = new Set(DEVICE_TYPES.map((t) => t.Value));
+
+/**
+ * Reads the multipart field File and applies the spec's CSV rules (§5): a CSV type, a header
+ * naming the columns (case-insensitive), comma or semicolon cells, rows with an empty serial
+ * skipped, 'Failed to parse CSV file.' when it cannot be read (including text that is not UTF-8).
+ */
+async function readImportFile(c: Ctx): Promise<NewDevice[]> {
+  let form: Record<string, unknown>;
+  try {
+    form = await c.req.parseBody();
+  } catch {
+    throw importError(DEVICE_TEXT.fileRequired);
+  }
+  const file = form.File ?? form.file;
+  if (!(file instanceof File)) throw importError(DEVICE_TEXT.fileRequired);
+  const type = file.type.split(';')[0].trim().toLowerCase();
+  const csvName = /\.csv$/i.test(file.name);
+  if (!(type === 'text/csv' || (CSV_TYPES.includes(type) && csvName) || (type === '' && csvName) || (type === 'application/octet-stream' && csvName)))
+    throw new ApiError(415, MSG.notCsv, DEVICE_CODE.importInvalid);
+  if (file.size > IMPORT_MAX_BYTES) throw new ApiError(413, DEVICE_TEXT.fileTooLarge, CODE.tooLarge);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(await file.arrayBuffer());
+  } catch {
+    throw importError(MSG.csvParseFailed);
+  }
+  if (text.includes('\u0000')) throw importError(MSG.csvParseFailed);
+  const parsed = Papa.parse<string[]>(text, { delimitersToGuess: [',', ';'], skipEmptyLines: 'greedy' });
+  if (parsed.errors.some((e) => e.type !== 'Delimiter') || !parsed.data.length) throw importError(MSG.csvParseFailed);
+  const [header, ...rows] = parsed.data;
+  const col = (name: string) => header.findIndex((h) => normHeader(h ?? '') === normHeader(name));
+  const serialCol = col(IMPORT_SERIAL_COLUMN);
+  if (serialCol < 0) throw importError(MSG.csvMissingColumn(IMPORT_SERIAL_COLUMN));
+  const typeCol = col(IMPORT_TYPE_COLUMN);
+  if (typeCol < 0) throw importError(MSG.csvMissingColumn(IMPORT_TYPE_COLUMN));
+  if (rows.length > IMPORT_MAX_ROWS) throw importError(DEVICE_TEXT.tooManyRows);
+  const optional = IMPORT_OPTIONAL_COLUMNS.map((name) => [name, col(name)] as const).filter(([, i]) => i >= 0);
+  const errors: Record<string, string> = {};
+  const seen = new Set<string>();
+  const out: NewDevice[] = [];
+  rows.forEach((cells, i) => {
+    const rowNo = i + 2; // 1-based, after the header
+    const serial = (cells[serialCol] ?? '').trim();
+    if (!serial) return; // spec §5: rows with an empty cell in the column are skipped
+    const key = serial.toLowerCase();
+    if (seen.has(key)) return;
+    seen.add(key);
+    const problem = (what: string) => (errors[`row ${rowNo}`] ??= DEVICE_TEXT.importRow(rowNo, what));
+    if (serial.length > SERIAL_MAX) return problem(DEVICE_TEXT.serialTooLong);
+    const rawType = (cells[typeCol] ?? '').trim();
+    const type = /^\d+$/.test(rawType) ? Number(rawType) : typeByName.get(rawType.toLowerCase());
+    if (type === undefined || !typeValues.has(type)) return problem(DEVICE_TEXT.unknownType);
+    const d: NewDevice = { serialNumber: serial, type };
+    for (const [name, idx] of optional) {
+      const val = (cells[idx] ?? '').trim();
+      if (!val) continue;
+      if (val.length > TEXT_MAX) return problem(`${name}: ${DEVICE_TEXT.tooLong}`);
+      const k =
+        name === 'IMEI'
+          ? 'imei'
+          : name === 'IMSI'
+            ? 'imsi'
+            : name === 'SimSerial'
+              ? 'simSerial'
+              : name === 'PhoneNumber'
+                ? 'phoneNumber'
+                : name === 'Supplier'
+                  ? 'supplier'
+                  : 'orderNumber';
+      d[k] = k === 'phoneNumber' ? withPlus(val.replace(/[\s()-]/g, '')) : val;
+    }
+    out.push(d);
+  });
+  const first = Object.values(errors)[0];
+  if (first) throw importError(first, errors);
+  if (!out.length) throw importError(DEVICE_TEXT.importNoRows);
+  return out;
+}
