@@ -133,16 +133,26 @@ export function AssetListPage() {
           </Flex>
         </Flex>
       </Card>
-      <FilterBar
-        label="Asset filters"
-        filters={filterDefs}
-        value={state.filters}
-        emptyValue={EMPTY_ASSET_FILTERS}
-        search={{ id: 'search', label: 'Search devices', placeholder: 'Search serial, IMEI or phone (min. 5 characters)' }}
-        searchRef={searchRef}
-        // Spec §4: filter changes reset the page to 1.
-        onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
-      />
+      <div
+        onKeyDown={(e) => {
+          // From the search box, Escape (keeping the text) or ArrowDown goes to the list, so j/k/Enter work at once.
+          if (e.target === searchRef.current && (e.key === 'Escape' || e.key === 'ArrowDown')) {
+            e.preventDefault();
+            gridRef.current?.focus();
+          }
+        }}
+      >
+        <FilterBar
+          label="Asset filters"
+          filters={filterDefs}
+          value={state.filters}
+          emptyValue={EMPTY_ASSET_FILTERS}
+          search={{ id: 'search', label: 'Search devices', placeholder: 'Search serial, IMEI or phone (min. 5 characters)' }}
+          searchRef={searchRef}
+          // Spec §4: filter changes reset the page to 1.
+          onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
+        />
+      </div>
       {tooShort && (
         <Text size="2" color="orange" role="status">
           Enter at least {ASSET_SEARCH_MIN} characters to search.

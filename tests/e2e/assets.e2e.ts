@@ -1,0 +1,111 @@
+import { test, expect, type Page } from '@playwright/test';
+import { signedInAs, openPalette, dbQuery } from './helpers';
+import { MSG } from '../../src/shared/messages';
+import { SIM_EXEMPT_TYPES } from '../../src/shared/schemas/devices';
+
+type Row = { id: string; serialNumber: string; supplier: string | null; etag: string };
+/** A device whose SIM fields are all set, so only the edited field decides whether Save may run. */
+const sample = () =>
+  dbQuery<Row>(
+    `select id, serialNumber, supplier, etag from devices
+     where simSerial is not null and phoneNumber is not null and simTypeId is not null and supplier is not null
+       and type not in (${SIM_EXEMPT_TYPES.join(',') || '0'})
+     order by serialNumber limit 1`,
+  )[0]!;
+
+async function shot(page: Page, name: string) {
+  for (const [w, h] of [
+    [1440, 900],
+    [1024, 768],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: `.tmp/e2e-results/assets-${name}-${w}x${h}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+test('keyboard only: palette → asset list, filter, Enter opens the device, edit, save, stored', async ({ page }) => {
+  const device = sample();
+  await signedInAs(page, 'admin@demo.test');
+
+  // palette → Asset Management
+  await openPalette(page);
+  await page.keyboard.type('Go to Asset Management');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/asset-management$/);
+  const card = page.getByLabel('All Assets');
+  await expect(card).toBeVisible();
+  await expect(page.getByTestId('assets-total')).not.toHaveText('0');
+  const total = await page.getByTestId('assets-total').textContent();
+  await shot(page, 'list');
+
+  // `/` reaches the search box; a serial filters the list to that device
+  await page.locator('[role="grid"]').first().focus();
+  await page.keyboard.press('/');
+  const search = page.getByRole('searchbox', { name: 'Search devices' });
+  await expect(search).toBeFocused();
+  await page.keyboard.type(device.serialNumber);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('assets-filtered')).toHaveText('1');
+  await expect(page.getByTestId('assets-total')).toHaveText(total!);
+  await expect(page.getByRole('row').filter({ hasText: device.serialNumber })).toBeVisible();
+
+  // ArrowDown leaves the box for the list; Enter opens the row's device tab
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator('[role="grid"]').first()).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/asset-management/${device.id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: device.serialNumber, exact: true })).toBeVisible();
+  const supplier = page.getByLabel('Supplier');
+  await expect(supplier).toHaveValue(device.supplier!);
+  await shot(page, 'device');
+
+  // edit the supplier (Tab from the tab panel's first field), Enter saves after the confirmation
+  await supplier.focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('Keyboard Supplies Ltd');
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('alertdialog');
+  await expect(dialog).toContainText('Are you sure you want to save your changes?');
+  await page.keyboard.press('Tab'); // focus starts on Cancel
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(MSG.deviceUpdated)).toBeVisible();
+
+  // the server stored it, with a new etag
+  await expect.poll(() => dbQuery<Row>('select supplier, etag from devices where id = ?', device.id)[0]!.supplier).toBe('Keyboard Supplies Ltd');
+  expect(dbQuery<Row>('select etag from devices where id = ?', device.id)[0]!.etag).not.toBe(device.etag);
+  await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+});
+
+test('a required field left empty blocks Save; Cancel asks before discarding', async ({ page }) => {
+  const device = sample();
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto(`/asset-management/${device.id}`);
+  const supplier = page.getByLabel('Supplier');
+  await expect(supplier).toHaveValue(device.supplier!);
+  await supplier.focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.press('Backspace');
+  await expect(page.getByText('Please enter supplier')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await shot(page, 'device-invalid');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText('Are you sure you want to discard your changes?');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  await expect(supplier).toHaveValue(device.supplier!);
+});
+
+test('g d opens a device by its serial number', async ({ page }) => {
+  const device = sample();
+  await signedInAs(page, 'admin@demo.test');
+  await page.locator('body').focus();
+  await page.keyboard.press('g');
+  await page.keyboard.press('d');
+  const input = page.getByRole('textbox', { name: 'Serial number' });
+  await expect(input).toBeFocused();
+  await page.keyboard.type(device.serialNumber);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/asset-management/${device.id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: device.serialNumber, exact: true })).toBeVisible();
+});
