@@ -3,11 +3,11 @@ import { signedInAs, openPalette, dbQuery } from './helpers';
 import { MSG } from '../../src/shared/messages';
 import { SIM_EXEMPT_TYPES } from '../../src/shared/schemas/devices';
 
-type Row = { id: string; serialNumber: string; supplier: string | null; etag: string };
+type Row = { id: string; serialNumber: string; supplier: string | null; simTypeId: number | null; etag: string };
 /** A device whose SIM fields are all set, so only the edited field decides whether Save may run. */
 const sample = () =>
   dbQuery<Row>(
-    `select id, serialNumber, supplier, etag from devices
+    `select id, serialNumber, supplier, simTypeId, etag from devices
      where simSerial is not null and phoneNumber is not null and simTypeId is not null and supplier is not null
        and type not in (${SIM_EXEMPT_TYPES.join(',') || '0'})
      order by serialNumber limit 1`,
@@ -58,6 +58,8 @@ test('keyboard only: palette → asset list, filter, Enter opens the device, edi
   await expect(page.getByRole('heading', { level: 1, name: device.serialNumber, exact: true })).toBeVisible();
   const supplier = page.getByLabel('Supplier');
   await expect(supplier).toHaveValue(device.supplier!);
+  // the stored SIM type is selected (its options load before the form)
+  await expect(page.getByLabel('SIM type')).toHaveValue(String(device.simTypeId));
   await shot(page, 'device');
 
   // edit the supplier (Tab from the tab panel's first field), Enter saves after the confirmation

@@ -3,23 +3,35 @@
 import type { DataTableColumn } from '../../ui/data-table/types';
 import { YesNoMark } from '../../ui/data-table/yes-no-mark';
 import type { DeviceDto } from '../../api/devices';
-import { dash, formatDateTime, statusLabel } from './asset-format';
+import { dash, formatDate, formatDateTime, statusLabel } from './asset-format';
 
 export function assetColumns(): DataTableColumn<DeviceDto>[] {
   return [
-    { id: 'type', header: 'Type', sortKey: 'Type', width: 'minmax(110px, 0.9fr)', cell: (d) => dash(d.type?.name) },
-    { id: 'serial', header: 'Serial Number', sortKey: 'SerialNumber', width: 'minmax(150px, 1.2fr)', cell: (d) => d.serialNumber },
-    { id: 'imei', header: 'IMEI', sortKey: 'Imei', width: 'minmax(150px, 1.2fr)', cell: (d) => dash(d.imei) },
-    { id: 'simSerial', header: 'SIM Serial', sortKey: 'SimSerial', width: 'minmax(170px, 1.3fr)', cell: (d) => dash(d.simSerial) },
-    { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(130px, 1fr)', cell: (d) => dash(d.phoneNumber) },
-    { id: 'order', header: 'Order Number', sortKey: 'OrderNumber', width: 'minmax(110px, 0.9fr)', cell: (d) => dash(d.orderNumber) },
-    { id: 'lastConfig', header: 'Last Config', sortKey: 'LastConfig', width: 'minmax(130px, 1fr)', cell: (d) => formatDateTime(d.lastConfigurationDate) },
-    { id: 'status', header: 'Status', sortKey: 'Status', width: 'minmax(150px, 1.2fr)', cell: (d) => statusLabel(d.status?.name) },
+    { id: 'type', header: 'Type', sortKey: 'Type', width: 'minmax(72px, 0.6fr)', cell: (d) => dash(d.type?.name) },
+    { id: 'serial', header: 'Serial Number', sortKey: 'SerialNumber', width: 'minmax(120px, 1fr)', cell: (d) => d.serialNumber },
+    { id: 'imei', header: 'IMEI', sortKey: 'Imei', width: 'minmax(140px, 1.1fr)', cell: (d) => dash(d.imei) },
+    { id: 'simSerial', header: 'SIM Serial', sortKey: 'SimSerial', width: 'minmax(180px, 1.4fr)', cell: (d) => dash(d.simSerial) },
+    { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(124px, 1fr)', cell: (d) => dash(d.phoneNumber) },
+    { id: 'order', header: 'Order Number', sortKey: 'OrderNumber', width: 'minmax(100px, 0.8fr)', cell: (d) => dash(d.orderNumber) },
+    {
+      id: 'lastConfig',
+      header: 'Last Config',
+      sortKey: 'LastConfig',
+      width: 'minmax(100px, 0.8fr)',
+      cell: (d) => <span title={formatDateTime(d.lastConfigurationDate)}>{formatDate(d.lastConfigurationDate)}</span>,
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      sortKey: 'Status',
+      width: 'minmax(120px, 1.1fr)',
+      cell: (d) => <span title={statusLabel(d.status?.name)}>{statusLabel(d.status?.name)}</span>,
+    },
     {
       id: 'assigned',
       header: 'Assigned',
       sortKey: 'Assigned',
-      width: 'minmax(84px, 0.6fr)',
+      width: '80px',
       align: 'center',
       cell: (d) => <YesNoMark value={d.isUserAssigned} label={`Assigned ${d.serialNumber}`} />,
     },

@@ -182,7 +182,7 @@ export function AssetListPage() {
           filterRef={searchRef}
           gridRef={gridRef}
           keyboardActive={tab.active}
-          minWidth="1180px"
+          minWidth="1040px"
         />
       </div>
     </Flex>

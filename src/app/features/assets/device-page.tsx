@@ -19,9 +19,11 @@ import { ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { isValidId } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
+import { STATUS } from '../../../shared/schemas/devices';
 import { deviceDetailQuery, deviceKeys, patchDeviceInCache, simTypesQuery, updateDeviceGeneralDetails, type DeviceDto } from '../../api/devices';
 import { changedDetails, deviceFormSchema, deviceFormValues, DEVICE_TEXTS, isSimExempt, type DeviceFormValues } from './device-form';
 import { dash, formatDate, formatDateTime, statusLabel } from './asset-format';
+import '../../ui/data-table/list-widgets.css';
 import './assets.css';
 
 export function DevicePage() {
@@ -29,11 +31,13 @@ export function DevicePage() {
   const deviceId = params.deviceId ?? '';
   const valid = isValidId(deviceId);
   const detail = useQuery(deviceDetailQuery(deviceId));
+  // The SIM type select needs its options before the form starts, or it would show no choice.
+  const simTypes = useQuery(simTypesQuery());
   const device = detail.data;
   useEffect(() => setTitle(device ? `${ROUTES.device.title} ${device.serialNumber}` : ROUTES.device.title), [device, setTitle]);
 
   if (!valid) return <PageMessage message={MSG.badUrl} />;
-  if (detail.isPending) {
+  if (detail.isPending || simTypes.isPending) {
     return (
       <Flex p="5" gap="2" align="center" role="status">
         <Spinner /> <Text>Loading…</Text>
@@ -55,7 +59,7 @@ function DeviceView({ device }: { device: DeviceDto }) {
           <Badge size="2" color="gray">
             {device.type.name}
           </Badge>
-          <Badge size="2" color={device.status.value === 3 ? 'green' : 'blue'}>
+          <Badge size="2" color={device.status.value === STATUS.Allocated ? 'green' : 'blue'}>
             {statusLabel(device.status.name)}
           </Badge>
         </Flex>
