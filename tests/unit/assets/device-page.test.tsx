@@ -16,6 +16,10 @@ import { DEVICE_TEXT, SIM_EXEMPT_TYPES, type DeviceDto } from '../../../src/shar
 import { renderPage, httpError } from '../persons/helpers';
 import { DEVICE_ID, SIM_TYPES_ANSWER, makeDevice } from './fixtures';
 
+import { slowMachine } from '../ui/slow-machine';
+
+slowMachine();
+
 const httpMock = vi.mocked(http);
 type Opts = { method?: string; body?: unknown; query?: Record<string, unknown> };
 let device: DeviceDto;

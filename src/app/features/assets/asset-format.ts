@@ -10,9 +10,11 @@ import { DEVICE_ORDER_BY, SEARCH_MIN, type DeviceOrderBy } from '../../../shared
 export const ASSET_SEARCH_MIN = SEARCH_MIN;
 /** Spec §9: the device list sorts by Serial Number by default, ascending. */
 export const DEFAULT_DEVICE_SORT: SortState = { key: 'SerialNumber', desc: false };
-/** Spec §9: the last config filter defaults to '0'. */
-export const DEFAULT_LAST_CONFIG = '0';
-export const EMPTY_ASSET_FILTERS: FilterValues = { lastConfig: DEFAULT_LAST_CONFIG };
+/**
+ * Spec §9: the last config filter defaults to '0' (All). The bar shows that as its empty 'All'
+ * choice, so it does not count as an active filter; the body leaves 0 out (the server's default).
+ */
+export const EMPTY_ASSET_FILTERS: FilterValues = {};
 
 export const searchTooShort = (search: string) => search.length > 0 && search.length < ASSET_SEARCH_MIN;
 

@@ -21,6 +21,7 @@ import { assetStatusesQuery, deviceKeys, deviceListQuery, deviceTypesQuery, impo
 import { assetColumns } from './asset-columns';
 import { DEFAULT_DEVICE_SORT, EMPTY_ASSET_FILTERS, searchTooShort, statusLabel, toListFilter, ASSET_SEARCH_MIN } from './asset-format';
 import { importErrorMessage, isCsvFile } from './import';
+import './assets.css';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT_DEVICE_SORT, filters: EMPTY_ASSET_FILTERS };
@@ -158,7 +159,7 @@ export function AssetListPage() {
           Enter at least {ASSET_SEARCH_MIN} characters to search.
         </Text>
       )}
-      <div style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+      <div className="lw-assets" style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
         <DataTable<DeviceDto>
           label="Assets"
           columns={columns}
@@ -182,7 +183,7 @@ export function AssetListPage() {
           filterRef={searchRef}
           gridRef={gridRef}
           keyboardActive={tab.active}
-          minWidth="1040px"
+          minWidth="1080px"
         />
       </div>
     </Flex>
