@@ -29,13 +29,20 @@ beforeAll(async () => {
   admin = me.token;
   adminId = me.id;
   annId = await insertPerson(t.db, {
-    email: 'contract.ann@staff.test', firstName: 'Contract', lastName: 'Ann', roles: ['ArcManagerRole', 'ArcControllerRole'],
+    email: 'contract.ann@staff.test',
+    firstName: 'Contract',
+    lastName: 'Ann',
+    roles: ['ArcManagerRole', 'ArcControllerRole'],
     passwordHash: await hashPassword(PASSWORD),
   });
-  await t.db.updateTable('persons').set({
-    lastLoginDate: '2026-01-02T03:04:05.000Z',
-    phoneNumbers: JSON.stringify([{ CountryCode: 'GB', Number: '2079460018', IsPrimary: true, Type: 1 }]),
-  }).where('id', '=', annId).execute();
+  await t.db
+    .updateTable('persons')
+    .set({
+      lastLoginDate: '2026-01-02T03:04:05.000Z',
+      phoneNumbers: JSON.stringify([{ CountryCode: 'GB', Number: '2079460018', IsPrimary: true, Type: 1 }]),
+    })
+    .where('id', '=', annId)
+    .execute();
 });
 afterAll(async () => {
   await t.close();
@@ -81,7 +88,10 @@ describe('every endpoint answers its contract', () => {
     const own = await expectContract('GET /persons/get-own-profile', '/persons/get-own-profile');
     expect(own.Person.Id).toBe(adminId);
     await expectContract('PUT /api/v1/person/basic-info-update', '/api/v1/person/basic-info-update', {
-      json: { etag: own.Etag, person: { firstName: 'Contract', lastName: 'Admin', phoneNumbers: [{ CountryCode: 'GB', Number: '020 7946 0018', IsPrimary: true, Type: 2 }] } },
+      json: {
+        etag: own.Etag,
+        person: { firstName: 'Contract', lastName: 'Admin', phoneNumbers: [{ CountryCode: 'GB', Number: '020 7946 0018', IsPrimary: true, Type: 2 }] },
+      },
     });
   });
 
@@ -96,11 +106,46 @@ describe('every endpoint answers its contract', () => {
     await insertPerson(t.db, { email: 'contract.controller@arc.test', firstName: 'Con', lastName: 'Troller', roles: ['ArcControllerRole'] });
     expect((await expectContract('GET /alarm-report/get-controllers', '/alarm-report/get-controllers')).length).toBeGreaterThan(0);
     const lookups = [
-      'GET /api/v1/device/get-last-config-filters', 'GET /api/v1/device/get-sim-types', 'GET /api/v1/device/get-asset-statuses',
-      'GET /api/v1/customer/get-tier-types', 'GET /api/v1/customer/get-statuses', 'GET /alarm-report/get-date-rage-options',
-      'GET /alarm-report/get-alarm-types', 'GET /alarm-report/get-verification-types', 'GET /alarm-report/get-verification-categories',
+      'GET /api/v1/device/get-last-config-filters',
+      'GET /api/v1/device/get-sim-types',
+      'GET /api/v1/device/get-asset-statuses',
+      'GET /api/v1/customer/get-tier-types',
+      'GET /api/v1/customer/get-statuses',
+      'GET /alarm-report/get-date-rage-options',
+      'GET /alarm-report/get-alarm-types',
+      'GET /alarm-report/get-verification-types',
+      'GET /alarm-report/get-verification-categories',
     ] as const;
     for (const e of lookups) expect((await expectContract(e, e.slice(4))).length, e).toBeGreaterThan(0);
+  });
+
+  test('devices', async () => {
+    const fd = new FormData();
+    fd.append('File', new File(['SerialNumber,Type,IMEI\nCONTRACT-001,620,359000000000991\nCONTRACT-002,3,\n'], 'devices.csv', { type: 'text/csv' }));
+    const imported = await expectContract('POST /api/v1/import/devices', '/api/v1/import/devices', { body: fd });
+    expect(imported).toMatchObject({ created: 2 });
+    const [id1, id2] = imported.idList;
+    const list = await expectContract('POST /api/v1/device/get-list', '/api/v1/device/get-list', { json: { searchValue: 'CONTRACT' } });
+    expect(list.devices.map((d) => d.id)).toEqual([id1, id2]);
+    const d1 = await expectContract('GET /api/v1/device/get-by-id', `/api/v1/device/get-by-id?id=${id1}`);
+    expect((await expectContract('GET /api/v1/device/get-by-serial', '/api/v1/device/get-by-serial?serial=contract-002')).id).toBe(id2);
+    await expectContract('POST /api/v1/device/get-list-by-ids', '/api/v1/device/get-list-by-ids', { json: { ids: [id2, id1] } });
+    const bySerial = await expectContract('POST /api/v1/device/get-list-by-serials', '/api/v1/device/get-list-by-serials', {
+      json: { serials: ['CONTRACT-001', 'CONTRACT-404'] },
+    });
+    expect(bySerial.devices[1].etag).toBe('not-found');
+    const d1b = await expectContract('PUT /api/v1/device/:deviceId/general-details', `/api/v1/device/${id1}/general-details`, {
+      json: { etag: d1.etag, generalDetails: { supplier: 'Contract Supplies', simTypeId: 1, simSerial: '894400000000001', phoneNumber: '447700900123' } },
+    });
+    const status = await expectContract('PUT /api/v1/device/change-status-many', '/api/v1/device/change-status-many', {
+      json: { status: 4, devices: [{ id: id1, etag: d1b.etag }] },
+    });
+    await expectContract('PUT /api/v1/device/change-order-number-many', '/api/v1/device/change-order-number-many', {
+      json: { orderNumber: 'PO-C', devices: status.devices },
+    });
+    await expectContract('PUT /api/v1/device/change-device-type', '/api/v1/device/change-device-type', {
+      json: { serials: ['CONTRACT-002'], newDeviceType: 640 },
+    });
   });
 
   test('search', async () => {
@@ -115,7 +160,8 @@ describe('every endpoint answers its contract', () => {
     expect(info).toMatchObject({ userId: adminId, email: 'contract.admin@staff.test', roles: ['SuperAdminRole'] });
     await expectContract('GET /api/v1/get-user-two-factor-authentication', '/api/v1/get-user-two-factor-authentication');
     expect(await expectContract('GET /api/v1/two-factor-authentication/types', '/api/v1/two-factor-authentication/types')).toEqual([
-      { name: 'Email', value: 1 }, { name: 'SMS', value: 2 },
+      { name: 'Email', value: 1 },
+      { name: 'SMS', value: 2 },
     ]);
     const captcha = () => solvedCaptcha((path) => t.request(path));
     expect((await expectContract('GET /api/captcha/challenge', '/api/captcha/challenge', { token: undefined })).provider).toBe('altcha');
@@ -123,11 +169,15 @@ describe('every endpoint answers its contract', () => {
     const signIn = { grant_type: 'password', client_id: 'portal', username: 'contract.ann@staff.test', password: PASSWORD };
     const tokens = await expectContract('POST /connect/token', '/connect/token', { token: undefined, form: { ...signIn, captchaResponse: await captcha() } });
     await expectContract('POST /connect/token', '/connect/token', {
-      token: undefined, form: { grant_type: 'refresh_token', client_id: 'portal', refresh_token: tokens.refresh_token },
+      token: undefined,
+      form: { grant_type: 'refresh_token', client_id: 'portal', refresh_token: tokens.refresh_token },
     });
     // Logout (RFC 7009): 200 with an empty body.
     const other = await t.request('/connect/token', { form: { ...signIn, captchaResponse: await captcha() } });
-    const revoked = await t.request('/connect/revocation', { method: 'POST', form: { token: (await other.json()).refresh_token, token_type_hint: 'refresh_token', client_id: 'portal' } });
+    const revoked = await t.request('/connect/revocation', {
+      method: 'POST',
+      form: { token: (await other.json()).refresh_token, token_type_hint: 'refresh_token', client_id: 'portal' },
+    });
     expect(revoked.status).toBe(200);
     expect(v.safeParse(ENDPOINTS['POST /connect/revocation'], await revoked.text()).success).toBe(true);
     checked.add('POST /connect/revocation');
@@ -138,22 +188,33 @@ describe('every endpoint answers its contract', () => {
     const gb = (await t.db.selectFrom('countries').select('id').where('code', '=', 'GB').executeTakeFirstOrThrow()).id;
     const sms = await expectContract('PUT /api/v1/change-two-factor-authentication', '/api/v1/change-two-factor-authentication', {
       token: annToken,
-      json: { twoFactorAuthentication: { type: 2, phoneNumber: { countryId: gb, number: '07400 123456', type: 2 } }, captchaResponse: await captcha(), currentPassword: PASSWORD },
+      json: {
+        twoFactorAuthentication: { type: 2, phoneNumber: { countryId: gb, number: '07400 123456', type: 2 } },
+        captchaResponse: await captcha(),
+        currentPassword: PASSWORD,
+      },
     });
     expect(sms.twoFactorAuthentication.type).toEqual({ name: 'SMS', value: 2 });
     await expectContract('PUT /api/v1/change-two-factor-authentication', '/api/v1/change-two-factor-authentication', {
-      token: annToken, json: { twoFactorAuthentication: { type: null, phoneNumber: null }, captchaResponse: await captcha(), currentPassword: PASSWORD },
+      token: annToken,
+      json: { twoFactorAuthentication: { type: null, phoneNumber: null }, captchaResponse: await captcha(), currentPassword: PASSWORD },
     });
     await expectContract('POST /api/v1/change-password', '/api/v1/change-password', {
-      token: annToken, json: { oldPassword: PASSWORD, newPassword: 'Contract-Passw0rd!2', newPasswordRepeated: 'Contract-Passw0rd!2', captchaResponse: await captcha() },
+      token: annToken,
+      json: { oldPassword: PASSWORD, newPassword: 'Contract-Passw0rd!2', newPasswordRepeated: 'Contract-Passw0rd!2', captchaResponse: await captcha() },
     });
     await expectContract('POST /api/v1/two-factor-authentication/send', '/api/v1/two-factor-authentication/send', {
-      token: undefined, json: { email: 'contract.ann@staff.test' },
+      token: undefined,
+      json: { email: 'contract.ann@staff.test' },
     });
-    await expectContract('POST /api/v1/reset-password', '/api/v1/reset-password', { token: undefined, json: { email: 'contract.ann@staff.test', captchaResponse: await captcha() } });
+    await expectContract('POST /api/v1/reset-password', '/api/v1/reset-password', {
+      token: undefined,
+      json: { email: 'contract.ann@staff.test', captchaResponse: await captcha() },
+    });
     const person = await t.db.selectFrom('persons').select(['id', 'passwordHash']).where('id', '=', annId).executeTakeFirstOrThrow();
     await expectContract('POST /api/v1/reset-password/confirm', '/api/v1/reset-password/confirm', {
-      token: undefined, json: { token: await signResetToken(t.config, person), newPassword: 'Contract-Passw0rd!3', newPasswordRepeated: 'Contract-Passw0rd!3' },
+      token: undefined,
+      json: { token: await signResetToken(t.config, person), newPassword: 'Contract-Passw0rd!3', newPasswordRepeated: 'Contract-Passw0rd!3' },
     });
   });
 
@@ -174,7 +235,15 @@ describe('error answers', () => {
     expect(denied.status).toBe(403);
     expect(v.safeParse(errorBodySchema, await denied.json()).success).toBe(true);
 
-    const failed = await t.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', username: 'nobody@staff.test', password: 'x', captchaResponse: await solvedCaptcha((path) => t.request(path)) } });
+    const failed = await t.request('/connect/token', {
+      form: {
+        grant_type: 'password',
+        client_id: 'portal',
+        username: 'nobody@staff.test',
+        password: 'x',
+        captchaResponse: await solvedCaptcha((path) => t.request(path)),
+      },
+    });
     expect(failed.status).toBe(400);
     const tokenBody = await failed.json();
     expect(v.safeParse(tokenErrorSchema, tokenBody).success, JSON.stringify(tokenBody)).toBe(true);

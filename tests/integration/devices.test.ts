@@ -178,6 +178,8 @@ describe('get-list', () => {
     expect(serials(await list({ searchValue: 'alloc' }))).toEqual(['ALLOC-0001']);
     expect(serials(await list({ searchValue: '351234567' }))).toEqual(['PHONE-0001']);
     expect(serials(await list({ searchValue: '7712345678' }))).toEqual(['PHONE-0001']);
+    expect(serials(await list({ searchValue: '07712 345678' }))).toEqual(['PHONE-0001']);
+    expect(serials(await list({ searchValue: '+44 7712 345' }))).toEqual(['PHONE-0001']);
     const l = await list({ searchValue: 'BULK-003' });
     expect(l.totalCount).toBe(10);
     expect(l.generalTotalCount).toBe(45);
@@ -200,11 +202,12 @@ describe('get-list', () => {
     expect(serials(await list({ statusIds: [1], deviceTypeIds: [3, 750] }))).toEqual(['NEW-0001', 'PHONE-0001']);
   });
 
-  test('sort by a column with missing values puts them last; ties break on serial', async () => {
+  test('sort by a column with missing values puts them last; ties break on serial in the same direction', async () => {
     const byOrder = await list({ orderBy: 'OrderNumber', pageSize: 50 });
     expect(serials(byOrder).slice(0, 3)).toEqual(['ALLOC-0001', 'AWAIT-0001', 'BULK-0000']);
     const byOrderDesc = await list({ orderBy: 'OrderNumber', desc: true, pageSize: 50 });
-    expect(serials(byOrderDesc).slice(0, 2)).toEqual(['ALLOC-0001', 'AWAIT-0001']);
+    expect(serials(byOrderDesc).slice(0, 2)).toEqual(['AWAIT-0001', 'ALLOC-0001']);
+    expect(serials(byOrderDesc).slice(-2)).toEqual(['BULK-0001', 'BULK-0000']);
     const byLast = await list({ orderBy: 'LastConfig', desc: true });
     expect(serials(byLast).slice(0, 3)).toEqual(['ALLOC-0001', 'AWAIT-0001', 'NEW-0001']);
     const byStatus = await list({ orderBy: 'Status', desc: true });

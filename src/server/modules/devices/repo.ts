@@ -8,6 +8,7 @@
 import { sql, isPostgres, type DB } from '../../db/index.js';
 import type { DeviceTable } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
+import { ftsPhrase, queryPhoneKey } from '../search/keys.js';
 import { ApiError } from '../../http.js';
 import { CODE } from '../../../shared/messages.js';
 import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, lookupName } from '../../../shared/codes.js';
@@ -100,22 +101,33 @@ const DAY = 24 * 3600 * 1000;
  * The asset list (POST api/v1/device/get-list). searchValue matches part of the serial number,
  * IMEI or phone number (case-insensitive); orderNumber matches exactly (case-insensitive);
  * lastConfig: 1/2/3 configured within 24 hours / 7 days / 30 days, 4 longer ago, 5 never.
- * Sorting puts missing values last in both directions; ties break on the serial number.
+ * Sorting puts missing values last in both directions; ties break on the serial number (same direction).
  */
 export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise<DeviceList> {
   const pg = isPostgres(db);
   let q = db.selectFrom('devices as d').leftJoin('customers as c', 'c.id', 'd.customerId');
   if (f.searchValue) {
-    const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
-    const phone = f.searchValue.replace(/[\s()-]/g, '');
-    const phoneLike = `%${likeEscape(phone)}%`;
-    q = q.where((eb) =>
-      eb.or([
-        eb(sql`lower(d."serialNumber")`, 'like', sql`${like} escape '\\'`),
-        eb(sql`lower(d."imei")`, 'like', sql`${like} escape '\\'`),
-        eb(sql`d."phoneNumber"`, 'like', sql`${phoneLike} escape '\\'`),
-      ]),
-    );
+    // Substring of the serial or IMEI (case-insensitive), or of the phone number's search key
+    // (digits without international or trunk prefix, as the palette search: '07712 345678' finds
+    // +447712345678). PostgreSQL: LIKE over the pg_trgm-indexed expressions; SQLite: the trigram
+    // FTS table devices_fts, which holds the same three keys (a LIKE scan there takes seconds at
+    // 1,000,000 devices).
+    const phone = queryPhoneKey(f.searchValue);
+    const usePhone = phone !== null && phone.length >= 3;
+    if (pg) {
+      const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
+      q = q.where((eb) =>
+        eb.or([
+          eb(sql`lower(d."serialNumber")`, 'like', sql`${like} escape '\\'`),
+          eb(sql`lower(d."imei")`, 'like', sql`${like} escape '\\'`),
+          ...(usePhone ? [eb(sql`search_phone_key(d."phoneNumber")`, 'like', `%${phone}%`)] : []),
+        ]),
+      );
+    } else {
+      let match = `{serial imei} : ${ftsPhrase(f.searchValue)}`;
+      if (usePhone) match += ` OR phone : ${ftsPhrase(phone)}`;
+      q = q.where(sql<boolean>`d.rowid in (select rowid from devices_fts where devices_fts match ${match})`);
+    }
   }
   if (f.deviceTypeIds.length) q = q.where('d.type', 'in', f.deviceTypeIds);
   if (f.statusIds.length) q = q.where('d.status', 'in', f.statusIds);
@@ -137,20 +149,22 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise
     .limit(f.pageSize)
     .offset((f.page - 1) * f.pageSize);
   if (NULLABLE_SORT.has(f.orderBy)) page = page.orderBy(sql`case when ${sql.ref(col)} is null then 1 else 0 end`);
-  // PostgreSQL sorts text by the database collation; "C" gives the same order as SQLite (byte order).
-  page = page.orderBy(
-    pg && !['Type', 'Status', 'Assigned'].includes(f.orderBy) ? sql`${sql.ref(col)} collate "C" ${sql.raw(dir)}` : sql`${sql.ref(col)} ${sql.raw(dir)}`,
-  );
-  if (f.orderBy !== 'SerialNumber') page = page.orderBy(pg ? sql`d."serialNumber" collate "C"` : sql`d."serialNumber"`);
+  // Text sorts by the database collation on PostgreSQL (the provisioned C.UTF-8 gives SQLite's byte
+  // order) so the (type|status|customerId, serialNumber) indexes serve the common sorts; ties
+  // break on the serial number in the same direction, which lets an index scan run backwards.
+  page = page.orderBy(sql`${sql.ref(col)} ${sql.raw(dir)}`);
+  if (f.orderBy !== 'SerialNumber') page = page.orderBy(sql`d."serialNumber" ${sql.raw(dir)}`);
+  const unfiltered = !f.searchValue && !f.deviceTypeIds.length && !f.statusIds.length && !f.orderNumber && f.assigned === null && !f.lastConfig;
   const [rows, filtered, all] = await Promise.all([
     page.execute() as Promise<Row[]>,
-    q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+    unfiltered ? undefined : q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
     db
       .selectFrom('devices')
       .select((eb) => eb.fn.countAll<number | string>().as('n'))
       .executeTakeFirstOrThrow(),
   ]);
-  return { devices: rows.map(toDto), totalCount: Number(filtered.n), generalTotalCount: Number(all.n) };
+  // Without filters both counts are the same number: counted once.
+  return { devices: rows.map(toDto), totalCount: Number((filtered ?? all).n), generalTotalCount: Number(all.n) };
 }
 
 export async function findDeviceById(db: DB, id: string): Promise<DeviceDto | undefined> {
