@@ -111,3 +111,17 @@ test('g d opens a device by its serial number', async ({ page }) => {
   await expect(page).toHaveURL(new RegExp(`/asset-management/${device.id}$`));
   await expect(page.getByRole('heading', { level: 1, name: device.serialNumber, exact: true })).toBeVisible();
 });
+
+test('Import sends a CSV to the import endpoint; the devices are stored and counted', async ({ page }) => {
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto('/asset-management');
+  const total = page.getByTestId('assets-total');
+  await expect(total).not.toHaveText('0');
+  const before = Number((await total.textContent())!.replace(/,/g, ''));
+  const serials = ['E2EIMP-0001', 'E2EIMP-0002', 'E2EIMP-0003'];
+  const csv = `SerialNumber;Type\n${serials.map((s) => `${s};750`).join('\n')}\n`;
+  await page.getByLabel('Import devices from a CSV file').setInputFiles({ name: 'devices.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(page.getByText(MSG.importedN(3))).toBeVisible();
+  expect(dbQuery<{ n: number }>(`select count(*) as n from devices where serialNumber like 'E2EIMP-%'`)[0]!.n).toBe(3);
+  await expect(total).toHaveText((before + 3).toLocaleString('en-GB'));
+});
