@@ -98,6 +98,25 @@ const NULLABLE_SORT = new Set<DeviceOrderBy>(['Imei', 'SimSerial', 'PhoneNumber'
 const DAY = 24 * 3600 * 1000;
 
 /**
+ * generalTotalCount (every device) is counted at most once per TOTAL_TTL_MS per database and
+ * forgotten after an import: an exact count(*) over 1,000,000 rows costs PostgreSQL ~300 ms on
+ * every list request otherwise. The filtered totalCount is always exact.
+ */
+const TOTAL_TTL_MS = 5000;
+const totals = new WeakMap<DB, { n: number; at: number }>();
+async function countAllDevices(db: DB): Promise<number> {
+  const hit = totals.get(db);
+  if (hit && performance.now() - hit.at < TOTAL_TTL_MS) return hit.n;
+  const r = await db
+    .selectFrom('devices')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  totals.set(db, { n: Number(r.n), at: performance.now() });
+  return Number(r.n);
+}
+export const forgetDeviceTotal = (db: DB) => totals.delete(db);
+
+/**
  * The asset list (POST api/v1/device/get-list). searchValue matches part of the serial number,
  * IMEI or phone number (case-insensitive); orderNumber matches exactly (case-insensitive);
  * lastConfig: 1/2/3 configured within 24 hours / 7 days / 30 days, 4 longer ago, 5 never.
@@ -157,14 +176,15 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise
   const unfiltered = !f.searchValue && !f.deviceTypeIds.length && !f.statusIds.length && !f.orderNumber && f.assigned === null && !f.lastConfig;
   const [rows, filtered, all] = await Promise.all([
     page.execute() as Promise<Row[]>,
-    unfiltered ? undefined : q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-    db
-      .selectFrom('devices')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .executeTakeFirstOrThrow(),
+    unfiltered
+      ? undefined
+      : q
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow()
+          .then((r) => Number(r.n)),
+    countAllDevices(db),
   ]);
-  // Without filters both counts are the same number: counted once.
-  return { devices: rows.map(toDto), totalCount: Number((filtered ?? all).n), generalTotalCount: Number(all.n) };
+  return { devices: rows.map(toDto), totalCount: filtered ?? all, generalTotalCount: all };
 }
 
 export async function findDeviceById(db: DB, id: string): Promise<DeviceDto | undefined> {

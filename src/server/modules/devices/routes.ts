@@ -44,6 +44,7 @@ import {
   findDeviceById,
   findDeviceBySerial,
   findDeviceRow,
+  forgetDeviceTotal,
   importDevices,
   listDevices,
   listDevicesByIds,
@@ -295,6 +296,7 @@ export function deviceRoutes(api: Api) {
         });
         return r;
       });
+      if (out.created) forgetDeviceTotal(db);
       return c.json(out satisfies ImportResponse);
     },
   );
