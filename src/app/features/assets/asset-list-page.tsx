@@ -183,7 +183,7 @@ export function AssetListPage() {
           filterRef={searchRef}
           gridRef={gridRef}
           keyboardActive={tab.active}
-          minWidth="1080px"
+          minWidth="1100px"
         />
       </div>
     </Flex>
