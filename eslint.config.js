@@ -33,7 +33,12 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': [
         'error',
         // React's act() runs a synchronous callback at once; its thenable need not be awaited.
-        { allowForKnownSafeCalls: [{ from: 'package', name: 'act', package: 'react' }, { from: 'package', name: 'act', package: '@testing-library/react' }] },
+        {
+          allowForKnownSafeCalls: [
+            { from: 'package', name: 'act', package: 'react' },
+            { from: 'package', name: 'act', package: '@testing-library/react' },
+          ],
+        },
       ],
     },
   },

@@ -1,7 +1,18 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
-const apiPrefixes = ['/connect', '/api', '/ps-admin', '/persons/get', '/customers/get-global-settings', '/features', '/alarm-report/', '/devices/', '/device-configuration', '/health'];
+const apiPrefixes = [
+  '/connect',
+  '/api',
+  '/ps-admin',
+  '/persons/get',
+  '/customers/get-global-settings',
+  '/features',
+  '/alarm-report/',
+  '/devices/',
+  '/device-configuration',
+  '/health',
+];
 
 export default defineConfig({
   plugins: [react()],

@@ -30,7 +30,11 @@ export function sheetRows(list: readonly Command[]): SheetRow[] {
       if (c !== goTo[0]) continue;
       const first = formatKeys(goTo[0].keys!);
       const last = formatKeys(goTo[goTo.length - 1].keys!);
-      rows.push({ id: 'tab.go-n', title: `Go to tab 1–${goTo.length}${goTo.length === 9 ? ' (9: the last tab)' : ''}`, keys: [[`${first.join('')} … ${last.join('')}`]] });
+      rows.push({
+        id: 'tab.go-n',
+        title: `Go to tab 1–${goTo.length}${goTo.length === 9 ? ' (9: the last tab)' : ''}`,
+        keys: [[`${first.join('')} … ${last.join('')}`]],
+      });
     } else rows.push({ id: c.id, title: c.title, keys: [formatKeys(c.keys!)] });
   }
   return rows;
@@ -48,7 +52,9 @@ export function CheatSheet({ commands = COMMANDS }: { commands?: readonly Comman
           {open &&
             shortcutGroups(commands, can).map(({ group, commands: list }) => (
               <section key={group} aria-label={group} className="cheat-sheet-group">
-                <Text as="p" weight="bold" size="2" mt="2" mb="1">{group}</Text>
+                <Text as="p" weight="bold" size="2" mt="2" mb="1">
+                  {group}
+                </Text>
                 <Table.Root size="1">
                   <Table.Body>
                     {sheetRows(list).map((r) => (
@@ -57,7 +63,12 @@ export function CheatSheet({ commands = COMMANDS }: { commands?: readonly Comman
                         <Table.Cell justify="end" className="cheat-sheet-keys">
                           {r.keys[0].map((k, i) => (
                             <span key={i}>
-                              {i > 0 && <Text size="1" color="gray"> then </Text>}
+                              {i > 0 && (
+                                <Text size="1" color="gray">
+                                  {' '}
+                                  then{' '}
+                                </Text>
+                              )}
                               <kbd>{k}</kbd>
                             </span>
                           ))}
@@ -70,9 +81,8 @@ export function CheatSheet({ commands = COMMANDS }: { commands?: readonly Comman
             ))}
         </div>
         <Text as="p" size="1" color="gray" mt="3">
-          In a tab strip: ← → move between tabs, Home / End jump to the first / last, Delete closes. On a pane separator: arrow keys resize, Home / End go to the limits.
-          In a list: ↑ ↓ move between rows, Home / End, PageUp / PageDown.
-          Plain-key shortcuts and sequences do not fire while you type in a field.
+          In a tab strip: ← → move between tabs, Home / End jump to the first / last, Delete closes. On a pane separator: arrow keys resize, Home / End go to
+          the limits. In a list: ↑ ↓ move between rows, Home / End, PageUp / PageDown. Plain-key shortcuts and sequences do not fire while you type in a field.
         </Text>
       </Dialog.Content>
     </Dialog.Root>

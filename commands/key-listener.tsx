@@ -45,7 +45,10 @@ export class KeyDispatcher {
   private readonly firstSteps = new Set<string>();
   private pending: { step: string; at: number } | null = null;
 
-  constructor(commands: readonly Command[], private readonly opts: DispatcherOptions) {
+  constructor(
+    commands: readonly Command[],
+    private readonly opts: DispatcherOptions,
+  ) {
     this.bindings = buildBindings(commands);
     for (const form of this.bindings.keys()) if (form.includes(' ')) this.firstSteps.add(form.split(' ')[0]);
   }
@@ -112,8 +115,7 @@ export function KeyListener({
     // printable keys outside fields, so nothing there acts on them) but not to the dispatcher yet.
     const onCapture = (e: KeyboardEvent) => {
       const eligible =
-        !!currentScanHandler() && !e.ctrlKey && !e.altKey && !e.metaKey && !e.repeat && !e.isComposing &&
-        !isTypingTarget(e.target) && !inDialog(e.target);
+        !!currentScanHandler() && !e.ctrlKey && !e.altKey && !e.metaKey && !e.repeat && !e.isComposing && !isTypingTarget(e.target) && !inDialog(e.target);
       const verdict = detector.feed({ key: e.key, time: eventTime(e), eligible }, e);
       if (verdict === 'scan') {
         // The scan's Enter must not press the focused button or open the focused row.

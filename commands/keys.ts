@@ -10,19 +10,61 @@ export type ParsedKeys = { chords: Chord[]; sequence: boolean };
 
 /** Characters typed with Shift on a US keyboard, and the unshifted key they sit on. */
 const SHIFTED: Record<string, string> = {
-  '?': '/', '{': '[', '}': ']', '|': '\\', '~': '`', '_': '-', '+': '=', ':': ';', '"': "'", '<': ',', '>': '.',
-  '!': '1', '@': '2', '#': '3', '$': '4', '%': '5', '^': '6', '&': '7', '*': '8', '(': '9', ')': '0',
+  '?': '/',
+  '{': '[',
+  '}': ']',
+  '|': '\\',
+  '~': '`',
+  _: '-',
+  '+': '=',
+  ':': ';',
+  '"': "'",
+  '<': ',',
+  '>': '.',
+  '!': '1',
+  '@': '2',
+  '#': '3',
+  $: '4',
+  '%': '5',
+  '^': '6',
+  '&': '7',
+  '*': '8',
+  '(': '9',
+  ')': '0',
 };
 
 /** Printable key → the name of its KeyboardEvent.code as react-hotkeys-hook spells it. */
 const CODE_NAME: Record<string, string> = {
-  '/': 'slash', '\\': 'backslash', '[': 'bracketleft', ']': 'bracketright', '-': 'minus', '=': 'equal',
-  '`': 'backquote', ',': 'comma', '.': 'period', ';': 'semicolon', "'": 'quote',
+  '/': 'slash',
+  '\\': 'backslash',
+  '[': 'bracketleft',
+  ']': 'bracketright',
+  '-': 'minus',
+  '=': 'equal',
+  '`': 'backquote',
+  ',': 'comma',
+  '.': 'period',
+  ';': 'semicolon',
+  "'": 'quote',
 };
 
 const NAMED = new Set([
-  'enter', 'escape', 'backspace', 'delete', 'tab', 'space', 'home', 'end', 'pageup', 'pagedown', 'insert',
-  'left', 'right', 'up', 'down', ...Array.from({ length: 12 }, (_, i) => `f${i + 1}`),
+  'enter',
+  'escape',
+  'backspace',
+  'delete',
+  'tab',
+  'space',
+  'home',
+  'end',
+  'pageup',
+  'pagedown',
+  'insert',
+  'left',
+  'right',
+  'up',
+  'down',
+  ...Array.from({ length: 12 }, (_, i) => `f${i + 1}`),
 ]);
 
 const MODIFIERS = ['mod', 'ctrl', 'alt', 'shift', 'meta'] as const;
@@ -81,8 +123,7 @@ export function hasCommandModifier(c: Chord): boolean {
  * 'mod+k' is both 'ctrl+k' and 'meta+k'. Canonical text: modifiers in a fixed order, then the key.
  */
 export function concreteChords(c: Chord): string[] {
-  const base = (ctrl: boolean, meta: boolean) =>
-    [c.alt && 'alt', ctrl && 'ctrl', meta && 'meta', c.shift && 'shift', c.key].filter(Boolean).join('+');
+  const base = (ctrl: boolean, meta: boolean) => [c.alt && 'alt', ctrl && 'ctrl', meta && 'meta', c.shift && 'shift', c.key].filter(Boolean).join('+');
   return c.mod ? [base(true, c.meta), base(c.ctrl, true)] : [base(c.ctrl, c.meta)];
 }
 
@@ -102,16 +143,27 @@ export function canonicalForms(keys: string): string[] {
 export function toHotkeysHook(keys: string): string {
   const { chords, sequence } = parseKeys(keys);
   const one = (c: Chord) =>
-    [c.mod && 'mod', c.ctrl && 'ctrl', c.alt && 'alt', c.shift && 'shift', c.meta && 'meta', CODE_NAME[c.key] ?? c.key]
-      .filter(Boolean)
-      .join('+');
+    [c.mod && 'mod', c.ctrl && 'ctrl', c.alt && 'alt', c.shift && 'shift', c.meta && 'meta', CODE_NAME[c.key] ?? c.key].filter(Boolean).join('+');
   return sequence ? chords.map(one).join('>') : one(chords[0]);
 }
 
 const SHIFTED_BACK: Record<string, string> = Object.fromEntries(Object.entries(SHIFTED).map(([k, v]) => [v, k]));
 const KEY_LABEL: Record<string, string> = {
-  enter: 'Enter', escape: 'Esc', backspace: 'Backspace', delete: 'Delete', tab: 'Tab', space: 'Space', home: 'Home',
-  end: 'End', pageup: 'PageUp', pagedown: 'PageDown', insert: 'Insert', left: '←', right: '→', up: '↑', down: '↓',
+  enter: 'Enter',
+  escape: 'Esc',
+  backspace: 'Backspace',
+  delete: 'Delete',
+  tab: 'Tab',
+  space: 'Space',
+  home: 'Home',
+  end: 'End',
+  pageup: 'PageUp',
+  pagedown: 'PageDown',
+  insert: 'Insert',
+  left: '←',
+  right: '→',
+  up: '↑',
+  down: '↓',
 };
 
 export function isMac(): boolean {
@@ -215,25 +267,62 @@ export function reservedReason(keys: string, scoped = false): string | null {
   }
   const { chords } = parseKeys(keys);
   // Every step of a sequence is pressed on its own, so each one must be free.
-  for (const c of chords) for (const f of concreteChords(c)) {
-    const hit = reservedIndex.get(f);
-    if (hit && !(scoped && hit.local)) return `${f} (${hit.why})`;
-  }
+  for (const c of chords)
+    for (const f of concreteChords(c)) {
+      const hit = reservedIndex.get(f);
+      if (hit && !(scoped && hit.local)) return `${f} (${hit.why})`;
+    }
   return null;
 }
 
 // ---------------------------------------------------------------- key events
 
 const CODE_KEY: Record<string, string> = {
-  Slash: '/', Backslash: '\\', BracketLeft: '[', BracketRight: ']', Minus: '-', Equal: '=', Backquote: '`', Comma: ',',
-  Period: '.', Semicolon: ';', Quote: "'", Enter: 'enter', NumpadEnter: 'enter', Escape: 'escape', Backspace: 'backspace',
-  Delete: 'delete', Tab: 'tab', Space: 'space', Home: 'home', End: 'end', PageUp: 'pageup', PageDown: 'pagedown',
-  Insert: 'insert', ArrowLeft: 'left', ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down',
+  Slash: '/',
+  Backslash: '\\',
+  BracketLeft: '[',
+  BracketRight: ']',
+  Minus: '-',
+  Equal: '=',
+  Backquote: '`',
+  Comma: ',',
+  Period: '.',
+  Semicolon: ';',
+  Quote: "'",
+  Enter: 'enter',
+  NumpadEnter: 'enter',
+  Escape: 'escape',
+  Backspace: 'backspace',
+  Delete: 'delete',
+  Tab: 'tab',
+  Space: 'space',
+  Home: 'home',
+  End: 'end',
+  PageUp: 'pageup',
+  PageDown: 'pagedown',
+  Insert: 'insert',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  ArrowUp: 'up',
+  ArrowDown: 'down',
 };
 const KEY_NAME: Record<string, string> = {
-  Enter: 'enter', Escape: 'escape', Esc: 'escape', Backspace: 'backspace', Delete: 'delete', Tab: 'tab', ' ': 'space',
-  Home: 'home', End: 'end', PageUp: 'pageup', PageDown: 'pagedown', Insert: 'insert', ArrowLeft: 'left',
-  ArrowRight: 'right', ArrowUp: 'up', ArrowDown: 'down',
+  Enter: 'enter',
+  Escape: 'escape',
+  Esc: 'escape',
+  Backspace: 'backspace',
+  Delete: 'delete',
+  Tab: 'tab',
+  ' ': 'space',
+  Home: 'home',
+  End: 'end',
+  PageUp: 'pageup',
+  PageDown: 'pagedown',
+  Insert: 'insert',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  ArrowUp: 'up',
+  ArrowDown: 'down',
 };
 const MODIFIER_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock', 'OS', 'Hyper', 'Super', 'Fn']);
 

@@ -29,11 +29,15 @@ export function violation(fromFile, spec) {
   const target = spec.startsWith('.') ? resolve(dirname(resolve(fromFile)), spec) : resolve(ROOT, spec);
   const to = area(target);
   if (!to) return null;
-  if (from.top === 'shared' && ['app', 'server', 'commands'].includes(to.top)) return `src/shared is the contract both sides import: it must not import ${to.rel}`;
-  if ((from.top === 'app' || from.top === 'commands') && to.top === 'server') return `client code must not import server code (${to.rel}); share it through src/shared`;
-  if (from.top === 'server' && (to.top === 'app' || to.top === 'commands')) return `server code must not import client code (${to.rel}); share it through src/shared`;
+  if (from.top === 'shared' && ['app', 'server', 'commands'].includes(to.top))
+    return `src/shared is the contract both sides import: it must not import ${to.rel}`;
+  if ((from.top === 'app' || from.top === 'commands') && to.top === 'server')
+    return `client code must not import server code (${to.rel}); share it through src/shared`;
+  if (from.top === 'server' && (to.top === 'app' || to.top === 'commands'))
+    return `server code must not import client code (${to.rel}); share it through src/shared`;
   if (from.sub === 'ui' && (to.sub === 'workspace' || to.sub === 'features')) return `src/app/ui holds generic widgets: it must not import ${to.rel}`;
-  if (from.sub === 'features' && to.sub === 'features' && from.feature !== to.feature) return `feature '${from.feature}' must not import feature '${to.feature}' (${to.rel}); move what both need to src/app/ui, src/app/api or src/shared`;
+  if (from.sub === 'features' && to.sub === 'features' && from.feature !== to.feature)
+    return `feature '${from.feature}' must not import feature '${to.feature}' (${to.rel}); move what both need to src/app/ui, src/app/api or src/shared`;
   return null;
 }
 

@@ -24,11 +24,19 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}) {
 function vitest(step: string, project: string, env: Record<string, string> = {}, files: string[] = []) {
   const out = `.tmp/vitest-${step}.json`;
   rmSync(out, { force: true });
-  const ok = run(process.execPath, ['node_modules/vitest/vitest.mjs', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${out}`, ...files], env);
-  let passed = 0, failed = 0, skipped = 0;
+  const ok = run(
+    process.execPath,
+    ['node_modules/vitest/vitest.mjs', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${out}`, ...files],
+    env,
+  );
+  let passed = 0,
+    failed = 0,
+    skipped = 0;
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
-    passed = j.numPassedTests; failed = j.numFailedTests; skipped = j.numPendingTests + (j.numTodoTests ?? 0);
+    passed = j.numPassedTests;
+    failed = j.numFailedTests;
+    skipped = j.numPendingTests + (j.numTodoTests ?? 0);
     if (!ok && failed === 0) failed = 1; // a suite that failed to load
   } else if (!ok) failed = 1;
   results.push({ step, passed, failed, skipped, ok });
@@ -36,14 +44,27 @@ function vitest(step: string, project: string, env: Record<string, string> = {},
 
 async function pgReachable() {
   const c = new pg.Client({ connectionString: process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test', connectionTimeoutMillis: 3000 });
-  try { await c.connect(); await c.end(); return true; } catch { return false; }
+  try {
+    await c.connect();
+    await c.end();
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 const TEST_REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 async function redisReachable() {
   const c = new Redis(TEST_REDIS_URL, { lazyConnect: true, connectTimeout: 2000, maxRetriesPerRequest: 0, retryStrategy: () => null });
   c.on('error', () => {}); // reported by the result below
-  try { await c.connect(); return (await c.ping()) === 'PONG'; } catch { return false; } finally { c.disconnect(); }
+  try {
+    await c.connect();
+    return (await c.ping()) === 'PONG';
+  } catch {
+    return false;
+  } finally {
+    c.disconnect();
+  }
 }
 
 async function main() {
@@ -63,13 +84,34 @@ async function main() {
   if (want('integration')) vitest('integration-sqlite', 'integration');
   if (want('integration') || want('pg')) {
     if (await pgReachable()) vitest('integration-pg', 'integration', { TEST_DB: 'pg' });
-    else if (CI) results.push({ step: 'integration-pg', passed: 0, failed: 1, skipped: 0, ok: false, note: 'PostgreSQL is not reachable at 127.0.0.1:5432 (required in CI)' });
+    else if (CI)
+      results.push({
+        step: 'integration-pg',
+        passed: 0,
+        failed: 1,
+        skipped: 0,
+        ok: false,
+        note: 'PostgreSQL is not reachable at 127.0.0.1:5432 (required in CI)',
+      });
     else results.push({ step: 'integration-pg', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: PostgreSQL not reachable' });
   }
   // Rate limits shared by two nodes through Redis and the Redis pub/sub bus (the other integration steps test them in memory).
   if (want('integration') || want('redis')) {
-    if (await redisReachable()) vitest('integration-redis', 'integration', { TEST_REDIS_URL }, ['tests/integration/rate-limit.test.ts', 'tests/integration/captcha.test.ts', 'tests/integration/redis.test.ts']);
-    else if (CI) results.push({ step: 'integration-redis', passed: 0, failed: 1, skipped: 0, ok: false, note: `Redis is not reachable at ${TEST_REDIS_URL} (required in CI)` });
+    if (await redisReachable())
+      vitest('integration-redis', 'integration', { TEST_REDIS_URL }, [
+        'tests/integration/rate-limit.test.ts',
+        'tests/integration/captcha.test.ts',
+        'tests/integration/redis.test.ts',
+      ]);
+    else if (CI)
+      results.push({
+        step: 'integration-redis',
+        passed: 0,
+        failed: 1,
+        skipped: 0,
+        ok: false,
+        note: `Redis is not reachable at ${TEST_REDIS_URL} (required in CI)`,
+      });
     else results.push({ step: 'integration-redis', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: Redis not reachable' });
   }
   if (want('e2e')) {
@@ -78,11 +120,17 @@ async function main() {
     // Always test the client as it is now, not a stale build.
     const built = run(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn']);
     if (!built) results.push({ step: 'client-build', passed: 0, failed: 1, skipped: 0, ok: false });
-    const ok = built && run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
-    let passed = 0, failed = 0, skipped = 0;
+    const ok =
+      built &&
+      run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
+    let passed = 0,
+      failed = 0,
+      skipped = 0;
     if (existsSync(out)) {
       const s = JSON.parse(readFileSync(out, 'utf8')).stats ?? {};
-      passed = s.expected ?? 0; failed = (s.unexpected ?? 0) + (s.flaky ?? 0) * 0; skipped = s.skipped ?? 0;
+      passed = s.expected ?? 0;
+      failed = (s.unexpected ?? 0) + (s.flaky ?? 0) * 0;
+      skipped = s.skipped ?? 0;
     }
     if (!ok && failed === 0) failed = 1;
     results.push({ step: 'e2e', passed, failed, skipped, ok });
@@ -90,7 +138,9 @@ async function main() {
 
   console.log('\nSummary');
   for (const r of results)
-    console.log(`  ${r.ok ? 'ok  ' : 'FAIL'} ${r.step.padEnd(20)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? `  (${r.note})` : ''}`);
+    console.log(
+      `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.step.padEnd(20)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? `  (${r.note})` : ''}`,
+    );
   const passed = results.reduce((a, r) => a + r.passed, 0);
   const failed = results.reduce((a, r) => a + r.failed, 0);
   const skipped = results.reduce((a, r) => a + r.skipped, 0);
@@ -98,4 +148,7 @@ async function main() {
   process.exit(results.every((r) => r.ok) && failed === 0 ? 0 : 1);
 }
 
-main().catch((e) => { console.error(e); process.exit(1); });
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

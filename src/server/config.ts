@@ -131,7 +131,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: env.REDIS_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     jwtSecret: new TextEncoder().encode(secret!),
-    clientIds: (env.CLIENT_IDS ?? 'portal').split(',').map((s) => s.trim()).filter(Boolean),
+    clientIds: (env.CLIENT_IDS ?? 'portal')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     clientSecrets: parseClientSecrets(env.CLIENT_SECRETS),
     captcha: {
       altcha: {

@@ -9,7 +9,23 @@ export type StorageFault = 'full' | 'unavailable';
 
 const FULL = new Set(['SQLITE_FULL', '53100']);
 // SQLite: cannot open or read/write the file; PostgreSQL: server gone, starting, shutting down, out of connections.
-const UNAVAILABLE = new Set(['SQLITE_CANTOPEN', 'SQLITE_IOERR', 'SQLITE_READONLY', 'SQLITE_BUSY', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', '57P01', '57P02', '57P03', '08000', '08001', '08003', '08006', '53300']);
+const UNAVAILABLE = new Set([
+  'SQLITE_CANTOPEN',
+  'SQLITE_IOERR',
+  'SQLITE_READONLY',
+  'SQLITE_BUSY',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '08000',
+  '08001',
+  '08003',
+  '08006',
+  '53300',
+]);
 
 /** The storage fault behind an error (its own code, or a cause's), if it is one. */
 export function storageFault(err: unknown): { fault: StorageFault; code: string } | undefined {
@@ -31,9 +47,10 @@ export function faultResponse(err: unknown, c: Context, deps: Deps): Response | 
   if (!found) return undefined;
   if (found.fault === 'full') lastFull.set(deps, Date.now());
   deps.log({
-    msg: found.fault === 'full'
-      ? 'storage full: the database cannot grow (disk or quota full); writes fail with 503 until space is freed'
-      : 'database unavailable: answering 503',
+    msg:
+      found.fault === 'full'
+        ? 'storage full: the database cannot grow (disk or quota full); writes fail with 503 until space is freed'
+        : 'database unavailable: answering 503',
     code: found.code,
     error: String((err as Error)?.message ?? err),
     requestId: c.get('requestId'),

@@ -49,8 +49,7 @@ export class ApiError extends Error {
     super(message);
   }
 }
-export const badRequest = (message: string, code: string = CODE.validation, errors?: Record<string, string>) =>
-  new ApiError(400, message, code, errors);
+export const badRequest = (message: string, code: string = CODE.validation, errors?: Record<string, string>) => new ApiError(400, message, code, errors);
 export const notFound = (message = 'Not found.') => new ApiError(404, message, CODE.notFound);
 export const conflict = (message: string = MSG.staleEtag) => new ApiError(409, message, CODE.conflict);
 export const forbidden = () => new ApiError(403, MSG.forbidden, CODE.forbidden);
@@ -281,16 +280,32 @@ export class Api {
     });
   }
 
-  get<Q extends AnySchema | undefined = undefined>(path: string, opts: Opts<Q, undefined, undefined>, h: (c: Ctx, i: Input<Q, undefined, undefined>) => Response | Promise<Response>) {
+  get<Q extends AnySchema | undefined = undefined>(
+    path: string,
+    opts: Opts<Q, undefined, undefined>,
+    h: (c: Ctx, i: Input<Q, undefined, undefined>) => Response | Promise<Response>,
+  ) {
     this.add('GET', path, opts, h);
   }
-  post<Q extends AnySchema | undefined = undefined, B extends AnySchema | undefined = undefined, F extends AnySchema | undefined = undefined>(path: string, opts: Opts<Q, B, F>, h: (c: Ctx, i: Input<Q, B, F>) => Response | Promise<Response>) {
+  post<Q extends AnySchema | undefined = undefined, B extends AnySchema | undefined = undefined, F extends AnySchema | undefined = undefined>(
+    path: string,
+    opts: Opts<Q, B, F>,
+    h: (c: Ctx, i: Input<Q, B, F>) => Response | Promise<Response>,
+  ) {
     this.add('POST', path, opts, h);
   }
-  put<Q extends AnySchema | undefined = undefined, B extends AnySchema | undefined = undefined, F extends AnySchema | undefined = undefined>(path: string, opts: Opts<Q, B, F>, h: (c: Ctx, i: Input<Q, B, F>) => Response | Promise<Response>) {
+  put<Q extends AnySchema | undefined = undefined, B extends AnySchema | undefined = undefined, F extends AnySchema | undefined = undefined>(
+    path: string,
+    opts: Opts<Q, B, F>,
+    h: (c: Ctx, i: Input<Q, B, F>) => Response | Promise<Response>,
+  ) {
     this.add('PUT', path, opts, h);
   }
-  delete<Q extends AnySchema | undefined = undefined>(path: string, opts: Opts<Q, undefined, undefined>, h: (c: Ctx, i: Input<Q, undefined, undefined>) => Response | Promise<Response>) {
+  delete<Q extends AnySchema | undefined = undefined>(
+    path: string,
+    opts: Opts<Q, undefined, undefined>,
+    h: (c: Ctx, i: Input<Q, undefined, undefined>) => Response | Promise<Response>,
+  ) {
     this.add('DELETE', path, opts, h);
   }
 }

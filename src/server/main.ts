@@ -35,9 +35,7 @@ async function main() {
       '',
       `  Workspace ready at http://localhost:${server.port}`,
       `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : join(config.dataDir, 'workspace.sqlite')}`,
-      ...(config.demo
-        ? ['  Demo sign-ins (password: ' + config.demoPassword + '):', ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(28)} ${a.label}`)]
-        : []),
+      ...(config.demo ? ['  Demo sign-ins (password: ' + config.demoPassword + '):', ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(28)} ${a.label}`)] : []),
       '',
     ].join('\n') + '\n',
   );

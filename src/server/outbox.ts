@@ -175,7 +175,10 @@ export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date
 
   return {
     async enqueue(db, msg) {
-      await db.insertInto('outbox').values({ ...msg, createdAt: now().toISOString(), sentAt: null, error: null }).execute();
+      await db
+        .insertInto('outbox')
+        .values({ ...msg, createdAt: now().toISOString(), sentAt: null, error: null })
+        .execute();
     },
     flush,
     idle: async () => {

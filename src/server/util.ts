@@ -7,10 +7,7 @@ export const bool = (n: number | null | undefined) => n === 1;
 export const int = (b: boolean | undefined | null) => (b ? 1 : 0);
 
 /** Every write leaves a line in the audit log. */
-export async function audit(
-  db: DB,
-  e: { actorId: string | null; action: string; entity: string; entityId: string | null; details?: unknown; at: Date },
-) {
+export async function audit(db: DB, e: { actorId: string | null; action: string; entity: string; entityId: string | null; details?: unknown; at: Date }) {
   await db
     .insertInto('auditLog')
     .values({

@@ -192,8 +192,7 @@ export const PAGE_SIZES = [10, 25, 50, 100] as const;
 export const DEFAULT_PAGE_SIZE = 10;
 export const IDLE_TIMEOUT_MS = 1_800_000;
 
-export const lookupName = (list: Lookup[], value: number | null | undefined) =>
-  list.find((l) => l.Value === value)?.Name ?? 'Unknown';
+export const lookupName = (list: Lookup[], value: number | null | undefined) => list.find((l) => l.Value === value)?.Name ?? 'Unknown';
 
 /** Spec: a GUID, optionally in braces, optionally followed by ':' and a second GUID. */
 const G = '[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}';

@@ -9,15 +9,12 @@ export const MSG = {
   backToMainPage: 'Back to main page',
   cosmosConflict: "Can't update data, please try again later.",
   oldPasswordInvalid: 'Old password invalid.',
-  ssoEnforced: (provider: string) =>
-    `Your Company requires you use Single Sign-on. Please Sign-in with your ${provider} account below.`,
+  ssoEnforced: (provider: string) => `Your Company requires you use Single Sign-on. Please Sign-in with your ${provider} account below.`,
   ssoRequired: 'Your default login has been set to Single Sign-on. Please Sign-in with your provider account below.',
-  loginFailed:
-    'Your email address and password combination is either not recognised, or your account has been locked due to too many failed login attempts.',
+  loginFailed: 'Your email address and password combination is either not recognised, or your account has been locked due to too many failed login attempts.',
   invalidCode: 'Invalid or expired code, try resending the verification code.',
   ssoUnavailable: 'Single Sign-on is not available, please Sign-in with your provided credentials.',
-  ssoNotRecognised:
-    'Your account is not recognised, please check you are using the correct account information and that an account has been created for you.',
+  ssoNotRecognised: 'Your account is not recognised, please check you are using the correct account information and that an account has been created for you.',
   userNotFound: 'User not found.',
   resetLinkFailed: 'Failed to request reset link.',
   sessionExpired: 'Your session has expired, please login.',
@@ -191,8 +188,7 @@ export const MSG = {
   atLeastOneConfig: 'At least one config parameter must be changed!',
   invalidConfiguration: 'Invalid configuration, please fix errors.',
   oneDeviceType: 'Only one type of device can be configured at a time.',
-  typeNotConfigurable: (product: string) =>
-    `The selected device types can not be configured in the ${product} Administration Tool.`,
+  typeNotConfigurable: (product: string) => `The selected device types can not be configured in the ${product} Administration Tool.`,
   enterCustomCommand: 'Enter custom command!',
   selectDeliveryMethod: 'Please select command delivery method!',
   commandExists: 'Command already exists!',

@@ -60,13 +60,7 @@ export const ROLE_LABELS: Record<RoleName, string> = {
 };
 
 /** Roles the person form offers (the portal user role is never assignable there). */
-export const ASSIGNABLE_ROLES: RoleName[] = [
-  'ArcControllerRole',
-  'ArcManagerRole',
-  'ArcSupervisorRole',
-  'SuperAdminReadonlyRole',
-  'SuperAdminRole',
-];
+export const ASSIGNABLE_ROLES: RoleName[] = ['ArcControllerRole', 'ArcManagerRole', 'ArcSupervisorRole', 'SuperAdminReadonlyRole', 'SuperAdminRole'];
 
 const own = [P.HasAccess, P.AdminManageOwnProfile, P.ManageOwnProfile];
 const alarmRead = [P.AlarmReportListView, P.AlarmReportView];
@@ -77,10 +71,15 @@ export const ROLE_PERMISSIONS: Record<RoleName, Permission[]> = {
   // Read-only provider staff: see and export everything, change nothing but their own profile.
   SuperAdminReadonlyRole: [
     ...own,
-    P.DeviceListView, P.DeviceView, P.DeviceExport,
-    P.CustomerListView, P.CustomerView, P.CustomerExport,
+    P.DeviceListView,
+    P.DeviceView,
+    P.DeviceExport,
+    P.CustomerListView,
+    P.CustomerView,
+    P.CustomerExport,
     P.PersonListView,
-    ...alarmRead, P.AlarmReportExport,
+    ...alarmRead,
+    P.AlarmReportExport,
   ],
   // ARC manager: runs the centre; reviews, annotates and exports alarm reports, sees staff.
   ArcManagerRole: [...own, ...alarmRead, P.AlarmReportAddNote, P.AlarmReportExport, P.PersonListView],

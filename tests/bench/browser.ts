@@ -25,7 +25,10 @@ export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 export const log = (s: string) => console.log(`  ${s}`);
 
 /** "load 1.23 0.98 0.77 (2 cores)" — the benchmarks print it beside their figures. */
-export const loadNote = () => `load ${loadavg().map((n) => n.toFixed(2)).join(' ')}`;
+export const loadNote = () =>
+  `load ${loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ')}`;
 
 export const round1 = (n: number) => Math.round(n * 10) / 10;
 
@@ -140,7 +143,10 @@ export async function apiTokens(baseUrl: string, email = ADMIN_EMAIL, password =
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
     body: new URLSearchParams({
-      grant_type: 'password', client_id: 'portal', username: email, password,
+      grant_type: 'password',
+      client_id: 'portal',
+      username: email,
+      password,
       captchaResponse: await solvedCaptcha((path) => fetch(`${baseUrl}${path}`)),
     }).toString(),
   });

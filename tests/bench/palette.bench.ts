@@ -150,16 +150,16 @@ const INIT_SCRIPT = String.raw`(() => {
   };
 })();`;
 
-
 type Query = { kind: string; text: string };
 
 /** Realistic queries from the demo database (fixed picks, so every run types the same keys). */
 export function pickQueries(file = SQLITE_FILE): Query[] {
   const db = new Database(file, { readonly: true, fileMustExist: true });
   try {
-    const persons = db
-      .prepare(`select firstName, lastName from persons where lastLoginDate is not null order by id limit 8 offset 40`)
-      .all() as { firstName: string; lastName: string }[];
+    const persons = db.prepare(`select firstName, lastName from persons where lastLoginDate is not null order by id limit 8 offset 40`).all() as {
+      firstName: string;
+      lastName: string;
+    }[];
     const devices = db
       .prepare(`select serialNumber, imei from devices where imei is not null and length(imei) >= 15 and rowid % 9973 = 17 order by rowid limit 9`)
       .all() as { serialNumber: string; imei: string }[];
@@ -191,7 +191,9 @@ const stats = (xs: number[]) => {
 export async function benchPalette(): Promise<Record<string, number | string>> {
   const queries = pickQueries();
   const keystrokes = queries.reduce((n, q) => n + q.text.length, 0);
-  log(`${queries.length} queries, ${keystrokes} keystrokes, one key every ${GAP_MIN_MS}–${GAP_MAX_MS} ms; palette debounce SEARCH_DEBOUNCE_MS = ${SEARCH_DEBOUNCE_MS} ms`);
+  log(
+    `${queries.length} queries, ${keystrokes} keystrokes, one key every ${GAP_MIN_MS}–${GAP_MAX_MS} ms; palette debounce SEARCH_DEBOUNCE_MS = ${SEARCH_DEBOUNCE_MS} ms`,
+  );
   log(`queries: ${queries.map((q) => `"${q.text}"`).join(', ')}`);
   const loadBefore = loadNote();
 
@@ -252,7 +254,9 @@ export async function benchPalette(): Promise<Record<string, number | string>> {
 
       const f = (n: number) => round1(n).toFixed(1).padStart(6);
       log(`keystroke → results painted (${total.n} samples, ${seconds.toFixed(1)} s of typing):`);
-      log(`  p50 ${f(total.p50)} ms   p95 ${f(total.p95)} ms   p99 ${f(total.p99)} ms   max ${f(total.max)} ms   goal: p95 < ${GOAL_P95_MS} ms → ${total.p95 < GOAL_P95_MS ? 'met' : 'NOT met'}`);
+      log(
+        `  p50 ${f(total.p50)} ms   p95 ${f(total.p95)} ms   p99 ${f(total.p99)} ms   max ${f(total.max)} ms   goal: p95 < ${GOAL_P95_MS} ms → ${total.p95 < GOAL_P95_MS ? 'met' : 'NOT met'}`,
+      );
       log(`  of which (p50 / p95): keydown → request sent ${f(toReq.p50)} / ${f(toReq.p95)} ms (debounce ${SEARCH_DEBOUNCE_MS} ms)`);
       log(`                        request → response     ${f(server.p50)} / ${f(server.p95)} ms`);
       log(`                        response → options    ${f(render.p50)} / ${f(render.p95)} ms`);

@@ -98,10 +98,13 @@ async function mainThreadMeter(page: Page) {
   return async () => {
     const end = await read();
     await cdp.detach().catch(() => undefined);
-    return { taskMs: round1((end.task - start.task) * 1000), scriptMs: round1((end.script - start.script) * 1000), layoutMs: round1((end.layout - start.layout) * 1000) };
+    return {
+      taskMs: round1((end.task - start.task) * 1000),
+      scriptMs: round1((end.script - start.script) * 1000),
+      layoutMs: round1((end.layout - start.layout) * 1000),
+    };
   };
 }
-
 
 async function moveMouseToGrid(page: Page) {
   const box = await page.getByRole('grid', { name: 'Users' }).boundingBox();
@@ -167,15 +170,17 @@ async function screenRun(page: Page) {
     );
     await page.getByRole('button', { name: 'Next page' }).press('Enter');
     await answered;
-    await page.waitForFunction(
-      (r) =>
-        [...document.querySelectorAll('.lw-pagination__range')].some((el) => el.textContent === r) &&
-        document.querySelector('[role="grid"]')?.getAttribute('aria-busy') !== 'true',
-      range,
-      { polling: 'raf', timeout: 30_000 },
-    ).catch((e: Error) => {
-      throw new Error(`page ${p + 1} (${range}) was not shown: ${e.message}`);
-    });
+    await page
+      .waitForFunction(
+        (r) =>
+          [...document.querySelectorAll('.lw-pagination__range')].some((el) => el.textContent === r) &&
+          document.querySelector('[role="grid"]')?.getAttribute('aria-busy') !== 'true',
+        range,
+        { polling: 'raf', timeout: 30_000 },
+      )
+      .catch((e: Error) => {
+        throw new Error(`page ${p + 1} (${range}) was not shown: ${e.message}`);
+      });
     pageChangeMs.push(performance.now() - tp);
     const s = (await page.evaluate(GRID_STATE)) as GridState;
     if (s && s.top > 0) {
@@ -202,7 +207,10 @@ async function screenRun(page: Page) {
     open: longTaskFigures(st.longTasks, tOpen, tRun),
     run: longTaskFigures(st.longTasks, tRun),
     /** long tasks that started while a page change was under way */
-    paging: longTaskFigures(st.longTasks.filter((t) => paging.some(([a, b]) => t.start >= a && t.start <= b)), tRun),
+    paging: longTaskFigures(
+      st.longTasks.filter((t) => paging.some(([a, b]) => t.start >= a && t.start <= b)),
+      tRun,
+    ),
     pageChangeP50: percentileOf(pageChangeMs, 50),
     pageChangeP95: percentileOf(pageChangeMs, 95),
     keptScroll,
@@ -331,12 +339,20 @@ export async function benchPersonsList(): Promise<Record<string, number | string
       const a = await screenRun(page);
       const ok = (cond: boolean) => (cond ? 'met' : 'NOT met');
       log(`   ${a.rowsScrolledPast.toLocaleString('en-GB')} rows scrolled past in ${a.seconds.toFixed(1)} s (${a.steps} wheel steps)`);
-      log(`   long tasks while scrolling and paging: ${a.run.count}, over ${GOAL_LONG_TASK_MS} ms: ${a.run.over50}, max ${a.run.max} ms   goal: none over ${GOAL_LONG_TASK_MS} ms → ${ok(a.run.over50 === 0)}`);
-      log(`   of which during page changes (Enter → new page at its top): ${a.paging.count}, max ${a.paging.max} ms; while scrolling: ${a.run.count - a.paging.count}`);
-      log(`   max DOM rows ${a.maxDomRows} (${a.maxDomRowsStep} at the wheel-step samples)   goal: under ${GOAL_DOM_ROWS} → ${ok(a.maxDomRows < GOAL_DOM_ROWS)}`);
+      log(
+        `   long tasks while scrolling and paging: ${a.run.count}, over ${GOAL_LONG_TASK_MS} ms: ${a.run.over50}, max ${a.run.max} ms   goal: none over ${GOAL_LONG_TASK_MS} ms → ${ok(a.run.over50 === 0)}`,
+      );
+      log(
+        `   of which during page changes (Enter → new page at its top): ${a.paging.count}, max ${a.paging.max} ms; while scrolling: ${a.run.count - a.paging.count}`,
+      );
+      log(
+        `   max DOM rows ${a.maxDomRows} (${a.maxDomRowsStep} at the wheel-step samples)   goal: under ${GOAL_DOM_ROWS} → ${ok(a.maxDomRows < GOAL_DOM_ROWS)}`,
+      );
       log(`   next page (Enter → new rows shown): p50 ${round1(a.pageChangeP50)} ms, p95 ${round1(a.pageChangeP95)} ms`);
       log(`   pages that opened scrolled to the previous page's end: ${a.keptScroll} of ${a.pages - 1} (brought back with Home)`);
-      log(`   renderer main thread busy ${a.mainThread.taskMs} ms over the ${a.seconds.toFixed(1)} s (script ${a.mainThread.scriptMs} ms, style+layout ${a.mainThread.layoutMs} ms)`);
+      log(
+        `   renderer main thread busy ${a.mainThread.taskMs} ms over the ${a.seconds.toFixed(1)} s (script ${a.mainThread.scriptMs} ms, style+layout ${a.mainThread.layoutMs} ms)`,
+      );
       log(`   opening (g u, 100 rows per page): ${a.open.count} long tasks, max ${a.open.max} ms`);
 
       const token = await apiTokens(server.url);
@@ -347,11 +363,19 @@ export async function benchPersonsList(): Promise<Record<string, number | string
       const hp = await context.newPage();
       log(`b) DataTable "all rows" mode, every person, ${ALL_WHEEL_PX} px wheel steps every ${STEP_MS} ms`);
       const b = await allRowsRun(hp, harness.url);
-      log(`   ${b.rowsReached.toLocaleString('en-GB')} of ${b.total.toLocaleString('en-GB')} rows reached; end of the scroll range after ${(b.bottomAt / 1000).toFixed(1)} s (${b.steps} steps), last row shown with data after ${(b.lastRowAt / 1000).toFixed(1)} s`);
-      log(`   long tasks: ${b.run.count}, over ${GOAL_LONG_TASK_MS} ms: ${b.run.over50}, max ${b.run.max} ms   goal: none over ${GOAL_LONG_TASK_MS} ms → ${ok(b.run.over50 === 0)}`);
+      log(
+        `   ${b.rowsReached.toLocaleString('en-GB')} of ${b.total.toLocaleString('en-GB')} rows reached; end of the scroll range after ${(b.bottomAt / 1000).toFixed(1)} s (${b.steps} steps), last row shown with data after ${(b.lastRowAt / 1000).toFixed(1)} s`,
+      );
+      log(
+        `   long tasks: ${b.run.count}, over ${GOAL_LONG_TASK_MS} ms: ${b.run.over50}, max ${b.run.max} ms   goal: none over ${GOAL_LONG_TASK_MS} ms → ${ok(b.run.over50 === 0)}`,
+      );
       log(`   max DOM rows ${b.maxDomRows}   goal: under ${GOAL_DOM_ROWS} → ${ok(b.maxDomRows < GOAL_DOM_ROWS)}`);
-      log(`   rows loaded ${b.loaded.toLocaleString('en-GB')} in ${b.requests} requests of 100 (p50 ${round1(b.fetchP50)} ms, p95 ${round1(b.fetchP95)} ms), ${b.errors} errors`);
-      log(`   renderer main thread busy ${b.mainThread.taskMs} ms over the ${(b.lastRowAt / 1000).toFixed(1)} s (script ${b.mainThread.scriptMs} ms, style+layout ${b.mainThread.layoutMs} ms); ${(b.lastRowAt / b.steps).toFixed(0)} ms per wheel step on average`);
+      log(
+        `   rows loaded ${b.loaded.toLocaleString('en-GB')} in ${b.requests} requests of 100 (p50 ${round1(b.fetchP50)} ms, p95 ${round1(b.fetchP95)} ms), ${b.errors} errors`,
+      );
+      log(
+        `   renderer main thread busy ${b.mainThread.taskMs} ms over the ${(b.lastRowAt / 1000).toFixed(1)} s (script ${b.mainThread.scriptMs} ms, style+layout ${b.mainThread.layoutMs} ms); ${(b.lastRowAt / b.steps).toFixed(0)} ms per wheel step on average`,
+      );
       log(`   placeholder rows on screen in ${(b.placeholderShare * 100).toFixed(0)}% of sampled frames (at most ${b.maxPlaceholders} at once)`);
       const loadAfter = loadNote();
       log(`   ${loadBefore} before, ${loadAfter} after (2 cores; other work may be running)`);

@@ -36,17 +36,125 @@ const digits = (r: Rand, n: number) => {
 };
 
 const SERIAL_PREFIX: [number, string][] = [
-  [620, 'SG620'], [621, 'SG621'], [640, 'SG640'], [740, 'SG740'], [750, 'SG750'], [370, 'MG370'], [10, 'IDC'],
-  [20, 'TWX'], [30, 'T4'], [15, 'EV'], [60, 'SCAM'], [803, 'SPG3'], [804, 'GEN4'], [810, 'SPX'], [3, 'APP'], [400, 'GIM2'],
+  [620, 'SG620'],
+  [621, 'SG621'],
+  [640, 'SG640'],
+  [740, 'SG740'],
+  [750, 'SG750'],
+  [370, 'MG370'],
+  [10, 'IDC'],
+  [20, 'TWX'],
+  [30, 'T4'],
+  [15, 'EV'],
+  [60, 'SCAM'],
+  [803, 'SPG3'],
+  [804, 'GEN4'],
+  [810, 'SPX'],
+  [3, 'APP'],
+  [400, 'GIM2'],
 ];
-const FIRST = ['Oliver', 'Amelia', 'George', 'Isla', 'Harry', 'Ava', 'Noah', 'Mia', 'Jack', 'Ivy', 'Leo', 'Grace', 'Arthur',
-  'Freya', 'Oscar', 'Lily', 'Charlie', 'Florence', 'Thomas', 'Emily', 'James', 'Sophie', 'William', 'Poppy', 'Henry', 'Evie',
-  'Alfie', 'Ella', 'Joshua', 'Rosie', 'Jacob', 'Daisy', 'Samuel', 'Chloe', 'Daniel', 'Lucy', 'Mohammed', 'Aisha', 'Ethan', 'Zara'];
-const LAST = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 'Johnson', 'Davies', 'Robinson', 'Wright', 'Thompson',
-  'Evans', 'Walker', 'White', 'Roberts', 'Green', 'Hall', 'Wood', 'Jackson', 'Clarke', 'Patel', 'Khan', 'Lewis', 'James',
-  'Phillips', 'Mason', 'Mitchell', 'Rose', 'Davis', 'Rodriguez', 'Cox', 'Alexander', 'Morgan', 'Moore', 'Martin', 'Price'];
-const TRADE = ['Harbour', 'Northern', 'Albion', 'Pennine', 'Thames', 'Severn', 'Summit', 'Beacon', 'Crown', 'Oak', 'Granite',
-  'Meridian', 'Kestrel', 'Falcon', 'Heritage', 'Riverside', 'Lakeside', 'Castle', 'Anchor', 'Phoenix'];
+const FIRST = [
+  'Oliver',
+  'Amelia',
+  'George',
+  'Isla',
+  'Harry',
+  'Ava',
+  'Noah',
+  'Mia',
+  'Jack',
+  'Ivy',
+  'Leo',
+  'Grace',
+  'Arthur',
+  'Freya',
+  'Oscar',
+  'Lily',
+  'Charlie',
+  'Florence',
+  'Thomas',
+  'Emily',
+  'James',
+  'Sophie',
+  'William',
+  'Poppy',
+  'Henry',
+  'Evie',
+  'Alfie',
+  'Ella',
+  'Joshua',
+  'Rosie',
+  'Jacob',
+  'Daisy',
+  'Samuel',
+  'Chloe',
+  'Daniel',
+  'Lucy',
+  'Mohammed',
+  'Aisha',
+  'Ethan',
+  'Zara',
+];
+const LAST = [
+  'Smith',
+  'Jones',
+  'Taylor',
+  'Brown',
+  'Williams',
+  'Wilson',
+  'Johnson',
+  'Davies',
+  'Robinson',
+  'Wright',
+  'Thompson',
+  'Evans',
+  'Walker',
+  'White',
+  'Roberts',
+  'Green',
+  'Hall',
+  'Wood',
+  'Jackson',
+  'Clarke',
+  'Patel',
+  'Khan',
+  'Lewis',
+  'James',
+  'Phillips',
+  'Mason',
+  'Mitchell',
+  'Rose',
+  'Davis',
+  'Rodriguez',
+  'Cox',
+  'Alexander',
+  'Morgan',
+  'Moore',
+  'Martin',
+  'Price',
+];
+const TRADE = [
+  'Harbour',
+  'Northern',
+  'Albion',
+  'Pennine',
+  'Thames',
+  'Severn',
+  'Summit',
+  'Beacon',
+  'Crown',
+  'Oak',
+  'Granite',
+  'Meridian',
+  'Kestrel',
+  'Falcon',
+  'Heritage',
+  'Riverside',
+  'Lakeside',
+  'Castle',
+  'Anchor',
+  'Phoenix',
+];
 const TRADE2 = ['Logistics', 'Care', 'Security', 'Utilities', 'Housing', 'Facilities', 'Health', 'Transport', 'Energy', 'Services'];
 const SUFFIX = ['Ltd', 'plc', 'Group', 'Trust', 'LLP', 'Council'];
 
@@ -62,7 +170,16 @@ export const countsFor = (devices: number): Counts => ({
 });
 
 /** Samples kept while generating, to build queries that hit real rows. */
-type Samples = { serials: string[]; imeis: string[]; phones: string[]; customers: string[]; portals: string[]; persons: string[]; emails: string[]; alarmIds: string[] };
+type Samples = {
+  serials: string[];
+  imeis: string[];
+  phones: string[];
+  customers: string[];
+  portals: string[];
+  persons: string[];
+  emails: string[];
+  alarmIds: string[];
+};
 
 /** Multi-row INSERT statements (`rowsPerStatement` rows each), committed every `txRows` rows. */
 function loader(raw: SQLite.Database, head: string, tuple: string, rowsPerStatement: number) {
@@ -95,10 +212,29 @@ function batched(raw: SQLite.Database, n: number, l: ReturnType<typeof loader>, 
   }
 }
 
-const CUSTOMER_FLAGS = ['isMigratedAccount', 'isSalesforceAccount', 'isAutomaticEmailsPaused', 'allowDeviceSubscriptionChanges',
-  'enableDiscreetAlarmApp', 'enableFallDetectionApp', 'enableSmsActivityConfirmation', 'enableAlarmReportIntelligence',
-  'autoGenerateAlarmIntelligence', 'nationalResponse', 'globalResponse', 'eurowatch', 'translationServices', 'checkInTimers',
-  'teamBroadcast', 'isWelfareCheckEnabled', 'isFallDetectionEnabled', 'isTravelSafeEnabled', 'isTrackingEnabled', 'isSureCamEnabled', 'isSosDisabled'];
+const CUSTOMER_FLAGS = [
+  'isMigratedAccount',
+  'isSalesforceAccount',
+  'isAutomaticEmailsPaused',
+  'allowDeviceSubscriptionChanges',
+  'enableDiscreetAlarmApp',
+  'enableFallDetectionApp',
+  'enableSmsActivityConfirmation',
+  'enableAlarmReportIntelligence',
+  'autoGenerateAlarmIntelligence',
+  'nationalResponse',
+  'globalResponse',
+  'eurowatch',
+  'translationServices',
+  'checkInTimers',
+  'teamBroadcast',
+  'isWelfareCheckEnabled',
+  'isFallDetectionEnabled',
+  'isTravelSafeEnabled',
+  'isTrackingEnabled',
+  'isSureCamEnabled',
+  'isSosDisabled',
+];
 
 /** Inserts `devices` devices (and the proportional rest); returns insert timings (ms) and samples. */
 /** rowsPerStatement: 500 is what the demo generator's BatchInserter uses; 1 is the worst case for the FTS triggers. */
@@ -115,8 +251,12 @@ export function generate(raw: SQLite.Database, c: Counts, opts: { seed?: number;
   let t = performance.now();
   const customerIds: string[] = [];
   const customerNames: string[] = [];
-  const insC = loader(raw, `insert into customers (id, tenantId, name, portalId, tier, status, ${CUSTOMER_FLAGS.join(', ')}, trackingInterval, etag, deviceSubscriptionsEtag, appSubscriptionsEtag, createdAt, updatedAt)`,
-    `(?, ?, ?, ?, ?, ?, ${CUSTOMER_FLAGS.map(() => '0').join(', ')}, 15, '"e"', '"e"', '"e"', ?, ?)`, per);
+  const insC = loader(
+    raw,
+    `insert into customers (id, tenantId, name, portalId, tier, status, ${CUSTOMER_FLAGS.join(', ')}, trackingInterval, etag, deviceSubscriptionsEtag, appSubscriptionsEtag, createdAt, updatedAt)`,
+    `(?, ?, ?, ?, ?, ?, ${CUSTOMER_FLAGS.map(() => '0').join(', ')}, 15, '"e"', '"e"', '"e"', ?, ?)`,
+    per,
+  );
   batched(raw, c.customers, insC, (i) => {
     const id = `c${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`;
     const name = `${pick(r, TRADE)} ${pick(r, TRADE2)} ${pick(r, SUFFIX)} ${i}`;
@@ -130,8 +270,12 @@ export function generate(raw: SQLite.Database, c: Counts, opts: { seed?: number;
   ms.customers = performance.now() - t;
 
   t = performance.now();
-  const insD = loader(raw, `insert into devices (id, serialNumber, imei, type, phoneNumber, status, customerId, isUserAssigned, lastUpdated, addedToSystem, etag)`,
-    `(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, '"e"')`, per);
+  const insD = loader(
+    raw,
+    `insert into devices (id, serialNumber, imei, type, phoneNumber, status, customerId, isUserAssigned, lastUpdated, addedToSystem, etag)`,
+    `(?, ?, ?, ?, ?, ?, ?, 0, ?, ?, '"e"')`,
+    per,
+  );
   // serial numbers: a per-type counter scrambled so that insertion order is not serial order
   const perType = new Map<number, number>();
   batched(raw, c.devices, insD, (i) => {
@@ -142,7 +286,8 @@ export function generate(raw: SQLite.Database, c: Counts, opts: { seed?: number;
     const imei = `35${digits(r, 13)}`;
     const p = r();
     const local = `7${digits(r, 9)}`;
-    const phone = p < 0.3 ? null : p < 0.6 ? `+44${local}` : p < 0.85 ? `0${local.slice(0, 4)} ${local.slice(4)}` : `+44 ${local.slice(0, 4)} ${local.slice(4)}`;
+    const phone =
+      p < 0.3 ? null : p < 0.6 ? `+44${local}` : p < 0.85 ? `0${local.slice(0, 4)} ${local.slice(4)}` : `+44 ${local.slice(0, 4)} ${local.slice(4)}`;
     keep(s.serials, serial, 97, i);
     keep(s.imeis, imei, 89, i);
     if (phone) keep(s.phones, `0${local}`, 83, i);
@@ -154,8 +299,12 @@ export function generate(raw: SQLite.Database, c: Counts, opts: { seed?: number;
 
   t = performance.now();
   const personNames: string[] = [];
-  const insP = loader(raw, `insert into persons (id, tenantId, firstName, lastName, email, phoneNumbers, profile, searchText, etag, createdAt, updatedAt)`,
-    `(?, ?, ?, ?, ?, '[]', '{}', ?, '"e"', ?, ?)`, per);
+  const insP = loader(
+    raw,
+    `insert into persons (id, tenantId, firstName, lastName, email, phoneNumbers, profile, searchText, etag, createdAt, updatedAt)`,
+    `(?, ?, ?, ?, ?, '[]', '{}', ?, '"e"', ?, ?)`,
+    per,
+  );
   batched(raw, c.persons, insP, (i) => {
     const f = pick(r, FIRST);
     const l = pick(r, LAST);
@@ -168,16 +317,30 @@ export function generate(raw: SQLite.Database, c: Counts, opts: { seed?: number;
   ms.persons = performance.now() - t;
 
   t = performance.now();
-  const insA = loader(raw, `insert into alarmReports (id, alarmId, customerId, customerAccountFullName, personFullName, alarmStarted, alarmClosed,
+  const insA = loader(
+    raw,
+    `insert into alarmReports (id, alarmId, customerId, customerAccountFullName, personFullName, alarmStarted, alarmClosed,
       location, profileSnapshot, etag, alarmType, verificationType, verificationCategory, verificationStartedSeconds, verificationCompletedSeconds)`,
-    `(?, ?, ?, ?, ?, ?, ?, '{}', '{}', '"e"', ?, 1, 1, ?, ?)`, per);
+    `(?, ?, ?, ?, ?, ?, ?, '{}', '{}', '"e"', ?, 1, 1, ?, ?)`,
+    per,
+  );
   batched(raw, c.alarmReports, insA, (i) => {
     const ci = Math.floor(r() * customerIds.length);
     const alarmId = String(10_000_000 + i);
     keep(s.alarmIds, alarmId, 101, i);
     const closed = iso(T0 - Math.floor(r() * 730 * 86_400_000));
-    insA.add(`a${String(i).padStart(9, '0')}-0000-4000-8000-000000000000`, alarmId, customerIds[ci], customerNames[ci],
-      personNames[Math.floor(r() * personNames.length)], closed, closed, 1 + (i % 4), Math.floor(r() * 60), Math.floor(r() * 900));
+    insA.add(
+      `a${String(i).padStart(9, '0')}-0000-4000-8000-000000000000`,
+      alarmId,
+      customerIds[ci],
+      customerNames[ci],
+      personNames[Math.floor(r() * personNames.length)],
+      closed,
+      closed,
+      1 + (i % 4),
+      Math.floor(r() * 60),
+      Math.floor(r() * 900),
+    );
   });
   ms.alarmReports = performance.now() - t;
   return { ms, samples: s };
@@ -198,11 +361,23 @@ export function buildQueries(s: Samples, n = 300, seed = 11): string[] {
     [0.07, () => frag(pick(r, s.serials), 4, 6, 3 + Math.floor(r() * 3)).toLowerCase()], // serial middle fragments
     [0.12, () => frag(pick(r, s.imeis), 5, 8, 3 + Math.floor(r() * 6))], // IMEI fragments
     [0.03, () => pick(r, s.imeis)], // full IMEIs
-    [0.06, () => { const p = pick(r, s.phones); return r() < 0.5 ? p : `+44 ${p.slice(1, 5)} ${p.slice(5)}`; }], // phone numbers
+    [
+      0.06,
+      () => {
+        const p = pick(r, s.phones);
+        return r() < 0.5 ? p : `+44 ${p.slice(1, 5)} ${p.slice(5)}`;
+      },
+    ], // phone numbers
     [0.03, () => frag(pick(r, s.phones), 5, 7, 0)], // phone prefixes
     [0.07, () => frag(pick(r, s.customers), 3, 12, 0).trim()], // customer name prefixes
     [0.02, () => pick(r, s.portals)], // customer references
-    [0.08, () => { const p = pick(r, s.persons); return r() < 0.5 ? p : itemAt(p.split(' '), r() < 0.5 ? 0 : 1).slice(0, 4 + Math.floor(r() * 4)); }], // names
+    [
+      0.08,
+      () => {
+        const p = pick(r, s.persons);
+        return r() < 0.5 ? p : itemAt(p.split(' '), r() < 0.5 ? 0 : 1).slice(0, 4 + Math.floor(r() * 4));
+      },
+    ], // names
     [0.04, () => frag(pick(r, s.emails), 5, 10)], // e-mail fragments
     [0.04, () => pick(r, s.alarmIds)], // alarm ids
     [0.09, () => frag(pick(r, [...s.serials, ...s.persons, ...s.customers]), 1, 2, 0)], // 1-2 characters
@@ -274,7 +449,9 @@ export async function benchSearch(opts: { sizes?: number[]; queries?: number; tr
   for (const { per, without: a, with: b } of trig) {
     figures[`insert_${k}_devices_${per}rows_stmt_no_search_cpu_ms`] = Math.round(a);
     figures[`insert_${k}_devices_${per}rows_stmt_with_search_cpu_ms`] = Math.round(b);
-    console.log(`  insert ${trigRows} devices, ${per} row(s)/statement: ${Math.round(a)} ms CPU without search triggers, ${Math.round(b)} ms with (+${Math.round(b - a)} ms, ${((b - a) / trigRows * 1000).toFixed(1)} µs/row)`);
+    console.log(
+      `  insert ${trigRows} devices, ${per} row(s)/statement: ${Math.round(a)} ms CPU without search triggers, ${Math.round(b)} ms with (+${Math.round(b - a)} ms, ${(((b - a) / trigRows) * 1000).toFixed(1)} µs/row)`,
+    );
   }
 
   for (const size of sizes) {
@@ -290,7 +467,9 @@ export async function benchSearch(opts: { sizes?: number[]; queries?: number; tr
       const loadMs = performance.now() - t0;
       raw.pragma('wal_checkpoint(TRUNCATE)');
       const mb = statSync(file).size / 1e6;
-      console.log(`  ${label}: loaded ${counts.devices} devices, ${counts.customers} customers, ${counts.persons} persons, ${counts.alarmReports} alarm reports in ${(loadMs / 1000).toFixed(1)} s (devices ${(ms.devices / 1000).toFixed(1)} s); file ${mb.toFixed(0)} MB`);
+      console.log(
+        `  ${label}: loaded ${counts.devices} devices, ${counts.customers} customers, ${counts.persons} persons, ${counts.alarmReports} alarm reports in ${(loadMs / 1000).toFixed(1)} s (devices ${(ms.devices / 1000).toFixed(1)} s); file ${mb.toFixed(0)} MB`,
+      );
 
       const config = testConfig();
       const log = () => {};
@@ -335,8 +514,15 @@ export async function benchSearch(opts: { sizes?: number[]; queries?: number; tr
         const [load = NaN] = loadavg(); // 1-minute average
         figures[`${key}_loadavg`] = r2(load);
         const goal = size >= 1_000_000 ? 30 : 15;
-        console.log(`  ${key}: ${queries.length} queries, avg ${(hits / queries.length).toFixed(1)} hits; p50 ${figures[`${key}_p50_ms`]} ms, p95 ${figures[`${key}_p95_ms`]} ms (goal < ${goal}), p99 ${figures[`${key}_p99_ms`]} ms, max ${figures[`${key}_max_ms`]} ms; CPU p50 ${figures[`${key}_cpu_p50_ms`]} / p95 ${figures[`${key}_cpu_p95_ms`]} ms; load average ${load.toFixed(1)}`);
-        console.log(`  ${key}: slowest: ${slow.slice(0, 5).map(([d, q]) => `${JSON.stringify(q)} ${d.toFixed(1)} ms`).join(', ')}`);
+        console.log(
+          `  ${key}: ${queries.length} queries, avg ${(hits / queries.length).toFixed(1)} hits; p50 ${figures[`${key}_p50_ms`]} ms, p95 ${figures[`${key}_p95_ms`]} ms (goal < ${goal}), p99 ${figures[`${key}_p99_ms`]} ms, max ${figures[`${key}_max_ms`]} ms; CPU p50 ${figures[`${key}_cpu_p50_ms`]} / p95 ${figures[`${key}_cpu_p95_ms`]} ms; load average ${load.toFixed(1)}`,
+        );
+        console.log(
+          `  ${key}: slowest: ${slow
+            .slice(0, 5)
+            .map(([d, q]) => `${JSON.stringify(q)} ${d.toFixed(1)} ms`)
+            .join(', ')}`,
+        );
       };
       figures[`${label}_load_s`] = Math.round(loadMs / 100) / 10;
       figures[`${label}_file_mb`] = Math.round(mb);

@@ -40,4 +40,11 @@ export async function benchSeed(): Promise<Record<string, number>> {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) benchSeed().then(() => process.exit(0), (e) => { console.error(e); process.exit(1); });
+if (import.meta.url === `file://${process.argv[1]}`)
+  benchSeed().then(
+    () => process.exit(0),
+    (e) => {
+      console.error(e);
+      process.exit(1);
+    },
+  );

@@ -19,7 +19,11 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Same, for an unsorted list. */
-export const percentileOf = (xs: readonly number[], p: number) => percentile([...xs].sort((a, b) => a - b), p);
+export const percentileOf = (xs: readonly number[], p: number) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    p,
+  );
 
 /** xs[i]; a RangeError when i is not an index of xs. */
 export function itemAt<T>(xs: readonly T[], i: number): T {

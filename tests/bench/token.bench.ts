@@ -73,7 +73,9 @@ export async function benchToken(opts: { seconds?: number } = {}): Promise<Recor
 
   // Refresh: each worker follows its own rotating chain (a used token would revoke the family).
   const chains = await Promise.all(Array.from({ length: 8 }, () => passwordGrant().then((t) => t.refresh_token)));
-  const advance = async (w: number) => { chains[w] = (await refreshGrant(itemAt(chains, w))).refresh_token; };
+  const advance = async (w: number) => {
+    chains[w] = (await refreshGrant(itemAt(chains, w))).refresh_token;
+  };
   const rfSeq = await measure(1, () => advance(0));
   const rf8 = await measure(8, advance);
 

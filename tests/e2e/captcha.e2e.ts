@@ -7,7 +7,9 @@ const used = () => dbQuery<{ n: number }>('select count(*) as n from captchaSolu
 test('the browser solves the captcha invisibly: sign-in works, nothing shows, the server stored the used solution', async ({ page }) => {
   const before = used();
   const challenges: string[] = [];
-  page.on('request', (r) => { if (r.url().includes('/api/captcha/challenge')) challenges.push(r.url()); });
+  page.on('request', (r) => {
+    if (r.url().includes('/api/captcha/challenge')) challenges.push(r.url());
+  });
   await signIn(page, 'admin@demo.test');
   await expect(page.getByRole('navigation')).toBeVisible();
   expect(challenges.length).toBeGreaterThanOrEqual(1);

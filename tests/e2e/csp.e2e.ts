@@ -12,9 +12,7 @@ async function watchCsp(page: Page) {
   await page.addInitScript(() => {
     const w = window as unknown as { __csp: unknown[] };
     w.__csp = [];
-    document.addEventListener('securitypolicyviolation', (e) =>
-      w.__csp.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample }),
-    );
+    document.addEventListener('securitypolicyviolation', (e) => w.__csp.push({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample }));
   });
   const console: string[] = [];
   page.on('console', (m) => {

@@ -41,7 +41,10 @@ export async function apiToken(email: string, password = DEMO_PASSWORD) {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams({
-      grant_type: 'password', client_id: 'portal', username: email, password,
+      grant_type: 'password',
+      client_id: 'portal',
+      username: email,
+      password,
       captchaResponse: await solvedCaptcha((path) => fetch(`${BASE}${path}`)),
     }).toString(),
   });

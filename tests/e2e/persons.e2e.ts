@@ -63,8 +63,11 @@ test('editing a person with a stale etag shows a clear message', async ({ page }
     body: JSON.stringify({
       personId: a.id,
       person: {
-        firstName: a.firstName, lastName: `${a.lastName}-x`, emailAddress: current.Person.Contact.EmailAddress,
-        roleIds: current.Person.Roles.map((r: { Id: string }) => r.Id), etag: current.Etag,
+        firstName: a.firstName,
+        lastName: `${a.lastName}-x`,
+        emailAddress: current.Person.Contact.EmailAddress,
+        roleIds: current.Person.Roles.map((r: { Id: string }) => r.Id),
+        etag: current.Etag,
       },
     }),
   });

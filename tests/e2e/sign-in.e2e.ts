@@ -2,7 +2,7 @@ import { test, expect } from '@playwright/test';
 import { signIn, dbQuery } from './helpers';
 import { MSG } from '../../src/shared/messages';
 
-test('signed-out visitors land on the sign-in page with the spec\'s form', async ({ page }) => {
+test("signed-out visitors land on the sign-in page with the spec's form", async ({ page }) => {
   await page.goto('/persons');
   await expect(page).toHaveURL(/\/login$/);
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
@@ -45,11 +45,13 @@ test('second factor: the code from the outbox signs the user in', async ({ page 
   await expect(page.getByText('We sent a verification code by e-mail to a•••@demo.test.')).toBeVisible();
   await expect(code).toHaveAccessibleDescription(/by e-mail to a•••@demo\.test/);
   let body = '';
-  await expect.poll(() => {
-    const rows = dbQuery<{ body: string }>("select body from outbox where recipient = 'admin-2fa@demo.test' and id > ? order by id desc limit 1", before);
-    body = rows[0]?.body ?? '';
-    return body;
-  }).toMatch(/\d{6}/);
+  await expect
+    .poll(() => {
+      const rows = dbQuery<{ body: string }>("select body from outbox where recipient = 'admin-2fa@demo.test' and id > ? order by id desc limit 1", before);
+      body = rows[0]?.body ?? '';
+      return body;
+    })
+    .toMatch(/\d{6}/);
   const digits = /(\d{6})/.exec(body)![1];
   // a wrong code first: the code-specific message
   await code.focus();
@@ -71,7 +73,10 @@ test('a person without admin-panel access is refused with the spec message', asy
 test('logout clears the session and returns to sign-in', async ({ page }) => {
   await signIn(page, 'admin@demo.test');
   await expect(page.getByRole('navigation')).toBeVisible();
-  await page.getByRole('button', { name: /profile|account|user menu/i }).first().click();
+  await page
+    .getByRole('button', { name: /profile|account|user menu/i })
+    .first()
+    .click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/login$/);
   const keys = await page.evaluate(() => Object.keys(localStorage));

@@ -19,7 +19,12 @@ test('keyboard pane work: split, move a tab, resize, unsaved-changes guard on cl
   await expect(page.getByRole('tablist')).toHaveCount(1);
   await page.keyboard.press('Alt+m');
   await expect(page.getByRole('tablist')).toHaveCount(2);
-  await expect(page.getByRole('tablist').nth(1).getByRole('tab', { name: new RegExp(`${p.firstName}`) })).toBeVisible();
+  await expect(
+    page
+      .getByRole('tablist')
+      .nth(1)
+      .getByRole('tab', { name: new RegExp(`${p.firstName}`) }),
+  ).toBeVisible();
 
   // the splitter is a window splitter the keyboard can move
   const sep = page.getByRole('separator').first();
@@ -51,7 +56,7 @@ test('keyboard pane work: split, move a tab, resize, unsaved-changes guard on cl
   await expect(sheet.getByText('Split pane right')).toBeVisible();
 });
 
-test('split panes follow the pane being used: typing in the left pane, Alt+W closes the left pane\'s tab', async ({ page }) => {
+test("split panes follow the pane being used: typing in the left pane, Alt+W closes the left pane's tab", async ({ page }) => {
   const [p] = dbQuery<{ id: string; firstName: string; lastName: string }>(
     "select id, firstName, lastName from persons where email like '%@arc.example' order by lastName limit 1",
   );

@@ -29,5 +29,18 @@ export async function createTestApp(over: Partial<Config> = {}, opts: { redis?: 
     }
     return app.request(path, { ...init, headers, body, method: init.method ?? (body ? 'POST' : 'GET') });
   };
-  return { app, routes, deps, db: tdb.db, dialect: tdb.dialect, config, logs, request, close: async () => { await outbox.close(); await tdb.close(); } };
+  return {
+    app,
+    routes,
+    deps,
+    db: tdb.db,
+    dialect: tdb.dialect,
+    config,
+    logs,
+    request,
+    close: async () => {
+      await outbox.close();
+      await tdb.close();
+    },
+  };
 }

@@ -9,20 +9,50 @@ export const PROVIDER_TENANT = '00000000-0000-4000-8000-00000000a11c';
 
 export async function insertPerson(
   db: DB,
-  p: { email: string; firstName?: string; lastName?: string; roles: RoleName[]; passwordHash?: string | null; tenantId?: string; twoFactorType?: number | null; isLocked?: boolean },
+  p: {
+    email: string;
+    firstName?: string;
+    lastName?: string;
+    roles: RoleName[];
+    passwordHash?: string | null;
+    tenantId?: string;
+    twoFactorType?: number | null;
+    isLocked?: boolean;
+  },
 ) {
   const id = randomUUID();
   const now = new Date().toISOString();
   const firstName = p.firstName ?? 'Test';
   const lastName = p.lastName ?? 'Person';
-  await db.insertInto('persons').values({
-    id, tenantId: p.tenantId ?? PROVIDER_TENANT, firstName, lastName, email: p.email.toLowerCase(),
-    passwordHash: p.passwordHash ?? null, isLocked: p.isLocked ? 1 : 0, failedAttempts: 0, lastLoginDate: null,
-    personStatus: 1, loginMethod: 1, twoFactorType: p.twoFactorType ?? null, twoFactorPhone: null,
-    phoneNumbers: '[]', profile: '{}', searchText: `${firstName} ${lastName} ${p.email}`.toLowerCase(),
-    etag: `"${randomUUID()}"`, createdAt: now, updatedAt: now,
-  }).execute();
-  if (p.roles.length) await db.insertInto('personRoles').values(p.roles.map((r) => ({ personId: id, roleId: ROLE_IDS[r] }))).execute();
+  await db
+    .insertInto('persons')
+    .values({
+      id,
+      tenantId: p.tenantId ?? PROVIDER_TENANT,
+      firstName,
+      lastName,
+      email: p.email.toLowerCase(),
+      passwordHash: p.passwordHash ?? null,
+      isLocked: p.isLocked ? 1 : 0,
+      failedAttempts: 0,
+      lastLoginDate: null,
+      personStatus: 1,
+      loginMethod: 1,
+      twoFactorType: p.twoFactorType ?? null,
+      twoFactorPhone: null,
+      phoneNumbers: '[]',
+      profile: '{}',
+      searchText: `${firstName} ${lastName} ${p.email}`.toLowerCase(),
+      etag: `"${randomUUID()}"`,
+      createdAt: now,
+      updatedAt: now,
+    })
+    .execute();
+  if (p.roles.length)
+    await db
+      .insertInto('personRoles')
+      .values(p.roles.map((r) => ({ personId: id, roleId: ROLE_IDS[r] })))
+      .execute();
   return id;
 }
 

@@ -14,16 +14,28 @@ import { SEARCH_GROUP_LABELS } from '../../src/shared/schemas/search.js';
 export const answer = <E extends Endpoint>(_endpoint: E, body: ResponseOf<E>): ResponseOf<E> => body;
 
 const ROLE_ORDER: Record<RoleName, number> = {
-  SuperAdminRole: 1, SuperAdminReadonlyRole: 2, ArcManagerRole: 3, ArcSupervisorRole: 4, ArcControllerRole: 5, PortalUserRole: 6,
+  SuperAdminRole: 1,
+  SuperAdminReadonlyRole: 2,
+  ArcManagerRole: 3,
+  ArcSupervisorRole: 4,
+  ArcControllerRole: 5,
+  PortalUserRole: 6,
 };
 
 /** A role as persons and the dictionaries carry it (the fixed id and order of that role). */
 export const makeRole = (name: RoleName, over: Partial<RoleDto> = {}): RoleDto => ({
-  Id: ROLE_IDS[name], Name: name, IsDefault: name === ROLE.PortalUser, Order: ROLE_ORDER[name], ...over,
+  Id: ROLE_IDS[name],
+  Name: name,
+  IsDefault: name === ROLE.PortalUser,
+  Order: ROLE_ORDER[name],
+  ...over,
 });
 
 export const makeCountry = (over: Partial<CountryDto> & Pick<CountryDto, 'Code'>): CountryDto => ({
-  Id: `country-${over.Code.toLowerCase()}`, Name: over.Code, PhoneNumberCode: '', ...over,
+  Id: `country-${over.Code.toLowerCase()}`,
+  Name: over.Code,
+  PhoneNumberCode: '',
+  ...over,
 });
 
 export const DEFAULT_COUNTRIES: CountryDto[] = [
@@ -89,8 +101,15 @@ export const makePersonDetails = (over: Partial<PersonRecord> = {}, Etag = 'etag
 /** The list row of a person record (what the list shows for the same person). */
 export const listItemOf = (d: PersonDetails, over: Partial<PersonListItem> = {}): PersonListItem =>
   makePersonListItem({
-    Id: d.Person.Id, FirstName: d.Person.FirstName, LastName: d.Person.LastName, Email: d.Person.Contact.EmailAddress,
-    Roles: d.Person.Roles, IsLocked: d.Person.IsLocked, PersonStatus: d.Person.PersonStatus, Etag: d.Etag, ...over,
+    Id: d.Person.Id,
+    FirstName: d.Person.FirstName,
+    LastName: d.Person.LastName,
+    Email: d.Person.Contact.EmailAddress,
+    Roles: d.Person.Roles,
+    IsLocked: d.Person.IsLocked,
+    PersonStatus: d.Person.PersonStatus,
+    Etag: d.Etag,
+    ...over,
   });
 
 // ---- auth service
@@ -106,10 +125,17 @@ export const makeUserInfo = (over: Partial<UserInfo> = {}): UserInfo => ({
 });
 
 export const makeTokenResponse = (over: Partial<TokenResponse> = {}): TokenResponse => ({
-  access_token: 'access', token_type: 'Bearer', refresh_token: 'refresh', expires_in: 900, ...over,
+  access_token: 'access',
+  token_type: 'Bearer',
+  refresh_token: 'refresh',
+  expires_in: 900,
+  ...over,
 });
 
-export const TWO_FACTOR_TYPES_ANSWER: TwoFactorTypeOption[] = [{ name: 'Email', value: 1 }, { name: 'SMS', value: 2 }];
+export const TWO_FACTOR_TYPES_ANSWER: TwoFactorTypeOption[] = [
+  { name: 'Email', value: 1 },
+  { name: 'SMS', value: 2 },
+];
 
 export const makeTwoFactorSetting = (type: 1 | 2 | null = null, phoneNumber: TwoFactorPhone | null = null): TwoFactorSetting => ({
   twoFactorAuthentication: { type: type === null ? null : TWO_FACTOR_TYPES_ANSWER[type - 1], phoneNumber },
@@ -118,7 +144,14 @@ export const makeTwoFactorSetting = (type: 1 | 2 | null = null, phoneNumber: Two
 // ---- search
 
 export const makeSearchHit = (over: Partial<SearchHit> = {}): SearchHit => ({
-  id: PERSON_ID, kind: 'person', title: 'Ann Smith', subtitle: 'ann@example.com', href: `/persons/edit/${PERSON_ID}`, score: 2.5, matched: 'name', ...over,
+  id: PERSON_ID,
+  kind: 'person',
+  title: 'Ann Smith',
+  subtitle: 'ann@example.com',
+  href: `/persons/edit/${PERSON_ID}`,
+  score: 2.5,
+  matched: 'name',
+  ...over,
 });
 
 export const makeSearchResponse = (query: string, hits: SearchHit[]): SearchResponse => {

@@ -12,10 +12,11 @@ export async function listen(t: Pick<TestApp, 'app'>): Promise<{ port: number; u
   return {
     port,
     url: `http://127.0.0.1:${port}`,
-    close: () => new Promise<void>((resolve) => {
-      (server as http.Server).closeAllConnections?.();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        (server as http.Server).closeAllConnections?.();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -26,7 +27,11 @@ export type Sent = { status: number; body: string; sent: number; headers: http.I
  * Content-Length), honouring backpressure, and stops writing as soon as the response arrives.
  * `sent` is how many bytes were written by then.
  */
-export function postStream(port: number, path: string, opts: { total: number; headers?: Record<string, string>; prefix?: string; fill?: string }): Promise<Sent> {
+export function postStream(
+  port: number,
+  path: string,
+  opts: { total: number; headers?: Record<string, string>; prefix?: string; fill?: string },
+): Promise<Sent> {
   return new Promise((resolve, reject) => {
     const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', headers: { 'transfer-encoding': 'chunked', ...opts.headers } });
     let sent = 0;

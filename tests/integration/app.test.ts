@@ -11,8 +11,12 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn } from '../helpers/auth.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const NOT_FOUND = { Content: { Message: 'Not found.', Code: CODE.notFound } };
 
@@ -41,7 +45,8 @@ test('createApp uses the services it is given: the search endpoint answers from 
     classify: () => ({ tier: 2, matched: 'name', raw: 2.5 }),
     score: (m) => m.raw,
     recency: () => '',
-    toHits: async (items) => items.map(({ row, score }) => ({ id: row.id, kind: 'customer', title: row.name, subtitle: '', href: '/x', score, matched: 'name' })),
+    toHits: async (items) =>
+      items.map(({ row, score }) => ({ id: row.id, kind: 'customer', title: row.name, subtitle: '', href: '/x', score, matched: 'name' })),
   };
   search.register(fake);
   expect(() => search.register(fake)).toThrow(/registered twice/);
@@ -51,7 +56,13 @@ test('createApp uses the services it is given: the search endpoint answers from 
   expect(res.status).toBe(200);
   expect(await res.json()).toEqual({
     query: 'acme',
-    groups: [{ kind: 'customer', label: 'Customers', hits: [{ id: 'c1', kind: 'customer', title: 'acme Widgets', subtitle: '', href: '/x', score: 2.5, matched: 'name' }] }],
+    groups: [
+      {
+        kind: 'customer',
+        label: 'Customers',
+        hits: [{ id: 'c1', kind: 'customer', title: 'acme Widgets', subtitle: '', href: '/x', score: 2.5, matched: 'name' }],
+      },
+    ],
   });
 });
 

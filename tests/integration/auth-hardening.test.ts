@@ -18,7 +18,9 @@ import { permissionsForRoles, ROLE_IDS, type RoleName } from '../../src/shared/p
 const PASSWORD = 'Correct-Horse-9';
 const MIN = 60_000;
 let fakeNow = new Date('2031-05-01T09:00:00.000Z');
-const advance = (ms: number) => { fakeNow = new Date(fakeNow.getTime() + ms); };
+const advance = (ms: number) => {
+  fakeNow = new Date(fakeNow.getTime() + ms);
+};
 
 let t: TestApp;
 let hash: string;
@@ -29,7 +31,9 @@ beforeAll(async () => {
   t = await createTestApp({ now: () => fakeNow });
   hash = await hashPassword(PASSWORD);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 type Body = { Content: { Message: string; Code: string } };
 type Tokens = { access_token: string; refresh_token: string };
@@ -42,13 +46,16 @@ async function person(app: TestApp = t, roles: RoleName[] = ['SuperAdminRole'], 
 /** A solved captcha from the app (the portal client must send one). */
 const captchaFrom = (app: TestApp) => solvedCaptcha((path) => app.request(path));
 const login = async (email: string, password = PASSWORD, extra: Record<string, string> = {}, app: TestApp = t) =>
-  app.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', username: email, password, captchaResponse: await captchaFrom(app), ...extra } });
+  app.request('/connect/token', {
+    form: { grant_type: 'password', client_id: 'portal', username: email, password, captchaResponse: await captchaFrom(app), ...extra },
+  });
 async function signIn(email: string, extra: Record<string, string> = {}, app: TestApp = t) {
   const res = await login(email, PASSWORD, extra, app);
   expect(res.status).toBe(200);
   return (await res.json()) as Tokens;
 }
-const refresh = (token: string, app: TestApp = t) => app.request('/connect/token', { form: { grant_type: 'refresh_token', client_id: 'portal', refresh_token: token } });
+const refresh = (token: string, app: TestApp = t) =>
+  app.request('/connect/token', { form: { grant_type: 'refresh_token', client_id: 'portal', refresh_token: token } });
 const userInfo = (token: string, app: TestApp = t) => app.request('/api/v1/get-user-info', { token });
 const personRow = (id: string, app: TestApp = t) => app.db.selectFrom('persons').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const outboxFor = (recipient: string, app: TestApp = t) => app.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient).orderBy('id').execute();
@@ -62,7 +69,9 @@ const resetTokenIn = (body: string) => decodeURIComponent(/reset-password\?token
 /** Makes every INSERT into the table fail (a fault after the earlier statements of a request). */
 async function failInserts(app: TestApp, table: string) {
   if (app.dialect === 'pg') {
-    await sql.raw(`create or replace function fail_insert() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`).execute(app.db);
+    await sql
+      .raw(`create or replace function fail_insert() returns trigger language plpgsql as $$ begin raise exception 'injected failure'; end $$`)
+      .execute(app.db);
     await sql.raw(`create trigger fail_insert before insert on "${table}" for each row execute function fail_insert()`).execute(app.db);
     return () => sql.raw(`drop trigger fail_insert on "${table}"`).execute(app.db);
   }
@@ -137,8 +146,9 @@ describe('refresh-token reuse under concurrency', () => {
       const first = await signIn(p.email);
       const results = await Promise.all(Array.from({ length: REFRESH_PARALLEL }, () => refresh(first.refresh_token)));
       const issued: Tokens[] = [];
-      for (const r of results) if (r.status === 200) issued.push((await r.json()) as Tokens);
-      else await r.body?.cancel();
+      for (const r of results)
+        if (r.status === 200) issued.push((await r.json()) as Tokens);
+        else await r.body?.cancel();
       expect(issued.length).toBeLessThanOrEqual(1);
       const rows = await t.db.selectFrom('refreshTokens').select(['revokedAt']).where('personId', '=', p.id).execute();
       let usable = rows.filter((r) => r.revokedAt === null).length;
@@ -146,7 +156,10 @@ describe('refresh-token reuse under concurrency', () => {
       if (usable) refreshSurvived.push(round);
       for (const tok of issued) if ((await userInfo(tok.access_token)).status === 200) accessSurvived.push(round);
     }
-    if (process.env.REPORT_RACE) console.info(`RACE ${t.dialect}: refresh token survived in ${refreshSurvived.length}/${REFRESH_ROUNDS} rounds, access token in ${accessSurvived.length}/${REFRESH_ROUNDS}`);
+    if (process.env.REPORT_RACE)
+      console.info(
+        `RACE ${t.dialect}: refresh token survived in ${refreshSurvived.length}/${REFRESH_ROUNDS} rounds, access token in ${accessSurvived.length}/${REFRESH_ROUNDS}`,
+      );
     expect({ refreshSurvived, accessSurvived }).toEqual({ refreshSurvived: [], accessSurvived: [] });
   });
 
@@ -185,7 +198,9 @@ describe('refresh-token reuse under concurrency', () => {
     expect(retry.status).toBe(200);
     const next = (await retry.json()) as Tokens;
     expect((await refresh(next.refresh_token)).status).toBe(200);
-    expect((await t.db.selectFrom('auditLog').select('action').where('entityId', '=', p.id).execute()).map((a) => a.action)).not.toContain('refresh-token-reuse');
+    expect((await t.db.selectFrom('auditLog').select('action').where('entityId', '=', p.id).execute()).map((a) => a.action)).not.toContain(
+      'refresh-token-reuse',
+    );
   });
 });
 
@@ -201,20 +216,34 @@ describe('multi-step writes are transactions', () => {
     expect(res.map((r) => r.status).sort()).toEqual([200, 400]);
     const winner = res[0].status === 200 ? 'First-Password-1' : 'Second-Password-2';
     const loser = res[0].status === 200 ? 'Second-Password-2' : 'First-Password-1';
-    await expectError(res.find((r) => r.status === 400)!, 400, CODE.invalidResetLink, MSG.resetLinkInvalid);
+    await expectError(
+      res.find((r) => r.status === 400)!,
+      400,
+      CODE.invalidResetLink,
+      MSG.resetLinkInvalid,
+    );
     expect((await login(p.email, loser)).status).toBe(400);
     expect((await login(p.email, winner)).status).toBe(200);
-    expect((await t.db.selectFrom('auditLog').select('action').where('entityId', '=', p.id).where('action', '=', 'password-reset').execute())).toHaveLength(1);
+    expect(await t.db.selectFrom('auditLog').select('action').where('entityId', '=', p.id).where('action', '=', 'password-reset').execute()).toHaveLength(1);
   });
 
   test('two password changes with the same old password at once: one wins, the other is told the old password is wrong', async () => {
     const p = await person();
     const s = await signIn(p.email);
-    const change = async (pw: string) => t.request('/api/v1/change-password', { token: s.access_token, json: { oldPassword: PASSWORD, newPassword: pw, newPasswordRepeated: pw, captchaResponse: await captchaFrom(t) } });
+    const change = async (pw: string) =>
+      t.request('/api/v1/change-password', {
+        token: s.access_token,
+        json: { oldPassword: PASSWORD, newPassword: pw, newPasswordRepeated: pw, captchaResponse: await captchaFrom(t) },
+      });
     const res = await Promise.all([change('Changed-Password-1'), change('Changed-Password-2')]);
     expect(res.map((r) => r.status).sort()).toEqual([200, 400]);
-    await expectError(res.find((r) => r.status === 400)!, 400, CODE.oldPasswordInvalid, MSG.oldPasswordInvalid);
-    expect((await t.db.selectFrom('auditLog').select('action').where('entityId', '=', p.id).where('action', '=', 'password-changed').execute())).toHaveLength(1);
+    await expectError(
+      res.find((r) => r.status === 400)!,
+      400,
+      CODE.oldPasswordInvalid,
+      MSG.oldPasswordInvalid,
+    );
+    expect(await t.db.selectFrom('auditLog').select('action').where('entityId', '=', p.id).where('action', '=', 'password-changed').execute()).toHaveLength(1);
   });
 
   test('a verification code whose message could not be recorded is not left behind (the next sign-in sends one)', async () => {
@@ -290,12 +319,18 @@ async function startSmtp(opts: { secure?: boolean; user?: string; pass?: string;
 describe('mail goes out after the commit through SMTP (nodemailer), and its secrets stay out of the log', () => {
   test('smtp:// with user:pass and ?from=: the code arrives; the log has no body; the row is marked sent', async () => {
     const smtp = await startSmtp({ user: 'relay-user', pass: 'relay p@ss' });
-    const app = await createTestApp({ now: () => fakeNow, smtpUrl: `smtp://relay-user:${encodeURIComponent('relay p@ss')}@127.0.0.1:${smtp.port}?from=alerts@workspace.test` });
+    const app = await createTestApp({
+      now: () => fakeNow,
+      smtpUrl: `smtp://relay-user:${encodeURIComponent('relay p@ss')}@127.0.0.1:${smtp.port}?from=alerts@workspace.test`,
+    });
     try {
       const p = await person(app, ['SuperAdminRole'], { twoFactorType: 1 });
       // Left unsent two hours ago (a crash): too old to send now.
       const stale = { channel: 'email', recipient: 'stale@hardening.test', subject: 'Your verification code', body: 'Your verification code is 123456.' };
-      await app.db.insertInto('outbox').values({ ...stale, createdAt: new Date(fakeNow.getTime() - 120 * MIN).toISOString(), sentAt: null, error: null }).execute();
+      await app.db
+        .insertInto('outbox')
+        .values({ ...stale, createdAt: new Date(fakeNow.getTime() - 120 * MIN).toISOString(), sentAt: null, error: null })
+        .execute();
       await expectError(await login(p.email, PASSWORD, {}, app), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
       const [msg] = await smtp.waitFor(1);
       expect(msg).toMatchObject({ from: 'alerts@workspace.test', to: [p.email], user: 'relay-user' });
@@ -409,7 +444,10 @@ describe('access ends within seconds after a password change, a role change or a
     const mine = await signIn(p.email);
     const other = await signIn(p.email);
     expect((await userInfo(other.access_token)).status).toBe(200);
-    const res = await t.request('/api/v1/change-password', { token: mine.access_token, json: { oldPassword: PASSWORD, newPassword: 'Changed-Password-9', newPasswordRepeated: 'Changed-Password-9', captchaResponse: await captchaFrom(t) } });
+    const res = await t.request('/api/v1/change-password', {
+      token: mine.access_token,
+      json: { oldPassword: PASSWORD, newPassword: 'Changed-Password-9', newPasswordRepeated: 'Changed-Password-9', captchaResponse: await captchaFrom(t) },
+    });
     expect(res.status).toBe(200);
     expect((await userInfo(other.access_token)).status).toBe(401);
     expect((await userInfo(mine.access_token)).status).toBe(401);
@@ -451,7 +489,7 @@ describe('access ends within seconds after a password change, a role change or a
     expect((await t.request('/ps-admin/persons/get-list?page=1&pageSize=10', { token: next.access_token })).status).toBe(403);
   });
 
-  test('a lock without an end (an administrator\'s) ends access within config.sessionCheckMs, also when written by another node', async () => {
+  test("a lock without an end (an administrator's) ends access within config.sessionCheckMs, also when written by another node", async () => {
     const app = await createTestApp({ now: () => fakeNow, sessionCheckMs: 300 });
     try {
       const p = await person(app);
@@ -472,7 +510,11 @@ describe('access ends within seconds after a password change, a role change or a
     const now = Math.floor(fakeNow.getTime() / 1000);
     const make = (over: { iss?: string; aud?: string; exp?: boolean }) => {
       let j = new SignJWT({ tenantId: 'x', email: p.email, permissions: permissionsForRoles(['SuperAdminRole']), role: ['SuperAdminRole'], epoch: 0 })
-        .setProtectedHeader({ alg: 'HS256' }).setSubject(p.id).setIssuedAt(now).setIssuer(over.iss ?? TOKEN_ISSUER).setAudience(over.aud ?? TOKEN_AUDIENCE);
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(p.id)
+        .setIssuedAt(now)
+        .setIssuer(over.iss ?? TOKEN_ISSUER)
+        .setAudience(over.aud ?? TOKEN_AUDIENCE);
       if (over.exp !== false) j = j.setExpirationTime(now + 600);
       return j.sign(t.config.jwtSecret);
     };

@@ -15,7 +15,9 @@ import { P, permissionsForRoles, ROLE_IDS, type RoleName } from '../../src/share
 const PASSWORD = 'Correct-Horse-9';
 const START = new Date('2031-03-01T09:00:00.000Z');
 let fakeNow = new Date(START);
-const advance = (ms: number) => { fakeNow = new Date(fakeNow.getTime() + ms); };
+const advance = (ms: number) => {
+  fakeNow = new Date(fakeNow.getTime() + ms);
+};
 const MIN = 60_000;
 
 let t: TestApp;
@@ -27,14 +29,25 @@ beforeAll(async () => {
   t = await createTestApp({ now: () => fakeNow });
   hash = await hashPassword(PASSWORD);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 type Body = { Content: { Message: string; Code: string; Errors?: Record<string, string> }; error?: string; error_description?: string };
 type Tokens = { access_token: string; token_type: string; refresh_token: string; expires_in: number };
 
-async function person(roles: RoleName[] = ['SuperAdminRole'], over: { twoFactorType?: number | null; isLocked?: boolean; email?: string; passwordHash?: string | null } = {}) {
+async function person(
+  roles: RoleName[] = ['SuperAdminRole'],
+  over: { twoFactorType?: number | null; isLocked?: boolean; email?: string; passwordHash?: string | null } = {},
+) {
   const email = over.email ?? uniqueEmail(roles.join('-').toLowerCase() || 'none');
-  const id = await insertPerson(t.db, { email, roles, passwordHash: over.passwordHash === undefined ? hash : over.passwordHash, twoFactorType: over.twoFactorType, isLocked: over.isLocked });
+  const id = await insertPerson(t.db, {
+    email,
+    roles,
+    passwordHash: over.passwordHash === undefined ? hash : over.passwordHash,
+    twoFactorType: over.twoFactorType,
+    isLocked: over.isLocked,
+  });
   return { id, email };
 }
 
@@ -42,7 +55,10 @@ async function person(roles: RoleName[] = ['SuperAdminRole'], over: { twoFactorT
 const captchaFrom = (app: TestApp) => solvedCaptcha((path) => app.request(path));
 const captcha = () => captchaFrom(t);
 const passwordGrant = async (app: TestApp, username: string, password: string, extra: Record<string, string> = {}, headers: Record<string, string> = {}) =>
-  app.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', username, password, captchaResponse: await captchaFrom(app), ...extra }, headers });
+  app.request('/connect/token', {
+    form: { grant_type: 'password', client_id: 'portal', username, password, captchaResponse: await captchaFrom(app), ...extra },
+    headers,
+  });
 const login = (username: string, password = PASSWORD, extra: Record<string, string> = {}) => passwordGrant(t, username, password, extra);
 const refresh = (token: string) => t.request('/connect/token', { form: { grant_type: 'refresh_token', client_id: 'portal', refresh_token: token } });
 
@@ -147,7 +163,9 @@ describe('password grant', () => {
     const cc = await t.request('/connect/token', { form: { grant_type: 'client_credentials', client_id: 'portal' } });
     const body = await expectError(cc, 400, CODE.unsupportedGrant, MSG.unsupportedGrant);
     expect(body.error).toBe('unsupported_grant_type');
-    const sso = await t.request('/connect/token', { form: { grant_type: 'token-exchange', id_token: 'x', captchaResponse: '', sso_consent: '', selected_account: '' } });
+    const sso = await t.request('/connect/token', {
+      form: { grant_type: 'token-exchange', id_token: 'x', captchaResponse: '', sso_consent: '', selected_account: '' },
+    });
     const s = await expectError(sso, 400, 'sso_unavailable', MSG.ssoUnavailable);
     expect(s.error).toBe('sso_unavailable');
     const none = await t.request('/connect/token', { form: { client_id: 'portal' } });
@@ -286,7 +304,11 @@ describe('second factor', () => {
 
   test('SMS code goes to the two-factor phone number', async () => {
     const p = await person(['ArcControllerRole'], { twoFactorType: 2 });
-    await t.db.updateTable('persons').set({ twoFactorPhone: JSON.stringify({ countryId: 'country-gb', number: '07911 123456', type: 2 }) }).where('id', '=', p.id).execute();
+    await t.db
+      .updateTable('persons')
+      .set({ twoFactorPhone: JSON.stringify({ countryId: 'country-gb', number: '07911 123456', type: 2 }) })
+      .where('id', '=', p.id)
+      .execute();
     const required = await expectError(await login(p.email), 400, CODE.twoFactorRequired, MSG.verificationCodeSent);
     expect(required).toMatchObject({ code_channel: 'sms', code_sent_to: '456' }); // only the last digits
     expect(await outboxFor(p.email)).toHaveLength(0);
@@ -463,13 +485,23 @@ describe('current user', () => {
     expect(anon.status).toBe(401);
     expect(((await anon.json()) as Body).Content.Code).toBe(CODE.unauthorized);
 
-    const id = await insertPerson(t.db, { email: 'Info.Person@Auth.test', firstName: 'Ivy', lastName: 'Info', roles: ['ArcManagerRole', 'SuperAdminRole'], passwordHash: hash });
+    const id = await insertPerson(t.db, {
+      email: 'Info.Person@Auth.test',
+      firstName: 'Ivy',
+      lastName: 'Info',
+      roles: ['ArcManagerRole', 'SuperAdminRole'],
+      passwordHash: hash,
+    });
     const tokens = await signIn('info.person@auth.test');
     const res = await t.request('/api/v1/get-user-info', { token: tokens.access_token });
     expect(res.status).toBe(200);
     expect(await res.json()).toEqual({
-      userId: id, email: 'info.person@auth.test', firstName: 'Ivy', lastName: 'Info',
-      roles: ['SuperAdminRole', 'ArcManagerRole'], tenantId: PROVIDER_TENANT,
+      userId: id,
+      email: 'info.person@auth.test',
+      firstName: 'Ivy',
+      lastName: 'Info',
+      roles: ['SuperAdminRole', 'ArcManagerRole'],
+      tenantId: PROVIDER_TENANT,
     });
 
     await t.db.deleteFrom('personRoles').where('personId', '=', id).execute();
@@ -491,11 +523,18 @@ describe('two-factor settings', () => {
     const { access_token: token } = await signIn(p.email);
     const get = async () => (await t.request('/api/v1/get-user-two-factor-authentication', { token })).json();
     const put = async (json: object) =>
-      t.request('/api/v1/change-two-factor-authentication', { method: 'PUT', token, json: { captchaResponse: await captcha(), currentPassword: PASSWORD, ...json } });
+      t.request('/api/v1/change-two-factor-authentication', {
+        method: 'PUT',
+        token,
+        json: { captchaResponse: await captcha(), currentPassword: PASSWORD, ...json },
+      });
 
     expect(await get()).toEqual({ twoFactorAuthentication: { type: null, phoneNumber: null } });
     const types = await t.request('/api/v1/two-factor-authentication/types', { token });
-    expect(await types.json()).toEqual([{ name: 'Email', value: 1 }, { name: 'SMS', value: 2 }]);
+    expect(await types.json()).toEqual([
+      { name: 'Email', value: 1 },
+      { name: 'SMS', value: 2 },
+    ]);
     expect((await t.request('/api/v1/two-factor-authentication/types')).status).toBe(401);
 
     const email = await put({ twoFactorAuthentication: { type: 1, phoneNumber: null } });
@@ -504,10 +543,25 @@ describe('two-factor settings', () => {
     expect(await get()).toEqual({ twoFactorAuthentication: { type: { name: 'Email', value: 1 }, phoneNumber: null } });
     expect((await personRow(p.id)).twoFactorType).toBe(1);
 
-    const noPhone = await expectError(await put({ twoFactorAuthentication: { type: { name: 'SMS', value: 2 }, phoneNumber: null } }), 400, CODE.validation, MSG.pleaseEnter('phone_number'));
+    const noPhone = await expectError(
+      await put({ twoFactorAuthentication: { type: { name: 'SMS', value: 2 }, phoneNumber: null } }),
+      400,
+      CODE.validation,
+      MSG.pleaseEnter('phone_number'),
+    );
     expect(noPhone.Content.Errors).toEqual({ 'twoFactorAuthentication.phoneNumber': MSG.pleaseEnter('phone_number') });
-    await expectError(await put({ twoFactorAuthentication: { type: 2, phoneNumber: { countryId: 'country-gb', number: '123', type: 2 } } }), 400, CODE.validation, MSG.invalidPhone);
-    await expectError(await put({ twoFactorAuthentication: { type: 2, phoneNumber: { countryId: 'country-nowhere', number: '07911123456', type: 2 } } }), 400, CODE.validation, MSG.invalidPhone);
+    await expectError(
+      await put({ twoFactorAuthentication: { type: 2, phoneNumber: { countryId: 'country-gb', number: '123', type: 2 } } }),
+      400,
+      CODE.validation,
+      MSG.invalidPhone,
+    );
+    await expectError(
+      await put({ twoFactorAuthentication: { type: 2, phoneNumber: { countryId: 'country-nowhere', number: '07911123456', type: 2 } } }),
+      400,
+      CODE.validation,
+      MSG.invalidPhone,
+    );
     expect((await personRow(p.id)).twoFactorType).toBe(1);
 
     const phone = { countryId: 'country-gb', number: '07911123456', type: 2 };
@@ -543,14 +597,33 @@ describe('passwords', () => {
     const p = await person();
     const mine = await signIn(p.email);
     const other = await signIn(p.email);
-    const change = async (json: Record<string, unknown>) => t.request('/api/v1/change-password', { token: mine.access_token, json: { captchaResponse: await captcha(), ...json } });
+    const change = async (json: Record<string, unknown>) =>
+      t.request('/api/v1/change-password', { token: mine.access_token, json: { captchaResponse: await captcha(), ...json } });
 
-    expect((await t.request('/api/v1/change-password', { json: { oldPassword: PASSWORD, newPassword: 'New-Password-2', newPasswordRepeated: 'New-Password-2' } })).status).toBe(401);
+    expect(
+      (await t.request('/api/v1/change-password', { json: { oldPassword: PASSWORD, newPassword: 'New-Password-2', newPasswordRepeated: 'New-Password-2' } }))
+        .status,
+    ).toBe(401);
     await expectError(await change({ oldPassword: PASSWORD, newPassword: 'short', newPasswordRepeated: 'short' }), 400, CODE.validation, MSG.passwordLength);
-    const mismatch = await expectError(await change({ oldPassword: PASSWORD, newPassword: 'New-Password-2', newPasswordRepeated: 'New-Password-3' }), 400, CODE.validation, MSG.passwordsDoNotMatch);
+    const mismatch = await expectError(
+      await change({ oldPassword: PASSWORD, newPassword: 'New-Password-2', newPasswordRepeated: 'New-Password-3' }),
+      400,
+      CODE.validation,
+      MSG.passwordsDoNotMatch,
+    );
     expect(mismatch.Content.Errors).toEqual({ newPasswordRepeated: MSG.passwordsDoNotMatch });
-    await expectError(await change({ newPassword: 'New-Password-2', newPasswordRepeated: 'New-Password-2' }), 400, CODE.validation, MSG.pleaseEnter('old_password'));
-    await expectError(await change({ oldPassword: 'Not-My-Password', newPassword: 'New-Password-2', newPasswordRepeated: 'New-Password-2' }), 400, CODE.oldPasswordInvalid, MSG.oldPasswordInvalid);
+    await expectError(
+      await change({ newPassword: 'New-Password-2', newPasswordRepeated: 'New-Password-2' }),
+      400,
+      CODE.validation,
+      MSG.pleaseEnter('old_password'),
+    );
+    await expectError(
+      await change({ oldPassword: 'Not-My-Password', newPassword: 'New-Password-2', newPasswordRepeated: 'New-Password-2' }),
+      400,
+      CODE.oldPasswordInvalid,
+      MSG.oldPasswordInvalid,
+    );
 
     const ok = await change({ oldPassword: PASSWORD, newPassword: 'New-Password-2', newPasswordRepeated: 'New-Password-2' });
     expect(ok.status).toBe(200);
@@ -589,20 +662,40 @@ describe('passwords', () => {
 
     const session = await signIn(p.email);
     const confirm = (json: unknown) => t.request('/api/v1/reset-password/confirm', { json });
-    await expectError(await confirm({ token, newPassword: 'Reset-Password-7', newPasswordRepeated: 'Other-Password-7' }), 400, CODE.validation, MSG.passwordsDoNotMatch);
-    await expectError(await confirm({ token: token + 'x', newPassword: 'Reset-Password-7', newPasswordRepeated: 'Reset-Password-7' }), 400, 'invalid_reset_link', MSG.resetLinkInvalid);
+    await expectError(
+      await confirm({ token, newPassword: 'Reset-Password-7', newPasswordRepeated: 'Other-Password-7' }),
+      400,
+      CODE.validation,
+      MSG.passwordsDoNotMatch,
+    );
+    await expectError(
+      await confirm({ token: token + 'x', newPassword: 'Reset-Password-7', newPasswordRepeated: 'Reset-Password-7' }),
+      400,
+      'invalid_reset_link',
+      MSG.resetLinkInvalid,
+    );
     const ok = await confirm({ token, newPassword: 'Reset-Password-7', newPasswordRepeated: 'Reset-Password-7' });
     expect(ok.status).toBe(200);
     expect((await login(p.email, 'Reset-Password-7')).status).toBe(200);
     await expectError(await login(p.email, PASSWORD), 400, CODE.invalidGrant, MSG.loginFailed);
     // Used once: the link stops working; earlier sessions ended.
-    await expectError(await confirm({ token, newPassword: 'Again-Password-8', newPasswordRepeated: 'Again-Password-8' }), 400, 'invalid_reset_link', MSG.resetLinkInvalid);
+    await expectError(
+      await confirm({ token, newPassword: 'Again-Password-8', newPasswordRepeated: 'Again-Password-8' }),
+      400,
+      'invalid_reset_link',
+      MSG.resetLinkInvalid,
+    );
     await expectError(await refresh(session.refresh_token), 400, CODE.invalidGrant, MSG.sessionExpired);
 
     // Links expire.
     await t.request('/api/v1/reset-password', { json: { email: p.email, captchaResponse: await captcha() } });
     const later = decodeURIComponent(/token=(\S+)/.exec((await outboxFor(p.email))[1].body)![1]);
     advance(61 * MIN);
-    await expectError(await confirm({ token: later, newPassword: 'Late-Password-9', newPasswordRepeated: 'Late-Password-9' }), 400, 'invalid_reset_link', MSG.resetLinkInvalid);
+    await expectError(
+      await confirm({ token: later, newPassword: 'Late-Password-9', newPasswordRepeated: 'Late-Password-9' }),
+      400,
+      'invalid_reset_link',
+      MSG.resetLinkInvalid,
+    );
   });
 });

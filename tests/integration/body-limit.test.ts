@@ -44,9 +44,13 @@ describe('small class (JSON and forms): 64 KB', () => {
   });
 
   test('a chunked JSON body to a signed-in route: 413 with the error shape; the person was not created', async () => {
-    const big = JSON.stringify({ person: { firstName: 'x'.repeat(BODY_LIMITS.small), lastName: 'L', emailAddress: 'big@limits.test', roleIds: [ROLE_IDS.ArcManagerRole] } });
+    const big = JSON.stringify({
+      person: { firstName: 'x'.repeat(BODY_LIMITS.small), lastName: 'L', emailAddress: 'big@limits.test', roleIds: [ROLE_IDS.ArcManagerRole] },
+    });
     const res = await postStream(server.port, '/api/v1/person', {
-      total: 0, prefix: big, headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
+      total: 0,
+      prefix: big,
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${admin.token}` },
     });
     expect(res.status).toBe(413);
     expect(JSON.parse(res.body)).toEqual(TOO_LARGE);

@@ -20,7 +20,9 @@ import type { CaptchaChallengeResponse } from '../../src/shared/captcha.js';
 const PASSWORD = 'Correct-Horse-9';
 const START = new Date('2031-03-01T09:00:00.000Z');
 let fakeNow = new Date(START);
-const advance = (ms: number) => { fakeNow = new Date(fakeNow.getTime() + ms); };
+const advance = (ms: number) => {
+  fakeNow = new Date(fakeNow.getTime() + ms);
+};
 
 type Body = { Content: { Message: string; Code: string; Errors?: Record<string, string> }; error?: string; error_description?: string };
 
@@ -30,7 +32,9 @@ beforeAll(async () => {
   t = await createTestApp({ now: () => fakeNow, clientSecrets: { integration: 'integration-s3cret' } });
   hash = await hashPassword(PASSWORD);
 });
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 const captcha = (app: TestApp = t) => solvedCaptcha((path) => app.request(path));
 async function person() {
@@ -42,14 +46,21 @@ const grant = (form: Record<string, string>, app: TestApp = t) =>
   app.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', password: PASSWORD, ...form } });
 async function expectCaptchaFailed(res: Response) {
   const body = (await res.json()) as Body;
-  expect({ status: res.status, code: body.Content?.Code, message: body.Content?.Message }).toEqual({ status: 400, code: CODE.captchaFailed, message: MSG.captchaFailed });
+  expect({ status: res.status, code: body.Content?.Code, message: body.Content?.Message }).toEqual({
+    status: 400,
+    code: CODE.captchaFailed,
+    message: MSG.captchaFailed,
+  });
   return body;
 }
 const personRow = (id: string) => t.db.selectFrom('persons').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 const usedSolutions = () => t.db.withTables<{ captchaSolutions: { key: string; expiresAt: string } }>().selectFrom('captchaSolutions').selectAll().execute();
 
 /** A solved payload with one part changed. */
-function tampered(token: string, change: (p: { challenge: { parameters: Record<string, unknown>; signature: string }; solution: { counter: number; derivedKey: string } }) => void) {
+function tampered(
+  token: string,
+  change: (p: { challenge: { parameters: Record<string, unknown>; signature: string }; solution: { counter: number; derivedKey: string } }) => void,
+) {
   const p = JSON.parse(Buffer.from(token, 'base64').toString('utf8'));
   change(p);
   return Buffer.from(JSON.stringify(p)).toString('base64');
@@ -77,9 +88,31 @@ describe('password grant, portal client', () => {
     await expectCaptchaFailed(await grant({ username: p.email, captchaResponse: 'not-a-captcha' }));
     await expectCaptchaFailed(await grant({ username: p.email, captchaResponse: Buffer.from('{"challenge":1}').toString('base64') }));
     const good = await captcha();
-    await expectCaptchaFailed(await grant({ username: p.email, captchaResponse: tampered(good, (x) => { x.solution.counter += 1; x.solution.derivedKey = '00'.repeat(32); }) }));
-    await expectCaptchaFailed(await grant({ username: p.email, captchaResponse: tampered(good, (x) => { x.challenge.parameters.data = { action: 'login', expires: 4_000_000_000 }; }) }));
-    await expectCaptchaFailed(await grant({ username: p.email, captchaResponse: tampered(good, (x) => { x.challenge.signature = 'ab'.repeat(32); }) }));
+    await expectCaptchaFailed(
+      await grant({
+        username: p.email,
+        captchaResponse: tampered(good, (x) => {
+          x.solution.counter += 1;
+          x.solution.derivedKey = '00'.repeat(32);
+        }),
+      }),
+    );
+    await expectCaptchaFailed(
+      await grant({
+        username: p.email,
+        captchaResponse: tampered(good, (x) => {
+          x.challenge.parameters.data = { action: 'login', expires: 4_000_000_000 };
+        }),
+      }),
+    );
+    await expectCaptchaFailed(
+      await grant({
+        username: p.email,
+        captchaResponse: tampered(good, (x) => {
+          x.challenge.signature = 'ab'.repeat(32);
+        }),
+      }),
+    );
     // A challenge signed with another key (another deployment) does not pass.
     const other = await createTestApp({ now: () => fakeNow, captcha: { altcha: { hmacKey: 'someone-else', cost: 1, maxNumber: 20, ttlSeconds: 600 } } });
     try {
@@ -127,7 +160,8 @@ describe('confidential client (CLIENT_SECRETS)', () => {
     const res = await grant({ client_id: 'integration', client_secret: 'integration-s3cret', username: p.email });
     expect(res.status).toBe(200);
     const tokens = (await res.json()) as { refresh_token: string };
-    const refresh = (form: Record<string, string>) => t.request('/connect/token', { form: { grant_type: 'refresh_token', client_id: 'integration', refresh_token: tokens.refresh_token, ...form } });
+    const refresh = (form: Record<string, string>) =>
+      t.request('/connect/token', { form: { grant_type: 'refresh_token', client_id: 'integration', refresh_token: tokens.refresh_token, ...form } });
     expect((await refresh({ client_secret: 'wrong' })).status).toBe(400);
     expect((await refresh({ client_secret: 'integration-s3cret' })).status).toBe(200);
   });
@@ -146,7 +180,8 @@ describe('confidential client (CLIENT_SECRETS)', () => {
 
 describe('reset, change password, 2FA change', () => {
   const outboxFor = (recipient: string) => t.db.selectFrom('outbox').selectAll().where('recipient', '=', recipient).execute();
-  const signIn = async (email: string) => ((await (await grant({ username: email, captchaResponse: await captcha() })).json()) as { access_token: string }).access_token;
+  const signIn = async (email: string) =>
+    ((await (await grant({ username: email, captchaResponse: await captcha() })).json()) as { access_token: string }).access_token;
 
   test('reset password: without a captcha nothing is sent', async () => {
     const p = await person();
@@ -175,12 +210,19 @@ describe('reset, change password, 2FA change', () => {
     await expectCaptchaFailed(await put({ ...change, currentPassword: PASSWORD }));
     const noPassword = await put({ ...change, captchaResponse: await captcha() });
     const noPasswordBody = (await noPassword.json()) as Body;
-    expect({ status: noPassword.status, code: noPasswordBody.Content.Code, errors: noPasswordBody.Content.Errors })
-      .toEqual({ status: 400, code: CODE.validation, errors: { currentPassword: MSG.pleaseEnter('current_password') } });
+    expect({ status: noPassword.status, code: noPasswordBody.Content.Code, errors: noPasswordBody.Content.Errors }).toEqual({
+      status: 400,
+      code: CODE.validation,
+      errors: { currentPassword: MSG.pleaseEnter('current_password') },
+    });
     const wrong = await put({ ...change, captchaResponse: await captcha(), currentPassword: 'Not-My-Password' });
     const wrongBody = (await wrong.json()) as Body;
-    expect({ status: wrong.status, code: wrongBody.Content.Code, message: wrongBody.Content.Message, errors: wrongBody.Content.Errors })
-      .toEqual({ status: 400, code: CODE.oldPasswordInvalid, message: MSG.currentPasswordInvalid, errors: { currentPassword: MSG.currentPasswordInvalid } });
+    expect({ status: wrong.status, code: wrongBody.Content.Code, message: wrongBody.Content.Message, errors: wrongBody.Content.Errors }).toEqual({
+      status: 400,
+      code: CODE.oldPasswordInvalid,
+      message: MSG.currentPasswordInvalid,
+      errors: { currentPassword: MSG.currentPasswordInvalid },
+    });
     expect((await personRow(p.id)).twoFactorType).toBeNull();
     const audit = await t.db.selectFrom('auditLog').select('action').where('entityId', '=', p.id).execute();
     expect(audit.map((a) => a.action)).toContain('two-factor-change-failed');
@@ -206,18 +248,24 @@ describe('reCAPTCHA v3 (RECAPTCHA_SECRET + RECAPTCHA_SITE_KEY)', () => {
         const token = form.get('response') ?? '';
         const ok = { success: true, challenge_ts: '2031-03-01T09:00:00Z', hostname: 'workspace.test' };
         const answer =
-          form.get('secret') !== 'recaptcha-secret' ? { success: false, 'error-codes': ['invalid-input-secret'] }
-          : token.startsWith('human') ? { ...ok, score: 0.9, action: 'login' }
-          : token.startsWith('bot') ? { ...ok, score: 0.1, action: 'login' }
-          : token.startsWith('elsewhere') ? { ...ok, score: 0.9, action: 'signup' }
-          : { success: false, 'error-codes': ['invalid-input-response'] };
+          form.get('secret') !== 'recaptcha-secret'
+            ? { success: false, 'error-codes': ['invalid-input-secret'] }
+            : token.startsWith('human')
+              ? { ...ok, score: 0.9, action: 'login' }
+              : token.startsWith('bot')
+                ? { ...ok, score: 0.1, action: 'login' }
+                : token.startsWith('elsewhere')
+                  ? { ...ok, score: 0.9, action: 'signup' }
+                  : { success: false, 'error-codes': ['invalid-input-response'] };
         res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(JSON.stringify(answer));
       });
     });
     await new Promise<void>((r) => google.listen(0, '127.0.0.1', r));
     verifyUrl = `http://127.0.0.1:${(google.address() as AddressInfo).port}/recaptcha/api/siteverify`;
   });
-  afterAll(async () => { await new Promise((r) => google?.close(r)); });
+  afterAll(async () => {
+    await new Promise((r) => google?.close(r));
+  });
 
   const recaptchaApp = (over: Partial<NonNullable<Config['captcha']['recaptcha']>> = {}) =>
     createTestApp({

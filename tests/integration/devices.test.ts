@@ -403,6 +403,19 @@ describe('bulk changes: all or nothing, per-device report', () => {
     expect((await req('/api/v1/device/change-device-type', { method: 'PUT', json: { serials: ['BULK-0010'], newDeviceType: 1 } })).status).toBe(400);
   });
 
+  test('overlapping bulk changes listed in opposite orders do not deadlock', async () => {
+    for (let round = 0; round < 3; round++) {
+      const list = await bulkIds(20);
+      const reversed = [...list].reverse();
+      const results = await Promise.all([
+        req('/api/v1/device/change-status-many', { method: 'PUT', json: { status: 6, devices: list } }),
+        req('/api/v1/device/change-status-many', { method: 'PUT', json: { status: 7, devices: reversed } }),
+      ]);
+      expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
+    }
+    await t.db.updateTable('devices').set({ status: 2 }).where('serialNumber', 'like', 'BULK-%').execute();
+  });
+
   test('concurrent bulk changes with the same etags: exactly one wins', async () => {
     const two = await bulkIds(2);
     const results = await Promise.all(
@@ -484,6 +497,20 @@ describe('import', () => {
     const noFile = await t.request('/api/v1/import/devices', { method: 'POST', token: admin, form: { File: 'SerialNumber,Type\nX-1,620' } });
     expect(noFile.status).toBe(400);
     expect((await errorOf(noFile)).Message).toBe(DEVICE_TEXT.fileRequired);
+  });
+
+  test('concurrent imports of the same new serials: no 500, each serial stored once', async () => {
+    const csv = 'SerialNumber,Type\n' + Array.from({ length: 50 }, (_, i) => `RACE-${i},620`).join('\n');
+    const results = await Promise.all(Array.from({ length: 4 }, () => upload(csv)));
+    for (const r of results) expect([200, 409]).toContain(r.status);
+    const created = await Promise.all(results.filter((r) => r.status === 200).map(async (r) => (await r.json()).created as number));
+    expect(created.reduce((a, b) => a + b, 0)).toBe(50);
+    const n = await t.db
+      .selectFrom('devices')
+      .select((eb) => eb.fn.countAll().as('n'))
+      .where('serialNumber', 'like', 'RACE-%')
+      .executeTakeFirstOrThrow();
+    expect(Number(n.n)).toBe(50);
   });
 
   test('a 10 MB file is refused (413) and nothing is imported', async () => {

@@ -23,8 +23,16 @@ const rolesFor = (i: number): RoleName[] => {
   return set.length ? set : ['ArcControllerRole'];
 };
 const storedRoles = async (id: string) =>
-  (await t.db.selectFrom('personRoles').innerJoin('roles', 'roles.id', 'personRoles.roleId').select('roles.name')
-    .where('personRoles.personId', '=', id).execute()).map((r) => r.name).sort();
+  (
+    await t.db
+      .selectFrom('personRoles')
+      .innerJoin('roles', 'roles.id', 'personRoles.roleId')
+      .select('roles.name')
+      .where('personRoles.personId', '=', id)
+      .execute()
+  )
+    .map((r) => r.name)
+    .sort();
 
 async function race(id: string, etag: string, round: number) {
   const responses = await Promise.all(
@@ -75,7 +83,9 @@ test('concurrent own-profile updates with one etag: exactly one wins', async () 
   const responses = await Promise.all(
     Array.from({ length: n }, (_, i) =>
       t.request('/api/v1/person/basic-info-update', {
-        method: 'PUT', token: me.token, json: { etag, person: { firstName: `Me${i}`, lastName: 'Racer', phoneNumbers: [] } },
+        method: 'PUT',
+        token: me.token,
+        json: { etag, person: { firstName: `Me${i}`, lastName: 'Racer', phoneNumbers: [] } },
       }),
     ),
   );

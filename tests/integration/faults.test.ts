@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 
 const addPerson = (email: string) =>
-  t.request('/api/v1/person', { token: admin, json: { person: { firstName: 'Disk', lastName: 'Filler', emailAddress: email, roleIds: [ROLE_IDS.ArcManagerRole] } } });
+  t.request('/api/v1/person', {
+    token: admin,
+    json: { person: { firstName: 'Disk', lastName: 'Filler', emailAddress: email, roleIds: [ROLE_IDS.ArcManagerRole] } },
+  });
 
 /** Makes the database refuse to grow: SQLite stops at its current page count; PostgreSQL raises disk_full on insert. */
 async function fillDisk() {
@@ -32,8 +35,12 @@ async function fillDisk() {
     const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(t.db);
     await sql.raw(`pragma max_page_count = ${rows[0].page_count}`).execute(t.db);
   } else {
-    await sql.raw(`create or replace function disk_full() returns trigger language plpgsql as $$
-      begin raise exception 'could not extend file "base/1/2": No space left on device' using errcode = 'disk_full'; end $$`).execute(t.db);
+    await sql
+      .raw(
+        `create or replace function disk_full() returns trigger language plpgsql as $$
+      begin raise exception 'could not extend file "base/1/2": No space left on device' using errcode = 'disk_full'; end $$`,
+      )
+      .execute(t.db);
     await sql.raw(`create trigger disk_full before insert on "auditLog" for each row execute function disk_full()`).execute(t.db);
   }
 }

@@ -33,18 +33,71 @@ const leaf: fc.Arbitrary<unknown> = fc.oneof(
   fc.boolean(),
   fc.constant(null),
   fc.constantFrom<unknown>(
-    ...roleIds, me.id, randomUUID(), `{${randomUUID().toUpperCase()}}`, '', ' ', '\u0000', 'a\u0000b', '\ud800', 'a@b.co',
-    me.email, 'GB', '44', '+44', '07911 123456', '020 7946 0018', '%', '_', "'; drop table persons; --", HUGE, HUGE_UNICODE,
-    -1, 0, 1, 2, 7, 1e308, Number.MAX_SAFE_INTEGER, 'true', 'false', [], {},
+    ...roleIds,
+    me.id,
+    randomUUID(),
+    `{${randomUUID().toUpperCase()}}`,
+    '',
+    ' ',
+    '\u0000',
+    'a\u0000b',
+    '\ud800',
+    'a@b.co',
+    me.email,
+    'GB',
+    '44',
+    '+44',
+    '07911 123456',
+    '020 7946 0018',
+    '%',
+    '_',
+    "'; drop table persons; --",
+    HUGE,
+    HUGE_UNICODE,
+    -1,
+    0,
+    1,
+    2,
+    7,
+    1e308,
+    Number.MAX_SAFE_INTEGER,
+    'true',
+    'false',
+    [],
+    {},
   ),
   fc.array(fc.constantFrom(...roleIds), { maxLength: 6 }),
   fc.array(fc.string(), { maxLength: 4 }),
 );
 
 const knownKeys = [
-  'person', 'personId', 'etag', 'firstName', 'lastName', 'emailAddress', 'email', 'roleIds', 'phoneNumbers', 'id', 'Id',
-  'twoFactorAuthentication', 'type', 'phoneNumber', 'countryId', 'number', 'oldPassword', 'newPassword',
-  'newPasswordRepeated', 'captchaResponse', 'token', 'password', 'page', 'pageSize', 'serials', 'devices', 'customerId',
+  'person',
+  'personId',
+  'etag',
+  'firstName',
+  'lastName',
+  'emailAddress',
+  'email',
+  'roleIds',
+  'phoneNumbers',
+  'id',
+  'Id',
+  'twoFactorAuthentication',
+  'type',
+  'phoneNumber',
+  'countryId',
+  'number',
+  'oldPassword',
+  'newPassword',
+  'newPasswordRepeated',
+  'captchaResponse',
+  'token',
+  'password',
+  'page',
+  'pageSize',
+  'serials',
+  'devices',
+  'customerId',
 ];
 
 const phoneEntry = fc.record(
@@ -60,7 +113,11 @@ const personShaped = fc.record(
       leaf,
       fc.record(
         {
-          firstName: leaf, lastName: leaf, emailAddress: leaf, roleIds: leaf, etag: leaf,
+          firstName: leaf,
+          lastName: leaf,
+          emailAddress: leaf,
+          roleIds: leaf,
+          etag: leaf,
           phoneNumbers: fc.oneof(leaf, fc.array(fc.oneof(phoneEntry, leaf), { maxLength: 6 })),
         },
         { requiredKeys: [] },
@@ -76,8 +133,7 @@ function nodePaths(sample: unknown): Path[] {
   const paths: Path[] = [];
   const walk = (v: unknown, p: Path) => {
     paths.push(p);
-    if (v && typeof v === 'object')
-      for (const [k, x] of Array.isArray(v) ? v.map((y, i) => [i, y] as const) : Object.entries(v)) walk(x, [...p, k]);
+    if (v && typeof v === 'object') for (const [k, x] of Array.isArray(v) ? v.map((y, i) => [i, y] as const) : Object.entries(v)) walk(x, [...p, k]);
   };
   walk(sample, []);
   return paths;
@@ -99,10 +155,48 @@ function mutated(sample: unknown): fc.Arbitrary<unknown> {
 
 /** Deterministic sweep values: every one goes into every field of every sample. */
 const HOSTILE: unknown[] = [
-  null, '', ' ', '\u0000', 'a\u0000b', '\ud800', HUGE, HUGE_UNICODE, -1, 0, 1.5, 1e308, true, [], {}, [null], ['\u0000'], [HUGE],
-  { a: 1 }, '%', "'", '{' + randomUUID() + '}', me.id,
+  null,
+  '',
+  ' ',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  HUGE,
+  HUGE_UNICODE,
+  -1,
+  0,
+  1.5,
+  1e308,
+  true,
+  [],
+  {},
+  [null],
+  ['\u0000'],
+  [HUGE],
+  { a: 1 },
+  '%',
+  "'",
+  '{' + randomUUID() + '}',
+  me.id,
 ];
-const HOSTILE_QUERY = ['', '\u0000', 'a\u0000b', '\ud800', HUGE, '%', '_', '-1', '0', '1.5', '1e3', '99999999999999999999', 'null', 'true', '{' + randomUUID().toUpperCase() + '}', '😀'];
+const HOSTILE_QUERY = [
+  '',
+  '\u0000',
+  'a\u0000b',
+  '\ud800',
+  HUGE,
+  '%',
+  '_',
+  '-1',
+  '0',
+  '1.5',
+  '1e3',
+  '99999999999999999999',
+  'null',
+  'true',
+  '{' + randomUUID().toUpperCase() + '}',
+  '😀',
+];
 
 function jsonBodies(route: RouteSpec): fc.Arbitrary<unknown> {
   const base: fc.Arbitrary<unknown>[] = [
@@ -118,16 +212,54 @@ const queryKeys = ['page', 'pageSize', 'orderBy', 'desc', 'searchValue', 'sortRo
 const queryValue = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
-  fc.constantFrom('', '0', '-1', '1', '10', '25', '1e3', '99999999999999999999', 'true', 'TRUE', 'null', ...roleIds, me.id, 'UserName', 'Email', 'LastLoginDate', 'Role', '%', '_', '\u0000', HUGE),
+  fc.constantFrom(
+    '',
+    '0',
+    '-1',
+    '1',
+    '10',
+    '25',
+    '1e3',
+    '99999999999999999999',
+    'true',
+    'TRUE',
+    'null',
+    ...roleIds,
+    me.id,
+    'UserName',
+    'Email',
+    'LastLoginDate',
+    'Role',
+    '%',
+    '_',
+    '\u0000',
+    HUGE,
+  ),
 );
 const queryDict = (route: RouteSpec) =>
   fc.dictionary(fc.oneof(fc.constantFrom(...queryKeys, ...Object.keys(route.sample?.query ?? {})), fc.string()), queryValue, { maxKeys: 6 });
 
-const formKeys = ['grant_type', 'username', 'password', 'client_id', 'client_secret', 'refresh_token', 'id_token', 'captchaResponse', 'verificationCode', 'sso_consent', 'selected_account', 'scope'];
+const formKeys = [
+  'grant_type',
+  'username',
+  'password',
+  'client_id',
+  'client_secret',
+  'refresh_token',
+  'id_token',
+  'captchaResponse',
+  'verificationCode',
+  'sso_consent',
+  'selected_account',
+  'scope',
+];
 const formDict = (route: RouteSpec) =>
   fc.dictionary(
     fc.oneof(fc.constantFrom(...formKeys, ...Object.keys(route.sample?.form ?? {})), fc.string()),
-    fc.oneof(fc.string(), fc.constantFrom('password', 'refresh_token', 'portal', me.email, '', '\u0000', HUGE, 'urn:ietf:params:oauth:grant-type:token-exchange')),
+    fc.oneof(
+      fc.string(),
+      fc.constantFrom('password', 'refresh_token', 'portal', me.email, '', '\u0000', HUGE, 'urn:ietf:params:oauth:grant-type:token-exchange'),
+    ),
     { maxKeys: 8 },
   );
 
@@ -135,13 +267,31 @@ const formDict = (route: RouteSpec) =>
 const pathFor = (route: RouteSpec) => {
   const segs = route.path.split('/');
   const params = segs.filter((s) => s.startsWith(':') || s === '*').length;
-  return fc.array(fc.oneof(fc.constant(randomUUID()), fc.constant(me.id), fc.string({ minLength: 1 })), { minLength: params, maxLength: params }).map((vals) => {
-    let i = 0;
-    return segs.map((s) => (s.startsWith(':') || s === '*' ? encodeURIComponent(vals[i++]) || 'x' : s)).join('/');
-  });
+  return fc
+    .array(fc.oneof(fc.constant(randomUUID()), fc.constant(me.id), fc.string({ minLength: 1 })), { minLength: params, maxLength: params })
+    .map((vals) => {
+      let i = 0;
+      return segs.map((s) => (s.startsWith(':') || s === '*' ? encodeURIComponent(vals[i++]) || 'x' : s)).join('/');
+    });
 };
 
-const MALFORMED = ['{', '{"person":', '[1,2', 'nul', '"unterminated', '{"a":1}}', '\u0000', 'NaN', '{"person":{"firstName":"\\ud800"}}', '{"__proto__":{"x":1}}', `{"person":{"firstName":"${HUGE}"}}`, '[]', '0', 'true', '"string"'];
+const MALFORMED = [
+  '{',
+  '{"person":',
+  '[1,2',
+  'nul',
+  '"unterminated',
+  '{"a":1}}',
+  '\u0000',
+  'NaN',
+  '{"person":{"firstName":"\\ud800"}}',
+  '{"__proto__":{"x":1}}',
+  `{"person":{"firstName":"${HUGE}"}}`,
+  '[]',
+  '0',
+  'true',
+  '"string"',
+];
 
 async function check(res: Response, what: string) {
   const text = await res.text();
@@ -186,7 +336,10 @@ describe.each(t.routes.map((r) => [describeRoute(r), r] as const))('%s', (_name,
     for (const key of keys)
       for (const value of HOSTILE_QUERY) {
         const url = `${concrete(route)}?${new URLSearchParams({ ...(route.sample?.query ?? {}), [key]: value })}`;
-        await check(await t.request(url, { method: route.method, token: me.token, json: hasBody ? route.sample?.json ?? {} : undefined }), `${route.method} ${url.slice(0, 200)}`);
+        await check(
+          await t.request(url, { method: route.method, token: me.token, json: hasBody ? (route.sample?.json ?? {}) : undefined }),
+          `${route.method} ${url.slice(0, 200)}`,
+        );
       }
     if (hasBody && route.sample?.json !== undefined)
       for (const p of nodePaths(route.sample.json))
@@ -208,7 +361,10 @@ describe.each(t.routes.map((r) => [describeRoute(r), r] as const))('%s', (_name,
       fc.asyncProperty(pathFor(route), jsonBodies(route), async (path, body) => {
         const json = JSON.stringify(body);
         const res = await t.request(path, {
-          method: route.method, token: me.token, body: json, headers: { 'content-type': 'application/json' },
+          method: route.method,
+          token: me.token,
+          body: json,
+          headers: { 'content-type': 'application/json' },
         });
         await check(res, `${route.method} ${path} ${String(json).slice(0, 200)}`);
       }),
@@ -250,8 +406,14 @@ describe.each(t.routes.map((r) => [describeRoute(r), r] as const))('%s', (_name,
       await check(new Response(text, { status: 413 }), what);
     };
     const bigJson = JSON.stringify({ ...(route.sample?.json as object), padding: 'x'.repeat(limit) });
-    await over(await t.request(path, { method: route.method, token: me.token, body: bigJson, headers: { 'content-type': 'application/json' } }), 'JSON over the limit');
-    await over(await t.request(path, { method: route.method, token: me.token, form: { ...route.sample?.form, padding: 'x'.repeat(limit) } }), 'form over the limit');
+    await over(
+      await t.request(path, { method: route.method, token: me.token, body: bigJson, headers: { 'content-type': 'application/json' } }),
+      'JSON over the limit',
+    );
+    await over(
+      await t.request(path, { method: route.method, token: me.token, form: { ...route.sample?.form, padding: 'x'.repeat(limit) } }),
+      'form over the limit',
+    );
     // A stream that would go on for ten times the limit; the server must stop reading at the limit.
     let pulled = 0;
     const chunk = new TextEncoder().encode('x'.repeat(16 * 1024));
@@ -269,5 +431,8 @@ describe.each(t.routes.map((r) => [describeRoute(r), r] as const))('%s', (_name,
 });
 
 function concrete(route: RouteSpec) {
-  return route.path.split('/').map((s) => (s.startsWith(':') || s === '*' ? randomUUID() : s)).join('/');
+  return route.path
+    .split('/')
+    .map((s) => (s.startsWith(':') || s === '*' ? randomUUID() : s))
+    .join('/');
 }

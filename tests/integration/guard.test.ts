@@ -102,7 +102,11 @@ describe('person directory scope, per role', async () => {
     supervisor: await insertPerson(t.db, { email: 'scope-supervisor@guard.test', roles: ['ArcSupervisorRole'] }),
     controller: await insertPerson(t.db, { email: 'scope-controller@guard.test', roles: ['ArcControllerRole'] }),
     adminAndController: await insertPerson(t.db, { email: 'scope-both@guard.test', roles: ['SuperAdminRole', 'ArcControllerRole'] }),
-    customerAdmin: await insertPerson(t.db, { email: 'scope-customer-admin@guard.test', roles: ['SuperAdminRole', 'PortalUserRole'], tenantId: CUSTOMER_TENANT }),
+    customerAdmin: await insertPerson(t.db, {
+      email: 'scope-customer-admin@guard.test',
+      roles: ['SuperAdminRole', 'PortalUserRole'],
+      tenantId: CUSTOMER_TENANT,
+    }),
     loneWorker: await insertPerson(t.db, { email: 'scope-lone-worker@guard.test', roles: ['PortalUserRole'], tenantId: CUSTOMER_TENANT }),
     // Not possible through the API (customer-tenant persons get only admin and portal roles), but
     // the tenant, not the role alone, decides: a customer-side ARC role does not make ARC staff.
@@ -146,7 +150,11 @@ describe('person directory scope, per role', async () => {
     const search = await t.request('/api/search?q=scope-&scope=all&limit=50', { token: tokens[role] });
     expect(search.status).toBe(200);
     const groups = ((await search.json()) as { groups: { kind: string; hits: { id: string }[] }[] }).groups;
-    const found = groups.find((g) => g.kind === 'person')?.hits.map((h) => nameOf.get(h.id)).sort() ?? [];
+    const found =
+      groups
+        .find((g) => g.kind === 'person')
+        ?.hits.map((h) => nameOf.get(h.id))
+        .sort() ?? [];
     expect(found).toEqual(expected === 'forbidden' ? [] : [...expected].sort());
   });
 });

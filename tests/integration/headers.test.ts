@@ -20,10 +20,16 @@ afterAll(async () => {
 /** The CSP as { directive: sources }. */
 function csp(res: Response) {
   const raw = res.headers.get('content-security-policy') ?? '';
-  return Object.fromEntries(raw.split(';').map((d) => d.trim()).filter(Boolean).map((d) => {
-    const [name, ...sources] = d.split(/\s+/);
-    return [name, sources];
-  }));
+  return Object.fromEntries(
+    raw
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...sources] = d.split(/\s+/);
+        return [name, sources];
+      }),
+  );
 }
 
 function expectSecure(res: Response, what: string) {

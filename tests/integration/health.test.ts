@@ -2,8 +2,12 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 
 let t: TestApp;
-beforeAll(async () => { t = await createTestApp(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 test('health answers ok once the database is migrated', async () => {
   const res = await t.request('/health');
@@ -14,7 +18,12 @@ test('health answers ok once the database is migrated', async () => {
 test('reference data is present after migration', async () => {
   const roles = await t.db.selectFrom('roles').select('name').orderBy('order').execute();
   expect(roles.map((r) => r.name)).toEqual([
-    'SuperAdminRole', 'SuperAdminReadonlyRole', 'ArcManagerRole', 'ArcSupervisorRole', 'ArcControllerRole', 'PortalUserRole',
+    'SuperAdminRole',
+    'SuperAdminReadonlyRole',
+    'ArcManagerRole',
+    'ArcSupervisorRole',
+    'ArcControllerRole',
+    'PortalUserRole',
   ]);
   const gb = await t.db.selectFrom('countries').selectAll().where('code', '=', 'GB').executeTakeFirstOrThrow();
   expect(gb.phoneNumberCode).toBe('44');

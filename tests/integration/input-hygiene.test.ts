@@ -44,7 +44,12 @@ describe('names and free text', () => {
   test('unpaired surrogates (high alone, low alone, reversed pair) are refused in a JSON body', async () => {
     for (const [i, escaped] of ['\\ud800', 'a\\udc00', '\\udc00\\ud800'].entries()) {
       const email = `surrogate-${i}@hygiene.test`;
-      const res = await rawJson('/api/v1/person', 'POST', `{"person":{"firstName":"Sam","lastName":"${escaped}","emailAddress":"${email}","roleIds":["${ROLE_IDS.ArcManagerRole}"]}}`, admin);
+      const res = await rawJson(
+        '/api/v1/person',
+        'POST',
+        `{"person":{"firstName":"Sam","lastName":"${escaped}","emailAddress":"${email}","roleIds":["${ROLE_IDS.ArcManagerRole}"]}}`,
+        admin,
+      );
       expect(res.status, escaped).toBe(400);
       expect((await res.json()).Content.Errors).toEqual({ 'person.lastName': TEXT_MESSAGES.surrogate });
       expect(await stored(email)).toBeUndefined();
@@ -54,23 +59,37 @@ describe('names and free text', () => {
   test('own profile: a bidi control in the last name is refused and the stored name stays', async () => {
     const me = await signedIn(t.db, t.config, ['ArcControllerRole']);
     const etag = (await t.db.selectFrom('persons').select('etag').where('id', '=', me.id).executeTakeFirstOrThrow()).etag;
-    const res = await t.request('/api/v1/person/basic-info-update', { method: 'PUT', token: me.token, json: { etag, person: { firstName: 'Ok', lastName: 'Bad\u202Dname', phoneNumbers: [] } } });
+    const res = await t.request('/api/v1/person/basic-info-update', {
+      method: 'PUT',
+      token: me.token,
+      json: { etag, person: { firstName: 'Ok', lastName: 'Bad\u202Dname', phoneNumbers: [] } },
+    });
     expect(res.status).toBe(400);
     expect((await res.json()).Content.Errors).toEqual({ 'person.lastName': TEXT_MESSAGES.bidi });
     expect(await stored(me.email)).toEqual({ firstName: 'Test', lastName: 'Person' });
   });
 
   test('forms and query strings are checked too', async () => {
-    const form = await t.request('/connect/token', { form: { grant_type: 'password', client_id: 'portal', username: 'admin\u202E@hygiene.test', password: 'x' } });
+    const form = await t.request('/connect/token', {
+      form: { grant_type: 'password', client_id: 'portal', username: 'admin\u202E@hygiene.test', password: 'x' },
+    });
     expect(form.status).toBe(400);
     expect((await form.json()).Content.Message).toBe(TEXT_MESSAGES.bidi);
-    const query = await t.request(`/ps-admin/persons/get-list?${new URLSearchParams({ page: '1', pageSize: '10', searchValue: 'a\u2066b' })}`, { token: admin });
+    const query = await t.request(`/ps-admin/persons/get-list?${new URLSearchParams({ page: '1', pageSize: '10', searchValue: 'a\u2066b' })}`, {
+      token: admin,
+    });
     expect(query.status).toBe(400);
     expect((await query.json()).Content.Errors).toEqual({ searchValue: TEXT_MESSAGES.bidi });
   });
 
   test('real-world names still pass: accents, emoji (paired surrogates), Arabic and Hebrew, the plain RLM mark', async () => {
-    for (const [i, [first, last]] of [['Zoë', 'Ångström'], ['Sam 😀', 'Smith'], ['مريم', 'حداد'], ['דוד', 'כהן'], ['Ali\u200F', 'Khan']].entries()) {
+    for (const [i, [first, last]] of [
+      ['Zoë', 'Ångström'],
+      ['Sam 😀', 'Smith'],
+      ['مريم', 'حداد'],
+      ['דוד', 'כהן'],
+      ['Ali\u200F', 'Khan'],
+    ].entries()) {
       const email = `fine-${i}@hygiene.test`;
       const res = await create(email, first, last);
       expect(res.status, `${first} ${last}`).toBe(201);
@@ -89,7 +108,7 @@ describe('x-request-id', () => {
   };
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-  test("a sane client id is kept in the log; one that is long, spaced or not printable ASCII is replaced by ours", async () => {
+  test('a sane client id is kept in the log; one that is long, spaced or not printable ASCII is replaced by ours', async () => {
     expect(await loggedId('req-1234_abc:XYZ')).toBe('req-1234_abc:XYZ');
     expect(await loggedId('x'.repeat(128))).toBe('x'.repeat(128));
     expect(await loggedId(undefined)).toMatch(UUID);

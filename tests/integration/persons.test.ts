@@ -27,19 +27,33 @@ const list = async (qs: Record<string, string> = {}, token = admin) => {
   return { status: res.status, body: (await res.json()) as ListBody & { Content?: { Message: string; Code: string } } };
 };
 const put = (path: string, json: unknown, token = admin) => t.request(path, { method: 'PUT', json, token });
-const post = (path: string, json: unknown, token = admin, headers?: Record<string, string>) =>
-  t.request(path, { method: 'POST', json, token, headers });
+const post = (path: string, json: unknown, token = admin, headers?: Record<string, string>) => t.request(path, { method: 'POST', json, token, headers });
 const stored = (id: string) => t.db.selectFrom('persons').selectAll().where('id', '=', id).executeTakeFirst();
 const storedRoles = async (id: string) =>
-  (await t.db.selectFrom('personRoles').innerJoin('roles', 'roles.id', 'personRoles.roleId').select('roles.name')
-    .where('personRoles.personId', '=', id).execute()).map((r) => r.name).sort();
+  (
+    await t.db
+      .selectFrom('personRoles')
+      .innerJoin('roles', 'roles.id', 'personRoles.roleId')
+      .select('roles.name')
+      .where('personRoles.personId', '=', id)
+      .execute()
+  )
+    .map((r) => r.name)
+    .sort();
 
 describe('GET /ps-admin/persons/get-list', () => {
   // A fixed staff set: names, e-mails and last logins chosen so every ordering differs.
   const staff: { first: string; last: string; email: string; login: string | null; roles: RoleName[]; locked?: boolean }[] = [
     { first: 'Alice', last: 'Zimmer', email: 'zz.alice@staff.test', login: '2026-03-01T10:00:00.000Z', roles: ['SuperAdminRole'] },
     { first: 'bob', last: 'Young', email: 'yy.bob@staff.test', login: null, roles: ['ArcControllerRole'] },
-    { first: 'Carol', last: 'Xu', email: 'xx.carol@staff.test', login: '2026-01-15T08:00:00.000Z', roles: ['ArcManagerRole', 'ArcControllerRole'], locked: true },
+    {
+      first: 'Carol',
+      last: 'Xu',
+      email: 'xx.carol@staff.test',
+      login: '2026-01-15T08:00:00.000Z',
+      roles: ['ArcManagerRole', 'ArcControllerRole'],
+      locked: true,
+    },
     { first: 'Dan', last: 'Walker', email: 'ww.dan@staff.test', login: '2026-02-20T12:00:00.000Z', roles: ['ArcSupervisorRole'] },
     { first: 'Eve', last: 'Vance', email: 'vv.eve@staff.test', login: '2025-12-31T23:59:59.000Z', roles: ['SuperAdminReadonlyRole'] },
     { first: 'Frank', last: 'Underwood', email: 'uu.frank@staff.test', login: null, roles: ['ArcControllerRole'] },
@@ -74,8 +88,13 @@ describe('GET /ps-admin/persons/get-list', () => {
     expect(body.Items).toHaveLength(1);
     const carol = body.Items[0];
     expect(carol).toMatchObject({
-      Id: ids.get('Carol'), FirstName: 'Carol', LastName: 'Xu', Email: 'xx.carol@staff.test', IsLocked: true,
-      LastLoginDate: '2026-01-15T08:00:00.000Z', PersonStatus: 1,
+      Id: ids.get('Carol'),
+      FirstName: 'Carol',
+      LastName: 'Xu',
+      Email: 'xx.carol@staff.test',
+      IsLocked: true,
+      LastLoginDate: '2026-01-15T08:00:00.000Z',
+      PersonStatus: 1,
     });
     expect(carol.Etag).toBe((await stored(ids.get('Carol')!))!.etag);
     expect(carol.Roles).toEqual([
@@ -127,8 +146,14 @@ describe('GET /ps-admin/persons/get-list', () => {
 
   test('orderBy=LastLoginDate: never-logged-in first ascending, most recent first descending', async () => {
     const asc = names((await list({ orderBy: 'LastLoginDate', pageSize: '25' })).body);
-    const never = staff.filter((s) => !s.login).map((s) => s.first).sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
-    const logged = staff.filter((s) => s.login).sort((a, b) => a.login!.localeCompare(b.login!)).map((s) => s.first);
+    const never = staff
+      .filter((s) => !s.login)
+      .map((s) => s.first)
+      .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
+    const logged = staff
+      .filter((s) => s.login)
+      .sort((a, b) => a.login!.localeCompare(b.login!))
+      .map((s) => s.first);
     expect(asc).toEqual([...never, ...logged]);
     const desc = names((await list({ orderBy: 'LastLoginDate', desc: 'true', pageSize: '25' })).body);
     expect(desc).toEqual([...asc].reverse());
@@ -136,7 +161,9 @@ describe('GET /ps-admin/persons/get-list', () => {
   });
 
   test('sortRoleId puts the holders of that role first, then by name; desc puts them last', async () => {
-    const holders = staff.filter((s) => s.roles.includes('ArcControllerRole')).map((s) => s.first)
+    const holders = staff
+      .filter((s) => s.roles.includes('ArcControllerRole'))
+      .map((s) => s.first)
       .sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()));
     const others = byName.filter((n) => !holders.includes(n));
     const asc = names((await list({ orderBy: 'Role', sortRoleId: ROLE_IDS.ArcControllerRole, pageSize: '25' })).body);
@@ -183,9 +210,14 @@ describe('GET /persons/get-by-id', () => {
     const body = await res.json();
     expect(body).toEqual({
       Person: {
-        Id: id, FirstName: 'By', LastName: 'Id', Contact: { EmailAddress: 'byid@staff.test' },
+        Id: id,
+        FirstName: 'By',
+        LastName: 'Id',
+        Contact: { EmailAddress: 'byid@staff.test' },
         Roles: [{ Id: ROLE_IDS.ArcManagerRole, Name: 'ArcManagerRole', IsDefault: false, Order: 3 }],
-        IsLocked: true, PersonStatus: 1, PhoneNumbers: [],
+        IsLocked: true,
+        PersonStatus: 1,
+        PhoneNumbers: [],
       },
       Etag: (await stored(id))!.etag,
     });
@@ -196,9 +228,19 @@ describe('GET /persons/get-by-id', () => {
   test('carries the stored profile for the read view (identity fields win)', async () => {
     const id = await insertPerson(t.db, { email: 'profile@staff.test', firstName: 'Pro', lastName: 'File', roles: ['ArcManagerRole'] });
     const profile = { Title: { Id: 1, Name: 'Dr' }, JobTitle: 'Lone worker', FirstName: 'Not this', PersonalDetails: { DateOfBirth: '1990-01-02' } };
-    await t.db.updateTable('persons').set({ profile: JSON.stringify(profile) }).where('id', '=', id).execute();
+    await t.db
+      .updateTable('persons')
+      .set({ profile: JSON.stringify(profile) })
+      .where('id', '=', id)
+      .execute();
     const body = await (await t.request(`/persons/get-by-id?Id=${id}`, { token: admin })).json();
-    expect(body.Person).toMatchObject({ Id: id, FirstName: 'Pro', Title: { Id: 1, Name: 'Dr' }, JobTitle: 'Lone worker', PersonalDetails: { DateOfBirth: '1990-01-02' } });
+    expect(body.Person).toMatchObject({
+      Id: id,
+      FirstName: 'Pro',
+      Title: { Id: 1, Name: 'Dr' },
+      JobTitle: 'Lone worker',
+      PersonalDetails: { DateOfBirth: '1990-01-02' },
+    });
   });
 
   test("unknown id → 404 'User not found.'; invalid id → 400", async () => {
@@ -216,7 +258,13 @@ describe('GET /persons/get-by-id', () => {
 
 describe('POST /api/v1/person', () => {
   const valid = (over: Record<string, unknown> = {}) => ({
-    person: { firstName: 'New', lastName: 'Starter', emailAddress: `new.${randomUUID().slice(0, 8)}@staff.test`, roleIds: [ROLE_IDS.ArcSupervisorRole], ...over },
+    person: {
+      firstName: 'New',
+      lastName: 'Starter',
+      emailAddress: `new.${randomUUID().slice(0, 8)}@staff.test`,
+      roleIds: [ROLE_IDS.ArcSupervisorRole],
+      ...over,
+    },
   });
 
   test('creates the person with its roles, returns Id and Etag, and audits', async () => {
@@ -226,8 +274,14 @@ describe('POST /api/v1/person', () => {
     const { Id, Etag } = await res.json();
     const row = await stored(Id);
     expect(row).toMatchObject({
-      firstName: 'Nora', lastName: 'Starter', email: 'nora.new@staff.test', tenantId: PROVIDER_TENANT_ID,
-      isLocked: 0, personStatus: 1, etag: Etag, searchText: 'nora starter nora.new@staff.test',
+      firstName: 'Nora',
+      lastName: 'Starter',
+      email: 'nora.new@staff.test',
+      tenantId: PROVIDER_TENANT_ID,
+      isLocked: 0,
+      personStatus: 1,
+      etag: Etag,
+      searchText: 'nora starter nora.new@staff.test',
     });
     expect(await storedRoles(Id)).toEqual(['ArcControllerRole', 'ArcManagerRole']);
     const log = await t.db.selectFrom('auditLog').selectAll().where('entityId', '=', Id).execute();
@@ -302,7 +356,14 @@ describe('POST /api/v1/person', () => {
     const now = new Date().toISOString();
     // only the columns without a database default; the rest take theirs
     const customer = {
-      id: randomUUID(), tenantId, name: 'Acme', etag: '"c"', deviceSubscriptionsEtag: '"d"', appSubscriptionsEtag: '"a"', createdAt: now, updatedAt: now,
+      id: randomUUID(),
+      tenantId,
+      name: 'Acme',
+      etag: '"c"',
+      deviceSubscriptionsEtag: '"d"',
+      appSubscriptionsEtag: '"a"',
+      createdAt: now,
+      updatedAt: now,
     } as unknown as Insertable<CustomerTable>;
     await t.db.insertInto('customers').values(customer).execute();
     const customerAdmin = valid({ roleIds: [ROLE_IDS.SuperAdminRole, ROLE_IDS.PortalUserRole] });
@@ -321,8 +382,9 @@ describe('POST /api/v1/person', () => {
     expect((await post('/api/v1/person', customerAdmin, admin, { 'tenant-id': 'garbage' })).status).toBe(400);
     // a role with Person.Create but not the manage-customers permission cannot pick a tenant
     const { ROLE_PERMISSIONS } = await import('../../src/shared/permissions.js');
-    const creatorWithoutManage = (Object.keys(ROLE_PERMISSIONS) as RoleName[])
-      .find((r) => ROLE_PERMISSIONS[r].includes('Person.Create') && !ROLE_PERMISSIONS[r].includes('AdminPanel.Customer.Manage'));
+    const creatorWithoutManage = (Object.keys(ROLE_PERMISSIONS) as RoleName[]).find(
+      (r) => ROLE_PERMISSIONS[r].includes('Person.Create') && !ROLE_PERMISSIONS[r].includes('AdminPanel.Customer.Manage'),
+    );
     if (creatorWithoutManage) {
       const res = await post('/api/v1/person', customerAdmin, await tokenFor(t.config, [creatorWithoutManage]), { 'tenant-id': tenantId });
       expect(res.status).toBe(403);
@@ -344,20 +406,32 @@ describe('PUT /api/v1/person/{id}/identity-update', () => {
     const id = await insertPerson(t.db, { email: 'edit.me@staff.test', firstName: 'Edit', lastName: 'Me', roles: ['ArcControllerRole', 'ArcSupervisorRole'] });
     const before = (await stored(id))!;
     const res = await update(id, {
-      firstName: 'Edited', lastName: 'Person', emailAddress: 'Edit.Me@staff.test', roleIds: [ROLE_IDS.ArcManagerRole], etag: before.etag,
+      firstName: 'Edited',
+      lastName: 'Person',
+      emailAddress: 'Edit.Me@staff.test',
+      roleIds: [ROLE_IDS.ArcManagerRole],
+      etag: before.etag,
     });
     expect(res.status).toBe(200);
     const { Etag } = await res.json();
     const after = (await stored(id))!;
     expect(Etag).toBeTruthy();
     expect(Etag).not.toBe(before.etag);
-    expect(after).toMatchObject({ firstName: 'Edited', lastName: 'Person', email: 'edit.me@staff.test', etag: Etag, searchText: 'edited person edit.me@staff.test' });
+    expect(after).toMatchObject({
+      firstName: 'Edited',
+      lastName: 'Person',
+      email: 'edit.me@staff.test',
+      etag: Etag,
+      searchText: 'edited person edit.me@staff.test',
+    });
     expect(await storedRoles(id)).toEqual(['ArcManagerRole']);
     const log = await t.db.selectFrom('auditLog').select('action').where('entityId', '=', id).execute();
     expect(log.map((l) => l.action)).toEqual(['person.identity-update']);
     // the etag may also travel next to person
     const again = await put(`/api/v1/person/${id}/identity-update`, {
-      personId: id, etag: Etag, person: { firstName: 'Edited', lastName: 'Twice', roleIds: [ROLE_IDS.ArcManagerRole] },
+      personId: id,
+      etag: Etag,
+      person: { firstName: 'Edited', lastName: 'Twice', roleIds: [ROLE_IDS.ArcManagerRole] },
     });
     expect(again.status).toBe(200);
     expect((await stored(id))!.lastName).toBe('Twice');
@@ -399,14 +473,20 @@ describe('PUT /api/v1/person/{id}/identity-update', () => {
     const res = await update(ghost, { firstName: 'A', lastName: 'B', roleIds: [ROLE_IDS.ArcManagerRole], etag: '"x"' });
     expect(res.status).toBe(404);
     expect((await res.json()).Content.Message).toBe('User not found.');
-    expect((await put('/api/v1/person/not-a-guid/identity-update', { person: { firstName: 'A', lastName: 'B', roleIds: [ROLE_IDS.ArcManagerRole], etag: 'e' } })).status).toBe(400);
+    expect(
+      (await put('/api/v1/person/not-a-guid/identity-update', { person: { firstName: 'A', lastName: 'B', roleIds: [ROLE_IDS.ArcManagerRole], etag: 'e' } }))
+        .status,
+    ).toBe(400);
 
     const id = await insertPerson(t.db, { email: 'fixed@staff.test', firstName: 'Fixed', lastName: 'Mail', roles: ['ArcControllerRole'] });
     const etag = (await stored(id))!.etag;
     const mail = await update(id, { firstName: 'A', lastName: 'B', emailAddress: 'other@staff.test', roleIds: [ROLE_IDS.ArcManagerRole], etag });
     expect(mail.status).toBe(400);
     expect((await mail.json()).Content.Message).toBe('The email address of an existing user can not be changed.');
-    const mismatch = await put(`/api/v1/person/${id}/identity-update`, { personId: randomUUID(), person: { firstName: 'A', lastName: 'B', roleIds: [ROLE_IDS.ArcManagerRole], etag } });
+    const mismatch = await put(`/api/v1/person/${id}/identity-update`, {
+      personId: randomUUID(),
+      person: { firstName: 'A', lastName: 'B', roleIds: [ROLE_IDS.ArcManagerRole], etag },
+    });
     expect(mismatch.status).toBe(400);
     const noRoles = await update(id, { firstName: 'A', lastName: 'B', roleIds: [], etag });
     expect(noRoles.status).toBe(400);
@@ -455,16 +535,21 @@ describe('own profile', () => {
   test('PUT basic-info-update stores names and valid phone numbers, returns the new etag', async () => {
     const me = await signedIn(t.db, t.config, ['ArcSupervisorRole']);
     const etag = (await stored(me.id))!.etag;
-    const res = await put('/api/v1/person/basic-info-update', {
-      etag,
-      person: {
-        firstName: 'Sam', lastName: 'Phones',
-        phoneNumbers: [
-          { CountryCode: 'GB', Number: '020 7946 0018', IsPrimary: false, Type: 1 },
-          { CountryCode: '44', Number: '07911 123456', IsPrimary: true, Type: 2 },
-        ],
+    const res = await put(
+      '/api/v1/person/basic-info-update',
+      {
+        etag,
+        person: {
+          firstName: 'Sam',
+          lastName: 'Phones',
+          phoneNumbers: [
+            { CountryCode: 'GB', Number: '020 7946 0018', IsPrimary: false, Type: 1 },
+            { CountryCode: '44', Number: '07911 123456', IsPrimary: true, Type: 2 },
+          ],
+        },
       },
-    }, me.token);
+      me.token,
+    );
     expect(res.status).toBe(200);
     const { Etag } = await res.json();
     expect(Etag).not.toBe(etag);
@@ -481,27 +566,53 @@ describe('own profile', () => {
   test("invalid phone → 400 'Invalid phone number' on that field; stale etag → 409; names required", async () => {
     const me = await signedIn(t.db, t.config, ['ArcManagerRole']);
     const etag = (await stored(me.id))!.etag;
-    const bad = await put('/api/v1/person/basic-info-update', {
-      etag,
-      person: { firstName: 'A', lastName: 'B', phoneNumbers: [{ CountryCode: 'GB', Number: '020 7946 0018', Type: 1 }, { CountryCode: 'GB', Number: '12', Type: 3 }] },
-    }, me.token);
+    const bad = await put(
+      '/api/v1/person/basic-info-update',
+      {
+        etag,
+        person: {
+          firstName: 'A',
+          lastName: 'B',
+          phoneNumbers: [
+            { CountryCode: 'GB', Number: '020 7946 0018', Type: 1 },
+            { CountryCode: 'GB', Number: '12', Type: 3 },
+          ],
+        },
+      },
+      me.token,
+    );
     expect(bad.status).toBe(400);
     const b = await bad.json();
     expect(b.Content.Message).toBe('Invalid phone number');
     expect(b.Content.Errors).toEqual({ 'person.phoneNumbers.1.Number': 'Invalid phone number' });
 
     // a French number under the GB dial code is not a GB number
-    const foreign = await put('/api/v1/person/basic-info-update', {
-      etag,
-      person: { firstName: 'A', lastName: 'B', phoneNumbers: [{ CountryCode: 'GB', Number: '+33 6 12 34 56 78', Type: 2 }] },
-    }, me.token);
+    const foreign = await put(
+      '/api/v1/person/basic-info-update',
+      {
+        etag,
+        person: { firstName: 'A', lastName: 'B', phoneNumbers: [{ CountryCode: 'GB', Number: '+33 6 12 34 56 78', Type: 2 }] },
+      },
+      me.token,
+    );
     expect(foreign.status).toBe(400);
     expect((await foreign.json()).Content.Errors).toEqual({ 'person.phoneNumbers.0.Number': 'Invalid phone number' });
 
-    const twoPrimary = await put('/api/v1/person/basic-info-update', {
-      etag,
-      person: { firstName: 'A', lastName: 'B', phoneNumbers: [{ CountryCode: 'GB', Number: '020 7946 0018', IsPrimary: true, Type: 1 }, { CountryCode: 'GB', Number: '07911 123456', IsPrimary: true, Type: 2 }] },
-    }, me.token);
+    const twoPrimary = await put(
+      '/api/v1/person/basic-info-update',
+      {
+        etag,
+        person: {
+          firstName: 'A',
+          lastName: 'B',
+          phoneNumbers: [
+            { CountryCode: 'GB', Number: '020 7946 0018', IsPrimary: true, Type: 1 },
+            { CountryCode: 'GB', Number: '07911 123456', IsPrimary: true, Type: 2 },
+          ],
+        },
+      },
+      me.token,
+    );
     expect(twoPrimary.status).toBe(400);
 
     const noName = await put('/api/v1/person/basic-info-update', { etag, person: { firstName: '', lastName: 'B', phoneNumbers: [] } }, me.token);

@@ -31,7 +31,12 @@ afterEach(async () => {
 /** A fake clock shared by the nodes (as NTP-synchronised machines share time). */
 function clock() {
   let now = START;
-  return { now: () => new Date(now), advance: (ms: number) => { now += ms; } };
+  return {
+    now: () => new Date(now),
+    advance: (ms: number) => {
+      now += ms;
+    },
+  };
 }
 
 /** This test's own key prefix and an admin client (no prefix) to look at and delete its keys. */
@@ -98,7 +103,10 @@ const all = (statuses: number[], status: number) => statuses.filter((s) => s !==
 
 describe(`sign-in rate limits (${MODE})`, () => {
   test('per e-mail: attempts spread over the nodes are counted together', async () => {
-    const { nodes: [a, b], space } = await cluster();
+    const {
+      nodes: [a, b],
+      space,
+    } = await cluster();
     const ghost = `ghost-${randomUUID()}@limits.test`;
     const from = address();
     // Half the limit on each node: every guess is answered (400, unknown account)...
@@ -127,8 +135,10 @@ describe(`sign-in rate limits (${MODE})`, () => {
     const from = address();
     const over = 10;
     const statuses = await Promise.all(
-      Array.from({ length: AUTH_LIMITS.signInPerAddress + over }, async (_, i) =>
-        (await passwordGrant(nodes[i % 2], `spray-${i}-${randomUUID()}@limits.test`, 'guess', from)).status),
+      Array.from(
+        { length: AUTH_LIMITS.signInPerAddress + over },
+        async (_, i) => (await passwordGrant(nodes[i % 2], `spray-${i}-${randomUUID()}@limits.test`, 'guess', from)).status,
+      ),
     );
     expect(statuses.filter((s) => s === 400).length).toBe(AUTH_LIMITS.signInPerAddress);
     expect(statuses.filter((s) => s === 429).length).toBe(over);
@@ -137,7 +147,10 @@ describe(`sign-in rate limits (${MODE})`, () => {
   });
 
   test('the window slides: attempts leave it one by one as their time passes', async () => {
-    const { nodes: [a, b], time } = await cluster();
+    const {
+      nodes: [a, b],
+      time,
+    } = await cluster();
     const ghost = `slide-${randomUUID()}@limits.test`;
     const half = AUTH_LIMITS.signInPerEmail / 2;
     expect(all(await attempts([a], half, (app, i) => passwordGrant(app, ghost, `early-${i}`, address())), 400)).toEqual([]);
@@ -156,7 +169,10 @@ describe(`sign-in rate limits (${MODE})`, () => {
   });
 
   test('sign-ins with the right password do not count, on either node', async () => {
-    const { nodes: [a, b], space } = await cluster();
+    const {
+      nodes: [a, b],
+      space,
+    } = await cluster();
     const email = `member-${randomUUID()}@limits.test`;
     const hash = await hashPassword(PASSWORD);
     // The same person on each node (on SQLite each node has its own database).
@@ -184,9 +200,22 @@ describe(`limiter store (${REDIS_URL ? 'Redis' : 'memory'})`, () => {
     const s = store();
     const wide = createLimiter({ name: 'wide', limit: 3, windowMs: WINDOW, now: time.now, store: s });
     const narrow = createLimiter({ name: 'narrow', limit: 1, windowMs: WINDOW, now: time.now, store: s });
-    expect((await takeAll([[wide, 'k'], [narrow, 'k']])).ok).toBe(true);
+    expect(
+      (
+        await takeAll([
+          [wide, 'k'],
+          [narrow, 'k'],
+        ])
+      ).ok,
+    ).toBe(true);
     // narrow refuses four times; wide must not have counted any of them.
-    for (let i = 0; i < 4; i++) expect(await takeAll([[wide, 'k'], [narrow, 'k']])).toEqual({ ok: false, retryAfterSeconds: 300 });
+    for (let i = 0; i < 4; i++)
+      expect(
+        await takeAll([
+          [wide, 'k'],
+          [narrow, 'k'],
+        ]),
+      ).toEqual({ ok: false, retryAfterSeconds: 300 });
     expect((await wide.take('k')).ok).toBe(true);
     expect((await wide.take('k')).ok).toBe(true);
     expect(await wide.take('k')).toEqual({ ok: false, retryAfterSeconds: 300 });

@@ -27,7 +27,12 @@ describe('GET /ps-admin/dictionaries/get-all', () => {
     const { status, body } = await get('/ps-admin/dictionaries/get-all', await tokenFor(t.config, ['ArcControllerRole']));
     expect(status).toBe(200);
     expect(Object.keys(body.Roles).sort()).toEqual([
-      'ArcControllerRole', 'ArcManagerRole', 'ArcSupervisorRole', 'PortalUserRole', 'SuperAdminReadonlyRole', 'SuperAdminRole',
+      'ArcControllerRole',
+      'ArcManagerRole',
+      'ArcSupervisorRole',
+      'PortalUserRole',
+      'SuperAdminReadonlyRole',
+      'SuperAdminRole',
     ]);
     expect(body.Roles.ArcControllerRole).toEqual({ Id: ROLE_IDS.ArcControllerRole, Name: 'ArcControllerRole', IsDefault: false, Order: 5 });
     expect(body.Roles.SuperAdminRole).toEqual({ Id: ROLE_IDS.SuperAdminRole, Name: 'SuperAdminRole', IsDefault: false, Order: 1 });
@@ -93,10 +98,26 @@ describe('stock-service lookups', () => {
     expect(body).toContainEqual({ Value: 810, Name: 'SpotX', Capabilities: CAPABILITY.Battery | CAPABILITY.SendsLocation | CAPABILITY.RaiseAlarm });
     const pairs = body.map((d: { Value: number; Name: string }) => [d.Value, d.Name]);
     expect(pairs).toEqual([
-      [15, 'Eview'], [400, 'Garmin InReach Mini 2'], [804, 'Gen4'], [10, 'Identicom'], [370, 'MG370'],
-      [620, 'SG620'], [621, 'SG621'], [640, 'SG640'], [740, 'SG740'], [750, 'SG750'], [3, 'Smartphone'],
-      [803, 'Spot Gen3'], [810, 'SpotX'], [60, 'SureCam'], [30, 'T4'], [20, 'TwigEx'],
-      [42, 'badge'], [52, 'badge'], [140, 'badge'], [70, 'eSIM'],
+      [15, 'Eview'],
+      [400, 'Garmin InReach Mini 2'],
+      [804, 'Gen4'],
+      [10, 'Identicom'],
+      [370, 'MG370'],
+      [620, 'SG620'],
+      [621, 'SG621'],
+      [640, 'SG640'],
+      [740, 'SG740'],
+      [750, 'SG750'],
+      [3, 'Smartphone'],
+      [803, 'Spot Gen3'],
+      [810, 'SpotX'],
+      [60, 'SureCam'],
+      [30, 'T4'],
+      [20, 'TwigEx'],
+      [42, 'badge'],
+      [52, 'badge'],
+      [140, 'badge'],
+      [70, 'eSIM'],
     ]);
     for (const d of body) expect(typeof d.Capabilities).toBe('number');
   });
@@ -116,10 +137,16 @@ describe('stock-service lookups', () => {
 
   test('tier types keep the ladder order; customer statuses by name', async () => {
     expect((await get('/api/v1/customer/get-tier-types')).body).toEqual([
-      { Value: 1, Name: 'Bronze' }, { Value: 2, Name: 'Silver' }, { Value: 3, Name: 'Gold' }, { Value: 4, Name: 'Platinum' },
+      { Value: 1, Name: 'Bronze' },
+      { Value: 2, Name: 'Silver' },
+      { Value: 3, Name: 'Gold' },
+      { Value: 4, Name: 'Platinum' },
     ]);
     expect((await get('/api/v1/customer/get-statuses')).body).toEqual([
-      { Value: 1, Name: 'Active' }, { Value: 4, Name: 'Cancelled' }, { Value: 2, Name: 'Onboarding' }, { Value: 3, Name: 'Suspended' },
+      { Value: 1, Name: 'Active' },
+      { Value: 4, Name: 'Cancelled' },
+      { Value: 2, Name: 'Onboarding' },
+      { Value: 3, Name: 'Suspended' },
     ]);
   });
 
@@ -138,15 +165,29 @@ describe('stock-service lookups', () => {
 describe('alarm-report lookups', () => {
   test('verification types 1..4 and categories 101..403 with the spec names, in code order', async () => {
     expect((await get('/alarm-report/get-verification-types')).body).toEqual([
-      { Value: 1, Name: 'Real Incident' }, { Value: 2, Name: 'Precautionary Incident' }, { Value: 3, Name: 'Planned' }, { Value: 4, Name: 'False' },
+      { Value: 1, Name: 'Real Incident' },
+      { Value: 2, Name: 'Precautionary Incident' },
+      { Value: 3, Name: 'Planned' },
+      { Value: 4, Name: 'False' },
     ]);
     expect((await get('/alarm-report/get-verification-categories')).body).toEqual([
-      { Value: 101, Name: 'Violence' }, { Value: 102, Name: 'Alcohol/Drugs' }, { Value: 103, Name: 'Domestic Violence' },
-      { Value: 104, Name: 'Verbal abuse' }, { Value: 105, Name: 'Accident/Illness/Injury' }, { Value: 106, Name: 'Self Harm' },
-      { Value: 107, Name: 'Other' }, { Value: 201, Name: 'Monitoring' }, { Value: 202, Name: 'Domestic Violence (Precautionary)' },
-      { Value: 203, Name: 'Security' }, { Value: 204, Name: 'Customer request' }, { Value: 205, Name: 'Police request' },
-      { Value: 301, Name: 'Activation call' }, { Value: 302, Name: 'Test' }, { Value: 401, Name: 'Technical Fault' },
-      { Value: 402, Name: 'Mistake' }, { Value: 403, Name: 'Ghost' },
+      { Value: 101, Name: 'Violence' },
+      { Value: 102, Name: 'Alcohol/Drugs' },
+      { Value: 103, Name: 'Domestic Violence' },
+      { Value: 104, Name: 'Verbal abuse' },
+      { Value: 105, Name: 'Accident/Illness/Injury' },
+      { Value: 106, Name: 'Self Harm' },
+      { Value: 107, Name: 'Other' },
+      { Value: 201, Name: 'Monitoring' },
+      { Value: 202, Name: 'Domestic Violence (Precautionary)' },
+      { Value: 203, Name: 'Security' },
+      { Value: 204, Name: 'Customer request' },
+      { Value: 205, Name: 'Police request' },
+      { Value: 301, Name: 'Activation call' },
+      { Value: 302, Name: 'Test' },
+      { Value: 401, Name: 'Technical Fault' },
+      { Value: 402, Name: 'Mistake' },
+      { Value: 403, Name: 'Ghost' },
     ]);
   });
 
@@ -173,14 +214,21 @@ describe('alarm-report lookups', () => {
     const { status, body } = await get('/alarm-report/get-controllers', await tokenFor(t.config, ['ArcSupervisorRole']));
     expect(status).toBe(200);
     expect(body).toEqual([
-      { Id: c3, FullName: 'Adam Brown' }, { Id: c2, FullName: 'Adam Zane' }, { Id: c1, FullName: 'Zoe Adams' },
+      { Id: c3, FullName: 'Adam Brown' },
+      { Id: c2, FullName: 'Adam Zane' },
+      { Id: c1, FullName: 'Zoe Adams' },
     ]);
   });
 
   test('need the alarm-report list permission', async () => {
     const noAlarm = await tokenFor(t.config, ['PortalUserRole']);
-    for (const p of ['/alarm-report/get-date-rage-options', '/alarm-report/get-alarm-types', '/alarm-report/get-verification-types',
-      '/alarm-report/get-verification-categories', '/alarm-report/get-controllers']) {
+    for (const p of [
+      '/alarm-report/get-date-rage-options',
+      '/alarm-report/get-alarm-types',
+      '/alarm-report/get-verification-types',
+      '/alarm-report/get-verification-categories',
+      '/alarm-report/get-controllers',
+    ]) {
       expect((await get(p, noAlarm)).status, p).toBe(403);
       expect((await get(p, 'none')).status, p).toBe(401);
     }

@@ -14,27 +14,47 @@ import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 
 let t: TestDb;
-beforeAll(async () => { t = await createTestDb(); });
-afterAll(async () => { await t.close(); });
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterAll(async () => {
+  await t.close();
+});
 
 const at = '2026-03-12T14:05:00.000Z';
 
 describe('persons repo', () => {
   test('insert, find, list, rename with the etag, replace roles, unlock', async () => {
     const id = randomUUID();
-    await tx(t.db, (trx) => persons.insertPerson(trx, {
-      id, tenantId: PROVIDER_TENANT_ID, firstName: 'Repo', lastName: 'Person', email: 'repo.person@test.test',
-      roleIds: [ROLE_IDS.ArcControllerRole], etag: '"e1"', at,
-    }));
+    await tx(t.db, (trx) =>
+      persons.insertPerson(trx, {
+        id,
+        tenantId: PROVIDER_TENANT_ID,
+        firstName: 'Repo',
+        lastName: 'Person',
+        email: 'repo.person@test.test',
+        roleIds: [ROLE_IDS.ArcControllerRole],
+        etag: '"e1"',
+        at,
+      }),
+    );
     const found = await persons.findPerson(t.db, id);
-    expect(found).toMatchObject({ Etag: '"e1"', tenantId: PROVIDER_TENANT_ID, Person: { Id: id, FirstName: 'Repo', Contact: { EmailAddress: 'repo.person@test.test' } } });
+    expect(found).toMatchObject({
+      Etag: '"e1"',
+      tenantId: PROVIDER_TENANT_ID,
+      Person: { Id: id, FirstName: 'Repo', Contact: { EmailAddress: 'repo.person@test.test' } },
+    });
     expect(found!.Person.Roles.map((r) => r.Name)).toEqual(['ArcControllerRole']);
     expect(await persons.emailTaken(t.db, 'repo.person@test.test')).toBe(true);
     expect(await persons.holdsRole(t.db, id, 'ArcControllerRole')).toBe(true);
 
     // a stale etag changes nothing
-    expect(await persons.updatePersonNames(t.db, id, '"stale"', { firstName: 'X', lastName: 'Y', email: 'repo.person@test.test', etag: '"e2"', at })).toBe(false);
-    expect(await persons.updatePersonNames(t.db, id, '"e1"', { firstName: 'Renamed', lastName: 'Person', email: 'repo.person@test.test', etag: '"e2"', at })).toBe(true);
+    expect(await persons.updatePersonNames(t.db, id, '"stale"', { firstName: 'X', lastName: 'Y', email: 'repo.person@test.test', etag: '"e2"', at })).toBe(
+      false,
+    );
+    expect(
+      await persons.updatePersonNames(t.db, id, '"e1"', { firstName: 'Renamed', lastName: 'Person', email: 'repo.person@test.test', etag: '"e2"', at }),
+    ).toBe(true);
     await persons.replaceRoles(t.db, id, [ROLE_IDS.ArcManagerRole, ROLE_IDS.ArcSupervisorRole]);
 
     const list = await persons.listPersons(t.db, v.parse(personListQuery, { page: '1', pageSize: '10', searchValue: 'renamed' }));
@@ -51,10 +71,18 @@ describe('persons repo', () => {
 describe('reference and customers repos', () => {
   test('controllers by name; lookups by name with uppercase first; countries GB first', async () => {
     const id = randomUUID();
-    await tx(t.db, (trx) => persons.insertPerson(trx, {
-      id, tenantId: PROVIDER_TENANT_ID, firstName: 'Aaron', lastName: 'Controller', email: 'aaron.controller@test.test',
-      roleIds: [ROLE_IDS.ArcControllerRole], etag: '"e"', at,
-    }));
+    await tx(t.db, (trx) =>
+      persons.insertPerson(trx, {
+        id,
+        tenantId: PROVIDER_TENANT_ID,
+        firstName: 'Aaron',
+        lastName: 'Controller',
+        email: 'aaron.controller@test.test',
+        roleIds: [ROLE_IDS.ArcControllerRole],
+        etag: '"e"',
+        at,
+      }),
+    );
     expect((await reference.readControllers(t.db))[0]).toEqual({ Id: id, FullName: 'Aaron Controller' });
     const types = await reference.readLookup(t.db, 'alarmTypes');
     expect(types.map((x) => x.Name)).toEqual([...types.map((x) => x.Name)].sort());

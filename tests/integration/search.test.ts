@@ -22,48 +22,149 @@ import { SEARCH_MESSAGES, type SearchResponse } from '../../src/shared/schemas/s
 const iso = (daysAgo: number) => new Date(Date.UTC(2025, 5, 1) - daysAgo * 86_400_000).toISOString();
 
 const CUSTOMER_FLAGS = [
-  'isMigratedAccount', 'isSalesforceAccount', 'isAutomaticEmailsPaused', 'allowDeviceSubscriptionChanges', 'enableDiscreetAlarmApp',
-  'enableFallDetectionApp', 'enableSmsActivityConfirmation', 'enableAlarmReportIntelligence', 'autoGenerateAlarmIntelligence',
-  'nationalResponse', 'globalResponse', 'eurowatch', 'translationServices', 'checkInTimers', 'teamBroadcast', 'isWelfareCheckEnabled',
-  'isFallDetectionEnabled', 'isTravelSafeEnabled', 'isTrackingEnabled', 'isSureCamEnabled', 'isSosDisabled',
+  'isMigratedAccount',
+  'isSalesforceAccount',
+  'isAutomaticEmailsPaused',
+  'allowDeviceSubscriptionChanges',
+  'enableDiscreetAlarmApp',
+  'enableFallDetectionApp',
+  'enableSmsActivityConfirmation',
+  'enableAlarmReportIntelligence',
+  'autoGenerateAlarmIntelligence',
+  'nationalResponse',
+  'globalResponse',
+  'eurowatch',
+  'translationServices',
+  'checkInTimers',
+  'teamBroadcast',
+  'isWelfareCheckEnabled',
+  'isFallDetectionEnabled',
+  'isTravelSafeEnabled',
+  'isTrackingEnabled',
+  'isSureCamEnabled',
+  'isSosDisabled',
 ] as const;
 function customerRow(over: { name: string; portalId?: string | null; tier?: number; status?: number; id?: string }): Insertable<CustomerTable> {
   const now = iso(0);
   return {
-    id: over.id ?? randomUUID(), tenantId: randomUUID(), name: over.name, portalId: over.portalId ?? null, phoneNumber: null,
-    tier: over.tier ?? 2, status: over.status ?? 1, salesforceId: null, salesforceUrn: null, accountManagerFullName: null,
-    customerSuccessManagerFullName: null, addressLine1: null, addressLine2: null, city: null, county: null, postCode: null, countryId: null,
+    id: over.id ?? randomUUID(),
+    tenantId: randomUUID(),
+    name: over.name,
+    portalId: over.portalId ?? null,
+    phoneNumber: null,
+    tier: over.tier ?? 2,
+    status: over.status ?? 1,
+    salesforceId: null,
+    salesforceUrn: null,
+    accountManagerFullName: null,
+    customerSuccessManagerFullName: null,
+    addressLine1: null,
+    addressLine2: null,
+    city: null,
+    county: null,
+    postCode: null,
+    countryId: null,
     ...(Object.fromEntries(CUSTOMER_FLAGS.map((f) => [f, 0])) as Record<(typeof CUSTOMER_FLAGS)[number], number>),
-    trackingInterval: 15, etag: '"e"', deviceSubscriptionsEtag: '"e"', appSubscriptionsEtag: '"e"', createdAt: now, updatedAt: now,
+    trackingInterval: 15,
+    etag: '"e"',
+    deviceSubscriptionsEtag: '"e"',
+    appSubscriptionsEtag: '"e"',
+    createdAt: now,
+    updatedAt: now,
   };
 }
-function deviceRow(over: { serialNumber: string; imei?: string | null; phoneNumber?: string | null; customerId?: string | null; type?: number; addedDaysAgo?: number; id?: string }): Insertable<DeviceTable> {
+function deviceRow(over: {
+  serialNumber: string;
+  imei?: string | null;
+  phoneNumber?: string | null;
+  customerId?: string | null;
+  type?: number;
+  addedDaysAgo?: number;
+  id?: string;
+}): Insertable<DeviceTable> {
   const at = iso(over.addedDaysAgo ?? 10);
   return {
-    id: over.id ?? randomUUID(), serialNumber: over.serialNumber, imei: over.imei ?? null, imsi: null, type: over.type ?? 620,
-    phoneNumber: over.phoneNumber ?? null, simPhoneNumber: null, simSerial: null, simTypeId: null, simStatus: null, supplier: null,
-    status: 1, customerId: over.customerId ?? null, orderNumber: null, isUserAssigned: 0, assignedPersonId: null, firmwareVersion: null,
-    lastConfigurationDate: null, dateReceived: null, lastUpdated: at, addedToSystem: at, etag: '"e"',
+    id: over.id ?? randomUUID(),
+    serialNumber: over.serialNumber,
+    imei: over.imei ?? null,
+    imsi: null,
+    type: over.type ?? 620,
+    phoneNumber: over.phoneNumber ?? null,
+    simPhoneNumber: null,
+    simSerial: null,
+    simTypeId: null,
+    simStatus: null,
+    supplier: null,
+    status: 1,
+    customerId: over.customerId ?? null,
+    orderNumber: null,
+    isUserAssigned: 0,
+    assignedPersonId: null,
+    firmwareVersion: null,
+    lastConfigurationDate: null,
+    dateReceived: null,
+    lastUpdated: at,
+    addedToSystem: at,
+    etag: '"e"',
   };
 }
 function personRow(over: { firstName: string; lastName: string; email: string; id?: string }): Insertable<PersonTable> {
   const now = iso(0);
   return {
-    id: over.id ?? randomUUID(), tenantId: randomUUID(), firstName: over.firstName, lastName: over.lastName, email: over.email.toLowerCase(),
-    passwordHash: null, isLocked: 0, failedAttempts: 0, lastLoginDate: null, personStatus: 1, loginMethod: 1, twoFactorType: null,
-    twoFactorPhone: null, phoneNumbers: '[]', profile: '{}', searchText: `${over.firstName} ${over.lastName} ${over.email}`.toLowerCase(),
-    etag: '"e"', createdAt: now, updatedAt: now,
+    id: over.id ?? randomUUID(),
+    tenantId: randomUUID(),
+    firstName: over.firstName,
+    lastName: over.lastName,
+    email: over.email.toLowerCase(),
+    passwordHash: null,
+    isLocked: 0,
+    failedAttempts: 0,
+    lastLoginDate: null,
+    personStatus: 1,
+    loginMethod: 1,
+    twoFactorType: null,
+    twoFactorPhone: null,
+    phoneNumbers: '[]',
+    profile: '{}',
+    searchText: `${over.firstName} ${over.lastName} ${over.email}`.toLowerCase(),
+    etag: '"e"',
+    createdAt: now,
+    updatedAt: now,
   };
 }
-function alarmRow(over: { alarmId: string; personFullName: string; customerAccountFullName: string; closedDaysAgo: number; customerId?: string | null; id?: string }): Insertable<AlarmReportTable> {
+function alarmRow(over: {
+  alarmId: string;
+  personFullName: string;
+  customerAccountFullName: string;
+  closedDaysAgo: number;
+  customerId?: string | null;
+  id?: string;
+}): Insertable<AlarmReportTable> {
   const closed = iso(over.closedDaysAgo);
   return {
-    id: over.id ?? randomUUID(), alarmId: over.alarmId, customerId: over.customerId ?? null,
-    customerAccountFullName: over.customerAccountFullName, tier: 2, alarmType: 1, verificationType: 1, verificationCategory: 1,
-    personId: null, personFullName: over.personFullName, deviceType: null, deviceSerial: null, arcControllerId: null,
-    arcControllerFullName: null, alarmStarted: closed, alarmClosed: closed, verificationStartedSeconds: 5,
-    verificationCompletedSeconds: 100, escalationPlanFollowed: 0, incomingCallPhoneNumber: null, location: '{}',
-    profileSnapshot: '{}', etag: '"e"',
+    id: over.id ?? randomUUID(),
+    alarmId: over.alarmId,
+    customerId: over.customerId ?? null,
+    customerAccountFullName: over.customerAccountFullName,
+    tier: 2,
+    alarmType: 1,
+    verificationType: 1,
+    verificationCategory: 1,
+    personId: null,
+    personFullName: over.personFullName,
+    deviceType: null,
+    deviceSerial: null,
+    arcControllerId: null,
+    arcControllerFullName: null,
+    alarmStarted: closed,
+    alarmClosed: closed,
+    verificationStartedSeconds: 5,
+    verificationCompletedSeconds: 100,
+    escalationPlanFollowed: 0,
+    incomingCallPhoneNumber: null,
+    location: '{}',
+    profileSnapshot: '{}',
+    etag: '"e"',
   };
 }
 
@@ -89,7 +190,8 @@ async function insertFixtures(db: DB) {
     customerRow({ id: ids.acme, name: 'Acme Security Ltd', portalId: '700123', tier: 3, status: 1 }),
     customerRow({ id: ids.zetaCustomer, name: 'Zetaworks Care', portalId: '700999' }),
   ];
-  for (let i = 0; i < 40; i++) customers.push(customerRow({ name: `${LAST[i % 10]} ${['Holdings', 'Services', 'Group', 'Partners'][i % 4]} ${i}`, portalId: String(500000 + i) }));
+  for (let i = 0; i < 40; i++)
+    customers.push(customerRow({ name: `${LAST[i % 10]} ${['Holdings', 'Services', 'Group', 'Partners'][i % 4]} ${i}`, portalId: String(500000 + i) }));
   await db.insertInto('customers').values(customers).execute();
 
   const devices = [
@@ -100,21 +202,26 @@ async function insertFixtures(db: DB) {
     deviceRow({ id: ids.dZeta, serialNumber: 'ZETA-77', imei: '359000000000077', addedDaysAgo: 1 }),
   ];
   for (let i = 0; i < 300; i++)
-    devices.push(deviceRow({
-      serialNumber: `SG620-${String(i).padStart(6, '0')}`,
-      imei: `35${String(7000000000000 + i * 7919)}`,
-      phoneNumber: `07${String(800000000 + i * 37)}`,
-      customerId: i % 3 === 0 ? ids.acme : null,
-      addedDaysAgo: 300 - i,
-    }));
-  for (let i = 0; i < devices.length; i += 100) await db.insertInto('devices').values(devices.slice(i, i + 100)).execute();
+    devices.push(
+      deviceRow({
+        serialNumber: `SG620-${String(i).padStart(6, '0')}`,
+        imei: `35${String(7000000000000 + i * 7919)}`,
+        phoneNumber: `07${String(800000000 + i * 37)}`,
+        customerId: i % 3 === 0 ? ids.acme : null,
+        addedDaysAgo: 300 - i,
+      }),
+    );
+  for (let i = 0; i < devices.length; i += 100)
+    await db
+      .insertInto('devices')
+      .values(devices.slice(i, i + 100))
+      .execute();
 
   const persons = [
     personRow({ id: ids.pZeta, firstName: 'Zeta', lastName: 'Jones', email: 'zeta.jones@example.test' }),
     personRow({ id: ids.pMira, firstName: 'Mira', lastName: 'Okafor', email: 'm.okafor@example.test' }),
   ];
-  for (let i = 0; i < 100; i++)
-    persons.push(personRow({ firstName: FIRST[i % 10], lastName: LAST[Math.floor(i / 10)], email: `user${i}@example.test` }));
+  for (let i = 0; i < 100; i++) persons.push(personRow({ firstName: FIRST[i % 10], lastName: LAST[Math.floor(i / 10)], email: `user${i}@example.test` }));
   await db.insertInto('persons').values(persons).execute();
 
   const alarms = [
@@ -122,10 +229,14 @@ async function insertFixtures(db: DB) {
     alarmRow({ id: ids.aZetaNew, alarmId: '9100002', personFullName: 'Zeta Jones', customerAccountFullName: 'Zetaworks Care', closedDaysAgo: 2 }),
   ];
   for (let i = 0; i < 120; i++)
-    alarms.push(alarmRow({
-      alarmId: String(8000000 + i), personFullName: `${FIRST[i % 10]} ${LAST[(i * 3) % 10]}`,
-      customerAccountFullName: i % 2 ? 'Acme Security Ltd' : `${LAST[i % 10]} Group ${i}`, closedDaysAgo: 200 - i,
-    }));
+    alarms.push(
+      alarmRow({
+        alarmId: String(8000000 + i),
+        personFullName: `${FIRST[i % 10]} ${LAST[(i * 3) % 10]}`,
+        customerAccountFullName: i % 2 ? 'Acme Security Ltd' : `${LAST[i % 10]} Group ${i}`,
+        closedDaysAgo: 200 - i,
+      }),
+    );
   await db.insertInto('alarmReports').values(alarms).execute();
 }
 
@@ -145,7 +256,9 @@ beforeAll(async () => {
   controller = (await signedIn(t.db, t.config, ['ArcControllerRole'])).token;
   portal = (await signedIn(t.db, t.config, ['PortalUserRole'])).token;
 }, 60_000);
-afterAll(async () => { await t?.close(); });
+afterAll(async () => {
+  await t?.close();
+});
 
 async function find(q: string, opts: { token?: string; scope?: string; limit?: number } = {}) {
   const p = new URLSearchParams({ q });
@@ -174,8 +287,13 @@ describe('devices', () => {
     expect(sub).toBeLessThan(2);
     // hit shape: href to the client route; subtitle type · customer · IMEI
     expect(g.hits[0]).toEqual({
-      id: ids.dExact, kind: 'device', title: 'AB1234', subtitle: 'SG620 · Acme Security Ltd · 359000000000001',
-      href: `/asset-management/${ids.dExact}`, score: exact, matched: 'serial',
+      id: ids.dExact,
+      kind: 'device',
+      title: 'AB1234',
+      subtitle: 'SG620 · Acme Security Ltd · 359000000000001',
+      href: `/asset-management/${ids.dExact}`,
+      score: exact,
+      matched: 'serial',
     });
   });
 
@@ -223,8 +341,13 @@ describe('customers, persons, alarm reports', () => {
   test('customer by name and by reference', async () => {
     let r = await find('acme sec');
     expect(group(r, 'customer')!.hits[0]).toEqual({
-      id: ids.acme, kind: 'customer', title: 'Acme Security Ltd', subtitle: '700123 · Gold · Active',
-      href: `/customers/${ids.acme}/account`, score: group(r, 'customer')!.hits[0].score, matched: 'name',
+      id: ids.acme,
+      kind: 'customer',
+      title: 'Acme Security Ltd',
+      subtitle: '700123 · Gold · Active',
+      href: `/customers/${ids.acme}/account`,
+      score: group(r, 'customer')!.hits[0].score,
+      matched: 'name',
     });
     r = await find('700123');
     expect(group(r, 'customer')!.hits[0]).toMatchObject({ id: ids.acme, matched: 'reference' });
@@ -235,8 +358,13 @@ describe('customers, persons, alarm reports', () => {
   test('person by name and by e-mail', async () => {
     let r = await find('mira okafor');
     expect(group(r, 'person')!.hits[0]).toEqual({
-      id: ids.pMira, kind: 'person', title: 'Mira Okafor', subtitle: 'm.okafor@example.test',
-      href: `/persons/edit/${ids.pMira}`, score: group(r, 'person')!.hits[0].score, matched: 'name',
+      id: ids.pMira,
+      kind: 'person',
+      title: 'Mira Okafor',
+      subtitle: 'm.okafor@example.test',
+      href: `/persons/edit/${ids.pMira}`,
+      score: group(r, 'person')!.hits[0].score,
+      matched: 'name',
     });
     r = await find('okafor');
     expect(group(r, 'person')!.hits[0]).toMatchObject({ id: ids.pMira, matched: 'name' });
@@ -252,13 +380,23 @@ describe('customers, persons, alarm reports', () => {
     expect(a.label).toBe('Alarm reports');
     // titled by person, alarm type and closed date (UK time), never by an id alone
     expect(a.hits[0]).toMatchObject({
-      id: ids.aZetaNew, kind: 'alarmReport', title: 'Zeta Jones · SOS Button · 30/05/2025 01:00', subtitle: 'Alarm 9100002 · Zetaworks Care',
-      href: '/alarm-reports/9100002', matched: 'alarmId',
+      id: ids.aZetaNew,
+      kind: 'alarmReport',
+      title: 'Zeta Jones · SOS Button · 30/05/2025 01:00',
+      subtitle: 'Alarm 9100002 · Zetaworks Care',
+      href: '/alarm-reports/9100002',
+      matched: 'alarmId',
     });
     r = await find('zeta jones', { scope: 'alarmReports' });
-    expect(group(r, 'alarmReport')!.hits.map((h) => [h.id, h.matched])).toEqual([[ids.aZetaNew, 'person'], [ids.aZetaOld, 'person']]);
+    expect(group(r, 'alarmReport')!.hits.map((h) => [h.id, h.matched])).toEqual([
+      [ids.aZetaNew, 'person'],
+      [ids.aZetaOld, 'person'],
+    ]);
     r = await find('zetaworks', { scope: 'alarmReports' });
-    expect(group(r, 'alarmReport')!.hits.map((h) => [h.id, h.matched])).toEqual([[ids.aZetaNew, 'account'], [ids.aZetaOld, 'account']]);
+    expect(group(r, 'alarmReport')!.hits.map((h) => [h.id, h.matched])).toEqual([
+      [ids.aZetaNew, 'account'],
+      [ids.aZetaOld, 'account'],
+    ]);
     r = await find('works care', { scope: 'alarmReports' });
     expect(group(r, 'alarmReport')!.hits.map((h) => h.id)).toEqual([ids.aZetaNew, ids.aZetaOld]);
   });
@@ -266,12 +404,21 @@ describe('customers, persons, alarm reports', () => {
   test('alarm report titles: person · alarm type · DD/MM/YYYY HH:mm in UK time (GMT and BST)', async () => {
     const winter = randomUUID();
     const summer = randomUUID();
-    await t.db.insertInto('alarmReports').values([
-      { ...alarmRow({ id: winter, alarmId: '9200001', personFullName: 'Quinn Harlow', customerAccountFullName: 'Harlow Logistics', closedDaysAgo: 0 }),
-        alarmType: 2, alarmClosed: '2026-01-12T14:05:00.000Z' },
-      { ...alarmRow({ id: summer, alarmId: '9200002', personFullName: 'Quinn Harlow', customerAccountFullName: 'Harlow Logistics', closedDaysAgo: 0 }),
-        alarmType: 3, alarmClosed: '2026-03-31T23:30:00.000Z' },
-    ]).execute();
+    await t.db
+      .insertInto('alarmReports')
+      .values([
+        {
+          ...alarmRow({ id: winter, alarmId: '9200001', personFullName: 'Quinn Harlow', customerAccountFullName: 'Harlow Logistics', closedDaysAgo: 0 }),
+          alarmType: 2,
+          alarmClosed: '2026-01-12T14:05:00.000Z',
+        },
+        {
+          ...alarmRow({ id: summer, alarmId: '9200002', personFullName: 'Quinn Harlow', customerAccountFullName: 'Harlow Logistics', closedDaysAgo: 0 }),
+          alarmType: 3,
+          alarmClosed: '2026-03-31T23:30:00.000Z',
+        },
+      ])
+      .execute();
     try {
       const hits = group(await find('quinn harlow', { scope: 'alarmReports' }), 'alarmReport')!.hits;
       expect(hits.map((h) => [h.id, h.title, h.subtitle])).toEqual([
@@ -298,7 +445,12 @@ describe('customers, persons, alarm reports', () => {
 
 describe('parameters and permissions', () => {
   test('scope narrows to one kind', async () => {
-    for (const [scope, kind] of [['devices', 'device'], ['customers', 'customer'], ['persons', 'person'], ['alarmReports', 'alarmReport']]) {
+    for (const [scope, kind] of [
+      ['devices', 'device'],
+      ['customers', 'customer'],
+      ['persons', 'person'],
+      ['alarmReports', 'alarmReport'],
+    ]) {
       const r = await find('zeta', { scope });
       expect(r.groups.map((g) => g.kind)).toEqual([kind]);
     }
@@ -337,7 +489,26 @@ describe('parameters and permissions', () => {
   });
 
   test('quotes, wildcards and FTS syntax in q are plain text', async () => {
-    for (const q of ['"', 'a"b', '""""', '*', 'ab*', '(x)', 'NEAR(a b)', 'zeta OR', '^ab', '-ab', '%', '_', '\\', "o'brien", 'a:b', '{serial}: x', 'ü€😀', '\u{10ffff}']) {
+    for (const q of [
+      '"',
+      'a"b',
+      '""""',
+      '*',
+      'ab*',
+      '(x)',
+      'NEAR(a b)',
+      'zeta OR',
+      '^ab',
+      '-ab',
+      '%',
+      '_',
+      '\\',
+      "o'brien",
+      'a:b',
+      '{serial}: x',
+      'ü€😀',
+      '\u{10ffff}',
+    ]) {
       const r = await find(q);
       expect(r.query, q).toBe(q);
     }
@@ -367,7 +538,10 @@ describe('parameters and permissions', () => {
 describe('index sync', () => {
   test('updates and deletes are reflected', async () => {
     const id = randomUUID();
-    await t.db.insertInto('devices').values(deviceRow({ id, serialNumber: 'QWERTY-1', imei: '861111111111111', phoneNumber: '07123 456789' })).execute();
+    await t.db
+      .insertInto('devices')
+      .values(deviceRow({ id, serialNumber: 'QWERTY-1', imei: '861111111111111', phoneNumber: '07123 456789' }))
+      .execute();
     expect(group(await find('werty-'), 'device')!.hits.map((h) => h.id)).toEqual([id]);
 
     await t.db.updateTable('devices').set({ serialNumber: 'ASDFGH-2', phoneNumber: '+44 7999 111222' }).where('id', '=', id).execute();
@@ -400,8 +574,11 @@ describe('index sync', () => {
   test('upserts are reflected', async () => {
     const row = deviceRow({ serialNumber: 'UPSERT-1' });
     await t.db.insertInto('devices').values(row).execute();
-    await t.db.insertInto('devices').values({ ...row, serialNumber: 'UPSERT-2' })
-      .onConflict((oc) => oc.column('id').doUpdateSet({ serialNumber: 'UPSERT-2' })).execute();
+    await t.db
+      .insertInto('devices')
+      .values({ ...row, serialNumber: 'UPSERT-2' })
+      .onConflict((oc) => oc.column('id').doUpdateSet({ serialNumber: 'UPSERT-2' }))
+      .execute();
     expect(titles(await find('upsert-'), 'device')).toEqual(['UPSERT-2']);
     await t.db.deleteFrom('devices').where('id', '=', row.id).execute();
   });
@@ -418,8 +595,14 @@ describe('index sync', () => {
     const tdb = await createTestDb();
     try {
       await m002.down!(tdb.db);
-      await tdb.db.insertInto('customers').values(customerRow({ name: 'Preexisting Widgets', portalId: '424242' })).execute();
-      await tdb.db.insertInto('devices').values(deviceRow({ serialNumber: 'OLDROW-99', phoneNumber: '07555 123456' })).execute();
+      await tdb.db
+        .insertInto('customers')
+        .values(customerRow({ name: 'Preexisting Widgets', portalId: '424242' }))
+        .execute();
+      await tdb.db
+        .insertInto('devices')
+        .values(deviceRow({ serialNumber: 'OLDROW-99', phoneNumber: '07555 123456' }))
+        .execute();
       await m002.up(tdb.db);
       const perms = ['AdminPanel.Device.ListView', 'AdminPanel.Customer.ListView'];
       const r1 = await search(tdb.db, { q: 'drow-9', scope: 'all', limit: 8 }, perms);
@@ -437,13 +620,28 @@ describe('index sync', () => {
 describe('keys', () => {
   test('phone key: JS and the database agree', async () => {
     const samples = [
-      '+44 7700 900123', '07700 900123', '447700900123', '0044 7700 900123', '+44 (0)7700 900123', '7700900123',
-      '+1 (555) 010-9999', '001 555 0109999', '0', '44', '+44', '', '020 7946 0958', '441234', ' +44 20 7946 0958', '12.34/56-78',
+      '+44 7700 900123',
+      '07700 900123',
+      '447700900123',
+      '0044 7700 900123',
+      '+44 (0)7700 900123',
+      '7700900123',
+      '+1 (555) 010-9999',
+      '001 555 0109999',
+      '0',
+      '44',
+      '+44',
+      '',
+      '020 7946 0958',
+      '441234',
+      ' +44 20 7946 0958',
+      '12.34/56-78',
     ];
     for (const s of samples) {
-      const db = t.dialect === 'pg'
-        ? (await sql<{ k: string | null }>`select search_phone_key(${s}) as k`.execute(t.db)).rows[0].k
-        : (await sql.raw<{ k: string | null }>(`select ${sqlitePhoneKey(`'${s.replace(/'/g, "''")}'`)} as k`).execute(t.db)).rows[0].k;
+      const db =
+        t.dialect === 'pg'
+          ? (await sql<{ k: string | null }>`select search_phone_key(${s}) as k`.execute(t.db)).rows[0].k
+          : (await sql.raw<{ k: string | null }>(`select ${sqlitePhoneKey(`'${s.replace(/'/g, "''")}'`)} as k`).execute(t.db)).rows[0].k;
       expect(db, JSON.stringify(s)).toBe(phoneKey(s));
     }
     expect(phoneKey('+44 7700 900123')).toBe('7700900123');
@@ -462,7 +660,9 @@ describe.runIf(process.env.TEST_DB !== 'pg')('SQLite query plans', () => {
     const seen: CompiledQuery[] = [];
     const db = new Kysely<Database>({
       dialect: new SqliteDialect({ database: raw }),
-      log: (e) => { if (e.level === 'query') seen.push(e.query); },
+      log: (e) => {
+        if (e.level === 'query') seen.push(e.query);
+      },
     }) as DB;
     await migrateToLatest(db);
     await insertFixtures(db);

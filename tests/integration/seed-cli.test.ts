@@ -4,7 +4,12 @@ import { parseArgs } from '../../src/server/seed/cli.js';
 
 test('values given separately or inline, flags in any order', () => {
   expect(parseArgs(['--seed', '5', '--scale=0.5', '--reset'])).toEqual({ seed: 5, scale: 0.5, reset: true, help: false });
-  expect(parseArgs(['--reset', '--now', '2025-03-14T09:30:00Z', '--seed=8'])).toEqual({ seed: 8, reset: true, help: false, now: new Date('2025-03-14T09:30:00Z') });
+  expect(parseArgs(['--reset', '--now', '2025-03-14T09:30:00Z', '--seed=8'])).toEqual({
+    seed: 8,
+    reset: true,
+    help: false,
+    now: new Date('2025-03-14T09:30:00Z'),
+  });
   expect(parseArgs(['-h'])).toEqual({ reset: false, help: true });
   expect(parseArgs([])).toEqual({ reset: false, help: false });
 });

@@ -14,7 +14,15 @@ describe('Rng', () => {
     expect(r.hex(5)).toBe('edf781702c');
     expect(r.etag()).toBe('"692c2ce1-8ee8-4707-a756-d2745aae0aa5"');
     expect(Array.from({ length: 8 }, () => r.pick(['a', 'b', 'c', 'd', 'e'])).join('')).toBe('dbddebea');
-    expect(Array.from({ length: 8 }, () => r.weighted([['x', 1], ['y', 2], ['z', 0.5]] as const)).join('')).toBe('yxxyzyyy');
+    expect(
+      Array.from({ length: 8 }, () =>
+        r.weighted([
+          ['x', 1],
+          ['y', 2],
+          ['z', 0.5],
+        ] as const),
+      ).join(''),
+    ).toBe('yxxyzyyy');
     expect(r.sample([1, 2, 3, 4, 5, 6, 7, 8, 9], 4)).toEqual([1, 3, 4, 8]);
     expect([r.int(1, 6), r.int(100, 200)]).toEqual([4, 131]);
     expect(r.digits(12)).toBe('135852936573');
@@ -37,7 +45,15 @@ describe('Rng', () => {
 
   test('weighted never returns a zero-weight item and always returns one of the items', () => {
     const r = new Rng(3, 'w');
-    const seen = new Set(Array.from({ length: 500 }, () => r.weighted([['a', 1], ['never', 0], ['b', 1]] as const)));
+    const seen = new Set(
+      Array.from({ length: 500 }, () =>
+        r.weighted([
+          ['a', 1],
+          ['never', 0],
+          ['b', 1],
+        ] as const),
+      ),
+    );
     expect([...seen].sort()).toEqual(['a', 'b']);
   });
 
@@ -58,7 +74,10 @@ describe('checked list access', () => {
   });
 
   test('zip pairs by position and refuses lists of different lengths', () => {
-    expect(zip(['a', 'b'], [1, 2])).toEqual([['a', 1], ['b', 2]]);
+    expect(zip(['a', 'b'], [1, 2])).toEqual([
+      ['a', 1],
+      ['b', 2],
+    ]);
     expect(() => zip(['a'], [1, 2])).toThrow('cannot pair a list of 1 with a list of 2');
   });
 

@@ -12,8 +12,16 @@ import { luhnValid } from '../../src/server/seed/gen.js';
 import { verifyPassword } from '../../src/server/auth/password.js';
 import { ROLE_IDS, roleNameById, ROLE_LABELS } from '../../src/shared/permissions.js';
 import {
-  ALARM_TYPES, ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, TIER_TYPES, CUSTOMER_STATUSES, VERIFICATION_CATEGORIES,
-  VERIFICATION_TYPES, categoryType, isValidId,
+  ALARM_TYPES,
+  ASSET_STATUSES,
+  DEVICE_TYPES,
+  SIM_TYPES,
+  TIER_TYPES,
+  CUSTOMER_STATUSES,
+  VERIFICATION_CATEGORIES,
+  VERIFICATION_TYPES,
+  categoryType,
+  isValidId,
 } from '../../src/shared/codes.js';
 import type { DB } from '../../src/server/db/index.js';
 
@@ -50,7 +58,11 @@ afterAll(async () => {
   for (const t of dbs) await t.close();
 });
 
-const all = <T>(db: DB, q: string) => db.selectFrom(q as any).selectAll().execute() as Promise<T[]>;
+const all = <T>(db: DB, q: string) =>
+  db
+    .selectFrom(q as any)
+    .selectAll()
+    .execute() as Promise<T[]>;
 const sortBy = <T>(rows: T[], key: (r: T) => string) => rows.sort((x, y) => (key(x) < key(y) ? -1 : key(x) > key(y) ? 1 : 0));
 const json = (s: string) => JSON.parse(s);
 
@@ -67,12 +79,23 @@ function checks() {
 
 describe('determinism', () => {
   const tables = [
-    ['persons', (r: any) => r.id], ['personRoles', (r: any) => r.personId + r.roleId], ['customers', (r: any) => r.id],
-    ['deviceSubscriptions', (r: any) => r.customerId + r.deviceType], ['appSubscriptions', (r: any) => r.customerId + r.appSubscriptionType],
-    ['devices', (r: any) => r.id], ['deviceConfigurations', (r: any) => r.deviceId], ['deviceMessages', (r: any) => r.id],
-    ['desiredConfigurations', (r: any) => r.id], ['alarmReports', (r: any) => r.id], ['alarmCalls', (r: any) => r.id],
-    ['alarmMemos', (r: any) => r.id], ['activityJournal', (r: any) => r.id], ['alarmNotes', (r: any) => r.id],
-    ['refreshTokens', (r: any) => r.id], ['outbox', (r: any) => String(r.id).padStart(9, '0')], ['auditLog', (r: any) => String(r.id).padStart(9, '0')],
+    ['persons', (r: any) => r.id],
+    ['personRoles', (r: any) => r.personId + r.roleId],
+    ['customers', (r: any) => r.id],
+    ['deviceSubscriptions', (r: any) => r.customerId + r.deviceType],
+    ['appSubscriptions', (r: any) => r.customerId + r.appSubscriptionType],
+    ['devices', (r: any) => r.id],
+    ['deviceConfigurations', (r: any) => r.deviceId],
+    ['deviceMessages', (r: any) => r.id],
+    ['desiredConfigurations', (r: any) => r.id],
+    ['alarmReports', (r: any) => r.id],
+    ['alarmCalls', (r: any) => r.id],
+    ['alarmMemos', (r: any) => r.id],
+    ['activityJournal', (r: any) => r.id],
+    ['alarmNotes', (r: any) => r.id],
+    ['refreshTokens', (r: any) => r.id],
+    ['outbox', (r: any) => String(r.id).padStart(9, '0')],
+    ['auditLog', (r: any) => String(r.id).padStart(9, '0')],
   ] as const;
 
   test.each(tables.map(([t, k]) => [t, k] as const))('same seed and now → identical %s rows, ids included', async (table, key) => {
@@ -109,9 +132,28 @@ describe('sizes', () => {
     expect(countsA.devices).toBe(Math.round(BASE_COUNTS.devices * SCALE));
     expect(countsA.alarmReports).toBe(Math.round(BASE_COUNTS.alarmReports * SCALE));
     expect(Math.abs(countsA.persons - BASE_COUNTS.persons * SCALE)).toBeLessThanOrEqual(BASE_COUNTS.persons * SCALE * 0.1);
-    const n = async (t: string) => Number((await a.selectFrom(t as any).select((e) => e.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+    const n = async (t: string) =>
+      Number(
+        (
+          await a
+            .selectFrom(t as any)
+            .select((e) => e.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
     for (const [t, count] of Object.entries(countsA)) expect([t, await n(t)]).toEqual([t, count]);
-    for (const t of ['deviceConfigurations', 'deviceMessages', 'alarmCalls', 'activityJournal', 'alarmNotes', 'alarmMemos', 'desiredConfigurations', 'outbox', 'auditLog', 'refreshTokens'] as const)
+    for (const t of [
+      'deviceConfigurations',
+      'deviceMessages',
+      'alarmCalls',
+      'activityJournal',
+      'alarmNotes',
+      'alarmMemos',
+      'desiredConfigurations',
+      'outbox',
+      'auditLog',
+      'refreshTokens',
+    ] as const)
       expect([t, countsA[t] > 0]).toEqual([t, true]);
   });
 
@@ -142,7 +184,8 @@ describe('sizes', () => {
 
 describe('referential integrity', () => {
   const orphans = async (child: string, col: string, parent: string, pcol = 'id') => {
-    const rows = await a.selectFrom(`${child} as c` as any)
+    const rows = await a
+      .selectFrom(`${child} as c` as any)
       .leftJoin(`${parent} as p` as any, `p.${pcol}` as any, `c.${col}` as any)
       .select([`c.${col} as v` as any])
       .where(`c.${col}` as any, 'is not', null)
@@ -153,17 +196,30 @@ describe('referential integrity', () => {
 
   test('every reference points at an existing row', async () => {
     const checks: [string, string, string, string?][] = [
-      ['personRoles', 'personId', 'persons'], ['personRoles', 'roleId', 'roles'],
-      ['deviceSubscriptions', 'customerId', 'customers'], ['appSubscriptions', 'customerId', 'customers'],
-      ['devices', 'customerId', 'customers'], ['devices', 'assignedPersonId', 'persons'],
-      ['deviceConfigurations', 'deviceId', 'devices'], ['desiredConfigurations', 'deviceId', 'devices'],
-      ['desiredConfigurations', 'requestedBy', 'persons'], ['deviceMessages', 'deviceId', 'devices'],
-      ['alarmReports', 'customerId', 'customers'], ['alarmReports', 'personId', 'persons'], ['alarmReports', 'arcControllerId', 'persons'],
+      ['personRoles', 'personId', 'persons'],
+      ['personRoles', 'roleId', 'roles'],
+      ['deviceSubscriptions', 'customerId', 'customers'],
+      ['appSubscriptions', 'customerId', 'customers'],
+      ['devices', 'customerId', 'customers'],
+      ['devices', 'assignedPersonId', 'persons'],
+      ['deviceConfigurations', 'deviceId', 'devices'],
+      ['desiredConfigurations', 'deviceId', 'devices'],
+      ['desiredConfigurations', 'requestedBy', 'persons'],
+      ['deviceMessages', 'deviceId', 'devices'],
+      ['alarmReports', 'customerId', 'customers'],
+      ['alarmReports', 'personId', 'persons'],
+      ['alarmReports', 'arcControllerId', 'persons'],
       ['alarmReports', 'deviceSerial', 'devices', 'serialNumber'],
-      ['alarmCalls', 'alarmReportId', 'alarmReports'], ['alarmMemos', 'alarmReportId', 'alarmReports'],
-      ['activityJournal', 'alarmReportId', 'alarmReports'], ['alarmNotes', 'alarmReportId', 'alarmReports'],
-      ['alarmNotes', 'personId', 'persons'], ['refreshTokens', 'personId', 'persons'], ['verificationCodes', 'personId', 'persons'],
-      ['auditLog', 'actorId', 'persons'], ['auditLog', 'entityId', 'customers'], ['customers', 'countryId', 'countries'],
+      ['alarmCalls', 'alarmReportId', 'alarmReports'],
+      ['alarmMemos', 'alarmReportId', 'alarmReports'],
+      ['activityJournal', 'alarmReportId', 'alarmReports'],
+      ['alarmNotes', 'alarmReportId', 'alarmReports'],
+      ['alarmNotes', 'personId', 'persons'],
+      ['refreshTokens', 'personId', 'persons'],
+      ['verificationCodes', 'personId', 'persons'],
+      ['auditLog', 'actorId', 'persons'],
+      ['auditLog', 'entityId', 'customers'],
+      ['customers', 'countryId', 'countries'],
     ];
     for (const [child, col, parent, pcol] of checks) expect([child, col, await orphans(child, col, parent, pcol)]).toEqual([child, col, 0]);
   });
@@ -187,16 +243,28 @@ describe('referential integrity', () => {
     const withPersons = new Set(persons.map((p) => p.tenantId));
     for (const t of tenants) expect(withPersons.has(t)).toBe(true);
 
-    const assigned = await a.selectFrom('devices').select(['customerId', 'assignedPersonId', 'isUserAssigned', 'status']).where('isUserAssigned', '=', 1).execute();
+    const assigned = await a
+      .selectFrom('devices')
+      .select(['customerId', 'assignedPersonId', 'isUserAssigned', 'status'])
+      .where('isUserAssigned', '=', 1)
+      .execute();
     expect(assigned.length).toBeGreaterThan(10);
     for (const d of assigned) {
       expect(d.assignedPersonId).not.toBeNull();
       expect(tenantOf.get(d.assignedPersonId!)).toBe(byId.get(d.customerId!)!.tenantId);
     }
-    const unassigned = await a.selectFrom('devices').select('assignedPersonId').where('isUserAssigned', '=', 0).where('assignedPersonId', 'is not', null).execute();
+    const unassigned = await a
+      .selectFrom('devices')
+      .select('assignedPersonId')
+      .where('isUserAssigned', '=', 0)
+      .where('assignedPersonId', 'is not', null)
+      .execute();
     expect(unassigned).toEqual([]);
 
-    const reports = await a.selectFrom('alarmReports').select(['customerId', 'customerAccountFullName', 'tier', 'personId', 'arcControllerId', 'deviceSerial']).execute();
+    const reports = await a
+      .selectFrom('alarmReports')
+      .select(['customerId', 'customerAccountFullName', 'tier', 'personId', 'arcControllerId', 'deviceSerial'])
+      .execute();
     const controllers = new Set(roles.filter((r) => r.roleId === ROLE_IDS.ArcControllerRole).map((r) => r.personId));
     const deviceOwner = new Map((await a.selectFrom('devices').select(['serialNumber', 'customerId']).execute()).map((d) => [d.serialNumber, d.customerId]));
     for (const r of reports) {
@@ -262,16 +330,24 @@ describe('persons', () => {
         k.ok(ph.CountryCode === '44' && [1, 2, 3, 4].includes(ph.Type) && isValidPhoneNumber(`+44${ph.Number}`), () => `${who()}: phone ${JSON.stringify(ph)}`);
     }
     expect(k.bad).toEqual([]);
-    const staffRoles = await a.selectFrom('personRoles').innerJoin('persons', 'persons.id', 'personRoles.personId')
-      .select(['roleId']).where('persons.tenantId', '=', PROVIDER_TENANT_ID).execute();
+    const staffRoles = await a
+      .selectFrom('personRoles')
+      .innerJoin('persons', 'persons.id', 'personRoles.personId')
+      .select(['roleId'])
+      .where('persons.tenantId', '=', PROVIDER_TENANT_ID)
+      .execute();
     const tally = (id: string) => staffRoles.filter((r) => r.roleId === id).length;
     expect(tally(ROLE_IDS.ArcControllerRole)).toBeGreaterThan(tally(ROLE_IDS.ArcSupervisorRole));
     expect(tally(ROLE_IDS.ArcSupervisorRole)).toBeGreaterThanOrEqual(1);
     expect(tally(ROLE_IDS.ArcManagerRole)).toBeGreaterThanOrEqual(1);
     expect(tally(ROLE_IDS.SuperAdminRole)).toBeGreaterThanOrEqual(2);
     // customer-side persons carry PortalUserRole only
-    const custRoles = await a.selectFrom('personRoles').innerJoin('persons', 'persons.id', 'personRoles.personId')
-      .select(['roleId']).where('persons.tenantId', '!=', PROVIDER_TENANT_ID).execute();
+    const custRoles = await a
+      .selectFrom('personRoles')
+      .innerJoin('persons', 'persons.id', 'personRoles.personId')
+      .select(['roleId'])
+      .where('persons.tenantId', '!=', PROVIDER_TENANT_ID)
+      .execute();
     expect(new Set(custRoles.map((r) => r.roleId))).toEqual(new Set([ROLE_IDS.PortalUserRole]));
     // every person has at least one role
     const withRole = new Set((await a.selectFrom('personRoles').select('personId').execute()).map((r) => r.personId));
@@ -284,20 +360,50 @@ describe('persons', () => {
     for (const { profile } of persons) {
       const p = json(profile);
       const has = (o: object, keys: string[]) => keys.every((x) => x in o);
-      k.ok(has(p, ['Title', 'JobSector', 'JobRole', 'JobTitle', 'RiskProfiles', 'VehicleInformation', 'PersonalDetails', 'MedicalInformation', 'Ethnicity', 'PhysicalInformation']), () => `keys ${Object.keys(p)}`);
+      k.ok(
+        has(p, [
+          'Title',
+          'JobSector',
+          'JobRole',
+          'JobTitle',
+          'RiskProfiles',
+          'VehicleInformation',
+          'PersonalDetails',
+          'MedicalInformation',
+          'Ethnicity',
+          'PhysicalInformation',
+        ]),
+        () => `keys ${Object.keys(p)}`,
+      );
       k.ok(/^(Mr|Mrs|Miss|Ms|Dr|Mx)$/.test(p.Title.Name), () => `title ${p.Title.Name}`);
-      k.ok(typeof p.JobSector.Name === 'string' && typeof p.JobRole.Name === 'string' && typeof p.JobTitle === 'string', () => `job ${JSON.stringify([p.JobSector, p.JobRole, p.JobTitle])}`);
+      k.ok(
+        typeof p.JobSector.Name === 'string' && typeof p.JobRole.Name === 'string' && typeof p.JobTitle === 'string',
+        () => `job ${JSON.stringify([p.JobSector, p.JobRole, p.JobTitle])}`,
+      );
       k.ok(/^\d{4}-\d\d-\d\d$/.test(p.PersonalDetails.DateOfBirth), () => `dob ${p.PersonalDetails.DateOfBirth}`);
       k.ok(['Male', 'Female'].includes(p.PersonalDetails.Gender.Name), () => `gender ${p.PersonalDetails.Gender.Name}`);
       for (const addr of [p.PersonalDetails.HomeAddress, p.PersonalDetails.WorkAddress])
-        k.ok(has(addr, ['AddressLine1', 'AddressLine2', 'PostCode', 'Country']) && POSTCODE.test(addr.PostCode) && addr.Country.Name === 'United Kingdom', () => `address ${JSON.stringify(addr)}`);
+        k.ok(
+          has(addr, ['AddressLine1', 'AddressLine2', 'PostCode', 'Country']) && POSTCODE.test(addr.PostCode) && addr.Country.Name === 'United Kingdom',
+          () => `address ${JSON.stringify(addr)}`,
+        );
       const med = p.MedicalInformation;
-      k.ok(has(med, ['HearingImpairment', 'HearingImpairmentLevel', 'BloodType', 'MedicalConditions']) && med.HearingImpairment === (med.HearingImpairmentLevel !== null), () => `medical ${JSON.stringify(med)}`);
+      k.ok(
+        has(med, ['HearingImpairment', 'HearingImpairmentLevel', 'BloodType', 'MedicalConditions']) &&
+          med.HearingImpairment === (med.HearingImpairmentLevel !== null),
+        () => `medical ${JSON.stringify(med)}`,
+      );
       const h = p.PhysicalInformation.Height;
-      k.ok(['centimeters', 'feet'].includes(h.Unit) && Math.abs(h.CentimeterValue - (h.FeetValue * 12 + h.InchValue) * 2.54) < 2.6, () => `height ${JSON.stringify(h)}`);
+      k.ok(
+        ['centimeters', 'feet'].includes(h.Unit) && Math.abs(h.CentimeterValue - (h.FeetValue * 12 + h.InchValue) * 2.54) < 2.6,
+        () => `height ${JSON.stringify(h)}`,
+      );
       k.ok(has(p.PhysicalInformation, ['HairColor', 'EyeColor', 'DistinguishingFeatures']), () => `physical ${JSON.stringify(p.PhysicalInformation)}`);
       const v = p.VehicleInformation;
-      k.ok(!v.VehicleOwnedOrUsed || (/^[A-Z]{2}\d\d [A-Z]{3}$/.test(v.VehicleRegistration) && typeof v.Make.Name === 'string'), () => `vehicle ${JSON.stringify(v)}`);
+      k.ok(
+        !v.VehicleOwnedOrUsed || (/^[A-Z]{2}\d\d [A-Z]{3}$/.test(v.VehicleRegistration) && typeof v.Make.Name === 'string'),
+        () => `vehicle ${JSON.stringify(v)}`,
+      );
     }
     expect(k.bad).toEqual([]);
   });
@@ -316,7 +422,10 @@ describe('customers', () => {
       k.ok(cu.tier === null || tiers.includes(cu.tier), () => `${who()}: tier ${cu.tier}`);
       k.ok(cu.status === null || statuses.includes(cu.status), () => `${who()}: status ${cu.status}`);
       k.ok(cu.isMigratedAccount ? /^\d+$/.test(cu.portalId) : cu.portalId === null, () => `${who()}: portalId ${cu.portalId}`);
-      k.ok(!cu.isSalesforceAccount || (/^001[0-9A-Za-z]{15}$/.test(cu.salesforceId) && /^URN\d{7}$/.test(cu.salesforceUrn)), () => `${who()}: CRM ${cu.salesforceId} ${cu.salesforceUrn}`);
+      k.ok(
+        !cu.isSalesforceAccount || (/^001[0-9A-Za-z]{15}$/.test(cu.salesforceId) && /^URN\d{7}$/.test(cu.salesforceUrn)),
+        () => `${who()}: CRM ${cu.salesforceId} ${cu.salesforceUrn}`,
+      );
       k.ok(POSTCODE.test(cu.postCode) && cu.countryId === 'country-gb', () => `${who()}: address ${cu.postCode}`);
       k.ok(isValidPhoneNumber(cu.phoneNumber), () => `${who()}: phone ${cu.phoneNumber}`);
       for (const e of [cu.etag, cu.deviceSubscriptionsEtag, cu.appSubscriptionsEtag]) k.ok(/^"[0-9a-f-]{36}"$/.test(e), () => `${who()}: etag ${e}`);
@@ -400,9 +509,22 @@ describe('devices', () => {
   });
 
   test('messages: recent, with properties JSON and a raw message naming the device', async () => {
-    const msgs = await a.selectFrom('deviceMessages').innerJoin('devices', 'devices.id', 'deviceMessages.deviceId')
-      .select(['deviceMessages.deviceIdentity', 'deviceMessages.serial', 'deviceMessages.deviceType', 'deviceMessages.date', 'deviceMessages.properties',
-        'deviceMessages.rawMessage', 'deviceMessages.battery', 'deviceMessages.signal', 'devices.imei', 'devices.serialNumber', 'devices.type'])
+    const msgs = await a
+      .selectFrom('deviceMessages')
+      .innerJoin('devices', 'devices.id', 'deviceMessages.deviceId')
+      .select([
+        'deviceMessages.deviceIdentity',
+        'deviceMessages.serial',
+        'deviceMessages.deviceType',
+        'deviceMessages.date',
+        'deviceMessages.properties',
+        'deviceMessages.rawMessage',
+        'deviceMessages.battery',
+        'deviceMessages.signal',
+        'devices.imei',
+        'devices.serialNumber',
+        'devices.type',
+      ])
       .execute();
     expect(msgs.length).toBeGreaterThan(countsA.devices * 0.2);
     const k = checks();
@@ -431,11 +553,17 @@ describe('alarm reports', () => {
       k.ok(isValidId(r.alarmId) && UUID4.test(r.id), () => `${who()}: ids`);
       k.ok(vtypes.has(r.verificationType) && cats.has(r.verificationCategory) && atypes.has(r.alarmType), () => `${who()}: codes`);
       k.ok(categoryType(r.verificationCategory) === r.verificationType, () => `${who()}: category ${r.verificationCategory} for type ${r.verificationType}`);
-      k.ok(r.alarmStarted < r.alarmClosed && r.alarmClosed <= NOW.toISOString() && r.alarmStarted >= earliest, () => `${who()}: dates ${r.alarmStarted} ${r.alarmClosed}`);
+      k.ok(
+        r.alarmStarted < r.alarmClosed && r.alarmClosed <= NOW.toISOString() && r.alarmStarted >= earliest,
+        () => `${who()}: dates ${r.alarmStarted} ${r.alarmClosed}`,
+      );
       k.ok(r.verificationCompletedSeconds > r.verificationStartedSeconds, () => `${who()}: verification seconds`);
       const loc = json(r.location);
       k.ok(/^\/\/\/[a-z]+\.[a-z]+\.[a-z]+$/.test(loc.W3WAddress), () => `${who()}: w3w ${loc.W3WAddress}`);
-      k.ok(loc.Latitude > 49.8 && loc.Latitude < 59 && loc.Longitude > -8.5 && loc.Longitude < 2, () => `${who()}: not in the UK ${loc.Latitude},${loc.Longitude}`);
+      k.ok(
+        loc.Latitude > 49.8 && loc.Latitude < 59 && loc.Longitude > -8.5 && loc.Longitude < 2,
+        () => `${who()}: not in the UK ${loc.Latitude},${loc.Longitude}`,
+      );
       k.ok(typeof loc.GoogleApiAddress === 'string' && typeof loc.GpsGenerated === 'boolean', () => `${who()}: location ${r.location}`);
       k.ok(isValidPhoneNumber(r.incomingCallPhoneNumber), () => `${who()}: incoming ${r.incomingCallPhoneNumber}`);
     }
@@ -451,7 +579,10 @@ describe('alarm reports', () => {
   });
 
   test('profile snapshots parse as JSON with every required key, and match the person they were taken of', async () => {
-    const reports = await a.selectFrom('alarmReports').select(['personId', 'customerAccountFullName', 'profileSnapshot', 'deviceSerial', 'deviceType']).execute();
+    const reports = await a
+      .selectFrom('alarmReports')
+      .select(['personId', 'customerAccountFullName', 'profileSnapshot', 'deviceSerial', 'deviceType'])
+      .execute();
     const persons = new Map((await a.selectFrom('persons').select(['id', 'firstName', 'lastName', 'email', 'profile']).execute()).map((p) => [p.id, p]));
     const k = checks();
     const keys = (o: object) => Object.keys(o).sort().join(',');
@@ -459,26 +590,70 @@ describe('alarm reports', () => {
     for (const r of reports) {
       const s = json(r.profileSnapshot);
       const who = (what: string) => () => `${r.personId}: ${what}`;
-      k.ok(has(s, ['Person', 'SnapshotDate', 'PrimaryTeamAlarmInstruction', 'Devices', 'TeamWithEscalationPlan', 'MemosAndActivities']), who(`keys ${Object.keys(s)}`));
+      k.ok(
+        has(s, ['Person', 'SnapshotDate', 'PrimaryTeamAlarmInstruction', 'Devices', 'TeamWithEscalationPlan', 'MemosAndActivities']),
+        who(`keys ${Object.keys(s)}`),
+      );
       const P = s.Person;
-      k.ok(has(P, ['FirstName', 'LastName', 'Id', 'Company', 'MedicalInformation', 'RiskProfiles', 'EmergencyContacts', 'Contact', 'PersonalDetails',
-        'JobSector', 'JobRole', 'JobTitle', 'VehicleInformation', 'Title', 'Ethnicity', 'PhysicalInformation']), who(`Person keys ${Object.keys(P)}`));
-      k.ok(keys(P.Company) === 'IsEurowatch,IsGlobalResponse,IsNationalResponse,IsTranslationServices,Name' && P.Company.Name === r.customerAccountFullName, who(`Company ${JSON.stringify(P.Company)}`));
+      k.ok(
+        has(P, [
+          'FirstName',
+          'LastName',
+          'Id',
+          'Company',
+          'MedicalInformation',
+          'RiskProfiles',
+          'EmergencyContacts',
+          'Contact',
+          'PersonalDetails',
+          'JobSector',
+          'JobRole',
+          'JobTitle',
+          'VehicleInformation',
+          'Title',
+          'Ethnicity',
+          'PhysicalInformation',
+        ]),
+        who(`Person keys ${Object.keys(P)}`),
+      );
+      k.ok(
+        keys(P.Company) === 'IsEurowatch,IsGlobalResponse,IsNationalResponse,IsTranslationServices,Name' && P.Company.Name === r.customerAccountFullName,
+        who(`Company ${JSON.stringify(P.Company)}`),
+      );
       k.ok(has(P.MedicalInformation, ['HearingImpairment', 'HearingImpairmentLevel', 'MedicalConditions']), who('MedicalInformation'));
       for (const ec of P.EmergencyContacts)
-        k.ok(keys(ec) === 'FirstName,LastName,PhoneNumber,Relationship' && isValidPhoneNumber(`+${ec.PhoneNumber.CountryCode}${ec.PhoneNumber.Number}`), who(`emergency contact ${JSON.stringify(ec)}`));
-      k.ok(keys(P.Contact) === 'EmailAddress,PersonalPhoneNumber,WorkPhoneNumber' && P.Contact.WorkPhoneNumber.CountryCode === '44', who(`Contact ${JSON.stringify(P.Contact)}`));
+        k.ok(
+          keys(ec) === 'FirstName,LastName,PhoneNumber,Relationship' && isValidPhoneNumber(`+${ec.PhoneNumber.CountryCode}${ec.PhoneNumber.Number}`),
+          who(`emergency contact ${JSON.stringify(ec)}`),
+        );
+      k.ok(
+        keys(P.Contact) === 'EmailAddress,PersonalPhoneNumber,WorkPhoneNumber' && P.Contact.WorkPhoneNumber.CountryCode === '44',
+        who(`Contact ${JSON.stringify(P.Contact)}`),
+      );
       k.ok('AddressLine1' in P.PersonalDetails.WorkAddress && 'AddressLine2' in P.PersonalDetails.HomeAddress, who('addresses'));
       const ins = s.PrimaryTeamAlarmInstruction;
-      k.ok(Array.isArray(ins.SpecialInstructions) && typeof ins.DuressWordsActive === 'boolean' && keys(ins.DuressWords) === 'CallPolice,Monitor', who(`instruction ${JSON.stringify(ins)}`));
-      k.ok(s.Devices.length > 0 && s.Devices.every((d: any) => keys(d) === 'Id,LastKnownBattery,PhoneNumber,Serial,Type'), who(`Devices ${JSON.stringify(s.Devices)}`));
+      k.ok(
+        Array.isArray(ins.SpecialInstructions) && typeof ins.DuressWordsActive === 'boolean' && keys(ins.DuressWords) === 'CallPolice,Monitor',
+        who(`instruction ${JSON.stringify(ins)}`),
+      );
+      k.ok(
+        s.Devices.length > 0 && s.Devices.every((d: any) => keys(d) === 'Id,LastKnownBattery,PhoneNumber,Serial,Type'),
+        who(`Devices ${JSON.stringify(s.Devices)}`),
+      );
       const dev = s.Devices.find((d: any) => d.Serial === r.deviceSerial);
       k.ok(dev && dev.Type.Value === r.deviceType && typeof dev.Type.Name === 'string', who(`alarm device ${r.deviceSerial} not in Devices`));
       const teams = s.TeamWithEscalationPlan;
       k.ok(teams.length > 0 && teams[0].Team.PrimaryGroup === true, who('primary team first'));
       for (const t of teams)
-        k.ok(typeof t.Team.Name === 'string' && typeof t.DefaultEscalationPlan === 'boolean' && t.EscalationPlan.Instructions.length > 0 &&
-          t.EscalationPlan.Instructions.every((i: any) => typeof i.Instruction === 'string' && keys(i.Contact) === 'CountryCode,InstructionContactName,Value'), who(`team ${JSON.stringify(t)}`));
+        k.ok(
+          typeof t.Team.Name === 'string' &&
+            typeof t.DefaultEscalationPlan === 'boolean' &&
+            t.EscalationPlan.Instructions.length > 0 &&
+            t.EscalationPlan.Instructions.every(
+              (i: any) => typeof i.Instruction === 'string' && keys(i.Contact) === 'CountryCode,InstructionContactName,Value',
+            ),
+          who(`team ${JSON.stringify(t)}`),
+        );
       for (const m of s.MemosAndActivities.ActivitiesWithMemos)
         k.ok(keys(m) === 'DisplayName,DurationInMinutes,Id,StartDate,TextMemo,VoiceMemoId', who(`memo ${JSON.stringify(m)}`));
       // the snapshot is of the stored person: same name, e-mail and profile
@@ -495,8 +670,9 @@ describe('alarm reports', () => {
     for (const r of reports) {
       const memos = await a.selectFrom('alarmMemos').selectAll().where('alarmReportId', '=', r.id).orderBy('startDate').orderBy('id').execute();
       const snap = json(r.profileSnapshot).MemosAndActivities.ActivitiesWithMemos;
-      expect(memos.map((m) => [m.id, m.startDate, m.durationInMinutes, m.displayName, m.textMemo, m.voiceMemoId]).sort())
-        .toEqual(snap.map((m: any) => [m.Id, m.StartDate, m.DurationInMinutes, m.DisplayName.Name, m.TextMemo, m.VoiceMemoId]).sort());
+      expect(memos.map((m) => [m.id, m.startDate, m.durationInMinutes, m.displayName, m.textMemo, m.voiceMemoId]).sort()).toEqual(
+        snap.map((m: any) => [m.Id, m.StartDate, m.DurationInMinutes, m.DisplayName.Name, m.TextMemo, m.VoiceMemoId]).sort(),
+      );
     }
   });
 
@@ -511,7 +687,11 @@ describe('alarm reports', () => {
       k.ok(c2.startTime <= c2.endTime, who('times'));
       const recs = json(c2.records);
       k.ok(c2.duration !== 0 || recs.length === 0, who('failed call with a recording'));
-      for (const rec of recs) k.ok(Object.keys(rec).sort().join() === 'Reason,SId,Unavailable' && (!rec.Unavailable || typeof rec.Reason === 'string'), who(`record ${JSON.stringify(rec)}`));
+      for (const rec of recs)
+        k.ok(
+          Object.keys(rec).sort().join() === 'Reason,SId,Unavailable' && (!rec.Unavailable || typeof rec.Reason === 'string'),
+          who(`record ${JSON.stringify(rec)}`),
+        );
       k.ok('FullName' in json(c2.participants)[0], who('participants'));
       k.ok(isValidPhoneNumber(c2.number), who(`number ${c2.number}`));
     }
@@ -527,9 +707,15 @@ describe('alarm reports', () => {
   test('activity journal: 3–10 entries per report, every CustomProperties kind present with its spec fields', async () => {
     const rows = await all<any>(a, 'activityJournal');
     const fields: Record<string, string[]> = {
-      call: ['to', 'from', 'duration', 'status'], email: ['to', 'subject', 'content', 'status'], sms: ['to', 'body', 'status'],
-      location: ['googleApiAddress', 'latitude', 'longitude', 'w3WAddress', 'gridReference'], verification: ['type', 'category'],
-      note: ['text'], supportIssueRaised: ['controllerName', 'issueRaisedDate'], alarmNotice: ['expiryDate', 'notice'], alarmType: ['trigger'],
+      call: ['to', 'from', 'duration', 'status'],
+      email: ['to', 'subject', 'content', 'status'],
+      sms: ['to', 'body', 'status'],
+      location: ['googleApiAddress', 'latitude', 'longitude', 'w3WAddress', 'gridReference'],
+      verification: ['type', 'category'],
+      note: ['text'],
+      supportIssueRaised: ['controllerName', 'issueRaisedDate'],
+      alarmNotice: ['expiryDate', 'notice'],
+      alarmType: ['trigger'],
     };
     expect(Object.keys(fields).sort()).toEqual([...JOURNAL_KINDS].sort());
     const seen = new Set<string>();

@@ -37,9 +37,13 @@ beforeAll(async () => {
   srv.onUpgrade('/test-hub', (req, socket, head, who) => {
     wss.handleUpgrade(req, socket, head, (ws) => ws.send(JSON.stringify({ id: who?.id, email: who?.email, permissions: who?.permissions.length })));
   });
-  srv.onUpgrade('/test-public', (req, socket, head, who) => {
-    wss.handleUpgrade(req, socket, head, (ws) => ws.send(JSON.stringify({ signedIn: !!who })));
-  }, { access: 'public' });
+  srv.onUpgrade(
+    '/test-public',
+    (req, socket, head, who) => {
+      wss.handleUpgrade(req, socket, head, (ws) => ws.send(JSON.stringify({ signedIn: !!who })));
+    },
+    { access: 'public' },
+  );
   srv.onClose(() => {
     closeHookRan = true;
     for (const c of wss.clients) c.terminate();
@@ -88,7 +92,13 @@ describe('WebSocket upgrades', () => {
   test('a missing, forged or expired token is refused with 401 in the API error shape', async () => {
     const expired = await tokenFor(testConfig({ now: () => new Date(Date.now() - 86_400_000) }), ['SuperAdminRole'], { id: user.id });
     const forged = user.token.slice(0, -4) + (user.token.endsWith('AAAA') ? 'BBBB' : 'AAAA');
-    for (const path of ['/test-hub', '/test-hub?access_token=', '/test-hub?access_token=not-a-jwt', `/test-hub?access_token=${forged}`, `/test-hub?access_token=${expired}`]) {
+    for (const path of [
+      '/test-hub',
+      '/test-hub?access_token=',
+      '/test-hub?access_token=not-a-jwt',
+      `/test-hub?access_token=${forged}`,
+      `/test-hub?access_token=${expired}`,
+    ]) {
       const r = await connect(path);
       expect(r.status, path).toBe(401);
       expect(JSON.parse(r.body!), path).toEqual({ Content: { Message: MSG.sessionExpired, Code: CODE.unauthorized } });

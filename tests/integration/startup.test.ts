@@ -33,20 +33,23 @@ test.skipIf(process.env.TEST_DB === 'pg')('DEMO_DATA=false: reference data only,
   expect((await db.selectFrom('countries').select('id').execute()).length).toBeGreaterThan(200);
 });
 
-test.skipIf(process.env.TEST_DB === 'pg')('first start with demo data: every demo account signs in with DEMO_PASSWORD; a restart does not generate again', async () => {
-  const { db, dir } = await start({ SCALE: '0.01', SEED: '3', DEMO_PASSWORD: 'Another-Passw0rd' });
-  for (const a of DEMO_ACCOUNTS) {
-    const p = await db.selectFrom('persons').select(['id', 'passwordHash']).where('email', '=', a.email).executeTakeFirst();
-    expect(p, a.email).toBeTruthy();
-    expect(await verifyPassword(p!.passwordHash, 'Another-Passw0rd')).toBe(true);
-  }
-  const before = (await db.selectFrom('persons').select('id').execute()).length;
-  await db.destroy();
-  dbs.splice(dbs.indexOf(db), 1);
-  const again = await prepareDatabase(loadConfig({ DATA_DIR: dir, SCALE: '0.01', SEED: '3' }), () => {});
-  dbs.push(again);
-  expect((await again.selectFrom('persons').select('id').execute()).length).toBe(before);
-});
+test.skipIf(process.env.TEST_DB === 'pg')(
+  'first start with demo data: every demo account signs in with DEMO_PASSWORD; a restart does not generate again',
+  async () => {
+    const { db, dir } = await start({ SCALE: '0.01', SEED: '3', DEMO_PASSWORD: 'Another-Passw0rd' });
+    for (const a of DEMO_ACCOUNTS) {
+      const p = await db.selectFrom('persons').select(['id', 'passwordHash']).where('email', '=', a.email).executeTakeFirst();
+      expect(p, a.email).toBeTruthy();
+      expect(await verifyPassword(p!.passwordHash, 'Another-Passw0rd')).toBe(true);
+    }
+    const before = (await db.selectFrom('persons').select('id').execute()).length;
+    await db.destroy();
+    dbs.splice(dbs.indexOf(db), 1);
+    const again = await prepareDatabase(loadConfig({ DATA_DIR: dir, SCALE: '0.01', SEED: '3' }), () => {});
+    dbs.push(again);
+    expect((await again.selectFrom('persons').select('id').execute()).length).toBe(before);
+  },
+);
 
 describe.skipIf(process.env.TEST_DB === 'pg')('files under DATA_DIR are owner-only', () => {
   const mode = (f: string) => (statSync(f).mode & 0o777).toString(8);

@@ -4,15 +4,11 @@ import { CAPTCHA_CHALLENGE_PATH, type CaptchaChallengeResponse } from '../../sha
 import { queryOptions } from '@tanstack/react-query';
 import { http, publicHttp, postTokenForm, CLIENT_ID } from './http';
 import type { CurrentUser } from '../state/session';
-import type {
-  TokenResponse, TwoFactorPhone, TwoFactorSetting, TwoFactorTypeOption,
-} from '../../shared/schemas/auth';
+import type { TokenResponse, TwoFactorPhone, TwoFactorSetting, TwoFactorTypeOption } from '../../shared/schemas/auth';
 import type { MessageResponse } from '../../shared/schemas/common';
 import { navigate } from 'wouter/use-browser-location';
 import { appStore } from '../state/store';
-import {
-  clearLocalStorage, currentUserAtom, endSessionLocally, hasAdminAccess, landingHref, sessionAtom, sessionFromTokens,
-} from '../state/session';
+import { clearLocalStorage, currentUserAtom, endSessionLocally, hasAdminAccess, landingHref, sessionAtom, sessionFromTokens } from '../state/session';
 import { markActivity } from '../state/idle';
 import { takeReturnPath } from '../shell/return-to';
 
@@ -75,7 +71,11 @@ export const twoFactorTypesQuery = () =>
   });
 
 /** PUT /api/v1/change-two-factor-authentication → the saved setting. Also carries a captcha token and the current password. */
-export function changeTwoFactor(type: number | null, phoneNumber: TwoFactorPhone | null, proof: { captchaResponse: string; currentPassword: string }): Promise<TwoFactorSetting> {
+export function changeTwoFactor(
+  type: number | null,
+  phoneNumber: TwoFactorPhone | null,
+  proof: { captchaResponse: string; currentPassword: string },
+): Promise<TwoFactorSetting> {
   return http<TwoFactorSetting>('/api/v1/change-two-factor-authentication', {
     method: 'PUT',
     body: { twoFactorAuthentication: { type, phoneNumber }, captchaResponse: proof.captchaResponse, currentPassword: proof.currentPassword },
@@ -83,12 +83,16 @@ export function changeTwoFactor(type: number | null, phoneNumber: TwoFactorPhone
 }
 
 /** POST /api/v1/change-password */
-export function changePassword(input: { oldPassword: string; newPassword: string; newPasswordRepeated: string; captchaResponse: string }): Promise<MessageResponse> {
+export function changePassword(input: {
+  oldPassword: string;
+  newPassword: string;
+  newPasswordRepeated: string;
+  captchaResponse: string;
+}): Promise<MessageResponse> {
   return http<MessageResponse>('/api/v1/change-password', { method: 'POST', body: input });
 }
 
 // ---- completing a sign-in / restoring a session
-
 
 /** Thrown when the token lacks AdminPanel.HasAccess (spec §1). */
 export class PermissionMissingError extends Error {

@@ -39,8 +39,7 @@ function send<T>(path: string, opts: HttpOptions, session: Session | null): Prom
   });
 }
 
-const isStatus = (err: unknown, status: number) =>
-  err instanceof FetchError ? err.status === status : (err as { status?: number } | null)?.status === status;
+const isStatus = (err: unknown, status: number) => (err instanceof FetchError ? err.status === status : (err as { status?: number } | null)?.status === status);
 
 /** Calls without the session (sign-in, forgot password, public feature list). */
 export function publicHttp<T = unknown>(path: string, opts: HttpOptions = {}): Promise<T> {

@@ -156,7 +156,9 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
       for (const g of search.groups) {
         groups.push({
           heading: g.label,
-          rows: g.hits.filter((h) => openable(h.href)).map((h) => ({ value: `hit:${h.kind}:${h.id}`, title: h.title, subtitle: h.subtitle, onSelect: (b) => openHit(h, b) })),
+          rows: g.hits
+            .filter((h) => openable(h.href))
+            .map((h) => ({ value: `hit:${h.kind}:${h.id}`, title: h.title, subtitle: h.subtitle, onSelect: (b) => openHit(h, b) })),
         });
       }
     }
@@ -174,8 +176,7 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
   // The highlighted row is decided while rendering, so Enter pressed the instant results appear
   // already acts on one: the row the user moved to among these very results, else the first
   // usable row (new results highlight the best one again).
-  const highlighted =
-    picked.key === valuesKey && rows.some((r) => r.value === picked.value && !r.disabledReason) ? picked.value : firstEnabled;
+  const highlighted = picked.key === valuesKey && rows.some((r) => r.value === picked.value && !r.disabledReason) ? picked.value : firstEnabled;
 
   const loading = showRecords && !!q && search.status === 'loading';
   const nothing = !!q && rows.length === 0 && !loading && (scope === '>' || search.status === 'success' || search.status === 'error');
@@ -260,12 +261,22 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
             {search.error}
           </div>
         )}
-        {nothing && <div className="palette-empty" role="status">{MSG.selectNoResults}</div>}
+        {nothing && (
+          <div className="palette-empty" role="status">
+            {MSG.selectNoResults}
+          </div>
+        )}
       </Command.List>
       <div className="palette-footer" aria-hidden="true">
-        <span><kbd>Enter</kbd> open</span>
-        <span><kbd>{formatKeys('mod+enter')[0]}</kbd> open beside</span>
-        <span><kbd>&gt;</kbd> commands · <kbd>#</kbd> devices · <kbd>@</kbd> persons · <kbd>!</kbd> alarm reports · <kbd>$</kbd> customers</span>
+        <span>
+          <kbd>Enter</kbd> open
+        </span>
+        <span>
+          <kbd>{formatKeys('mod+enter')[0]}</kbd> open beside
+        </span>
+        <span>
+          <kbd>&gt;</kbd> commands · <kbd>#</kbd> devices · <kbd>@</kbd> persons · <kbd>!</kbd> alarm reports · <kbd>$</kbd> customers
+        </span>
       </div>
     </Command>
   );

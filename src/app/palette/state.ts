@@ -4,9 +4,7 @@ import { atom } from 'jotai';
 export const paletteOpenAtom = atom(false);
 
 /** A palette entry remembered for the empty box: a record hit or a command. */
-export type Recent =
-  | { type: 'record'; id: string; kind: string; title: string; subtitle: string; href: string }
-  | { type: 'command'; id: string };
+export type Recent = { type: 'record'; id: string; kind: string; title: string; subtitle: string; href: string } | { type: 'command'; id: string };
 
 export const MAX_RECENTS = 10;
 export const recentsKey = (userId: string) => `palette-recents:${userId}`;

@@ -18,9 +18,15 @@ export function ErrorScreen({ onBack }: { onBack?: () => void }) {
   return (
     <main className="error-screen" role="alert">
       <Flex direction="column" align="center" gap="3">
-        <Heading as="h1" size="7">{MSG.default}</Heading>
-        <Text as="p" size="3" align="center">{MSG.errorScreenText}</Text>
-        <Text as="p" size="2" color="gray">{formatNow()}</Text>
+        <Heading as="h1" size="7">
+          {MSG.default}
+        </Heading>
+        <Text as="p" size="3" align="center">
+          {MSG.errorScreenText}
+        </Text>
+        <Text as="p" size="2" color="gray">
+          {formatNow()}
+        </Text>
         <Button size="3" autoFocus onClick={onBack ?? (() => window.location.assign('/'))}>
           {MSG.backToMainPage}
         </Button>

@@ -133,16 +133,30 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
     save.mutate();
   };
 
-  if (setting.isPending || types.isPending || global.isPending) return <Text as="p" my="4">Loading…</Text>;
-  if (setting.isError || types.isError || global.isError) return <Text as="p" my="4" color="red">{MSG.default}</Text>;
+  if (setting.isPending || types.isPending || global.isPending)
+    return (
+      <Text as="p" my="4">
+        Loading…
+      </Text>
+    );
+  if (setting.isError || types.isError || global.isError)
+    return (
+      <Text as="p" my="4" color="red">
+        {MSG.default}
+      </Text>
+    );
 
   return (
     <form onSubmit={submit} noValidate className="settings-form">
       <Flex direction="column" gap="3" mt="4">
-        <Text as="div" id="two-factor-type-label" weight="medium" size="2">Type</Text>
+        <Text as="div" id="two-factor-type-label" weight="medium" size="2">
+          Type
+        </Text>
         <RadioGroup.Root value={type ?? ''} onValueChange={setType} aria-labelledby="two-factor-type-label">
           {options.map((o) => (
-            <RadioGroup.Item key={o.value} value={o.value}>{o.label}</RadioGroup.Item>
+            <RadioGroup.Item key={o.value} value={o.value}>
+              {o.label}
+            </RadioGroup.Item>
           ))}
         </RadioGroup.Root>
         {smsChosen && (
@@ -185,9 +199,13 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
         </div>
         <Flex justify="end" gap="2" mt="2">
           <Dialog.Close>
-            <Button type="button" variant="soft" color="gray">Cancel</Button>
+            <Button type="button" variant="soft" color="gray">
+              Cancel
+            </Button>
           </Dialog.Close>
-          <Button type="submit" loading={save.isPending} disabled={type === null}>Save</Button>
+          <Button type="submit" loading={save.isPending} disabled={type === null}>
+            Save
+          </Button>
         </Flex>
       </Flex>
     </form>
@@ -225,12 +243,22 @@ function ChangePasswordTab({ onDone }: { onDone: () => void }) {
       <Flex direction="column" gap="3" mt="4" maxWidth="28rem">
         <PasswordField label="Old password" autoComplete="current-password" required error={errors.oldPassword?.message} {...register('oldPassword')} />
         <PasswordField label="New password" autoComplete="new-password" required error={errors.newPassword?.message} {...register('newPassword')} />
-        <PasswordField label="Repeat new password" autoComplete="new-password" required error={errors.newPasswordRepeated?.message} {...register('newPasswordRepeated')} />
+        <PasswordField
+          label="Repeat new password"
+          autoComplete="new-password"
+          required
+          error={errors.newPasswordRepeated?.message}
+          {...register('newPasswordRepeated')}
+        />
         <Flex justify="end" gap="2" mt="2">
           <Dialog.Close>
-            <Button type="button" variant="soft" color="gray">Cancel</Button>
+            <Button type="button" variant="soft" color="gray">
+              Cancel
+            </Button>
           </Dialog.Close>
-          <Button type="submit" loading={isSubmitting}>Save</Button>
+          <Button type="submit" loading={isSubmitting}>
+            Save
+          </Button>
         </Flex>
       </Flex>
     </form>

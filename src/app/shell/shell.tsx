@@ -6,7 +6,9 @@ import { TopBar } from './top-bar';
 export function Shell({ children }: { children: ReactNode }) {
   return (
     <div className="shell">
-      <a className="skip-link" href="#workspace-main">Skip to content</a>
+      <a className="skip-link" href="#workspace-main">
+        Skip to content
+      </a>
       <SideNav />
       <div className="shell-main">
         <TopBar />

@@ -72,7 +72,17 @@ export function SideNav() {
                 aria-current={active ? 'page' : undefined}
                 onClick={(ev) => onClick(ev, href)}
               >
-                <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+                <svg
+                  width="18"
+                  height="18"
+                  viewBox="0 0 24 24"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2"
+                  strokeLinecap="round"
+                  strokeLinejoin="round"
+                  aria-hidden="true"
+                >
                   <path d={e.icon} />
                 </svg>
                 <span>{e.label}</span>

@@ -33,7 +33,17 @@ export function TopBar() {
   return (
     <header className="top-bar">
       <IconButton variant="ghost" size="2" aria-label={MSG.back} title={MSG.back} onClick={() => window.history.back()}>
-        <svg width="18" height="18" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+        <svg
+          width="18"
+          height="18"
+          viewBox="0 0 24 24"
+          fill="none"
+          stroke="currentColor"
+          strokeWidth="2"
+          strokeLinecap="round"
+          strokeLinejoin="round"
+          aria-hidden="true"
+        >
           <path d="M19 12H5M12 19l-7-7 7-7" />
         </svg>
       </IconButton>
@@ -45,7 +55,9 @@ export function TopBar() {
           <DropdownMenu.Trigger>
             <Button variant="ghost" size="2" aria-label={`Profile menu${name ? ` (${name})` : ''}`} className="profile-trigger">
               <Avatar size="1" radius="full" fallback={initials} aria-hidden="true" />
-              <Text size="2" className="profile-name">{name}</Text>
+              <Text size="2" className="profile-name">
+                {name}
+              </Text>
               <DropdownMenu.TriggerIcon />
             </Button>
           </DropdownMenu.Trigger>
@@ -56,9 +68,7 @@ export function TopBar() {
                 <DropdownMenu.Separator />
               </>
             )}
-            {can(P.ManageOwnProfile) && (
-              <DropdownMenu.Item onSelect={() => openRoute(getHref('editOwnProfile'))}>{MSG.menuProfile}</DropdownMenu.Item>
-            )}
+            {can(P.ManageOwnProfile) && <DropdownMenu.Item onSelect={() => openRoute(getHref('editOwnProfile'))}>{MSG.menuProfile}</DropdownMenu.Item>}
             {!ssoUser && <DropdownMenu.Item onSelect={() => setSettingsOpen(true)}>{MSG.menuSettings}</DropdownMenu.Item>}
             <DropdownMenu.Separator />
             <DropdownMenu.Item onSelect={() => logout('user')}>{MSG.menuLogOut}</DropdownMenu.Item>

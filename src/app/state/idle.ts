@@ -97,8 +97,7 @@ export function startIdleWatch(opts: IdleWatchOptions = {}): () => void {
       return;
     }
     const sessionGone =
-      (e.key === SESSION_KEY && !!e.oldValue && e.oldValue !== 'null' && !e.newValue) ||
-      (e.key === null && !localStorage.getItem(SESSION_KEY));
+      (e.key === SESSION_KEY && !!e.oldValue && e.oldValue !== 'null' && !e.newValue) || (e.key === null && !localStorage.getItem(SESSION_KEY));
     if (!sessionGone) return;
     // Another tab logged out. If that was for inactivity, say so here too.
     const wasIdle = appStore.get(idleDialogAtom) === 'expired' || (lastSeen > 0 && now() - lastSeen >= timeoutMs);

@@ -64,7 +64,11 @@ const hostSubscribe = (l: () => void) => {
 };
 
 export function ConfirmHost() {
-  const current = useSyncExternalStore(hostSubscribe, () => queue[0], () => undefined);
+  const current = useSyncExternalStore(
+    hostSubscribe,
+    () => queue[0],
+    () => undefined,
+  );
   return (
     <AlertDialog.Root open={!!current} onOpenChange={(open) => !open && current && settle(current.id, false)}>
       {current && (

@@ -2,10 +2,7 @@
 // draft; 'Apply' (or Enter in a text box) emits it, 'Clear Filters' resets and emits. Below the
 // large breakpoint (1200 px) the filters fold behind a toggle; the search box stays visible so
 // `/` can always reach it.
-import {
-  useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore,
-  type FormEvent, type KeyboardEvent, type RefObject,
-} from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import { format, isValid, parse, startOfDay, endOfDay } from 'date-fns';
 import { MSG } from '../../shared/messages';
 import { MAX_SEARCH_LENGTH } from '../../shared/schemas/common';
@@ -49,8 +46,7 @@ export function fromInputDate(value: string, withTime: boolean): string {
   return isValid(d) ? format(d, withTime ? DATE_TIME_FORMAT : DATE_FORMAT) : '';
 }
 
-export const isEmptyValue = (v: FilterValue) =>
-  v === undefined || v === null || v === '' || v === false || (Array.isArray(v) && v.length === 0);
+export const isEmptyValue = (v: FilterValue) => v === undefined || v === null || v === '' || v === false || (Array.isArray(v) && v.length === 0);
 
 /** Drops empty entries so callers can build query strings straight from the result. */
 export function cleanFilters(values: FilterValues): FilterValues {
@@ -92,9 +88,7 @@ export type FilterBarProps = {
   collapseBelow?: number;
 };
 
-export function FilterBar({
-  filters, value, onApply, emptyValue = {}, search, searchRef, label = 'Filters', collapseBelow = 1200,
-}: FilterBarProps) {
+export function FilterBar({ filters, value, onApply, emptyValue = {}, search, searchRef, label = 'Filters', collapseBelow = 1200 }: FilterBarProps) {
   const [draft, setDraft] = useState<FilterValues>(value);
   useEffect(() => setDraft(value), [value]);
   const wide = useMediaQuery(`(min-width: ${collapseBelow}px)`);
@@ -174,7 +168,9 @@ function FilterControl({ def, value, onChange }: { def: FilterDef; value: Filter
     case 'input':
       return (
         <div className="lw-filter">
-          <label htmlFor={id} className="lw-filter__label">{def.label}</label>
+          <label htmlFor={id} className="lw-filter__label">
+            {def.label}
+          </label>
           <input
             id={id}
             type="text"
@@ -191,17 +187,23 @@ function FilterControl({ def, value, onChange }: { def: FilterDef; value: Filter
       return (
         <div className="lw-filter lw-filter--check">
           <input id={id} type="checkbox" checked={value === true} onChange={(e) => onChange(e.target.checked)} />
-          <label htmlFor={id} className="lw-filter__label">{def.label}</label>
+          <label htmlFor={id} className="lw-filter__label">
+            {def.label}
+          </label>
         </div>
       );
     case 'dropdown':
       return (
         <div className="lw-filter">
-          <label htmlFor={id} className="lw-filter__label">{def.label}</label>
+          <label htmlFor={id} className="lw-filter__label">
+            {def.label}
+          </label>
           <select id={id} className="lw-select" value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)}>
             <option value="">{def.placeholder ?? 'All'}</option>
             {def.options.map((o) => (
-              <option key={o.value} value={o.value} disabled={o.disabled}>{o.label}</option>
+              <option key={o.value} value={o.value} disabled={o.disabled}>
+                {o.label}
+              </option>
             ))}
           </select>
         </div>
@@ -214,7 +216,9 @@ function FilterControl({ def, value, onChange }: { def: FilterDef; value: Filter
       const min = def.min ? (withTime ? def.min : startOfDay(def.min)) : undefined;
       return (
         <div className="lw-filter">
-          <label htmlFor={id} className="lw-filter__label">{def.label}</label>
+          <label htmlFor={id} className="lw-filter__label">
+            {def.label}
+          </label>
           <input
             id={id}
             type={withTime ? 'datetime-local' : 'date'}
@@ -280,8 +284,7 @@ function MultiSelect({ def, value, onChange }: { def: Extract<FilterDef, { type:
     else if (e.key === ' ' || e.key === 'Enter') {
       const option = def.options[active];
       if (option) toggle(option);
-    }
-    else if (e.key === 'Escape' || e.key === 'Tab') {
+    } else if (e.key === 'Escape' || e.key === 'Tab') {
       setOpen(false);
       if (e.key === 'Escape') triggerRef.current?.focus();
       if (e.key === 'Tab') return;
@@ -293,7 +296,9 @@ function MultiSelect({ def, value, onChange }: { def: Extract<FilterDef, { type:
 
   return (
     <div className="lw-filter" ref={rootRef}>
-      <span id={labelId} className="lw-filter__label">{def.label}</span>
+      <span id={labelId} className="lw-filter__label">
+        {def.label}
+      </span>
       <button
         ref={triggerRef}
         type="button"
@@ -313,7 +318,9 @@ function MultiSelect({ def, value, onChange }: { def: Extract<FilterDef, { type:
         <span id={`${id}-value`} className="lw-chips">
           {selected.length === 0 && <span className="lw-ms-placeholder">{def.placeholder ?? 'All'}</span>}
           {selected.slice(0, MULTISELECT_CHIPS).map((o) => (
-            <span key={o.value} className="lw-chip">{o.label}</span>
+            <span key={o.value} className="lw-chip">
+              {o.label}
+            </span>
           ))}
           {rest > 0 && <span className="lw-chip">+{rest}</span>}
         </span>
@@ -358,8 +365,14 @@ function MultiSelect({ def, value, onChange }: { def: Extract<FilterDef, { type:
 }
 
 function Autocomplete({
-  def, value, onChange,
-}: { def: Extract<FilterDef, { type: 'autocomplete' }>; value: FilterOption | null; onChange: (v: FilterOption | null) => void }) {
+  def,
+  value,
+  onChange,
+}: {
+  def: Extract<FilterDef, { type: 'autocomplete' }>;
+  value: FilterOption | null;
+  onChange: (v: FilterOption | null) => void;
+}) {
   const id = useId();
   const listId = `${id}-list`;
   const [text, setText] = useState(value?.label ?? '');
@@ -416,7 +429,9 @@ function Autocomplete({
 
   return (
     <div className="lw-filter" ref={rootRef}>
-      <label htmlFor={id} className="lw-filter__label">{def.label}</label>
+      <label htmlFor={id} className="lw-filter__label">
+        {def.label}
+      </label>
       <input
         id={id}
         type="text"

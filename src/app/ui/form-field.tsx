@@ -44,8 +44,7 @@ export function FormField({ label, required, error, hint, group, children, class
     'aria-required': required || undefined,
     'aria-describedby': describedBy,
   };
-  const rendered =
-    typeof children === 'function' ? children(control) : isValidElement(children) ? cloneElement(children, control) : children;
+  const rendered = typeof children === 'function' ? children(control) : isValidElement(children) ? cloneElement(children, control) : children;
   const messages = (
     <>
       {hint && (
@@ -91,10 +90,7 @@ type TextInputProps = Omit<ComponentProps<typeof TextField.Root>, 'id'>;
 type PasswordFieldProps = Omit<TextInputProps, 'type'> & { label: string; error?: string; required?: boolean; hint?: ReactNode };
 
 /** A password input in a FormField, with the show/hide toggle. */
-export const PasswordField = forwardRef<HTMLInputElement, PasswordFieldProps>(function PasswordField(
-  { label, error, required, hint, ...input },
-  ref,
-) {
+export const PasswordField = forwardRef<HTMLInputElement, PasswordFieldProps>(function PasswordField({ label, error, required, hint, ...input }, ref) {
   const [visible, setVisible] = useState(false);
   return (
     <FormField label={label} error={error} required={required} hint={hint}>

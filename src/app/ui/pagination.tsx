@@ -39,7 +39,14 @@ export type PaginationProps = {
 };
 
 export function Pagination({
-  page, pageSize, totalCount, onPageChange, onPageSizeChange, pageSizes = PAGE_SIZES, label = 'Pagination', disabled,
+  page,
+  pageSize,
+  totalCount,
+  onPageChange,
+  onPageSizeChange,
+  pageSizes = PAGE_SIZES,
+  label = 'Pagination',
+  disabled,
 }: PaginationProps) {
   const selectId = useId();
   const pageCount = Math.max(1, Math.ceil(totalCount / pageSize));
@@ -54,15 +61,11 @@ export function Pagination({
       {onPageSizeChange && (
         <span className="lw-pagination__size">
           <label htmlFor={selectId}>Rows per page</label>
-          <select
-            id={selectId}
-            className="lw-select"
-            value={pageSize}
-            disabled={disabled}
-            onChange={(e) => onPageSizeChange(Number(e.target.value))}
-          >
+          <select id={selectId} className="lw-select" value={pageSize} disabled={disabled} onChange={(e) => onPageSizeChange(Number(e.target.value))}>
             {pageSizes.map((n) => (
-              <option key={n} value={n}>{n}</option>
+              <option key={n} value={n}>
+                {n}
+              </option>
             ))}
           </select>
         </span>
@@ -88,7 +91,9 @@ export function Pagination({
               {item}
             </button>
           ) : (
-            <span key={item} className="lw-page-gap" aria-hidden="true">…</span>
+            <span key={item} className="lw-page-gap" aria-hidden="true">
+              …
+            </span>
           ),
         )}
         <button type="button" className="lw-page-btn" aria-label="Next page" disabled={disabled || page >= pageCount} onClick={() => go(page + 1)}>

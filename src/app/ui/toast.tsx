@@ -31,7 +31,10 @@ const emit = () => listeners.forEach((l) => l());
 
 function schedule(t: ToastItem) {
   clearTimeout(timers.get(t.id));
-  timers.set(t.id, setTimeout(() => dismiss(t.id), t.durationMs));
+  timers.set(
+    t.id,
+    setTimeout(() => dismiss(t.id), t.durationMs),
+  );
 }
 
 function show(kind: ToastKind, message: string, opts: ToastOptions = {}): number {
@@ -143,7 +146,9 @@ function ToastView({ t }: { t: ToastItem }) {
       aria-atomic="true"
       data-kind={t.kind}
     >
-      <span className="toast-icon" aria-hidden="true">{ICON[t.kind]}</span>
+      <span className="toast-icon" aria-hidden="true">
+        {ICON[t.kind]}
+      </span>
       <span className="toast-message">{t.message}</span>
       <button type="button" className="toast-close" aria-label="Dismiss notification" onClick={() => dismiss(t.id)}>
         ×

@@ -43,7 +43,10 @@ function SplitView({ node, state }: { node: SplitNode; state: WorkspaceState }) 
       defaultLayout={layout}
       onLayoutChanged={(next, meta) => {
         if (!meta.isUserInteraction) return;
-        setSplitSizes(node.id, node.children.map((c) => next[c.id] ?? 0));
+        setSplitSizes(
+          node.id,
+          node.children.map((c) => next[c.id] ?? 0),
+        );
       }}
     >
       {node.children.map((child, i) => (

@@ -20,9 +20,7 @@ export type Tab = {
 export type Pane = { id: string; tabs: Tab[]; activeTabId: string | null };
 
 export type Orientation = 'horizontal' | 'vertical';
-export type LayoutNode =
-  | { type: 'pane'; id: string }
-  | { type: 'split'; id: string; orientation: Orientation; children: LayoutNode[]; sizes: number[] };
+export type LayoutNode = { type: 'pane'; id: string } | { type: 'split'; id: string; orientation: Orientation; children: LayoutNode[]; sizes: number[] };
 
 export type ClosedTab = { tab: Tab; paneId: string; index: number };
 
@@ -52,7 +50,13 @@ export function newId(prefix: string): string {
 
 export function emptyWorkspace(): WorkspaceState {
   const paneId = newId('pane');
-  return { version: 1, layout: { type: 'pane', id: paneId }, panes: { [paneId]: { id: paneId, tabs: [], activeTabId: null } }, focusedPaneId: paneId, closed: [] };
+  return {
+    version: 1,
+    layout: { type: 'pane', id: paneId },
+    panes: { [paneId]: { id: paneId, tabs: [], activeTabId: null } },
+    focusedPaneId: paneId,
+    closed: [],
+  };
 }
 
 /** Panes in reading order (depth-first through the layout): the order "focus next pane" walks. */
@@ -98,7 +102,7 @@ export function sameRecord(a: string, b: string): boolean {
   return hrefKey(a) === hrefKey(b);
 }
 export function hrefKey(href: string): string {
-  return (href.split(/[?#]/)[0].replace(/\/+$/, '') || '/');
+  return href.split(/[?#]/)[0].replace(/\/+$/, '') || '/';
 }
 
 function findByHref(state: WorkspaceState, href: string, paneIds: string[]): { pane: Pane; tab: Tab } | null {
@@ -177,7 +181,10 @@ export function switchToTab(state: WorkspaceState, n: number): WorkspaceState {
 export function cycleTab(state: WorkspaceState, delta: number): WorkspaceState {
   const pane = focusedPane(state);
   if (pane.tabs.length < 2) return state;
-  const i = Math.max(0, pane.tabs.findIndex((t) => t.id === pane.activeTabId));
+  const i = Math.max(
+    0,
+    pane.tabs.findIndex((t) => t.id === pane.activeTabId),
+  );
   const next = pane.tabs[(i + delta + pane.tabs.length) % pane.tabs.length];
   return focusTab(state, next.id);
 }
@@ -337,7 +344,10 @@ function removePane(state: WorkspaceState, paneId: string): WorkspaceState {
     const sizes: number[] = [];
     node.children.forEach((c, i) => {
       const r = remove(c);
-      if (r) { kept.push(r); sizes.push(node.sizes[i]); }
+      if (r) {
+        kept.push(r);
+        sizes.push(node.sizes[i]);
+      }
     });
     if (!kept.length) return null;
     if (kept.length === 1) return kept[0];
@@ -449,7 +459,15 @@ export function backTab(state: WorkspaceState, tabId: string, resolve: (href: st
     const href = history.pop()!;
     const target = resolve(href);
     if (target) {
-      return updateTab(state, tabId, (t) => ({ ...t, href: target.href, route: target.route, params: target.params, title: target.title, dirty: false, history }));
+      return updateTab(state, tabId, (t) => ({
+        ...t,
+        href: target.href,
+        route: target.route,
+        params: target.params,
+        title: target.title,
+        dirty: false,
+        history,
+      }));
     }
   }
   return null;
@@ -474,20 +492,24 @@ export function restoreWorkspace(raw: unknown, resolve: (href: string) => TabTar
     if (!target) return null;
     seenTabIds.add(x.id);
     return {
-      id: x.id, href: target.href, route: target.route, params: target.params,
+      id: x.id,
+      href: target.href,
+      route: target.route,
+      params: target.params,
       title: typeof x.title === 'string' && x.title ? x.title : target.title,
-      pinned: x.pinned === true, dirty: false,
+      pinned: x.pinned === true,
+      dirty: false,
       history: Array.isArray(x.history) ? x.history.filter((h): h is string => typeof h === 'string').slice(-50) : [],
     };
   };
   const cleanNode = (n: unknown): LayoutNode | null => {
-    const x = n as Partial<LayoutNode> & { children?: unknown[]; sizes?: unknown[] } | null;
+    const x = n as (Partial<LayoutNode> & { children?: unknown[]; sizes?: unknown[] }) | null;
     if (!x || typeof x.id !== 'string') return null;
     if (x.type === 'pane') {
       const p = (r.panes as Record<string, Partial<Pane>>)[x.id];
       if (!p || panes[x.id]) return null;
       const tabs = sortPinnedFirst((Array.isArray(p.tabs) ? p.tabs : []).map(cleanTab).filter((t): t is Tab => !!t));
-      const activeTabId = tabs.some((t) => t.id === p.activeTabId) ? (p.activeTabId as string) : tabs[0]?.id ?? null;
+      const activeTabId = tabs.some((t) => t.id === p.activeTabId) ? (p.activeTabId as string) : (tabs[0]?.id ?? null);
       panes[x.id] = { id: x.id, tabs, activeTabId };
       return { type: 'pane', id: x.id };
     }
@@ -496,7 +518,10 @@ export function restoreWorkspace(raw: unknown, resolve: (href: string) => TabTar
       const sizes: number[] = [];
       x.children.forEach((c, i) => {
         const k = cleanNode(c);
-        if (k) { kids.push(k); sizes.push(Number((x.sizes ?? [])[i]) || 0); }
+        if (k) {
+          kids.push(k);
+          sizes.push(Number((x.sizes ?? [])[i]) || 0);
+        }
       });
       if (!kids.length) return null;
       if (kids.length === 1) return kids[0];
@@ -507,7 +532,13 @@ export function restoreWorkspace(raw: unknown, resolve: (href: string) => TabTar
   };
   const layout = cleanNode(r.layout);
   if (!layout) return null;
-  let s: WorkspaceState = { version: 1, layout, panes, focusedPaneId: panes[r.focusedPaneId as string] ? (r.focusedPaneId as string) : paneOrder({ layout } as WorkspaceState)[0], closed: [] };
+  let s: WorkspaceState = {
+    version: 1,
+    layout,
+    panes,
+    focusedPaneId: panes[r.focusedPaneId as string] ? (r.focusedPaneId as string) : paneOrder({ layout } as WorkspaceState)[0],
+    closed: [],
+  };
   // Empty panes left over from dropped tabs go, except the last one.
   for (const id of paneOrder(s)) if (!s.panes[id].tabs.length && paneOrder(s).length > 1) s = removePane(s, id);
   const closed = Array.isArray(r.closed) ? r.closed : [];
@@ -523,8 +554,6 @@ export function restoreWorkspace(raw: unknown, resolve: (href: string) => TabTar
 
 /** What is stored: the state minus transient flags. */
 export function serialiseWorkspace(state: WorkspaceState): string {
-  const panes = Object.fromEntries(
-    Object.entries(state.panes).map(([id, p]) => [id, { ...p, tabs: p.tabs.map((t) => ({ ...t, dirty: false })) }]),
-  );
+  const panes = Object.fromEntries(Object.entries(state.panes).map(([id, p]) => [id, { ...p, tabs: p.tabs.map((t) => ({ ...t, dirty: false })) }]));
   return JSON.stringify({ ...state, panes });
 }

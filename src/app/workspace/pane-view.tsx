@@ -30,15 +30,7 @@ export function PaneView({ pane, index, focused, paneCount }: { pane: Pane; inde
     };
   }, [paneId]);
   return (
-    <section
-      ref={ref}
-      id={paneDomId(pane.id)}
-      className="ws-pane"
-      data-pane-id={pane.id}
-      data-focused={focused || undefined}
-      aria-label={name}
-      tabIndex={-1}
-    >
+    <section ref={ref} id={paneDomId(pane.id)} className="ws-pane" data-pane-id={pane.id} data-focused={focused || undefined} aria-label={name} tabIndex={-1}>
       {pane.tabs.length > 0 && <TabStrip pane={pane} label={`${name} tabs`} />}
       <div className="ws-pane-body">
         {pane.tabs.map((t) => (

@@ -15,12 +15,15 @@ export function ForbiddenPanel({ route }: { route: RouteId }) {
 }
 
 /** A screen of a later version: said in plain words (no route names or paths). */
-export const NOT_AVAILABLE_TEXT = 'This part of the workspace is not available yet. It comes with a later version; everything in the menu on the left works as usual.';
+export const NOT_AVAILABLE_TEXT =
+  'This part of the workspace is not available yet. It comes with a later version; everything in the menu on the left works as usual.';
 
 export function NotAvailablePanel({ route }: { route: RouteId; href?: string }) {
   return (
     <Flex direction="column" gap="3" p="5" className="ws-panel-message" role="status">
-      <Heading as="h2" size="5">{ROUTES[route].title}</Heading>
+      <Heading as="h2" size="5">
+        {ROUTES[route].title}
+      </Heading>
       <Text>{NOT_AVAILABLE_TEXT}</Text>
     </Flex>
   );
@@ -47,10 +50,14 @@ export class TabErrorBoundary extends Component<{ children: ReactNode; onReset?:
     if (!this.state.error) return this.props.children;
     return (
       <Flex direction="column" gap="3" p="5" role="alert">
-        <Heading as="h2" size="5">{MSG.default}</Heading>
+        <Heading as="h2" size="5">
+          {MSG.default}
+        </Heading>
         <Text>{MSG.errorScreenText}</Text>
         <div>
-          <Button variant="soft" onClick={() => this.setState({ error: null })}>Try again</Button>
+          <Button variant="soft" onClick={() => this.setState({ error: null })}>
+            Try again
+          </Button>
         </div>
       </Flex>
     );

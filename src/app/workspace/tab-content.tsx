@@ -87,5 +87,15 @@ export function TabContentHost({ state }: { state: WorkspaceState }) {
       dropTabState(id);
     }
   });
-  return <>{entries.map((e) => createPortal(<TabView id={e.tab.id} route={e.tab.route} params={e.tab.params} href={e.tab.href} paneId={e.paneId} active={e.active} />, tabHostElement(e.tab.id), e.tab.id))}</>;
+  return (
+    <>
+      {entries.map((e) =>
+        createPortal(
+          <TabView id={e.tab.id} route={e.tab.route} params={e.tab.params} href={e.tab.href} paneId={e.paneId} active={e.active} />,
+          tabHostElement(e.tab.id),
+          e.tab.id,
+        ),
+      )}
+    </>
+  );
 }

@@ -22,8 +22,16 @@ export type TabApi = {
 
 const noop = () => {};
 export const TabContext = createContext<TabApi>({
-  tabId: 'standalone', paneId: 'standalone', route: 'persons', params: {}, active: true,
-  setTitle: noop, setDirty: noop, navigate: noop, back: noop, close: noop,
+  tabId: 'standalone',
+  paneId: 'standalone',
+  route: 'persons',
+  params: {},
+  active: true,
+  setTitle: noop,
+  setDirty: noop,
+  navigate: noop,
+  back: noop,
+  close: noop,
 });
 
 export const useTab = () => useContext(TabContext);

@@ -103,65 +103,79 @@ export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
 
   return (
     <div className="ws-tabbar" data-overflow-before={hidden.before || undefined} data-overflow-after={hidden.after || undefined}>
-    {hidden.before > 0 && (
-      <button type="button" className="ws-tab-more ws-tab-more--before" tabIndex={-1} onClick={() => scrollBy(-1)} aria-label={`${hidden.before} more ${hidden.before === 1 ? 'tab' : 'tabs'} to the left`} title="Scroll tabs left">
-        ‹ {hidden.before}
-      </button>
-    )}
-    <div ref={listRef} role="tablist" aria-label={label} aria-orientation="horizontal" className="ws-tabstrip">
-      {pane.tabs.map((t, i) => {
-        const selected = t.id === pane.activeTabId;
-        return (
-          <div role="presentation" className="ws-tab-wrap" data-selected={selected || undefined} data-pinned={t.pinned || undefined} key={t.id}>
-            <div
-              role="tab"
-              id={tabDomId(t.id)}
-              aria-selected={selected}
-              aria-controls={panelDomId(t.id)}
-              tabIndex={selected ? 0 : -1}
-              className="ws-tab"
-              title={t.title === tabLabel(t.title) ? t.href : `${t.title} — ${t.href}`}
-              onClick={() => {
-                focusPane(pane.id);
-                selectTab(t.id);
-              }}
-              onAuxClick={(e) => onAuxClick(e, t.id)}
-              onKeyDown={(e) => onKeyDown(e, i, t.id)}
-            >
-              {t.pinned && (
-                <svg className="ws-tab-pin" width="12" height="12" viewBox="0 0 24 24" fill="currentColor" role="img" aria-label="Pinned">
-                  <path d="M16 3l5 5-3 1-4 4 1 5-2 2-4-4-5 5-1-1 5-5-4-4 2-2 5 1 4-4z" />
-                </svg>
-              )}
-              <span className="ws-tab-title">{tabLabel(t.title)}</span>
-              {t.dirty && (
-                <span className="ws-tab-dirty" role="img" aria-label="Unsaved changes">
-                  ●
-                </span>
-              )}
+      {hidden.before > 0 && (
+        <button
+          type="button"
+          className="ws-tab-more ws-tab-more--before"
+          tabIndex={-1}
+          onClick={() => scrollBy(-1)}
+          aria-label={`${hidden.before} more ${hidden.before === 1 ? 'tab' : 'tabs'} to the left`}
+          title="Scroll tabs left"
+        >
+          ‹ {hidden.before}
+        </button>
+      )}
+      <div ref={listRef} role="tablist" aria-label={label} aria-orientation="horizontal" className="ws-tabstrip">
+        {pane.tabs.map((t, i) => {
+          const selected = t.id === pane.activeTabId;
+          return (
+            <div role="presentation" className="ws-tab-wrap" data-selected={selected || undefined} data-pinned={t.pinned || undefined} key={t.id}>
+              <div
+                role="tab"
+                id={tabDomId(t.id)}
+                aria-selected={selected}
+                aria-controls={panelDomId(t.id)}
+                tabIndex={selected ? 0 : -1}
+                className="ws-tab"
+                title={t.title === tabLabel(t.title) ? t.href : `${t.title} — ${t.href}`}
+                onClick={() => {
+                  focusPane(pane.id);
+                  selectTab(t.id);
+                }}
+                onAuxClick={(e) => onAuxClick(e, t.id)}
+                onKeyDown={(e) => onKeyDown(e, i, t.id)}
+              >
+                {t.pinned && (
+                  <svg className="ws-tab-pin" width="12" height="12" viewBox="0 0 24 24" fill="currentColor" role="img" aria-label="Pinned">
+                    <path d="M16 3l5 5-3 1-4 4 1 5-2 2-4-4-5 5-1-1 5-5-4-4 2-2 5 1 4-4z" />
+                  </svg>
+                )}
+                <span className="ws-tab-title">{tabLabel(t.title)}</span>
+                {t.dirty && (
+                  <span className="ws-tab-dirty" role="img" aria-label="Unsaved changes">
+                    ●
+                  </span>
+                )}
+              </div>
+              <button
+                type="button"
+                className="ws-tab-close"
+                tabIndex={-1}
+                aria-label={`Close ${tabLabel(t.title)}`}
+                title="Close (Delete)"
+                onClick={(e) => {
+                  e.stopPropagation();
+                  void closeTab(t.id);
+                }}
+              >
+                ×
+              </button>
             </div>
-            <button
-              type="button"
-              className="ws-tab-close"
-              tabIndex={-1}
-              aria-label={`Close ${tabLabel(t.title)}`}
-              title="Close (Delete)"
-              onClick={(e) => {
-                e.stopPropagation();
-                void closeTab(t.id);
-              }}
-            >
-              ×
-            </button>
-          </div>
-        );
-      })}
-    </div>
-    {hidden.after > 0 && (
-      <button type="button" className="ws-tab-more ws-tab-more--after" tabIndex={-1} onClick={() => scrollBy(1)} aria-label={`${hidden.after} more ${hidden.after === 1 ? 'tab' : 'tabs'} to the right`} title="Scroll tabs right">
-        {hidden.after} ›
-      </button>
-    )}
+          );
+        })}
+      </div>
+      {hidden.after > 0 && (
+        <button
+          type="button"
+          className="ws-tab-more ws-tab-more--after"
+          tabIndex={-1}
+          onClick={() => scrollBy(1)}
+          aria-label={`${hidden.after} more ${hidden.after === 1 ? 'tab' : 'tabs'} to the right`}
+          title="Scroll tabs right"
+        >
+          {hidden.after} ›
+        </button>
+      )}
     </div>
   );
 }

@@ -167,9 +167,7 @@ export function createLimiter(opts: { name?: string; limit: number; windowMs: nu
 }
 
 /** Several limiters (e.g. per e-mail and per address) taken together: all or nothing. */
-export async function takeAll(
-  pairs: [Limiter, string][],
-): Promise<{ ok: true; refund: () => Promise<void> } | { ok: false; retryAfterSeconds: number }> {
+export async function takeAll(pairs: [Limiter, string][]): Promise<{ ok: true; refund: () => Promise<void> } | { ok: false; retryAfterSeconds: number }> {
   const taken: [Limiter, Ticket][] = [];
   const refundTaken = async () => {
     const all = taken.splice(0); // once only

@@ -32,7 +32,14 @@ export function revocationRoute(api: Api) {
         await lockPersonRow(trx, row.personId); // after a refresh of the same family under way, not in the middle of it
         await revokeFamily(trx, row.familyId, at);
         await bumpSessionEpoch(trx, row.personId);
-        await audit(trx, { actorId: row.personId, action: 'logout', entity: 'person', entityId: row.personId, details: { familyId: row.familyId, clientId }, at });
+        await audit(trx, {
+          actorId: row.personId,
+          action: 'logout',
+          entity: 'person',
+          entityId: row.personId,
+          details: { familyId: row.familyId, clientId },
+          at,
+        });
         return row.personId;
       });
       if (personId) forgetSessionState(personId);

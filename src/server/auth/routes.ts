@@ -6,8 +6,13 @@ import { badRequest, deps, notFound, type Api, type Ctx, type Deps } from '../ht
 import { CODE, MSG } from '../../shared/messages.js';
 import { PHONE_TYPE, TWO_FACTOR_TYPES } from '../../shared/codes.js';
 import {
-  changePasswordSchema, changeTwoFactorSchema, resetPasswordConfirmSchema, resetPasswordSchema, sendCodeSchema,
-  type TwoFactorTypeOption, type UserInfo,
+  changePasswordSchema,
+  changeTwoFactorSchema,
+  resetPasswordConfirmSchema,
+  resetPasswordSchema,
+  sendCodeSchema,
+  type TwoFactorTypeOption,
+  type UserInfo,
 } from '../../shared/schemas/auth.js';
 import type { MessageResponse } from '../../shared/schemas/common.js';
 import { audit } from '../util.js';
@@ -70,7 +75,10 @@ export function createAuthLimiters(d: Deps) {
 
 /** E-mails on request (code resend, reset link): limited per address and per e-mail; a 429 response when over. */
 async function mailLimit(c: Ctx, mail: AuthLimiters['mail'], email: string): Promise<Response | undefined> {
-  const limit = await takeAll([[mail.perEmail, email], [mail.perAddress, clientAddress(c)]]);
+  const limit = await takeAll([
+    [mail.perEmail, email],
+    [mail.perAddress, clientAddress(c)],
+  ]);
   return limit.ok ? undefined : tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
 }
 
@@ -122,7 +130,14 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
       const limit = await wrongPasswords.take(user.id);
       if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
       if (!(await verifyPassword(person.passwordHash, body.currentPassword))) {
-        await audit(d.db, { actorId: user.id, action: 'two-factor-change-failed', entity: 'person', entityId: person.id, details: { reason: 'current-password-invalid' }, at: d.config.now() });
+        await audit(d.db, {
+          actorId: user.id,
+          action: 'two-factor-change-failed',
+          entity: 'person',
+          entityId: person.id,
+          details: { reason: 'current-password-invalid' },
+          at: d.config.now(),
+        });
         throw badRequest(MSG.currentPasswordInvalid, CODE.oldPasswordInvalid, { currentPassword: MSG.currentPasswordInvalid });
       }
       await wrongPasswords.refund(limit.ticket);
@@ -134,8 +149,12 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
         .where('id', '=', person.id)
         .execute();
       await audit(d.db, {
-        actorId: user.id, action: 'two-factor-changed', entity: 'person', entityId: person.id,
-        details: { from: person.twoFactorType, to: type, sms: phone ? { countryId: phone.countryId } : undefined }, at,
+        actorId: user.id,
+        action: 'two-factor-changed',
+        entity: 'person',
+        entityId: person.id,
+        details: { from: person.twoFactorType, to: type, sms: phone ? { countryId: phone.countryId } : undefined },
+        at,
       });
       return c.json(twoFactorSetting({ ...person, twoFactorType: type, twoFactorPhone: phone ? JSON.stringify(phone) : null }));
     },
@@ -143,23 +162,31 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
 
   // Resend: only to a person with a sign-in under way (password verified within the last half
   // hour, code not used yet). Always the same answer, so it tells nobody whether an account exists.
-  api.post('/api/v1/two-factor-authentication/send', { access: 'public', json: sendCodeSchema, sample: { json: { email: 'nobody@example.test' } } }, async (c, { body }) => {
-    const d = deps(c);
-    const email = body.email.toLowerCase();
-    const limited = await mailLimit(c, limiters.mail, email);
-    if (limited) return limited;
-    const person = await findPersonByEmail(d.db, email);
-    const at = d.config.now();
-    if (person && !isLockedAt(person, at) && (await hasOpenCodeRequest(d.db, person.id, at))) {
-      const factor = effectiveFactor(person, await twoFactorEnforced(d.db));
-      if (factor) await sendVerificationCode(d, person, factor, 'resend');
-    }
-    return c.json({ Content: { Message: MSG.verificationCodeResent } } satisfies MessageResponse);
-  });
+  api.post(
+    '/api/v1/two-factor-authentication/send',
+    { access: 'public', json: sendCodeSchema, sample: { json: { email: 'nobody@example.test' } } },
+    async (c, { body }) => {
+      const d = deps(c);
+      const email = body.email.toLowerCase();
+      const limited = await mailLimit(c, limiters.mail, email);
+      if (limited) return limited;
+      const person = await findPersonByEmail(d.db, email);
+      const at = d.config.now();
+      if (person && !isLockedAt(person, at) && (await hasOpenCodeRequest(d.db, person.id, at))) {
+        const factor = effectiveFactor(person, await twoFactorEnforced(d.db));
+        if (factor) await sendVerificationCode(d, person, factor, 'resend');
+      }
+      return c.json({ Content: { Message: MSG.verificationCodeResent } } satisfies MessageResponse);
+    },
+  );
 
   api.post(
     '/api/v1/change-password',
-    { access: 'signed-in', json: changePasswordSchema, sample: { json: { oldPassword: 'not-the-password', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!' } } },
+    {
+      access: 'signed-in',
+      json: changePasswordSchema,
+      sample: { json: { oldPassword: 'not-the-password', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!' } },
+    },
     async (c, { body, user }) => {
       const d = deps(c);
       await requireCaptcha(c, body.captchaResponse);
@@ -169,15 +196,26 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
       const person = await loadPerson(c, user.id);
       const at = d.config.now();
       if (!(await verifyPassword(person.passwordHash, body.oldPassword))) {
-        await audit(d.db, { actorId: user.id, action: 'password-change-failed', entity: 'person', entityId: person.id, details: { reason: 'old-password-invalid' }, at });
+        await audit(d.db, {
+          actorId: user.id,
+          action: 'password-change-failed',
+          entity: 'person',
+          entityId: person.id,
+          details: { reason: 'old-password-invalid' },
+          at,
+        });
         throw badRequest(MSG.oldPasswordInvalid, CODE.oldPasswordInvalid, { oldPassword: MSG.oldPasswordInvalid });
       }
       await changePassword.refund(limit.ticket);
       const passwordHash = await hashPassword(body.newPassword);
       const changed = await tx(d.db, async (trx) => {
         // Compared in the UPDATE: of two changes with the same old password, one wins.
-        const r = await trx.updateTable('persons').set({ passwordHash, updatedAt: at.toISOString() })
-          .where('id', '=', person.id).where('passwordHash', '=', person.passwordHash!).executeTakeFirst();
+        const r = await trx
+          .updateTable('persons')
+          .set({ passwordHash, updatedAt: at.toISOString() })
+          .where('id', '=', person.id)
+          .where('passwordHash', '=', person.passwordHash!)
+          .executeTakeFirst();
         if (Number(r.numUpdatedRows) !== 1) return false;
         // Other sessions end; the caller's own (its refresh-token family) carries on. Every access
         // token ends within seconds (the caller's client refreshes once).
@@ -194,70 +232,88 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
 
   // Forgot password: always the same answer; a link goes out only when the account exists and
   // signs in with a password.
-  api.post('/api/v1/reset-password', { access: 'public', json: resetPasswordSchema, sample: { json: { email: 'nobody@example.test' } } }, async (c, { body }) => {
-    const d = deps(c);
-    const email = body.email.toLowerCase();
-    const limited = await mailLimit(c, limiters.mail, email);
-    if (limited) return limited;
-    await requireCaptcha(c, body.captchaResponse);
-    const person = await findPersonByEmail(d.db, email);
-    const at = d.config.now();
-    if (person && person.personStatus === 1 && person.loginMethod === 1) {
-      const token = await signResetToken(d.config, person);
-      const link = `${publicBaseUrl(d.config)}/reset-password?token=${encodeURIComponent(token)}`;
-      // Recorded here, sent after the commit by the outbox relay: the answer does not wait for
-      // SMTP, so its timing does not tell whether the account exists.
-      await tx(d.db, async (trx) => {
-        await d.outbox.enqueue(trx, {
-          channel: 'email',
-          recipient: person.email,
-          subject: 'Reset your password',
-          body:
-            `Someone asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\n` +
-            `The link works once and expires in ${RESET_LINK_TTL_MINUTES} minutes. If you did not ask for this, ignore this e-mail; your password stays as it is.`,
+  api.post(
+    '/api/v1/reset-password',
+    { access: 'public', json: resetPasswordSchema, sample: { json: { email: 'nobody@example.test' } } },
+    async (c, { body }) => {
+      const d = deps(c);
+      const email = body.email.toLowerCase();
+      const limited = await mailLimit(c, limiters.mail, email);
+      if (limited) return limited;
+      await requireCaptcha(c, body.captchaResponse);
+      const person = await findPersonByEmail(d.db, email);
+      const at = d.config.now();
+      if (person && person.personStatus === 1 && person.loginMethod === 1) {
+        const token = await signResetToken(d.config, person);
+        const link = `${publicBaseUrl(d.config)}/reset-password?token=${encodeURIComponent(token)}`;
+        // Recorded here, sent after the commit by the outbox relay: the answer does not wait for
+        // SMTP, so its timing does not tell whether the account exists.
+        await tx(d.db, async (trx) => {
+          await d.outbox.enqueue(trx, {
+            channel: 'email',
+            recipient: person.email,
+            subject: 'Reset your password',
+            body:
+              `Someone asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\n` +
+              `The link works once and expires in ${RESET_LINK_TTL_MINUTES} minutes. If you did not ask for this, ignore this e-mail; your password stays as it is.`,
+          });
+          await audit(trx, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person.id, at });
         });
-        await audit(trx, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person.id, at });
-      });
-      d.outbox.flush(d.db);
-    } else {
-      // The same kind of work as above (one transaction, one insert), so the answer takes as long.
-      await tx(d.db, (trx) => audit(trx, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person?.id ?? null, details: { sent: false }, at }));
-    }
-    return c.json({ Content: { Message: MSG.resetLinkSent(body.email) } } satisfies MessageResponse);
-  });
+        d.outbox.flush(d.db);
+      } else {
+        // The same kind of work as above (one transaction, one insert), so the answer takes as long.
+        await tx(d.db, (trx) =>
+          audit(trx, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person?.id ?? null, details: { sent: false }, at }),
+        );
+      }
+      return c.json({ Content: { Message: MSG.resetLinkSent(body.email) } } satisfies MessageResponse);
+    },
+  );
 
   // Where the e-mailed link leads (ours; the spec shows only the request side).
-  api.post('/api/v1/reset-password/confirm', {
-    access: 'public',
-    json: resetPasswordConfirmSchema,
-    sample: { json: { token: 'not-a-token', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!' } },
-  }, async (c, { body }) => {
-    const d = deps(c);
-    const { mail } = limiters;
-    const limit = await mail.perAddress.take(clientAddress(c));
-    if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
-    const person = await verifyResetToken(d.config, body.token, (id) => findPersonById(d.db, id));
-    if (!person) throw badRequest(MSG.resetLinkInvalid, CODE.invalidResetLink);
-    await mail.perAddress.refund(limit.ticket);
-    const at = d.config.now();
-    const passwordHash = await hashPassword(body.newPassword);
-    const done = await tx(d.db, async (trx) => {
-      // The link is bound to the password it was issued for; comparing it in the UPDATE makes the
-      // link single-use even when two confirms arrive together. A completed reset also ends a
-      // lock: whoever reads the mailbox is the owner.
-      const r = await trx.updateTable('persons')
-        .set({ passwordHash, isLocked: 0, lockedUntil: null, failedAttempts: 0, updatedAt: at.toISOString() })
-        .where('id', '=', person.id)
-        .where((eb) => (person.passwordHash === null ? eb('passwordHash', 'is', null) : eb('passwordHash', '=', person.passwordHash)))
-        .executeTakeFirst();
-      if (Number(r.numUpdatedRows) !== 1) return false;
-      await revokePersonSessions(trx, person.id, at);
-      await bumpSessionEpoch(trx, person.id);
-      await audit(trx, { actorId: person.id, action: 'password-reset', entity: 'person', entityId: person.id, details: { unlocked: person.isLocked === 1 }, at });
-      return true;
-    });
-    forgetSessionState(person.id);
-    if (!done) throw badRequest(MSG.resetLinkInvalid, CODE.invalidResetLink);
-    return c.json({ Content: { Message: MSG.passwordChanged } } satisfies MessageResponse);
-  });
+  api.post(
+    '/api/v1/reset-password/confirm',
+    {
+      access: 'public',
+      json: resetPasswordConfirmSchema,
+      sample: { json: { token: 'not-a-token', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!' } },
+    },
+    async (c, { body }) => {
+      const d = deps(c);
+      const { mail } = limiters;
+      const limit = await mail.perAddress.take(clientAddress(c));
+      if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
+      const person = await verifyResetToken(d.config, body.token, (id) => findPersonById(d.db, id));
+      if (!person) throw badRequest(MSG.resetLinkInvalid, CODE.invalidResetLink);
+      await mail.perAddress.refund(limit.ticket);
+      const at = d.config.now();
+      const passwordHash = await hashPassword(body.newPassword);
+      const done = await tx(d.db, async (trx) => {
+        // The link is bound to the password it was issued for; comparing it in the UPDATE makes the
+        // link single-use even when two confirms arrive together. A completed reset also ends a
+        // lock: whoever reads the mailbox is the owner.
+        const r = await trx
+          .updateTable('persons')
+          .set({ passwordHash, isLocked: 0, lockedUntil: null, failedAttempts: 0, updatedAt: at.toISOString() })
+          .where('id', '=', person.id)
+          .where((eb) => (person.passwordHash === null ? eb('passwordHash', 'is', null) : eb('passwordHash', '=', person.passwordHash)))
+          .executeTakeFirst();
+        if (Number(r.numUpdatedRows) !== 1) return false;
+        await revokePersonSessions(trx, person.id, at);
+        await bumpSessionEpoch(trx, person.id);
+        await audit(trx, {
+          actorId: person.id,
+          action: 'password-reset',
+          entity: 'person',
+          entityId: person.id,
+          details: { unlocked: person.isLocked === 1 },
+          at,
+        });
+        return true;
+      });
+      forgetSessionState(person.id);
+      if (!done) throw badRequest(MSG.resetLinkInvalid, CODE.invalidResetLink);
+      return c.json({ Content: { Message: MSG.passwordChanged } } satisfies MessageResponse);
+    },
+  );
 }

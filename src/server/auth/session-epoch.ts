@@ -49,7 +49,11 @@ export async function sessionIsCurrent(d: Deps, claims: { sub?: unknown; epoch?:
 
 /** Ends every access token of the person issued before now (they refresh, if their session still stands). */
 export async function bumpSessionEpoch(db: DB, personId: string) {
-  await db.updateTable('persons').set((eb) => ({ sessionEpoch: eb('sessionEpoch', '+', 1) })).where('id', '=', personId).execute();
+  await db
+    .updateTable('persons')
+    .set((eb) => ({ sessionEpoch: eb('sessionEpoch', '+', 1) }))
+    .where('id', '=', personId)
+    .execute();
   forgetSessionState(personId);
 }
 

@@ -98,10 +98,7 @@ export async function recordSuccessfulLogin(db: DB, personId: string, at: Date) 
 
 export const newOpaqueToken = () => randomBytes(32).toString('base64url');
 
-export async function storeRefreshToken(
-  db: DB,
-  t: { personId: string; familyId: string; clientId: string; token: string; at: Date; days: number },
-) {
+export async function storeRefreshToken(db: DB, t: { personId: string; familyId: string; clientId: string; token: string; at: Date; days: number }) {
   await db
     .insertInto('refreshTokens')
     .values({
@@ -118,8 +115,7 @@ export async function storeRefreshToken(
     .execute();
 }
 
-export const findRefreshToken = (db: DB, token: string) =>
-  db.selectFrom('refreshTokens').selectAll().where('tokenHash', '=', sha256(token)).executeTakeFirst();
+export const findRefreshToken = (db: DB, token: string) => db.selectFrom('refreshTokens').selectAll().where('tokenHash', '=', sha256(token)).executeTakeFirst();
 
 /** Marks the token used; false if someone else used or revoked it first. */
 export async function claimRefreshToken(db: DB, id: string, at: Date) {

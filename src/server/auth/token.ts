@@ -15,8 +15,19 @@ import { hashPassword, verifyPassword } from './password.js';
 import { issueAccessToken } from './tokens.js';
 import { takeAll, type Limiter } from './rate-limit.js';
 import {
-  claimRefreshToken, consumeVerificationCode, findPersonByEmail, findPersonById, findRefreshToken, isLockedAt, lockPersonRow, newOpaqueToken,
-  recordFailedAttempt, recordSuccessfulLogin, revokeFamily, roleNamesOf, storeRefreshToken,
+  claimRefreshToken,
+  consumeVerificationCode,
+  findPersonByEmail,
+  findPersonById,
+  findRefreshToken,
+  isLockedAt,
+  lockPersonRow,
+  newOpaqueToken,
+  recordFailedAttempt,
+  recordSuccessfulLogin,
+  revokeFamily,
+  roleNamesOf,
+  storeRefreshToken,
 } from './store.js';
 import { effectiveFactor, internationalNumber, parseTwoFactorPhone, sendVerificationCode, twoFactorEnforced } from './two-factor.js';
 import { authenticateClient, requireCaptcha } from '../captcha/index.js';
@@ -45,11 +56,9 @@ function parseGrant<S extends v.GenericSchema<unknown, unknown>>(schema: S, form
 export { clientAddress } from '../client-address.js';
 
 export function tooMany(c: Ctx, retryAfterSeconds: number, message: string = MSG.tooManySignInAttempts) {
-  return c.json(
-    { Content: { Message: message, Code: CODE.rateLimited }, error: CODE.rateLimited, error_description: message },
-    429,
-    { 'Retry-After': String(retryAfterSeconds) },
-  );
+  return c.json({ Content: { Message: message, Code: CODE.rateLimited }, error: CODE.rateLimited, error_description: message }, 429, {
+    'Retry-After': String(retryAfterSeconds),
+  });
 }
 
 // Unknown e-mails and persons without a password still pay for one argon2 verify, so response
@@ -62,7 +71,14 @@ async function issueSession(d: Deps, db: DB, person: Person, roles: string[], cl
   const at = d.config.now();
   const refresh = newOpaqueToken();
   await storeRefreshToken(db, { personId: person.id, familyId, clientId, token: refresh, at, days: d.config.refreshTokenDays });
-  const access = await issueAccessToken(d.config, { id: person.id, tenantId: person.tenantId, email: person.email, roles, sid: familyId, epoch: person.sessionEpoch });
+  const access = await issueAccessToken(d.config, {
+    id: person.id,
+    tenantId: person.tenantId,
+    email: person.email,
+    roles,
+    sid: familyId,
+    epoch: person.sessionEpoch,
+  });
   return { access_token: access, token_type: 'Bearer', refresh_token: refresh, expires_in: d.config.accessTokenSeconds };
 }
 
@@ -110,12 +126,7 @@ export function tokenRoute(api: Api, limitersOf: (d: Deps) => SignInLimiters) {
   );
 }
 
-async function passwordGrant(
-  d: Deps,
-  input: v.InferOutput<typeof passwordGrantSchema>,
-  clientId: string,
-  refund: () => Promise<void>,
-): Promise<TokenResponse> {
+async function passwordGrant(d: Deps, input: v.InferOutput<typeof passwordGrantSchema>, clientId: string, refund: () => Promise<void>): Promise<TokenResponse> {
   const { db } = d;
   const at = d.config.now();
   const person = await findPersonByEmail(db, input.username);
@@ -149,7 +160,14 @@ async function passwordGrant(
   }
   const roles = effectiveRoles(person.tenantId, await roleNamesOf(db, person.id));
   if (!permissionsForRoles(roles).includes(P.HasAccess)) {
-    await audit(db, { actorId: person.id, action: 'login-refused', entity: 'person', entityId: person.id, details: { reason: 'permission-missing', roles }, at });
+    await audit(db, {
+      actorId: person.id,
+      action: 'login-refused',
+      entity: 'person',
+      entityId: person.id,
+      details: { reason: 'permission-missing', roles },
+      at,
+    });
     throw oauthError(400, MSG.permissionMissing, CODE.permissionMissing);
   }
 
@@ -196,13 +214,24 @@ async function countFailure(d: Deps, person: Person, reason: 'wrong-password' | 
   const at = d.config.now();
   const r = await recordFailedAttempt(d.db, person.id, { maxFailures: d.config.lockoutMaxFailures, minutes: d.config.lockoutMinutes }, at);
   await audit(d.db, {
-    actorId: person.id, action: 'login-failed', entity: 'person', entityId: person.id,
-    details: { email: person.email, reason, failedAttempts: r.failedAttempts }, at,
+    actorId: person.id,
+    action: 'login-failed',
+    entity: 'person',
+    entityId: person.id,
+    details: { email: person.email, reason, failedAttempts: r.failedAttempts },
+    at,
   });
   if (r.lockedNow) {
     // No session of the person ends: anyone can make five wrong guesses, and signing the owner
     // out would hand them a way to do so every few minutes. The lockout stops guessing only.
-    await audit(d.db, { actorId: person.id, action: 'locked-out', entity: 'person', entityId: person.id, details: { failedAttempts: r.failedAttempts, minutes: d.config.lockoutMinutes }, at });
+    await audit(d.db, {
+      actorId: person.id,
+      action: 'locked-out',
+      entity: 'person',
+      entityId: person.id,
+      details: { failedAttempts: r.failedAttempts, minutes: d.config.lockoutMinutes },
+      at,
+    });
     d.log({ msg: 'person locked after failed sign-ins', personId: person.id });
   }
 }
@@ -230,7 +259,14 @@ async function refreshGrant(d: Deps, token: string, clientId: string): Promise<T
       // and the access tokens already out.
       await endFamily();
       await bumpSessionEpoch(trx, row.personId);
-      await audit(trx, { actorId: row.personId, action: 'refresh-token-reuse', entity: 'person', entityId: row.personId, details: { familyId: row.familyId }, at });
+      await audit(trx, {
+        actorId: row.personId,
+        action: 'refresh-token-reuse',
+        entity: 'person',
+        entityId: row.personId,
+        details: { familyId: row.familyId },
+        at,
+      });
       return { error: 'invalid' };
     };
     if (row.usedAt) return reused();

@@ -14,7 +14,12 @@ const MAX_TOKEN_LENGTH = 4_000;
 const payloadSchema = v.object({
   challenge: v.object({
     parameters: v.looseObject({
-      algorithm: v.string(), nonce: v.string(), salt: v.string(), cost: v.number(), keyLength: v.number(), keyPrefix: v.string(),
+      algorithm: v.string(),
+      nonce: v.string(),
+      salt: v.string(),
+      cost: v.number(),
+      keyLength: v.number(),
+      keyPrefix: v.string(),
       data: v.optional(v.record(v.string(), v.nullable(v.union([v.string(), v.number(), v.boolean()])))),
     }),
     signature: v.string(),

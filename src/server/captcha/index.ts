@@ -30,8 +30,13 @@ export function captchaOf(d: Deps): Captcha {
 }
 
 export function captchaFailed(oauth = false) {
-  return new ApiError(400, MSG.captchaFailed, CODE.captchaFailed, undefined,
-    oauth ? { error: CODE.captchaFailed, error_description: MSG.captchaFailed } : undefined);
+  return new ApiError(
+    400,
+    MSG.captchaFailed,
+    CODE.captchaFailed,
+    undefined,
+    oauth ? { error: CODE.captchaFailed, error_description: MSG.captchaFailed } : undefined,
+  );
 }
 
 /** Checks and uses up the captcha token; throws 400 captcha_failed when it is missing, wrong, expired or used. */

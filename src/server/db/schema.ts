@@ -3,11 +3,32 @@
 // UTC strings (they sort as text), JSON is text. Every mutable record carries an etag.
 import type { Generated, Selectable, Insertable, Updateable } from 'kysely';
 
-export interface RoleTable { id: string; name: string; isDefault: number; order: number }
-export interface CountryTable { id: string; code: string; name: string; phoneNumberCode: string }
-export interface LookupTable { kind: string; value: number; name: string; order: number }
-export interface FeatureTable { name: string; isEnabled: number }
-export interface GlobalSettingTable { key: string; value: string }
+export interface RoleTable {
+  id: string;
+  name: string;
+  isDefault: number;
+  order: number;
+}
+export interface CountryTable {
+  id: string;
+  code: string;
+  name: string;
+  phoneNumberCode: string;
+}
+export interface LookupTable {
+  kind: string;
+  value: number;
+  name: string;
+  order: number;
+}
+export interface FeatureTable {
+  name: string;
+  isEnabled: number;
+}
+export interface GlobalSettingTable {
+  key: string;
+  value: string;
+}
 
 export interface PersonTable {
   id: string;
@@ -34,7 +55,10 @@ export interface PersonTable {
   createdAt: string;
   updatedAt: string;
 }
-export interface PersonRoleTable { personId: string; roleId: string }
+export interface PersonRoleTable {
+  personId: string;
+  roleId: string;
+}
 
 export interface CustomerTable {
   id: string;
@@ -85,8 +109,16 @@ export interface CustomerTable {
   createdAt: string;
   updatedAt: string;
 }
-export interface DeviceSubscriptionTable { customerId: string; deviceType: number; purchased: number }
-export interface AppSubscriptionTable { customerId: string; appSubscriptionType: number; purchased: number }
+export interface DeviceSubscriptionTable {
+  customerId: string;
+  deviceType: number;
+  purchased: number;
+}
+export interface AppSubscriptionTable {
+  customerId: string;
+  appSubscriptionType: number;
+  purchased: number;
+}
 
 export interface DeviceTable {
   id: string;

@@ -8,5 +8,12 @@ export const DEMO_ACCOUNTS: { email: string; firstName: string; lastName: string
   { email: 'arc-supervisor@demo.test', firstName: 'Sam', lastName: 'Supervisor', roles: ['ArcSupervisorRole'], label: 'ARC Supervisor' },
   { email: 'arc-controller@demo.test', firstName: 'Casey', lastName: 'Controller', roles: ['ArcControllerRole'], label: 'ARC Controller' },
   { email: 'portal-user@demo.test', firstName: 'Pat', lastName: 'Portal', roles: ['PortalUserRole'], label: 'Portal User (no admin-panel access)' },
-  { email: 'admin-2fa@demo.test', firstName: 'Jordan', lastName: 'Twofactor', roles: ['SuperAdminRole'], twoFactor: 1, label: 'Provider Admin, e-mail second factor' },
+  {
+    email: 'admin-2fa@demo.test',
+    firstName: 'Jordan',
+    lastName: 'Twofactor',
+    roles: ['SuperAdminRole'],
+    twoFactor: 1,
+    label: 'Provider Admin, e-mail second factor',
+  },
 ];

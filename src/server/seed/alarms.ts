@@ -32,21 +32,79 @@ type VerificationType = 1 | 2 | 3 | 4;
 
 /** Category choices per verification type (the hundreds digit is the type). */
 const CATEGORY_WEIGHTS: Record<VerificationType, Weights<number>> = {
-  1: [[101, 20], [102, 10], [103, 8], [104, 25], [105, 25], [106, 4], [107, 8]],
-  2: [[201, 45], [202, 10], [203, 25], [204, 12], [205, 8]],
-  3: [[301, 35], [302, 65]],
-  4: [[401, 20], [402, 55], [403, 25]],
+  1: [
+    [101, 20],
+    [102, 10],
+    [103, 8],
+    [104, 25],
+    [105, 25],
+    [106, 4],
+    [107, 8],
+  ],
+  2: [
+    [201, 45],
+    [202, 10],
+    [203, 25],
+    [204, 12],
+    [205, 8],
+  ],
+  3: [
+    [301, 35],
+    [302, 65],
+  ],
+  4: [
+    [401, 20],
+    [402, 55],
+    [403, 25],
+  ],
 };
 /** Verification type weights per alarm type (trigger). */
 const TYPE_BY_TRIGGER: Record<Trigger, Weights<VerificationType>> = {
-  1: [[1, 14], [2, 16], [3, 15], [4, 55]],
-  2: [[1, 18], [2, 12], [3, 5], [4, 65]],
-  3: [[1, 4], [2, 30], [3, 6], [4, 60]],
-  4: [[1, 6], [2, 40], [3, 30], [4, 24]],
-  5: [[1, 45], [2, 35], [3, 4], [4, 16]],
-  6: [[1, 6], [2, 34], [3, 5], [4, 55]],
+  1: [
+    [1, 14],
+    [2, 16],
+    [3, 15],
+    [4, 55],
+  ],
+  2: [
+    [1, 18],
+    [2, 12],
+    [3, 5],
+    [4, 65],
+  ],
+  3: [
+    [1, 4],
+    [2, 30],
+    [3, 6],
+    [4, 60],
+  ],
+  4: [
+    [1, 6],
+    [2, 40],
+    [3, 30],
+    [4, 24],
+  ],
+  5: [
+    [1, 45],
+    [2, 35],
+    [3, 4],
+    [4, 16],
+  ],
+  6: [
+    [1, 6],
+    [2, 34],
+    [3, 5],
+    [4, 55],
+  ],
 };
-const TRIGGERS: Weights<Trigger> = [[1, 45], [2, 10], [3, 14], [4, 15], [5, 10], [6, 6]];
+const TRIGGERS: Weights<Trigger> = [
+  [1, 45],
+  [2, 10],
+  [3, 14],
+  [4, 15],
+  [5, 10],
+  [6, 6],
+];
 
 type Ctx = {
   seed: number;
@@ -63,15 +121,42 @@ type Ctx = {
 export async function generateAlarmReports(trx: DB, ctx: Ctx) {
   const { seed, now, nowMs, customers, workers, assignedWorkers, staff } = ctx;
   const reports = new BatchInserter(trx, 'alarmReports', [
-    'id', 'alarmId', 'customerId', 'customerAccountFullName', 'tier', 'alarmType', 'verificationType', 'verificationCategory',
-    'personId', 'personFullName', 'deviceType', 'deviceSerial', 'arcControllerId', 'arcControllerFullName', 'alarmStarted',
-    'alarmClosed', 'verificationStartedSeconds', 'verificationCompletedSeconds', 'escalationPlanFollowed',
-    'incomingCallPhoneNumber', 'location', 'profileSnapshot', 'etag',
+    'id',
+    'alarmId',
+    'customerId',
+    'customerAccountFullName',
+    'tier',
+    'alarmType',
+    'verificationType',
+    'verificationCategory',
+    'personId',
+    'personFullName',
+    'deviceType',
+    'deviceSerial',
+    'arcControllerId',
+    'arcControllerFullName',
+    'alarmStarted',
+    'alarmClosed',
+    'verificationStartedSeconds',
+    'verificationCompletedSeconds',
+    'escalationPlanFollowed',
+    'incomingCallPhoneNumber',
+    'location',
+    'profileSnapshot',
+    'etag',
   ]);
-  const calls = new BatchInserter(trx, 'alarmCalls', [
-    'id', 'alarmReportId', 'startTime', 'endTime', 'duration', 'line', 'number', 'participants', 'alarmCall', 'conferenceName', 'records',
-  ], [reports]);
-  const memos = new BatchInserter(trx, 'alarmMemos', ['id', 'alarmReportId', 'startDate', 'durationInMinutes', 'displayName', 'textMemo', 'voiceMemoId'], [reports]);
+  const calls = new BatchInserter(
+    trx,
+    'alarmCalls',
+    ['id', 'alarmReportId', 'startTime', 'endTime', 'duration', 'line', 'number', 'participants', 'alarmCall', 'conferenceName', 'records'],
+    [reports],
+  );
+  const memos = new BatchInserter(
+    trx,
+    'alarmMemos',
+    ['id', 'alarmReportId', 'startDate', 'durationInMinutes', 'displayName', 'textMemo', 'voiceMemoId'],
+    [reports],
+  );
   const journal = new BatchInserter(trx, 'activityJournal', ['id', 'alarmReportId', 'date', 'creator', 'details', 'customProperties'], [reports]);
   const notes = new BatchInserter(trx, 'alarmNotes', ['id', 'alarmReportId', 'note', 'createdDate', 'personId', 'personFullName', 'personRoles'], [reports]);
 
@@ -94,8 +179,22 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
     const trigger = r.weighted(TRIGGERS);
     const vType = r.weighted(TYPE_BY_TRIGGER[trigger]);
     const category = r.weighted(CATEGORY_WEIGHTS[vType]);
-    const vStarted = r.weighted([[0, 55], [1, 35], [2, 10]] as const) === 0 ? r.int(2, 9) : r.chance(0.78) ? r.int(10, 39) : r.int(40, 180);
-    const band = r.weighted([[0, 8], [1, 14], [2, 58], [3, 20]] as const);
+    const vStarted =
+      r.weighted([
+        [0, 55],
+        [1, 35],
+        [2, 10],
+      ] as const) === 0
+        ? r.int(2, 9)
+        : r.chance(0.78)
+          ? r.int(10, 39)
+          : r.int(40, 180);
+    const band = r.weighted([
+      [0, 8],
+      [1, 14],
+      [2, 58],
+      [3, 20],
+    ] as const);
     const vCompleted = Math.max(vStarted + 20, band === 0 ? r.int(45, 119) : band === 1 ? r.int(120, 179) : band === 2 ? r.int(180, 599) : r.int(600, 2400));
     let startMs = nowMs - ageMs - r.int(0, 3_600_000);
     let closedMs = startMs + vCompleted * 1000 + r.int(30, 1200) * 1000;
@@ -117,25 +216,50 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
     // Who: the person as they were (regenerated from their seed) plus contacts, teams and devices.
     const bundle = personBundle(seed, w.pidx, 'worker', c, now);
     const ecRng = new Rng(seed, 'emergency-contacts', w.pidx);
-    const emergencyContacts = Array.from({ length: ecRng.weighted([[0, 1], [1, 4], [2, 4], [3, 1]] as const) }, () => {
-      const relationship = ecRng.pick(RELATIONSHIPS);
-      const gender = FEMALE_RELATIONS.has(relationship) ? 'Female' : MALE_RELATIONS.has(relationship) ? 'Male' : null;
-      let n = personName(ecRng);
-      while (gender && n.gender !== gender) n = personName(ecRng);
-      const family = !['Friend', 'Line manager', 'Colleague', 'Neighbour'].includes(relationship);
-      return { FirstName: n.firstName, LastName: family && ecRng.chance(0.7) ? w.lastName : n.lastName, Relationship: relationship, PhoneNumber: { CountryCode: '44', Number: ecRng.chance(0.85) ? ukMobile(ecRng) : ukLandline(ecRng, c.town) } };
-    });
+    const emergencyContacts = Array.from(
+      {
+        length: ecRng.weighted([
+          [0, 1],
+          [1, 4],
+          [2, 4],
+          [3, 1],
+        ] as const),
+      },
+      () => {
+        const relationship = ecRng.pick(RELATIONSHIPS);
+        const gender = FEMALE_RELATIONS.has(relationship) ? 'Female' : MALE_RELATIONS.has(relationship) ? 'Male' : null;
+        let n = personName(ecRng);
+        while (gender && n.gender !== gender) n = personName(ecRng);
+        const family = !['Friend', 'Line manager', 'Colleague', 'Neighbour'].includes(relationship);
+        return {
+          FirstName: n.firstName,
+          LastName: family && ecRng.chance(0.7) ? w.lastName : n.lastName,
+          Relationship: relationship,
+          PhoneNumber: { CountryCode: '44', Number: ecRng.chance(0.85) ? ukMobile(ecRng) : ukLandline(ecRng, c.town) },
+        };
+      },
+    );
     const team = c.teams[w.team] ?? itemAt(c.teams, 0);
     const otherTeam = c.teams.length > 1 && ecRng.chance(0.3) ? itemAt(c.teams, (w.team + 1) % c.teams.length) : null;
     const incoming = device?.phone ?? e164(bundle.workPhone);
-    const memoList = Array.from({ length: r.weighted([[0, 35], [1, 40], [2, 18], [3, 7]] as const) }, () => ({
-      Id: r.uuid(),
-      StartDate: iso(startMs - r.int(5, 240) * 60_000),
-      DurationInMinutes: r.pick([15, 30, 45, 60, 90, 120, 180]),
-      DisplayName: { Name: r.pick(MEMO_ACTIVITIES) },
-      TextMemo: r.chance(0.8) ? r.pick(MEMO_TEXTS) : null,
-      VoiceMemoId: r.chance(0.35) ? r.uuid() : null,
-    })).sort((a, b) => a.StartDate.localeCompare(b.StartDate));
+    const memoList = Array.from(
+      {
+        length: r.weighted([
+          [0, 35],
+          [1, 40],
+          [2, 18],
+          [3, 7],
+        ] as const),
+      },
+      () => ({
+        Id: r.uuid(),
+        StartDate: iso(startMs - r.int(5, 240) * 60_000),
+        DurationInMinutes: r.pick([15, 30, 45, 60, 90, 120, 180]),
+        DisplayName: { Name: r.pick(MEMO_ACTIVITIES) },
+        TextMemo: r.chance(0.8) ? r.pick(MEMO_TEXTS) : null,
+        VoiceMemoId: r.chance(0.35) ? r.uuid() : null,
+      }),
+    ).sort((a, b) => a.StartDate.localeCompare(b.StartDate));
     const snapshot = {
       Person: {
         Id: w.id,
@@ -159,7 +283,11 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
       SnapshotDate: iso(startMs - r.int(1, 90) * 1000),
       PrimaryTeamAlarmInstruction: { SpecialInstructions: team.special, DuressWordsActive: team.duressActive, DuressWords: team.duress },
       Devices: (w.devices ?? []).map((d) => ({
-        Id: d.id, Type: { Name: lookupName(DEVICE_TYPES, d.type), Value: d.type }, Serial: d.serial, PhoneNumber: d.phone, LastKnownBattery: d.battery,
+        Id: d.id,
+        Type: { Name: lookupName(DEVICE_TYPES, d.type), Value: d.type },
+        Serial: d.serial,
+        PhoneNumber: d.phone,
+        LastKnownBattery: d.battery,
       })),
       TeamWithEscalationPlan: [team, ...(otherTeam ? [otherTeam] : [])].map((t, k) => ({
         Team: { Name: t.name, PrimaryGroup: k === 0 },
@@ -170,54 +298,133 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
     };
 
     await reports.add({
-      id, alarmId, customerId: c.id, customerAccountFullName: c.name, tier: c.tier, alarmType: trigger, verificationType: vType,
-      verificationCategory: category, personId: w.id, personFullName: full(w), deviceType: device?.type ?? 3,
-      deviceSerial: device?.serial ?? null, arcControllerId: controller.id, arcControllerFullName: full(controller),
-      alarmStarted: iso(startMs), alarmClosed: iso(closedMs), verificationStartedSeconds: vStarted,
-      verificationCompletedSeconds: vCompleted, escalationPlanFollowed: r.chance(vType <= 2 ? 0.85 : 0.6) ? 1 : 0,
-      incomingCallPhoneNumber: incoming, location: JSON.stringify(location), profileSnapshot: JSON.stringify(snapshot), etag: r.etag(),
+      id,
+      alarmId,
+      customerId: c.id,
+      customerAccountFullName: c.name,
+      tier: c.tier,
+      alarmType: trigger,
+      verificationType: vType,
+      verificationCategory: category,
+      personId: w.id,
+      personFullName: full(w),
+      deviceType: device?.type ?? 3,
+      deviceSerial: device?.serial ?? null,
+      arcControllerId: controller.id,
+      arcControllerFullName: full(controller),
+      alarmStarted: iso(startMs),
+      alarmClosed: iso(closedMs),
+      verificationStartedSeconds: vStarted,
+      verificationCompletedSeconds: vCompleted,
+      escalationPlanFollowed: r.chance(vType <= 2 ? 0.85 : 0.6) ? 1 : 0,
+      incomingCallPhoneNumber: incoming,
+      location: JSON.stringify(location),
+      profileSnapshot: JSON.stringify(snapshot),
+      etag: r.etag(),
     });
     for (const m of memoList)
-      await memos.add({ id: m.Id, alarmReportId: id, startDate: m.StartDate, durationInMinutes: m.DurationInMinutes, displayName: m.DisplayName.Name, textMemo: m.TextMemo, voiceMemoId: m.VoiceMemoId });
+      await memos.add({
+        id: m.Id,
+        alarmReportId: id,
+        startDate: m.StartDate,
+        durationInMinutes: m.DurationInMinutes,
+        displayName: m.DisplayName.Name,
+        textMemo: m.TextMemo,
+        voiceMemoId: m.VoiceMemoId,
+      });
 
     // Calls: the alarm call first, then second-line and covert calls.
     type J = { at: number; creator: string; details: string; props: Record<string, unknown> & { kind: JournalKind } };
     const entries: J[] = [];
-    const nCalls = r.weighted([[1, 35], [2, 35], [3, 20], [4, 10]] as const);
+    const nCalls = r.weighted([
+      [1, 35],
+      [2, 35],
+      [3, 20],
+      [4, 10],
+    ] as const);
     let callAt = startMs + r.int(1, 5) * 1000;
     for (let k = 0; k < nCalls; k++) {
-      const line = k === 0 ? 'Alarm' : r.weighted([['Outbound Second Line', 55], ['Inbound Second Line', 20], ['Covert Call', vType === 1 ? 40 : 10]] as const);
+      const line =
+        k === 0
+          ? 'Alarm'
+          : r.weighted([
+              ['Outbound Second Line', 55],
+              ['Inbound Second Line', 20],
+              ['Covert Call', vType === 1 ? 40 : 10],
+            ] as const);
       const failed = r.chance(k === 0 ? 0.04 : 0.14);
       const duration = failed ? 0 : Math.round((line === 'Covert Call' ? r.float(60, 900) : r.float(15, 420)) * 100) / 100;
       const contact = emergencyContacts.length && r.chance(0.6) ? r.pick(emergencyContacts) : null;
-      const number = line === 'Alarm' || line === 'Covert Call' ? incoming : line === 'Inbound Second Line' ? e164(bundle.workPhone) : contact ? e164(contact.PhoneNumber.Number) : e164(team.plan.Instructions[0]?.Contact.Value ?? bundle.workPhone);
+      const number =
+        line === 'Alarm' || line === 'Covert Call'
+          ? incoming
+          : line === 'Inbound Second Line'
+            ? e164(bundle.workPhone)
+            : contact
+              ? e164(contact.PhoneNumber.Number)
+              : e164(team.plan.Instructions[0]?.Contact.Value ?? bundle.workPhone);
       const nRecords = duration === 0 ? 0 : r.chance(0.15) ? 2 : 1;
       const records = Array.from({ length: nRecords }, () => {
         const unavailable = r.chance(0.08);
-        return { SId: `RE${r.hex(16)}`, Unavailable: unavailable, Reason: unavailable ? r.pick(['Recording deleted after the retention period', 'Recording failed to upload', 'Recording not found']) : null };
+        return {
+          SId: `RE${r.hex(16)}`,
+          Unavailable: unavailable,
+          Reason: unavailable ? r.pick(['Recording deleted after the retention period', 'Recording failed to upload', 'Recording not found']) : null,
+        };
       });
       const other = line === 'Outbound Second Line' && contact ? `${contact.FirstName} ${contact.LastName}` : full(w);
       await calls.add({
-        id: r.uuid(), alarmReportId: id, startTime: iso(callAt), endTime: iso(callAt + Math.round(duration * 1000)), duration, line, number,
-        participants: JSON.stringify([{ FullName: full(controller) }, { FullName: other }]), alarmCall: k === 0 ? 1 : 0,
-        conferenceName: `CF${r.hex(16)}`, records: JSON.stringify(records),
+        id: r.uuid(),
+        alarmReportId: id,
+        startTime: iso(callAt),
+        endTime: iso(callAt + Math.round(duration * 1000)),
+        duration,
+        line,
+        number,
+        participants: JSON.stringify([{ FullName: full(controller) }, { FullName: other }]),
+        alarmCall: k === 0 ? 1 : 0,
+        conferenceName: `CF${r.hex(16)}`,
+        records: JSON.stringify(records),
       });
       const outbound = line === 'Outbound Second Line';
       entries.push({
-        at: callAt, creator: k === 0 ? 'System' : full(controller),
+        at: callAt,
+        creator: k === 0 ? 'System' : full(controller),
         details: `${line}${duration === 0 ? ' - call failed' : ''}`,
-        props: { kind: 'call', to: outbound ? number : ARC_NUMBER, from: outbound ? ARC_NUMBER : number, duration: Math.floor(duration), status: duration === 0 ? r.pick(['no-answer', 'busy', 'failed']) : 'completed' },
+        props: {
+          kind: 'call',
+          to: outbound ? number : ARC_NUMBER,
+          from: outbound ? ARC_NUMBER : number,
+          duration: Math.floor(duration),
+          status: duration === 0 ? r.pick(['no-answer', 'busy', 'failed']) : 'completed',
+        },
       });
       callAt += Math.round(duration * 1000) + r.int(10, 120) * 1000;
     }
 
-    entries.push({ at: startMs, creator: 'System', details: `Alarm raised: ${lookupName(ALARM_TYPES, trigger)}`, props: { kind: 'alarmType', trigger: lookupName(ALARM_TYPES, trigger) } });
     entries.push({
-      at: startMs + r.int(2, 20) * 1000, creator: 'System', details: gps ? 'GPS location received' : 'Location from the network',
-      props: { kind: 'location', googleApiAddress: googleAddress, latitude: lat, longitude: lng, w3WAddress: w3wAddress, gridReference: gridReference(r, town) },
+      at: startMs,
+      creator: 'System',
+      details: `Alarm raised: ${lookupName(ALARM_TYPES, trigger)}`,
+      props: { kind: 'alarmType', trigger: lookupName(ALARM_TYPES, trigger) },
     });
     entries.push({
-      at: closedMs - r.int(1, 20) * 1000, creator: full(controller), details: 'Alarm verified and closed',
+      at: startMs + r.int(2, 20) * 1000,
+      creator: 'System',
+      details: gps ? 'GPS location received' : 'Location from the network',
+      props: {
+        kind: 'location',
+        googleApiAddress: googleAddress,
+        latitude: lat,
+        longitude: lng,
+        w3WAddress: w3wAddress,
+        gridReference: gridReference(r, town),
+      },
+    });
+    entries.push({
+      at: closedMs - r.int(1, 20) * 1000,
+      creator: full(controller),
+      details: 'Alarm verified and closed',
       props: { kind: 'verification', type: lookupName(VERIFICATION_TYPES, vType), category: lookupName(VERIFICATION_CATEGORIES, category) },
     });
 
@@ -228,42 +435,101 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
     const want = (kind: JournalKind, p: number) => kind === forced || r.chance(p);
     if (want('email', 0.3))
       optional.push({
-        at: between(), creator: full(controller), details: `E-mail sent to ${c.safetyLead.name}`,
-        props: { kind: 'email', to: c.safetyLead.email, subject: `Alarm notification: ${full(w)}`, content: `An alarm raised by ${full(w)} at ${iso(startMs).slice(11, 16)} was handled by the monitoring centre. Outcome: ${lookupName(VERIFICATION_TYPES, vType)}.`, status: r.weighted([['Delivered', 9], ['Sent', 2], ['Failed', 0.5]] as const) },
+        at: between(),
+        creator: full(controller),
+        details: `E-mail sent to ${c.safetyLead.name}`,
+        props: {
+          kind: 'email',
+          to: c.safetyLead.email,
+          subject: `Alarm notification: ${full(w)}`,
+          content: `An alarm raised by ${full(w)} at ${iso(startMs).slice(11, 16)} was handled by the monitoring centre. Outcome: ${lookupName(VERIFICATION_TYPES, vType)}.`,
+          status: r.weighted([
+            ['Delivered', 9],
+            ['Sent', 2],
+            ['Failed', 0.5],
+          ] as const),
+        },
       });
     if (want('sms', 0.45))
       optional.push({
-        at: between(), creator: full(controller), details: `SMS sent to ${full(w)}`,
-        props: { kind: 'sms', to: e164(bundle.workPhone), body: r.pick(['Your alarm has been received. A controller is calling you now.', 'We could not reach you. Please call the monitoring centre back.', 'Your alarm has been closed. Stay safe.']), status: r.weighted([['Delivered', 9], ['Sent', 2], ['Undelivered', 0.5]] as const) },
+        at: between(),
+        creator: full(controller),
+        details: `SMS sent to ${full(w)}`,
+        props: {
+          kind: 'sms',
+          to: e164(bundle.workPhone),
+          body: r.pick([
+            'Your alarm has been received. A controller is calling you now.',
+            'We could not reach you. Please call the monitoring centre back.',
+            'Your alarm has been closed. Stay safe.',
+          ]),
+          status: r.weighted([
+            ['Delivered', 9],
+            ['Sent', 2],
+            ['Undelivered', 0.5],
+          ] as const),
+        },
       });
-    if (want('note', 0.4)) optional.push({ at: between(), creator: full(controller), details: 'Controller note', props: { kind: 'note', text: r.pick(NOTE_TEXTS) } });
+    if (want('note', 0.4))
+      optional.push({ at: between(), creator: full(controller), details: 'Controller note', props: { kind: 'note', text: r.pick(NOTE_TEXTS) } });
     if (want('alarmNotice', 0.15))
-      optional.push({ at: startMs + r.int(5, 30) * 1000, creator: 'System', details: 'Alarm notice shown', props: { kind: 'alarmNotice', expiryDate: iso(startMs + r.int(1, 14) * DAY), notice: r.pick(ALARM_NOTICES) } });
+      optional.push({
+        at: startMs + r.int(5, 30) * 1000,
+        creator: 'System',
+        details: 'Alarm notice shown',
+        props: { kind: 'alarmNotice', expiryDate: iso(startMs + r.int(1, 14) * DAY), notice: r.pick(ALARM_NOTICES) },
+      });
     if (want('supportIssueRaised', 0.05)) {
       const raised = between();
-      optional.push({ at: raised, creator: full(controller), details: `Support issue raised: ${r.pick(SUPPORT_ISSUES)}`, props: { kind: 'supportIssueRaised', controllerName: full(controller), issueRaisedDate: iso(raised) } });
+      optional.push({
+        at: raised,
+        creator: full(controller),
+        details: `Support issue raised: ${r.pick(SUPPORT_ISSUES)}`,
+        props: { kind: 'supportIssueRaised', controllerName: full(controller), issueRaisedDate: iso(raised) },
+      });
     }
     optional.sort((x, y) => Number(y.props.kind === forced) - Number(x.props.kind === forced));
     entries.push(...optional.slice(0, Math.max(0, 10 - entries.length)));
     entries.sort((a, b) => a.at - b.at);
     for (const e of entries)
-      await journal.add({ id: r.uuid(), alarmReportId: id, date: iso(e.at), creator: e.creator, details: e.details, customProperties: JSON.stringify(e.props) });
+      await journal.add({
+        id: r.uuid(),
+        alarmReportId: id,
+        date: iso(e.at),
+        creator: e.creator,
+        details: e.details,
+        customProperties: JSON.stringify(e.props),
+      });
 
     // Reviewers' notes after the alarm closed.
-    const nNotes = r.weighted([[0, 55], [1, 25], [2, 15], [3, 5]] as const);
+    const nNotes = r.weighted([
+      [0, 55],
+      [1, 25],
+      [2, 15],
+      [3, 5],
+    ] as const);
     let noteAt = closedMs;
     for (let k = 0; k < nNotes; k++) {
       noteAt = Math.min(nowMs, noteAt + r.int(2, 60 * 24 * 3) * 60_000);
       const author = r.pick(reviewers);
       await notes.add({
-        id: r.uuid(), alarmReportId: id, note: r.pick(NOTE_TEXTS), createdDate: iso(noteAt), personId: author.id,
-        personFullName: full(author), personRoles: JSON.stringify(author.roles.map((x) => ROLE_LABELS[x])),
+        id: r.uuid(),
+        alarmReportId: id,
+        note: r.pick(NOTE_TEXTS),
+        createdDate: iso(noteAt),
+        personId: author.id,
+        personFullName: full(author),
+        personRoles: JSON.stringify(author.roles.map((x) => ROLE_LABELS[x])),
       });
     }
   }
   for (const ins of [reports, calls, memos, journal, notes]) await ins.flush();
   ctx.log?.({ msg: 'demo data insert time', ...Object.fromEntries([reports, calls, memos, journal, notes].map((x) => [x.table, Math.round(x.ms)])) });
   return {
-    alarmReports: reports.total, alarmCalls: calls.total, alarmMemos: memos.total, activityJournal: journal.total, alarmNotes: notes.total,
+    alarmReports: reports.total,
+    alarmCalls: calls.total,
+    alarmMemos: memos.total,
+    activityJournal: journal.total,
+    alarmNotes: notes.total,
   };
 }

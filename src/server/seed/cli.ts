@@ -52,7 +52,9 @@ async function main() {
     process.exit(2);
   }
   if (args.help) {
-    process.stdout.write('Usage: npm run seed -- [--seed N] [--scale X] [--reset] [--now ISO]\n  --seed   PRNG seed (default SEED or 1)\n  --scale  size multiplier; 1 = 2,000 customers, 100,000 devices, 20,000 persons, 50,000 alarm reports (default SCALE or 1)\n  --reset  delete existing demo/customer data first\n  --now    reference instant for dates (default: now)\n');
+    process.stdout.write(
+      'Usage: npm run seed -- [--seed N] [--scale X] [--reset] [--now ISO]\n  --seed   PRNG seed (default SEED or 1)\n  --scale  size multiplier; 1 = 2,000 customers, 100,000 devices, 20,000 persons, 50,000 alarm reports (default SCALE or 1)\n  --reset  delete existing demo/customer data first\n  --now    reference instant for dates (default: now)\n',
+    );
     return;
   }
   const config = loadConfig();
@@ -82,7 +84,8 @@ async function main() {
 }
 
 const isMain = !!process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href;
-if (isMain) main().catch((e) => {
-  process.stderr.write(`${(e as Error).stack ?? e}\n`);
-  process.exit(1);
-});
+if (isMain)
+  main().catch((e) => {
+    process.stderr.write(`${(e as Error).stack ?? e}\n`);
+    process.exit(1);
+  });

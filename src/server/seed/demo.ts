@@ -17,13 +17,38 @@ import { Rng } from './rng.js';
 import { entryOf, itemAt, zip } from './lists.js';
 import { BatchInserter } from './insert.js';
 import {
-  ACCOUNT_MANAGERS, COMPANY_PREFIXES, COMPANY_SUFFIXES, DEVICE_SUPPLIERS, DURESS_WORDS, ESCALATION_INSTRUCTIONS,
-  ESCALATION_PLAN_NAMES, INSTRUCTION_CONTACT_ROLES, INTERNAL_ACCOUNT_NAMES, JOB_SECTORS, REGION_QUALIFIERS,
-  SPECIAL_INSTRUCTIONS, SUCCESS_MANAGERS, TEAM_NAMES, TOWNS,
+  ACCOUNT_MANAGERS,
+  COMPANY_PREFIXES,
+  COMPANY_SUFFIXES,
+  DEVICE_SUPPLIERS,
+  DURESS_WORDS,
+  ESCALATION_INSTRUCTIONS,
+  ESCALATION_PLAN_NAMES,
+  INSTRUCTION_CONTACT_ROLES,
+  INTERNAL_ACCOUNT_NAMES,
+  JOB_SECTORS,
+  REGION_QUALIFIERS,
+  SPECIAL_INSTRUCTIONS,
+  SUCCESS_MANAGERS,
+  TEAM_NAMES,
+  TOWNS,
 } from './data.js';
 import {
-  businessAddress, e164, iccidFor, imeiFor, imsiFor, MOBILE_SPACE, nearTown, personBundle, personName, pickTown,
-  scramble, serialFor, ukLandline, ukMobile, ukMobileAt,
+  businessAddress,
+  e164,
+  iccidFor,
+  imeiFor,
+  imsiFor,
+  MOBILE_SPACE,
+  nearTown,
+  personBundle,
+  personName,
+  pickTown,
+  scramble,
+  serialFor,
+  ukLandline,
+  ukMobile,
+  ukMobileAt,
 } from './gen.js';
 import type { CustomerRef, StaffRef, Team, WorkerRef } from './model.js';
 import { generateAlarmReports } from './alarms.js';
@@ -34,9 +59,24 @@ export type DemoOptions = { seed: number; scale: number; password: string; log: 
 
 /** Tables the demo data fills, children before parents (the order `seed --reset` deletes in). */
 export const DEMO_TABLES = [
-  'alarmNotes', 'activityJournal', 'alarmMemos', 'alarmCalls', 'alarmReports', 'deviceMessages', 'desiredConfigurations',
-  'deviceConfigurations', 'devices', 'deviceSubscriptions', 'appSubscriptions', 'customers', 'refreshTokens',
-  'verificationCodes', 'personRoles', 'persons', 'outbox', 'auditLog',
+  'alarmNotes',
+  'activityJournal',
+  'alarmMemos',
+  'alarmCalls',
+  'alarmReports',
+  'deviceMessages',
+  'desiredConfigurations',
+  'deviceConfigurations',
+  'devices',
+  'deviceSubscriptions',
+  'appSubscriptions',
+  'customers',
+  'refreshTokens',
+  'verificationCodes',
+  'personRoles',
+  'persons',
+  'outbox',
+  'auditLog',
 ] as const;
 /** Rows generated per table. */
 export type DemoCounts = Record<(typeof DEMO_TABLES)[number], number>;
@@ -73,12 +113,43 @@ export const FIRMWARE: Record<number, string[]> = {
 export const NEWER_FIRMWARE = ['5.0.2', '5.1.0', '5.1.4', '5.2.0'];
 
 const TYPE_POPULARITY: [number, number][] = [
-  [640, 24], [750, 14], [621, 8], [10, 7], [3, 9], [30, 4], [20, 4], [15, 3], [370, 4], [140, 4], [42, 2], [52, 2],
-  [60, 2], [70, 2], [400, 2], [620, 2], [740, 2], [803, 1], [804, 1], [810, 2],
+  [640, 24],
+  [750, 14],
+  [621, 8],
+  [10, 7],
+  [3, 9],
+  [30, 4],
+  [20, 4],
+  [15, 3],
+  [370, 4],
+  [140, 4],
+  [42, 2],
+  [52, 2],
+  [60, 2],
+  [70, 2],
+  [400, 2],
+  [620, 2],
+  [740, 2],
+  [803, 1],
+  [804, 1],
+  [810, 2],
 ];
 /** Statuses of devices that sit in a customer's account, and of stock (no customer); weights in % of all devices. */
-const HELD_STATUSES: [[3, number], ...[number, number][]] = [[3, 60], [4, 1.5], [10, 1], [11, 0.5], [12, 0.5]];
-const STOCK_STATUSES: [number, number][] = [[1, 22], [2, 6], [5, 4], [6, 1.5], [7, 2], [8, 1]];
+const HELD_STATUSES: [[3, number], ...[number, number][]] = [
+  [3, 60],
+  [4, 1.5],
+  [10, 1],
+  [11, 0.5],
+  [12, 0.5],
+];
+const STOCK_STATUSES: [number, number][] = [
+  [1, 22],
+  [2, 6],
+  [5, 4],
+  [6, 1.5],
+  [7, 2],
+  [8, 1],
+];
 const HELD_SHARE = 0.635;
 const NO_SIM = new Set([400, 803, 804, 810]);
 const FALL_TYPES = new Set([140, 370, 620, 621, 640, 740, 750]);
@@ -91,11 +162,20 @@ const b = (v: boolean) => (v ? 1 : 0);
 /** Sector index from a company name (so that a housing trust employs housing officers). */
 function sectorOf(name: string, rng: Rng): number {
   const rules: [RegExp, string][] = [
-    [/Housing|Homes/, 'Housing'], [/Lettings|Estates|Property|Surveyors/, 'Property'], [/NHS|Healthcare|Pharmacy|Veterinary|Mental/, 'Healthcare'],
-    [/Care|Social|Support|Outreach/, 'Social Care'], [/Charity|Foundation/, 'Charity'], [/Security|Parking/, 'Security'],
-    [/Facilities|Cleaning|Maintenance/, 'Facilities Management'], [/Utilities|Water|Gas/, 'Utilities'], [/Energy/, 'Energy'],
-    [/Logistics|Couriers|Transport|Rail/, 'Transport and Logistics'], [/Construction|Engineering/, 'Construction'],
-    [/Council/, 'Local Government'], [/Environmental|Waste/, 'Environmental Services'], [/Retail/, 'Retail'],
+    [/Housing|Homes/, 'Housing'],
+    [/Lettings|Estates|Property|Surveyors/, 'Property'],
+    [/NHS|Healthcare|Pharmacy|Veterinary|Mental/, 'Healthcare'],
+    [/Care|Social|Support|Outreach/, 'Social Care'],
+    [/Charity|Foundation/, 'Charity'],
+    [/Security|Parking/, 'Security'],
+    [/Facilities|Cleaning|Maintenance/, 'Facilities Management'],
+    [/Utilities|Water|Gas/, 'Utilities'],
+    [/Energy/, 'Energy'],
+    [/Logistics|Couriers|Transport|Rail/, 'Transport and Logistics'],
+    [/Construction|Engineering/, 'Construction'],
+    [/Council/, 'Local Government'],
+    [/Environmental|Waste/, 'Environmental Services'],
+    [/Retail/, 'Retail'],
   ];
   for (const [re, s] of rules) if (re.test(name)) return JOB_SECTORS.indexOf(s as (typeof JOB_SECTORS)[number]);
   return rng.int(0, JOB_SECTORS.length - 1);
@@ -115,8 +195,7 @@ function apportion(total: number, weights: number[]): number[] {
   return parts.map((p) => p.n);
 }
 
-const emailLocal = (n: { firstName: string; lastName: string }) =>
-  `${n.firstName}.${n.lastName}`.toLowerCase().replace(/[^a-z.]/g, '');
+const emailLocal = (n: { firstName: string; lastName: string }) => `${n.firstName}.${n.lastName}`.toLowerCase().replace(/[^a-z.]/g, '');
 
 function uniqueEmail(taken: Set<string>, n: { firstName: string; lastName: string }, domain: string): string {
   const base = emailLocal(n);
@@ -194,9 +273,25 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
   const { passwordHash, nCustomers, nDevices, nPersons, nAlarms, nStaff, phase } = sizes;
   return await db.transaction().execute(async (trx) => {
     const persons = new BatchInserter(trx, 'persons', [
-      'id', 'tenantId', 'firstName', 'lastName', 'email', 'passwordHash', 'isLocked', 'failedAttempts', 'lastLoginDate',
-      'personStatus', 'loginMethod', 'twoFactorType', 'twoFactorPhone', 'phoneNumbers', 'profile', 'searchText', 'etag',
-      'createdAt', 'updatedAt',
+      'id',
+      'tenantId',
+      'firstName',
+      'lastName',
+      'email',
+      'passwordHash',
+      'isLocked',
+      'failedAttempts',
+      'lastLoginDate',
+      'personStatus',
+      'loginMethod',
+      'twoFactorType',
+      'twoFactorPhone',
+      'phoneNumbers',
+      'profile',
+      'searchText',
+      'etag',
+      'createdAt',
+      'updatedAt',
     ]);
     const personRoles = new BatchInserter(trx, 'personRoles', ['personId', 'roleId'], [persons]);
     const taken = new Set<string>(); // e-mails, per domain batch (cleared per customer)
@@ -209,30 +304,60 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     const staff: StaffRef[] = [];
     const staffTaken = new Set<string>(DEMO_ACCOUNTS.map((a) => a.email.toLowerCase()));
     const otherRoles: [[RoleName, ...RoleName[]], number][] = [
-      [['ArcControllerRole'], 72], [['ArcSupervisorRole'], 9], [['ArcSupervisorRole', 'ArcControllerRole'], 3],
-      [['ArcManagerRole'], 5], [['SuperAdminReadonlyRole'], 5], [['SuperAdminRole'], 3], [['PortalUserRole'], 3],
+      [['ArcControllerRole'], 72],
+      [['ArcSupervisorRole'], 9],
+      [['ArcSupervisorRole', 'ArcControllerRole'], 3],
+      [['ArcManagerRole'], 5],
+      [['SuperAdminReadonlyRole'], 5],
+      [['SuperAdminRole'], 3],
+      [['PortalUserRole'], 3],
     ];
     let pidx = 0;
     for (let i = 0; i < nStaff; i++) {
       const demo = i < DEMO_ACCOUNTS.length ? DEMO_ACCOUNTS[i] : null;
       const id = staffRng.uuid();
       const roles: [RoleName, ...RoleName[]] = demo ? [...demo.roles] : staffRng.weighted(otherRoles);
-      const bundle = personBundle(seed, pidx++, 'staff', { town: arcTown, address: arcAddress, sector: JOB_SECTORS.indexOf('Security'), jobTitle: ROLE_LABELS[roles[0]] }, now);
+      const bundle = personBundle(
+        seed,
+        pidx++,
+        'staff',
+        { town: arcTown, address: arcAddress, sector: JOB_SECTORS.indexOf('Security'), jobTitle: ROLE_LABELS[roles[0]] },
+        now,
+      );
       const name = demo ? { firstName: demo.firstName, lastName: demo.lastName } : bundle.name;
       const email = demo ? demo.email.toLowerCase() : uniqueEmail(staffTaken, name, 'arc.example');
       const createdMs = nowMs - staffRng.int(30, 5 * 365) * DAY - staffRng.int(0, DAY);
       const locked = !demo && staffRng.chance(0.01);
       const inactive = !demo && staffRng.chance(0.03);
       const lastLogin = demo ? null : staffRng.chance(0.9) ? Math.max(createdMs, nowMs - Math.floor(60 * DAY * staffRng.next() ** 2)) : null;
-      const tf = demo ? (demo.twoFactor ?? null) : staffRng.weighted([[null, 88], [1, 8], [2, 4]] as const);
+      const tf = demo
+        ? (demo.twoFactor ?? null)
+        : staffRng.weighted([
+            [null, 88],
+            [1, 8],
+            [2, 4],
+          ] as const);
       const tfPhone = tf === 2 ? JSON.stringify({ countryId: 'country-gb', number: bundle.workPhone, type: PHONE_TYPE.Work }) : null;
       await persons.add({
-        id, tenantId: PROVIDER_TENANT_ID, firstName: name.firstName, lastName: name.lastName, email,
-        passwordHash: demo ? passwordHash : null, isLocked: b(locked), failedAttempts: locked ? 5 : 0,
-        lastLoginDate: lastLogin === null ? null : iso(lastLogin), personStatus: inactive ? 2 : 1, loginMethod: 1,
-        twoFactorType: tf, twoFactorPhone: tfPhone, phoneNumbers: JSON.stringify(bundle.phones),
-        profile: JSON.stringify(bundle.profile), searchText: `${name.firstName} ${name.lastName} ${email}`.toLowerCase(),
-        etag: staffRng.etag(), createdAt: iso(createdMs), updatedAt: iso(Math.max(createdMs, lastLogin ?? createdMs)),
+        id,
+        tenantId: PROVIDER_TENANT_ID,
+        firstName: name.firstName,
+        lastName: name.lastName,
+        email,
+        passwordHash: demo ? passwordHash : null,
+        isLocked: b(locked),
+        failedAttempts: locked ? 5 : 0,
+        lastLoginDate: lastLogin === null ? null : iso(lastLogin),
+        personStatus: inactive ? 2 : 1,
+        loginMethod: 1,
+        twoFactorType: tf,
+        twoFactorPhone: tfPhone,
+        phoneNumbers: JSON.stringify(bundle.phones),
+        profile: JSON.stringify(bundle.profile),
+        searchText: `${name.firstName} ${name.lastName} ${email}`.toLowerCase(),
+        etag: staffRng.etag(),
+        createdAt: iso(createdMs),
+        updatedAt: iso(Math.max(createdMs, lastLogin ?? createdMs)),
       });
       for (const r of roles) await personRoles.add({ personId: id, roleId: ROLE_IDS[r] });
       staff.push({ id, firstName: name.firstName, lastName: name.lastName, email, roles, demo: !!demo });
@@ -249,7 +374,8 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     for (let i = 0; i < nCustomers; i++) {
       const internal = i % 97 === 13;
       let name: string;
-      if (internal) name = `${INTERNAL_ACCOUNT_NAMES[Math.floor(i / 97) % INTERNAL_ACCOUNT_NAMES.length]}${i >= 97 * INTERNAL_ACCOUNT_NAMES.length ? ` ${Math.floor(i / 97)}` : ''}`;
+      if (internal)
+        name = `${INTERNAL_ACCOUNT_NAMES[Math.floor(i / 97) % INTERNAL_ACCOUNT_NAMES.length]}${i >= 97 * INTERNAL_ACCOUNT_NAMES.length ? ` ${Math.floor(i / 97)}` : ''}`;
       else {
         const first = custRng.chance(0.65) ? custRng.pick(COMPANY_PREFIXES) : custRng.pick(TOWNS)[0];
         name = `${first} ${custRng.pick(COMPANY_SUFFIXES)}`;
@@ -258,9 +384,29 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       }
       names.add(name);
       const town = pickTown(custRng);
-      const status = internal ? null : custRng.weighted([[1, 80], [2, 8], [3, 5], [4, 7]] as const);
-      const tier = internal ? null : custRng.weighted([[1, 40], [2, 30], [3, 20], [4, 10]] as const);
-      let slug = name.toLowerCase().replace(/\(.*\)/, '').replace(/\b(ltd|nhs|trust|the|and)\b/g, '').replace(/[^a-z0-9]/g, '').slice(0, 24) || 'customer';
+      const status = internal
+        ? null
+        : custRng.weighted([
+            [1, 80],
+            [2, 8],
+            [3, 5],
+            [4, 7],
+          ] as const);
+      const tier = internal
+        ? null
+        : custRng.weighted([
+            [1, 40],
+            [2, 30],
+            [3, 20],
+            [4, 10],
+          ] as const);
+      let slug =
+        name
+          .toLowerCase()
+          .replace(/\(.*\)/, '')
+          .replace(/\b(ltd|nhs|trust|the|and)\b/g, '')
+          .replace(/[^a-z0-9]/g, '')
+          .slice(0, 24) || 'customer';
       if (domains.has(slug)) slug = `${slug}${i}`;
       domains.add(slug);
       const weight = Math.exp(1.25 * custRng.normal()) * (internal ? 0.2 : status === 2 ? 0.3 : status === 3 ? 0.6 : status === 4 ? 0.05 : 1);
@@ -281,7 +427,11 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
               const who = personName(teamRng);
               return {
                 Instruction: s,
-                Contact: { InstructionContactName: `${teamRng.pick(INSTRUCTION_CONTACT_ROLES)} - ${who.firstName} ${who.lastName}`, CountryCode: '44', Value: teamRng.chance(0.7) ? ukMobile(teamRng) : ukLandline(teamRng, town) },
+                Contact: {
+                  InstructionContactName: `${teamRng.pick(INSTRUCTION_CONTACT_ROLES)} - ${who.firstName} ${who.lastName}`,
+                  CountryCode: '44',
+                  Value: teamRng.chance(0.7) ? ukMobile(teamRng) : ukLandline(teamRng, town),
+                },
               };
             }),
           },
@@ -293,25 +443,49 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       }
       const lead = personName(custRng);
       customers.push({
-        idx: i, id: custRng.uuid(), tenantId: custRng.uuid(), name, tier, status, internal, town,
-        address: businessAddress(custRng, town), sector: sectorOf(name, custRng), domain: `${slug}.example`, weight,
-        plan: [], orders,
+        idx: i,
+        id: custRng.uuid(),
+        tenantId: custRng.uuid(),
+        name,
+        tier,
+        status,
+        internal,
+        town,
+        address: businessAddress(custRng, town),
+        sector: sectorOf(name, custRng),
+        domain: `${slug}.example`,
+        weight,
+        plan: [],
+        orders,
         services: {
-          nationalResponse: b(custRng.chance(0.3)), globalResponse: b(custRng.chance(0.1)), eurowatch: b(custRng.chance(0.08)),
+          nationalResponse: b(custRng.chance(0.3)),
+          globalResponse: b(custRng.chance(0.1)),
+          eurowatch: b(custRng.chance(0.08)),
           translationServices: b(custRng.chance(0.15)),
         },
         teams,
         safetyLead: { name: `${lead.firstName} ${lead.lastName}`, email: `${emailLocal(lead)}@${slug}.example`, phone: ukMobile(custRng) },
-        workerStart: 0, workerEnd: 0,
+        workerStart: 0,
+        workerEnd: 0,
         createdMs: nowMs - custRng.int(14, 8 * 365) * DAY - custRng.int(0, DAY),
       });
     }
     // Devices in customer accounts, split over customers by weight, then over 1–3 device types each.
     const heldTotal = Math.round(nDevices * HELD_SHARE);
-    const heldPer = apportion(heldTotal, customers.map((c) => c.weight));
+    const heldPer = apportion(
+      heldTotal,
+      customers.map((c) => c.weight),
+    );
     for (const [c, n] of zip(customers, heldPer)) {
       if (n === 0) continue;
-      const k = Math.min(n, custRng.weighted([[1, 45], [2, 35], [3, 20]] as const));
+      const k = Math.min(
+        n,
+        custRng.weighted([
+          [1, 45],
+          [2, 35],
+          [3, 20],
+        ] as const),
+      );
       const types = new Set<number>();
       while (types.size < k) types.add(custRng.weighted(TYPE_POPULARITY));
       const shares = [...types].map((_, j) => (j === 0 ? 3 + custRng.next() * 3 : custRng.next() + 0.3));
@@ -322,17 +496,56 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     const adminsPer = zip(customers, heldPer).map(([c, held]) => (c.internal ? 1 : 1 + b(custRng.chance(0.4)) + b(held > 150)));
     const adminTotal = adminsPer.reduce((a, n) => a + n, 0);
     const workerTotal = Math.max(nCustomers, nPersons - nStaff - adminTotal);
-    const workersPer = apportion(workerTotal, customers.map((c) => 0.15 + c.weight ** 0.9));
+    const workersPer = apportion(
+      workerTotal,
+      customers.map((c) => 0.15 + c.weight ** 0.9),
+    );
 
     const customersIns = new BatchInserter(trx, 'customers', [
-      'id', 'tenantId', 'name', 'portalId', 'phoneNumber', 'tier', 'status', 'isMigratedAccount', 'salesforceId',
-      'salesforceUrn', 'isSalesforceAccount', 'accountManagerFullName', 'customerSuccessManagerFullName', 'addressLine1',
-      'addressLine2', 'city', 'county', 'postCode', 'countryId', 'isAutomaticEmailsPaused', 'allowDeviceSubscriptionChanges',
-      'enableDiscreetAlarmApp', 'enableFallDetectionApp', 'enableSmsActivityConfirmation', 'enableAlarmReportIntelligence',
-      'autoGenerateAlarmIntelligence', 'nationalResponse', 'globalResponse', 'eurowatch', 'translationServices',
-      'checkInTimers', 'teamBroadcast', 'isWelfareCheckEnabled', 'isFallDetectionEnabled', 'isTravelSafeEnabled',
-      'isTrackingEnabled', 'isSureCamEnabled', 'trackingInterval', 'isSosDisabled', 'etag', 'deviceSubscriptionsEtag',
-      'appSubscriptionsEtag', 'createdAt', 'updatedAt',
+      'id',
+      'tenantId',
+      'name',
+      'portalId',
+      'phoneNumber',
+      'tier',
+      'status',
+      'isMigratedAccount',
+      'salesforceId',
+      'salesforceUrn',
+      'isSalesforceAccount',
+      'accountManagerFullName',
+      'customerSuccessManagerFullName',
+      'addressLine1',
+      'addressLine2',
+      'city',
+      'county',
+      'postCode',
+      'countryId',
+      'isAutomaticEmailsPaused',
+      'allowDeviceSubscriptionChanges',
+      'enableDiscreetAlarmApp',
+      'enableFallDetectionApp',
+      'enableSmsActivityConfirmation',
+      'enableAlarmReportIntelligence',
+      'autoGenerateAlarmIntelligence',
+      'nationalResponse',
+      'globalResponse',
+      'eurowatch',
+      'translationServices',
+      'checkInTimers',
+      'teamBroadcast',
+      'isWelfareCheckEnabled',
+      'isFallDetectionEnabled',
+      'isTravelSafeEnabled',
+      'isTrackingEnabled',
+      'isSureCamEnabled',
+      'trackingInterval',
+      'isSosDisabled',
+      'etag',
+      'deviceSubscriptionsEtag',
+      'appSubscriptionsEtag',
+      'createdAt',
+      'updatedAt',
     ]);
     const devSubs = new BatchInserter(trx, 'deviceSubscriptions', ['customerId', 'deviceType', 'purchased'], [customersIns]);
     const appSubs = new BatchInserter(trx, 'appSubscriptions', ['customerId', 'appSubscriptionType', 'purchased'], [customersIns]);
@@ -347,33 +560,73 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       const tracking = r.chance(0.45);
       const updatedMs = Math.min(nowMs, c.createdMs + Math.floor((nowMs - c.createdMs) * r.next()));
       await customersIns.add({
-        id: c.id, tenantId: c.tenantId, name: c.name,
+        id: c.id,
+        tenantId: c.tenantId,
+        name: c.name,
         portalId: migrated ? String(10000 + c.idx * 7 + r.int(0, 6)) : null,
-        phoneNumber: e164(ukLandline(r, c.town)), tier: c.tier, status: c.status, isMigratedAccount: b(migrated),
+        phoneNumber: e164(ukLandline(r, c.town)),
+        tier: c.tier,
+        status: c.status,
+        isMigratedAccount: b(migrated),
         salesforceId: sf ? `0014J0000${r.hex(3).toUpperCase()}${r.pick(['AAA', 'QAM', 'IAW', 'EAY'])}` : null,
         salesforceUrn: sf ? `URN${String(200000 + c.idx * 11 + r.int(0, 10)).padStart(7, '0')}` : null,
         isSalesforceAccount: b(sf),
         accountManagerFullName: c.internal ? null : r.pick(allMs),
         customerSuccessManagerFullName: c.internal ? null : r.chance(0.85) ? r.pick(SUCCESS_MANAGERS) : null,
-        addressLine1: c.address.line1, addressLine2: c.address.line2, city: c.address.city, county: c.address.county,
-        postCode: c.address.postCode, countryId: 'country-gb',
-        isAutomaticEmailsPaused: b(r.chance(0.05)), allowDeviceSubscriptionChanges: b(r.chance(0.3)),
-        enableDiscreetAlarmApp: b(r.chance(0.25)), enableFallDetectionApp: b(r.chance(0.3)),
-        enableSmsActivityConfirmation: b(r.chance(0.4)), enableAlarmReportIntelligence: b(intel),
+        addressLine1: c.address.line1,
+        addressLine2: c.address.line2,
+        city: c.address.city,
+        county: c.address.county,
+        postCode: c.address.postCode,
+        countryId: 'country-gb',
+        isAutomaticEmailsPaused: b(r.chance(0.05)),
+        allowDeviceSubscriptionChanges: b(r.chance(0.3)),
+        enableDiscreetAlarmApp: b(r.chance(0.25)),
+        enableFallDetectionApp: b(r.chance(0.3)),
+        enableSmsActivityConfirmation: b(r.chance(0.4)),
+        enableAlarmReportIntelligence: b(intel),
         autoGenerateAlarmIntelligence: b(intel && r.chance(0.5)),
-        ...c.services, checkInTimers: b(r.chance(0.25)), teamBroadcast: b(r.chance(0.2)),
-        isWelfareCheckEnabled: b(r.chance(0.5)), isFallDetectionEnabled: b(r.chance(0.4)), isTravelSafeEnabled: b(r.chance(0.3)),
-        isTrackingEnabled: b(tracking), isSureCamEnabled: b(r.chance(0.1)),
-        trackingInterval: tracking ? r.weighted([[5, 1], [10, 2], [15, 6], [30, 2], [60, 1]] as const) : 15,
+        ...c.services,
+        checkInTimers: b(r.chance(0.25)),
+        teamBroadcast: b(r.chance(0.2)),
+        isWelfareCheckEnabled: b(r.chance(0.5)),
+        isFallDetectionEnabled: b(r.chance(0.4)),
+        isTravelSafeEnabled: b(r.chance(0.3)),
+        isTrackingEnabled: b(tracking),
+        isSureCamEnabled: b(r.chance(0.1)),
+        trackingInterval: tracking
+          ? r.weighted([
+              [5, 1],
+              [10, 2],
+              [15, 6],
+              [30, 2],
+              [60, 1],
+            ] as const)
+          : 15,
         isSosDisabled: b(r.chance(0.005)),
-        etag: r.etag(), deviceSubscriptionsEtag: r.etag(), appSubscriptionsEtag: r.etag(),
-        createdAt: iso(c.createdMs), updatedAt: iso(updatedMs),
+        etag: r.etag(),
+        deviceSubscriptionsEtag: r.etag(),
+        appSubscriptionsEtag: r.etag(),
+        createdAt: iso(c.createdMs),
+        updatedAt: iso(updatedMs),
       });
       // Device subscriptions: purchased mostly at or above what sits in the account; some below (over-allocated).
       const subTypes = new Map<number, number>();
       for (const [ty, n] of c.plan) {
-        const mode = r.weighted([['over', 60], ['exact', 25], ['under', 10], ['none', 5]] as const);
-        const purchased = mode === 'over' ? n + r.int(0, Math.ceil(n * 0.2)) : mode === 'exact' ? n : mode === 'under' ? Math.max(0, n - r.int(1, Math.max(1, Math.ceil(n * 0.1)))) : 0;
+        const mode = r.weighted([
+          ['over', 60],
+          ['exact', 25],
+          ['under', 10],
+          ['none', 5],
+        ] as const);
+        const purchased =
+          mode === 'over'
+            ? n + r.int(0, Math.ceil(n * 0.2))
+            : mode === 'exact'
+              ? n
+              : mode === 'under'
+                ? Math.max(0, n - r.int(1, Math.max(1, Math.ceil(n * 0.1))))
+                : 0;
         subTypes.set(ty, purchased);
       }
       if (r.chance(0.1)) {
@@ -381,9 +634,20 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
         if (!subTypes.has(extra)) subTypes.set(extra, r.int(1, 20));
       }
       for (const [ty, purchased] of [...subTypes].sort((a, b2) => a[0] - b2[0])) await devSubs.add({ customerId: c.id, deviceType: ty, purchased });
-      const app: [number, number][] = [[1, Math.round(workers * r.float(0.3, 1.1))], [2, r.chance(0.5) ? Math.round(workers * r.float(0.1, 0.5)) : 0], [3, r.chance(0.3) ? r.int(1, 25) : 0]];
+      const app: [number, number][] = [
+        [1, Math.round(workers * r.float(0.3, 1.1))],
+        [2, r.chance(0.5) ? Math.round(workers * r.float(0.1, 0.5)) : 0],
+        [3, r.chance(0.3) ? r.int(1, 25) : 0],
+      ];
       for (const [ty, purchased] of app) await appSubs.add({ customerId: c.id, appSubscriptionType: ty, purchased });
-      await auditIns.add({ at: iso(c.createdMs), actorId: admins.length ? r.pick(admins).id : null, action: 'customer.create', entity: 'customer', entityId: c.id, details: JSON.stringify({ name: c.name }) });
+      await auditIns.add({
+        at: iso(c.createdMs),
+        actorId: admins.length ? r.pick(admins).id : null,
+        action: 'customer.create',
+        entity: 'customer',
+        entityId: c.id,
+        details: JSON.stringify({ name: c.name }),
+      });
     }
     phase('customers', t, { customers: customers.length });
 
@@ -405,24 +669,49 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
         const locked = r.chance(0.01);
         const lastLogin = r.chance(isAdmin ? 0.8 : 0.55) ? Math.max(createdMs, nowMs - Math.floor(120 * DAY * r.next() ** 2)) : null;
         await persons.add({
-          id, tenantId: c.tenantId, firstName: bundle.name.firstName, lastName: bundle.name.lastName, email,
-          passwordHash: null, isLocked: b(locked), failedAttempts: locked ? 5 : r.chance(0.05) ? r.int(1, 3) : 0,
-          lastLoginDate: lastLogin === null ? null : iso(lastLogin), personStatus: r.chance(0.04) ? 2 : 1,
-          loginMethod: r.chance(0.04) ? 2 : 1, twoFactorType: null, twoFactorPhone: null,
-          phoneNumbers: JSON.stringify(bundle.phones), profile: JSON.stringify(bundle.profile),
+          id,
+          tenantId: c.tenantId,
+          firstName: bundle.name.firstName,
+          lastName: bundle.name.lastName,
+          email,
+          passwordHash: null,
+          isLocked: b(locked),
+          failedAttempts: locked ? 5 : r.chance(0.05) ? r.int(1, 3) : 0,
+          lastLoginDate: lastLogin === null ? null : iso(lastLogin),
+          personStatus: r.chance(0.04) ? 2 : 1,
+          loginMethod: r.chance(0.04) ? 2 : 1,
+          twoFactorType: null,
+          twoFactorPhone: null,
+          phoneNumbers: JSON.stringify(bundle.phones),
+          profile: JSON.stringify(bundle.profile),
           searchText: `${bundle.name.firstName} ${bundle.name.lastName} ${email}`.toLowerCase(),
-          etag: r.etag(), createdAt: iso(createdMs), updatedAt: iso(Math.max(createdMs, lastLogin ?? createdMs)),
+          etag: r.etag(),
+          createdAt: iso(createdMs),
+          updatedAt: iso(Math.max(createdMs, lastLogin ?? createdMs)),
         });
         await personRoles.add({ personId: id, roleId: ROLE_IDS.PortalUserRole });
         if (isAdmin) {
           if (nowMs - createdMs < 400 * DAY)
             await outbox.add({
-              channel: 'email', recipient: email, subject: 'Your account has been created',
+              channel: 'email',
+              recipient: email,
+              subject: 'Your account has been created',
               body: `Hello ${bundle.name.firstName},\n\nAn administrator account has been created for you at ${c.name}. Use "Forgot password" on the sign-in page to choose your password.`,
-              createdAt: iso(createdMs), sentAt: iso(createdMs + 2000), error: null,
+              createdAt: iso(createdMs),
+              sentAt: iso(createdMs + 2000),
+              error: null,
             });
         } else {
-          workers.push({ id, pidx, cust: c.idx, firstName: bundle.name.firstName, lastName: bundle.name.lastName, email, team: r.int(0, c.teams.length - 1), devices: null });
+          workers.push({
+            id,
+            pidx,
+            cust: c.idx,
+            firstName: bundle.name.firstName,
+            lastName: bundle.name.lastName,
+            email,
+            team: r.int(0, c.teams.length - 1),
+            devices: null,
+          });
         }
         pidx++;
       }
@@ -432,22 +721,73 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
 
     // ---------------- devices, configurations, messages ----------------
     t = performance.now();
-    const devices = new BatchInserter(trx, 'devices', [
-      'id', 'serialNumber', 'imei', 'imsi', 'type', 'phoneNumber', 'simPhoneNumber', 'simSerial', 'simTypeId', 'simStatus',
-      'supplier', 'status', 'customerId', 'orderNumber', 'isUserAssigned', 'assignedPersonId', 'firmwareVersion',
-      'lastConfigurationDate', 'dateReceived', 'lastUpdated', 'addedToSystem', 'etag',
-    ], [customersIns, persons]);
-    const configs = new BatchInserter(trx, 'deviceConfigurations', [
-      'deviceId', 'isConnected', 'lastUpdated', 'isTracking', 'trackingSeconds', 'isFallDetection', 'fallDetectionSettings',
-      'firmwareVersion', 'sosButton', 'call1Type', 'call1Number', 'call2Type', 'call2Number', 'primaryEndPoint',
-      'secondaryEndPoint', 'smsBackup', 'etag',
-    ], [devices]);
+    const devices = new BatchInserter(
+      trx,
+      'devices',
+      [
+        'id',
+        'serialNumber',
+        'imei',
+        'imsi',
+        'type',
+        'phoneNumber',
+        'simPhoneNumber',
+        'simSerial',
+        'simTypeId',
+        'simStatus',
+        'supplier',
+        'status',
+        'customerId',
+        'orderNumber',
+        'isUserAssigned',
+        'assignedPersonId',
+        'firmwareVersion',
+        'lastConfigurationDate',
+        'dateReceived',
+        'lastUpdated',
+        'addedToSystem',
+        'etag',
+      ],
+      [customersIns, persons],
+    );
+    const configs = new BatchInserter(
+      trx,
+      'deviceConfigurations',
+      [
+        'deviceId',
+        'isConnected',
+        'lastUpdated',
+        'isTracking',
+        'trackingSeconds',
+        'isFallDetection',
+        'fallDetectionSettings',
+        'firmwareVersion',
+        'sosButton',
+        'call1Type',
+        'call1Number',
+        'call2Type',
+        'call2Number',
+        'primaryEndPoint',
+        'secondaryEndPoint',
+        'smsBackup',
+        'etag',
+      ],
+      [devices],
+    );
     const desired = new BatchInserter(trx, 'desiredConfigurations', ['id', 'deviceId', 'payload', 'requestedBy', 'requestedAt', 'appliedAt'], [devices]);
-    const messages = new BatchInserter(trx, 'deviceMessages', [
-      'id', 'deviceId', 'deviceIdentity', 'serial', 'deviceType', 'date', 'message', 'signal', 'battery', 'properties', 'rawMessage',
-    ], [devices]);
+    const messages = new BatchInserter(
+      trx,
+      'deviceMessages',
+      ['id', 'deviceId', 'deviceIdentity', 'serial', 'deviceType', 'date', 'message', 'signal', 'battery', 'properties', 'rawMessage'],
+      [devices],
+    );
     const devRng = new Rng(seed, 'devices');
-    const offsets = { imei: devRng.int(0, 999_999), iccid: devRng.int(0, 999_999_999), imsi: devRng.int(0, 999_999_999), phone: devRng.int(0, MOBILE_SPACE - 1) };
+    const offsets = {
+      imei: devRng.int(0, 999_999),
+      iccid: devRng.int(0, 999_999_999),
+      imsi: devRng.int(0, 999_999_999),
+      phone: devRng.int(0, MOBILE_SPACE - 1),
+    };
     /** Per device type: where its serials start and how many devices of it exist so far. */
     const serials = new Map<number, { base: number; count: number }>();
     for (const [ty] of TYPE_POPULARITY) serials.set(ty, { base: devRng.int(100_000, ty === 10 ? 20_000_000 : 2_000_000), count: 0 });
@@ -465,7 +805,17 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       const imei = type === 70 ? null : imeiFor(type, n, offsets.imei);
       const hasSim = !NO_SIM.has(type);
       const providerSim = hasSim && type !== 3;
-      const simType = !providerSim ? null : type === 70 ? 6 : r.weighted([[5, 35], [1, 20], [2, 20], [3, 15], [4, 10]] as const);
+      const simType = !providerSim
+        ? null
+        : type === 70
+          ? 6
+          : r.weighted([
+              [5, 35],
+              [1, 20],
+              [2, 20],
+              [3, 15],
+              [4, 10],
+            ] as const);
       const phone = hasSim ? e164(ukMobileAt(scramble(g, MOBILE_SPACE, offsets.phone, 1_000_003))) : null;
       const held = c !== null;
       const addedMs = status === 1 ? nowMs - Math.floor(365 * DAY * r.next() ** 1.5) - r.int(DAY, 3 * DAY) : nowMs - r.int(20, 6 * 365) * DAY - r.int(0, DAY);
@@ -473,7 +823,12 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       const configured = held ? r.chance(0.88) : status === 1 || status === 2 ? r.chance(0.15) : r.chance(0.6);
       let lastConfigMs: number | null = null;
       if (configured) {
-        const band = r.weighted([[1, 10], [7, 25], [30, 30], [400, 35]] as const);
+        const band = r.weighted([
+          [1, 10],
+          [7, 25],
+          [30, 30],
+          [400, 35],
+        ] as const);
         const lo = band === 1 ? 0 : band === 7 ? 1 : band === 30 ? 7 : 30;
         lastConfigMs = Math.max(addedMs + 3_600_000, nowMs - Math.floor((lo + (band - lo) * r.next()) * DAY));
         if (lastConfigMs > nowMs) lastConfigMs = null;
@@ -492,42 +847,88 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       const battery = caps & CAPABILITY.Battery ? r.int(8, 100) : null;
       if (assigned && assigned.devices!.length < 2) assigned.devices!.push({ id, type, serial, phone, battery });
       const firmware = FIRMWARE[type] ? r.pick(FIRMWARE[type]) : null;
-      const simStatus = !providerSim ? null : held ? r.weighted([['Active', 92], ['Suspended', 5], ['Barred', 3]] as const)
-        : status === 1 || status === 2 ? r.weighted([['Ready', 70], ['Inactive', 30]] as const) : r.weighted([['Suspended', 60], ['Terminated', 40]] as const);
+      const simStatus = !providerSim
+        ? null
+        : held
+          ? r.weighted([
+              ['Active', 92],
+              ['Suspended', 5],
+              ['Barred', 3],
+            ] as const)
+          : status === 1 || status === 2
+            ? r.weighted([
+                ['Ready', 70],
+                ['Inactive', 30],
+              ] as const)
+            : r.weighted([
+                ['Suspended', 60],
+                ['Terminated', 40],
+              ] as const);
       await devices.add({
-        id, serialNumber: serial, imei, imsi: providerSim ? imsiFor(simType!, g, offsets.imsi) : null, type,
-        phoneNumber: phone, simPhoneNumber: providerSim ? phone : null, simSerial: providerSim ? iccidFor(simType!, g, offsets.iccid) : null,
-        simTypeId: simType, simStatus, supplier: r.pick(entryOf(DEVICE_SUPPLIERS, type, 'device suppliers')), status, customerId: c ? c.id : null,
+        id,
+        serialNumber: serial,
+        imei,
+        imsi: providerSim ? imsiFor(simType!, g, offsets.imsi) : null,
+        type,
+        phoneNumber: phone,
+        simPhoneNumber: providerSim ? phone : null,
+        simSerial: providerSim ? iccidFor(simType!, g, offsets.iccid) : null,
+        simTypeId: simType,
+        simStatus,
+        supplier: r.pick(entryOf(DEVICE_SUPPLIERS, type, 'device suppliers')),
+        status,
+        customerId: c ? c.id : null,
         orderNumber: c ? (r.chance(0.95) ? r.pick(c.orders) : null) : status === 2 ? `SO-${String(900000 + g).padStart(7, '0')}` : null,
-        isUserAssigned: b(!!assigned), assignedPersonId: assigned ? assigned.id : null, firmwareVersion: firmware,
-        lastConfigurationDate: lastConfigMs === null ? null : iso(lastConfigMs), dateReceived: iso(receivedMs),
-        lastUpdated: iso(lastUpdatedMs), addedToSystem: iso(addedMs), etag: r.etag(),
+        isUserAssigned: b(!!assigned),
+        assignedPersonId: assigned ? assigned.id : null,
+        firmwareVersion: firmware,
+        lastConfigurationDate: lastConfigMs === null ? null : iso(lastConfigMs),
+        dateReceived: iso(receivedMs),
+        lastUpdated: iso(lastUpdatedMs),
+        addedToSystem: iso(addedMs),
+        etag: r.etag(),
       });
       if (lastConfigMs !== null && caps & CAPABILITY.ChangeConfiguration) {
         const fall = FALL_TYPES.has(type) && r.chance(0.45);
-        const custom2 = r.weighted([['custom', 45], ['arc', 25], ['off', 30]] as const);
+        const custom2 = r.weighted([
+          ['custom', 45],
+          ['arc', 25],
+          ['off', 30],
+        ] as const);
         await configs.add({
-          deviceId: id, isConnected: b(held ? r.chance(0.7) : r.chance(0.05)), lastUpdated: iso(lastConfigMs),
-          isTracking: b(r.chance(0.4)), trackingSeconds: 60 * r.weighted(TRACKING_MINUTES.map((m) => [m, m === 15 ? 8 : 1] as [number, number])),
-          isFallDetection: b(fall), fallDetectionSettings: FALL_TYPES.has(type) ? fallPreset(type, firmware, r) : null,
-          firmwareVersion: firmware, sosButton: b(r.chance(0.96)),
-          call1Type: 1, call1Number: ARC_NUMBER,
+          deviceId: id,
+          isConnected: b(held ? r.chance(0.7) : r.chance(0.05)),
+          lastUpdated: iso(lastConfigMs),
+          isTracking: b(r.chance(0.4)),
+          trackingSeconds: 60 * r.weighted(TRACKING_MINUTES.map((m) => [m, m === 15 ? 8 : 1] as [number, number])),
+          isFallDetection: b(fall),
+          fallDetectionSettings: FALL_TYPES.has(type) ? fallPreset(type, firmware, r) : null,
+          firmwareVersion: firmware,
+          sosButton: b(r.chance(0.96)),
+          call1Type: 1,
+          call1Number: ARC_NUMBER,
           call2Type: custom2 === 'custom' ? 2 : custom2 === 'arc' ? 1 : 3,
           call2Number: custom2 === 'custom' ? e164(r.chance(0.6) ? ukMobile(r) : ukLandline(r, c ? c.town : arcTown)) : custom2 === 'arc' ? ARC_NUMBER : null,
           primaryEndPoint: `203.0.113.${r.int(10, 19)}:${r.pick([5100, 5101, 7700])}`,
           secondaryEndPoint: r.chance(0.8) ? `198.51.100.${r.int(20, 29)}:${r.pick([5100, 5101, 7700])}` : null,
-          smsBackup: b(r.chance(0.6)), etag: r.etag(),
+          smsBackup: b(r.chance(0.6)),
+          etag: r.etag(),
         });
         if (r.chance(0.012)) {
           const requested = Math.max(lastConfigMs, nowMs - r.int(1, 30) * DAY);
           const applied = r.chance(0.7) ? Math.min(nowMs, requested + r.int(60, 7200) * 1000) : null;
           await desired.add({
-            id: r.uuid(), deviceId: id,
+            id: r.uuid(),
+            deviceId: id,
             payload: JSON.stringify({
-              serials: [serial], isTrackingEnabled: true, trackingIntervalMinutes: r.pick(TRACKING_MINUTES),
+              serials: [serial],
+              isTrackingEnabled: true,
+              trackingIntervalMinutes: r.pick(TRACKING_MINUTES),
               ...(FALL_TYPES.has(type) ? { isManDownEnabled: true, manDownSensitivity: 30, manDownUpTime: 150, manDownNonMovementDuration: 200 } : {}),
             }),
-            requestedBy: configurers.length ? r.pick(configurers).id : null, requestedAt: iso(requested), appliedAt: applied === null ? null : iso(applied),
+            requestedBy: configurers.length ? r.pick(configurers).id : null,
+            requestedAt: iso(requested),
+            appliedAt: applied === null ? null : iso(applied),
           });
         }
       }
@@ -557,20 +958,35 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     }
     // Stock: no customer.
     const stockTotal = nDevices - g;
-    const stockStatusCounts = apportion(Math.max(0, stockTotal), STOCK_STATUSES.map(([, w]) => w));
+    const stockStatusCounts = apportion(
+      Math.max(0, stockTotal),
+      STOCK_STATUSES.map(([, w]) => w),
+    );
     for (const [[status], n] of zip(STOCK_STATUSES, stockStatusCounts))
       for (let k = 0; k < n; k++) await makeDevice(devRng.weighted(TYPE_POPULARITY), status, null);
     // A few allocation history lines in the audit log.
     for (let k = 0; k < Math.ceil(nDevices / 200); k++) {
       const c = devRng.pick(customers);
       const at = Math.max(c.createdMs, nowMs - devRng.int(1, 365) * DAY);
-      await auditIns.add({ at: iso(at), actorId: admins.length ? devRng.pick(admins).id : null, action: 'device.allocate', entity: 'customer', entityId: c.id, details: JSON.stringify({ count: devRng.int(1, 40), orderNumber: devRng.pick(c.orders) }) });
+      await auditIns.add({
+        at: iso(at),
+        actorId: admins.length ? devRng.pick(admins).id : null,
+        action: 'device.allocate',
+        entity: 'customer',
+        entityId: c.id,
+        details: JSON.stringify({ count: devRng.int(1, 40), orderNumber: devRng.pick(c.orders) }),
+      });
     }
     phase('devices', t, { devices: g });
 
     // ---------------- sessions history (expired / revoked refresh tokens, consumed codes) ----------------
     t = performance.now();
-    const tokens = new BatchInserter(trx, 'refreshTokens', ['id', 'personId', 'familyId', 'tokenHash', 'clientId', 'createdAt', 'expiresAt', 'usedAt', 'revokedAt'], [persons]);
+    const tokens = new BatchInserter(
+      trx,
+      'refreshTokens',
+      ['id', 'personId', 'familyId', 'tokenHash', 'clientId', 'createdAt', 'expiresAt', 'usedAt', 'revokedAt'],
+      [persons],
+    );
     const codes = new BatchInserter(trx, 'verificationCodes', ['id', 'personId', 'codeHash', 'createdAt', 'expiresAt', 'consumedAt'], [persons]);
     const histRng = new Rng(seed, 'sessions');
     for (const s of staff) {
@@ -582,8 +998,14 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
         for (let k = 0; k < n; k++) {
           const last = k === n - 1;
           await tokens.add({
-            id: histRng.uuid(), personId: s.id, familyId: family, tokenHash: histRng.hex(32), clientId: 'portal',
-            createdAt: iso(created), expiresAt: iso(created + 14 * DAY), usedAt: last ? null : iso(created + 900_000),
+            id: histRng.uuid(),
+            personId: s.id,
+            familyId: family,
+            tokenHash: histRng.hex(32),
+            clientId: 'portal',
+            createdAt: iso(created),
+            expiresAt: iso(created + 14 * DAY),
+            usedAt: last ? null : iso(created + 900_000),
             revokedAt: last ? iso(created + 3 * 3_600_000) : null,
           });
           created += 900_000;
@@ -591,7 +1013,14 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       }
       if (histRng.chance(0.15)) {
         const created = nowMs - histRng.int(31, 300) * DAY;
-        await codes.add({ id: histRng.uuid(), personId: s.id, codeHash: histRng.hex(32), createdAt: iso(created), expiresAt: iso(created + 600_000), consumedAt: iso(created + histRng.int(20, 300) * 1000) });
+        await codes.add({
+          id: histRng.uuid(),
+          personId: s.id,
+          codeHash: histRng.hex(32),
+          createdAt: iso(created),
+          expiresAt: iso(created + 600_000),
+          consumedAt: iso(created + histRng.int(20, 300) * 1000),
+        });
       }
     }
     phase('sessions', t);
@@ -601,12 +1030,26 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     const alarmCounts = await generateAlarmReports(trx, { seed, now, nowMs, count: nAlarms, customers, workers, assignedWorkers, staff, log });
     phase('alarm reports', t, alarmCounts);
 
-    for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns]) await ins.flush();
-    log({ msg: 'demo data insert time', ...Object.fromEntries([persons, personRoles, customersIns, devices, configs, messages].map((x) => [x.table, Math.round(x.ms)])) });
+    for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns])
+      await ins.flush();
+    log({
+      msg: 'demo data insert time',
+      ...Object.fromEntries([persons, personRoles, customersIns, devices, configs, messages].map((x) => [x.table, Math.round(x.ms)])),
+    });
     const counts: DemoCounts = {
-      persons: persons.total, personRoles: personRoles.total, customers: customersIns.total, deviceSubscriptions: devSubs.total,
-      appSubscriptions: appSubs.total, devices: devices.total, deviceConfigurations: configs.total, desiredConfigurations: desired.total,
-      deviceMessages: messages.total, refreshTokens: tokens.total, verificationCodes: codes.total, outbox: outbox.total, auditLog: auditIns.total,
+      persons: persons.total,
+      personRoles: personRoles.total,
+      customers: customersIns.total,
+      deviceSubscriptions: devSubs.total,
+      appSubscriptions: appSubs.total,
+      devices: devices.total,
+      deviceConfigurations: configs.total,
+      desiredConfigurations: desired.total,
+      deviceMessages: messages.total,
+      refreshTokens: tokens.total,
+      verificationCodes: codes.total,
+      outbox: outbox.total,
+      auditLog: auditIns.total,
       ...alarmCounts,
     };
     return counts;
@@ -615,7 +1058,12 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
 
 /** Fall-detection settings 'sss-uuu-nnn' for the type's firmware (spec presets, some custom). */
 function fallPreset(type: number, firmware: string | null, r: Rng): string {
-  if (firmware && NEWER_FIRMWARE.includes(firmware)) return r.weighted([['044-026-020', 2], ['042-028-020', 6], ['040-030-020', 2]] as const);
+  if (firmware && NEWER_FIRMWARE.includes(firmware))
+    return r.weighted([
+      ['044-026-020', 2],
+      ['042-028-020', 6],
+      ['040-030-020', 2],
+    ] as const);
   if (r.chance(0.08)) return `${String(r.int(20, 60)).padStart(3, '0')}-${String(r.int(20, 200)).padStart(3, '0')}-${String(r.int(20, 250)).padStart(3, '0')}`;
   if (type === 140) return '025-170-200';
   if (type === 370) return '040-025-200';
@@ -624,12 +1072,29 @@ function fallPreset(type: number, firmware: string | null, r: Rng): string {
 }
 
 const MESSAGE_KINDS: [string, string, number][] = [
-  ['Heartbeat', 'GTHBD', 30], ['Location update', 'GTFRI', 30], ['Check-in', 'GTCHK', 8], ['Low battery', 'GTBPL', 6],
-  ['Power on', 'GTPNA', 5], ['Power off', 'GTPFA', 4], ['Charging started', 'GTCHR', 5], ['SOS alarm', 'GTSOS', 4],
-  ['Fall detected', 'GTFLD', 2], ['Configuration acknowledged', 'GTCFG', 6],
+  ['Heartbeat', 'GTHBD', 30],
+  ['Location update', 'GTFRI', 30],
+  ['Check-in', 'GTCHK', 8],
+  ['Low battery', 'GTBPL', 6],
+  ['Power on', 'GTPNA', 5],
+  ['Power off', 'GTPFA', 4],
+  ['Charging started', 'GTCHR', 5],
+  ['SOS alarm', 'GTSOS', 4],
+  ['Fall detected', 'GTFLD', 2],
+  ['Configuration acknowledged', 'GTCFG', 6],
 ];
 
-function deviceMessage(r: Rng, deviceId: string, identity: string, serial: string, type: number, dateMs: number, town: CustomerRef['town'], firmware: string | null, caps: number) {
+function deviceMessage(
+  r: Rng,
+  deviceId: string,
+  identity: string,
+  serial: string,
+  type: number,
+  dateMs: number,
+  town: CustomerRef['town'],
+  firmware: string | null,
+  caps: number,
+) {
   const [message, code] = r.weighted(MESSAGE_KINDS.map(([m, c2, w]) => [[m, c2], w] as [[string, string], number]));
   const battery = caps & CAPABILITY.Battery ? (message === 'Low battery' ? r.int(3, 15) : r.int(16, 100)) : null;
   const signal = caps & CAPABILITY.Signal ? r.int(5, 100) : null;
@@ -639,13 +1104,34 @@ function deviceMessage(r: Rng, deviceId: string, identity: string, serial: strin
   const stamp = date.toISOString().replace(/[-:T]/g, '').slice(0, 14);
   const seq = r.hex(2).toUpperCase();
   const props: Record<string, string | number | boolean | null> = {
-    MessageType: code, FirmwareVersion: firmware, BatteryLevel: battery, SignalStrength: signal, Charging: message === 'Charging started',
+    MessageType: code,
+    FirmwareVersion: firmware,
+    BatteryLevel: battery,
+    SignalStrength: signal,
+    Charging: message === 'Charging started',
   };
-  if (withFix) Object.assign(props, { Latitude: lat, Longitude: lng, Accuracy: r.int(3, 60), Satellites: r.int(4, 14), Speed: r.chance(0.7) ? 0 : r.int(1, 60), Heading: r.int(0, 359) });
+  if (withFix)
+    Object.assign(props, {
+      Latitude: lat,
+      Longitude: lng,
+      Accuracy: r.int(3, 60),
+      Satellites: r.int(4, 14),
+      Speed: r.chance(0.7) ? 0 : r.int(1, 60),
+      Heading: r.int(0, 359),
+    });
   const raw = `+RESP:${code},${firmware ?? '0'},${identity},${serial},${battery ?? ''},${signal ?? ''},${withFix ? `${lng},${lat}` : ','},${stamp},${seq}$`;
   return {
-    id: r.uuid(), deviceId, deviceIdentity: identity, serial, deviceType: type, date: date.toISOString(), message,
-    signal, battery, properties: JSON.stringify(props), rawMessage: raw,
+    id: r.uuid(),
+    deviceId,
+    deviceIdentity: identity,
+    serial,
+    deviceType: type,
+    date: date.toISOString(),
+    message,
+    signal,
+    battery,
+    properties: JSON.stringify(props),
+    rawMessage: raw,
   };
 }
 

@@ -4,9 +4,31 @@ import { Rng } from './rng.js';
 import { entryOf, itemAt } from './lists.js';
 import { PHONE_TYPE } from '../../shared/codes.js';
 import {
-  BLOOD_TYPES, BUSINESS_PLACES, DISTINGUISHING_FEATURES, ETHNICITIES, EYE_COLORS, FIRST_NAMES_F, FIRST_NAMES_M, GENDERS,
-  HAIR_COLORS, HEARING_LEVELS, JOB_ROLES, JOB_SECTORS, JOB_TITLE_PREFIXES, LAST_NAMES, LOCALITIES, MEDICAL_CONDITIONS,
-  POSTCODE_LETTERS, RISK_PROFILES, STREET_NAMES, STREET_TYPES, TITLES, TOWNS, VEHICLE_COLORS, VEHICLE_MAKES, W3W_WORDS,
+  BLOOD_TYPES,
+  BUSINESS_PLACES,
+  DISTINGUISHING_FEATURES,
+  ETHNICITIES,
+  EYE_COLORS,
+  FIRST_NAMES_F,
+  FIRST_NAMES_M,
+  GENDERS,
+  HAIR_COLORS,
+  HEARING_LEVELS,
+  JOB_ROLES,
+  JOB_SECTORS,
+  JOB_TITLE_PREFIXES,
+  LAST_NAMES,
+  LOCALITIES,
+  MEDICAL_CONDITIONS,
+  POSTCODE_LETTERS,
+  RISK_PROFILES,
+  STREET_NAMES,
+  STREET_TYPES,
+  TITLES,
+  TOWNS,
+  VEHICLE_COLORS,
+  VEHICLE_MAKES,
+  W3W_WORDS,
   type Town,
 } from './data.js';
 
@@ -34,7 +56,7 @@ export function luhnValid(s: string): boolean {
 }
 
 /** Bijective scramble of n in [0, mod): mod must share no factor with the (prime) multiplier; mod × mult < 2^53. */
-export const scramble = (n: number, mod: number, offset: number, mult = 7919) => (((n % mod) * mult + offset) % mod + mod) % mod;
+export const scramble = (n: number, mod: number, offset: number, mult = 7919) => ((((n % mod) * mult + offset) % mod) + mod) % mod;
 
 // ---------- phone numbers ----------
 
@@ -141,7 +163,12 @@ const pickOpt = (rng: Rng, list: readonly string[]) => opt(list, rng.pick(list))
 export type Phone = { CountryCode: string; Number: string; IsPrimary: boolean; Type: number };
 
 const addressJson = (a: Address) => ({
-  AddressLine1: a.line1, AddressLine2: a.line2, City: a.city, County: a.county, PostCode: a.postCode, Country: GB,
+  AddressLine1: a.line1,
+  AddressLine2: a.line2,
+  City: a.city,
+  County: a.county,
+  PostCode: a.postCode,
+  Country: GB,
 });
 
 /**
@@ -154,7 +181,20 @@ export function personProfile(rng: Rng, name: Name, work: { town: Town; address?
   const role = rng.pick(roles);
   const age = rng.int(19, 66);
   const dob = new Date(Date.UTC(now.getUTCFullYear() - age, rng.int(0, 11), rng.int(1, 28)));
-  const title = name.gender === 'Female' ? rng.weighted([['Mrs', 3], ['Miss', 2], ['Ms', 3], ['Dr', 0.4], ['Mx', 0.2]] as const) : rng.weighted([['Mr', 10], ['Dr', 0.5], ['Mx', 0.2]] as const);
+  const title =
+    name.gender === 'Female'
+      ? rng.weighted([
+          ['Mrs', 3],
+          ['Miss', 2],
+          ['Ms', 3],
+          ['Dr', 0.4],
+          ['Mx', 0.2],
+        ] as const)
+      : rng.weighted([
+          ['Mr', 10],
+          ['Dr', 0.5],
+          ['Mx', 0.2],
+        ] as const);
   const hasVehicle = rng.chance(0.55);
   const make = rng.pick(VEHICLE_MAKES);
   const hearing = rng.chance(0.06);
@@ -167,7 +207,17 @@ export function personProfile(rng: Rng, name: Name, work: { town: Town; address?
     JobSector: opt(JOB_SECTORS, itemAt(JOB_SECTORS, sector)),
     JobRole: { Id: sector * 10 + roles.indexOf(role) + 1, Name: role },
     JobTitle: work.jobTitle ?? `${rng.pick(JOB_TITLE_PREFIXES)}${role}`,
-    RiskProfiles: rng.sample(RISK_PROFILES, rng.weighted([[0, 2], [1, 4], [2, 3], [3, 1]] as const)).map((n) => opt(RISK_PROFILES, n)),
+    RiskProfiles: rng
+      .sample(
+        RISK_PROFILES,
+        rng.weighted([
+          [0, 2],
+          [1, 4],
+          [2, 3],
+          [3, 1],
+        ] as const),
+      )
+      .map((n) => opt(RISK_PROFILES, n)),
     VehicleInformation: hasVehicle
       ? {
           VehicleOwnedOrUsed: true,
@@ -242,8 +292,26 @@ export function imeiFor(type: number, n: number, offset: number): string | null 
 
 /** Serial prefixes per device type; the rest is 7 digits (8 for Identicom), unique per type. */
 export const SERIAL_PREFIX: Record<number, string> = {
-  3: 'SMP', 10: 'ID', 15: 'EV07', 20: 'TWX', 30: 'T4', 42: 'BG42', 52: 'BG52', 60: 'SC', 70: 'ESIM', 140: 'B140',
-  370: 'MG37', 400: 'GIM2', 620: 'SG620', 621: 'SG621', 640: 'SG640', 740: 'SG740', 750: 'SG750', 803: 'SPT3', 804: 'SPT4', 810: 'SPTX',
+  3: 'SMP',
+  10: 'ID',
+  15: 'EV07',
+  20: 'TWX',
+  30: 'T4',
+  42: 'BG42',
+  52: 'BG52',
+  60: 'SC',
+  70: 'ESIM',
+  140: 'B140',
+  370: 'MG37',
+  400: 'GIM2',
+  620: 'SG620',
+  621: 'SG621',
+  640: 'SG640',
+  740: 'SG740',
+  750: 'SG750',
+  803: 'SPT3',
+  804: 'SPT4',
+  810: 'SPTX',
 };
 /** n-th serial of a type: prefix + base + n*3 + jitter (jitter < 3 keeps them unique). */
 export function serialFor(type: number, n: number, base: number, jitter: number): string {
@@ -293,6 +361,11 @@ export function personBundle(seed: number, pidx: number, kind: 'staff' | 'admin'
   const atBase = kind !== 'worker' || rng.chance(0.7);
   const inSector = kind !== 'worker' || rng.chance(0.7);
   const jobTitle = kind === 'admin' ? rng.pick(ADMIN_TITLES) : work.jobTitle;
-  const profile = personProfile(rng, name, { town: work.town, address: atBase ? work.address : undefined, sector: inSector ? work.sector : undefined, jobTitle }, now);
+  const profile = personProfile(
+    rng,
+    name,
+    { town: work.town, address: atBase ? work.address : undefined, sector: inSector ? work.sector : undefined, jobTitle },
+    now,
+  );
   return { name, phones, profile, workPhone, personalPhone };
 }

@@ -10,7 +10,12 @@ const CODE_PATTERN = /^\d{6}$/;
 const required = <S extends v.GenericSchema<string, unknown>>(schema: S) => v.optional(schema, '');
 
 /** Optional form field: missing and '' both mean "not given". */
-const optionalText = v.optional(v.pipe(v.string(), v.transform((s) => (s.trim() === '' ? undefined : s))));
+const optionalText = v.optional(
+  v.pipe(
+    v.string(),
+    v.transform((s) => (s.trim() === '' ? undefined : s)),
+  ),
+);
 
 // ---- POST /connect/token (form-encoded)
 
@@ -35,19 +40,25 @@ export const tokenRequestSchema = v.object({
 export type TokenRequest = v.InferOutput<typeof tokenRequestSchema>;
 
 export const passwordGrantSchema = v.object({
-  username: required(v.pipe(
-    v.string(MSG.pleaseEnter('email')),
-    v.trim(),
-    v.nonEmpty(MSG.pleaseEnter('email')),
-    v.maxLength(320, MSG.pleaseEnterValid('email')),
-    v.toLowerCase(),
-  )),
-  password: required(v.pipe(v.string(MSG.pleaseEnter('password')), v.nonEmpty(MSG.pleaseEnter('password')), v.maxLength(1024, MSG.pleaseEnterValid('password')))),
+  username: required(
+    v.pipe(
+      v.string(MSG.pleaseEnter('email')),
+      v.trim(),
+      v.nonEmpty(MSG.pleaseEnter('email')),
+      v.maxLength(320, MSG.pleaseEnterValid('email')),
+      v.toLowerCase(),
+    ),
+  ),
+  password: required(
+    v.pipe(v.string(MSG.pleaseEnter('password')), v.nonEmpty(MSG.pleaseEnter('password')), v.maxLength(1024, MSG.pleaseEnterValid('password'))),
+  ),
   verificationCode: v.optional(v.pipe(v.string(), v.trim())),
 });
 
 export const refreshGrantSchema = v.object({
-  refresh_token: required(v.pipe(v.string(MSG.pleaseEnter('refresh_token')), v.nonEmpty(MSG.pleaseEnter('refresh_token')), v.maxLength(200, MSG.pleaseEnterValid('refresh_token')))),
+  refresh_token: required(
+    v.pipe(v.string(MSG.pleaseEnter('refresh_token')), v.nonEmpty(MSG.pleaseEnter('refresh_token')), v.maxLength(200, MSG.pleaseEnterValid('refresh_token'))),
+  ),
 });
 
 /** Spec §7: access_token, token_type, refresh_token, expires_in (seconds). */
@@ -72,12 +83,7 @@ export type TokenErrorBody = v.InferOutput<typeof tokenErrorSchema>;
 
 // ---- client sign-in form (spec 5: email required and valid, password required, code 6 digits)
 
-export const emailField = v.pipe(
-  v.string(MSG.pleaseEnter('email')),
-  v.trim(),
-  v.nonEmpty(MSG.pleaseEnter('email')),
-  v.email(MSG.pleaseEnterValid('email')),
-);
+export const emailField = v.pipe(v.string(MSG.pleaseEnter('email')), v.trim(), v.nonEmpty(MSG.pleaseEnter('email')), v.email(MSG.pleaseEnterValid('email')));
 export const verificationCodeField = v.pipe(
   v.string(MSG.pleaseEnter('verification_code')),
   v.trim(),
@@ -132,7 +138,7 @@ export type TwoFactorSetting = v.InferOutput<typeof twoFactorSettingSchema>;
 const twoFactorTypeInput = v.pipe(
   v.nullish(v.union([v.picklist([0, 1, 2]), v.object({ value: v.picklist([0, 1, 2]), name: v.optional(v.nullable(v.string())) })]), null),
   v.transform((t) => {
-    const n = typeof t === 'number' ? t : t?.value ?? 0;
+    const n = typeof t === 'number' ? t : (t?.value ?? 0);
     return n === 0 ? null : (n as 1 | 2);
   }),
 );
@@ -150,7 +156,13 @@ export const changeTwoFactorSchema = v.object({
   }),
   captchaResponse: v.nullish(v.string()),
   /** Ours: changing the second factor asks for the current password. */
-  currentPassword: required(v.pipe(v.string(MSG.pleaseEnter('current_password')), v.nonEmpty(MSG.pleaseEnter('current_password')), v.maxLength(1024, MSG.pleaseEnterValid('current_password')))),
+  currentPassword: required(
+    v.pipe(
+      v.string(MSG.pleaseEnter('current_password')),
+      v.nonEmpty(MSG.pleaseEnter('current_password')),
+      v.maxLength(1024, MSG.pleaseEnterValid('current_password')),
+    ),
+  ),
 });
 export type ChangeTwoFactor = v.InferInput<typeof changeTwoFactorSchema>;
 
@@ -160,7 +172,14 @@ export const sendCodeSchema = v.object({ email: required(emailField) });
 // ---- passwords
 
 const passwordField = (field: string) =>
-  required(v.pipe(v.string(MSG.pleaseEnter(field)), v.nonEmpty(MSG.pleaseEnter(field)), v.minLength(MIN_PASSWORD, MSG.passwordLength), v.maxLength(1024, MSG.pleaseEnterValid(field))));
+  required(
+    v.pipe(
+      v.string(MSG.pleaseEnter(field)),
+      v.nonEmpty(MSG.pleaseEnter(field)),
+      v.minLength(MIN_PASSWORD, MSG.passwordLength),
+      v.maxLength(1024, MSG.pleaseEnterValid(field)),
+    ),
+  );
 
 export const changePasswordSchema = v.pipe(
   v.object({

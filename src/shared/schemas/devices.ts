@@ -107,6 +107,7 @@ export const DEVICE_TEXT = {
   tooManyRows: `The file has too many rows: at most ${IMPORT_MAX_ROWS}.`,
   importRow: (row: number, what: string) => `Row ${row}: ${what}`,
   importNoRows: 'The file has no device rows.',
+  importRace: 'Some of these devices were added by someone else at the same moment; nothing was imported. Import the file again.',
 } as const;
 
 /** Error codes of the stock endpoints (Content.Code), next to CODE.conflict / CODE.deviceNotFound. */

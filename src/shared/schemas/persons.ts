@@ -7,9 +7,7 @@ import metadata from 'libphonenumber-js/min/metadata';
 import { MSG } from '../messages.js';
 import { PHONE_TYPE } from '../codes.js';
 import { roleSchema } from './reference.js';
-import {
-  guid, optionalGuid, pagingQuery, qsBool, qsChoice, qsSearch, requiredText, optionalText, noNul,
-} from './common.js';
+import { guid, optionalGuid, pagingQuery, qsBool, qsChoice, qsSearch, requiredText, optionalText, noNul } from './common.js';
 
 export const NAME_MAX = 100;
 export const EMAIL_MAX = 254;
@@ -194,11 +192,17 @@ const phoneEntry = v.pipe(
       CountryCode: v.pipe(v.string(MSG.invalidPhone), v.trim(), v.maxLength(10, PERSON_TEXT.phoneCountryInvalid), v.check(noNul, MSG.invalidPhone)),
       Number: v.pipe(v.string(MSG.invalidPhone), v.trim(), v.nonEmpty(MSG.invalidPhone), v.maxLength(40, MSG.invalidPhone), v.check(noNul, MSG.invalidPhone)),
       IsPrimary: v.optional(v.nullable(v.boolean(PERSON_TEXT.isPrimaryType)), false),
-      Type: v.pipe(v.number(PERSON_TEXT.phoneTypeInvalid), v.check((t) => PHONE_TYPES.includes(t), PERSON_TEXT.phoneTypeInvalid)),
+      Type: v.pipe(
+        v.number(PERSON_TEXT.phoneTypeInvalid),
+        v.check((t) => PHONE_TYPES.includes(t), PERSON_TEXT.phoneTypeInvalid),
+      ),
     },
     MSG.invalidPhone,
   ),
-  v.forward(v.check((p) => resolvePhone(p.CountryCode, p.Number) !== undefined, MSG.invalidPhone), ['Number']),
+  v.forward(
+    v.check((p) => resolvePhone(p.CountryCode, p.Number) !== undefined, MSG.invalidPhone),
+    ['Number'],
+  ),
   v.transform((p): PhoneEntry => ({ ...resolvePhone(p.CountryCode, p.Number)!, IsPrimary: p.IsPrimary === true, Type: p.Type })),
 );
 
@@ -217,10 +221,7 @@ export const ownProfileUpdateBody = v.pipe(
     {
       etag: v.optional(v.nullable(v.string(PERSON_TEXT.etagRequired))),
       person: v.optional(
-        v.object(
-          { firstName, lastName, phoneNumbers, etag: v.optional(v.nullable(v.string(PERSON_TEXT.etagRequired))) },
-          PERSON_TEXT.badPerson,
-        ),
+        v.object({ firstName, lastName, phoneNumbers, etag: v.optional(v.nullable(v.string(PERSON_TEXT.etagRequired))) }, PERSON_TEXT.badPerson),
         {},
       ),
     },

@@ -14,7 +14,12 @@ export const featuresQuery = v.object({
     v.optional(v.string('name must be text.'), ''),
     v.maxLength(2000, 'name can be at most 2000 characters long.'),
     v.check(noNul, 'name must not contain NUL characters.'),
-    v.transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean)),
+    v.transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    ),
   ),
 });
 
@@ -30,7 +35,11 @@ export const countrySchema = v.strictObject({ Id: v.string(), Code: v.string(), 
 export type CountryDto = v.InferOutput<typeof countrySchema>;
 
 /** A dictionary entry must sit under its own name. */
-const roleEntry = (name: RoleName) => v.pipe(roleSchema, v.check((r) => r.Name === name, `Roles.${name} must carry the role ${name}.`));
+const roleEntry = (name: RoleName) =>
+  v.pipe(
+    roleSchema,
+    v.check((r) => r.Name === name, `Roles.${name} must carry the role ${name}.`),
+  );
 
 /** GET /ps-admin/dictionaries/get-all — every role by name (spec §3: each with its Id), countries GB first. */
 export const dictionariesSchema = v.strictObject({

@@ -26,7 +26,9 @@ async function fetchPage(page: number): Promise<PersonList> {
   const qs = new URLSearchParams({ page: String(page), pageSize: String(PAGE_SIZE), orderBy: 'UserName', desc: 'false' });
   const t = performance.now();
   state.requests++;
-  const res = await fetch(`/ps-admin/persons/get-list?${qs}`, { headers: { Authorization: `Bearer ${window.__benchToken ?? ''}`, Accept: 'application/json' } });
+  const res = await fetch(`/ps-admin/persons/get-list?${qs}`, {
+    headers: { Authorization: `Bearer ${window.__benchToken ?? ''}`, Accept: 'application/json' },
+  });
   if (!res.ok) {
     state.errors++;
     throw new Error(`get-list page ${page}: ${res.status}`);

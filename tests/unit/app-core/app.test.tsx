@@ -24,7 +24,12 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const renderRoot = () => render(<Providers><Root /></Providers>);
+const renderRoot = () =>
+  render(
+    <Providers>
+      <Root />
+    </Providers>,
+  );
 
 describe('routing and start-up', () => {
   it('signed out: an unknown or signed-in path goes to the root and from there to /login', async () => {
@@ -78,7 +83,11 @@ describe('routing and start-up', () => {
 describe('reset-password link page', () => {
   it('sets the new password with the token from the link and returns to sign-in', async () => {
     window.history.replaceState(null, '', '/reset-password?token=abc.def');
-    const { calls } = stubFetch((c) => (c.url === '/api/v1/reset-password/confirm' ? json(answer('POST /api/v1/reset-password/confirm', { Content: { Message: MSG.passwordChanged } })) : features()));
+    const { calls } = stubFetch((c) =>
+      c.url === '/api/v1/reset-password/confirm'
+        ? json(answer('POST /api/v1/reset-password/confirm', { Content: { Message: MSG.passwordChanged } }))
+        : features(),
+    );
     renderRoot();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: MSG.submit }));

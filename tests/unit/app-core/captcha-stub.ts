@@ -10,8 +10,12 @@ export const CAPTCHA_PATH = CAPTCHA_CHALLENGE_PATH;
 
 export async function altchaChallengeResponse(): Promise<Response> {
   const challenge = await createChallenge({
-    algorithm: 'SHA-256', cost: 1, counter: 1 + Math.floor(Math.random() * 5), deriveKey,
-    data: { action: 'login', expires: Math.floor(Date.now() / 1000) + 600 }, ...secrets,
+    algorithm: 'SHA-256',
+    cost: 1,
+    counter: 1 + Math.floor(Math.random() * 5),
+    deriveKey,
+    data: { action: 'login', expires: Math.floor(Date.now() / 1000) + 600 },
+    ...secrets,
   });
   return new Response(JSON.stringify({ provider: 'altcha', challenge }), { status: 200, headers: { 'content-type': 'application/json' } });
 }

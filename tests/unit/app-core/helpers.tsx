@@ -23,7 +23,14 @@ export function fakeToken(claims: Record<string, unknown>) {
 }
 
 export const ADMIN_PERMISSIONS = [P.HasAccess, P.DeviceListView, P.CustomerListView, P.PersonListView, P.AlarmReportListView, P.ManageOwnProfile];
-export const ARC_CONTROLLER_PERMISSIONS = [P.HasAccess, P.AdminManageOwnProfile, P.ManageOwnProfile, P.AlarmReportListView, P.AlarmReportView, P.AlarmReportAddNote];
+export const ARC_CONTROLLER_PERMISSIONS = [
+  P.HasAccess,
+  P.AdminManageOwnProfile,
+  P.ManageOwnProfile,
+  P.AlarmReportListView,
+  P.AlarmReportView,
+  P.AlarmReportAddNote,
+];
 
 export function tokens(name: string, permissions: string[] = ADMIN_PERMISSIONS, sub = 'user-1'): TokenResponse {
   return makeTokenResponse({
@@ -38,8 +45,7 @@ export function session(name: string, permissions: string[] = ADMIN_PERMISSIONS,
   return { accessToken: t.access_token, tokenType: 'Bearer', refreshToken: t.refresh_token, expiresAt: Date.now() + 900_000 };
 }
 
-export const json = (body: unknown, status = 200) =>
-  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+export const json = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 export const errorResponse = (status: number, code: string, message = 'server says no') =>
   json({ Content: { Message: message, Code: code }, error: code, error_description: message }, status);
@@ -101,5 +107,14 @@ export function polyfillDom() {
   if (!Element.prototype.scrollIntoView) Element.prototype.scrollIntoView = () => {};
   if (!window.matchMedia)
     window.matchMedia = (q: string) =>
-      ({ matches: false, media: q, onchange: null, addListener() {}, removeListener() {}, addEventListener() {}, removeEventListener() {}, dispatchEvent: () => false }) as MediaQueryList;
+      ({
+        matches: false,
+        media: q,
+        onchange: null,
+        addListener() {},
+        removeListener() {},
+        addEventListener() {},
+        removeEventListener() {},
+        dispatchEvent: () => false,
+      }) as MediaQueryList;
 }

@@ -11,7 +11,7 @@ afterEach(() => vi.unstubAllGlobals());
 
 const old = () => session('old');
 const fresh = tokens('fresh');
-const deferred = <T,>() => {
+const deferred = <T>() => {
   let resolve!: (v: T) => void;
   const promise = new Promise<T>((r) => (resolve = r));
   return { promise, resolve };
@@ -129,9 +129,7 @@ describe('http', () => {
         },
       },
     });
-    const { calls } = stubFetch((c) =>
-      c.auth === `Bearer ${otherTab.accessToken}` ? json({ ok: 1 }) : errorResponse(401, 'unauthorized'),
-    );
+    const { calls } = stubFetch((c) => (c.auth === `Bearer ${otherTab.accessToken}` ? json({ ok: 1 }) : errorResponse(401, 'unauthorized')));
     await expect(http('/api/thing')).resolves.toEqual({ ok: 1 });
     expect(calls.filter((c) => c.url === '/connect/token')).toHaveLength(0);
     expect(appStore.get(sessionAtom)?.refreshToken).toBe(otherTab.refreshToken);

@@ -54,7 +54,11 @@ describe('idle timeout across tabs', () => {
   });
 
   it('opens the session-expired dialog after 30 idle minutes; closing it logs out to /login', async () => {
-    render(<Providers><IdleDialogs /></Providers>);
+    render(
+      <Providers>
+        <IdleDialogs />
+      </Providers>,
+    );
     watch();
     now += 29 * MIN;
     act(() => tick());
@@ -113,7 +117,11 @@ describe('idle timeout across tabs', () => {
   });
 
   it("shows 'Logged out' when another tab ended the session for inactivity", async () => {
-    render(<Providers><IdleDialogs /></Providers>);
+    render(
+      <Providers>
+        <IdleDialogs />
+      </Providers>,
+    );
     watch();
     now += 31 * MIN; // idle here too, but this tab has not looked yet
     act(() => otherTabWrites(SESSION_KEY, null));

@@ -1,8 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../src/app/state/store';
-import {
-  can, currentUserAtom, landingHref, logout, onLogout, permissionsAtom, sessionAtom, userIdAtom, SESSION_KEY,
-} from '../../../src/app/state/session';
+import { can, currentUserAtom, landingHref, logout, onLogout, permissionsAtom, sessionAtom, userIdAtom, SESSION_KEY } from '../../../src/app/state/session';
 import { queryClient } from '../../../src/app/api/query-client';
 import { getToasts } from '../../../src/app/ui/toast';
 import { MSG } from '../../../src/shared/messages';

@@ -21,13 +21,13 @@ const countries = [
 function server(opts: { mode?: number; saved?: 1 | 2 | null; password?: (c: Call) => Response; twoFactor?: (c: Call) => Response; captcha?: boolean } = {}) {
   return stubFetch((c) => {
     if (c.url === CAPTCHA_PATH) return opts.captcha === false ? errorResponse(503, 'unavailable') : altchaChallengeResponse();
-    if (c.url === '/api/v1/get-user-two-factor-authentication')
-      return json(makeTwoFactorSetting(opts.saved ?? null));
+    if (c.url === '/api/v1/get-user-two-factor-authentication') return json(makeTwoFactorSetting(opts.saved ?? null));
     if (c.url === '/api/v1/two-factor-authentication/types') return json(TWO_FACTOR_TYPES_ANSWER);
     if (c.url === '/customers/get-global-settings') return json(makeGlobalSettings(opts.mode ?? 0));
     if (c.url === '/ps-admin/dictionaries/get-all') return json(makeDictionaries({ Countries: countries }));
     if (c.url === '/api/v1/change-two-factor-authentication') return opts.twoFactor ? opts.twoFactor(c) : json(makeTwoFactorSetting());
-    if (c.url === '/api/v1/change-password') return opts.password ? opts.password(c) : json(answer('POST /api/v1/change-password', { Content: { Message: MSG.passwordChanged } }));
+    if (c.url === '/api/v1/change-password')
+      return opts.password ? opts.password(c) : json(answer('POST /api/v1/change-password', { Content: { Message: MSG.passwordChanged } }));
     return errorResponse(404, 'not_found');
   });
 }
@@ -46,7 +46,11 @@ describe('settings dialog', () => {
   it('two-factor: Disabled by default when nothing is saved; SMS needs a valid number; saving sends the type and phone', async () => {
     const { calls } = server();
     const onOpenChange = vi.fn();
-    render(<Providers><SettingsDialog open onOpenChange={onOpenChange} /></Providers>);
+    render(
+      <Providers>
+        <SettingsDialog open onOpenChange={onOpenChange} />
+      </Providers>,
+    );
     expect(await screen.findByRole('tab', { name: new RegExp(`^${MSG.settingsTwoFactorTab}`) })).toBeInTheDocument();
     // (Radix Themes repeats the label in a CSS-hidden span, which jsdom counts in the name)
     expect(screen.getByRole('tab', { name: new RegExp(`^${MSG.settingsChangePasswordTab}`) })).toBeInTheDocument();
@@ -95,7 +99,11 @@ describe('settings dialog', () => {
 
   it('two-factor: no Disabled option when the global mode is 1', async () => {
     server({ mode: 1, saved: 1 });
-    render(<Providers><SettingsDialog open onOpenChange={() => {}} /></Providers>);
+    render(
+      <Providers>
+        <SettingsDialog open onOpenChange={() => {}} />
+      </Providers>,
+    );
     await waitFor(() => expect(screen.getByRole('radio', { name: 'Email' })).toBeChecked());
     expect(screen.queryByRole('radio', { name: MSG.twoFactorDisabled })).toBeNull();
   });
@@ -103,10 +111,17 @@ describe('settings dialog', () => {
   it('change password: validates, shows the old-password error from the server, confirms success', async () => {
     let attempts = 0;
     const { calls } = server({
-      password: () => (++attempts === 1 ? errorResponse(400, 'old_password_invalid', MSG.oldPasswordInvalid) : json(answer('POST /api/v1/change-password', { Content: { Message: MSG.passwordChanged } }))),
+      password: () =>
+        ++attempts === 1
+          ? errorResponse(400, 'old_password_invalid', MSG.oldPasswordInvalid)
+          : json(answer('POST /api/v1/change-password', { Content: { Message: MSG.passwordChanged } })),
     });
     const onOpenChange = vi.fn();
-    render(<Providers><SettingsDialog open onOpenChange={onOpenChange} /></Providers>);
+    render(
+      <Providers>
+        <SettingsDialog open onOpenChange={onOpenChange} />
+      </Providers>,
+    );
     const user = userEvent.setup();
     await user.click(await screen.findByRole('tab', { name: new RegExp(`^${MSG.settingsChangePasswordTab}`) }));
     await user.click(await screen.findByRole('button', { name: 'Save' }));
@@ -128,13 +143,22 @@ describe('settings dialog', () => {
     await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.passwordChanged]));
     expect(onOpenChange).toHaveBeenCalledWith(false);
     const body = JSON.parse(calls.filter((c) => c.url === '/api/v1/change-password').at(-1)!.body!);
-    expect(body).toEqual({ oldPassword: 'Old-Passw0rd!', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!', captchaResponse: expect.any(String) });
+    expect(body).toEqual({
+      oldPassword: 'Old-Passw0rd!',
+      newPassword: 'New-Passw0rd!',
+      newPasswordRepeated: 'New-Passw0rd!',
+      captchaResponse: expect.any(String),
+    });
     expect(await isSolvedCaptcha(body.captchaResponse)).toBe(true);
   });
 
   it('two-factor: a wrong current password shows under the field; no captcha shows the captcha message', async () => {
     const { calls } = server({ twoFactor: () => errorResponse(400, 'old_password_invalid', MSG.currentPasswordInvalid) });
-    render(<Providers><SettingsDialog open onOpenChange={() => {}} /></Providers>);
+    render(
+      <Providers>
+        <SettingsDialog open onOpenChange={() => {}} />
+      </Providers>,
+    );
     const user = userEvent.setup();
     await user.click(await screen.findByRole('radio', { name: 'Email' }));
     await user.type(screen.getByLabelText('Current password'), 'Wrong-Passw0rd!');
@@ -146,7 +170,11 @@ describe('settings dialog', () => {
 
   it('change password and two-factor: when no captcha can be had, the toast says so and nothing is sent', async () => {
     const { calls } = server({ captcha: false });
-    render(<Providers><SettingsDialog open onOpenChange={() => {}} /></Providers>);
+    render(
+      <Providers>
+        <SettingsDialog open onOpenChange={() => {}} />
+      </Providers>,
+    );
     const user = userEvent.setup();
     await user.click(await screen.findByRole('radio', { name: 'Email' }));
     await user.type(screen.getByLabelText('Current password'), 'Old-Passw0rd!');

@@ -33,9 +33,15 @@ function signIn(permissions: string[]) {
 describe('side navigation', () => {
   it('shows every area to an admin, marks the current one and opens entries in the focused tab', async () => {
     signIn(ADMIN_PERMISSIONS);
-    render(<Providers><SideNav /></Providers>);
+    render(
+      <Providers>
+        <SideNav />
+      </Providers>,
+    );
     const nav = screen.getByRole('navigation');
-    const names = within(nav).getAllByRole('link').map((a) => a.textContent);
+    const names = within(nav)
+      .getAllByRole('link')
+      .map((a) => a.textContent);
     expect(names).toEqual([MSG.navAssetManagement, MSG.navCustomers, MSG.navUserManagement, MSG.navAlarmReports]);
     expect(within(nav).getByRole('link', { name: MSG.navUserManagement })).toHaveAttribute('aria-current', 'page');
     await userEvent.click(within(nav).getByRole('link', { name: MSG.navCustomers }));
@@ -44,7 +50,11 @@ describe('side navigation', () => {
 
   it('shows an ARC controller only Alarm Reports; Enter on it opens the route', async () => {
     signIn(ARC_CONTROLLER_PERMISSIONS);
-    render(<Providers><SideNav /></Providers>);
+    render(
+      <Providers>
+        <SideNav />
+      </Providers>,
+    );
     const links = within(screen.getByRole('navigation')).getAllByRole('link');
     expect(links.map((a) => a.textContent)).toEqual([MSG.navAlarmReports]);
     links[0].focus();
@@ -58,7 +68,11 @@ describe('top bar', () => {
     signIn(ADMIN_PERMISSIONS);
     localStorage.setItem('IsSSOEnabled', 'false');
     localStorage.setItem('workspace:user-1', '{}');
-    render(<Providers><TopBar /></Providers>);
+    render(
+      <Providers>
+        <TopBar />
+      </Providers>,
+    );
     expect(screen.getByRole('heading', { name: 'Manage Users' })).toBeInTheDocument(); // title of the route in the URL
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /profile menu/i }));
@@ -77,7 +91,11 @@ describe('top bar', () => {
   it('hides Profile without the own-profile permission and Settings for single-sign-on users', async () => {
     appStore.set(sessionAtom, session('u', [P.HasAccess, P.AlarmReportListView]));
     appStore.set(currentUserAtom, makeUserInfo({ email: 's@example.test', firstName: 'S', lastName: 'S', loginMethod: { value: 2, name: 'SingleSignOn' } }));
-    render(<Providers><TopBar /></Providers>);
+    render(
+      <Providers>
+        <TopBar />
+      </Providers>,
+    );
     await userEvent.click(screen.getByRole('button', { name: /profile menu/i }));
     const items = (await screen.findAllByRole('menuitem')).map((i) => i.textContent);
     expect(items).toEqual([MSG.menuLogOut]);
@@ -86,7 +104,11 @@ describe('top bar', () => {
   it('Back goes one step back in history', async () => {
     signIn(ADMIN_PERMISSIONS);
     const back = vi.spyOn(window.history, 'back').mockImplementation(() => {});
-    render(<Providers><TopBar /></Providers>);
+    render(
+      <Providers>
+        <TopBar />
+      </Providers>,
+    );
     await userEvent.click(screen.getByRole('button', { name: MSG.back }));
     expect(back).toHaveBeenCalledTimes(1);
   });
@@ -98,7 +120,13 @@ describe('global error screen', () => {
     const Boom = () => {
       throw new Error('kaput');
     };
-    render(<Providers><ErrorBoundary><Boom /></ErrorBoundary></Providers>);
+    render(
+      <Providers>
+        <ErrorBoundary>
+          <Boom />
+        </ErrorBoundary>
+      </Providers>,
+    );
     expect(screen.getByRole('heading', { name: MSG.default })).toBeInTheDocument();
     expect(screen.getByText(MSG.errorScreenText)).toBeInTheDocument();
     const today = new Date().toLocaleDateString('en-GB');

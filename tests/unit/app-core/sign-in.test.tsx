@@ -10,9 +10,7 @@ import { getToasts } from '../../../src/app/ui/toast';
 import { queryClient } from '../../../src/app/api/query-client';
 import { MSG } from '../../../src/shared/messages';
 import { P } from '../../../src/shared/permissions';
-import {
-  ARC_CONTROLLER_PERMISSIONS, Providers, errorResponse, json, polyfillDom, resetApp, stubFetch, tokens, type Call,
-} from './helpers';
+import { ARC_CONTROLLER_PERMISSIONS, Providers, errorResponse, json, polyfillDom, resetApp, stubFetch, tokens, type Call } from './helpers';
 import { answer, makeFeatures, makeUserInfo } from '../../helpers/fixtures';
 import { CAPTCHA_PATH, altchaChallengeResponse, isSolvedCaptcha } from './captcha-stub';
 import { slowMachine } from '../ui/slow-machine';
@@ -28,13 +26,19 @@ function server(token: (form: URLSearchParams, call: Call) => Response, opts: { 
     if (c.url === '/features/all') return features(!!opts.sso);
     if (c.url === '/connect/token') return token(new URLSearchParams(c.body ?? ''), c);
     if (c.url === '/api/v1/get-user-info') return userInfo();
-    if (c.url === '/api/v1/two-factor-authentication/send') return json(answer('POST /api/v1/two-factor-authentication/send', { Content: { Message: MSG.verificationCodeResent } }));
+    if (c.url === '/api/v1/two-factor-authentication/send')
+      return json(answer('POST /api/v1/two-factor-authentication/send', { Content: { Message: MSG.verificationCodeResent } }));
     if (c.url === '/api/v1/reset-password') return json(answer('POST /api/v1/reset-password', { Content: { Message: 'ok' } }));
     return errorResponse(404, 'not_found');
   });
 }
 
-const renderSignIn = () => render(<Providers><SignInPage /></Providers>);
+const renderSignIn = () =>
+  render(
+    <Providers>
+      <SignInPage />
+    </Providers>,
+  );
 
 async function fillAndSubmit(email: string, password: string) {
   const user = userEvent.setup();
@@ -108,7 +112,11 @@ describe('sign-in page', () => {
     await waitFor(() => expect(window.location.pathname).toBe('/asset-management'));
     const form = new URLSearchParams(calls.find((c) => c.url === '/connect/token')!.body!);
     expect(Object.fromEntries(form)).toEqual({
-      username: 'ann@example.test', password: 'Secret123!', grant_type: 'password', client_id: 'portal', captchaResponse: expect.any(String),
+      username: 'ann@example.test',
+      password: 'Secret123!',
+      grant_type: 'password',
+      client_id: 'portal',
+      captchaResponse: expect.any(String),
     });
     expect(await isSolvedCaptcha(form.get('captchaResponse'))).toBe(true);
     expect(appStore.get(sessionAtom)?.accessToken).toBe(t.access_token);
@@ -222,7 +230,11 @@ describe('forgot-password page', () => {
 
   it('validates the email, then posts it and confirms with a toast', async () => {
     const { calls } = server(() => json({}));
-    render(<Providers><ForgotPasswordPage /></Providers>);
+    render(
+      <Providers>
+        <ForgotPasswordPage />
+      </Providers>,
+    );
     expect(screen.getByRole('heading', { name: MSG.forgotPassword })).toBeInTheDocument();
     expect(screen.getByText(MSG.pleaseEnterYourEmail)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: MSG.backToLogin })).toHaveAttribute('href', '/login');
@@ -243,7 +255,11 @@ describe('forgot-password page', () => {
 
   it('a failed request shows the reset-link failure', async () => {
     stubFetch((c) => (c.url === CAPTCHA_PATH ? altchaChallengeResponse() : errorResponse(500, 'internal_error', 'boom')));
-    render(<Providers><ForgotPasswordPage /></Providers>);
+    render(
+      <Providers>
+        <ForgotPasswordPage />
+      </Providers>,
+    );
     await userEvent.type(screen.getByLabelText('Email'), 'ann@example.test');
     await userEvent.click(screen.getByRole('button', { name: MSG.submit }));
     await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.resetLinkFailed]));
@@ -282,7 +298,11 @@ describe('captcha (spec §7: the token is obtained invisibly; without one the ca
 
   it('forgot password: no challenge to be had → toast "Captcha failed, please try again later.", nothing requested', async () => {
     const { calls } = stubFetch(() => errorResponse(503, 'unavailable'));
-    render(<Providers><ForgotPasswordPage /></Providers>);
+    render(
+      <Providers>
+        <ForgotPasswordPage />
+      </Providers>,
+    );
     await userEvent.type(screen.getByLabelText('Email'), 'ann@example.test');
     await userEvent.click(screen.getByRole('button', { name: MSG.submit }));
     await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.captchaFailed]));

@@ -22,7 +22,9 @@ describe('cheat sheet', () => {
     const nav = within(dialog).getByRole('region', { name: 'Navigation' });
     expect(within(nav).getByRole('rowheader', { name: 'Go to Alarm Reports' })).toBeInTheDocument();
     expect(within(nav).queryByRole('rowheader', { name: 'Go to User Management' })).toBeNull(); // no permission
-    const tabsRow = within(within(dialog).getByRole('region', { name: 'Tabs' })).getByRole('rowheader', { name: 'Close tab' }).closest('tr')!;
+    const tabsRow = within(within(dialog).getByRole('region', { name: 'Tabs' }))
+      .getByRole('rowheader', { name: 'Close tab' })
+      .closest('tr')!;
     expect(tabsRow).toHaveTextContent('Alt+W');
     expect(within(dialog).getByRole('rowheader', { name: 'Go to Alarm Reports' }).closest('tr')).toHaveTextContent('G then R');
   });

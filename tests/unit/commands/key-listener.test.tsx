@@ -14,7 +14,16 @@ import { join } from 'node:path';
 function fakeContext(over: Partial<CommandContext> = {}) {
   const ctx = {
     store: appStore,
-    focusedTab: { id: 't1', href: '/persons', route: 'persons', params: {}, title: 'Manage Users', pinned: false, dirty: false, history: [] } as CommandContext['focusedTab'],
+    focusedTab: {
+      id: 't1',
+      href: '/persons',
+      route: 'persons',
+      params: {},
+      title: 'Manage Users',
+      pinned: false,
+      dirty: false,
+      history: [],
+    } as CommandContext['focusedTab'],
     tabCount: 5,
     paneCount: 2,
     closedCount: 1,
@@ -164,7 +173,15 @@ describe('key listener', () => {
   });
 
   it('a command whose promise rejects is reported, never dropped', async () => {
-    const failing = defineCommand({ id: 'test.fail', title: 'Fail', group: 'General', keys: 'alt+q', run: async () => { throw new Error('boom'); } });
+    const failing = defineCommand({
+      id: 'test.fail',
+      title: 'Fail',
+      group: 'General',
+      keys: 'alt+q',
+      run: async () => {
+        throw new Error('boom');
+      },
+    });
     const reportError = vi.fn();
     const ctx = fakeContext({ reportError });
     const user = userEvent.setup();
@@ -177,9 +194,14 @@ describe('key listener', () => {
     await expect(runCommand(failing, ctx)).resolves.toBe(false);
   });
 
-  it('in the app a failing command shows an error toast with the server\'s message', async () => {
+  it("in the app a failing command shows an error toast with the server's message", async () => {
     dismissAll();
-    const failing = defineCommand({ id: 'test.fail', title: 'Fail', group: 'General', run: () => Promise.reject({ data: { Content: { Message: 'Server said no.' } } }) });
+    const failing = defineCommand({
+      id: 'test.fail',
+      title: 'Fail',
+      group: 'General',
+      run: () => Promise.reject({ data: { Content: { Message: 'Server said no.' } } }),
+    });
     const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
     await expect(runCommand(failing, createCommandContext())).resolves.toBe(false);
     spy.mockRestore();

@@ -66,10 +66,8 @@ describe('bad registries fail', () => {
     expect(() => assertValidRegistry([...COMMANDS, raw('x.users', 'g u')])).toThrow(/key clash on "g u": nav.users and x.users/);
   });
 
-  it('a key that is the first step of another command\'s sequence', () => {
-    expect(registryProblems([raw('a.one', 'g'), raw('a.two', 'g u')])).toEqual([
-      'key clash: a.one takes "g", the first key of a.two ("g u")',
-    ]);
+  it("a key that is the first step of another command's sequence", () => {
+    expect(registryProblems([raw('a.one', 'g'), raw('a.two', 'g u')])).toEqual(['key clash: a.one takes "g", the first key of a.two ("g u")']);
   });
 
   it('a reserved key, in the registry check and already in defineCommand', () => {
@@ -121,7 +119,22 @@ describe('key notation', () => {
   });
 
   it('the reserved list covers the keys the browser keeps', () => {
-    for (const keys of ['ctrl+t', 'meta+t', 'ctrl+w', 'ctrl+n', 'ctrl+tab', 'tab', 'ctrl+shift+t', 'ctrl+l', 'alt+left', 'alt+right', 'ctrl+pageup', 'ctrl+pagedown', 'f5', 'ctrl+r']) {
+    for (const keys of [
+      'ctrl+t',
+      'meta+t',
+      'ctrl+w',
+      'ctrl+n',
+      'ctrl+tab',
+      'tab',
+      'ctrl+shift+t',
+      'ctrl+l',
+      'alt+left',
+      'alt+right',
+      'ctrl+pageup',
+      'ctrl+pagedown',
+      'f5',
+      'ctrl+r',
+    ]) {
       expect(reservedReason(keys), keys).not.toBeNull();
     }
     expect(reservedReason('alt+w')).toBeNull();

@@ -16,7 +16,11 @@ describe('scan detector (timing rule)', () => {
     vi.useFakeTimers();
     scans = [];
     released = [];
-    d = new ScanDetector<string>((c) => scans.push(c), (held) => released.push(held), { maxGapMs: 35, minLength: 4 });
+    d = new ScanDetector<string>(
+      (c) => scans.push(c),
+      (held) => released.push(held),
+      { maxGapMs: 35, minLength: 4 },
+    );
     t = 1000;
   });
   afterEach(() => vi.useRealTimers());
@@ -109,11 +113,24 @@ describe('scan handler hook point', () => {
 describe('key listener with a scan handler', () => {
   function fakeContext() {
     return {
-      store: appStore, focusedTab: null, tabCount: 1, paneCount: 1, closedCount: 0, beside: false,
-      openRoute: vi.fn(() => true), can: vi.fn(() => true),
+      store: appStore,
+      focusedTab: null,
+      tabCount: 1,
+      paneCount: 1,
+      closedCount: 0,
+      beside: false,
+      openRoute: vi.fn(() => true),
+      can: vi.fn(() => true),
       workspace: {
-        closeTab: vi.fn(async () => true), reopenClosedTab: vi.fn(), cycleTab: vi.fn(), goToTab: vi.fn(), togglePinTab: vi.fn(),
-        splitPane: vi.fn(), focusNextPane: vi.fn(), moveTabToOtherPane: vi.fn(), resizeFocusedPane: vi.fn(),
+        closeTab: vi.fn(async () => true),
+        reopenClosedTab: vi.fn(),
+        cycleTab: vi.fn(),
+        goToTab: vi.fn(),
+        togglePinTab: vi.fn(),
+        splitPane: vi.fn(),
+        focusNextPane: vi.fn(),
+        moveTabToOtherPane: vi.fn(),
+        resizeFocusedPane: vi.fn(),
       },
       ui: { togglePalette: vi.fn(), openCheatSheet: vi.fn() },
       logout: vi.fn(),
@@ -181,7 +198,7 @@ describe('key listener with a scan handler', () => {
     expect(onScan).not.toHaveBeenCalled();
   });
 
-  it('a burst typed into a text field is the field\'s: no scan', () => {
+  it("a burst typed into a text field is the field's: no scan", () => {
     const { onScan } = setup();
     const field = document.querySelector('input')!;
     press(field, 'SN12345', 5);

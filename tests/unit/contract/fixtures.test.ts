@@ -8,8 +8,19 @@ import { personDetailsSchema, personListItemSchema } from '../../../src/shared/s
 import { dictionariesSchema } from '../../../src/shared/schemas/reference';
 import { userInfoSchema } from '../../../src/shared/schemas/auth';
 import {
-  makeDictionaries, makeFeatures, makeGlobalSettings, makePersonDetails, makePersonList, makePersonListItem, makeRole, makeSearchHit,
-  makeSearchResponse, makeTokenResponse, makeTwoFactorSetting, makeUserInfo, TWO_FACTOR_TYPES_ANSWER,
+  makeDictionaries,
+  makeFeatures,
+  makeGlobalSettings,
+  makePersonDetails,
+  makePersonList,
+  makePersonListItem,
+  makeRole,
+  makeSearchHit,
+  makeSearchResponse,
+  makeTokenResponse,
+  makeTwoFactorSetting,
+  makeUserInfo,
+  TWO_FACTOR_TYPES_ANSWER,
 } from '../../helpers/fixtures';
 
 const issues = (schema: v.GenericSchema, value: unknown) => {
@@ -31,7 +42,10 @@ describe('fixture builders answer the contract', () => {
     ['GET /ps-admin/dictionaries/get-all', makeDictionaries()],
     ['GET /features/all', makeFeatures({ SingleSignOn: true })],
     ['GET /customers/get-global-settings', makeGlobalSettings(1)],
-    ['GET /api/search', makeSearchResponse('ann', [makeSearchHit(), makeSearchHit({ id: 'c1', kind: 'customer', href: '/customers/c1/account', matched: 'name' })])],
+    [
+      'GET /api/search',
+      makeSearchResponse('ann', [makeSearchHit(), makeSearchHit({ id: 'c1', kind: 'customer', href: '/customers/c1/account', matched: 'name' })]),
+    ],
   ];
   it.each(samples.map(([e, body], i) => [`${e} #${i}`, e, body] as const))('%s', (_name, endpoint, body) => {
     expect(issues(ENDPOINTS[endpoint], body)).toEqual([]);
@@ -57,8 +71,9 @@ describe('the output schemas catch drift', () => {
 
   it('the dictionaries carry every role under its own name', () => {
     const dict = makeDictionaries();
-    expect(issues(dictionariesSchema, { ...dict, Roles: { ...dict.Roles, ArcManagerRole: makeRole('ArcSupervisorRole') } }))
-      .toEqual([expect.stringContaining('Roles.ArcManagerRole')]);
+    expect(issues(dictionariesSchema, { ...dict, Roles: { ...dict.Roles, ArcManagerRole: makeRole('ArcSupervisorRole') } })).toEqual([
+      expect.stringContaining('Roles.ArcManagerRole'),
+    ]);
     const { PortalUserRole: _p, ...roles } = dict.Roles;
     expect(issues(dictionariesSchema, { ...dict, Roles: roles })).toEqual([expect.stringContaining('Roles.PortalUserRole')]);
   });

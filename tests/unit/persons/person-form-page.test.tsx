@@ -22,7 +22,17 @@ const httpMock = vi.mocked(http);
 const ANN = 'aaaaaaaa-0000-4000-8000-000000000001';
 
 const annDetail = (over: Partial<PersonRecord> = {}): PersonDetails =>
-  makePersonDetails({ Id: ANN, FirstName: 'Ann', LastName: 'Smith', Contact: { EmailAddress: 'ann@example.com' }, Roles: [makeRole('SuperAdminRole'), makeRole('ArcManagerRole')], ...over }, 'etag-1');
+  makePersonDetails(
+    {
+      Id: ANN,
+      FirstName: 'Ann',
+      LastName: 'Smith',
+      Contact: { EmailAddress: 'ann@example.com' },
+      Roles: [makeRole('SuperAdminRole'), makeRole('ArcManagerRole')],
+      ...over,
+    },
+    'etag-1',
+  );
 
 type Handler = (path: string, opts?: { method?: string; body?: unknown; query?: Record<string, unknown> }) => unknown;
 let handler: Handler;
@@ -167,7 +177,8 @@ describe('PersonFormPage — edit', () => {
   it('saves: PUT identity-update with the etag, cache updated in place with the new etag, "Person updated.", back', async () => {
     const user = userEvent.setup();
     handler = (path, opts) => {
-      if (path === `/api/v1/person/${ANN}/identity-update` && opts?.method === 'PUT') return answer('PUT /api/v1/person/:id/identity-update', { Etag: 'etag-2' });
+      if (path === `/api/v1/person/${ANN}/identity-update` && opts?.method === 'PUT')
+        return answer('PUT /api/v1/person/:id/identity-update', { Etag: 'etag-2' });
       if (path === '/persons/get-by-id') return annDetail();
       if (path === '/ps-admin/dictionaries/get-all') return makeDictionaries();
       throw new Error(`unexpected ${path}`);
@@ -191,7 +202,10 @@ describe('PersonFormPage — edit', () => {
       body: {
         personId: ANN,
         person: {
-          firstName: 'Ann', lastName: 'Smythe', emailAddress: 'ann@example.com', etag: 'etag-1',
+          firstName: 'Ann',
+          lastName: 'Smythe',
+          emailAddress: 'ann@example.com',
+          etag: 'etag-1',
           roleIds: [ROLE_IDS.ArcControllerRole, ROLE_IDS.ArcManagerRole, ROLE_IDS.SuperAdminRole],
         },
       },
@@ -264,7 +278,12 @@ describe('PersonFormPage — edit', () => {
     cleanup();
 
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
-    const { tab } = renderPage(<PersonFormPage />, { permissions: [...editPerms, P.UserUnlock], route: 'personEdit', params: { userId: ANN }, queryClient: qc });
+    const { tab } = renderPage(<PersonFormPage />, {
+      permissions: [...editPerms, P.UserUnlock],
+      route: 'personEdit',
+      params: { userId: ANN },
+      queryClient: qc,
+    });
     await user.click(await screen.findByRole('button', { name: 'Unlock' }));
     await waitFor(() => expect(tab.back).toHaveBeenCalled());
     expect(calls('PUT').map(([p]) => p)).toEqual([`/api/v1/${ANN}/unlock`]);

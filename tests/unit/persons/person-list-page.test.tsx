@@ -22,21 +22,36 @@ slowMachine();
 const httpMock = vi.mocked(http);
 
 const ann = makePersonListItem({
-  Id: 'aaaaaaaa-0000-4000-8000-000000000001', FirstName: 'Ann', LastName: 'Smith', Email: 'ann@example.com',
-  Roles: [makeRole('SuperAdminRole'), makeRole('ArcManagerRole')], LastLoginDate: '2024-03-05T21:07:00', Etag: 'e1',
+  Id: 'aaaaaaaa-0000-4000-8000-000000000001',
+  FirstName: 'Ann',
+  LastName: 'Smith',
+  Email: 'ann@example.com',
+  Roles: [makeRole('SuperAdminRole'), makeRole('ArcManagerRole')],
+  LastLoginDate: '2024-03-05T21:07:00',
+  Etag: 'e1',
 });
 const bob = makePersonListItem({
-  Id: 'bbbbbbbb-0000-4000-8000-000000000002', FirstName: 'Bob', LastName: 'Jones', Email: 'bob@example.com',
-  Roles: [makeRole('ArcControllerRole')], IsLocked: true, LastLoginDate: '2024-01-01T08:00:00', Etag: 'e2',
+  Id: 'bbbbbbbb-0000-4000-8000-000000000002',
+  FirstName: 'Bob',
+  LastName: 'Jones',
+  Email: 'bob@example.com',
+  Roles: [makeRole('ArcControllerRole')],
+  IsLocked: true,
+  LastLoginDate: '2024-01-01T08:00:00',
+  Etag: 'e2',
 });
 const cy = makePersonListItem({
-  Id: 'cccccccc-0000-4000-8000-000000000003', FirstName: 'Cy', LastName: 'Young', Email: 'cy@example.com',
-  Roles: [makeRole('SuperAdminReadonlyRole')], LastLoginDate: null, Etag: 'e3',
+  Id: 'cccccccc-0000-4000-8000-000000000003',
+  FirstName: 'Cy',
+  LastName: 'Young',
+  Email: 'cy@example.com',
+  Roles: [makeRole('SuperAdminReadonlyRole')],
+  LastLoginDate: null,
+  Etag: 'e3',
 });
 
 let listAnswer: PersonList;
-const listCalls = () =>
-  httpMock.mock.calls.filter(([path]) => path === '/ps-admin/persons/get-list').map(([, o]) => o?.query as Record<string, unknown>);
+const listCalls = () => httpMock.mock.calls.filter(([path]) => path === '/ps-admin/persons/get-list').map(([, o]) => o?.query as Record<string, unknown>);
 
 let restore: () => void;
 beforeEach(() => {
@@ -66,7 +81,14 @@ describe('PersonListPage', () => {
     expect(screen.getByRole('searchbox')).toHaveAttribute('placeholder', MSG.personSearchPlaceholder);
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent?.replace(/[▲▼↕]/g, '').trim());
     expect(headers).toEqual([
-      'Users name', 'Email Address', 'Provider Admin', 'Provider Admin Readonly', 'ARC Manager', 'ARC Supervisor', 'ARC Controller', 'Last Login',
+      'Users name',
+      'Email Address',
+      'Provider Admin',
+      'Provider Admin Readonly',
+      'ARC Manager',
+      'ARC Supervisor',
+      'ARC Controller',
+      'Last Login',
     ]);
     for (const h of screen.getAllByRole('columnheader')) expect(within(h).getByRole('button')).toBeInTheDocument();
     expect(screen.getByRole('grid', { name: 'Users' })).toHaveAttribute('aria-rowcount', '44');
@@ -130,7 +152,11 @@ describe('PersonListPage', () => {
     await user.type(screen.getByRole('searchbox'), 'smi');
     await waitFor(() => expect(listCalls().at(-1)).toMatchObject({ page: 1, searchValue: 'smi' }));
     // One request for the finished word, not one per key.
-    expect(listCalls().slice(before).filter((q) => q.searchValue && q.searchValue !== 'smi')).toHaveLength(0);
+    expect(
+      listCalls()
+        .slice(before)
+        .filter((q) => q.searchValue && q.searchValue !== 'smi'),
+    ).toHaveLength(0);
     expect(screen.getByRole('button', { name: 'Page 1' })).toHaveAttribute('aria-current', 'page');
   });
 

@@ -30,14 +30,21 @@ const COUNTRIES = [
 const GB_EXAMPLE = 'Please enter a valid phone number, example: 07400 123456';
 
 const ownProfile = (): OwnProfile =>
-  makePersonDetails({
-    Id: ME, FirstName: 'Ann', LastName: 'Smith', Contact: { EmailAddress: 'ann@example.com' }, Roles: [],
-    PhoneNumbers: [
-      // the demo data stores dial codes; new saves store ISO codes
-      { CountryCode: '44', Number: '7400123456', IsPrimary: true, Type: 1 },
-      { CountryCode: 'GB', Number: '2079460018', IsPrimary: false, Type: 4 },
-    ],
-  }, 'etag-1');
+  makePersonDetails(
+    {
+      Id: ME,
+      FirstName: 'Ann',
+      LastName: 'Smith',
+      Contact: { EmailAddress: 'ann@example.com' },
+      Roles: [],
+      PhoneNumbers: [
+        // the demo data stores dial codes; new saves store ISO codes
+        { CountryCode: '44', Number: '7400123456', IsPrimary: true, Type: 1 },
+        { CountryCode: 'GB', Number: '2079460018', IsPrimary: false, Type: 4 },
+      ],
+    },
+    'etag-1',
+  );
 
 type Opts = { method?: string; body?: unknown };
 type Handler = (path: string, opts?: Opts) => unknown;
@@ -139,7 +146,8 @@ describe('EditProfilePage', () => {
   });
 
   it('a number that is only the dial code counts as empty and is left out of the payload', async () => {
-    handler = (path, opts) => (path === '/api/v1/person/basic-info-update' ? answer('PUT /api/v1/person/basic-info-update', { Etag: 'etag-2' }) : base(path, opts));
+    handler = (path, opts) =>
+      path === '/api/v1/person/basic-info-update' ? answer('PUT /api/v1/person/basic-info-update', { Etag: 'etag-2' }) : base(path, opts);
     const { user } = await open();
     await user.type(number('Personal'), '+44');
     await user.tab();
@@ -157,7 +165,8 @@ describe('EditProfilePage', () => {
   });
 
   it('the Primary radio decides IsPrimary; numbers are sent with ISO code, national number and type', async () => {
-    handler = (path, opts) => (path === '/api/v1/person/basic-info-update' ? answer('PUT /api/v1/person/basic-info-update', { Etag: 'etag-2' }) : base(path, opts));
+    handler = (path, opts) =>
+      path === '/api/v1/person/basic-info-update' ? answer('PUT /api/v1/person/basic-info-update', { Etag: 'etag-2' }) : base(path, opts);
     const { user } = await open();
     await user.type(number('Personal'), '07400 654321');
     await user.click(screen.getByRole('radio', { name: 'Primary (Personal)' }));
@@ -186,7 +195,8 @@ describe('EditProfilePage', () => {
 
   it('saves: toast, cached profile takes the new etag, top-bar user refreshed, next save sends the new etag', async () => {
     let n = 1;
-    handler = (path, opts) => (path === '/api/v1/person/basic-info-update' ? answer('PUT /api/v1/person/basic-info-update', { Etag: `etag-${++n}` }) : base(path, opts));
+    handler = (path, opts) =>
+      path === '/api/v1/person/basic-info-update' ? answer('PUT /api/v1/person/basic-info-update', { Etag: `etag-${++n}` }) : base(path, opts);
     const qc = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity } } });
     const personsKey = ['persons', 'list', { page: 1 }];
     qc.setQueryData(personsKey, { Items: [], TotalCount: 0 });
@@ -221,7 +231,8 @@ describe('EditProfilePage', () => {
     let stale = true;
     handler = (path, opts) => {
       if (path === '/api/v1/person/basic-info-update') throw httpError(409, MSG.staleEtag, CODE.conflict);
-      if (path === '/persons/get-own-profile' && !stale) return answer('GET /persons/get-own-profile', { ...ownProfile(), Person: { ...ownProfile().Person, FirstName: 'Annie' }, Etag: 'etag-9' });
+      if (path === '/persons/get-own-profile' && !stale)
+        return answer('GET /persons/get-own-profile', { ...ownProfile(), Person: { ...ownProfile().Person, FirstName: 'Annie' }, Etag: 'etag-9' });
       return base(path, opts);
     };
     const { user, queryClient } = await open();
@@ -242,7 +253,10 @@ describe('EditProfilePage', () => {
   it("a 400 answer gives 'Profile can not be updated!' and puts the server's messages on the fields", async () => {
     handler = (path, opts) => {
       if (path === '/api/v1/person/basic-info-update')
-        throw httpError(400, MSG.invalidPhone, CODE.validation, { 'person.phoneNumbers.1.Number': MSG.invalidPhone, 'person.phoneNumbers': 'Only one phone number can be the primary one.' });
+        throw httpError(400, MSG.invalidPhone, CODE.validation, {
+          'person.phoneNumbers.1.Number': MSG.invalidPhone,
+          'person.phoneNumbers': 'Only one phone number can be the primary one.',
+        });
       return base(path, opts);
     };
     const { user } = await open();
@@ -267,9 +281,11 @@ describe('EditProfilePage', () => {
     expect(filter).toHaveFocus();
     const list = screen.getByRole('listbox', { name: 'Countries for the Home number' });
     // GB first, then alphabetically
-    expect(within(list).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'GBUnited Kingdom+44', 'FRFrance+33', 'JEJersey+44', 'USUnited States+1',
-    ]);
+    expect(
+      within(list)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['GBUnited Kingdom+44', 'FRFrance+33', 'JEJersey+44', 'USUnited States+1']);
     expect(within(list).getByRole('option', { name: /United Kingdom/ })).toHaveAttribute('aria-selected', 'true');
     await user.type(filter, 'zzz');
     expect(within(list).getByText('No results')).toBeInTheDocument();

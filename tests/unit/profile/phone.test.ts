@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import {
-  countryOfCode, dialCodeOf, fallbackCountries, flagEmoji, nationalPart, phoneError, sortCountries, exampleNumber,
+  countryOfCode,
+  dialCodeOf,
+  fallbackCountries,
+  flagEmoji,
+  nationalPart,
+  phoneError,
+  sortCountries,
+  exampleNumber,
 } from '../../../src/app/features/profile/phone';
 import { phonePayload, profileFormSchema, valuesFromPerson, type ProfileFormValues } from '../../../src/app/features/profile/profile-form-schema';
 import { filterCountries } from '../../../src/app/features/profile/country-picker';
@@ -18,8 +25,16 @@ const COUNTRIES = [
 ];
 
 const blank: ProfileFormValues = {
-  firstName: 'Ann', lastName: 'Smith',
-  personal: '', personalCountry: 'GB', work: '', workCountry: 'GB', home: '', homeCountry: 'GB', office: '', officeCountry: 'GB',
+  firstName: 'Ann',
+  lastName: 'Smith',
+  personal: '',
+  personalCountry: 'GB',
+  work: '',
+  workCountry: 'GB',
+  home: '',
+  homeCountry: 'GB',
+  office: '',
+  officeCountry: 'GB',
   primary: '',
 };
 
@@ -98,7 +113,10 @@ describe('form schema and payload', () => {
   });
 
   it('payload: only numbers beyond the dial code, ISO code, national number, primary flag, type', () => {
-    const list = phonePayload({ ...blank, personal: '+44', work: '07400 123456', office: '+33 6 12 34 56 78', officeCountry: 'FR', primary: 'office' }, COUNTRIES);
+    const list = phonePayload(
+      { ...blank, personal: '+44', work: '07400 123456', office: '+33 6 12 34 56 78', officeCountry: 'FR', primary: 'office' },
+      COUNTRIES,
+    );
     expect(list).toEqual([
       { CountryCode: 'GB', Number: '7400123456', IsPrimary: false, Type: 1 },
       { CountryCode: 'FR', Number: '612345678', IsPrimary: true, Type: 4 },
@@ -112,7 +130,9 @@ describe('form schema and payload', () => {
   it('values from the stored person: dial-code country codes, national format, primary', () => {
     const values = valuesFromPerson(
       {
-        Id: 'x', FirstName: 'Ann', LastName: 'Smith',
+        Id: 'x',
+        FirstName: 'Ann',
+        LastName: 'Smith',
         PhoneNumbers: [
           { CountryCode: '44', Number: '7400123456', IsPrimary: false, Type: 1 },
           { CountryCode: 'FR', Number: '612345678', IsPrimary: true, Type: 2 },
@@ -120,6 +140,14 @@ describe('form schema and payload', () => {
       },
       COUNTRIES,
     );
-    expect(values).toMatchObject({ work: '7400 123456', workCountry: 'GB', personal: '6 12 34 56 78', personalCountry: 'FR', home: '', homeCountry: 'GB', primary: 'personal' });
+    expect(values).toMatchObject({
+      work: '7400 123456',
+      workCountry: 'GB',
+      personal: '6 12 34 56 78',
+      personalCountry: 'FR',
+      home: '',
+      homeCountry: 'GB',
+      primary: 'personal',
+    });
   });
 });

@@ -51,7 +51,11 @@ describe('a link survives sign-in', () => {
       return json({ Features: [] });
     });
     window.history.replaceState(null, '', `/persons/edit/${PERSON_ID}`);
-    render(<Providers><Root /></Providers>);
+    render(
+      <Providers>
+        <Root />
+      </Providers>,
+    );
     expect(await screen.findByRole('heading', { name: MSG.signInHeading })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/login');
     expect(sessionStorage.getItem(RETURN_TO_KEY)).toBe(`/persons/edit/${PERSON_ID}`);
@@ -77,7 +81,19 @@ describe('a link survives sign-in', () => {
 
 function tabApi(over: Partial<TabApi> = {}): TabApi {
   const fn = () => {};
-  return { tabId: 't1', paneId: 'p1', route: 'personEdit', params: { userId: PERSON_ID }, active: true, setTitle: vi.fn(), setDirty: fn, navigate: fn, back: vi.fn(), close: fn, ...over };
+  return {
+    tabId: 't1',
+    paneId: 'p1',
+    route: 'personEdit',
+    params: { userId: PERSON_ID },
+    active: true,
+    setTitle: vi.fn(),
+    setDirty: fn,
+    navigate: fn,
+    back: vi.fn(),
+    close: fn,
+    ...over,
+  };
 }
 
 function renderRoute(route: Parameters<typeof RouteView>[0]['route'], permissions: string[], tab = tabApi({ route })) {
@@ -106,7 +122,13 @@ describe('where each role lands, in plain words', () => {
     stubFetch(() =>
       json({
         Person: {
-          Id: PERSON_ID, FirstName: 'Ann', LastName: 'Smith', Contact: { EmailAddress: 'ann@example.com' }, Roles: [], IsLocked: false, PersonStatus: 1,
+          Id: PERSON_ID,
+          FirstName: 'Ann',
+          LastName: 'Smith',
+          Contact: { EmailAddress: 'ann@example.com' },
+          Roles: [],
+          IsLocked: false,
+          PersonStatus: 1,
           PersonalDetails: { DateOfBirth: '1990-05-01', Gender: { Id: 1, Name: 'Female' } },
           PhysicalInformation: { Height: { Unit: 'centimeters', CentimeterValue: 170 } },
         },
@@ -171,16 +193,27 @@ describe('toasts', () => {
     render(<ToastHost />);
     act(() => void toast.info('Hello'));
     expect(screen.getByRole('region', { name: 'Notifications' })).toHaveStyle({ top: '98px' });
-    a.remove(); b.remove(); c.remove();
+    a.remove();
+    b.remove();
+    c.remove();
   });
 
   it('signing in removes the sign-in error toasts (e.g. session expired)', async () => {
     toast.error(MSG.sessionExpired, { area: 'signin' });
     appStore.set((await import('../../../src/app/state/session')).sessionAtom, {
-      accessToken: tokens('ann').access_token, tokenType: 'Bearer', refreshToken: 'r', expiresAt: Date.now() + 900_000,
+      accessToken: tokens('ann').access_token,
+      tokenType: 'Bearer',
+      refreshToken: 'r',
+      expiresAt: Date.now() + 900_000,
     });
-    stubFetch((c) => (c.url === '/api/v1/get-user-info' ? json({ userId: 'user-1', email: 'a@x.test', firstName: 'Ann', lastName: 'A' }) : json({ Features: [] })));
-    render(<Providers><Root /></Providers>);
+    stubFetch((c) =>
+      c.url === '/api/v1/get-user-info' ? json({ userId: 'user-1', email: 'a@x.test', firstName: 'Ann', lastName: 'A' }) : json({ Features: [] }),
+    );
+    render(
+      <Providers>
+        <Root />
+      </Providers>,
+    );
     expect(await screen.findByText('workspace here')).toBeInTheDocument();
     await waitFor(() => expect(getToasts()).toHaveLength(0));
   });
@@ -188,8 +221,12 @@ describe('toasts', () => {
 
 describe('the 2FA step says where the code went', () => {
   it('e-mail, text message, or the server message without a destination', () => {
-    expect(codeSentText({ data: { code_channel: 'email', code_sent_to: 'j•••@example.test' } })).toBe('We sent a verification code by e-mail to j•••@example.test.');
-    expect(codeSentText({ data: { code_channel: 'sms', code_sent_to: '123' } })).toBe('We sent a verification code by text message to your phone number ending in 123.');
+    expect(codeSentText({ data: { code_channel: 'email', code_sent_to: 'j•••@example.test' } })).toBe(
+      'We sent a verification code by e-mail to j•••@example.test.',
+    );
+    expect(codeSentText({ data: { code_channel: 'sms', code_sent_to: '123' } })).toBe(
+      'We sent a verification code by text message to your phone number ending in 123.',
+    );
     expect(codeSentText({ data: { Content: { Message: 'A code is on its way.' } } })).toBe('A code is on its way.');
     expect(codeSentText({ data: null })).toBe(MSG.verificationCodeSent);
   });

@@ -117,7 +117,11 @@ describe('DataTable', () => {
     const onPageChange = vi.fn();
     render(<Table rows={makeRows(10)} totalCount={57} page={1} pageSize={10} onPageChange={onPageChange} onPageSizeChange={onPageSizeChange} />);
     const select = screen.getByRole('combobox', { name: 'Rows per page' });
-    expect(within(select).getAllByRole('option').map((o) => o.textContent)).toEqual(['10', '25', '50', '100']);
+    expect(
+      within(select)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['10', '25', '50', '100']);
     await userEvent.selectOptions(select, '25');
     expect(onPageSizeChange).toHaveBeenCalledWith(25);
     expect(screen.getByText('1–10 of 57')).toBeInTheDocument();

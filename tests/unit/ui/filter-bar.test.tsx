@@ -20,11 +20,27 @@ const statusOptions = [
 const filters: FilterDef[] = [
   { type: 'input', id: 'serial', label: 'Serial' },
   { type: 'multiselect', id: 'status', label: 'Status', options: statusOptions },
-  { type: 'dropdown', id: 'type', label: 'Type', options: [{ value: '10', label: 'Identicom' }, { value: '20', label: 'TwigEx' }] },
+  {
+    type: 'dropdown',
+    id: 'type',
+    label: 'Type',
+    options: [
+      { value: '10', label: 'Identicom' },
+      { value: '20', label: 'TwigEx' },
+    ],
+  },
   { type: 'check-filter', id: 'unallocated', label: 'Unallocated only' },
   { type: 'date', id: 'from', label: 'From' },
   { type: 'date-time', id: 'seen', label: 'Last seen' },
-  { type: 'autocomplete', id: 'customer', label: 'Customer', options: [{ value: 'c1', label: 'Acme Ltd' }, { value: 'c2', label: 'Borders plc' }] },
+  {
+    type: 'autocomplete',
+    id: 'customer',
+    label: 'Customer',
+    options: [
+      { value: 'c1', label: 'Acme Ltd' },
+      { value: 'c2', label: 'Borders plc' },
+    ],
+  },
 ];
 
 function Harness({ onApply, initial = {} }: { onApply: (v: FilterValues) => void; initial?: FilterValues }) {
@@ -144,8 +160,14 @@ describe('FilterBar', () => {
   it('below 1200 px the filters fold behind a toggle; the search box stays', async () => {
     const original = window.matchMedia;
     window.matchMedia = ((q: string) => ({
-      matches: false, media: q, addEventListener() {}, removeEventListener() {}, onchange: null,
-      addListener() {}, removeListener() {}, dispatchEvent: () => false,
+      matches: false,
+      media: q,
+      addEventListener() {},
+      removeEventListener() {},
+      onchange: null,
+      addListener() {},
+      removeListener() {},
+      dispatchEvent: () => false,
     })) as unknown as typeof window.matchMedia;
     try {
       render(<Harness onApply={() => {}} />);

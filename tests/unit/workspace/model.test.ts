@@ -187,7 +187,15 @@ describe('tabs', () => {
     s = M.setTabDirty(s, id, true);
     expect(M.focusedTab(s)).toMatchObject({ title: 'Manage 20 Users', dirty: true });
     s = M.navigateTab(s, id, t('/persons/edit/abc'));
-    expect(M.focusedTab(s)).toMatchObject({ id, href: '/persons/edit/abc', route: 'personEdit', params: { userId: 'abc' }, title: 'Edit user', dirty: false, history: ['/persons'] });
+    expect(M.focusedTab(s)).toMatchObject({
+      id,
+      href: '/persons/edit/abc',
+      route: 'personEdit',
+      params: { userId: 'abc' },
+      title: 'Edit user',
+      dirty: false,
+      history: ['/persons'],
+    });
     const back = M.backTab(s, id, resolveHref)!;
     expect(M.focusedTab(back)).toMatchObject({ id, href: '/persons', history: [] });
     expect(M.backTab(back, id, resolveHref)).toBeNull();

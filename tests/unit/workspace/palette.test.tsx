@@ -28,7 +28,15 @@ const persons = (q: string, ...names: string[]): SearchResponse => ({
     {
       kind: 'person',
       label: 'Persons',
-      hits: names.map((n, i) => ({ id: `p${i}-${n}`, kind: 'person', title: n, subtitle: `${n.toLowerCase().replace(/ /g, '.')}@example.com`, href: `/persons/edit/p${i}-${n.replace(/ /g, '')}`, score: 3, matched: 'name' })),
+      hits: names.map((n, i) => ({
+        id: `p${i}-${n}`,
+        kind: 'person',
+        title: n,
+        subtitle: `${n.toLowerCase().replace(/ /g, '.')}@example.com`,
+        href: `/persons/edit/p${i}-${n.replace(/ /g, '')}`,
+        score: 3,
+        matched: 'name',
+      })),
     },
     { kind: 'customer', label: 'Customers', hits: [] },
   ],
@@ -57,10 +65,11 @@ describe('records from the server', () => {
     expect(input).toHaveFocus();
     await user.type(input, 'ann');
     const group = await screen.findByRole('group', { name: 'Persons' });
-    expect(within(group).getAllByRole('option').map((o) => o.textContent)).toEqual([
-      'Ann Smithann.smith@example.com',
-      'Anna Jonesanna.jones@example.com',
-    ]);
+    expect(
+      within(group)
+        .getAllByRole('option')
+        .map((o) => o.textContent),
+    ).toEqual(['Ann Smithann.smith@example.com', 'Anna Jonesanna.jones@example.com']);
     expect(screen.queryByRole('group', { name: 'Customers' })).toBeNull(); // empty groups are left out
     // debounced: one request for the whole word, with scope and limit
     expect(httpMock).toHaveBeenCalledTimes(1);
@@ -110,7 +119,7 @@ describe('records from the server', () => {
     expect(openRoute).toHaveBeenCalledWith('/persons/edit/p1-AnnaJones', { beside: true, focus: true }, appStore);
   });
 
-  it('shows No results, and the server\'s message on failure', async () => {
+  it("shows No results, and the server's message on failure", async () => {
     httpMock.mockImplementation(async (_p, o) => ({ query: String(o?.query?.q), groups: [] }));
     const { user, input } = open();
     await user.type(input, 'qqqqzz');
@@ -188,16 +197,23 @@ describe('commands', () => {
 
   it('the empty box shows recents first, then commands', async () => {
     resetAll('/');
-    localStorage.setItem('palette-recents:user-1', JSON.stringify([
-      { type: 'record', id: 'p1', kind: 'person', title: 'Ann Smith', subtitle: 'ann@example.com', href: '/persons/edit/p1' },
-      { type: 'command', id: 'pane.split-right' },
-    ] satisfies Recent[]));
+    localStorage.setItem(
+      'palette-recents:user-1',
+      JSON.stringify([
+        { type: 'record', id: 'p1', kind: 'person', title: 'Ann Smith', subtitle: 'ann@example.com', href: '/persons/edit/p1' },
+        { type: 'command', id: 'pane.split-right' },
+      ] satisfies Recent[]),
+    );
     signIn('user-1');
     appStore.set(paletteOpenAtom, true);
     renderWithApp(<Palette />);
     const groups = screen.getAllByRole('group');
     expect(groups[0]).toHaveAccessibleName('Recent');
-    expect(within(groups[0]).getAllByRole('option').map((o) => o.querySelector('.palette-row-title')!.textContent)).toEqual(['Ann Smith', 'Split pane right']);
+    expect(
+      within(groups[0])
+        .getAllByRole('option')
+        .map((o) => o.querySelector('.palette-row-title')!.textContent),
+    ).toEqual(['Ann Smith', 'Split pane right']);
     expect(groups[1]).toHaveAccessibleName('Commands');
     expect(httpMock).not.toHaveBeenCalled();
   });
@@ -234,7 +250,11 @@ describe('helpers', () => {
     expect(scoreCommand(split, 'compare')).toBeGreaterThan(0);
     expect(scoreCommand(split, 'spr')).toBeGreaterThan(0); // fuzzy
     expect(scoreCommand(split, 'zzz')).toBe(0);
-    const onPersons = filterCommands(COMMANDS.filter((c) => c.palette !== false), '', 'persons');
+    const onPersons = filterCommands(
+      COMMANDS.filter((c) => c.palette !== false),
+      '',
+      'persons',
+    );
     expect(onPersons[0].id).toBe('person.add');
   });
 });

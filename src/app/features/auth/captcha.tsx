@@ -10,9 +10,7 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { getCaptchaChallenge } from '../../api/auth';
 import { MSG } from '../../../shared/messages';
-import {
-  CAPTCHA_ACTION, type AltchaChallenge,
-} from '../../../shared/captcha';
+import { CAPTCHA_ACTION, type AltchaChallenge } from '../../../shared/captcha';
 
 export class CaptchaError extends Error {
   constructor(readonly cause?: unknown) {

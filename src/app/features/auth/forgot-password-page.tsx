@@ -38,16 +38,23 @@ export function ForgotPasswordPage() {
     } catch (err) {
       // Too many requests: the server says how long to wait; anything else is the spec's message.
       // Spec §7: no captcha → 'Captcha failed, please try again later.'
-      const message = isCaptchaFailure(err) ? MSG.captchaFailed
-        : errorStatus(err) === 429 ? messageFromError((err as { data?: unknown }).data) : MSG.resetLinkFailed;
+      const message = isCaptchaFailure(err)
+        ? MSG.captchaFailed
+        : errorStatus(err) === 429
+          ? messageFromError((err as { data?: unknown }).data)
+          : MSG.resetLinkFailed;
       toast.error(message, { area: 'signin' });
     }
   };
 
   return (
     <AuthLayout>
-      <Heading as="h1" size="6" mb="2">{MSG.forgotPassword}</Heading>
-      <Text as="p" size="2" mb="4" color="gray">{MSG.pleaseEnterYourEmail}</Text>
+      <Heading as="h1" size="6" mb="2">
+        {MSG.forgotPassword}
+      </Heading>
+      <Text as="p" size="2" mb="4" color="gray">
+        {MSG.pleaseEnterYourEmail}
+      </Text>
       <form noValidate onSubmit={handleSubmit(onSubmit)} aria-label={MSG.forgotPassword}>
         <Flex direction="column" gap="3">
           <FormField label="Email" required error={formState.errors.email?.message}>

@@ -45,7 +45,9 @@ export function ResetPasswordPage() {
 
   return (
     <AuthLayout>
-      <Heading as="h1" size="6" mb="4">{TITLE}</Heading>
+      <Heading as="h1" size="6" mb="4">
+        {TITLE}
+      </Heading>
       {!token ? (
         <Callout.Root color="red" role="alert" mb="4">
           <Callout.Text>{MSG.resetLinkInvalid}</Callout.Text>
@@ -53,9 +55,26 @@ export function ResetPasswordPage() {
       ) : (
         <form noValidate onSubmit={handleSubmit(onSubmit)} aria-label={TITLE}>
           <Flex direction="column" gap="3">
-            <PasswordField size="3" label="New password" autoComplete="new-password" required autoFocus error={formState.errors.newPassword?.message} {...register('newPassword')} />
-            <PasswordField size="3" label="Repeat new password" autoComplete="new-password" required error={formState.errors.newPasswordRepeated?.message} {...register('newPasswordRepeated')} />
-            <Button type="submit" size="3" loading={formState.isSubmitting}>{MSG.submit}</Button>
+            <PasswordField
+              size="3"
+              label="New password"
+              autoComplete="new-password"
+              required
+              autoFocus
+              error={formState.errors.newPassword?.message}
+              {...register('newPassword')}
+            />
+            <PasswordField
+              size="3"
+              label="Repeat new password"
+              autoComplete="new-password"
+              required
+              error={formState.errors.newPasswordRepeated?.message}
+              {...register('newPasswordRepeated')}
+            />
+            <Button type="submit" size="3" loading={formState.isSubmitting}>
+              {MSG.submit}
+            </Button>
           </Flex>
         </form>
       )}

@@ -23,10 +23,7 @@ export function codeSentText(err: unknown): string {
 }
 
 export function errorCode(err: unknown): string | undefined {
-  const body = (err as { data?: unknown } | null)?.data as
-    | { Content?: { Code?: unknown }; content?: { code?: unknown }; error?: unknown }
-    | null
-    | undefined;
+  const body = (err as { data?: unknown } | null)?.data as { Content?: { Code?: unknown }; content?: { code?: unknown }; error?: unknown } | null | undefined;
   const c = body?.Content?.Code ?? body?.content?.code ?? body?.error;
   return typeof c === 'string' ? c : undefined;
 }

@@ -52,10 +52,9 @@ export function SignInPage() {
     defaultValues: { email: '', password: '', verificationCode: '' },
     mode: 'onSubmit',
     reValidateMode: 'onChange',
-    resolver: valibotResolver<Values>(
-      () => (codeShownRef.current ? withCodeSchema : loginFormSchema),
-      { prepare: (x) => ({ email: x.email, password: x.password, verificationCode: codeShownRef.current ? x.verificationCode : undefined }) },
-    ),
+    resolver: valibotResolver<Values>(() => (codeShownRef.current ? withCodeSchema : loginFormSchema), {
+      prepare: (x) => ({ email: x.email, password: x.password, verificationCode: codeShownRef.current ? x.verificationCode : undefined }),
+    }),
   });
   const { errors, isSubmitting } = formState;
 
@@ -79,8 +78,7 @@ export function SignInPage() {
       if (outcome.kind === 'code-required') {
         setCodeSentTo(outcome.sentTo);
         setCodeShown(true);
-      }
-      else setError(outcome.message);
+      } else setError(outcome.message);
     }
   };
 
@@ -101,7 +99,9 @@ export function SignInPage() {
   if (ssoError) {
     return (
       <AuthLayout>
-        <Heading as="h1" size="6" mb="4">{MSG.welcome(MSG.productName)}</Heading>
+        <Heading as="h1" size="6" mb="4">
+          {MSG.welcome(MSG.productName)}
+        </Heading>
         <Callout.Root color="red" role="alert" mb="4">
           <Callout.Text>{ssoError}</Callout.Text>
         </Callout.Root>
@@ -114,8 +114,12 @@ export function SignInPage() {
 
   return (
     <AuthLayout>
-      <Heading as="h1" size="6" mb="1">{MSG.welcome(MSG.productName)}</Heading>
-      <Heading as="h2" size="5" mb="4" weight="medium">{MSG.signInHeading}</Heading>
+      <Heading as="h1" size="6" mb="1">
+        {MSG.welcome(MSG.productName)}
+      </Heading>
+      <Heading as="h2" size="5" mb="4" weight="medium">
+        {MSG.signInHeading}
+      </Heading>
       <form noValidate onSubmit={handleSubmit(onSubmit)} aria-label={MSG.signInHeading}>
         <Flex direction="column" gap="3">
           {error && (
@@ -126,14 +130,7 @@ export function SignInPage() {
           <FormField label="Email" required error={errors.email?.message}>
             <TextField.Root size="3" type="email" autoComplete="username" autoFocus color={errors.email ? 'red' : undefined} {...register('email')} />
           </FormField>
-          <PasswordField
-            size="3"
-            label="Password"
-            autoComplete="current-password"
-            required
-            error={errors.password?.message}
-            {...register('password')}
-          />
+          <PasswordField size="3" label="Password" autoComplete="current-password" required error={errors.password?.message} {...register('password')} />
           {codeShown && (
             <>
               <FormField label={MSG.verificationCode} required error={errors.verificationCode?.message} hint={codeSentTo || undefined}>

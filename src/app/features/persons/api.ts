@@ -58,8 +58,7 @@ export const personDetailQuery = (id: string) =>
 export type PersonFields = { firstName: string; lastName: string; emailAddress: string; roleIds: string[] };
 
 /** POST /api/v1/person */
-export const createPerson = (person: PersonFields) =>
-  http<CreatedResponse>('/api/v1/person', { method: 'POST', body: { person } });
+export const createPerson = (person: PersonFields) => http<CreatedResponse>('/api/v1/person', { method: 'POST', body: { person } });
 
 /** PUT /api/v1/person/{id}/identity-update — a stale etag answers 409. */
 export const updatePersonIdentity = (id: string, person: PersonFields & { etag: string }) =>
@@ -93,12 +92,8 @@ export function patchPersonInCache(
 ) {
   const key = normaliseId(id);
   const { Etag, ...fields } = patch;
-  qc.setQueryData<PersonDetails>(personKeys.detail(key), (old) =>
-    old ? { ...old, Etag, Person: { ...old.Person, ...fields } } : old,
-  );
+  qc.setQueryData<PersonDetails>(personKeys.detail(key), (old) => (old ? { ...old, Etag, Person: { ...old.Person, ...fields } } : old));
   qc.setQueriesData<PersonList>({ queryKey: personKeys.lists() }, (old) =>
-    old
-      ? { ...old, Items: old.Items.map((p) => (normaliseId(p.Id) === key ? { ...p, ...fields, Etag } : p)) }
-      : old,
+    old ? { ...old, Items: old.Items.map((p) => (normaliseId(p.Id) === key ? { ...p, ...fields, Etag } : p)) } : old,
   );
 }

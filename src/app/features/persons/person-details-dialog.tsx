@@ -108,7 +108,9 @@ export function PersonDetails({ person, now }: { person: PersonReadView; now?: D
   return (
     <div className="person-details">
       <section aria-labelledby="person-details-personal">
-        <Heading as="h3" size="3" id="person-details-personal" mb="2">{DETAILS_TEXT.personal}</Heading>
+        <Heading as="h3" size="3" id="person-details-personal" mb="2">
+          {DETAILS_TEXT.personal}
+        </Heading>
         <dl className="person-details-list">
           <Row label="Title">{name(person.Title)}</Row>
           <Row label="First name">{text(person.FirstName)}</Row>
@@ -131,7 +133,9 @@ export function PersonDetails({ person, now }: { person: PersonReadView; now?: D
         </dl>
       </section>
       <section aria-labelledby="person-details-physical">
-        <Heading as="h3" size="3" id="person-details-physical" mb="2">{DETAILS_TEXT.physical}</Heading>
+        <Heading as="h3" size="3" id="person-details-physical" mb="2">
+          {DETAILS_TEXT.physical}
+        </Heading>
         <dl className="person-details-list">
           <Row label="Height">{formatHeight(phys?.Height)}</Row>
           <Row label="Hair colour">{name(phys?.HairColor)}</Row>
@@ -168,7 +172,9 @@ export function PersonDetailsDialog({ open, onClose, title, children }: { open: 
         {children}
         <Flex justify="end" mt="4">
           <Dialog.Close>
-            <Button variant="soft" color="gray">{DETAILS_TEXT.close}</Button>
+            <Button variant="soft" color="gray">
+              {DETAILS_TEXT.close}
+            </Button>
           </Dialog.Close>
         </Flex>
       </Dialog.Content>
@@ -191,16 +197,33 @@ export function PersonDetailsTab() {
   }, [title, setTitle]);
 
   let body: ReactNode;
-  if (!valid) body = <Text as="p" color="red" role="alert">{MSG.userNotFound}</Text>;
-  else if (detail.isPending) body = <Flex gap="2" align="center" role="status"><Spinner /> <Text>{DETAILS_TEXT.loading}</Text></Flex>;
-  else if (detail.isError) body = <Text as="p" color="red" role="alert">{errorMessage(detail.error)}</Text>;
+  if (!valid)
+    body = (
+      <Text as="p" color="red" role="alert">
+        {MSG.userNotFound}
+      </Text>
+    );
+  else if (detail.isPending)
+    body = (
+      <Flex gap="2" align="center" role="status">
+        <Spinner /> <Text>{DETAILS_TEXT.loading}</Text>
+      </Flex>
+    );
+  else if (detail.isError)
+    body = (
+      <Text as="p" color="red" role="alert">
+        {errorMessage(detail.error)}
+      </Text>
+    );
   else body = <PersonDetails person={person ?? {}} />;
 
   return (
     <>
       {/* Behind the dialog (and while another tab is focused): what this tab is. */}
       <Flex direction="column" gap="2" p="5" className="ws-panel-message">
-        <Heading as="h2" size="5">{title}</Heading>
+        <Heading as="h2" size="5">
+          {title}
+        </Heading>
       </Flex>
       <PersonDetailsDialog open={active} onClose={back} title={title}>
         {body}

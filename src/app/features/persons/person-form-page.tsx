@@ -17,9 +17,7 @@ import { ASSIGNABLE_ROLES, P, ROLE, ROLE_IDS, ROLE_LABELS, type RoleName } from 
 import { dictionariesQuery } from '../../api/reference';
 import type { PersonDetails } from '../../../shared/schemas/persons';
 import type { DictionariesDto } from '../../../shared/schemas/reference';
-import {
-  createPerson, patchPersonInCache, personDetailQuery, personKeys, rolesFromIds, unlockPerson, updatePersonIdentity,
-} from './api';
+import { createPerson, patchPersonInCache, personDetailQuery, personKeys, rolesFromIds, unlockPerson, updatePersonIdentity } from './api';
 import { personFormSchema, superAdminRule, type PersonFormValues } from './person-form-schema';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { PageMessage } from '../../workspace/page-message';
@@ -169,7 +167,10 @@ function PersonForm({ detail, dict }: { detail?: PersonDetails; dict?: Dictionar
     save.mutate(values);
   });
   const busy = save.isPending || unlock.isPending;
-  const selectedLabels = [...options.filter((o) => roles.includes(o.id)).map((o) => o.label), ...fixedRoles.map((r) => ROLE_LABELS[r.Name as RoleName] ?? r.Name)];
+  const selectedLabels = [
+    ...options.filter((o) => roles.includes(o.id)).map((o) => o.label),
+    ...fixedRoles.map((r) => ROLE_LABELS[r.Name as RoleName] ?? r.Name),
+  ];
 
   return (
     <Flex direction="column" gap="4" p="4" style={{ maxWidth: '40rem' }}>

@@ -7,8 +7,7 @@ import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX, PERSON_TEXT } from '../../../shared
 
 export type PersonFormValues = { firstName: string; lastName: string; email: string; roles: string[] };
 
-const name = (field: string, tooLong: string) =>
-  v.pipe(v.string(), v.trim(), v.nonEmpty(MSG.pleaseEnter(field)), v.maxLength(NAME_MAX, tooLong));
+const name = (field: string, tooLong: string) => v.pipe(v.string(), v.trim(), v.nonEmpty(MSG.pleaseEnter(field)), v.maxLength(NAME_MAX, tooLong));
 
 export function personFormSchema(opts: { editing: boolean }) {
   return v.object({
@@ -17,7 +16,13 @@ export function personFormSchema(opts: { editing: boolean }) {
     // Editing: the address cannot change, the field is disabled and not validated.
     email: opts.editing
       ? v.optional(v.string(), '')
-      : v.pipe(v.string(), v.trim(), v.nonEmpty(MSG.pleaseEnter('email')), v.maxLength(EMAIL_MAX, PERSON_TEXT.emailTooLong), v.regex(EMAIL_PATTERN, MSG.enterValidEmail)),
+      : v.pipe(
+          v.string(),
+          v.trim(),
+          v.nonEmpty(MSG.pleaseEnter('email')),
+          v.maxLength(EMAIL_MAX, PERSON_TEXT.emailTooLong),
+          v.regex(EMAIL_PATTERN, MSG.enterValidEmail),
+        ),
     roles: v.pipe(v.array(v.string()), v.minLength(1, MSG.pleaseSelectOne('roles'))),
   });
 }

@@ -12,7 +12,11 @@ import { PROFILE_TEXT } from './text';
 import './profile.css';
 
 /** Lower case without accents: 'Åland' matches 'aland'. */
-const fold = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+const fold = (s: string) =>
+  s
+    .normalize('NFD')
+    .replace(/\p{Diacritic}/gu, '')
+    .toLowerCase();
 
 export function filterCountries(countries: readonly Country[], query: string): Country[] {
   const q = fold(query.trim());
@@ -57,7 +61,12 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
     setOpen(next);
     if (next) {
       setQuery('');
-      setActive(Math.max(0, countries.findIndex((c) => c.Code === value)));
+      setActive(
+        Math.max(
+          0,
+          countries.findIndex((c) => c.Code === value),
+        ),
+      );
     } else onBlur?.();
   };
 
@@ -92,9 +101,7 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
     e.preventDefault();
   };
 
-  const buttonName = selected
-    ? PROFILE_TEXT.countryButton(label, selected.Name, selected.PhoneNumberCode)
-    : PROFILE_TEXT.countryButtonNone(label);
+  const buttonName = selected ? PROFILE_TEXT.countryButton(label, selected.Name, selected.PhoneNumberCode) : PROFILE_TEXT.countryButtonNone(label);
 
   return (
     <Popover.Root open={open} onOpenChange={openWith}>

@@ -18,12 +18,18 @@ import { ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { NAME_MAX } from '../../../shared/schemas/persons';
 import { dictionariesQuery } from '../../api/reference';
-import {
-  ownProfileQuery, patchOwnProfile, profileKeys, updateOwnProfile, type OwnProfile, type OwnProfileUpdate,
-} from './api';
+import { ownProfileQuery, patchOwnProfile, profileKeys, updateOwnProfile, type OwnProfile, type OwnProfileUpdate } from './api';
 import { CountryPicker } from './country-picker';
 import {
-  PHONE_FIELDS, PHONE_FIELD_LABEL, dialCodeOf, examplePlaceholder, fallbackCountries, fieldOfType, sortCountries, type Country, type PhoneField,
+  PHONE_FIELDS,
+  PHONE_FIELD_LABEL,
+  dialCodeOf,
+  examplePlaceholder,
+  fallbackCountries,
+  fieldOfType,
+  sortCountries,
+  type Country,
+  type PhoneField,
 } from './phone';
 import { countryField, phonePayload, profileFormSchema, valuesFromPerson, type ProfileFormValues } from './profile-form-schema';
 import { valibotResolver } from '../../ui/valibot-resolver';
@@ -288,12 +294,7 @@ function PhoneRow({ field, control, countries, error, disabled, register, revali
             </TextField.Slot>
           </TextField.Root>
           <Text as="label" size="2" className="profile-primary">
-            <Radio
-              value={field}
-              disabled={disabled}
-              aria-label={PROFILE_TEXT.primaryFor(label)}
-              {...register('primary')}
-            />
+            <Radio value={field} disabled={disabled} aria-label={PROFILE_TEXT.primaryFor(label)} {...register('primary')} />
             {MSG.profilePrimary}
           </Text>
         </div>

@@ -62,7 +62,9 @@ export function fallbackCountries(): Country[] {
   const names = new Intl.DisplayNames(['en-GB'], { type: 'region' });
   const codes = Object.keys((metadata as unknown as { countries: Record<string, unknown> }).countries);
   return sortCountries(
-    codes.filter((c) => /^[A-Z]{2}$/.test(c)).map((Code) => ({ Code, Name: names.of(Code) ?? Code, PhoneNumberCode: getCountryCallingCode(Code as CountryCode) })),
+    codes
+      .filter((c) => /^[A-Z]{2}$/.test(c))
+      .map((Code) => ({ Code, Name: names.of(Code) ?? Code, PhoneNumberCode: getCountryCallingCode(Code as CountryCode) })),
   );
 }
 
@@ -114,9 +116,7 @@ export function parseFor(country: string, value: string) {
   const dial = getCountryCallingCode(country as CountryCode);
   const rest = nationalPart(value, dial);
   if (!rest) return undefined;
-  const parsed = compact(rest).startsWith('+')
-    ? parsePhoneNumberFromString(compact(rest))
-    : parsePhoneNumberFromString(rest, country as CountryCode);
+  const parsed = compact(rest).startsWith('+') ? parsePhoneNumberFromString(compact(rest)) : parsePhoneNumberFromString(rest, country as CountryCode);
   if (!parsed || !parsed.isValid() || parsed.countryCallingCode !== dial) return undefined;
   return parsed;
 }
@@ -150,8 +150,7 @@ export function phoneError(country: string, value: string, countries?: readonly 
 }
 
 /** Whether a number field holds a number (something beyond the dial code). */
-export const hasNumber = (country: string, value: string, countries?: readonly Country[]) =>
-  nationalPart(value, dialCodeOf(country, countries)) !== '';
+export const hasNumber = (country: string, value: string, countries?: readonly Country[]) => nationalPart(value, dialCodeOf(country, countries)) !== '';
 
 /**
  * How a stored number is shown next to its dial code: the international grouping without the

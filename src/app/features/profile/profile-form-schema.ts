@@ -11,8 +11,17 @@ import * as v from 'valibot';
 import { MSG } from '../../../shared/messages';
 import { NAME_MAX, PERSON_TEXT, type PersonRecord, type PhoneEntry } from '../../../shared/schemas/persons';
 import {
-  DEFAULT_COUNTRY, PHONE_FIELDS, PHONE_FIELD_TYPE, countryOfCode, dialCodeOf, displayNumber, fieldOfType, parseFor, phoneError,
-  type Country, type PhoneField,
+  DEFAULT_COUNTRY,
+  PHONE_FIELDS,
+  PHONE_FIELD_TYPE,
+  countryOfCode,
+  dialCodeOf,
+  displayNumber,
+  fieldOfType,
+  parseFor,
+  phoneError,
+  type Country,
+  type PhoneField,
 } from './phone';
 
 export type ProfileFormValues = {
@@ -40,10 +49,14 @@ export function valuesFromPerson(person: OwnPerson, countries: readonly Country[
   const values: ProfileFormValues = {
     firstName: person.FirstName ?? '',
     lastName: person.LastName ?? '',
-    personal: '', personalCountry: DEFAULT_COUNTRY,
-    work: '', workCountry: DEFAULT_COUNTRY,
-    home: '', homeCountry: DEFAULT_COUNTRY,
-    office: '', officeCountry: DEFAULT_COUNTRY,
+    personal: '',
+    personalCountry: DEFAULT_COUNTRY,
+    work: '',
+    workCountry: DEFAULT_COUNTRY,
+    home: '',
+    homeCountry: DEFAULT_COUNTRY,
+    office: '',
+    officeCountry: DEFAULT_COUNTRY,
     primary: '',
   };
   for (const p of person.PhoneNumbers ?? []) {
@@ -57,8 +70,7 @@ export function valuesFromPerson(person: OwnPerson, countries: readonly Country[
   return values;
 }
 
-const name = (field: string, tooLong: string) =>
-  v.pipe(v.string(), v.trim(), v.nonEmpty(MSG.pleaseEnter(field)), v.maxLength(NAME_MAX, tooLong));
+const name = (field: string, tooLong: string) => v.pipe(v.string(), v.trim(), v.nonEmpty(MSG.pleaseEnter(field)), v.maxLength(NAME_MAX, tooLong));
 
 /** Each number against its country's dial code; the issue lands on the number field. */
 const phoneChecks = (countries: readonly Country[]) =>
@@ -67,8 +79,7 @@ const phoneChecks = (countries: readonly Country[]) =>
     const input = dataset.value;
     for (const field of PHONE_FIELDS) {
       const message = phoneError(input[countryField(field)], input[field], countries);
-      if (message)
-        addIssue({ message, path: [{ type: 'object', origin: 'value', input, key: field, value: input[field] }] });
+      if (message) addIssue({ message, path: [{ type: 'object', origin: 'value', input, key: field, value: input[field] }] });
     }
   });
 
@@ -78,10 +89,14 @@ export function profileFormSchema(countries: readonly Country[]) {
     v.object({
       firstName: name('first name', PERSON_TEXT.firstNameTooLong),
       lastName: name('last name', PERSON_TEXT.lastNameTooLong),
-      personal: str, personalCountry: str,
-      work: str, workCountry: str,
-      home: str, homeCountry: str,
-      office: str, officeCountry: str,
+      personal: str,
+      personalCountry: str,
+      work: str,
+      workCountry: str,
+      home: str,
+      homeCountry: str,
+      office: str,
+      officeCountry: str,
       primary: v.picklist(['', ...PHONE_FIELDS]),
     }),
     phoneChecks(countries),
@@ -104,4 +119,3 @@ export function phonePayload(values: ProfileFormValues, countries?: readonly Cou
   }
   return list;
 }
-

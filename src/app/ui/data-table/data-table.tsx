@@ -7,7 +7,19 @@
 // this list through the list registry, via the app's one key dispatcher.
 // Rows that open a record (rowHref) are real links: middle click, Ctrl/⌘/Shift-click and "copy
 // link" do what they do on any link, while a plain click or Enter opens the workspace tab.
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type ReactNode, type RefObject } from 'react';
+import {
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+  type RefObject,
+} from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { MSG } from '../../../shared/messages';
 import { EmptyState } from '../empty-state';
@@ -92,10 +104,37 @@ const INTERACTIVE = 'a,button,input,select,textarea,label,[role="checkbox"],[rol
 
 export function DataTable<T>(props: DataTableProps<T>) {
   const {
-    label, columns, rows, getRowKey, totalCount, page, pageSize, onPageChange, onPageSizeChange, pageSizes,
-    onEndReached, hasMore, sort, onSortChange, loading, fetching, error, onRetry, emptyMessage,
-    onOpen, canOpen, rowHref, selectable, selectedKeys, onSelectionChange, filterRef, keyboardActive,
-    rowHeight = DEFAULT_ROW_HEIGHT, height, minWidth = '720px', gridRef,
+    label,
+    columns,
+    rows,
+    getRowKey,
+    totalCount,
+    page,
+    pageSize,
+    onPageChange,
+    onPageSizeChange,
+    pageSizes,
+    onEndReached,
+    hasMore,
+    sort,
+    onSortChange,
+    loading,
+    fetching,
+    error,
+    onRetry,
+    emptyMessage,
+    onOpen,
+    canOpen,
+    rowHref,
+    selectable,
+    selectedKeys,
+    onSelectionChange,
+    filterRef,
+    keyboardActive,
+    rowHeight = DEFAULT_ROW_HEIGHT,
+    height,
+    minWidth = '720px',
+    gridRef,
   } = props;
 
   const baseId = useId();

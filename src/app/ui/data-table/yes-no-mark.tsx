@@ -3,7 +3,17 @@
 export function YesNoMark({ value, label }: { value: boolean; label: string }) {
   return value ? (
     <span className="lw-mark lw-mark--yes" role="img" aria-label={`${label}: yes`} title={label}>
-      <svg width="14" height="14" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="3" strokeLinecap="round" strokeLinejoin="round" aria-hidden="true">
+      <svg
+        width="14"
+        height="14"
+        viewBox="0 0 24 24"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="3"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+        aria-hidden="true"
+      >
         <path d="M5 12.5l4.5 4.5L19 7.5" />
       </svg>
     </span>

@@ -102,7 +102,12 @@ const BTREE: [string, string, string, string][] = [
   ['search_persons_email', 'persons', '', `"email" collate "C"`],
   ['search_alarmReports_alarmId', 'alarmReports', `lower("alarmId")`, `lower("alarmId") collate "C"`],
   ['search_alarmReports_person', 'alarmReports', `lower("personFullName"), "alarmClosed" desc`, `lower("personFullName") collate "C", "alarmClosed" desc`],
-  ['search_alarmReports_account', 'alarmReports', `lower("customerAccountFullName"), "alarmClosed" desc`, `lower("customerAccountFullName") collate "C", "alarmClosed" desc`],
+  [
+    'search_alarmReports_account',
+    'alarmReports',
+    `lower("customerAccountFullName"), "alarmClosed" desc`,
+    `lower("customerAccountFullName") collate "C", "alarmClosed" desc`,
+  ],
 ];
 
 /** PostgreSQL trigram GIN indexes: [name, table, expression]. */
@@ -120,29 +125,41 @@ const TRGM: [string, string, string][] = [
 ];
 
 async function upSqlite(db: Kysely<any>) {
-  for (const [name, table, keys] of BTREE)
-    if (keys) await sql.raw(`create index if not exists "${name}" on "${table}" (${keys})`).execute(db);
+  for (const [name, table, keys] of BTREE) if (keys) await sql.raw(`create index if not exists "${name}" on "${table}" (${keys})`).execute(db);
 
   for (const f of FTS) {
     const names = Object.keys(f.cols);
-    const values = (r: string) => Object.values(f.cols).map((fn) => fn(r)).join(', ');
-    await sql.raw(
-      `create virtual table "${f.table}" using fts5(${names.join(', ')}, tokenize = 'trigram', content = '', contentless_delete = 1)`,
-    ).execute(db);
+    const values = (r: string) =>
+      Object.values(f.cols)
+        .map((fn) => fn(r))
+        .join(', ');
+    await sql.raw(`create virtual table "${f.table}" using fts5(${names.join(', ')}, tokenize = 'trigram', content = '', contentless_delete = 1)`).execute(db);
     // Rows that already exist (the migration also runs on populated databases).
     await sql.raw(`insert into "${f.table}" (rowid, ${names.join(', ')}) select r.rowid, ${values('r')} from "${f.base}" r`).execute(db);
     // INSERT OR REPLACE: a rowid reused after an unrecorded delete (REPLACE without recursive
     // triggers) must not make the base insert fail.
-    await sql.raw(`create trigger "${f.table}_ai" after insert on "${f.base}" begin
+    await sql
+      .raw(
+        `create trigger "${f.table}_ai" after insert on "${f.base}" begin
       insert or replace into "${f.table}" (rowid, ${names.join(', ')}) values (new.rowid, ${values('new')});
-    end`).execute(db);
-    await sql.raw(`create trigger "${f.table}_ad" after delete on "${f.base}" begin
+    end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger "${f.table}_ad" after delete on "${f.base}" begin
       delete from "${f.table}" where rowid = old.rowid;
-    end`).execute(db);
-    await sql.raw(`create trigger "${f.table}_au" after update of ${WATCHED[f.base].map((c) => `"${c}"`).join(', ')} on "${f.base}" begin
+    end`,
+      )
+      .execute(db);
+    await sql
+      .raw(
+        `create trigger "${f.table}_au" after update of ${WATCHED[f.base].map((c) => `"${c}"`).join(', ')} on "${f.base}" begin
       delete from "${f.table}" where rowid = old.rowid;
       insert or replace into "${f.table}" (rowid, ${names.join(', ')}) values (new.rowid, ${values('new')});
-    end`).execute(db);
+    end`,
+      )
+      .execute(db);
   }
 }
 
@@ -150,8 +167,7 @@ async function upPg(db: Kysely<any>) {
   await sql.raw('create extension if not exists pg_trgm').execute(db);
   await sql.raw(PG_PHONE_KEY_FN).execute(db);
   for (const [name, table, , keys] of BTREE) await sql.raw(`create index if not exists "${name}" on "${table}" (${keys})`).execute(db);
-  for (const [name, table, expr] of TRGM)
-    await sql.raw(`create index if not exists "${name}" on "${table}" using gin ((${expr}) gin_trgm_ops)`).execute(db);
+  for (const [name, table, expr] of TRGM) await sql.raw(`create index if not exists "${name}" on "${table}" using gin ((${expr}) gin_trgm_ops)`).execute(db);
 }
 
 export const m002: Migration = {

@@ -12,8 +12,14 @@ import type { Migration } from 'kysely';
 export const m005: Migration = {
   async up(db) {
     await db.schema.alterTable('persons').addColumn('lockedUntil', 'text').execute();
-    await db.schema.alterTable('persons').addColumn('sessionEpoch', 'integer', (c) => c.notNull().defaultTo(0)).execute();
-    await db.schema.alterTable('outbox').addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+    await db.schema
+      .alterTable('persons')
+      .addColumn('sessionEpoch', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+    await db.schema
+      .alterTable('outbox')
+      .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
     await db.schema.alterTable('outbox').addColumn('claimedAt', 'text').execute();
     // Messages written before the relay existed were never meant to be sent later.
     await db.updateTable('outbox').set({ attempts: 5 }).where('sentAt', 'is', null).execute();

@@ -29,12 +29,15 @@ export const alarmReportSearch: SearchProvider<AlarmRow> = {
           ctx,
           'alarmReports',
           ALARM_COLS,
-          [[`lower("alarmId")`, ctx.qj], [`lower("personFullName")`, ctx.qj], [`lower("customerAccountFullName")`, ctx.qj]],
+          [
+            [`lower("alarmId")`, ctx.qj],
+            [`lower("personFullName")`, ctx.qj],
+            [`lower("customerAccountFullName")`, ctx.qj],
+          ],
           `"alarmClosed" desc`,
         )
       : fts<AlarmRow>(ctx, 'alarmReports', ALARM_COLS, `{alarmId person account} : ${ftsPhrase(ctx.q)}`, ctx.subCap),
-  classify: (r, ctx) =>
-    best(rate(r.alarmId, ctx.qj, 'alarmId'), rate(r.personFullName, ctx.qj, 'person'), rate(r.customerAccountFullName, ctx.qj, 'account')),
+  classify: (r, ctx) => best(rate(r.alarmId, ctx.qj, 'alarmId'), rate(r.personFullName, ctx.qj, 'person'), rate(r.customerAccountFullName, ctx.qj, 'account')),
   // newest first within a tier: the score does not depend on field length here
   score: (m) => m.tier + (m.tier === 3 ? 0.9 : 0.5),
   recency: (r) => r.alarmClosed,

@@ -17,7 +17,16 @@ export const customerSearch: SearchProvider<CustomerRow> = {
   ],
   substring: (ctx) =>
     ctx.pg
-      ? trgm<CustomerRow>(ctx, 'customers', CUSTOMER_COLS, [[`lower("name")`, ctx.qj], [`lower("portalId")`, ctx.qj]], `"createdAt" desc`)
+      ? trgm<CustomerRow>(
+          ctx,
+          'customers',
+          CUSTOMER_COLS,
+          [
+            [`lower("name")`, ctx.qj],
+            [`lower("portalId")`, ctx.qj],
+          ],
+          `"createdAt" desc`,
+        )
       : fts<CustomerRow>(ctx, 'customers', CUSTOMER_COLS, `{name reference} : ${ftsPhrase(ctx.q)}`, ctx.subCap),
   classify: (r, ctx) => best(rate(r.name, ctx.qj, 'name'), rate(r.portalId, ctx.qj, 'reference')),
   score: (m) => m.raw,

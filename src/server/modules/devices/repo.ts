@@ -238,13 +238,24 @@ export async function listDevicesBySerials(db: DB, serials: string[]): Promise<D
 
 type Locked = Pick<DeviceTable, 'id' | 'serialNumber' | 'etag' | 'status' | 'type' | 'customerId'>;
 
-/** Reads (and on PostgreSQL locks) the listed devices inside a transaction. */
+/**
+ * Reads (and on PostgreSQL locks) the listed devices inside a transaction. Rows are locked in id
+ * order, so two bulk changes over overlapping devices wait for each other instead of deadlocking.
+ */
 async function lockDevices(trx: DB, where: { ids?: string[]; serialKeys?: string[] }): Promise<Locked[]> {
+  let ids = where.ids;
+  if (!ids) {
+    ids = [];
+    for (const part of chunks(where.serialKeys ?? []))
+      ids.push(...(await trx.selectFrom('devices as d').select('d.id').where(serialIn(trx, part)).execute()).map((r) => r.id));
+  }
   const out: Locked[] = [];
-  const list = where.ids ?? where.serialKeys ?? [];
-  for (const part of chunks(list)) {
-    let q = trx.selectFrom('devices as d').select(['d.id', 'd.serialNumber', 'd.etag', 'd.status', 'd.type', 'd.customerId']);
-    q = where.ids ? q.where('d.id', 'in', part) : q.where(serialIn(trx, part));
+  for (const part of chunks([...new Set(ids)].sort())) {
+    let q = trx
+      .selectFrom('devices as d')
+      .select(['d.id', 'd.serialNumber', 'd.etag', 'd.status', 'd.type', 'd.customerId'])
+      .where('d.id', 'in', part)
+      .orderBy('d.id');
     if (isPostgres(trx)) q = q.forUpdate();
     out.push(...(await q.execute()));
   }

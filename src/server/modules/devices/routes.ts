@@ -285,7 +285,12 @@ export function deviceRoutes(api: Api) {
       const list = await readImportFile(c);
       const now = config.now();
       const out = await tx(db, async (trx) => {
-        const r = await importDevices(trx, list, now);
+        const r = await importDevices(trx, list, now).catch((e: unknown) => {
+          // Another import created one of these serials at the same moment: nothing of this one was written.
+          const code = (e as { code?: unknown } | null)?.code;
+          if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ApiError(409, DEVICE_TEXT.importRace, CODE.conflict);
+          throw e;
+        });
         await audit(trx, {
           actorId: user.id,
           action: 'device.import',

@@ -6,7 +6,15 @@ import { phoneKey, prefixEnd, ftsPhrase } from '../search/keys.js';
 import { best, fts, joinParts, lookupName, range, rate, trgm, type Match, type SearchProvider, type Tier } from '../search/provider.js';
 import { customerNames } from '../customers/repo.js';
 
-type DeviceRow = { id: string; serialNumber: string; imei: string | null; phoneNumber: string | null; type: number; customerId: string | null; addedToSystem: string };
+type DeviceRow = {
+  id: string;
+  serialNumber: string;
+  imei: string | null;
+  phoneNumber: string | null;
+  type: number;
+  customerId: string | null;
+  addedToSystem: string;
+};
 const DEVICE_COLS = `"id", "serialNumber", "imei", "phoneNumber", "type", "customerId", "addedToSystem"`;
 
 export const deviceSearch: SearchProvider<DeviceRow> = {
@@ -16,9 +24,7 @@ export const deviceSearch: SearchProvider<DeviceRow> = {
     const out = [
       range<DeviceRow>(ctx, 'devices', DEVICE_COLS, `lower("serialNumber")`),
       // IMEIs are digits: SQLite uses the plain imei index, PostgreSQL lower(imei) collate "C".
-      ctx.pg
-        ? range<DeviceRow>(ctx, 'devices', DEVICE_COLS, `lower("imei")`)
-        : range<DeviceRow>(ctx, 'devices', DEVICE_COLS, `"imei"`),
+      ctx.pg ? range<DeviceRow>(ctx, 'devices', DEVICE_COLS, `lower("imei")`) : range<DeviceRow>(ctx, 'devices', DEVICE_COLS, `"imei"`),
     ];
     // PostgreSQL has a B-tree on the phone key; SQLite finds phone prefixes through FTS (below).
     if (ctx.phone && ctx.pg)
@@ -27,7 +33,10 @@ export const deviceSearch: SearchProvider<DeviceRow> = {
   },
   substring(ctx) {
     if (ctx.pg) {
-      const likes: [string, string][] = [[`lower("serialNumber")`, ctx.qj], [`lower("imei")`, ctx.qj]];
+      const likes: [string, string][] = [
+        [`lower("serialNumber")`, ctx.qj],
+        [`lower("imei")`, ctx.qj],
+      ];
       if (ctx.phone && ctx.phone.length >= 3) likes.push([`search_phone_key("phoneNumber")`, ctx.phone]);
       return trgm<DeviceRow>(ctx, 'devices', DEVICE_COLS, likes, `"addedToSystem" desc`);
     }
@@ -55,7 +64,10 @@ export const deviceSearch: SearchProvider<DeviceRow> = {
   score: (m) => m.raw,
   recency: (r) => r.addedToSystem,
   async toHits(items, ctx) {
-    const names = await customerNames(ctx.db, items.map((i) => i.row.customerId).filter((x): x is string => !!x));
+    const names = await customerNames(
+      ctx.db,
+      items.map((i) => i.row.customerId).filter((x): x is string => !!x),
+    );
     return items.map(({ row, match, score }) => ({
       id: row.id,
       kind: 'device',

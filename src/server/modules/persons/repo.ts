@@ -45,20 +45,21 @@ function profileOf(json: string | null): Partial<PersonRecord> {
 export async function rolesOf(db: DB, personIds: string[]): Promise<Map<string, RoleDto[]>> {
   const map = new Map<string, RoleDto[]>(personIds.map((id) => [id, []]));
   if (!personIds.length) return map;
-  const rows = await db.selectFrom('personRoles')
+  const rows = await db
+    .selectFrom('personRoles')
     .innerJoin('roles', 'roles.id', 'personRoles.roleId')
     .select(['personRoles.personId', 'roles.id', 'roles.name', 'roles.isDefault', 'roles.order'])
     .where('personRoles.personId', 'in', personIds)
     .orderBy('roles.order')
     .execute();
-  for (const r of rows)
-    map.get(r.personId)?.push({ Id: r.id, Name: r.name as RoleName, IsDefault: r.isDefault === 1, Order: r.order });
+  for (const r of rows) map.get(r.personId)?.push({ Id: r.id, Name: r.name as RoleName, IsDefault: r.isDefault === 1, Order: r.order });
   return map;
 }
 
 /** One person as the API shows it, with its etag; undefined when there is none. */
 export async function findPerson(db: DB, id: string, at: Date = new Date()): Promise<{ Person: PersonDto; Etag: string; tenantId: string } | undefined> {
-  const row = await db.selectFrom('persons')
+  const row = await db
+    .selectFrom('persons')
     .select(['id', 'tenantId', 'firstName', 'lastName', 'email', 'isLocked', 'lockedUntil', 'personStatus', 'phoneNumbers', 'profile', 'etag'])
     .where('id', '=', id)
     .executeTakeFirst();
@@ -89,15 +90,27 @@ export async function findPerson(db: DB, id: string, at: Date = new Date()): Pro
  * One page of the user list. `scope` narrows it to what the caller may see (persons/scope.ts);
  * `at` decides whether a temporary lock (lockedUntil) is still on.
  */
-export async function listPersons(db: DB, query: PersonListQuery, scope: PersonScope = 'directory', at: Date = new Date()): Promise<{ Items: PersonListItemDto[]; TotalCount: number }> {
+export async function listPersons(
+  db: DB,
+  query: PersonListQuery,
+  scope: PersonScope = 'directory',
+  at: Date = new Date(),
+): Promise<{ Items: PersonListItemDto[]; TotalCount: number }> {
   const dir = query.desc ? 'desc' : 'asc';
   let base = narrowToScope(db.selectFrom('persons'), scope);
   const term = query.searchValue.replace(/\s+/g, ' ').toLowerCase();
   if (term) base = base.where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(term)}%`} escape '\\'`);
 
   let page = base.select([
-    'persons.id', 'persons.firstName', 'persons.lastName', 'persons.email', 'persons.isLocked', 'persons.lockedUntil',
-    'persons.lastLoginDate', 'persons.personStatus', 'persons.etag',
+    'persons.id',
+    'persons.firstName',
+    'persons.lastName',
+    'persons.email',
+    'persons.isLocked',
+    'persons.lockedUntil',
+    'persons.lastLoginDate',
+    'persons.personStatus',
+    'persons.etag',
   ]);
   const byName = () => {
     page = page.orderBy(sql`lower(${sql.ref('persons.firstName')})`, dir).orderBy(sql`lower(${sql.ref('persons.lastName')})`, dir);
@@ -105,10 +118,21 @@ export async function listPersons(db: DB, query: PersonListQuery, scope: PersonS
   if (query.sortRoleId) {
     const roleId = query.sortRoleId;
     page = page.orderBy(
-      (eb) => eb.case()
-        .when(eb.exists(eb.selectFrom('personRoles').select('personRoles.roleId')
-          .whereRef('personRoles.personId', '=', 'persons.id').where('personRoles.roleId', '=', roleId)))
-        .then(0).else(1).end(),
+      (eb) =>
+        eb
+          .case()
+          .when(
+            eb.exists(
+              eb
+                .selectFrom('personRoles')
+                .select('personRoles.roleId')
+                .whereRef('personRoles.personId', '=', 'persons.id')
+                .where('personRoles.roleId', '=', roleId),
+            ),
+          )
+          .then(0)
+          .else(1)
+          .end(),
       dir,
     );
     byName();
@@ -121,10 +145,16 @@ export async function listPersons(db: DB, query: PersonListQuery, scope: PersonS
   page = page.orderBy('persons.id', dir);
 
   const [rows, total] = await Promise.all([
-    page.limit(query.pageSize).offset((query.page - 1) * query.pageSize).execute(),
+    page
+      .limit(query.pageSize)
+      .offset((query.page - 1) * query.pageSize)
+      .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  const roles = await rolesOf(db, rows.map((r) => r.id));
+  const roles = await rolesOf(
+    db,
+    rows.map((r) => r.id),
+  );
   const Items: PersonListItemDto[] = rows.map((r) => ({
     Id: r.id,
     FirstName: r.firstName,
@@ -140,13 +170,16 @@ export async function listPersons(db: DB, query: PersonListQuery, scope: PersonS
 }
 
 /** The roles with these ids that exist (id and name). */
-export const rolesByIds = (db: DB, roleIds: string[]) =>
-  db.selectFrom('roles').select(['id', 'name']).where('id', 'in', roleIds).execute();
+export const rolesByIds = (db: DB, roleIds: string[]) => db.selectFrom('roles').select(['id', 'name']).where('id', 'in', roleIds).execute();
 
 export async function holdsRole(db: DB, personId: string, role: RoleName): Promise<boolean> {
-  const row = await db.selectFrom('personRoles').select('roleId')
+  const row = await db
+    .selectFrom('personRoles')
+    .select('roleId')
     .innerJoin('roles', 'roles.id', 'personRoles.roleId')
-    .where('personRoles.personId', '=', personId).where('roles.name', '=', role).executeTakeFirst();
+    .where('personRoles.personId', '=', personId)
+    .where('roles.name', '=', role)
+    .executeTakeFirst();
   return !!row;
 }
 
@@ -163,19 +196,41 @@ export async function insertPerson(
   db: DB,
   p: { id: string; tenantId: string; firstName: string; lastName: string; email: string; roleIds: string[]; etag: string; at: string },
 ) {
-  await db.insertInto('persons').values({
-    id: p.id, tenantId: p.tenantId, firstName: p.firstName, lastName: p.lastName, email: p.email, passwordHash: null,
-    isLocked: 0, failedAttempts: 0, lastLoginDate: null, personStatus: 1, loginMethod: 1, twoFactorType: null,
-    twoFactorPhone: null, phoneNumbers: '[]', profile: '{}', searchText: searchTextOf(p.firstName, p.lastName, p.email),
-    etag: p.etag, createdAt: p.at, updatedAt: p.at,
-  }).execute();
+  await db
+    .insertInto('persons')
+    .values({
+      id: p.id,
+      tenantId: p.tenantId,
+      firstName: p.firstName,
+      lastName: p.lastName,
+      email: p.email,
+      passwordHash: null,
+      isLocked: 0,
+      failedAttempts: 0,
+      lastLoginDate: null,
+      personStatus: 1,
+      loginMethod: 1,
+      twoFactorType: null,
+      twoFactorPhone: null,
+      phoneNumbers: '[]',
+      profile: '{}',
+      searchText: searchTextOf(p.firstName, p.lastName, p.email),
+      etag: p.etag,
+      createdAt: p.at,
+      updatedAt: p.at,
+    })
+    .execute();
   await replaceRoles(db, p.id, p.roleIds);
 }
 
 /** Replaces a person's roles. Call inside a transaction. */
 export async function replaceRoles(db: DB, personId: string, roleIds: string[]) {
   await db.deleteFrom('personRoles').where('personId', '=', personId).execute();
-  if (roleIds.length) await db.insertInto('personRoles').values(roleIds.map((roleId) => ({ personId, roleId }))).execute();
+  if (roleIds.length)
+    await db
+      .insertInto('personRoles')
+      .values(roleIds.map((roleId) => ({ personId, roleId })))
+      .execute();
 }
 
 /**
@@ -188,13 +243,18 @@ export async function updatePersonNames(
   oldEtag: string,
   p: { firstName: string; lastName: string; email: string; phoneNumbers?: PhoneEntry[]; etag: string; at: string },
 ): Promise<boolean> {
-  const r = await db.updateTable('persons')
+  const r = await db
+    .updateTable('persons')
     .set({
-      firstName: p.firstName, lastName: p.lastName, searchText: searchTextOf(p.firstName, p.lastName, p.email),
+      firstName: p.firstName,
+      lastName: p.lastName,
+      searchText: searchTextOf(p.firstName, p.lastName, p.email),
       ...(p.phoneNumbers ? { phoneNumbers: JSON.stringify(p.phoneNumbers) } : {}),
-      etag: p.etag, updatedAt: p.at,
+      etag: p.etag,
+      updatedAt: p.at,
     })
-    .where('id', '=', id).where('etag', '=', oldEtag)
+    .where('id', '=', id)
+    .where('etag', '=', oldEtag)
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }

@@ -14,12 +14,27 @@ import { isValidId, normaliseId } from '../../../shared/codes.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
 import type { CreatedResponse, EtagResponse } from '../../../shared/schemas/common.js';
 import {
-  ownProfileUpdateBody, personByIdQuery, personCreateBody, personIdentityUpdateBody, personListQuery,
-  PERSON_TEXT, type OwnProfile, type PersonDetails, type PersonList,
+  ownProfileUpdateBody,
+  personByIdQuery,
+  personCreateBody,
+  personIdentityUpdateBody,
+  personListQuery,
+  PERSON_TEXT,
+  type OwnProfile,
+  type PersonDetails,
+  type PersonList,
 } from '../../../shared/schemas/persons.js';
 import { findCustomerByTenant } from '../customers/repo.js';
 import {
-  emailTaken, findPerson, findPersonForUpdate, holdsRole, insertPerson, listPersons, replaceRoles, rolesByIds, unlockPerson,
+  emailTaken,
+  findPerson,
+  findPersonForUpdate,
+  holdsRole,
+  insertPerson,
+  listPersons,
+  replaceRoles,
+  rolesByIds,
+  unlockPerson,
   updatePersonNames,
 } from './repo.js';
 import { canSeePerson, personScope } from './scope.js';
@@ -44,8 +59,7 @@ function pathId(c: Ctx) {
  */
 async function checkRoles(db: DB, roleIds: string[], tenantId: string): Promise<RoleName[]> {
   const rows = await rolesByIds(db, roleIds);
-  if (rows.length !== roleIds.length)
-    throw badRequest(PERSON_TEXT.unknownRole, CODE.validation, { 'person.roleIds': PERSON_TEXT.unknownRole });
+  if (rows.length !== roleIds.length) throw badRequest(PERSON_TEXT.unknownRole, CODE.validation, { 'person.roleIds': PERSON_TEXT.unknownRole });
   const names = rows.map((r) => r.name as RoleName);
   if (tenantId === PROVIDER_TENANT_ID) {
     if (names.includes(ROLE.PortalUser))
@@ -79,92 +93,122 @@ export function personRoutes(api: Api) {
    * Every person (provider staff, customer administrators and lone workers: the whole user
    * directory, so an admin can find and unlock anyone), paged and sorted as listPersons says.
    */
-  api.get('/ps-admin/persons/get-list', {
-    access: P.PersonListView,
-    query: personListQuery,
-    sample: { query: { page: '1', pageSize: '10', orderBy: 'UserName', desc: 'false', searchValue: 'a', sortRoleId: ROLE_IDS.ArcManagerRole } },
-  }, async (c, { query, user }) => {
-    const { db, config } = deps(c);
-    return c.json((await listPersons(db, query, personScope(user), config.now())) satisfies PersonList);
-  });
+  api.get(
+    '/ps-admin/persons/get-list',
+    {
+      access: P.PersonListView,
+      query: personListQuery,
+      sample: { query: { page: '1', pageSize: '10', orderBy: 'UserName', desc: 'false', searchValue: 'a', sortRoleId: ROLE_IDS.ArcManagerRole } },
+    },
+    async (c, { query, user }) => {
+      const { db, config } = deps(c);
+      return c.json((await listPersons(db, query, personScope(user), config.now())) satisfies PersonList);
+    },
+  );
 
-  api.get('/persons/get-by-id', {
-    access: P.PersonListView,
-    query: personByIdQuery,
-    sample: { query: { Id: '00000000-0000-4000-8000-000000000000' } },
-  }, async (c, { query, user }) => {
-    const { db, config } = deps(c);
-    const found = await findPerson(db, query, config.now());
-    if (!found || !(await canSeePerson(db, user, found.Person.Id))) throw notFound(MSG.userNotFound);
-    return c.json({ Person: found.Person, Etag: found.Etag } satisfies PersonDetails);
-  });
+  api.get(
+    '/persons/get-by-id',
+    {
+      access: P.PersonListView,
+      query: personByIdQuery,
+      sample: { query: { Id: '00000000-0000-4000-8000-000000000000' } },
+    },
+    async (c, { query, user }) => {
+      const { db, config } = deps(c);
+      const found = await findPerson(db, query, config.now());
+      if (!found || !(await canSeePerson(db, user, found.Person.Id))) throw notFound(MSG.userNotFound);
+      return c.json({ Person: found.Person, Etag: found.Etag } satisfies PersonDetails);
+    },
+  );
 
-  api.post('/api/v1/person', {
-    access: P.PersonCreate,
-    json: personCreateBody,
-    sample: { json: { person: { firstName: 'Sample', lastName: 'Person', emailAddress: 'sample@example.com', roleIds: [ROLE_IDS.ArcManagerRole] } } },
-  }, async (c, { body, user }) => {
-    const { db, config } = deps(c);
-    const p = body.person;
-    const tenantId = await requestedTenant(c, user);
-    const roleNames = await checkRoles(db, p.roleIds, tenantId);
-    if (await emailTaken(db, p.emailAddress)) throw new ApiError(409, PERSON_TEXT.duplicateEmail, CODE.duplicateEmail, { 'person.emailAddress': PERSON_TEXT.duplicateEmail });
-    const id = newId();
-    const etag = newEtag();
-    const now = config.now().toISOString();
-    try {
+  api.post(
+    '/api/v1/person',
+    {
+      access: P.PersonCreate,
+      json: personCreateBody,
+      sample: { json: { person: { firstName: 'Sample', lastName: 'Person', emailAddress: 'sample@example.com', roleIds: [ROLE_IDS.ArcManagerRole] } } },
+    },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const p = body.person;
+      const tenantId = await requestedTenant(c, user);
+      const roleNames = await checkRoles(db, p.roleIds, tenantId);
+      if (await emailTaken(db, p.emailAddress))
+        throw new ApiError(409, PERSON_TEXT.duplicateEmail, CODE.duplicateEmail, { 'person.emailAddress': PERSON_TEXT.duplicateEmail });
+      const id = newId();
+      const etag = newEtag();
+      const now = config.now().toISOString();
+      try {
+        await tx(db, async (trx) => {
+          await insertPerson(trx, { id, tenantId, firstName: p.firstName, lastName: p.lastName, email: p.emailAddress, roleIds: p.roleIds, etag, at: now });
+          await audit(trx, {
+            actorId: user.id,
+            action: 'person.create',
+            entity: 'person',
+            entityId: id,
+            at: config.now(),
+            details: { tenantId, firstName: p.firstName, lastName: p.lastName, email: p.emailAddress, roles: roleNames },
+          });
+        });
+      } catch (e) {
+        if (isUniqueViolation(e))
+          throw new ApiError(409, PERSON_TEXT.duplicateEmail, CODE.duplicateEmail, { 'person.emailAddress': PERSON_TEXT.duplicateEmail });
+        throw e;
+      }
+      return c.json({ Id: id, Etag: etag } satisfies CreatedResponse, 201);
+    },
+  );
+
+  api.put(
+    '/api/v1/person/:id/identity-update',
+    {
+      access: P.PersonEditBasicInformation,
+      json: personIdentityUpdateBody,
+      sample: {
+        json: { person: { firstName: 'Sample', lastName: 'Person', emailAddress: 'sample@example.com', roleIds: [ROLE_IDS.ArcManagerRole], etag: '"sample"' } },
+      },
+    },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const id = pathId(c);
+      if (body.personId !== undefined && body.personId !== '' && (!isValidId(body.personId) || normaliseId(body.personId) !== id))
+        throw badRequest(PERSON_TEXT.personIdMismatch);
+      const p = body.person;
+      const etag = newEtag();
       await tx(db, async (trx) => {
-        await insertPerson(trx, { id, tenantId, firstName: p.firstName, lastName: p.lastName, email: p.emailAddress, roleIds: p.roleIds, etag, at: now });
+        const current = await findPersonForUpdate(trx, id);
+        if (!current) throw notFound(MSG.userNotFound);
+        assertTenantAccess(user, current.tenantId);
+        if (p.emailAddress !== undefined && p.emailAddress !== current.email)
+          throw badRequest(PERSON_TEXT.emailCannotChange, CODE.validation, { 'person.emailAddress': PERSON_TEXT.emailCannotChange });
+        const roleNames = await checkRoles(trx, p.roleIds, current.tenantId);
+        if (id === user.id && !roleNames.includes(ROLE.SuperAdmin)) {
+          if (await holdsRole(trx, id, ROLE.SuperAdmin))
+            throw badRequest(MSG.cannotRemoveSuperAdmin, CODE.cannotRemoveSuperAdmin, { 'person.roleIds': MSG.cannotRemoveSuperAdmin });
+        }
+        if (current.etag !== body.etag) throw conflict();
+        const updated = await updatePersonNames(trx, id, body.etag, {
+          firstName: p.firstName,
+          lastName: p.lastName,
+          email: current.email,
+          etag,
+          at: config.now().toISOString(),
+        });
+        if (!updated) throw conflict();
+        await bumpSessionEpochIfRolesChange(trx, id, p.roleIds); // the person's access tokens carry the old permissions: they end within seconds
+        await replaceRoles(trx, id, p.roleIds);
         await audit(trx, {
-          actorId: user.id, action: 'person.create', entity: 'person', entityId: id, at: config.now(),
-          details: { tenantId, firstName: p.firstName, lastName: p.lastName, email: p.emailAddress, roles: roleNames },
+          actorId: user.id,
+          action: 'person.identity-update',
+          entity: 'person',
+          entityId: id,
+          at: config.now(),
+          details: { firstName: p.firstName, lastName: p.lastName, roles: roleNames },
         });
       });
-    } catch (e) {
-      if (isUniqueViolation(e))
-        throw new ApiError(409, PERSON_TEXT.duplicateEmail, CODE.duplicateEmail, { 'person.emailAddress': PERSON_TEXT.duplicateEmail });
-      throw e;
-    }
-    return c.json({ Id: id, Etag: etag } satisfies CreatedResponse, 201);
-  });
-
-  api.put('/api/v1/person/:id/identity-update', {
-    access: P.PersonEditBasicInformation,
-    json: personIdentityUpdateBody,
-    sample: {
-      json: { person: { firstName: 'Sample', lastName: 'Person', emailAddress: 'sample@example.com', roleIds: [ROLE_IDS.ArcManagerRole], etag: '"sample"' } },
+      return c.json({ Etag: etag } satisfies EtagResponse);
     },
-  }, async (c, { body, user }) => {
-    const { db, config } = deps(c);
-    const id = pathId(c);
-    if (body.personId !== undefined && body.personId !== '' && (!isValidId(body.personId) || normaliseId(body.personId) !== id))
-      throw badRequest(PERSON_TEXT.personIdMismatch);
-    const p = body.person;
-    const etag = newEtag();
-    await tx(db, async (trx) => {
-      const current = await findPersonForUpdate(trx, id);
-      if (!current) throw notFound(MSG.userNotFound);
-      assertTenantAccess(user, current.tenantId);
-      if (p.emailAddress !== undefined && p.emailAddress !== current.email)
-        throw badRequest(PERSON_TEXT.emailCannotChange, CODE.validation, { 'person.emailAddress': PERSON_TEXT.emailCannotChange });
-      const roleNames = await checkRoles(trx, p.roleIds, current.tenantId);
-      if (id === user.id && !roleNames.includes(ROLE.SuperAdmin)) {
-        if (await holdsRole(trx, id, ROLE.SuperAdmin)) throw badRequest(MSG.cannotRemoveSuperAdmin, CODE.cannotRemoveSuperAdmin, { 'person.roleIds': MSG.cannotRemoveSuperAdmin });
-      }
-      if (current.etag !== body.etag) throw conflict();
-      const updated = await updatePersonNames(trx, id, body.etag, {
-        firstName: p.firstName, lastName: p.lastName, email: current.email, etag, at: config.now().toISOString(),
-      });
-      if (!updated) throw conflict();
-      await bumpSessionEpochIfRolesChange(trx, id, p.roleIds); // the person's access tokens carry the old permissions: they end within seconds
-      await replaceRoles(trx, id, p.roleIds);
-      await audit(trx, {
-        actorId: user.id, action: 'person.identity-update', entity: 'person', entityId: id, at: config.now(),
-        details: { firstName: p.firstName, lastName: p.lastName, roles: roleNames },
-      });
-    });
-    return c.json({ Etag: etag } satisfies EtagResponse);
-  });
+  );
 
   api.put('/api/v1/:id/unlock', { access: P.UserUnlock }, async (c, { user }) => {
     const { db, config } = deps(c);
@@ -176,7 +220,11 @@ export function personRoutes(api: Api) {
       assertTenantAccess(user, current.tenantId);
       await unlockPerson(trx, id, { etag, at: config.now().toISOString() });
       await audit(trx, {
-        actorId: user.id, action: 'person.unlock', entity: 'person', entityId: id, at: config.now(),
+        actorId: user.id,
+        action: 'person.unlock',
+        entity: 'person',
+        entityId: id,
+        at: config.now(),
         details: { wasLocked: current.isLocked === 1 },
       });
     });
@@ -189,32 +237,45 @@ export function personRoutes(api: Api) {
     return c.json({ Person: found.Person, Etag: found.Etag } satisfies OwnProfile);
   });
 
-  api.put('/api/v1/person/basic-info-update', {
-    access: P.ManageOwnProfile,
-    json: ownProfileUpdateBody,
-    sample: {
-      json: {
-        etag: '"sample"',
-        person: { firstName: 'Sample', lastName: 'Person', phoneNumbers: [{ CountryCode: 'GB', Number: '020 7946 0018', IsPrimary: true, Type: 1 }] },
+  api.put(
+    '/api/v1/person/basic-info-update',
+    {
+      access: P.ManageOwnProfile,
+      json: ownProfileUpdateBody,
+      sample: {
+        json: {
+          etag: '"sample"',
+          person: { firstName: 'Sample', lastName: 'Person', phoneNumbers: [{ CountryCode: 'GB', Number: '020 7946 0018', IsPrimary: true, Type: 1 }] },
+        },
       },
     },
-  }, async (c, { body, user }) => {
-    const { db, config } = deps(c);
-    const p = body.person;
-    const etag = newEtag();
-    await tx(db, async (trx) => {
-      const current = await findPersonForUpdate(trx, user.id);
-      if (!current) throw notFound(MSG.userNotFound);
-      if (current.etag !== body.etag) throw conflict();
-      const updated = await updatePersonNames(trx, user.id, body.etag, {
-        firstName: p.firstName, lastName: p.lastName, email: current.email, phoneNumbers: p.phoneNumbers, etag, at: config.now().toISOString(),
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const p = body.person;
+      const etag = newEtag();
+      await tx(db, async (trx) => {
+        const current = await findPersonForUpdate(trx, user.id);
+        if (!current) throw notFound(MSG.userNotFound);
+        if (current.etag !== body.etag) throw conflict();
+        const updated = await updatePersonNames(trx, user.id, body.etag, {
+          firstName: p.firstName,
+          lastName: p.lastName,
+          email: current.email,
+          phoneNumbers: p.phoneNumbers,
+          etag,
+          at: config.now().toISOString(),
+        });
+        if (!updated) throw conflict();
+        await audit(trx, {
+          actorId: user.id,
+          action: 'person.basic-info-update',
+          entity: 'person',
+          entityId: user.id,
+          at: config.now(),
+          details: { firstName: p.firstName, lastName: p.lastName, phoneNumbers: p.phoneNumbers.length },
+        });
       });
-      if (!updated) throw conflict();
-      await audit(trx, {
-        actorId: user.id, action: 'person.basic-info-update', entity: 'person', entityId: user.id, at: config.now(),
-        details: { firstName: p.firstName, lastName: p.lastName, phoneNumbers: p.phoneNumbers.length },
-      });
-    });
-    return c.json({ Etag: etag } satisfies EtagResponse);
-  });
+      return c.json({ Etag: etag } satisfies EtagResponse);
+    },
+  );
 }

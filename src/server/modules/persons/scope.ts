@@ -22,8 +22,13 @@ export function personScope(user: Pick<AuthUser, 'permissions'>): PersonScope {
 const arcStaff = (eb: ExpressionBuilder<Database, 'persons'>) =>
   eb.and([
     eb('persons.tenantId', '=', PROVIDER_TENANT_ID),
-    eb.exists(eb.selectFrom('personRoles').select('personRoles.roleId')
-      .whereRef('personRoles.personId', '=', 'persons.id').where('personRoles.roleId', 'in', ARC_ROLE_IDS)),
+    eb.exists(
+      eb
+        .selectFrom('personRoles')
+        .select('personRoles.roleId')
+        .whereRef('personRoles.personId', '=', 'persons.id')
+        .where('personRoles.roleId', 'in', ARC_ROLE_IDS),
+    ),
   ]);
 
 /** A persons query narrowed to a scope. */
@@ -32,7 +37,10 @@ export function narrowToScope<O>(qb: SelectQueryBuilder<Database, 'persons', O>,
 }
 
 /** The persons query narrowed to what the caller may see. */
-export function scopePersons<O>(qb: SelectQueryBuilder<Database, 'persons', O>, user: Pick<AuthUser, 'permissions'>): SelectQueryBuilder<Database, 'persons', O> {
+export function scopePersons<O>(
+  qb: SelectQueryBuilder<Database, 'persons', O>,
+  user: Pick<AuthUser, 'permissions'>,
+): SelectQueryBuilder<Database, 'persons', O> {
   return narrowToScope(qb, personScope(user));
 }
 
@@ -48,7 +56,8 @@ export async function canSeePerson(db: DB, user: Pick<AuthUser, 'permissions'>, 
  * directory-wide indexes (whose capped candidate lists could be all customer-side persons).
  */
 export function arcStaffMatching(db: DB, q: string, limit: number) {
-  return db.selectFrom('persons')
+  return db
+    .selectFrom('persons')
     .select(['persons.id', 'persons.firstName', 'persons.lastName', 'persons.email', 'persons.createdAt'])
     .where(arcStaff)
     .where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(q)}%`} escape '\\'`)

@@ -13,16 +13,30 @@ export const personSearch: SearchProvider<PersonRow> = {
   kind: 'person',
   permission: P.PersonListView,
   // The ARC manager finds the centre's staff only (persons/scope.ts): a few rows, scanned directly.
-  prefix: (ctx) => ctx.personScope === 'arc-staff' ? [arcStaffMatching(ctx.db, ctx.qj, 200)] : [
-    range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("firstName" || ' ' || "lastName")`),
-    range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("lastName")`),
-    // e-mails are stored lower-case; indexed as they are
-    range<PersonRow>(ctx, 'persons', PERSON_COLS, `"email"`),
-  ],
+  prefix: (ctx) =>
+    ctx.personScope === 'arc-staff'
+      ? [arcStaffMatching(ctx.db, ctx.qj, 200)]
+      : [
+          range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("firstName" || ' ' || "lastName")`),
+          range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("lastName")`),
+          // e-mails are stored lower-case; indexed as they are
+          range<PersonRow>(ctx, 'persons', PERSON_COLS, `"email"`),
+        ],
   substring: async (ctx) =>
-    ctx.personScope === 'arc-staff' ? [] : ctx.pg
-      ? trgm<PersonRow>(ctx, 'persons', PERSON_COLS, [[`lower("firstName" || ' ' || "lastName")`, ctx.qj], [`"email"`, ctx.qj]], `"createdAt" desc`)
-      : fts<PersonRow>(ctx, 'persons', PERSON_COLS, `{name email} : ${ftsPhrase(ctx.q)}`, ctx.subCap),
+    ctx.personScope === 'arc-staff'
+      ? []
+      : ctx.pg
+        ? trgm<PersonRow>(
+            ctx,
+            'persons',
+            PERSON_COLS,
+            [
+              [`lower("firstName" || ' ' || "lastName")`, ctx.qj],
+              [`"email"`, ctx.qj],
+            ],
+            `"createdAt" desc`,
+          )
+        : fts<PersonRow>(ctx, 'persons', PERSON_COLS, `{name email} : ${ftsPhrase(ctx.q)}`, ctx.subCap),
   classify: (r, ctx) =>
     best(
       rate(`${r.firstName} ${r.lastName}`, ctx.qj, 'name'),

@@ -14,12 +14,10 @@ import type { ControllerDto, CountryDto, FeaturesDto, LookupDto, RoleDto } from 
  * (the spec's tables list them by code, and categories group by their type's hundreds digit).
  */
 const ORDER_BY_NAME = new Set(['deviceTypes', 'simTypes', 'assetStatuses', 'customerStatuses', 'alarmTypes']);
-const byNameUpperFirst = (a: LookupDto, b: LookupDto) =>
-  a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : a.Value - b.Value;
+const byNameUpperFirst = (a: LookupDto, b: LookupDto) => (a.Name < b.Name ? -1 : a.Name > b.Name ? 1 : a.Value - b.Value);
 
 export async function readLookup(db: DB, kind: string): Promise<LookupDto[]> {
-  const rows = await db.selectFrom('lookups').select(['value', 'name', 'order']).where('kind', '=', kind)
-    .orderBy('order').orderBy('value').execute();
+  const rows = await db.selectFrom('lookups').select(['value', 'name', 'order']).where('kind', '=', kind).orderBy('order').orderBy('value').execute();
   const list = rows.map((r) => ({ Value: r.value, Name: r.name }));
   return ORDER_BY_NAME.has(kind) ? list.sort(byNameUpperFirst) : list;
 }
@@ -59,7 +57,8 @@ export async function readGlobalSetting(db: DB, key: string): Promise<string | u
 
 /** Provider-tenant persons holding the ARC controller role, by name. */
 export async function readControllers(db: DB): Promise<ControllerDto[]> {
-  const rows = await db.selectFrom('persons')
+  const rows = await db
+    .selectFrom('persons')
     .innerJoin('personRoles', 'personRoles.personId', 'persons.id')
     .innerJoin('roles', 'roles.id', 'personRoles.roleId')
     .select(['persons.id', 'persons.firstName', 'persons.lastName'])

@@ -16,7 +16,8 @@ export function referenceRoutes(api: Api) {
 
   api.get('/features/all', { access: 'public' }, async (c) => c.json(await readFeatures(deps(c).db)));
   api.get('/features', { access: 'public', query: featuresQuery, sample: { query: { name: 'SingleSignOn' } } }, async (c, { query }) =>
-    c.json(await readFeatures(deps(c).db, query.name)));
+    c.json(await readFeatures(deps(c).db, query.name)),
+  );
 
   api.get('/customers/get-global-settings', { access: 'signed-in' }, async (c) => {
     const n = Number((await readGlobalSetting(deps(c).db, 'TwoFactorAuthentication.Mode.Value')) ?? 0);

@@ -65,8 +65,7 @@ export function rate(field: string | null | undefined, q: string, matched: Searc
   if (!tier) return null;
   return { tier, matched, raw: tier + 0.9 * Math.min(1, cpLength(q) / Math.max(1, cpLength(f))) };
 }
-export const best = (...ms: (Match | null)[]) =>
-  ms.reduce<Match | null>((a, m) => (m && (!a || m.raw > a.raw) ? m : a), null);
+export const best = (...ms: (Match | null)[]) => ms.reduce<Match | null>((a, m) => (m && (!a || m.raw > a.raw) ? m : a), null);
 
 export const lookupName = (table: { Value: number; Name: string }[], v: number | null | undefined) =>
   v == null ? undefined : table.find((x) => x.Value === v)?.Name;
@@ -103,10 +102,7 @@ export function range<R>(ctx: SearchCtx, table: string, cols: string, keyExpr: s
   const lo = opts.lo ?? ctx.qs;
   const hi = opts.hi ?? ctx.qsEnd;
   const then = opts.thenBy ? sql.raw(`, ${opts.thenBy}`) : sql.raw('');
-  return rows(
-    sql<R>`select ${sql.raw(cols)} from ${sql.table(table)} where ${k} >= ${lo} and ${k} < ${hi} order by ${k}${then} limit ${ctx.cap}`,
-    ctx.db,
-  );
+  return rows(sql<R>`select ${sql.raw(cols)} from ${sql.table(table)} where ${k} >= ${lo} and ${k} < ${hi} order by ${k}${then} limit ${ctx.cap}`, ctx.db);
 }
 
 /** SQLite FTS5 candidates, newest rowid first. */
@@ -124,8 +120,5 @@ export function trgm<R>(ctx: SearchCtx, table: string, cols: string, likes: [str
     likes.map(([expr, value]) => sql`${sql.raw(expr)} like ${'%' + likeEscape(value) + '%'}`),
     sql` or `,
   );
-  return rows(
-    sql<R>`select ${sql.raw(cols)} from ${sql.table(table)} where ${where} order by ${sql.raw(orderBy)} limit ${ctx.subCap}`,
-    ctx.db,
-  );
+  return rows(sql<R>`select ${sql.raw(cols)} from ${sql.table(table)} where ${where} order by ${sql.raw(orderBy)} limit ${ctx.subCap}`, ctx.db);
 }

@@ -81,9 +81,7 @@ export function createSearchService(db: DB) {
       const q = input.q.trim();
       if (!q) return { query: q, groups: [] };
       const ctx: SearchCtx = { ...searchContext(db, q, input.limit), personScope: personScope({ permissions: permissions as Permission[] }) };
-      const mine = providers.filter(
-        (p) => permissions.includes(p.permission) && (input.scope === 'all' || SEARCH_SCOPE_OF_KIND[p.kind] === input.scope),
-      );
+      const mine = providers.filter((p) => permissions.includes(p.permission) && (input.scope === 'all' || SEARCH_SCOPE_OF_KIND[p.kind] === input.scope));
       const order = (k: SearchKind) => providers.findIndex((p) => p.kind === k);
       const groups = (await Promise.all(mine.map((p) => runGroup(p, ctx))))
         .filter((g): g is SearchGroup => !!g && g.hits.length > 0)
