@@ -104,12 +104,22 @@ test('g d opens a device by its serial number', async ({ page }) => {
   await page.locator('body').focus();
   await page.keyboard.press('g');
   await page.keyboard.press('d');
-  const input = page.getByRole('textbox', { name: 'Serial number' });
+  const input = page.getByRole('dialog', { name: 'Open device' }).getByRole('textbox', { name: 'Serial number' });
   await expect(input).toBeFocused();
   await page.keyboard.type(device.serialNumber);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/asset-management/${device.id}$`));
   await expect(page.getByRole('heading', { level: 1, name: device.serialNumber, exact: true })).toBeVisible();
+
+  // an unknown serial says so (spec §8) and opens nothing
+  await page.locator('body').focus();
+  await page.keyboard.press('g');
+  await page.keyboard.press('d');
+  await expect(page.getByRole('dialog', { name: 'Open device' }).getByRole('textbox', { name: 'Serial number' })).toBeFocused();
+  await page.keyboard.type('NO-SUCH-SERIAL-1');
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(MSG.deviceUnknown)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/asset-management/${device.id}$`));
 });
 
 test('Import sends a CSV to the import endpoint; the devices are stored and counted', async ({ page }) => {
