@@ -12,6 +12,7 @@ import navProfile from './nav-profile';
 import personAdd from './person-add';
 import bulkAddSerial from './bulk-add-serial';
 import bulkClear from './bulk-clear';
+import deviceOpenBySerial from './device-open-by-serial';
 import tabClose from './tab-close';
 import tabReopen from './tab-reopen';
 import tabNext from './tab-next';
@@ -40,6 +41,7 @@ export const COMMANDS: readonly Command[] = [
   personAdd,
   bulkAddSerial,
   bulkClear,
+  deviceOpenBySerial,
   tabClose,
   tabReopen,
   tabNext,

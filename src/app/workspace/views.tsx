@@ -16,6 +16,8 @@ const PersonFormPage: Page = lazy(() => import('../features/persons/person-form-
 
 export const VIEWS: Partial<Record<RouteId, Page>> = {
   persons: PersonListPage,
+  assets: lazy(() => import('../features/assets/asset-list-page').then((m) => ({ default: m.AssetListPage }))),
+  device: lazy(() => import('../features/assets/device-page').then((m) => ({ default: m.DevicePage }))),
   personAdd: PersonFormPage,
   personEdit: PersonFormPage,
   editOwnProfile: lazy(() => import('../features/profile/edit-profile-page').then((m) => ({ default: m.EditProfilePage }))),

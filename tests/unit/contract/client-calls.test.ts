@@ -23,6 +23,7 @@ import * as auth from '../../../src/app/api/auth';
 import * as persons from '../../../src/app/features/persons/api';
 import * as profile from '../../../src/app/features/profile/api';
 import { searchRecords } from '../../../src/app/api/search';
+import * as devices from '../../../src/app/api/devices';
 
 const ID = 'aaaaaaaa-0000-4000-8000-000000000001';
 
@@ -58,6 +59,8 @@ const modules = import.meta.glob(['../../../src/app/api/*.ts', '../../../src/app
 const SAMPLE_ARGS: Record<string, unknown[]> = {
   personListQuery: [{ page: 1, pageSize: 10, orderBy: 'UserName', desc: false, searchValue: 'ann' }],
   personDetailQuery: [ID],
+  deviceListQuery: [{ page: 1, pageSize: 10, orderBy: 'SerialNumber', desc: false }],
+  deviceDetailQuery: [ID],
 };
 type Factory = { queryKey: readonly unknown[]; queryFn: (ctx: unknown) => unknown };
 
@@ -80,6 +83,14 @@ describe('client calls', () => {
     await run(() => persons.unlockPerson(ID));
     await run(() => profile.updateOwnProfile({ firstName: 'A', lastName: 'B', phoneNumbers: [] }, 'e'));
     await run(() => searchRecords({ q: 'ann', scope: 'all', limit: 8 }));
+    await run(() => devices.getDeviceBySerial('SN-00001'));
+    await run(() => devices.getDevicesByIds([ID]));
+    await run(() => devices.getDevicesBySerials(['SN-00001']));
+    await run(() => devices.updateDeviceGeneralDetails(ID, 'e', { supplier: 'S' }));
+    await run(() => devices.changeStatusMany(1, [{ id: ID, etag: 'e' }]));
+    await run(() => devices.changeOrderNumberMany('ORD-1', [{ id: ID, etag: 'e' }]));
+    await run(() => devices.changeDeviceType(['SN-00001'], 3));
+    await run(() => devices.importDevices(new File(['SerialNumber,Type\nSN-1,3\n'], 'd.csv', { type: 'text/csv' })));
     expect(made.map(endpointOf)).toEqual([
       'POST /connect/token',
       'GET /api/v1/get-user-info',
@@ -93,6 +104,14 @@ describe('client calls', () => {
       'PUT /api/v1/:id/unlock',
       'PUT /api/v1/person/basic-info-update',
       'GET /api/search',
+      'GET /api/v1/device/get-by-serial',
+      'POST /api/v1/device/get-list-by-ids',
+      'POST /api/v1/device/get-list-by-serials',
+      'PUT /api/v1/device/:deviceId/general-details',
+      'PUT /api/v1/device/change-status-many',
+      'PUT /api/v1/device/change-order-number-many',
+      'PUT /api/v1/device/change-device-type',
+      'POST /api/v1/import/devices',
     ]);
   });
 
@@ -109,18 +128,26 @@ describe('client calls', () => {
         factories.push({ name: `${file.replace(/^.*src\/app\//, '')}#${name}`, endpoint: endpointOf(first(calls)), key: opts.queryKey });
       }
     }
-    expect(factories.map((f) => `${f.endpoint} ← ${f.name}`).sort()).toEqual([
-      'GET /api/v1/get-user-two-factor-authentication ← api/auth.ts#twoFactorSettingQuery',
-      'GET /api/v1/two-factor-authentication/types ← api/auth.ts#twoFactorTypesQuery',
-      'GET /customers/get-global-settings ← api/reference.ts#globalSettingsQuery',
-      'GET /features/all ← api/reference.ts#featuresQuery',
-      'GET /persons/get-by-id ← features/persons/api.ts#personDetailQuery',
-      'GET /persons/get-own-profile ← features/profile/api.ts#ownProfileQuery',
-      'GET /ps-admin/dictionaries/get-all ← api/reference.ts#dictionariesQuery',
-      'GET /ps-admin/persons/get-list ← features/persons/api.ts#personListQuery',
-    ]);
+    expect(factories.map((f) => `${f.endpoint} ← ${f.name}`).sort()).toEqual(
+      [
+        'GET /api/v1/get-user-two-factor-authentication ← api/auth.ts#twoFactorSettingQuery',
+        'GET /api/v1/two-factor-authentication/types ← api/auth.ts#twoFactorTypesQuery',
+        'GET /customers/get-global-settings ← api/reference.ts#globalSettingsQuery',
+        'GET /features/all ← api/reference.ts#featuresQuery',
+        'GET /persons/get-by-id ← features/persons/api.ts#personDetailQuery',
+        'GET /persons/get-own-profile ← features/profile/api.ts#ownProfileQuery',
+        'GET /ps-admin/dictionaries/get-all ← api/reference.ts#dictionariesQuery',
+        'GET /ps-admin/persons/get-list ← features/persons/api.ts#personListQuery',
+        'GET /api/v1/device/get-types ← api/devices.ts#deviceTypesQuery',
+        'GET /api/v1/device/get-sim-types ← api/devices.ts#simTypesQuery',
+        'GET /api/v1/device/get-asset-statuses ← api/devices.ts#assetStatusesQuery',
+        'GET /api/v1/device/get-last-config-filters ← api/devices.ts#lastConfigFiltersQuery',
+        'POST /api/v1/device/get-list ← api/devices.ts#deviceListQuery',
+        'GET /api/v1/device/get-by-id ← api/devices.ts#deviceDetailQuery',
+      ].sort(),
+    );
     // Keys: an area root, then the endpoint's own name; no key is a prefix of another endpoint's key.
-    const ROOTS = ['auth', 'reference', 'persons', 'profile'];
+    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices'];
     for (const f of factories) {
       expect(ROOTS, f.name).toContain(f.key[0]);
       expect(f.key.length, f.name).toBeGreaterThanOrEqual(2);

@@ -45,6 +45,10 @@ vi.mock('../../../src/app/features/persons/person-form-page', async () => {
     },
   };
 });
+vi.mock('../../../src/app/features/assets/asset-list-page', async () => {
+  const React = await import('react');
+  return { AssetListPage: () => React.createElement('p', null, 'asset list page') };
+});
 vi.mock('../../../src/app/ui/confirm-dialog', () => ({ confirm: vi.fn(async () => true) }));
 
 beforeAll(installDomGaps);
@@ -74,13 +78,18 @@ describe('URL and start-up', () => {
     await waitFor(() => expect(document.title).toBe('Edit abc'));
   });
 
-  it('/ opens the landing area (Asset Management), which says it is not available yet', async () => {
+  it('/ opens the landing area (Asset Management)', async () => {
     start('/');
     expect(await screen.findByRole('tab', { name: /Asset Management/, selected: true })).toBeInTheDocument();
     await waitFor(() => expect(window.location.pathname).toBe('/asset-management'));
+    expect(await screen.findByText('asset list page')).toBeInTheDocument();
+  });
+
+  it('an area of a later version says it is not available yet, in plain words', async () => {
+    start('/customers');
+    expect(await screen.findByText(NOT_AVAILABLE_TEXT)).toBeInTheDocument();
     // plain words, no route names or paths
-    expect(screen.getByText(NOT_AVAILABLE_TEXT)).toBeInTheDocument();
-    expect(screen.getByRole('tabpanel').textContent).not.toContain('/asset-management');
+    expect(screen.getByRole('tabpanel').textContent).not.toContain('/customers');
   });
 
   it('restores the saved layout first, then focuses (or adds) the deep-linked tab', async () => {

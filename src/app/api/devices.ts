@@ -1,0 +1,114 @@
+// Device (stock service) calls, spec document 2 §7: request functions and one queryOptions factory
+// per endpoint under hierarchical keys (['devices', 'list', params], ['devices', 'detail', id] ...).
+// Shared by the asset list, the device tab and the bulk update page (features never import each
+// other, so this lives in src/app/api).
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { http } from './http';
+import { isValidId } from '../../shared/codes';
+import type { LookupDto, DeviceTypeDto } from '../../shared/schemas/reference';
+
+import type {
+  BulkChangeResponse,
+  DeviceDto,
+  DeviceGeneralDetailsBody,
+  DeviceList,
+  DeviceListFilter,
+  DeviceMany,
+  ImportResponse,
+} from '../../shared/schemas/devices';
+
+// The answer and input types are the contract's (src/shared/schemas/devices.ts); re-exported for the pages.
+export type { BulkChangeResponse, DeviceDto, DeviceList, DeviceListFilter, DeviceMany, ImportResponse };
+export type DeviceGeneralDetails = DeviceGeneralDetailsBody['generalDetails'];
+export type DeviceRef = { id: string; etag: string };
+
+export const deviceKeys = {
+  all: ['devices'] as const,
+  lists: () => ['devices', 'list'] as const,
+  list: (filter: DeviceListFilter) => ['devices', 'list', filter] as const,
+  details: () => ['devices', 'detail'] as const,
+  detail: (id: string) => ['devices', 'detail', id] as const,
+  bySerial: (serial: string) => ['devices', 'by-serial', serial] as const,
+  types: () => ['devices', 'lookup', 'types'] as const,
+  simTypes: () => ['devices', 'lookup', 'sim-types'] as const,
+  statuses: () => ['devices', 'lookup', 'statuses'] as const,
+  lastConfigFilters: () => ['devices', 'lookup', 'last-config-filters'] as const,
+};
+
+// ---- lookups (never refetched on focus: spec §7)
+const LOOKUP = { staleTime: Infinity, refetchOnWindowFocus: false } as const;
+export const deviceTypesQuery = () =>
+  queryOptions({ queryKey: deviceKeys.types(), queryFn: ({ signal }) => http<DeviceTypeDto[]>('/api/v1/device/get-types', { signal }), ...LOOKUP });
+export const simTypesQuery = () =>
+  queryOptions({ queryKey: deviceKeys.simTypes(), queryFn: ({ signal }) => http<LookupDto[]>('/api/v1/device/get-sim-types', { signal }), ...LOOKUP });
+export const assetStatusesQuery = () =>
+  queryOptions({ queryKey: deviceKeys.statuses(), queryFn: ({ signal }) => http<LookupDto[]>('/api/v1/device/get-asset-statuses', { signal }), ...LOOKUP });
+export const lastConfigFiltersQuery = () =>
+  queryOptions({
+    queryKey: deviceKeys.lastConfigFilters(),
+    queryFn: ({ signal }) => http<LookupDto[]>('/api/v1/device/get-last-config-filters', { signal }),
+    ...LOOKUP,
+  });
+
+// ---- devices
+/** POST api/v1/device/get-list — the previous page stays on screen while the next loads. */
+export const deviceListQuery = (filter: DeviceListFilter) =>
+  queryOptions({
+    queryKey: deviceKeys.list(filter),
+    queryFn: ({ signal }) => http<DeviceList>('/api/v1/device/get-list', { method: 'POST', body: filter, signal }),
+    placeholderData: keepPreviousData,
+    meta: { silent: true }, // the list shows its own error state
+  });
+
+/** GET /api/v1/device/get-by-id?id= */
+export const deviceDetailQuery = (id: string) =>
+  queryOptions({
+    queryKey: deviceKeys.detail(id),
+    queryFn: ({ signal }) => http<DeviceDto>('/api/v1/device/get-by-id', { signal, query: { id } }),
+    enabled: isValidId(id),
+    meta: { silent: true },
+  });
+
+/** GET /api/v1/device/get-by-serial?serial= */
+export const getDeviceBySerial = (serial: string, signal?: AbortSignal) => http<DeviceDto>('/api/v1/device/get-by-serial', { signal, query: { serial } });
+
+/** POST api/v1/device/get-list-by-ids */
+export const getDevicesByIds = (ids: readonly string[], signal?: AbortSignal) =>
+  http<DeviceMany>('/api/v1/device/get-list-by-ids', { method: 'POST', body: { ids }, signal });
+
+/** POST /api/v1/device/get-list-by-serials — unknown serials come back as placeholders. */
+export const getDevicesBySerials = (serials: readonly string[], signal?: AbortSignal) =>
+  http<DeviceMany>('/api/v1/device/get-list-by-serials', { method: 'POST', body: { serials }, signal });
+
+/** PUT api/v1/device/{deviceId}/general-details — a stale etag answers 409. */
+export const updateDeviceGeneralDetails = (id: string, etag: string, generalDetails: DeviceGeneralDetails) =>
+  http<DeviceDto>(`/api/v1/device/${encodeURIComponent(id)}/general-details`, { method: 'PUT', body: { etag, generalDetails } });
+
+/** PUT /api/v1/device/change-status-many */
+export const changeStatusMany = (status: number, devices: DeviceRef[]) =>
+  http<BulkChangeResponse>('/api/v1/device/change-status-many', { method: 'PUT', body: { status, devices } });
+
+/** PUT /api/v1/device/change-order-number-many */
+export const changeOrderNumberMany = (orderNumber: string, devices: DeviceRef[]) =>
+  http<BulkChangeResponse>('/api/v1/device/change-order-number-many', { method: 'PUT', body: { orderNumber, devices } });
+
+/** PUT /api/v1/device/change-device-type */
+export const changeDeviceType = (serials: readonly string[], newDeviceType: number) =>
+  http<BulkChangeResponse>('/api/v1/device/change-device-type', { method: 'PUT', body: { serials, newDeviceType } });
+
+/** POST api/v1/import/devices (multipart, field File) → idList. */
+export const importDevices = (file: File) => {
+  const form = new FormData();
+  form.append('File', file);
+  return http<ImportResponse>('/api/v1/import/devices', { method: 'POST', body: form });
+};
+
+/** After an update the cached device and its list rows become the server's answer (new etag, no refetch). */
+export function patchDeviceInCache(qc: QueryClient, device: DeviceDto) {
+  const id = device.id;
+  const patch = device;
+  qc.setQueryData<DeviceDto>(deviceKeys.detail(id), (old) => (old ? { ...old, ...patch } : old));
+  qc.setQueriesData<DeviceList>({ queryKey: deviceKeys.lists() }, (old) =>
+    old ? { ...old, devices: old.devices.map((d) => (d.id === id ? { ...d, ...patch } : d)) } : old,
+  );
+}

@@ -1,0 +1,39 @@
+// The asset list's columns (spec document 2 §2 "Assets device list"): Type, Serial Number, IMEI,
+// SIM Serial, Phone number, Order Number, Last Config, Status, Assigned.
+import type { DataTableColumn } from '../../ui/data-table/types';
+import { YesNoMark } from '../../ui/data-table/yes-no-mark';
+import type { DeviceDto } from '../../api/devices';
+import { dash, formatDate, formatDateTime, statusLabel } from './asset-format';
+
+export function assetColumns(): DataTableColumn<DeviceDto>[] {
+  return [
+    { id: 'type', header: 'Type', sortKey: 'Type', width: 'minmax(72px, 0.5fr)', cell: (d) => dash(d.type?.name) },
+    { id: 'serial', header: 'Serial Number', sortKey: 'SerialNumber', width: 'minmax(120px, 0.9fr)', cell: (d) => d.serialNumber },
+    { id: 'imei', header: 'IMEI', sortKey: 'Imei', width: 'minmax(152px, 1fr)', cell: (d) => dash(d.imei) },
+    { id: 'simSerial', header: 'SIM Serial', sortKey: 'SimSerial', width: 'minmax(184px, 1.2fr)', cell: (d) => dash(d.simSerial) },
+    { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(136px, 0.9fr)', cell: (d) => dash(d.phoneNumber) },
+    { id: 'order', header: 'Order Number', sortKey: 'OrderNumber', width: 'minmax(110px, 0.8fr)', cell: (d) => dash(d.orderNumber) },
+    {
+      id: 'lastConfig',
+      header: 'Last Config',
+      sortKey: 'LastConfig',
+      width: 'minmax(104px, 0.7fr)',
+      cell: (d) => <span title={formatDateTime(d.lastConfigurationDate)}>{formatDate(d.lastConfigurationDate)}</span>,
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      sortKey: 'Status',
+      width: 'minmax(120px, 1fr)',
+      cell: (d) => <span title={statusLabel(d.status?.name)}>{statusLabel(d.status?.name)}</span>,
+    },
+    {
+      id: 'assigned',
+      header: 'Assigned',
+      sortKey: 'Assigned',
+      width: '94px',
+      align: 'center',
+      cell: (d) => <YesNoMark value={d.isUserAssigned} label={`Assigned ${d.serialNumber}`} />,
+    },
+  ];
+}

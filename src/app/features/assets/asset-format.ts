@@ -1,0 +1,64 @@
+// Pure helpers of the asset screens: the filter bar's values → the get-list body, display of
+// statuses, dates and yes/no values. Kept free of React so the unit tests drive them directly.
+import { format, isValid, parseISO } from 'date-fns';
+import type { FilterValues } from '../../ui/filter-bar';
+import type { SortState } from '../../ui/data-table/types';
+import type { DeviceListFilter } from '../../api/devices';
+import { DEVICE_ORDER_BY, SEARCH_MIN, type DeviceOrderBy } from '../../../shared/schemas/devices';
+
+/** Spec §5: the asset search runs only when empty or at least 5 characters long. */
+export const ASSET_SEARCH_MIN = SEARCH_MIN;
+/** Spec §9: the device list sorts by Serial Number by default, ascending. */
+export const DEFAULT_DEVICE_SORT: SortState = { key: 'SerialNumber', desc: false };
+/**
+ * Spec §9: the last config filter defaults to '0' (All). The bar shows that as its empty 'All'
+ * choice, so it does not count as an active filter; the body leaves 0 out (the server's default).
+ */
+export const EMPTY_ASSET_FILTERS: FilterValues = {};
+
+export const searchTooShort = (search: string) => search.length > 0 && search.length < ASSET_SEARCH_MIN;
+
+const nums = (v: unknown) => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isFinite(n)) : []);
+
+/** The filter bar's applied values (plus paging and sort) → the get-list body. Empty filters are left out. */
+export function toListFilter(values: FilterValues, page: number, pageSize: number, sort: SortState): DeviceListFilter {
+  const orderBy: DeviceOrderBy = (DEVICE_ORDER_BY as readonly string[]).includes(sort.key) ? (sort.key as DeviceOrderBy) : 'SerialNumber';
+  const out: DeviceListFilter = { page, pageSize, orderBy, desc: sort.desc };
+  const search = typeof values.search === 'string' ? values.search.trim() : '';
+  if (search) out.searchValue = search;
+  const types = nums(values.types);
+  if (types.length) out.deviceTypeIds = types;
+  const statuses = nums(values.statuses);
+  if (statuses.length) out.statusIds = statuses;
+  const order = typeof values.orderNumber === 'string' ? values.orderNumber.trim() : '';
+  if (order) out.orderNumber = order;
+  if (values.assigned === 'yes') out.assigned = true;
+  else if (values.assigned === 'no') out.assigned = false;
+  const lastConfig = typeof values.lastConfig === 'string' && values.lastConfig !== '' ? Number(values.lastConfig) : 0;
+  if (lastConfig) out.lastConfig = lastConfig;
+  return out;
+}
+
+/** 'AwaitingReturn_Replacement' → 'Awaiting Return Replacement'. */
+export function statusLabel(name: string | null | undefined): string {
+  if (!name) return '-';
+  return name
+    .replace(/_/g, ' ')
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** Spec §9: en-GB dates with a 24-hour clock; empty as '-'. */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return '-';
+  const d = parseISO(value);
+  return isValid(d) ? format(d, 'dd/MM/yyyy HH:mm') : '-';
+}
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return '-';
+  const d = parseISO(value);
+  return isValid(d) ? format(d, 'dd/MM/yyyy') : '-';
+}
+
+export const dash = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '-' : String(v));

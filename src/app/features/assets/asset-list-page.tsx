@@ -1,0 +1,191 @@
+// Asset Management: the device list (spec document 2 §2 "Assets device list", §4 filters, §5 asset
+// search and import rules, §8 messages, §9 defaults). The 'All Assets' card shows the total and the
+// filtered count; rows open the device tab; import sits above. (Export waits for its endpoint.)
+import { useEffect, useMemo, useRef } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { DataTable } from '../../ui/data-table/data-table';
+import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
+import type { SortState } from '../../ui/data-table/types';
+import { useTabState } from '../../ui/data-table/use-tab-state';
+import { toast } from '../../ui/toast';
+import { useTab } from '../../workspace/tab-context';
+import { openRoute } from '../../workspace/actions';
+import { useCan } from '../../state/session';
+import { errorMessage } from '../../api/query-client';
+import { getHref } from '../../paths';
+import { MSG } from '../../../shared/messages';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
+import { P } from '../../../shared/permissions';
+import { assetStatusesQuery, deviceKeys, deviceListQuery, deviceTypesQuery, importDevices, lastConfigFiltersQuery, type DeviceDto } from '../../api/devices';
+import { assetColumns } from './asset-columns';
+import { DEFAULT_DEVICE_SORT, EMPTY_ASSET_FILTERS, searchTooShort, statusLabel, toListFilter, ASSET_SEARCH_MIN } from './asset-format';
+import { importErrorMessage, isCsvFile } from './import';
+import './assets.css';
+
+type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
+const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT_DEVICE_SORT, filters: EMPTY_ASSET_FILTERS };
+
+export function AssetListPage() {
+  const tab = useTab();
+  const can = useCan();
+  const qc = useQueryClient();
+  const { setTitle } = tab;
+  useEffect(() => setTitle(MSG.navAssetManagement), [setTitle]);
+
+  const [state, setState] = useTabState<ListState>(tab.tabId, 'assets.list', INITIAL);
+  const types = useQuery(deviceTypesQuery()).data;
+  const statuses = useQuery(assetStatusesQuery()).data;
+  const lastConfigs = useQuery(lastConfigFiltersQuery()).data;
+
+  const filterDefs: FilterDef[] = useMemo(
+    () => [
+      { id: 'types', type: 'multiselect', label: 'Device type', options: (types ?? []).map((t) => ({ value: String(t.Value), label: t.Name })) },
+      { id: 'statuses', type: 'multiselect', label: 'Status', options: (statuses ?? []).map((s) => ({ value: String(s.Value), label: statusLabel(s.Name) })) },
+      { id: 'orderNumber', type: 'input', label: 'Order number', placeholder: 'Order number' },
+      {
+        id: 'assigned',
+        type: 'dropdown',
+        label: 'Assigned',
+        placeholder: 'All',
+        options: [
+          { value: 'yes', label: 'Yes' },
+          { value: 'no', label: 'No' },
+        ],
+      },
+      {
+        id: 'lastConfig',
+        type: 'dropdown',
+        label: 'Last config',
+        placeholder: 'All',
+        options: (lastConfigs ?? []).filter((o) => o.Value !== 0).map((o) => ({ value: String(o.Value), label: o.Name })),
+      },
+    ],
+    [types, statuses, lastConfigs],
+  );
+
+  const search = typeof state.filters.search === 'string' ? state.filters.search.trim() : '';
+  const tooShort = searchTooShort(search);
+  const filter = useMemo(() => toListFilter(state.filters, state.page, state.pageSize, state.sort), [state]);
+  // Spec §5: the query runs only if the search is empty or at least 5 characters long.
+  const list = useQuery({ ...deviceListQuery(filter), enabled: !tooShort });
+
+  const searchRef = useRef<HTMLInputElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const columns = useMemo(() => assetColumns(), []);
+
+  const data = list.data;
+  const filtered = data?.totalCount ?? 0;
+  const total = data?.generalTotalCount ?? 0;
+
+  const importer = useMutation({
+    mutationFn: (file: File) => importDevices(file),
+    onSuccess: async (res) => {
+      toast.success(res.idList?.length ? MSG.importedN(res.idList.length) : MSG.imported);
+      await qc.invalidateQueries({ queryKey: deviceKeys.lists() });
+    },
+    onError: (err) => toast.error(importErrorMessage(err)),
+  });
+  const onFile = (file: File | undefined) => {
+    if (fileRef.current) fileRef.current.value = '';
+    if (!file) return;
+    if (!isCsvFile(file)) {
+      toast.error(MSG.wrongFileType);
+      return;
+    }
+    importer.mutate(file);
+  };
+
+  return (
+    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
+      <Flex align="center" justify="between" gap="3" wrap="wrap">
+        <Heading as="h1" size="5">
+          {MSG.navAssetManagement}
+        </Heading>
+        <Flex gap="2" align="center">
+          {can(P.DeviceManage) && (
+            <>
+              <input
+                ref={fileRef}
+                type="file"
+                accept=".csv,text/csv"
+                hidden
+                aria-label="Import devices from a CSV file"
+                onChange={(e) => onFile(e.target.files?.[0])}
+              />
+              <Button variant="soft" loading={importer.isPending} onClick={() => fileRef.current?.click()}>
+                Import
+              </Button>
+            </>
+          )}
+        </Flex>
+      </Flex>
+      <Card size="1" style={{ maxWidth: '24rem' }} aria-label="All Assets">
+        <Flex direction="column" gap="1">
+          <Text weight="bold">All Assets</Text>
+          <Flex gap="5">
+            <Text size="2">
+              Total: <strong data-testid="assets-total">{total.toLocaleString('en-GB')}</strong>
+            </Text>
+            <Text size="2">
+              Filtered: <strong data-testid="assets-filtered">{filtered.toLocaleString('en-GB')}</strong>
+            </Text>
+          </Flex>
+        </Flex>
+      </Card>
+      <div
+        onKeyDown={(e) => {
+          // From the search box, Escape (keeping the text) or ArrowDown goes to the list, so j/k/Enter work at once.
+          if (e.target === searchRef.current && (e.key === 'Escape' || e.key === 'ArrowDown')) {
+            e.preventDefault();
+            gridRef.current?.focus();
+          }
+        }}
+      >
+        <FilterBar
+          label="Asset filters"
+          filters={filterDefs}
+          value={state.filters}
+          emptyValue={EMPTY_ASSET_FILTERS}
+          search={{ id: 'search', label: 'Search devices', placeholder: 'Search serial, IMEI or phone (min. 5 characters)' }}
+          searchRef={searchRef}
+          // Spec §4: filter changes reset the page to 1.
+          onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
+        />
+      </div>
+      {tooShort && (
+        <Text size="2" color="orange" role="status">
+          Enter at least {ASSET_SEARCH_MIN} characters to search.
+        </Text>
+      )}
+      <div className="lw-assets" style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <DataTable<DeviceDto>
+          label="Assets"
+          columns={columns}
+          rows={data?.devices ?? []}
+          getRowKey={(d) => d.id}
+          totalCount={filtered}
+          page={state.page}
+          pageSize={state.pageSize}
+          onPageChange={(page) => setState((s) => ({ ...s, page }))}
+          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
+          sort={state.sort}
+          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
+          loading={list.isPending && !tooShort}
+          fetching={list.isFetching && !list.isPending}
+          error={list.isError ? errorMessage(list.error) : null}
+          onRetry={() => void list.refetch()}
+          emptyMessage={MSG.noResultsFound}
+          canOpen={() => can(P.DeviceView)}
+          onOpen={(d, { beside }) => openRoute(getHref('device', { deviceId: d.id }), beside ? { beside: true } : undefined)}
+          rowHref={(d) => (can(P.DeviceView) ? getHref('device', { deviceId: d.id }) : null)}
+          filterRef={searchRef}
+          gridRef={gridRef}
+          keyboardActive={tab.active}
+          minWidth="1100px"
+        />
+      </div>
+    </Flex>
+  );
+}
