@@ -13,6 +13,7 @@ import personAdd from './person-add';
 import bulkAddSerial from './bulk-add-serial';
 import bulkClear from './bulk-clear';
 import deviceOpenBySerial from './device-open-by-serial';
+import assetsExport from './assets-export';
 import tabClose from './tab-close';
 import tabReopen from './tab-reopen';
 import tabNext from './tab-next';
@@ -42,6 +43,7 @@ export const COMMANDS: readonly Command[] = [
   bulkAddSerial,
   bulkClear,
   deviceOpenBySerial,
+  assetsExport,
   tabClose,
   tabReopen,
   tabNext,

@@ -202,7 +202,7 @@ export async function benchPalette(): Promise<Record<string, number | string>> {
       const rand = rng(20261121);
       const open = async () => {
         await page.keyboard.press('Control+k');
-        await page.getByRole('combobox').waitFor({ state: 'visible' });
+        await page.getByRole('combobox', { name: 'Command palette' }).waitFor({ state: 'visible' });
         await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'combobox');
       };
       const clear = async () => {

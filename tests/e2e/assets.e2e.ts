@@ -135,3 +135,28 @@ test('Import sends a CSV to the import endpoint; the devices are stored and coun
   expect(dbQuery<{ n: number }>(`select count(*) as n from devices where serialNumber like 'E2EIMP-%'`)[0]!.n).toBe(3);
   await expect(total).toHaveText((before + 3).toLocaleString('en-GB'));
 });
+
+test('alt+shift+e exports the filtered asset list to an .xlsx file an independent reader opens', async ({ page }) => {
+  const device = sample();
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto('/asset-management');
+  await expect(page.getByTestId('assets-total')).not.toHaveText('0');
+  const search = page.getByRole('searchbox', { name: 'Search devices' });
+  await search.focus();
+  await page.keyboard.type(device.serialNumber);
+  await page.keyboard.press('Enter');
+  await expect(page.getByTestId('assets-filtered')).toHaveText('1');
+  await page.keyboard.press('ArrowDown');
+  const download = page.waitForEvent('download');
+  await page.keyboard.press('Alt+Shift+E');
+  await expect(page.getByRole('alertdialog')).toContainText('Export 1 device(s)');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^Assets_.*\.xlsx$/);
+  const { default: readXlsxFile } = await import('read-excel-file/node');
+  const [sheet] = await readXlsxFile(await file.path());
+  const rows = sheet?.data ?? [];
+  expect(rows.flat().map(String)).toContain(device.serialNumber);
+  expect(rows.length).toBe(2); // header + the one device
+});

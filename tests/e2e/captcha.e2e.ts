@@ -11,7 +11,7 @@ test('the browser solves the captcha invisibly: sign-in works, nothing shows, th
     if (r.url().includes('/api/captcha/challenge')) challenges.push(r.url());
   });
   await signIn(page, 'admin@demo.test');
-  await expect(page.getByRole('navigation')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   expect(challenges.length).toBeGreaterThanOrEqual(1);
   expect(used()).toBe(before + 1);
   await expect(page.locator('altcha-widget, .grecaptcha-badge:visible')).toHaveCount(0);

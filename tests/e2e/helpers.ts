@@ -32,7 +32,7 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
 
 export async function signedInAs(page: Page, email: string) {
   await signIn(page, email);
-  await expect(page.getByRole('navigation')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 }
 
 /** A token straight from the API, for server-side checks. */
@@ -54,7 +54,7 @@ export async function apiToken(email: string, password = DEMO_PASSWORD) {
 
 export async function openPalette(page: Page) {
   await page.keyboard.press('Control+k');
-  const input = page.getByRole('combobox');
+  const input = page.getByRole('combobox', { name: 'Command palette' });
   await expect(input).toBeFocused();
   return input;
 }

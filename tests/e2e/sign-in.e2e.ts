@@ -29,10 +29,10 @@ test('empty fields show the validation messages', async ({ page }) => {
 
 test('admin signs in by keyboard and lands in the workspace', async ({ page }) => {
   await signIn(page, 'admin@demo.test');
-  await expect(page.getByRole('navigation')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await expect(page).toHaveURL(/\/asset-management$/);
   for (const entry of ['Asset Management', 'Customers', 'User Management', 'Alarm Reports'])
-    await expect(page.getByRole('navigation').getByRole('link', { name: entry })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: entry })).toBeVisible();
 });
 
 test('second factor: the code from the outbox signs the user in', async ({ page }) => {
@@ -63,7 +63,7 @@ test('second factor: the code from the outbox signs the user in', async ({ page 
   await code.focus();
   await page.keyboard.type(digits);
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('navigation')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
 });
 
 test('a person without admin-panel access is refused with the spec message', async ({ page }) => {
@@ -73,7 +73,7 @@ test('a person without admin-panel access is refused with the spec message', asy
 
 test('logout clears the session and returns to sign-in', async ({ page }) => {
   await signIn(page, 'admin@demo.test');
-  await expect(page.getByRole('navigation')).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
   await page
     .getByRole('button', { name: /profile|account|user menu/i })
     .first()

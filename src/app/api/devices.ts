@@ -112,3 +112,23 @@ export function patchDeviceInCache(qc: QueryClient, device: DeviceDto) {
     old ? { ...old, devices: old.devices.map((d) => (d.id === id ? { ...d, ...patch } : d)) } : old,
   );
 }
+
+/** POST /api/v1/device/export/list-with-filters → an .xlsx file of every device matching the filters. */
+export const exportDevicesWithFilters = (filter: Omit<DeviceListFilter, 'page' | 'pageSize'>, signal?: AbortSignal) =>
+  http<Blob>('/api/v1/device/export/list-with-filters', { method: 'POST', body: filter, responseType: 'blob', signal });
+
+/** POST /api/v1/device/export/list-by-ids → an .xlsx file of the given devices. */
+export const exportDevicesByIds = (ids: readonly string[], signal?: AbortSignal) =>
+  http<Blob>('/api/v1/device/export/list-by-ids', { method: 'POST', body: { ids }, responseType: 'blob', signal });
+
+/** Saves a downloaded file under a name (the browser's download). */
+export function saveBlob(blob: Blob, name: string) {
+  const url = URL.createObjectURL(blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = name;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}

@@ -62,3 +62,6 @@ export function formatDate(value: string | null | undefined): string {
 }
 
 export const dash = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '-' : String(v));
+
+/** Export file name: a label plus a timestamp (spec §9). */
+export const exportFileName = (label: string, now = new Date()) => `${label}_${format(now, 'yyyy-MM-dd_HH-mm-ss')}.xlsx`;

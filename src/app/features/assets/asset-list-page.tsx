@@ -1,6 +1,7 @@
 // Asset Management: the device list (spec document 2 §2 "Assets device list", §4 filters, §5 asset
 // search and import rules, §8 messages, §9 defaults). The 'All Assets' card shows the total and the
-// filtered count; rows open the device tab; import sits above. (Export waits for its endpoint.)
+// filtered count; rows open the device tab; export (with its permission and a confirmation) and
+// import sit above.
 import { useEffect, useMemo, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
@@ -12,16 +13,28 @@ import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
 import { openRoute } from '../../workspace/actions';
 import { useCan } from '../../state/session';
-import { errorMessage } from '../../api/query-client';
+import { errorMessage, errorStatus } from '../../api/query-client';
+import { confirm } from '../../ui/confirm-dialog';
 import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
-import { assetStatusesQuery, deviceKeys, deviceListQuery, deviceTypesQuery, importDevices, lastConfigFiltersQuery, type DeviceDto } from '../../api/devices';
+import {
+  assetStatusesQuery,
+  deviceKeys,
+  deviceListQuery,
+  deviceTypesQuery,
+  exportDevicesWithFilters,
+  importDevices,
+  lastConfigFiltersQuery,
+  saveBlob,
+  type DeviceDto,
+} from '../../api/devices';
 import { assetColumns } from './asset-columns';
-import { DEFAULT_DEVICE_SORT, EMPTY_ASSET_FILTERS, searchTooShort, statusLabel, toListFilter, ASSET_SEARCH_MIN } from './asset-format';
+import { DEFAULT_DEVICE_SORT, EMPTY_ASSET_FILTERS, exportFileName, searchTooShort, statusLabel, toListFilter, ASSET_SEARCH_MIN } from './asset-format';
 import { importErrorMessage, isCsvFile } from './import';
 import './assets.css';
+import { registerAssetExport } from './asset-events';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT_DEVICE_SORT, filters: EMPTY_ASSET_FILTERS };
@@ -79,6 +92,32 @@ export function AssetListPage() {
   const filtered = data?.totalCount ?? 0;
   const total = data?.generalTotalCount ?? 0;
 
+  const exporter = useMutation({
+    mutationFn: async () => {
+      const { page: _page, pageSize: _size, ...filters } = filter;
+      saveBlob(await exportDevicesWithFilters(filters), exportFileName('Assets'));
+    },
+    // Spec §6/§8: a 403 is the permission message; other failures 'Failed to export devices.'
+    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.deviceExportFailed),
+  });
+  const canExport = can(P.DeviceExport);
+  const runExport = async () => {
+    // Spec §5: nothing to export when the count is 0.
+    if (!canExport || filtered === 0 || exporter.isPending) return;
+    const ok = await confirm({
+      title: 'Export assets',
+      message: `Export ${filtered.toLocaleString('en-GB')} device(s) matching the current filters to an .xlsx file?`,
+      confirmLabel: 'Export',
+    });
+    if (ok) exporter.mutate();
+  };
+  // The 'export assets' command reaches this list through the registration (the latest runExport).
+  const runExportRef = useRef(runExport);
+  useEffect(() => {
+    runExportRef.current = runExport;
+  });
+  useEffect(() => registerAssetExport(tab.tabId, () => runExportRef.current()), [tab.tabId]);
+
   const importer = useMutation({
     mutationFn: (file: File) => importDevices(file),
     onSuccess: async (res) => {
@@ -104,6 +143,16 @@ export function AssetListPage() {
           {MSG.navAssetManagement}
         </Heading>
         <Flex gap="2" align="center">
+          {exporter.isPending && (
+            <Text size="2" color="gray" role="status">
+              Exporting {filtered.toLocaleString('en-GB')} devices…
+            </Text>
+          )}
+          {canExport && (
+            <Button variant="soft" disabled={filtered === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
+              Export
+            </Button>
+          )}
           {can(P.DeviceManage) && (
             <>
               <input

@@ -1,0 +1,29 @@
+// The link between the 'export assets' command and the asset list tabs: a mounted list registers
+// its export; the command runs the focused tab's, or opens the list and asks it to export once it
+// is there. No DOM or React here, so the command module (and the doc generator) can load it.
+const exporters = new Map<string, () => unknown>();
+let pending = false;
+
+export function registerAssetExport(tabId: string, run: () => unknown): () => void {
+  exporters.set(tabId, run);
+  if (pending) {
+    pending = false;
+    setTimeout(() => void run(), 0);
+  }
+  return () => {
+    if (exporters.get(tabId) === run) exporters.delete(tabId);
+  };
+}
+
+/** Runs the export of the list in `tabId`; false when that tab shows no asset list. */
+export function runAssetExport(tabId: string | undefined): boolean {
+  const run = tabId ? exporters.get(tabId) : undefined;
+  if (!run) return false;
+  void run();
+  return true;
+}
+
+/** The next asset list that mounts starts its export (the command opened it for that). */
+export function requestAssetExportOnOpen() {
+  pending = true;
+}
