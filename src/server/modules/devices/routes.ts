@@ -4,7 +4,7 @@
 // Export (list-with-filters, list-by-ids as .xlsx) is not served yet: write-excel-file is not installed.
 import Papa from 'papaparse';
 import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http.js';
-import { tx } from '../../db/index.js';
+import { tx, type DB } from '../../db/index.js';
 import { audit } from '../../util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P } from '../../../shared/permissions.js';
@@ -68,6 +68,24 @@ function pathId(c: Ctx) {
 
 /** Spec §5: a leading + is added to a phone number if missing. */
 const withPlus = (s: string) => (s.startsWith('+') ? s : `+${s}`);
+
+/** A bulk change: one transaction, all listed devices or none, audited with the ids it changed. */
+async function bulkChange(
+  c: Ctx,
+  actorId: string,
+  action: string,
+  details: Record<string, unknown>,
+  change: (trx: DB, now: Date) => Promise<BulkChangeResponse>,
+) {
+  const { db, config } = deps(c);
+  const now = config.now();
+  const out = await tx(db, async (trx) => {
+    const r = await change(trx, now);
+    await audit(trx, { actorId, action, entity: 'device', entityId: null, at: now, details: { ...details, ids: r.devices.map((d) => d.id) } });
+    return r;
+  });
+  return c.json(out satisfies BulkChangeResponse);
+}
 
 export function deviceRoutes(api: Api) {
   api.post(
@@ -204,23 +222,8 @@ export function deviceRoutes(api: Api) {
       json: changeStatusManyBody,
       sample: { json: { status: 5, devices: [{ id: SAMPLE_ID, etag: '"sample"' }] } },
     },
-    async (c, { body, user }) => {
-      const { db, config } = deps(c);
-      const now = config.now();
-      const out = await tx(db, async (trx) => {
-        const r = await changeStatusMany(trx, body.devices, body.status, now);
-        await audit(trx, {
-          actorId: user.id,
-          action: 'device.change-status',
-          entity: 'device',
-          entityId: null,
-          at: now,
-          details: { status: body.status, ids: r.devices.map((d) => d.id) },
-        });
-        return r;
-      });
-      return c.json(out satisfies BulkChangeResponse);
-    },
+    (c, { body, user }) =>
+      bulkChange(c, user.id, 'device.change-status', { status: body.status }, (trx, now) => changeStatusMany(trx, body.devices, body.status, now)),
   );
 
   api.put(
@@ -231,23 +234,10 @@ export function deviceRoutes(api: Api) {
       json: changeOrderNumberManyBody,
       sample: { json: { orderNumber: 'PO-1', devices: [{ id: SAMPLE_ID, etag: '"sample"' }] } },
     },
-    async (c, { body, user }) => {
-      const { db, config } = deps(c);
-      const now = config.now();
-      const out = await tx(db, async (trx) => {
-        const r = await changeOrderNumberMany(trx, body.devices, body.orderNumber, now);
-        await audit(trx, {
-          actorId: user.id,
-          action: 'device.change-order-number',
-          entity: 'device',
-          entityId: null,
-          at: now,
-          details: { orderNumber: body.orderNumber, ids: r.devices.map((d) => d.id) },
-        });
-        return r;
-      });
-      return c.json(out satisfies BulkChangeResponse);
-    },
+    (c, { body, user }) =>
+      bulkChange(c, user.id, 'device.change-order-number', { orderNumber: body.orderNumber }, (trx, now) =>
+        changeOrderNumberMany(trx, body.devices, body.orderNumber, now),
+      ),
   );
 
   api.put(
@@ -258,23 +248,8 @@ export function deviceRoutes(api: Api) {
       json: changeDeviceTypeBody,
       sample: { json: { serials: ['SAMPLE-SERIAL'], newDeviceType: 620 } },
     },
-    async (c, { body, user }) => {
-      const { db, config } = deps(c);
-      const now = config.now();
-      const out = await tx(db, async (trx) => {
-        const r = await changeDeviceType(trx, body.serials, body.newDeviceType, now);
-        await audit(trx, {
-          actorId: user.id,
-          action: 'device.change-type',
-          entity: 'device',
-          entityId: null,
-          at: now,
-          details: { type: body.newDeviceType, ids: r.devices.map((d) => d.id) },
-        });
-        return r;
-      });
-      return c.json(out satisfies BulkChangeResponse);
-    },
+    (c, { body, user }) =>
+      bulkChange(c, user.id, 'device.change-type', { type: body.newDeviceType }, (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now)),
   );
 
   // Exports (spec §7: blob answers; §9: xlsx named by a label and a timestamp). Up to EXPORT_MAX
