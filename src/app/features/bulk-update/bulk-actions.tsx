@@ -82,26 +82,58 @@ function Select({
   );
 }
 
-function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: () => void }) {
-  const [status, setStatus] = useState('');
+/** The state every bulk action form shares: busy while the request runs, the failure message after. */
+function useBulkSubmit(failMessage: string) {
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  const run = async (work: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await work();
+    } catch (err) {
+      setError(failure(failMessage, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { error, setError, busy, run };
+}
+
+/** The end of every bulk action form: the failure message, Cancel and the submit button. */
+function FormEnd({ error, busy, disabled, label, onCancel }: { error: string | null; busy: boolean; disabled?: boolean; label: string; onCancel: () => void }) {
+  return (
+    <>
+      {error && (
+        <Callout.Root color="red" size="1" role="alert">
+          <Callout.Text>{error}</Callout.Text>
+        </Callout.Root>
+      )}
+      <Flex gap="2" justify="end">
+        <Button type="button" variant="soft" color="gray" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" loading={busy} disabled={disabled}>
+          {label}
+        </Button>
+      </Flex>
+    </>
+  );
+}
+
+function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: () => void }) {
+  const [status, setStatus] = useState('');
+  const { error, setError, busy, run } = useBulkSubmit(MSG.statusChangeFailed);
   const [done, setDone] = useState<number | null>(null);
   const refresh = useRefreshRows();
   const warning = statusWarning(selected, status ? Number(status) : null);
   const submit = async () => {
     if (!status) return setError(ACTION_MSG.statusRequired);
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const r = await changeStatusMany(Number(status), selected.map(ref));
       setDone(r.updated);
       await refresh(selected);
-    } catch (err) {
-      setError(failure(MSG.statusChangeFailed, err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
@@ -134,19 +166,7 @@ function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: 
                   <Callout.Text>{warning}</Callout.Text>
                 </Callout.Root>
               )}
-              {error && (
-                <Callout.Root color="red" size="1" role="alert">
-                  <Callout.Text>{error}</Callout.Text>
-                </Callout.Root>
-              )}
-              <Flex gap="2" justify="end">
-                <Button type="button" variant="soft" color="gray" onClick={onClose}>
-                  Cancel
-                </Button>
-                <Button type="submit" loading={busy}>
-                  Change Status
-                </Button>
-              </Flex>
+              <FormEnd error={error} busy={busy} label="Change Status" onCancel={onClose} />
             </Flex>
           </form>
         )}
@@ -157,24 +177,17 @@ function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: 
 
 function OrderDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: () => void }) {
   const [order, setOrder] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, run } = useBulkSubmit(MSG.orderNumberFailed);
   const refresh = useRefreshRows();
   const eligible = orderEligible(selected);
   const submit = async () => {
     if (!order.trim()) return setError(ACTION_MSG.orderRequired);
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       const r = await changeOrderNumberMany(order.trim(), eligible.map(ref));
       toast.success(`Order number updated for ${r.updated} device(s).`);
       await refresh(eligible);
       onClose();
-    } catch (err) {
-      setError(failure(MSG.orderNumberFailed, err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
@@ -202,19 +215,7 @@ function OrderDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: (
                 </Callout.Root>
               )
             )}
-            {error && (
-              <Callout.Root color="red" size="1" role="alert">
-                <Callout.Text>{error}</Callout.Text>
-              </Callout.Root>
-            )}
-            <Flex gap="2" justify="end">
-              <Button type="button" variant="soft" color="gray" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={busy} disabled={!eligible.length}>
-                Change order number
-              </Button>
-            </Flex>
+            <FormEnd error={error} busy={busy} disabled={!eligible.length} label="Change order number" onCancel={onClose} />
           </Flex>
         </form>
       </Dialog.Content>
@@ -224,16 +225,13 @@ function OrderDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: (
 
 function TypeDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: () => void }) {
   const [type, setType] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { error, setError, busy, run } = useBulkSubmit(MSG.deviceTypeChangeFailed);
   const refresh = useRefreshRows();
   const blocked = selected.some(inAccount);
   const typeName = TYPE_TARGETS.find((t) => String(t.Value) === type)?.Name;
   const submit = async () => {
     if (!type) return setError(ACTION_MSG.typeRequired);
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await changeDeviceType(
         selected.map((d) => d.serialNumber),
         Number(type),
@@ -241,11 +239,7 @@ function TypeDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: ()
       toast.success(MSG.devicesTypeChanged);
       await refresh(selected);
       onClose();
-    } catch (err) {
-      setError(failure(MSG.deviceTypeChangeFailed, err));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
@@ -270,19 +264,7 @@ function TypeDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: ()
                 <Callout.Text>{ACTION_MSG.typeWarning(selected.length, typeName)}</Callout.Text>
               </Callout.Root>
             )}
-            {error && (
-              <Callout.Root color="red" size="1" role="alert">
-                <Callout.Text>{error}</Callout.Text>
-              </Callout.Root>
-            )}
-            <Flex gap="2" justify="end">
-              <Button type="button" variant="soft" color="gray" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" loading={busy} disabled={blocked}>
-                Change type
-              </Button>
-            </Flex>
+            <FormEnd error={error} busy={busy} disabled={blocked} label="Change type" onCancel={onClose} />
           </Flex>
         </form>
       </Dialog.Content>
