@@ -13,8 +13,9 @@ import { alarmReportSearch } from './modules/alarm-reports/search.js';
 import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
 import { createSearchService } from './modules/search/service.js';
-import { securityHeaders } from './security-headers.js';
+import { securityHeaders, ssoConnectSources } from './security-headers.js';
 import { faultResponse, health } from './faults.js';
+import { ssoRoutes } from './auth/sso/routes.js'; // sso (#12)
 
 /** The palette search with each module's group registered (the order breaks ties between groups). */
 export function createSearch(db: DB) {
@@ -58,7 +59,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
 
   // Unknown paths answer in the API's error shape too (createServer puts index.html in front of this for client routes).
   app.notFound((c) => c.json(errorBody('Not found.', CODE.notFound), 404));
-  app.use('*', securityHeaders());
+  app.use('*', securityHeaders(ssoConnectSources(deps.config))); // sso (#12): the identity provider's origin
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json({ ...errorBody(err.message, err.code, err.errors), ...err.extra }, err.status);
@@ -77,6 +78,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   referenceRoutes(api);
   deviceRoutes(api);
   searchRoutes(api, services.search);
+  ssoRoutes(api); // sso (#12)
 
   return { app, routes: api.routes, services };
 }

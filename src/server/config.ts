@@ -15,6 +15,8 @@ export type Config = {
   /** Confidential clients (CLIENT_SECRETS=id:secret,...): authenticate with client_secret, exempt from captcha. */
   clientSecrets: Record<string, string>;
   captcha: CaptchaConfig;
+  /** Single sign-on (src/server/auth/sso): an external OpenID Connect issuer, the embedded demo provider, or none. */
+  sso?: SsoConfig;
   accessTokenSeconds: number;
   refreshTokenDays: number;
   demoPassword: string;
@@ -46,6 +48,57 @@ export type CaptchaConfig = {
   altcha: { hmacKey: string; cost: number; maxNumber: number; ttlSeconds: number };
   recaptcha?: { secret: string; siteKey: string; verifyUrl: string; minScore: number };
 };
+
+/**
+ * Single sign-on (issue #12). `external`: any OpenID Connect issuer, in production Microsoft Entra ID
+ * (SSO_ISSUER, or SSO_TENANT_ID alone for https://login.microsoftonline.com/{tenant}/v2.0;
+ * SSO_CLIENT_ID; SSO_PROVIDER_NAME, default 'Microsoft'). `embedded`: the demo identity provider
+ * this server mounts under /oidc when demo data is on and no issuer is configured (SSO_EMBEDDED=false
+ * turns it off).
+ */
+export type SsoConfig = {
+  mode: 'external' | 'embedded';
+  issuer: string;
+  clientId: string;
+  /** Entra ID directory (tenant) id: ID tokens must carry it as `tid`. */
+  tenantId?: string;
+  /** Shown on the sign-in button and in the sso_enforced message. */
+  providerName: string;
+  /** Scopes the browser asks for. */
+  scope: string;
+};
+
+export const ENTRA_AUTHORITY = 'https://login.microsoftonline.com';
+export const EMBEDDED_SSO_PATH = '/oidc';
+export const EMBEDDED_SSO_CLIENT_ID = 'workspace-sso';
+
+export function ssoConfig(env: NodeJS.ProcessEnv, o: { demo: boolean; port: number }): SsoConfig | undefined {
+  const tenantId = env.SSO_TENANT_ID?.trim() || undefined;
+  const issuer = env.SSO_ISSUER?.trim() || (tenantId ? `${ENTRA_AUTHORITY}/${tenantId}/v2.0` : undefined);
+  if (issuer) {
+    const clientId = env.SSO_CLIENT_ID?.trim();
+    if (!clientId)
+      throw new StartupError('SSO_CLIENT_ID must be set with SSO_ISSUER or SSO_TENANT_ID (the application (client) id registered with the identity provider)');
+    if (!/^https?:\/\//.test(issuer)) throw new StartupError(`SSO_ISSUER must be an http(s) URL, not "${issuer}"`);
+    return {
+      mode: 'external',
+      issuer: issuer.replace(/\/+$/, ''),
+      clientId,
+      tenantId,
+      providerName: env.SSO_PROVIDER_NAME?.trim() || 'Microsoft',
+      scope: env.SSO_SCOPE?.trim() || 'openid profile email',
+    };
+  }
+  if (!o.demo || env.SSO_EMBEDDED === 'false' || env.SSO_EMBEDDED === '0') return undefined;
+  const base = (env.PUBLIC_URL?.trim() || `http://localhost:${o.port || 8080}`).replace(/\/+$/, '');
+  return {
+    mode: 'embedded',
+    issuer: `${base}${EMBEDDED_SSO_PATH}`,
+    clientId: EMBEDDED_SSO_CLIENT_ID,
+    providerName: env.SSO_PROVIDER_NAME?.trim() || 'Demo ID',
+    scope: 'openid profile email',
+  };
+}
 
 export const RECAPTCHA_VERIFY_URL = 'https://www.google.com/recaptcha/api/siteverify';
 
@@ -124,8 +177,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       writeFileSync(keyFile, JSON.stringify({ jwtSecret: secret }), { mode: 0o600 });
     }
   }
+  const port = Number(env.PORT ?? 8080);
+  const demo = env.DEMO_DATA !== 'false' && env.DEMO_DATA !== '0';
   return {
-    port: Number(env.PORT ?? 8080),
+    port,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
     redisUrl: env.REDIS_URL || undefined,
@@ -154,10 +209,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             }
           : undefined,
     },
+    sso: ssoConfig(env, { demo, port }),
     accessTokenSeconds: Number(env.ACCESS_TOKEN_SECONDS ?? 900),
     refreshTokenDays: Number(env.REFRESH_TOKEN_DAYS ?? 14),
     demoPassword: env.DEMO_PASSWORD || DEFAULT_DEMO_PASSWORD,
-    demo: env.DEMO_DATA !== 'false' && env.DEMO_DATA !== '0',
+    demo,
     seed: Number(env.SEED ?? 1),
     scale: Number(env.SCALE ?? 1),
     logRequests: env.LOG_REQUESTS !== 'false',

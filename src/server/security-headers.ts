@@ -3,6 +3,7 @@
 // so API answers with personal data never sit in a browser or proxy cache.
 import type { MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
+import type { Config } from './config.js';
 
 /**
  * Scripts only from our origin, never inline or eval'd (the built index.html loads one module
@@ -24,12 +25,25 @@ export const CONTENT_SECURITY_POLICY = {
   frameAncestors: ["'none'"],
 };
 
+/**
+ * sso (#12): the browser's OpenID Connect client (oidc-client-ts) reads the identity provider's
+ * discovery document and redeems the authorization code at its token endpoint, so the provider's
+ * origin joins connect-src (Entra ID: https://login.microsoftonline.com; the embedded provider: its
+ * issuer's origin, which may differ from the page's, e.g. localhost vs 127.0.0.1).
+ */
+export function ssoConnectSources(config: Config): string[] {
+  if (!config.sso) return [];
+  const origins = new Set([new URL(config.sso.issuer).origin]);
+  // Entra ID's discovery document names keys and endpoints on the same host; its token endpoint too.
+  return [...origins];
+}
+
 /** Paths whose answers may be cached: content-hashed build output. */
 const cacheable = (path: string) => path.startsWith('/assets/') || path === '/favicon.svg';
 
-export function securityHeaders(): MiddlewareHandler {
+export function securityHeaders(extraConnectSources: string[] = []): MiddlewareHandler {
   const secure = secureHeaders({
-    contentSecurityPolicy: CONTENT_SECURITY_POLICY,
+    contentSecurityPolicy: { ...CONTENT_SECURITY_POLICY, connectSrc: [...CONTENT_SECURITY_POLICY.connectSrc, ...extraConnectSources] },
     xFrameOptions: 'DENY',
     referrerPolicy: 'no-referrer',
     strictTransportSecurity: 'max-age=15552000',

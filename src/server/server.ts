@@ -5,12 +5,13 @@ import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { IncomingMessage, Server } from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createApp, createServices, type Services } from './app.js';
 import { authenticateRequest, errorBody, type AuthUser, type Deps } from './http.js';
 import { CODE, MSG } from '../shared/messages.js';
+import { createEmbeddedProvider } from './auth/sso/embedded.js';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, user: AuthUser | undefined) => void;
 
@@ -64,7 +65,19 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
   const upgrades = new Map<string, { handler: UpgradeHandler; access: 'signed-in' | 'public' }>();
   const closeHooks: (() => void | Promise<void>)[] = [];
 
-  const server = serve({ fetch: app.fetch, port: opts.port ?? deps.config.port, hostname: opts.hostname ?? process.env.HOST ?? '0.0.0.0' }) as Server;
+  // sso (#12): the embedded identity provider (oidc-provider, Koa) takes its path prefix (/oidc) on the
+  // Node server, before Hono; everything else goes to the app.
+  const sso = deps.config.sso;
+  const idp = sso?.mode === 'embedded' ? await createEmbeddedProvider(deps.config, sso) : undefined;
+  const server = serve({
+    fetch: app.fetch,
+    port: opts.port ?? deps.config.port,
+    hostname: opts.hostname ?? process.env.HOST ?? '0.0.0.0',
+    ...(idp && {
+      createServer: ((options: object, listener: (req: IncomingMessage, res: import('node:http').ServerResponse) => void) =>
+        createHttpServer(options, (req, res) => (idp.owns(req) ? idp.handle(req, res) : listener(req, res)))) as typeof createHttpServer,
+    }),
+  }) as Server;
   server.on('upgrade', async (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     socket.on('error', () => socket.destroy());
     try {

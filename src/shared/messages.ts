@@ -236,6 +236,11 @@ export const CODE = {
   // sign-in (ours, from the spec's sso_* family)
   ssoUnavailable: 'sso_unavailable',
   ssoRequired: 'sso_required',
+  // sso (#12): the spec's token-exchange outcomes, and ours for a refused ID token or unknown account
+  ssoEnforced: 'sso_enforced',
+  ssoFirstTimeLogin: 'sso_first_time_login',
+  ssoSelectAccount: 'sso_select_account',
+  ssoNotRecognised: 'sso_not_recognised',
   invalidResetLink: 'invalid_reset_link',
   /** Missing, wrong, expired or reused captcha (the spec's catalogue names no code; its message is captchaFailed). */
   captchaFailed: 'captcha_failed',

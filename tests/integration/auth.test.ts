@@ -502,6 +502,7 @@ describe('current user', () => {
       lastName: 'Info',
       roles: ['SuperAdminRole', 'ArcManagerRole'],
       tenantId: PROVIDER_TENANT,
+      loginMethod: { value: 1, name: 'Password' },
     });
 
     await t.db.deleteFrom('personRoles').where('personId', '=', id).execute();

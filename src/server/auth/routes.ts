@@ -4,7 +4,7 @@
 import { decodeJwt } from 'jose';
 import { badRequest, deps, notFound, type Api, type Ctx, type Deps } from '../http.js';
 import { CODE, MSG } from '../../shared/messages.js';
-import { PHONE_TYPE, TWO_FACTOR_TYPES } from '../../shared/codes.js';
+import { LOGIN_METHOD, PHONE_TYPE, TWO_FACTOR_TYPES } from '../../shared/codes.js';
 import {
   changePasswordSchema,
   changeTwoFactorSchema,
@@ -95,6 +95,8 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
       lastName: person.lastName,
       roles: await roleNamesOf(deps(c).db, person.id),
       tenantId: person.tenantId,
+      // sso (#12): the spec's "Current user" loginMethod; the client hides Settings for single-sign-on users.
+      loginMethod: { value: person.loginMethod, name: person.loginMethod === LOGIN_METHOD.SingleSignOn ? 'SingleSignOn' : 'Password' },
     };
     return c.json(info);
   });

@@ -33,6 +33,7 @@ import { effectiveFactor, internationalNumber, parseTwoFactorPhone, sendVerifica
 import { authenticateClient, requireCaptcha } from '../captcha/index.js';
 import { bumpSessionEpoch } from './session-epoch.js';
 import { tx, type DB } from '../db/index.js';
+import { refuseEnforcedPassword, tokenExchange } from './sso/exchange.js';
 
 export type SignInLimiters = { perEmail: Limiter; perAddress: Limiter };
 
@@ -67,7 +68,7 @@ let dummyHash: Promise<string> | undefined;
 const timingDummy = () => (dummyHash ??= hashPassword(`no-such-account-${Math.random()}`));
 
 /** Stores a new refresh token of the family and signs the access token; `db` is the caller's transaction. */
-async function issueSession(d: Deps, db: DB, person: Person, roles: string[], clientId: string, familyId: string = newId()): Promise<TokenResponse> {
+export async function issueSession(d: Deps, db: DB, person: Person, roles: string[], clientId: string, familyId: string = newId()): Promise<TokenResponse> {
   const at = d.config.now();
   const refresh = newOpaqueToken();
   await storeRefreshToken(db, { personId: person.id, familyId, clientId, token: refresh, at, days: d.config.refreshTokenDays });
@@ -96,8 +97,8 @@ export function tokenRoute(api: Api, limitersOf: (d: Deps) => SignInLimiters) {
       const d = deps(c);
       const grant = form.grant_type;
       if (!grant) throw oauthError(400, MSG.pleaseEnter('grant_type'), CODE.validation, 'invalid_request', { grant_type: MSG.pleaseEnter('grant_type') });
-      // Single sign-on needs an identity provider; none is configured in this product.
-      if (TOKEN_EXCHANGE.includes(grant)) throw oauthError(400, MSG.ssoUnavailable, CODE.ssoUnavailable);
+      // Single sign-on: the provider's ID token for our tokens (sso/exchange.ts).
+      if (TOKEN_EXCHANGE.includes(grant)) return tokenExchange(c, form, limitersOf(d));
       if (grant !== 'password' && grant !== 'refresh_token') throw oauthError(400, MSG.unsupportedGrant, CODE.unsupportedGrant);
       // Public clients (the browser app) by id; confidential clients (CLIENT_SECRETS) by id and client_secret.
       const clientId = form.client_id;
@@ -154,6 +155,10 @@ async function passwordGrant(d: Deps, input: v.InferOutput<typeof passwordGrantS
   }
   // From here the password was right: the attempt does not count against the rate limits.
   await refund();
+  await refuseEnforcedPassword(d, person.email).catch(async (e: unknown) => {
+    await failed('sso-enforced', person.id);
+    throw e;
+  });
   if (person.loginMethod === LOGIN_METHOD.SingleSignOn) {
     await failed('sso-required', person.id);
     throw oauthError(400, MSG.ssoRequired, CODE.ssoRequired);

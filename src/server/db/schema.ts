@@ -54,6 +54,8 @@ export interface PersonTable {
   etag: string;
   createdAt: string;
   updatedAt: string;
+  /** sso (#12): the identity-provider e-mail when it is not `email` (one identity, several accounts). */
+  ssoEmail: Generated<string | null>;
 }
 export interface PersonRoleTable {
   personId: string;
@@ -295,6 +297,19 @@ export interface AuditLogTable {
   details: string; // JSON
 }
 
+// sso (#12)
+/** Companies (by e-mail domain) that require single sign-on. */
+export interface SsoDomainTable {
+  domain: string;
+  enforced: Generated<number>;
+}
+/** Nonces of ID tokens that produced a session (an ID token signs in once). */
+export interface SsoNonceTable {
+  nonceHash: string;
+  personId: string;
+  expiresAt: string;
+}
+
 export interface Database {
   roles: RoleTable;
   countries: CountryTable;
@@ -319,6 +334,8 @@ export interface Database {
   verificationCodes: VerificationCodeTable;
   outbox: OutboxTable;
   auditLog: AuditLogTable;
+  ssoDomains: SsoDomainTable; // sso (#12)
+  ssoNonces: SsoNonceTable; // sso (#12)
 }
 
 export type Person = Selectable<PersonTable>;

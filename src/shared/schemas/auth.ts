@@ -70,6 +70,39 @@ export const tokenResponseSchema = v.strictObject({
 });
 export type TokenResponse = v.InferOutput<typeof tokenResponseSchema>;
 
+// ---- single sign-on (issue #12)
+
+/** One account an identity-provider e-mail reaches (spec §3 "Single sign-on context": accounts). */
+export const ssoAccountSchema = v.strictObject({ customerName: v.string(), emailAddress: v.string(), canSelect: v.boolean() });
+export type SsoAccount = v.InferOutput<typeof ssoAccountSchema>;
+
+/** Token exchange (grant_type token-exchange): id_token from the provider; sso_consent 'true' or empty; selected_account an e-mail. */
+export const tokenExchangeSchema = v.object({
+  id_token: v.pipe(v.string(), v.nonEmpty(), v.maxLength(16_384)),
+  sso_consent: v.optional(v.string()),
+  selected_account: v.optional(v.pipe(v.string(), v.trim(), v.maxLength(320), v.toLowerCase())),
+});
+
+/**
+ * GET /api/v1/sso/configuration (public, ours): what the browser needs to run the
+ * authorization-code flow with PKCE. `enabled: false` (no provider configured) leaves the rest out.
+ */
+export const ssoConfigurationSchema = v.union([
+  v.strictObject({ enabled: v.literal(false) }),
+  v.strictObject({
+    enabled: v.literal(true),
+    providerName: v.string(),
+    authority: v.string(),
+    clientId: v.string(),
+    scope: v.string(),
+  }),
+]);
+export type SsoConfiguration = v.InferOutput<typeof ssoConfigurationSchema>;
+
+/** POST /api/v1/sso/nonce (public, ours): a signed one-hour nonce to send to the provider. */
+export const ssoNonceSchema = v.strictObject({ nonce: v.string(), expiresAt: v.string() });
+export type SsoNonce = v.InferOutput<typeof ssoNonceSchema>;
+
 /** Token-endpoint errors: the project's { Content: { Message, Code } } plus OAuth's error / error_description. */
 export const tokenErrorSchema = v.strictObject({
   Content: v.strictObject({ Message: v.string(), Code: v.string(), Errors: v.optional(v.record(v.string(), v.string())) }),
@@ -78,6 +111,8 @@ export const tokenErrorSchema = v.strictObject({
   /** With `2fa_code_required` only: where the code went ('email' | 'sms') and the masked address or number. */
   code_channel: v.optional(v.picklist(['email', 'sms'])),
   code_sent_to: v.optional(v.string()),
+  /** With `sso_select_account` only: the accounts the provider's e-mail reaches, selectable ones first. */
+  accounts: v.optional(v.array(ssoAccountSchema)),
 });
 export type TokenErrorBody = v.InferOutput<typeof tokenErrorSchema>;
 

@@ -4,7 +4,7 @@
 // checks that this table and the server's route table list the same endpoints and that real
 // answers parse, and the unit tests build their fixtures from the same types.
 import * as v from 'valibot';
-import { tokenResponseSchema, twoFactorSettingSchema, twoFactorTypesSchema, userInfoSchema } from './auth.js';
+import { ssoConfigurationSchema, ssoNonceSchema, tokenResponseSchema, twoFactorSettingSchema, twoFactorTypesSchema, userInfoSchema } from './auth.js';
 import { createdResponseSchema, etagResponseSchema, messageResponseSchema } from './common.js';
 import { ownProfileSchema, personDetailsSchema, personListSchema } from './persons.js';
 import { controllersSchema, deviceTypesSchema, dictionariesSchema, featuresSchema, globalSettingsSchema, lookupListSchema } from './reference.js';
@@ -26,6 +26,9 @@ export const ENDPOINTS = {
   'GET /api/captcha/challenge': captchaChallengeSchema,
   /** RFC 7009: 200 with an empty body, whatever the token was. */
   'POST /connect/revocation': v.literal(''),
+  // sso (#12): what the browser needs for the provider redirect, and the nonce it sends there
+  'GET /api/v1/sso/configuration': ssoConfigurationSchema,
+  'POST /api/v1/sso/nonce': ssoNonceSchema,
 
   // persons
   'GET /ps-admin/persons/get-list': personListSchema,
