@@ -66,6 +66,8 @@ export type SsoConfig = {
   providerName: string;
   /** Scopes the browser asks for. */
   scope: string;
+  /** OpenID `prompt` the browser sends (SSO_PROMPT; Entra ID: select_account, so a shared machine shows whose account). */
+  prompt: string;
 };
 
 export const ENTRA_AUTHORITY = 'https://login.microsoftonline.com';
@@ -87,6 +89,7 @@ export function ssoConfig(env: NodeJS.ProcessEnv, o: { demo: boolean; port: numb
       tenantId,
       providerName: env.SSO_PROVIDER_NAME?.trim() || 'Microsoft',
       scope: env.SSO_SCOPE?.trim() || 'openid profile email',
+      prompt: env.SSO_PROMPT?.trim() || 'select_account',
     };
   }
   if (!o.demo || env.SSO_EMBEDDED === 'false' || env.SSO_EMBEDDED === '0') return undefined;
@@ -97,6 +100,7 @@ export function ssoConfig(env: NodeJS.ProcessEnv, o: { demo: boolean; port: numb
     clientId: EMBEDDED_SSO_CLIENT_ID,
     providerName: env.SSO_PROVIDER_NAME?.trim() || 'Demo ID',
     scope: 'openid profile email',
+    prompt: 'login',
   };
 }
 

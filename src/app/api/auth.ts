@@ -4,7 +4,7 @@ import { CAPTCHA_CHALLENGE_PATH, type CaptchaChallengeResponse } from '../../sha
 import { queryOptions } from '@tanstack/react-query';
 import { http, publicHttp, postTokenForm, CLIENT_ID } from './http';
 import type { CurrentUser } from '../state/session';
-import type { TokenResponse, TwoFactorPhone, TwoFactorSetting, TwoFactorTypeOption } from '../../shared/schemas/auth';
+import type { SsoConfiguration, SsoNonce, TokenResponse, TwoFactorPhone, TwoFactorSetting, TwoFactorTypeOption } from '../../shared/schemas/auth';
 import type { MessageResponse } from '../../shared/schemas/common';
 import { navigate } from 'wouter/use-browser-location';
 import { appStore } from '../state/store';
@@ -25,6 +25,34 @@ export function requestPasswordToken(input: PasswordSignIn): Promise<TokenRespon
     captchaResponse: input.captchaResponse,
     verificationCode: input.verificationCode?.trim() || undefined,
   });
+}
+
+// ---- single sign-on (issue #12)
+
+export type SsoSignIn = { idToken: string; captchaResponse: string; consent?: boolean; selectedAccount?: string };
+
+/** POST /connect/token, grant_type token-exchange: the provider's ID token for our tokens (spec §7). */
+export function requestSsoToken(input: SsoSignIn): Promise<TokenResponse> {
+  return postTokenForm<TokenResponse>({
+    id_token: input.idToken,
+    grant_type: 'token-exchange',
+    captchaResponse: input.captchaResponse,
+    sso_consent: input.consent ? 'true' : '',
+    selected_account: input.selectedAccount ?? '',
+  });
+}
+
+/** GET /api/v1/sso/configuration (public): the provider the browser signs in with, or enabled: false. */
+export const ssoConfigurationQuery = () =>
+  queryOptions({
+    queryKey: [...authKeys.all, 'sso-configuration'] as const,
+    queryFn: ({ signal }) => publicHttp<SsoConfiguration>('/api/v1/sso/configuration', { signal }),
+    staleTime: 5 * 60_000,
+  });
+
+/** POST /api/v1/sso/nonce (public): a signed nonce for the provider redirect. */
+export function requestSsoNonce(): Promise<SsoNonce> {
+  return publicHttp<SsoNonce>('/api/v1/sso/nonce', { method: 'POST' });
 }
 
 /** GET /api/v1/get-user-info (after sign-in and after a session restore). */

@@ -26,10 +26,10 @@ export type Session = {
 export type CurrentUser = UserInfo;
 
 export const SESSION_KEY = 'session';
-/** Spec §3: the single-sign-on flags are the only items kept in localStorage after logout. */
+/** Spec §3: the single-sign-on-enabled flag is the only item kept in localStorage after logout. */
 export const SSO_LOADING_KEY = 'IsSSOLoading';
 export const SSO_ENABLED_KEY = 'IsSSOEnabled';
-export const KEEP_ON_LOGOUT = [SSO_LOADING_KEY, SSO_ENABLED_KEY];
+export const KEEP_ON_LOGOUT = [SSO_ENABLED_KEY];
 
 const storage = createJSONStorage<Session | null>(() => localStorage);
 
@@ -121,7 +121,7 @@ export function onLogout(fn: (reason: LogoutReason | 'other-tab') => void): () =
   return () => logoutListeners.delete(fn);
 }
 
-/** Removes every localStorage item but the single-sign-on flags, one key at a time so other tabs get a storage event per key. */
+/** Removes every localStorage item but the single-sign-on-enabled flag, one key at a time so other tabs get a storage event per key. */
 export function clearLocalStorage() {
   const keys: string[] = [];
   for (let i = 0; i < localStorage.length; i++) {

@@ -95,6 +95,8 @@ export const ssoConfigurationSchema = v.union([
     authority: v.string(),
     clientId: v.string(),
     scope: v.string(),
+    /** OpenID `prompt` for the redirect: Entra ID 'select_account', the embedded provider 'login'. */
+    prompt: v.string(),
   }),
 ]);
 export type SsoConfiguration = v.InferOutput<typeof ssoConfigurationSchema>;

@@ -41,7 +41,7 @@ describe('session atoms', () => {
 });
 
 describe('logout', () => {
-  it('keeps only the single-sign-on flags, clears the query cache and the user, and goes to /login', () => {
+  it('keeps only the single-sign-on-enabled flag, clears the query cache and the user, and goes to /login', () => {
     appStore.set(sessionAtom, session('carol'));
     appStore.set(currentUserAtom, makeUserInfo({ email: 'carol@example.test', firstName: 'Carol', lastName: 'C' }));
     localStorage.setItem('IsSSOEnabled', 'false');
@@ -56,7 +56,7 @@ describe('logout', () => {
     logout('user');
     off();
 
-    expect(Object.keys(localStorage).sort()).toEqual(['IsSSOEnabled', 'IsSSOLoading']);
+    expect(Object.keys(localStorage).sort()).toEqual(['IsSSOEnabled']);
     expect(appStore.get(sessionAtom)).toBeNull();
     expect(appStore.get(currentUserAtom)).toBeNull();
     expect(queryClient.getQueryCache().getAll()).toHaveLength(0);

@@ -24,6 +24,7 @@ function server(token: (form: URLSearchParams, call: Call) => Response, opts: { 
   return stubFetch((c) => {
     if (c.url === CAPTCHA_PATH) return altchaChallengeResponse();
     if (c.url === '/features/all') return features(!!opts.sso);
+    if (c.url === '/api/v1/sso/configuration') return json({ enabled: false }); // no provider: the button ends in 'unavailable'
     if (c.url === '/connect/token') return token(new URLSearchParams(c.body ?? ''), c);
     if (c.url === '/api/v1/get-user-info') return userInfo();
     if (c.url === '/api/v1/two-factor-authentication/send')

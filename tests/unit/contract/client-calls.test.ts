@@ -73,6 +73,8 @@ describe('client calls', () => {
     };
     await run(() => auth.requestPasswordToken({ email: 'a@b.test', password: 'x', captchaResponse: 'c' }));
     await run(() => auth.getUserInfo());
+    await run(() => auth.requestSsoToken({ idToken: 'i', captchaResponse: 'c', consent: true, selectedAccount: 'a@b.test' }));
+    await run(() => auth.requestSsoNonce());
     await run(() => auth.resendVerificationCode('a@b.test'));
     await run(() => auth.requestPasswordReset('a@b.test', 'c'));
     await run(() => auth.confirmPasswordReset({ token: 't', newPassword: 'New-Passw0rd!', newPasswordRepeated: 'New-Passw0rd!' }));
@@ -94,6 +96,8 @@ describe('client calls', () => {
     expect(made.map(endpointOf)).toEqual([
       'POST /connect/token',
       'GET /api/v1/get-user-info',
+      'POST /connect/token',
+      'POST /api/v1/sso/nonce',
       'POST /api/v1/two-factor-authentication/send',
       'POST /api/v1/reset-password',
       'POST /api/v1/reset-password/confirm',
@@ -132,6 +136,7 @@ describe('client calls', () => {
       [
         'GET /api/v1/get-user-two-factor-authentication ← api/auth.ts#twoFactorSettingQuery',
         'GET /api/v1/two-factor-authentication/types ← api/auth.ts#twoFactorTypesQuery',
+        'GET /api/v1/sso/configuration ← api/auth.ts#ssoConfigurationQuery',
         'GET /customers/get-global-settings ← api/reference.ts#globalSettingsQuery',
         'GET /features/all ← api/reference.ts#featuresQuery',
         'GET /persons/get-by-id ← features/persons/api.ts#personDetailQuery',

@@ -5,7 +5,7 @@ import { errorStatus } from '../../api/query-client';
 import { PermissionMissingError } from '../../api/auth';
 import { isCaptchaFailure } from './captcha';
 
-/** The identity provider's display name in the sso_enforced message. */
+/** The identity provider's display name in the sso_enforced message when the server has not named one (GET /api/v1/sso/configuration). */
 export const SSO_PROVIDER_NAME = 'Microsoft';
 
 export type SignInOutcome = { kind: 'code-required'; sentTo: string } | { kind: 'error'; message: string };
@@ -28,7 +28,7 @@ export function errorCode(err: unknown): string | undefined {
   return typeof c === 'string' ? c : undefined;
 }
 
-export function classifySignInError(err: unknown, codeShown: boolean): SignInOutcome {
+export function classifySignInError(err: unknown, codeShown: boolean, providerName: string = SSO_PROVIDER_NAME): SignInOutcome {
   const error = (message: string): SignInOutcome => ({ kind: 'error', message });
   if (err instanceof PermissionMissingError) return error(MSG.permissionMissing);
   if (isCaptchaFailure(err)) return error(MSG.captchaFailed);
@@ -37,7 +37,7 @@ export function classifySignInError(err: unknown, codeShown: boolean): SignInOut
   if (code === '2fa_code_required') return codeShown ? error(MSG.invalidCode) : { kind: 'code-required', sentTo: codeSentText(err) };
   if (status === 429) return error(messageFromError((err as { data?: unknown }).data));
   if (code === 'permission_missing') return error(MSG.permissionMissing);
-  if (code === 'sso_enforced') return error(MSG.ssoEnforced(SSO_PROVIDER_NAME));
+  if (code === 'sso_enforced') return error(MSG.ssoEnforced(providerName));
   if (code === 'sso_required') return error(MSG.ssoRequired);
   if (code === 'sso_unavailable') return error(MSG.ssoUnavailable);
   // No answer at all (network down) or a server fault: not the user's credentials.

@@ -1,6 +1,6 @@
 // Spec §2 sign-in page: welcome heading, 'Sign in' form (Email, Password, 'Log In',
 // 'Forgot password?'), the verification-code step, and the single-sign-on button when the
-// public features list enables it.
+// public features list enables it, with its sub-views (use-sso.ts, sso-views.tsx).
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
@@ -9,16 +9,18 @@ import * as v from 'valibot';
 import { Button, Callout, Flex, Heading, Link, Text, TextField } from '@radix-ui/themes';
 import { MSG, messageFromError } from '../../../shared/messages';
 import { loginFormSchema, verificationCodeField } from '../../../shared/schemas/auth';
-import { requestPasswordToken, resendVerificationCode, signInWithTokens } from '../../api/auth';
+import { requestPasswordToken, resendVerificationCode, signInWithTokens, ssoConfigurationQuery } from '../../api/auth';
 import { featuresQuery, isFeatureOn } from '../../api/reference';
-import { SSO_ENABLED_KEY, SSO_LOADING_KEY } from '../../state/session';
+import { SSO_ENABLED_KEY } from '../../state/session';
 import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
 import { AuthLayout } from './auth-layout';
 import { FormField, PasswordField } from '../../ui/form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
-import { classifySignInError } from './sign-in-errors';
+import { classifySignInError, SSO_PROVIDER_NAME } from './sign-in-errors';
 import { useCaptcha } from './captcha';
+import { useSso } from './use-sso';
+import { SsoAccountPicker, SsoConsent, SsoError, SsoLoading } from './sso-views';
 
 type Values = { email: string; password: string; verificationCode: string };
 
@@ -30,19 +32,18 @@ export function SignInPage() {
   const codeShownRef = useRef(false);
   codeShownRef.current = codeShown;
   const [error, setError] = useState<string | null>(null);
-  const [ssoError, setSsoError] = useState<string | null>(() =>
-    // Back from an identity provider with nothing to exchange: spec §8 "missing provider token".
-    localStorage.getItem(SSO_LOADING_KEY) === 'true' ? MSG.ssoNotRecognised : null,
-  );
   const [resending, setResending] = useState(false);
 
   const captcha = useCaptcha();
+  const sso = useSso(captcha.getCaptchaResponse);
   const features = useQuery(featuresQuery());
   const ssoOn = isFeatureOn(features.data, 'SingleSignOn');
+  const ssoConfig = useQuery({ ...ssoConfigurationQuery(), enabled: ssoOn || sso.view.kind !== 'none' });
+  // The provider's display name: on the button, while signing in, and in the sso_enforced message.
+  const providerName = ssoConfig.data?.enabled ? ssoConfig.data.providerName : SSO_PROVIDER_NAME;
 
   useEffect(() => {
     document.title = `${MSG.signInHeading} - ${MSG.productName}`;
-    if (localStorage.getItem(SSO_LOADING_KEY) === 'true') localStorage.setItem(SSO_LOADING_KEY, 'false');
   }, []);
   useEffect(() => {
     if (features.data) localStorage.setItem(SSO_ENABLED_KEY, String(ssoOn));
@@ -74,7 +75,7 @@ export function SignInPage() {
       });
       await signInWithTokens(tokens);
     } catch (err) {
-      const outcome = classifySignInError(err, withCode);
+      const outcome = classifySignInError(err, withCode, providerName);
       if (outcome.kind === 'code-required') {
         setCodeSentTo(outcome.sentTo);
         setCodeShown(true);
@@ -96,18 +97,18 @@ export function SignInPage() {
     }
   };
 
-  if (ssoError) {
+  const back = () => void sso.back();
+  if (sso.view.kind !== 'none') {
+    const view = sso.view;
     return (
       <AuthLayout>
         <Heading as="h1" size="6" mb="4">
           {MSG.welcome(MSG.productName)}
         </Heading>
-        <Callout.Root color="red" role="alert" mb="4">
-          <Callout.Text>{ssoError}</Callout.Text>
-        </Callout.Root>
-        <Button type="button" variant="soft" onClick={() => setSsoError(null)} autoFocus>
-          {MSG.back}
-        </Button>
+        {view.kind === 'loading' && <SsoLoading providerName={providerName} />}
+        {view.kind === 'consent' && <SsoConsent onBack={back} onAccept={sso.accept} />}
+        {view.kind === 'accounts' && <SsoAccountPicker accounts={view.accounts} onChoose={sso.choose} onBack={back} />}
+        {view.kind === 'error' && <SsoError message={view.message} onBack={back} />}
       </AuthLayout>
     );
   }
@@ -166,8 +167,8 @@ export function SignInPage() {
           <div className="or-separator" role="separator" aria-label={MSG.or}>
             <span>{MSG.or}</span>
           </div>
-          <Button type="button" size="3" variant="outline" className="full-width" onClick={() => setSsoError(MSG.ssoUnavailable)}>
-            Sign in with Single Sign-on
+          <Button type="button" size="3" variant="outline" className="full-width" onClick={() => void sso.start()}>
+            {ssoConfig.data?.enabled ? `Sign in with ${providerName}` : 'Sign in with Single Sign-on'}
           </Button>
         </>
       )}

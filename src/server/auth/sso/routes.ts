@@ -12,7 +12,7 @@ export function ssoRoutes(api: Api) {
     const sso = d.config.sso;
     const body: SsoConfiguration =
       sso && (await ssoFeatureOn(d.db))
-        ? { enabled: true, providerName: sso.providerName, authority: sso.issuer, clientId: sso.clientId, scope: sso.scope }
+        ? { enabled: true, providerName: sso.providerName, authority: sso.issuer, clientId: sso.clientId, scope: sso.scope, prompt: sso.prompt }
         : { enabled: false };
     return c.json(body);
   });
