@@ -188,6 +188,9 @@ describe('every endpoint answers its contract', () => {
     ]);
     const captcha = () => solvedCaptcha((path) => t.request(path));
     expect((await expectContract('GET /api/captcha/challenge', '/api/captcha/challenge', { token: undefined })).provider).toBe('altcha');
+    // sso (#12): no provider in this app; the nonce is issued regardless (full flows: sso.test.ts)
+    expect(await expectContract('GET /api/v1/sso/configuration', '/api/v1/sso/configuration', { token: undefined })).toEqual({ enabled: false });
+    expect((await expectContract('POST /api/v1/sso/nonce', '/api/v1/sso/nonce', { token: undefined })).nonce).toMatch(/^n1\./);
 
     const signIn = { grant_type: 'password', client_id: 'portal', username: 'contract.ann@staff.test', password: PASSWORD };
     const tokens = await expectContract('POST /connect/token', '/connect/token', { token: undefined, form: { ...signIn, captchaResponse: await captcha() } });
