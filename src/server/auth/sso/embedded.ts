@@ -182,7 +182,7 @@ export async function createEmbeddedProvider(config: Config, sso: SsoConfig): Pr
       // oidc-provider routes below its issuer's path: it sees the path without the prefix, as when mounted by express.
       (req as IncomingMessage & { originalUrl?: string }).originalUrl = url;
       req.url = inner;
-      callback(req, res);
+      void callback(req, res); // Koa answers its own errors
     },
   };
 }
