@@ -9,6 +9,7 @@ import { createOutbox } from './outbox.js';
 import { createMemoryBus, openRedis, openRedisBus } from './redis.js';
 import { createServer } from './server.js';
 import { DEMO_ACCOUNTS } from './seed/accounts.js';
+import { SSO_DEMO_IDENTITIES } from './auth/sso/demo-identities.js';
 
 const log = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
 
@@ -36,6 +37,15 @@ async function main() {
       `  Workspace ready at http://localhost:${server.port}`,
       `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : join(config.dataDir, 'workspace.sqlite')}`,
       ...(config.demo ? ['  Demo sign-ins (password: ' + config.demoPassword + '):', ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(28)} ${a.label}`)] : []),
+      // sso (#12)
+      ...(config.sso?.mode === 'embedded'
+        ? [
+            `  Single sign-on (${config.sso.providerName}, ${config.sso.issuer}; no password):`,
+            ...SSO_DEMO_IDENTITIES.map((i) => `    ${i.email.padEnd(28)} ${i.label}`),
+          ]
+        : config.sso
+          ? [`  Single sign-on: ${config.sso.providerName} (${config.sso.issuer})`]
+          : []),
       '',
     ].join('\n') + '\n',
   );
