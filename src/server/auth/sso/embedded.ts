@@ -38,7 +38,7 @@ input{width:100%;box-sizing:border-box;font:inherit;padding:8px 10px;border:1px 
 button{font:inherit;padding:8px 14px;border-radius:6px;border:1px solid #0b5cad;background:#0b5cad;color:#fff;cursor:pointer}
 button.secondary{background:#fff;color:#0b5cad}
 :focus-visible{outline:3px solid #f59e0b;outline-offset:2px}
-ul{list-style:none;padding:0;margin:16px 0}li{margin:6px 0}li form{display:grid;grid-template-columns:210px 1fr;gap:8px;align-items:center}li button{white-space:nowrap;text-align:left}li small{color:#666}
+ul{list-style:none;padding:0;margin:12px 0 16px}li{margin:10px 0}li form{display:flex;flex-direction:column;gap:2px}li button{text-align:left}li small{color:#666}
 .error{color:#b42318;font-weight:600}
 </style></head><body><main>${body}</main></body></html>`;
 }
