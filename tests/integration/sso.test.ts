@@ -14,7 +14,7 @@ import { hashPassword } from '../../src/server/auth/password.js';
 import { forgetDiscovery } from '../../src/server/auth/sso/verify.js';
 import { SSO_NONCE_TTL_MS } from '../../src/server/auth/sso/nonce.js';
 import { PROVIDER_ACCOUNT_NAME } from '../../src/server/auth/sso/accounts.js';
-import type { SsoConfig } from '../../src/server/config.js';
+import { ssoConfig, StartupError, type SsoConfig } from '../../src/server/config.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import type { RoleName } from '../../src/shared/permissions.js';
 
@@ -135,6 +135,41 @@ const person = (email: string, roles: RoleName[] = ['SuperAdminRole'], over: { t
   insertPerson(t.db, { email, roles, passwordHash: hash, ...over });
 const stored = (id: string) => t.db.selectFrom('persons').select(['loginMethod', 'lastLoginDate']).where('id', '=', id).executeTakeFirstOrThrow();
 const sessionsOf = async (id: string) => (await t.db.selectFrom('refreshTokens').select('id').where('personId', '=', id).execute()).length;
+
+describe('configuration from the environment', () => {
+  test('Entra ID from the tenant alone; an explicit issuer wins; the client id is required', () => {
+    expect(ssoConfig({ SSO_TENANT_ID: TENANT, SSO_CLIENT_ID: 'app-1' }, { demo: true, port: 8080 })).toEqual({
+      mode: 'external',
+      issuer: `https://login.microsoftonline.com/${TENANT}/v2.0`,
+      clientId: 'app-1',
+      tenantId: TENANT,
+      providerName: 'Microsoft',
+      scope: 'openid profile email',
+      prompt: 'select_account',
+    });
+    expect(
+      ssoConfig({ SSO_ISSUER: 'https://id.example.test/realm/', SSO_CLIENT_ID: 'c', SSO_PROVIDER_NAME: 'Example ID' }, { demo: false, port: 1 }),
+    ).toMatchObject({
+      mode: 'external',
+      issuer: 'https://id.example.test/realm',
+      providerName: 'Example ID',
+    });
+    expect(() => ssoConfig({ SSO_TENANT_ID: TENANT }, { demo: true, port: 8080 })).toThrow(StartupError);
+    expect(() => ssoConfig({ SSO_ISSUER: 'login.example.test', SSO_CLIENT_ID: 'c' }, { demo: true, port: 8080 })).toThrow(StartupError);
+  });
+
+  test('the embedded provider only with demo data and no issuer, at PUBLIC_URL/oidc; SSO_EMBEDDED=false turns it off', () => {
+    expect(ssoConfig({}, { demo: true, port: 8208 })).toMatchObject({
+      mode: 'embedded',
+      issuer: 'http://localhost:8208/oidc',
+      providerName: 'Demo ID',
+      prompt: 'login',
+    });
+    expect(ssoConfig({ PUBLIC_URL: 'https://ws.example.test/' }, { demo: true, port: 8208 })?.issuer).toBe('https://ws.example.test/oidc');
+    expect(ssoConfig({}, { demo: false, port: 8208 })).toBeUndefined();
+    expect(ssoConfig({ SSO_EMBEDDED: 'false' }, { demo: true, port: 8208 })).toBeUndefined();
+  });
+});
 
 describe('configuration and availability', () => {
   test('the public configuration names the provider; a nonce is signed and expires', async () => {
