@@ -84,6 +84,18 @@ export function useSso(getCaptchaResponse: () => Promise<string>) {
     })();
   }, [exchange]);
 
+  // Back from the provider's page by the browser's Back button: a page restored from the
+  // back-forward cache would still show the wait. Nothing came back: the missing-token message.
+  useEffect(() => {
+    const onShow = (e: PageTransitionEvent) => {
+      if (!e.persisted || localStorage.getItem(SSO_LOADING_KEY) !== 'true') return;
+      setLoadingFlag(false);
+      setView({ kind: 'error', message: MSG.ssoNotRecognised });
+    };
+    window.addEventListener('pageshow', onShow);
+    return () => window.removeEventListener('pageshow', onShow);
+  }, []);
+
   const start = useCallback(async () => {
     setView({ kind: 'loading' });
     try {
