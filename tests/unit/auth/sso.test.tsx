@@ -176,6 +176,19 @@ describe('single sign-on on the sign-in page', () => {
     expect(localStorage.getItem('IsSSOLoading')).toBe('false');
   });
 
+  it('a page restored from the back-forward cache mid-redirect ends the wait with the missing-token message', async () => {
+    server(() => json(tokens('x')));
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: `Sign in with ${PROVIDER}` }));
+    expect(await screen.findByRole('status')).toHaveTextContent(`Signing in with ${PROVIDER}`);
+    localStorage.setItem('IsSSOLoading', 'true'); // what startSsoRedirect set before leaving
+    const restored = new Event('pageshow') as PageTransitionEvent;
+    Object.defineProperty(restored, 'persisted', { value: true });
+    window.dispatchEvent(restored);
+    expect(await screen.findByRole('alert')).toHaveTextContent(MSG.ssoNotRecognised);
+    expect(localStorage.getItem('IsSSOLoading')).toBe('false');
+  });
+
   it("sso_enforced on a password sign-in names the server's provider", async () => {
     server(() => errorResponse(400, 'sso_enforced', 'x'));
     renderPage();
