@@ -135,7 +135,6 @@ export async function insertAlarmReport(db: DB, over: ReportIn = {}) {
     profileSnapshot: JSON.stringify(snap),
     etag: `"${randomUUID()}"`,
     ...row,
-    personId,
   };
   await db.insertInto('alarmReports').values(report).execute();
   const callRows = calls.map((c, k) => ({
