@@ -329,7 +329,11 @@ export const customerPayload = v.object(
       ),
       null,
     ),
-    isMigratedAccount: v.boolean(CUSTOMER_TEXT.migratedRequired),
+    isMigratedAccount: v.pipe(
+      v.optional(v.nullable(v.boolean(CUSTOMER_TEXT.migratedRequired)), null),
+      v.check((b) => b !== null, CUSTOMER_TEXT.migratedRequired),
+      v.transform((b) => b === true),
+    ),
     phoneNumber: optText(32),
     customerStatus: v.optional(v.nullable(v.picklist(statusValues, CUSTOMER_TEXT.unknownStatus)), null),
     portalReferenceNumber: portalReference,
