@@ -126,6 +126,9 @@ describe('customer list', () => {
     const p2 = await list({ orderBy: 'Name', page: 2, pageSize: 10 });
     expect(p2.customers).toEqual([]);
     expect(p2.totalCount).toBe(4);
+    // A filtered page past the end still counts the matches.
+    expect(await list({ tierIds: [2, 3], page: 2 })).toMatchObject({ customers: [], totalCount: 2, generalTotalCount: 4 });
+    expect(await list({ tierIds: [2, 3], pageSize: 25 })).toMatchObject({ totalCount: 2 });
   });
 
   test('bad filters are 400 with the field named', async () => {

@@ -84,7 +84,10 @@ function filtered(db: DB, f: Omit<CustomerListBody, 'page' | 'pageSize' | 'order
   let q = db.selectFrom('customers as c');
   if (f.searchValue) {
     const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
-    q = q.where((eb) => eb.or([eb(sql`lower(c."name")`, 'like', sql`${like} escape '\\'`), eb(sql`lower(c."portalId")`, 'like', sql`${like} escape '\\'`)]));
+    // SQLite's LIKE ignores ASCII case already (as its lower() does); PostgreSQL's does not.
+    const pg = isPostgres(db);
+    const col = (name: 'name' | 'portalId') => (pg ? sql`lower(c.${sql.ref(name)})` : sql`c.${sql.ref(name)}`);
+    q = q.where((eb) => eb.or([eb(col('name'), 'like', sql`${like} escape '\\'`), eb(col('portalId'), 'like', sql`${like} escape '\\'`)]));
   }
   if (f.tierIds.length) q = q.where('c.tier', 'in', f.tierIds);
   if (f.statusIds.length) q = q.where('c.status', 'in', f.statusIds);
@@ -92,13 +95,7 @@ function filtered(db: DB, f: Omit<CustomerListBody, 'page' | 'pageSize' | 'order
   return q;
 }
 
-/**
- * The customer list (POST api/v1/customer/get-list). Search: part of the name or the portal
- * reference, case-insensitive. Sorting: Reference numerically (by length, then text), Name, Tier,
- * Status, Migrated; missing values last in both directions; ties break on the name, then the id.
- */
-export async function listCustomers(db: DB, f: CustomerListBody): Promise<CustomerList> {
-  const q = filtered(db, f);
+function ordered(db: DB, f: Omit<CustomerListBody, 'page' | 'pageSize'>) {
   const dir = sql.raw(f.desc ? 'desc' : 'asc');
   const ORDER: Record<CustomerOrderBy, ReturnType<typeof sql>[]> = {
     Reference: [sql`case when c."portalId" is null then 1 else 0 end`, sql`length(c."portalId") ${dir}`, sql`c."portalId" ${dir}`],
@@ -107,37 +104,44 @@ export async function listCustomers(db: DB, f: CustomerListBody): Promise<Custom
     Status: [sql`case when c."status" is null then 1 else 0 end`, sql`c."status" ${dir}`],
     Migrated: [sql`c."isMigratedAccount" ${dir}`],
   };
-  let page = q
-    .select(LIST_COLS.map((c) => `c.${c}` as const))
-    .limit(f.pageSize)
-    .offset((f.page - 1) * f.pageSize);
+  let page = filtered(db, f).select(LIST_COLS.map((c) => `c.${c}` as const));
   for (const o of ORDER[f.orderBy]) page = page.orderBy(o);
   if (f.orderBy !== 'Name') page = page.orderBy(sql`c."name" ${dir}`);
-  page = page.orderBy(sql`c."id" ${dir}`);
-  const unfiltered = !f.searchValue && !f.tierIds.length && !f.statusIds.length && !f.migratedOnly;
-  const [rows, count, all] = await Promise.all([
-    page.execute(),
-    unfiltered
-      ? undefined
-      : q
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .executeTakeFirstOrThrow()
-          .then((r) => Number(r.n)),
-    countAllCustomers(db),
-  ]);
-  return { customers: rows.map(toListItem), totalCount: count ?? all, generalTotalCount: all };
+  return page.orderBy(sql`c."id" ${dir}`);
 }
 
-/** Every customer matching the filters, in the list's order (the export). */
-export async function listAllCustomers(db: DB, f: CustomerListBody, max: number): Promise<CustomerListItem[]> {
-  const out: CustomerListItem[] = [];
-  const PAGE = 100;
-  for (let page = 1; out.length < max; page++) {
-    const chunk = await listCustomers(db, { ...f, page, pageSize: PAGE });
-    out.push(...chunk.customers);
-    if (chunk.customers.length < PAGE) break;
+/**
+ * The customer list (POST api/v1/customer/get-list). Search: part of the name or the portal
+ * reference, case-insensitive. Sorting: Reference numerically (by length, then text), Name, Tier,
+ * Status, Migrated; missing values last in both directions; ties break on the name, then the id.
+ */
+export async function listCustomers(db: DB, f: CustomerListBody): Promise<CustomerList> {
+  const unfiltered = !f.searchValue && !f.tierIds.length && !f.statusIds.length && !f.migratedOnly;
+  // Filtered: the page and the filtered count in one pass (count(*) over ()), not two scans.
+  const page = ordered(db, f)
+    .$if(!unfiltered, (qb) => qb.select(sql<number | string>`count(*) over ()`.as('total')))
+    .limit(f.pageSize)
+    .offset((f.page - 1) * f.pageSize);
+  const [rows, all] = await Promise.all([page.execute() as Promise<(ListRow & { total?: number | string })[]>, countAllCustomers(db)]);
+  let count = all;
+  if (!unfiltered) {
+    const firstRow = rows[0];
+    count = firstRow
+      ? Number(firstRow.total)
+      : Number(
+          (
+            await filtered(db, f)
+              .select((eb) => eb.fn.countAll<number | string>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
   }
-  return out.slice(0, max);
+  return { customers: rows.map(toListItem), totalCount: count, generalTotalCount: all };
+}
+
+/** Every customer matching the filters (at most `max`), in the list's order: the export. */
+export async function listAllCustomers(db: DB, f: CustomerListBody, max: number): Promise<CustomerListItem[]> {
+  return (await ordered(db, f).limit(max).execute()).map(toListItem);
 }
 
 // ---------------------------------------------------------------- details
