@@ -130,6 +130,32 @@ describe('allocate-many', () => {
   });
 });
 
+describe('concurrent allocations', () => {
+  test('the same devices sent twice at once: one request wins, the other is 409', async () => {
+    const c2 = await insertCustomer(t.db, { name: 'Race Ltd' });
+    await t.db.insertInto('deviceSubscriptions').values({ customerId: c2.id, deviceType: 620, purchased: 100 }).execute();
+    const devs = Array.from({ length: 3 }, (_, i) => deviceRow({ serialNumber: `RACE-A-${i}`, type: 620 }));
+    await t.db.insertInto('devices').values(devs).execute();
+    const statuses = await Promise.all(Array.from({ length: 4 }, () => allocate({ customerId: c2.id, devices: devs.map(ref) }).then((r) => r.status)));
+    expect(statuses.sort()).toEqual([200, 409, 409, 409]);
+  });
+
+  test('two allocations within the quota each but over it together: the customer row serialises them, one is refused', async () => {
+    const c3 = await insertCustomer(t.db, { name: 'Quota Race Ltd' });
+    await t.db.insertInto('deviceSubscriptions').values({ customerId: c3.id, deviceType: 620, purchased: 4 }).execute();
+    const a = Array.from({ length: 3 }, (_, i) => deviceRow({ serialNumber: `RACE-B-${i}`, type: 620 }));
+    const b = Array.from({ length: 3 }, (_, i) => deviceRow({ serialNumber: `RACE-C-${i}`, type: 620 }));
+    await t.db
+      .insertInto('devices')
+      .values([...a, ...b])
+      .execute();
+    const statuses = await Promise.all([a, b].map((set) => allocate({ customerId: c3.id, devices: set.map(ref) }).then((r) => r.status)));
+    expect(statuses.sort()).toEqual([200, 422]);
+    const n = await t.db.selectFrom('devices').select('id').where('customerId', '=', c3.id).execute();
+    expect(n).toHaveLength(3);
+  });
+});
+
 describe('the customer devices export', () => {
   test('an .xlsx of the customer devices matching the filters', async () => {
     const res = await t.request(`/api/v1/customer/export/device-list/${cust.id}`, { method: 'POST', token: admin, json: { deviceTypeIds: [750] } });
