@@ -50,7 +50,7 @@ afterAll(async () => {
 
 const bySerial = (s: string) => stock.find((d) => d.serialNumber === s)!;
 const ref = (d: DeviceTable) => ({ id: d.id, etag: d.etag, typeValue: d.type });
-const allocate = (json: Record<string, unknown>) => t.request('/api/v1/device/allocate-many', { method: 'POST', token: admin, json });
+const allocate = async (json: Record<string, unknown>) => t.request('/api/v1/device/allocate-many', { method: 'POST', token: admin, json });
 const stored = (ids: string[]) => t.db.selectFrom('devices').selectAll().where('id', 'in', ids).orderBy('serialNumber').execute();
 const customerDevices = async (json: Record<string, unknown> = {}) =>
   ok<DeviceList>(await t.request(`/api/v1/customer/get-device-list/${cust.id}`, { method: 'POST', token: admin, json }));

@@ -784,4 +784,15 @@ describe('customers (issue #10)', () => {
       .execute();
     expect(tenants).toEqual([]);
   });
+
+  test('held e-mails wait only for customers that pause e-mail delivery, addressed to their people', async () => {
+    const held = await a
+      .selectFrom('outbox as o')
+      .leftJoin('customers as c', 'c.tenantId', 'o.heldTenantId')
+      .leftJoin('persons as p', (j) => j.onRef('p.email', '=', 'o.recipient').onRef('p.tenantId', '=', 'o.heldTenantId'))
+      .select(['o.sentAt', 'c.isAutomaticEmailsPaused', 'p.id as personId'])
+      .where('o.heldTenantId', 'is not', null)
+      .execute();
+    for (const h of held) expect(h).toEqual({ sentAt: null, isAutomaticEmailsPaused: 1, personId: expect.any(String) });
+  });
 });

@@ -13,6 +13,7 @@ import { ROLE_IDS, ROLE_LABELS, type RoleName } from '../../shared/permissions.j
 import { DEVICE_CAPABILITIES, CAPABILITY, PHONE_TYPE } from '../../shared/codes.js';
 import { DEMO_ACCOUNTS } from './accounts.js';
 import { seedCrmDirectory } from './crm.js';
+import { seedHeldEmails } from './email-backlog.js';
 import { PROVIDER_TENANT_ID } from './ids.js';
 import { Rng } from './rng.js';
 import { entryOf, itemAt, zip } from './lists.js';
@@ -1038,6 +1039,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       await ins.flush();
     // Customers (issue #10): the embedded CRM directory, from its own rng stream.
     const crmAccounts = await seedCrmDirectory(trx, seed);
+    const heldEmails = await seedHeldEmails(trx, seed, now);
     log({
       msg: 'demo data insert time',
       ...Object.fromEntries([persons, personRoles, customersIns, devices, configs, messages].map((x) => [x.table, Math.round(x.ms)])),
@@ -1054,7 +1056,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       deviceMessages: messages.total,
       refreshTokens: tokens.total,
       verificationCodes: codes.total,
-      outbox: outbox.total,
+      outbox: outbox.total + heldEmails,
       auditLog: auditIns.total,
       crmAccounts,
       ...alarmCounts,
