@@ -314,6 +314,26 @@ describe('create and update', () => {
   });
 });
 
+describe('concurrency', () => {
+  test('20 concurrent updates with one etag: one 200, 19 × 409, the winner stored whole', async () => {
+    const c = await insertCustomer(t.db, { name: 'Race Co' });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, async (_, i) => {
+        const res = await req(`/api/v1/customer/update?customerId=${c.id}`, {
+          method: 'PUT',
+          json: { customerAccount: { name: `Race Co ${i}`, isMigratedAccount: true, portalReferenceNumber: String(7000 + i) }, etag: c.etag },
+        });
+        return { i, status: res.status };
+      }),
+    );
+    const winners = results.filter((r) => r.status === 200);
+    expect(winners).toHaveLength(1);
+    expect(results.filter((r) => r.status === 409)).toHaveLength(19);
+    const w = winners[0]!.i;
+    expect(await stored(c.id)).toMatchObject({ name: `Race Co ${w}`, portalId: String(7000 + w) });
+  });
+});
+
 describe('subscriptions', () => {
   let cust: CustomerTable;
   beforeAll(async () => {
@@ -581,7 +601,7 @@ describe('administrators', () => {
 
 describe('exports and permissions', () => {
   test('customer export: an .xlsx of the filtered list; none matching is 400', async () => {
-    const res = await req('/api/v1/customer/export/list-with-filters', { method: 'POST', json: { migratedOnly: true, orderBy: 'Name' } });
+    const res = await req('/api/v1/customer/export/list-with-filters', { method: 'POST', json: { migratedOnly: true, tierIds: [1, 2, 3], orderBy: 'Name' } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     expect(res.headers.get('content-disposition')).toMatch(/Customers_20261122_120000\.xlsx/);
