@@ -588,6 +588,9 @@ describe('administrators', () => {
     expect(page2.Items.map((a) => a.Email)).toEqual(['admin00@admins.test']);
     const asc = await ok<CustomerAdminList>(await req(`/ps-admin/persons/get-customer-admin-list?TenantId=${cust.tenantId}&Desc=false`));
     expect(first(asc.Items).Email).toBe('admin00@admins.test');
+    // Only customer tenants: never the provider's staff.
+    expect((await req(`/ps-admin/persons/get-customer-admin-list?TenantId=${PROVIDER_TENANT}`)).status).toBe(404);
+    expect((await req(`/ps-admin/persons/get-customer-admin-list?TenantId=${randomUUID()}`)).status).toBe(404);
     // Invalid e-mail: the spec's message.
     const bad = await req('/api/v1/person', {
       method: 'POST',

@@ -56,6 +56,7 @@ import {
   allocatedByType,
   countryExists,
   customerDetails,
+  findCustomerByTenant,
   customerSubscriptions,
   findCustomerRow,
   findDuplicates,
@@ -429,7 +430,12 @@ export function customerRoutes(api: Api) {
       query: customerAdminListQuery,
       sample: { query: { TenantId: SAMPLE_ID, Page: '1', PageSize: '10', Desc: 'true', OrderBy: 'UserName' } },
     },
-    async (c, { query }) => c.json((await listCustomerAdmins(deps(c).db, query)) satisfies CustomerAdminList),
+    async (c, { query }) => {
+      const { db } = deps(c);
+      // Only a customer's tenant: this list never shows provider staff.
+      if (!(await findCustomerByTenant(db, query.TenantId))) throw customerNotFound();
+      return c.json((await listCustomerAdmins(db, query)) satisfies CustomerAdminList);
+    },
   );
 
   api.get(
