@@ -8,11 +8,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
-import { errorOf, ok } from '../helpers/customers.js';
+import { errorOf, insertCustomer, ok } from '../helpers/customers.js';
 import { first } from '../helpers/lists.js';
 import { crmConfig, StartupError } from '../../src/server/config.js';
 import { accountQuery, soqlLikeLiteral } from '../../src/server/modules/customers/crm/salesforce.js';
-import { CUSTOMER_CODE, CUSTOMER_TEXT, type CrmAccount } from '../../src/shared/schemas/customers.js';
+import { CUSTOMER_CODE, CUSTOMER_TEXT, type CrmAccount, type CustomerDetails } from '../../src/shared/schemas/customers.js';
 
 const search = async (t: TestApp, token: string, query: string) =>
   ok<CrmAccount[]>(await t.request('/api/v1/salesforce/account/query', { method: 'POST', token, json: { query } }));
@@ -218,6 +218,18 @@ describe('Salesforce adapter against a local server', () => {
     expect(tokensIssued - before).toBe(2);
     const auths = seen.filter((s) => s.path.endsWith('/query')).map((s) => s.auth);
     expect(auths.slice(-2)).toEqual([`Bearer token-${before + 1}`, `Bearer token-${before + 2}`]);
+  });
+
+  test("the customer's details link to its Salesforce account (none with the embedded directory)", async () => {
+    const { t, admin } = await appWith({ SALESFORCE_ACCESS_TOKEN: 'static-token' });
+    const c = await insertCustomer(t.db, { name: 'Linked Ltd', salesforceId: '001XX000003DHP0', salesforceUrn: 'URN0000777', isSalesforceAccount: 1 });
+    const d = await ok<CustomerDetails>(await t.request(`/ps-admin/customers/get-details?CustomerId=${c.id}`, { token: admin }));
+    expect(d.SalesforceLink).toBe(`${base}/lightning/r/Account/001XX000003DHP0/view`);
+    const plain = await createTestApp();
+    apps.push(plain);
+    const c2 = await insertCustomer(plain.db, { name: 'Linked Ltd', salesforceId: '001XX000003DHP0', salesforceUrn: 'URN0000777', isSalesforceAccount: 1 });
+    const token = await tokenFor(plain.config, ['SuperAdminRole']);
+    expect((await ok<CustomerDetails>(await plain.request(`/ps-admin/customers/get-details?CustomerId=${c2.id}`, { token }))).SalesforceLink).toBeNull();
   });
 
   test('CRM failures answer 503 crm_unavailable', async () => {

@@ -239,6 +239,8 @@ export const customerDetailsSchema = v.strictObject({
   SalesforceId: v.nullable(v.string()),
   SalesforceUrn: v.nullable(v.string()),
   IsSalesforceAccount: v.boolean(),
+  /** The account in the CRM (spec §3 account tab "Salesforce URN and link"): a Salesforce URL when Salesforce is configured, else null (the embedded directory has no pages). Optional in the type for older fixtures; the server always sends it. */
+  SalesforceLink: v.optional(v.nullable(v.string())),
   AccountManagerFullName: v.nullable(v.string()),
   CustomerSuccessManagerFullName: v.nullable(v.string()),
   Address: v.strictObject({

@@ -146,7 +146,7 @@ export async function listAllCustomers(db: DB, f: CustomerListBody, max: number)
 
 // ---------------------------------------------------------------- details
 
-export async function customerDetails(db: DB, r: CustomerRow): Promise<CustomerDetails> {
+export async function customerDetails(db: DB, r: CustomerRow, salesforceLink: string | null = null): Promise<CustomerDetails> {
   const country = r.countryId ? await db.selectFrom('countries').select('name').where('id', '=', r.countryId).executeTakeFirst() : undefined;
   return {
     Id: r.id,
@@ -161,6 +161,7 @@ export async function customerDetails(db: DB, r: CustomerRow): Promise<CustomerD
     SalesforceId: r.salesforceId,
     SalesforceUrn: r.salesforceUrn,
     IsSalesforceAccount: bool(r.isSalesforceAccount),
+    SalesforceLink: salesforceLink,
     AccountManagerFullName: r.accountManagerFullName,
     CustomerSuccessManagerFullName: r.customerSuccessManagerFullName,
     Address: {

@@ -76,7 +76,7 @@ import {
 import { allocateMany, readSerialsFile } from './allocation.js';
 import { backlogCount, queueAdministratorWelcome, releaseHeld } from './email-pause.js';
 import { customersWorkbook } from './export.js';
-import { crmAdapter } from './crm/index.js';
+import { crmAccountLink, crmAdapter } from './crm/index.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 /** The most rows one export holds. */
@@ -141,8 +141,9 @@ export function customerRoutes(api: Api) {
     '/ps-admin/customers/get-details',
     { access: P.CustomerView, query: customerIdQuery, sample: { query: { CustomerId: SAMPLE_ID } } },
     async (c, { query }) => {
-      const { db } = deps(c);
-      return c.json((await customerDetails(db, await loadCustomer(db, query))) satisfies CustomerDetails);
+      const { db, config } = deps(c);
+      const row = await loadCustomer(db, query);
+      return c.json((await customerDetails(db, row, crmAccountLink(config.crm, row.salesforceId))) satisfies CustomerDetails);
     },
   );
 

@@ -14,6 +14,12 @@ export type CrmAdapter = {
   search: (query: string, limit: number) => Promise<CrmAccount[]>;
 };
 
+/** The CRM page of an account, or null when the CRM has none (the embedded directory). */
+export function crmAccountLink(config: CrmConfig | undefined, salesforceId: string | null): string | null {
+  if (!salesforceId || !config || config.provider !== 'salesforce') return null;
+  return `${config.instanceUrl.replace(/\/+$/, '')}/lightning/r/Account/${encodeURIComponent(salesforceId)}/view`;
+}
+
 /** One adapter per configuration (the Salesforce one caches its access token). */
 const adapters = new WeakMap<object, CrmAdapter>();
 export function crmAdapter(db: DB, config: CrmConfig | undefined): CrmAdapter {
