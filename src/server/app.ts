@@ -10,6 +10,7 @@ import { customerSearch } from './modules/customers/search.js';
 import { deviceSearch } from './modules/devices/search.js';
 import { deviceRoutes } from './modules/devices/routes.js';
 import { alarmReportRoutes } from './modules/alarm-reports/routes.js';
+import { customerRoutes } from './modules/customers/routes.js';
 import { alarmReportSearch } from './modules/alarm-reports/search.js';
 import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
@@ -79,6 +80,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   referenceRoutes(api);
   deviceRoutes(api);
   alarmReportRoutes(api);
+  customerRoutes(api);
   searchRoutes(api, services.search);
   ssoRoutes(api); // sso (#12)
 

@@ -4,9 +4,9 @@ import { m003 } from './migrations/003-person-sort.js';
 import { m004 } from './migrations/004-refresh-token-person.js';
 import { m005 } from './migrations/005-auth-hardening.js';
 import { m006 } from './migrations/006-captcha.js';
-// sso (#12)
 import { m008 } from './migrations/008-alarm-reports.js';
-import { m011 } from './migrations/011-sso.js';
+import { m009 } from './migrations/009-customers.js';
+import { m011 } from './migrations/011-sso.js'; // sso (#12)
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -347,6 +347,7 @@ export const migrations: Record<string, Migration> = {
   '005_auth_hardening': m005,
   '006_captcha': m006,
   '008_alarm_reports': m008,
+  '009_customers': m009,
   '011_sso': m011, // sso (#12)
 };
 
