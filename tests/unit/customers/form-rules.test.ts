@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import { MSG } from '../../../src/shared/messages';
 import {
+  adminFormErrors,
+  administratorOf,
+  CRM_REQUIRED,
   customerFormRules,
+  formFieldOfServerKey,
+  fromCrmAccount,
+  toCustomerPayload,
   customerFormSchema,
   duplicatesQueryOf,
   EMPTY_CUSTOMER_FORM,
@@ -18,6 +24,8 @@ const form = (patch: Partial<CustomerFormValues> = {}): CustomerFormValues => ({
   accountName: 'Acme Ltd',
   isMigratedAccount: 'no',
   accountStatus: '1',
+  salesforceURN: 'URN-9',
+  salesforceId: 'sf-9',
   ...patch,
 });
 
@@ -66,6 +74,88 @@ describe('customer form rules (spec document 2 §5)', () => {
     expect(rules(form({ firstName: 'Ann', lastName: 'Lee', email: 'ann@acme.test' }))).toEqual({});
     // editing: no administrator part
     expect(customerFormRules({ editing: true })(form({ firstName: 'Ann' }))).toEqual({});
+  });
+
+  it('a customer account needs its CRM account; an internal one does not', () => {
+    const rules = customerFormRules({ editing: false });
+    expect(rules(form({ salesforceURN: '', salesforceId: '' })).salesforceURN).toBe(CRM_REQUIRED);
+    expect(rules(form({ accountType: 'internal', salesforceURN: '', salesforceId: '', accountStatus: '' }))).toEqual({});
+  });
+
+  it('builds the payload: internal accounts send no URN, managers, tier or status; phone gets its +', () => {
+    const internal = toCustomerPayload(
+      form({ accountType: 'internal', accountManager: 'M', successTier: '2', accountStatus: '1', phoneNumber: '4477', country: 'GB-ID' }),
+    );
+    expect(internal).toMatchObject({
+      name: 'Acme Ltd',
+      salesforceUrn: null,
+      salesforceId: null,
+      ownerFullName: null,
+      customerSuccessTier: null,
+      customerStatus: null,
+      phoneNumber: '+4477',
+      isMigratedAccount: false,
+      portalReferenceNumber: null,
+    });
+    expect(internal.addressDto.countryId).toBe('GB-ID');
+    const linked = toCustomerPayload(form({ successTier: '3', accountManager: 'Ann', isMigratedAccount: 'yes', portalReferenceNumber: '0042' }));
+    expect(linked).toMatchObject({
+      salesforceUrn: 'URN-9',
+      salesforceId: 'sf-9',
+      customerSuccessTier: 3,
+      customerStatus: 1,
+      ownerFullName: 'Ann',
+      portalReferenceNumber: '42',
+    });
+    expect(administratorOf(form())).toBeNull();
+    expect(administratorOf(form({ firstName: ' Ann ', lastName: 'Lee', email: 'a@b.test' }))).toEqual({
+      firstName: 'Ann',
+      lastName: 'Lee',
+      emailAddress: 'a@b.test',
+    });
+  });
+
+  it('a picked CRM account fills the fields it holds', () => {
+    const patch = fromCrmAccount({
+      id: 'sf-1',
+      name: 'Northwind',
+      urn: 'URN-1',
+      streetLine1: '1 High St',
+      streetLine2: null,
+      county: null,
+      city: 'Leeds',
+      postalCode: 'LS1 1AA',
+      countryId: 'c-gb',
+      phone: '441130000000',
+      accountManagerFullName: 'Ann Manager',
+      customerSuccessManagerFullName: null,
+      customerSuccessTier: 2,
+    });
+    expect(patch).toMatchObject({
+      salesforceId: 'sf-1',
+      accountName: 'Northwind',
+      salesforceURN: 'URN-1',
+      city: 'Leeds',
+      phoneNumber: '+441130000000',
+      successTier: '2',
+      successManager: '',
+    });
+  });
+
+  it('add administrator: all required, a valid email', () => {
+    expect(adminFormErrors({ firstName: '', lastName: '', email: '' })).toEqual({
+      firstName: MSG.pleaseEnter('first name'),
+      lastName: MSG.pleaseEnter('last name'),
+      email: MSG.pleaseEnter('email'),
+    });
+    expect(adminFormErrors({ firstName: 'A', lastName: 'B', email: 'a@b' }).email).toBe('Please enter a valid email');
+    expect(adminFormErrors({ firstName: 'A', lastName: 'B', email: 'a@b.test' })).toEqual({});
+  });
+
+  it('maps server field keys to form fields', () => {
+    expect(formFieldOfServerKey('customerAccount.portalReferenceNumber')).toBe('portalReferenceNumber');
+    expect(formFieldOfServerKey('administrator.emailAddress')).toBe('email');
+    expect(formFieldOfServerKey('unknown')).toBeNull();
   });
 
   it('a leading + is added to the phone number', () => {

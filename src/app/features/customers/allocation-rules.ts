@@ -1,7 +1,7 @@
 // Allocate devices (spec document 2 §5 "Allocation", §8): which rows may be allocated, which device
 // types the allocation would take past their subscription (purchased minus allocated), and the
 // confirmation text for a missing order number and/or exceeded quotas.
-import { CUSTOMER_TEXT } from './text';
+import { CUSTOMER_UI_TEXT } from './text';
 
 export type AllocRow = {
   id: string;
@@ -36,9 +36,9 @@ export function exceededTypes(selected: readonly AllocRow[], quotas: readonly Qu
 export function allocationConfirmation(orderNumber: string, exceeded: readonly string[]): string | null {
   const missing = orderNumber.trim() === '';
   const types = exceeded.join(', ');
-  if (missing && exceeded.length) return CUSTOMER_TEXT.noOrderAndQuota(types);
-  if (missing) return CUSTOMER_TEXT.noOrderNumber;
-  if (exceeded.length) return CUSTOMER_TEXT.quotaExceeded(types);
+  if (missing && exceeded.length) return CUSTOMER_UI_TEXT.noOrderAndQuota(types);
+  if (missing) return CUSTOMER_UI_TEXT.noOrderNumber;
+  if (exceeded.length) return CUSTOMER_UI_TEXT.quotaExceeded(types);
   return null;
 }
 

@@ -148,6 +148,8 @@ export function customerFormRules(ctx: FormContext) {
       if (!portal && portalReferenceRequired(values, ctx)) errors.portalReferenceNumber = MSG.pleaseEnter('portal reference');
       else if (portal && !/^\d+$/.test(portal)) errors.portalReferenceNumber = MSG.portalRefNumber;
     }
+    // A customer account is the CRM's account: its URN comes from the CRM search.
+    if (values.accountType === 'customer' && !values.salesforceURN.trim()) errors.salesforceURN = CRM_REQUIRED;
     // Spec §5: status is required for customer-type accounts.
     if (values.accountType === 'customer' && !values.accountStatus) errors.accountStatus = MSG.pleaseEnter('status');
     // The first administrator (create only): all or nothing, and a real address.
@@ -164,6 +166,8 @@ export function customerFormRules(ctx: FormContext) {
   };
 }
 
+export const CRM_REQUIRED = 'Please select the linked CRM account';
+
 /** The portal reference as sent: a number, only for migrated accounts (spec §3 payload). */
 export function portalReferenceOut(values: Pick<CustomerFormValues, 'isMigratedAccount' | 'portalReferenceNumber'>): number | null {
   const t = values.portalReferenceNumber.trim();
@@ -178,4 +182,112 @@ export function duplicatesQueryOf(values: CustomerFormValues) {
     portalReferenceNumber: portal === null ? undefined : String(portal),
     salesforceUrn: values.accountType === 'customer' && values.salesforceURN.trim() ? values.salesforceURN.trim() : undefined,
   };
+}
+
+export type AdminFormValues = { firstName: string; lastName: string; email: string };
+
+/** Add administrator (spec §5): all three required; the email must match the standard pattern. */
+export function adminFormErrors(values: AdminFormValues): Partial<Record<keyof AdminFormValues, string>> {
+  const errors: Partial<Record<keyof AdminFormValues, string>> = {};
+  if (!values.firstName.trim()) errors.firstName = MSG.pleaseEnter('first name');
+  if (!values.lastName.trim()) errors.lastName = MSG.pleaseEnter('last name');
+  const email = values.email.trim();
+  if (!email) errors.email = MSG.pleaseEnter('email');
+  else if (!EMAIL_PATTERN.test(email)) errors.email = MSG.enterValidEmail;
+  return errors;
+}
+
+/** The CRM account picked in the search → the form fields it fills (and locks). */
+export function fromCrmAccount(a: {
+  id: string;
+  name: string;
+  urn: string | null;
+  streetLine1: string | null;
+  streetLine2: string | null;
+  county: string | null;
+  city: string | null;
+  postalCode: string | null;
+  countryId: string | null;
+  phone: string | null;
+  accountManagerFullName: string | null;
+  customerSuccessManagerFullName: string | null;
+  customerSuccessTier: number | null;
+}): Partial<CustomerFormValues> {
+  return {
+    salesforceId: a.id,
+    accountName: a.name,
+    salesforceURN: a.urn ?? '',
+    addressLine1: a.streetLine1 ?? '',
+    addressLine2: a.streetLine2 ?? '',
+    county: a.county ?? '',
+    city: a.city ?? '',
+    postCode: a.postalCode ?? '',
+    country: a.countryId ?? '',
+    phoneNumber: a.phone ? withPlus(a.phone) : '',
+    accountManager: a.accountManagerFullName ?? '',
+    successManager: a.customerSuccessManagerFullName ?? '',
+    successTier: a.customerSuccessTier === null ? '' : String(a.customerSuccessTier),
+  };
+}
+
+const orNull = (s: string) => s.trim() || null;
+
+/** The form → the create/update payload (spec §3). Internal accounts send no URN, managers, tier or status. */
+export function toCustomerPayload(values: CustomerFormValues) {
+  const customer = values.accountType === 'customer';
+  const portal = portalReferenceOut(values);
+  return {
+    name: values.accountName.trim(),
+    addressDto: {
+      addressLine1: orNull(values.addressLine1),
+      addressLine2: orNull(values.addressLine2),
+      county: orNull(values.county),
+      city: orNull(values.city),
+      postCode: orNull(values.postCode),
+      countryId: orNull(values.country),
+    },
+    isMigratedAccount: values.isMigratedAccount === 'yes',
+    phoneNumber: withPlus(values.phoneNumber) || null,
+    customerStatus: customer && values.accountStatus ? Number(values.accountStatus) : null,
+    portalReferenceNumber: portal === null ? null : String(portal),
+    salesforceId: customer ? orNull(values.salesforceId) : null,
+    salesforceUrn: customer ? orNull(values.salesforceURN) : null,
+    ownerFullName: customer ? orNull(values.accountManager) : null,
+    customerSuccessManagerFullName: customer ? orNull(values.successManager) : null,
+    customerSuccessTier: customer && values.successTier ? Number(values.successTier) : null,
+  };
+}
+
+/** The first administrator of a new account, when one was entered. */
+export function administratorOf(values: CustomerFormValues) {
+  const firstName = values.firstName.trim();
+  const lastName = values.lastName.trim();
+  const emailAddress = values.email.trim();
+  return firstName || lastName || emailAddress ? { firstName, lastName, emailAddress } : null;
+}
+
+/** Server field keys (Content.Errors) → form fields. */
+export function formFieldOfServerKey(key: string): keyof CustomerFormValues | null {
+  const k = key.replace(/^customerAccount\./, '');
+  const map: Record<string, keyof CustomerFormValues> = {
+    name: 'accountName',
+    'addressDto.addressLine1': 'addressLine1',
+    'addressDto.addressLine2': 'addressLine2',
+    'addressDto.county': 'county',
+    'addressDto.city': 'city',
+    'addressDto.postCode': 'postCode',
+    'addressDto.countryId': 'country',
+    isMigratedAccount: 'isMigratedAccount',
+    phoneNumber: 'phoneNumber',
+    customerStatus: 'accountStatus',
+    portalReferenceNumber: 'portalReferenceNumber',
+    salesforceUrn: 'salesforceURN',
+    ownerFullName: 'accountManager',
+    customerSuccessManagerFullName: 'successManager',
+    customerSuccessTier: 'successTier',
+    'administrator.firstName': 'firstName',
+    'administrator.lastName': 'lastName',
+    'administrator.emailAddress': 'email',
+  };
+  return map[k] ?? null;
 }

@@ -1,6 +1,6 @@
 // Customer-area strings. Texts the spec quotes that the shared catalogue (MSG) does not hold yet
 // are kept here, word for word, with the labels the spec does not quote.
-export const CUSTOMER_TEXT = {
+export const CUSTOMER_UI_TEXT = {
   // spec document 2 §5 / §4 (quoted)
   duplicatesTitle: 'Account already exists?',
   createDuplicate: 'Create duplicate account',
