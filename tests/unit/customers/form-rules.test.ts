@@ -169,9 +169,11 @@ describe('customer form rules (spec document 2 §5)', () => {
       ['accountManager', 'accountStatus', 'salesforceURN', 'successManager', 'successTier'].sort(),
     );
     const linked = lockedFields({ accountType: 'customer', salesforceId: 'sf-1' });
-    expect(linked.has('accountName')).toBe(true);
+    for (const f of ['salesforceURN', 'addressLine1', 'city', 'postCode', 'country', 'accountManager', 'successManager'] as const)
+      expect(linked.has(f)).toBe(true);
+    expect(linked.has('accountName')).toBe(false);
     expect(linked.has('accountStatus')).toBe(false);
-    expect(lockedFields({ accountType: 'customer', salesforceId: '' }).has('accountName')).toBe(false);
+    expect(lockedFields({ accountType: 'customer', salesforceId: '' }).has('city')).toBe(false);
   });
 
   it('the duplicates check asks by name, portal reference and URN', () => {

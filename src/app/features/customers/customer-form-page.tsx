@@ -156,33 +156,43 @@ function CustomerForm({ customer, onReload }: Props) {
   const busy = save.isPending || checking.isPending;
   const title = editing ? `Edit ${customer.Name}` : ROUTES.customerCreate.title;
 
-  const text = (name: keyof CustomerFormValues, label: string, opts: { required?: boolean; max?: number; autoFocus?: boolean } = {}) => (
-    <FormField label={label} required={opts.required} error={errors[name]?.message}>
-      <TextField.Root
-        maxLength={opts.max ?? 200}
-        autoComplete="off"
-        autoFocus={opts.autoFocus}
-        disabled={locked.has(name)}
-        // Spec §5: the phone number gets its leading + (shown as soon as the field is left).
-        {...register(
-          name,
-          name === 'phoneNumber'
-            ? { onBlur: (e: React.FocusEvent<HTMLInputElement>) => setValue('phoneNumber', withPlus(e.target.value), { shouldDirty: true }) }
-            : undefined,
-        )}
-      />
-    </FormField>
-  );
+  // Locked fields are read-only, not disabled: react-hook-form drops the values of disabled inputs.
+  const text = (name: keyof CustomerFormValues, label: string, opts: { required?: boolean; max?: number; autoFocus?: boolean; readOnly?: boolean } = {}) => {
+    const readOnly = opts.readOnly ?? locked.has(name);
+    return (
+      <FormField label={label} required={opts.required} error={errors[name]?.message}>
+        <TextField.Root
+          maxLength={opts.max ?? 200}
+          autoComplete="off"
+          autoFocus={opts.autoFocus}
+          readOnly={readOnly}
+          variant={readOnly ? 'soft' : undefined}
+          color={readOnly ? 'gray' : undefined}
+          // Spec §5: the phone number gets its leading + (shown as soon as the field is left).
+          {...register(
+            name,
+            name === 'phoneNumber'
+              ? { onBlur: (e: React.FocusEvent<HTMLInputElement>) => setValue('phoneNumber', withPlus(e.target.value), { shouldDirty: true }) }
+              : undefined,
+          )}
+        />
+      </FormField>
+    );
+  };
   const select = (name: keyof CustomerFormValues, label: string, options: { value: string; label: string }[], required?: boolean) => (
     <FormField label={label} required={required} error={errors[name]?.message}>
-      <select className="cu-select" disabled={locked.has(name)} {...register(name)}>
-        <option value="">Select…</option>
-        {options.map((o) => (
-          <option key={o.value} value={o.value}>
-            {o.label}
-          </option>
-        ))}
-      </select>
+      {locked.has(name) ? (
+        <TextField.Root readOnly variant="soft" color="gray" value={options.find((o) => o.value === values[name])?.label ?? ''} />
+      ) : (
+        <select className="cu-select" {...register(name)}>
+          <option value="">Select…</option>
+          {options.map((o) => (
+            <option key={o.value} value={o.value}>
+              {o.label}
+            </option>
+          ))}
+        </select>
+      )}
     </FormField>
   );
 
@@ -211,18 +221,22 @@ function CustomerForm({ customer, onReload }: Props) {
           <Card size="2">
             <Flex direction="column" gap="3">
               <FormField label="Account type" required group>
-                {() => (
-                  <Flex gap="4" wrap="wrap">
-                    {(['customer', 'internal'] as const).map((t) => (
-                      <Text as="label" size="2" key={t}>
-                        <Flex gap="2" align="center">
-                          <input type="radio" value={t} disabled={editing} {...register('accountType', { onChange: () => onTypeChange(form) })} />
-                          {t === 'customer' ? CUSTOMER_UI_TEXT.accountTypeCustomer : CUSTOMER_UI_TEXT.accountTypeInternal}
-                        </Flex>
-                      </Text>
-                    ))}
-                  </Flex>
-                )}
+                {() =>
+                  editing ? (
+                    <Text size="2">{values.accountType === 'customer' ? CUSTOMER_UI_TEXT.accountTypeCustomer : CUSTOMER_UI_TEXT.accountTypeInternal}</Text>
+                  ) : (
+                    <Flex gap="4" wrap="wrap">
+                      {(['customer', 'internal'] as const).map((t) => (
+                        <Text as="label" size="2" key={t}>
+                          <Flex gap="2" align="center">
+                            <input type="radio" value={t} {...register('accountType', { onChange: () => onTypeChange(form) })} />
+                            {t === 'customer' ? CUSTOMER_UI_TEXT.accountTypeCustomer : CUSTOMER_UI_TEXT.accountTypeInternal}
+                          </Flex>
+                        </Text>
+                      ))}
+                    </Flex>
+                  )
+                }
               </FormField>
               {values.accountType === 'customer' && (
                 <CrmSearch
@@ -266,7 +280,19 @@ function CustomerForm({ customer, onReload }: Props) {
                   </Flex>
                 )}
               </FormField>
-              {showsPortalReference(values) && text('portalReferenceNumber', 'Portal reference', { required: portalReferenceRequired(values, ctx), max: 18 })}
+              {/* Spec §4: the portal reference is enabled only for migrated accounts. */}
+              <FormField label="Portal reference" required={portalReferenceRequired(values, ctx)} error={errors.portalReferenceNumber?.message}>
+                <TextField.Root
+                  maxLength={18}
+                  inputMode="numeric"
+                  autoComplete="off"
+                  readOnly={!showsPortalReference(values)}
+                  aria-disabled={!showsPortalReference(values) || undefined}
+                  variant={showsPortalReference(values) ? undefined : 'soft'}
+                  color={showsPortalReference(values) ? undefined : 'gray'}
+                  {...register('portalReferenceNumber')}
+                />
+              </FormField>
             </div>
           </Card>
           <Card size="2">

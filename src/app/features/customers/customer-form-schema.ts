@@ -89,21 +89,9 @@ export type LockedField = keyof CustomerFormValues;
  */
 export function lockedFields(values: Pick<CustomerFormValues, 'accountType' | 'salesforceId'>): Set<LockedField> {
   if (values.accountType === 'internal') return new Set<LockedField>(['salesforceURN', 'accountManager', 'successManager', 'successTier', 'accountStatus']);
+  // Spec §4 "Customer form": a linked CRM account locks the address, CRM and manager fields.
   if (values.salesforceId)
-    return new Set<LockedField>([
-      'accountName',
-      'salesforceURN',
-      'addressLine1',
-      'addressLine2',
-      'county',
-      'city',
-      'postCode',
-      'country',
-      'phoneNumber',
-      'accountManager',
-      'successManager',
-      'successTier',
-    ]);
+    return new Set<LockedField>(['salesforceURN', 'addressLine1', 'addressLine2', 'county', 'city', 'postCode', 'country', 'accountManager', 'successManager']);
   return new Set<LockedField>(['salesforceURN']);
 }
 

@@ -14,6 +14,8 @@ export const CUSTOMER_UI_TEXT = {
     `There are more ${names} allocated in this customers account than the subscription allows for. Are you sure you want to save?`,
   disableSosTitle: 'Disable SOS',
   notFound: 'Not found',
+  /** Spec §4 "Settings toggles": the pause confirmation's warning. */
+  pauseWarning: (n: number) => `All ${n} paused emails will be sent immediately. Some customers have asked not to receive emails. Are you sure?`,
   // labels (not quoted by the spec)
   reloadHint: 'Reload the customer to see the latest version, then make your change again.',
   reload: 'Reload',
