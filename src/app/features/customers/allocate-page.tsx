@@ -19,6 +19,7 @@ import { ALLOCATE_IMPORT_COLUMN, CUSTOMER_CODE } from '../../../shared/schemas/c
 import { NOT_FOUND_ETAG, placeholderDevice } from '../../../shared/schemas/devices';
 import { allocationConfirmation, exceededTypes, serialEntryProblem, type AllocRow, type Quota } from './allocation-rules';
 import { useCustomer } from './customer-view';
+import { takeHandedOver } from './allocation-handoff';
 import { CUSTOMER_UI_TEXT } from './text';
 import './customers.css';
 
@@ -40,7 +41,15 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
   const tab = useTab();
   const qc = useQueryClient();
   const subs = useQuery(customerSubscriptionsQuery(customerId));
-  const [rows, setRows] = useState<Row[]>([]);
+  // Devices imported on the Devices tab arrive with the page.
+  const [rows, setRows] = useState<Row[]>(() =>
+    takeHandedOver(customerId).map((d): Row => ({
+      key: d.serialNumber.trim().toUpperCase(),
+      serial: d.serialNumber,
+      device: d,
+      checked: d.etag !== NOT_FOUND_ETAG && d.isAllocatable,
+    })),
+  );
   const rowsRef = useRef<Row[]>([]);
   rowsRef.current = rows;
   const [serial, setSerial] = useState('');
@@ -152,6 +161,7 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
   const allChecked = eligibleRows.length > 0 && eligibleRows.every((r) => r.checked);
 
   const allocate = useMutation({
+    meta: { silent: true }, // run() reports failures itself
     mutationFn: async ({ force }: { force: boolean }) =>
       allocateDevices({
         devices: selected.map((d) => ({ id: d.id, etag: d.etag, typeValue: d.typeValue })),
