@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
+import type { CrmConfig } from './modules/customers/crm/index.js';
 
 export type Config = {
   port: number;
@@ -35,6 +36,8 @@ export type Config = {
   trustProxy: number;
   /** Time source, replaceable in tests. */
   now: () => Date;
+  /** The CRM behind "linked customer account" (customers): the embedded directory unless SALESFORCE_INSTANCE_URL is set. */
+  crm?: CrmConfig;
 };
 
 /**
@@ -166,6 +169,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionCheckMs: 5000,
     trustProxy: proxyHops(env.TRUST_PROXY),
     now: () => new Date(),
+    crm: crmConfig(env),
+  };
+}
+
+/** Customers' CRM (modules/customers/crm): Salesforce when SALESFORCE_INSTANCE_URL is set (README "Customers"), else the embedded directory. */
+export function crmConfig(env: NodeJS.ProcessEnv): CrmConfig {
+  const instanceUrl = env.SALESFORCE_INSTANCE_URL?.trim();
+  if (!instanceUrl || env.CRM_PROVIDER === 'embedded') return { provider: 'embedded' };
+  if (!/^https?:\/\//.test(instanceUrl)) throw new StartupError(`SALESFORCE_INSTANCE_URL must be an http(s) URL, not "${instanceUrl}"`);
+  const accessToken = env.SALESFORCE_ACCESS_TOKEN?.trim() || undefined;
+  const clientId = env.SALESFORCE_CLIENT_ID?.trim() || undefined;
+  const clientSecret = env.SALESFORCE_CLIENT_SECRET?.trim() || undefined;
+  if (!accessToken && !(clientId && clientSecret))
+    throw new StartupError('SALESFORCE_INSTANCE_URL needs SALESFORCE_ACCESS_TOKEN or SALESFORCE_CLIENT_ID and SALESFORCE_CLIENT_SECRET');
+  return {
+    provider: 'salesforce',
+    instanceUrl,
+    apiVersion: (env.SALESFORCE_API_VERSION?.trim() || '60.0').replace(/^v/, ''),
+    accessToken,
+    clientId,
+    clientSecret,
+    tokenUrl: env.SALESFORCE_TOKEN_URL?.trim() || undefined,
+    urnField: env.SALESFORCE_URN_FIELD?.trim() || 'URN__c',
+    csmField: env.SALESFORCE_CSM_FIELD?.trim() || 'Customer_Success_Manager__c',
+    tierField: env.SALESFORCE_TIER_FIELD?.trim() || 'Customer_Success_Tier__c',
   };
 }
 

@@ -5,12 +5,24 @@
 // marks it sent or records the error, and retries a few times. Rows a crash left behind go out
 // with the next flush (if not older than an hour). Tests and the e2e suite read codes back from the table.
 //
+// E-mail pausing (issue #10): an e-mail to a person of a customer whose e-mail delivery is paused
+// (customers.isAutomaticEmailsPaused) is recorded with heldTenantId set and waits; the relay skips
+// it until the pause is turned off (modules/customers/email-pause.ts clears the column and flushes).
+// Messages the person asked for to sign in (verification codes, reset links: `urgent`) never wait.
+//
 // Message bodies hold secrets (verification codes, reset links): they are written to the log
 // only when no SMTP_URL is configured (development), and start-up says so.
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { DB } from './db/index.js';
 
-export type OutboxMessage = { channel: 'email' | 'sms'; recipient: string; subject: string; body: string };
+export type OutboxMessage = {
+  channel: 'email' | 'sms';
+  recipient: string;
+  subject: string;
+  body: string;
+  /** Sent even while the recipient's customer pauses e-mail delivery (codes and links the person asked for). */
+  urgent?: boolean;
+};
 export type Outbox = {
   /** Records the message in `db` (the caller's transaction); nothing is sent yet. */
   enqueue: (db: DB, msg: OutboxMessage) => Promise<void>;
@@ -69,6 +81,18 @@ const safeUrl = (url: string) => {
   }
 };
 
+/** The tenant of the customer whose person has this e-mail address, when that customer pauses e-mail delivery. */
+async function pausedTenantOf(db: DB, email: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('persons as p')
+    .innerJoin('customers as c', 'c.tenantId', 'p.tenantId')
+    .select('c.tenantId')
+    .where('p.email', '=', email.trim().toLowerCase())
+    .where('c.isAutomaticEmailsPaused', '=', 1)
+    .executeTakeFirst();
+  return row?.tenantId ?? null;
+}
+
 export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date }): Outbox {
   const { log, now } = opts;
   let mailer: { transporter: Transporter; from: string } | undefined;
@@ -113,6 +137,7 @@ export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date
       .updateTable('outbox')
       .set({ attempts: OUTBOX_MAX_ATTEMPTS, error: 'not sent: older than an hour' })
       .where('sentAt', 'is', null)
+      .where('heldTenantId', 'is', null)
       .where('attempts', '<', OUTBOX_MAX_ATTEMPTS)
       .where('createdAt', '<', new Date(now().getTime() - MAX_AGE_MS).toISOString())
       .execute();
@@ -122,6 +147,7 @@ export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date
         .selectFrom('outbox')
         .select(['id', 'channel', 'recipient', 'subject', 'body'])
         .where('sentAt', 'is', null)
+        .where('heldTenantId', 'is', null)
         .where('attempts', '<', OUTBOX_MAX_ATTEMPTS)
         .where((eb) => eb.or([eb('claimedAt', 'is', null), eb('claimedAt', '<', stale)]))
         .orderBy('id')
@@ -136,6 +162,7 @@ export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date
           .set((eb) => ({ claimedAt: now().toISOString(), attempts: eb('attempts', '+', 1) }))
           .where('id', '=', row.id)
           .where('sentAt', 'is', null)
+          .where('heldTenantId', 'is', null)
           .where((eb) => eb.or([eb('claimedAt', 'is', null), eb('claimedAt', '<', stale)]))
           .executeTakeFirst();
         if (Number(claim.numUpdatedRows) !== 1) continue;
@@ -174,10 +201,11 @@ export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date
   }
 
   return {
-    async enqueue(db, msg) {
+    async enqueue(db, { urgent, ...msg }) {
+      const heldTenantId = msg.channel === 'email' && !urgent ? await pausedTenantOf(db, msg.recipient) : null;
       await db
         .insertInto('outbox')
-        .values({ ...msg, createdAt: now().toISOString(), sentAt: null, error: null })
+        .values({ ...msg, createdAt: now().toISOString(), sentAt: null, error: null, heldTenantId })
         .execute();
     },
     flush,

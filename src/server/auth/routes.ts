@@ -256,6 +256,7 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
             body:
               `Someone asked to reset the password of your account. To choose a new password, open this link:\n\n${link}\n\n` +
               `The link works once and expires in ${RESET_LINK_TTL_MINUTES} minutes. If you did not ask for this, ignore this e-mail; your password stays as it is.`,
+            urgent: true, // asked for by the person: never held by a customer's e-mail pause
           });
           await audit(trx, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person.id, at });
         });

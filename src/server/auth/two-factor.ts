@@ -79,6 +79,7 @@ export async function sendVerificationCode(d: Deps, person: Person, factor: 1 | 
       recipient,
       subject: 'Your verification code',
       body: `Your verification code is ${code}. It expires in ${minutes} minutes.`,
+      urgent: true, // asked for to sign in: never held by a customer's e-mail pause
     });
     await audit(trx, { actorId: person.id, action: 'verification-code-sent', entity: 'person', entityId: person.id, details: { channel, reason }, at });
     return true;

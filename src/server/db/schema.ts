@@ -284,6 +284,26 @@ export interface OutboxTable {
   attempts: Generated<number>;
   /** Set while a relay sends the row (one sender per row across nodes). */
   claimedAt: Generated<string | null>;
+  /** Set while the recipient's customer pauses e-mail delivery (009): the relay skips the row until it is cleared. */
+  heldTenantId: Generated<string | null>;
+}
+/** The embedded CRM directory (009): the accounts POST /api/v1/salesforce/account/query finds without Salesforce. */
+export interface CrmAccountTable {
+  id: string;
+  name: string;
+  urn: string | null;
+  streetLine1: string | null;
+  streetLine2: string | null;
+  county: string | null;
+  city: string | null;
+  postalCode: string | null;
+  country: string | null;
+  phone: string | null;
+  accountManagerFullName: string | null;
+  customerSuccessManagerFullName: string | null;
+  customerSuccessTier: number | null;
+  /** lower-cased name, for the prefix and substring search */
+  searchName: string;
 }
 export interface AuditLogTable {
   id: Generated<number>;
@@ -319,6 +339,7 @@ export interface Database {
   verificationCodes: VerificationCodeTable;
   outbox: OutboxTable;
   auditLog: AuditLogTable;
+  crmAccounts: CrmAccountTable;
 }
 
 export type Person = Selectable<PersonTable>;

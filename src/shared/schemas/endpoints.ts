@@ -11,6 +11,19 @@ import { controllersSchema, deviceTypesSchema, dictionariesSchema, featuresSchem
 import { searchResponseSchema } from './search.js';
 import { captchaChallengeSchema } from './captcha.js';
 import { bulkChangeResponseSchema, deviceListSchema, deviceManySchema, deviceSchema, importResponseSchema } from './devices.js';
+import {
+  crmAccountsSchema,
+  customerAdminListSchema,
+  customerCreatedSchema,
+  customerDetailsSchema,
+  customerDuplicatesSchema,
+  customerFiltersSchema,
+  customerListSchema,
+  customerSchema,
+  customerSettingsSchema,
+  customerSubscriptionsSchema,
+  emailBacklogSchema,
+} from './customers.js';
 
 export const ENDPOINTS = {
   // auth service (spec document 1 §7)
@@ -67,6 +80,28 @@ export const ENDPOINTS = {
   /** Blob answers: an .xlsx workbook (Content-Type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet). */
   'POST /api/v1/device/export/list-with-filters': v.instance(Uint8Array),
   'POST /api/v1/device/export/list-by-ids': v.instance(Uint8Array),
+
+  // customers (spec document 2 §7 "Customer/query service" and "Stock service"; inputs and error shapes in customers.ts)
+  'POST /api/v1/customer/get-list': customerListSchema,
+  'GET /api/v1/customer/get-by-id': customerSchema,
+  'GET /ps-admin/customers/get-details': customerDetailsSchema,
+  'GET /ps-admin/customers/filters-all': customerFiltersSchema,
+  'GET /ps-admin/customers/get-duplicates': customerDuplicatesSchema,
+  'POST /api/v1/customer/create': customerCreatedSchema,
+  'PUT /api/v1/customer/update': etagResponseSchema,
+  'GET /ps-admin/customers/get-subscriptions': customerSubscriptionsSchema,
+  'PUT /api/v1/customer/subscriptions/update': customerSubscriptionsSchema,
+  'GET /ps-admin/customers/get-settings': customerSettingsSchema,
+  'PUT /api/v1/customer/settings/update': customerSettingsSchema,
+  'GET /ps-admin/persons/get-customer-admin-list': customerAdminListSchema,
+  'GET /ps-admin/emails/get-backlog-count': emailBacklogSchema,
+  'POST /api/v1/salesforce/account/query': crmAccountsSchema,
+  'POST /api/v1/customer/get-device-list/:customerId': deviceListSchema,
+  'POST /api/v1/import/devices-to-allocate/:customerId': deviceManySchema,
+  'POST /api/v1/device/allocate-many': bulkChangeResponseSchema,
+  /** Blob answers: .xlsx workbooks (customers; the customer's devices — ours, the Devices tab's export). */
+  'POST /api/v1/customer/export/list-with-filters': v.instance(Uint8Array),
+  'POST /api/v1/customer/export/device-list/:customerId': v.instance(Uint8Array),
 
   // palette search (ours)
   'GET /api/search': searchResponseSchema,

@@ -24,6 +24,7 @@ import * as persons from '../../../src/app/features/persons/api';
 import * as profile from '../../../src/app/features/profile/api';
 import { searchRecords } from '../../../src/app/api/search';
 import * as devices from '../../../src/app/api/devices';
+import * as customers from '../../../src/app/api/customers';
 
 const ID = 'aaaaaaaa-0000-4000-8000-000000000001';
 
@@ -61,6 +62,17 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   personDetailQuery: [ID],
   deviceListQuery: [{ page: 1, pageSize: 10, orderBy: 'SerialNumber', desc: false }],
   deviceDetailQuery: [ID],
+  // customers
+  customerListQuery: [{ page: 1, pageSize: 10, orderBy: 'Reference', desc: false }],
+  customerByIdQuery: [ID],
+  customerDetailsQuery: [ID],
+  customerSubscriptionsQuery: [ID],
+  customerSettingsQuery: [ID],
+  customerDeviceListQuery: [ID, { page: 1, pageSize: 10 }],
+  customerAdminListQuery: [{ tenantId: ID }],
+  emailBacklogQuery: [ID],
+  customerDuplicatesQuery: [{ name: 'Acme' }],
+  crmAccountsQuery: ['acme'],
 };
 type Factory = { queryKey: readonly unknown[]; queryFn: (ctx: unknown) => unknown };
 
@@ -91,6 +103,28 @@ describe('client calls', () => {
     await run(() => devices.changeOrderNumberMany('ORD-1', [{ id: ID, etag: 'e' }]));
     await run(() => devices.changeDeviceType(['SN-00001'], 3));
     await run(() => devices.importDevices(new File(['SerialNumber,Type\nSN-1,3\n'], 'd.csv', { type: 'text/csv' })));
+    await run(() => customers.getCustomerSubscriptions(ID));
+    await run(() => customers.getEmailBacklog(ID));
+    await run(() => customers.getCustomerDuplicates({ name: 'Acme' }));
+    await run(() => customers.createCustomer({ name: 'Acme', isMigratedAccount: false }));
+    await run(() => customers.updateCustomer(ID, { name: 'Acme', isMigratedAccount: false }, 'e'));
+    await run(() => customers.updateCustomerSubscriptions(ID, { customerEtag: 'e' }));
+    await run(() =>
+      customers.updateCustomerSettings(ID, 'e', {
+        IsAutomaticEmailsPaused: false,
+        AllowDeviceSubscriptionChanges: false,
+        EnableDiscreetAlarmApp: false,
+        EnableFallDetectionApp: false,
+        EnableSmsActivityConfirmation: false,
+        EnableAlarmReportIntelligence: false,
+        AutoGenerateAlarmIntelligence: false,
+      }),
+    );
+    await run(() => customers.addCustomerAdministrator(ID, { firstName: 'A', lastName: 'B', emailAddress: 'a@b.test', roleIds: [] }));
+    await run(() => customers.importDevicesToAllocate(ID, new File(['SerialNumber\nSN-1\n'], 'd.csv', { type: 'text/csv' })));
+    await run(() => customers.allocateDevices({ customerId: ID, devices: [{ id: ID, etag: 'e', typeValue: 3 }] }));
+    await run(() => customers.exportCustomersWithFilters({}));
+    await run(() => customers.exportCustomerDevices(ID, {}));
     expect(made.map(endpointOf)).toEqual([
       'POST /connect/token',
       'GET /api/v1/get-user-info',
@@ -112,6 +146,18 @@ describe('client calls', () => {
       'PUT /api/v1/device/change-order-number-many',
       'PUT /api/v1/device/change-device-type',
       'POST /api/v1/import/devices',
+      'GET /ps-admin/customers/get-subscriptions',
+      'GET /ps-admin/emails/get-backlog-count',
+      'GET /ps-admin/customers/get-duplicates',
+      'POST /api/v1/customer/create',
+      'PUT /api/v1/customer/update',
+      'PUT /api/v1/customer/subscriptions/update',
+      'PUT /api/v1/customer/settings/update',
+      'POST /api/v1/person',
+      'POST /api/v1/import/devices-to-allocate/:customerId',
+      'POST /api/v1/device/allocate-many',
+      'POST /api/v1/customer/export/list-with-filters',
+      'POST /api/v1/customer/export/device-list/:customerId',
     ]);
   });
 
@@ -144,10 +190,23 @@ describe('client calls', () => {
         'GET /api/v1/device/get-last-config-filters ← api/devices.ts#lastConfigFiltersQuery',
         'POST /api/v1/device/get-list ← api/devices.ts#deviceListQuery',
         'GET /api/v1/device/get-by-id ← api/devices.ts#deviceDetailQuery',
+        'GET /ps-admin/customers/filters-all ← api/customers.ts#customerFiltersQuery',
+        'GET /api/v1/customer/get-tier-types ← api/customers.ts#tierTypesQuery',
+        'GET /api/v1/customer/get-statuses ← api/customers.ts#customerStatusesQuery',
+        'POST /api/v1/customer/get-list ← api/customers.ts#customerListQuery',
+        'GET /api/v1/customer/get-by-id ← api/customers.ts#customerByIdQuery',
+        'GET /ps-admin/customers/get-details ← api/customers.ts#customerDetailsQuery',
+        'GET /ps-admin/customers/get-subscriptions ← api/customers.ts#customerSubscriptionsQuery',
+        'GET /ps-admin/customers/get-settings ← api/customers.ts#customerSettingsQuery',
+        'POST /api/v1/customer/get-device-list/:customerId ← api/customers.ts#customerDeviceListQuery',
+        'GET /ps-admin/persons/get-customer-admin-list ← api/customers.ts#customerAdminListQuery',
+        'GET /ps-admin/emails/get-backlog-count ← api/customers.ts#emailBacklogQuery',
+        'GET /ps-admin/customers/get-duplicates ← api/customers.ts#customerDuplicatesQuery',
+        'POST /api/v1/salesforce/account/query ← api/customers.ts#crmAccountsQuery',
       ].sort(),
     );
     // Keys: an area root, then the endpoint's own name; no key is a prefix of another endpoint's key.
-    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices'];
+    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices', 'customers'];
     for (const f of factories) {
       expect(ROOTS, f.name).toContain(f.key[0]);
       expect(f.key.length, f.name).toBeGreaterThanOrEqual(2);

@@ -1,11 +1,33 @@
-// Database functions of the customers module (routes come with the customers area). Each takes
-// the database first, so other modules (persons: customer administrators; devices: allocation)
-// share them instead of writing their own queries.
-import type { DB } from '../../db/index.js';
+// Database functions of the customers module (spec document 2 §3, §4, §5, §7). Each takes the
+// database (or a transaction) first, so other modules (persons: customer administrators; devices:
+// allocation) share them instead of writing their own queries; routes.ts only does HTTP.
+import { sql, isPostgres, type DB } from '../../db/index.js';
+import type { CustomerTable } from '../../db/schema.js';
+import { bool, int, likeEscape, newEtag, newId } from '../../util.js';
+import { CUSTOMER_STATUSES, DEVICE_TYPES, TIER_TYPES, lookupName } from '../../../shared/codes.js';
+import { ROLE_IDS } from '../../../shared/permissions.js';
+import {
+  APP_SUBSCRIPTION_TYPES,
+  type CustomerAdminList,
+  type CustomerAdminListQuery,
+  type CustomerDetails,
+  type CustomerDto,
+  type CustomerDuplicates,
+  type CustomerList,
+  type CustomerListBody,
+  type CustomerListItem,
+  type CustomerOrderBy,
+  type CustomerPayload,
+  type CustomerSettings,
+  type CustomerSettingsFlags,
+  type CustomerSubscriptions,
+} from '../../../shared/schemas/customers.js';
+
+export type CustomerRow = CustomerTable;
 
 /** The customer whose tenant this is (customer administrators live in that tenant). */
 export const findCustomerByTenant = (db: DB, tenantId: string) =>
-  db.selectFrom('customers').select(['id', 'name', 'tenantId']).where('tenantId', '=', tenantId).executeTakeFirst();
+  db.selectFrom('customers').select(['id', 'name', 'tenantId', 'isAutomaticEmailsPaused']).where('tenantId', '=', tenantId).executeTakeFirst();
 
 /** Customer names by id, for lists that show the customer of a row. */
 export async function customerNames(db: DB, ids: string[]): Promise<Map<string, string>> {
@@ -14,3 +36,442 @@ export async function customerNames(db: DB, ids: string[]): Promise<Map<string, 
   if (unique.length) for (const c of await db.selectFrom('customers').select(['id', 'name']).where('id', 'in', unique).execute()) names.set(c.id, c.name);
   return names;
 }
+
+/** One customer row, or undefined. On PostgreSQL inside a transaction `lock` takes the row lock (FOR UPDATE). */
+export async function findCustomerRow(db: DB, id: string, lock = false): Promise<CustomerRow | undefined> {
+  let q = db.selectFrom('customers').selectAll().where('id', '=', id);
+  if (lock && isPostgres(db)) q = q.forUpdate();
+  return q.executeTakeFirst();
+}
+
+const camelLookup = (list: typeof TIER_TYPES, value: number | null) => (value == null ? null : { value, name: lookupName(list, value) });
+const pascalLookup = (list: typeof TIER_TYPES, value: number | null) => (value == null ? null : { Value: value, Name: lookupName(list, value) });
+
+type ListRow = Pick<CustomerRow, 'id' | 'tenantId' | 'portalId' | 'name' | 'tier' | 'status' | 'isMigratedAccount'>;
+export function toListItem(r: ListRow): CustomerListItem {
+  return {
+    id: r.id,
+    tenantId: r.tenantId,
+    reference: r.portalId,
+    name: r.name,
+    tier: camelLookup(TIER_TYPES, r.tier),
+    status: camelLookup(CUSTOMER_STATUSES, r.status),
+    migrated: r.isMigratedAccount === 1,
+  };
+}
+export const toCustomerDto = (r: ListRow & { etag: string }): CustomerDto => ({ ...toListItem(r), etag: r.etag });
+
+// ---------------------------------------------------------------- list
+
+const LIST_COLS = ['id', 'tenantId', 'portalId', 'name', 'tier', 'status', 'isMigratedAccount'] as const;
+
+/** How many customers there are, counted at most once per TOTAL_TTL_MS per database (the list's generalTotalCount). */
+const TOTAL_TTL_MS = 5000;
+const totals = new WeakMap<DB, { n: number; at: number }>();
+async function countAllCustomers(db: DB): Promise<number> {
+  const hit = totals.get(db);
+  if (hit && performance.now() - hit.at < TOTAL_TTL_MS) return hit.n;
+  const r = await db
+    .selectFrom('customers')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  totals.set(db, { n: Number(r.n), at: performance.now() });
+  return Number(r.n);
+}
+export const forgetCustomerTotal = (db: DB) => totals.delete(db);
+
+function filtered(db: DB, f: Omit<CustomerListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>) {
+  let q = db.selectFrom('customers as c');
+  if (f.searchValue) {
+    const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
+    q = q.where((eb) => eb.or([eb(sql`lower(c."name")`, 'like', sql`${like} escape '\\'`), eb(sql`lower(c."portalId")`, 'like', sql`${like} escape '\\'`)]));
+  }
+  if (f.tierIds.length) q = q.where('c.tier', 'in', f.tierIds);
+  if (f.statusIds.length) q = q.where('c.status', 'in', f.statusIds);
+  if (f.migratedOnly) q = q.where('c.isMigratedAccount', '=', 1);
+  return q;
+}
+
+/**
+ * The customer list (POST api/v1/customer/get-list). Search: part of the name or the portal
+ * reference, case-insensitive. Sorting: Reference numerically (by length, then text), Name, Tier,
+ * Status, Migrated; missing values last in both directions; ties break on the name, then the id.
+ */
+export async function listCustomers(db: DB, f: CustomerListBody): Promise<CustomerList> {
+  const q = filtered(db, f);
+  const dir = sql.raw(f.desc ? 'desc' : 'asc');
+  const ORDER: Record<CustomerOrderBy, ReturnType<typeof sql>[]> = {
+    Reference: [sql`case when c."portalId" is null then 1 else 0 end`, sql`length(c."portalId") ${dir}`, sql`c."portalId" ${dir}`],
+    Name: [sql`c."name" ${dir}`],
+    Tier: [sql`case when c."tier" is null then 1 else 0 end`, sql`c."tier" ${dir}`],
+    Status: [sql`case when c."status" is null then 1 else 0 end`, sql`c."status" ${dir}`],
+    Migrated: [sql`c."isMigratedAccount" ${dir}`],
+  };
+  let page = q
+    .select(LIST_COLS.map((c) => `c.${c}` as const))
+    .limit(f.pageSize)
+    .offset((f.page - 1) * f.pageSize);
+  for (const o of ORDER[f.orderBy]) page = page.orderBy(o);
+  if (f.orderBy !== 'Name') page = page.orderBy(sql`c."name" ${dir}`);
+  page = page.orderBy(sql`c."id" ${dir}`);
+  const unfiltered = !f.searchValue && !f.tierIds.length && !f.statusIds.length && !f.migratedOnly;
+  const [rows, count, all] = await Promise.all([
+    page.execute(),
+    unfiltered
+      ? undefined
+      : q
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow()
+          .then((r) => Number(r.n)),
+    countAllCustomers(db),
+  ]);
+  return { customers: rows.map(toListItem), totalCount: count ?? all, generalTotalCount: all };
+}
+
+/** Every customer matching the filters, in the list's order (the export). */
+export async function listAllCustomers(db: DB, f: CustomerListBody, max: number): Promise<CustomerListItem[]> {
+  const out: CustomerListItem[] = [];
+  const PAGE = 100;
+  for (let page = 1; out.length < max; page++) {
+    const chunk = await listCustomers(db, { ...f, page, pageSize: PAGE });
+    out.push(...chunk.customers);
+    if (chunk.customers.length < PAGE) break;
+  }
+  return out.slice(0, max);
+}
+
+// ---------------------------------------------------------------- details
+
+export async function customerDetails(db: DB, r: CustomerRow): Promise<CustomerDetails> {
+  const country = r.countryId ? await db.selectFrom('countries').select('name').where('id', '=', r.countryId).executeTakeFirst() : undefined;
+  return {
+    Id: r.id,
+    TenantId: r.tenantId,
+    Name: r.name,
+    Etag: r.etag,
+    PortalId: r.portalId,
+    PhoneNumber: r.phoneNumber,
+    Tier: pascalLookup(TIER_TYPES, r.tier),
+    Status: pascalLookup(CUSTOMER_STATUSES, r.status),
+    IsMigratedAccount: bool(r.isMigratedAccount),
+    SalesforceId: r.salesforceId,
+    SalesforceUrn: r.salesforceUrn,
+    IsSalesforceAccount: bool(r.isSalesforceAccount),
+    AccountManagerFullName: r.accountManagerFullName,
+    CustomerSuccessManagerFullName: r.customerSuccessManagerFullName,
+    Address: {
+      AddressLine1: r.addressLine1,
+      AddressLine2: r.addressLine2,
+      City: r.city,
+      County: r.county,
+      PostCode: r.postCode,
+      Country: country?.name ?? null,
+      CountryId: r.countryId,
+    },
+  };
+}
+
+// ---------------------------------------------------------------- duplicates
+
+/** Customers with the same name (case-insensitive), portal reference or CRM URN (case-insensitive). */
+export async function findDuplicates(db: DB, p: { name: string; portalReference: string; urn: string }): Promise<CustomerDuplicates> {
+  const name = p.name.trim().toLowerCase();
+  const ref = p.portalReference.trim();
+  const urn = p.urn.trim().toLowerCase();
+  if (!name && !ref && !urn) return { Duplicates: [] };
+  const C = isPostgres(db) ? sql.raw(' collate "C"') : sql.raw('');
+  const rows = await db
+    .selectFrom('customers as c')
+    .select(['c.id', 'c.name', 'c.portalId', 'c.salesforceUrn', 'c.salesforceId'])
+    .where((eb) =>
+      eb.or([
+        ...(name ? [eb(sql`lower(c."name")${C}`, '=', name)] : []),
+        ...(ref ? [eb('c.portalId', '=', ref)] : []),
+        ...(urn ? [eb(sql`lower(c."salesforceUrn")${C}`, '=', urn)] : []),
+      ]),
+    )
+    .orderBy('c.name')
+    .orderBy('c.id')
+    .limit(50)
+    .execute();
+  return {
+    Duplicates: rows.map((r) => ({
+      Id: r.id,
+      Name: r.name,
+      PortalId: r.portalId,
+      SalesforceUrn: r.salesforceUrn,
+      SalesforceId: r.salesforceId,
+      MatchedOn: [
+        ...(name && r.name.toLowerCase() === name ? (['Name'] as const) : []),
+        ...(ref && r.portalId === ref ? (['PortalReferenceNumber'] as const) : []),
+        ...(urn && (r.salesforceUrn ?? '').toLowerCase() === urn ? (['SalesforceUrn'] as const) : []),
+      ],
+    })),
+  };
+}
+
+// ---------------------------------------------------------------- create / update
+
+/** Spec §5: a leading + is added to a phone number if missing. */
+export const withPlus = (s: string) => {
+  const t = s.replace(/[\s()-]/g, '');
+  return t.startsWith('+') ? t : `+${t}`;
+};
+
+/**
+ * The stored columns of a validated payload (rules of customerPayload in the contract).
+ * `current` is the stored row on update. Internal accounts (no CRM URN) keep no URN, managers,
+ * tier or status; the portal reference is kept only for migrated accounts.
+ */
+export function payloadColumns(p: CustomerPayload, current?: CustomerRow) {
+  const linked = !!p.salesforceUrn;
+  const migrated = p.isMigratedAccount;
+  const portalId = migrated ? (p.portalReferenceNumber ?? current?.portalId ?? null) : null;
+  const a = p.addressDto;
+  return {
+    name: p.name,
+    portalId,
+    phoneNumber: p.phoneNumber ? withPlus(p.phoneNumber) : null,
+    tier: linked ? p.customerSuccessTier : null,
+    status: linked ? p.customerStatus : null,
+    isMigratedAccount: int(migrated),
+    salesforceId: linked ? p.salesforceId : null,
+    salesforceUrn: linked ? p.salesforceUrn : null,
+    isSalesforceAccount: int(linked),
+    accountManagerFullName: linked ? p.ownerFullName : null,
+    customerSuccessManagerFullName: linked ? p.customerSuccessManagerFullName : null,
+    addressLine1: a?.addressLine1 ?? null,
+    addressLine2: a?.addressLine2 ?? null,
+    city: a?.city ?? null,
+    county: a?.county ?? null,
+    postCode: a?.postCode ?? null,
+    countryId: a?.countryId ?? null,
+  } satisfies Partial<CustomerRow>;
+}
+
+export const countryExists = async (db: DB, id: string) => !!(await db.selectFrom('countries').select('id').where('id', '=', id).executeTakeFirst());
+
+/** A new customer with default settings and no subscriptions; returns its id, tenant id and etag. */
+export async function insertCustomer(db: DB, cols: ReturnType<typeof payloadColumns>, tenantId: string, at: string) {
+  const id = newId();
+  const etag = newEtag();
+  await db
+    .insertInto('customers')
+    .values({
+      id,
+      tenantId,
+      ...cols,
+      isAutomaticEmailsPaused: 0,
+      allowDeviceSubscriptionChanges: 0,
+      enableDiscreetAlarmApp: 0,
+      enableFallDetectionApp: 0,
+      enableSmsActivityConfirmation: 0,
+      enableAlarmReportIntelligence: 0,
+      autoGenerateAlarmIntelligence: 0,
+      nationalResponse: 0,
+      globalResponse: 0,
+      eurowatch: 0,
+      translationServices: 0,
+      checkInTimers: 0,
+      teamBroadcast: 0,
+      isWelfareCheckEnabled: 0,
+      isFallDetectionEnabled: 0,
+      isTravelSafeEnabled: 0,
+      isTrackingEnabled: 0,
+      isSureCamEnabled: 0,
+      trackingInterval: 15,
+      isSosDisabled: 0,
+      etag,
+      deviceSubscriptionsEtag: newEtag(),
+      appSubscriptionsEtag: newEtag(),
+      createdAt: at,
+      updatedAt: at,
+    })
+    .execute();
+  forgetCustomerTotal(db);
+  return { id, tenantId, etag };
+}
+
+/** Writes `values` only where the etag still matches; returns the new customer etag, or undefined when it did not match. */
+export async function updateCustomerRow(db: DB, id: string, oldEtag: string, values: Partial<CustomerRow>, at: string): Promise<string | undefined> {
+  const etag = newEtag();
+  const r = await db
+    .updateTable('customers')
+    .set({ ...values, etag, updatedAt: at })
+    .where('id', '=', id)
+    .where('etag', '=', oldEtag)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1 ? etag : undefined;
+}
+
+// ---------------------------------------------------------------- subscriptions
+
+/** Devices of the customer per type: allocated (in the account) and assigned (to a user). */
+export async function allocatedByType(db: DB, customerId: string): Promise<Map<number, { allocated: number; assigned: number }>> {
+  const rows = await db
+    .selectFrom('devices')
+    .select((eb) => ['type', eb.fn.countAll<number | string>().as('n'), eb.fn.sum<number | string | null>('isUserAssigned').as('assigned')])
+    .where('customerId', '=', customerId)
+    .groupBy('type')
+    .execute();
+  return new Map(rows.map((r) => [r.type, { allocated: Number(r.n), assigned: Number(r.assigned ?? 0) }]));
+}
+
+export async function purchasedByType(db: DB, customerId: string): Promise<Map<number, number>> {
+  const rows = await db.selectFrom('deviceSubscriptions').select(['deviceType', 'purchased']).where('customerId', '=', customerId).execute();
+  return new Map(rows.map((r) => [r.deviceType, r.purchased]));
+}
+
+/** Persons of the tenant holding the Pro app subscription (ours: every person who is not an administrator). */
+async function appAssigned(db: DB, tenantId: string): Promise<Map<number, number>> {
+  const r = await db
+    .selectFrom('persons as p')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('p.tenantId', '=', tenantId)
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb.selectFrom('personRoles as pr').select('pr.personId').whereRef('pr.personId', '=', 'p.id').where('pr.roleId', '=', ROLE_IDS.SuperAdminRole),
+        ),
+      ),
+    )
+    .executeTakeFirstOrThrow();
+  return new Map([[1, Number(r.n)]]);
+}
+
+export async function customerSubscriptions(db: DB, c: CustomerRow): Promise<CustomerSubscriptions> {
+  const [held, bought, appRows, assigned] = await Promise.all([
+    allocatedByType(db, c.id),
+    purchasedByType(db, c.id),
+    db.selectFrom('appSubscriptions').select(['appSubscriptionType', 'purchased']).where('customerId', '=', c.id).execute(),
+    appAssigned(db, c.tenantId),
+  ]);
+  const app = new Map(appRows.map((r) => [r.appSubscriptionType, r.purchased]));
+  return {
+    CustomerId: c.id,
+    CustomerEtag: c.etag,
+    CustomerTenantId: c.tenantId,
+    AdditionalServices: {
+      NationalResponse: bool(c.nationalResponse),
+      GlobalResponse: bool(c.globalResponse),
+      Eurowatch: bool(c.eurowatch),
+      TranslationServices: bool(c.translationServices),
+      CheckInTimers: bool(c.checkInTimers),
+      TeamBroadcast: bool(c.teamBroadcast),
+    },
+    DeviceSubscriptions: {
+      Etag: c.deviceSubscriptionsEtag,
+      Subscriptions: DEVICE_TYPES.map((t) => ({
+        Type: { Value: t.Value, Name: t.Name },
+        Purchased: bought.get(t.Value) ?? 0,
+        Allocated: held.get(t.Value)?.allocated ?? 0,
+        Assigned: held.get(t.Value)?.assigned ?? 0,
+      })),
+    },
+    AppSubscriptions: {
+      Etag: c.appSubscriptionsEtag,
+      AppFeatures: {
+        IsWelfareCheckEnabled: bool(c.isWelfareCheckEnabled),
+        IsFallDetectionEnabled: bool(c.isFallDetectionEnabled),
+        IsTravelSafeEnabled: bool(c.isTravelSafeEnabled),
+        IsTrackingEnabled: bool(c.isTrackingEnabled),
+        IsSureCamEnabled: bool(c.isSureCamEnabled),
+        TrackingInterval: c.trackingInterval,
+        IsSosDisabled: bool(c.isSosDisabled),
+      },
+      Subscriptions: APP_SUBSCRIPTION_TYPES.map((t) => {
+        const purchased = app.get(t.Value) ?? 0;
+        const used = assigned.get(t.Value) ?? 0;
+        return { Type: { Value: t.Value, Name: t.Name }, Purchased: purchased, Assigned: used, Left: purchased - used };
+      }),
+    },
+  };
+}
+
+/** Sets the purchased number of each listed device type (upsert). */
+export async function writeDeviceSubscriptions(db: DB, customerId: string, subs: { deviceType: number; purchased: number }[]) {
+  for (const s of subs) {
+    const r = await db
+      .updateTable('deviceSubscriptions')
+      .set({ purchased: s.purchased })
+      .where('customerId', '=', customerId)
+      .where('deviceType', '=', s.deviceType)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0)
+      await db.insertInto('deviceSubscriptions').values({ customerId, deviceType: s.deviceType, purchased: s.purchased }).execute();
+  }
+}
+
+export async function writeAppSubscriptions(db: DB, customerId: string, subs: { appSubscriptionType: number; purchased: number }[]) {
+  for (const s of subs) {
+    const r = await db
+      .updateTable('appSubscriptions')
+      .set({ purchased: s.purchased })
+      .where('customerId', '=', customerId)
+      .where('appSubscriptionType', '=', s.appSubscriptionType)
+      .executeTakeFirst();
+    if (Number(r.numUpdatedRows) === 0)
+      await db.insertInto('appSubscriptions').values({ customerId, appSubscriptionType: s.appSubscriptionType, purchased: s.purchased }).execute();
+  }
+}
+
+// ---------------------------------------------------------------- settings
+
+export function settingsOf(c: CustomerRow): CustomerSettings {
+  return {
+    CustomerEtag: c.etag,
+    TenantId: c.tenantId,
+    Settings: {
+      IsAutomaticEmailsPaused: bool(c.isAutomaticEmailsPaused),
+      AllowDeviceSubscriptionChanges: bool(c.allowDeviceSubscriptionChanges),
+      EnableDiscreetAlarmApp: bool(c.enableDiscreetAlarmApp),
+      EnableFallDetectionApp: bool(c.enableFallDetectionApp),
+      EnableSmsActivityConfirmation: bool(c.enableSmsActivityConfirmation),
+      EnableAlarmReportIntelligence: bool(c.enableAlarmReportIntelligence),
+      AutoGenerateAlarmIntelligence: bool(c.autoGenerateAlarmIntelligence),
+    },
+  };
+}
+
+export function settingsColumns(s: CustomerSettingsFlags): Partial<CustomerRow> {
+  return {
+    isAutomaticEmailsPaused: int(s.IsAutomaticEmailsPaused),
+    allowDeviceSubscriptionChanges: int(s.AllowDeviceSubscriptionChanges),
+    enableDiscreetAlarmApp: int(s.EnableDiscreetAlarmApp),
+    enableFallDetectionApp: int(s.EnableFallDetectionApp),
+    enableSmsActivityConfirmation: int(s.EnableSmsActivityConfirmation),
+    enableAlarmReportIntelligence: int(s.EnableAlarmReportIntelligence),
+    autoGenerateAlarmIntelligence: int(s.EnableAlarmReportIntelligence && s.AutoGenerateAlarmIntelligence),
+  };
+}
+
+// ---------------------------------------------------------------- administrators
+
+/**
+ * The customer's administrators: persons of the tenant holding the admin role (SuperAdminRole in a
+ * customer tenant, see auth/tokens.ts effectiveRoles). UserName is the e-mail address (the sign-in name).
+ */
+export async function listCustomerAdmins(db: DB, q: CustomerAdminListQuery): Promise<CustomerAdminList> {
+  const base = db
+    .selectFrom('persons as p')
+    .where('p.tenantId', '=', q.TenantId)
+    .where((eb) =>
+      eb.exists(eb.selectFrom('personRoles as pr').select('pr.personId').whereRef('pr.personId', '=', 'p.id').where('pr.roleId', '=', ROLE_IDS.SuperAdminRole)),
+    );
+  const dir = q.Desc ? 'desc' : 'asc';
+  const col = q.OrderBy === 'FirstName' ? 'p.firstName' : q.OrderBy === 'LastName' ? 'p.lastName' : 'p.email';
+  const [rows, count] = await Promise.all([
+    base
+      .select(['p.id', 'p.firstName', 'p.lastName', 'p.email'])
+      .orderBy(col, dir)
+      .orderBy('p.id', dir)
+      .limit(q.PageSize)
+      .offset((q.Page - 1) * q.PageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { Items: rows.map((r) => ({ Id: r.id, FirstName: r.firstName, LastName: r.lastName, Email: r.email })), TotalCount: Number(count.n) };
+}
+
+/** The roles a customer administrator gets (spec §3: the admin and portal user roles). */
+export const ADMINISTRATOR_ROLE_IDS = [ROLE_IDS.SuperAdminRole, ROLE_IDS.PortalUserRole];

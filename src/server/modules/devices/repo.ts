@@ -122,9 +122,11 @@ export const forgetDeviceTotal = (db: DB) => totals.delete(db);
  * lastConfig: 1/2/3 configured within 24 hours / 7 days / 30 days, 4 longer ago, 5 never.
  * Sorting puts missing values last in both directions; ties break on the serial number (same direction).
  */
-export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise<DeviceList> {
+export async function listDevices(db: DB, f: DeviceListBody, now: Date, customerId?: string): Promise<DeviceList> {
   const pg = isPostgres(db);
   let q = db.selectFrom('devices as d').leftJoin('customers as c', 'c.id', 'd.customerId');
+  // One customer's devices (customers: get-device-list/{customerId}); generalTotalCount is then theirs.
+  if (customerId !== undefined) q = q.where('d.customerId', '=', customerId);
   if (f.searchValue) {
     // Substring of the serial or IMEI (case-insensitive), or of the phone number's search key
     // (digits without international or trunk prefix, as the palette search: '07712 345678' finds
@@ -182,7 +184,14 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
           .executeTakeFirstOrThrow()
           .then((r) => Number(r.n)),
-    countAllDevices(db),
+    customerId !== undefined
+      ? db
+          .selectFrom('devices')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('customerId', '=', customerId)
+          .executeTakeFirstOrThrow()
+          .then((r) => Number(r.n))
+      : countAllDevices(db),
   ]);
   return { devices: rows.map(toDto), totalCount: filtered ?? all, generalTotalCount: all };
 }

@@ -25,6 +25,7 @@ import {
   type PersonList,
 } from '../../../shared/schemas/persons.js';
 import { findCustomerByTenant } from '../customers/repo.js';
+import { queueAdministratorWelcome } from '../customers/email-pause.js';
 import {
   emailTaken,
   findPerson,
@@ -129,9 +130,10 @@ export function personRoutes(api: Api) {
       sample: { json: { person: { firstName: 'Sample', lastName: 'Person', emailAddress: 'sample@example.com', roleIds: [ROLE_IDS.ArcManagerRole] } } },
     },
     async (c, { body, user }) => {
-      const { db, config } = deps(c);
+      const { db, config, outbox } = deps(c);
       const p = body.person;
       const tenantId = await requestedTenant(c, user);
+      const customer = tenantId === PROVIDER_TENANT_ID ? undefined : await findCustomerByTenant(db, tenantId);
       const roleNames = await checkRoles(db, p.roleIds, tenantId);
       if (await emailTaken(db, p.emailAddress))
         throw new ApiError(409, PERSON_TEXT.duplicateEmail, CODE.duplicateEmail, { 'person.emailAddress': PERSON_TEXT.duplicateEmail });
@@ -149,12 +151,15 @@ export function personRoutes(api: Api) {
             at: config.now(),
             details: { tenantId, firstName: p.firstName, lastName: p.lastName, email: p.emailAddress, roles: roleNames },
           });
+          // A customer administrator gets a set-password e-mail (customers, issue #10; held while the customer pauses e-mail).
+          if (customer) await queueAdministratorWelcome(trx, outbox, config, { email: p.emailAddress, firstName: p.firstName, customerName: customer.name });
         });
       } catch (e) {
         if (isUniqueViolation(e))
           throw new ApiError(409, PERSON_TEXT.duplicateEmail, CODE.duplicateEmail, { 'person.emailAddress': PERSON_TEXT.duplicateEmail });
         throw e;
       }
+      if (customer) outbox.flush(db);
       return c.json({ Id: id, Etag: etag } satisfies CreatedResponse, 201);
     },
   );

@@ -1,0 +1,134 @@
+// Allocating devices to a customer (spec §4 "Allocation rows", §5 "Allocation", §7 allocate-many
+// and import devices-to-allocate). allocate-many is all or nothing in one transaction: the
+// customer row and the devices are locked (FOR UPDATE on PostgreSQL, in id order; SQLite serialises
+// writers), every device is checked (exists, etag and type as the page saw them, allocatable) and
+// the per-type quota (purchased minus allocated) is checked unless forced; only then are all of
+// them written.
+import Papa from 'papaparse';
+import { ApiError, type Ctx } from '../../http.js';
+import { isPostgres, type DB } from '../../db/index.js';
+import { newEtag } from '../../util.js';
+import { CODE, MSG } from '../../../shared/messages.js';
+import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
+import { DEVICE_CODE, DEVICE_TEXT, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, SERIAL_MAX, STATUS, type BulkChangeResponse } from '../../../shared/schemas/devices.js';
+import { ALLOCATE_IMPORT_COLUMN, CUSTOMER_CODE, CUSTOMER_TEXT, type AllocateManyBody } from '../../../shared/schemas/customers.js';
+import { ALLOCATABLE_STATUSES } from '../devices/repo.js';
+import { allocatedByType, purchasedByType } from './repo.js';
+
+const CHUNK = 5000;
+function chunks<T>(a: readonly T[], n = CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < a.length; i += n) out.push(a.slice(i, i + n));
+  return out;
+}
+
+export const isAllocatable = (d: { status: number; customerId: string | null }) => d.customerId == null && ALLOCATABLE_STATUSES.includes(d.status);
+
+/** allocate-many inside a transaction; throws (nothing written) or returns the new etags. */
+export async function allocateMany(trx: DB, body: AllocateManyBody, now: Date): Promise<BulkChangeResponse> {
+  const pg = isPostgres(trx);
+  const ids = [...new Set(body.devices.map((d) => d.id))].sort();
+  const rows = new Map<string, { id: string; etag: string; status: number; type: number; customerId: string | null }>();
+  for (const part of chunks(ids)) {
+    let q = trx.selectFrom('devices').select(['id', 'etag', 'status', 'type', 'customerId']).where('id', 'in', part).orderBy('id');
+    if (pg) q = q.forUpdate();
+    for (const r of await q.execute()) rows.set(r.id, r);
+  }
+  const stale: Record<string, string> = {};
+  for (const ref of body.devices) {
+    const row = rows.get(ref.id);
+    if (!row) stale[ref.id] = DEVICE_TEXT.missing;
+    else if (row.etag !== ref.etag || (ref.typeValue != null && ref.typeValue !== row.type)) stale[ref.id] = DEVICE_TEXT.stale;
+  }
+  const ns = Object.keys(stale).length;
+  if (ns) throw new ApiError(409, DEVICE_TEXT.staleMany(ns), CODE.conflict, stale);
+  const refused: Record<string, string> = {};
+  for (const r of rows.values()) if (!isAllocatable(r)) refused[r.id] = CUSTOMER_TEXT.notAllocatable;
+  const nr = Object.keys(refused).length;
+  if (nr) throw new ApiError(422, CUSTOMER_TEXT.notAllocatableMany(nr), DEVICE_CODE.notEligible, refused);
+
+  if (!body.force) {
+    const [held, bought] = await Promise.all([allocatedByType(trx, body.customerId), purchasedByType(trx, body.customerId)]);
+    const asked = new Map<number, number>();
+    for (const r of rows.values()) asked.set(r.type, (asked.get(r.type) ?? 0) + 1);
+    const over: Record<string, string> = {};
+    const names: string[] = [];
+    for (const [type, n] of [...asked].sort((a, b) => a[0] - b[0])) {
+      const left = (bought.get(type) ?? 0) - (held.get(type)?.allocated ?? 0);
+      if (n > left) {
+        const name = lookupName(DEVICE_TYPES, type);
+        over[String(type)] = CUSTOMER_TEXT.quotaExceeded(name, left, n);
+        names.push(name);
+      }
+    }
+    if (names.length) throw new ApiError(422, CUSTOMER_TEXT.quotaExceededMany(names.join(', ')), CUSTOMER_CODE.allocationExceeds, over);
+  }
+
+  const etag = newEtag();
+  const at = now.toISOString();
+  const values = {
+    status: STATUS.Allocated,
+    customerId: body.customerId,
+    etag,
+    lastUpdated: at,
+    ...(body.orderNumber ? { orderNumber: body.orderNumber } : {}),
+  };
+  for (const part of chunks(ids)) {
+    const r = await trx.updateTable('devices').set(values).where('id', 'in', part).executeTakeFirst();
+    if (Number(r.numUpdatedRows) !== part.length) throw new ApiError(409, DEVICE_TEXT.staleMany(part.length), CODE.conflict);
+  }
+  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })) };
+}
+
+// ---------------------------------------------------------------- import devices to allocate
+
+const CSV_TYPES = ['text/csv', 'application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel'];
+const importError = (message: string) => new ApiError(400, message, DEVICE_CODE.importInvalid);
+const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
+
+/**
+ * Reads the multipart field File: a CSV (spec §5 generic CSV rules) with a SerialNumber column
+ * (case-insensitive, spaces ignored); cells split on comma or semicolon; rows with an empty serial
+ * skipped. Returns the distinct serials (case-insensitive) in file order.
+ */
+export async function readSerialsFile(c: Ctx): Promise<string[]> {
+  let form: Record<string, unknown>;
+  try {
+    form = await c.req.parseBody();
+  } catch {
+    throw importError(DEVICE_TEXT.fileRequired);
+  }
+  const file = form.File ?? form.file;
+  if (!(file instanceof File)) throw importError(DEVICE_TEXT.fileRequired);
+  const type = (file.type.split(';')[0] ?? '').trim().toLowerCase();
+  const csvName = /\.csv$/i.test(file.name);
+  if (!(type === 'text/csv' || (CSV_TYPES.includes(type) && csvName) || ((type === '' || type === 'application/octet-stream') && csvName)))
+    throw new ApiError(415, MSG.notCsv, DEVICE_CODE.importInvalid);
+  if (file.size > IMPORT_MAX_BYTES) throw new ApiError(413, DEVICE_TEXT.fileTooLarge, CODE.tooLarge);
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
+  } catch {
+    throw importError(MSG.csvParseFailed);
+  }
+  if (text.includes('\u0000')) throw importError(MSG.csvParseFailed);
+  const parsed = Papa.parse<string[]>(text, { delimitersToGuess: [',', ';'], skipEmptyLines: 'greedy' });
+  if (parsed.errors.some((e) => e.type !== 'Delimiter') || !parsed.data.length) throw importError(MSG.csvParseFailed);
+  const [header = [], ...rows] = parsed.data;
+  const col = header.findIndex((h) => normHeader(h ?? '') === normHeader(ALLOCATE_IMPORT_COLUMN));
+  if (col < 0) throw importError(MSG.csvMissingColumn(ALLOCATE_IMPORT_COLUMN));
+  if (rows.length > IMPORT_MAX_ROWS) throw importError(DEVICE_TEXT.tooManyRows);
+  const seen = new Set<string>();
+  const out: string[] = [];
+  for (const cells of rows) {
+    const serial = (cells[col] ?? '').trim();
+    if (!serial) continue;
+    if (serial.length > SERIAL_MAX) throw importError(DEVICE_TEXT.serialTooLong);
+    const k = serial.toLowerCase();
+    if (seen.has(k)) continue;
+    seen.add(k);
+    out.push(serial);
+  }
+  if (!out.length) throw importError(DEVICE_TEXT.importNoRows);
+  return out;
+}

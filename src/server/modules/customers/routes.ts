@@ -1,0 +1,529 @@
+// Customer endpoints (spec document 2 §7 "Customer/query service" and the customer part of the
+// "Stock service"): list, one customer, filters, duplicates, create, update, subscriptions,
+// settings, administrators, e-mail backlog, CRM search, the customer's devices, exports, import to
+// allocate and allocate-many. Shapes and error answers: src/shared/schemas/customers.ts (the
+// contract). Queries: ./repo.ts; allocation: ./allocation.ts; e-mail pausing: ./email-pause.ts;
+// CRM adapters: ./crm/.
+import { deps, ApiError, badRequest, conflict, type Api, type AuthUser, type Ctx } from '../../http.js';
+import { tx, type DB } from '../../db/index.js';
+import { audit, newEtag, newId } from '../../util.js';
+import { CODE, MSG } from '../../../shared/messages.js';
+import { P, ROLE } from '../../../shared/permissions.js';
+import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
+import { CUSTOMER_STATUSES, DEVICE_TYPES, isValidId, lookupName, normaliseId, TIER_TYPES } from '../../../shared/codes.js';
+import type { EtagResponse } from '../../../shared/schemas/common.js';
+import { deviceListBody, type BulkChangeResponse, type DeviceDto, type DeviceList, type DeviceMany } from '../../../shared/schemas/devices.js';
+import {
+  allocateManyBody,
+  crmQueryBody,
+  CRM_RESULT_LIMIT,
+  CUSTOMER_CODE,
+  CUSTOMER_TEXT,
+  customerAdminListQuery,
+  customerByIdQuery,
+  customerCreateBody,
+  customerDuplicatesQuery,
+  customerExportBody,
+  customerIdQuery,
+  customerListBody,
+  customerUpdateBody,
+  customerUpdateQuery,
+  emailBacklogQuery,
+  settingsUpdateBody,
+  settingsUpdateQuery,
+  subscriptionsUpdateBody,
+  subscriptionsUpdateQuery,
+  SUPER_ADMIN_SETTINGS,
+  type CrmAccount,
+  type CustomerAdminList,
+  type CustomerCreated,
+  type CustomerDetails,
+  type CustomerDto,
+  type CustomerDuplicates,
+  type CustomerFilters,
+  type CustomerList,
+  type CustomerPayload,
+  type CustomerSettings,
+  type CustomerSubscriptions,
+  type EmailBacklog,
+} from '../../../shared/schemas/customers.js';
+import { readFeatures } from '../reference/repo.js';
+import { emailTaken, insertPerson } from '../persons/repo.js';
+import { devicesWorkbook, exportFileName, XLSX_TYPE } from '../devices/export.js';
+import { listDevices, listDevicesBySerials } from '../devices/repo.js';
+import {
+  ADMINISTRATOR_ROLE_IDS,
+  allocatedByType,
+  countryExists,
+  customerDetails,
+  customerSubscriptions,
+  findCustomerRow,
+  findDuplicates,
+  insertCustomer,
+  listAllCustomers,
+  listCustomerAdmins,
+  listCustomers,
+  payloadColumns,
+  settingsColumns,
+  settingsOf,
+  toCustomerDto,
+  updateCustomerRow,
+  writeAppSubscriptions,
+  writeDeviceSubscriptions,
+  type CustomerRow,
+} from './repo.js';
+import { allocateMany, readSerialsFile } from './allocation.js';
+import { backlogCount, queueAdministratorWelcome, releaseHeld } from './email-pause.js';
+import { customersWorkbook } from './export.js';
+import { crmAdapter } from './crm/index.js';
+
+const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
+/** The most rows one export holds. */
+const EXPORT_MAX = 200_000;
+
+const customerNotFound = () => new ApiError(404, MSG.badUrl, CUSTOMER_CODE.notFound);
+
+async function loadCustomer(db: DB, id: string, lock = false): Promise<CustomerRow> {
+  const c = await findCustomerRow(db, id, lock);
+  if (!c) throw customerNotFound();
+  return c;
+}
+
+function pathCustomerId(c: Ctx) {
+  const raw = c.req.param('customerId') ?? '';
+  if (!isValidId(raw)) throw badRequest(CUSTOMER_TEXT.invalidId);
+  return normaliseId(raw);
+}
+
+/** Throws 400 with every field message (paths prefixed) when `errors` is not empty. */
+function failIf(errors: Record<string, string>, prefix = '') {
+  const entries = Object.entries(errors);
+  if (!entries.length) return;
+  const out = Object.fromEntries(entries.map(([k, v]) => [prefix + k, v]));
+  throw badRequest(entries[0]![1], CODE.validation, out);
+}
+
+/** The §5 rules of the customer payload besides the field types (see customerPayload in the contract). */
+async function checkPayload(db: DB, p: CustomerPayload, current?: CustomerRow): Promise<Record<string, string>> {
+  const errors: Record<string, string> = {};
+  if (p.isMigratedAccount && !p.portalReferenceNumber && !(current && current.isMigratedAccount === 1 && current.portalId))
+    errors.portalReferenceNumber = CUSTOMER_TEXT.portalReferenceRequired;
+  if (p.salesforceUrn && p.customerStatus == null) errors.customerStatus = CUSTOMER_TEXT.statusRequired;
+  const countryId = p.addressDto?.countryId;
+  if (countryId && !(await countryExists(db, countryId))) errors['addressDto.countryId'] = CUSTOMER_TEXT.unknownCountry;
+  return errors;
+}
+
+const isSuperAdmin = (user: AuthUser) => user.role.includes(ROLE.SuperAdmin);
+
+async function featureOn(db: DB, name: string) {
+  return !!(await readFeatures(db, [name])).Features.find((f) => f.FeatureName === name)?.IsEnabled;
+}
+
+export function customerRoutes(api: Api) {
+  // ---------------------------------------------------------------- list and lookups
+  api.post(
+    '/api/v1/customer/get-list',
+    {
+      access: P.CustomerListView,
+      json: customerListBody,
+      sample: { json: { page: 1, pageSize: 10, searchValue: 'sample', tierIds: [1], statusIds: [1], migratedOnly: true, orderBy: 'Name', desc: true } },
+    },
+    async (c, { body }) => c.json((await listCustomers(deps(c).db, body)) satisfies CustomerList),
+  );
+
+  api.get('/api/v1/customer/get-by-id', { access: P.CustomerView, query: customerByIdQuery, sample: { query: { id: SAMPLE_ID } } }, async (c, { query }) =>
+    c.json(toCustomerDto(await loadCustomer(deps(c).db, query.id)) satisfies CustomerDto),
+  );
+
+  api.get(
+    '/ps-admin/customers/get-details',
+    { access: P.CustomerView, query: customerIdQuery, sample: { query: { CustomerId: SAMPLE_ID } } },
+    async (c, { query }) => {
+      const { db } = deps(c);
+      return c.json((await customerDetails(db, await loadCustomer(db, query))) satisfies CustomerDetails);
+    },
+  );
+
+  api.get('/ps-admin/customers/filters-all', { access: P.CustomerListView }, async (c) => {
+    const body: CustomerFilters = {
+      Tiers: TIER_TYPES.map((t) => ({ Value: t.Value, Name: t.Name })),
+      Statuses: CUSTOMER_STATUSES.map((s) => ({ Value: s.Value, Name: s.Name })),
+    };
+    return c.json(body);
+  });
+
+  api.get(
+    '/ps-admin/customers/get-duplicates',
+    { access: P.CustomerCreate, query: customerDuplicatesQuery, sample: { query: { Name: 'Sample', PortalReferenceNumber: '1', SalesforceUrn: 'URN1' } } },
+    async (c, { query }) =>
+      c.json(
+        (await findDuplicates(deps(c).db, {
+          name: query.Name,
+          portalReference: query.PortalReferenceNumber,
+          urn: query.SalesforceUrn,
+        })) satisfies CustomerDuplicates,
+      ),
+  );
+
+  // ---------------------------------------------------------------- create / update
+  api.post(
+    '/api/v1/customer/create',
+    { access: P.CustomerCreate, json: customerCreateBody, sample: { json: { name: 'Sample customer', isMigratedAccount: false } } },
+    async (c, { body, user }) => {
+      const { db, config, outbox } = deps(c);
+      failIf(await checkPayload(db, body));
+      const tenantId = body.tenantId ?? newId();
+      if (tenantId === PROVIDER_TENANT_ID || (await db.selectFrom('customers').select('id').where('tenantId', '=', tenantId).executeTakeFirst()))
+        failIf({ tenantId: CUSTOMER_TEXT.invalidTenant });
+      const admin = body.administrator;
+      const emailConflict = () =>
+        new ApiError(409, CUSTOMER_TEXT.administratorEmailTaken, CODE.duplicateEmail, { 'administrator.emailAddress': CUSTOMER_TEXT.administratorEmailTaken });
+      if (admin && (await emailTaken(db, admin.emailAddress))) throw emailConflict();
+      const now = config.now();
+      const at = now.toISOString();
+      const cols = payloadColumns(body);
+      let created: CustomerCreated;
+      try {
+        created = await tx(db, async (trx) => {
+          const r = await insertCustomer(trx, cols, tenantId, at);
+          await audit(trx, { actorId: user.id, action: 'customer.create', entity: 'customer', entityId: r.id, at: now, details: { name: cols.name } });
+          if (admin) {
+            const personId = newId();
+            await insertPerson(trx, {
+              id: personId,
+              tenantId,
+              firstName: admin.firstName,
+              lastName: admin.lastName,
+              email: admin.emailAddress,
+              roleIds: ADMINISTRATOR_ROLE_IDS,
+              etag: newEtag(),
+              at,
+            });
+            await queueAdministratorWelcome(trx, outbox, config, { email: admin.emailAddress, firstName: admin.firstName, customerName: cols.name });
+            await audit(trx, {
+              actorId: user.id,
+              action: 'person.create',
+              entity: 'person',
+              entityId: personId,
+              at: now,
+              details: { tenantId, email: admin.emailAddress, roles: ['SuperAdminRole', 'PortalUserRole'] },
+            });
+          }
+          return { Id: r.id, Etag: r.etag, TenantId: r.tenantId };
+        });
+      } catch (e) {
+        const code = (e as { code?: unknown } | null)?.code;
+        if (admin && (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE')) throw emailConflict();
+        throw e;
+      }
+      if (admin) outbox.flush(db);
+      return c.json(created satisfies CustomerCreated, 201);
+    },
+  );
+
+  api.put(
+    '/api/v1/customer/update',
+    {
+      access: P.CustomerManage,
+      query: customerUpdateQuery,
+      json: customerUpdateBody,
+      sample: { query: { customerId: SAMPLE_ID }, json: { customerAccount: { name: 'Sample customer', isMigratedAccount: false }, etag: '"sample"' } },
+    },
+    async (c, { query, body, user }) => {
+      const { db, config } = deps(c);
+      const now = config.now();
+      const etag = await tx(db, async (trx) => {
+        const current = await loadCustomer(trx, query.customerId, true);
+        if (current.etag !== body.etag) throw conflict();
+        failIf(await checkPayload(trx, body.customerAccount, current), 'customerAccount.');
+        const cols = payloadColumns(body.customerAccount, current);
+        const next = await updateCustomerRow(trx, current.id, body.etag, cols, now.toISOString());
+        if (!next) throw conflict();
+        await audit(trx, { actorId: user.id, action: 'customer.update', entity: 'customer', entityId: current.id, at: now, details: cols });
+        return next;
+      });
+      return c.json({ Etag: etag } satisfies EtagResponse);
+    },
+  );
+
+  // ---------------------------------------------------------------- subscriptions
+  api.get(
+    '/ps-admin/customers/get-subscriptions',
+    { access: P.CustomerView, query: customerIdQuery, sample: { query: { CustomerId: SAMPLE_ID } } },
+    async (c, { query }) => {
+      const { db } = deps(c);
+      return c.json((await customerSubscriptions(db, await loadCustomer(db, query))) satisfies CustomerSubscriptions);
+    },
+  );
+
+  api.put(
+    '/api/v1/customer/subscriptions/update',
+    {
+      access: P.CustomerManage,
+      query: subscriptionsUpdateQuery,
+      json: subscriptionsUpdateBody,
+      sample: {
+        query: { customerId: SAMPLE_ID },
+        json: { deviceSubscriptions: { subscriptions: [{ deviceType: 620, purchased: 1 }] }, deviceSubscriptionsEtag: '"sample"' },
+      },
+    },
+    async (c, { query, body, user }) => {
+      const { db, config } = deps(c);
+      const now = config.now();
+      const checkInTimersAllowed = await featureOn(db, 'CustomCheckInTime');
+      const out = await tx(db, async (trx) => {
+        const cur = await loadCustomer(trx, query.customerId, true);
+        // Each section sent needs its etag; every etag sent must be current (spec §7: the page fetches them fresh first).
+        const missing: Record<string, string> = {};
+        if (body.deviceSubscriptions && !body.deviceSubscriptionsEtag) missing.deviceSubscriptionsEtag = CUSTOMER_TEXT.etagRequired;
+        if (body.appSubscriptions && !body.appSubscriptionsEtag) missing.appSubscriptionsEtag = CUSTOMER_TEXT.etagRequired;
+        if (body.additionalServices && !body.customerEtag) missing.customerEtag = CUSTOMER_TEXT.etagRequired;
+        failIf(missing);
+        const stale: Record<string, string> = {};
+        if (body.customerEtag && body.customerEtag !== cur.etag) stale.customerEtag = MSG.staleEtag;
+        if (body.deviceSubscriptionsEtag && body.deviceSubscriptionsEtag !== cur.deviceSubscriptionsEtag) stale.deviceSubscriptionsEtag = MSG.staleEtag;
+        if (body.appSubscriptionsEtag && body.appSubscriptionsEtag !== cur.appSubscriptionsEtag) stale.appSubscriptionsEtag = MSG.staleEtag;
+        if (Object.keys(stale).length) throw new ApiError(409, MSG.staleEtag, CODE.conflict, stale);
+        const values: Partial<CustomerRow> = {};
+        if (body.deviceSubscriptions) {
+          if (!body.force) {
+            const held = await allocatedByType(trx, cur.id);
+            const below: Record<string, string> = {};
+            const names: string[] = [];
+            for (const s of body.deviceSubscriptions.subscriptions) {
+              const allocated = held.get(s.deviceType)?.allocated ?? 0;
+              if (allocated > s.purchased) {
+                const name = lookupName(DEVICE_TYPES, s.deviceType);
+                below[String(s.deviceType)] = CUSTOMER_TEXT.belowAllocation(name, allocated, s.purchased);
+                names.push(name);
+              }
+            }
+            if (names.length) throw new ApiError(422, CUSTOMER_TEXT.belowAllocationMany(names.join(', ')), CUSTOMER_CODE.allocationExceeds, below);
+          }
+          await writeDeviceSubscriptions(trx, cur.id, body.deviceSubscriptions.subscriptions);
+          values.deviceSubscriptionsEtag = newEtag();
+        }
+        if (body.appSubscriptions) {
+          const f = body.appSubscriptions.appFeatures;
+          Object.assign(values, {
+            isWelfareCheckEnabled: +f.isWelfareCheckEnabled,
+            isFallDetectionEnabled: +f.isFallDetectionEnabled,
+            isTravelSafeEnabled: +f.isTravelSafeEnabled,
+            isTrackingEnabled: +f.isTrackingEnabled,
+            isSureCamEnabled: +f.isSureCamEnabled,
+            trackingInterval: f.isTrackingEnabled ? f.trackingInterval : f.trackingInterval || cur.trackingInterval,
+            isSosDisabled: +f.isSosDisabled,
+          } satisfies Partial<CustomerRow>);
+          await writeAppSubscriptions(trx, cur.id, body.appSubscriptions.subscriptions);
+          values.appSubscriptionsEtag = newEtag();
+        }
+        if (body.additionalServices) {
+          const s = body.additionalServices;
+          if (s.checkInTimers && !cur.checkInTimers && !checkInTimersAllowed)
+            throw new ApiError(422, CUSTOMER_TEXT.featureDisabled('CustomCheckInTime'), CUSTOMER_CODE.featureDisabled, {
+              'additionalServices.checkInTimers': CUSTOMER_TEXT.featureDisabled('CustomCheckInTime'),
+            });
+          Object.assign(values, {
+            nationalResponse: +s.nationalResponse,
+            globalResponse: +s.globalResponse,
+            eurowatch: +s.eurowatch,
+            translationServices: +s.translationServices,
+            checkInTimers: +s.checkInTimers,
+            teamBroadcast: +s.teamBroadcast,
+          } satisfies Partial<CustomerRow>);
+          values.etag = newEtag();
+        }
+        if (Object.keys(values).length) {
+          const r = await trx
+            .updateTable('customers')
+            .set({ ...values, updatedAt: now.toISOString() })
+            .where('id', '=', cur.id)
+            .where('etag', '=', cur.etag)
+            .where('deviceSubscriptionsEtag', '=', cur.deviceSubscriptionsEtag)
+            .where('appSubscriptionsEtag', '=', cur.appSubscriptionsEtag)
+            .executeTakeFirst();
+          if (Number(r.numUpdatedRows) !== 1) throw conflict();
+          await audit(trx, {
+            actorId: user.id,
+            action: 'customer.subscriptions-update',
+            entity: 'customer',
+            entityId: cur.id,
+            at: now,
+            details: { deviceSubscriptions: body.deviceSubscriptions, appSubscriptions: body.appSubscriptions, additionalServices: body.additionalServices },
+          });
+        }
+        return customerSubscriptions(trx, await loadCustomer(trx, cur.id));
+      });
+      return c.json(out satisfies CustomerSubscriptions);
+    },
+  );
+
+  // ---------------------------------------------------------------- settings
+  api.get(
+    '/ps-admin/customers/get-settings',
+    { access: P.CustomerView, query: customerIdQuery, sample: { query: { CustomerId: SAMPLE_ID } } },
+    async (c, { query }) => c.json(settingsOf(await loadCustomer(deps(c).db, query)) satisfies CustomerSettings),
+  );
+
+  api.put(
+    '/api/v1/customer/settings/update',
+    {
+      access: P.CustomerManage,
+      query: settingsUpdateQuery,
+      json: settingsUpdateBody,
+      sample: {
+        query: { customerId: SAMPLE_ID },
+        json: {
+          customerEtag: '"sample"',
+          settings: {
+            IsAutomaticEmailsPaused: false,
+            AllowDeviceSubscriptionChanges: false,
+            EnableDiscreetAlarmApp: false,
+            EnableFallDetectionApp: false,
+            EnableSmsActivityConfirmation: false,
+            EnableAlarmReportIntelligence: false,
+            AutoGenerateAlarmIntelligence: false,
+          },
+        },
+      },
+    },
+    async (c, { query, body, user }) => {
+      const { db, config, outbox } = deps(c);
+      const now = config.now();
+      const [ariOn, autoOn] = await Promise.all([featureOn(db, 'EnableAlarmReportIntelligence'), featureOn(db, 'AutoGenerateAlarmReportIntelligence')]);
+      const { out, released } = await tx(db, async (trx) => {
+        const cur = await loadCustomer(trx, query.customerId, true);
+        if (cur.etag !== body.customerEtag) throw conflict();
+        const before = settingsOf(cur).Settings;
+        const s = body.settings;
+        if (!isSuperAdmin(user)) {
+          const changed = SUPER_ADMIN_SETTINGS.filter((k) => s[k] !== before[k]);
+          if (changed.length)
+            throw new ApiError(403, MSG.forbidden, CODE.forbidden, Object.fromEntries(changed.map((k) => [`settings.${k}`, CUSTOMER_TEXT.superAdminOnly])));
+        }
+        const off: Record<string, string> = {};
+        if (s.EnableAlarmReportIntelligence && !before.EnableAlarmReportIntelligence && !ariOn)
+          off['settings.EnableAlarmReportIntelligence'] = CUSTOMER_TEXT.featureDisabled('EnableAlarmReportIntelligence');
+        if (s.EnableAlarmReportIntelligence && s.AutoGenerateAlarmIntelligence && !before.AutoGenerateAlarmIntelligence && !autoOn)
+          off['settings.AutoGenerateAlarmIntelligence'] = CUSTOMER_TEXT.featureDisabled('AutoGenerateAlarmReportIntelligence');
+        const first = Object.values(off)[0];
+        if (first) throw new ApiError(422, first, CUSTOMER_CODE.featureDisabled, off);
+        const cols = settingsColumns(s);
+        const etag = await updateCustomerRow(trx, cur.id, body.customerEtag, cols, now.toISOString());
+        if (!etag) throw conflict();
+        const released = before.IsAutomaticEmailsPaused && !s.IsAutomaticEmailsPaused ? await releaseHeld(trx, cur.tenantId, now) : 0;
+        await audit(trx, { actorId: user.id, action: 'customer.settings-update', entity: 'customer', entityId: cur.id, at: now, details: { ...s, released } });
+        return { out: settingsOf(await loadCustomer(trx, cur.id)), released };
+      });
+      if (released) outbox.flush(db);
+      return c.json(out satisfies CustomerSettings);
+    },
+  );
+
+  // ---------------------------------------------------------------- administrators and e-mail backlog
+  api.get(
+    '/ps-admin/persons/get-customer-admin-list',
+    {
+      access: P.CustomerView,
+      query: customerAdminListQuery,
+      sample: { query: { TenantId: SAMPLE_ID, Page: '1', PageSize: '10', Desc: 'true', OrderBy: 'UserName' } },
+    },
+    async (c, { query }) => c.json((await listCustomerAdmins(deps(c).db, query)) satisfies CustomerAdminList),
+  );
+
+  api.get(
+    '/ps-admin/emails/get-backlog-count',
+    { access: P.CustomerView, query: emailBacklogQuery, sample: { query: { TenantId: SAMPLE_ID } } },
+    async (c, { query }) => c.json({ count: await backlogCount(deps(c).db, query.TenantId) } satisfies EmailBacklog),
+  );
+
+  // ---------------------------------------------------------------- CRM
+  api.post('/api/v1/salesforce/account/query', { access: P.CustomerView, json: crmQueryBody, sample: { json: { query: 'sample' } } }, async (c, { body }) => {
+    const { db, config } = deps(c);
+    const accounts: CrmAccount[] = await crmAdapter(db, config.crm).search(body.query, CRM_RESULT_LIMIT);
+    return c.json(accounts);
+  });
+
+  // ---------------------------------------------------------------- the customer's devices
+  api.post(
+    '/api/v1/customer/get-device-list/:customerId',
+    { access: P.CustomerView, json: deviceListBody, sample: { json: { page: 1, pageSize: 10 } } },
+    async (c, { body }) => {
+      const { db, config } = deps(c);
+      const cust = await loadCustomer(db, pathCustomerId(c));
+      return c.json((await listDevices(db, body, config.now(), cust.id)) satisfies DeviceList);
+    },
+  );
+
+  const xlsx = (c: Ctx, bytes: Buffer, label: string) =>
+    c.body(new Uint8Array(bytes), 200, {
+      'Content-Type': XLSX_TYPE,
+      'Content-Disposition': `attachment; filename="${exportFileName(label, deps(c).config.now())}"`,
+      'Cache-Control': 'no-store',
+    });
+
+  api.post('/api/v1/customer/export/list-with-filters', { access: P.CustomerExport, json: customerExportBody, sample: { json: {} } }, async (c, { body }) => {
+    const rows = await listAllCustomers(deps(c).db, body, EXPORT_MAX);
+    if (!rows.length) throw badRequest(MSG.exportPayloadEmpty, CODE.validation);
+    return xlsx(c, await customersWorkbook(rows), 'Customers');
+  });
+
+  api.post(
+    '/api/v1/customer/export/device-list/:customerId',
+    { access: P.DeviceExport, json: deviceListBody, sample: { json: { page: 1, pageSize: 10 } } },
+    async (c, { body }) => {
+      const { db, config } = deps(c);
+      const cust = await loadCustomer(db, pathCustomerId(c));
+      const devices: DeviceDto[] = [];
+      const PAGE = 2000;
+      for (let page = 1; devices.length < EXPORT_MAX; page++) {
+        const chunk = await listDevices(db, { ...body, page, pageSize: PAGE }, config.now(), cust.id);
+        devices.push(...chunk.devices);
+        if (chunk.devices.length < PAGE) break;
+      }
+      if (!devices.length) throw badRequest(MSG.exportPayloadEmpty, CODE.validation);
+      return xlsx(c, await devicesWorkbook(devices.slice(0, EXPORT_MAX)), 'Devices');
+    },
+  );
+
+  // ---------------------------------------------------------------- allocation
+  api.post(
+    '/api/v1/import/devices-to-allocate/:customerId',
+    { access: P.CustomerManage, bodyLimit: 'upload', sample: { form: { File: 'SerialNumber\nSAMPLE-SERIAL\n' } } },
+    async (c) => {
+      const { db } = deps(c);
+      await loadCustomer(db, pathCustomerId(c));
+      const serials = await readSerialsFile(c);
+      return c.json({ devices: await listDevicesBySerials(db, serials) } satisfies DeviceMany);
+    },
+  );
+
+  api.post(
+    '/api/v1/device/allocate-many',
+    {
+      access: P.CustomerManage,
+      bodyLimit: 'upload',
+      json: allocateManyBody,
+      sample: { json: { customerId: SAMPLE_ID, devices: [{ id: SAMPLE_ID, etag: '"sample"', typeValue: 620 }], orderNumber: 'PO-1' } },
+    },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const now = config.now();
+      const out = await tx(db, async (trx) => {
+        const cust = await loadCustomer(trx, body.customerId, true);
+        const r = await allocateMany(trx, { ...body, customerId: cust.id }, now);
+        await audit(trx, {
+          actorId: user.id,
+          action: 'device.allocate',
+          entity: 'customer',
+          entityId: cust.id,
+          at: now,
+          details: { orderNumber: body.orderNumber, forced: body.force, ids: r.devices.map((d) => d.id) },
+        });
+        return r;
+      });
+      return c.json(out satisfies BulkChangeResponse);
+    },
+  );
+}
