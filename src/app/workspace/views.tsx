@@ -27,6 +27,7 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   customerCreate: lazy(() => import('../features/customers/customer-form-page').then((m) => ({ default: m.CustomerFormPage }))),
   customerAccountEdit: lazy(() => import('../features/customers/customer-form-page').then((m) => ({ default: m.CustomerFormPage }))),
   customerAccount: lazy(() => import('../features/customers/customer-account-page').then((m) => ({ default: m.CustomerAccountPage }))),
+  customerSubscriptions: lazy(() => import('../features/customers/customer-subscriptions-page').then((m) => ({ default: m.CustomerSubscriptionsPage }))),
   customerDevices: lazy(() => import('../features/customers/customer-devices-page').then((m) => ({ default: m.CustomerDevicesPage }))),
   customerAllocate: lazy(() => import('../features/customers/allocate-page').then((m) => ({ default: m.AllocatePage }))),
   customerSettings: lazy(() => import('../features/customers/customer-settings-page').then((m) => ({ default: m.CustomerSettingsPage }))),

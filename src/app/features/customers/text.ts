@@ -12,7 +12,9 @@ export const CUSTOMER_UI_TEXT = {
   overAllocatedTitle: 'Change Device Configuration',
   overAllocated: (names: string) =>
     `There are more ${names} allocated in this customers account than the subscription allows for. Are you sure you want to save?`,
-  disableSosTitle: 'Disable SOS',
+  disableSosTitle: 'IMPORTANT: This feature will DISABLE the SOS button',
+  disableSosMessage: 'Do not enable this unless instructed by senior management. Users will be unable to activate an alarm while the SOS button is disabled.',
+  disableSosConfirm: 'Disable SOS',
   notFound: 'Not found',
   /** Spec §4 "Settings toggles": the pause confirmation's warning. */
   pauseWarning: (n: number) => `All ${n} paused emails will be sent immediately. Some customers have asked not to receive emails. Are you sure?`,
