@@ -1,0 +1,195 @@
+// Customers (#10) in real Chromium against the real server, driven by the keyboard shortcuts:
+// g c → the list, c n → Create Account (an internal customer), the stale-etag path of the edit
+// form, c a / c y → Account and Settings (pausing e-mail, an administrator's e-mail held, the
+// release dialog with the count), c l → Allocate Devices by serial; the read-only admin sees no
+// Create Account. Screenshots at 1440x900 and 1024x768 in .tmp/e2e-results/customers-*.png.
+import { test, expect, type Page } from '@playwright/test';
+import { BASE, apiToken, dbQuery, signedInAs } from './helpers';
+import { MSG } from '../../src/shared/messages';
+
+async function shot(page: Page, name: string) {
+  for (const [w, h] of [
+    [1440, 900],
+    [1024, 768],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: `.tmp/e2e-results/customers-${name}-${w}x${h}.png`, fullPage: false });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** Presses a key sequence such as 'g c' outside any field. */
+async function keys(page: Page, seq: string) {
+  await page.locator('body').focus();
+  for (const k of seq.split(' ')) await page.keyboard.press(k);
+}
+
+async function api<T>(token: string, path: string, init: { method?: string; body?: unknown } = {}): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${BASE}${path}`, {
+    method: init.method ?? 'GET',
+    headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+type Details = { Id: string; Name: string; Etag: string; TenantId: string; PortalId: string | null; IsMigratedAccount: boolean };
+
+test('admin: create an internal customer, stale edit, pause and release e-mail, allocate a device — by keyboard', async ({ page }) => {
+  test.setTimeout(120_000);
+  const token = await apiToken('admin@demo.test');
+  const name = `E2E Internal ${Date.now()}`;
+  await signedInAs(page, 'admin@demo.test');
+
+  // g c → Customers
+  await keys(page, 'g c');
+  await expect(page).toHaveURL(/\/customers$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Customers' })).toBeVisible();
+  await expect(page.getByRole('grid', { name: 'Customers' }).getByRole('row').nth(1)).toBeVisible();
+  await shot(page, 'list');
+
+  // c n → Create Account; an internal account, migrated, with a portal reference
+  await keys(page, 'c n');
+  await expect(page).toHaveURL(/\/customers\/create$/);
+  await expect(page.getByRole('heading', { level: 1, name: 'Create Account' })).toBeVisible();
+  await page.getByLabel('Internal (testing)').check();
+  // internal accounts lock the URN, managers, tier and status
+  await expect(page.getByLabel('Salesforce URN')).toHaveAttribute('readonly', '');
+  await expect(page.getByLabel('Account manager')).toHaveAttribute('readonly', '');
+  await page.getByLabel('Account name').fill(name);
+  await page.getByLabel('Yes').check();
+  const portal = page.getByLabel('Portal reference');
+  await portal.fill('12ab');
+  await portal.press('Tab');
+  await expect(page.getByText(MSG.portalRefNumber)).toBeVisible();
+  const reference = String(900000 + (Date.now() % 99999));
+  await portal.fill(reference);
+  await page.getByLabel('Phone number').fill('447700900123');
+  await page.getByLabel('Phone number').press('Tab');
+  await expect(page.getByLabel('Phone number')).toHaveValue('+447700900123');
+  await shot(page, 'create');
+  await page.getByLabel('Account name').press('Enter'); // submits the form
+  await expect(page.getByText(MSG.customerCreated)).toBeVisible();
+  await expect(page).toHaveURL(/\/customers\/[0-9a-f-]{36}\/account$/);
+  const id = /\/customers\/([0-9a-f-]{36})\/account$/.exec(page.url())![1]!;
+  await expect(page.getByRole('tabpanel').getByRole('heading', { level: 1, name })).toBeVisible();
+
+  // the server stored it: get-by-id answers it
+  const byId = await api<{ id: string; name: string; reference: string | null; migrated: boolean }>(token, `/api/v1/customer/get-by-id?id=${id}`);
+  expect(byId.status).toBe(200);
+  expect(byId.body).toMatchObject({ id, name, reference, migrated: true });
+  await shot(page, 'account');
+
+  // edit with a stale etag: someone else saves first; the form says so and reloads
+  await page.getByRole('button', { name: 'Edit account' }).click();
+  await expect(page).toHaveURL(new RegExp(`/customers/${id}/account/edit$`));
+  const nameBox = page.getByLabel('Account name');
+  await expect(nameBox).toHaveValue(name);
+  const details = (await api<Details>(token, `/ps-admin/customers/get-details?CustomerId=${id}`)).body;
+  const other = await api(token, `/api/v1/customer/update?customerId=${id}`, {
+    method: 'PUT',
+    body: { etag: details.Etag, customerAccount: { name: `${name} (other)`, isMigratedAccount: true, portalReferenceNumber: reference } },
+  });
+  expect(other.status).toBe(200);
+  await nameBox.fill(`${name} edited`);
+  await nameBox.press('Enter');
+  await expect(page.getByText(MSG.staleEtag)).toBeVisible();
+  await page.getByRole('button', { name: 'Reload' }).click();
+  await expect(nameBox).toHaveValue(`${name} (other)`);
+  await nameBox.fill(`${name} edited`);
+  await nameBox.press('Enter');
+  await expect(page.getByText(MSG.customerUpdated)).toBeVisible();
+  await expect.poll(async () => (await api<Details>(token, `/ps-admin/customers/get-details?CustomerId=${id}`)).body.Name).toBe(`${name} edited`);
+
+  // c y → Settings (System): pause e-mail delivery (nothing waits: no question)
+  await keys(page, 'c y');
+  await expect(page).toHaveURL(new RegExp(`/customers/${id}/settings$`));
+  const pause = page.getByRole('switch', { name: 'Pause email delivery' });
+  await pause.focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByText(MSG.settingsUpdated)).toBeVisible();
+  await expect(pause).toBeChecked();
+
+  // c a → Account: add an administrator; the set-password e-mail waits while delivery is paused
+  await keys(page, 'c a');
+  await expect(page).toHaveURL(new RegExp(`/customers/${id}/account$`));
+  await page.getByRole('button', { name: 'Add administrator' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add administrator' });
+  await dialog.getByLabel('Email').fill('not-an-email');
+  await dialog.getByLabel('First Name').fill('Ada');
+  await dialog.getByLabel('Last Name').fill('Admin');
+  await dialog.getByRole('button', { name: 'Add' }).click();
+  await expect(dialog.getByText('Please enter a valid email')).toBeVisible();
+  const email = `ada.${Date.now()}@e2e.test`;
+  await dialog.getByLabel('Email').fill(email);
+  await dialog.getByLabel('Email').press('Enter');
+  await expect(page.getByText(MSG.administratorAdded)).toBeVisible();
+  await expect(page.getByRole('grid', { name: 'Administrators' }).getByText(email)).toBeVisible();
+  await expect.poll(() => dbQuery<{ n: number }>('select count(*) as n from outbox where heldTenantId = ? and sentAt is null', details.TenantId)[0]!.n).toBe(1);
+
+  // c y → Settings: releasing asks first, with the count and the warning
+  await keys(page, 'c y');
+  await expect(page.getByTestId('email-backlog')).toHaveText('1 e-mail waiting to be sent.');
+  await shot(page, 'settings');
+  await page.getByRole('switch', { name: 'Pause email delivery' }).click();
+  const ask = page.getByRole('alertdialog');
+  await expect(ask).toContainText('All 1 paused emails will be sent immediately.');
+  await expect(ask).toContainText('Some customers have asked not to receive emails.');
+  await ask.getByRole('button', { name: 'Confirm' }).click();
+  await expect(page.getByText(MSG.settingsUpdated)).toBeVisible();
+  await expect(page.getByRole('switch', { name: 'Pause email delivery' })).not.toBeChecked();
+  await expect.poll(() => dbQuery<{ n: number }>('select count(*) as n from outbox where heldTenantId = ?', details.TenantId)[0]!.n).toBe(0);
+
+  // c l → Allocate Devices: one New device by serial; no order number and no subscription → both questions in one
+  const device = dbQuery<{ id: string; serialNumber: string }>(
+    `select id, serialNumber from devices where customerId is null and status = 1 order by serialNumber limit 1`,
+  )[0]!;
+  await keys(page, 'c l');
+  await expect(page).toHaveURL(new RegExp(`/customers/${id}/devices/allocate$`));
+  const serialBox = page.getByRole('textbox', { name: 'Serial number' });
+  await expect(serialBox).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(MSG.noSerialEntered)).toBeVisible();
+  await page.keyboard.type(device.serialNumber);
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('NO-SUCH-SERIAL-77');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type(device.serialNumber);
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(MSG.deviceAlreadyAdded)).toBeVisible();
+  const table = page.getByRole('table', { name: 'Devices to allocate' });
+  await expect(table.getByRole('row').filter({ hasText: 'NO-SUCH-SERIAL-77' })).toContainText('Not found');
+  await expect(table.getByRole('checkbox', { name: 'Allocate NO-SUCH-SERIAL-77' })).toBeDisabled();
+  await expect(table.getByRole('checkbox', { name: `Allocate ${device.serialNumber}` })).toBeChecked();
+  await shot(page, 'allocate');
+  await page.getByRole('button', { name: /^Allocate \(1\)$/ }).click();
+  const question = page.getByRole('alertdialog');
+  await expect(question).toContainText(/^.*Order number is missing and allocation of .+ exceeds subscription\. Are you sure\?/);
+  await question.getByRole('button', { name: 'Allocate' }).click();
+  await expect(page.getByText(MSG.deviceAllocated)).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/customers/${id}/devices$`));
+  await expect(page.getByRole('grid', { name: 'Customer devices' }).getByText(device.serialNumber)).toBeVisible();
+  expect(dbQuery<{ customerId: string; status: number }>('select customerId, status from devices where id = ?', device.id)[0]).toEqual({
+    customerId: id,
+    status: 3,
+  });
+  await shot(page, 'devices');
+
+  // c s → Subscriptions: the allocated type shows with its highlight
+  await keys(page, 'c s');
+  await expect(page).toHaveURL(new RegExp(`/customers/${id}/subscriptions$`));
+  await expect(page.getByRole('table', { name: 'Device Subscriptions' }).locator('tr[data-tone="error"]')).toHaveCount(1);
+  await shot(page, 'subscriptions');
+});
+
+test('the read-only admin sees the list but no Create Account', async ({ page }) => {
+  await signedInAs(page, 'admin-readonly@demo.test');
+  await keys(page, 'g c');
+  await expect(page).toHaveURL(/\/customers$/);
+  await expect(page.getByRole('grid', { name: 'Customers' }).getByRole('row').nth(1)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Export' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Create Account' })).toHaveCount(0);
+  await keys(page, 'c n');
+  await expect(page).toHaveURL(/\/customers$/);
+});
