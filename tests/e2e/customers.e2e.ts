@@ -181,6 +181,34 @@ test('admin: create an internal customer, stale edit, pause and release e-mail, 
   await expect(page).toHaveURL(new RegExp(`/customers/${id}/subscriptions$`));
   await expect(page.getByRole('table', { name: 'Device Subscriptions' }).locator('tr[data-tone="error"]')).toHaveCount(1);
   await shot(page, 'subscriptions');
+  // Disable SOS only through its confirmation
+  const sos = page.getByRole('switch', { name: 'Disable SOS' });
+  await sos.click();
+  const sosAsk = page.getByRole('alertdialog', { name: 'IMPORTANT: This feature will DISABLE the SOS button' });
+  await sosAsk.getByRole('button', { name: 'Cancel' }).click();
+  await expect(sos).not.toBeChecked();
+  await sos.click();
+  await sosAsk.getByRole('button', { name: 'Disable SOS' }).click();
+  await expect(sos).toBeChecked();
+  // tracking: the interval shows while tracking is on and must be at least 5
+  await page.getByRole('switch', { name: 'Tracking', exact: true }).click();
+  const interval = page.getByRole('textbox', { name: 'Tracking interval' });
+  await interval.fill('3');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText(MSG.atLeast5)).toBeVisible();
+  await interval.fill('15');
+  // the subscription (0) is below what is allocated (1): 'Change Device Configuration' asks first
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  const over = page.getByRole('alertdialog', { name: 'Change Device Configuration' });
+  await expect(over).toContainText('allocated in this customers account than the subscription allows for. Are you sure you want to save?');
+  await over.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MSG.subscriptionsUpdated)).toBeVisible();
+  expect(
+    dbQuery<{ isSosDisabled: number; isTrackingEnabled: number; trackingInterval: number }>(
+      'select isSosDisabled, isTrackingEnabled, trackingInterval from customers where id = ?',
+      id,
+    )[0],
+  ).toEqual({ isSosDisabled: 1, isTrackingEnabled: 1, trackingInterval: 15 });
 });
 
 test('the read-only admin sees the list but no Create Account', async ({ page }) => {
