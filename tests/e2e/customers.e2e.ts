@@ -18,6 +18,13 @@ async function shot(page: Page, name: string) {
   await page.setViewportSize({ width: 1440, height: 900 });
 }
 
+/** Signed in, with the landing tab loaded (its page may move focus while it loads). */
+async function signedIn(page: Page, email: string) {
+  await signedInAs(page, email);
+  await expect(page.getByRole('tabpanel').first()).toBeVisible();
+  await page.waitForLoadState('networkidle');
+}
+
 /** Presses a key sequence such as 'g c' outside any field. */
 async function keys(page: Page, seq: string) {
   await page.locator('body').focus();
@@ -40,7 +47,7 @@ test('admin: create an internal customer, stale edit, pause and release e-mail, 
   test.setTimeout(120_000);
   const token = await apiToken('admin@demo.test');
   const name = `E2E Internal ${Date.now()}`;
-  await signedInAs(page, 'admin@demo.test');
+  await signedIn(page, 'admin@demo.test');
 
   // g c → Customers
   await keys(page, 'g c');
@@ -58,7 +65,7 @@ test('admin: create an internal customer, stale edit, pause and release e-mail, 
   await expect(page.getByLabel('Salesforce URN')).toHaveAttribute('readonly', '');
   await expect(page.getByLabel('Account manager')).toHaveAttribute('readonly', '');
   await page.getByLabel('Account name').fill(name);
-  await page.getByLabel('Yes').check();
+  await page.getByRole('radio', { name: 'Yes', exact: true }).check();
   const portal = page.getByLabel('Portal reference');
   await portal.fill('12ab');
   await portal.press('Tab');
@@ -211,8 +218,33 @@ test('admin: create an internal customer, stale edit, pause and release e-mail, 
   ).toEqual({ isSosDisabled: 1, isTrackingEnabled: 1, trackingInterval: 15 });
 });
 
+test('the duplicates check: an existing name opens "Account already exists?"; Create duplicate account creates it', async ({ page }) => {
+  const existing = dbQuery<{ id: string; name: string }>('select id, name from customers order by name limit 1')[0]!;
+  await signedIn(page, 'admin@demo.test');
+  await keys(page, 'g c');
+  await expect(page).toHaveURL(/\/customers$/);
+  await keys(page, 'c n');
+  await page.getByLabel('Internal (testing)').check();
+  await page.getByLabel('Account name').fill(existing.name);
+  await page.getByRole('radio', { name: 'No', exact: true }).check();
+  await page.getByRole('button', { name: 'Create Account', exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: 'Account already exists?' });
+  await expect(dialog.getByRole('row').filter({ hasText: existing.name })).toBeVisible();
+  await expect(dialog.getByRole('link', { name: 'Open' }).first()).toHaveAttribute('href', new RegExp(`/customers/[0-9a-f-]{36}/account$`));
+  // Cancel creates nothing
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page).toHaveURL(/\/customers\/create$/);
+  const before = dbQuery<{ n: number }>('select count(*) as n from customers where name = ?', existing.name)[0]!.n;
+  await page.getByRole('button', { name: 'Create Account', exact: true }).click();
+  await page.getByRole('dialog', { name: 'Account already exists?' }).getByRole('button', { name: 'Create duplicate account' }).click();
+  await expect(page.getByText(MSG.customerCreated)).toBeVisible();
+  await expect(page).toHaveURL(/\/customers\/[0-9a-f-]{36}\/account$/);
+  expect(dbQuery<{ n: number }>('select count(*) as n from customers where name = ?', existing.name)[0]!.n).toBe(before + 1);
+});
+
 test('the read-only admin sees the list but no Create Account', async ({ page }) => {
-  await signedInAs(page, 'admin-readonly@demo.test');
+  await signedIn(page, 'admin-readonly@demo.test');
   await keys(page, 'g c');
   await expect(page).toHaveURL(/\/customers$/);
   await expect(page.getByRole('grid', { name: 'Customers' }).getByRole('row').nth(1)).toBeVisible();
