@@ -16,6 +16,7 @@ import deviceOpenBySerial from './device-open-by-serial';
 import assetsExport from './assets-export';
 // customers (#10)
 import customerCreate from './customer-create';
+import customerOpen from './customer-open';
 import customerTabAccount from './customer-tab-account';
 import customerTabSubscriptions from './customer-tab-subscriptions';
 import customerTabDevices from './customer-tab-devices';
@@ -53,6 +54,7 @@ export const COMMANDS: readonly Command[] = [
   assetsExport,
   // customers (#10)
   customerCreate,
+  customerOpen,
   customerTabAccount,
   customerTabSubscriptions,
   customerTabDevices,
