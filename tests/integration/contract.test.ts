@@ -171,6 +171,172 @@ describe('every endpoint answers its contract', () => {
     }
   });
 
+  // customers (issue #10)
+  test('customers', async () => {
+    await t.db
+      .insertInto('crmAccounts')
+      .values({
+        id: '001CONTRACT',
+        name: 'Contract CRM Account',
+        urn: 'URN-CONTRACT',
+        streetLine1: '1 Contract Street',
+        streetLine2: null,
+        county: null,
+        city: 'Leeds',
+        postalCode: 'LS1 1AA',
+        country: 'United Kingdom',
+        phone: '+441134960000',
+        accountManagerFullName: 'Alex Owner',
+        customerSuccessManagerFullName: 'Sam Success',
+        customerSuccessTier: 2,
+        searchName: 'contract crm account',
+      })
+      .execute();
+    const [crm] = await expectContract('POST /api/v1/salesforce/account/query', '/api/v1/salesforce/account/query', { json: { query: 'contract' } });
+    expect(crm?.countryId).toBe('country-gb');
+    const created = await expectContract('POST /api/v1/customer/create', '/api/v1/customer/create', {
+      json: {
+        name: crm?.name,
+        isMigratedAccount: true,
+        portalReferenceNumber: '31337',
+        customerStatus: 1,
+        customerSuccessTier: crm?.customerSuccessTier,
+        salesforceId: crm?.id,
+        salesforceUrn: crm?.urn,
+        phoneNumber: crm?.phone,
+        addressDto: { addressLine1: crm?.streetLine1, city: crm?.city, postCode: crm?.postalCode, countryId: crm?.countryId },
+      },
+    });
+    const id = created.Id;
+    const list = await expectContract('POST /api/v1/customer/get-list', '/api/v1/customer/get-list', { json: { searchValue: 'contract' } });
+    expect(list.customers.map((c) => c.id)).toEqual([id]);
+    await expectContract('GET /api/v1/customer/get-by-id', `/api/v1/customer/get-by-id?id=${id}`);
+    const details = await expectContract('GET /ps-admin/customers/get-details', `/ps-admin/customers/get-details?CustomerId=${id}`);
+    expect(details.Address.Country).toBe('United Kingdom');
+    await expectContract('GET /ps-admin/customers/filters-all', '/ps-admin/customers/filters-all');
+    const dup = await expectContract(
+      'GET /ps-admin/customers/get-duplicates',
+      '/ps-admin/customers/get-duplicates?Name=contract%20crm%20account&PortalReferenceNumber=31337&SalesforceUrn=URN-CONTRACT',
+    );
+    expect(dup.Duplicates.map((d) => d.MatchedOn)).toEqual([['Name', 'PortalReferenceNumber', 'SalesforceUrn']]);
+    const updated = await expectContract('PUT /api/v1/customer/update', `/api/v1/customer/update?customerId=${id}`, {
+      json: {
+        customerAccount: { name: 'Contract CRM Account', isMigratedAccount: true, customerStatus: 2, salesforceUrn: 'URN-CONTRACT' },
+        etag: created.Etag,
+      },
+    });
+    const subs = await expectContract('GET /ps-admin/customers/get-subscriptions', `/ps-admin/customers/get-subscriptions?CustomerId=${id}`);
+    expect(subs.CustomerEtag).toBe(updated.Etag);
+    await expectContract('PUT /api/v1/customer/subscriptions/update', `/api/v1/customer/subscriptions/update?customerId=${id}`, {
+      json: {
+        deviceSubscriptions: { subscriptions: [{ deviceType: 620, purchased: 2 }] },
+        appSubscriptions: {
+          appFeatures: {
+            isWelfareCheckEnabled: true,
+            isFallDetectionEnabled: true,
+            isTravelSafeEnabled: false,
+            isTrackingEnabled: true,
+            isSureCamEnabled: false,
+            trackingInterval: 15,
+            isSosDisabled: false,
+          },
+          subscriptions: [{ appSubscriptionType: 1, purchased: 5 }],
+        },
+        additionalServices: {
+          nationalResponse: true,
+          globalResponse: false,
+          eurowatch: false,
+          translationServices: false,
+          checkInTimers: false,
+          teamBroadcast: true,
+        },
+        deviceSubscriptionsEtag: subs.DeviceSubscriptions.Etag,
+        appSubscriptionsEtag: subs.AppSubscriptions.Etag,
+        customerEtag: subs.CustomerEtag,
+      },
+    });
+    const settings = await expectContract('GET /ps-admin/customers/get-settings', `/ps-admin/customers/get-settings?CustomerId=${id}`);
+    await expectContract('PUT /api/v1/customer/settings/update', `/api/v1/customer/settings/update?customerId=${id}`, {
+      json: { customerEtag: settings.CustomerEtag, settings: { ...settings.Settings, IsAutomaticEmailsPaused: true } },
+    });
+    const adminAdded = await t.request('/api/v1/person', {
+      method: 'POST',
+      token: admin,
+      headers: { 'tenant-id': created.TenantId },
+      json: {
+        person: {
+          firstName: 'Con',
+          lastName: 'Tract',
+          emailAddress: 'contract.customer.admin@customer.test',
+          roleIds: [ROLE_IDS.SuperAdminRole, ROLE_IDS.PortalUserRole],
+        },
+      },
+    });
+    expect(adminAdded.status).toBe(201);
+    const admins = await expectContract(
+      'GET /ps-admin/persons/get-customer-admin-list',
+      `/ps-admin/persons/get-customer-admin-list?TenantId=${created.TenantId}`,
+    );
+    expect(admins.Items.map((a) => a.Email)).toEqual(['contract.customer.admin@customer.test']);
+    expect((await expectContract('GET /ps-admin/emails/get-backlog-count', `/ps-admin/emails/get-backlog-count?TenantId=${created.TenantId}`)).count).toBe(1);
+
+    const now = new Date().toISOString();
+    const stockId = '00000000-0000-4000-8000-00000000c0de';
+    await t.db
+      .insertInto('devices')
+      .values({
+        id: stockId,
+        serialNumber: 'CONTRACT-ALLOC-1',
+        type: 620,
+        status: 1,
+        customerId: null,
+        imei: null,
+        imsi: null,
+        phoneNumber: null,
+        simPhoneNumber: null,
+        simSerial: null,
+        simTypeId: null,
+        simStatus: null,
+        supplier: null,
+        orderNumber: null,
+        isUserAssigned: 0,
+        assignedPersonId: null,
+        firmwareVersion: null,
+        lastConfigurationDate: null,
+        dateReceived: now,
+        lastUpdated: now,
+        addedToSystem: now,
+        etag: '"contract-alloc"',
+      })
+      .execute();
+    const fd = new FormData();
+    fd.append('File', new File(['SerialNumber\nCONTRACT-ALLOC-1\nCONTRACT-404\n'], 'allocate.csv', { type: 'text/csv' }));
+    const toAllocate = await expectContract('POST /api/v1/import/devices-to-allocate/:customerId', `/api/v1/import/devices-to-allocate/${id}`, { body: fd });
+    expect(toAllocate.devices.map((d) => [d.serialNumber, d.isAllocatable])).toEqual([
+      ['CONTRACT-ALLOC-1', true],
+      ['CONTRACT-404', false],
+    ]);
+    const d0 = first(toAllocate.devices);
+    await expectContract('POST /api/v1/device/allocate-many', '/api/v1/device/allocate-many', {
+      json: { customerId: id, orderNumber: 'PO-CONTRACT', devices: [{ id: d0.id, etag: d0.etag, typeValue: d0.type.value }] },
+    });
+    const devices = await expectContract('POST /api/v1/customer/get-device-list/:customerId', `/api/v1/customer/get-device-list/${id}`, { json: {} });
+    expect(devices.devices.map((d) => d.serialNumber)).toEqual(['CONTRACT-ALLOC-1']);
+    for (const [endpoint, path, json, sheetName] of [
+      ['POST /api/v1/customer/export/list-with-filters', '/api/v1/customer/export/list-with-filters', { searchValue: 'contract' }, 'Customers'],
+      ['POST /api/v1/customer/export/device-list/:customerId', `/api/v1/customer/export/device-list/${id}`, {}, 'Devices'],
+    ] as const) {
+      const res = await t.request(path, { method: 'POST', token: admin, json });
+      expect(res.status, endpoint).toBe(200);
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(v.safeParse(ENDPOINTS[endpoint], bytes).success).toBe(true);
+      const [sheet] = await readXlsx(Buffer.from(bytes));
+      expect(sheet?.sheet).toBe(sheetName);
+      expect(sheet?.data.length).toBe(2);
+      checked.add(endpoint);
+    }
+  });
+
   test('search', async () => {
     const found = await expectContract('GET /api/search', '/api/search?q=contract.ann');
     const hits = found.groups.flatMap((g) => g.hits);

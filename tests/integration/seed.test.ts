@@ -96,6 +96,7 @@ describe('determinism', () => {
     ['refreshTokens', (r: any) => r.id],
     ['outbox', (r: any) => String(r.id).padStart(9, '0')],
     ['auditLog', (r: any) => String(r.id).padStart(9, '0')],
+    ['crmAccounts', (r: any) => r.id],
   ] as const;
 
   test.each(tables.map(([t, k]) => [t, k] as const))('same seed and now → identical %s rows, ids included', async (table, key) => {
@@ -236,7 +237,8 @@ describe('referential integrity', () => {
     for (const p of persons) expect(p.tenantId === PROVIDER_TENANT_ID || tenants.has(p.tenantId)).toBe(true);
     const roles = await a.selectFrom('personRoles').select(['personId', 'roleId']).execute();
     for (const r of roles) {
-      const staffRole = r.roleId !== ROLE_IDS.PortalUserRole;
+      // Customer administrators hold the admin role in their own tenant (customers, issue #10); every other role is staff's.
+      const staffRole = r.roleId !== ROLE_IDS.PortalUserRole && r.roleId !== ROLE_IDS.SuperAdminRole;
       if (staffRole) expect(tenantOf.get(r.personId)).toBe(PROVIDER_TENANT_ID);
     }
     // every customer tenant has at least one person (its administrator)
@@ -341,14 +343,16 @@ describe('persons', () => {
     expect(tally(ROLE_IDS.ArcSupervisorRole)).toBeGreaterThanOrEqual(1);
     expect(tally(ROLE_IDS.ArcManagerRole)).toBeGreaterThanOrEqual(1);
     expect(tally(ROLE_IDS.SuperAdminRole)).toBeGreaterThanOrEqual(2);
-    // customer-side persons carry PortalUserRole only
+    // customer-side persons carry PortalUserRole; their administrators also the admin role (customers, issue #10)
     const custRoles = await a
       .selectFrom('personRoles')
       .innerJoin('persons', 'persons.id', 'personRoles.personId')
-      .select(['roleId'])
+      .select(['roleId', 'personId'])
       .where('persons.tenantId', '!=', PROVIDER_TENANT_ID)
       .execute();
-    expect(new Set(custRoles.map((r) => r.roleId))).toEqual(new Set([ROLE_IDS.PortalUserRole]));
+    expect(new Set(custRoles.map((r) => r.roleId))).toEqual(new Set([ROLE_IDS.PortalUserRole, ROLE_IDS.SuperAdminRole]));
+    const portal = new Set(custRoles.filter((r) => r.roleId === ROLE_IDS.PortalUserRole).map((r) => r.personId));
+    expect(custRoles.filter((r) => r.roleId === ROLE_IDS.SuperAdminRole && !portal.has(r.personId))).toEqual([]);
     // every person has at least one role
     const withRole = new Set((await a.selectFrom('personRoles').select('personId').execute()).map((r) => r.personId));
     expect(persons.filter((p) => !withRole.has(p.id))).toEqual([]);
@@ -749,5 +753,35 @@ describe('alarm reports', () => {
     }
     for (const k of per.values()) expect(k).toBeLessThanOrEqual(3);
     expect(notes.some((n) => json(n.personRoles).some((r: string) => /supervisor|manager/i.test(r)))).toBe(true);
+  });
+});
+
+describe('customers (issue #10)', () => {
+  test('the CRM directory holds every CRM-linked customer (same id, URN, name) and prospects that are not customers; every customer has an administrator', async () => {
+    const crm = await a.selectFrom('crmAccounts').selectAll().execute();
+    const linked = await a.selectFrom('customers').select(['name', 'salesforceId', 'salesforceUrn']).where('isSalesforceAccount', '=', 1).execute();
+    const byId = new Map(crm.map((x) => [x.id, x]));
+    for (const c of linked) expect(byId.get(c.salesforceId!)).toMatchObject({ name: c.name, urn: c.salesforceUrn, searchName: c.name.toLowerCase() });
+    const customerNames = new Set((await a.selectFrom('customers').select('name').execute()).map((c) => c.name.toLowerCase()));
+    const prospects = crm.filter((x) => !customerNames.has(x.searchName));
+    expect(prospects.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(crm.map((x) => x.urn)).size).toBe(crm.length);
+    const tenants = await a
+      .selectFrom('customers as c')
+      .select('c.tenantId')
+      .where((eb) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('persons as p')
+              .innerJoin('personRoles as pr', 'pr.personId', 'p.id')
+              .select('p.id')
+              .whereRef('p.tenantId', '=', 'c.tenantId')
+              .where('pr.roleId', '=', ROLE_IDS.SuperAdminRole),
+          ),
+        ),
+      )
+      .execute();
+    expect(tenants).toEqual([]);
   });
 });

@@ -12,6 +12,7 @@ import { hashPassword } from '../auth/password.js';
 import { ROLE_IDS, ROLE_LABELS, type RoleName } from '../../shared/permissions.js';
 import { DEVICE_CAPABILITIES, CAPABILITY, PHONE_TYPE } from '../../shared/codes.js';
 import { DEMO_ACCOUNTS } from './accounts.js';
+import { seedCrmDirectory } from './crm.js';
 import { PROVIDER_TENANT_ID } from './ids.js';
 import { Rng } from './rng.js';
 import { entryOf, itemAt, zip } from './lists.js';
@@ -77,6 +78,7 @@ export const DEMO_TABLES = [
   'persons',
   'outbox',
   'auditLog',
+  'crmAccounts',
 ] as const;
 /** Rows generated per table. */
 export type DemoCounts = Record<(typeof DEMO_TABLES)[number], number>;
@@ -690,6 +692,8 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
           updatedAt: iso(Math.max(createdMs, lastLogin ?? createdMs)),
         });
         await personRoles.add({ personId: id, roleId: ROLE_IDS.PortalUserRole });
+        // Customer administrators also hold the admin role in their tenant (customers, issue #10; spec §3).
+        if (isAdmin) await personRoles.add({ personId: id, roleId: ROLE_IDS.SuperAdminRole });
         if (isAdmin) {
           if (nowMs - createdMs < 400 * DAY)
             await outbox.add({
@@ -1032,6 +1036,8 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
 
     for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns])
       await ins.flush();
+    // Customers (issue #10): the embedded CRM directory, from its own rng stream.
+    const crmAccounts = await seedCrmDirectory(trx, seed);
     log({
       msg: 'demo data insert time',
       ...Object.fromEntries([persons, personRoles, customersIns, devices, configs, messages].map((x) => [x.table, Math.round(x.ms)])),
@@ -1050,6 +1056,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       verificationCodes: codes.total,
       outbox: outbox.total,
       auditLog: auditIns.total,
+      crmAccounts,
       ...alarmCounts,
     };
     return counts;
