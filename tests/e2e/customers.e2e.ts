@@ -218,6 +218,46 @@ test('admin: create an internal customer, stale edit, pause and release e-mail, 
   ).toEqual({ isSosDisabled: 1, isTrackingEnabled: 1, trackingInterval: 15 });
 });
 
+test('c n: a customer account from a CRM account (search, fill and lock), by keyboard', async ({ page }) => {
+  const crm = dbQuery<{ id: string; name: string; urn: string; city: string | null }>(
+    `select id, name, urn, city from crmAccounts
+     where urn is not null and urn not in (select salesforceUrn from customers where salesforceUrn is not null)
+     order by name limit 1`,
+  )[0]!;
+  await signedIn(page, 'admin@demo.test');
+  await keys(page, 'g c');
+  await expect(page).toHaveURL(/\/customers$/);
+  await keys(page, 'c n');
+  await expect(page).toHaveURL(/\/customers\/create$/);
+  const search = page.getByRole('searchbox', { name: 'Search CRM accounts' });
+  await expect(search).toBeFocused();
+  await page.keyboard.type(crm.name);
+  const results = page.getByRole('list', { name: 'CRM accounts' });
+  await expect(results.getByRole('button', { name: new RegExp(crm.urn) })).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.locator(':focus')).toContainText(crm.name);
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(`Linked CRM account: ${crm.name}`)).toBeVisible();
+  const form = page.getByRole('form', { name: 'Create Account' });
+  // filled and locked: the URN and the address come from the CRM
+  await expect(form.getByLabel('Salesforce URN')).toHaveValue(crm.urn);
+  await expect(form.getByLabel('Salesforce URN')).toHaveAttribute('readonly', '');
+  await expect(form.getByLabel('City')).toHaveAttribute('readonly', '');
+  await expect(form.getByLabel('Account name')).toHaveValue(crm.name);
+  await form.getByLabel('Status').selectOption({ index: 1 });
+  await form.getByRole('radio', { name: 'No', exact: true }).check();
+  await form.getByRole('button', { name: 'Create Account', exact: true }).click();
+  await expect(page.getByText(MSG.customerCreated)).toBeVisible();
+  await expect(page).toHaveURL(/\/customers\/[0-9a-f-]{36}\/account$/);
+  const stored = dbQuery<{ salesforceUrn: string; salesforceId: string; city: string | null; status: number | null }>(
+    'select salesforceUrn, salesforceId, city, status from customers where salesforceUrn = ?',
+    crm.urn,
+  );
+  expect(stored).toHaveLength(1);
+  expect(stored[0]).toMatchObject({ salesforceUrn: crm.urn, salesforceId: crm.id, city: crm.city });
+  expect(stored[0]!.status).not.toBeNull();
+});
+
 test('the duplicates check: an existing name opens "Account already exists?"; Create duplicate account creates it', async ({ page }) => {
   const existing = dbQuery<{ id: string; name: string }>('select id, name from customers order by name limit 1')[0]!;
   await signedIn(page, 'admin@demo.test');
