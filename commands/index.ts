@@ -17,6 +17,7 @@ import assetsExport from './assets-export';
 // customers (#10)
 import customerCreate from './customer-create';
 import customerOpen from './customer-open';
+import customerEdit from './customer-edit';
 import customerTabAccount from './customer-tab-account';
 import customerTabSubscriptions from './customer-tab-subscriptions';
 import customerTabDevices from './customer-tab-devices';
@@ -55,6 +56,7 @@ export const COMMANDS: readonly Command[] = [
   // customers (#10)
   customerCreate,
   customerOpen,
+  customerEdit,
   customerTabAccount,
   customerTabSubscriptions,
   customerTabDevices,
