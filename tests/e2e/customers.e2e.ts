@@ -43,7 +43,7 @@ async function api<T>(token: string, path: string, init: { method?: string; body
 
 type Details = { Id: string; Name: string; Etag: string; TenantId: string; PortalId: string | null; IsMigratedAccount: boolean };
 
-test('admin: create an internal customer, stale edit, pause and release e-mail, allocate a device — by keyboard', async ({ page }) => {
+test('admin: create an internal customer, stale edit, pause and release e-mail, allocate a scanned box of devices — by keyboard', async ({ page }) => {
   test.setTimeout(120_000);
   const token = await apiToken('admin@demo.test');
   const name = `E2E Internal ${Date.now()}`;
@@ -148,10 +148,15 @@ test('admin: create an internal customer, stale edit, pause and release e-mail, 
   await expect(page.getByRole('switch', { name: 'Pause email delivery' })).not.toBeChecked();
   await expect.poll(() => dbQuery<{ n: number }>('select count(*) as n from outbox where heldTenantId = ?', details.TenantId)[0]!.n).toBe(0);
 
-  // c l → Allocate Devices: one New device by serial; no order number and no subscription → both questions in one
-  const device = dbQuery<{ id: string; serialNumber: string }>(
-    `select id, serialNumber from devices where customerId is null and status = 1 order by serialNumber limit 1`,
-  )[0]!;
+  // c l → Allocate Devices: a box of New devices of one type scanned at scanner speed; no order number and
+  // no subscription → both questions in one
+  const box = dbQuery<{ id: string; serialNumber: string }>(
+    `select id, serialNumber from devices where customerId is null and status = 1 and type = (
+       select type from devices where customerId is null and status = 1 group by type order by count(*) desc, type limit 1)
+     order by serialNumber limit 20`,
+  );
+  expect(box.length).toBeGreaterThanOrEqual(5);
+  const device = box[0]!;
   await keys(page, 'c l');
   await expect(page).toHaveURL(new RegExp(`/customers/${id}/devices/allocate$`));
   const serialBox = page.getByRole('textbox', { name: 'Serial number' });
@@ -169,8 +174,18 @@ test('admin: create an internal customer, stale edit, pause and release e-mail, 
   await expect(table.getByRole('row').filter({ hasText: 'NO-SUCH-SERIAL-77' })).toContainText('Not found');
   await expect(table.getByRole('checkbox', { name: 'Allocate NO-SUCH-SERIAL-77' })).toBeDisabled();
   await expect(table.getByRole('checkbox', { name: `Allocate ${device.serialNumber}` })).toBeChecked();
+  // the rest of the box, one scan after the other without waiting (a scanner types serial + Enter in milliseconds)
+  await page.keyboard.type(
+    box
+      .slice(1)
+      .map((d) => `${d.serialNumber}\n`)
+      .join(''),
+  );
+  await expect(page.getByRole('button', { name: `Allocate (${box.length})`, exact: true })).toBeVisible();
+  await expect(table.getByRole('checkbox', { checked: true })).toHaveCount(box.length + 1); // + select all
+  await expect(serialBox).toBeFocused();
   await shot(page, 'allocate');
-  await page.getByRole('button', { name: /^Allocate \(1\)$/ }).click();
+  await page.getByRole('button', { name: `Allocate (${box.length})`, exact: true }).click();
   const question = page.getByRole('alertdialog');
   await expect(question).toContainText(/^.*Order number is missing and allocation of .+ exceeds subscription\. Are you sure\?/);
   await question.getByRole('button', { name: 'Allocate' }).click();
@@ -181,6 +196,7 @@ test('admin: create an internal customer, stale edit, pause and release e-mail, 
     customerId: id,
     status: 3,
   });
+  expect(dbQuery<{ n: number }>('select count(*) as n from devices where customerId = ? and status = 3', id)[0]!.n).toBe(box.length);
   await shot(page, 'devices');
 
   // c s → Subscriptions: the allocated type shows with its highlight
