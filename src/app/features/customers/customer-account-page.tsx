@@ -44,7 +44,7 @@ export function CustomerAccountPage() {
 }
 
 function AccountDetails({ customer: c }: { customer: CustomerDetails }) {
-  const crmLink = c.SalesforceId ? `https://crm.example.invalid/accounts/${encodeURIComponent(c.SalesforceId)}` : null;
+  // The contract has no CRM link yet (requested: SalesforceLink in get-details); the URN shows as text.
   const rows: [string, React.ReactNode][] = [
     ['Name', c.Name],
     ['Portal id', dash(c.PortalId)],
