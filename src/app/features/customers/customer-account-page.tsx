@@ -52,16 +52,7 @@ function AccountDetails({ customer: c }: { customer: CustomerDetails }) {
     ['Tier', dash(c.Tier?.Name)],
     ['Status', dash(c.Status?.Name)],
     ['Migrated', <YesNoMark key="m" value={c.IsMigratedAccount} label="Migrated account" />],
-    [
-      'Salesforce URN',
-      crmLink && c.SalesforceUrn ? (
-        <a href={crmLink} target="_blank" rel="noreferrer">
-          {c.SalesforceUrn}
-        </a>
-      ) : (
-        dash(c.SalesforceUrn)
-      ),
-    ],
+    ['Salesforce URN', dash(c.SalesforceUrn)],
     ['Account manager', dash(c.AccountManagerFullName)],
     ['Customer success manager', dash(c.CustomerSuccessManagerFullName)],
     ['Address line 1', dash(c.Address.AddressLine1)],
