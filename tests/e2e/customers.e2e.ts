@@ -299,7 +299,7 @@ test('the duplicates check: an existing name opens "Account already exists?"; Cr
   expect(dbQuery<{ n: number }>('select count(*) as n from customers where name = ?', existing.name)[0]!.n).toBe(before + 1);
 });
 
-test('the read-only admin sees the list but no Create Account', async ({ page }) => {
+test('the read-only admin sees the list and exports it, but has no Create Account; a bad id is a bad URL', async ({ page }) => {
   await signedIn(page, 'admin-readonly@demo.test');
   await keys(page, 'g c');
   await expect(page).toHaveURL(/\/customers$/);
@@ -308,4 +308,17 @@ test('the read-only admin sees the list but no Create Account', async ({ page })
   await expect(page.getByRole('link', { name: 'Create Account' })).toHaveCount(0);
   await keys(page, 'c n');
   await expect(page).toHaveURL(/\/customers$/);
+  // export: the spec's question with the count, then an .xlsx
+  const count = dbQuery<{ n: number }>('select count(*) as n from customers')[0]!.n;
+  await page.getByRole('button', { name: 'Export' }).click();
+  const ask = page.getByRole('alertdialog');
+  await expect(ask).toContainText(`Are you sure you want to export data for ${count} customers?`);
+  const download = page.waitForEvent('download');
+  await ask.getByRole('button', { name: 'Export' }).click();
+  expect((await download).suggestedFilename()).toMatch(/^Customers_.*\.xlsx$/);
+  // a bad customer id in the URL
+  await page.goto('/customers/not-a-customer/account');
+  await expect(page.getByText(MSG.badUrl)).toBeVisible();
+  await page.goto('/customers/aaaaaaaa-0000-4000-8000-00000000abcd/subscriptions');
+  await expect(page.getByText(MSG.badUrl)).toBeVisible();
 });
