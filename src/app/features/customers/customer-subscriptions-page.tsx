@@ -3,12 +3,13 @@
 // Subscriptions ('Show all', highlights, 'No active device subscriptions.'), Additional Services,
 // 'Save changes'. Saving fetches the current etags first, asks 'Change Device Configuration' when
 // a type has more allocated than the entered subscription, and sends the three sections.
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Heading, Switch, Text } from '@radix-ui/themes';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
 import { useCan } from '../../state/session';
+import { useTab } from '../../workspace/tab-context';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { featuresQuery, isFeatureOn } from '../../api/reference';
 import {
@@ -90,6 +91,12 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
   const editable = can(P.CustomerManage);
   const features = useQuery(featuresQuery()).data;
   const [draft, setDraft] = useState<Draft>(() => draftOf(data));
+  // Unsaved changes mark the tab (closing it asks first).
+  const { setDirty } = useTab();
+  const initial = useMemo(() => JSON.stringify(draftOf(data)), [data]);
+  const dirty = JSON.stringify(draft) !== initial;
+  useEffect(() => setDirty(dirty), [dirty, setDirty]);
+  useEffect(() => () => setDirty(false), [setDirty]);
   const [showAll, setShowAll] = useState(false);
   const [intervalError, setIntervalError] = useState<string | null>(null);
 
