@@ -14,6 +14,15 @@ import bulkAddSerial from './bulk-add-serial';
 import bulkClear from './bulk-clear';
 import deviceOpenBySerial from './device-open-by-serial';
 import assetsExport from './assets-export';
+// customers (#10)
+import customerCreate from './customer-create';
+import customerOpen from './customer-open';
+import customerEdit from './customer-edit';
+import customerTabAccount from './customer-tab-account';
+import customerTabSubscriptions from './customer-tab-subscriptions';
+import customerTabDevices from './customer-tab-devices';
+import customerTabSettings from './customer-tab-settings';
+import customerAllocate from './customer-allocate';
 import tabClose from './tab-close';
 import tabReopen from './tab-reopen';
 import tabNext from './tab-next';
@@ -44,6 +53,15 @@ export const COMMANDS: readonly Command[] = [
   bulkClear,
   deviceOpenBySerial,
   assetsExport,
+  // customers (#10)
+  customerCreate,
+  customerOpen,
+  customerEdit,
+  customerTabAccount,
+  customerTabSubscriptions,
+  customerTabDevices,
+  customerTabSettings,
+  customerAllocate,
   tabClose,
   tabReopen,
   tabNext,

@@ -16,7 +16,7 @@ import { useCan, userIdAtom } from '../state/session';
 import { openRoute } from '../workspace/actions';
 import { resolveHref } from '../workspace/url';
 import { canOpenRoute } from '../workspace/views';
-import { paletteOpenAtom, pushRecent, readRecents, writeRecents, type Recent } from './state';
+import { paletteOpenAtom, paletteOpenScopeAtom, pushRecent, readRecents, writeRecents, type Recent } from './state';
 import { filterCommands } from './match';
 import { isScopeKey, SCOPES, type ScopeKey } from './scopes';
 import { useRecordSearch } from './use-record-search';
@@ -69,7 +69,11 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
   const store = useStore();
   const userId = useAtomValue(userIdAtom);
   const [text, setText] = useState('');
-  const [scope, setScope] = useState<ScopeKey | null>(null);
+  const [scope, setScope] = useState<ScopeKey | null>(() => {
+    const first = store.get(paletteOpenScopeAtom);
+    store.set(paletteOpenScopeAtom, null);
+    return first;
+  });
   const [picked, setPicked] = useState({ value: '', key: '' });
   const [recents, setRecents] = useState<Recent[]>(() => readRecents(userId));
   const beside = useRef(false);

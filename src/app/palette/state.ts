@@ -1,7 +1,10 @@
 // Palette state shared with the commands (palette.open toggles it) and the workspace.
 import { atom } from 'jotai';
+import type { ScopeKey } from './scopes';
 
 export const paletteOpenAtom = atom(false);
+/** The scope the palette opens with once (e.g. '$' from "Open customer"); taken and cleared on open. */
+export const paletteOpenScopeAtom = atom<ScopeKey | null>(null);
 
 /** A palette entry remembered for the empty box: a record hit or a command. */
 export type Recent = { type: 'record'; id: string; kind: string; title: string; subtitle: string; href: string } | { type: 'command'; id: string };

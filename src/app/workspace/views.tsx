@@ -22,6 +22,15 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   personEdit: PersonFormPage,
   editOwnProfile: lazy(() => import('../features/profile/edit-profile-page').then((m) => ({ default: m.EditProfilePage }))),
   bulkUpdate: lazy(() => import('../features/bulk-update/bulk-page').then((m) => ({ default: m.BulkUpdatePage }))),
+  // customers (#10)
+  customers: lazy(() => import('../features/customers/customer-list-page').then((m) => ({ default: m.CustomerListPage }))),
+  customerCreate: lazy(() => import('../features/customers/customer-form-page').then((m) => ({ default: m.CustomerFormPage }))),
+  customerAccountEdit: lazy(() => import('../features/customers/customer-form-page').then((m) => ({ default: m.CustomerFormPage }))),
+  customerAccount: lazy(() => import('../features/customers/customer-account-page').then((m) => ({ default: m.CustomerAccountPage }))),
+  customerSubscriptions: lazy(() => import('../features/customers/customer-subscriptions-page').then((m) => ({ default: m.CustomerSubscriptionsPage }))),
+  customerDevices: lazy(() => import('../features/customers/customer-devices-page').then((m) => ({ default: m.CustomerDevicesPage }))),
+  customerAllocate: lazy(() => import('../features/customers/allocate-page').then((m) => ({ default: m.AllocatePage }))),
+  customerSettings: lazy(() => import('../features/customers/customer-settings-page').then((m) => ({ default: m.CustomerSettingsPage }))),
 };
 
 /** Read-only stand-ins for routes whose own permission the user lacks. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isCsvFile, parseCsvColumn } from '../../../src/app/features/bulk-update/csv';
+import { isCsvFile, parseCsvColumn } from '../../../src/app/ui/serials/csv';
 
 describe('bulk CSV rules (spec §5)', () => {
   it('reads the column case-insensitively, comma or semicolon, skipping empty cells', () => {

@@ -10,6 +10,8 @@ import * as M from '../../../src/app/workspace/model';
 import { closeTab, openRoute, splitPane } from '../../../src/app/workspace/actions';
 import { resolveHref } from '../../../src/app/workspace/url';
 import { NOT_AVAILABLE_TEXT } from '../../../src/app/workspace/panels';
+import { VIEWS } from '../../../src/app/workspace/views';
+import { ROUTES, getHref, type RouteId } from '../../../src/app/paths';
 import { confirm } from '../../../src/app/ui/confirm-dialog';
 import { MSG } from '../../../src/shared/messages';
 import { P, ALL_PERMISSIONS } from '../../../src/shared/permissions';
@@ -86,10 +88,14 @@ describe('URL and start-up', () => {
   });
 
   it('an area of a later version says it is not available yet, in plain words', async () => {
-    start('/customers');
+    // Any signed-in route without a page yet (customers has one since #10).
+    const id = (Object.keys(ROUTES) as RouteId[]).find((r) => !VIEWS[r] && ROUTES[r].permission !== 'public' && !ROUTES[r].pattern.includes(':'));
+    if (!id) return; // every area is built
+    const path = getHref(id);
+    start(path);
     expect(await screen.findByText(NOT_AVAILABLE_TEXT)).toBeInTheDocument();
     // plain words, no route names or paths
-    expect(screen.getByRole('tabpanel').textContent).not.toContain('/customers');
+    expect(screen.getByRole('tabpanel').textContent).not.toContain(path);
   });
 
   it('restores the saved layout first, then focuses (or adds) the deep-linked tab', async () => {

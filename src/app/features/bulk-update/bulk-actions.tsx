@@ -9,7 +9,7 @@ import { MSG } from '../../../shared/messages';
 import { errorMessage } from '../../api/query-client';
 import { toast } from '../../ui/toast';
 import { changeDeviceType, changeOrderNumberMany, changeStatusMany, getDevicesBySerials } from './api';
-import { ACTION_MSG, inAccount, orderEligible, STATUS_TARGETS, statusWarning, TYPE_TARGETS } from './bulk-rules';
+import { ACTION_MSG, inAccount, orderEligible, STATUS_TARGETS, statusWarning, TYPE_TARGETS } from '../../ui/serials/bulk-rules';
 
 type Kind = 'status' | 'order' | 'type' | null;
 

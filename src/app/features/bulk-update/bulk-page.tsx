@@ -10,7 +10,7 @@ import { useTab } from '../../workspace/tab-context';
 import { bulkAtom, bulkSoundsAtom, isPlaceholder, lastAddedAtom, nextSelection, removeIds, type BulkDevice } from '../../state/bulk';
 import { MSG, PAGE_TITLES } from '../../../shared/messages';
 import { addSerials, BULK_MSG, bulkQueue, bulkWarningsAtom, clearBulkList, lastScanAtom, queueStatusAtom, scanSerial } from './bulk-service';
-import { readCsvColumn } from './csv';
+import { readCsvColumn } from '../../ui/serials/csv';
 import { BulkActions } from './bulk-actions';
 import { BULK_FOCUS_EVENT } from './events';
 import './bulk.css';

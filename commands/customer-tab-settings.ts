@@ -1,0 +1,17 @@
+import { defineCommand } from './define';
+import { ROUTES } from '../src/app/paths';
+import { focusedCustomerId, switchCustomerTab, CUSTOMER_ROUTES, NO_CUSTOMER } from './customer-tab';
+
+/** The open customer's Settings (System) page, in the same tab (Ctrl/⌘+Enter in the palette: beside). */
+export default defineCommand({
+  id: 'customer.tab-settings',
+  title: 'Customer: Settings (System)',
+  group: 'Customers',
+  keys: 'c y',
+  permission: ROUTES.customerSettings.permission,
+  keywords: ['customer', 'settings'],
+  routes: CUSTOMER_ROUTES,
+  when: (ctx) => focusedCustomerId(ctx) !== null,
+  disabledReason: NO_CUSTOMER,
+  run: (ctx) => switchCustomerTab(ctx, 'customerSettings'),
+});

@@ -1,0 +1,209 @@
+// Customer view, Devices tab (spec document 2 §2 "Customer devices tab"): filter bar, the
+// customer's devices (table, paging, sorting; rows open the device), export with 'Are you sure you
+// want to export data for N devices?' (disabled at 0), Import (the file's name with a remove icon,
+// then its devices go to Allocate Devices) and Allocate Devices.
+import { useMemo, useRef, useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Button, Flex, IconButton, Text } from '@radix-ui/themes';
+import { DataTable } from '../../ui/data-table/data-table';
+import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
+import type { DataTableColumn, SortState } from '../../ui/data-table/types';
+import { useTabState } from '../../ui/data-table/use-tab-state';
+import { YesNoMark } from '../../ui/data-table/yes-no-mark';
+import { isCsvFile } from '../../ui/serials/csv';
+import { toast } from '../../ui/toast';
+import { confirm } from '../../ui/confirm-dialog';
+import { useTab } from '../../workspace/tab-context';
+import { openRoute } from '../../workspace/actions';
+import { useCan } from '../../state/session';
+import { errorMessage, errorStatus } from '../../api/query-client';
+import { assetStatusesQuery, deviceTypesQuery, saveBlob, type DeviceDto, type DeviceListFilter } from '../../api/devices';
+import { customerDeviceListQuery, exportCustomerDevices, importDevicesToAllocate, type CustomerDetails } from '../../api/customers';
+import { getHref, ROUTES } from '../../paths';
+import { MSG } from '../../../shared/messages';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
+import { P } from '../../../shared/permissions';
+import { DEVICE_ORDER_BY, type DeviceOrderBy } from '../../../shared/schemas/devices';
+import { CustomerView } from './customer-view';
+import { handOver } from './allocation-handoff';
+import { dash, exportFileName } from './customer-format';
+import { CUSTOMER_UI_TEXT } from './text';
+
+type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
+const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'SerialNumber', desc: false }, filters: {} };
+
+const COLUMNS: DataTableColumn<DeviceDto>[] = [
+  { id: 'type', header: 'Type', sortKey: 'Type', width: 'minmax(72px, 0.6fr)', cell: (d) => dash(d.type.name) },
+  { id: 'serial', header: 'Serial Number', sortKey: 'SerialNumber', width: 'minmax(120px, 1fr)', cell: (d) => d.serialNumber },
+  { id: 'imei', header: 'IMEI', sortKey: 'Imei', width: 'minmax(140px, 1fr)', cell: (d) => dash(d.imei) },
+  { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(130px, 1fr)', cell: (d) => dash(d.phoneNumber) },
+  { id: 'order', header: 'Order Number', sortKey: 'OrderNumber', width: 'minmax(110px, 0.8fr)', cell: (d) => dash(d.orderNumber) },
+  { id: 'status', header: 'Status', sortKey: 'Status', width: 'minmax(110px, 1fr)', cell: (d) => dash(d.status.name.replace(/_/g, ' ')) },
+  {
+    id: 'assigned',
+    header: 'Assigned',
+    sortKey: 'Assigned',
+    width: '94px',
+    align: 'center',
+    cell: (d) => <YesNoMark value={d.isUserAssigned} label={`Assigned ${d.serialNumber}`} />,
+  },
+];
+
+const nums = (v: unknown) => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isFinite(n)) : []);
+function toFilter(values: FilterValues, s: ListState): DeviceListFilter {
+  const orderBy: DeviceOrderBy = (DEVICE_ORDER_BY as readonly string[]).includes(s.sort.key) ? (s.sort.key as DeviceOrderBy) : 'SerialNumber';
+  const out: DeviceListFilter = { page: s.page, pageSize: s.pageSize, orderBy, desc: s.sort.desc };
+  const search = typeof values.search === 'string' ? values.search.trim() : '';
+  if (search) out.searchValue = search;
+  const types = nums(values.types);
+  if (types.length) out.deviceTypeIds = types;
+  const statuses = nums(values.statuses);
+  if (statuses.length) out.statusIds = statuses;
+  if (values.assigned === 'yes') out.assigned = true;
+  else if (values.assigned === 'no') out.assigned = false;
+  return out;
+}
+
+export function CustomerDevicesPage() {
+  return <CustomerView current="customerDevices">{(customer) => <DevicesPanel customer={customer} />}</CustomerView>;
+}
+
+function DevicesPanel({ customer }: { customer: CustomerDetails }) {
+  const tab = useTab();
+  const can = useCan();
+  const [state, setState] = useTabState<ListState>(tab.tabId, 'customer.devices', INITIAL);
+  const types = useQuery(deviceTypesQuery()).data;
+  const statuses = useQuery(assetStatusesQuery()).data;
+  const filterDefs: FilterDef[] = useMemo(
+    () => [
+      { id: 'types', type: 'multiselect', label: 'Device type', options: (types ?? []).map((t) => ({ value: String(t.Value), label: t.Name })) },
+      {
+        id: 'statuses',
+        type: 'multiselect',
+        label: 'Status',
+        options: (statuses ?? []).map((s) => ({ value: String(s.Value), label: s.Name.replace(/_/g, ' ') })),
+      },
+      {
+        id: 'assigned',
+        type: 'dropdown',
+        label: 'Assigned',
+        placeholder: 'All',
+        options: [
+          { value: 'yes', label: 'Yes' },
+          { value: 'no', label: 'No' },
+        ],
+      },
+    ],
+    [types, statuses],
+  );
+  const filter = useMemo(() => toFilter(state.filters, state), [state]);
+  const list = useQuery(customerDeviceListQuery(customer.Id, filter));
+  const count = list.data?.totalCount ?? 0;
+  const searchRef = useRef<HTMLInputElement>(null);
+  const fileRef = useRef<HTMLInputElement>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const allocateHref = getHref('customerAllocate', { customerId: customer.Id });
+
+  const exporter = useMutation({
+    mutationFn: async () => {
+      const { page: _p, pageSize: _s, ...rest } = filter;
+      saveBlob(await exportCustomerDevices(customer.Id, rest), exportFileName(`${customer.Name} devices`));
+    },
+    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.deviceExportFailed),
+  });
+  const runExport = async () => {
+    if (count === 0 || exporter.isPending) return;
+    if (await confirm({ title: 'Export devices', message: CUSTOMER_UI_TEXT.exportDevicesConfirm(count), confirmLabel: 'Export' })) exporter.mutate();
+  };
+
+  const importer = useMutation({
+    mutationFn: (f: File) => importDevicesToAllocate(customer.Id, f),
+    onSuccess: (res) => {
+      handOver(customer.Id, res.devices);
+      setFile(null);
+      tab.navigate(allocateHref);
+    },
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+
+  return (
+    <Flex direction="column" gap="3" pt="2" style={{ height: '100%', minHeight: 0 }}>
+      <Flex gap="2" align="center" justify="end" wrap="wrap">
+        {can(P.DeviceExport) && (
+          <Button variant="soft" disabled={count === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
+            Export
+          </Button>
+        )}
+        {can(ROUTES.customerAllocate.permission) && (
+          <>
+            <input
+              ref={fileRef}
+              type="file"
+              accept=".csv,text/csv"
+              hidden
+              aria-label="Import devices to allocate from a CSV file"
+              onChange={(e) => {
+                const f = e.target.files?.[0];
+                e.target.value = '';
+                if (!f) return;
+                // Spec §5: the import file must be a CSV.
+                if (!isCsvFile(f)) toast.error(MSG.wrongFileType);
+                else setFile(f);
+              }}
+            />
+            {file ? (
+              <Flex gap="1" align="center" className="cu-file">
+                <Text size="2">{file.name}</Text>
+                <IconButton size="1" variant="ghost" color="gray" aria-label={`Remove ${file.name}`} onClick={() => setFile(null)}>
+                  ✕
+                </IconButton>
+                <Button size="2" loading={importer.isPending} onClick={() => importer.mutate(file)}>
+                  Upload
+                </Button>
+              </Flex>
+            ) : (
+              <Button variant="soft" onClick={() => fileRef.current?.click()}>
+                Import
+              </Button>
+            )}
+            <Button onClick={() => tab.navigate(allocateHref)}>Allocate Devices</Button>
+          </>
+        )}
+      </Flex>
+      <FilterBar
+        label="Customer device filters"
+        filters={filterDefs}
+        value={state.filters}
+        search={{ id: 'search', label: 'Search customer devices', placeholder: 'Search serial, IMEI or phone' }}
+        searchRef={searchRef}
+        onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
+      />
+      <div style={{ flex: '1 1 auto', minHeight: '16rem', display: 'flex', flexDirection: 'column' }}>
+        <DataTable<DeviceDto>
+          label="Customer devices"
+          columns={COLUMNS}
+          rows={list.data?.devices ?? []}
+          getRowKey={(d) => d.id}
+          totalCount={count}
+          page={state.page}
+          pageSize={state.pageSize}
+          onPageChange={(page) => setState((s) => ({ ...s, page }))}
+          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
+          sort={state.sort}
+          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
+          loading={list.isPending}
+          fetching={list.isFetching && !list.isPending}
+          error={list.isError ? errorMessage(list.error) : null}
+          onRetry={() => void list.refetch()}
+          emptyMessage={MSG.noResultsFound}
+          canOpen={() => can(P.DeviceView)}
+          onOpen={(d, { beside }) => openRoute(getHref('device', { deviceId: d.id }), beside ? { beside: true } : undefined)}
+          rowHref={(d) => (can(P.DeviceView) ? getHref('device', { deviceId: d.id }) : null)}
+          filterRef={searchRef}
+          keyboardActive={tab.active}
+          minWidth="860px"
+        />
+      </div>
+    </Flex>
+  );
+}

@@ -1,0 +1,163 @@
+// Customers (spec document 2 §2 "Customer list", §5 exports, §9 defaults): Reference, Name, Tier,
+// Migrated, Status; filters search / tier / status / migrated only; export (export-customers
+// permission, confirmation with the count, disabled at 0) and Create Account (create-customer
+// permission). Rows are links to the customer's Account tab; j/k/Enter work through the list keys.
+import { useEffect, useMemo, useRef } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { Button, Flex, Heading, Text } from '@radix-ui/themes';
+import { DataTable } from '../../ui/data-table/data-table';
+import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
+import type { DataTableColumn, SortState } from '../../ui/data-table/types';
+import { useTabState } from '../../ui/data-table/use-tab-state';
+import { YesNoMark } from '../../ui/data-table/yes-no-mark';
+import { toast } from '../../ui/toast';
+import { confirm } from '../../ui/confirm-dialog';
+import { useTab } from '../../workspace/tab-context';
+import { openRoute } from '../../workspace/actions';
+import { useCan } from '../../state/session';
+import { errorMessage, errorStatus } from '../../api/query-client';
+import { saveBlob } from '../../api/devices';
+import { customerFiltersQuery, customerListQuery, exportCustomersWithFilters, type CustomerListItem } from '../../api/customers';
+import { getHref } from '../../paths';
+import { MSG } from '../../../shared/messages';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
+import { P } from '../../../shared/permissions';
+import { CUSTOMER_UI_TEXT } from './text';
+import { DEFAULT_CUSTOMER_SORT, dash, exportFileName, toCustomerListFilter } from './customer-format';
+
+type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
+const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT_CUSTOMER_SORT, filters: {} };
+
+const COLUMNS: DataTableColumn<CustomerListItem>[] = [
+  { id: 'reference', header: 'Reference', sortKey: 'Reference', width: 'minmax(110px, 0.6fr)', cell: (c) => dash(c.reference) },
+  { id: 'name', header: 'Name', sortKey: 'Name', width: 'minmax(220px, 2fr)', cell: (c) => <span title={c.name}>{c.name}</span> },
+  { id: 'tier', header: 'Tier', sortKey: 'Tier', width: 'minmax(100px, 0.7fr)', cell: (c) => dash(c.tier?.name) },
+  {
+    id: 'migrated',
+    header: 'Migrated',
+    sortKey: 'Migrated',
+    width: '110px',
+    align: 'center',
+    cell: (c) => <YesNoMark value={c.migrated} label={`Migrated ${c.name}`} />,
+  },
+  { id: 'status', header: 'Status', sortKey: 'Status', width: 'minmax(110px, 0.8fr)', cell: (c) => dash(c.status?.name) },
+];
+
+export function CustomerListPage() {
+  const tab = useTab();
+  const can = useCan();
+  const { setTitle } = tab;
+  useEffect(() => setTitle(MSG.navCustomers), [setTitle]);
+
+  const [state, setState] = useTabState<ListState>(tab.tabId, 'customers.list', INITIAL);
+  const options = useQuery(customerFiltersQuery()).data;
+  const filterDefs: FilterDef[] = useMemo(
+    () => [
+      { id: 'tiers', type: 'multiselect', label: 'Tier', options: (options?.Tiers ?? []).map((t) => ({ value: String(t.Value), label: t.Name })) },
+      { id: 'statuses', type: 'multiselect', label: 'Status', options: (options?.Statuses ?? []).map((s) => ({ value: String(s.Value), label: s.Name })) },
+      { id: 'migratedOnly', type: 'check-filter', label: 'Migrated only' },
+    ],
+    [options],
+  );
+
+  const filter = useMemo(() => toCustomerListFilter(state.filters, state.page, state.pageSize, state.sort), [state]);
+  const list = useQuery(customerListQuery(filter));
+  const data = list.data;
+  const filtered = data?.totalCount ?? 0;
+
+  const searchRef = useRef<HTMLInputElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+
+  const exporter = useMutation({
+    mutationFn: async () => {
+      const { page: _page, pageSize: _size, ...rest } = filter;
+      saveBlob(await exportCustomersWithFilters(rest), exportFileName('Customers'));
+    },
+    // Spec §8: a 403 is the permission message, other failures 'Failed to export customers.'
+    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.customerExportFailed),
+  });
+  const canExport = can(P.CustomerExport);
+  const runExport = async () => {
+    if (!canExport || filtered === 0 || exporter.isPending) return;
+    const ok = await confirm({ title: 'Export customers', message: CUSTOMER_UI_TEXT.exportConfirm(filtered), confirmLabel: 'Export' });
+    if (ok) exporter.mutate();
+  };
+
+  return (
+    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
+      <Flex align="center" justify="between" gap="3" wrap="wrap">
+        <Heading as="h1" size="5">
+          {MSG.navCustomers}
+        </Heading>
+        <Flex gap="2" align="center">
+          <Text size="2" color="gray" data-testid="customers-count">
+            {filtered.toLocaleString('en-GB')} of {(data?.generalTotalCount ?? 0).toLocaleString('en-GB')}
+          </Text>
+          {canExport && (
+            <Button variant="soft" disabled={filtered === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
+              Export
+            </Button>
+          )}
+          {can(P.CustomerCreate) && (
+            <Button asChild>
+              <a
+                href={getHref('customerCreate')}
+                onClick={(e) => {
+                  if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                  e.preventDefault();
+                  openRoute(getHref('customerCreate'), { focus: true });
+                }}
+              >
+                Create Account
+              </a>
+            </Button>
+          )}
+        </Flex>
+      </Flex>
+      <div
+        onKeyDown={(e) => {
+          if (e.target === searchRef.current && (e.key === 'Escape' || e.key === 'ArrowDown')) {
+            e.preventDefault();
+            gridRef.current?.focus();
+          }
+        }}
+      >
+        <FilterBar
+          label="Customer filters"
+          filters={filterDefs}
+          value={state.filters}
+          search={{ id: 'search', label: 'Search customers', placeholder: 'Search reference or name' }}
+          searchRef={searchRef}
+          onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
+        />
+      </div>
+      <div style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <DataTable<CustomerListItem>
+          label="Customers"
+          columns={COLUMNS}
+          rows={data?.customers ?? []}
+          getRowKey={(c) => c.id}
+          totalCount={filtered}
+          page={state.page}
+          pageSize={state.pageSize}
+          onPageChange={(page) => setState((s) => ({ ...s, page }))}
+          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
+          sort={state.sort}
+          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
+          loading={list.isPending}
+          fetching={list.isFetching && !list.isPending}
+          error={list.isError ? errorMessage(list.error) : null}
+          onRetry={() => void list.refetch()}
+          emptyMessage={MSG.noResultsFound}
+          canOpen={() => can(P.CustomerView)}
+          onOpen={(c, { beside }) => openRoute(getHref('customerAccount', { customerId: c.id }), beside ? { beside: true } : undefined)}
+          rowHref={(c) => (can(P.CustomerView) ? getHref('customerAccount', { customerId: c.id }) : null)}
+          filterRef={searchRef}
+          gridRef={gridRef}
+          keyboardActive={tab.active}
+          minWidth="640px"
+        />
+      </div>
+    </Flex>
+  );
+}

@@ -1,0 +1,87 @@
+// The customer view (spec document 2 §2 "Customer routes"): the page title is the customer's name,
+// a tab strip Account / Subscriptions / Devices / Settings where each tab is its own route and the
+// strip highlights the current one. A bad or unknown id shows 'Bad URL, please try again.'
+// Each tab page renders inside <CustomerView>, which loads the details once (shared query).
+import { useEffect, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { useTab } from '../../workspace/tab-context';
+import { PageMessage } from '../../workspace/page-message';
+import { customerDetailsQuery, type CustomerDetails } from '../../api/customers';
+import { errorMessage, errorStatus } from '../../api/query-client';
+import { getHref, type RouteId } from '../../paths';
+import { useCan } from '../../state/session';
+import { ROUTES } from '../../paths';
+import { MSG } from '../../../shared/messages';
+import { isValidId } from '../../../shared/codes';
+import './customers.css';
+
+const TABS: { route: RouteId; label: string }[] = [
+  { route: 'customerAccount', label: 'Account' },
+  { route: 'customerSubscriptions', label: 'Subscriptions' },
+  { route: 'customerDevices', label: 'Devices' },
+  { route: 'customerSettings', label: 'Settings' },
+];
+
+export function PageLoading() {
+  return (
+    <Flex p="5" gap="2" align="center" role="status">
+      <Spinner /> <Text>Loading…</Text>
+    </Flex>
+  );
+}
+
+/** The customer id of the tab, its details, and the page message when there is none to show. */
+export function useCustomer(): { id: string; customer?: CustomerDetails; problem: ReactNode | null } {
+  const { params } = useTab();
+  const id = params.customerId ?? '';
+  const valid = isValidId(id);
+  const details = useQuery({ ...customerDetailsQuery(id), enabled: valid });
+  if (!valid) return { id, problem: <PageMessage message={MSG.badUrl} /> };
+  if (details.isPending) return { id, problem: <PageLoading /> };
+  if (details.isError)
+    return { id, problem: <PageMessage message={[400, 404].includes(errorStatus(details.error) ?? 0) ? MSG.badUrl : errorMessage(details.error)} /> };
+  return { id, customer: details.data, problem: null };
+}
+
+export function CustomerView({ current, children, actions }: { current: RouteId; children: (customer: CustomerDetails) => ReactNode; actions?: ReactNode }) {
+  const tab = useTab();
+  const can = useCan();
+  const { setTitle } = tab;
+  const { id, customer, problem } = useCustomer();
+  const name = customer?.Name;
+  useEffect(() => setTitle(name ?? ROUTES[current].title), [name, current, setTitle]);
+  if (problem || !customer) return problem;
+  return (
+    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
+      <Flex align="center" justify="between" gap="3" wrap="wrap">
+        <Heading as="h1" size="5">
+          {customer.Name}
+        </Heading>
+        {actions}
+      </Flex>
+      <nav aria-label="Customer sections" className="cu-tabs">
+        {TABS.filter((t) => can(ROUTES[t.route].permission)).map((t) => {
+          const href = getHref(t.route, { customerId: id });
+          const on = t.route === current;
+          return (
+            <a
+              key={t.route}
+              href={href}
+              className={on ? 'cu-tabs__tab cu-tabs__tab--on' : 'cu-tabs__tab'}
+              aria-current={on ? 'page' : undefined}
+              onClick={(e) => {
+                if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                e.preventDefault();
+                if (!on) tab.navigate(href);
+              }}
+            >
+              {t.label}
+            </a>
+          );
+        })}
+      </nav>
+      <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>{children(customer)}</div>
+    </Flex>
+  );
+}
