@@ -16,6 +16,8 @@ import { BULK_FOCUS_EVENT } from './events';
 import './bulk.css';
 
 const SPLIT = /[\s,;]+/;
+/** Spec §4: placeholder rows (unknown serials) cannot be selected: no checkbox, not in select-all. */
+const canSelect = (d: BulkDevice) => !isPlaceholder(d);
 
 export function BulkUpdatePage() {
   const tab = useTab();
@@ -231,6 +233,7 @@ export function BulkUpdatePage() {
           getRowKey={(d) => d.id}
           totalCount={rows.length}
           selectable
+          canSelect={canSelect}
           selectedKeys={selectedKeys}
           onSelectionChange={(keys) => setBulk((s) => nextSelection(s, keys))}
           keyboardActive={tab.active}
