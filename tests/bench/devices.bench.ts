@@ -18,6 +18,8 @@
 // BENCH_DEVICES (default 1000000) resizes; BENCH_DEVICES_PG=0 skips PostgreSQL.
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
+import * as v from 'valibot';
+import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadavg } from 'node:os';
@@ -28,10 +30,11 @@ import { openPostgres, openSqlite, type DB } from '../../src/server/db/index.js'
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../src/server/seed/reference.js';
 import { issueAccessToken } from '../../src/server/auth/tokens.js';
-import { forgetDeviceTotal } from '../../src/server/modules/devices/repo.js';
+import { forgetDeviceTotal, listDevices } from '../../src/server/modules/devices/repo.js';
+import type { Database } from '../../src/server/db/schema.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { DEVICE_TYPES } from '../../src/shared/codes.js';
-import { STATUS } from '../../src/shared/schemas/devices.js';
+import { deviceListBody, STATUS } from '../../src/shared/schemas/devices.js';
 import { CUSTOMER_FLAGS } from '../helpers/customers.js';
 import { ROOT } from './browser.js';
 import { itemAt, percentile, rng } from './stats.js';
@@ -321,24 +324,82 @@ async function loadPostgres(): Promise<number> {
   return (performance.now() - t0) / 1000;
 }
 
+// ---------------------------------------------------------------- plans
+
+/** The list queries migration 007 is for (a planner may still rightly scan everything for a filter most devices match). */
+const PLAN_CASES: { name: string; filter: ListBody }[] = [
+  { name: 'assigned Yes', filter: { assigned: true } },
+  { name: 'assigned No', filter: { assigned: false } },
+  { name: 'last config 24 hours', filter: { lastConfig: 1 } },
+  { name: 'last config 30 days', filter: { lastConfig: 3 } },
+  { name: 'last config > 30 days', filter: { lastConfig: 4 } },
+  { name: 'never configured', filter: { lastConfig: 5 } },
+  { name: 'sort Last Config', filter: { orderBy: 'LastConfig' } },
+  { name: 'sort Last Config desc', filter: { orderBy: 'LastConfig', desc: true } },
+];
+
+/**
+ * Runs the repository's own list query for each PLAN_CASES filter on a Kysely that records the
+ * SQL, and EXPLAINs each statement (the page and the filtered count): which index does it use?
+ */
+async function checkPlans(dialect: 'sqlite' | 'pg', open: (log: (e: LogEvent) => void) => DB): Promise<Figures> {
+  const seen: CompiledQuery[] = [];
+  const db = open((e) => {
+    if (e.level === 'query') seen.push(e.query);
+  });
+  const f: Figures = {};
+  let used = 0;
+  let statements = 0;
+  try {
+    for (const c of PLAN_CASES) {
+      seen.length = 0;
+      forgetDeviceTotal(db);
+      await listDevices(db, v.parse(deviceListBody, { page: 1, ...c.filter }), NOW);
+      const own = seen.filter((q) => !/^select count\(\*\) as "n" from "devices"$/.test(q.sql.trim())); // not the cached count of every device
+      const how: string[] = [];
+      for (const q of own) {
+        const r = await db.executeQuery<Record<string, unknown>>(
+          CompiledQuery.raw(`${dialect === 'pg' ? 'explain' : 'explain query plan'} ${q.sql}`, [...q.parameters]),
+        );
+        const plan = r.rows.map((row) => String(row['QUERY PLAN'] ?? row.detail ?? Object.values(row).join(' '))).join(' | ');
+        const kind = /count\(\*\)/.test(q.sql) ? 'count' : 'page';
+        // the access path to devices: the index named, or a full scan
+        const index = /(devices_[a-z_]+_idx|devices_serial_uq|search_devices_\w+)/.exec(plan)?.[1];
+        const path = index ?? (/Seq Scan on devices|SCAN d\b/.test(plan) ? 'full scan' : plan.slice(0, 60));
+        if (/devices_(assigned|last_config)/.test(path)) used++;
+        statements++;
+        how.push(`${kind}: ${path}`);
+      }
+      log(`${dialect} plan, ${c.name.padEnd(22)} ${how.join('; ')}`);
+    }
+  } finally {
+    await db.destroy();
+  }
+  f[`${dialect}_statements_using_007_indexes`] = `${used}/${statements}`;
+  return f;
+}
+
 // ---------------------------------------------------------------- measurements
 
 type ListBody = Record<string, unknown>;
-type Case = { name: string; group: 'unfiltered' | 'other sort' | 'filtered'; bodies: ListBody[] };
+type Case = { name: string; group: 'unfiltered' | 'other sort' | 'unindexed sort' | 'filtered'; bodies: ListBody[] };
 
 type Sample = { serialNumber: string; imei: string | null; orderNumber: string | null };
 
 function cases(samples: Sample[]): Case[] {
   const pages = [1, 2, 3, 10, 100];
   const s = (i: number) => itemAt(samples, i % samples.length);
-  const vary = (base: ListBody): ListBody[] => pages.flatMap((page) => [false, true].map((desc) => ({ ...base, page, desc })));
+  const vary = (base: ListBody, at = pages): ListBody[] => at.flatMap((page) => [false, true].map((desc) => ({ ...base, page, desc })));
   return [
     { name: 'no filter, Serial Number', group: 'unfiltered', bodies: vary({ orderBy: 'SerialNumber' }) },
     { name: 'no filter, 100 rows per page', group: 'unfiltered', bodies: vary({ orderBy: 'SerialNumber', pageSize: 100 }) },
     { name: 'no filter, Status', group: 'other sort', bodies: vary({ orderBy: 'Status' }) },
     { name: 'no filter, Type', group: 'other sort', bodies: vary({ orderBy: 'Type' }) },
+    { name: 'no filter, Assigned', group: 'other sort', bodies: vary({ orderBy: 'Assigned' }) },
     { name: 'no filter, Last Config', group: 'other sort', bodies: vary({ orderBy: 'LastConfig' }) },
-    { name: 'no filter, Customer', group: 'other sort', bodies: vary({ orderBy: 'Customer' }) },
+    // no index can serve these (a sort over every device, or over the customer join): two pages, once
+    { name: 'no filter, Order Number (unindexed sort)', group: 'unindexed sort', bodies: vary({ orderBy: 'OrderNumber' }, [1]) },
+    { name: 'no filter, Customer (unindexed sort)', group: 'unindexed sort', bodies: vary({ orderBy: 'Customer' }, [1]) },
     {
       name: 'search serial (5-7 chars)',
       group: 'filtered',
@@ -388,13 +449,13 @@ async function measureDialect(dialect: 'sqlite' | 'pg', db: DB, samples: Sample[
   const f: Figures = {};
   const all = cases(samples);
   // warm-up: page cache, statement cache, JIT
-  for (const c of all) await list(itemAt(c.bodies, 0));
-  const byGroup: Record<Case['group'], number[]> = { unfiltered: [], 'other sort': [], filtered: [] };
+  for (const c of all) if (c.group !== 'unindexed sort') await list(itemAt(c.bodies, 0));
+  const byGroup: Record<Case['group'], number[]> = { unfiltered: [], 'other sort': [], 'unindexed sort': [], filtered: [] };
   for (const c of all) {
     const lat: number[] = [];
     let total = 0;
     let general = 0;
-    for (let rep = 0; rep < 2; rep++)
+    for (let rep = 0; rep < (c.group === 'unindexed sort' ? 1 : 2); rep++)
       for (const b of c.bodies) {
         const t = performance.now();
         const r = await list(b);
@@ -411,7 +472,7 @@ async function measureDialect(dialect: 'sqlite' | 'pg', db: DB, samples: Sample[
   }
   for (const [g, lat] of Object.entries(byGroup)) {
     lat.sort((a, b) => a - b);
-    const key = g.replace(' ', '_');
+    const key = g.replace(/ /g, '_');
     f[`${dialect}_list_${key}_p50_ms`] = r1(percentile(lat, 50));
     f[`${dialect}_list_${key}_p95_ms`] = r1(percentile(lat, 95));
     log(
@@ -506,6 +567,13 @@ export async function benchDevices(): Promise<Figures> {
     } finally {
       await db.destroy();
     }
+    Object.assign(
+      figures,
+      await checkPlans(
+        'sqlite',
+        (l) => new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(SQLITE_FILE, { readonly: true }) }), log: l }),
+      ),
+    );
   }
 
   if (process.env.BENCH_DEVICES_PG === '0') return figures;
@@ -525,6 +593,13 @@ export async function benchDevices(): Promise<Figures> {
   } finally {
     await db.destroy();
   }
+  Object.assign(
+    figures,
+    await checkPlans(
+      'pg',
+      (l) => new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: pgUrl(PG_DB), max: 2 }) }), log: l }),
+    ),
+  );
   return figures;
 }
 
