@@ -124,7 +124,9 @@ export const forgetDeviceTotal = (db: DB) => totals.delete(db);
  */
 export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise<DeviceList> {
   const pg = isPostgres(db);
-  let q = db.selectFrom('devices as d').leftJoin('customers as c', 'c.id', 'd.customerId');
+  // The filters read devices only; the customer join is added for the page (name, Customer sort),
+  // not for the count: joined, counting 100,000 devices of a type read every one of their rows.
+  let q = db.selectFrom('devices as d');
   if (f.searchValue) {
     // Substring of the serial or IMEI (case-insensitive), or of the phone number's search key
     // (digits without international or trunk prefix, as the palette search: '07712 345678' finds
@@ -163,6 +165,7 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date): Promise
   const dir = f.desc ? 'desc' : 'asc';
   const col = SORT[f.orderBy];
   let page = q
+    .leftJoin('customers as c', 'c.id', 'd.customerId')
     .selectAll('d')
     .select(['c.name as customerName', 'c.tenantId as customerTenantId'])
     .limit(f.pageSize)
