@@ -77,7 +77,7 @@ export async function benchScan(): Promise<Record<string, number | string>> {
   known.forEach((s, i) => {
     scans.push(s);
     if (i % 18 === 9 && unknownN < 10) scans.push(`ZZSCAN${String(++unknownN).padStart(5, '0')}`);
-    if (i % 15 === 14) scans.push(itemAt(scans, Math.floor(r() * (scans.length - 1))));
+    if (i % 14 === 13) scans.push(itemAt(scans, Math.floor(r() * (scans.length - 1))));
   });
   // distinct serials in first-scan order, and what each scan should show
   const seen = new Map<string, number>();
