@@ -2,6 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { signedInAs, dbQuery } from './helpers';
 import { MSG } from '../../src/shared/messages';
 import { at, first } from '../helpers/lists';
+import { scanSerials } from '../helpers/scanner';
 
 type BulkState = { list: string[]; selected: string[]; devices: Record<string, { serialNumber: string; etag: string }> };
 const bulkSerials = (page: Page) =>
@@ -11,33 +12,10 @@ const bulkSerials = (page: Page) =>
   });
 const pendingCount = (page: Page) => page.evaluate(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length);
 
-/** The key event of one character (letters, digits, '-', Enter) as CDP's Input.dispatchKeyEvent wants it. */
-function keyOf(ch: string) {
-  if (ch === '\r') return { key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, text: '\r' };
-  if (ch === '-') return { key: '-', code: 'Minus', windowsVirtualKeyCode: 189, text: '-' };
-  if (/\d/.test(ch)) return { key: ch, code: `Digit${ch}`, windowsVirtualKeyCode: ch.charCodeAt(0), text: ch };
-  if (/[a-z]/i.test(ch)) return { key: ch, code: `Key${ch.toUpperCase()}`, windowsVirtualKeyCode: ch.toUpperCase().charCodeAt(0), text: ch };
-  throw new Error(`the scanner helper has no key for ${JSON.stringify(ch)}`);
-}
-
-/**
- * A hand-held scanner: a key every 5 ms, Enter after each serial. The key events are sent through
- * CDP without waiting for each answer (in order, on one session), paced by the clock here: a
- * busy machine delays the page, as it would with a real scanner, but not the key rate.
- */
-async function scan(page: Page, serials: string[], msPerKey = 5) {
+/** A hand-held scanner (tests/helpers/scanner.ts): 5 ms per key, Enter after each serial. */
+async function scan(page: Page, serials: string[]) {
   const cdp = await page.context().newCDPSession(page);
-  const sent: Promise<unknown>[] = [];
-  let due = performance.now();
-  for (const ch of serials.flatMap((s) => [...s, '\r'])) {
-    const k = keyOf(ch);
-    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...k, unmodifiedText: k.text }));
-    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: k.key, code: k.code, windowsVirtualKeyCode: k.windowsVirtualKeyCode }));
-    due += msPerKey;
-    const wait = due - performance.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-  }
-  await Promise.all(sent);
+  await scanSerials(cdp, serials);
   await cdp.detach();
 }
 
