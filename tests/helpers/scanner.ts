@@ -4,7 +4,16 @@
 // it would with a real scanner, but not the key rate (Playwright's keyboard.type waits for every
 // key's round trip, which on a loaded 2-core machine is 30-40 ms per key).
 
-type KeyEvent = { type: 'keyDown' | 'keyUp'; key: string; code: string; windowsVirtualKeyCode: number; text?: string; unmodifiedText?: string };
+type KeyEvent = {
+  type: 'keyDown' | 'keyUp';
+  key: string;
+  code: string;
+  windowsVirtualKeyCode: number;
+  text?: string;
+  unmodifiedText?: string;
+  /** seconds since the epoch: the event's time (KeyboardEvent.timeStamp) */
+  timestamp?: number;
+};
 /** A CDP session of Playwright (@playwright/test or playwright-core). */
 type CdpLike = { send(method: 'Input.dispatchKeyEvent', params: KeyEvent): Promise<unknown> };
 
@@ -21,11 +30,23 @@ export function keyOf(ch: string) {
 export async function scanSerials(cdp: CdpLike, serials: readonly string[], msPerKey = 5) {
   const sent: Promise<unknown>[] = [];
   let due = performance.now();
+  // Each key carries the time the scanner pressed it: a browser that takes the events late (a
+  // loaded machine) still sees keys 5 ms apart, as the page's scanner-burst rule would from a real one.
+  let at = Date.now();
   for (const ch of serials.flatMap((s) => [...s, '\r'])) {
     const k = keyOf(ch);
-    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...k, unmodifiedText: k.text }));
-    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key: k.key, code: k.code, windowsVirtualKeyCode: k.windowsVirtualKeyCode }));
+    sent.push(cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', ...k, unmodifiedText: k.text, timestamp: at / 1000 }));
+    sent.push(
+      cdp.send('Input.dispatchKeyEvent', {
+        type: 'keyUp',
+        key: k.key,
+        code: k.code,
+        windowsVirtualKeyCode: k.windowsVirtualKeyCode,
+        timestamp: (at + 1) / 1000,
+      }),
+    );
     due += msPerKey;
+    at += msPerKey;
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
   }
