@@ -189,9 +189,21 @@ test('CSV upload merges and selects all, last added is highlighted for 5 s, stat
   // let the page settle first (a 2-core machine busy loading the list stretches the 5 ms key gaps past the scanner rule's 35 ms)
   await expect(page.getByRole('grid', { name: 'Users' }).getByRole('row').nth(1)).toBeVisible();
   await page.waitForLoadState('networkidle');
-  await page.locator('body').focus();
-  await scan(page, [burst]);
+  // On a loaded 2-core machine the browser may hand a key over more than the burst rule's 35 ms
+  // late; the rule's timer then lets the first keys go as typing and the offer names the rest of
+  // the serial (commands/scanner.ts; a real scanner on a stalled page does the same). Up to three
+  // bursts, each a fresh start; the offer must name the whole serial.
   const offer = page.getByRole('dialog', { name: `Scanned ${burst}` });
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await page.locator('body').focus();
+    await scan(page, [burst]);
+    const shown = page.getByRole('dialog', { name: /^Scanned / });
+    await expect(shown).toBeVisible();
+    if (await offer.isVisible()) break;
+    console.log(`bulk: burst ${attempt} was offered as "${await shown.getByRole('heading').textContent()}"; scanning again`);
+    await shown.getByRole('button', { name: 'Cancel' }).click();
+    await expect(shown).toBeHidden();
+  }
   await expect(offer).toBeVisible();
   await expect(page).toHaveURL(/\/persons$/);
   await offer.getByRole('button', { name: 'Add to bulk list' }).click();
