@@ -10,6 +10,7 @@ import { createMemoryBus, openRedis, openRedisBus } from './redis.js';
 import { createServer } from './server.js';
 import { DEMO_ACCOUNTS } from './seed/accounts.js';
 import { SSO_DEMO_IDENTITIES } from './auth/sso/demo-identities.js';
+import { startRefreshTokenCleanup } from './auth/token-cleanup.js';
 
 const log = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
 
@@ -30,6 +31,8 @@ async function main() {
   const server = await createServer({ db, config, outbox, log, redis, bus }, { clientDir });
   // Mail a crash left unsent goes out now, not with the next message (the relay skips anything over an hour old).
   outbox.flush(db);
+  // Expired, used and revoked refresh tokens are deleted hourly (docs/decisions.md 44).
+  const tokenCleanup = startRefreshTokenCleanup({ db, now: config.now, log });
 
   process.stdout.write(
     [
@@ -57,6 +60,7 @@ async function main() {
     log({ msg: 'shutting down', signal });
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    tokenCleanup.stop();
     await server.close();
     await outbox.close(); // waits for the relay's current send
     await bus.close();

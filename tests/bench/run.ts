@@ -1,6 +1,6 @@
 // `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
 // nothing here fails a build (speed goals live in benchmarks, not timed tests).
-// Select parts: `npm run bench -- seed search token palette persons-list alarm-reports customers`.
+// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports customers`.
 const parts = process.argv.slice(2);
 const want = (p: string) => parts.length === 0 || parts.includes(p);
 
@@ -26,6 +26,8 @@ async function main() {
   await section('token', async () => (await import('./token.bench.js')).benchToken());
   await section('palette', async () => (await import('./palette.bench.js')).benchPalette());
   await section('persons-list', async () => (await import('./persons-list.bench.js')).benchPersonsList());
+  await section('devices', async () => (await import('./devices.bench.js')).benchDevices());
+  await section('scan', async () => (await import('./scan.bench.js')).benchScan());
   await section('alarm-reports', async () => (await import('./alarm-reports.bench.js')).benchAlarmReports());
   await section('customers', async () => (await import('./customers.bench.js')).benchCustomers());
   console.log('\n== summary');

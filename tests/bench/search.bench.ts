@@ -25,6 +25,7 @@ import { issueAccessToken } from '../../src/server/auth/tokens.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { optimizeSearchIndex } from '../../src/server/modules/search/maintenance.js';
 import { itemAt, percentile, pick, rng } from './stats.js';
+import { CUSTOMER_FLAGS } from '../helpers/customer-rows.js';
 
 // ---- deterministic data
 
@@ -211,30 +212,6 @@ function batched(raw: SQLite.Database, n: number, l: ReturnType<typeof loader>, 
     })();
   }
 }
-
-const CUSTOMER_FLAGS = [
-  'isMigratedAccount',
-  'isSalesforceAccount',
-  'isAutomaticEmailsPaused',
-  'allowDeviceSubscriptionChanges',
-  'enableDiscreetAlarmApp',
-  'enableFallDetectionApp',
-  'enableSmsActivityConfirmation',
-  'enableAlarmReportIntelligence',
-  'autoGenerateAlarmIntelligence',
-  'nationalResponse',
-  'globalResponse',
-  'eurowatch',
-  'translationServices',
-  'checkInTimers',
-  'teamBroadcast',
-  'isWelfareCheckEnabled',
-  'isFallDetectionEnabled',
-  'isTravelSafeEnabled',
-  'isTrackingEnabled',
-  'isSureCamEnabled',
-  'isSosDisabled',
-];
 
 /** Inserts `devices` devices (and the proportional rest); returns insert timings (ms) and samples. */
 /** rowsPerStatement: 500 is what the demo generator's BatchInserter uses; 1 is the worst case for the FTS triggers. */

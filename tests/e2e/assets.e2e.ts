@@ -101,6 +101,9 @@ test('a required field left empty blocks Save; Cancel asks before discarding', a
 test('g d opens a device by its serial number', async ({ page }) => {
   const device = sample();
   await signedInAs(page, 'admin@demo.test');
+  // the landing page (asset list) settled first: on a loaded machine it may otherwise take the focus between g and d
+  await expect(page.getByTestId('assets-total')).not.toHaveText('0');
+  await page.waitForLoadState('networkidle');
   await page.locator('body').focus();
   await page.keyboard.press('g');
   await page.keyboard.press('d');

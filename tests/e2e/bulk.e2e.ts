@@ -2,6 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { signedInAs, dbQuery } from './helpers';
 import { MSG } from '../../src/shared/messages';
 import { at, first } from '../helpers/lists';
+import { scanSerials } from '../helpers/scanner';
 
 type BulkState = { list: string[]; selected: string[]; devices: Record<string, { serialNumber: string; etag: string }> };
 const bulkSerials = (page: Page) =>
@@ -11,32 +12,29 @@ const bulkSerials = (page: Page) =>
   });
 const pendingCount = (page: Page) => page.evaluate(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length);
 
-/** A hand-held scanner: 5 ms per key, Enter after each serial. */
+/** A hand-held scanner (tests/helpers/scanner.ts): 5 ms per key, Enter after each serial. */
 async function scan(page: Page, serials: string[]) {
-  for (const s of serials) {
-    await page.keyboard.type(s, { delay: 5 });
-    await page.keyboard.press('Enter');
-  }
+  const cdp = await page.context().newCDPSession(page);
+  await scanSerials(cdp, serials);
+  await cdp.detach();
 }
 
-test('a scanner typing serials into Bulk Update (slow server, repeats, unknown ones, a network drop and reloads) ends with the right rows, order and warnings', async ({
+test('a scanner typing 200 serials into Bulk Update (slow server, repeats, unknown ones, a network drop and reloads) ends with the right rows, order and warnings', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
-  const known = dbQuery<{ serialNumber: string }>('select serialNumber from devices order by serialNumber limit 42').map((r) => r.serialNumber);
-  const unknown = ['ZZNOPE0001', 'ZZNOPE0002', 'ZZNOPE0003', 'ZZNOPE0004', 'ZZNOPE0005'];
-  // 42 known + 5 unknown, with 9 repeats mixed in (of both kinds): 56 scans
+  test.setTimeout(180_000);
+  const known = dbQuery<{ serialNumber: string }>('select serialNumber from devices order by serialNumber limit 180').map((r) => r.serialNumber);
+  expect(known).toHaveLength(180);
+  const unknown = Array.from({ length: 8 }, (_, i) => `ZZNOPE${String(i + 1).padStart(4, '0')}`);
+  // 180 known + 8 unknown (after known 21, 43, …, 175), with 12 repeats mixed in (after known 14,
+  // 29, …, 179: every third one repeats the last unknown serial, the others a known one): 200 scans
   const scans: string[] = [];
   known.forEach((s, i) => {
     scans.push(s);
-    if (i === 3) scans.push(at(unknown, 0));
-    if (i === 8) scans.push(at(known, 2));
-    if (i === 12) scans.push(at(unknown, 1), at(unknown, 0));
-    if (i === 20) scans.push(at(known, 20), at(unknown, 2));
-    if (i === 27) scans.push(at(known, 5), at(unknown, 3));
-    if (i === 33) scans.push(at(unknown, 1), at(known, 0));
-    if (i === 40) scans.push(at(unknown, 4), at(known, 40), at(unknown, 4));
+    if (i % 22 === 21) scans.push(at(unknown, (i - 21) / 22));
+    if (i % 15 === 14) scans.push((i - 14) % 45 === 30 ? at(unknown, Math.floor((i - 21) / 22)) : at(known, i - 7));
   });
+  expect(scans).toHaveLength(200);
   const seen = new Set<string>();
   const firsts: string[] = [];
   const repeats: string[] = [];
@@ -61,21 +59,26 @@ test('a scanner typing serials into Bulk Update (slow server, repeats, unknown o
   await page.keyboard.press('Enter');
   await expect(page.getByText(MSG.serialRequired)).toBeVisible();
 
+  const started = Date.now();
   await scan(page, scans);
+  const typedMs = Date.now() - started;
   await expect(field).toBeFocused();
   await expect(field).toHaveValue('');
   await expect(page.getByTestId('bulk-counts')).toHaveText(`${firsts.length} devices on the bulk list, ${firsts.length - unknown.length} selected`, {
-    timeout: 20_000,
+    timeout: 30_000,
   });
+  console.log(`bulk: ${scans.length} scans typed in ${typedMs} ms, all on the list ${Date.now() - started} ms after the first key`);
+  // every scan arrived, in scan order (newest first), nothing lost or doubled
+  expect(firsts).toHaveLength(188);
   expect(await bulkSerials(page)).toEqual(expectedOrder);
   expect(await pendingCount(page)).toBe(0);
   await expect(page.getByTestId('bulk-not-found')).toContainText(`Devices with serial numbers ${unknown.join(', ')} were not found but are added to the list.`);
   await expect(page.getByTestId('bulk-already')).toContainText(`Devices with serial numbers ${repeats.join(', ')} are already added and will be omitted.`);
-  // the newest rows on top; the last one is a placeholder (at(unknown, 4) was scanned after at(known, 40)... order by first scan)
+  // the newest rows on top; the last unknown serial (scanned after known 175) is a placeholder row
   const grid = page.getByRole('grid', { name: 'Bulk list' });
   await expect(grid.getByRole('row').nth(1)).toContainText(at(expectedOrder, 0));
   await expect(grid.getByRole('row').nth(2)).toContainText(at(expectedOrder, 1));
-  await expect(grid.getByRole('row', { name: new RegExp(at(unknown, 4)) })).toContainText('Not found');
+  await expect(grid.getByRole('row', { name: new RegExp(at(unknown, 7)) })).toContainText('Not found');
 
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: '.tmp/e2e-results/bulk-1440.png' });
@@ -86,7 +89,7 @@ test('a scanner typing serials into Bulk Update (slow server, repeats, unknown o
   // the server becomes unreachable: scans are kept, also across a reload, and resolve when it is back
   await page.unroute('**/api/v1/device/get-list-by-serials');
   await page.route('**/api/v1/device/get-list-by-serials', (route) => route.abort('connectionrefused'));
-  const late = dbQuery<{ serialNumber: string }>('select serialNumber from devices order by serialNumber limit 3 offset 100').map((r) => r.serialNumber);
+  const late = dbQuery<{ serialNumber: string }>('select serialNumber from devices order by serialNumber limit 3 offset 400').map((r) => r.serialNumber);
   await field.focus();
   await scan(page, [...late, 'ZZNOPE0099']);
   await expect(page.getByTestId('bulk-queue')).toContainText(MSG.bulkLookupFailed);
@@ -165,6 +168,17 @@ test('CSV upload merges and selects all, last added is highlighted for 5 s, stat
     extra,
   );
   expect(at(after, 0).n).toBe(devices.length + 1);
+  // Download: the selected assets, as they are now, in an .xlsx file an independent reader opens
+  const download = page.waitForEvent('download');
+  await drawer.getByRole('button', { name: 'Download' }).click();
+  const saved = await download;
+  expect(saved.suggestedFilename()).toMatch(/^SelectedAssets_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.xlsx$/);
+  const { default: readXlsxFile } = await import('read-excel-file/node');
+  const [sheet] = await readXlsxFile(await saved.path());
+  const [head, ...lines] = sheet?.data ?? [];
+  const col = (name: string) => (head ?? []).map(String).indexOf(name);
+  expect(lines.map((l) => String(l[col('Serial Number')])).sort()).toEqual([...devices.map((d) => d.serialNumber), extra].sort());
+  expect(new Set(lines.map((l) => String(l[col('Status')])))).toEqual(new Set(['Returned']));
   await drawer.getByRole('button', { name: 'Close' }).click();
   await expect(grid.getByRole('row').nth(1)).toContainText('Returned');
 
@@ -175,10 +189,21 @@ test('CSV upload merges and selects all, last added is highlighted for 5 s, stat
   // let the page settle first (a 2-core machine busy loading the list stretches the 5 ms key gaps past the scanner rule's 35 ms)
   await expect(page.getByRole('grid', { name: 'Users' }).getByRole('row').nth(1)).toBeVisible();
   await page.waitForLoadState('networkidle');
-  await page.locator('body').focus();
-  await page.keyboard.type(burst, { delay: 5 });
-  await page.keyboard.press('Enter');
+  // On a loaded 2-core machine the browser may hand a key over more than the burst rule's 35 ms
+  // late; the rule's timer then lets the first keys go as typing and the offer names the rest of
+  // the serial (commands/scanner.ts; a real scanner on a stalled page does the same). Up to three
+  // bursts, each a fresh start; the offer must name the whole serial.
   const offer = page.getByRole('dialog', { name: `Scanned ${burst}` });
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    await page.locator('body').focus();
+    await scan(page, [burst]);
+    const shown = page.getByRole('dialog', { name: /^Scanned / });
+    await expect(shown).toBeVisible();
+    if (await offer.isVisible()) break;
+    console.log(`bulk: burst ${attempt} was offered as "${await shown.getByRole('heading').textContent()}"; scanning again`);
+    await shown.getByRole('button', { name: 'Cancel' }).click();
+    await expect(shown).toBeHidden();
+  }
   await expect(offer).toBeVisible();
   await expect(page).toHaveURL(/\/persons$/);
   await offer.getByRole('button', { name: 'Add to bulk list' }).click();
@@ -208,4 +233,56 @@ test('a CSV of 5,000 serials fills the bulk list quickly, the table stays virtua
   console.log(`bulk: repeated scan on a ${serials.length}-row list answered in ${Date.now() - t0} ms`);
   await page.reload();
   await expect(page.getByTestId('bulk-counts')).toHaveText(`${serials.length} devices on the bulk list, ${serials.length} selected`);
+});
+
+test('change order number by keyboard: only the devices in a customer account get it, the others keep theirs', async ({ page }) => {
+  test.setTimeout(60_000);
+  const inAccount = dbQuery<{ id: string; serialNumber: string }>(
+    'select id, serialNumber from devices where status in (3, 4, 10) and customerId is not null order by serialNumber limit 2',
+  );
+  const other = first(
+    dbQuery<{ id: string; serialNumber: string; orderNumber: string | null }>(
+      'select id, serialNumber, orderNumber from devices where status = 2 order by serialNumber limit 1',
+    ),
+  );
+  expect(inAccount).toHaveLength(2);
+  const orderNumber = `PO-E2E-${Date.now().toString(36).toUpperCase()}`;
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto('/asset-management/device-bulk-update');
+  await expect(page.getByLabel('Serial Number', { exact: true })).toBeFocused();
+  await scan(page, [...inAccount.map((d) => d.serialNumber), other.serialNumber]);
+  await expect(page.getByTestId('bulk-counts')).toHaveText('3 devices on the bulk list, 3 selected');
+
+  // Tab from the serial field to 'Change order number', Enter
+  for (let i = 0; i < 15; i++) {
+    await page.keyboard.press('Tab');
+    if (((await page.evaluate(() => document.activeElement?.textContent)) ?? '').trim() === 'Change order number') break;
+  }
+  await expect(page.getByRole('button', { name: 'Change order number' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Change order number' });
+  await expect(dialog).toContainText(MSG.orderNumberForN(2));
+  await expect(dialog.getByLabel('Order Number')).toBeFocused();
+  // Enter on an empty field: required
+  await page.keyboard.press('Enter');
+  await expect(dialog.getByRole('alert')).toHaveText('Please enter an order number.');
+  await page.keyboard.type(orderNumber);
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+  await expect(page.getByRole('status').filter({ hasText: 'Order number updated for 2 device(s).' })).toBeVisible();
+
+  // what the server stored: the two in a customer account, not the Reserved one
+  const stored = dbQuery<{ serialNumber: string; orderNumber: string | null }>(
+    `select serialNumber, orderNumber from devices where id in (?, ?, ?) order by serialNumber`,
+    ...inAccount.map((d) => d.id),
+    other.id,
+  );
+  expect(Object.fromEntries(stored.map((d) => [d.serialNumber, d.orderNumber]))).toEqual({
+    [at(inAccount, 0).serialNumber]: orderNumber,
+    [at(inAccount, 1).serialNumber]: orderNumber,
+    [other.serialNumber]: other.orderNumber,
+  });
+  // the rows were read again: the table shows the new order number
+  const grid = page.getByRole('grid', { name: 'Bulk list' });
+  await expect(grid.getByRole('row', { name: new RegExp(at(inAccount, 0).serialNumber) })).toContainText(orderNumber);
 });

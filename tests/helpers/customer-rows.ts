@@ -4,6 +4,31 @@ import type { Insertable } from 'kysely';
 import type { DB } from '../../src/server/db/index.js';
 import type { CustomerTable, DeviceTable } from '../../src/server/db/schema.js';
 
+/** The customers table's 0/1 flag columns (every one NOT NULL, default 0): benchmarks insert rows with raw SQL. */
+export const CUSTOMER_FLAGS = [
+  'isMigratedAccount',
+  'isSalesforceAccount',
+  'isAutomaticEmailsPaused',
+  'allowDeviceSubscriptionChanges',
+  'enableDiscreetAlarmApp',
+  'enableFallDetectionApp',
+  'enableSmsActivityConfirmation',
+  'enableAlarmReportIntelligence',
+  'autoGenerateAlarmIntelligence',
+  'nationalResponse',
+  'globalResponse',
+  'eurowatch',
+  'translationServices',
+  'checkInTimers',
+  'teamBroadcast',
+  'isWelfareCheckEnabled',
+  'isFallDetectionEnabled',
+  'isTravelSafeEnabled',
+  'isTrackingEnabled',
+  'isSureCamEnabled',
+  'isSosDisabled',
+] as const;
+
 export function customerRow(over: Partial<CustomerTable> & { name: string }): Insertable<CustomerTable> {
   const now = new Date().toISOString();
   return {

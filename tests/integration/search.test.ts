@@ -9,12 +9,13 @@ import { signedIn } from '../helpers/auth.js';
 import { createTestDb } from '../helpers/db.js';
 import { at, first } from '../helpers/lists.js';
 import type { Insertable } from 'kysely';
-import type { AlarmReportTable, CustomerTable, Database, DeviceTable, PersonTable } from '../../src/server/db/schema.js';
+import type { AlarmReportTable, Database, DeviceTable, PersonTable } from '../../src/server/db/schema.js';
 import type { DB } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { m002, sqlitePhoneKey } from '../../src/server/db/migrations/002-search.js';
 import { phoneKey, prefixEnd, queryPhoneKey } from '../../src/server/modules/search/keys.js';
 import { search } from '../helpers/search.js';
+import { customerRow } from '../helpers/customer-rows.js';
 import { optimizeSearchIndex, rebuildSearchIndex } from '../../src/server/modules/search/maintenance.js';
 import { SEARCH_MESSAGES, type SearchResponse } from '../../src/shared/schemas/search.js';
 
@@ -22,58 +23,6 @@ import { SEARCH_MESSAGES, type SearchResponse } from '../../src/shared/schemas/s
 
 const iso = (daysAgo: number) => new Date(Date.UTC(2025, 5, 1) - daysAgo * 86_400_000).toISOString();
 
-const CUSTOMER_FLAGS = [
-  'isMigratedAccount',
-  'isSalesforceAccount',
-  'isAutomaticEmailsPaused',
-  'allowDeviceSubscriptionChanges',
-  'enableDiscreetAlarmApp',
-  'enableFallDetectionApp',
-  'enableSmsActivityConfirmation',
-  'enableAlarmReportIntelligence',
-  'autoGenerateAlarmIntelligence',
-  'nationalResponse',
-  'globalResponse',
-  'eurowatch',
-  'translationServices',
-  'checkInTimers',
-  'teamBroadcast',
-  'isWelfareCheckEnabled',
-  'isFallDetectionEnabled',
-  'isTravelSafeEnabled',
-  'isTrackingEnabled',
-  'isSureCamEnabled',
-  'isSosDisabled',
-] as const;
-function customerRow(over: { name: string; portalId?: string | null; tier?: number; status?: number; id?: string }): Insertable<CustomerTable> {
-  const now = iso(0);
-  return {
-    id: over.id ?? randomUUID(),
-    tenantId: randomUUID(),
-    name: over.name,
-    portalId: over.portalId ?? null,
-    phoneNumber: null,
-    tier: over.tier ?? 2,
-    status: over.status ?? 1,
-    salesforceId: null,
-    salesforceUrn: null,
-    accountManagerFullName: null,
-    customerSuccessManagerFullName: null,
-    addressLine1: null,
-    addressLine2: null,
-    city: null,
-    county: null,
-    postCode: null,
-    countryId: null,
-    ...(Object.fromEntries(CUSTOMER_FLAGS.map((f) => [f, 0])) as Record<(typeof CUSTOMER_FLAGS)[number], number>),
-    trackingInterval: 15,
-    etag: '"e"',
-    deviceSubscriptionsEtag: '"e"',
-    appSubscriptionsEtag: '"e"',
-    createdAt: now,
-    updatedAt: now,
-  };
-}
 function deviceRow(over: {
   serialNumber: string;
   imei?: string | null;

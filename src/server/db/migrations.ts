@@ -4,6 +4,7 @@ import { m003 } from './migrations/003-person-sort.js';
 import { m004 } from './migrations/004-refresh-token-person.js';
 import { m005 } from './migrations/005-auth-hardening.js';
 import { m006 } from './migrations/006-captcha.js';
+import { m007 } from './migrations/007-device-indexes.js'; // stock (#8)
 import { m008 } from './migrations/008-alarm-reports.js';
 import { m009 } from './migrations/009-customers.js';
 import { m011 } from './migrations/011-sso.js'; // sso (#12)
@@ -346,6 +347,7 @@ export const migrations: Record<string, Migration> = {
   '004_refresh_token_person': m004,
   '005_auth_hardening': m005,
   '006_captcha': m006,
+  '007_device_indexes': m007, // stock (#8)
   '008_alarm_reports': m008,
   '009_customers': m009,
   '011_sso': m011, // sso (#12)

@@ -3,10 +3,14 @@
 // all or nothing on the server; afterwards the changed rows are read again (new etags, values).
 import { useState } from 'react';
 import { useSetAtom } from 'jotai';
+import { format } from 'date-fns';
 import { Button, Callout, Dialog, Flex, Text } from '@radix-ui/themes';
 import { bulkAtom, updateDevices, type BulkDevice } from '../../state/bulk';
 import { MSG } from '../../../shared/messages';
-import { errorMessage } from '../../api/query-client';
+import { errorMessage, errorStatus } from '../../api/query-client';
+import { exportDevicesByIds, saveBlob } from '../../api/devices';
+import { useCan } from '../../state/session';
+import { P } from '../../../shared/permissions';
 import { toast } from '../../ui/toast';
 import { changeDeviceType, changeOrderNumberMany, changeStatusMany, getDevicesBySerials } from './api';
 import { ACTION_MSG, inAccount, orderEligible, STATUS_TARGETS, statusWarning, TYPE_TARGETS } from '../../ui/serials/bulk-rules';
@@ -121,16 +125,59 @@ function FormEnd({ error, busy, disabled, label, onCancel }: { error: string | n
   );
 }
 
+/** The spec has no success text for the bulk order number change: ours (docs/decisions.md 42). */
+export const orderNumberUpdated = (n: number) => `Order number updated for ${n} device(s).`;
+
+/** Spec §9: export names are a label plus a timestamp. */
+export const selectedAssetsFileName = (now = new Date()) => `SelectedAssets_${format(now, 'yyyy-MM-dd_HH-mm-ss')}.xlsx`;
+
+/**
+ * Spec §4: after a status change, 'Download' saves the selected assets (export by ids, .xlsx, as
+ * they are now). Needs the export permission; a failure shows 'Can not export devices'.
+ */
+function DownloadSelected({ ids }: { ids: string[] }) {
+  const can = useCan();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!can(P.DeviceExport)) return null;
+  const download = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      saveBlob(await exportDevicesByIds(ids), selectedAssetsFileName());
+    } catch (err) {
+      setError(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportDevices);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button variant="soft" loading={busy} onClick={() => void download()}>
+        Download
+      </Button>
+      {error && (
+        <Callout.Root color="red" size="1" role="alert">
+          <Callout.Text>{error}</Callout.Text>
+        </Callout.Root>
+      )}
+    </>
+  );
+}
+
 function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: () => void }) {
   const [status, setStatus] = useState('');
   const { error, setError, busy, run } = useBulkSubmit(MSG.statusChangeFailed);
   const [done, setDone] = useState<number | null>(null);
+  // The selection as it was changed (the rows are read again after the change).
+  const [changedIds, setChangedIds] = useState<string[]>([]);
   const refresh = useRefreshRows();
   const warning = statusWarning(selected, status ? Number(status) : null);
   const submit = async () => {
     if (!status) return setError(ACTION_MSG.statusRequired);
     await run(async () => {
       const r = await changeStatusMany(Number(status), selected.map(ref));
+      setChangedIds(selected.map((d) => d.id));
       setDone(r.updated);
       await refresh(selected);
     });
@@ -147,7 +194,8 @@ function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: 
             <Callout.Root color="green" role="status">
               <Callout.Text>{MSG.statusChangeCompleted(done)}</Callout.Text>
             </Callout.Root>
-            <Flex justify="end">
+            <Flex justify="end" gap="2" wrap="wrap">
+              <DownloadSelected ids={changedIds} />
               <Button onClick={onClose}>Close</Button>
             </Flex>
           </Flex>
@@ -184,7 +232,7 @@ function OrderDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: (
     if (!order.trim()) return setError(ACTION_MSG.orderRequired);
     await run(async () => {
       const r = await changeOrderNumberMany(order.trim(), eligible.map(ref));
-      toast.success(`Order number updated for ${r.updated} device(s).`);
+      toast.success(orderNumberUpdated(r.updated));
       await refresh(eligible);
       onClose();
     });

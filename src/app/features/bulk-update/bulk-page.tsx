@@ -1,7 +1,7 @@
 // Bulk update (spec document 2 "Bulk update page", §4 Bulk selection, WORKSPACE.md "Scanning
 // serials"): the serial field (Add, Enter; a hand-held scanner types into it at full speed),
 // CSV upload, and the bulk table (virtualised: thousands of rows stay fast).
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { useAtom, useAtomValue } from 'jotai';
 import { Button, Callout, Checkbox, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
@@ -16,6 +16,8 @@ import { BULK_FOCUS_EVENT } from './events';
 import './bulk.css';
 
 const SPLIT = /[\s,;]+/;
+/** Spec §4: placeholder rows (unknown serials) cannot be selected: no checkbox, not in select-all. */
+const canSelect = (d: BulkDevice) => !isPlaceholder(d);
 
 export function BulkUpdatePage() {
   const tab = useTab();
@@ -27,11 +29,8 @@ export function BulkUpdatePage() {
   const lastAdded = useAtomValue(lastAddedAtom);
   const [warnings, setWarnings] = useAtom(bulkWarningsAtom);
   const status = useAtomValue(queueStatusAtom);
-  const lastScan = useAtomValue(lastScanAtom);
   const [sounds, setSounds] = useAtom(bulkSoundsAtom);
 
-  const [serial, setSerial] = useState('');
-  const [fieldError, setFieldError] = useState<string | null>(null);
   const [csvError, setCsvError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -44,19 +43,6 @@ export function BulkUpdatePage() {
     window.addEventListener(BULK_FOCUS_EVENT, focus);
     return () => window.removeEventListener(BULK_FOCUS_EVENT, focus);
   }, []);
-
-  const submit = () => {
-    const parts = serial.split(SPLIT).filter(Boolean);
-    if (!parts.length) {
-      setFieldError(MSG.serialRequired);
-      inputRef.current?.focus();
-      return;
-    }
-    setFieldError(null);
-    for (const p of parts) scanSerial(p);
-    setSerial('');
-    inputRef.current?.focus();
-  };
 
   const onFile = async (file: File | undefined) => {
     if (!file) return;
@@ -127,55 +113,12 @@ export function BulkUpdatePage() {
           </Flex>
         </Text>
       </Flex>
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Flex gap="2" align="end" wrap="wrap">
-          <Flex direction="column" gap="1">
-            <label htmlFor={fieldId}>Serial Number</label>
-            <input
-              id={fieldId}
-              ref={inputRef}
-              className="lw-input"
-              style={{ width: '22rem', maxWidth: '70vw' }}
-              autoComplete="off"
-              spellCheck={false}
-              value={serial}
-              aria-invalid={!!fieldError || undefined}
-              aria-describedby={`${fieldId}-msg`}
-              onChange={(e) => {
-                setSerial(e.target.value);
-                if (fieldError) setFieldError(null);
-              }}
-              onPaste={(e) => {
-                const text = e.clipboardData.getData('text');
-                const parts = text.split(SPLIT).filter(Boolean);
-                if (parts.length > 1) {
-                  e.preventDefault();
-                  bulkQueue().enqueueMany(parts);
-                }
-              }}
-            />
-          </Flex>
-          <Button type="submit">Add</Button>
-          <Button type="button" variant="soft" onClick={() => fileRef.current?.click()}>
-            Upload CSV
-          </Button>
-          <input ref={fileRef} type="file" accept=".csv,text/csv" hidden aria-label="CSV file" onChange={(e) => void onFile(e.target.files?.[0])} />
-        </Flex>
-      </form>
-      <div id={`${fieldId}-msg`} role="status" aria-live="polite" className="bulk-feedback" data-kind={fieldError ? 'not-found' : lastScan?.kind}>
-        {fieldError ??
-          (lastScan &&
-            (lastScan.kind === 'added'
-              ? `Added ${lastScan.serial}.`
-              : lastScan.kind === 'already'
-                ? `${lastScan.serial}: ${MSG.deviceAlreadyAdded}`
-                : `${lastScan.serial}: not found, added as a placeholder.`))}
-      </div>
+      <SerialField fieldId={fieldId} inputRef={inputRef}>
+        <Button type="button" variant="soft" onClick={() => fileRef.current?.click()}>
+          Upload CSV
+        </Button>
+        <input ref={fileRef} type="file" accept=".csv,text/csv" hidden aria-label="CSV file" onChange={(e) => void onFile(e.target.files?.[0])} />
+      </SerialField>
       {csvError && (
         <Callout.Root color="red" role="alert" size="1">
           <Callout.Text>{csvError}</Callout.Text>
@@ -231,6 +174,7 @@ export function BulkUpdatePage() {
           getRowKey={(d) => d.id}
           totalCount={rows.length}
           selectable
+          canSelect={canSelect}
           selectedKeys={selectedKeys}
           onSelectionChange={(keys) => setBulk((s) => nextSelection(s, keys))}
           keyboardActive={tab.active}
@@ -239,5 +183,79 @@ export function BulkUpdatePage() {
         />
       </div>
     </Flex>
+  );
+}
+
+/**
+ * The serial field with Add, and the outcome of the last scan under it. Its own component: a
+ * scanner types hundreds of keys a second, and each key re-renders only this, not the bulk table.
+ */
+function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRef: RefObject<HTMLInputElement | null>; children: ReactNode }) {
+  const [serial, setSerial] = useState('');
+  const [fieldError, setFieldError] = useState<string | null>(null);
+  const lastScan = useAtomValue(lastScanAtom);
+
+  const submit = () => {
+    const parts = serial.split(SPLIT).filter(Boolean);
+    if (!parts.length) {
+      setFieldError(MSG.serialRequired);
+      inputRef.current?.focus();
+      return;
+    }
+    setFieldError(null);
+    for (const p of parts) scanSerial(p);
+    setSerial('');
+    inputRef.current?.focus();
+  };
+
+  return (
+    <>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Flex gap="2" align="end" wrap="wrap">
+          <Flex direction="column" gap="1">
+            <label htmlFor={fieldId}>Serial Number</label>
+            <input
+              id={fieldId}
+              ref={inputRef}
+              className="lw-input"
+              style={{ width: '22rem', maxWidth: '70vw' }}
+              autoComplete="off"
+              spellCheck={false}
+              value={serial}
+              aria-invalid={!!fieldError || undefined}
+              aria-describedby={`${fieldId}-msg`}
+              onChange={(e) => {
+                setSerial(e.target.value);
+                if (fieldError) setFieldError(null);
+              }}
+              onPaste={(e) => {
+                const text = e.clipboardData.getData('text');
+                const parts = text.split(SPLIT).filter(Boolean);
+                if (parts.length > 1) {
+                  e.preventDefault();
+                  bulkQueue().enqueueMany(parts);
+                }
+              }}
+            />
+          </Flex>
+          <Button type="submit">Add</Button>
+          {children}
+        </Flex>
+      </form>
+      <div id={`${fieldId}-msg`} role="status" aria-live="polite" className="bulk-feedback" data-kind={fieldError ? 'not-found' : lastScan?.kind}>
+        {fieldError ??
+          (lastScan &&
+            (lastScan.kind === 'added'
+              ? `Added ${lastScan.serial}.`
+              : lastScan.kind === 'already'
+                ? `${lastScan.serial}: ${MSG.deviceAlreadyAdded}`
+                : `${lastScan.serial}: not found, added as a placeholder.`))}
+      </div>
+    </>
   );
 }

@@ -79,6 +79,8 @@ export type DataTableProps<T> = {
   rowHref?: (row: T) => string | null | undefined;
 
   selectable?: boolean;
+  /** With `selectable`: rows this returns false for have no checkbox and are left out of select-all and `x`. */
+  canSelect?: (row: T) => boolean;
   selectedKeys?: ReadonlySet<string>;
   onSelectionChange?: (keys: Set<string>) => void;
 
@@ -127,6 +129,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     canOpen,
     rowHref,
     selectable,
+    canSelect,
     selectedKeys,
     onSelectionChange,
     filterRef,
@@ -198,6 +201,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   const rowId = (i: number) => `${baseId}-row-${i}`;
   const openable = (row: T | undefined): row is T => !!row && !!onOpen && (canOpen ? canOpen(row) : true);
+  const rowSelectable = (row: T | undefined): row is T => !!selectable && !!row && (canSelect ? canSelect(row) : true);
 
   const moveTo = useCallback(
     (i: number) => {
@@ -213,14 +217,14 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   const toggleSelected = useCallback(
     (row: T) => {
-      if (!selectable || !onSelectionChange) return;
+      if (!selectable || !onSelectionChange || (canSelect && !canSelect(row))) return;
       const key = getRowKey(row);
       const next = new Set(selectedKeys ?? []);
       if (next.has(key)) next.delete(key);
       else next.add(key);
       onSelectionChange(next);
     },
-    [selectable, onSelectionChange, selectedKeys, getRowKey],
+    [selectable, canSelect, onSelectionChange, selectedKeys, getRowKey],
   );
 
   const pageStep = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 0) - HEADER_HEIGHT) / rowHeight) - 1);
@@ -254,8 +258,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
   };
 
   // What the list.* commands act on. Read through a ref: the registration lives as long as the table.
-  const live = useRef({ moveTo, activeIndex, rows, openable, onOpen, selectable, toggleSelected, filterRef, keyboardActive });
-  live.current = { moveTo, activeIndex, rows, openable, onOpen, selectable, toggleSelected, filterRef, keyboardActive };
+  const live = useRef({ moveTo, activeIndex, rows, openable, onOpen, rowSelectable, toggleSelected, filterRef, keyboardActive });
+  live.current = { moveTo, activeIndex, rows, openable, onOpen, rowSelectable, toggleSelected, filterRef, keyboardActive };
   useEffect(
     () =>
       registerList({
@@ -274,7 +278,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
           const row = s.rows[s.activeIndex];
           if (s.openable(row)) s.onOpen!(row, { beside });
         },
-        selectable: () => !!live.current.selectable && !!live.current.rows[live.current.activeIndex],
+        selectable: () => live.current.rowSelectable(live.current.rows[live.current.activeIndex]),
         toggleSelect: () => {
           const s = live.current;
           const row = s.rows[s.activeIndex];
@@ -314,11 +318,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
     onSortChange(sort?.key === key ? { key, desc: !sort.desc } : { key, desc: false });
   };
 
-  const allOnPageSelected = selectable && rows.length > 0 && rows.every((r) => selectedKeys?.has(getRowKey(r)));
+  const selectableRows = selectable ? (canSelect ? rows.filter(canSelect) : rows) : [];
+  const allOnPageSelected = selectableRows.length > 0 && selectableRows.every((r) => selectedKeys?.has(getRowKey(r)));
   const toggleAll = () => {
     if (!onSelectionChange) return;
     const next = new Set(selectedKeys ?? []);
-    for (const r of rows) {
+    for (const r of selectableRows) {
       if (allOnPageSelected) next.delete(getRowKey(r));
       else next.add(getRowKey(r));
     }
@@ -396,7 +401,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                   );
                 }
                 const key = getRowKey(row);
-                const selected = selectable ? !!selectedKeys?.has(key) : undefined;
+                const selected = rowSelectable(row) ? !!selectedKeys?.has(key) : undefined;
                 const href = rowHref && openable(row) ? rowHref(row) : null;
                 return (
                   <div
@@ -415,7 +420,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                   >
                     {selectable && (
                       <div role="gridcell" className="lw-cell lw-cell--center">
-                        <input type="checkbox" aria-label="Select row" checked={!!selected} onChange={() => toggleSelected(row)} />
+                        {selected !== undefined && <input type="checkbox" aria-label="Select row" checked={selected} onChange={() => toggleSelected(row)} />}
                       </div>
                     )}
                     {columns.map((col, ci) => (

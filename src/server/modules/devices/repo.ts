@@ -6,6 +6,7 @@
 // writers), check every device (exists, etag, eligibility) and either change all of them in the
 // same transaction or throw before anything is written.
 import { sql, isPostgres, type DB } from '../../db/index.js';
+import type { RawBuilder } from 'kysely';
 import type { DeviceTable } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
 import { ftsPhrase, queryPhoneKey } from '../search/keys.js';
@@ -124,7 +125,9 @@ export const forgetDeviceTotal = (db: DB) => totals.delete(db);
  */
 export async function listDevices(db: DB, f: DeviceListBody, now: Date, customerId?: string): Promise<DeviceList> {
   const pg = isPostgres(db);
-  let q = db.selectFrom('devices as d').leftJoin('customers as c', 'c.id', 'd.customerId');
+  // The filters read devices only; the customer join is added for the page (name, Customer sort),
+  // not for the count: joined, counting 100,000 devices of a type read every one of their rows.
+  let q = db.selectFrom('devices as d');
   // One customer's devices (customers: get-device-list/{customerId}); generalTotalCount is then theirs.
   if (customerId !== undefined) q = q.where('d.customerId', '=', customerId);
   if (f.searchValue) {
@@ -164,17 +167,32 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date, customer
   }
   const dir = f.desc ? 'desc' : 'asc';
   const col = SORT[f.orderBy];
-  let page = q
-    .selectAll('d')
-    .select(['c.name as customerName', 'c.tenantId as customerTenantId'])
-    .limit(f.pageSize)
-    .offset((f.page - 1) * f.pageSize);
-  if (NULLABLE_SORT.has(f.orderBy)) page = page.orderBy(sql`case when ${sql.ref(col)} is null then 1 else 0 end`);
   // Text sorts by the database collation on PostgreSQL (the provisioned C.UTF-8 gives SQLite's byte
   // order) so the (type|status|customerId, serialNumber) indexes serve the common sorts; ties
   // break on the serial number in the same direction, which lets an index scan run backwards.
-  page = page.orderBy(sql`${sql.ref(col)} ${sql.raw(dir)}`);
-  if (f.orderBy !== 'SerialNumber') page = page.orderBy(sql`d."serialNumber" ${sql.raw(dir)}`);
+  const ordered = <QB extends { orderBy: (e: RawBuilder<unknown>) => QB }>(qb: QB): QB => {
+    let o = qb;
+    if (NULLABLE_SORT.has(f.orderBy)) o = o.orderBy(sql`case when ${sql.ref(col)} is null then 1 else 0 end`);
+    o = o.orderBy(sql`${sql.ref(col)} ${sql.raw(dir)}`);
+    if (f.orderBy !== 'SerialNumber') o = o.orderBy(sql`d."serialNumber" ${sql.raw(dir)}`);
+    return o;
+  };
+  // The page's serial numbers first (from the indexes alone where they cover filter and sort), then
+  // their rows: sorting 120,000 whole rows (two statuses, sorted by serial) to keep 10 took
+  // seconds at 1,000,000 devices; sorting their serial numbers takes milliseconds.
+  const pageSerials = ordered(
+    f.orderBy === 'Customer' ? q.leftJoin('customers as c', 'c.id', 'd.customerId').select('d.serialNumber') : q.select('d.serialNumber'),
+  )
+    .limit(f.pageSize)
+    .offset((f.page - 1) * f.pageSize);
+  const page = ordered(
+    db
+      .selectFrom('devices as d')
+      .leftJoin('customers as c', 'c.id', 'd.customerId')
+      .selectAll('d')
+      .select(['c.name as customerName', 'c.tenantId as customerTenantId'])
+      .where('d.serialNumber', 'in', pageSerials),
+  );
   const unfiltered = !f.searchValue && !f.deviceTypeIds.length && !f.statusIds.length && !f.orderNumber && f.assigned === null && !f.lastConfig;
   const [rows, filtered, all] = await Promise.all([
     page.execute() as Promise<Row[]>,
