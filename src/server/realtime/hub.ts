@@ -412,11 +412,16 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   subscriptions.catch((e) => log({ msg: 'hub could not subscribe to the bus', error: String((e as Error)?.message ?? e) }));
 
   /** Sends events to the subscribers of their devices, on every node. Batches of up to 500 events per bus message. */
+  const frameOf = (e: HubEvent) => JSON.stringify({ type: MSG_TYPE.Invocation, target: e.event, arguments: [e.payload] }) + RS;
+
   async function publish(events: HubEvent[]) {
+    // One node (no Redis): straight to this node's members, frames built only for watched devices.
+    if (!deps.redis) {
+      deliverLocal(events.filter((e) => groups.has(e.identity)).map((e) => [e.identity, frameOf(e)]));
+      return;
+    }
     for (let i = 0; i < events.length; i += 500) {
-      const frames = events
-        .slice(i, i + 500)
-        .map((e) => [e.identity, JSON.stringify({ type: MSG_TYPE.Invocation, target: e.event, arguments: [e.payload] }) + RS] as [string, string]);
+      const frames = events.slice(i, i + 500).map((e) => [e.identity, frameOf(e)] as [string, string]);
       try {
         await bus.publish(EVENTS, JSON.stringify(frames));
       } catch (e) {
