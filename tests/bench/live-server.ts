@@ -1,6 +1,6 @@
 // The server process of the live benchmark (ingest.bench.ts): `node --import tsx tests/bench/live-server.ts <sqlite file> <port>`.
 // Runs createServer as `npm start` does (no demo data, test signing key) and prints "ready <port>"; SIGTERM closes it
-// (every hub connection gets a Close message first).
+// (every hub connection gets a Close message first); SIGUSR2 drops every hub connection and keeps serving.
 import { createServer } from '../../src/server/server.js';
 import { testConfig } from '../../src/server/config.js';
 import { createOutbox } from '../../src/server/outbox.js';
@@ -12,6 +12,8 @@ const config = testConfig({ accessTokenSeconds: 3600 });
 const log = () => {};
 const srv = await createServer({ db, config, outbox: createOutbox({ log, now: () => config.now() }), log }, { port: Number(port), hostname: '127.0.0.1' });
 process.stdout.write(`ready ${srv.port}\n`);
+// SIGUSR2: drop every hub connection (the reconnect storm)
+process.on('SIGUSR2', () => srv.services.hub.dropAll());
 process.on('SIGTERM', () => {
   void srv.close().then(async () => {
     await db.destroy();

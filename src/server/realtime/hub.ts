@@ -454,6 +454,10 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     subscribeConnection,
     /** figures for tests and benchmarks */
     stats: () => ({ connections: connections.size, groups: groups.size, ...stats }),
+    /** Drops every connection of this node (Close with allowReconnect): the reconnect-storm benchmark. */
+    dropAll() {
+      for (const conn of [...connections.values()]) closeConn(conn, 'Connection dropped by the server.', true);
+    },
     /** Closes every connection (Close message with allowReconnect) and leaves the bus. */
     async close() {
       clearInterval(pinger);
