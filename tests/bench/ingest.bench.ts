@@ -14,7 +14,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import WebSocket from 'ws';
 import { percentile } from './stats.js';
@@ -27,7 +26,9 @@ import type { IngestMessageInput } from '../../src/shared/schemas/live.js';
 
 /** The server in a process of its own (tests/bench/live-server.ts), so the 5,000 clients here do not share its event loop. */
 async function startServer(file: string, port = 0): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'tests/bench/live-server.ts', file, String(port)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'tests/bench/live-server.ts', file, String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const ready = await new Promise<number>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (d: Buffer) => {
@@ -48,8 +49,19 @@ async function startServer(file: string, port = 0): Promise<{ child: ChildProces
       }),
   };
 }
-/** Resident memory of a process (Linux /proc), in bytes. */
-const rssOf = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) * 1024;
+/** The bench server's memory in use after a full GC (heap + external), in bytes: it answers SIGUSR1 on stdout. */
+function memoryOf(child: ChildProcess): Promise<number> {
+  return new Promise((resolve) => {
+    const onData = (d: Buffer) => {
+      const m = /mem (\d+) (\d+)/.exec(d.toString());
+      if (!m) return;
+      child.stdout!.off('data', onData);
+      resolve(Number(m[1]));
+    };
+    child.stdout!.on('data', onData);
+    child.kill('SIGUSR1');
+  });
+}
 
 const agent = new http.Agent({ keepAlive: true, maxSockets: 200 });
 /** A small POST over a keep-alive agent (lighter than fetch for thousands of negotiates). */
@@ -269,16 +281,18 @@ export async function benchIngest(): Promise<Record<string, number | string>> {
     }, 10_000);
     await renegotiate();
     await sleep(500);
-    const memBefore = rssOf(srv.child.pid!);
+    const memBefore = await memoryOf(srv.child);
     const tConnect = performance.now();
     await connectAll(clients);
     const connectS = (performance.now() - tConnect) / 1000;
     await sleep(1000);
-    const memAfter = rssOf(srv.child.pid!);
+    const memAfter = await memoryOf(srv.child);
     out.hubClients = nClients;
     out.hubConnectSeconds = Number(connectS.toFixed(1));
     out.hubMemoryPerConnectionKB = Number(((memAfter - memBefore) / nClients / 1024).toFixed(1));
-    console.log(`  hub: ${nClients} clients connected and joined in ${connectS.toFixed(1)} s; server RSS +${out.hubMemoryPerConnectionKB} KB per connection`);
+    console.log(
+      `  hub: ${nClients} clients connected and joined in ${connectS.toFixed(1)} s; server heap + external +${out.hubMemoryPerConnectionKB} KB per connection (after GC)`,
+    );
 
     const rate = num('BENCH_HUB_RATE', 1000);
     const hubSeconds = num('BENCH_HUB_SECONDS', 20);

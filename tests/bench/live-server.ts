@@ -12,6 +12,12 @@ const config = testConfig({ accessTokenSeconds: 3600 });
 const log = () => {};
 const srv = await createServer({ db, config, outbox: createOutbox({ log, now: () => config.now() }), log }, { port: Number(port), hostname: '127.0.0.1' });
 process.stdout.write(`ready ${srv.port}\n`);
+// SIGUSR1: print the memory in use after a full GC ("mem <heapUsed + external> <rss>"), for the per-connection figure
+process.on('SIGUSR1', () => {
+  (globalThis as { gc?: () => void }).gc?.();
+  const m = process.memoryUsage();
+  process.stdout.write(`mem ${m.heapUsed + m.external} ${m.rss}\n`);
+});
 // SIGUSR2: drop every hub connection (the reconnect storm)
 process.on('SIGUSR2', () => srv.services.hub.dropAll());
 process.on('SIGTERM', () => {
