@@ -724,7 +724,7 @@ export type DeviceCommand = v.InferOutput<typeof deviceCommandSchema>;
 /**
  * The ingestion answer. HTTP 200 when every entry was stored or was a duplicate; 207 when some
  * were refused; 400 (this body plus Content { Message, Code, Errors: { [index]: message } }) when
- * none could be stored. 401 (error body) for a missing or wrong X-Gateway-Key.
+ * none could be stored. 403 (error body, Code gateway_key_invalid) for a missing or wrong X-Gateway-Key.
  * Results lists the entries that were not stored, with a status per entry:
  *   200 duplicate_message (already stored: idempotent on messageId), 400 validation_error,
  *   404 stock_device_not_found (no device has the identity).
