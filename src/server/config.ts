@@ -35,8 +35,8 @@ export type Config = {
   trustProxy: number;
   /**
    * Live devices (#11): keys a gateway sends in X-Gateway-Key to ingest device messages
-   * (GATEWAY_KEYS, comma-separated). With demo data and none set, one is generated into the data
-   * directory (gateway-key.json) and printed at start-up (`gatewayKeyGenerated`).
+   * (GATEWAY_KEYS, comma-separated). With demo data and none set, main.ts adds the one kept in the
+   * data directory (demoGatewayKey) and prints it at start-up (`gatewayKeyGenerated`).
    */
   gatewayKeys: string[];
   gatewayKeyGenerated?: boolean;
@@ -48,18 +48,17 @@ export type Config = {
   now: () => Date;
 };
 
-/** GATEWAY_KEYS, or with demo data the key kept in DATA_DIR/gateway-key.json (made on first start). */
-function gatewayKeysFrom(env: NodeJS.ProcessEnv, dataDir: string, demo: boolean): { keys: string[]; generated: boolean } {
-  const keys = (env.GATEWAY_KEYS ?? '')
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
-  if (keys.length || !demo) return { keys, generated: false };
+/**
+ * The demo gateway key, kept in DATA_DIR/gateway-key.json (made on first use). main.ts and the
+ * simulator call this when demo data is on and GATEWAY_KEYS is empty; loadConfig does not, so
+ * reading the configuration writes nothing but the signing key.
+ */
+export function demoGatewayKey(dataDir: string): string {
   const file = join(dataDir, 'gateway-key.json');
-  if (existsSync(file)) return { keys: [String(JSON.parse(readFileSync(file, 'utf8')).gatewayKey)], generated: true };
+  if (existsSync(file)) return String(JSON.parse(readFileSync(file, 'utf8')).gatewayKey);
   const key = randomBytes(24).toString('base64url');
   writeFileSync(file, JSON.stringify({ gatewayKey: key }), { mode: 0o600 });
-  return { keys: [key], generated: true };
+  return key;
 }
 
 /**
@@ -190,21 +189,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lockoutMinutes: positiveInt(env.LOCKOUT_MINUTES, 5),
     sessionCheckMs: 5000,
     trustProxy: proxyHops(env.TRUST_PROXY),
-    ...(() => {
-      const demo = env.DEMO_DATA !== 'false' && env.DEMO_DATA !== '0';
-      const g = gatewayKeysFrom(env, dataDir, demo);
-      const sim = (env.SIMULATOR ?? '').trim().toLowerCase();
-      return {
-        gatewayKeys: g.keys,
-        gatewayKeyGenerated: g.generated,
-        hubChannelPrefix: env.HUB_CHANNEL_PREFIX || undefined,
-        simulator: {
-          enabled: demo && !['off', 'false', '0', 'no'].includes(sim),
-          devices: positiveInt(env.SIMULATOR_DEVICES, 25),
-          intervalMs: positiveInt(env.SIMULATOR_INTERVAL_MS, 5_000),
-        },
-      };
-    })(),
+    gatewayKeys: (env.GATEWAY_KEYS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+    hubChannelPrefix: env.HUB_CHANNEL_PREFIX || undefined,
+    simulator: {
+      enabled: env.DEMO_DATA !== 'false' && env.DEMO_DATA !== '0' && !['off', 'false', '0', 'no'].includes((env.SIMULATOR ?? '').trim().toLowerCase()),
+      devices: positiveInt(env.SIMULATOR_DEVICES, 25),
+      intervalMs: positiveInt(env.SIMULATOR_INTERVAL_MS, 5_000),
+    },
     now: () => new Date(),
   };
 }

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { loadConfig, StartupError } from './config.js';
+import { demoGatewayKey, loadConfig, StartupError } from './config.js';
 import { prepareDatabase } from './startup.js';
 import { createOutbox } from './outbox.js';
 import { createMemoryBus, openRedis, openRedisBus } from './redis.js';
@@ -17,6 +17,11 @@ const log = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify(
 
 async function main() {
   const config = loadConfig();
+  // Live devices (#11): with demo data and no GATEWAY_KEYS, a gateway key kept in DATA_DIR (printed below).
+  if (config.demo && !config.gatewayKeys.length) {
+    config.gatewayKeys = [demoGatewayKey(config.dataDir)];
+    config.gatewayKeyGenerated = true;
+  }
   const clientDir = resolve('dist/client');
   if (!existsSync(join(clientDir, 'index.html')) && process.env.SKIP_CLIENT_BUILD !== '1') {
     log({ msg: 'building the client (first start)…' });

@@ -5,7 +5,7 @@
 // runs: `sos <serial|IMEI>`, `fall <…>`, `on <…>`, `off <…>`, `list`.
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { loadConfig } from '../config.js';
+import { demoGatewayKey, loadConfig } from '../config.js';
 import { openDatabase } from '../db/index.js';
 import { createSimulator } from './simulator.js';
 import { simulatedDevices } from './devices.js';
@@ -19,7 +19,7 @@ function arg(name: string): string | undefined {
 
 async function main() {
   const config = loadConfig();
-  const key = config.gatewayKeys[0];
+  const key = config.gatewayKeys[0] ?? (config.demo ? demoGatewayKey(config.dataDir) : undefined);
   if (!key) throw new Error('no gateway key: set GATEWAY_KEYS (or run with demo data, which generates one)');
   const db = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'workspace.sqlite') });
   const n = Number(arg('devices') ?? config.simulator.devices);
