@@ -12,6 +12,8 @@ const apiPrefixes = [
   '/devices/',
   '/device-configuration',
   '/health',
+  // the device hub (#11): SignalR negotiate and its WebSocket
+  '/hub/',
 ];
 
 export default defineConfig({

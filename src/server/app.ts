@@ -18,6 +18,8 @@ import { createSearchService } from './modules/search/service.js';
 import { securityHeaders, ssoConnectSources } from './security-headers.js';
 import { faultResponse, health } from './faults.js';
 import { ssoRoutes } from './auth/sso/routes.js'; // sso (#12)
+import { createHub } from './realtime/hub.js';
+import { liveRoutes } from './modules/live/routes.js';
 
 /** The palette search with each module's group registered (the order breaks ties between groups). */
 export function createSearch(db: DB) {
@@ -34,6 +36,8 @@ export function createServices(deps: Deps) {
   return {
     search: createSearch(deps.db),
     authLimiters: createAuthLimiters(deps),
+    /** the device hub (live devices, #11): its connections live in this process */
+    hub: createHub(deps),
   };
 }
 export type Services = ReturnType<typeof createServices>;
@@ -83,6 +87,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   customerRoutes(api);
   searchRoutes(api, services.search);
   ssoRoutes(api); // sso (#12)
+  liveRoutes(api, services.hub);
 
   return { app, routes: api.routes, services };
 }

@@ -36,11 +36,35 @@ export type Config = {
    * taken from X-Forwarded-For, that many entries from the right. 0: the socket peer, header ignored.
    */
   trustProxy: number;
+  /**
+   * Live devices (#11): keys a gateway sends in X-Gateway-Key to ingest device messages
+   * (GATEWAY_KEYS, comma-separated). With demo data and none set, main.ts adds the one kept in the
+   * data directory (demoGatewayKey) and prints it at start-up (`gatewayKeyGenerated`).
+   */
+  gatewayKeys: string[];
+  gatewayKeyGenerated?: boolean;
+  /** The device simulator `npm start` runs with demo data (SIMULATOR=off switches it off; SIMULATOR_DEVICES, SIMULATOR_INTERVAL_MS). */
+  simulator: { enabled: boolean; devices: number; intervalMs: number };
+  /** Bus channel prefix of the hub (HUB_CHANNEL_PREFIX, default 'hub'): nodes of one deployment share it. */
+  hubChannelPrefix?: string;
   /** Time source, replaceable in tests. */
   now: () => Date;
   /** The CRM behind "linked customer account" (customers): the embedded directory unless SALESFORCE_INSTANCE_URL is set. */
   crm?: CrmConfig;
 };
+
+/**
+ * The demo gateway key, kept in DATA_DIR/gateway-key.json (made on first use). main.ts and the
+ * simulator call this when demo data is on and GATEWAY_KEYS is empty; loadConfig does not, so
+ * reading the configuration writes nothing but the signing key.
+ */
+export function demoGatewayKey(dataDir: string): string {
+  const file = join(dataDir, 'gateway-key.json');
+  if (existsSync(file)) return String(JSON.parse(readFileSync(file, 'utf8')).gatewayKey);
+  const key = randomBytes(24).toString('base64url');
+  writeFileSync(file, JSON.stringify({ gatewayKey: key }), { mode: 0o600 });
+  return key;
+}
 
 /**
  * Captcha (src/server/captcha): a self-hosted ALTCHA proof of work by default; Google reCAPTCHA v3
@@ -228,6 +252,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lockoutMinutes: positiveInt(env.LOCKOUT_MINUTES, 5),
     sessionCheckMs: 5000,
     trustProxy: proxyHops(env.TRUST_PROXY),
+    gatewayKeys: (env.GATEWAY_KEYS ?? '')
+      .split(',')
+      .map((k) => k.trim())
+      .filter(Boolean),
+    hubChannelPrefix: env.HUB_CHANNEL_PREFIX || undefined,
+    simulator: {
+      enabled: env.DEMO_DATA !== 'false' && env.DEMO_DATA !== '0' && !['off', 'false', '0', 'no'].includes((env.SIMULATOR ?? '').trim().toLowerCase()),
+      devices: positiveInt(env.SIMULATOR_DEVICES, 25),
+      intervalMs: positiveInt(env.SIMULATOR_INTERVAL_MS, 5_000),
+    },
     now: () => new Date(),
     crm: crmConfig(env),
   };
@@ -287,6 +321,8 @@ export function testConfig(over: Partial<Config> = {}): Config {
     sessionCheckMs: 5000,
     // app.request() has no socket: tests stand in for one proxy and say who the client is in X-Forwarded-For.
     trustProxy: 1,
+    gatewayKeys: ['test-gateway-key'],
+    simulator: { enabled: false, devices: 0, intervalMs: 5_000 },
     now: () => new Date(),
     ...over,
   };

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { loadConfig, StartupError } from './config.js';
+import { demoGatewayKey, loadConfig, StartupError } from './config.js';
 import { prepareDatabase } from './startup.js';
 import { createOutbox } from './outbox.js';
 import { createMemoryBus, openRedis, openRedisBus } from './redis.js';
@@ -11,17 +11,26 @@ import { createServer } from './server.js';
 import { DEMO_ACCOUNTS } from './seed/accounts.js';
 import { SSO_DEMO_IDENTITIES } from './auth/sso/demo-identities.js';
 import { startRefreshTokenCleanup } from './auth/token-cleanup.js';
+import { backfillLastMessages } from './modules/live/repo.js';
+import { createSimulator, type Simulator } from './simulator/simulator.js';
+import { simulatedDevices } from './simulator/devices.js';
 
 const log = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
 
 async function main() {
   const config = loadConfig();
+  // Live devices (#11): with demo data and no GATEWAY_KEYS, a gateway key kept in DATA_DIR (printed below).
+  if (config.demo && !config.gatewayKeys.length) {
+    config.gatewayKeys = [demoGatewayKey(config.dataDir)];
+    config.gatewayKeyGenerated = true;
+  }
   const clientDir = resolve('dist/client');
   if (!existsSync(join(clientDir, 'index.html')) && process.env.SKIP_CLIENT_BUILD !== '1') {
     log({ msg: 'building the client (first start)…' });
     execFileSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
   }
   const db = await prepareDatabase(config, log);
+  await backfillLastMessages(db); // live devices (#11): demo message history → each device's last message
 
   const outbox = createOutbox({ smtpUrl: config.smtpUrl, log, now: config.now });
   // Several nodes share sign-in rate limits through Redis (REDIS_URL); without it each node counts alone.
@@ -33,6 +42,20 @@ async function main() {
   outbox.flush(db);
   // Expired, used and revoked refresh tokens are deleted hourly (docs/decisions.md 44).
   const tokenCleanup = startRefreshTokenCleanup({ db, now: config.now, log });
+  // Live devices (#11): with demo data the device simulator drives a few demo devices through the public ingestion endpoint (SIMULATOR=off: not).
+  let simulator: Simulator | undefined;
+  if (config.simulator.enabled && config.gatewayKeys[0]) {
+    const devices = await simulatedDevices(db, config.simulator.devices);
+    simulator = createSimulator({
+      baseUrl: `http://127.0.0.1:${server.port}`,
+      gatewayKey: config.gatewayKeys[0],
+      devices,
+      intervalMs: config.simulator.intervalMs,
+      seed: config.seed,
+      log,
+    });
+    simulator.start();
+  }
 
   process.stdout.write(
     [
@@ -49,6 +72,8 @@ async function main() {
         : config.sso
           ? [`  Single sign-on: ${config.sso.providerName} (${config.sso.issuer})`]
           : []),
+      ...(config.gatewayKeyGenerated ? [`  Gateway key (X-Gateway-Key, kept in ${join(config.dataDir, 'gateway-key.json')}): ${config.gatewayKeys[0]}`] : []),
+      ...(simulator ? [`  Device simulator: ${simulator.devices().length} demo devices (SIMULATOR=off to stop it)`] : []),
       '',
     ].join('\n') + '\n',
   );
@@ -61,6 +86,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     tokenCleanup.stop();
+    await simulator?.stop();
     await server.close();
     await outbox.close(); // waits for the relay's current send
     await bus.close();

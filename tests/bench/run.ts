@@ -30,6 +30,7 @@ async function main() {
   await section('scan', async () => (await import('./scan.bench.js')).benchScan());
   await section('alarm-reports', async () => (await import('./alarm-reports.bench.js')).benchAlarmReports());
   await section('customers', async () => (await import('./customers.bench.js')).benchCustomers());
+  await section('ingest', async () => (await import('./ingest.bench.js')).benchIngest());
   console.log('\n== summary');
   for (const [k, f] of Object.entries(all)) for (const [m, v] of Object.entries(f)) console.log(`  ${k}.${m}: ${v}`);
 }

@@ -45,6 +45,8 @@ export default defineConfig({
       SEED: '7',
       LOG_REQUESTS: 'false',
       DEMO_PASSWORD: 'Demo-Passw0rd!',
+      // the device simulator (#11) stays off: live e2e tests ingest their own messages
+      SIMULATOR: 'off',
     },
   },
 });

@@ -7,6 +7,7 @@ import { m006 } from './migrations/006-captcha.js';
 import { m007 } from './migrations/007-device-indexes.js'; // stock (#8)
 import { m008 } from './migrations/008-alarm-reports.js';
 import { m009 } from './migrations/009-customers.js';
+import { m010 } from './migrations/010-live.js';
 import { m011 } from './migrations/011-sso.js'; // sso (#12)
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
@@ -350,6 +351,7 @@ export const migrations: Record<string, Migration> = {
   '007_device_indexes': m007, // stock (#8)
   '008_alarm_reports': m008,
   '009_customers': m009,
+  '010_live': m010,
   '011_sso': m011, // sso (#12)
 };
 

@@ -26,6 +26,7 @@ import { searchRecords } from '../../../src/app/api/search';
 import * as devices from '../../../src/app/api/devices';
 import * as alarmReports from '../../../src/app/api/alarm-reports';
 import * as customers from '../../../src/app/api/customers';
+import * as live from '../../../src/app/api/live';
 
 const ID = 'aaaaaaaa-0000-4000-8000-000000000001';
 
@@ -84,6 +85,15 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   emailBacklogQuery: [ID],
   customerDuplicatesQuery: [{ name: 'Acme' }],
   crmAccountsQuery: ['acme'],
+  // live devices (#11)
+  deviceConfigurationQuery: ['SN-00001'],
+  deviceConfigurationByIdQuery: [ID],
+  configurationListQuery: [{ serialNumbers: ['SN-00001'] }],
+  firmwareVersionsQuery: [['SN-00001']],
+  desiredConfigurationQuery: ['SN-00001'],
+  messageStreamQuery: ['359000000000001'],
+  detailedMessageQuery: [{ identity: '359000000000001', messageReceived: '2026-01-01T00:00:00.000Z' }],
+  lastMessagesQuery: [{ deviceIdentities: ['359000000000001'] }],
 };
 type Factory = { queryKey: readonly unknown[]; queryFn: (ctx: unknown) => unknown };
 
@@ -142,6 +152,13 @@ describe('client calls', () => {
     await run(() => customers.allocateDevices({ customerId: ID, devices: [{ id: ID, etag: 'e', typeValue: 3 }] }));
     await run(() => customers.exportCustomersWithFilters({}));
     await run(() => customers.exportCustomerDevices(ID, {}));
+    await run(() => live.requestConfigurationRefresh('SN-00001'));
+    await run(() => live.requestFirmwareRefresh('SN-00001'));
+    await run(() => live.queueConfigurationChange({ serials: ['SN-00001'], isTrackingEnabled: true, trackingIntervalMinutes: 15 }));
+    await run(() => live.downloadConfigurationsCsv({ serialNumbers: ['SN-00001'] }));
+    await run(() => live.downloadLastMessagesCsv({ deviceIdentities: ['359000000000001'] }));
+    await run(() => live.negotiate(ID));
+    await run(() => live.subscribeForMonitoring('conn-1', ['359000000000001']));
     expect(made.map(endpointOf)).toEqual([
       'POST /connect/token',
       'GET /api/v1/get-user-info',
@@ -181,6 +198,13 @@ describe('client calls', () => {
       'POST /api/v1/device/allocate-many',
       'POST /api/v1/customer/export/list-with-filters',
       'POST /api/v1/customer/export/device-list/:customerId',
+      'PUT /device-configuration',
+      'PUT /device-configuration/firmware',
+      'PUT /api/v1/device/desired-configuration',
+      'POST /ps-admin/devices/download-configurations-csv',
+      'POST /devices/download-last-messages-csv',
+      'POST /api/admin/negotiate',
+      'POST /devices/subscribe-for-monitoring',
     ]);
   });
 
@@ -243,10 +267,19 @@ describe('client calls', () => {
         'GET /ps-admin/emails/get-backlog-count ← api/customers.ts#emailBacklogQuery',
         'GET /ps-admin/customers/get-duplicates ← api/customers.ts#customerDuplicatesQuery',
         'POST /api/v1/salesforce/account/query ← api/customers.ts#crmAccountsQuery',
+        'GET /ps-admin/devices/get-configuration-types ← api/live.ts#configurationTypesQuery',
+        'GET /ps-admin/devices/get-configuration ← api/live.ts#deviceConfigurationQuery',
+        'GET /ps-admin/devices/get-configuration-by-id ← api/live.ts#deviceConfigurationByIdQuery',
+        'POST /ps-admin/devices/get-configurations ← api/live.ts#configurationListQuery',
+        'POST /ps-admin/devices/get-firmware-versions ← api/live.ts#firmwareVersionsQuery',
+        'GET /api/v1/device/desired-configuration ← api/live.ts#desiredConfigurationQuery',
+        'GET /devices/get-message-stream ← api/live.ts#messageStreamQuery',
+        'GET /devices/get-detailed-message ← api/live.ts#detailedMessageQuery',
+        'POST /devices/get-last-messages ← api/live.ts#lastMessagesQuery',
       ].sort(),
     );
     // Keys: an area root, then the endpoint's own name; no key is a prefix of another endpoint's key.
-    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices', 'alarm-reports', 'customers'];
+    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices', 'alarm-reports', 'customers', 'live'];
     for (const f of factories) {
       expect(ROOTS, f.name).toContain(f.key[0]);
       expect(f.key.length, f.name).toBeGreaterThanOrEqual(2);
