@@ -14,6 +14,12 @@ import bulkAddSerial from './bulk-add-serial';
 import bulkClear from './bulk-clear';
 import deviceOpenBySerial from './device-open-by-serial';
 import assetsExport from './assets-export';
+// live devices (#11)
+import bulkManageCurrentConfig from './bulk-manage-current-config';
+import bulkManageDeviceTesting from './bulk-manage-device-testing';
+import bulkManageChangeConfig from './bulk-manage-change-config';
+import deviceRefreshConfig from './device-refresh-config';
+import deviceRefreshFirmware from './device-refresh-firmware';
 import tabClose from './tab-close';
 import tabReopen from './tab-reopen';
 import tabNext from './tab-next';
@@ -44,6 +50,12 @@ export const COMMANDS: readonly Command[] = [
   bulkClear,
   deviceOpenBySerial,
   assetsExport,
+  // live devices (#11)
+  bulkManageCurrentConfig,
+  bulkManageDeviceTesting,
+  bulkManageChangeConfig,
+  deviceRefreshConfig,
+  deviceRefreshFirmware,
   tabClose,
   tabReopen,
   tabNext,

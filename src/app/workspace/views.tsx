@@ -22,6 +22,10 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   personEdit: PersonFormPage,
   editOwnProfile: lazy(() => import('../features/profile/edit-profile-page').then((m) => ({ default: m.EditProfilePage }))),
   bulkUpdate: lazy(() => import('../features/bulk-update/bulk-page').then((m) => ({ default: m.BulkUpdatePage }))),
+  // live devices (#11): the three Configure & Test Devices tabs
+  bulkCurrentConfig: lazy(() => import('../features/bulk-manage/current-config-page').then((m) => ({ default: m.CurrentConfigPage }))),
+  bulkDeviceTesting: lazy(() => import('../features/bulk-manage/device-testing-page').then((m) => ({ default: m.DeviceTestingPage }))),
+  bulkChangeConfig: lazy(() => import('../features/bulk-manage/change-config-page').then((m) => ({ default: m.ChangeConfigPage }))),
 };
 
 /** Read-only stand-ins for routes whose own permission the user lacks. */
