@@ -11,6 +11,7 @@ import { controllersSchema, deviceTypesSchema, dictionariesSchema, featuresSchem
 import { searchResponseSchema } from './search.js';
 import { captchaChallengeSchema } from './captcha.js';
 import { bulkChangeResponseSchema, deviceListSchema, deviceManySchema, deviceSchema, importResponseSchema } from './devices.js';
+import * as live from './live.js';
 
 export const ENDPOINTS = {
   // auth service (spec document 1 §7)
@@ -67,6 +68,26 @@ export const ENDPOINTS = {
   /** Blob answers: an .xlsx workbook (Content-Type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet). */
   'POST /api/v1/device/export/list-with-filters': v.instance(Uint8Array),
   'POST /api/v1/device/export/list-by-ids': v.instance(Uint8Array),
+
+  // live devices (#11; spec document 2 §7 "Device configuration requests" and "Devices data service"; shapes in live.ts)
+  'POST /api/v1/device-messages/ingest': live.ingestResponseSchema,
+  'POST /api/admin/negotiate': live.negotiateResponseSchema,
+  'POST /devices/subscribe-for-monitoring': live.subscribeResponseSchema,
+  'GET /devices/get-message-stream': live.messageStreamSchema,
+  'GET /devices/get-detailed-message': live.detailedMessageSchema,
+  'POST /devices/get-last-messages': live.lastMessagesSchema,
+  /** Blob answers: CSV (text/csv), TestingConfiguration_<date>.csv / CurrentConfiguration_<date>.csv. */
+  'POST /devices/download-last-messages-csv': v.instance(Uint8Array),
+  'GET /ps-admin/devices/get-configuration-types': live.configurationTypesSchema,
+  'POST /ps-admin/devices/get-configurations': live.configurationListSchema,
+  'POST /ps-admin/devices/get-firmware-versions': live.firmwareVersionsSchema,
+  'GET /ps-admin/devices/get-configuration': live.deviceConfigurationSchema,
+  'GET /ps-admin/devices/get-configuration-by-id': live.deviceConfigurationSchema,
+  'POST /ps-admin/devices/download-configurations-csv': v.instance(Uint8Array),
+  'PUT /device-configuration': messageResponseSchema,
+  'PUT /device-configuration/firmware': messageResponseSchema,
+  'PUT /api/v1/device/desired-configuration': live.configurationChangeResponseSchema,
+  'GET /api/v1/device/desired-configuration': live.desiredConfigurationListSchema,
 
   // palette search (ours)
   'GET /api/search': searchResponseSchema,

@@ -24,6 +24,7 @@ import * as persons from '../../../src/app/features/persons/api';
 import * as profile from '../../../src/app/features/profile/api';
 import { searchRecords } from '../../../src/app/api/search';
 import * as devices from '../../../src/app/api/devices';
+import * as live from '../../../src/app/api/live';
 
 const ID = 'aaaaaaaa-0000-4000-8000-000000000001';
 
@@ -61,6 +62,15 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   personDetailQuery: [ID],
   deviceListQuery: [{ page: 1, pageSize: 10, orderBy: 'SerialNumber', desc: false }],
   deviceDetailQuery: [ID],
+  // live devices (#11)
+  deviceConfigurationQuery: ['SN-00001'],
+  deviceConfigurationByIdQuery: [ID],
+  configurationListQuery: [{ serialNumbers: ['SN-00001'] }],
+  firmwareVersionsQuery: [['SN-00001']],
+  desiredConfigurationQuery: ['SN-00001'],
+  messageStreamQuery: ['359000000000001'],
+  detailedMessageQuery: [{ identity: '359000000000001', messageReceived: '2026-01-01T00:00:00.000Z' }],
+  lastMessagesQuery: [{ deviceIdentities: ['359000000000001'] }],
 };
 type Factory = { queryKey: readonly unknown[]; queryFn: (ctx: unknown) => unknown };
 
@@ -91,6 +101,13 @@ describe('client calls', () => {
     await run(() => devices.changeOrderNumberMany('ORD-1', [{ id: ID, etag: 'e' }]));
     await run(() => devices.changeDeviceType(['SN-00001'], 3));
     await run(() => devices.importDevices(new File(['SerialNumber,Type\nSN-1,3\n'], 'd.csv', { type: 'text/csv' })));
+    await run(() => live.requestConfigurationRefresh('SN-00001'));
+    await run(() => live.requestFirmwareRefresh('SN-00001'));
+    await run(() => live.queueConfigurationChange({ serials: ['SN-00001'], isTrackingEnabled: true, trackingIntervalMinutes: 15 }));
+    await run(() => live.downloadConfigurationsCsv({ serialNumbers: ['SN-00001'] }));
+    await run(() => live.downloadLastMessagesCsv({ deviceIdentities: ['359000000000001'] }));
+    await run(() => live.negotiate(ID));
+    await run(() => live.subscribeForMonitoring('conn-1', ['359000000000001']));
     expect(made.map(endpointOf)).toEqual([
       'POST /connect/token',
       'GET /api/v1/get-user-info',
@@ -112,6 +129,13 @@ describe('client calls', () => {
       'PUT /api/v1/device/change-order-number-many',
       'PUT /api/v1/device/change-device-type',
       'POST /api/v1/import/devices',
+      'PUT /device-configuration',
+      'PUT /device-configuration/firmware',
+      'PUT /api/v1/device/desired-configuration',
+      'POST /ps-admin/devices/download-configurations-csv',
+      'POST /devices/download-last-messages-csv',
+      'POST /api/admin/negotiate',
+      'POST /devices/subscribe-for-monitoring',
     ]);
   });
 
@@ -144,10 +168,19 @@ describe('client calls', () => {
         'GET /api/v1/device/get-last-config-filters ← api/devices.ts#lastConfigFiltersQuery',
         'POST /api/v1/device/get-list ← api/devices.ts#deviceListQuery',
         'GET /api/v1/device/get-by-id ← api/devices.ts#deviceDetailQuery',
+        'GET /ps-admin/devices/get-configuration-types ← api/live.ts#configurationTypesQuery',
+        'GET /ps-admin/devices/get-configuration ← api/live.ts#deviceConfigurationQuery',
+        'GET /ps-admin/devices/get-configuration-by-id ← api/live.ts#deviceConfigurationByIdQuery',
+        'POST /ps-admin/devices/get-configurations ← api/live.ts#configurationListQuery',
+        'POST /ps-admin/devices/get-firmware-versions ← api/live.ts#firmwareVersionsQuery',
+        'GET /api/v1/device/desired-configuration ← api/live.ts#desiredConfigurationQuery',
+        'GET /devices/get-message-stream ← api/live.ts#messageStreamQuery',
+        'GET /devices/get-detailed-message ← api/live.ts#detailedMessageQuery',
+        'POST /devices/get-last-messages ← api/live.ts#lastMessagesQuery',
       ].sort(),
     );
     // Keys: an area root, then the endpoint's own name; no key is a prefix of another endpoint's key.
-    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices'];
+    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices', 'live'];
     for (const f of factories) {
       expect(ROOTS, f.name).toContain(f.key[0]);
       expect(f.key.length, f.name).toBeGreaterThanOrEqual(2);

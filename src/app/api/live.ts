@@ -1,0 +1,392 @@
+// Live devices, spec document 2 §7 "Device configuration requests" and "Devices data service":
+// queryOptions factories (one per GET-ish endpoint, keys ['live', kind, params]), mutations, CSV
+// downloads, and the hub client — one @microsoft/signalr connection per tab, shared by every
+// screen that watches devices (useDeviceLive). The contract (shapes, rules) is
+// src/shared/schemas/live.ts.
+//
+// Hub client behaviour:
+//   - connects on the first subscriber: POST /api/admin/negotiate?userid= → { Url, AccessToken },
+//     then the official client negotiates and opens a WebSocket (JSON hub protocol);
+//   - joins the subscribed device identities (hub method joinGroup) and re-sends them every
+//     10 minutes (spec §4, LIVE_SUBSCRIPTION_REFRESH_MS);
+//   - when the connection drops (server restart, token expiry, network) it negotiates again with
+//     backoff (1 s, 2 s, 5 s, 10 s, then every 30 s), joins again and invalidates every ['live']
+//     query so what was missed meanwhile is fetched; subscribers' onReconnected runs too;
+//   - status 'failed' while a connect attempt has failed (show MSG.liveConnectionFailed);
+//   - stops a few seconds after the last subscriber leaves, and at once on logout.
+import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { http } from './http';
+import { queryClient } from './query-client';
+import { appStore } from '../state/store';
+import { onLogout, userIdAtom } from '../state/session';
+import {
+  HUB_EVENTS,
+  HUB_METHODS,
+  LIVE_SUBSCRIPTION_REFRESH_MS,
+  type ConfigurationChangeInput,
+  type ConfigurationChangeResponse,
+  type ConfigurationList,
+  type ConfigurationListFilter,
+  type ConfigurationTypes,
+  type DesiredConfigurationList,
+  type DetailedMessageDto,
+  type DeviceConfigurationDto,
+  type FirmwareVersions,
+  type HubEventName,
+  type HubEventPayloads,
+  type LastMessages,
+  type LastMessagesFilter,
+  type MessageStream,
+  type NegotiateResponse,
+  type SubscribeResponse,
+} from '../../shared/schemas/live';
+import type { MessageResponse } from '../../shared/schemas/common';
+
+export type {
+  ConfigurationChangeInput,
+  ConfigurationList,
+  ConfigurationListFilter,
+  ConfigurationTypes,
+  DesiredConfigurationList,
+  DetailedMessageDto,
+  DeviceConfigurationDto,
+  FirmwareVersions,
+  HubEventPayloads,
+  LastMessages,
+  LastMessagesFilter,
+  MessageStream,
+};
+
+export type DetailedMessageParams = { identity: string; messageReceived: string; deviceType?: number | string; messageId?: string };
+
+export const liveKeys = {
+  all: ['live'] as const,
+  configurationTypes: () => ['live', 'configuration-types'] as const,
+  configuration: (serial: string) => ['live', 'configuration', serial] as const,
+  configurationById: (id: string) => ['live', 'configuration-by-id', id] as const,
+  configurations: (filter: ConfigurationListFilter) => ['live', 'configurations', filter] as const,
+  firmwareVersions: (serials: readonly string[]) => ['live', 'firmware-versions', serials] as const,
+  desired: (serial: string) => ['live', 'desired-configuration', serial] as const,
+  messageStream: (identity: string) => ['live', 'message-stream', identity] as const,
+  detailedMessage: (p: DetailedMessageParams) => ['live', 'detailed-message', p] as const,
+  lastMessages: (filter: LastMessagesFilter) => ['live', 'last-messages', filter] as const,
+};
+
+// ---------------------------------------------------------------- queries
+
+/** GET ps-admin/devices/get-configuration-types — call button options, preferred first (never refetched on focus). */
+export const configurationTypesQuery = () =>
+  queryOptions({
+    queryKey: liveKeys.configurationTypes(),
+    queryFn: ({ signal }) => http<ConfigurationTypes>('/ps-admin/devices/get-configuration-types', { signal }),
+    staleTime: Infinity,
+    refetchOnWindowFocus: false,
+  });
+
+/** GET ps-admin/devices/get-configuration?Serial= — LastUpdated null: 'Configuration not known'. */
+export const deviceConfigurationQuery = (serial: string) =>
+  queryOptions({
+    queryKey: liveKeys.configuration(serial),
+    queryFn: ({ signal }) => http<DeviceConfigurationDto>('/ps-admin/devices/get-configuration', { signal, query: { Serial: serial } }),
+    enabled: !!serial,
+    meta: { silent: true },
+  });
+
+/** GET ps-admin/devices/get-configuration-by-id?Id= (the device id). */
+export const deviceConfigurationByIdQuery = (id: string) =>
+  queryOptions({
+    queryKey: liveKeys.configurationById(id),
+    queryFn: ({ signal }) => http<DeviceConfigurationDto>('/ps-admin/devices/get-configuration-by-id', { signal, query: { Id: id } }),
+    enabled: !!id,
+    meta: { silent: true },
+  });
+
+/** POST ps-admin/devices/get-configurations — the Current Configuration tab. */
+export const configurationListQuery = (filter: ConfigurationListFilter) =>
+  queryOptions({
+    queryKey: liveKeys.configurations(filter),
+    queryFn: ({ signal }) => http<ConfigurationList>('/ps-admin/devices/get-configurations', { method: 'POST', body: filter, signal }),
+    placeholderData: keepPreviousData,
+    meta: { silent: true },
+  });
+
+/** POST ps-admin/devices/get-firmware-versions { serials } — Change Configuration: fall detection needs one version. */
+export const firmwareVersionsQuery = (serials: readonly string[]) =>
+  queryOptions({
+    queryKey: liveKeys.firmwareVersions(serials),
+    queryFn: ({ signal }) => http<FirmwareVersions>('/ps-admin/devices/get-firmware-versions', { method: 'POST', body: { serials }, signal }),
+    enabled: serials.length > 0,
+  });
+
+/** GET /api/v1/device/desired-configuration?serial= — the device's queued (and recently applied) changes. */
+export const desiredConfigurationQuery = (serial: string) =>
+  queryOptions({
+    queryKey: liveKeys.desired(serial),
+    queryFn: ({ signal }) => http<DesiredConfigurationList>('/api/v1/device/desired-configuration', { signal, query: { serial } }),
+    enabled: !!serial,
+  });
+
+/**
+ * GET /devices/get-message-stream?deviceIdentity=&continuationToken= — pages newest first; the
+ * next page param is the answer's ContinuationToken ('Load more' at LOAD_MORE_MIN+ messages with a token).
+ */
+export const messageStreamQuery = (deviceIdentity: string) =>
+  infiniteQueryOptions({
+    queryKey: liveKeys.messageStream(deviceIdentity),
+    queryFn: ({ signal, pageParam }) =>
+      http<MessageStream>('/devices/get-message-stream', {
+        signal,
+        query: { deviceIdentity, ...(pageParam ? { continuationToken: pageParam } : {}) },
+      }),
+    initialPageParam: '' as string,
+    getNextPageParam: (last) => last.ContinuationToken ?? undefined,
+    enabled: !!deviceIdentity,
+    meta: { silent: true },
+  });
+
+/** GET /devices/get-detailed-message — MessageProperties is a JSON string (parse it; show scalars, '-' for empty). */
+export const detailedMessageQuery = (p: DetailedMessageParams) =>
+  queryOptions({
+    queryKey: liveKeys.detailedMessage(p),
+    queryFn: ({ signal }) =>
+      http<DetailedMessageDto>('/devices/get-detailed-message', {
+        signal,
+        query: {
+          identity: p.identity,
+          messageReceived: p.messageReceived,
+          ...(p.deviceType !== undefined ? { deviceType: String(p.deviceType) } : {}),
+          ...(p.messageId ? { messageId: p.messageId } : {}),
+        },
+      }),
+    staleTime: Infinity,
+  });
+
+/** POST /devices/get-last-messages — the Device Testing tab. */
+export const lastMessagesQuery = (filter: LastMessagesFilter) =>
+  queryOptions({
+    queryKey: liveKeys.lastMessages(filter),
+    queryFn: ({ signal }) => http<LastMessages>('/devices/get-last-messages', { method: 'POST', body: filter, signal }),
+    placeholderData: keepPreviousData,
+    meta: { silent: true },
+  });
+
+// ---------------------------------------------------------------- mutations and downloads
+
+/** PUT device-configuration { serial } → 'Configuration update requested.' (the configuration then shows 'Pending'). */
+export const requestConfigurationRefresh = (serial: string) => http<MessageResponse>('/device-configuration', { method: 'PUT', body: { serial } });
+
+/** PUT device-configuration/firmware { serial } → 'Firmware update requested.' */
+export const requestFirmwareRefresh = (serial: string) => http<MessageResponse>('/device-configuration/firmware', { method: 'PUT', body: { serial } });
+
+/** PUT /api/v1/device/desired-configuration → 'Configuration change(s) queued and will be sent when the device(s) are turned on.' */
+export const queueConfigurationChange = (payload: ConfigurationChangeInput) =>
+  http<ConfigurationChangeResponse>('/api/v1/device/desired-configuration', { method: 'PUT', body: payload });
+
+/** POST ps-admin/devices/download-configurations-csv → CSV blob (save as CurrentConfiguration_<date>.csv). */
+export const downloadConfigurationsCsv = (filter: Omit<ConfigurationListFilter, 'page' | 'pageSize'>, signal?: AbortSignal) =>
+  http<Blob>('/ps-admin/devices/download-configurations-csv', { method: 'POST', body: filter, responseType: 'blob', signal });
+
+/** POST devices/download-last-messages-csv → CSV blob (save as TestingConfiguration_<date>.csv). */
+export const downloadLastMessagesCsv = (filter: Omit<LastMessagesFilter, 'page' | 'pageSize'>, signal?: AbortSignal) =>
+  http<Blob>('/devices/download-last-messages-csv', { method: 'POST', body: filter, responseType: 'blob', signal });
+
+/** POST /api/admin/negotiate?userid= → { Url, AccessToken } for the hub. */
+export const negotiate = (userId: string) => http<NegotiateResponse>('/api/admin/negotiate', { method: 'POST', query: { userid: userId } });
+
+/** POST /devices/subscribe-for-monitoring — the hub client uses joinGroup instead; this is the spec's HTTP form. */
+export const subscribeForMonitoring = (connectionId: string, deviceIdentities: readonly string[]) =>
+  http<SubscribeResponse>('/devices/subscribe-for-monitoring', { method: 'POST', body: { connectionId, deviceIdentities } });
+
+// ---------------------------------------------------------------- hub client
+
+export type LiveStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 'failed';
+export type LiveHandlers = { [K in HubEventName]?: (payload: HubEventPayloads[K]) => void } & {
+  /** After a reconnect (the ['live'] queries are invalidated already): refetch anything else that may have been missed. */
+  onReconnected?: () => void;
+};
+type Subscriber = { identities: ReadonlySet<string>; handlers: LiveHandlers };
+
+const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
+const IDLE_STOP_MS = 5_000;
+
+/** Identity of an event's device (every payload names it). */
+const identityOf = (payload: unknown) => (payload as { DeviceIdentity?: unknown } | null)?.DeviceIdentity;
+
+class LiveHub {
+  private conn: HubConnection | null = null;
+  private status: LiveStatus = 'idle';
+  private readonly subs = new Set<Subscriber>();
+  private readonly counts = new Map<string, number>();
+  private readonly statusListeners = new Set<() => void>();
+  private attempt = 0;
+  private everConnected = false;
+  private generation = 0;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
+  private stopTimer: ReturnType<typeof setTimeout> | undefined;
+  private refreshTimer: ReturnType<typeof setInterval> | undefined;
+
+  constructor() {
+    onLogout(() => this.stop());
+  }
+
+  readonly getStatus = () => this.status;
+  readonly onStatus = (fn: () => void) => {
+    this.statusListeners.add(fn);
+    return () => void this.statusListeners.delete(fn);
+  };
+  /** The hub's id of this tab's connection (for POST /devices/subscribe-for-monitoring), or null. */
+  connectionId = () => this.conn?.connectionId ?? null;
+
+  private setStatus(s: LiveStatus) {
+    if (s === this.status) return;
+    this.status = s;
+    for (const fn of [...this.statusListeners]) fn();
+  }
+
+  /** Watches the identities; returns the unsubscribe function. */
+  subscribe(identities: readonly string[], handlers: LiveHandlers): () => void {
+    const sub: Subscriber = { identities: new Set(identities.filter(Boolean)), handlers };
+    this.subs.add(sub);
+    const added: string[] = [];
+    for (const id of sub.identities) {
+      const n = this.counts.get(id) ?? 0;
+      this.counts.set(id, n + 1);
+      if (n === 0) added.push(id);
+    }
+    clearTimeout(this.stopTimer);
+    if (this.conn?.state === HubConnectionState.Connected) void this.join(added);
+    else if (this.status === 'idle') void this.connect();
+    return () => {
+      if (!this.subs.delete(sub)) return;
+      const removed: string[] = [];
+      for (const id of sub.identities) {
+        const n = (this.counts.get(id) ?? 1) - 1;
+        if (n <= 0) {
+          this.counts.delete(id);
+          removed.push(id);
+        } else this.counts.set(id, n);
+      }
+      if (removed.length && this.conn?.state === HubConnectionState.Connected) this.conn.invoke(HUB_METHODS.leaveGroup, removed).catch(() => {});
+      if (!this.subs.size) this.stopTimer = setTimeout(() => this.stop(), IDLE_STOP_MS);
+    };
+  }
+
+  private async join(identities: readonly string[]) {
+    const c = this.conn;
+    if (!c || !identities.length) return;
+    try {
+      await c.invoke(HUB_METHODS.joinGroup, identities);
+    } catch {
+      /* the connection dropped: the reconnect joins everything again */
+    }
+  }
+
+  private dispatch(event: HubEventName, payload: unknown) {
+    const id = identityOf(payload);
+    for (const s of [...this.subs]) {
+      if (typeof id === 'string' && !s.identities.has(id)) continue;
+      try {
+        (s.handlers[event] as ((p: unknown) => void) | undefined)?.(payload);
+      } catch (err) {
+        console.error(err);
+      }
+    }
+  }
+
+  private async connect() {
+    const gen = ++this.generation;
+    clearTimeout(this.retryTimer);
+    this.setStatus(this.everConnected ? 'reconnecting' : 'connecting');
+    const userId = appStore.get(userIdAtom);
+    try {
+      if (!userId) throw new Error('signed out');
+      const { Url, AccessToken } = await negotiate(userId);
+      if (gen !== this.generation) return;
+      const c = new HubConnectionBuilder()
+        .withUrl(Url, { accessTokenFactory: () => AccessToken, transport: HttpTransportType.WebSockets })
+        .configureLogging(LogLevel.None)
+        .build();
+      for (const e of HUB_EVENTS) c.on(e, (payload: unknown) => this.dispatch(e, payload));
+      c.onclose(() => {
+        if (this.conn !== c) return;
+        this.conn = null;
+        clearInterval(this.refreshTimer);
+        if (this.subs.size) this.retry();
+        else this.setStatus('idle');
+      });
+      await c.start();
+      if (gen !== this.generation) {
+        void c.stop();
+        return;
+      }
+      this.conn = c;
+      await this.join([...this.counts.keys()]);
+      const wasReconnect = this.everConnected;
+      this.everConnected = true;
+      this.attempt = 0;
+      this.setStatus('connected');
+      clearInterval(this.refreshTimer);
+      this.refreshTimer = setInterval(() => void this.join([...this.counts.keys()]), LIVE_SUBSCRIPTION_REFRESH_MS);
+      if (wasReconnect) {
+        void queryClient.invalidateQueries({ queryKey: liveKeys.all });
+        for (const s of [...this.subs]) s.handlers.onReconnected?.();
+      }
+    } catch {
+      if (gen !== this.generation) return;
+      this.setStatus('failed');
+      this.retry();
+    }
+  }
+
+  private retry() {
+    if (!this.subs.size) return this.setStatus('idle');
+    if (this.status !== 'failed') this.setStatus('reconnecting');
+    const delay = BACKOFF_MS[Math.min(this.attempt++, BACKOFF_MS.length - 1)] ?? 30_000;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => void this.connect(), delay);
+  }
+
+  /** Drops the connection and every subscription's connection state (logout, no subscribers). */
+  stop() {
+    this.generation++;
+    clearTimeout(this.retryTimer);
+    clearTimeout(this.stopTimer);
+    clearInterval(this.refreshTimer);
+    const c = this.conn;
+    this.conn = null;
+    this.attempt = 0;
+    this.everConnected = false;
+    if (c) void c.stop();
+    this.setStatus('idle');
+  }
+}
+
+/** The tab's one hub client. */
+export const liveHub = new LiveHub();
+
+/**
+ * Watches devices live while the component is mounted: `identities` are device identities (IMEI,
+ * else serial: deviceIdentityOf), `handlers` receive the events of those devices only. Returns the
+ * connection status ('failed': show 'Failed to establish connection for live updates.').
+ */
+export function useDeviceLive(identities: readonly string[], handlers: LiveHandlers = {}): LiveStatus {
+  const ref = useRef(handlers);
+  useEffect(() => {
+    ref.current = handlers;
+  });
+  const key = [...new Set(identities.filter(Boolean))].sort().join('\n');
+  useEffect(() => {
+    if (!key) return;
+    const proxy: LiveHandlers = {
+      MessageStream: (p) => ref.current.MessageStream?.(p),
+      DeviceMonitoring: (p) => ref.current.DeviceMonitoring?.(p),
+      DeviceConnected: (p) => ref.current.DeviceConnected?.(p),
+      DeviceConfigurationUpdated: (p) => ref.current.DeviceConfigurationUpdated?.(p),
+      onReconnected: () => ref.current.onReconnected?.(),
+    };
+    return liveHub.subscribe(key.split('\n'), proxy);
+  }, [key]);
+  return useSyncExternalStore(liveHub.onStatus, liveHub.getStatus, liveHub.getStatus);
+}
