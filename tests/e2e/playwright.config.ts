@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_PORT, E2E_DATA_DIR } from './env';
+import { E2E_PORT, E2E_DATA_DIR, E2E_GATEWAY_KEY } from './env';
 
 export default defineConfig({
   testDir: '.',
@@ -45,6 +45,9 @@ export default defineConfig({
       SEED: '7',
       LOG_REQUESTS: 'false',
       DEMO_PASSWORD: 'Demo-Passw0rd!',
+      // live devices (#11): the gateway key live.e2e.ts ingests with; no simulator (tests post their own messages)
+      GATEWAY_KEYS: E2E_GATEWAY_KEY,
+      SIMULATOR: 'off',
     },
   },
 });

@@ -1,0 +1,146 @@
+// Live devices (#11), by keyboard in Chromium against the real server: open a device with g d and
+// its serial, see its configuration, watch a message posted to the ingestion endpoint (as a
+// gateway would) arrive in the Message Stream live, then queue a configuration change for it
+// from Configure & Test Devices (b a, b e) and find the desired configuration stored.
+import { test, expect, type Page } from '@playwright/test';
+import { signedInAs, dbQuery, BASE } from './helpers';
+import { E2E_GATEWAY_KEY } from './env';
+import { MSG } from '../../src/shared/messages';
+import { CAPABILITY, DEVICE_CAPABILITIES } from '../../src/shared/codes';
+import { GATEWAY_KEY_HEADER } from '../../src/shared/schemas/live';
+
+type Row = { id: string; serialNumber: string; imei: string; type: number; firmwareVersion: string | null; trackingSeconds: number | null; isTracking: number };
+/** A configurable device with an IMEI and a known configuration. */
+const sample = () => {
+  const configurable = Object.entries(DEVICE_CAPABILITIES)
+    .filter(([, caps]) => caps & CAPABILITY.ChangeConfiguration)
+    .map(([t]) => Number(t));
+  return dbQuery<Row>(
+    `select d.id, d.serialNumber, d.imei, d.type, c.firmwareVersion, c.trackingSeconds, c.isTracking
+       from devices d join deviceConfigurations c on c.deviceId = d.id
+      where d.imei is not null and c.lastUpdated is not null and d.type in (${configurable.join(',')})
+      order by d.serialNumber limit 1`,
+  )[0]!;
+};
+
+async function shot(page: Page, name: string) {
+  for (const [w, h] of [
+    [1440, 900],
+    [1024, 768],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: `.tmp/e2e-results/live-${name}-${w}x${h}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+/** Press a shortcut sequence outside any field. */
+async function keys(page: Page, ...steps: string[]) {
+  for (const k of steps) await page.keyboard.press(k);
+}
+
+test('device tab: g d opens it, configuration shows, an ingested message arrives live; a change queued from Configure & Test is stored', async ({ page }) => {
+  test.setTimeout(120_000);
+  const device = sample();
+  await signedInAs(page, 'admin@demo.test');
+
+  // g d + serial opens the device tab
+  await page.locator('body').focus();
+  await keys(page, 'g', 'd');
+  const prompt = page.getByRole('dialog', { name: 'Open device' });
+  await expect(prompt).toBeVisible();
+  await page.keyboard.type(device.serialNumber);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/asset-management/${device.id}$`));
+  await expect(page.getByRole('heading', { level: 1, name: device.serialNumber, exact: true })).toBeVisible();
+
+  // its configuration, from the server
+  const config = page.getByRole('region', { name: 'Configuration' });
+  await expect(config.getByTestId('config-firmware')).toHaveText(device.firmwareVersion ?? '-');
+  await expect(config.getByTestId('config-tracking')).toHaveText(device.isTracking ? `On - ${Math.round((device.trackingSeconds ?? 0) / 60)} minutes` : 'Off');
+  await expect(page.getByTestId('device-connection')).toBeVisible();
+
+  // the hub is connected and the device subscribed; a gateway posts an SOS: it is on top within seconds
+  const stream = page.getByRole('region', { name: 'Message Stream' });
+  await expect(stream.getByTestId('live-state')).toHaveAttribute('data-state', 'connected', { timeout: 15_000 });
+  await shot(page, 'device');
+  const messageId = `e2e-${Date.now()}`;
+  const posted = Date.now();
+  const res = await fetch(`${BASE}/api/v1/device-messages/ingest`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [GATEWAY_KEY_HEADER]: E2E_GATEWAY_KEY },
+    body: JSON.stringify([
+      {
+        messageId,
+        deviceIdentity: device.imei,
+        deviceType: device.type,
+        date: new Date().toISOString(),
+        message: 'SOS alarm',
+        battery: 47,
+        signal: 71,
+        rawMessage: '+RESP:GTSOS',
+      },
+    ]),
+  });
+  expect(res.status).toBe(200);
+  const first = stream.getByRole('listitem').first();
+  await expect(first).toContainText('SOS alarm', { timeout: 5_000 });
+  await expect(first).toContainText('Battery 47%');
+  const seenAfter = Date.now() - posted;
+  expect(seenAfter).toBeLessThan(5_000);
+  await expect(page.getByTestId('device-connection')).toHaveText('Connected');
+  await shot(page, 'device-live');
+
+  // the message's details open from the keyboard
+  await first.getByRole('button').focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'Device message' });
+  await expect(dialog.getByLabel('Raw message')).toHaveText('+RESP:GTSOS');
+  await page.keyboard.press('Escape');
+
+  // b a: add it to the bulk list; b e: Change Configuration for the selection
+  await page.locator('body').focus();
+  await keys(page, 'b', 'a');
+  const serialField = page.getByLabel('Serial Number', { exact: true });
+  await expect(serialField).toBeFocused();
+  await page.keyboard.type(device.serialNumber);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('row').filter({ hasText: device.serialNumber })).toBeVisible();
+  await page.locator('[role="grid"]').first().focus();
+  await keys(page, 'b', 'e');
+  await expect(page).toHaveURL(/\/manage\/change-configuration$/);
+  const change = page.getByRole('checkbox', { name: 'Change tracking' });
+  await expect(change).toBeEnabled();
+  await change.focus();
+  await page.keyboard.press('Space');
+  const interval = page.getByLabel('Tracking interval (minutes)');
+  await interval.focus();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('45');
+  await shot(page, 'change-configuration');
+  await page.keyboard.press('Enter');
+  const confirmDialog = page.getByRole('alertdialog');
+  await expect(confirmDialog).toContainText('Send the configuration change to 1 device(s)?');
+  await page.keyboard.press('Tab'); // focus starts on Cancel
+  await page.keyboard.press('Enter');
+  await expect(page.getByText(MSG.configQueued)).toBeVisible();
+  await expect(page).toHaveURL(/\/manage\/current-configuration$/);
+  await expect(page.getByRole('row').filter({ hasText: device.serialNumber })).toBeVisible();
+  await shot(page, 'current-configuration');
+
+  // stored: the desired configuration, with only the tracking group
+  const stored = dbQuery<{ payload: string; kind: string; appliedAt: string | null }>(
+    `select payload, kind, appliedAt from desiredConfigurations where deviceId = ? and kind = 'configuration' order by requestedAt desc limit 1`,
+    device.id,
+  )[0];
+  expect(stored).toBeDefined();
+  expect(JSON.parse(stored!.payload)).toMatchObject({ isTrackingEnabled: true, trackingIntervalMinutes: 45 });
+  expect(JSON.parse(stored!.payload)).not.toHaveProperty('isManDownEnabled');
+
+  // b t: Device Testing shows the device's last message (the SOS)
+  await page.locator('[role="grid"]').first().focus();
+  await keys(page, 'b', 't');
+  await expect(page).toHaveURL(/\/manage\/device-testing$/);
+  await expect(page.getByRole('row').filter({ hasText: device.serialNumber })).toContainText('SOS alarm');
+  await shot(page, 'device-testing');
+});
