@@ -42,6 +42,7 @@ import {
   type ChangeContext,
 } from './change-config-form';
 import * as v from 'valibot';
+import '../../ui/data-table/list-widgets.css';
 
 // The rules need the selection (firmware, call types): they run in the resolver's `extra`.
 const anything = v.any();

@@ -30,23 +30,25 @@ const INITIAL: State = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'Ser
 export function configurationColumns(): DataTableColumn<ConfigurationRow>[] {
   const none = (r: ConfigurationRow) => !r.LastUpdated;
   return [
-    { id: 'serial', header: 'Serial Number', sortKey: 'Serial', width: 'minmax(140px, 1.2fr)', cell: (r) => r.Serial },
-    { id: 'type', header: 'Type', sortKey: 'Type', width: 'minmax(90px, 0.8fr)', cell: (r) => r.Type?.Name ?? '-' },
+    { id: 'serial', header: 'Serial Number', sortKey: 'Serial', width: 'minmax(140px, 1fr)', cell: (r) => r.Serial },
+    { id: 'type', header: 'Type', sortKey: 'Type', width: '80px', cell: (r) => r.Type?.Name ?? '-' },
     {
       id: 'tracking',
       header: 'Tracking',
-      width: 'minmax(150px, 1.2fr)',
+      sortKey: 'Tracking',
+      width: 'minmax(220px, 1.2fr)',
       cell: (r) => (none(r) ? <span className="lw-manage__none">{NO_CONFIGURATION}</span> : trackingLabel(r.IsTracking, r.TrackingSeconds)),
     },
     {
       id: 'fall',
       header: 'Fall Detection',
-      width: 'minmax(160px, 1.4fr)',
+      sortKey: 'FallDetection',
+      width: 'minmax(220px, 1.3fr)',
       cell: (r) => (none(r) ? '-' : fallDetectionLabel(r.IsFallDetection, r.FallDetectionSettings, r.FirmwareVersion ?? null)),
     },
-    { id: 'call1', header: 'Call 1', width: 'minmax(120px, 1fr)', cell: (r) => (none(r) ? '-' : (r.Call1Type?.Name ?? '-')) },
-    { id: 'call2', header: 'Call 2', width: 'minmax(120px, 1fr)', cell: (r) => (none(r) ? '-' : (r.Call2Type?.Name ?? '-')) },
-    { id: 'updated', header: 'Last Updated', sortKey: 'LastUpdated', width: 'minmax(140px, 1fr)', cell: (r) => formatDateTime(r.LastUpdated) },
+    { id: 'call1', header: 'Call 1', sortKey: 'Call1Type', width: 'minmax(150px, 1fr)', cell: (r) => (none(r) ? '-' : (r.Call1Type?.Name ?? '-')) },
+    { id: 'call2', header: 'Call 2', sortKey: 'Call2Type', width: 'minmax(120px, 1fr)', cell: (r) => (none(r) ? '-' : (r.Call2Type?.Name ?? '-')) },
+    { id: 'updated', header: 'Last Updated', sortKey: 'LastUpdated', width: '150px', cell: (r) => formatDateTime(r.LastUpdated) },
   ];
 }
 
@@ -127,7 +129,7 @@ export function CurrentConfigPage() {
           emptyMessage={MSG.noResultsFound}
           filterRef={searchRef}
           keyboardActive={tab.active}
-          minWidth="980px"
+          minWidth="1080px"
         />
       </div>
     </ManageShell>

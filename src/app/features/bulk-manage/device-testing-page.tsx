@@ -61,12 +61,12 @@ export function testingColumns(recent: ReadonlySet<string>): DataTableColumn<Las
       ),
     },
     { id: 'type', header: 'Type', sortKey: 'DeviceType', width: 'minmax(90px, 0.7fr)', cell: (r) => r.DeviceType.Name || '-' },
-    { id: 'date', header: 'Date', sortKey: 'Date', width: 'minmax(150px, 1fr)', cell: (r) => (r.IsEmpty ? '-' : formatInstant(r.Date, true)) },
+    { id: 'date', header: 'Date', sortKey: 'Date', width: '180px', cell: (r) => (r.IsEmpty ? '-' : formatInstant(r.Date, true)) },
     {
       id: 'message',
       header: 'Message',
       sortKey: 'Message',
-      width: 'minmax(220px, 2fr)',
+      width: 'minmax(300px, 2fr)',
       cell: (r) => (r.IsEmpty ? <span className="lw-manage__none">{NO_COMMUNICATION}</span> : (r.Message ?? '-')),
     },
     {
@@ -180,7 +180,7 @@ export function DeviceTestingPage() {
           emptyMessage={MSG.noResultsFound}
           filterRef={searchRef}
           keyboardActive={tab.active}
-          minWidth="980px"
+          minWidth="1080px"
         />
       </div>
     </ManageShell>
