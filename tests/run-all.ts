@@ -102,6 +102,7 @@ async function main() {
         'tests/integration/rate-limit.test.ts',
         'tests/integration/captcha.test.ts',
         'tests/integration/redis.test.ts',
+        'tests/integration/live-redis.test.ts',
       ]);
     else if (CI)
       results.push({

@@ -15,6 +15,8 @@ import { searchRoutes } from './modules/search/routes.js';
 import { createSearchService } from './modules/search/service.js';
 import { securityHeaders } from './security-headers.js';
 import { faultResponse, health } from './faults.js';
+import { createHub } from './realtime/hub.js';
+import { liveRoutes } from './modules/live/routes.js';
 
 /** The palette search with each module's group registered (the order breaks ties between groups). */
 export function createSearch(db: DB) {
@@ -31,6 +33,8 @@ export function createServices(deps: Deps) {
   return {
     search: createSearch(deps.db),
     authLimiters: createAuthLimiters(deps),
+    /** the device hub (live devices, #11): its connections live in this process */
+    hub: createHub(deps),
   };
 }
 export type Services = ReturnType<typeof createServices>;
@@ -77,6 +81,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   referenceRoutes(api);
   deviceRoutes(api);
   searchRoutes(api, services.search);
+  liveRoutes(api, services.hub);
 
   return { app, routes: api.routes, services };
 }

@@ -33,9 +33,34 @@ export type Config = {
    * taken from X-Forwarded-For, that many entries from the right. 0: the socket peer, header ignored.
    */
   trustProxy: number;
+  /**
+   * Live devices (#11): keys a gateway sends in X-Gateway-Key to ingest device messages
+   * (GATEWAY_KEYS, comma-separated). With demo data and none set, one is generated into the data
+   * directory (gateway-key.json) and printed at start-up (`gatewayKeyGenerated`).
+   */
+  gatewayKeys: string[];
+  gatewayKeyGenerated?: boolean;
+  /** The device simulator `npm start` runs with demo data (SIMULATOR=off switches it off; SIMULATOR_DEVICES, SIMULATOR_INTERVAL_MS). */
+  simulator: { enabled: boolean; devices: number; intervalMs: number };
+  /** Bus channel prefix of the hub (HUB_CHANNEL_PREFIX, default 'hub'): nodes of one deployment share it. */
+  hubChannelPrefix?: string;
   /** Time source, replaceable in tests. */
   now: () => Date;
 };
+
+/** GATEWAY_KEYS, or with demo data the key kept in DATA_DIR/gateway-key.json (made on first start). */
+function gatewayKeysFrom(env: NodeJS.ProcessEnv, dataDir: string, demo: boolean): { keys: string[]; generated: boolean } {
+  const keys = (env.GATEWAY_KEYS ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (keys.length || !demo) return { keys, generated: false };
+  const file = join(dataDir, 'gateway-key.json');
+  if (existsSync(file)) return { keys: [String(JSON.parse(readFileSync(file, 'utf8')).gatewayKey)], generated: true };
+  const key = randomBytes(24).toString('base64url');
+  writeFileSync(file, JSON.stringify({ gatewayKey: key }), { mode: 0o600 });
+  return { keys: [key], generated: true };
+}
 
 /**
  * Captcha (src/server/captcha): a self-hosted ALTCHA proof of work by default; Google reCAPTCHA v3
@@ -165,6 +190,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     lockoutMinutes: positiveInt(env.LOCKOUT_MINUTES, 5),
     sessionCheckMs: 5000,
     trustProxy: proxyHops(env.TRUST_PROXY),
+    ...(() => {
+      const demo = env.DEMO_DATA !== 'false' && env.DEMO_DATA !== '0';
+      const g = gatewayKeysFrom(env, dataDir, demo);
+      const sim = (env.SIMULATOR ?? '').trim().toLowerCase();
+      return {
+        gatewayKeys: g.keys,
+        gatewayKeyGenerated: g.generated,
+        hubChannelPrefix: env.HUB_CHANNEL_PREFIX || undefined,
+        simulator: {
+          enabled: demo && !['off', 'false', '0', 'no'].includes(sim),
+          devices: positiveInt(env.SIMULATOR_DEVICES, 25),
+          intervalMs: positiveInt(env.SIMULATOR_INTERVAL_MS, 5_000),
+        },
+      };
+    })(),
     now: () => new Date(),
   };
 }
@@ -199,6 +239,8 @@ export function testConfig(over: Partial<Config> = {}): Config {
     sessionCheckMs: 5000,
     // app.request() has no socket: tests stand in for one proxy and say who the client is in X-Forwarded-For.
     trustProxy: 1,
+    gatewayKeys: ['test-gateway-key'],
+    simulator: { enabled: false, devices: 0, intervalMs: 5_000 },
     now: () => new Date(),
     ...over,
   };

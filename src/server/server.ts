@@ -11,6 +11,7 @@ import type { Duplex } from 'node:stream';
 import { createApp, createServices, type Services } from './app.js';
 import { authenticateRequest, errorBody, type AuthUser, type Deps } from './http.js';
 import { CODE, MSG } from '../shared/messages.js';
+import { HUB_PATH } from '../shared/schemas/live.js';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, user: AuthUser | undefined) => void;
 
@@ -89,6 +90,9 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
     server.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
+  // The device hub (#11): WebSocket upgrades of HUB_PATH; the hub checks its own token (audience 'safety-workspace-hub').
+  upgrades.set(HUB_PATH, { handler: (req, socket, head) => void services.hub.handleUpgrade(req, socket, head), access: 'public' });
+  closeHooks.push(() => services.hub.close());
 
   let closing: Promise<void> | undefined;
   return {

@@ -172,6 +172,10 @@ export interface DesiredConfigurationTable {
   requestedBy: string | null;
   requestedAt: string;
   appliedAt: string | null;
+  /** 'configuration' | 'refresh-configuration' | 'refresh-firmware' (migration 010) */
+  kind: Generated<string>;
+  /** when the gateway handed it to the device */
+  sentAt: Generated<string | null>;
 }
 
 export interface DeviceMessageTable {
@@ -186,6 +190,24 @@ export interface DeviceMessageTable {
   battery: number | null;
   properties: string; // JSON map
   rawMessage: string;
+  /** when the server received it (migration 010; null for demo history) */
+  receivedAt: Generated<string | null>;
+  /** JSON {latitude, longitude, accuracy} or null */
+  location: Generated<string | null>;
+}
+
+/** Each device's latest message and connection state (migration 010). */
+export interface DeviceLastMessageTable {
+  deviceId: string;
+  deviceIdentity: string;
+  messageId: string;
+  date: string;
+  message: string;
+  battery: number | null;
+  signal: number | null;
+  /** 0 after 'Power off'; the device also counts as disconnected when receivedAt is over 10 minutes old */
+  isConnected: number;
+  receivedAt: string;
 }
 
 export interface AlarmReportTable {
@@ -310,6 +332,7 @@ export interface Database {
   deviceConfigurations: DeviceConfigurationTable;
   desiredConfigurations: DesiredConfigurationTable;
   deviceMessages: DeviceMessageTable;
+  deviceLastMessages: DeviceLastMessageTable;
   alarmReports: AlarmReportTable;
   alarmCalls: AlarmCallTable;
   alarmMemos: AlarmMemoTable;

@@ -1,0 +1,438 @@
+// Reads and writes of the live side (spec document 2 §7 "Device configuration requests" and
+// "Devices data service"): a device's current configuration, the current-configuration and
+// last-message lists of the bulk tabs (the selected devices, at most LIVE_MAX_DEVICES: filtered,
+// sorted and paged in memory after one indexed read), firmware versions, the message stream
+// (keyset pages, newest first), one detailed message, and the desired-configuration queue.
+import { type DB } from '../../db/index.js';
+import { newId } from '../../util.js';
+import { devicesBySerials } from '../devices/repo.js';
+import { devicesByIdentity, isConnectedNow, messageDto, storedChange } from './ingest.js';
+import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
+import {
+  CALL_BUTTON,
+  callButtonName,
+  deviceIdentityOf,
+  type ConfigurationChange,
+  type ConfigurationChangeBody,
+  type ConfigurationListBody,
+  type ConfigurationRow,
+  type DesiredConfigurationDto,
+  type DesiredKind,
+  type DetailedMessageDto,
+  type DeviceConfigurationDto,
+  type LastMessageDto,
+  type LastMessagesBody,
+  type MessageStream,
+} from '../../../shared/schemas/live.js';
+
+const IN_CHUNK = 500;
+function chunks<T>(a: readonly T[], n = IN_CHUNK): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < a.length; i += n) out.push(a.slice(i, i + n));
+  return out;
+}
+const typeName = (t: number) => lookupName(DEVICE_TYPES, t);
+const callType = (v: number | null) => (v == null ? null : { Value: v, Name: callButtonName(v) ?? String(v) });
+
+// ---------------------------------------------------------------- device configuration
+
+type ConfigJoin = {
+  id: string;
+  serialNumber: string;
+  imei: string | null;
+  type: number;
+  devFirmware: string | null;
+  cfgDeviceId: string | null;
+  lastUpdated: string | null;
+  isTracking: number | null;
+  trackingSeconds: number | null;
+  isFallDetection: number | null;
+  fallDetectionSettings: string | null;
+  firmwareVersion: string | null;
+  sosButton: number | null;
+  call1Type: number | null;
+  call1Number: string | null;
+  call2Type: number | null;
+  call2Number: string | null;
+  primaryEndPoint: string | null;
+  secondaryEndPoint: string | null;
+  smsBackup: number | null;
+};
+
+function configQuery(db: DB) {
+  return db
+    .selectFrom('devices as d')
+    .leftJoin('deviceConfigurations as c', 'c.deviceId', 'd.id')
+    .select([
+      'd.id',
+      'd.serialNumber',
+      'd.imei',
+      'd.type',
+      'd.firmwareVersion as devFirmware',
+      'c.deviceId as cfgDeviceId',
+      'c.lastUpdated',
+      'c.isTracking',
+      'c.trackingSeconds',
+      'c.isFallDetection',
+      'c.fallDetectionSettings',
+      'c.firmwareVersion',
+      'c.sosButton',
+      'c.call1Type',
+      'c.call1Number',
+      'c.call2Type',
+      'c.call2Number',
+      'c.primaryEndPoint',
+      'c.secondaryEndPoint',
+      'c.smsBackup',
+    ]);
+}
+
+type Pending = { configuration: number; refreshConfiguration: string | null; refreshFirmware: string | null };
+
+async function pendingOf(db: DB, deviceIds: string[]): Promise<Map<string, Pending>> {
+  const out = new Map<string, Pending>();
+  for (const part of chunks(deviceIds)) {
+    const rows = await db
+      .selectFrom('desiredConfigurations')
+      .select(['deviceId', 'kind', 'requestedAt'])
+      .where('deviceId', 'in', part)
+      .where('appliedAt', 'is', null)
+      .execute();
+    for (const r of rows) {
+      let p = out.get(r.deviceId);
+      if (!p) out.set(r.deviceId, (p = { configuration: 0, refreshConfiguration: null, refreshFirmware: null }));
+      if (r.kind === 'refresh-configuration')
+        p.refreshConfiguration = !p.refreshConfiguration || r.requestedAt < p.refreshConfiguration ? r.requestedAt : p.refreshConfiguration;
+      else if (r.kind === 'refresh-firmware') p.refreshFirmware = !p.refreshFirmware || r.requestedAt < p.refreshFirmware ? r.requestedAt : p.refreshFirmware;
+      else p.configuration++;
+    }
+  }
+  return out;
+}
+
+/** GET get-configuration / get-configuration-by-id: undefined for an unknown device. */
+export async function deviceConfiguration(db: DB, by: { id: string } | { serial: string }, nowMs: number): Promise<DeviceConfigurationDto | undefined> {
+  let id: string | undefined;
+  if ('id' in by) id = by.id;
+  else id = (await devicesBySerials(db, [by.serial])).values().next().value?.id;
+  if (!id) return undefined;
+  const r = (await configQuery(db).where('d.id', '=', id).executeTakeFirst()) as ConfigJoin | undefined;
+  if (!r) return undefined;
+  const last = await db.selectFrom('deviceLastMessages').select(['date', 'isConnected', 'receivedAt']).where('deviceId', '=', id).executeTakeFirst();
+  const pending = (await pendingOf(db, [id])).get(id);
+  const connected = isConnectedNow(last, nowMs);
+  return {
+    Id: r.id,
+    Serial: r.serialNumber,
+    DeviceIdentity: deviceIdentityOf({ imei: r.imei, serialNumber: r.serialNumber }),
+    DeviceType: { Id: r.type, Name: typeName(r.type) },
+    IsConnected: { Value: connected, Name: connected ? 'Connected' : 'Not connected' },
+    LastUpdated: r.lastUpdated ?? null,
+    IsTracking: r.isTracking === 1,
+    TrackingSeconds: r.trackingSeconds ?? null,
+    IsFallDetection: r.isFallDetection === 1,
+    FallDetectionSettings: r.fallDetectionSettings ?? null,
+    FirmwareVersion: r.firmwareVersion ?? r.devFirmware,
+    SosButton: r.sosButton === 1,
+    Call1Type: callType(r.call1Type),
+    Call1Number: r.call1Number ?? null,
+    Call2Type: callType(r.call2Type),
+    Call2Number: r.call2Number ?? null,
+    PrimaryEndPoint: r.primaryEndPoint ?? null,
+    SecondaryEndPoint: r.secondaryEndPoint ?? null,
+    SmsBackup: r.smsBackup === 1,
+    LastMessageDate: last?.date ?? null,
+    RefreshRequestedAt: pending?.refreshConfiguration ?? null,
+    FirmwareRequestedAt: pending?.refreshFirmware ?? null,
+    PendingChanges: pending?.configuration ?? 0,
+  };
+}
+
+/** The rows of the selected serials (unknown serials left out), in no particular order. */
+async function configurationRows(db: DB, serials: string[]): Promise<ConfigurationRow[]> {
+  const devs = await devicesBySerials(db, serials);
+  const ids = [...new Set([...devs.values()].map((d) => d.id))];
+  const out: ConfigurationRow[] = [];
+  const pending = await pendingOf(db, ids);
+  for (const part of chunks(ids)) {
+    for (const r of (await configQuery(db).where('d.id', 'in', part).execute()) as ConfigJoin[]) {
+      const known = !!r.cfgDeviceId && !!r.lastUpdated;
+      out.push({
+        Id: r.id,
+        Serial: r.serialNumber,
+        DeviceIdentity: deviceIdentityOf({ imei: r.imei, serialNumber: r.serialNumber }),
+        Type: { Value: r.type, Name: typeName(r.type) },
+        LastUpdated: known ? r.lastUpdated : null,
+        IsTracking: known ? r.isTracking === 1 : null,
+        TrackingSeconds: known ? (r.trackingSeconds ?? null) : null,
+        IsFallDetection: known ? r.isFallDetection === 1 : null,
+        FallDetectionSettings: known ? (r.fallDetectionSettings ?? null) : null,
+        FirmwareVersion: (known ? r.firmwareVersion : null) ?? r.devFirmware,
+        Call1Type: known ? callType(r.call1Type) : null,
+        Call2Type: known ? callType(r.call2Type) : null,
+        PendingChanges: pending.get(r.id)?.configuration ?? 0,
+      });
+    }
+  }
+  return out;
+}
+
+const cmp = (a: unknown, b: unknown) => {
+  // missing values last, whatever the direction (as the asset list)
+  if (a == null && b == null) return 0;
+  if (a == null) return 1;
+  if (b == null) return -1;
+  return typeof a === 'number' && typeof b === 'number' ? a - b : String(a).localeCompare(String(b), 'en-GB', { numeric: true });
+};
+function sortRows<T>(rows: T[], key: (r: T) => unknown, tie: (r: T) => string, desc: boolean) {
+  const dir = desc ? -1 : 1;
+  return rows.sort((a, b) => {
+    const ka = key(a);
+    const kb = key(b);
+    if (ka == null || kb == null) {
+      const c = cmp(ka, kb);
+      if (c) return c;
+    } else {
+      const c = cmp(ka, kb) * dir;
+      if (c) return c;
+    }
+    return cmp(tie(a), tie(b)) * dir;
+  });
+}
+
+/** POST get-configurations (paged) and download-configurations-csv (all: `paged` false). */
+export async function configurationList(db: DB, f: ConfigurationListBody, paged = true): Promise<{ Items: ConfigurationRow[]; TotalCount: number }> {
+  let rows = await configurationRows(db, f.serialNumbers);
+  const q = f.identifier.toLowerCase();
+  rows = rows.filter(
+    (r) =>
+      (!f.deviceTypeIds.length || f.deviceTypeIds.includes(r.Type.Value)) &&
+      (!f.call1TypeIds.length || (r.Call1Type && f.call1TypeIds.includes(r.Call1Type.Value))) &&
+      (!f.call2TypeIds.length || (r.Call2Type && f.call2TypeIds.includes(r.Call2Type.Value))) &&
+      (f.fallDetection == null || (r.IsFallDetection ?? false) === f.fallDetection) &&
+      (f.tracking == null || (r.IsTracking ?? false) === f.tracking) &&
+      (!q || r.Serial.toLowerCase().includes(q) || r.DeviceIdentity.toLowerCase().includes(q)),
+  );
+  const key: Record<ConfigurationListBody['orderBy'], (r: ConfigurationRow) => unknown> = {
+    Serial: (r) => r.Serial,
+    Type: (r) => r.Type.Name,
+    Tracking: (r) => (r.IsTracking == null ? null : r.IsTracking ? (r.TrackingSeconds ?? 0) : -1),
+    FallDetection: (r) => (r.IsFallDetection == null ? null : r.IsFallDetection ? 1 : 0),
+    Call1Type: (r) => r.Call1Type?.Name,
+    Call2Type: (r) => r.Call2Type?.Name,
+    LastUpdated: (r) => r.LastUpdated,
+  };
+  sortRows(rows, key[f.orderBy], (r) => r.Serial, f.desc);
+  const total = rows.length;
+  if (paged) rows = rows.slice((f.page - 1) * f.pageSize, f.page * f.pageSize);
+  return { Items: rows, TotalCount: total };
+}
+
+/** POST get-firmware-versions: known devices in the order asked. */
+export async function firmwareVersions(db: DB, serials: string[]) {
+  const devs = await devicesBySerials(db, serials);
+  const ids = [...new Set([...devs.values()].map((d) => d.id))];
+  const cfg = new Map<string, string | null>();
+  for (const part of chunks(ids))
+    for (const r of await db.selectFrom('deviceConfigurations').select(['deviceId', 'firmwareVersion']).where('deviceId', 'in', part).execute())
+      cfg.set(r.deviceId, r.firmwareVersion);
+  const seen = new Set<string>();
+  const Items = [];
+  for (const s of serials) {
+    const d = devs.get(s.trim().toLowerCase());
+    if (!d || seen.has(d.id)) continue;
+    seen.add(d.id);
+    Items.push({ Serial: d.serialNumber, Type: { Value: d.type.value, Name: d.type.name }, FirmwareVersion: d.firmwareVersion ?? cfg.get(d.id) ?? null });
+  }
+  return { Items };
+}
+
+// ---------------------------------------------------------------- messages
+
+const STREAM_COLS = ['id', 'deviceIdentity', 'serial', 'deviceType', 'date', 'message', 'signal', 'battery', 'receivedAt', 'location'] as const;
+
+export const encodeToken = (date: string, id: string) => Buffer.from(JSON.stringify([date, id])).toString('base64url');
+export function decodeToken(token: string): [string, string] | undefined {
+  try {
+    const x = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as unknown;
+    if (Array.isArray(x) && x.length === 2 && typeof x[0] === 'string' && typeof x[1] === 'string' && x[0].length <= 40 && x[1].length <= 100)
+      return [x[0], x[1]];
+  } catch {
+    /* below */
+  }
+  return undefined;
+}
+
+/** GET get-message-stream: newest first; ContinuationToken names the last row of the page when older ones exist. */
+export async function messageStream(db: DB, identity: string, after: [string, string] | undefined, pageSize: number): Promise<MessageStream> {
+  let q = db.selectFrom('deviceMessages').select(STREAM_COLS).where('deviceIdentity', '=', identity);
+  if (after) {
+    const [d, id] = after;
+    q = q.where((eb) => eb.or([eb('date', '<', d), eb.and([eb('date', '=', d), eb('id', '<', id)])]));
+  }
+  const rows = await q
+    .orderBy('date', 'desc')
+    .orderBy('id', 'desc')
+    .limit(pageSize + 1)
+    .execute();
+  const page = rows.slice(0, pageSize);
+  const last = page[page.length - 1];
+  return { Items: page.map(messageDto), ContinuationToken: rows.length > pageSize && last ? encodeToken(last.date, last.id) : null };
+}
+
+/** GET get-detailed-message. */
+export async function detailedMessage(db: DB, identity: string, date: string, messageId: string): Promise<DetailedMessageDto | undefined> {
+  let q = db
+    .selectFrom('deviceMessages')
+    .select([...STREAM_COLS, 'properties', 'rawMessage'])
+    .where('deviceIdentity', '=', identity)
+    .where('date', '=', date);
+  if (messageId) q = q.where('id', '=', messageId);
+  const r = await q.orderBy('id').executeTakeFirst();
+  if (!r) return undefined;
+  return { ...messageDto(r), MessageProperties: r.properties || '{}', RawMessage: r.rawMessage };
+}
+
+/** POST get-last-messages (paged) and download-last-messages-csv (all). */
+export async function lastMessages(db: DB, f: LastMessagesBody, nowMs: number, paged = true): Promise<{ Items: LastMessageDto[]; TotalCount: number }> {
+  const identities = [...new Set(f.deviceIdentities)];
+  const devs = await devicesByIdentity(db, identities, nowMs);
+  const ids = [...new Set([...devs.values()].map((d) => d.id))];
+  const last = new Map<
+    string,
+    { messageId: string; date: string; message: string; battery: number | null; signal: number | null; isConnected: number; receivedAt: string }
+  >();
+  for (const part of chunks(ids))
+    for (const r of await db
+      .selectFrom('deviceLastMessages')
+      .select(['deviceId', 'messageId', 'date', 'message', 'battery', 'signal', 'isConnected', 'receivedAt'])
+      .where('deviceId', 'in', part)
+      .execute())
+      last.set(r.deviceId, r);
+  let rows: LastMessageDto[] = [];
+  const done = new Set<string>();
+  for (const identity of identities) {
+    const d = devs.get(identity);
+    if (!d || done.has(d.id)) continue;
+    done.add(d.id);
+    const l = last.get(d.id);
+    rows.push({
+      DeviceId: d.id,
+      SerialNumber: d.serialNumber,
+      DeviceType: { Id: d.type, Name: typeName(d.type) },
+      Date: l?.date ?? null,
+      Message: l?.message ?? null,
+      Battery: l?.battery ?? null,
+      Signal: l?.signal ?? null,
+      IsConnected: isConnectedNow(l, nowMs),
+      IsEmpty: !l,
+      DeviceIdentity: identity,
+      MessageId: l?.messageId ?? null,
+      PartitionKey: identity,
+    });
+  }
+  const q = f.searchValue.toLowerCase();
+  rows = rows.filter(
+    (r) =>
+      (!f.deviceTypeIds.length || f.deviceTypeIds.includes(r.DeviceType.Id)) &&
+      (f.connected == null || r.IsConnected === f.connected) &&
+      (!f.withNoMessagesOnly || r.IsEmpty) &&
+      (!q || r.SerialNumber.toLowerCase().includes(q) || r.DeviceIdentity.toLowerCase().includes(q) || (r.Message ?? '').toLowerCase().includes(q)),
+  );
+  const key: Record<LastMessagesBody['orderBy'], (r: LastMessageDto) => unknown> = {
+    SerialNumber: (r) => r.SerialNumber,
+    DeviceType: (r) => r.DeviceType.Name,
+    Date: (r) => r.Date,
+    Message: (r) => r.Message,
+    Battery: (r) => r.Battery,
+    Signal: (r) => r.Signal,
+    IsConnected: (r) => (r.IsConnected ? 1 : 0),
+  };
+  sortRows(rows, key[f.orderBy], (r) => r.SerialNumber, f.desc);
+  const total = rows.length;
+  if (paged) rows = rows.slice((f.page - 1) * f.pageSize, f.page * f.pageSize);
+  return { Items: rows, TotalCount: total };
+}
+
+// ---------------------------------------------------------------- desired configuration
+
+/** The ticked groups of a change, as stored and handed to the devices. */
+export function normaliseChange(b: ConfigurationChangeBody): ConfigurationChange {
+  const out: ConfigurationChange = {};
+  if (b.isTrackingEnabled != null) {
+    out.isTrackingEnabled = b.isTrackingEnabled;
+    out.trackingIntervalMinutes = b.isTrackingEnabled ? (b.trackingIntervalMinutes ?? 0) : 0;
+  }
+  if (b.isManDownEnabled != null) {
+    out.isManDownEnabled = b.isManDownEnabled;
+    if (b.isManDownEnabled) {
+      out.manDownSensitivity = b.manDownSensitivity ?? 0;
+      out.manDownUpTime = b.manDownUpTime ?? 0;
+      out.manDownNonMovementDuration = b.manDownNonMovementDuration ?? 0;
+    }
+  }
+  if (b.call1Button != null) {
+    out.call1Button = b.call1Button;
+    out.custom1Number = b.call1Button === CALL_BUTTON.Custom ? { phoneNumber: b.custom1Number?.phoneNumber ?? '' } : null;
+  }
+  if (b.call2Button != null) {
+    out.call2Button = b.call2Button;
+    out.custom2Number = b.call2Button === CALL_BUTTON.Custom ? { phoneNumber: b.custom2Number?.phoneNumber ?? '' } : null;
+  }
+  if (b.rawCommands?.length) out.rawCommands = b.rawCommands.map((c) => ({ rawCommand: c.rawCommand, communicationProtocol: c.communicationProtocol }));
+  return out;
+}
+
+/** Queues one request per device; a refresh already waiting for the device is not queued twice. Returns the ids. */
+export async function queueDesired(
+  db: DB,
+  deviceIds: string[],
+  kind: DesiredKind,
+  change: ConfigurationChange | null,
+  requestedBy: string | null,
+  at: string,
+): Promise<number> {
+  let skip = new Set<string>();
+  if (kind !== 'configuration') {
+    skip = new Set(
+      (
+        await db
+          .selectFrom('desiredConfigurations')
+          .select('deviceId')
+          .where('deviceId', 'in', deviceIds)
+          .where('kind', '=', kind)
+          .where('appliedAt', 'is', null)
+          .execute()
+      ).map((r) => r.deviceId),
+    );
+  }
+  const rows = deviceIds
+    .filter((id) => !skip.has(id))
+    .map((deviceId) => ({ id: newId(), deviceId, kind, payload: JSON.stringify(change ?? {}), requestedBy, requestedAt: at }));
+  for (const part of chunks(rows, 400)) await db.insertInto('desiredConfigurations').values(part).execute();
+  return deviceIds.length;
+}
+
+/** GET desired-configuration?serial=: newest first, the last 50. */
+export async function desiredList(db: DB, deviceId: string): Promise<DesiredConfigurationDto[]> {
+  const rows = await db
+    .selectFrom('desiredConfigurations')
+    .select(['id', 'kind', 'payload', 'requestedAt', 'requestedBy', 'sentAt', 'appliedAt'])
+    .where('deviceId', '=', deviceId)
+    .orderBy('requestedAt', 'desc')
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+  return rows.map((r) => {
+    const kind = (['configuration', 'refresh-configuration', 'refresh-firmware'].includes(r.kind) ? r.kind : 'configuration') as DesiredKind;
+    return {
+      Id: r.id,
+      Kind: kind,
+      Configuration: kind === 'configuration' ? storedChange(r.payload) : null,
+      RequestedAt: r.requestedAt,
+      RequestedBy: r.requestedBy,
+      SentAt: r.sentAt,
+      AppliedAt: r.appliedAt,
+    };
+  });
+}

@@ -1,0 +1,365 @@
+// Live devices routes (spec document 2 §7 "Device configuration requests", "Devices data
+// service", the negotiate call; our ingestion endpoint for gateways). Shapes and rules:
+// src/shared/schemas/live.ts. Every change that a watching screen must see is published on the hub.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import Papa from 'papaparse';
+import { ApiError, badRequest, deps, notFound, type Api, type Ctx } from '../../http.js';
+import type { Hub } from '../../realtime/hub.js';
+import { audit } from '../../util.js';
+import { devicesBySerials } from '../devices/repo.js';
+import { ingestMessages } from './ingest.js';
+import {
+  configurationList,
+  decodeToken,
+  desiredList,
+  detailedMessage,
+  deviceConfiguration,
+  firmwareVersions,
+  lastMessages,
+  messageStream,
+  normaliseChange,
+  queueDesired,
+} from './repo.js';
+import { P } from '../../../shared/permissions.js';
+import { CODE, MSG } from '../../../shared/messages.js';
+import type { MessageResponse } from '../../../shared/schemas/common.js';
+import {
+  CALL_BUTTON_TYPES,
+  GATEWAY_KEY_HEADER,
+  HUB_PATH,
+  INGEST_MAX_BATCH,
+  LIVE_CODE,
+  LIVE_TEXT,
+  configurationByIdQuery,
+  configurationBySerialQuery,
+  configurationChangeBody,
+  configurationListBody,
+  deviceIdentityOf,
+  desiredConfigurationQuery,
+  detailedMessageQuery,
+  fallPresetName,
+  firmwareVersionsBody,
+  isConfigurableType,
+  lastMessagesBody,
+  messageStreamQuery,
+  negotiateQuery,
+  refreshRequestBody,
+  subscribeBody,
+  trackingLabel,
+  type ConfigurationChangeResponse,
+  type ConfigurationList,
+  type ConfigurationTypes,
+  type DesiredConfigurationList,
+  type DetailedMessageDto,
+  type DeviceConfigurationDto,
+  type FirmwareVersions,
+  type IngestResponse,
+  type LastMessages,
+  type MessageStream,
+  type NegotiateResponse,
+  type SubscribeResponse,
+} from '../../../shared/schemas/live.js';
+import { scopeIdentities } from '../../realtime/scope.js';
+
+const deviceNotFound = () => new ApiError(404, MSG.deviceUnknown, CODE.deviceNotFound);
+const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
+const SAMPLE_IDENTITY = '359000000000000';
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+/** Whether the X-Gateway-Key is one of the configured keys (constant-time per key). */
+function gatewayKeyValid(keys: readonly string[], given: string | undefined) {
+  if (!given || !keys.length) return false;
+  const g = digest(given);
+  let ok = false;
+  for (const k of keys) ok = timingSafeEqual(digest(k), g) || ok;
+  return ok;
+}
+
+const stamp = (d: Date) => d.toISOString().slice(0, 10);
+function csv(c: Ctx, name: string, rows: (string | number)[][]) {
+  const text = '\uFEFF' + Papa.unparse(rows, { newline: '\r\n' });
+  return c.body(new TextEncoder().encode(text), 200, {
+    'Content-Type': 'text/csv; charset=utf-8',
+    'Content-Disposition': `attachment; filename="${name}_${stamp(deps(c).config.now())}.csv"`,
+    'Cache-Control': 'no-store',
+  });
+}
+/** Cells a spreadsheet would run as a formula get a leading apostrophe. */
+const cell = (s: string | number | null | undefined) => {
+  if (s == null) return '';
+  const t = String(s);
+  return /^[=+\-@\t\r]/.test(t) ? `'${t}` : t;
+};
+
+export function liveRoutes(api: Api, hub: Hub) {
+  // ---------------------------------------------------------------- ingestion (gateways)
+
+  api.post('/api/v1/device-messages/ingest', { access: 'public', bodyLimit: 'upload', sample: { json: [] } }, async (c) => {
+    const { db, config } = deps(c);
+    if (!gatewayKeyValid(config.gatewayKeys, c.req.header(GATEWAY_KEY_HEADER))) throw new ApiError(403, LIVE_TEXT.gatewayKey, LIVE_CODE.gatewayKey);
+    let raw: unknown;
+    try {
+      raw = await c.req.json();
+    } catch {
+      throw badRequest('The request body must be valid JSON.', CODE.validation);
+    }
+    if (!Array.isArray(raw)) throw badRequest(LIVE_TEXT.notArray);
+    if (raw.length > INGEST_MAX_BATCH) throw new ApiError(413, LIVE_TEXT.batchTooLarge, CODE.tooLarge);
+    if (!raw.length) throw badRequest(LIVE_TEXT.emptyBatch);
+    const { response, events } = await ingestMessages(db, raw, config.now());
+    await hub.publish(events);
+    if (!response.Accepted && !response.Duplicates) {
+      const errors = Object.fromEntries(response.Results.slice(0, 1000).map((r) => [String(r.Index), r.Message]));
+      throw new ApiError(400, LIVE_TEXT.noneStored, CODE.validation, errors, { ...response });
+    }
+    return c.json(response satisfies IngestResponse, response.Rejected ? 207 : 200);
+  });
+
+  // ---------------------------------------------------------------- hub
+
+  api.post('/api/admin/negotiate', { access: 'signed-in', query: negotiateQuery, sample: { query: {} } }, async (c, { query, user }) => {
+    if (query.userid && query.userid.toLowerCase() !== user.id.toLowerCase()) throw badRequest(LIVE_TEXT.userMismatch);
+    return c.json((await hub.negotiateFor(c, user)) satisfies NegotiateResponse);
+  });
+
+  api.post(
+    '/devices/subscribe-for-monitoring',
+    {
+      access: P.DeviceListView,
+      bodyLimit: 'upload',
+      json: subscribeBody,
+      sample: { json: { connectionId: 'sample-connection', deviceIdentities: [SAMPLE_IDENTITY] } },
+    },
+    async (c, { body, user }) => {
+      const r = await scopeIdentities(deps(c).db, user, body.deviceIdentities);
+      if (!(await hub.subscribeConnection(body.connectionId, user.id, r.Subscribed)))
+        throw new ApiError(404, LIVE_TEXT.unknownConnection, LIVE_CODE.unknownConnection);
+      return c.json(r satisfies SubscribeResponse);
+    },
+  );
+
+  // ---------------------------------------------------------------- devices data service
+
+  api.get(
+    '/devices/get-message-stream',
+    { access: P.DeviceView, query: messageStreamQuery, sample: { query: { deviceIdentity: SAMPLE_IDENTITY } } },
+    async (c, { query }) => {
+      let after: [string, string] | undefined;
+      if (query.continuationToken) {
+        after = decodeToken(query.continuationToken);
+        if (!after) throw badRequest(LIVE_TEXT.badContinuationToken, CODE.validation, { continuationToken: LIVE_TEXT.badContinuationToken });
+      }
+      return c.json((await messageStream(deps(c).db, query.deviceIdentity, after, query.pageSize)) satisfies MessageStream);
+    },
+  );
+
+  api.get(
+    '/devices/get-detailed-message',
+    {
+      access: P.DeviceView,
+      query: detailedMessageQuery,
+      sample: { query: { identity: SAMPLE_IDENTITY, messageReceived: '2026-01-01T00:00:00.000Z', deviceType: '640' } },
+    },
+    async (c, { query }) => {
+      const m = await detailedMessage(deps(c).db, query.identity, query.messageReceived, query.messageId);
+      if (!m) throw notFound(LIVE_TEXT.messageNotFound);
+      return c.json(m satisfies DetailedMessageDto);
+    },
+  );
+
+  api.post(
+    '/devices/get-last-messages',
+    { access: P.DeviceListView, bodyLimit: 'upload', json: lastMessagesBody, sample: { json: { deviceIdentities: [SAMPLE_IDENTITY] } } },
+    async (c, { body }) => {
+      const { db, config } = deps(c);
+      return c.json((await lastMessages(db, body, config.now().getTime())) satisfies LastMessages);
+    },
+  );
+
+  api.post(
+    '/devices/download-last-messages-csv',
+    { access: P.DeviceListView, bodyLimit: 'upload', json: lastMessagesBody, sample: { json: { deviceIdentities: [SAMPLE_IDENTITY] } } },
+    async (c, { body }) => {
+      const { db, config } = deps(c);
+      const { Items } = await lastMessages(db, body, config.now().getTime(), false);
+      if (!Items.length) throw badRequest(MSG.exportPayloadEmpty);
+      return csv(c, 'TestingConfiguration', [
+        ['Serial Number', 'Device Type', 'Date', 'Message', 'Battery', 'Signal', 'Connected'],
+        ...Items.map((r) =>
+          r.IsEmpty
+            ? [cell(r.SerialNumber), cell(r.DeviceType.Name), 'No communication received from this device', '', '', '', r.IsConnected ? 'Yes' : 'No']
+            : [cell(r.SerialNumber), cell(r.DeviceType.Name), cell(r.Date), cell(r.Message), cell(r.Battery), cell(r.Signal), r.IsConnected ? 'Yes' : 'No'],
+        ),
+      ]);
+    },
+  );
+
+  // ---------------------------------------------------------------- configuration (query service)
+
+  api.get('/ps-admin/devices/get-configuration-types', { access: P.DeviceListView }, (c) =>
+    c.json({
+      EnumValues: [...CALL_BUTTON_TYPES].sort((a, b) => Number(b.IsPreferred) - Number(a.IsPreferred)).map((t) => ({ ...t })),
+    } satisfies ConfigurationTypes),
+  );
+
+  api.post(
+    '/ps-admin/devices/get-configurations',
+    { access: P.DeviceListView, bodyLimit: 'upload', json: configurationListBody, sample: { json: { serialNumbers: ['SAMPLE-SERIAL'] } } },
+    async (c, { body }) => c.json((await configurationList(deps(c).db, body)) satisfies ConfigurationList),
+  );
+
+  api.post(
+    '/ps-admin/devices/download-configurations-csv',
+    { access: P.DeviceListView, bodyLimit: 'upload', json: configurationListBody, sample: { json: { serialNumbers: ['SAMPLE-SERIAL'] } } },
+    async (c, { body }) => {
+      const { Items } = await configurationList(deps(c).db, body, false);
+      if (!Items.length) throw badRequest(MSG.exportPayloadEmpty);
+      return csv(c, 'CurrentConfiguration', [
+        ['Serial Number', 'Device Type', 'Tracking', 'Fall Detection', 'Call 1 Type', 'Call 2 Type', 'Last Updated'],
+        ...Items.map((r) =>
+          r.LastUpdated === null
+            ? [cell(r.Serial), cell(r.Type.Name), 'No configuration for this device', '', '', '', '']
+            : [
+                cell(r.Serial),
+                cell(r.Type.Name),
+                trackingLabel(r.IsTracking, r.TrackingSeconds),
+                r.IsFallDetection == null ? '-' : r.IsFallDetection ? `On - ${fallPresetName(r.FallDetectionSettings, r.FirmwareVersion)}` : 'Off',
+                cell(r.Call1Type?.Name ?? '-'),
+                cell(r.Call2Type?.Name ?? '-'),
+                cell(r.LastUpdated),
+              ],
+        ),
+      ]);
+    },
+  );
+
+  api.post(
+    '/ps-admin/devices/get-firmware-versions',
+    { access: P.DeviceListView, bodyLimit: 'upload', json: firmwareVersionsBody, sample: { json: { serials: ['SAMPLE-SERIAL'] } } },
+    async (c, { body }) => c.json((await firmwareVersions(deps(c).db, body.serials)) satisfies FirmwareVersions),
+  );
+
+  api.get(
+    '/ps-admin/devices/get-configuration',
+    { access: P.DeviceView, query: configurationBySerialQuery, sample: { query: { Serial: 'SAMPLE-SERIAL' } } },
+    async (c, { query }) => {
+      const { db, config } = deps(c);
+      const r = await deviceConfiguration(db, { serial: query.Serial }, config.now().getTime());
+      if (!r) throw deviceNotFound();
+      return c.json(r satisfies DeviceConfigurationDto);
+    },
+  );
+
+  api.get(
+    '/ps-admin/devices/get-configuration-by-id',
+    { access: P.DeviceView, query: configurationByIdQuery, sample: { query: { Id: SAMPLE_ID } } },
+    async (c, { query }) => {
+      const { db, config } = deps(c);
+      const r = await deviceConfiguration(db, { id: query.Id.toLowerCase() }, config.now().getTime());
+      if (!r) throw deviceNotFound();
+      return c.json(r satisfies DeviceConfigurationDto);
+    },
+  );
+
+  // ---------------------------------------------------------------- configuration requests and changes
+
+  const refresh =
+    (kind: 'refresh-configuration' | 'refresh-firmware', message: string) => async (c: Ctx, input: { body: { serial: string }; user: { id: string } }) => {
+      const { db, config } = deps(c);
+      const dev = (await devicesBySerials(db, [input.body.serial])).values().next().value;
+      if (!dev) throw deviceNotFound();
+      const at = config.now();
+      await queueDesired(db, [dev.id], kind, null, input.user.id, at.toISOString());
+      await audit(db, { actorId: input.user.id, action: `device.${kind}`, entity: 'device', entityId: dev.id, at });
+      const identity = deviceIdentityOf(dev);
+      await hub.publish([
+        {
+          event: 'DeviceConfigurationUpdated',
+          identity,
+          payload: { Id: dev.id, DeviceIdentity: identity, SerialNumber: dev.serialNumber, LastUpdated: dev.lastConfigurationDate },
+        },
+      ]);
+      return c.json({ Content: { Message: message } } satisfies MessageResponse);
+    };
+  api.put(
+    '/device-configuration',
+    { access: P.DeviceManage, json: refreshRequestBody, sample: { json: { serial: 'SAMPLE-SERIAL' } } },
+    refresh('refresh-configuration', MSG.configUpdateRequested),
+  );
+  api.put(
+    '/device-configuration/firmware',
+    { access: P.DeviceManage, json: refreshRequestBody, sample: { json: { serial: 'SAMPLE-SERIAL' } } },
+    refresh('refresh-firmware', MSG.firmwareUpdateRequested),
+  );
+
+  api.put(
+    '/api/v1/device/desired-configuration',
+    {
+      access: P.DeviceManage,
+      bodyLimit: 'upload',
+      json: configurationChangeBody,
+      sample: { json: { serials: ['SAMPLE-SERIAL'], isTrackingEnabled: true, trackingIntervalMinutes: 15 } },
+    },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const found = await devicesBySerials(db, body.serials);
+      const missing = body.serials.filter((s) => !found.has(s.trim().toLowerCase()));
+      if (missing.length)
+        throw new ApiError(
+          404,
+          `${missing.length} serial number(s) were not found; nothing was queued.`,
+          CODE.deviceNotFound,
+          Object.fromEntries(missing.slice(0, 1000).map((s) => [s, 'Not found'])),
+        );
+      const devs = [...new Map([...found.values()].map((d) => [d.id, d])).values()];
+      const types = new Set(devs.map((d) => d.type.value));
+      if (types.size > 1) throw new ApiError(422, MSG.oneDeviceType, LIVE_CODE.notConfigurable);
+      if (!devs.every((d) => isConfigurableType(d.type.value))) throw new ApiError(422, MSG.typeNotConfigurable(MSG.productName), LIVE_CODE.notConfigurable);
+      if (body.isManDownEnabled != null && new Set(devs.map((d) => d.firmwareVersion ?? '')).size > 1)
+        throw new ApiError(422, LIVE_TEXT.sameFirmware, LIVE_CODE.notConfigurable, { isManDownEnabled: LIVE_TEXT.sameFirmware });
+      const change = normaliseChange(body);
+      const at = config.now();
+      const queued = await queueDesired(
+        db,
+        devs.map((d) => d.id),
+        'configuration',
+        change,
+        user.id,
+        at.toISOString(),
+      );
+      await audit(db, {
+        actorId: user.id,
+        action: 'device.desired-configuration',
+        entity: 'device',
+        entityId: null,
+        at,
+        details: { ids: devs.map((d) => d.id), change },
+      });
+      await hub.publish(
+        devs.map((d) => {
+          const identity = deviceIdentityOf(d);
+          return {
+            event: 'DeviceConfigurationUpdated' as const,
+            identity,
+            payload: { Id: d.id, DeviceIdentity: identity, SerialNumber: d.serialNumber, LastUpdated: d.lastConfigurationDate },
+          };
+        }),
+      );
+      return c.json({ Content: { Message: MSG.configQueued }, Queued: queued } satisfies ConfigurationChangeResponse);
+    },
+  );
+
+  api.get(
+    '/api/v1/device/desired-configuration',
+    { access: P.DeviceListView, query: desiredConfigurationQuery, sample: { query: { serial: 'SAMPLE-SERIAL' } } },
+    async (c, { query }) => {
+      const { db } = deps(c);
+      const dev = (await devicesBySerials(db, [query.serial])).values().next().value;
+      if (!dev) throw deviceNotFound();
+      return c.json({ Items: await desiredList(db, dev.id) } satisfies DesiredConfigurationList);
+    },
+  );
+
+  // The SignalR client's own negotiate ({Url}/negotiate): transport set-up, authenticated by the hub token, not part of the API contract.
+  api.app.post(`${HUB_PATH}/negotiate`, (c) => hub.signalrNegotiate(c));
+}

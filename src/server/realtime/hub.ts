@@ -1,0 +1,474 @@
+// The device hub: the SignalR JSON hub protocol over WebSockets, served by the same process, so
+// the official @microsoft/signalr client connects unchanged (ARCHITECTURE.md "Live updates").
+//
+//   1. POST /api/admin/negotiate?userid=   (API route, access token)  → { Url, AccessToken }
+//      AccessToken is a hub token: audience 'safety-workspace-hub', the caller's id, tenant,
+//      permissions and session epoch, and the caller's own expiry. It opens the hub and nothing
+//      else (the API refuses its audience), so a token in a WebSocket URL cannot call the API.
+//   2. POST {Url}/negotiate?negotiateVersion=1  (hub token)  → connectionId + connectionToken.
+//      The token is `${connectionId}.${hmac(connectionId, user)}`: any node accepts it (no sticky
+//      sessions needed behind a load balancer).
+//   3. GET {Url}?id=connectionToken, WebSocket upgrade (hub token in the Authorization header, or
+//      ?access_token= — accepted for upgrades only), then the handshake {"protocol":"json",
+//      "version":1}␞ → {}␞, invocations (joinGroup / subscribe / leaveGroup answer a completion),
+//      pings both ways every 15 s (a client silent for 30 s is dropped), and a Close message when
+//      the hub token expires (allowReconnect: the client negotiates again) or the server stops.
+//
+// Groups are device identities. Events and group joins travel over the Bus (Redis pub/sub with
+// REDIS_URL, else in process): every node receives every event batch and writes it to its own
+// connections in that device's group, so a message ingested on node A reaches a browser on node
+// B; a subscribe-for-monitoring answered by node A for a connection held by node B is applied by B.
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import { SignJWT, decodeJwt, jwtVerify } from 'jose';
+import type { Context } from 'hono';
+import { sessionIsCurrent } from '../auth/session-epoch.js';
+import { TOKEN_ISSUER } from '../auth/tokens.js';
+import { errorBody, requestToken, type AuthUser, type Deps } from '../http.js';
+import { createMemoryBus, type Bus } from '../redis.js';
+import { scopeIdentities } from './scope.js';
+import { CODE, MSG } from '../../shared/messages.js';
+import type { Permission } from '../../shared/permissions.js';
+import { HUB_CLIENT_TIMEOUT_MS, HUB_PATH, HUB_PING_MS, type HubEventName, type HubEventPayloads } from '../../shared/schemas/live.js';
+
+export const HUB_AUDIENCE = 'safety-workspace-hub';
+const RS = '\u001e';
+const MSG_TYPE = { Invocation: 1, StreamItem: 2, Completion: 3, StreamInvocation: 4, CancelInvocation: 5, Ping: 6, Close: 7 } as const;
+const PING_FRAME = JSON.stringify({ type: MSG_TYPE.Ping }) + RS;
+const HANDSHAKE_TIMEOUT_MS = 15_000;
+/** A connection whose unsent data grows past this is too slow to follow: it is dropped (it reconnects and refetches). */
+const MAX_BUFFERED = 4 * 1024 * 1024;
+const MAX_FRAME = 1024 * 1024;
+const MAX_GROUPS_PER_CONNECTION = 20_000;
+
+export type HubUser = AuthUser & { exp: number; epoch: number };
+type Conn = {
+  id: string;
+  user: HubUser;
+  ws: WebSocket;
+  groups: Set<string>;
+  lastSeen: number;
+  ready: boolean;
+  buffer: string;
+  expiry?: ReturnType<typeof setTimeout>;
+};
+
+/** One event for the devices of a group: the invocation frame is built once and sent to every member. */
+export type HubEvent<K extends HubEventName = HubEventName> = { event: K; identity: string; payload: HubEventPayloads[K] };
+
+type ControlMessage = { op: 'join' | 'leave'; connectionId: string; userId: string; identities: string[] };
+
+export type HubOptions = {
+  /** Bus channel prefix (tests give each run its own, so runs sharing a Redis do not hear each other). */
+  channelPrefix?: string;
+  pingMs?: number;
+  clientTimeoutMs?: number;
+};
+
+export type Hub = ReturnType<typeof createHub>;
+
+export function createHub(deps: Deps, opts: HubOptions = {}) {
+  const bus: Bus = deps.bus ?? createMemoryBus();
+  const ownBus = !deps.bus;
+  const prefix = opts.channelPrefix ?? deps.config.hubChannelPrefix ?? 'hub';
+  const EVENTS = `${prefix}:events`;
+  const CONTROL = `${prefix}:control`;
+  const pingMs = opts.pingMs ?? HUB_PING_MS;
+  const clientTimeoutMs = opts.clientTimeoutMs ?? HUB_CLIENT_TIMEOUT_MS;
+  const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_FRAME });
+  const connections = new Map<string, Conn>();
+  const groups = new Map<string, Set<Conn>>();
+  const stats = { delivered: 0, dropped: 0 };
+  const log = deps.log;
+
+  // ------------------------------------------------------------ tokens
+
+  /** The hub token for an API caller: their claims, their expiry. */
+  async function issueToken(user: AuthUser, exp: number, epoch: number) {
+    return new SignJWT({ tenantId: user.tenantId, email: user.email, permissions: user.permissions, role: user.role, epoch })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(user.id)
+      .setIssuedAt(Math.floor(deps.config.now().getTime() / 1000))
+      .setExpirationTime(exp)
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(HUB_AUDIENCE)
+      .sign(deps.config.jwtSecret);
+  }
+
+  /** The hub token's user, or undefined (bad signature, other audience, expired, session ended). */
+  async function verifyToken(token: string | undefined): Promise<HubUser | undefined> {
+    if (!token) return undefined;
+    try {
+      const { payload } = await jwtVerify(token, deps.config.jwtSecret, {
+        algorithms: ['HS256'],
+        issuer: TOKEN_ISSUER,
+        audience: HUB_AUDIENCE,
+        requiredClaims: ['exp', 'sub'],
+        currentDate: deps.config.now(),
+      });
+      if (!(await sessionIsCurrent(deps, payload))) return undefined;
+      const perms = payload.permissions;
+      const role = payload.role;
+      return {
+        id: String(payload.sub),
+        tenantId: String(payload.tenantId ?? ''),
+        email: String(payload.email ?? ''),
+        permissions: (Array.isArray(perms) ? perms : []) as Permission[],
+        role: Array.isArray(role) ? (role as string[]) : [],
+        exp: Number(payload.exp),
+        epoch: Number(payload.epoch ?? 0),
+      };
+    } catch {
+      return undefined;
+    }
+  }
+
+  const sign = (connectionId: string, userId: string) =>
+    createHmac('sha256', deps.config.jwtSecret).update(`hub-connection.${connectionId}.${userId}`).digest('base64url').slice(0, 32);
+  function connectionIdOf(token: string, userId: string): string | undefined {
+    const [id, sig] = token.split('.');
+    if (!id || !sig || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) return undefined;
+    const want = Buffer.from(sign(id, userId));
+    const got = Buffer.from(sig);
+    return want.length === got.length && timingSafeEqual(want, got) ? id : undefined;
+  }
+
+  // ------------------------------------------------------------ HTTP: POST /api/admin/negotiate (the API route calls this)
+
+  /** { Url, AccessToken } for the signed-in caller of an API request (bearer access token already verified). */
+  async function negotiateFor(c: Context, user: AuthUser) {
+    const bearer = requestToken(c.req.raw) ?? '';
+    let exp = Math.floor(deps.config.now().getTime() / 1000) + deps.config.accessTokenSeconds;
+    let epoch = 0;
+    try {
+      const claims = decodeJwt(bearer);
+      if (typeof claims.exp === 'number') exp = claims.exp;
+      if (typeof claims.epoch === 'number') epoch = claims.epoch;
+    } catch {
+      /* verified already by the route guard */
+    }
+    return { Url: `${publicOrigin(c, deps)}${HUB_PATH}`, AccessToken: await issueToken(user, exp, epoch) };
+  }
+
+  // ------------------------------------------------------------ HTTP: POST {HUB_PATH}/negotiate (the SignalR client)
+
+  async function signalrNegotiate(c: Context) {
+    const user = await verifyToken(requestToken(c.req.raw));
+    if (!user) return c.json(errorBody(MSG.sessionExpired, CODE.unauthorized), 401);
+    const version = Number(c.req.query('negotiateVersion') ?? 0) >= 1 ? 1 : 0;
+    const connectionId = randomBytes(16).toString('base64url');
+    const connectionToken = `${connectionId}.${sign(connectionId, user.id)}`;
+    const availableTransports = [{ transport: 'WebSockets', transferFormats: ['Text'] }];
+    return c.json(
+      version === 1
+        ? { negotiateVersion: 1, connectionId, connectionToken, availableTransports }
+        : { negotiateVersion: 0, connectionId: connectionToken, availableTransports },
+    );
+  }
+
+  // ------------------------------------------------------------ WebSocket upgrade
+
+  function refuse(socket: Duplex, status: 401 | 404, message: string, code: string) {
+    const body = JSON.stringify(errorBody(message, code));
+    if (socket.writable)
+      socket.write(
+        `HTTP/1.1 ${status} ${status === 401 ? 'Unauthorized' : 'Not Found'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    socket.destroy();
+  }
+
+  /** The onUpgrade handler of HUB_PATH (attached with access 'public': the hub token is checked here). */
+  async function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
+    const user = await verifyToken(requestToken(req));
+    if (!user) return refuse(socket, 401, MSG.sessionExpired, CODE.unauthorized);
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const id = connectionIdOf(url.searchParams.get('id') ?? '', user.id);
+    if (!id || connections.has(id)) return refuse(socket, 404, 'No such connection.', CODE.notFound);
+    wss.handleUpgrade(req, socket, head, (ws) => open(ws, id, user));
+  }
+
+  function open(ws: WebSocket, id: string, user: HubUser) {
+    const conn: Conn = { id, user, ws, groups: new Set(), lastSeen: Date.now(), ready: false, buffer: '' };
+    connections.set(id, conn);
+    const untilExpiry = user.exp * 1000 - deps.config.now().getTime();
+    conn.expiry = setTimeout(() => closeConn(conn, 'Unauthorized: the access token expired.', true), Math.max(0, Math.min(untilExpiry, 2 ** 31 - 1)));
+    const handshakeTimer = setTimeout(() => {
+      if (!conn.ready) closeConn(conn, 'Handshake was not received in time.', false);
+    }, HANDSHAKE_TIMEOUT_MS);
+    ws.on('message', (data: RawData, isBinary: boolean) => {
+      conn.lastSeen = Date.now();
+      if (isBinary) return closeConn(conn, 'Binary frames are not supported (JSON hub protocol).', false);
+      conn.buffer += data.toString();
+      if (conn.buffer.length > MAX_FRAME) return closeConn(conn, 'Message too large.', false);
+      let i: number;
+      while ((i = conn.buffer.indexOf(RS)) >= 0) {
+        const frame = conn.buffer.slice(0, i);
+        conn.buffer = conn.buffer.slice(i + 1);
+        if (!conn.ready) {
+          clearTimeout(handshakeTimer);
+          handshake(conn, frame);
+        } else onMessage(conn, frame);
+        if (conn.ws.readyState !== WebSocket.OPEN) return;
+      }
+    });
+    ws.on('close', () => {
+      clearTimeout(handshakeTimer);
+      drop(conn);
+    });
+    ws.on('error', () => ws.terminate());
+  }
+
+  function handshake(conn: Conn, frame: string) {
+    let req: { protocol?: unknown; version?: unknown } | undefined;
+    try {
+      req = JSON.parse(frame);
+    } catch {
+      /* answered below */
+    }
+    if (req?.protocol !== 'json' || req.version !== 1) {
+      send(
+        conn,
+        JSON.stringify({
+          error: `Requested protocol '${String(req?.protocol)}' version ${String(req?.version)} is not available; this hub speaks 'json' version 1.`,
+        }) + RS,
+      );
+      conn.ws.close(1000);
+      return;
+    }
+    conn.ready = true;
+    send(conn, '{}' + RS);
+  }
+
+  function onMessage(conn: Conn, frame: string) {
+    let m: { type?: unknown; invocationId?: unknown; target?: unknown; arguments?: unknown } | undefined;
+    try {
+      m = JSON.parse(frame);
+    } catch {
+      return closeConn(conn, 'Invalid JSON frame.', false);
+    }
+    if (!m || typeof m !== 'object') return;
+    switch (m.type) {
+      case MSG_TYPE.Ping:
+        return;
+      case MSG_TYPE.Close:
+        conn.ws.close(1000);
+        return;
+      case MSG_TYPE.Invocation:
+        void invoke(
+          conn,
+          typeof m.invocationId === 'string' ? m.invocationId : undefined,
+          String(m.target ?? ''),
+          Array.isArray(m.arguments) ? m.arguments : [],
+        );
+        return;
+      case MSG_TYPE.StreamInvocation:
+        if (typeof m.invocationId === 'string') complete(conn, m.invocationId, undefined, 'Streaming is not supported by this hub.');
+        return;
+      default:
+        return; // CancelInvocation, StreamItem, acks: nothing to do
+    }
+  }
+
+  function complete(conn: Conn, invocationId: string | undefined, result: unknown, error?: string) {
+    if (invocationId === undefined) return;
+    const msg: Record<string, unknown> = { type: MSG_TYPE.Completion, invocationId };
+    if (error !== undefined) msg.error = error;
+    else if (result !== undefined) msg.result = result;
+    send(conn, JSON.stringify(msg) + RS);
+  }
+
+  const identitiesOf = (args: unknown[]): string[] =>
+    args
+      .flat()
+      .filter((x): x is string => typeof x === 'string')
+      .map((s) => s.trim())
+      .filter((s) => s && s.length <= 64)
+      .slice(0, MAX_GROUPS_PER_CONNECTION);
+
+  async function invoke(conn: Conn, invocationId: string | undefined, target: string, args: unknown[]) {
+    try {
+      switch (target.toLowerCase()) {
+        case 'joingroup':
+        case 'subscribe': {
+          const r = await join(conn, identitiesOf(args));
+          return complete(conn, invocationId, r);
+        }
+        case 'leavegroup':
+        case 'unsubscribe': {
+          for (const g of identitiesOf(args)) leaveGroup(conn, g);
+          return complete(conn, invocationId, null);
+        }
+        default:
+          return complete(conn, invocationId, undefined, `Unknown hub method '${target}'.`);
+      }
+    } catch (e) {
+      log({ msg: 'hub invocation failed', target, error: String((e as Error)?.stack ?? e) });
+      return complete(conn, invocationId, undefined, MSG.default);
+    }
+  }
+
+  async function join(conn: Conn, identities: string[]) {
+    const r = await scopeIdentities(deps.db, conn.user, identities);
+    if (connections.get(conn.id) !== conn) return r; // closed meanwhile
+    for (const g of r.Subscribed) joinGroup(conn, g);
+    return r;
+  }
+
+  function joinGroup(conn: Conn, g: string) {
+    if (conn.groups.has(g) || conn.groups.size >= MAX_GROUPS_PER_CONNECTION) return;
+    conn.groups.add(g);
+    let set = groups.get(g);
+    if (!set) groups.set(g, (set = new Set()));
+    set.add(conn);
+  }
+  function leaveGroup(conn: Conn, g: string) {
+    if (!conn.groups.delete(g)) return;
+    const set = groups.get(g);
+    set?.delete(conn);
+    if (set && !set.size) groups.delete(g);
+  }
+
+  function send(conn: Conn, frame: string) {
+    const ws = conn.ws;
+    if (ws.readyState !== WebSocket.OPEN) return false;
+    if (ws.bufferedAmount > MAX_BUFFERED) {
+      stats.dropped++;
+      ws.terminate();
+      return false;
+    }
+    ws.send(frame);
+    return true;
+  }
+
+  function closeConn(conn: Conn, error: string | undefined, allowReconnect: boolean) {
+    if (conn.ws.readyState === WebSocket.OPEN) {
+      const msg: Record<string, unknown> = { type: MSG_TYPE.Close, allowReconnect };
+      if (error) msg.error = error;
+      conn.ws.send(JSON.stringify(msg) + RS);
+      conn.ws.close(1000);
+    }
+    // a peer that never answers the close handshake is cut after a second
+    setTimeout(() => conn.ws.terminate(), 1_000).unref();
+    drop(conn);
+  }
+
+  function drop(conn: Conn) {
+    if (connections.get(conn.id) !== conn) return;
+    connections.delete(conn.id);
+    clearTimeout(conn.expiry);
+    for (const g of [...conn.groups]) leaveGroup(conn, g);
+  }
+
+  const pinger = setInterval(() => {
+    const now = Date.now();
+    for (const conn of connections.values()) {
+      if (now - conn.lastSeen > clientTimeoutMs) {
+        closeConn(conn, 'Server timeout elapsed without receiving a message from the client.', true);
+        continue;
+      }
+      if (conn.ready) send(conn, PING_FRAME);
+    }
+  }, pingMs);
+  pinger.unref();
+
+  // ------------------------------------------------------------ events and groups across nodes
+
+  function deliverLocal(frames: [string, string][]) {
+    for (const [identity, frame] of frames) {
+      const set = groups.get(identity);
+      if (!set) continue;
+      for (const conn of set) if (conn.ready && send(conn, frame)) stats.delivered++;
+    }
+  }
+
+  function applyControl(m: ControlMessage) {
+    const conn = connections.get(m.connectionId);
+    if (!conn || conn.user.id !== m.userId) return false;
+    for (const g of m.identities) {
+      if (m.op === 'join') joinGroup(conn, g);
+      else leaveGroup(conn, g);
+    }
+    return true;
+  }
+
+  const subscriptions = Promise.all([
+    bus.subscribe(EVENTS, (message) => {
+      try {
+        deliverLocal(JSON.parse(message) as [string, string][]);
+      } catch (e) {
+        log({ msg: 'hub event batch unreadable', error: String(e) });
+      }
+    }),
+    bus.subscribe(CONTROL, (message) => {
+      try {
+        applyControl(JSON.parse(message) as ControlMessage);
+      } catch (e) {
+        log({ msg: 'hub control message unreadable', error: String(e) });
+      }
+    }),
+  ]);
+  subscriptions.catch((e) => log({ msg: 'hub could not subscribe to the bus', error: String((e as Error)?.message ?? e) }));
+
+  /** Sends events to the subscribers of their devices, on every node. Batches of up to 500 events per bus message. */
+  async function publish(events: HubEvent[]) {
+    for (let i = 0; i < events.length; i += 500) {
+      const frames = events
+        .slice(i, i + 500)
+        .map((e) => [e.identity, JSON.stringify({ type: MSG_TYPE.Invocation, target: e.event, arguments: [e.payload] }) + RS] as [string, string]);
+      try {
+        await bus.publish(EVENTS, JSON.stringify(frames));
+      } catch (e) {
+        log({ msg: 'hub publish failed', error: String((e as Error)?.message ?? e) });
+      }
+    }
+  }
+
+  /**
+   * POST /devices/subscribe-for-monitoring: adds the (already scoped) identities to a connection's
+   * groups. A connection of this node is updated at once; otherwise, with several nodes (Redis),
+   * the node holding it applies the message. Returns false when no node can hold it.
+   */
+  async function subscribeConnection(connectionId: string, userId: string, identities: string[]): Promise<boolean> {
+    const m: ControlMessage = { op: 'join', connectionId, userId, identities };
+    if (applyControl(m)) return true;
+    if (!deps.redis) return false;
+    await bus.publish(CONTROL, JSON.stringify(m));
+    return true;
+  }
+
+  return {
+    ready: () => subscriptions.then(() => undefined),
+    issueToken,
+    verifyToken,
+    negotiateFor,
+    signalrNegotiate,
+    handleUpgrade,
+    publish,
+    subscribeConnection,
+    /** figures for tests and benchmarks */
+    stats: () => ({ connections: connections.size, groups: groups.size, ...stats }),
+    /** Closes every connection (Close message with allowReconnect) and leaves the bus. */
+    async close() {
+      clearInterval(pinger);
+      for (const conn of [...connections.values()]) closeConn(conn, 'Server is shutting down.', true);
+      wss.close();
+      const unsubs = await subscriptions.catch(() => [] as (() => Promise<void>)[]);
+      for (const u of unsubs) await u().catch(() => {});
+      if (ownBus) await bus.close();
+    },
+  };
+}
+
+/** The origin browsers reach this server at (behind trusted proxies: X-Forwarded-Proto / -Host). */
+function publicOrigin(c: Context, deps: Deps) {
+  const url = new URL(c.req.url);
+  if (deps.config.trustProxy > 0) {
+    const proto = c.req.header('x-forwarded-proto')?.split(',')[0]?.trim();
+    const host = c.req.header('x-forwarded-host')?.split(',')[0]?.trim();
+    if (proto && /^https?$/.test(proto)) url.protocol = `${proto}:`;
+    if (host && /^[A-Za-z0-9.-]+(:\d+)?$/.test(host)) url.host = host;
+  }
+  return url.origin;
+}

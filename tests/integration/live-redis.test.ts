@@ -1,0 +1,103 @@
+// Two server nodes sharing Redis (TEST_REDIS_URL; runs in the redis step of `npm test`, skipped
+// without it): a browser connected to node B receives a message ingested on node A, and a
+// subscribe-for-monitoring answered by node A for a connection held by node B takes effect there.
+// Each run uses its own hub channel prefix, so runs sharing a Redis do not hear each other.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { createServer, type AppServer } from '../../src/server/server.js';
+import { testConfig } from '../../src/server/config.js';
+import { createOutbox } from '../../src/server/outbox.js';
+import { openRedis, openRedisBus, type OpenedRedis, type RedisBus } from '../../src/server/redis.js';
+import { createTestDb, type TestDb } from '../helpers/db.js';
+import { signedIn } from '../helpers/auth.js';
+import { GATEWAY_KEY, insertDevice, message } from '../helpers/live.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL;
+
+describe.skipIf(!REDIS_URL)('two nodes behind Redis (TEST_REDIS_URL)', () => {
+  let tdb: TestDb;
+  const nodes: { srv: AppServer; redis: OpenedRedis; bus: RedisBus }[] = [];
+  const conns: HubConnection[] = [];
+  let admin: { id: string; token: string };
+  const IMEI = '358000000000001';
+
+  beforeAll(async () => {
+    tdb = await createTestDb();
+    const config = testConfig({ hubChannelPrefix: `test-hub-${randomUUID()}` });
+    const log = () => {};
+    for (let i = 0; i < 2; i++) {
+      const redis = openRedis(REDIS_URL!);
+      const bus = openRedisBus(redis);
+      const srv = await createServer(
+        { db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log, redis, bus },
+        { port: 0, hostname: '127.0.0.1' },
+      );
+      await srv.services.hub.ready();
+      nodes.push({ srv, redis, bus });
+    }
+    admin = await signedIn(tdb.db, config, ['SuperAdminRole']);
+    await insertDevice(tdb.db, { serialNumber: 'REDIS-0001', imei: IMEI });
+  });
+  afterAll(async () => {
+    for (const c of conns) await c.stop().catch(() => {});
+    for (const n of nodes) {
+      await n.srv.close();
+      await n.bus.close();
+      await n.redis.close();
+    }
+    await tdb?.close();
+  });
+
+  const url = (i: number) => `http://127.0.0.1:${nodes[i]!.srv.port}`;
+  const post = async (i: number, path: string, body: unknown, headers: Record<string, string>) => {
+    const res = await fetch(`${url(i)}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+    return { status: res.status, body: await res.json() };
+  };
+
+  async function connectTo(i: number) {
+    const n = await post(i, `/api/admin/negotiate?userid=${admin.id}`, undefined, { authorization: `Bearer ${admin.token}` });
+    const got: Record<string, unknown>[] = [];
+    const conn = new HubConnectionBuilder()
+      .withUrl(n.body.Url, { accessTokenFactory: () => n.body.AccessToken, transport: HttpTransportType.WebSockets })
+      .configureLogging(LogLevel.None)
+      .build();
+    conn.on('MessageStream', (p: Record<string, unknown>) => got.push(p));
+    await conn.start();
+    conns.push(conn);
+    return { conn, got };
+  }
+  async function until(what: () => boolean, ms = 3_000) {
+    const end = Date.now() + ms;
+    while (!what()) {
+      if (Date.now() > end) throw new Error('timed out waiting');
+      await new Promise((r) => setTimeout(r, 20));
+    }
+  }
+
+  test('a message ingested on node A reaches a client connected to node B', async () => {
+    const onB = await connectTo(1);
+    expect(await onB.conn.invoke('joinGroup', [IMEI])).toEqual({ Subscribed: [IMEI], Refused: [] });
+    const m = message(IMEI, { message: 'SOS alarm' });
+    const sent = Date.now();
+    expect((await post(0, '/api/v1/device-messages/ingest', [m], { 'X-Gateway-Key': GATEWAY_KEY })).status).toBe(200);
+    await until(() => onB.got.some((p) => p.MessageId === m.messageId), 2_000);
+    expect(Date.now() - sent).toBeLessThan(2_000);
+    expect(onB.got).toHaveLength(1); // once, not once per node
+  });
+
+  test('subscribe-for-monitoring on node A for a connection held by node B', async () => {
+    const onB = await connectTo(1);
+    const r = await post(
+      0,
+      '/devices/subscribe-for-monitoring',
+      { connectionId: onB.conn.connectionId, deviceIdentities: [IMEI] },
+      { authorization: `Bearer ${admin.token}` },
+    );
+    expect(r).toEqual({ status: 200, body: { Subscribed: [IMEI], Refused: [] } });
+    // The join went out on Redis before the answer; the events of the ingest follow it on the same channel order.
+    const m = message(IMEI, { message: 'Fall detected' });
+    expect((await post(0, '/api/v1/device-messages/ingest', [m], { 'X-Gateway-Key': GATEWAY_KEY })).status).toBe(200);
+    await until(() => onB.got.some((p) => p.MessageId === m.messageId), 2_000);
+  });
+});
