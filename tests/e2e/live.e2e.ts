@@ -101,12 +101,13 @@ test('device tab: g d opens it, configuration shows, an ingested message arrives
   // b a: add it to the bulk list; b e: Change Configuration for the selection
   await page.locator('body').focus();
   await keys(page, 'b', 'a');
-  const serialField = page.getByLabel('Serial Number', { exact: true });
-  await expect(serialField).toBeFocused();
+  // (the device tab's read-only 'Serial Number' stays in the page: pick Bulk Update's field)
+  const serialField = page.locator('input[id$="-bulk-serial"]');
+  await expect(serialField).toBeFocused({ timeout: 20_000 });
   await page.keyboard.type(device.serialNumber);
   await page.keyboard.press('Enter');
   await expect(page.getByRole('row').filter({ hasText: device.serialNumber })).toBeVisible();
-  await page.locator('[role="grid"]').first().focus();
+  await page.getByRole('grid', { name: 'Bulk list' }).focus();
   await keys(page, 'b', 'e');
   await expect(page).toHaveURL(/\/manage\/change-configuration$/);
   const change = page.getByRole('checkbox', { name: 'Change tracking' });
@@ -138,7 +139,7 @@ test('device tab: g d opens it, configuration shows, an ingested message arrives
   expect(JSON.parse(stored!.payload)).not.toHaveProperty('isManDownEnabled');
 
   // b t: Device Testing shows the device's last message (the SOS)
-  await page.locator('[role="grid"]').first().focus();
+  await page.getByRole('grid', { name: 'Current configuration' }).focus();
   await keys(page, 'b', 't');
   await expect(page).toHaveURL(/\/manage\/device-testing$/);
   await expect(page.getByRole('row').filter({ hasText: device.serialNumber })).toContainText('SOS alarm');
