@@ -1,7 +1,8 @@
 // Live devices (#11), by keyboard in Chromium against the real server: open a device with g d and
 // its serial, see its configuration, watch a message posted to the ingestion endpoint (as a
 // gateway would) arrive in the Message Stream live, then queue a configuration change for it
-// from Configure & Test Devices (b a, b e) and find the desired configuration stored.
+// from Configure & Test Devices (b a, b e), find the desired configuration stored, and watch the
+// Current Configuration tab show it once the device (played by the test, as a gateway) applies it.
 import { test, expect, type Page } from '@playwright/test';
 import { signedInAs, dbQuery, BASE } from './helpers';
 import { E2E_GATEWAY_KEY } from './env';
@@ -32,6 +33,18 @@ async function shot(page: Page, name: string) {
     await page.screenshot({ path: `.tmp/e2e-results/live-${name}-${w}x${h}.png` });
   }
   await page.setViewportSize({ width: 1440, height: 900 });
+}
+
+type Ingested = { Accepted: number; Commands: { Id: string; Kind: string; Configuration: Record<string, unknown> | null }[] };
+/** What a gateway does: post device messages with the gateway key. */
+async function ingest(messages: Record<string, unknown>[]): Promise<Ingested> {
+  const res = await fetch(`${BASE}/api/v1/device-messages/ingest`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', [GATEWAY_KEY_HEADER]: E2E_GATEWAY_KEY },
+    body: JSON.stringify(messages),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as Ingested;
 }
 
 /** Press a shortcut sequence outside any field. */
@@ -66,23 +79,18 @@ test('device tab: g d opens it, configuration shows, an ingested message arrives
   await shot(page, 'device');
   const messageId = `e2e-${Date.now()}`;
   const posted = Date.now();
-  const res = await fetch(`${BASE}/api/v1/device-messages/ingest`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', [GATEWAY_KEY_HEADER]: E2E_GATEWAY_KEY },
-    body: JSON.stringify([
-      {
-        messageId,
-        deviceIdentity: device.imei,
-        deviceType: device.type,
-        date: new Date().toISOString(),
-        message: 'SOS alarm',
-        battery: 47,
-        signal: 71,
-        rawMessage: '+RESP:GTSOS',
-      },
-    ]),
-  });
-  expect(res.status).toBe(200);
+  await ingest([
+    {
+      messageId,
+      deviceIdentity: device.imei,
+      deviceType: device.type,
+      date: new Date().toISOString(),
+      message: 'SOS alarm',
+      battery: 47,
+      signal: 71,
+      rawMessage: '+RESP:GTSOS',
+    },
+  ]);
   const first = stream.getByRole('listitem').first();
   await expect(first).toContainText('SOS alarm', { timeout: 5_000 });
   await expect(first).toContainText('Battery 47%');
@@ -126,7 +134,8 @@ test('device tab: g d opens it, configuration shows, an ingested message arrives
   await page.keyboard.press('Enter');
   await expect(page.getByText(MSG.configQueued)).toBeVisible();
   await expect(page).toHaveURL(/\/manage\/current-configuration$/);
-  await expect(page.getByRole('row').filter({ hasText: device.serialNumber })).toBeVisible();
+  const configRow = page.getByRole('row').filter({ hasText: device.serialNumber });
+  await expect(configRow).toContainText('Pending');
   await shot(page, 'current-configuration');
 
   // stored: the desired configuration, with only the tracking group
@@ -138,10 +147,32 @@ test('device tab: g d opens it, configuration shows, an ingested message arrives
   expect(JSON.parse(stored!.payload)).toMatchObject({ isTrackingEnabled: true, trackingIntervalMinutes: 45 });
   expect(JSON.parse(stored!.payload)).not.toHaveProperty('isManDownEnabled');
 
-  // b t: Device Testing shows the device's last message (the SOS)
+  // The device is turned on: the gateway hands it the queued change; it reports it applied, and
+  // the Current Configuration tab (watching the selection live) shows the new tracking interval.
+  const on = await ingest([
+    { messageId: `${messageId}-on`, deviceIdentity: device.imei, deviceType: device.type, date: new Date().toISOString(), message: 'Power on' },
+  ]);
+  const command = on.Commands.find((c) => c.Kind === 'configuration');
+  expect(command?.Configuration).toMatchObject({ isTrackingEnabled: true, trackingIntervalMinutes: 45 });
+  await ingest([
+    {
+      messageId: `${messageId}-cfg`,
+      deviceIdentity: device.imei,
+      deviceType: device.type,
+      date: new Date().toISOString(),
+      message: 'Configuration acknowledged',
+      properties: { Configuration: { IsTracking: true, TrackingSeconds: 45 * 60 }, AppliedConfigurationIds: [command!.Id] },
+    },
+  ]);
+  await expect(configRow).toContainText('On - 45 minutes', { timeout: 5_000 });
+  await expect(configRow).not.toContainText('Pending');
+  expect(dbQuery<{ appliedAt: string | null }>('select appliedAt from desiredConfigurations where id = ?', command!.Id)[0]?.appliedAt).toBeTruthy();
+  await shot(page, 'current-configuration-applied');
+
+  // b t: Device Testing shows the device's last message
   await page.getByRole('grid', { name: 'Current configuration' }).focus();
   await keys(page, 'b', 't');
   await expect(page).toHaveURL(/\/manage\/device-testing$/);
-  await expect(page.getByRole('row').filter({ hasText: device.serialNumber })).toContainText('SOS alarm');
+  await expect(page.getByRole('row').filter({ hasText: device.serialNumber })).toContainText('Configuration acknowledged');
   await shot(page, 'device-testing');
 });

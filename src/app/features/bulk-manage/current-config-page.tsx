@@ -13,16 +13,17 @@ import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { deviceTypesQuery, saveBlob } from '../../api/devices';
-import { configurationListQuery, configurationTypesQuery, downloadConfigurationsCsv, liveKeys } from '../../api/live';
+import { configurationListQuery, configurationTypesQuery, downloadConfigurationsCsv, liveKeys, useDeviceLive } from '../../api/live';
 import type { ConfigurationRow } from '../../../shared/schemas/live';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { MSG } from '../../../shared/messages';
 import { fallDetectionLabel, formatInstant as formatDateTime } from '../../../shared/device-config-format';
-import { trackingLabel } from '../../../shared/schemas/live';
+import { deviceIdentityOf, trackingLabel } from '../../../shared/schemas/live';
 import { ManageShell, useSelectedDevices } from './manage-shell';
 import { csvFileName, toConfigurationsFilter, YES_NO_OPTIONS } from './manage-filters';
 
 export const NO_CONFIGURATION = 'No configuration for this device';
+export const PENDING = 'Pending';
 
 type State = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: State = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'Serial', desc: false }, filters: {} };
@@ -48,7 +49,14 @@ export function configurationColumns(): DataTableColumn<ConfigurationRow>[] {
     },
     { id: 'call1', header: 'Call 1', sortKey: 'Call1Type', width: 'minmax(150px, 1fr)', cell: (r) => (none(r) ? '-' : (r.Call1Type?.Name ?? '-')) },
     { id: 'call2', header: 'Call 2', sortKey: 'Call2Type', width: 'minmax(120px, 1fr)', cell: (r) => (none(r) ? '-' : (r.Call2Type?.Name ?? '-')) },
-    { id: 'updated', header: 'Last Updated', sortKey: 'LastUpdated', width: '150px', cell: (r) => formatDateTime(r.LastUpdated) },
+    {
+      id: 'updated',
+      header: 'Last Updated',
+      sortKey: 'LastUpdated',
+      width: '150px',
+      // A queued change not applied yet reads 'Pending' (the device applies it when it is turned on).
+      cell: (r) => (r.PendingChanges > 0 ? <span title={`${r.PendingChanges} change(s) queued`}>{PENDING}</span> : formatDateTime(r.LastUpdated)),
+    },
   ];
 }
 
@@ -64,6 +72,10 @@ export function CurrentConfigPage() {
   const list = useQuery({ ...configurationListQuery({ ...filter, page: state.page, pageSize: state.pageSize }), enabled: serials.length > 0 });
   // Arriving from Change Configuration: show what the server has now.
   useEffect(() => void qc.invalidateQueries({ queryKey: [...liveKeys.all, 'configurations'] }), [qc]);
+  // A selected device applied a configuration (it was turned on): fetch the list again, so the
+  // stock person watches a queued change arrive.
+  const identities = useMemo(() => devices.map((d) => deviceIdentityOf({ imei: d.imei ?? null, serialNumber: d.serialNumber })), [devices]);
+  useDeviceLive(identities, { DeviceConfigurationUpdated: () => void qc.invalidateQueries({ queryKey: [...liveKeys.all, 'configurations'] }) });
 
   const selectedTypes = useMemo(() => new Set(devices.map((d) => d.type.value)), [devices]);
   const filterDefs: FilterDef[] = useMemo(() => {
