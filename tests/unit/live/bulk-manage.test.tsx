@@ -25,7 +25,7 @@ import { toast } from '../../../src/app/ui/toast';
 import { BULK_KEY, type BulkDevice, type BulkState } from '../../../src/app/state/bulk';
 import { ChangeConfigPage } from '../../../src/app/features/bulk-manage/change-config-page';
 import { DeviceTestingPage, NO_COMMUNICATION } from '../../../src/app/features/bulk-manage/device-testing-page';
-import { CurrentConfigPage, NO_CONFIGURATION } from '../../../src/app/features/bulk-manage/current-config-page';
+import { CurrentConfigPage, NO_CONFIGURATION, PENDING } from '../../../src/app/features/bulk-manage/current-config-page';
 import { CHANGE_TEXTS } from '../../../src/app/features/bulk-manage/change-config-form';
 import { getHref } from '../../../src/app/paths';
 import { MSG, PAGE_TITLES } from '../../../src/shared/messages';
@@ -266,7 +266,7 @@ describe('Device Testing', () => {
 });
 
 describe('Current Configuration', () => {
-  it("shows 'On - N minutes', 'On - settings', and 'No configuration for this device'", async () => {
+  it("shows 'On - N minutes', 'On - settings', 'No configuration for this device'; 'Pending' while a change waits, and the applied change live", async () => {
     const [a, b] = [dev(1), dev(2)];
     selectOnBulkList([a, b]);
     const row = (serial: string, over: Partial<ConfigurationRow> = {}): ConfigurationRow => ({
@@ -304,6 +304,18 @@ describe('Current Configuration', () => {
     expect(rowA).toHaveTextContent('Alarm Receiving Centre');
     const rowB = screen.getByText(b.serialNumber).closest('[role="row"]') as HTMLElement;
     expect(rowB).toHaveTextContent(NO_CONFIGURATION);
+
+    // A change is queued for a: 'Pending'; the device applies it: the list is fetched again.
+    configurations = [row(a.serialNumber, { PendingChanges: 1 }), configurations[1]!];
+    act(() => hub.handlers.DeviceConfigurationUpdated?.({ Id: a.id, DeviceIdentity: a.imei, SerialNumber: a.serialNumber, LastUpdated: null }));
+    await waitFor(() => expect(screen.getByText(a.serialNumber).closest('[role="row"]')).toHaveTextContent(PENDING));
+    configurations = [row(a.serialNumber, { TrackingSeconds: 2700, LastUpdated: '2026-11-22T09:00:00.000Z' }), configurations[1]!];
+    act(() =>
+      hub.handlers.DeviceConfigurationUpdated?.({ Id: a.id, DeviceIdentity: a.imei, SerialNumber: a.serialNumber, LastUpdated: '2026-11-22T09:00:00.000Z' }),
+    );
+    await waitFor(() => expect(screen.getByText(a.serialNumber).closest('[role="row"]')).toHaveTextContent('On - 45 minutes'));
+    expect(screen.getByText(a.serialNumber).closest('[role="row"]')).not.toHaveTextContent(PENDING);
+    expect(hub.identities).toEqual([a.imei, b.imei]);
     expect(httpMock).toHaveBeenCalledWith(
       '/ps-admin/devices/get-configurations',
       expect.objectContaining({ body: expect.objectContaining({ serialNumbers: [a.serialNumber, b.serialNumber], page: 1, pageSize: 10 }) }),
