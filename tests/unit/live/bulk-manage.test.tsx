@@ -262,6 +262,8 @@ describe('Device Testing', () => {
       ).toHaveTextContent('Yes'),
     );
     expect(screen.getByTestId('live-state')).toHaveTextContent('Live');
+    // Each row opens its device tab.
+    expect(within(await rowOf(a.serialNumber)).getByRole('link')).toHaveAttribute('href', getHref('device', { deviceId: a.id }));
   });
 });
 

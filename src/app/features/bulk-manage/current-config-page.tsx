@@ -11,6 +11,10 @@ import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-ba
 import { useTabState } from '../../ui/data-table/use-tab-state';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
+import { openRoute } from '../../workspace/actions';
+import { useCan } from '../../state/session';
+import { getHref } from '../../paths';
+import { P } from '../../../shared/permissions';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { deviceTypesQuery, saveBlob } from '../../api/devices';
 import { configurationListQuery, configurationTypesQuery, downloadConfigurationsCsv, liveKeys, useDeviceLive } from '../../api/live';
@@ -62,6 +66,7 @@ export function configurationColumns(): DataTableColumn<ConfigurationRow>[] {
 
 export function CurrentConfigPage() {
   const tab = useTab();
+  const can = useCan();
   const qc = useQueryClient();
   const devices = useSelectedDevices();
   const serials = useMemo(() => devices.map((d) => d.serialNumber), [devices]);
@@ -139,6 +144,10 @@ export function CurrentConfigPage() {
           error={list.isError ? errorMessage(list.error) : null}
           onRetry={() => void list.refetch()}
           emptyMessage={MSG.noResultsFound}
+          // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
+          canOpen={() => can(P.DeviceView)}
+          onOpen={(r, { beside }) => openRoute(getHref('device', { deviceId: r.Id }), beside ? { beside: true } : undefined)}
+          rowHref={(r) => (can(P.DeviceView) ? getHref('device', { deviceId: r.Id }) : null)}
           filterRef={searchRef}
           keyboardActive={tab.active}
           minWidth="1080px"

@@ -14,6 +14,10 @@ import { useTabState } from '../../ui/data-table/use-tab-state';
 import { LiveBadge } from '../../ui/live-badge';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
+import { openRoute } from '../../workspace/actions';
+import { useCan } from '../../state/session';
+import { getHref } from '../../paths';
+import { P } from '../../../shared/permissions';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { deviceTypesQuery, saveBlob } from '../../api/devices';
 import { downloadLastMessagesCsv, lastMessagesQuery, useDeviceLive, type LastMessages } from '../../api/live';
@@ -84,6 +88,7 @@ export function testingColumns(recent: ReadonlySet<string>): DataTableColumn<Las
 
 export function DeviceTestingPage() {
   const tab = useTab();
+  const can = useCan();
   const qc = useQueryClient();
   const devices = useSelectedDevices();
   const identities = useMemo(() => devices.map((d) => deviceIdentityOf({ imei: d.imei ?? null, serialNumber: d.serialNumber })), [devices]);
@@ -178,6 +183,10 @@ export function DeviceTestingPage() {
           error={list.isError ? errorMessage(list.error) : null}
           onRetry={() => void list.refetch()}
           emptyMessage={MSG.noResultsFound}
+          // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
+          canOpen={() => can(P.DeviceView)}
+          onOpen={(r, { beside }) => openRoute(getHref('device', { deviceId: r.DeviceId }), beside ? { beside: true } : undefined)}
+          rowHref={(r) => (can(P.DeviceView) ? getHref('device', { deviceId: r.DeviceId }) : null)}
           filterRef={searchRef}
           keyboardActive={tab.active}
           minWidth="1080px"
