@@ -81,7 +81,7 @@ export type RouteSpec = {
   access: Access;
   bodyLimit: BodyLimit;
   /** a minimal valid request, for tests that only probe the guard */
-  sample?: { query?: Record<string, string>; json?: unknown; form?: Record<string, string> };
+  sample?: { query?: Record<string, string>; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> };
 };
 
 type Opts<Q extends AnySchema | undefined, B extends AnySchema | undefined, F extends AnySchema | undefined> = {

@@ -9,6 +9,9 @@ import { createOutbox } from './outbox.js';
 import { createMemoryBus, openRedis, openRedisBus } from './redis.js';
 import { createServer } from './server.js';
 import { DEMO_ACCOUNTS } from './seed/accounts.js';
+import { backfillLastMessages } from './modules/live/repo.js';
+import { createSimulator, type Simulator } from './simulator/simulator.js';
+import { simulatedDevices } from './simulator/devices.js';
 
 const log = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
 
@@ -20,6 +23,7 @@ async function main() {
     execFileSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
   }
   const db = await prepareDatabase(config, log);
+  await backfillLastMessages(db); // live devices (#11): demo message history → each device's last message
 
   const outbox = createOutbox({ smtpUrl: config.smtpUrl, log, now: config.now });
   // Several nodes share sign-in rate limits through Redis (REDIS_URL); without it each node counts alone.
@@ -29,6 +33,20 @@ async function main() {
   const server = await createServer({ db, config, outbox, log, redis, bus }, { clientDir });
   // Mail a crash left unsent goes out now, not with the next message (the relay skips anything over an hour old).
   outbox.flush(db);
+  // Live devices (#11): with demo data the device simulator drives a few demo devices through the public ingestion endpoint (SIMULATOR=off: not).
+  let simulator: Simulator | undefined;
+  if (config.simulator.enabled && config.gatewayKeys[0]) {
+    const devices = await simulatedDevices(db, config.simulator.devices);
+    simulator = createSimulator({
+      baseUrl: `http://127.0.0.1:${server.port}`,
+      gatewayKey: config.gatewayKeys[0],
+      devices,
+      intervalMs: config.simulator.intervalMs,
+      seed: config.seed,
+      log,
+    });
+    simulator.start();
+  }
 
   process.stdout.write(
     [
@@ -36,6 +54,8 @@ async function main() {
       `  Workspace ready at http://localhost:${server.port}`,
       `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : join(config.dataDir, 'workspace.sqlite')}`,
       ...(config.demo ? ['  Demo sign-ins (password: ' + config.demoPassword + '):', ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(28)} ${a.label}`)] : []),
+      ...(config.gatewayKeyGenerated ? [`  Gateway key (X-Gateway-Key, kept in ${join(config.dataDir, 'gateway-key.json')}): ${config.gatewayKeys[0]}`] : []),
+      ...(simulator ? [`  Device simulator: ${simulator.devices().length} demo devices (SIMULATOR=off to stop it)`] : []),
       '',
     ].join('\n') + '\n',
   );
@@ -47,6 +67,7 @@ async function main() {
     log({ msg: 'shutting down', signal });
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
+    await simulator?.stop();
     await server.close();
     await outbox.close(); // waits for the relay's current send
     await bus.close();

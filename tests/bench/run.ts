@@ -26,6 +26,7 @@ async function main() {
   await section('token', async () => (await import('./token.bench.js')).benchToken());
   await section('palette', async () => (await import('./palette.bench.js')).benchPalette());
   await section('persons-list', async () => (await import('./persons-list.bench.js')).benchPersonsList());
+  await section('ingest', async () => (await import('./ingest.bench.js')).benchIngest());
   console.log('\n== summary');
   for (const [k, f] of Object.entries(all)) for (const [m, v] of Object.entries(f)) console.log(`  ${k}.${m}: ${v}`);
 }

@@ -171,6 +171,85 @@ describe('every endpoint answers its contract', () => {
     }
   });
 
+  test('live devices (#11)', async () => {
+    const imei = '359111000000001';
+    const fd = new FormData();
+    fd.append('File', new File([`SerialNumber,Type,IMEI\nLIVECHK-0001,640,${imei}\n`], 'devices.csv', { type: 'text/csv' }));
+    await expectContract('POST /api/v1/import/devices', '/api/v1/import/devices', { body: fd });
+    const now = Date.now();
+    const batch = [0, 1, 2].map((i) => ({
+      messageId: `contract-live-${i}`,
+      deviceIdentity: imei,
+      deviceType: 640,
+      date: new Date(now - 3000 + i * 1000).toISOString(),
+      message: i === 2 ? 'Configuration acknowledged' : 'Heartbeat',
+      battery: 90,
+      signal: 70,
+      location: i === 1 ? { latitude: 51.5, longitude: -0.1 } : null,
+      rawMessage: '+RESP',
+      properties: i === 2 ? { Configuration: { IsTracking: true, TrackingSeconds: 900 } } : {},
+    }));
+    const ingested = await expectContract('POST /api/v1/device-messages/ingest', '/api/v1/device-messages/ingest', {
+      token: undefined,
+      json: batch,
+      headers: { 'X-Gateway-Key': 'test-gateway-key' },
+    });
+    expect(ingested.Accepted).toBe(3);
+    const neg = await expectContract('POST /api/admin/negotiate', `/api/admin/negotiate?userid=${adminId}`);
+    expect(neg.Url).toMatch(/\/hub\/devices$/);
+    // No hub connection here (live-hub.test.ts has them): a subscription for an unknown connection is a 404 in the error shape.
+    const sub = await t.request('/devices/subscribe-for-monitoring', {
+      method: 'POST',
+      token: admin,
+      json: { connectionId: 'none', deviceIdentities: [imei] },
+    });
+    expect(sub.status).toBe(404);
+    expect(v.safeParse(errorBodySchema, await sub.json()).success).toBe(true);
+    expect(v.safeParse(ENDPOINTS['POST /devices/subscribe-for-monitoring'], { Subscribed: [imei], Refused: [] }).success).toBe(true);
+    checked.add('POST /devices/subscribe-for-monitoring');
+    const stream = await expectContract('GET /devices/get-message-stream', `/devices/get-message-stream?deviceIdentity=${imei}&pageSize=2`);
+    expect(stream.ContinuationToken).not.toBeNull();
+    const m = first(stream.Items);
+    await expectContract(
+      'GET /devices/get-detailed-message',
+      `/devices/get-detailed-message?identity=${imei}&messageReceived=${encodeURIComponent(m.Date)}&deviceType=640`,
+    );
+    await expectContract('POST /devices/get-last-messages', '/devices/get-last-messages', { json: { deviceIdentities: [imei, 'nobody'] } });
+    await expectContract('GET /ps-admin/devices/get-configuration-types', '/ps-admin/devices/get-configuration-types');
+    await expectContract('POST /ps-admin/devices/get-configurations', '/ps-admin/devices/get-configurations', {
+      json: { serialNumbers: ['LIVECHK-0001', 'CONTRACT-001'] },
+    });
+    await expectContract('POST /ps-admin/devices/get-firmware-versions', '/ps-admin/devices/get-firmware-versions', { json: { serials: ['LIVECHK-0001'] } });
+    const cfg = await expectContract('GET /ps-admin/devices/get-configuration', '/ps-admin/devices/get-configuration?Serial=LIVECHK-0001');
+    expect(cfg.TrackingSeconds).toBe(900);
+    await expectContract('GET /ps-admin/devices/get-configuration-by-id', `/ps-admin/devices/get-configuration-by-id?Id=${cfg.Id}`);
+    await expectContract('PUT /device-configuration', '/device-configuration', { json: { serial: 'LIVECHK-0001' } });
+    await expectContract('PUT /device-configuration/firmware', '/device-configuration/firmware', { json: { serial: 'LIVECHK-0001' } });
+    await expectContract('PUT /api/v1/device/desired-configuration', '/api/v1/device/desired-configuration', {
+      json: {
+        serials: ['LIVECHK-0001'],
+        isTrackingEnabled: true,
+        trackingIntervalMinutes: 30,
+        rawCommands: [{ rawCommand: 'AT+GTQSS', communicationProtocol: 'TCP' }],
+      },
+    });
+    const queue = await expectContract('GET /api/v1/device/desired-configuration', '/api/v1/device/desired-configuration?serial=LIVECHK-0001');
+    expect(queue.Items.map((i) => i.Kind).sort()).toEqual(['configuration', 'refresh-configuration', 'refresh-firmware']);
+    // CSV downloads (blobs)
+    for (const [endpoint, json] of [
+      ['POST /devices/download-last-messages-csv', { deviceIdentities: [imei] }],
+      ['POST /ps-admin/devices/download-configurations-csv', { serialNumbers: ['LIVECHK-0001'] }],
+    ] as const) {
+      const res = await t.request(endpoint.slice(5), { method: 'POST', token: admin, json });
+      expect(res.status, endpoint).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/csv; charset=utf-8');
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect(v.safeParse(ENDPOINTS[endpoint], bytes).success).toBe(true);
+      expect(new TextDecoder().decode(bytes)).toContain('LIVECHK-0001');
+      checked.add(endpoint);
+    }
+  });
+
   test('search', async () => {
     const found = await expectContract('GET /api/search', '/api/search?q=contract.ann');
     const hits = found.groups.flatMap((g) => g.hits);

@@ -38,7 +38,8 @@ function concretePath(pattern: string) {
 
 function send(route: RouteSpec, token: string | undefined) {
   const qs = route.sample?.query ? `?${new URLSearchParams(route.sample.query)}` : '';
-  const init: Parameters<typeof t.request>[1] = { method: route.method, token };
+  // sample headers: a public route's own credential (the ingestion endpoint's X-Gateway-Key)
+  const init: Parameters<typeof t.request>[1] = { method: route.method, token, headers: route.sample?.headers };
   if (route.sample?.json !== undefined) init.json = route.sample.json;
   else if (route.sample?.form) init.form = route.sample.form;
   return t.request(concretePath(route.path) + qs, init);

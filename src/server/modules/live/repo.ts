@@ -3,7 +3,7 @@
 // last-message lists of the bulk tabs (the selected devices, at most LIVE_MAX_DEVICES: filtered,
 // sorted and paged in memory after one indexed read), firmware versions, the message stream
 // (keyset pages, newest first), one detailed message, and the desired-configuration queue.
-import { type DB } from '../../db/index.js';
+import { sql, type DB } from '../../db/index.js';
 import { newId } from '../../util.js';
 import { devicesBySerials } from '../devices/repo.js';
 import { devicesByIdentity, isConnectedNow, messageDto, storedChange } from './ingest.js';
@@ -435,4 +435,19 @@ export async function desiredList(db: DB, deviceId: string): Promise<DesiredConf
       AppliedAt: r.appliedAt,
     };
   });
+}
+
+/**
+ * Demo data comes with message history but no last-message rows: fills them once (when the table
+ * is empty) from the latest message of each device, as not connected (history is old).
+ */
+export async function backfillLastMessages(db: DB) {
+  if (await db.selectFrom('deviceLastMessages').select('deviceId').limit(1).executeTakeFirst()) return 0;
+  const r = await sql`
+    insert into "deviceLastMessages" ("deviceId", "deviceIdentity", "messageId", "date", "message", "battery", "signal", "isConnected", "receivedAt")
+    select m."deviceId", m."deviceIdentity", m."id", m."date", m."message", m."battery", m."signal", 0, m."date"
+    from "deviceMessages" m
+    where m."id" = (select m2."id" from "deviceMessages" m2 where m2."deviceId" = m."deviceId" order by m2."date" desc, m2."id" desc limit 1)
+    on conflict do nothing`.execute(db);
+  return Number(r.numAffectedRows ?? 0);
 }

@@ -1,0 +1,287 @@
+// Live devices (#11), against a real server on a free port over a SQLite file (WAL), as `npm start` runs:
+//   1. ingestion: messages per second sustained for 30 s (batches of 500 from 1,000 devices, two
+//      gateways sending at once) — goal ≥ 5,000/s;
+//   2. hub fan-out: 5,000 WebSocket clients (the SignalR JSON protocol: negotiate, handshake,
+//      joinGroup) subscribed 5 per device across 1,000 devices while 1,000 messages/s are
+//      ingested for 20 s: delivery latency p50/p95/p99 (goal p95 < 100 ms), delivered = expected
+//      (0 lost), memory per connection (server and clients share the process: an upper bound);
+//   3. reconnect storm: the server restarts (every connection dropped), all 5,000 clients
+//      negotiate, connect and join again — time until every client is back in its group (goal < 10 s).
+// Sizes: BENCH_INGEST_SECONDS, BENCH_HUB_CLIENTS, BENCH_HUB_DEVICES, BENCH_HUB_RATE, BENCH_HUB_SECONDS.
+// Imported by tests/bench/run.ts.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomUUID } from 'node:crypto';
+import WebSocket from 'ws';
+import { percentile } from './stats.js';
+import { createServer, type AppServer } from '../../src/server/server.js';
+import { testConfig } from '../../src/server/config.js';
+import { createOutbox } from '../../src/server/outbox.js';
+import { openSqlite } from '../../src/server/db/index.js';
+import { migrateToLatest } from '../../src/server/db/migrations.js';
+import { seedReferenceData } from '../../src/server/seed/reference.js';
+import { signedIn } from '../helpers/auth.js';
+import type { Deps } from '../../src/server/http.js';
+import type { IngestMessageInput } from '../../src/shared/schemas/live.js';
+
+const KEY = 'test-gateway-key';
+const RS = '\u001e';
+const num = (name: string, dflt: number) => (process.env[name] ? Number(process.env[name]) : dflt);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function benchIngest(): Promise<Record<string, number | string>> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-ingest-'));
+  const db = openSqlite(join(dir, 'bench.sqlite'));
+  await migrateToLatest(db);
+  await seedReferenceData(db);
+  const config = testConfig({ accessTokenSeconds: 3600 });
+  const log = () => {};
+  const deps: Deps = { db, config, outbox: createOutbox({ log, now: () => config.now() }), log };
+  let srv: AppServer = await createServer(deps, { port: 0, hostname: '127.0.0.1' });
+  const port = srv.port;
+  const base = `http://127.0.0.1:${port}`;
+  const out: Record<string, number | string> = {};
+
+  const nDevices = num('BENCH_HUB_DEVICES', 1000);
+  const now = new Date().toISOString();
+  const imeis: string[] = [];
+  for (let i = 0; i < nDevices; i += 500) {
+    const rows = [];
+    for (let k = i; k < Math.min(nDevices, i + 500); k++) {
+      const imei = `35${String(900_000_000_000 + k).padStart(13, '0')}`;
+      imeis.push(imei);
+      rows.push({
+        id: randomUUID(),
+        serialNumber: `BENCH-${String(k).padStart(6, '0')}`,
+        imei,
+        imsi: null,
+        type: 640,
+        phoneNumber: null,
+        simPhoneNumber: null,
+        simSerial: null,
+        simTypeId: null,
+        simStatus: null,
+        supplier: 'Bench',
+        status: 3,
+        customerId: null,
+        orderNumber: null,
+        isUserAssigned: 0,
+        assignedPersonId: null,
+        firmwareVersion: '4.3.1',
+        lastConfigurationDate: null,
+        dateReceived: now,
+        lastUpdated: now,
+        addedToSystem: now,
+        etag: '"b"',
+      });
+    }
+    await db.insertInto('devices').values(rows).execute();
+  }
+  let seq = 0;
+  const msg = (imei: string): IngestMessageInput => ({
+    messageId: `b-${++seq}`,
+    deviceIdentity: imei,
+    deviceType: 640,
+    date: new Date().toISOString(),
+    message: seq % 50 === 0 ? 'SOS alarm' : 'Heartbeat',
+    battery: seq % 100,
+    signal: (seq * 7) % 100,
+    rawMessage: `+RESP:GTHBD,4.3.1,${imei},${seq}$`,
+    properties: { MessageType: 'GTHBD', BatteryLevel: seq % 100 },
+  });
+  const ingest = async (batch: IngestMessageInput[]) => {
+    const res = await fetch(`${base}/api/v1/device-messages/ingest`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'X-Gateway-Key': KEY },
+      body: JSON.stringify(batch),
+    });
+    if (res.status !== 200) throw new Error(`ingest ${res.status}: ${(await res.text()).slice(0, 300)}`);
+    await res.arrayBuffer();
+  };
+
+  try {
+    // ---------------------------------------------------------------- 1. ingestion throughput
+    {
+      const seconds = num('BENCH_INGEST_SECONDS', 30);
+      const BATCH = 500;
+      let sent = 0;
+      const started = performance.now();
+      const until = started + seconds * 1000;
+      const batchMs: number[] = [];
+      const gateway = async () => {
+        let i = 0;
+        while (performance.now() < until) {
+          const batch = Array.from({ length: BATCH }, () => msg(imeis[i++ % imeis.length]!));
+          const t = performance.now();
+          await ingest(batch);
+          batchMs.push(performance.now() - t);
+          sent += BATCH;
+        }
+      };
+      await Promise.all([gateway(), gateway()]);
+      const elapsed = (performance.now() - started) / 1000;
+      batchMs.sort((a, b) => a - b);
+      out.ingestMessagesPerSecond = Math.round(sent / elapsed);
+      out.ingestGoal = '>= 5000/s';
+      out.ingestBatchP50Ms = Math.round(percentile(batchMs, 50));
+      out.ingestBatchP95Ms = Math.round(percentile(batchMs, 95));
+      out.ingestStored = Number(
+        (
+          await db
+            .selectFrom('deviceMessages')
+            .select((eb) => eb.fn.countAll<number>().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+      console.log(
+        `  ingestion: ${out.ingestMessagesPerSecond} messages/s over ${elapsed.toFixed(1)} s (batch of ${BATCH}: p50 ${out.ingestBatchP50Ms} ms, p95 ${out.ingestBatchP95Ms} ms)`,
+      );
+    }
+
+    // ---------------------------------------------------------------- 2. hub fan-out
+    const nClients = num('BENCH_HUB_CLIENTS', 5000);
+    const admin = await signedIn(db, config, ['SuperAdminRole']);
+    type Client = { ws?: WebSocket; identity: string; joined: boolean; received: number };
+    const clients: Client[] = Array.from({ length: nClients }, (_, i) => ({ identity: imeis[i % imeis.length]!, joined: false, received: 0 }));
+    const latencies: number[] = [];
+    let measuring = false;
+    let hubToken = '';
+    let hubUrl = '';
+    const renegotiate = async () => {
+      const r = await fetch(`${base}/api/admin/negotiate?userid=${admin.id}`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` } });
+      const b = (await r.json()) as { Url: string; AccessToken: string };
+      hubUrl = b.Url;
+      hubToken = b.AccessToken;
+    };
+    /** negotiate → WebSocket → handshake → joinGroup; resolves when the group is joined */
+    const connect = async (c: Client): Promise<void> => {
+      const n = await fetch(`${hubUrl}/negotiate?negotiateVersion=1`, { method: 'POST', headers: { authorization: `Bearer ${hubToken}` } });
+      if (n.status !== 200) throw new Error(`hub negotiate ${n.status}`);
+      const { connectionToken } = (await n.json()) as { connectionToken: string };
+      await new Promise<void>((resolve, reject) => {
+        const ws = new WebSocket(`${hubUrl.replace(/^http/, 'ws')}?id=${encodeURIComponent(connectionToken)}`, {
+          headers: { authorization: `Bearer ${hubToken}` },
+          perMessageDeflate: false,
+        });
+        c.ws = ws;
+        let handshaken = false;
+        ws.on('open', () => ws.send(JSON.stringify({ protocol: 'json', version: 1 }) + RS));
+        ws.on('message', (data) => {
+          const text = data.toString();
+          for (const frame of text.split(RS)) {
+            if (!frame) continue;
+            if (!handshaken) {
+              handshaken = true;
+              ws.send(JSON.stringify({ type: 1, invocationId: '1', target: 'joinGroup', arguments: [[c.identity]] }) + RS);
+              continue;
+            }
+            if (frame.startsWith('{"type":3')) {
+              c.joined = true;
+              resolve();
+            } else if (frame.includes('"target":"MessageStream"')) {
+              c.received++;
+              if (measuring) {
+                const m = /"Date":"([^"]+)"/.exec(frame);
+                if (m) latencies.push(Date.now() - Date.parse(m[1]!));
+              }
+            }
+          }
+        });
+        ws.on('error', reject);
+        ws.on('close', () => {
+          if (c.ws === ws) c.joined = false;
+          reject(new Error('closed'));
+        });
+      });
+    };
+    const connectAll = async (list: Client[], parallel = 100) => {
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: parallel }, async () => {
+          while (next < list.length) {
+            const c = list[next++]!;
+            for (let attempt = 0; ; attempt++) {
+              try {
+                await connect(c);
+                break;
+              } catch (e) {
+                if (attempt > 50) throw e;
+                await sleep(50 + Math.random() * 200);
+              }
+            }
+          }
+        }),
+      );
+    };
+    const memBefore = process.memoryUsage();
+    await renegotiate();
+    const tConnect = performance.now();
+    await connectAll(clients);
+    const connectS = (performance.now() - tConnect) / 1000;
+    (globalThis as { gc?: () => void }).gc?.();
+    await sleep(500);
+    const memAfter = process.memoryUsage();
+    out.hubClients = nClients;
+    out.hubConnectSeconds = Number(connectS.toFixed(1));
+    out.hubMemoryPerConnectionKB = Math.round((memAfter.rss - memBefore.rss) / nClients / 1024);
+    out.hubMemoryNote = 'RSS growth / connections, server and client sockets in one process (upper bound)';
+    console.log(
+      `  hub: ${nClients} clients connected and joined in ${connectS.toFixed(1)} s; ~${out.hubMemoryPerConnectionKB} KB RSS per connection (both ends)`,
+    );
+
+    const rate = num('BENCH_HUB_RATE', 1000);
+    const hubSeconds = num('BENCH_HUB_SECONDS', 20);
+    for (const c of clients) c.received = 0;
+    const perDevice = new Map<string, number>();
+    for (const c of clients) perDevice.set(c.identity, (perDevice.get(c.identity) ?? 0) + 1);
+    measuring = true;
+    let expected = 0;
+    let k = 0;
+    const TICK_MS = 100;
+    const perTick = Math.round((rate * TICK_MS) / 1000);
+    const start = performance.now();
+    for (let tick = 0; tick < (hubSeconds * 1000) / TICK_MS; tick++) {
+      const batch = Array.from({ length: perTick }, () => msg(imeis[k++ % imeis.length]!));
+      for (const m of batch) expected += perDevice.get(m.deviceIdentity) ?? 0;
+      await ingest(batch);
+      const wait = start + (tick + 1) * TICK_MS - performance.now();
+      if (wait > 0) await sleep(wait);
+    }
+    const drainUntil = Date.now() + 5_000;
+    const delivered = () => clients.reduce((a, c) => a + c.received, 0);
+    while (delivered() < expected && Date.now() < drainUntil) await sleep(50);
+    measuring = false;
+    latencies.sort((a, b) => a - b);
+    out.hubRatePerSecond = rate;
+    out.hubLatencyP50Ms = percentile(latencies, 50);
+    out.hubLatencyP95Ms = percentile(latencies, 95);
+    out.hubLatencyP99Ms = percentile(latencies, 99);
+    out.hubLatencyGoal = 'p95 < 100 ms';
+    out.hubExpected = expected;
+    out.hubDelivered = delivered();
+    out.hubLost = expected - delivered();
+    console.log(
+      `  fan-out at ${rate} msg/s: latency p50 ${out.hubLatencyP50Ms} ms, p95 ${out.hubLatencyP95Ms} ms, p99 ${out.hubLatencyP99Ms} ms; delivered ${out.hubDelivered} of ${expected} (lost ${out.hubLost})`,
+    );
+
+    // ---------------------------------------------------------------- 3. reconnect storm
+    const dropped = performance.now();
+    await srv.close(); // every connection gets Close and goes
+    srv = await createServer(deps, { port, hostname: '127.0.0.1' });
+    await renegotiate();
+    for (const c of clients) c.joined = false;
+    await connectAll(clients);
+    const stormS = (performance.now() - dropped) / 1000;
+    out.reconnectStormSeconds = Number(stormS.toFixed(2));
+    out.reconnectGoal = '< 10 s';
+    out.reconnectRejoined = clients.filter((c) => c.joined).length;
+    console.log(`  reconnect storm: ${out.reconnectRejoined} of ${nClients} clients back in their groups ${stormS.toFixed(2)} s after the restart`);
+    for (const c of clients) c.ws?.terminate();
+  } finally {
+    await srv.close();
+    await db.destroy();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
