@@ -262,6 +262,11 @@ describe('Device Testing', () => {
       ).toHaveTextContent('Yes'),
     );
     expect(screen.getByTestId('live-state')).toHaveTextContent('Live');
+    // A malformed live message changes nothing and says 'Failed to update list.'
+    const error = vi.spyOn(toast, 'error');
+    act(() => hub.handlers.MessageStream?.({ DeviceIdentity: a.imei, Message: 42 }));
+    expect(error).toHaveBeenCalledWith(MSG.badLiveMessage, expect.anything());
+    expect(await rowOf(a.serialNumber)).toHaveTextContent('Heartbeat');
     // Each row opens its device tab.
     expect(within(await rowOf(a.serialNumber)).getByRole('link')).toHaveAttribute('href', getHref('device', { deviceId: a.id }));
   });

@@ -23,7 +23,8 @@ import { deviceTypesQuery, saveBlob } from '../../api/devices';
 import { downloadLastMessagesCsv, lastMessagesQuery, useDeviceLive, type LastMessages } from '../../api/live';
 import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
-import { deviceIdentityOf, type DeviceMessageDto, type HubEventPayloads, type LastMessageDto } from '../../../shared/schemas/live';
+import * as v from 'valibot';
+import { deviceIdentityOf, HUB_EVENT_SCHEMAS, type DeviceMessageDto, type HubEventPayloads, type LastMessageDto } from '../../../shared/schemas/live';
 import { formatInstant } from '../../../shared/device-config-format';
 import { ManageShell, useSelectedDevices } from './manage-shell';
 import { csvFileName, toLastMessagesFilter, YES_NO_OPTIONS } from './manage-filters';
@@ -37,6 +38,13 @@ const INITIAL: State = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'Ser
 
 type Live =
   { kind: 'message'; m: DeviceMessageDto } | { kind: 'monitoring'; row: LastMessageDto } | { kind: 'connected'; e: HubEventPayloads['DeviceConnected'] };
+
+/** Whether a hub event has the contract's shape (a bad one must not break the rows). */
+export function isValidLive(ev: Live): boolean {
+  if (ev.kind === 'message') return v.safeParse(HUB_EVENT_SCHEMAS.MessageStream, ev.m).success;
+  if (ev.kind === 'monitoring') return v.safeParse(HUB_EVENT_SCHEMAS.DeviceMonitoring, ev.row).success;
+  return v.safeParse(HUB_EVENT_SCHEMAS.DeviceConnected, ev.e).success;
+}
 
 /** A live event applied to the row of its device (by identity); other rows unchanged. */
 export function applyLive(rows: readonly LastMessageDto[], ev: Live): LastMessageDto[] {
@@ -100,6 +108,11 @@ export function DeviceTestingPage() {
   const [recent, setRecent] = useState<ReadonlySet<string>>(new Set());
 
   const apply = (ev: Live, identity: string) => {
+    // Spec §8: a live message the list cannot use says 'Failed to update list.' (the row stays).
+    if (!isValidLive(ev)) {
+      toast.error(MSG.badLiveMessage, { key: 'bulk-manage.bad-live' });
+      return;
+    }
     qc.setQueryData<LastMessages>(query.queryKey, (old) => (old ? { ...old, Items: applyLive(old.Items, ev) } : old));
     if (ev.kind === 'connected') return;
     setRecent((s) => new Set(s).add(identity));
