@@ -137,6 +137,21 @@ describe('device tab: configuration and live message stream', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull();
   });
 
+  it("a failed 'Load more' says 'Failed to load more messages.' and keeps what was loaded", async () => {
+    const page = Array.from({ length: 10 }, (_, i) =>
+      makeMessage({ MessageId: `m${i}`, Date: new Date(Date.UTC(2026, 10, 22, 9, 0) - i * 60_000).toISOString() }),
+    );
+    stream = (token) => {
+      if (token) throw Object.assign(new Error('boom'), { status: 500, data: { Content: { Message: 'boom', Code: 'internal_error' } } });
+      return { Items: page, ContinuationToken: 'page-2' };
+    };
+    const user = userEvent.setup();
+    open();
+    await user.click(await screen.findByRole('button', { name: 'Load more' }));
+    expect(await screen.findByText(MSG.streamFailed)).toBeInTheDocument();
+    expect(within(streamList()).getAllByRole('listitem')).toHaveLength(10);
+  });
+
   it("Refresh Configuration asks the device, says so, and shows 'Pending' until the device answers; the configuration event refetches it", async () => {
     const success = vi.spyOn(toast, 'success');
     const user = userEvent.setup();
