@@ -96,6 +96,7 @@ describe('device tab: configuration and live message stream', () => {
     expect(items[0]).toHaveTextContent('SOS alarm');
     expect(items[0]).toHaveTextContent('Battery 55%');
     expect(items[1]).toHaveTextContent('Heartbeat');
+    expect(screen.getByTestId('stream-announce')).toHaveTextContent('New message: SOS alarm');
     expect(screen.getByTestId('device-connection')).toHaveTextContent('Connected');
     // The same message again (re-sent after a reconnect) is shown once.
     emit('MessageStream', makeMessage({ MessageId: 'live-1', Message: 'SOS alarm', Date: '2026-11-22T09:30:00.000Z' }));

@@ -89,6 +89,10 @@ export function DeviceStream({ identity, live, state }: { identity: string; live
             ))}
           </ol>
         )}
+        {/* Screen readers hear a live message arrive. */}
+        <span className="lw-sr-only" aria-live="polite" data-testid="stream-announce">
+          {newest && live[0] ? `New message: ${live[0].Message}` : ''}
+        </span>
         {stream.isFetchNextPageError && (
           <Text as="p" size="2" color="red" role="alert" mt="2">
             {MSG.streamFailed}
