@@ -228,7 +228,7 @@ class LiveHub {
   private refreshTimer: ReturnType<typeof setInterval> | undefined;
 
   constructor() {
-    onLogout(() => this.stop());
+    onLogout(() => this.stop(true));
   }
 
   readonly getStatus = () => this.status;
@@ -348,8 +348,12 @@ class LiveHub {
     this.retryTimer = setTimeout(() => void this.connect(), delay);
   }
 
-  /** Drops the connection and every subscription's connection state (logout, no subscribers). */
-  stop() {
+  /** Drops the connection (no subscribers left); `forget` drops the subscriptions too (logout: they were the signed-out user's). */
+  stop(forget = false) {
+    if (forget) {
+      this.subs.clear();
+      this.counts.clear();
+    }
     this.generation++;
     clearTimeout(this.retryTimer);
     clearTimeout(this.stopTimer);
