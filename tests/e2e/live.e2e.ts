@@ -105,6 +105,7 @@ test('device tab: g d opens it, configuration shows, an ingested message arrives
   const dialog = page.getByRole('dialog', { name: 'Device message' });
   await expect(dialog.getByLabel('Raw message')).toHaveText('+RESP:GTSOS');
   await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden(); // shortcuts wait while a dialog is open
 
   // b a: add it to the bulk list; b e: Change Configuration for the selection
   await page.locator('body').focus();
