@@ -81,6 +81,7 @@ beforeEach(() => {
     if (path === '/api/v1/device/desired-configuration' && opts?.method === 'PUT') return { Content: { Message: MSG.configQueued }, Queued: 2 };
     if (path === '/devices/get-last-messages') return { Items: lastMessages, TotalCount: lastMessages.length };
     if (path === '/ps-admin/devices/get-configurations') return { Items: configurations, TotalCount: configurations.length };
+    if (path === '/ps-admin/devices/download-configurations-csv' || path === '/devices/download-last-messages-csv') return new Blob(['a,b\n']);
     throw new Error(`unexpected ${opts?.method ?? 'GET'} ${path}`);
   });
   vi.mocked(confirm).mockReset().mockResolvedValue(true);
@@ -327,5 +328,18 @@ describe('Current Configuration', () => {
       '/ps-admin/devices/get-configurations',
       expect.objectContaining({ body: expect.objectContaining({ serialNumbers: [a.serialNumber, b.serialNumber], page: 1, pageSize: 10 }) }),
     );
+
+    // Download CSV: the list's filters without paging, saved as CurrentConfiguration_<date>.csv
+    const saved: string[] = [];
+    Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() });
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Download CSV' }));
+    await waitFor(() => expect(saved).toHaveLength(1));
+    expect(saved[0]).toMatch(/^CurrentConfiguration_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.csv$/);
+    const [, opts] = httpMock.mock.calls.find(([path]) => path === '/ps-admin/devices/download-configurations-csv')!;
+    expect((opts as Opts).body).toMatchObject({ serialNumbers: [a.serialNumber, b.serialNumber] });
+    expect((opts as Opts).body).not.toHaveProperty('page');
   });
 });
