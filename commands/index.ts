@@ -23,6 +23,12 @@ import customerTabSubscriptions from './customer-tab-subscriptions';
 import customerTabDevices from './customer-tab-devices';
 import customerTabSettings from './customer-tab-settings';
 import customerAllocate from './customer-allocate';
+// live devices (#11)
+import bulkManageCurrentConfig from './bulk-manage-current-config';
+import bulkManageDeviceTesting from './bulk-manage-device-testing';
+import bulkManageChangeConfig from './bulk-manage-change-config';
+import deviceRefreshConfig from './device-refresh-config';
+import deviceRefreshFirmware from './device-refresh-firmware';
 import tabClose from './tab-close';
 import tabReopen from './tab-reopen';
 import tabNext from './tab-next';
@@ -62,6 +68,12 @@ export const COMMANDS: readonly Command[] = [
   customerTabDevices,
   customerTabSettings,
   customerAllocate,
+  // live devices (#11)
+  bulkManageCurrentConfig,
+  bulkManageDeviceTesting,
+  bulkManageChangeConfig,
+  deviceRefreshConfig,
+  deviceRefreshFirmware,
   tabClose,
   tabReopen,
   tabNext,

@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_PORT, E2E_DATA_DIR } from './env';
+import { E2E_PORT, E2E_DATA_DIR, E2E_GATEWAY_KEY } from './env';
 
 export default defineConfig({
   testDir: '.',
@@ -45,7 +45,8 @@ export default defineConfig({
       SEED: '7',
       LOG_REQUESTS: 'false',
       DEMO_PASSWORD: 'Demo-Passw0rd!',
-      // the device simulator (#11) stays off: live e2e tests ingest their own messages
+      // live devices (#11): the gateway key live.e2e.ts ingests with; the simulator stays off (tests post their own messages)
+      GATEWAY_KEYS: E2E_GATEWAY_KEY,
       SIMULATOR: 'off',
     },
   },

@@ -31,6 +31,10 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   customerDevices: lazy(() => import('../features/customers/customer-devices-page').then((m) => ({ default: m.CustomerDevicesPage }))),
   customerAllocate: lazy(() => import('../features/customers/allocate-page').then((m) => ({ default: m.AllocatePage }))),
   customerSettings: lazy(() => import('../features/customers/customer-settings-page').then((m) => ({ default: m.CustomerSettingsPage }))),
+  // live devices (#11): the three Configure & Test Devices tabs
+  bulkCurrentConfig: lazy(() => import('../features/bulk-manage/current-config-page').then((m) => ({ default: m.CurrentConfigPage }))),
+  bulkDeviceTesting: lazy(() => import('../features/bulk-manage/device-testing-page').then((m) => ({ default: m.DeviceTestingPage }))),
+  bulkChangeConfig: lazy(() => import('../features/bulk-manage/change-config-page').then((m) => ({ default: m.ChangeConfigPage }))),
 };
 
 /** Read-only stand-ins for routes whose own permission the user lacks. */

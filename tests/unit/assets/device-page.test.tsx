@@ -15,6 +15,7 @@ import { P } from '../../../src/shared/permissions';
 import { DEVICE_TEXT, SIM_EXEMPT_TYPES, type DeviceDto } from '../../../src/shared/schemas/devices';
 import { renderPage, httpError } from '../persons/helpers';
 import { DEVICE_ID, SIM_TYPES_ANSWER, makeDevice } from './fixtures';
+import { makeConfiguration } from '../live/fixtures';
 
 import { slowMachine } from '../ui/slow-machine';
 
@@ -32,6 +33,9 @@ beforeEach(() => {
   httpMock.mockImplementation(async (path: string, opts?: Opts) => {
     if (path === '/api/v1/device/get-sim-types') return SIM_TYPES_ANSWER;
     if (path === '/api/v1/device/get-by-id') return device;
+    // the live column (tests/unit/live/device-live.test.tsx covers it)
+    if (path === '/ps-admin/devices/get-configuration-by-id') return makeConfiguration({ FirmwareVersion: device.firmwareVersion });
+    if (path === '/devices/get-message-stream') return { Items: [], ContinuationToken: null };
     if (path === `/api/v1/device/${DEVICE_ID}/general-details` && opts?.method === 'PUT') return onPut(opts.body as never);
     throw new Error(`unexpected ${path}`);
   });
@@ -56,7 +60,7 @@ describe('device details', () => {
     for (const label of ['Order Number', 'Date received', 'Device type', 'Serial Number', 'IMEI', 'Sim Status', 'Last update', 'Added to system'])
       expect(screen.getByLabelText(label)).toHaveAttribute('readonly');
     expect(screen.getByLabelText('IMEI')).toHaveValue(device.imei);
-    expect(screen.getByRole('region', { name: 'Configuration' })).toHaveTextContent('1.4.2');
+    await waitFor(() => expect(screen.getByRole('region', { name: 'Configuration' })).toHaveTextContent('1.4.2'));
     expect(screen.getByRole('button', { name: 'Save' })).toBeDisabled();
   });
 

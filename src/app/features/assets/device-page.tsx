@@ -1,8 +1,9 @@
 // Device Details (spec document 2 §2 "Device detail page", §5 device basic form, §8 messages): a
 // header, the Status section, the basic-information form (editable Supplier, SIM type, SIM serial
 // number, Phone number, IMSI; the rest read-only) with Cancel and Save, each behind its
-// confirmation, and the Configuration section read-only from what the server has. Leaving with
-// unsaved changes asks the workspace's question (the tab is marked dirty). No message stream yet.
+// confirmation, and the live column (device-live.tsx: the Configuration section with its refresh
+// actions and the Message Stream). Leaving with unsaved changes asks the workspace's question (the
+// tab is marked dirty).
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
@@ -23,6 +24,7 @@ import { STATUS } from '../../../shared/schemas/devices';
 import { deviceDetailQuery, deviceKeys, patchDeviceInCache, simTypesQuery, updateDeviceGeneralDetails, type DeviceDto } from '../../api/devices';
 import { changedDetails, deviceFormSchema, deviceFormValues, DEVICE_TEXTS, isSimExempt, type DeviceFormValues } from './device-form';
 import { dash, formatDate, formatDateTime, statusLabel } from './asset-format';
+import { DeviceLiveColumn } from './device-live';
 import '../../ui/data-table/list-widgets.css';
 import './assets.css';
 
@@ -73,7 +75,7 @@ function DeviceView({ device }: { device: DeviceDto }) {
           <StatusSection device={device} />
           <BasicInformation key={device.id} device={device} />
         </Flex>
-        <ConfigurationSection device={device} />
+        <DeviceLiveColumn device={device} />
       </Grid>
     </Flex>
   );
@@ -225,36 +227,6 @@ function BasicInformation({ device }: { device: DeviceDto }) {
             )}
           </Flex>
         </form>
-      </section>
-    </Card>
-  );
-}
-
-function ConfigurationSection({ device }: { device: DeviceDto }) {
-  // The contract has no configuration endpoint yet: show what the device record carries.
-  const known = !!(device.firmwareVersion || device.lastConfigurationDate);
-  return (
-    <Card size="2" asChild>
-      <section aria-labelledby="device-config-h">
-        <Heading as="h2" size="3" mb="2" id="device-config-h">
-          Configuration
-        </Heading>
-        {known ? (
-          <DataList.Root size="2">
-            <DataList.Item>
-              <DataList.Label>Last updated</DataList.Label>
-              <DataList.Value>{formatDateTime(device.lastConfigurationDate)}</DataList.Value>
-            </DataList.Item>
-            <DataList.Item>
-              <DataList.Label>Firmware version</DataList.Label>
-              <DataList.Value>{dash(device.firmwareVersion)}</DataList.Value>
-            </DataList.Item>
-          </DataList.Root>
-        ) : (
-          <Text size="2" color="gray">
-            {MSG.configurationNotKnown}
-          </Text>
-        )}
       </section>
     </Card>
   );

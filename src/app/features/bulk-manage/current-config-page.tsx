@@ -1,0 +1,158 @@
+// Bulk management tab Current Configuration (spec document 2 §2): the configuration of the bulk
+// list's selected devices (POST ps-admin/devices/get-configurations), every filter of the spec,
+// 'On - N minutes', 'On - settings', '-', 'No configuration for this device', and the CSV
+// download CurrentConfiguration_<date>.csv (POST ps-admin/devices/download-configurations-csv).
+import { useEffect, useMemo, useRef } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from '@radix-ui/themes';
+import { DataTable } from '../../ui/data-table/data-table';
+import type { DataTableColumn, SortState } from '../../ui/data-table/types';
+import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
+import { useTabState } from '../../ui/data-table/use-tab-state';
+import { toast } from '../../ui/toast';
+import { useTab } from '../../workspace/tab-context';
+import { openRoute } from '../../workspace/actions';
+import { useCan } from '../../state/session';
+import { getHref } from '../../paths';
+import { P } from '../../../shared/permissions';
+import { errorMessage, errorStatus } from '../../api/query-client';
+import { deviceTypesQuery, saveBlob } from '../../api/devices';
+import { configurationListQuery, configurationTypesQuery, downloadConfigurationsCsv, liveKeys, useDeviceLive } from '../../api/live';
+import type { ConfigurationRow } from '../../../shared/schemas/live';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
+import { MSG } from '../../../shared/messages';
+import { fallDetectionLabel, formatInstant as formatDateTime } from '../../../shared/device-config-format';
+import { deviceIdentityOf, trackingLabel } from '../../../shared/schemas/live';
+import { ManageShell, useSelectedDevices } from './manage-shell';
+import { csvFileName, toConfigurationsFilter, YES_NO_OPTIONS } from './manage-filters';
+
+export const NO_CONFIGURATION = 'No configuration for this device';
+export const PENDING = 'Pending';
+
+type State = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
+const INITIAL: State = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'Serial', desc: false }, filters: {} };
+
+export function configurationColumns(): DataTableColumn<ConfigurationRow>[] {
+  const none = (r: ConfigurationRow) => !r.LastUpdated;
+  return [
+    { id: 'serial', header: 'Serial Number', sortKey: 'Serial', width: 'minmax(140px, 1fr)', cell: (r) => r.Serial },
+    { id: 'type', header: 'Type', sortKey: 'Type', width: '80px', cell: (r) => r.Type?.Name ?? '-' },
+    {
+      id: 'tracking',
+      header: 'Tracking',
+      sortKey: 'Tracking',
+      width: 'minmax(220px, 1.2fr)',
+      cell: (r) => (none(r) ? <span className="lw-manage__none">{NO_CONFIGURATION}</span> : trackingLabel(r.IsTracking, r.TrackingSeconds)),
+    },
+    {
+      id: 'fall',
+      header: 'Fall Detection',
+      sortKey: 'FallDetection',
+      width: 'minmax(220px, 1.3fr)',
+      cell: (r) => (none(r) ? '-' : fallDetectionLabel(r.IsFallDetection, r.FallDetectionSettings, r.FirmwareVersion ?? null)),
+    },
+    { id: 'call1', header: 'Call 1', sortKey: 'Call1Type', width: 'minmax(150px, 1fr)', cell: (r) => (none(r) ? '-' : (r.Call1Type?.Name ?? '-')) },
+    { id: 'call2', header: 'Call 2', sortKey: 'Call2Type', width: 'minmax(120px, 1fr)', cell: (r) => (none(r) ? '-' : (r.Call2Type?.Name ?? '-')) },
+    {
+      id: 'updated',
+      header: 'Last Updated',
+      sortKey: 'LastUpdated',
+      width: '150px',
+      // A queued change not applied yet reads 'Pending' (the device applies it when it is turned on).
+      cell: (r) => (r.PendingChanges > 0 ? <span title={`${r.PendingChanges} change(s) queued`}>{PENDING}</span> : formatDateTime(r.LastUpdated)),
+    },
+  ];
+}
+
+export function CurrentConfigPage() {
+  const tab = useTab();
+  const can = useCan();
+  const qc = useQueryClient();
+  const devices = useSelectedDevices();
+  const serials = useMemo(() => devices.map((d) => d.serialNumber), [devices]);
+  const [state, setState] = useTabState<State>(tab.tabId, 'bulk-manage.current', INITIAL);
+  const types = useQuery(deviceTypesQuery()).data;
+  const callTypes = useQuery(configurationTypesQuery()).data;
+  const filter = useMemo(() => toConfigurationsFilter(serials, state.filters, state.sort), [serials, state.filters, state.sort]);
+  const list = useQuery({ ...configurationListQuery({ ...filter, page: state.page, pageSize: state.pageSize }), enabled: serials.length > 0 });
+  // Arriving from Change Configuration: show what the server has now.
+  useEffect(() => void qc.invalidateQueries({ queryKey: [...liveKeys.all, 'configurations'] }), [qc]);
+  // A selected device applied a configuration (it was turned on): fetch the list again, so the
+  // stock person watches a queued change arrive.
+  const identities = useMemo(() => devices.map((d) => deviceIdentityOf({ imei: d.imei ?? null, serialNumber: d.serialNumber })), [devices]);
+  useDeviceLive(identities, { DeviceConfigurationUpdated: () => void qc.invalidateQueries({ queryKey: [...liveKeys.all, 'configurations'] }) });
+
+  const selectedTypes = useMemo(() => new Set(devices.map((d) => d.type.value)), [devices]);
+  const filterDefs: FilterDef[] = useMemo(() => {
+    const callOptions = (callTypes?.EnumValues ?? []).map((t) => ({ value: String(t.Value), label: t.Name }));
+    return [
+      {
+        id: 'types',
+        type: 'multiselect',
+        label: 'Device type',
+        options: (types ?? []).filter((t) => selectedTypes.has(t.Value)).map((t) => ({ value: String(t.Value), label: t.Name })),
+      },
+      { id: 'call1', type: 'multiselect', label: 'Call 1 type', options: callOptions },
+      { id: 'call2', type: 'multiselect', label: 'Call 2 type', options: callOptions },
+      { id: 'fallDetection', type: 'dropdown', label: 'Fall detection', placeholder: 'All', options: YES_NO_OPTIONS },
+      { id: 'tracking', type: 'dropdown', label: 'Tracking', placeholder: 'All', options: YES_NO_OPTIONS },
+    ];
+  }, [types, callTypes, selectedTypes]);
+
+  const download = useMutation({
+    mutationFn: async () => saveBlob(await downloadConfigurationsCsv(filter), csvFileName('CurrentConfiguration')),
+    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportDevices),
+  });
+
+  const searchRef = useRef<HTMLInputElement>(null);
+  const columns = useMemo(() => configurationColumns(), []);
+  const rows = list.data?.Items ?? [];
+  return (
+    <ManageShell
+      current="bulkCurrentConfig"
+      count={devices.length}
+      loading={list.isPending}
+      actions={
+        <Button variant="soft" disabled={!rows.length || download.isPending} loading={download.isPending} onClick={() => download.mutate()}>
+          Download CSV
+        </Button>
+      }
+    >
+      <FilterBar
+        label="Current configuration filters"
+        filters={filterDefs}
+        value={state.filters}
+        search={{ id: 'search', label: 'Search serial or IMEI', placeholder: 'Search serial or IMEI' }}
+        searchRef={searchRef}
+        onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
+      />
+      <div className="lw-manage__table">
+        <DataTable<ConfigurationRow>
+          label="Current configuration"
+          columns={columns}
+          rows={rows}
+          getRowKey={(r) => r.Serial}
+          totalCount={list.data?.TotalCount ?? 0}
+          page={state.page}
+          pageSize={state.pageSize}
+          onPageChange={(page) => setState((s) => ({ ...s, page }))}
+          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
+          sort={state.sort}
+          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
+          loading={list.isPending}
+          fetching={list.isFetching && !list.isPending}
+          error={list.isError ? errorMessage(list.error) : null}
+          onRetry={() => void list.refetch()}
+          emptyMessage={MSG.noResultsFound}
+          // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
+          canOpen={() => can(P.DeviceView)}
+          onOpen={(r, { beside }) => openRoute(getHref('device', { deviceId: r.Id }), beside ? { beside: true } : undefined)}
+          rowHref={(r) => (can(P.DeviceView) ? getHref('device', { deviceId: r.Id }) : null)}
+          filterRef={searchRef}
+          keyboardActive={tab.active}
+          minWidth="1080px"
+        />
+      </div>
+    </ManageShell>
+  );
+}

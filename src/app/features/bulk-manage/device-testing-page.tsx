@@ -1,0 +1,210 @@
+// Bulk management tab Device Testing (spec document 2 §2, §4 "Live updates on Device Testing"):
+// the last message of each selected device (POST /devices/get-last-messages), every filter of the
+// spec, 'No communication received from this device', the CSV download
+// TestingConfiguration_<date>.csv, and live rows: the devices are subscribed on the hub and a row
+// changes as its device reports (SOS, fall, heartbeat ...). 'Failed to establish connection for
+// live updates.' shows when the hub cannot be reached.
+import { useMemo, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button } from '@radix-ui/themes';
+import { DataTable } from '../../ui/data-table/data-table';
+import type { DataTableColumn, SortState } from '../../ui/data-table/types';
+import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
+import { useTabState } from '../../ui/data-table/use-tab-state';
+import { LiveBadge } from '../../ui/live-badge';
+import { toast } from '../../ui/toast';
+import { useTab } from '../../workspace/tab-context';
+import { openRoute } from '../../workspace/actions';
+import { useCan } from '../../state/session';
+import { getHref } from '../../paths';
+import { P } from '../../../shared/permissions';
+import { errorMessage, errorStatus } from '../../api/query-client';
+import { deviceTypesQuery, saveBlob } from '../../api/devices';
+import { downloadLastMessagesCsv, lastMessagesQuery, useDeviceLive, type LastMessages } from '../../api/live';
+import { MSG } from '../../../shared/messages';
+import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
+import * as v from 'valibot';
+import { deviceIdentityOf, HUB_EVENT_SCHEMAS, type DeviceMessageDto, type HubEventPayloads, type LastMessageDto } from '../../../shared/schemas/live';
+import { formatInstant } from '../../../shared/device-config-format';
+import { ManageShell, useSelectedDevices } from './manage-shell';
+import { csvFileName, toLastMessagesFilter, YES_NO_OPTIONS } from './manage-filters';
+
+export const NO_COMMUNICATION = 'No communication received from this device';
+/** How long a row that just reported stays highlighted. */
+const RECENT_MS = 5000;
+
+type State = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
+const INITIAL: State = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'SerialNumber', desc: false }, filters: {} };
+
+type Live =
+  { kind: 'message'; m: DeviceMessageDto } | { kind: 'monitoring'; row: LastMessageDto } | { kind: 'connected'; e: HubEventPayloads['DeviceConnected'] };
+
+/** Whether a hub event has the contract's shape (a bad one must not break the rows). */
+export function isValidLive(ev: Live): boolean {
+  if (ev.kind === 'message') return v.safeParse(HUB_EVENT_SCHEMAS.MessageStream, ev.m).success;
+  if (ev.kind === 'monitoring') return v.safeParse(HUB_EVENT_SCHEMAS.DeviceMonitoring, ev.row).success;
+  return v.safeParse(HUB_EVENT_SCHEMAS.DeviceConnected, ev.e).success;
+}
+
+/** A live event applied to the row of its device (by identity); other rows unchanged. */
+export function applyLive(rows: readonly LastMessageDto[], ev: Live): LastMessageDto[] {
+  return rows.map((r) => {
+    if (ev.kind === 'monitoring') return r.DeviceIdentity === ev.row.DeviceIdentity ? ev.row : r;
+    if (ev.kind === 'connected') return r.DeviceIdentity === ev.e.DeviceIdentity ? { ...r, IsConnected: ev.e.IsConnected } : r;
+    const m = ev.m;
+    if (r.DeviceIdentity !== m.DeviceIdentity) return r;
+    // An older message than the row's (out of order delivery) leaves the row as it is.
+    if (r.Date && Date.parse(r.Date) > Date.parse(m.Date)) return r;
+    return { ...r, Date: m.Date, Message: m.Message, Battery: m.Battery, Signal: m.Signal, MessageId: m.MessageId, IsEmpty: false, IsConnected: true };
+  });
+}
+
+export function testingColumns(recent: ReadonlySet<string>): DataTableColumn<LastMessageDto>[] {
+  return [
+    {
+      id: 'serial',
+      header: 'Serial Number',
+      sortKey: 'SerialNumber',
+      width: 'minmax(140px, 1.1fr)',
+      cell: (r) => (
+        <span data-live={recent.has(r.DeviceIdentity) || undefined} className="lw-manage__serial">
+          {r.SerialNumber}
+        </span>
+      ),
+    },
+    { id: 'type', header: 'Type', sortKey: 'DeviceType', width: 'minmax(90px, 0.7fr)', cell: (r) => r.DeviceType.Name || '-' },
+    { id: 'date', header: 'Date', sortKey: 'Date', width: '180px', cell: (r) => (r.IsEmpty ? '-' : formatInstant(r.Date, true)) },
+    {
+      id: 'message',
+      header: 'Message',
+      sortKey: 'Message',
+      width: 'minmax(300px, 2fr)',
+      cell: (r) => (r.IsEmpty ? <span className="lw-manage__none">{NO_COMMUNICATION}</span> : (r.Message ?? '-')),
+    },
+    {
+      id: 'battery',
+      header: 'Battery',
+      sortKey: 'Battery',
+      width: '90px',
+      align: 'end',
+      cell: (r) => (r.IsEmpty || r.Battery === null ? '-' : `${r.Battery}%`),
+    },
+    { id: 'signal', header: 'Signal', sortKey: 'Signal', width: '80px', align: 'end', cell: (r) => (r.IsEmpty || r.Signal === null ? '-' : String(r.Signal)) },
+    { id: 'connected', header: 'Connected', sortKey: 'IsConnected', width: '110px', cell: (r) => (r.IsConnected ? 'Yes' : 'No') },
+  ];
+}
+
+export function DeviceTestingPage() {
+  const tab = useTab();
+  const can = useCan();
+  const qc = useQueryClient();
+  const devices = useSelectedDevices();
+  const identities = useMemo(() => devices.map((d) => deviceIdentityOf({ imei: d.imei ?? null, serialNumber: d.serialNumber })), [devices]);
+  const [state, setState] = useTabState<State>(tab.tabId, 'bulk-manage.testing', INITIAL);
+  const types = useQuery(deviceTypesQuery()).data;
+  const filter = useMemo(() => toLastMessagesFilter(identities, state.filters, state.sort), [identities, state.filters, state.sort]);
+  const query = lastMessagesQuery({ ...filter, page: state.page, pageSize: state.pageSize });
+  const list = useQuery({ ...query, enabled: identities.length > 0 });
+  const [recent, setRecent] = useState<ReadonlySet<string>>(new Set());
+
+  const apply = (ev: Live, identity: string) => {
+    // Spec §8: a live message the list cannot use says 'Failed to update list.' (the row stays).
+    if (!isValidLive(ev)) {
+      toast.error(MSG.badLiveMessage, { key: 'bulk-manage.bad-live' });
+      return;
+    }
+    qc.setQueryData<LastMessages>(query.queryKey, (old) => (old ? { ...old, Items: applyLive(old.Items, ev) } : old));
+    if (ev.kind === 'connected') return;
+    setRecent((s) => new Set(s).add(identity));
+    setTimeout(
+      () =>
+        setRecent((s) => {
+          const n = new Set(s);
+          n.delete(identity);
+          return n;
+        }),
+      RECENT_MS,
+    );
+  };
+  // Spec §4: rows update when a message event arrives for a device on the list. (After a
+  // reconnect the hub client refetches the ['live'] queries, so nothing missed stays missing.)
+  const status = useDeviceLive(identities, {
+    MessageStream: (m) => apply({ kind: 'message', m }, m.DeviceIdentity),
+    DeviceMonitoring: (row) => apply({ kind: 'monitoring', row }, row.DeviceIdentity),
+    DeviceConnected: (e) => apply({ kind: 'connected', e }, e.DeviceIdentity),
+  });
+  const selectedTypes = useMemo(() => new Set(devices.map((d) => d.type.value)), [devices]);
+  const filterDefs: FilterDef[] = useMemo(
+    () => [
+      {
+        id: 'types',
+        type: 'multiselect',
+        label: 'Device type',
+        options: (types ?? []).filter((t) => selectedTypes.has(t.Value)).map((t) => ({ value: String(t.Value), label: t.Name })),
+      },
+      { id: 'connected', type: 'dropdown', label: 'Connected', placeholder: 'All', options: YES_NO_OPTIONS },
+      { id: 'withNoMessagesOnly', type: 'check-filter', label: 'No messages only' },
+    ],
+    [types, selectedTypes],
+  );
+
+  const download = useMutation({
+    mutationFn: async () => saveBlob(await downloadLastMessagesCsv(filter), csvFileName('TestingConfiguration')),
+    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportDevices),
+  });
+
+  const searchRef = useRef<HTMLInputElement>(null);
+  const columns = useMemo(() => testingColumns(recent), [recent]);
+  const rows = list.data?.Items ?? [];
+  return (
+    <ManageShell
+      current="bulkDeviceTesting"
+      count={devices.length}
+      loading={list.isPending}
+      actions={
+        <>
+          <LiveBadge state={status} />
+          <Button variant="soft" disabled={!rows.length || download.isPending} loading={download.isPending} onClick={() => download.mutate()}>
+            Download CSV
+          </Button>
+        </>
+      }
+    >
+      <FilterBar
+        label="Device testing filters"
+        filters={filterDefs}
+        value={state.filters}
+        search={{ id: 'search', label: 'Search serial or IMEI', placeholder: 'Search serial or IMEI' }}
+        searchRef={searchRef}
+        onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
+      />
+      <div className="lw-manage__table">
+        <DataTable<LastMessageDto>
+          label="Device testing"
+          columns={columns}
+          rows={rows}
+          getRowKey={(r) => r.DeviceIdentity}
+          totalCount={list.data?.TotalCount ?? 0}
+          page={state.page}
+          pageSize={state.pageSize}
+          onPageChange={(page) => setState((s) => ({ ...s, page }))}
+          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
+          sort={state.sort}
+          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
+          loading={list.isPending}
+          fetching={list.isFetching && !list.isPending}
+          error={list.isError ? errorMessage(list.error) : null}
+          onRetry={() => void list.refetch()}
+          emptyMessage={MSG.noResultsFound}
+          // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
+          canOpen={() => can(P.DeviceView)}
+          onOpen={(r, { beside }) => openRoute(getHref('device', { deviceId: r.DeviceId }), beside ? { beside: true } : undefined)}
+          rowHref={(r) => (can(P.DeviceView) ? getHref('device', { deviceId: r.DeviceId }) : null)}
+          filterRef={searchRef}
+          keyboardActive={tab.active}
+          minWidth="1080px"
+        />
+      </div>
+    </ManageShell>
+  );
+}

@@ -1,0 +1,97 @@
+// The frame of the three bulk management tabs (spec document 2 §2 "Bulk management tabs"): the
+// shared page title 'Configure & Test Devices', the tab strip (each tab its own route; the strip
+// highlights the current one and switches within the same workspace tab), the selected devices
+// of the bulk list they work on, and a loader while those load.
+import { useEffect, type ReactNode } from 'react';
+import { useAtomValue } from 'jotai';
+import { Button, Callout, Flex, Heading, Spinner, TabNav, Text } from '@radix-ui/themes';
+import { useTab } from '../../workspace/tab-context';
+import { bulkAtom, isPlaceholder, type BulkDevice } from '../../state/bulk';
+import { getHref, type RouteId } from '../../paths';
+import { MSG, PAGE_TITLES } from '../../../shared/messages';
+import './bulk-manage.css';
+
+export const MANAGE_TABS = [
+  { route: 'bulkCurrentConfig', label: 'Current Configuration' },
+  { route: 'bulkDeviceTesting', label: 'Device Testing' },
+  { route: 'bulkChangeConfig', label: 'Change Configuration' },
+] as const satisfies readonly { route: RouteId; label: string }[];
+export type ManageRoute = (typeof MANAGE_TABS)[number]['route'];
+export const MANAGE_ROUTES: readonly RouteId[] = MANAGE_TABS.map((t) => t.route);
+
+/** The selected devices of the bulk list (never placeholders), in list order. */
+export function useSelectedDevices(): BulkDevice[] {
+  const bulk = useAtomValue(bulkAtom);
+  return bulk.selected.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d && !isPlaceholder(d));
+}
+
+export function ManageShell({
+  current,
+  loading,
+  count,
+  actions,
+  children,
+}: {
+  current: ManageRoute;
+  /** The tab's data is loading: the loader shows instead of the content. */
+  loading?: boolean;
+  count: number;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
+  const tab = useTab();
+  const { setTitle } = tab;
+  const label = MANAGE_TABS.find((t) => t.route === current)?.label ?? '';
+  useEffect(() => setTitle(`${PAGE_TITLES[current]} · ${label}`), [setTitle, current, label]);
+  return (
+    <Flex direction="column" gap="3" p="4" className="lw-manage">
+      <Flex align="center" justify="between" gap="3" wrap="wrap">
+        <Flex direction="column" gap="1">
+          <Heading as="h1" size="5">
+            {PAGE_TITLES[current]}
+          </Heading>
+          <Text size="2" color="gray" data-testid="manage-count">
+            {count} selected device{count === 1 ? '' : 's'} from the bulk list
+          </Text>
+        </Flex>
+        {actions && <Flex gap="2">{actions}</Flex>}
+      </Flex>
+      <TabNav.Root aria-label="Configure & Test Devices">
+        {MANAGE_TABS.map((t) => {
+          const href = getHref(t.route);
+          return (
+            <TabNav.Link
+              key={t.route}
+              href={href}
+              active={t.route === current}
+              aria-current={t.route === current ? 'page' : undefined}
+              onClick={(e) => {
+                if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+                e.preventDefault();
+                if (t.route !== current) tab.navigate(href);
+              }}
+            >
+              {t.label}
+            </TabNav.Link>
+          );
+        })}
+      </TabNav.Root>
+      {count === 0 ? (
+        <Callout.Root color="amber" role="alert">
+          <Flex align="center" gap="3" wrap="wrap">
+            <Callout.Text>{MSG.selectOneDevice}</Callout.Text>
+            <Button size="1" variant="soft" onClick={() => tab.navigate(getHref('bulkUpdate'))}>
+              {PAGE_TITLES.bulkUpdate}
+            </Button>
+          </Flex>
+        </Callout.Root>
+      ) : loading ? (
+        <Flex gap="2" align="center" p="4" role="status" data-testid="manage-loader">
+          <Spinner /> <Text>Loading selected devices…</Text>
+        </Flex>
+      ) : (
+        children
+      )}
+    </Flex>
+  );
+}
