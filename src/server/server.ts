@@ -11,7 +11,6 @@ import type { Duplex } from 'node:stream';
 import { createApp, createServices, type Services } from './app.js';
 import { authenticateRequest, errorBody, type AuthUser, type Deps } from './http.js';
 import { CODE, MSG } from '../shared/messages.js';
-import { createEmbeddedProvider } from './auth/sso/embedded.js';
 import { HUB_PATH } from '../shared/schemas/live.js';
 
 export type UpgradeHandler = (req: IncomingMessage, socket: Duplex, head: Buffer, user: AuthUser | undefined) => void;
@@ -69,7 +68,9 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
   // sso (#12): the embedded identity provider (oidc-provider, Koa) takes its path prefix (/oidc) on the
   // Node server, before Hono; everything else goes to the app.
   const sso = deps.config.sso;
-  const idp = sso?.mode === 'embedded' ? await createEmbeddedProvider(deps.config, sso) : undefined;
+  // Loaded only when used: oidc-provider warns on stderr at import time on Node 20 (it asks for 22),
+  // which would be a second line in start-up failures that have nothing to do with it.
+  const idp = sso?.mode === 'embedded' ? await (await import('./auth/sso/embedded.js')).createEmbeddedProvider(deps.config, sso) : undefined;
   const server = serve({
     fetch: app.fetch,
     port: opts.port ?? deps.config.port,
