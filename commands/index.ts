@@ -28,6 +28,11 @@ import paneGrow from './pane-grow';
 import paneShrink from './pane-shrink';
 import appLogout from './app-logout';
 import listNav from './list-nav';
+// alarm reports (#9)
+import alarmExport from './alarm-export';
+import alarmPrint from './alarm-print';
+import alarmAddNote from './alarm-add-note';
+import alarmToggleEscalation from './alarm-toggle-escalation';
 
 export const COMMANDS: readonly Command[] = [
   paletteOpen,
@@ -44,6 +49,11 @@ export const COMMANDS: readonly Command[] = [
   bulkClear,
   deviceOpenBySerial,
   assetsExport,
+  // alarm reports (#9)
+  alarmExport,
+  alarmPrint,
+  alarmAddNote,
+  alarmToggleEscalation,
   tabClose,
   tabReopen,
   tabNext,
