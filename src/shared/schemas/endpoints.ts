@@ -11,6 +11,16 @@ import { controllersSchema, deviceTypesSchema, dictionariesSchema, featuresSchem
 import { searchResponseSchema } from './search.js';
 import { captchaChallengeSchema } from './captcha.js';
 import { bulkChangeResponseSchema, deviceListSchema, deviceManySchema, deviceSchema, importResponseSchema } from './devices.js';
+// alarm reports
+import {
+  alarmNoteSchema,
+  alarmReportDetailsSchema,
+  alarmReportListSchema,
+  responseTargetsSchema,
+  timeFramesSchema,
+  typeTimeFramesSchema,
+  updateAlarmReportSchema,
+} from './alarm-reports.js';
 
 export const ENDPOINTS = {
   // auth service (spec document 1 §7)
@@ -67,6 +77,24 @@ export const ENDPOINTS = {
   /** Blob answers: an .xlsx workbook (Content-Type application/vnd.openxmlformats-officedocument.spreadsheetml.sheet). */
   'POST /api/v1/device/export/list-with-filters': v.instance(Uint8Array),
   'POST /api/v1/device/export/list-by-ids': v.instance(Uint8Array),
+
+  // alarm reports (spec document 3 §7; inputs, error answers and the bucket rules in alarm-reports.ts)
+  'POST /alarm-report/get-list': alarmReportListSchema,
+  'POST /alarm-report/get-verification-started-timeframes': timeFramesSchema,
+  'POST /alarm-report/get-verification-completed-timeframes': timeFramesSchema,
+  'POST /alarm-report/get-verification-type-timeframes': typeTimeFramesSchema,
+  /** Ours: share of alarms whose verification started within 10 s / 40 s against targets, and those that missed. */
+  'POST /alarm-report/get-response-targets': responseTargetsSchema,
+  'GET /alarm-report/get-details': alarmReportDetailsSchema,
+  'POST /alarm-report/add-note': alarmNoteSchema,
+  'PUT /alarm-report/update': updateAlarmReportSchema,
+  'POST /alarm-report/log-call-download': messageResponseSchema,
+  /** Blob answer: an .xlsx workbook. */
+  'POST /alarm-report/export-list': v.instance(Uint8Array),
+  /** Blob answers: audio/wav (single byte ranges answer 206). */
+  'GET /api/v1/alarm-line/get-record-file': v.instance(Uint8Array),
+  'GET /api/v1/second-line/get-record-file': v.instance(Uint8Array),
+  'GET /interactive-communication/portal/voice-memo/get-file': v.instance(Uint8Array),
 
   // palette search (ours)
   'GET /api/search': searchResponseSchema,

@@ -24,6 +24,7 @@ import * as persons from '../../../src/app/features/persons/api';
 import * as profile from '../../../src/app/features/profile/api';
 import { searchRecords } from '../../../src/app/api/search';
 import * as devices from '../../../src/app/api/devices';
+import * as alarmReports from '../../../src/app/api/alarm-reports';
 
 const ID = 'aaaaaaaa-0000-4000-8000-000000000001';
 
@@ -61,6 +62,16 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   personDetailQuery: [ID],
   deviceListQuery: [{ page: 1, pageSize: 10, orderBy: 'SerialNumber', desc: false }],
   deviceDetailQuery: [ID],
+  // alarm reports
+  alarmReportListQuery: [{ page: 1, pageSize: 10, alarmClosedDateRangeOption: 2, alarmVerificationTypes: [1] }],
+  verificationStartedQuery: [{ alarmClosedDateRangeOption: 2 }],
+  verificationCompletedQuery: [{ alarmClosedDateRangeOption: 2 }],
+  verificationTypeTimeFramesQuery: [{ alarmClosedDateRangeOption: 2 }],
+  responseTargetsQuery: [{ alarmClosedDateRangeOption: 2 }],
+  alarmReportDetailsQuery: [ID],
+  alarmLineRecordingQuery: [{ RecordSId: 'RE1', ConferenceName: 'CF1', Id: ID }],
+  secondLineRecordingQuery: [{ RecordSId: 'RE1', ConferenceName: 'CF1', Id: ID }],
+  voiceMemoQuery: [{ PersonId: ID, MemoId: ID }],
 };
 type Factory = { queryKey: readonly unknown[]; queryFn: (ctx: unknown) => unknown };
 
@@ -91,6 +102,10 @@ describe('client calls', () => {
     await run(() => devices.changeOrderNumberMany('ORD-1', [{ id: ID, etag: 'e' }]));
     await run(() => devices.changeDeviceType(['SN-00001'], 3));
     await run(() => devices.importDevices(new File(['SerialNumber,Type\nSN-1,3\n'], 'd.csv', { type: 'text/csv' })));
+    await run(() => alarmReports.addAlarmReportNote({ alarmReportId: ID, note: 'n' }));
+    await run(() => alarmReports.updateEscalationPlanFollowed({ alarmReportId: ID, alarmId: ID, escalationPlanFollowed: true, etag: 'e' }));
+    await run(() => alarmReports.logCallDownload({ alarmReportId: ID, callId: ID, alarmId: ID }));
+    await run(() => alarmReports.exportAlarmReports({ alarmClosedDateRangeOption: 2 }));
     expect(made.map(endpointOf)).toEqual([
       'POST /connect/token',
       'GET /api/v1/get-user-info',
@@ -112,6 +127,10 @@ describe('client calls', () => {
       'PUT /api/v1/device/change-order-number-many',
       'PUT /api/v1/device/change-device-type',
       'POST /api/v1/import/devices',
+      'POST /alarm-report/add-note',
+      'PUT /alarm-report/update',
+      'POST /alarm-report/log-call-download',
+      'POST /alarm-report/export-list',
     ]);
   });
 
@@ -144,10 +163,26 @@ describe('client calls', () => {
         'GET /api/v1/device/get-last-config-filters ← api/devices.ts#lastConfigFiltersQuery',
         'POST /api/v1/device/get-list ← api/devices.ts#deviceListQuery',
         'GET /api/v1/device/get-by-id ← api/devices.ts#deviceDetailQuery',
+        // alarm reports
+        'GET /alarm-report/get-date-rage-options ← api/alarm-reports.ts#dateRangeOptionsQuery',
+        'GET /alarm-report/get-alarm-types ← api/alarm-reports.ts#alarmTypesQuery',
+        'GET /alarm-report/get-verification-types ← api/alarm-reports.ts#verificationTypesQuery',
+        'GET /alarm-report/get-verification-categories ← api/alarm-reports.ts#verificationCategoriesQuery',
+        'GET /alarm-report/get-controllers ← api/alarm-reports.ts#controllersQuery',
+        'GET /api/v1/customer/get-tier-types ← api/alarm-reports.ts#alarmTierTypesQuery',
+        'POST /alarm-report/get-list ← api/alarm-reports.ts#alarmReportListQuery',
+        'POST /alarm-report/get-verification-started-timeframes ← api/alarm-reports.ts#verificationStartedQuery',
+        'POST /alarm-report/get-verification-completed-timeframes ← api/alarm-reports.ts#verificationCompletedQuery',
+        'POST /alarm-report/get-verification-type-timeframes ← api/alarm-reports.ts#verificationTypeTimeFramesQuery',
+        'POST /alarm-report/get-response-targets ← api/alarm-reports.ts#responseTargetsQuery',
+        'GET /alarm-report/get-details ← api/alarm-reports.ts#alarmReportDetailsQuery',
+        'GET /api/v1/alarm-line/get-record-file ← api/alarm-reports.ts#alarmLineRecordingQuery',
+        'GET /api/v1/second-line/get-record-file ← api/alarm-reports.ts#secondLineRecordingQuery',
+        'GET /interactive-communication/portal/voice-memo/get-file ← api/alarm-reports.ts#voiceMemoQuery',
       ].sort(),
     );
     // Keys: an area root, then the endpoint's own name; no key is a prefix of another endpoint's key.
-    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices'];
+    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices', 'alarm-reports'];
     for (const f of factories) {
       expect(ROOTS, f.name).toContain(f.key[0]);
       expect(f.key.length, f.name).toBeGreaterThanOrEqual(2);
