@@ -22,6 +22,9 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   personEdit: PersonFormPage,
   editOwnProfile: lazy(() => import('../features/profile/edit-profile-page').then((m) => ({ default: m.EditProfilePage }))),
   bulkUpdate: lazy(() => import('../features/bulk-update/bulk-page').then((m) => ({ default: m.BulkUpdatePage }))),
+  // alarm reports (#9)
+  alarmReports: lazy(() => import('../features/alarm-reports/alarm-report-list-page').then((m) => ({ default: m.AlarmReportListPage }))),
+  alarmReport: lazy(() => import('../features/alarm-reports/alarm-report-page').then((m) => ({ default: m.AlarmReportPage }))),
 };
 
 /** Read-only stand-ins for routes whose own permission the user lacks. */

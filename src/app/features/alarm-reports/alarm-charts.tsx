@@ -34,7 +34,13 @@ export function Donut({ title, slices, legend = true }: { title: string; slices:
         </div>
       ) : (
         <div className="ar-donut">
-          <svg width={DONUT_WIDTH} height={DONUT_HEIGHT} viewBox={`${-(DONUT_WIDTH - size) / 2} 0 ${DONUT_WIDTH} ${size}`} role="img" aria-label={`${title}: ${total} alarms`}>
+          <svg
+            width={DONUT_WIDTH}
+            height={DONUT_HEIGHT}
+            viewBox={`${-(DONUT_WIDTH - size) / 2} 0 ${DONUT_WIDTH} ${size}`}
+            role="img"
+            aria-label={`${title}: ${total} alarms`}
+          >
             <circle cx={size / 2} cy={size / 2} r={r} fill="none" stroke="var(--gray-4)" strokeWidth="22" />
             {slices.map((s) => {
               const len = (s.count / total) * c;

@@ -77,7 +77,12 @@ export const showVehicle = (v: { VehicleOwnedOrUsed?: boolean | null } | null | 
 /** Duress words appear only when active. */
 export const showDuressWords = (i: { DuressWordsActive?: boolean | null } | null | undefined) => i?.DuressWordsActive === true;
 
-type CompanyFlags = { IsEurowatch?: boolean | null; IsGlobalResponse?: boolean | null; IsTranslationServices?: boolean | null; IsNationalResponse?: boolean | null };
+type CompanyFlags = {
+  IsEurowatch?: boolean | null;
+  IsGlobalResponse?: boolean | null;
+  IsTranslationServices?: boolean | null;
+  IsNationalResponse?: boolean | null;
+};
 
 /** The service flags of the person's company that are set, as labels. */
 export function serviceFlags(c: CompanyFlags | null | undefined): string[] {
@@ -115,14 +120,19 @@ export function showInstructionsPanel({ instruction, medical, riskProfiles, comp
 /** Device details and emergency contacts are hidden when their lists are empty. */
 export const hasItems = (list: readonly unknown[] | null | undefined): boolean => (list?.length ?? 0) > 0;
 
-type TeamPlan = { Team?: { Name?: string | null; PrimaryGroup?: boolean | null } | null; EscalationPlan?: { Name?: string | null } | null; DefaultEscalationPlan?: boolean | null };
+type TeamPlan = {
+  Team?: { Name?: string | null; PrimaryGroup?: boolean | null } | null;
+  EscalationPlan?: { Name?: string | null } | null;
+  DefaultEscalationPlan?: boolean | null;
+};
 
 /** Teams flagged as primary group first; then the default plan first, then by plan name. Stable, does not mutate. */
 export function sortEscalationPlans<T extends TeamPlan>(list: readonly T[] | null | undefined): T[] {
   const rank = (t: T) => (t.Team?.PrimaryGroup ? 0 : 1);
   const def = (t: T) => (t.DefaultEscalationPlan ? 0 : 1);
   return [...(list ?? [])].sort(
-    (a, b) => rank(a) - rank(b) || def(a) - def(b) || (a.EscalationPlan?.Name ?? '').localeCompare(b.EscalationPlan?.Name ?? '', 'en-GB', { sensitivity: 'base' }),
+    (a, b) =>
+      rank(a) - rank(b) || def(a) - def(b) || (a.EscalationPlan?.Name ?? '').localeCompare(b.EscalationPlan?.Name ?? '', 'en-GB', { sensitivity: 'base' }),
   );
 }
 

@@ -5,7 +5,7 @@
 // without it), recordings and voice memos that play and download, the 'Full Profile' dialog, and
 // the printable report (react-to-print) the print command and the button share.
 import { useEffect, useRef, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { useReactToPrint } from 'react-to-print';
 import { Button, Checkbox, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
@@ -19,7 +19,8 @@ import {
   alarmReportKeys,
   logCallDownload,
   patchEscalationInCache,
-  recordingQueryForCall,
+  alarmLineRecordingQuery,
+  secondLineRecordingQuery,
   updateEscalationPlanFollowed,
   voiceMemoQuery,
   type AlarmReportDetails,
@@ -28,6 +29,7 @@ import { ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { isValidId } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
+import { isSecondLine } from '../../../shared/schemas/alarm-reports';
 import { ALARM_TEXT, EMPTY, headerName, nameOf } from './alarm-format';
 import { AlarmMap } from './alarm-map';
 import { AudioClip } from './audio-clip';
@@ -46,6 +48,7 @@ import {
   TeamsSection,
   UserSection,
 } from './report-sections';
+import type { Call } from './detail-types';
 import './alarm-reports.css';
 
 export function AlarmReportPage() {
@@ -68,6 +71,12 @@ export function AlarmReportPage() {
     );
   if (detail.isError) return <PageMessage message={errorStatus(detail.error) === 404 ? 'Alarm report not found.' : errorMessage(detail.error)} />;
   return <AlarmReportView d={detail.data} />;
+}
+
+/** A call's recording from the line's endpoint (alarm line or second line). */
+function fetchRecording(qc: QueryClient, c: Call, recordSId: string): Promise<Blob> {
+  const p = { RecordSId: recordSId, ConferenceName: c.ConferenceName ?? '', Id: c.Id };
+  return isSecondLine(c.Line) ? qc.fetchQuery(secondLineRecordingQuery(p)) : qc.fetchQuery(alarmLineRecordingQuery(p));
 }
 
 /** The person of the snapshot as the shared user details dialog reads it. */
@@ -103,7 +112,8 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
   const company = nameOf(person.Company);
 
   const escalation = useMutation({
-    mutationFn: (followed: boolean) => updateEscalationPlanFollowed({ alarmReportId: d.Id, alarmId: d.AlarmId, escalationPlanFollowed: followed, etag: d.Etag }),
+    mutationFn: (followed: boolean) =>
+      updateEscalationPlanFollowed({ alarmReportId: d.Id, alarmId: d.AlarmId, escalationPlanFollowed: followed, etag: d.Etag }),
     onSuccess: (r) => {
       patchEscalationInCache(qc, d.AlarmId, r);
       void qc.invalidateQueries({ queryKey: alarmReportKeys.lists() });
@@ -207,7 +217,7 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
         voiceMemo={(m) => (
           <AudioClip
             label={`voice memo ${nameOf(m.DisplayName)}`}
-            query={voiceMemoQuery({ PersonId: person.Id, MemoId: m.VoiceMemoId ?? '' })}
+            fetchBlob={(qc) => qc.fetchQuery(voiceMemoQuery({ PersonId: person.Id, MemoId: m.VoiceMemoId ?? '' }))}
             fileName={`voice-memo-${m.VoiceMemoId}.wav`}
             failedMessage={MSG.voiceMemoFailed}
           />
@@ -225,7 +235,7 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
                 <AudioClip
                   key={r.SId}
                   label={`recording ${i + 1} of the ${c.Line} call`}
-                  query={recordingQueryForCall(c, r.SId)}
+                  fetchBlob={(qc) => fetchRecording(qc, c, r.SId)}
                   fileName={`call-recording-${r.SId}.wav`}
                   failedMessage={MSG.callRecordingFailed}
                   unavailableReason={r.Unavailable ? (r.Reason ?? MSG.callRecordingFailed) : null}

@@ -2,15 +2,15 @@
 // session's token, so the <audio> element plays an object URL of the blob) and Download saves it.
 // An unavailable recording shows its reason as the tooltip of a disabled play button (§4).
 import { useEffect, useState } from 'react';
-import { useQueryClient, type FetchQueryOptions } from '@tanstack/react-query';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Button, Flex, Text } from '@radix-ui/themes';
 import { toast } from '../../ui/toast';
 import { saveBlob } from '../../api/devices';
 
 export type AudioClipProps = {
   label: string;
-  /** The blob query (recordingQueryForCall / voiceMemoQuery). */
-  query: FetchQueryOptions<Blob, Error, Blob, readonly unknown[]>;
+  /** Loads the audio through the query cache: qc => qc.fetchQuery(recordingQueryForCall(...)). */
+  fetchBlob: (qc: QueryClient) => Promise<Blob>;
   fileName: string;
   failedMessage: string;
   /** Set when the audio cannot be had: the play button is disabled with this as its tooltip. */
@@ -19,7 +19,7 @@ export type AudioClipProps = {
   onDownloaded?: () => unknown;
 };
 
-export function AudioClip({ label, query, fileName, failedMessage, unavailableReason, onDownloaded }: AudioClipProps) {
+export function AudioClip({ label, fetchBlob, fileName, failedMessage, unavailableReason, onDownloaded }: AudioClipProps) {
   const qc = useQueryClient();
   const [url, setUrl] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -28,7 +28,7 @@ export function AudioClip({ label, query, fileName, failedMessage, unavailableRe
   const load = async () => {
     setBusy(true);
     try {
-      return await qc.fetchQuery(query);
+      return await fetchBlob(qc);
     } catch {
       toast.error(failedMessage);
       return null;

@@ -16,7 +16,12 @@ import { ALARM_TEXT } from './alarm-format';
 
 type NoteForm = { note: string };
 export const noteFormSchema = v.object({
-  note: v.pipe(v.string(MSG.enterNoteText), v.trim(), v.nonEmpty(MSG.enterNoteText), v.maxLength(NOTE_MAX, `A note can be at most ${NOTE_MAX} characters long.`)),
+  note: v.pipe(
+    v.string(MSG.enterNoteText),
+    v.trim(),
+    v.nonEmpty(MSG.enterNoteText),
+    v.maxLength(NOTE_MAX, `A note can be at most ${NOTE_MAX} characters long.`),
+  ),
 });
 
 export function NoteDialog({ open, onClose, alarmReportId, alarmId }: { open: boolean; onClose: () => void; alarmReportId: string; alarmId: string }) {

@@ -7,7 +7,17 @@
 import type { Ref } from 'react';
 import { DrawnPosition } from './alarm-map';
 import { ALARM_TEXT, EMPTY, formatDateTime, headerName, nameOf } from './alarm-format';
-import { ContactsSection, DevicesSection, InstructionsSection, JournalSection, NotesSection, SnapshotDate, SummarySection, TeamsSection, UserSection } from './report-sections';
+import {
+  ContactsSection,
+  DevicesSection,
+  InstructionsSection,
+  JournalSection,
+  NotesSection,
+  SnapshotDate,
+  SummarySection,
+  TeamsSection,
+  UserSection,
+} from './report-sections';
 import type { Detail } from './detail-types';
 
 export const PRINT_TITLE = 'Closed Alarm Report';

@@ -128,7 +128,9 @@ export function InstructionsSection({ d, collapsible }: { d: Detail; collapsible
             <Field label="Duress word: call police">{dash(instruction?.DuressWords?.CallPolice)}</Field>
           </>
         )}
-        {medical?.HearingImpairment === true && <Field label="Hearing impairment">{dash(medical.HearingImpairmentLevel) === EMPTY ? 'Yes' : dash(medical.HearingImpairmentLevel)}</Field>}
+        {medical?.HearingImpairment === true && (
+          <Field label="Hearing impairment">{dash(medical.HearingImpairmentLevel) === EMPTY ? 'Yes' : dash(medical.HearingImpairmentLevel)}</Field>
+        )}
         {conditions.length > 0 && <Field label="Medical conditions">{conditions.join(', ')}</Field>}
         {risks.length > 0 && <Field label="Risk profiles">{risks.join(', ')}</Field>}
         {flags.length > 0 && <Field label="Services">{flags.join(', ')}</Field>}
@@ -153,9 +155,7 @@ export function UserSection({ d, fullProfile, collapsible }: { d: Detail; fullPr
         <Field label="Job role">{nameOf(p?.JobRole)}</Field>
         <Field label="Job title">{dash(p?.JobTitle)}</Field>
         {showVehicle(v) && (
-          <Field label="Vehicle">
-            {[v?.VehicleRegistration, nameOf(v?.Make), v?.Model, nameOf(v?.Color)].map((x) => dash(x)).join(' · ')}
-          </Field>
+          <Field label="Vehicle">{[v?.VehicleRegistration, nameOf(v?.Make), v?.Model, nameOf(v?.Color)].map((x) => dash(x)).join(' · ')}</Field>
         )}
       </Fields>
       {fullProfile}
