@@ -9,6 +9,7 @@ import { personSearch } from './modules/persons/search.js';
 import { customerSearch } from './modules/customers/search.js';
 import { deviceSearch } from './modules/devices/search.js';
 import { deviceRoutes } from './modules/devices/routes.js';
+import { alarmReportRoutes } from './modules/alarm-reports/routes.js';
 import { alarmReportSearch } from './modules/alarm-reports/search.js';
 import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
@@ -76,6 +77,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   personRoutes(api);
   referenceRoutes(api);
   deviceRoutes(api);
+  alarmReportRoutes(api);
   searchRoutes(api, services.search);
 
   return { app, routes: api.routes, services };

@@ -4,6 +4,7 @@ import { m003 } from './migrations/003-person-sort.js';
 import { m004 } from './migrations/004-refresh-token-person.js';
 import { m005 } from './migrations/005-auth-hardening.js';
 import { m006 } from './migrations/006-captcha.js';
+import { m008 } from './migrations/008-alarm-reports.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -343,6 +344,7 @@ export const migrations: Record<string, Migration> = {
   '004_refresh_token_person': m004,
   '005_auth_hardening': m005,
   '006_captcha': m006,
+  '008_alarm_reports': m008,
 };
 
 class StaticProvider implements MigrationProvider {

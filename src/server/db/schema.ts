@@ -252,6 +252,13 @@ export interface AlarmNoteTable {
   personFullName: string;
   personRoles: string; // JSON string[]
 }
+/** Demo audio (#9): call recordings and voice memos are served from these clips. */
+export interface AlarmAudioClipTable {
+  id: string; // 'call-0', 'memo-0', ...
+  kind: string; // 'call' | 'memo'
+  mime: string;
+  bytes: Uint8Array;
+}
 
 export interface RefreshTokenTable {
   id: string;
@@ -315,6 +322,7 @@ export interface Database {
   alarmMemos: AlarmMemoTable;
   activityJournal: ActivityJournalTable;
   alarmNotes: AlarmNoteTable;
+  alarmAudioClips: AlarmAudioClipTable;
   refreshTokens: RefreshTokenTable;
   verificationCodes: VerificationCodeTable;
   outbox: OutboxTable;

@@ -5,6 +5,9 @@
 // spec's CustomProperties kinds it is — one of 'call', 'email', 'sms', 'location',
 // 'verification', 'note', 'supportIssueRaised', 'alarmNotice', 'alarmType' — followed by that
 // kind's fields exactly as the spec names them (e.g. {kind:'call', to, from, duration, status}).
+//
+// Audio: the alarmAudioClips table holds a few short WAV clips (modules/alarm-reports/audio.ts);
+// call records that are not Unavailable and every voice memo are served one of them.
 import type { DB } from '../db/index.js';
 import { ALARM_TYPES, DEVICE_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, lookupName } from '../../shared/codes.js';
 import { ROLE_LABELS } from '../../shared/permissions.js';
@@ -14,6 +17,7 @@ import { BatchInserter } from './insert.js';
 import { ALARM_NOTICES, ARC_NUMBER, MEMO_ACTIVITIES, MEMO_TEXTS, NOTE_TEXTS, RELATIONSHIPS, SUPPORT_ISSUES, TOWNS } from './data.js';
 import { e164, gridReference, homeAddress, nearTown, oneLine, personBundle, personName, ukLandline, ukMobile, w3w } from './gen.js';
 import type { CustomerRef, StaffRef, WorkerRef } from './model.js';
+import { seedAudioClips } from '../modules/alarm-reports/audio.js';
 
 /** Every CustomProperties kind of spec doc 3, in the order the first alarms are guaranteed to carry the rare ones. */
 export const JOURNAL_KINDS = ['call', 'email', 'sms', 'location', 'verification', 'note', 'supportIssueRaised', 'alarmNotice', 'alarmType'] as const;
@@ -524,6 +528,10 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
     }
   }
   for (const ins of [reports, calls, memos, journal, notes]) await ins.flush();
+  // Real audio: a few short WAV clips from their own rng stream (nothing above shifts); every
+  // available call record and voice memo plays one of them, records marked Unavailable keep their Reason.
+  const clips = await seedAudioClips(trx, seed);
+  ctx.log?.({ msg: 'demo audio clips', clips });
   ctx.log?.({ msg: 'demo data insert time', ...Object.fromEntries([reports, calls, memos, journal, notes].map((x) => [x.table, Math.round(x.ms)])) });
   return {
     alarmReports: reports.total,

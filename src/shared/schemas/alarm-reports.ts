@@ -227,19 +227,14 @@ export const alarmReportExportBody = v.pipe(
 export type AlarmReportExportBody = v.InferOutput<typeof alarmReportExportBody>;
 export type AlarmReportExportFilter = Omit<AlarmReportListFilter, 'page' | 'pageSize'>;
 
-const percent = v.optional(v.pipe(v.number(ALARM_TEXT.badTarget), v.minValue(0, ALARM_TEXT.badTarget), v.maxValue(100, ALARM_TEXT.badTarget)));
+const percent = (dflt: number) =>
+  v.optional(v.pipe(v.number(ALARM_TEXT.badTarget), v.minValue(0, ALARM_TEXT.badTarget), v.maxValue(100, ALARM_TEXT.badTarget)), dflt);
 /** POST alarm-report/get-response-targets (ours) — the filters plus the targets (default 80 / 98.5). */
 const targetsObject = v.object(
   {
     ...filterEntries,
-    targetWithin10Percent: v.pipe(
-      percent,
-      v.transform((n) => n ?? DEFAULT_TARGETS.within10),
-    ),
-    targetWithin40Percent: v.pipe(
-      percent,
-      v.transform((n) => n ?? DEFAULT_TARGETS.within40),
-    ),
+    targetWithin10Percent: percent(DEFAULT_TARGETS.within10),
+    targetWithin40Percent: percent(DEFAULT_TARGETS.within40),
   },
   ALARM_TEXT.badBody,
 );

@@ -1,0 +1,254 @@
+// Alarm report endpoints (spec document 3 §7): the list, the three chart timeframes, the response
+// targets (ours), the detail document, notes, the escalation flag, call-download logging, the
+// .xlsx export and the audio of call recordings and voice memos. The lookups are in
+// modules/reference. Shapes, messages and bucket rules: src/shared/schemas/alarm-reports.ts.
+// Permissions (spec §6): listing, charts and targets ListView; detail, audio and logging a
+// download View; note and escalation flag AddNote (the edit permission); export Export.
+import { deps, ApiError, badRequest, conflict, notFound, type Api, type Ctx } from '../../http.js';
+import { CODE, MSG } from '../../../shared/messages.js';
+import { P, ROLE_LABELS, type RoleName } from '../../../shared/permissions.js';
+import { audit } from '../../util.js';
+import {
+  addNoteBody,
+  ALARM_TEXT,
+  alarmReportDetailsQuery,
+  alarmReportExportBody,
+  alarmReportFilterBody,
+  alarmReportListBody,
+  EXPORT_MAX,
+  isSecondLine,
+  logCallDownloadBody,
+  recordFileQuery,
+  responseTargetsBody,
+  updateAlarmReportBody,
+  voiceMemoFileQuery,
+  type AlarmNoteDto,
+  type AlarmReportDetails,
+  type AlarmReportList,
+  type ResponseTargets,
+  type TimeFrames,
+  type TypeTimeFrames,
+  type UpdateAlarmReportResponse,
+} from '../../../shared/schemas/alarm-reports.js';
+import type { MessageResponse } from '../../../shared/schemas/common.js';
+import {
+  addNote,
+  alarmReportDetails,
+  exportRows,
+  findCall,
+  findReportById,
+  findVoiceMemo,
+  listAlarmReports,
+  parseRecords,
+  responseTargets,
+  setEscalationPlanFollowed,
+  verificationCompleted,
+  verificationStarted,
+  verificationTypeTimeFrames,
+} from './repo.js';
+import { alarmReportsWorkbook, ALARM_EXPORT_LABEL } from './export.js';
+import { exportFileName, XLSX_TYPE } from '../devices/export.js';
+import { audioResponse, readClip } from './audio.js';
+
+const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
+const SAMPLE_FILTER = {
+  alarmTypes: [1],
+  alarmClosedDateRangeOption: 2,
+  alarmVerificationCategoryTypes: [101],
+  alarmVerificationTypes: [1],
+  searchValue: 'sample',
+  arcControllerIds: [SAMPLE_ID],
+  deviceTypes: [620],
+  tierTypes: [1],
+};
+const reportNotFound = () => notFound(ALARM_TEXT.notFound);
+const recordingFailed = () => new ApiError(404, MSG.callRecordingFailed, CODE.notFound);
+const memoFailed = () => new ApiError(404, MSG.voiceMemoFailed, CODE.notFound);
+
+/** The signed-in person as a note author: full name and role labels. */
+async function author(c: Ctx, user: { id: string; email: string; role: string[] }) {
+  const p = await deps(c).db.selectFrom('persons').select(['firstName', 'lastName']).where('id', '=', user.id).executeTakeFirst();
+  const roles = user.role.map((r) => ROLE_LABELS[r as RoleName] ?? r);
+  return { id: user.id, fullName: p ? `${p.firstName} ${p.lastName}`.trim() : user.email, roles };
+}
+
+export function alarmReportRoutes(api: Api) {
+  api.post(
+    '/alarm-report/get-list',
+    {
+      access: P.AlarmReportListView,
+      json: alarmReportListBody,
+      sample: { json: { page: 1, pageSize: 10, ...SAMPLE_FILTER, sortBy: 'AlarmClosedDate', sortDescending: true } },
+    },
+    async (c, { body }) => {
+      const { db, config } = deps(c);
+      return c.json((await listAlarmReports(db, body, config.now())) satisfies AlarmReportList);
+    },
+  );
+
+  api.post(
+    '/alarm-report/get-verification-started-timeframes',
+    { access: P.AlarmReportListView, json: alarmReportFilterBody, sample: { json: SAMPLE_FILTER } },
+    async (c, { body }) => c.json((await verificationStarted(deps(c).db, body, deps(c).config.now())) satisfies TimeFrames),
+  );
+  api.post(
+    '/alarm-report/get-verification-completed-timeframes',
+    { access: P.AlarmReportListView, json: alarmReportFilterBody, sample: { json: SAMPLE_FILTER } },
+    async (c, { body }) => c.json((await verificationCompleted(deps(c).db, body, deps(c).config.now())) satisfies TimeFrames),
+  );
+  api.post(
+    '/alarm-report/get-verification-type-timeframes',
+    { access: P.AlarmReportListView, json: alarmReportFilterBody, sample: { json: SAMPLE_FILTER } },
+    async (c, { body }) => c.json((await verificationTypeTimeFrames(deps(c).db, body, deps(c).config.now())) satisfies TypeTimeFrames),
+  );
+  api.post(
+    '/alarm-report/get-response-targets',
+    {
+      access: P.AlarmReportListView,
+      json: responseTargetsBody,
+      sample: { json: { ...SAMPLE_FILTER, targetWithin10Percent: 80, targetWithin40Percent: 98.5 } },
+    },
+    async (c, { body }) => c.json((await responseTargets(deps(c).db, body, deps(c).config.now())) satisfies ResponseTargets),
+  );
+
+  api.get(
+    '/alarm-report/get-details',
+    { access: P.AlarmReportView, query: alarmReportDetailsQuery, sample: { query: { AlarmId: SAMPLE_ID } } },
+    async (c, { query }) => {
+      const d = await alarmReportDetails(deps(c).db, query.AlarmId);
+      if (!d) throw reportNotFound();
+      return c.json(d satisfies AlarmReportDetails);
+    },
+  );
+
+  api.post(
+    '/alarm-report/add-note',
+    { access: P.AlarmReportAddNote, json: addNoteBody, sample: { json: { alarmReportId: SAMPLE_ID, note: 'Sample note' } } },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      if (!(await findReportById(db, body.alarmReportId))) throw reportNotFound();
+      const now = config.now();
+      const note = await addNote(db, body.alarmReportId, body.note, await author(c, user), now);
+      await audit(db, {
+        actorId: user.id || null,
+        action: 'alarmReport.addNote',
+        entity: 'alarmReport',
+        entityId: body.alarmReportId,
+        at: now,
+        details: { noteId: note.Id },
+      });
+      return c.json(note satisfies AlarmNoteDto);
+    },
+  );
+
+  api.put(
+    '/alarm-report/update',
+    {
+      access: P.AlarmReportAddNote,
+      json: updateAlarmReportBody,
+      sample: { json: { alarmReportId: SAMPLE_ID, escalationPlanFollowed: true, etag: '"sample"' } },
+    },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const report = await findReportById(db, body.alarmReportId);
+      if (!report || (body.alarmId && body.alarmId !== report.alarmId)) throw reportNotFound();
+      const r = await setEscalationPlanFollowed(db, body.alarmReportId, body.etag, body.escalationPlanFollowed);
+      if (r === 'missing') throw reportNotFound();
+      if (r === 'stale') throw conflict(ALARM_TEXT.stale);
+      await audit(db, {
+        actorId: user.id || null,
+        action: 'alarmReport.escalationPlanFollowed',
+        entity: 'alarmReport',
+        entityId: body.alarmReportId,
+        at: config.now(),
+        details: { escalationPlanFollowed: body.escalationPlanFollowed },
+      });
+      return c.json({ Etag: r, EscalationPlanFollowed: body.escalationPlanFollowed } satisfies UpdateAlarmReportResponse);
+    },
+  );
+
+  api.post(
+    '/alarm-report/log-call-download',
+    { access: P.AlarmReportView, json: logCallDownloadBody, sample: { json: { alarmReportId: SAMPLE_ID, callId: SAMPLE_ID } } },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const call = await findCall(db, body.callId);
+      const report = call && call.alarmReportId === body.alarmReportId ? await findReportById(db, body.alarmReportId) : undefined;
+      if (!report || (body.alarmId && body.alarmId !== report.alarmId)) throw notFound(ALARM_TEXT.callNotFound);
+      await audit(db, {
+        actorId: user.id || null,
+        action: 'alarmReport.callDownload',
+        entity: 'alarmReport',
+        entityId: body.alarmReportId,
+        at: config.now(),
+        details: { callId: body.callId },
+      });
+      return c.json({ Content: { Message: MSG.recordingDownloaded } } satisfies MessageResponse);
+    },
+  );
+
+  api.post(
+    '/alarm-report/export-list',
+    { access: P.AlarmReportExport, json: alarmReportExportBody, sample: { json: { ...SAMPLE_FILTER, sortBy: 'AlarmClosedDate', sortDescending: true } } },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const now = config.now();
+      const rows = await exportRows(db, body, now, EXPORT_MAX);
+      if (!rows.length) throw badRequest(MSG.exportPayloadEmpty);
+      if (rows.length > EXPORT_MAX) throw badRequest(ALARM_TEXT.tooMany);
+      let bytes: Buffer;
+      try {
+        bytes = await alarmReportsWorkbook(rows);
+      } catch (e) {
+        deps(c).log({ msg: 'alarm report export failed', error: String(e) });
+        throw new ApiError(500, MSG.cannotExportAlarmReports, CODE.internal);
+      }
+      await audit(db, {
+        actorId: user.id || null,
+        action: 'alarmReport.export',
+        entity: 'alarmReport',
+        entityId: null,
+        at: now,
+        details: { count: rows.length },
+      });
+      return c.body(new Uint8Array(bytes), 200, {
+        'Content-Type': XLSX_TYPE,
+        'Content-Disposition': `attachment; filename="${exportFileName(ALARM_EXPORT_LABEL, now)}"`,
+        'Cache-Control': 'no-store',
+      });
+    },
+  );
+
+  // Call recordings: the alarm line serves Alarm and Covert Call calls, the second line the others.
+  const recording = (path: string, secondLine: boolean) =>
+    api.get(
+      path,
+      { access: P.AlarmReportView, query: recordFileQuery, sample: { query: { RecordSId: 'RE0', ConferenceName: 'CF0', Id: SAMPLE_ID } } },
+      async (c, { query }) => {
+        const { db } = deps(c);
+        const call = await findCall(db, query.Id);
+        if (!call || isSecondLine(call.line) !== secondLine) throw recordingFailed();
+        if (query.ConferenceName && call.conferenceName && query.ConferenceName !== call.conferenceName) throw recordingFailed();
+        const record = parseRecords(call.records).find((r) => r.SId === query.RecordSId);
+        if (!record || record.Unavailable) throw recordingFailed();
+        const clip = await readClip(db, 'call', record.SId);
+        if (!clip) throw recordingFailed();
+        return audioResponse(clip, c.req.header('range'), `${record.SId}.wav`);
+      },
+    );
+  recording('/api/v1/alarm-line/get-record-file', false);
+  recording('/api/v1/second-line/get-record-file', true);
+
+  api.get(
+    '/interactive-communication/portal/voice-memo/get-file',
+    { access: P.AlarmReportView, query: voiceMemoFileQuery, sample: { query: { PersonId: SAMPLE_ID, MemoId: SAMPLE_ID } } },
+    async (c, { query }) => {
+      const { db } = deps(c);
+      const memos = await findVoiceMemo(db, query.MemoId);
+      if (!memos.some((m) => m.personId === query.PersonId)) throw memoFailed();
+      const clip = await readClip(db, 'memo', query.MemoId);
+      if (!clip) throw memoFailed();
+      return audioResponse(clip, c.req.header('range'), `voice-memo-${query.MemoId}.wav`);
+    },
+  );
+}
