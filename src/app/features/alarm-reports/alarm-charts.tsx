@@ -8,7 +8,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { MSG } from '../../../shared/messages';
-import { ALARM_SERIES, ALL_TIME_OPTION, formatPercent, labelStep, share } from './alarm-format';
+import { ALARM_SERIES, ALL_TIME_OPTION, formatPercent, labelStep, share, shortLabel } from './alarm-format';
 
 export const DONUT_HEIGHT = 150;
 export const DONUT_WIDTH = 200;
@@ -163,8 +163,9 @@ function LinePlot({
   useEffect(() => {
     const el = box.current;
     if (!el || width < 50) return;
-    const labels = points.map((p) => p.label);
-    const step = labelStep(labels.length, rangeOption);
+    const labels = points.map((p) => shortLabel(p.label, rangeOption));
+    // Thinning by range option, and never more labels than fit (about 64 px each).
+    const step = Math.max(labelStep(labels.length, rangeOption), Math.ceil(labels.length / Math.max(1, Math.floor(width / 64))));
     const data: uPlot.AlignedData = [points.map((_, i) => i), ...series.map((s) => points.map((p) => p.counts[s.value] ?? 0))];
     let plot: uPlot | null = null;
     try {

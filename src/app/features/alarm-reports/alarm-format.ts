@@ -271,6 +271,12 @@ export function labelStep(count: number, rangeOption: number): number {
   return Math.max(1, Math.ceil(count / target));
 }
 
+/** Axis text of a time label: days 'dd/MM/yyyy' lose the year up to the 30-day range ('21/11'). */
+export function shortLabel(label: string, rangeOption: number): string {
+  const m = /^(\d{2})\/(\d{2})\/\d{4}$/.exec(label);
+  return m && rangeOption <= 3 ? `${m[1]}/${m[2]}` : label;
+}
+
 /** Share (0..1) of `part` in `total`, 0 for an empty total. */
 export const share = (part: number, total: number) => (total > 0 ? part / total : 0);
 

@@ -185,18 +185,21 @@ export function AlarmReportListPage() {
           onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
         />
       </div>
-      <div className="ar-charts">
-        <Donut
-          title="Verification Started"
-          slices={(started.data?.TimeFrames ?? []).map((t, i) => ({ label: t.TimeFrame, count: t.Count, color: STARTED_COLORS[i] ?? '#8d8d8d' }))}
-        />
-        <Donut
-          title="Verification Completed"
-          slices={(completed.data?.TimeFrames ?? []).map((t, i) => ({ label: t.TimeFrame, count: t.Count, color: COMPLETED_COLORS[i] ?? '#8d8d8d' }))}
-        />
-        <AlarmTypesChart points={typePoints} rangeOption={rangeOption} loading={rangeOption !== ALL_TIME_OPTION && types.isPending} />
-        <ResponseTargets filter={charts} />
-      </div>
+      <details className="ar-charts-box" open>
+        <summary>Charts and response targets</summary>
+        <div className="ar-charts">
+          <Donut
+            title="Verification Started"
+            slices={(started.data?.TimeFrames ?? []).map((t, i) => ({ label: t.TimeFrame, count: t.Count, color: STARTED_COLORS[i] ?? '#8d8d8d' }))}
+          />
+          <Donut
+            title="Verification Completed"
+            slices={(completed.data?.TimeFrames ?? []).map((t, i) => ({ label: t.TimeFrame, count: t.Count, color: COMPLETED_COLORS[i] ?? '#8d8d8d' }))}
+          />
+          <AlarmTypesChart points={typePoints} rangeOption={rangeOption} loading={rangeOption !== ALL_TIME_OPTION && types.isPending} />
+          <ResponseTargets filter={charts} />
+        </div>
+      </details>
       <div style={{ flex: '1 0 360px', minHeight: 360, display: 'flex', flexDirection: 'column' }}>
         <DataTable<AlarmReportRow>
           label="Alarm reports"

@@ -79,6 +79,7 @@ export function ResponseTargets({ filter }: { filter: AlarmReportFilter }) {
     if (value !== '' && Number.isFinite(n) && n >= 0 && n <= 100) setTargets({ ...targets, [key]: n });
   };
 
+  const inputs = <TargetInputs targets={targets} onChange={setTarget} />;
   return (
     <figure className="ar-chart ar-targets" aria-label="Response targets">
       <figcaption className="ar-chart__title">Response targets (verification started)</figcaption>
@@ -95,14 +96,17 @@ export function ResponseTargets({ filter }: { filter: AlarmReportFilter }) {
           {MSG.noResultsFound}
         </div>
       ) : (
-        <>
-          <Bar label="Within 10 s" percent={data.Within10.Percent} target={data.Within10.TargetPercent} met={data.Within10.Met} />
-          <Bar label="Within 40 s" percent={data.Within40.Percent} target={data.Within40.TargetPercent} met={data.Within40.Met} />
-          <Text size="1" color="gray">
-            {data.Within10.Count.toLocaleString('en-GB')} of {data.TotalCount.toLocaleString('en-GB')} within 10 s,{' '}
-            {data.Within40.Count.toLocaleString('en-GB')} within 40 s. Missed 10 s: {data.MissedTotal.toLocaleString('en-GB')}
-            {data.Missed.length < data.MissedTotal ? ` (slowest ${data.Missed.length} listed)` : ''}.
-          </Text>
+        <div className="ar-targets__body">
+          <div className="ar-targets__main">
+            <Bar label="Within 10 s" percent={data.Within10.Percent} target={data.Within10.TargetPercent} met={data.Within10.Met} />
+            <Bar label="Within 40 s" percent={data.Within40.Percent} target={data.Within40.TargetPercent} met={data.Within40.Met} />
+            <Text size="1" color="gray">
+              {data.Within10.Count.toLocaleString('en-GB')} of {data.TotalCount.toLocaleString('en-GB')} within 10 s,{' '}
+              {data.Within40.Count.toLocaleString('en-GB')} within 40 s. Missed 10 s: {data.MissedTotal.toLocaleString('en-GB')}
+              {data.Missed.length < data.MissedTotal ? ` (slowest ${data.Missed.length} listed)` : ''}.
+            </Text>
+            {inputs}
+          </div>
           {data.Missed.length > 0 && (
             <ul className="ar-missed-list" aria-label="Alarms that missed the 10 s target">
               {data.Missed.map((m) => (
@@ -118,18 +122,24 @@ export function ResponseTargets({ filter }: { filter: AlarmReportFilter }) {
               ))}
             </ul>
           )}
-        </>
+        </div>
       )}
-      <div className="ar-targets__inputs">
-        <label>
-          Target within 10 s (%){' '}
-          <input type="number" min={0} max={100} step={0.5} defaultValue={targets.within10} onBlur={(e) => setTarget('within10', e.target.value)} />
-        </label>
-        <label>
-          Target within 40 s (%){' '}
-          <input type="number" min={0} max={100} step={0.5} defaultValue={targets.within40} onBlur={(e) => setTarget('within40', e.target.value)} />
-        </label>
-      </div>
+      {(!data || data.TotalCount === 0) && inputs}
     </figure>
+  );
+}
+
+function TargetInputs({ targets, onChange }: { targets: Targets; onChange: (key: keyof Targets, value: string) => void }) {
+  return (
+    <div className="ar-targets__inputs">
+      <label>
+        Target within 10 s (%){' '}
+        <input type="number" min={0} max={100} step={0.5} defaultValue={targets.within10} onBlur={(e) => onChange('within10', e.target.value)} />
+      </label>
+      <label>
+        Target within 40 s (%){' '}
+        <input type="number" min={0} max={100} step={0.5} defaultValue={targets.within40} onBlur={(e) => onChange('within40', e.target.value)} />
+      </label>
+    </div>
   );
 }
