@@ -262,7 +262,7 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
 
       {/* The print source: never shown on screen; react-to-print copies it into its print frame. */}
       {canPrint && (
-        <div className="ar-print-source" aria-hidden="true">
+        <div className="ar-print-source" hidden>
           <PrintableReport d={d} ref={printRef} />
         </div>
       )}
