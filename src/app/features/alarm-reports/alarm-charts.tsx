@@ -5,7 +5,7 @@
 // message instead of the chart. Sizes: doughnut 150 high and 200 wide with its legend beside it
 // (260 wide otherwise), line chart 200 high.
 import { useEffect, useMemo, useRef, useState } from 'react';
-import uPlot from 'uplot';
+import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { MSG } from '../../../shared/messages';
 import { ALARM_SERIES, ALL_TIME_OPTION, formatPercent, labelStep, share, shortLabel } from './alarm-format';
@@ -168,39 +168,47 @@ function LinePlot({
     const step = Math.max(labelStep(labels.length, rangeOption), Math.ceil(labels.length / Math.max(1, Math.floor(width / 64))));
     const data: uPlot.AlignedData = [points.map((_, i) => i), ...series.map((s) => points.map((p) => p.counts[s.value] ?? 0))];
     let plot: uPlot | null = null;
-    try {
-      plot = new uPlot(
-        {
-          width,
-          height: LINE_HEIGHT,
-          legend: { show: false },
-          cursor: { drag: { x: false, y: false } },
-          scales: { x: { time: false } },
-          axes: [
-            {
-              values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && v % step === 0 ? (labels[v] ?? '') : '')),
-              splits: () => labels.map((_, i) => i),
-              size: 30,
-            },
-            { size: 40 },
-          ],
-          series: [
-            { label: 'Time' },
-            ...series.map((s) => ({
-              label: s.label,
-              stroke: visible[s.value] === false ? withAlpha(s.color, DIMMED) : s.color,
-              width: 2,
-              points: { show: points.length < 40 },
-            })),
-          ],
-        },
-        data,
-        el,
-      );
-    } catch {
-      plot = null; // no canvas (tests): the figure keeps its title and checkboxes
-    }
-    return () => plot?.destroy();
+    let disposed = false;
+    // uPlot loads with the chart (it reads matchMedia on import, which test DOMs lack).
+    void import('uplot').then(({ default: UPlot }) => {
+      if (disposed) return;
+      try {
+        plot = new UPlot(
+          {
+            width,
+            height: LINE_HEIGHT,
+            legend: { show: false },
+            cursor: { drag: { x: false, y: false } },
+            scales: { x: { time: false } },
+            axes: [
+              {
+                values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && v % step === 0 ? (labels[v] ?? '') : '')),
+                splits: () => labels.map((_, i) => i),
+                size: 30,
+              },
+              { size: 40 },
+            ],
+            series: [
+              { label: 'Time' },
+              ...series.map((s) => ({
+                label: s.label,
+                stroke: visible[s.value] === false ? withAlpha(s.color, DIMMED) : s.color,
+                width: 2,
+                points: { show: points.length < 40 },
+              })),
+            ],
+          },
+          data,
+          el,
+        );
+      } catch {
+        plot = null; // no canvas: the figure keeps its title and checkboxes
+      }
+    });
+    return () => {
+      disposed = true;
+      plot?.destroy();
+    };
   }, [points, series, visible, rangeOption, width]);
 
   return <div ref={box} className="ar-line" style={{ height: LINE_HEIGHT }} data-testid="alarm-types-plot" />;
