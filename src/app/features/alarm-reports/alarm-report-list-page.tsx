@@ -3,7 +3,7 @@
 // the three charts and the response-target panel, then the virtualised list with sorting, paging,
 // real row links to the detail tab, j/k/Enter (commands/list-nav.ts) and the report results view
 // ('NO RESULTS' / 'Report generation failed.').
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
@@ -52,6 +52,15 @@ import './alarm-reports.css';
 
 const STARTED_COLORS = ['#30a46c', '#ffb224', '#e5484d'];
 const COMPLETED_COLORS = ['#30a46c', '#3e63dd', '#ffb224', '#e5484d'];
+
+const CHARTS_OPEN_KEY = 'alarmReports.chartsOpen';
+function readChartsOpen(): boolean {
+  try {
+    return localStorage.getItem(CHARTS_OPEN_KEY) !== '0';
+  } catch {
+    return true;
+  }
+}
 
 export function NoResults() {
   return (
@@ -141,6 +150,17 @@ export function AlarmReportListPage() {
   });
   useEffect(() => registerAlarmAction(tab.tabId, 'export', () => runExportRef.current()), [tab.tabId]);
 
+  // The charts start expanded; a supervisor who folds them away (to see more rows, or side by side) keeps that.
+  const [chartsOpen, setChartsOpenState] = useState(() => readChartsOpen());
+  const setChartsOpen = (open: boolean) => {
+    setChartsOpenState(open);
+    try {
+      localStorage.setItem(CHARTS_OPEN_KEY, open ? '1' : '0');
+    } catch {
+      /* private mode */
+    }
+  };
+
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const columns = useMemo(() => alarmColumns(), []);
@@ -185,7 +205,7 @@ export function AlarmReportListPage() {
           onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
         />
       </div>
-      <details className="ar-charts-box" open>
+      <details className="ar-charts-box" open={chartsOpen} onToggle={(e) => setChartsOpen(e.currentTarget.open)}>
         <summary>Charts and response targets</summary>
         <div className="ar-charts">
           <Donut
