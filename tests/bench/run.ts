@@ -1,6 +1,6 @@
 // `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
 // nothing here fails a build (speed goals live in benchmarks, not timed tests).
-// Select parts: `npm run bench -- seed search token palette persons-list`.
+// Select parts: `npm run bench -- seed search token palette persons-list alarm-reports`.
 const parts = process.argv.slice(2);
 const want = (p: string) => parts.length === 0 || parts.includes(p);
 
@@ -26,6 +26,7 @@ async function main() {
   await section('token', async () => (await import('./token.bench.js')).benchToken());
   await section('palette', async () => (await import('./palette.bench.js')).benchPalette());
   await section('persons-list', async () => (await import('./persons-list.bench.js')).benchPersonsList());
+  await section('alarm-reports', async () => (await import('./alarm-reports.bench.js')).benchAlarmReports());
   console.log('\n== summary');
   for (const [k, f] of Object.entries(all)) for (const [m, v] of Object.entries(f)) console.log(`  ${k}.${m}: ${v}`);
 }

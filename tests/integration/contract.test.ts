@@ -17,6 +17,8 @@ import { CODE } from '../../src/shared/messages.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
 import { at, first } from '../helpers/lists.js';
 import readXlsx from 'read-excel-file/node';
+import { insertAlarmReport } from '../helpers/alarm-reports.js';
+import { seedAudioClips } from '../../src/server/modules/alarm-reports/audio.js';
 
 let t: TestApp;
 let admin: string;
@@ -167,6 +169,81 @@ describe('every endpoint answers its contract', () => {
           .map((r) => String(r[0]))
           .sort(),
       ).toEqual(['CONTRACT-001', 'CONTRACT-002']);
+      checked.add(endpoint);
+    }
+  });
+
+  test('alarm reports', async () => {
+    await seedAudioClips(t.db, 1);
+    const closed = new Date(Date.now() - 3_600_000).toISOString();
+    const r = await insertAlarmReport(t.db, {
+      alarmClosed: closed,
+      personFullName: 'Contract Alarmperson',
+      calls: [{ line: 'Alarm' }, { line: 'Outbound Second Line' }],
+      memos: [{}],
+      journal: [{ details: 'Alarm raised', customProperties: JSON.stringify({ kind: 'alarmType', trigger: 'SOS Button' }) }],
+      notes: [{ note: 'Reviewed' }],
+    });
+    const filter = { alarmClosedDateRangeOption: 2, searchValue: 'contract alarmperson' };
+    const list = await expectContract('POST /alarm-report/get-list', '/alarm-report/get-list', { json: { page: 1, pageSize: 10, ...filter } });
+    expect(list.AlarmReports.map((x) => x.AlarmId)).toEqual([r.alarmId]);
+    expect(
+      (await expectContract('POST /alarm-report/get-verification-started-timeframes', '/alarm-report/get-verification-started-timeframes', { json: filter }))
+        .TotalCount,
+    ).toBe(1);
+    expect(
+      (
+        await expectContract('POST /alarm-report/get-verification-completed-timeframes', '/alarm-report/get-verification-completed-timeframes', {
+          json: filter,
+        })
+      ).TotalCount,
+    ).toBe(1);
+    expect(
+      (await expectContract('POST /alarm-report/get-verification-type-timeframes', '/alarm-report/get-verification-type-timeframes', { json: filter })).Labels,
+    ).toHaveLength(7);
+    expect((await expectContract('POST /alarm-report/get-response-targets', '/alarm-report/get-response-targets', { json: filter })).Within10.Count).toBe(1);
+    const d = await expectContract('GET /alarm-report/get-details', `/alarm-report/get-details?AlarmId=${r.alarmId}`);
+    expect(d.Calls).toHaveLength(2);
+    expect((await expectContract('POST /alarm-report/add-note', '/alarm-report/add-note', { json: { alarmReportId: r.id, note: 'Contract note' } })).Note).toBe(
+      'Contract note',
+    );
+    await expectContract('PUT /alarm-report/update', '/alarm-report/update', {
+      json: { alarmReportId: r.id, alarmId: r.alarmId, escalationPlanFollowed: true, etag: d.Etag },
+    });
+    const [alarmCall, secondCall] = d.Calls;
+    await expectContract('POST /alarm-report/log-call-download', '/alarm-report/log-call-download', { json: { alarmReportId: r.id, callId: alarmCall?.Id } });
+    // Blob answers: the export (.xlsx) and the audio (audio/wav).
+    const blobs = [
+      [
+        'POST /alarm-report/export-list',
+        '/alarm-report/export-list',
+        { method: 'POST', json: filter },
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      ],
+      [
+        'GET /api/v1/alarm-line/get-record-file',
+        `/api/v1/alarm-line/get-record-file?RecordSId=${alarmCall?.Records[0]?.SId}&ConferenceName=${alarmCall?.ConferenceName}&Id=${alarmCall?.Id}`,
+        {},
+        'audio/wav',
+      ],
+      [
+        'GET /api/v1/second-line/get-record-file',
+        `/api/v1/second-line/get-record-file?RecordSId=${secondCall?.Records[0]?.SId}&ConferenceName=${secondCall?.ConferenceName}&Id=${secondCall?.Id}`,
+        {},
+        'audio/wav',
+      ],
+      [
+        'GET /interactive-communication/portal/voice-memo/get-file',
+        `/interactive-communication/portal/voice-memo/get-file?PersonId=${r.personId}&MemoId=${r.memos[0]?.voiceMemoId}`,
+        {},
+        'audio/wav',
+      ],
+    ] as const;
+    for (const [endpoint, path, init, type] of blobs) {
+      const res = await t.request(path, { token: admin, ...init });
+      expect(res.status, endpoint).toBe(200);
+      expect(res.headers.get('content-type'), endpoint).toBe(type);
+      expect(v.safeParse(ENDPOINTS[endpoint], new Uint8Array(await res.arrayBuffer())).success, endpoint).toBe(true);
       checked.add(endpoint);
     }
   });

@@ -30,7 +30,9 @@
 // - update (escalation plan followed) needs the Etag of get-details; stale: 409 'etag_conflict'.
 //   Answers { Etag, EscalationPlanFollowed }.
 // - log-call-download → { Content: { Message: 'Call recording downloaded.' } }.
-// - export-list → an .xlsx (blob); a null body: 400 'Export payload is empty'.
+// - export-list → an .xlsx (blob) named AlarmReports_yyyyMMdd_HHmmss.xlsx, sheet 'Alarm Reports', the
+//   list's columns in its order plus Alarm Id and Device Serial; rows in the body's sort order. A
+//   null body or no matching report: 400 'Export payload is empty'; over EXPORT_MAX: 400.
 // - Call recordings: GET /api/v1/alarm-line/get-record-file (calls on the Alarm and Covert Call
 //   lines) and GET /api/v1/second-line/get-record-file (Outbound / Inbound Second Line), query
 //   RecordSId, ConferenceName, Id (the call's Id); audio/wav bytes, single byte ranges honoured
