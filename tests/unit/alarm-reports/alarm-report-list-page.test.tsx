@@ -7,6 +7,11 @@ import userEvent from '@testing-library/user-event';
 
 vi.mock('../../../src/app/api/http', () => ({ http: vi.fn() }));
 vi.mock('../../../src/app/ui/confirm-dialog', () => ({ confirm: vi.fn(async () => false) }));
+// The print job: record what react-to-print would copy into its frame.
+const printed: Element[][] = [];
+vi.mock('react-to-print', () => ({
+  useReactToPrint: (o: { contentRef: { current: Element | null } }) => () => printed.push([...(o.contentRef.current?.querySelectorAll('.ar-print') ?? [])]),
+}));
 
 import { http } from '../../../src/app/api/http';
 import { confirm } from '../../../src/app/ui/confirm-dialog';
@@ -15,14 +20,14 @@ import { MSG } from '../../../src/shared/messages';
 import { P } from '../../../src/shared/permissions';
 import { DATE_RANGE_OPTIONS, VERIFICATION_TYPES } from '../../../src/shared/codes';
 import { renderPage, httpError } from '../persons/helpers';
-import { listAnswer, makeRow } from './fixtures';
+import { listAnswer, makeDetail, makeRow } from './fixtures';
 import { slowMachine } from '../ui/slow-machine';
 import { stubGridLayout } from '../ui/layout';
 
 slowMachine();
 
 const httpMock = vi.mocked(http);
-type Opts = { method?: string; body?: Record<string, unknown> };
+type Opts = { method?: string; body?: Record<string, unknown>; query?: unknown };
 let list: () => unknown;
 let unstub: () => void;
 
@@ -31,7 +36,7 @@ beforeEach(() => {
   unstub = stubGridLayout();
   list = () => listAnswer([makeRow(1), makeRow(2)], 2);
   httpMock.mockReset();
-  httpMock.mockImplementation(async (path: string) => {
+  httpMock.mockImplementation(async (path: string, opts?: { query?: unknown }) => {
     switch (path) {
       case '/alarm-report/get-list':
         return list();
@@ -49,6 +54,10 @@ beforeEach(() => {
         return timeframes(['Under 10 s', '10-40 s', 'Over 40 s']);
       case '/alarm-report/get-verification-completed-timeframes':
         return timeframes(['Under 120 s', '120-180 s', '180-600 s', 'Over 600 s']);
+      case '/alarm-report/get-details': {
+        const row = [makeRow(1), makeRow(2)].find((r) => r.AlarmId === (opts?.query as { AlarmId: string }).AlarmId)!;
+        return makeDetail({ AlarmId: row.AlarmId, Id: row.AlarmReportId, person: { FirstName: row.PersonFullName, LastName: 'X' } });
+      }
       case '/alarm-report/get-verification-type-timeframes':
         return { TimeFrames: {}, Labels: [] };
       case '/alarm-report/get-response-targets':
@@ -140,5 +149,20 @@ describe('alarm report list', () => {
     open(controller);
     await screen.findByText('Person 1');
     expect(screen.queryByRole('button', { name: 'Export' })).toBeNull();
+  });
+
+  it('prints the selected reports in one job, each its own Closed Alarm Report', async () => {
+    const user = userEvent.setup();
+    printed.length = 0;
+    open();
+    const grid = await screen.findByRole('grid', { name: 'Alarm reports' });
+    await within(grid).findByText('Person 1');
+    const boxes = within(grid).getAllByRole('checkbox', { name: 'Select row' });
+    await user.click(boxes[0]!);
+    await user.click(boxes[1]!);
+    await user.click(screen.getByRole('button', { name: 'Print selected (2)' }));
+    await waitFor(() => expect(printed).toHaveLength(1));
+    expect(printed[0]!.map((r) => r.querySelector('.ar-print__name')?.textContent)).toEqual(['Person 1 X', 'Person 2 X']);
+    expect(httpMock.mock.calls.filter(([p]) => p === '/alarm-report/get-details')).toHaveLength(2);
   });
 });

@@ -4,7 +4,8 @@
 // real row links to the detail tab, j/k/Enter (commands/list-nav.ts) and the report results view
 // ('NO RESULTS' / 'Report generation failed.').
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useReactToPrint } from 'react-to-print';
 import { Button, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import { FilterBar, type FilterDef } from '../../ui/filter-bar';
@@ -14,9 +15,10 @@ import { confirm } from '../../ui/confirm-dialog';
 import { useTab } from '../../workspace/tab-context';
 import { openRoute } from '../../workspace/actions';
 import { useCan } from '../../state/session';
-import { errorStatus } from '../../api/query-client';
+import { errorMessage, errorStatus } from '../../api/query-client';
 import { deviceTypesQuery, saveBlob } from '../../api/devices';
 import {
+  alarmReportDetailsQuery,
   alarmReportListQuery,
   alarmTierTypesQuery,
   alarmTypesQuery,
@@ -29,6 +31,7 @@ import {
   verificationStartedQuery,
   verificationTypeTimeFramesQuery,
   verificationTypesQuery,
+  type AlarmReportDetails,
   type AlarmReportRow,
 } from '../../api/alarm-reports';
 import { getHref } from '../../paths';
@@ -38,6 +41,7 @@ import { ALARM_TEXT, ALL_TIME_OPTION } from './alarm-format';
 import { alarmColumns } from './alarm-columns';
 import { AlarmTypesChart, Donut, type TypePoint } from './alarm-charts';
 import { ResponseTargets } from './response-targets';
+import { PRINT_PAGE_STYLE, PrintableReport } from './print-report';
 import { registerAlarmAction } from './alarm-events';
 import {
   DEFAULT_ALARM_FILTERS,
@@ -52,6 +56,9 @@ import './alarm-reports.css';
 
 const STARTED_COLORS = ['#30a46c', '#ffb224', '#e5484d'];
 const COMPLETED_COLORS = ['#30a46c', '#3e63dd', '#ffb224', '#e5484d'];
+
+/** Most reports one print job holds (a month of one account's alarms; the browser renders them all at once). */
+export const PRINT_BATCH_MAX = 50;
 
 const CHARTS_OPEN_KEY = 'alarmReports.chartsOpen';
 function readChartsOpen(): boolean {
@@ -161,6 +168,28 @@ export function AlarmReportListPage() {
     }
   };
 
+  // Several selected reports (x, or the row checkboxes) print in one job, each from a new page.
+  const qc = useQueryClient();
+  const [selected, setSelected] = useTabState<string[]>(tab.tabId, 'alarm-reports.selected', []);
+  const selectedKeys = useMemo(() => new Set(selected), [selected]);
+  const [batch, setBatch] = useState<AlarmReportDetails[] | null>(null);
+  const batchRef = useRef<HTMLDivElement>(null);
+  const printBatch = useReactToPrint({
+    contentRef: batchRef,
+    documentTitle: `Closed Alarm Reports (${batch?.length ?? 0})`,
+    pageStyle: PRINT_PAGE_STYLE,
+    onAfterPrint: () => setBatch(null),
+    onPrintError: () => setBatch(null),
+  });
+  useEffect(() => {
+    if (batch) printBatch();
+  }, [batch, printBatch]);
+  const loadBatch = useMutation({
+    mutationFn: () => Promise.all(selected.slice(0, PRINT_BATCH_MAX).map((alarmId) => qc.fetchQuery(alarmReportDetailsQuery(alarmId)))),
+    onSuccess: (details) => setBatch(details),
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const columns = useMemo(() => alarmColumns(), []);
@@ -172,7 +201,17 @@ export function AlarmReportListPage() {
         <Heading as="h1" size="5">
           {MSG.navAlarmReports}
         </Heading>
-        <Flex gap="2" align="center">
+        <Flex gap="2" align="center" wrap="wrap">
+          {canExport && selected.length > 0 && (
+            <>
+              <Button variant="soft" loading={loadBatch.isPending || !!batch} onClick={() => loadBatch.mutate()}>
+                Print selected ({Math.min(selected.length, PRINT_BATCH_MAX)})
+              </Button>
+              <Button variant="ghost" color="gray" onClick={() => setSelected([])}>
+                Clear selection
+              </Button>
+            </>
+          )}
           {exporter.isPending && (
             <Text size="2" color="gray" role="status">
               Exporting {total.toLocaleString('en-GB')} alarm reports…
@@ -225,7 +264,10 @@ export function AlarmReportListPage() {
           label="Alarm reports"
           columns={columns}
           rows={list.data?.AlarmReports ?? []}
-          getRowKey={(r) => r.AlarmReportId}
+          getRowKey={(r) => r.AlarmId}
+          selectable={canExport}
+          selectedKeys={selectedKeys}
+          onSelectionChange={(keys) => setSelected([...keys])}
           totalCount={total}
           page={state.page}
           pageSize={state.pageSize}
@@ -247,6 +289,15 @@ export function AlarmReportListPage() {
           minWidth="1150px"
         />
       </div>
+      {batch && (
+        <div className="ar-print-source" hidden>
+          <div ref={batchRef} className="ar-print-batch">
+            {batch.map((d) => (
+              <PrintableReport key={d.Id} d={d} />
+            ))}
+          </div>
+        </div>
+      )}
     </div>
   );
 }
