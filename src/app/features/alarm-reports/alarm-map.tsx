@@ -25,17 +25,10 @@ export function DrawnPosition({ location, height = MAP_HEIGHT }: { location: Map
   const coords = formatCoordinates(location?.Latitude, location?.Longitude);
   return (
     <div className="ar-map ar-map--drawn" style={{ height }} role="img" aria-label={`Alarm position ${coords}`} data-testid="alarm-map-drawn">
-      <svg viewBox="0 0 400 200" preserveAspectRatio="xMidYMid slice" width="100%" height="100%" aria-hidden="true">
-        <defs>
-          <pattern id="ar-grid" width="25" height="25" patternUnits="userSpaceOnUse">
-            <path d="M 25 0 L 0 0 0 25" fill="none" stroke="#c9d3dd" strokeWidth="1" />
-          </pattern>
-        </defs>
-        <rect width="400" height="200" fill="#eef2f5" />
-        <rect width="400" height="200" fill="url(#ar-grid)" />
-        <circle cx="200" cy="100" r="28" fill="#e5484d" fillOpacity="0.15" stroke="#e5484d" strokeOpacity="0.4" />
-        <path d="M200 100 l-9 -22 a12 12 0 1 1 18 0 z" fill="#e5484d" stroke="#fff" strokeWidth="2" />
-        <circle cx="200" cy="72" r="4" fill="#fff" />
+      <svg className="ar-map__pin" viewBox="0 0 64 64" width="64" height="64" aria-hidden="true">
+        <circle cx="32" cy="40" r="22" fill="#e5484d" fillOpacity="0.15" stroke="#e5484d" strokeOpacity="0.45" />
+        <path d="M32 40 l-9 -20 a12 12 0 1 1 18 0 z" fill="#e5484d" stroke="#fff" strokeWidth="2" />
+        <circle cx="32" cy="12" r="4" fill="#fff" />
       </svg>
       <span className="ar-map__coords">{coords}</span>
     </div>
