@@ -13,7 +13,10 @@ import { useTabState } from '../../ui/data-table/use-tab-state';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
 import { useTab } from '../../workspace/tab-context';
-import { openRoute } from '../../workspace/actions';
+import { navigateTab, openRoute } from '../../workspace/actions';
+import { workspaceAtom } from '../../workspace/state';
+import { findTab, focusedTab } from '../../workspace/model';
+import { appStore } from '../../state/store';
 import { useCan } from '../../state/session';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { deviceTypesQuery, saveBlob } from '../../api/devices';
@@ -190,6 +193,25 @@ export function AlarmReportListPage() {
     onError: (err) => toast.error(errorMessage(err)),
   });
 
+  // Side by side: a report opened beside (Ctrl/⌘+Enter) becomes the preview; j / k in the list make
+  // it follow the active row, while the keyboard stays in the list.
+  const previewTab = useRef<string | null>(null);
+  const openRow = (r: AlarmReportRow, beside: boolean) => {
+    openRoute(getHref('alarmReport', { alarmId: r.AlarmId }), beside ? { beside: true } : undefined);
+    previewTab.current = beside ? (focusedTab(appStore.get(workspaceAtom))?.id ?? null) : null;
+    if (beside) setTimeout(() => gridRef.current?.focus({ preventScroll: true }), 50);
+  };
+  const follow = (r: AlarmReportRow | undefined) => {
+    const id = previewTab.current;
+    if (!id || !r) return;
+    const hit = findTab(appStore.get(workspaceAtom), id);
+    if (!hit || hit.tab.route !== 'alarmReport') {
+      previewTab.current = null;
+      return;
+    }
+    if (hit.tab.params.alarmId !== r.AlarmId) void navigateTab(id, getHref('alarmReport', { alarmId: r.AlarmId }));
+  };
+
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
   const columns = useMemo(() => alarmColumns(), []);
@@ -281,7 +303,8 @@ export function AlarmReportListPage() {
           onRetry={() => void list.refetch()}
           emptyMessage={<NoResults />}
           canOpen={() => canView}
-          onOpen={(r, { beside }) => openRoute(getHref('alarmReport', { alarmId: r.AlarmId }), beside ? { beside: true } : undefined)}
+          onOpen={(r, { beside }) => openRow(r, beside)}
+          onActiveChange={follow}
           rowHref={(r) => (canView ? getHref('alarmReport', { alarmId: r.AlarmId }) : null)}
           filterRef={searchRef}
           gridRef={gridRef}

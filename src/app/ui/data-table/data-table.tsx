@@ -97,6 +97,8 @@ export type DataTableProps<T> = {
   minWidth?: string;
   /** The focusable grid element (pages move focus to it, e.g. Escape or ArrowDown in their search box). */
   gridRef?: RefObject<HTMLDivElement | null>;
+  /** The active (keyboard) row changed, e.g. j / k: a preview in another pane can follow it. */
+  onActiveChange?: (row: T | undefined) => void;
 };
 
 const cellAlign = (a?: 'start' | 'center' | 'end') => (a === 'center' ? 'lw-cell--center' : a === 'end' ? 'lw-cell--end' : '');
@@ -135,6 +137,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     height,
     minWidth = '720px',
     gridRef,
+    onActiveChange,
   } = props;
 
   const baseId = useId();
@@ -159,6 +162,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
     scrollRef.current?.scrollTo?.({ top: 0 });
   }, [rowOffset, sort?.key, sort?.desc]);
   const activeIndex = Math.min(active, Math.max(count - 1, 0));
+  const activeRow = rows[activeIndex];
+  const onActiveChangeRef = useRef(onActiveChange);
+  onActiveChangeRef.current = onActiveChange;
+  useEffect(() => onActiveChangeRef.current?.(activeRow), [activeRow]);
 
   const rowKeyRef = useRef(getRowKey);
   rowKeyRef.current = getRowKey;
