@@ -33,6 +33,8 @@ import alarmExport from './alarm-export';
 import alarmPrint from './alarm-print';
 import alarmAddNote from './alarm-add-note';
 import alarmToggleEscalation from './alarm-toggle-escalation';
+import alarmNext from './alarm-next';
+import alarmPrev from './alarm-prev';
 
 export const COMMANDS: readonly Command[] = [
   paletteOpen,
@@ -54,6 +56,8 @@ export const COMMANDS: readonly Command[] = [
   alarmPrint,
   alarmAddNote,
   alarmToggleEscalation,
+  alarmNext,
+  alarmPrev,
   tabClose,
   tabReopen,
   tabNext,

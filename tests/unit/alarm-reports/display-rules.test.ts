@@ -199,3 +199,15 @@ describe('list defaults and filter mapping', () => {
     expect(readTargets('garbage')).toEqual({ within10: 80, within40: 98.5 });
   });
 });
+
+describe('next / previous report', () => {
+  it('walks the rows of the last list shown, and stops at either end', async () => {
+    const { neighbourAlarm, setAlarmListOrder } = await import('../../../src/app/features/alarm-reports/alarm-events');
+    setAlarmListOrder(['a', 'b', 'c']);
+    expect(neighbourAlarm('b', 1)).toBe('c');
+    expect(neighbourAlarm('b', -1)).toBe('a');
+    expect(neighbourAlarm('c', 1)).toBeNull();
+    expect(neighbourAlarm('a', -1)).toBeNull();
+    expect(neighbourAlarm('zzz', 1)).toBeNull();
+  });
+});

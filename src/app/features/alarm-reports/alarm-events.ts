@@ -2,7 +2,7 @@
 // mounted list registers its export, a mounted detail tab its print, add-note and escalation
 // actions. A command runs the focused tab's action, or (export) opens the list and asks it to run
 // once it is there. No DOM or React here, so command modules and the doc generator can load it.
-export type AlarmAction = 'export' | 'print' | 'addNote' | 'toggleEscalation';
+export type AlarmAction = 'export' | 'print' | 'addNote' | 'toggleEscalation' | 'next' | 'prev';
 
 const handlers = new Map<string, () => unknown>();
 const key = (tabId: string, action: AlarmAction) => `${tabId}::${action}`;
@@ -35,4 +35,16 @@ export function hasAlarmAction(tabId: string | undefined, action: AlarmAction): 
 /** The next alarm report list that mounts starts its export (the command opened it for that). */
 export function requestAlarmExportOnOpen() {
   pendingExport = true;
+}
+
+// The rows (alarm ids, in order) of the alarm report list last shown: next / previous report walk them.
+let listOrder: readonly string[] = [];
+export function setAlarmListOrder(alarmIds: readonly string[]) {
+  listOrder = alarmIds;
+}
+/** The alarm id `delta` rows from `alarmId` in the last list, or null at either end or when it is not there. */
+export function neighbourAlarm(alarmId: string, delta: number): string | null {
+  const i = listOrder.indexOf(alarmId);
+  if (i < 0) return null;
+  return listOrder[i + delta] ?? null;
 }

@@ -45,7 +45,7 @@ import { alarmColumns } from './alarm-columns';
 import { AlarmTypesChart, Donut, type TypePoint } from './alarm-charts';
 import { ResponseTargets } from './response-targets';
 import { PRINT_PAGE_STYLE, PrintableReport } from './print-report';
-import { registerAlarmAction } from './alarm-events';
+import { registerAlarmAction, setAlarmListOrder } from './alarm-events';
 import {
   DEFAULT_ALARM_FILTERS,
   DEFAULT_DATE_RANGE,
@@ -140,6 +140,9 @@ export function AlarmReportListPage() {
   }, [types.data]);
 
   const total = list.data?.TotalCount ?? 0;
+  useEffect(() => {
+    if (list.data) setAlarmListOrder(list.data.AlarmReports.map((r) => r.AlarmId));
+  }, [list.data]);
   const canExport = can(P.AlarmReportExport);
   const exporter = useMutation({
     mutationFn: async () => {
