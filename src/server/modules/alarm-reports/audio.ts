@@ -108,7 +108,7 @@ export function audioResponse(clip: { mime: string; bytes: Uint8Array }, range: 
     'Content-Type': clip.mime,
     'Accept-Ranges': 'bytes',
     'Content-Disposition': `inline; filename="${fileName}"`,
-    'Cache-Control': 'private, max-age=3600',
+    'Cache-Control': 'no-store', // recordings are personal data; the client keeps the blob in its query cache
   };
   const m = range ? /^bytes=(\d*)-(\d*)$/.exec(range.trim()) : null;
   if (m && (m[1] || m[2])) {
