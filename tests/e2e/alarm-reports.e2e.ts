@@ -155,7 +155,7 @@ test('ARC supervisor, keyboard only: list, filter, open, side by side, note, esc
     return dbQuery<{ p: string }>('select personFullName as p from alarmReports where alarmId = ?', alarmId)[0]!.p;
   };
   const [first, second] = [await personOf(1), await personOf(2)];
-  await page.keyboard.press('ArrowDown');
+  await search.press('ArrowDown');
   await expect(grid).toBeFocused();
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.locator('[data-pane-id]')).toHaveCount(2);
