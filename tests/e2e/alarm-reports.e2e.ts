@@ -53,7 +53,7 @@ test('ARC supervisor, keyboard only: list, filter, open, side by side, note, esc
   await expect(grid.getByRole('row').nth(1)).toContainText(report!.personFullName);
 
   // ArrowDown leaves the box for the list; Enter opens the Closed Alarm Report tab
-  await page.keyboard.press('ArrowDown');
+  await search.press('ArrowDown');
   await expect(grid).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(new RegExp(`/alarm-reports/${report!.alarmId}$`));
