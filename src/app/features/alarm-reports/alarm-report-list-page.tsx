@@ -63,6 +63,8 @@ const COMPLETED_COLORS = ['#30a46c', '#3e63dd', '#ffb224', '#e5484d'];
 /** Most reports one print job holds (a month of one account's alarms; the browser renders them all at once). */
 export const PRINT_BATCH_MAX = 50;
 
+/** Below this width (a pane beside another) the charts start folded. */
+const NARROW_PANE = 760;
 const CHARTS_OPEN_KEY = 'alarmReports.chartsOpen';
 function readChartsOpen(): boolean {
   try {
@@ -164,8 +166,22 @@ export function AlarmReportListPage() {
   useEffect(() => registerAlarmAction(tab.tabId, 'export', () => runExportRef.current()), [tab.tabId]);
 
   // The charts start expanded; a supervisor who folds them away (to see more rows, or side by side) keeps that.
+  // In a narrow pane (side by side) they start folded, so the rows are in view.
   const [chartsOpen, setChartsOpenState] = useState(() => readChartsOpen());
+  const [chartsChosen, setChartsChosen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const [narrow, setNarrow] = useState(false);
+  useEffect(() => {
+    const el = rootRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([e]) => setNarrow((e?.contentRect.width ?? 1000) < NARROW_PANE));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const showCharts = chartsChosen ? chartsOpen : chartsOpen && !narrow;
   const setChartsOpen = (open: boolean) => {
+    if (open === showCharts) return; // the element following its prop, not the user
+    setChartsChosen(true);
     setChartsOpenState(open);
     try {
       localStorage.setItem(CHARTS_OPEN_KEY, open ? '1' : '0');
@@ -221,7 +237,7 @@ export function AlarmReportListPage() {
   const canView = can(P.AlarmReportView);
 
   return (
-    <div className="ar-list-page">
+    <div className="ar-list-page" ref={rootRef}>
       <Flex align="center" justify="between" gap="3" wrap="wrap">
         <Heading as="h1" size="5">
           {MSG.navAlarmReports}
@@ -269,7 +285,7 @@ export function AlarmReportListPage() {
           onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
         />
       </div>
-      <details className="ar-charts-box" open={chartsOpen} onToggle={(e) => setChartsOpen(e.currentTarget.open)}>
+      <details className="ar-charts-box" open={showCharts} onToggle={(e) => setChartsOpen(e.currentTarget.open)}>
         <summary>Charts and response targets</summary>
         <div className="ar-charts">
           <Donut
