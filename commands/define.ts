@@ -10,7 +10,7 @@ import type { appStore } from '../src/app/state/store';
 import { canonicalForms, parseKeys, reservedReason } from './keys';
 
 /** Cheat-sheet sections, in display order. */
-export const COMMAND_GROUPS = ['General', 'Navigation', 'Lists', 'Users', 'Devices', 'Customers', 'Tabs', 'Panes', 'Session'] as const;
+export const COMMAND_GROUPS = ['General', 'Navigation', 'Lists', 'Users', 'Devices', 'Customers', 'Alarm reports', 'Tabs', 'Panes', 'Session'] as const;
 export type CommandGroup = (typeof COMMAND_GROUPS)[number];
 
 /**

@@ -43,6 +43,13 @@ import paneGrow from './pane-grow';
 import paneShrink from './pane-shrink';
 import appLogout from './app-logout';
 import listNav from './list-nav';
+// alarm reports (#9)
+import alarmExport from './alarm-export';
+import alarmPrint from './alarm-print';
+import alarmAddNote from './alarm-add-note';
+import alarmToggleEscalation from './alarm-toggle-escalation';
+import alarmNext from './alarm-next';
+import alarmPrev from './alarm-prev';
 
 export const COMMANDS: readonly Command[] = [
   paletteOpen,
@@ -74,6 +81,13 @@ export const COMMANDS: readonly Command[] = [
   bulkManageChangeConfig,
   deviceRefreshConfig,
   deviceRefreshFirmware,
+  // alarm reports (#9)
+  alarmExport,
+  alarmPrint,
+  alarmAddNote,
+  alarmToggleEscalation,
+  alarmNext,
+  alarmPrev,
   tabClose,
   tabReopen,
   tabNext,

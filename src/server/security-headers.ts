@@ -16,7 +16,11 @@ export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
-  imgSrc: ["'self'", 'data:'],
+  // Alarm report map tiles (#9, decision 50): the default tile server of VITE_MAP_TILE_URL; another
+  // tile server needs its origin here too.
+  imgSrc: ["'self'", 'data:', 'https://tile.openstreetmap.org'],
+  // Call recordings and voice memos (#9) play from object URLs of the fetched (authorised) audio.
+  mediaSrc: ["'self'", 'blob:'],
   fontSrc: ["'self'", 'data:'],
   connectSrc: ["'self'"],
   objectSrc: ["'none'"],

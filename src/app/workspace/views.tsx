@@ -35,6 +35,9 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   bulkCurrentConfig: lazy(() => import('../features/bulk-manage/current-config-page').then((m) => ({ default: m.CurrentConfigPage }))),
   bulkDeviceTesting: lazy(() => import('../features/bulk-manage/device-testing-page').then((m) => ({ default: m.DeviceTestingPage }))),
   bulkChangeConfig: lazy(() => import('../features/bulk-manage/change-config-page').then((m) => ({ default: m.ChangeConfigPage }))),
+  // alarm reports (#9)
+  alarmReports: lazy(() => import('../features/alarm-reports/alarm-report-list-page').then((m) => ({ default: m.AlarmReportListPage }))),
+  alarmReport: lazy(() => import('../features/alarm-reports/alarm-report-page').then((m) => ({ default: m.AlarmReportPage }))),
 };
 
 /** Read-only stand-ins for routes whose own permission the user lacks. */

@@ -32,7 +32,7 @@ describe('cheat sheet', () => {
   it('groups only commands that have keys', () => {
     const groups = shortcutGroups(COMMANDS, () => true);
     expect(groups.flatMap((g) => g.commands).every((c) => !!c.keys)).toBe(true);
-    expect(groups.map((g) => g.group)).toEqual(['General', 'Navigation', 'Lists', 'Devices', 'Customers', 'Tabs', 'Panes']);
+    expect(groups.map((g) => g.group)).toEqual(['General', 'Navigation', 'Lists', 'Devices', 'Customers', 'Alarm reports', 'Tabs', 'Panes']);
   });
 
   it('docs/shortcuts.md is the generated sheet (run the generator after changing commands)', () => {

@@ -8,7 +8,8 @@ import userEvent from '@testing-library/user-event';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { Root } from '../../../src/app/app';
 import { RETURN_TO_KEY, rememberReturnPath, takeReturnPath } from '../../../src/app/shell/return-to';
-import { RouteView } from '../../../src/app/workspace/views';
+import { READ_VIEWS, RouteView, VIEWS } from '../../../src/app/workspace/views';
+import { ROUTES, type RouteId } from '../../../src/app/paths';
 import { NOT_AVAILABLE_TEXT } from '../../../src/app/workspace/panels';
 import { TabContext, type TabApi } from '../../../src/app/workspace/tab-context';
 import { PersonDetails, formatDateOfBirth, formatHeight, personTitle } from '../../../src/app/features/persons/person-details-dialog';
@@ -113,10 +114,14 @@ function renderRoute(route: Parameters<typeof RouteView>[0]['route'], permission
 
 describe('where each role lands, in plain words', () => {
   it('an area not built yet says so without route names or paths', () => {
-    renderRoute('alarmReports', [P.HasAccess, P.AlarmReportListView]);
-    expect(screen.getByRole('heading', { name: 'Alarm Reports' })).toBeInTheDocument();
+    // Any route without a page yet (areas get built one by one, so the test picks one itself).
+    const unbuilt = (Object.keys(ROUTES) as RouteId[]).find((r) => !VIEWS[r] && !READ_VIEWS[r] && ROUTES[r].permission.includes('.'));
+    if (!unbuilt) return; // every area is built
+    renderRoute(unbuilt, [P.HasAccess, ROUTES[unbuilt].permission]);
+    expect(screen.getByRole('heading', { name: ROUTES[unbuilt].title })).toBeInTheDocument();
     expect(screen.getByText(NOT_AVAILABLE_TEXT)).toBeInTheDocument();
-    expect(document.body.textContent).not.toMatch(/route|alarmReports|\/alarm-reports|opened as/);
+    const escape = (x: string) => x.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+    expect(document.body.textContent).not.toMatch(new RegExp(`route|${escape(unbuilt)}|${escape(ROUTES[unbuilt].pattern)}|opened as`));
   });
 
   it('a person a role may list but not edit opens the read view (User Details), not a permission error', async () => {

@@ -99,6 +99,8 @@ export type DataTableProps<T> = {
   minWidth?: string;
   /** The focusable grid element (pages move focus to it, e.g. Escape or ArrowDown in their search box). */
   gridRef?: RefObject<HTMLDivElement | null>;
+  /** The active (keyboard) row changed, e.g. j / k: a preview in another pane can follow it. */
+  onActiveChange?: (row: T | undefined) => void;
 };
 
 const cellAlign = (a?: 'start' | 'center' | 'end') => (a === 'center' ? 'lw-cell--center' : a === 'end' ? 'lw-cell--end' : '');
@@ -138,6 +140,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     height,
     minWidth = '720px',
     gridRef,
+    onActiveChange,
   } = props;
 
   const baseId = useId();
@@ -162,6 +165,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
     scrollRef.current?.scrollTo?.({ top: 0 });
   }, [rowOffset, sort?.key, sort?.desc]);
   const activeIndex = Math.min(active, Math.max(count - 1, 0));
+  const activeRow = rows[activeIndex];
+  const onActiveChangeRef = useRef(onActiveChange);
+  onActiveChangeRef.current = onActiveChange;
+  useEffect(() => onActiveChangeRef.current?.(activeRow), [activeRow]);
 
   const rowKeyRef = useRef(getRowKey);
   rowKeyRef.current = getRowKey;

@@ -1,0 +1,215 @@
+// The three charts above the alarm report list (spec §2 "Charts"): Verification Started and
+// Verification Completed as SVG doughnuts (uPlot has no pie type) with a custom legend, and Type of
+// Alarms over time as a uPlot line chart with four series, a show/hide checkbox per series
+// (unchecked series dim to low opacity), label thinning by date-range option, and the 'All Time'
+// message instead of the chart. Sizes: doughnut 150 high and 200 wide with its legend beside it
+// (260 wide otherwise), line chart 200 high.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import type uPlot from 'uplot';
+import 'uplot/dist/uPlot.min.css';
+import { MSG } from '../../../shared/messages';
+import { ALARM_SERIES, ALL_TIME_OPTION, formatPercent, labelStep, share, shortLabel } from './alarm-format';
+
+export const DONUT_HEIGHT = 150;
+export const DONUT_WIDTH = 200;
+export const DONUT_WIDTH_NO_LEGEND = 260;
+export const LINE_HEIGHT = 200;
+/** Opacity of an unchecked series. */
+export const DIMMED = 0.12;
+
+export type Slice = { label: string; count: number; color: string };
+
+export function Donut({ title, slices, legend = true }: { title: string; slices: readonly Slice[]; legend?: boolean }) {
+  const total = slices.reduce((n, s) => n + s.count, 0);
+  const size = DONUT_HEIGHT;
+  const r = size / 2 - 12;
+  const c = 2 * Math.PI * r;
+  let offset = 0;
+  return (
+    <figure className="ar-chart" aria-label={title} style={{ width: legend ? undefined : DONUT_WIDTH_NO_LEGEND }}>
+      <figcaption className="ar-chart__title">{title}</figcaption>
+      {total === 0 ? (
+        <div className="ar-chart__empty" style={{ height: DONUT_HEIGHT, width: DONUT_WIDTH }} role="status">
+          {MSG.noResultsFound}
+        </div>
+      ) : (
+        <div className="ar-donut">
+          <svg
+            width={DONUT_WIDTH}
+            height={DONUT_HEIGHT}
+            viewBox={`${-(DONUT_WIDTH - size) / 2} 0 ${DONUT_WIDTH} ${size}`}
+            role="img"
+            aria-label={`${title}: ${total} alarms`}
+          >
+            <circle cx={size / 2} cy={size / 2} r={r} fill="none" stroke="var(--gray-4)" strokeWidth="22" />
+            {slices.map((s) => {
+              const len = (s.count / total) * c;
+              const el = (
+                <circle
+                  key={s.label}
+                  cx={size / 2}
+                  cy={size / 2}
+                  r={r}
+                  fill="none"
+                  stroke={s.color}
+                  strokeWidth="22"
+                  strokeDasharray={`${len} ${c - len}`}
+                  strokeDashoffset={-offset}
+                  transform={`rotate(-90 ${size / 2} ${size / 2})`}
+                >
+                  <title>{`${s.label}: ${s.count}`}</title>
+                </circle>
+              );
+              offset += len;
+              return el;
+            })}
+            <text x={size / 2} y={size / 2 + 6} textAnchor="middle" className="ar-donut__total">
+              {total.toLocaleString('en-GB')}
+            </text>
+          </svg>
+          {legend && (
+            <ul className="ar-legend">
+              {slices.map((s) => (
+                <li key={s.label}>
+                  <span className="ar-legend__swatch" style={{ background: s.color }} aria-hidden="true" />
+                  <span className="ar-legend__label">{s.label}</span>
+                  <span className="ar-legend__value">
+                    {s.count.toLocaleString('en-GB')} ({formatPercent(share(s.count, total))})
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </figure>
+  );
+}
+
+/** One point per time label: the count of each verification type (AlarmType.Value 1..4). */
+export type TypePoint = { label: string; counts: Partial<Record<number, number>> };
+
+const withAlpha = (hex: string, alpha: number) => {
+  const a = Math.round(alpha * 255)
+    .toString(16)
+    .padStart(2, '0');
+  return `${hex}${a}`;
+};
+
+export function AlarmTypesChart({ points, rangeOption, loading }: { points: readonly TypePoint[]; rangeOption: number; loading?: boolean }) {
+  const [visible, setVisible] = useState<Record<number, boolean>>({ 1: true, 2: true, 3: true, 4: true });
+  const present = useMemo(() => ALARM_SERIES.filter((s) => points.some((p) => (p.counts[s.value] ?? 0) > 0)), [points]);
+  const series = present.length ? present : ALARM_SERIES.slice();
+  const title = 'Type of Alarms';
+
+  if (rangeOption === ALL_TIME_OPTION) {
+    return (
+      <figure className="ar-chart ar-chart--line" aria-label={title}>
+        <figcaption className="ar-chart__title">{title}</figcaption>
+        <div className="ar-chart__empty" style={{ height: LINE_HEIGHT }} role="status">
+          {MSG.allTimeGraph}
+        </div>
+      </figure>
+    );
+  }
+  const empty = !loading && points.every((p) => ALARM_SERIES.every((s) => !(p.counts[s.value] ?? 0)));
+  return (
+    <figure className="ar-chart ar-chart--line" aria-label={title}>
+      <figcaption className="ar-chart__title">{title}</figcaption>
+      {/* Checkboxes only when there is more than one series. */}
+      {series.length > 1 && !empty && (
+        <div className="ar-series" role="group" aria-label="Series">
+          {series.map((s) => (
+            <label key={s.value} className="ar-series__item">
+              <input type="checkbox" checked={visible[s.value] !== false} onChange={(e) => setVisible((v) => ({ ...v, [s.value]: e.target.checked }))} />
+              <span className="ar-legend__swatch" style={{ background: s.color }} aria-hidden="true" />
+              {s.label}
+            </label>
+          ))}
+        </div>
+      )}
+      {empty ? (
+        <div className="ar-chart__empty" style={{ height: LINE_HEIGHT }} role="status">
+          {MSG.noResultsFound}
+        </div>
+      ) : (
+        <LinePlot points={points} series={series} visible={visible} rangeOption={rangeOption} />
+      )}
+    </figure>
+  );
+}
+
+function LinePlot({
+  points,
+  series,
+  visible,
+  rangeOption,
+}: {
+  points: readonly TypePoint[];
+  series: readonly (typeof ALARM_SERIES)[number][];
+  visible: Record<number, boolean>;
+  rangeOption: number;
+}) {
+  const box = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => setWidth(Math.floor(entry?.contentRect.width ?? 0)));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el || width < 50) return;
+    const labels = points.map((p) => shortLabel(p.label, rangeOption));
+    // Thinning by range option, and never more labels than fit (about 64 px each).
+    const step = Math.max(labelStep(labels.length, rangeOption), Math.ceil(labels.length / Math.max(1, Math.floor(width / 64))));
+    const data: uPlot.AlignedData = [points.map((_, i) => i), ...series.map((s) => points.map((p) => p.counts[s.value] ?? 0))];
+    let plot: uPlot | null = null;
+    let disposed = false;
+    // uPlot loads with the chart (it reads matchMedia on import, which test DOMs lack).
+    void import('uplot').then(({ default: UPlot }) => {
+      if (disposed) return;
+      try {
+        plot = new UPlot(
+          {
+            width,
+            height: LINE_HEIGHT,
+            legend: { show: false },
+            cursor: { drag: { x: false, y: false } },
+            scales: { x: { time: false } },
+            axes: [
+              {
+                values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && v % step === 0 ? (labels[v] ?? '') : '')),
+                splits: () => labels.map((_, i) => i),
+                size: 30,
+              },
+              { size: 40 },
+            ],
+            series: [
+              { label: 'Time' },
+              ...series.map((s) => ({
+                label: s.label,
+                stroke: visible[s.value] === false ? withAlpha(s.color, DIMMED) : s.color,
+                width: 2,
+                points: { show: points.length < 40 },
+              })),
+            ],
+          },
+          data,
+          el,
+        );
+      } catch {
+        plot = null; // no canvas: the figure keeps its title and checkboxes
+      }
+    });
+    return () => {
+      disposed = true;
+      plot?.destroy();
+    };
+  }, [points, series, visible, rangeOption, width]);
+
+  return <div ref={box} className="ar-line" style={{ height: LINE_HEIGHT }} data-testid="alarm-types-plot" />;
+}

@@ -1,0 +1,345 @@
+// Alarm Reports, the list tab of /alarm-reports (spec §2 "Alarm reports list", §4 defaults, §5,
+// §8): export (permission, confirmation, disabled at 0), the filters with Apply and Clear Filters,
+// the three charts and the response-target panel, then the virtualised list with sorting, paging,
+// real row links to the detail tab, j/k/Enter (commands/list-nav.ts) and the report results view
+// ('NO RESULTS' / 'Report generation failed.').
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useReactToPrint } from 'react-to-print';
+import { Button, Flex, Heading, Text } from '@radix-ui/themes';
+import { DataTable } from '../../ui/data-table/data-table';
+import { FilterBar, type FilterDef } from '../../ui/filter-bar';
+import { useTabState } from '../../ui/data-table/use-tab-state';
+import { toast } from '../../ui/toast';
+import { confirm } from '../../ui/confirm-dialog';
+import { useTab } from '../../workspace/tab-context';
+import { navigateTab, openRoute } from '../../workspace/actions';
+import { workspaceAtom } from '../../workspace/state';
+import { findTab, focusedTab } from '../../workspace/model';
+import { appStore } from '../../state/store';
+import { useCan } from '../../state/session';
+import { errorMessage, errorStatus } from '../../api/query-client';
+import { deviceTypesQuery, saveBlob } from '../../api/devices';
+import {
+  alarmReportDetailsQuery,
+  alarmReportListQuery,
+  alarmTierTypesQuery,
+  alarmTypesQuery,
+  chartFilter,
+  controllersQuery,
+  dateRangeOptionsQuery,
+  exportAlarmReports,
+  verificationCategoriesQuery,
+  verificationCompletedQuery,
+  verificationStartedQuery,
+  verificationTypeTimeFramesQuery,
+  verificationTypesQuery,
+  type AlarmReportDetails,
+  type AlarmReportRow,
+} from '../../api/alarm-reports';
+import { getHref } from '../../paths';
+import { MSG } from '../../../shared/messages';
+import { P } from '../../../shared/permissions';
+import { ALARM_TEXT, ALL_TIME_OPTION } from './alarm-format';
+import { alarmColumns } from './alarm-columns';
+import { AlarmTypesChart, Donut, type TypePoint } from './alarm-charts';
+import { ResponseTargets } from './response-targets';
+import { PRINT_PAGE_STYLE, PrintableReport } from './print-report';
+import { registerAlarmAction, setAlarmListOrder } from './alarm-events';
+import {
+  DEFAULT_ALARM_FILTERS,
+  DEFAULT_DATE_RANGE,
+  INITIAL_ALARM_LIST,
+  alarmExportFileName,
+  dateRangeOf,
+  toAlarmListFilter,
+  type AlarmListState,
+} from './alarm-list-model';
+import './alarm-reports.css';
+
+const STARTED_COLORS = ['#30a46c', '#ffb224', '#e5484d'];
+const COMPLETED_COLORS = ['#30a46c', '#3e63dd', '#ffb224', '#e5484d'];
+
+/** Most reports one print job holds (a month of one account's alarms; the browser renders them all at once). */
+export const PRINT_BATCH_MAX = 50;
+
+/** Below this width (a pane beside another) the charts start folded. */
+const NARROW_PANE = 760;
+const CHARTS_OPEN_KEY = 'alarmReports.chartsOpen';
+function readChartsOpen(): boolean {
+  try {
+    return localStorage.getItem(CHARTS_OPEN_KEY) !== '0';
+  } catch {
+    return true;
+  }
+}
+
+export function NoResults() {
+  return (
+    <div className="ar-results-empty">
+      <p className="ar-results-empty__title">{ALARM_TEXT.noResultsTitle}</p>
+      <p>{ALARM_TEXT.noResultsText}</p>
+      <Text size="2" color="gray">
+        {ALARM_TEXT.noResultsPrompt}
+      </Text>
+    </div>
+  );
+}
+
+export function AlarmReportListPage() {
+  const tab = useTab();
+  const can = useCan();
+  const { setTitle } = tab;
+  useEffect(() => setTitle(MSG.navAlarmReports), [setTitle]);
+  const [state, setState] = useTabState<AlarmListState>(tab.tabId, 'alarm-reports.list', INITIAL_ALARM_LIST);
+
+  const ranges = useQuery(dateRangeOptionsQuery()).data;
+  const triggers = useQuery(alarmTypesQuery()).data;
+  const vTypes = useQuery(verificationTypesQuery()).data;
+  const categories = useQuery(verificationCategoriesQuery()).data;
+  const controllers = useQuery(controllersQuery()).data;
+  const tiers = useQuery(alarmTierTypesQuery()).data;
+  const devices = useQuery(deviceTypesQuery()).data;
+
+  const filterDefs: FilterDef[] = useMemo(() => {
+    const opts = (list: { Value: number; Name: string }[] | undefined) => (list ?? []).map((o) => ({ value: String(o.Value), label: o.Name }));
+    return [
+      {
+        id: 'dateRange',
+        type: 'dropdown',
+        label: 'Alarm closed',
+        placeholder: 'Last 7 days',
+        options: opts(ranges).filter((o) => o.value !== String(DEFAULT_DATE_RANGE)),
+      },
+      { id: 'dateFrom', type: 'date', label: 'Closed from' },
+      { id: 'dateTo', type: 'date', label: 'Closed to' },
+      { id: 'customerAccountFullName', type: 'input', label: 'Account name', placeholder: 'Account name' },
+      { id: 'personFullName', type: 'input', label: 'User name', placeholder: 'User name' },
+      { id: 'tierTypes', type: 'multiselect', label: 'Tier', options: opts(tiers) },
+      { id: 'alarmTypes', type: 'multiselect', label: 'Trigger', options: opts(triggers) },
+      { id: 'alarmVerificationTypes', type: 'multiselect', label: 'Type', options: opts(vTypes) },
+      { id: 'alarmVerificationCategoryTypes', type: 'multiselect', label: 'Category', options: opts(categories) },
+      { id: 'deviceTypes', type: 'multiselect', label: 'Device', options: opts(devices) },
+      { id: 'arcControllerIds', type: 'multiselect', label: 'Controller', options: (controllers ?? []).map((c) => ({ value: c.Id, label: c.FullName })) },
+    ];
+  }, [ranges, tiers, triggers, vTypes, categories, devices, controllers]);
+
+  const filter = useMemo(() => toAlarmListFilter(state), [state]);
+  const charts = useMemo(() => chartFilter(filter), [filter]);
+  const rangeOption = dateRangeOf(state.filters);
+  const list = useQuery(alarmReportListQuery(filter));
+  const started = useQuery(verificationStartedQuery(charts));
+  const completed = useQuery(verificationCompletedQuery(charts));
+  const types = useQuery(verificationTypeTimeFramesQuery(charts));
+
+  const typePoints: TypePoint[] = useMemo(() => {
+    const t = types.data;
+    if (!t) return [];
+    return t.Labels.map((label) => ({
+      label,
+      counts: Object.fromEntries((t.TimeFrames[label] ?? []).map((e) => [e.AlarmType.Value, e.Count])),
+    }));
+  }, [types.data]);
+
+  const total = list.data?.TotalCount ?? 0;
+  useEffect(() => {
+    if (list.data) setAlarmListOrder(list.data.AlarmReports.map((r) => r.AlarmId));
+  }, [list.data]);
+  const canExport = can(P.AlarmReportExport);
+  const exporter = useMutation({
+    mutationFn: async () => {
+      const { page: _page, pageSize: _size, ...rest } = filter;
+      saveBlob(await exportAlarmReports(rest), alarmExportFileName());
+    },
+    // Spec §8: a 403 is the permission message; other failures 'Can not export alarm reports'.
+    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportAlarmReports),
+  });
+  const runExport = async () => {
+    if (!canExport || total === 0 || exporter.isPending) return;
+    const ok = await confirm({ title: 'Export alarm reports', message: ALARM_TEXT.exportConfirm(total), confirmLabel: 'Export', cancelLabel: 'Cancel' });
+    if (ok) exporter.mutate();
+  };
+  const runExportRef = useRef(runExport);
+  useEffect(() => {
+    runExportRef.current = runExport;
+  });
+  useEffect(() => registerAlarmAction(tab.tabId, 'export', () => runExportRef.current()), [tab.tabId]);
+
+  // The charts start expanded; a supervisor who folds them away (to see more rows, or side by side) keeps that.
+  // In a narrow pane (side by side) they start folded, so the rows are in view.
+  const [chartsOpen, setChartsOpenState] = useState(() => readChartsOpen());
+  const [chartsChosen, setChartsChosen] = useState(false);
+  const rootRef = useRef<HTMLDivElement>(null);
+  const [narrow, setNarrow] = useState(false);
+  useEffect(() => {
+    const el = rootRef.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([e]) => setNarrow((e?.contentRect.width ?? 1000) < NARROW_PANE));
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, []);
+  const showCharts = chartsChosen ? chartsOpen : chartsOpen && !narrow;
+  const setChartsOpen = (open: boolean) => {
+    if (open === showCharts) return; // the element following its prop, not the user
+    setChartsChosen(true);
+    setChartsOpenState(open);
+    try {
+      localStorage.setItem(CHARTS_OPEN_KEY, open ? '1' : '0');
+    } catch {
+      /* private mode */
+    }
+  };
+
+  // Several selected reports (x, or the row checkboxes) print in one job, each from a new page.
+  const qc = useQueryClient();
+  const [selected, setSelected] = useTabState<string[]>(tab.tabId, 'alarm-reports.selected', []);
+  const selectedKeys = useMemo(() => new Set(selected), [selected]);
+  const [batch, setBatch] = useState<AlarmReportDetails[] | null>(null);
+  const batchRef = useRef<HTMLDivElement>(null);
+  const printBatch = useReactToPrint({
+    contentRef: batchRef,
+    documentTitle: `Closed Alarm Reports (${batch?.length ?? 0})`,
+    pageStyle: PRINT_PAGE_STYLE,
+    onAfterPrint: () => setBatch(null),
+    onPrintError: () => setBatch(null),
+  });
+  useEffect(() => {
+    if (batch) printBatch();
+  }, [batch, printBatch]);
+  const loadBatch = useMutation({
+    mutationFn: () => Promise.all(selected.slice(0, PRINT_BATCH_MAX).map((alarmId) => qc.fetchQuery(alarmReportDetailsQuery(alarmId)))),
+    onSuccess: (details) => setBatch(details),
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+
+  // Side by side: a report opened beside (Ctrl/⌘+Enter) becomes the preview; j / k in the list make
+  // it follow the active row, while the keyboard stays in the list.
+  const previewTab = useRef<string | null>(null);
+  const openRow = (r: AlarmReportRow, beside: boolean) => {
+    openRoute(getHref('alarmReport', { alarmId: r.AlarmId }), beside ? { beside: true } : undefined);
+    previewTab.current = beside ? (focusedTab(appStore.get(workspaceAtom))?.id ?? null) : null;
+    if (beside) setTimeout(() => gridRef.current?.focus({ preventScroll: true }), 50);
+  };
+  const follow = (r: AlarmReportRow | undefined) => {
+    const id = previewTab.current;
+    if (!id || !r) return;
+    const hit = findTab(appStore.get(workspaceAtom), id);
+    if (!hit || hit.tab.route !== 'alarmReport') {
+      previewTab.current = null;
+      return;
+    }
+    if (hit.tab.params.alarmId !== r.AlarmId) void navigateTab(id, getHref('alarmReport', { alarmId: r.AlarmId }));
+  };
+
+  const searchRef = useRef<HTMLInputElement>(null);
+  const gridRef = useRef<HTMLDivElement>(null);
+  const columns = useMemo(() => alarmColumns(), []);
+  const canView = can(P.AlarmReportView);
+
+  return (
+    <div className="ar-list-page" ref={rootRef}>
+      <Flex align="center" justify="between" gap="3" wrap="wrap">
+        <Heading as="h1" size="5">
+          {MSG.navAlarmReports}
+        </Heading>
+        <Flex gap="2" align="center" wrap="wrap">
+          {canExport && selected.length > 0 && (
+            <>
+              <Button variant="soft" loading={loadBatch.isPending || !!batch} onClick={() => loadBatch.mutate()}>
+                Print selected ({Math.min(selected.length, PRINT_BATCH_MAX)})
+              </Button>
+              <Button variant="ghost" color="gray" onClick={() => setSelected([])}>
+                Clear selection
+              </Button>
+            </>
+          )}
+          {exporter.isPending && (
+            <Text size="2" color="gray" role="status">
+              Exporting {total.toLocaleString('en-GB')} alarm reports…
+            </Text>
+          )}
+          {canExport && (
+            <Button variant="soft" disabled={total === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
+              Export
+            </Button>
+          )}
+        </Flex>
+      </Flex>
+      <div
+        onKeyDown={(e) => {
+          // From the search box, Escape or ArrowDown goes to the list, so j/k/Enter work at once.
+          if (e.target === searchRef.current && (e.key === 'Escape' || e.key === 'ArrowDown')) {
+            e.preventDefault();
+            gridRef.current?.focus();
+          }
+        }}
+      >
+        <FilterBar
+          label="Alarm report filters"
+          filters={filterDefs}
+          value={state.filters}
+          emptyValue={DEFAULT_ALARM_FILTERS}
+          search={{ id: 'search', label: 'Search alarm reports', placeholder: 'Search alarm id, user, account or device serial' }}
+          searchRef={searchRef}
+          // Spec §2: changing a filter resets the page to 1.
+          onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
+        />
+      </div>
+      <details className="ar-charts-box" open={showCharts} onToggle={(e) => setChartsOpen(e.currentTarget.open)}>
+        <summary>Charts and response targets</summary>
+        <div className="ar-charts">
+          <Donut
+            title="Verification Started"
+            slices={(started.data?.TimeFrames ?? []).map((t, i) => ({ label: t.TimeFrame, count: t.Count, color: STARTED_COLORS[i] ?? '#8d8d8d' }))}
+          />
+          <Donut
+            title="Verification Completed"
+            slices={(completed.data?.TimeFrames ?? []).map((t, i) => ({ label: t.TimeFrame, count: t.Count, color: COMPLETED_COLORS[i] ?? '#8d8d8d' }))}
+          />
+          <AlarmTypesChart points={typePoints} rangeOption={rangeOption} loading={rangeOption !== ALL_TIME_OPTION && types.isPending} />
+          <ResponseTargets filter={charts} />
+        </div>
+      </details>
+      <div style={{ flex: '1 0 360px', minHeight: 360, display: 'flex', flexDirection: 'column' }}>
+        <DataTable<AlarmReportRow>
+          label="Alarm reports"
+          columns={columns}
+          rows={list.data?.AlarmReports ?? []}
+          getRowKey={(r) => r.AlarmId}
+          selectable={canExport}
+          selectedKeys={selectedKeys}
+          onSelectionChange={(keys) => setSelected([...keys])}
+          totalCount={total}
+          page={state.page}
+          pageSize={state.pageSize}
+          onPageChange={(page) => setState((s) => ({ ...s, page }))}
+          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
+          sort={state.sort}
+          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
+          loading={list.isPending}
+          fetching={list.isFetching && !list.isPending}
+          error={list.isError ? MSG.reportGenerationFailed : null}
+          onRetry={() => void list.refetch()}
+          emptyMessage={<NoResults />}
+          canOpen={() => canView}
+          onOpen={(r, { beside }) => openRow(r, beside)}
+          onActiveChange={follow}
+          rowHref={(r) => (canView ? getHref('alarmReport', { alarmId: r.AlarmId }) : null)}
+          filterRef={searchRef}
+          gridRef={gridRef}
+          keyboardActive={tab.active}
+          minWidth="1150px"
+        />
+      </div>
+      {batch && (
+        <div className="ar-print-source" hidden>
+          <div ref={batchRef} className="ar-print-batch">
+            {batch.map((d) => (
+              <PrintableReport key={d.Id} d={d} />
+            ))}
+          </div>
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+// The printable Closed Alarm Report (spec §2 "Printable Closed Alarm Report, top to bottom"):
+// header, alarm summary, profile snapshot date, user information, emergency contacts, device
+// details, escalation plans per team, alarm instructions, controller notes, activity journal.
+// Every section expanded, the map as a drawn position (no live map in print), and print styles
+// (alarm-reports.css, @media print and PRINT_PAGE_STYLE) that keep a call, note or journal entry
+// on one page of A4.
+import type { Ref } from 'react';
+import { DrawnPosition } from './alarm-map';
+import { ALARM_TEXT, EMPTY, formatDateTime, headerName, nameOf } from './alarm-format';
+import {
+  ContactsSection,
+  DevicesSection,
+  InstructionsSection,
+  JournalSection,
+  NotesSection,
+  SnapshotDate,
+  SummarySection,
+  TeamsSection,
+  UserSection,
+} from './report-sections';
+import type { Detail } from './detail-types';
+
+export const PRINT_TITLE = 'Closed Alarm Report';
+
+/** The page setup react-to-print puts into the print frame. */
+export const PRINT_PAGE_STYLE = `
+@page { size: A4; margin: 14mm 12mm; }
+html, body { background: #fff !important; color: #000; }
+body { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+`;
+
+/** Section order of the printable report, top to bottom (the e2e test reads the printed text in this order). */
+export const PRINT_SECTIONS = ['summary', 'snapshot', 'user', 'contacts', 'devices', 'teams', 'instructions', 'notes', 'journal'] as const;
+
+export function PrintableReport({ d, ref }: { d: Detail; ref?: Ref<HTMLDivElement> }) {
+  const p = d.ProfileSnapshot?.Person;
+  const name = headerName(p, d.AlarmIncomingCallPhoneNumber);
+  const company = nameOf(p?.Company);
+  return (
+    <div ref={ref} className="ar-print" data-testid="printable-report">
+      <header className="ar-print__header">
+        <h1>{PRINT_TITLE}</h1>
+        {name !== EMPTY && <p className="ar-print__name">{name}</p>}
+        {company !== EMPTY && <p className="ar-print__company">{company}</p>}
+        <p className="ar-print__meta">
+          Alarm {d.AlarmId} · closed {formatDateTime(d.AlarmClosed)}
+        </p>
+      </header>
+      <SummarySection
+        d={d}
+        collapsible={false}
+        escalation={d.EscalationPlanFollowed ? 'Yes' : 'No'}
+        map={<DrawnPosition location={d.Location} height={160} />}
+      />
+      <SnapshotDate d={d} />
+      <UserSection d={d} collapsible={false} />
+      <ContactsSection d={d} collapsible={false} />
+      <DevicesSection d={d} collapsible={false} />
+      <TeamsSection d={d} collapsible={false} />
+      <InstructionsSection d={d} collapsible={false} />
+      <NotesSection d={d} collapsible={false} title="Controller notes" showRoles />
+      <JournalSection d={d} collapsible={false} />
+      <footer className="ar-print__footer">
+        {PRINT_TITLE} · {ALARM_TEXT.escalationFollowed}: {d.EscalationPlanFollowed ? 'Yes' : 'No'}
+      </footer>
+    </div>
+  );
+}

@@ -1,0 +1,145 @@
+// What supervisors are measured on (issue #9, ours; decision 51): the share of the filtered alarms
+// whose verification started within 10 s and within 40 s, against targets the supervisor can set
+// (default 80 % and 98.5 %, the BS 8484:2016 lone-worker ARC response figures), and the alarms
+// that missed, each a real link to its detail tab. Targets persist in this browser (localStorage).
+import { useState, type MouseEvent } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { Text } from '@radix-ui/themes';
+import { responseTargetsQuery } from '../../api/alarm-reports';
+import { openRoute } from '../../workspace/actions';
+import { getHref } from '../../paths';
+import { DEFAULT_TARGETS, type AlarmReportFilter } from '../../../shared/schemas/alarm-reports';
+import { MSG } from '../../../shared/messages';
+import { formatDateTime, formatPercent } from './alarm-format';
+
+export const TARGETS_STORAGE_KEY = 'alarmReports.responseTargets';
+export type Targets = { within10: number; within40: number };
+
+/** Stored targets, each a percentage 0–100; anything else falls back to the default. */
+export function readTargets(raw: string | null): Targets {
+  const ok = (n: unknown): n is number => typeof n === 'number' && Number.isFinite(n) && n >= 0 && n <= 100;
+  try {
+    const t = raw ? (JSON.parse(raw) as Partial<Targets>) : {};
+    return { within10: ok(t.within10) ? t.within10 : DEFAULT_TARGETS.within10, within40: ok(t.within40) ? t.within40 : DEFAULT_TARGETS.within40 };
+  } catch {
+    return { ...DEFAULT_TARGETS };
+  }
+}
+
+function useTargets(): [Targets, (t: Targets) => void] {
+  const [targets, setTargets] = useState<Targets>(() => readTargets(typeof localStorage === 'undefined' ? null : localStorage.getItem(TARGETS_STORAGE_KEY)));
+  return [
+    targets,
+    (t) => {
+      setTargets(t);
+      try {
+        localStorage.setItem(TARGETS_STORAGE_KEY, JSON.stringify(t));
+      } catch {
+        /* private mode: the targets hold for this page only */
+      }
+    },
+  ];
+}
+
+function Bar({ label, percent, target, met }: { label: string; percent: number | null; target: number; met: boolean }) {
+  const color = met ? 'var(--green-9)' : 'var(--red-9)';
+  return (
+    <div className="ar-targets__row">
+      <span>{label}</span>
+      <div
+        className="ar-bar"
+        role="meter"
+        aria-label={`${label}: ${percent == null ? 'no alarms' : formatPercent(percent / 100)}, target ${formatPercent(target / 100)}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent ?? 0}
+      >
+        <div className="ar-bar__fill" style={{ width: `${percent ?? 0}%`, background: color }} />
+        <div className="ar-bar__target" style={{ left: `calc(${target}% - 1px)` }} title={`Target ${formatPercent(target / 100)}`} />
+      </div>
+      <span>
+        {percent == null ? '-' : formatPercent(percent / 100)}{' '}
+        {percent != null && <span className={met ? 'ar-met' : 'ar-missed'}>{met ? 'met' : 'missed'}</span>}
+      </span>
+    </div>
+  );
+}
+
+export function ResponseTargets({ filter }: { filter: AlarmReportFilter }) {
+  const [targets, setTargets] = useTargets();
+  const q = useQuery(responseTargetsQuery({ ...filter, targetWithin10Percent: targets.within10, targetWithin40Percent: targets.within40 }));
+  const data = q.data;
+  const open = (e: MouseEvent<HTMLAnchorElement>, alarmId: string) => {
+    if (e.ctrlKey || e.metaKey || e.shiftKey || e.altKey || e.button !== 0) return; // the browser's own (new tab ...)
+    e.preventDefault();
+    openRoute(getHref('alarmReport', { alarmId }));
+  };
+  const setTarget = (key: keyof Targets, value: string) => {
+    const n = Number(value);
+    if (value !== '' && Number.isFinite(n) && n >= 0 && n <= 100) setTargets({ ...targets, [key]: n });
+  };
+
+  const inputs = <TargetInputs targets={targets} onChange={setTarget} />;
+  return (
+    <figure className="ar-chart ar-targets" aria-label="Response targets">
+      <figcaption className="ar-chart__title">Response targets (verification started)</figcaption>
+      {q.isError ? (
+        <Text size="2" color="red" role="alert">
+          {MSG.reportGenerationFailed}
+        </Text>
+      ) : !data ? (
+        <Text size="2" color="gray" role="status">
+          Loading…
+        </Text>
+      ) : data.TotalCount === 0 ? (
+        <div className="ar-chart__empty" role="status">
+          {MSG.noResultsFound}
+        </div>
+      ) : (
+        <div className="ar-targets__body">
+          <div className="ar-targets__main">
+            <Bar label="Within 10 s" percent={data.Within10.Percent} target={data.Within10.TargetPercent} met={data.Within10.Met} />
+            <Bar label="Within 40 s" percent={data.Within40.Percent} target={data.Within40.TargetPercent} met={data.Within40.Met} />
+            <Text size="1" color="gray">
+              {data.Within10.Count.toLocaleString('en-GB')} of {data.TotalCount.toLocaleString('en-GB')} within 10 s,{' '}
+              {data.Within40.Count.toLocaleString('en-GB')} within 40 s. Missed 10 s: {data.MissedTotal.toLocaleString('en-GB')}
+              {data.Missed.length < data.MissedTotal ? ` (slowest ${data.Missed.length} listed)` : ''}.
+            </Text>
+            {inputs}
+          </div>
+          {data.Missed.length > 0 && (
+            <ul className="ar-missed-list" aria-label="Alarms that missed the 10 s target">
+              {data.Missed.map((m) => (
+                <li key={m.AlarmReportId}>
+                  <a href={getHref('alarmReport', { alarmId: m.AlarmId })} onClick={(e) => open(e, m.AlarmId)}>
+                    {m.PersonFullName}
+                  </a>
+                  <span className="ar-muted">
+                    {formatDateTime(m.AlarmClosedDate)} · {m.CustomerAccountFullName}
+                  </span>
+                  <span className={m.Over40 ? 'ar-missed' : undefined}>{m.VerificationStartedSeconds} s</span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+      {(!data || data.TotalCount === 0) && inputs}
+    </figure>
+  );
+}
+
+function TargetInputs({ targets, onChange }: { targets: Targets; onChange: (key: keyof Targets, value: string) => void }) {
+  return (
+    <div className="ar-targets__inputs">
+      <label>
+        Target within 10 s (%){' '}
+        <input type="number" min={0} max={100} step={0.5} defaultValue={targets.within10} onBlur={(e) => onChange('within10', e.target.value)} />
+      </label>
+      <label>
+        Target within 40 s (%){' '}
+        <input type="number" min={0} max={100} step={0.5} defaultValue={targets.within40} onBlur={(e) => onChange('within40', e.target.value)} />
+      </label>
+    </div>
+  );
+}

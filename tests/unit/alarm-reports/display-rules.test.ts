@@ -1,0 +1,213 @@
+// Display rules of spec document 3 §4 and the activity journal formats of §3, as pure functions.
+import { describe, expect, it } from 'vitest';
+import {
+  callDuration,
+  formatDateTime,
+  formatDuration,
+  formatJournalProperties,
+  formatPercent,
+  headerName,
+  labelStep,
+  noteAuthorLabel,
+  shortLabel,
+  showDuressWords,
+  showInstructionsPanel,
+  showVehicle,
+  sortEscalationPlans,
+  what3wordsUrl,
+} from '../../../src/app/features/alarm-reports/alarm-format';
+import { DEFAULT_ALARM_FILTERS, INITIAL_ALARM_LIST, toAlarmListFilter, toIsoDay } from '../../../src/app/features/alarm-reports/alarm-list-model';
+import { readTargets } from '../../../src/app/features/alarm-reports/response-targets';
+import { MSG } from '../../../src/shared/messages';
+
+describe('note author label', () => {
+  it('is the first role containing manager, else the first containing supervisor, else Unknown', () => {
+    expect(noteAuthorLabel(['ArcControllerRole', 'ArcSupervisorRole', 'ArcManagerRole'])).toBe('ArcManagerRole');
+    expect(noteAuthorLabel(['ArcControllerRole', 'ArcSupervisorRole'])).toBe('ArcSupervisorRole');
+    expect(noteAuthorLabel(['Super Manager', 'Other manager'])).toBe('Super Manager');
+    expect(noteAuthorLabel(['ArcControllerRole'])).toBe('Unknown');
+    expect(noteAuthorLabel([])).toBe('Unknown');
+    expect(noteAuthorLabel(null)).toBe('Unknown');
+  });
+});
+
+describe('calls', () => {
+  it("shows 'Call failed' for zero duration and drops fractional seconds otherwise", () => {
+    expect(callDuration(0)).toBe(MSG.callFailed);
+    expect(callDuration(0)).toBe('Call failed');
+    expect(callDuration(42.99)).toBe('42s');
+    expect(callDuration(125.7)).toBe('2m 05s');
+    expect(formatDuration(3725.5)).toBe('1h 02m 05s');
+    expect(formatDuration(null)).toBe('-');
+  });
+});
+
+describe('sections shown only when they apply', () => {
+  it('duress words only when active; vehicle only when owned or used', () => {
+    expect(showDuressWords({ DuressWordsActive: true })).toBe(true);
+    expect(showDuressWords({ DuressWordsActive: false })).toBe(false);
+    expect(showDuressWords(null)).toBe(false);
+    expect(showVehicle({ VehicleOwnedOrUsed: true })).toBe(true);
+    expect(showVehicle({ VehicleOwnedOrUsed: false })).toBe(false);
+  });
+
+  it('the instructions panel needs at least one of its six reasons', () => {
+    const none = {
+      instruction: { SpecialInstructions: [], DuressWordsActive: false },
+      medical: { HearingImpairment: false, MedicalConditions: [] },
+      riskProfiles: [],
+      company: {},
+    };
+    expect(showInstructionsPanel(none)).toBe(false);
+    expect(showInstructionsPanel({ ...none, instruction: { SpecialInstructions: ['x'], DuressWordsActive: false } })).toBe(true);
+    expect(showInstructionsPanel({ ...none, instruction: { SpecialInstructions: [], DuressWordsActive: true } })).toBe(true);
+    expect(showInstructionsPanel({ ...none, medical: { HearingImpairment: true, MedicalConditions: [] } })).toBe(true);
+    expect(showInstructionsPanel({ ...none, medical: { HearingImpairment: false, MedicalConditions: [{}] } })).toBe(true);
+    expect(showInstructionsPanel({ ...none, riskProfiles: [{}] })).toBe(true);
+    expect(showInstructionsPanel({ ...none, company: { IsNationalResponse: true } })).toBe(true);
+  });
+});
+
+describe('escalation plans', () => {
+  it('primary teams first, then the default plan, then by plan name', () => {
+    const t = (name: string, plan: string, primary = false, def = false) => ({
+      Team: { Name: name, PrimaryGroup: primary },
+      EscalationPlan: { Name: plan },
+      DefaultEscalationPlan: def,
+    });
+    const input = [t('A', 'Charlie'), t('B', 'alpha'), t('C', 'Zulu', false, true), t('D', 'Yankee', true), t('E', 'Bravo', true, true)];
+    expect(sortEscalationPlans(input).map((x) => x.Team.Name)).toEqual(['E', 'D', 'C', 'B', 'A']);
+    expect(input.map((x) => x.Team.Name)).toEqual(['A', 'B', 'C', 'D', 'E']); // not mutated
+  });
+});
+
+describe('activity journal CustomProperties', () => {
+  const f = (o: unknown) => formatJournalProperties(JSON.stringify(o)).map((l) => `${l.label}: ${l.value}`);
+  it('renders every kind with its fields in the spec order', () => {
+    expect(f({ kind: 'call', to: '+441', from: '+442', duration: 65.9, status: 'completed' })).toEqual([
+      'To: +441',
+      'From: +442',
+      'Duration: 1m 05s',
+      'Status: completed',
+    ]);
+    expect(f({ kind: 'email', to: 'a@b', subject: 'S', content: 'C', status: 'Sent' })).toEqual(['To: a@b', 'Subject: S', 'Content: C', 'Status: Sent']);
+    expect(f({ kind: 'sms', to: '+44', body: 'B', status: 'Delivered' })).toEqual(['To: +44', 'Body: B', 'Status: Delivered']);
+    expect(f({ kind: 'location', googleApiAddress: 'Addr', latitude: 51.5, longitude: -0.1, w3WAddress: 'a.b.c', gridReference: 'SU 1 2' })).toEqual([
+      'Address: Addr',
+      'Latitude: 51.5',
+      'Longitude: -0.1',
+      'what3words: a.b.c',
+      'Grid reference: SU 1 2',
+    ]);
+    expect(f({ kind: 'verification', type: 'False', category: 'Ghost' })).toEqual(['Type: False', 'Category: Ghost']);
+    expect(f({ kind: 'note', text: 'Hello' })).toEqual(['Note: Hello']);
+    expect(f({ kind: 'supportIssueRaised', controllerName: 'Kim', issueRaisedDate: '2026-11-22T10:00:05.000Z' })).toEqual([
+      'Controller: Kim',
+      `Raised: ${formatDateTime('2026-11-22T10:00:05.000Z')}`,
+    ]);
+    expect(f({ kind: 'alarmNotice', expiryDate: '2026-11-29T10:00:00.000Z', notice: 'N' })).toEqual([
+      `Expires: ${formatDateTime('2026-11-29T10:00:00.000Z')}`,
+      'Notice: N',
+    ]);
+    expect(f({ kind: 'alarmType', trigger: 'SOS Button' })).toEqual(['Trigger: SOS Button']);
+  });
+  it('recognises a kind by its fields when `kind` is missing, and shows - for missing values', () => {
+    expect(f({ to: 'x', body: 'hi' })).toEqual(['To: x', 'Body: hi', 'Status: -']);
+  });
+  it('renders nothing for unparseable or unknown JSON', () => {
+    expect(formatJournalProperties('{not json')).toEqual([]);
+    expect(formatJournalProperties('')).toEqual([]);
+    expect(formatJournalProperties('[1,2]')).toEqual([]);
+    expect(formatJournalProperties('{"foo":1}')).toEqual([]);
+    expect(formatJournalProperties('null')).toEqual([]);
+  });
+});
+
+describe('header, dates, links', () => {
+  it('names the person, falling back to the incoming call number', () => {
+    expect(headerName({ FirstName: 'Ann', LastName: 'Lee' }, '+44 1')).toBe('Ann Lee');
+    expect(headerName({ FirstName: '', LastName: '' }, '+44 1')).toBe('+44 1');
+    expect(headerName(null, null)).toBe('-');
+  });
+  it('dates are 24-hour en-GB with seconds', () => {
+    expect(formatDateTime('2026-01-05T14:03:09')).toBe('05 Jan 26 14:03:09');
+    expect(formatDateTime('nonsense')).toBe('-');
+  });
+  it('what3words link', () => {
+    expect(what3wordsUrl('///filled.count.soap')).toBe('https://what3words.com/filled.count.soap');
+    expect(what3wordsUrl(null)).toBeNull();
+  });
+  it('chart labels and percentages', () => {
+    expect(shortLabel('21/11/2026', 2)).toBe('21/11');
+    expect(shortLabel('Nov 2026', 6)).toBe('Nov 2026');
+    expect(labelStep(30, 3)).toBe(3);
+    expect(labelStep(7, 2)).toBe(1);
+    expect(formatPercent(0.8)).toBe('80%');
+    expect(formatPercent(0.985)).toBe('98.5%');
+  });
+});
+
+describe('list defaults and filter mapping', () => {
+  it('starts at page 1, date range option 2, verification type 1, closed date descending', () => {
+    const f = toAlarmListFilter(INITIAL_ALARM_LIST);
+    expect(f).toMatchObject({
+      page: 1,
+      pageSize: 10,
+      alarmClosedDateRangeOption: 2,
+      alarmVerificationTypes: [1],
+      sortBy: 'AlarmClosedDate',
+      sortDescending: true,
+    });
+    expect(DEFAULT_ALARM_FILTERS).toEqual({ dateRange: '2', alarmVerificationTypes: ['1'] });
+  });
+  it('maps every filter, dates from DD/MM/YYYY to the contract days', () => {
+    const f = toAlarmListFilter({
+      ...INITIAL_ALARM_LIST,
+      filters: {
+        search: ' abc ',
+        dateRange: '7',
+        dateFrom: '01/11/2026',
+        dateTo: '05/11/2026',
+        tierTypes: ['3'],
+        alarmTypes: ['1', '2'],
+        alarmVerificationCategoryTypes: ['101'],
+        deviceTypes: ['750'],
+        arcControllerIds: ['x-id'],
+        customerAccountFullName: 'Heron',
+        personFullName: 'Sam',
+      },
+    });
+    expect(f).toMatchObject({
+      searchValue: 'abc',
+      alarmClosedDateRangeOption: 7,
+      alarmClosedDateFrom: '2026-11-01',
+      alarmClosedDateTo: '2026-11-05',
+      tierTypes: [3],
+      alarmTypes: [1, 2],
+      alarmVerificationTypes: [],
+      alarmVerificationCategoryTypes: [101],
+      deviceTypes: [750],
+      arcControllerIds: ['x-id'],
+      customerAccountFullName: 'Heron',
+      personFullName: 'Sam',
+    });
+    expect(toIsoDay('31/02/2026')).toBeNull();
+  });
+  it('response targets default to 80 % and 98.5 % and ignore bad stored values', () => {
+    expect(readTargets(null)).toEqual({ within10: 80, within40: 98.5 });
+    expect(readTargets('{"within10":90,"within40":150}')).toEqual({ within10: 90, within40: 98.5 });
+    expect(readTargets('garbage')).toEqual({ within10: 80, within40: 98.5 });
+  });
+});
+
+describe('next / previous report', () => {
+  it('walks the rows of the last list shown, and stops at either end', async () => {
+    const { neighbourAlarm, setAlarmListOrder } = await import('../../../src/app/features/alarm-reports/alarm-events');
+    setAlarmListOrder(['a', 'b', 'c']);
+    expect(neighbourAlarm('b', 1)).toBe('c');
+    expect(neighbourAlarm('b', -1)).toBe('a');
+    expect(neighbourAlarm('c', 1)).toBeNull();
+    expect(neighbourAlarm('a', -1)).toBeNull();
+    expect(neighbourAlarm('zzz', 1)).toBeNull();
+  });
+});
