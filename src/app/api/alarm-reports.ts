@@ -50,7 +50,6 @@ export const alarmReportKeys = {
   verificationTypes: () => ['alarm-reports', 'lookup', 'verification-types'] as const,
   verificationCategories: () => ['alarm-reports', 'lookup', 'verification-categories'] as const,
   controllers: () => ['alarm-reports', 'lookup', 'controllers'] as const,
-  tierTypes: () => ['alarm-reports', 'lookup', 'tier-types'] as const,
   lists: () => ['alarm-reports', 'list'] as const,
   list: (filter: AlarmReportListFilter) => ['alarm-reports', 'list', filter] as const,
   started: (filter: AlarmReportFilter) => ['alarm-reports', 'verification-started', filter] as const,
@@ -92,9 +91,7 @@ export const controllersQuery = () =>
     queryFn: ({ signal }) => http<ControllerDto[]>('/alarm-report/get-controllers', { signal }),
     ...LOOKUP,
   });
-/** GET /api/v1/customer/get-tier-types (spec §7: the alarm list's tier filter). Device types: deviceTypesQuery in ./devices. */
-export const alarmTierTypesQuery = () =>
-  queryOptions({ queryKey: alarmReportKeys.tierTypes(), queryFn: ({ signal }) => http<LookupDto[]>('/api/v1/customer/get-tier-types', { signal }), ...LOOKUP });
+// The tier filter's lookup is customers' tierTypesQuery (./customers): one factory per endpoint.
 
 // ---- list and charts
 const LIST = { refetchOnWindowFocus: false, meta: { silent: true } } as const; // the page shows 'Report generation failed.'

@@ -244,7 +244,6 @@ describe('client calls', () => {
         'GET /alarm-report/get-verification-types ← api/alarm-reports.ts#verificationTypesQuery',
         'GET /alarm-report/get-verification-categories ← api/alarm-reports.ts#verificationCategoriesQuery',
         'GET /alarm-report/get-controllers ← api/alarm-reports.ts#controllersQuery',
-        'GET /api/v1/customer/get-tier-types ← api/alarm-reports.ts#alarmTierTypesQuery',
         'POST /alarm-report/get-list ← api/alarm-reports.ts#alarmReportListQuery',
         'POST /alarm-report/get-verification-started-timeframes ← api/alarm-reports.ts#verificationStartedQuery',
         'POST /alarm-report/get-verification-completed-timeframes ← api/alarm-reports.ts#verificationCompletedQuery',

@@ -23,7 +23,6 @@ import { deviceTypesQuery, saveBlob } from '../../api/devices';
 import {
   alarmReportDetailsQuery,
   alarmReportListQuery,
-  alarmTierTypesQuery,
   alarmTypesQuery,
   chartFilter,
   controllersQuery,
@@ -37,6 +36,7 @@ import {
   type AlarmReportDetails,
   type AlarmReportRow,
 } from '../../api/alarm-reports';
+import { tierTypesQuery } from '../../api/customers';
 import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { P } from '../../../shared/permissions';
@@ -98,7 +98,7 @@ export function AlarmReportListPage() {
   const vTypes = useQuery(verificationTypesQuery()).data;
   const categories = useQuery(verificationCategoriesQuery()).data;
   const controllers = useQuery(controllersQuery()).data;
-  const tiers = useQuery(alarmTierTypesQuery()).data;
+  const tiers = useQuery(tierTypesQuery()).data;
   const devices = useQuery(deviceTypesQuery()).data;
 
   const filterDefs: FilterDef[] = useMemo(() => {
