@@ -56,6 +56,7 @@ import {
   type AlarmListState,
 } from './alarm-list-model';
 import './alarm-reports.css';
+import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 
 const STARTED_COLORS = ['#30a46c', '#ffb224', '#e5484d'];
 const COMPLETED_COLORS = ['#30a46c', '#3e63dd', '#ffb224', '#e5484d'];
@@ -310,16 +311,8 @@ export function AlarmReportListPage() {
           selectedKeys={selectedKeys}
           onSelectionChange={(keys) => setSelected([...keys])}
           totalCount={total}
-          page={state.page}
-          pageSize={state.pageSize}
-          onPageChange={(page) => setState((s) => ({ ...s, page }))}
-          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
-          sort={state.sort}
-          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
-          loading={list.isPending}
-          fetching={list.isFetching && !list.isPending}
-          error={list.isError ? MSG.reportGenerationFailed : null}
-          onRetry={() => void list.refetch()}
+          {...pagingProps(state, setState)}
+          {...listQueryProps(list, () => MSG.reportGenerationFailed)}
           emptyMessage={<NoResults />}
           canOpen={() => canView}
           onOpen={(r, { beside }) => openRow(r, beside)}

@@ -35,6 +35,7 @@ import { DEFAULT_DEVICE_SORT, EMPTY_ASSET_FILTERS, exportFileName, searchTooShor
 import { importErrorMessage, isCsvFile } from './import';
 import './assets.css';
 import { registerAssetExport } from './asset-events';
+import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT_DEVICE_SORT, filters: EMPTY_ASSET_FILTERS };
@@ -215,16 +216,9 @@ export function AssetListPage() {
           rows={data?.devices ?? []}
           getRowKey={(d) => d.id}
           totalCount={filtered}
-          page={state.page}
-          pageSize={state.pageSize}
-          onPageChange={(page) => setState((s) => ({ ...s, page }))}
-          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
-          sort={state.sort}
-          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
+          {...pagingProps(state, setState)}
+          {...listQueryProps(list, errorMessage)}
           loading={list.isPending && !tooShort}
-          fetching={list.isFetching && !list.isPending}
-          error={list.isError ? errorMessage(list.error) : null}
-          onRetry={() => void list.refetch()}
           emptyMessage={MSG.noResultsFound}
           canOpen={() => can(P.DeviceView)}
           onOpen={(d, { beside }) => openRoute(getHref('device', { deviceId: d.id }), beside ? { beside: true } : undefined)}

@@ -25,6 +25,7 @@ import { fallDetectionLabel, formatInstant as formatDateTime } from '../../../sh
 import { deviceIdentityOf, trackingLabel } from '../../../shared/schemas/live';
 import { ManageShell, useSelectedDevices } from './manage-shell';
 import { csvFileName, toConfigurationsFilter, YES_NO_OPTIONS } from './manage-filters';
+import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 
 export const NO_CONFIGURATION = 'No configuration for this device';
 export const PENDING = 'Pending';
@@ -133,16 +134,8 @@ export function CurrentConfigPage() {
           rows={rows}
           getRowKey={(r) => r.Serial}
           totalCount={list.data?.TotalCount ?? 0}
-          page={state.page}
-          pageSize={state.pageSize}
-          onPageChange={(page) => setState((s) => ({ ...s, page }))}
-          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
-          sort={state.sort}
-          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
-          loading={list.isPending}
-          fetching={list.isFetching && !list.isPending}
-          error={list.isError ? errorMessage(list.error) : null}
-          onRetry={() => void list.refetch()}
+          {...pagingProps(state, setState)}
+          {...listQueryProps(list, errorMessage)}
           emptyMessage={MSG.noResultsFound}
           // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
           canOpen={() => can(P.DeviceView)}

@@ -28,6 +28,7 @@ import { deviceIdentityOf, HUB_EVENT_SCHEMAS, type DeviceMessageDto, type HubEve
 import { formatInstant } from '../../../shared/device-config-format';
 import { ManageShell, useSelectedDevices } from './manage-shell';
 import { csvFileName, toLastMessagesFilter, YES_NO_OPTIONS } from './manage-filters';
+import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 
 export const NO_COMMUNICATION = 'No communication received from this device';
 /** How long a row that just reported stays highlighted. */
@@ -185,16 +186,8 @@ export function DeviceTestingPage() {
           rows={rows}
           getRowKey={(r) => r.DeviceIdentity}
           totalCount={list.data?.TotalCount ?? 0}
-          page={state.page}
-          pageSize={state.pageSize}
-          onPageChange={(page) => setState((s) => ({ ...s, page }))}
-          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
-          sort={state.sort}
-          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
-          loading={list.isPending}
-          fetching={list.isFetching && !list.isPending}
-          error={list.isError ? errorMessage(list.error) : null}
-          onRetry={() => void list.refetch()}
+          {...pagingProps(state, setState)}
+          {...listQueryProps(list, errorMessage)}
           emptyMessage={MSG.noResultsFound}
           // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
           canOpen={() => can(P.DeviceView)}

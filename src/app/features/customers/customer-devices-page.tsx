@@ -28,6 +28,7 @@ import { CustomerView } from './customer-view';
 import { handOver } from './allocation-handoff';
 import { dash, exportFileName } from './customer-format';
 import { CUSTOMER_UI_TEXT } from './text';
+import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'SerialNumber', desc: false }, filters: {} };
@@ -185,16 +186,8 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
           rows={list.data?.devices ?? []}
           getRowKey={(d) => d.id}
           totalCount={count}
-          page={state.page}
-          pageSize={state.pageSize}
-          onPageChange={(page) => setState((s) => ({ ...s, page }))}
-          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
-          sort={state.sort}
-          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
-          loading={list.isPending}
-          fetching={list.isFetching && !list.isPending}
-          error={list.isError ? errorMessage(list.error) : null}
-          onRetry={() => void list.refetch()}
+          {...pagingProps(state, setState)}
+          {...listQueryProps(list, errorMessage)}
           emptyMessage={MSG.noResultsFound}
           canOpen={() => can(P.DeviceView)}
           onOpen={(d, { beside }) => openRoute(getHref('device', { deviceId: d.id }), beside ? { beside: true } : undefined)}

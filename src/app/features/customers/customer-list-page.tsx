@@ -24,6 +24,7 @@ import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
 import { CUSTOMER_UI_TEXT } from './text';
 import { DEFAULT_CUSTOMER_SORT, dash, exportFileName, toCustomerListFilter } from './customer-format';
+import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT_CUSTOMER_SORT, filters: {} };
@@ -138,16 +139,8 @@ export function CustomerListPage() {
           rows={data?.customers ?? []}
           getRowKey={(c) => c.id}
           totalCount={filtered}
-          page={state.page}
-          pageSize={state.pageSize}
-          onPageChange={(page) => setState((s) => ({ ...s, page }))}
-          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
-          sort={state.sort}
-          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
-          loading={list.isPending}
-          fetching={list.isFetching && !list.isPending}
-          error={list.isError ? errorMessage(list.error) : null}
-          onRetry={() => void list.refetch()}
+          {...pagingProps(state, setState)}
+          {...listQueryProps(list, errorMessage)}
           emptyMessage={MSG.noResultsFound}
           canOpen={() => can(P.CustomerView)}
           onOpen={(c, { beside }) => openRoute(getHref('customerAccount', { customerId: c.id }), beside ? { beside: true } : undefined)}

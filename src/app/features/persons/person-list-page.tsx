@@ -20,6 +20,7 @@ import type { PersonListItem } from '../../../shared/schemas/persons';
 import { personListQuery, type PersonListParams } from './api';
 
 import { personColumns, ROLE_SORT_PREFIX } from './person-columns';
+import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 export { ROLE_COLUMNS } from './person-columns';
 export const SEARCH_DEBOUNCE_MS = 300;
 
@@ -104,16 +105,8 @@ export function PersonListPage() {
           rows={data?.Items ?? []}
           getRowKey={(p) => p.Id}
           totalCount={data?.TotalCount ?? 0}
-          page={state.page}
-          pageSize={state.pageSize}
-          onPageChange={(page) => setState((s) => ({ ...s, page }))}
-          onPageSizeChange={(pageSize) => setState((s) => ({ ...s, pageSize, page: 1 }))}
-          sort={state.sort}
-          onSortChange={(sort) => setState((s) => ({ ...s, sort, page: 1 }))}
-          loading={list.isPending}
-          fetching={list.isFetching && !list.isPending}
-          error={list.isError ? errorMessage(list.error) : null}
-          onRetry={() => void list.refetch()}
+          {...pagingProps(state, setState)}
+          {...listQueryProps(list, errorMessage)}
           // With the edit permission a row opens the edit page; without it the same route shows the read view (profile dialog).
           onOpen={(p, { beside }) => openRoute(getHref('personEdit', { userId: p.Id }), beside ? { beside: true } : undefined)}
           rowHref={(p) => getHref('personEdit', { userId: p.Id })}
