@@ -43,8 +43,8 @@ export function CustomerAccountPage() {
   );
 }
 
-function AccountDetails({ customer: c }: { customer: CustomerDetails }) {
-  // The contract has no CRM link yet (requested: SalesforceLink in get-details); the URN shows as text.
+export function AccountDetails({ customer: c }: { customer: CustomerDetails }) {
+  // The URN links to the Salesforce account when the server knows its page (SalesforceLink; null with the embedded CRM directory).
   const rows: [string, React.ReactNode][] = [
     ['Name', c.Name],
     ['Portal id', dash(c.PortalId)],
@@ -52,7 +52,16 @@ function AccountDetails({ customer: c }: { customer: CustomerDetails }) {
     ['Tier', dash(c.Tier?.Name)],
     ['Status', dash(c.Status?.Name)],
     ['Migrated', <YesNoMark key="m" value={c.IsMigratedAccount} label="Migrated account" />],
-    ['Salesforce URN', dash(c.SalesforceUrn)],
+    [
+      'Salesforce URN',
+      c.SalesforceLink && c.SalesforceUrn ? (
+        <a href={c.SalesforceLink} target="_blank" rel="noreferrer noopener">
+          {c.SalesforceUrn}
+        </a>
+      ) : (
+        dash(c.SalesforceUrn)
+      ),
+    ],
     ['Account manager', dash(c.AccountManagerFullName)],
     ['Customer success manager', dash(c.CustomerSuccessManagerFullName)],
     ['Address line 1', dash(c.Address.AddressLine1)],
