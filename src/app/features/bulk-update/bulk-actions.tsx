@@ -13,6 +13,8 @@ import { useCan } from '../../state/session';
 import { P } from '../../../shared/permissions';
 import { toast } from '../../ui/toast';
 import { changeDeviceType, changeOrderNumberMany, changeStatusMany, getDevicesBySerials } from './api';
+import { openRoute } from '../../workspace/actions';
+import { getHref } from '../../paths';
 import { ACTION_MSG, inAccount, orderEligible, STATUS_TARGETS, statusWarning, TYPE_TARGETS } from '../../ui/serials/bulk-rules';
 
 type Kind = 'status' | 'order' | 'type' | null;
@@ -42,14 +44,18 @@ export function BulkActions({ selected }: { selected: BulkDevice[] }) {
   const none = !selected.length;
   return (
     <>
-      <Button variant="soft" disabled={none} onClick={() => setOpen('status')}>
-        Change Status
+      <Button variant="soft" disabled={none} onClick={() => setOpen('type')}>
+        Change type
+      </Button>
+      {/* Spec §2: Change Configuration goes to the current-configuration tab (the Configure & Test tabs work on the selected devices). */}
+      <Button variant="soft" disabled={none} onClick={() => openRoute(getHref('bulkCurrentConfig'), { focus: true })}>
+        Change Configuration
       </Button>
       <Button variant="soft" disabled={none} onClick={() => setOpen('order')}>
         Change order number
       </Button>
-      <Button variant="soft" disabled={none} onClick={() => setOpen('type')}>
-        Change type
+      <Button variant="soft" disabled={none} onClick={() => setOpen('status')}>
+        Change Status
       </Button>
       {open === 'status' && <StatusDrawer selected={selected} onClose={() => setOpen(null)} />}
       {open === 'order' && <OrderDialog selected={selected} onClose={() => setOpen(null)} />}

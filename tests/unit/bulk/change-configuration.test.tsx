@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { Theme } from '@radix-ui/themes';
+import type { BulkDevice } from '../../../src/app/state/bulk';
+
+const opened: { href: string; opts: unknown }[] = [];
+vi.mock('../../../src/app/workspace/actions', () => ({ openRoute: (href: string, opts: unknown) => (opened.push({ href, opts }), true) }));
+const { BulkActions } = await import('../../../src/app/features/bulk-update/bulk-actions');
+
+const device: BulkDevice = {
+  id: 'd1',
+  etag: 'e',
+  serialNumber: 'S1',
+  type: { name: 'T4', value: 30 },
+  status: { name: 'New', value: 1 },
+  isUserAssigned: false,
+};
+
+afterEach(cleanup);
+
+describe('Bulk Update actions (spec §2)', () => {
+  it('in the spec order; Change Configuration opens the current-configuration tab', () => {
+    render(
+      <Theme>
+        <BulkActions selected={[device]} />
+      </Theme>,
+    );
+    expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Change type', 'Change Configuration', 'Change order number', 'Change Status']);
+    fireEvent.click(screen.getByRole('button', { name: 'Change Configuration' }));
+    expect(opened).toEqual([{ href: '/asset-management/device-bulk-update/manage/current-configuration', opts: { focus: true } }]);
+  });
+  it('needs a selection', () => {
+    render(
+      <Theme>
+        <BulkActions selected={[]} />
+      </Theme>,
+    );
+    expect((screen.getByRole('button', { name: 'Change Configuration' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});
