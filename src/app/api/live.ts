@@ -205,6 +205,8 @@ export type LiveStatus = 'idle' | 'connecting' | 'connected' | 'reconnecting' | 
 export type LiveHandlers = { [K in HubEventName]?: (payload: HubEventPayloads[K]) => void } & {
   /** After a reconnect (the ['live'] queries are invalidated already): refetch anything else that may have been missed. */
   onReconnected?: () => void;
+  /** The hub refused some of the watched identities (unknown, another tenant's) or the join failed: show 'Failed to subscribe device to live updates.' */
+  onSubscribeFailed?: (identities: string[]) => void;
 };
 type Subscriber = { identities: ReadonlySet<string>; handlers: LiveHandlers };
 
@@ -276,10 +278,20 @@ class LiveHub {
   private async join(identities: readonly string[]) {
     const c = this.conn;
     if (!c || !identities.length) return;
+    let refused: string[];
     try {
-      await c.invoke(HUB_METHODS.joinGroup, identities);
+      const r = await c.invoke<SubscribeResponse | null>(HUB_METHODS.joinGroup, identities);
+      refused = r?.Refused ?? [];
     } catch {
-      /* the connection dropped: the reconnect joins everything again */
+      // The connection dropped: the reconnect joins everything again. Still connected: the hub refused the call.
+      if (c.state !== HubConnectionState.Connected) return;
+      refused = [...identities];
+    }
+    if (!refused.length) return;
+    const ids = new Set(refused);
+    for (const s of [...this.subs]) {
+      const mine = [...s.identities].filter((id) => ids.has(id));
+      if (mine.length) s.handlers.onSubscribeFailed?.(mine);
     }
   }
 
@@ -389,6 +401,7 @@ export function useDeviceLive(identities: readonly string[], handlers: LiveHandl
       DeviceConnected: (p) => ref.current.DeviceConnected?.(p),
       DeviceConfigurationUpdated: (p) => ref.current.DeviceConfigurationUpdated?.(p),
       onReconnected: () => ref.current.onReconnected?.(),
+      onSubscribeFailed: (ids) => ref.current.onSubscribeFailed?.(ids),
     };
     return liveHub.subscribe(key.split('\n'), proxy);
   }, [key]);

@@ -199,4 +199,14 @@ describe('device tab: configuration and live message stream', () => {
     expect(screen.queryByRole('button', { name: 'Refresh Configuration' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Refresh firmware' })).toBeNull();
   });
+
+  it("the hub refusing the device shows 'Failed to subscribe device to live updates.'; a live event of the device clears it", async () => {
+    open();
+    await screen.findByRole('region', { name: 'Configuration' });
+    expect(screen.queryByText(MSG.liveSubscribeFailed)).toBeNull();
+    emit('onSubscribeFailed', [IMEI]);
+    expect(await screen.findByText(MSG.liveSubscribeFailed)).toBeInTheDocument();
+    emit('MessageStream', makeMessage({ MessageId: 'live-9', Message: 'SOS alarm' }));
+    await waitFor(() => expect(screen.queryByText(MSG.liveSubscribeFailed)).toBeNull());
+  });
 });

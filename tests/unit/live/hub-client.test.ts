@@ -36,7 +36,8 @@ const fake = vi.hoisted(() => {
     }
     async invoke(method: string, arg: unknown) {
       this.invoked.push([method, arg]);
-      return { Subscribed: arg, Refused: [] };
+      const ids = (Array.isArray(arg) ? arg : []) as string[];
+      return { Subscribed: ids.filter((i) => !state.refuse.includes(i)), Refused: ids.filter((i) => state.refuse.includes(i)) };
     }
     emit(event: string, payload: unknown) {
       this.handlers.get(event)?.(payload);
@@ -46,7 +47,7 @@ const fake = vi.hoisted(() => {
       for (const h of this.closeHandlers) h(new Error('server went away'));
     }
   }
-  const state = { failStarts: 0, connections: [] as FakeConnection[] };
+  const state = { failStarts: 0, connections: [] as FakeConnection[], refuse: [] as string[] };
   return { state, FakeConnection };
 });
 
@@ -94,6 +95,7 @@ beforeEach(() => {
   vi.useFakeTimers();
   fake.state.connections = [];
   fake.state.failStarts = 0;
+  fake.state.refuse = [];
   vi.mocked(http).mockClear();
   vi.mocked(queryClient.invalidateQueries).mockClear();
 });
@@ -189,5 +191,16 @@ describe('hub client', () => {
     for (const fn of logoutListeners) fn();
     expect(liveHub.getStatus()).toBe('idle');
     expect(c.state).toBe('Disconnected');
+  });
+
+  it('identities the hub refuses (unknown, another tenant) are reported to the subscribers that watch them', async () => {
+    fake.state.refuse = ['OTHER-TENANT'];
+    const a: string[][] = [];
+    const b: string[][] = [];
+    liveHub.subscribe(['MINE', 'OTHER-TENANT'], { onSubscribeFailed: (ids) => a.push(ids) });
+    liveHub.subscribe(['MINE-2'], { onSubscribeFailed: (ids) => b.push(ids) });
+    await flush();
+    expect(a).toEqual([['OTHER-TENANT']]);
+    expect(b).toEqual([]);
   });
 });
