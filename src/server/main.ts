@@ -13,6 +13,7 @@ import { SSO_DEMO_IDENTITIES } from './auth/sso/demo-identities.js';
 import { startRefreshTokenCleanup } from './auth/token-cleanup.js';
 import { backfillLastMessages } from './modules/live/repo.js';
 import { createSimulator, type Simulator } from './simulator/simulator.js';
+import { startSilenceSweep } from './modules/live/silence.js';
 import { simulatedDevices } from './simulator/devices.js';
 
 const log = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
@@ -42,6 +43,8 @@ async function main() {
   outbox.flush(db);
   // Expired, used and revoked refresh tokens are deleted hourly (docs/decisions.md 44).
   const tokenCleanup = startRefreshTokenCleanup({ db, now: config.now, log });
+  // Live devices (#11): devices silent past the connected window are announced as not connected (decision 80).
+  const silenceSweep = startSilenceSweep({ db, now: config.now, log, publish: (events) => server.services.hub.publish(events) });
   // Live devices (#11): with demo data the device simulator drives a few demo devices through the public ingestion endpoint (SIMULATOR=off: not).
   let simulator: Simulator | undefined;
   if (config.simulator.enabled && config.gatewayKeys[0]) {
@@ -86,6 +89,7 @@ async function main() {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     tokenCleanup.stop();
+    silenceSweep.stop();
     await simulator?.stop();
     await server.close();
     await outbox.close(); // waits for the relay's current send
