@@ -2,6 +2,7 @@
 // list (g r), filters it, opens a report (Enter) and a second one beside it (Ctrl+Enter), adds a
 // note (Alt+N), toggles 'Escalation plan followed' (Alt+Shift+F) and prints (Ctrl+P) the Closed
 // Alarm Report; an ARC controller may annotate but neither export nor print.
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { test, expect, type Page } from '@playwright/test';
 import { signedInAs, dbQuery } from './helpers';
 import { MSG } from '../../src/shared/messages';
@@ -108,14 +109,18 @@ test('ARC supervisor, keyboard only: list, filter, open, side by side, note, esc
   // Ctrl+P: react-to-print copies the printable report into its print frame (#printWindow) and prints
   // it; read the frame's text while it exists, then check the sections are in the spec's order.
   await page.evaluate(() => {
-    const w = window as unknown as { __printed: string };
+    const w = window as unknown as { __printed: string; __printedHtml: string };
     w.__printed = '';
+    w.__printedHtml = '';
     new MutationObserver(() => {
       const frame = document.getElementById('printWindow') as HTMLIFrameElement | null;
       if (!frame) return;
       const read = () => {
         const text = frame.contentDocument?.body?.innerText ?? '';
-        if (text.length > w.__printed.length) w.__printed = text;
+        if (text.length > w.__printed.length) {
+          w.__printed = text;
+          w.__printedHtml = frame.contentDocument?.documentElement.outerHTML ?? '';
+        }
         if (frame.isConnected) setTimeout(read, 50);
       };
       read();
@@ -140,6 +145,24 @@ test('ARC supervisor, keyboard only: list, filter, open, side by side, note, esc
   ).toBe(true);
   expect([...at].sort((a, b) => a - b)).toEqual(at);
   expect(printed).toContain(note);
+
+  // The same document printed to PDF by Chromium (A4, print media), read back with pdf.js: the
+  // paper copy has every section in the spec's order too.
+  const html = await page.evaluate(() => (window as unknown as { __printedHtml: string }).__printedHtml);
+  const paper = await page.context().newPage();
+  await paper.goto('/health'); // same origin, so the report's stylesheets load
+  await paper.setContent(html, { waitUntil: 'load' });
+  const pdfText = await pdfToText(await paper.pdf({ format: 'A4', printBackground: true }));
+  await paper.close();
+  // pdf.js splits ligatures ('fi') and runs into separate items, so compare without white space.
+  const squash = (t: string) => t.replace(/\s+/g, '');
+  const onPaper = order.map((t) => squash(pdfText).indexOf(squash(t)));
+  expect(
+    onPaper.every((i) => i >= 0),
+    `PDF text has every section: ${JSON.stringify(onPaper)}`,
+  ).toBe(true);
+  expect([...onPaper].sort((a, b) => a - b)).toEqual(onPaper);
+  expect(squash(pdfText)).toContain(squash(note));
 
   // Side by side: back to the list (Alt+1) with its default rows; Ctrl+Enter opens the active row in the
   // other pane, and j moves the list while that preview follows
@@ -184,3 +207,14 @@ test('ARC controller: may add notes and tick the flag, but has no export and no 
   await expect(page.getByRole('button', { name: 'Export to PDF' })).toHaveCount(0);
   await expect(page.getByTestId('printable-report')).toHaveCount(0);
 });
+
+/** The text of a PDF, page by page (pdf.js, as a reader's copy-paste would give it). */
+async function pdfToText(pdf: Buffer) {
+  const doc = await getDocument({ data: new Uint8Array(pdf), isEvalSupported: false }).promise;
+  let text = '';
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    text += content.items.map((it) => ('str' in it ? it.str : '')).join(' ') + '\n';
+  }
+  return text;
+}
