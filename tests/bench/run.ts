@@ -1,6 +1,6 @@
 // `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
 // nothing here fails a build (speed goals live in benchmarks, not timed tests).
-// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports customers`.
+// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers`.
 const parts = process.argv.slice(2);
 const want = (p: string) => parts.length === 0 || parts.includes(p);
 
@@ -29,6 +29,7 @@ async function main() {
   await section('devices', async () => (await import('./devices.bench.js')).benchDevices());
   await section('scan', async () => (await import('./scan.bench.js')).benchScan());
   await section('alarm-reports', async () => (await import('./alarm-reports.bench.js')).benchAlarmReports());
+  await section('print', async () => (await import('./print.bench.js')).benchPrint());
   await section('customers', async () => (await import('./customers.bench.js')).benchCustomers());
   await section('ingest', async () => (await import('./ingest.bench.js')).benchIngest());
   console.log('\n== summary');
