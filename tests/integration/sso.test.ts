@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT, type CryptoKey, type JWK } from 'jose';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertPerson } from '../helpers/auth.js';
+import { customerRow } from '../helpers/customer-rows.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { forgetDiscovery } from '../../src/server/auth/sso/verify.js';
@@ -338,7 +339,11 @@ describe('accounts and login method', () => {
     const email = unique('multi');
     const customer = await t.db.selectFrom('customers').select(['tenantId', 'name']).executeTakeFirst();
     const tenantId = customer?.tenantId ?? '99999999-0000-4000-8000-000000000009';
-    if (!customer) await t.db.insertInto('customers').values(minimalCustomer(tenantId, 'Acme Lone Workers')).execute();
+    if (!customer)
+      await t.db
+        .insertInto('customers')
+        .values(customerRow({ id: tenantId, tenantId, name: 'Acme Lone Workers', status: 1, trackingInterval: 0 }))
+        .execute();
     const customerName = customer?.name ?? 'Acme Lone Workers';
     const own = await person(email, ['ArcManagerRole']);
     const ops = `ops-${email}`;
@@ -387,53 +392,3 @@ describe('accounts and login method', () => {
     await expectNotRecognised(await exchange(await idToken(inactive), { sso_consent: 'true' }));
   });
 });
-
-function minimalCustomer(tenantId: string, name: string) {
-  const now = new Date().toISOString();
-  return {
-    id: tenantId,
-    tenantId,
-    name,
-    portalId: null,
-    phoneNumber: null,
-    tier: null,
-    status: 1,
-    isMigratedAccount: 0,
-    salesforceId: null,
-    salesforceUrn: null,
-    isSalesforceAccount: 0,
-    accountManagerFullName: null,
-    customerSuccessManagerFullName: null,
-    addressLine1: null,
-    addressLine2: null,
-    city: null,
-    county: null,
-    postCode: null,
-    countryId: null,
-    isAutomaticEmailsPaused: 0,
-    allowDeviceSubscriptionChanges: 0,
-    enableDiscreetAlarmApp: 0,
-    enableFallDetectionApp: 0,
-    enableSmsActivityConfirmation: 0,
-    enableAlarmReportIntelligence: 0,
-    autoGenerateAlarmIntelligence: 0,
-    nationalResponse: 0,
-    globalResponse: 0,
-    eurowatch: 0,
-    translationServices: 0,
-    checkInTimers: 0,
-    teamBroadcast: 0,
-    isWelfareCheckEnabled: 0,
-    isFallDetectionEnabled: 0,
-    isTravelSafeEnabled: 0,
-    isTrackingEnabled: 0,
-    isSureCamEnabled: 0,
-    trackingInterval: 0,
-    isSosDisabled: 0,
-    etag: '"e"',
-    deviceSubscriptionsEtag: '"e"',
-    appSubscriptionsEtag: '"e"',
-    createdAt: now,
-    updatedAt: now,
-  };
-}
