@@ -36,6 +36,7 @@ import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { DEVICE_TYPES } from '../../src/shared/codes.js';
 import { deviceListBody, STATUS } from '../../src/shared/schemas/devices.js';
 import { CUSTOMER_FLAGS } from '../helpers/customer-rows.js';
+import { DEVICE_COLUMNS } from '../../src/server/seed/demo.js';
 import { ROOT } from './browser.js';
 import { itemAt, percentile, rng } from './stats.js';
 
@@ -80,30 +81,6 @@ const log = (s: string) => console.log(`  ${s}`);
 
 // ---------------------------------------------------------------- data
 
-const DEVICE_COLUMNS = [
-  'id',
-  'serialNumber',
-  'imei',
-  'imsi',
-  'type',
-  'phoneNumber',
-  'simPhoneNumber',
-  'simSerial',
-  'simTypeId',
-  'simStatus',
-  'supplier',
-  'status',
-  'customerId',
-  'orderNumber',
-  'isUserAssigned',
-  'assignedPersonId',
-  'firmwareVersion',
-  'lastConfigurationDate',
-  'dateReceived',
-  'lastUpdated',
-  'addedToSystem',
-  'etag',
-] as const;
 type DeviceValues = (string | number | null)[];
 
 const customerId = (i: number) => `c${String(i).padStart(7, '0')}-0000-4000-8000-000000000000`;

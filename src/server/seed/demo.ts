@@ -57,6 +57,32 @@ import { generateAlarmReports } from './alarms.js';
 import { ARC_NUMBER } from './data.js';
 export { ARC_NUMBER };
 
+/** The devices table's columns in the order the generator (and the device benchmark) write their values. */
+export const DEVICE_COLUMNS = [
+  'id',
+  'serialNumber',
+  'imei',
+  'imsi',
+  'type',
+  'phoneNumber',
+  'simPhoneNumber',
+  'simSerial',
+  'simTypeId',
+  'simStatus',
+  'supplier',
+  'status',
+  'customerId',
+  'orderNumber',
+  'isUserAssigned',
+  'assignedPersonId',
+  'firmwareVersion',
+  'lastConfigurationDate',
+  'dateReceived',
+  'lastUpdated',
+  'addedToSystem',
+  'etag',
+] as const;
+
 export type DemoOptions = { seed: number; scale: number; password: string; log: (e: Record<string, unknown>) => void; now: Date };
 
 /** Tables the demo data fills, children before parents (the order `seed --reset` deletes in). */
@@ -726,35 +752,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
 
     // ---------------- devices, configurations, messages ----------------
     t = performance.now();
-    const devices = new BatchInserter(
-      trx,
-      'devices',
-      [
-        'id',
-        'serialNumber',
-        'imei',
-        'imsi',
-        'type',
-        'phoneNumber',
-        'simPhoneNumber',
-        'simSerial',
-        'simTypeId',
-        'simStatus',
-        'supplier',
-        'status',
-        'customerId',
-        'orderNumber',
-        'isUserAssigned',
-        'assignedPersonId',
-        'firmwareVersion',
-        'lastConfigurationDate',
-        'dateReceived',
-        'lastUpdated',
-        'addedToSystem',
-        'etag',
-      ],
-      [customersIns, persons],
-    );
+    const devices = new BatchInserter(trx, 'devices', DEVICE_COLUMNS, [customersIns, persons]);
     const configs = new BatchInserter(
       trx,
       'deviceConfigurations',
