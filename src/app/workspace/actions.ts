@@ -185,3 +185,15 @@ export function goBack(store: Store = appStore): Promise<boolean> {
 // The layout belongs to the signed-in user: drop it from memory on logout (storage is already
 // cleared by then, and nothing is written without a user).
 onLogout(() => resetWorkspace());
+
+/**
+ * DataTable props for rows that open a record's tab: Enter or a click opens it, Ctrl/⌘+Enter in the
+ * other pane, and rows are real links. With `allowed` false (no permission) rows neither open nor link.
+ */
+export function openRowProps<T>(allowed: boolean, hrefOf: (row: T) => string) {
+  return {
+    canOpen: () => allowed,
+    onOpen: (row: T, { beside }: { beside?: boolean }) => void openRoute(hrefOf(row), beside ? { beside: true } : undefined),
+    rowHref: (row: T) => (allowed ? hrefOf(row) : null),
+  };
+}

@@ -11,7 +11,7 @@ import type { SortState } from '../../ui/data-table/types';
 import { useTabState } from '../../ui/data-table/use-tab-state';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
-import { openRoute } from '../../workspace/actions';
+import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { confirm } from '../../ui/confirm-dialog';
@@ -220,9 +220,8 @@ export function AssetListPage() {
           {...listQueryProps(list, errorMessage)}
           loading={list.isPending && !tooShort}
           emptyMessage={MSG.noResultsFound}
-          canOpen={() => can(P.DeviceView)}
-          onOpen={(d, { beside }) => openRoute(getHref('device', { deviceId: d.id }), beside ? { beside: true } : undefined)}
-          rowHref={(d) => (can(P.DeviceView) ? getHref('device', { deviceId: d.id }) : null)}
+          // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
+          {...openRowProps(can(P.DeviceView), (d: DeviceDto) => getHref('device', { deviceId: d.id }))}
           filterRef={searchRef}
           gridRef={gridRef}
           keyboardActive={tab.active}

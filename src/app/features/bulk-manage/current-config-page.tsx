@@ -11,7 +11,7 @@ import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-ba
 import { useTabState } from '../../ui/data-table/use-tab-state';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
-import { openRoute } from '../../workspace/actions';
+import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
 import { getHref } from '../../paths';
 import { P } from '../../../shared/permissions';
@@ -138,9 +138,7 @@ export function CurrentConfigPage() {
           {...listQueryProps(list, errorMessage)}
           emptyMessage={MSG.noResultsFound}
           // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
-          canOpen={() => can(P.DeviceView)}
-          onOpen={(r, { beside }) => openRoute(getHref('device', { deviceId: r.Id }), beside ? { beside: true } : undefined)}
-          rowHref={(r) => (can(P.DeviceView) ? getHref('device', { deviceId: r.Id }) : null)}
+          {...openRowProps(can(P.DeviceView), (r: ConfigurationRow) => getHref('device', { deviceId: r.Id }))}
           filterRef={searchRef}
           keyboardActive={tab.active}
           minWidth="1080px"

@@ -14,7 +14,7 @@ import { useTabState } from '../../ui/data-table/use-tab-state';
 import { LiveBadge } from '../../ui/live-badge';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
-import { openRoute } from '../../workspace/actions';
+import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
 import { getHref } from '../../paths';
 import { P } from '../../../shared/permissions';
@@ -190,9 +190,7 @@ export function DeviceTestingPage() {
           {...listQueryProps(list, errorMessage)}
           emptyMessage={MSG.noResultsFound}
           // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
-          canOpen={() => can(P.DeviceView)}
-          onOpen={(r, { beside }) => openRoute(getHref('device', { deviceId: r.DeviceId }), beside ? { beside: true } : undefined)}
-          rowHref={(r) => (can(P.DeviceView) ? getHref('device', { deviceId: r.DeviceId }) : null)}
+          {...openRowProps(can(P.DeviceView), (r: LastMessageDto) => getHref('device', { deviceId: r.DeviceId }))}
           filterRef={searchRef}
           keyboardActive={tab.active}
           minWidth="1080px"

@@ -14,7 +14,7 @@ import { isCsvFile } from '../../ui/serials/csv';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
 import { useTab } from '../../workspace/tab-context';
-import { openRoute } from '../../workspace/actions';
+import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { assetStatusesQuery, deviceTypesQuery, saveBlob, type DeviceDto, type DeviceListFilter } from '../../api/devices';
@@ -189,9 +189,8 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
           {...pagingProps(state, setState)}
           {...listQueryProps(list, errorMessage)}
           emptyMessage={MSG.noResultsFound}
-          canOpen={() => can(P.DeviceView)}
-          onOpen={(d, { beside }) => openRoute(getHref('device', { deviceId: d.id }), beside ? { beside: true } : undefined)}
-          rowHref={(d) => (can(P.DeviceView) ? getHref('device', { deviceId: d.id }) : null)}
+          // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
+          {...openRowProps(can(P.DeviceView), (d: DeviceDto) => getHref('device', { deviceId: d.id }))}
           filterRef={searchRef}
           keyboardActive={tab.active}
           minWidth="860px"
