@@ -16,7 +16,9 @@ import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
 import { createSearchService } from './modules/search/service.js';
 import { securityHeaders, ssoConnectSources } from './security-headers.js';
-import { faultResponse, health } from './faults.js';
+import { faultResponse, health, readiness } from './faults.js';
+import { requestContext } from './logger.js';
+import { METRICS_CONTENT_TYPE, metricsAuthorized, requestMetrics, scrape } from './metrics.js';
 import { ssoRoutes } from './auth/sso/routes.js'; // sso (#12)
 import { createHub } from './realtime/hub.js';
 import { liveRoutes } from './modules/live/routes.js';
@@ -50,7 +52,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
     const requestId = requestIdOf(c.req.header('x-request-id'));
     c.set('requestId', requestId);
     const started = performance.now();
-    await next();
+    // every log line written while the request runs carries its id (logger.ts)
+    await requestContext.run({ requestId }, next);
     if (deps.config.logRequests && !c.req.path.startsWith('/assets/'))
       deps.log({
         msg: 'request',
@@ -62,6 +65,8 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
         user: c.get('user')?.id,
       });
   });
+
+  app.use('*', requestMetrics());
 
   // Unknown paths answer in the API's error shape too (createServer puts index.html in front of this for client routes).
   app.notFound((c) => c.json(errorBody('Not found.', CODE.notFound), 404));
@@ -76,6 +81,15 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   });
 
   app.get('/health', (c) => health(c, deps));
+  app.get('/ready', (c) => readiness(c, deps));
+  // Prometheus scrapes with METRICS_TOKEN as a bearer token; without METRICS_TOKEN this path is not served (METRICS_PORT serves it on loopback).
+  app.get('/metrics', async (c) => {
+    const token = deps.config.metricsToken;
+    if (!token) return c.json(errorBody('Not found.', CODE.notFound), 404);
+    if (!metricsAuthorized(c.req.header('authorization'), token))
+      return c.json(errorBody(MSG.sessionExpired, CODE.unauthorized), 401, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+    return c.body(await scrape(deps.db), 200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' });
+  });
 
   const api = new Api(app);
   authRoutes(api, services.authLimiters);

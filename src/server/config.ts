@@ -25,6 +25,12 @@ export type Config = {
   seed: number;
   scale: number;
   logRequests: boolean;
+  /** Bearer token Prometheus sends to GET /metrics (METRICS_TOKEN); unset: /metrics is not served on the app port. */
+  metricsToken?: string;
+  /** METRICS_PORT: /metrics without a token on 127.0.0.1:port (0 or unset: no such listener). */
+  metricsPort?: number;
+  /** How long SIGTERM waits for requests, exports and the outbox before exiting anyway (SHUTDOWN_TIMEOUT_MS, default 25 s). */
+  shutdownTimeoutMs: number;
   /** Failed sign-ins (wrong password or code) in a row that lock a person (LOCKOUT_MAX_FAILURES). */
   lockoutMaxFailures: number;
   /** How long that lock lasts (LOCKOUT_MINUTES); an unlock or a completed password reset ends it at once. */
@@ -248,6 +254,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     seed: Number(env.SEED ?? 1),
     scale: Number(env.SCALE ?? 1),
     logRequests: env.LOG_REQUESTS !== 'false',
+    metricsToken: env.METRICS_TOKEN?.trim() || undefined,
+    metricsPort: positiveInt(env.METRICS_PORT, 0) || undefined,
+    shutdownTimeoutMs: positiveInt(env.SHUTDOWN_TIMEOUT_MS, 25_000),
     lockoutMaxFailures: positiveInt(env.LOCKOUT_MAX_FAILURES, 5),
     lockoutMinutes: positiveInt(env.LOCKOUT_MINUTES, 5),
     sessionCheckMs: 5000,
@@ -316,6 +325,7 @@ export function testConfig(over: Partial<Config> = {}): Config {
     seed: 1,
     scale: 1,
     logRequests: false,
+    shutdownTimeoutMs: 25_000,
     lockoutMaxFailures: 5,
     lockoutMinutes: 5,
     sessionCheckMs: 5000,

@@ -4,6 +4,7 @@
 import type { Context } from 'hono';
 import { errorBody, type Deps } from './http.js';
 import { CODE, MSG } from '../shared/messages.js';
+import { currentPhase, type Phase } from './lifecycle.js';
 
 export type StorageFault = 'full' | 'unavailable';
 
@@ -79,4 +80,23 @@ export async function health(c: Context, deps: Deps): Promise<Response> {
   const redis: Health['redis'] = !deps.redis ? 'not configured' : deps.redis.status === 'ready' ? 'ok' : 'unavailable';
   const status: Health['status'] = database !== 'ok' ? 'unavailable' : redis === 'unavailable' ? 'degraded' : 'ok';
   return c.json({ status, database, redis } satisfies Health, database === 'ok' ? 200 : 503);
+}
+
+export type Readiness = { status: 'ready' | 'not ready'; phase: Phase; database: 'ok' | 'unavailable' };
+
+/**
+ * GET /ready: 200 when this node should get traffic — started (database migrated), not draining
+ * after SIGTERM, and the database answers; else 503. A load balancer routes by this; /health only
+ * says the process is alive and what is wrong.
+ */
+export async function readiness(c: Context, deps: Deps): Promise<Response> {
+  const phase = currentPhase();
+  let database: Readiness['database'] = 'ok';
+  try {
+    await deps.db.selectFrom('features').select('name').limit(1).execute();
+  } catch {
+    database = 'unavailable';
+  }
+  const ok = phase === 'ready' && database === 'ok';
+  return c.json({ status: ok ? 'ready' : 'not ready', phase, database } satisfies Readiness, ok ? 200 : 503, { 'Cache-Control': 'no-store' });
 }

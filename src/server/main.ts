@@ -16,9 +16,16 @@ import { createSimulator, type Simulator } from './simulator/simulator.js';
 import { startSilenceSweep } from './modules/live/silence.js';
 import { simulatedDevices } from './simulator/devices.js';
 
-const log = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
+import { log } from './logger.js';
+import { runShutdownHooks, setPhase } from './lifecycle.js';
+import { startMetricsServer } from './metrics.js';
+import { startingResponder } from './starting.js';
+
+// start-up time is counted from the process start (module loading included)
+const sinceStart = () => Math.round(process.uptime() * 1000);
 
 async function main() {
+  setPhase('starting');
   const config = loadConfig();
   // Live devices (#11): with demo data and no GATEWAY_KEYS, a gateway key kept in DATA_DIR (printed below).
   if (config.demo && !config.gatewayKeys.length) {
@@ -30,6 +37,8 @@ async function main() {
     log({ msg: 'building the client (first start)…' });
     execFileSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit' });
   }
+  // While the database is migrated (and on first start seeded) the port answers 503 'starting', so probes and proxies see why.
+  const starting = await startingResponder(config.port, process.env.HOST ?? '0.0.0.0');
   const db = await prepareDatabase(config, log);
   await backfillLastMessages(db); // live devices (#11): demo message history → each device's last message
 
@@ -38,7 +47,9 @@ async function main() {
   const redis = config.redisUrl ? openRedis(config.redisUrl, { log }) : undefined;
   // Pub/sub between nodes on a second Redis connection (subscriber mode takes no other commands).
   const bus = redis ? openRedisBus(redis, { log }) : createMemoryBus();
+  await starting.close();
   const server = await createServer({ db, config, outbox, log, redis, bus }, { clientDir });
+  const metricsServer = config.metricsPort ? await startMetricsServer(config.metricsPort, db) : undefined;
   // Mail a crash left unsent goes out now, not with the next message (the relay skips anything over an hour old).
   outbox.flush(db);
   // Expired, used and revoked refresh tokens are deleted hourly (docs/decisions.md 44).
@@ -77,25 +88,42 @@ async function main() {
           : []),
       ...(config.gatewayKeyGenerated ? [`  Gateway key (X-Gateway-Key, kept in ${join(config.dataDir, 'gateway-key.json')}): ${config.gatewayKeys[0]}`] : []),
       ...(simulator ? [`  Device simulator: ${simulator.devices().length} demo devices (SIMULATOR=off to stop it)`] : []),
+      ...(metricsServer ? [`  Metrics: http://127.0.0.1:${config.metricsPort}/metrics (loopback only)`] : []),
+      `  Started in ${sinceStart()} ms (${import.meta.url.endsWith('.js') ? 'compiled JavaScript' : 'TypeScript through tsx'})`,
       '',
     ].join('\n') + '\n',
   );
 
+  setPhase('ready');
+  log({ msg: 'ready', port: server.port, startupMs: sinceStart() });
+
+  // SIGTERM/SIGINT drain: /ready turns 503, background timers stop, the hub closes its connections
+  // with a reconnect hint, the server stops accepting and finishes open requests, registered
+  // shutdown hooks (exports) finish, the outbox sends what is pending, then the process exits 0.
+  // Past SHUTDOWN_TIMEOUT_MS it exits 1 whatever is still running.
   let stopping = false;
   const shutdown = async (signal: string) => {
     if (stopping) return;
     stopping = true;
+    setPhase('draining');
     log({ msg: 'shutting down', signal });
-    const force = setTimeout(() => process.exit(1), 10_000);
+    const force = setTimeout(() => {
+      log({ msg: 'shutdown timed out; exiting with work unfinished', level: 'error', timeoutMs: config.shutdownTimeoutMs });
+      process.exit(1);
+    }, config.shutdownTimeoutMs);
     force.unref();
     tokenCleanup.stop();
     silenceSweep.stop();
     await simulator?.stop();
-    await server.close();
-    await outbox.close(); // waits for the relay's current send
+    await server.close(); // hub connections closed with allowReconnect, then no new connections, open requests finish
+    await runShutdownHooks(log);
+    metricsServer?.close();
+    outbox.flush(db);
+    await outbox.close(); // waits for the relay to finish what is pending
     await bus.close();
     await redis?.close();
     await db.destroy();
+    log({ msg: 'stopped', signal });
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('SIGINT'));
@@ -104,6 +132,6 @@ async function main() {
 
 main().catch((e) => {
   // A configuration problem is one line naming what to fix; anything else keeps its stack.
-  log({ msg: 'fatal', error: e instanceof StartupError ? e.message : String(e?.stack ?? e) });
+  log({ msg: 'fatal', level: 'fatal', error: e instanceof StartupError ? e.message : String(e?.stack ?? e) });
   process.exit(1);
 });

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import type { Database } from './schema.js';
 import { migrateToLatest, isPostgres } from './migrations.js';
+import { registerPool } from '../metrics.js';
 
 export type DB = Kysely<Database>;
 export { isPostgres, sql };
@@ -34,7 +35,9 @@ export function openSqlite(file: string): DB {
 }
 
 export function openPostgres(url: string, max = 10): DB {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max }) }) });
+  const pool = new pg.Pool({ connectionString: url, max });
+  registerPool(pool); // its use on /metrics
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
 export async function openDatabase(opts: { databaseUrl?: string; sqliteFile: string }): Promise<DB> {

@@ -32,6 +32,7 @@ import { scopeIdentities } from './scope.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import type { Permission } from '../../shared/permissions.js';
 import { HUB_CLIENT_TIMEOUT_MS, HUB_PATH, HUB_PING_MS, type HubEventName, type HubEventPayloads } from '../../shared/schemas/live.js';
+import { hubMessagesSent, registerHub } from '../metrics.js';
 
 export const HUB_AUDIENCE = 'safety-workspace-hub';
 const RS = '\u001e';
@@ -81,6 +82,8 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   const connections = new Map<string, Conn>();
   const groups = new Map<string, Set<Conn>>();
   const stats = { delivered: 0, dropped: 0 };
+  let counted = 0; // of stats.delivered, already added to hub_messages_sent_total
+  const unregisterMetrics = registerHub(() => ({ connections: connections.size, groups: groups.size }));
   const log = deps.log;
 
   // ------------------------------------------------------------ tokens
@@ -381,6 +384,8 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
       if (!set) continue;
       for (const conn of set) if (conn.ready && send(conn, frame)) stats.delivered++;
     }
+    hubMessagesSent.inc(stats.delivered - counted);
+    counted = stats.delivered;
   }
 
   function applyControl(m: ControlMessage) {
@@ -461,6 +466,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     /** Closes every connection (Close message with allowReconnect) and leaves the bus. */
     async close() {
       clearInterval(pinger);
+      unregisterMetrics();
       for (const conn of [...connections.values()]) closeConn(conn, 'Server is shutting down.', true);
       wss.close();
       const unsubs = await subscriptions.catch(() => [] as (() => Promise<void>)[]);

@@ -60,6 +60,7 @@ import {
   type SubscribeResponse,
 } from '../../../shared/schemas/live.js';
 import { scopeIdentities } from '../../realtime/scope.js';
+import { ingestBatchesRefused, ingestMessages as ingestCounter } from '../../metrics.js';
 
 const deviceNotFound = () => new ApiError(404, MSG.deviceUnknown, CODE.deviceNotFound);
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
@@ -91,6 +92,13 @@ const cell = (s: string | number | null | undefined) => {
   return /^[=+\-@\t\r]/.test(t) ? `'${t}` : t;
 };
 
+/** Per-message results for /metrics: accepted, duplicates, and rejections by their code. */
+function countIngested(r: IngestResponse) {
+  if (r.Accepted) ingestCounter.inc({ result: 'accepted', reason: '' }, r.Accepted);
+  if (r.Duplicates) ingestCounter.inc({ result: 'duplicate', reason: '' }, r.Duplicates);
+  for (const x of r.Results) if (x.Code !== LIVE_CODE.duplicate) ingestCounter.inc({ result: 'rejected', reason: x.Code });
+}
+
 export function liveRoutes(api: Api, hub: Hub) {
   // ---------------------------------------------------------------- ingestion (gateways)
 
@@ -98,19 +106,26 @@ export function liveRoutes(api: Api, hub: Hub) {
   const sample = { json: [], headers: { [GATEWAY_KEY_HEADER]: 'test-gateway-key' } };
   api.post('/api/v1/device-messages/ingest', { access: 'public', bodyLimit: 'upload', sample }, async (c) => {
     const { db, config } = deps(c);
-    if (!gatewayKeyValid(config.gatewayKeys, c.req.header(GATEWAY_KEY_HEADER))) throw new ApiError(403, LIVE_TEXT.gatewayKey, LIVE_CODE.gatewayKey);
+    const refuse = (reason: string, e: ApiError) => {
+      ingestBatchesRefused.inc({ reason });
+      return e;
+    };
+    if (!gatewayKeyValid(config.gatewayKeys, c.req.header(GATEWAY_KEY_HEADER)))
+      throw refuse('gateway_key', new ApiError(403, LIVE_TEXT.gatewayKey, LIVE_CODE.gatewayKey));
     let raw: unknown;
     try {
       raw = await c.req.json();
     } catch {
-      throw badRequest('The request body must be valid JSON.', CODE.validation);
+      throw refuse('invalid_json', badRequest('The request body must be valid JSON.', CODE.validation));
     }
-    if (!Array.isArray(raw)) throw badRequest(LIVE_TEXT.notArray);
-    if (raw.length > INGEST_MAX_BATCH) throw new ApiError(413, LIVE_TEXT.batchTooLarge, CODE.tooLarge);
-    if (!raw.length) throw badRequest(LIVE_TEXT.emptyBatch);
+    if (!Array.isArray(raw)) throw refuse('not_array', badRequest(LIVE_TEXT.notArray));
+    if (raw.length > INGEST_MAX_BATCH) throw refuse('too_large', new ApiError(413, LIVE_TEXT.batchTooLarge, CODE.tooLarge));
+    if (!raw.length) throw refuse('empty', badRequest(LIVE_TEXT.emptyBatch));
     const { response, events } = await ingestMessages(db, raw, config.now());
+    countIngested(response);
     await hub.publish(events);
     if (!response.Accepted && !response.Duplicates) {
+      ingestBatchesRefused.inc({ reason: 'none_stored' });
       const errors = Object.fromEntries(response.Results.slice(0, 1000).map((r) => [String(r.Index), r.Message]));
       throw new ApiError(400, LIVE_TEXT.noneStored, CODE.validation, errors, { ...response });
     }

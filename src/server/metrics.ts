@@ -1,0 +1,189 @@
+// Prometheus metrics (prom-client), one registry per process: GET /metrics on the app port with
+// METRICS_TOKEN as a bearer token, or on METRICS_PORT bound to 127.0.0.1 without one (docs/operations.md).
+// Request figures are labelled by the route as declared ('/api/v1/persons/:id'), never by the
+// path a client sent, so the number of series stays bounded.
+//
+// Other parts of the server report through the setters below (the export pool calls
+// setExportQueue; the hub and the ingestion route count what they send and accept).
+import { timingSafeEqual, createHash } from 'node:crypto';
+import { createServer, type Server } from 'node:http';
+import type { Context, MiddlewareHandler } from 'hono';
+import { routePath } from 'hono/route';
+import client from 'prom-client';
+import type pg from 'pg';
+import type { DB } from './db/index.js';
+import { OUTBOX_MAX_ATTEMPTS } from './outbox.js';
+
+export const registry = new client.Registry();
+// process CPU and memory, event-loop lag (nodejs_eventloop_lag_seconds and percentiles), GC, handles
+client.collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 20 });
+
+export const httpDuration = new client.Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP request duration by method, declared route and status',
+  labelNames: ['method', 'route', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+  registers: [registry],
+});
+export const httpInFlight = new client.Gauge({ name: 'http_requests_in_flight', help: 'HTTP requests being served', registers: [registry] });
+
+export const hubMessagesSent = new client.Counter({
+  name: 'hub_messages_sent_total',
+  help: 'Hub invocation frames sent to connections of this node',
+  registers: [registry],
+});
+
+export const ingestMessages = new client.Counter({
+  name: 'ingest_messages_total',
+  help: 'Device messages received from gateways: accepted, duplicate, or rejected (reason: the refusal code)',
+  labelNames: ['result', 'reason'] as const,
+  registers: [registry],
+});
+export const ingestBatchesRefused = new client.Counter({
+  name: 'ingest_batches_refused_total',
+  help: 'Whole ingestion batches refused (reason: gateway_key, not_array, too_large, empty, invalid_json, none_stored)',
+  labelNames: ['reason'] as const,
+  registers: [registry],
+});
+
+const exportQueued = new client.Gauge({ name: 'export_queue_length', help: 'Export jobs waiting for a worker', registers: [registry] });
+const exportRunning = new client.Gauge({ name: 'export_jobs_running', help: 'Export jobs being produced', registers: [registry] });
+/** The export pool reports its queue here whenever it changes. */
+export function setExportQueue(s: { queued: number; running: number }) {
+  exportQueued.set(s.queued);
+  exportRunning.set(s.running);
+}
+
+// ---------------------------------------------------------------- sampled at scrape time
+
+type HubStats = () => { connections: number; groups: number };
+const hubs = new Set<HubStats>();
+/** A hub reports its connections and groups while it runs; the returned function unregisters it. */
+export function registerHub(stats: HubStats): () => void {
+  hubs.add(stats);
+  return () => void hubs.delete(stats);
+}
+const sumHubs = (k: 'connections' | 'groups') => [...hubs].reduce((n, s) => n + s()[k], 0);
+new client.Gauge({
+  name: 'hub_connections',
+  help: 'Open hub (SignalR) connections on this node',
+  registers: [registry],
+  collect() {
+    this.set(sumHubs('connections'));
+  },
+});
+new client.Gauge({
+  name: 'hub_groups',
+  help: 'Device groups with at least one subscribed connection on this node',
+  registers: [registry],
+  collect() {
+    this.set(sumHubs('groups'));
+  },
+});
+
+const pools = new Set<pg.Pool>();
+/** PostgreSQL pools report their use (SQLite has one connection in process and reports nothing). */
+export function registerPool(pool: pg.Pool) {
+  pools.add(pool);
+}
+new client.Gauge({
+  name: 'db_pool_connections',
+  help: 'PostgreSQL pool connections: total, idle, and requests waiting for one',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  collect() {
+    let total = 0,
+      idle = 0,
+      waiting = 0;
+    for (const p of pools) {
+      if (p.ended) {
+        pools.delete(p);
+        continue;
+      }
+      total += p.totalCount;
+      idle += p.idleCount;
+      waiting += p.waitingCount;
+    }
+    this.set({ state: 'total' }, total);
+    this.set({ state: 'idle' }, idle);
+    this.set({ state: 'waiting' }, waiting);
+  },
+});
+
+const outboxBacklog = new client.Gauge({ name: 'outbox_backlog', help: 'Outbox messages not sent yet (waiting, retrying or held by an e-mail pause)', registers: [registry] });
+const outboxSampled = new WeakMap<DB, Promise<void>>();
+
+/** The text a scrape gets; reads the outbox backlog of `db` first (one indexed count). */
+export async function scrape(db: DB | undefined): Promise<string> {
+  if (db) {
+    // one count at a time per database, however many scrapers ask at once
+    let p = outboxSampled.get(db);
+    if (!p) {
+      p = db
+        .selectFrom('outbox')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('sentAt', 'is', null)
+        .where('attempts', '<', OUTBOX_MAX_ATTEMPTS)
+        .executeTakeFirst()
+        .then((r) => void outboxBacklog.set(Number(r?.n ?? 0)))
+        .catch(() => {})
+        .finally(() => outboxSampled.delete(db));
+      outboxSampled.set(db, p);
+    }
+    await p;
+  }
+  return registry.metrics();
+}
+
+// ---------------------------------------------------------------- request middleware and access
+
+/**
+ * The declared route that answered (its pattern), or 'other' for paths no route declares. Read
+ * after the chain ran: Hono's current route index is then the handler that produced the response.
+ */
+function routeLabel(c: Context): string {
+  const r = routePath(c);
+  return !r || r === '*' || r === '/*' ? 'other' : r;
+}
+
+/** Counts in-flight requests and observes each request's duration by route and status. */
+export function requestMetrics(): MiddlewareHandler {
+  return async (c, next) => {
+    httpInFlight.inc();
+    const end = httpDuration.startTimer();
+    try {
+      await next();
+    } finally {
+      httpInFlight.dec();
+      end({ method: c.req.method, route: routeLabel(c), status: String(c.res.status) });
+    }
+  };
+}
+
+const digest = (s: string) => createHash('sha256').update(s).digest();
+/** Whether the request carries `Authorization: Bearer <token>` (constant time). */
+export function metricsAuthorized(header: string | undefined, token: string | undefined): boolean {
+  if (!token) return false;
+  const given = /^Bearer\s+(.+)$/i.exec(header ?? '')?.[1];
+  return !!given && timingSafeEqual(digest(given), digest(token));
+}
+
+export const METRICS_CONTENT_TYPE = registry.contentType;
+
+/** METRICS_PORT: a second listener on 127.0.0.1 that answers GET /metrics without a token. */
+export function startMetricsServer(port: number, db: DB | undefined): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
+      res.writeHead(404).end();
+      return;
+    }
+    scrape(db).then(
+      (text) => res.writeHead(200, { 'Content-Type': METRICS_CONTENT_TYPE }).end(text),
+      () => res.writeHead(500).end(),
+    );
+  });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve(server));
+  });
+}
