@@ -110,7 +110,11 @@ new client.Gauge({
   },
 });
 
-const outboxBacklog = new client.Gauge({ name: 'outbox_backlog', help: 'Outbox messages not sent yet (waiting, retrying or held by an e-mail pause)', registers: [registry] });
+const outboxBacklog = new client.Gauge({
+  name: 'outbox_backlog',
+  help: 'Outbox messages not sent yet (waiting, retrying or held by an e-mail pause)',
+  registers: [registry],
+});
 const outboxSampled = new WeakMap<DB, Promise<void>>();
 
 /** The text a scrape gets; reads the outbox backlog of `db` first (one indexed count). */

@@ -13,7 +13,9 @@ export async function startingResponder(port: number, hostname: string): Promise
   const server: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const json = (status: number, body: unknown) =>
-      res.writeHead(status, { 'Content-Type': 'application/json', 'Retry-After': '5', 'Cache-Control': 'no-store', Connection: 'close' }).end(JSON.stringify(body));
+      res
+        .writeHead(status, { 'Content-Type': 'application/json', 'Retry-After': '5', 'Cache-Control': 'no-store', Connection: 'close' })
+        .end(JSON.stringify(body));
     if (path === '/health' || path === '/ready') return json(503, { status: 'starting', phase: 'starting' });
     return json(503, errorBody(MSG.cosmosConflict, CODE.unavailable));
   });
