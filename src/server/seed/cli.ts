@@ -9,6 +9,7 @@ import { openDatabase, type DB } from '../db/index.js';
 import { seedReferenceData } from './reference.js';
 import { seedDemoData, hasData, DEMO_TABLES } from './demo.js';
 import { DEMO_ACCOUNTS } from './accounts.js';
+import { log } from '../logger.js';
 
 export { DEMO_TABLES };
 
@@ -73,7 +74,6 @@ async function main() {
       await resetDemoData(db);
       process.stdout.write(`Deleted existing data in ${Math.round(performance.now() - t)} ms\n`);
     }
-    const log = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify(e) + '\n');
     const r = await seedDemoData(db, { seed, scale, password: config.demoPassword, log, now: args.now ?? new Date() });
     process.stdout.write(`\nDemo data (seed ${seed}, scale ${scale}) generated in ${(r.ms / 1000).toFixed(1)} s\n`);
     for (const [table, n] of Object.entries(r.counts)) process.stdout.write(`  ${table.padEnd(22)} ${n.toLocaleString('en-GB')}\n`);

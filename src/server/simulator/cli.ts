@@ -9,8 +9,7 @@ import { demoGatewayKey, loadConfig } from '../config.js';
 import { openDatabase } from '../db/index.js';
 import { createSimulator } from './simulator.js';
 import { simulatedDevices } from './devices.js';
-
-const log = (e: Record<string, unknown>) => process.stdout.write(JSON.stringify({ t: new Date().toISOString(), ...e }) + '\n');
+import { log } from '../logger.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
