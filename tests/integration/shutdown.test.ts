@@ -1,10 +1,13 @@
 // SIGTERM drains: a request still open is answered, the hub closes its connections with a
-// reconnect hint, new connections are refused, and the process exits 0 with a 'stopped' line. Run on the real process (`npm start` without a build: tsx).
+// reconnect hint, new connections are refused, the outbox relay handles what is waiting, and the
+// process exits 0 with a 'stopped' line. Run on the real process (`npm start` without a build: tsx).
 import { afterAll, expect, test } from 'vitest';
 import http from 'node:http';
 import { rmSync } from 'node:fs';
 import WebSocket from 'ws';
+import { join } from 'node:path';
 import { loadConfig } from '../../src/server/config.js';
+import { openSqlite } from '../../src/server/db/index.js';
 import { tokenFor } from '../helpers/auth.js';
 import { logLines, serverEnv, startServerProcess, tempDataDir } from '../helpers/process.js';
 
@@ -34,6 +37,19 @@ test.skipIf(process.env.TEST_DB === 'pg')(
     ws.send('{"protocol":"json","version":1}\x1e');
     while (!frames.includes('{}')) await new Promise((r) => setTimeout(r, 20));
     const wsClosed = new Promise<number>((resolve) => ws.once('close', (code) => resolve(code)));
+
+    // a message waiting in the outbox (written by another process, so nothing has asked the relay to send it yet)
+    const db = openSqlite(join(dir, 'workspace.sqlite'));
+    const waiting = {
+      channel: 'email',
+      recipient: 'drain-mail@staff.test',
+      subject: 'Waiting',
+      body: 'sent on shutdown',
+      createdAt: new Date().toISOString(),
+      sentAt: null,
+      error: null,
+    };
+    await db.insertInto('outbox').values(waiting).execute();
 
     // a request in flight: its body arrives in two parts, the second after SIGTERM
     const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
@@ -76,6 +92,12 @@ test.skipIf(process.env.TEST_DB === 'pg')(
     const msgs = lines.map((l) => l.msg);
     expect(msgs).toContain('shutting down');
     expect(msgs.at(-1)).toBe('stopped');
+    // the outbox was flushed on the way out: the relay handled the waiting message (no SMTP_URL here: 'not sent', recorded)
+    const row = await db.selectFrom('outbox').selectAll().where('recipient', '=', 'drain-mail@staff.test').executeTakeFirstOrThrow();
+    await db.destroy();
+    expect(row.error).toBe('not sent: SMTP_URL is not set');
+    const relayed = lines.findIndex((l) => l.msg === 'outbox' && l.to === 'drain-mail@staff.test');
+    expect(relayed).toBeGreaterThan(msgs.indexOf('shutting down'));
     // the drained request was logged before the process stopped
     expect(lines.find((l) => l.msg === 'request' && l.path === '/api/v1/person')).toMatchObject({ level: 'info', requestId: expect.any(String) });
   },
