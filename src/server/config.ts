@@ -30,7 +30,7 @@ export type Config = {
   /** METRICS_PORT: /metrics without a token on 127.0.0.1:port (0 or unset: no such listener). */
   metricsPort?: number;
   /** How long SIGTERM waits for requests, exports and the outbox before exiting anyway (SHUTDOWN_TIMEOUT_MS, default 25 s). */
-  shutdownTimeoutMs: number;
+  shutdownTimeoutMs?: number;
   /** Failed sign-ins (wrong password or code) in a row that lock a person (LOCKOUT_MAX_FAILURES). */
   lockoutMaxFailures: number;
   /** How long that lock lasts (LOCKOUT_MINUTES); an unlock or a completed password reset ends it at once. */
@@ -151,6 +151,9 @@ export function parseClientSecrets(value: string | undefined): Record<string, st
   return out;
 }
 
+/** How long a SIGTERM drain may take before the process exits anyway (SHUTDOWN_TIMEOUT_MS overrides). */
+export const SHUTDOWN_TIMEOUT_MS = 25_000;
+
 export const DEFAULT_DEMO_PASSWORD = 'Demo-Passw0rd!';
 
 function positiveInt(value: string | undefined, fallback: number) {
@@ -256,7 +259,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logRequests: env.LOG_REQUESTS !== 'false',
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     metricsPort: positiveInt(env.METRICS_PORT, 0) || undefined,
-    shutdownTimeoutMs: positiveInt(env.SHUTDOWN_TIMEOUT_MS, 25_000),
+    shutdownTimeoutMs: positiveInt(env.SHUTDOWN_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS),
     lockoutMaxFailures: positiveInt(env.LOCKOUT_MAX_FAILURES, 5),
     lockoutMinutes: positiveInt(env.LOCKOUT_MINUTES, 5),
     sessionCheckMs: 5000,
@@ -325,7 +328,6 @@ export function testConfig(over: Partial<Config> = {}): Config {
     seed: 1,
     scale: 1,
     logRequests: false,
-    shutdownTimeoutMs: 25_000,
     lockoutMaxFailures: 5,
     lockoutMinutes: 5,
     sessionCheckMs: 5000,

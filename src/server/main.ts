@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { demoGatewayKey, loadConfig, StartupError } from './config.js';
+import { demoGatewayKey, loadConfig, SHUTDOWN_TIMEOUT_MS, StartupError } from './config.js';
 import { prepareDatabase } from './startup.js';
 import { createOutbox } from './outbox.js';
 import { createMemoryBus, openRedis, openRedisBus } from './redis.js';
@@ -107,10 +107,11 @@ async function main() {
     stopping = true;
     setPhase('draining');
     log({ msg: 'shutting down', signal });
+    const timeoutMs = config.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS;
     const force = setTimeout(() => {
-      log({ msg: 'shutdown timed out; exiting with work unfinished', level: 'error', timeoutMs: config.shutdownTimeoutMs });
+      log({ msg: 'shutdown timed out; exiting with work unfinished', level: 'error', timeoutMs });
       process.exit(1);
-    }, config.shutdownTimeoutMs);
+    }, timeoutMs);
     force.unref();
     tokenCleanup.stop();
     silenceSweep.stop();
