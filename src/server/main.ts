@@ -15,7 +15,6 @@ import { backfillLastMessages } from './modules/live/repo.js';
 import { createSimulator, type Simulator } from './simulator/simulator.js';
 import { startSilenceSweep } from './modules/live/silence.js';
 import { simulatedDevices } from './simulator/devices.js';
-
 import { log } from './logger.js';
 import { runShutdownHooks, setPhase } from './lifecycle.js';
 import { startMetricsServer } from './metrics.js';
