@@ -58,6 +58,7 @@ import {
   type MessageStream,
   type NegotiateResponse,
   type SubscribeResponse,
+  hubPayload,
 } from '../../../shared/schemas/live.js';
 import { scopeIdentities } from '../../realtime/scope.js';
 
@@ -278,7 +279,12 @@ export function liveRoutes(api: Api, hub: Hub) {
         {
           event: 'DeviceConfigurationUpdated',
           identity,
-          payload: { Id: dev.id, DeviceIdentity: identity, SerialNumber: dev.serialNumber, LastUpdated: dev.lastConfigurationDate },
+          payload: hubPayload.DeviceConfigurationUpdated({
+            Id: dev.id,
+            DeviceIdentity: identity,
+            SerialNumber: dev.serialNumber,
+            LastUpdated: dev.lastConfigurationDate,
+          }),
         },
       ]);
       return c.json({ Content: { Message: message } } satisfies MessageResponse);
@@ -343,7 +349,12 @@ export function liveRoutes(api: Api, hub: Hub) {
           return {
             event: 'DeviceConfigurationUpdated' as const,
             identity,
-            payload: { Id: d.id, DeviceIdentity: identity, SerialNumber: d.serialNumber, LastUpdated: d.lastConfigurationDate },
+            payload: hubPayload.DeviceConfigurationUpdated({
+              Id: d.id,
+              DeviceIdentity: identity,
+              SerialNumber: d.serialNumber,
+              LastUpdated: d.lastConfigurationDate,
+            }),
           };
         }),
       );
