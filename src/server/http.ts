@@ -83,6 +83,8 @@ export type RouteSpec = {
   bodyLimit: BodyLimit;
   /** a minimal valid request, for tests that only probe the guard */
   sample?: { query?: Record<string, string>; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> };
+  /** the input schemas, for the published contract (src/server/openapi.ts) */
+  input: { query?: AnySchema; json?: AnySchema; form?: AnySchema };
 };
 
 type Opts<Q extends AnySchema | undefined, B extends AnySchema | undefined, F extends AnySchema | undefined> = {
@@ -265,7 +267,14 @@ export class Api {
     handler: (c: Ctx, input: Input<Q, B, F>) => Response | Promise<Response>,
   ) {
     const limit = opts.bodyLimit ?? 'small';
-    this.routes.push({ method, path, access: opts.access, bodyLimit: limit, sample: opts.sample });
+    this.routes.push({
+      method,
+      path,
+      access: opts.access,
+      bodyLimit: limit,
+      sample: opts.sample,
+      input: { query: opts.query, json: opts.json, form: opts.form },
+    });
     this.app.on(method, path, async (c) => {
       let user = await authenticate(c);
       if (opts.access !== 'public') {
