@@ -177,7 +177,11 @@ export function openApiRoutes(app: Hono<AppEnv>, routes: readonly RouteSpec[]) {
     url: OPENAPI_PATH,
     cdn: API_DOCS_SCRIPT_PATH,
     pageTitle: 'Safety workspace API',
+    // nothing from other origins: no web fonts, no telemetry, no AI agent (it fetches a registry from scalar.com)
     withDefaultFonts: false,
+    telemetry: false,
+    agent: { disabled: true },
+    showToolbar: 'never', // its Share and Deploy upload the document to scalar.com
     hideClientButton: true,
   });
   let page: { html: string; csp: string } | undefined;
