@@ -181,7 +181,8 @@ export function openApiRoutes(app: Hono<AppEnv>, routes: readonly RouteSpec[]) {
     withDefaultFonts: false,
     telemetry: false,
     agent: { disabled: true },
-    showToolbar: 'never', // its Share and Deploy upload the document to scalar.com
+    // its Share and Deploy upload the document to scalar.com (an option of the bundled reference newer than this adapter's types)
+    ...({ showToolbar: 'never' } as Record<string, never>),
     hideClientButton: true,
   });
   let page: { html: string; csp: string } | undefined;
