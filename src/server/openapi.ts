@@ -182,7 +182,7 @@ export function openApiRoutes(app: Hono<AppEnv>, routes: readonly RouteSpec[]) {
     telemetry: false,
     agent: { disabled: true },
     // its Share and Deploy upload the document to scalar.com (an option of the bundled reference newer than this adapter's types)
-    ...({ showToolbar: 'never' } as Record<string, never>),
+    ...({ showToolbar: 'never' } as object),
     hideClientButton: true,
   });
   let page: { html: string; csp: string } | undefined;
