@@ -15,6 +15,7 @@ import type { Permission } from '../shared/permissions.js';
 import type { Outbox } from './outbox.js';
 import type { Redis } from 'ioredis';
 import type { Bus } from './redis.js';
+import { matchKeyCasing } from './input-casing.js';
 
 export type AuthUser = {
   id: string;
@@ -82,6 +83,8 @@ export type RouteSpec = {
   bodyLimit: BodyLimit;
   /** a minimal valid request, for tests that only probe the guard */
   sample?: { query?: Record<string, string>; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> };
+  /** the input schemas, for the published contract (src/server/openapi.ts) */
+  input: { query?: AnySchema; json?: AnySchema; form?: AnySchema };
 };
 
 type Opts<Q extends AnySchema | undefined, B extends AnySchema | undefined, F extends AnySchema | undefined> = {
@@ -96,12 +99,34 @@ type Opts<Q extends AnySchema | undefined, B extends AnySchema | undefined, F ex
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
 type Input<Q, B, F> = { query: Out<Q>; body: Out<B>; form: Out<F>; user: AuthUser };
 
+/** A key in words, for messages: 'customerId' → 'customer id', 'DeviceIdentities' → 'device identities'. */
+export const fieldWords = (key: string) =>
+  key
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_.]+/g, ' ')
+    .trim()
+    .toLowerCase();
+
+/**
+ * The message of one issue. A required key that is missing names the field (spec document 1 §5:
+ * 'Please enter {field name}'), whatever message its object carries; valibot's own wording
+ * ('Invalid type: Expected …'), used where a schema names no message, becomes 'Please enter a
+ * valid {field name}'.
+ */
+function issueMessage(issue: v.BaseIssue<unknown>): string {
+  const last = issue.path?.at(-1);
+  const field = last && typeof last.key === 'string' ? fieldWords(last.key) : undefined;
+  if (field && last?.origin === 'key' && issue.input === undefined) return MSG.pleaseEnter(field);
+  if (field && /^Invalid [a-z ]+: (Expected|Received) /.test(issue.message)) return MSG.pleaseEnterValid(field);
+  return issue.message;
+}
+
 /** Converts valibot issues into the spec's field messages: { field: message }. */
 export function issuesToErrors(issues: v.BaseIssue<unknown>[]): Record<string, string> {
   const errors: Record<string, string> = {};
   for (const issue of issues) {
     const key = issue.path?.map((p) => String(p.key)).join('.') || '_';
-    errors[key] ??= issue.message;
+    errors[key] ??= issueMessage(issue);
   }
   return errors;
 }
@@ -149,7 +174,7 @@ function parse<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S>
     const message = TEXT_MESSAGES[bad.kind];
     throw badRequest(message, CODE.validation, { [bad.path.join('.') || '_']: message });
   }
-  const r = v.safeParse(schema, value);
+  const r = v.safeParse(schema, matchKeyCasing(schema, value));
   if (r.success) return r.output;
   const errors = issuesToErrors(r.issues);
   const first = Object.values(errors)[0] ?? MSG.default;
@@ -242,7 +267,14 @@ export class Api {
     handler: (c: Ctx, input: Input<Q, B, F>) => Response | Promise<Response>,
   ) {
     const limit = opts.bodyLimit ?? 'small';
-    this.routes.push({ method, path, access: opts.access, bodyLimit: limit, sample: opts.sample });
+    this.routes.push({
+      method,
+      path,
+      access: opts.access,
+      bodyLimit: limit,
+      sample: opts.sample,
+      input: { query: opts.query, json: opts.json, form: opts.form },
+    });
     this.app.on(method, path, async (c) => {
       let user = await authenticate(c);
       if (opts.access !== 'public') {

@@ -42,8 +42,22 @@ export function ssoConnectSources(config: Config): string[] {
   return [...origins];
 }
 
+/**
+ * The policy of one page that needs more than the app's (the API reference's inline start-up
+ * script, allowed by its hash): the app's directives with `extra` sources added. A route that
+ * sends its own Content-Security-Policy keeps it (securityHeaders does not overwrite it).
+ */
+export function pageContentSecurityPolicy(extra: Partial<Record<keyof typeof CONTENT_SECURITY_POLICY, string[]>>): string {
+  return Object.entries(CONTENT_SECURITY_POLICY)
+    .map(([directive, sources]) => {
+      const name = directive.replace(/[A-Z]/g, (ch) => `-${ch.toLowerCase()}`);
+      return [name, ...sources, ...(extra[directive as keyof typeof CONTENT_SECURITY_POLICY] ?? [])].join(' ');
+    })
+    .join('; ');
+}
+
 /** Paths whose answers may be cached: content-hashed build output. */
-const cacheable = (path: string) => path.startsWith('/assets/') || path === '/favicon.svg';
+const cacheable = (path: string) => path.startsWith('/assets/') || path === '/favicon.svg' || path === '/api/docs/scalar.js';
 
 export function securityHeaders(extraConnectSources: string[] = []): MiddlewareHandler {
   const secure = secureHeaders({
@@ -51,6 +65,7 @@ export function securityHeaders(extraConnectSources: string[] = []): MiddlewareH
     xFrameOptions: 'DENY',
     referrerPolicy: 'no-referrer',
     strictTransportSecurity: 'max-age=15552000',
+    overwrite: false, // a page with its own policy keeps it (pageContentSecurityPolicy)
   });
   return async (c, next) => {
     await secure(c, next);

@@ -517,7 +517,7 @@ describe('detail, notes and the escalation flag', () => {
     expect(await t.db.selectFrom('alarmNotes').select('id').where('alarmReportId', '=', r.id).execute()).toHaveLength(3);
   });
 
-  test('update: the escalation flag needs the current etag; stale is 409 etag_conflict and changes nothing', async () => {
+  test('update: the escalation flag with the current etag or none (the spec sends none); a stale etag is 409 etag_conflict and changes nothing', async () => {
     const put = (json: Json) => t.request('/alarm-report/update', { method: 'PUT', token: admin, json });
     const ok = await put({ alarmReportId: r.id, alarmId: r.alarmId, escalationPlanFollowed: true, etag: r.etag });
     expect(ok.status).toBe(200);
@@ -534,7 +534,12 @@ describe('detail, notes and the escalation flag', () => {
     expect(
       (await t.db.selectFrom('alarmReports').select('escalationPlanFollowed').where('id', '=', r.id).executeTakeFirstOrThrow()).escalationPlanFollowed,
     ).toBe(0);
-    expect((await put({ alarmReportId: r.id, escalationPlanFollowed: true })).status).toBe(400);
+    // The spec's payload { escalationPlanFollowed, alarmReportId, alarmId }: no etag, the flag is set.
+    const noEtag = await put({ alarmReportId: r.id, alarmId: r.alarmId, escalationPlanFollowed: true });
+    expect(noEtag.status).toBe(200);
+    expect(await t.db.selectFrom('alarmReports').select('escalationPlanFollowed').where('id', '=', r.id).executeTakeFirstOrThrow()).toEqual({
+      escalationPlanFollowed: 1,
+    });
     expect((await put({ alarmReportId: r.id, escalationPlanFollowed: 'yes', etag: 'e' })).status).toBe(400);
     expect((await put({ alarmReportId: randomUUID(), escalationPlanFollowed: true, etag: 'e' })).status).toBe(404);
     expect((await put({ alarmReportId: r.id, alarmId: randomUUID(), escalationPlanFollowed: true, etag: 'e' })).status).toBe(404);

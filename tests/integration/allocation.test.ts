@@ -91,9 +91,9 @@ describe('allocate-many', () => {
     expect((await stored([ok1.id]))[0]?.customerId).toBeNull();
   });
 
-  test('over the quota: 422 naming the types unless forced', async () => {
+  test('over the quota with the check asked for (force: false): 422 naming the types', async () => {
     const five = [0, 1, 2, 3, 4].map((i) => ref(bySerial(`STOCK-620-${i}`)));
-    const res = await allocate({ customerId: cust.id, devices: five });
+    const res = await allocate({ customerId: cust.id, devices: five, force: false });
     expect(res.status).toBe(422);
     const e = await errorOf(res);
     expect(e).toMatchObject({ Code: CUSTOMER_CODE.allocationExceeds, Message: CUSTOMER_TEXT.quotaExceededMany('SG620') });
@@ -114,7 +114,7 @@ describe('allocate-many', () => {
     expect((await customerDevices({ deviceTypeIds: [750] })).totalCount).toBe(1);
     // Forced over the quota (620: 5 purchased, 4 now allocated, 2 asked).
     const more = [bySerial('STOCK-620-2'), bySerial('STOCK-620-3')];
-    expect((await allocate({ customerId: cust.id, devices: more.map(ref) })).status).toBe(422);
+    expect((await allocate({ customerId: cust.id, devices: more.map(ref), force: false })).status).toBe(422);
     expect((await ok<BulkChangeResponse>(await allocate({ customerId: cust.id, devices: more.map(ref), force: true }))).updated).toBe(2);
     const audit = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'device.allocate').execute();
     expect(audit).toHaveLength(2);
@@ -149,7 +149,7 @@ describe('concurrent allocations', () => {
       .insertInto('devices')
       .values([...a, ...b])
       .execute();
-    const statuses = await Promise.all([a, b].map((set) => allocate({ customerId: c3.id, devices: set.map(ref) }).then((r) => r.status)));
+    const statuses = await Promise.all([a, b].map((set) => allocate({ customerId: c3.id, devices: set.map(ref), force: false }).then((r) => r.status)));
     expect(statuses.sort()).toEqual([200, 422]);
     const n = await t.db.selectFrom('devices').select('id').where('customerId', '=', c3.id).execute();
     expect(n).toHaveLength(3);

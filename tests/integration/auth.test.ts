@@ -492,6 +492,12 @@ describe('current user', () => {
       roles: ['ArcManagerRole', 'SuperAdminRole'],
       passwordHash: hash,
     });
+    await t.db
+      .updateTable('persons')
+      .set({ phoneNumbers: JSON.stringify([{ CountryCode: 'GB', Number: '7700900123', IsPrimary: true, Type: 2 }]) })
+      .where('id', '=', id)
+      .execute();
+    const gb = await t.db.selectFrom('countries').select('id').where('code', '=', 'GB').executeTakeFirstOrThrow();
     const tokens = await signIn('info.person@auth.test');
     const res = await t.request('/api/v1/get-user-info', { token: tokens.access_token });
     expect(res.status).toBe(200);
@@ -502,6 +508,8 @@ describe('current user', () => {
       lastName: 'Info',
       roles: ['SuperAdminRole', 'ArcManagerRole'],
       tenantId: PROVIDER_TENANT,
+      // spec document 1 §3 "Current user": phoneNumbers [{ countryId, number, type }]
+      phoneNumbers: [{ countryId: gb.id, number: '7700900123', type: 2 }],
       loginMethod: { value: 1, name: 'Password' },
     });
 

@@ -425,9 +425,13 @@ describe('subscriptions', () => {
     expect((await errorOf(interval)).Errors?.['appSubscriptions.appFeatures.trackingInterval']).toBe(MSG.atLeast5);
   });
 
-  test('below what is allocated: 422 unless forced; saving changes only the etags of the sections sent', async () => {
+  test('below what is allocated with the check asked for (force: false): 422; saving changes only the etags of the sections sent', async () => {
     const s = await get();
-    const body = { deviceSubscriptions: { subscriptions: [{ deviceType: 620, purchased: 1 }] }, deviceSubscriptionsEtag: s.DeviceSubscriptions.Etag };
+    const body = {
+      deviceSubscriptions: { subscriptions: [{ deviceType: 620, purchased: 1 }] },
+      deviceSubscriptionsEtag: s.DeviceSubscriptions.Etag,
+      force: false,
+    };
     const refused = await put(body);
     expect(refused.status).toBe(422);
     const e = await errorOf(refused);

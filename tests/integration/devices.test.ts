@@ -160,6 +160,7 @@ describe('get-list', () => {
       id: ids.allocated,
       type: { value: 620, name: 'SG620' },
       status: { value: 3, name: 'Allocated' },
+      customer: 'Acme Security',
       customerName: 'Acme Security',
       customerAccountId: acme,
       isUserAssigned: true,

@@ -129,11 +129,18 @@ describe('negotiate and connect', () => {
       DeviceIdentity: IMEI.a,
       PartitionKey: IMEI.a,
     });
+    // spec document 2 §3: "Live update carries serial, date, message, battery, signal, partitionKey"
+    expect(stream).toMatchObject({ serial: 'HUB-A-0001', date: m.date, message: 'SOS alarm', battery: 42, signal: m.signal ?? null, partitionKey: IMEI.a });
     await until(() => c.received.some((r) => r.event === 'DeviceMonitoring') && c.received.some((r) => r.event === 'DeviceConnected'));
     expect(c.received.find((r) => r.event === 'DeviceMonitoring')!.payload).toMatchObject({
       SerialNumber: 'HUB-A-0001',
       Message: 'SOS alarm',
       IsConnected: true,
+      serial: 'HUB-A-0001',
+      date: m.date,
+      message: 'SOS alarm',
+      battery: 42,
+      partitionKey: IMEI.a,
     });
     expect(c.received.find((r) => r.event === 'DeviceConnected')!.payload).toMatchObject({ DeviceIdentity: IMEI.a, IsConnected: true });
   });

@@ -21,7 +21,7 @@ import { bumpSessionEpoch, forgetSessionState } from './session-epoch.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { createLimiter, memoryStore, redisStore, takeAll } from './rate-limit.js';
 import { publicBaseUrl, RESET_LINK_TTL_MINUTES, signResetToken, verifyResetToken } from './reset.js';
-import { findPersonByEmail, findPersonById, hasOpenCodeRequest, isLockedAt, revokePersonSessions, roleNamesOf } from './store.js';
+import { currentUserPhones, findPersonByEmail, findPersonById, hasOpenCodeRequest, isLockedAt, revokePersonSessions, roleNamesOf } from './store.js';
 import { clientAddress, tokenRoute, tooMany } from './token.js';
 import { requireCaptcha } from '../captcha/index.js';
 import { revocationRoute } from './revocation.js';
@@ -95,6 +95,7 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
       lastName: person.lastName,
       roles: await roleNamesOf(deps(c).db, person.id),
       tenantId: person.tenantId,
+      phoneNumbers: await currentUserPhones(deps(c).db, person.phoneNumbers),
       // sso (#12): the spec's "Current user" loginMethod; the client hides Settings for single-sign-on users.
       loginMethod: { value: person.loginMethod, name: person.loginMethod === LOGIN_METHOD.SingleSignOn ? 'SingleSignOn' : 'Password' },
     };

@@ -206,3 +206,27 @@ export async function consumeVerificationCode(db: DB, personId: string, code: st
     .executeTakeFirst();
   return Number(r.numUpdatedRows) === 1;
 }
+
+/**
+ * Spec document 1 §3 "Current user" phoneNumbers [{ countryId, number, type }] from a person's
+ * stored entries [{ CountryCode, Number, Type }]: the country code becomes the countries row's id
+ * (the id the two-factor phone and the dictionaries use; '' for a code not in the table).
+ */
+export async function currentUserPhones(db: DB, json: string): Promise<{ countryId: string; number: string; type: number }[]> {
+  let list: unknown;
+  try {
+    list = JSON.parse(json);
+  } catch {
+    return [];
+  }
+  if (!Array.isArray(list)) return [];
+  const entries = list
+    .filter((p): p is Record<string, unknown> => !!p && typeof p === 'object')
+    .map((p) => ({ code: String(p.CountryCode ?? ''), number: String(p.Number ?? ''), type: Number(p.Type) || 0 }))
+    .filter((p) => p.number !== '');
+  if (!entries.length) return [];
+  const codes = [...new Set(entries.map((p) => p.code))];
+  const rows = await db.selectFrom('countries').select(['id', 'code']).where('code', 'in', codes).execute();
+  const idOf = new Map(rows.map((r) => [r.code, r.id]));
+  return entries.map((p) => ({ countryId: idOf.get(p.code) ?? '', number: p.number, type: p.type }));
+}

@@ -27,8 +27,8 @@
 // - get-details?AlarmId= → the detail document of spec §3 (AlarmStared is the spec's spelling) plus
 //   Etag (the version `update` needs). 404 Code 'not_found' for an unknown alarm.
 // - add-note → the created note. Blank note: 400 'Please enter note text.' (Errors.note).
-// - update (escalation plan followed) needs the Etag of get-details; stale: 409 'etag_conflict'.
-//   Answers { Etag, EscalationPlanFollowed }.
+// - update (escalation plan followed) takes the Etag of get-details optionally: without one the
+//   flag is set (idempotent); with a stale one: 409 'etag_conflict'. Answers { Etag, EscalationPlanFollowed }.
 // - log-call-download → { Content: { Message: 'Call recording downloaded.' } }.
 // - export-list → an .xlsx (blob) named AlarmReports_yyyyMMdd_HHmmss.xlsx, sheet 'Alarm Reports', the
 //   list's columns in its order plus Alarm Id and Device Serial; rows in the body's sort order. A
@@ -265,13 +265,17 @@ export const logCallDownloadBody = v.object(
 );
 export type LogCallDownloadBody = v.InferInput<typeof logCallDownloadBody>;
 
-/** PUT alarm-report/update { alarmReportId, escalationPlanFollowed, etag, alarmId? } */
+/**
+ * PUT alarm-report/update { alarmReportId, escalationPlanFollowed, alarmId?, etag? } — the spec's
+ * payload has no etag: setting a flag is idempotent, so the last write wins; an etag, when sent,
+ * must still be the report's (else 409).
+ */
 export const updateAlarmReportBody = v.object(
   {
     alarmReportId: guid(ALARM_TEXT.invalidId),
     alarmId: v.optional(guid(ALARM_TEXT.invalidId)),
     escalationPlanFollowed: v.boolean(ALARM_TEXT.flagRequired),
-    etag: v.pipe(v.string(ALARM_TEXT.etagRequired), v.trim(), v.nonEmpty(ALARM_TEXT.etagRequired), v.maxLength(200, ALARM_TEXT.etagRequired)),
+    etag: v.optional(v.pipe(v.string(ALARM_TEXT.etagRequired), v.trim(), v.nonEmpty(ALARM_TEXT.etagRequired), v.maxLength(200, ALARM_TEXT.etagRequired))),
   },
   ALARM_TEXT.badBody,
 );

@@ -138,9 +138,10 @@ export type LoginForm = v.InferOutput<typeof loginFormSchema>;
 // ---- GET /api/v1/get-user-info
 
 /**
- * Spec §3 "User info response": userId, email, firstName, lastName, roles, tenantId. The spec's
- * "Current user" adds phoneNumbers and loginMethod; this server does not send them (no single
- * sign-on here), so they are optional: the client reads loginMethod to hide the password settings.
+ * Spec §3 "User info response": userId, email, firstName, lastName, roles, tenantId, and the
+ * "Current user" additions: phoneNumbers [{ countryId (the dictionaries' country id), number,
+ * type (1 Work, 2 Personal, 3 Home, 4 Office) }] and loginMethod (the client reads it to hide the
+ * password settings of single-sign-on users). Both are always sent; optional in the type for fixtures.
  */
 export const userInfoSchema = v.strictObject({
   userId: v.string(),

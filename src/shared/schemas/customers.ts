@@ -18,12 +18,14 @@
 // - allocate-many is all or nothing: 409 'etag_conflict' (Errors: device id → DEVICE_TEXT.stale /
 //   .missing), 422 'device_not_eligible' (device id → CUSTOMER_TEXT.notAllocatable), 422
 //   'allocation_exceeds_subscription' when a device type's purchased-minus-allocated quota would be
-//   exceeded and `force` is not true (Errors: device type value → CUSTOMER_TEXT.quotaExceeded(name,
-//   left, asked)). The client confirms ('Allocation of {types} exceeds subscription ...') and
-//   resends with force: true.
-// - subscriptions/update: 422 'allocation_exceeds_subscription' when a device type's purchased
-//   number is below what is allocated and `force` is not true (Errors: device type value → message);
-//   the client shows 'Change Device Configuration' and resends with force: true.
+//   exceeded and the caller asked for the check with `force: false` (Errors: device type value →
+//   CUSTOMER_TEXT.quotaExceeded(name, left, asked)). The spec's payload has no `force`: the question
+//   ('Allocation of {types} exceeds subscription are you sure?') is the client's, so without it the
+//   server allocates. Our client sends force: false, confirms on 422 and resends with force: true
+//   (the quota may have changed since the page loaded).
+// - subscriptions/update: likewise 422 'allocation_exceeds_subscription' when a device type's
+//   purchased number is below what is allocated and `force: false` was sent (Errors: device type
+//   value → message); the client shows 'Change Device Configuration' and resends with force: true.
 // - settings/update: the super-admin-only toggles (SUPER_ADMIN_SETTINGS) may only change for a
 //   caller holding the super admin role (403 otherwise); EnableAlarmReportIntelligence needs the
 //   feature flag EnableAlarmReportIntelligence and AutoGenerateAlarmIntelligence also
@@ -466,8 +468,8 @@ const flag = bool('must be true or false.');
  * (features and subscriptions) ↔ appSubscriptionsEtag, additionalServices ↔ customerEtag. Etags of
  * sections not sent may be null. Device types left out of deviceSubscriptions.subscriptions keep
  * their purchased number. trackingInterval (minutes) is required and at least 5 while tracking is
- * enabled (MSG.atLeast5); 0 when empty. `force`: save although a purchased number is below what is
- * allocated. Answer: the subscriptions as get-subscriptions answers them, with the new etags.
+ * enabled (MSG.atLeast5); 0 when empty. `force: false` asks the server to refuse (422) a purchased
+ * number below what is allocated; true or omitted (the spec's payload) saves. Answer: the subscriptions as get-subscriptions answers them, with the new etags.
  */
 export const subscriptionsUpdateQuery = v.object({ customerId });
 export const subscriptionsUpdateBody = v.object(
@@ -553,7 +555,7 @@ export const subscriptionsUpdateBody = v.object(
     customerEtag: optEtag,
     deviceSubscriptionsEtag: optEtag,
     appSubscriptionsEtag: optEtag,
-    force: v.optional(v.boolean('force must be true or false.'), false),
+    force: v.optional(v.boolean('force must be true or false.')),
   },
   CUSTOMER_TEXT.payloadMissing,
 );
@@ -697,7 +699,8 @@ export const ALLOCATE_IMPORT_COLUMN = 'SerialNumber';
 
 /**
  * POST /api/v1/device/allocate-many { devices [{ id, etag, typeValue }], customerId, orderNumber,
- * force } — all or nothing. Every device must be allocatable (isAllocatable) and its etag current;
+ * force? } — all or nothing. `force: false` asks for the quota check (422 when exceeded); true or
+ * omitted (the spec's payload) allocates past the quota. Every device must be allocatable (isAllocatable) and its etag current;
  * typeValue is the type the page showed (a different stored type counts as stale). The order
  * number is optional. Allocated devices get status Allocated, the customer and the order number.
  * Answer bulkChangeResponseSchema { updated, devices [{ id, etag }] }.
@@ -723,7 +726,7 @@ export const allocateManyBody = v.object(
       v.check((s) => s === null || s.length <= 64, 'An order number can be at most 64 characters long.'),
       v.check((s) => s === null || noNul(s), 'An order number must be text.'),
     ),
-    force: v.optional(v.boolean('force must be true or false.'), false),
+    force: v.optional(v.boolean('force must be true or false.')),
   },
   CUSTOMER_TEXT.badBody,
 );

@@ -170,6 +170,8 @@ export const deviceSchema = v.strictObject({
   status: lookupDtoSchema,
   customerAccountId: v.nullable(v.string()),
   customerAccountTenantId: v.nullable(v.string()),
+  /** Spec §3 names both: the customer the device is allocated to, by name (the same as customerName). */
+  customer: v.nullable(v.string()),
   customerName: v.nullable(v.string()),
   orderNumber: v.nullable(v.string()),
   isUserAssigned: v.boolean(),
@@ -202,6 +204,7 @@ export function placeholderDevice(serialNumber: string): DeviceDto {
     status: { value: 0, name: UNKNOWN },
     customerAccountId: null,
     customerAccountTenantId: null,
+    customer: null,
     customerName: null,
     orderNumber: null,
     isUserAssigned: false,

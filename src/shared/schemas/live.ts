@@ -616,14 +616,74 @@ export const configurationUpdatedEventSchema = v.strictObject({
   LastUpdated: v.nullable(v.string()),
 });
 
+/**
+ * Spec document 2 §3: "Live update carries serial, date, message, battery, signal, partitionKey".
+ * Every hub event carries these names (camelCase, as the spec writes them) beside its own fields;
+ * a field an event has no value for is null (DeviceConnected has no message, battery or signal;
+ * DeviceConfigurationUpdated's date is the configuration's LastUpdated).
+ */
+export const liveUpdateNames = {
+  serial: v.string(),
+  date: v.nullable(v.string()),
+  message: v.nullable(v.string()),
+  battery: v.nullable(v.number()),
+  signal: v.nullable(v.number()),
+  partitionKey: v.string(),
+};
+type LiveUpdateNames = { serial: string; date: string | null; message: string | null; battery: number | null; signal: number | null; partitionKey: string };
+const NO_READING = { message: null, battery: null, signal: null } as const;
+
+/** MessageStream: a new message of a subscribed device (the message stream row plus the spec's names). */
+export const messageStreamEventSchema = v.strictObject({ ...deviceMessageSchema.entries, ...liveUpdateNames });
+/** DeviceMonitoring: the device's last message changed (the Device Testing row plus the spec's names). */
+export const deviceMonitoringEventSchema = v.strictObject({ ...lastMessageSchema.entries, ...liveUpdateNames });
+export const deviceConnectedLiveSchema = v.strictObject({ ...deviceConnectedEventSchema.entries, ...liveUpdateNames });
+export const configurationUpdatedLiveSchema = v.strictObject({ ...configurationUpdatedEventSchema.entries, ...liveUpdateNames });
+
 /** Payload of each hub event (one argument per invocation). */
 export const HUB_EVENT_SCHEMAS = {
-  MessageStream: deviceMessageSchema,
-  DeviceMonitoring: lastMessageSchema,
-  DeviceConnected: deviceConnectedEventSchema,
-  DeviceConfigurationUpdated: configurationUpdatedEventSchema,
+  MessageStream: messageStreamEventSchema,
+  DeviceMonitoring: deviceMonitoringEventSchema,
+  DeviceConnected: deviceConnectedLiveSchema,
+  DeviceConfigurationUpdated: configurationUpdatedLiveSchema,
 } as const satisfies Record<HubEventName, v.GenericSchema>;
 export type HubEventPayloads = { [K in HubEventName]: v.InferOutput<(typeof HUB_EVENT_SCHEMAS)[K]> };
+
+/** The payload of each hub event built from its row: the one place the spec's names are added. */
+export const hubPayload = {
+  MessageStream: (m: DeviceMessageDto): HubEventPayloads['MessageStream'] => ({
+    ...m,
+    serial: m.Serial,
+    date: m.Date,
+    message: m.Message,
+    battery: m.Battery,
+    signal: m.Signal,
+    partitionKey: m.PartitionKey,
+  }),
+  DeviceMonitoring: (r: LastMessageDto): HubEventPayloads['DeviceMonitoring'] => ({
+    ...r,
+    serial: r.SerialNumber,
+    date: r.Date,
+    message: r.Message,
+    battery: r.Battery,
+    signal: r.Signal,
+    partitionKey: r.PartitionKey,
+  }),
+  DeviceConnected: (e: v.InferOutput<typeof deviceConnectedEventSchema>): HubEventPayloads['DeviceConnected'] => ({
+    ...e,
+    serial: e.SerialNumber,
+    date: e.Date,
+    ...NO_READING,
+    partitionKey: e.DeviceIdentity,
+  }),
+  DeviceConfigurationUpdated: (e: v.InferOutput<typeof configurationUpdatedEventSchema>): HubEventPayloads['DeviceConfigurationUpdated'] => ({
+    ...e,
+    serial: e.SerialNumber,
+    date: e.LastUpdated,
+    ...NO_READING,
+    partitionKey: e.DeviceIdentity,
+  }),
+} satisfies { [K in HubEventName]: (row: never) => HubEventPayloads[K] & LiveUpdateNames };
 
 // ---------------------------------------------------------------- ingestion (gateways)
 

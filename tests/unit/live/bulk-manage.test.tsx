@@ -31,7 +31,7 @@ import { getHref } from '../../../src/app/paths';
 import { MSG, PAGE_TITLES } from '../../../src/shared/messages';
 import { P } from '../../../src/shared/permissions';
 import { DEVICE_TYPES_ANSWER } from '../assets/fixtures';
-import { CALL_BUTTON_TYPES, type ConfigurationRow, type LastMessageDto } from '../../../src/shared/schemas/live';
+import { CALL_BUTTON_TYPES, hubPayload, type ConfigurationRow, type LastMessageDto } from '../../../src/shared/schemas/live';
 import { renderPage } from '../persons/helpers';
 import { makeLastMessage, makeMessage } from './fixtures';
 import { slowMachine } from '../ui/slow-machine';
@@ -238,7 +238,16 @@ describe('Device Testing', () => {
     // The stock person presses SOS on device b: its row shows it.
     act(() =>
       hub.handlers.MessageStream?.(
-        makeMessage({ MessageId: 'sos-1', DeviceIdentity: b.imei!, Serial: b.serialNumber, Message: 'SOS alarm', Battery: 64, Date: new Date().toISOString() }),
+        hubPayload.MessageStream(
+          makeMessage({
+            MessageId: 'sos-1',
+            DeviceIdentity: b.imei!,
+            Serial: b.serialNumber,
+            Message: 'SOS alarm',
+            Battery: 64,
+            Date: new Date().toISOString(),
+          }),
+        ),
       ),
     );
     await waitFor(async () => expect(await rowOf(b.serialNumber)).toHaveTextContent('SOS alarm'));
@@ -247,13 +256,15 @@ describe('Device Testing', () => {
     expect(await rowOf(a.serialNumber)).toHaveTextContent('Heartbeat');
     // DeviceConnected for a
     act(() =>
-      hub.handlers.DeviceConnected?.({
-        DeviceId: a.id,
-        DeviceIdentity: a.imei,
-        SerialNumber: a.serialNumber,
-        IsConnected: true,
-        Date: new Date().toISOString(),
-      }),
+      hub.handlers.DeviceConnected?.(
+        hubPayload.DeviceConnected({
+          DeviceId: a.id,
+          DeviceIdentity: a.imei!,
+          SerialNumber: a.serialNumber,
+          IsConnected: true,
+          Date: new Date().toISOString(),
+        }),
+      ),
     );
     await waitFor(async () =>
       expect(
@@ -315,11 +326,17 @@ describe('Current Configuration', () => {
 
     // A change is queued for a: 'Pending'; the device applies it: the list is fetched again.
     configurations = [row(a.serialNumber, { PendingChanges: 1 }), configurations[1]!];
-    act(() => hub.handlers.DeviceConfigurationUpdated?.({ Id: a.id, DeviceIdentity: a.imei, SerialNumber: a.serialNumber, LastUpdated: null }));
+    act(() =>
+      hub.handlers.DeviceConfigurationUpdated?.(
+        hubPayload.DeviceConfigurationUpdated({ Id: a.id, DeviceIdentity: a.imei!, SerialNumber: a.serialNumber, LastUpdated: null }),
+      ),
+    );
     await waitFor(() => expect(screen.getByText(a.serialNumber).closest('[role="row"]')).toHaveTextContent(PENDING));
     configurations = [row(a.serialNumber, { TrackingSeconds: 2700, LastUpdated: '2026-11-22T09:00:00.000Z' }), configurations[1]!];
     act(() =>
-      hub.handlers.DeviceConfigurationUpdated?.({ Id: a.id, DeviceIdentity: a.imei, SerialNumber: a.serialNumber, LastUpdated: '2026-11-22T09:00:00.000Z' }),
+      hub.handlers.DeviceConfigurationUpdated?.(
+        hubPayload.DeviceConfigurationUpdated({ Id: a.id, DeviceIdentity: a.imei!, SerialNumber: a.serialNumber, LastUpdated: '2026-11-22T09:00:00.000Z' }),
+      ),
     );
     await waitFor(() => expect(screen.getByText(a.serialNumber).closest('[role="row"]')).toHaveTextContent('On - 45 minutes'));
     expect(screen.getByText(a.serialNumber).closest('[role="row"]')).not.toHaveTextContent(PENDING);

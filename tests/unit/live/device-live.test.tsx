@@ -29,7 +29,7 @@ import { DevicePage } from '../../../src/app/features/assets/device-page';
 import { deviceActionsOf } from '../../../src/app/features/assets/device-events';
 import { MSG } from '../../../src/shared/messages';
 import { P } from '../../../src/shared/permissions';
-import type { DeviceConfigurationDto, MessageStream } from '../../../src/shared/schemas/live';
+import { hubPayload, type DeviceConfigurationDto, type MessageStream } from '../../../src/shared/schemas/live';
 import { renderPage } from '../persons/helpers';
 import { DEVICE_ID, SIM_TYPES_ANSWER, makeDevice } from '../assets/fixtures';
 import { IMEI, SERIAL, makeConfiguration, makeMessage } from './fixtures';
@@ -90,7 +90,7 @@ describe('device tab: configuration and live message stream', () => {
     expect(hub.identities).toEqual([IMEI]);
 
     await waitFor(() => expect(within(streamList()).getAllByRole('listitem')).toHaveLength(1));
-    emit('MessageStream', makeMessage({ MessageId: 'live-1', Message: 'SOS alarm', Date: '2026-11-22T09:30:00.000Z', Battery: 55 }));
+    emit('MessageStream', hubPayload.MessageStream(makeMessage({ MessageId: 'live-1', Message: 'SOS alarm', Date: '2026-11-22T09:30:00.000Z', Battery: 55 })));
     const items = within(streamList()).getAllByRole('listitem');
     expect(items).toHaveLength(2);
     expect(items[0]).toHaveTextContent('SOS alarm');
@@ -99,10 +99,13 @@ describe('device tab: configuration and live message stream', () => {
     expect(screen.getByTestId('stream-announce')).toHaveTextContent('New message: SOS alarm');
     expect(screen.getByTestId('device-connection')).toHaveTextContent('Connected');
     // The same message again (re-sent after a reconnect) is shown once.
-    emit('MessageStream', makeMessage({ MessageId: 'live-1', Message: 'SOS alarm', Date: '2026-11-22T09:30:00.000Z' }));
+    emit('MessageStream', hubPayload.MessageStream(makeMessage({ MessageId: 'live-1', Message: 'SOS alarm', Date: '2026-11-22T09:30:00.000Z' })));
     expect(within(streamList()).getAllByRole('listitem')).toHaveLength(2);
     // DeviceConnected says when it went away.
-    emit('DeviceConnected', { DeviceId: DEVICE_ID, DeviceIdentity: IMEI, SerialNumber: SERIAL, IsConnected: false, Date: '2026-11-22T09:31:00.000Z' });
+    emit(
+      'DeviceConnected',
+      hubPayload.DeviceConnected({ DeviceId: DEVICE_ID, DeviceIdentity: IMEI, SerialNumber: SERIAL, IsConnected: false, Date: '2026-11-22T09:31:00.000Z' }),
+    );
     expect(screen.getByTestId('device-connection')).toHaveTextContent('Not connected');
   });
 
@@ -166,7 +169,10 @@ describe('device tab: configuration and live message stream', () => {
 
     // The device reports: the server says the configuration changed; the tab fetches it again.
     config = makeConfiguration({ RefreshRequestedAt: null, LastUpdated: '2026-11-22T09:20:00.000Z', TrackingSeconds: 1800 });
-    emit('DeviceConfigurationUpdated', { Id: DEVICE_ID, DeviceIdentity: IMEI, SerialNumber: SERIAL, LastUpdated: config.LastUpdated });
+    emit(
+      'DeviceConfigurationUpdated',
+      hubPayload.DeviceConfigurationUpdated({ Id: DEVICE_ID, DeviceIdentity: IMEI, SerialNumber: SERIAL, LastUpdated: config.LastUpdated }),
+    );
     await waitFor(() => expect(within(section).getByTestId('config-tracking')).toHaveTextContent('On - 30 minutes'));
     expect(within(section).getByTestId('config-last-updated')).not.toHaveTextContent('Pending');
 
@@ -206,7 +212,7 @@ describe('device tab: configuration and live message stream', () => {
     expect(screen.queryByText(MSG.liveSubscribeFailed)).toBeNull();
     emit('onSubscribeFailed', [IMEI]);
     expect(await screen.findByText(MSG.liveSubscribeFailed)).toBeInTheDocument();
-    emit('MessageStream', makeMessage({ MessageId: 'live-9', Message: 'SOS alarm' }));
+    emit('MessageStream', hubPayload.MessageStream(makeMessage({ MessageId: 'live-9', Message: 'SOS alarm' })));
     await waitFor(() => expect(screen.queryByText(MSG.liveSubscribeFailed)).toBeNull());
   });
 });

@@ -376,14 +376,15 @@ export async function addNote(db: DB, reportId: string, text: string, author: { 
 }
 
 /** Sets the escalation flag when the etag matches: the new etag, or 'missing' / 'stale'. */
-export async function setEscalationPlanFollowed(db: DB, reportId: string, etag: string, followed: boolean): Promise<string | 'missing' | 'stale'> {
+/** Sets the flag; with an etag only if it is still the report's ('stale' otherwise), without one unconditionally. */
+export async function setEscalationPlanFollowed(db: DB, reportId: string, etag: string | undefined, followed: boolean): Promise<string | 'missing' | 'stale'> {
   const next = newEtag();
-  const r = await db
+  let update = db
     .updateTable('alarmReports')
     .set({ escalationPlanFollowed: followed ? 1 : 0, etag: next })
-    .where('id', '=', reportId)
-    .where('etag', '=', etag)
-    .executeTakeFirst();
+    .where('id', '=', reportId);
+  if (etag !== undefined) update = update.where('etag', '=', etag);
+  const r = await update.executeTakeFirst();
   if (Number(r.numUpdatedRows) === 1) return next;
   return (await findReportById(db, reportId)) ? 'stale' : 'missing';
 }

@@ -47,7 +47,7 @@ export async function allocateMany(trx: DB, body: AllocateManyBody, now: Date): 
   const nr = Object.keys(refused).length;
   if (nr) throw new ApiError(422, CUSTOMER_TEXT.notAllocatableMany(nr), DEVICE_CODE.notEligible, refused);
 
-  if (!body.force) {
+  if (body.force === false) {
     const [held, bought] = await Promise.all([allocatedByType(trx, body.customerId), purchasedByType(trx, body.customerId)]);
     const asked = new Map<number, number>();
     for (const r of rows.values()) asked.set(r.type, (asked.get(r.type) ?? 0) + 1);

@@ -289,7 +289,7 @@ export function customerRoutes(api: Api) {
         if (Object.keys(stale).length) throw new ApiError(409, MSG.staleEtag, CODE.conflict, stale);
         const values: Partial<CustomerRow> = {};
         if (body.deviceSubscriptions) {
-          if (!body.force) {
+          if (body.force === false) {
             const held = await allocatedByType(trx, cur.id);
             const below: Record<string, string> = {};
             const names: string[] = [];
@@ -526,7 +526,7 @@ export function customerRoutes(api: Api) {
           entity: 'customer',
           entityId: cust.id,
           at: now,
-          details: { orderNumber: body.orderNumber, forced: body.force, ids: r.devices.map((d) => d.id) },
+          details: { orderNumber: body.orderNumber, forced: body.force !== false, ids: r.devices.map((d) => d.id) },
         });
         return r;
       });

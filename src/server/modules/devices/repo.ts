@@ -61,6 +61,7 @@ export function toDto(r: Row): DeviceDto {
     status: lookup(ASSET_STATUSES, r.status),
     customerAccountId: r.customerId,
     customerAccountTenantId: r.customerTenantId,
+    customer: r.customerName,
     customerName: r.customerName,
     orderNumber: r.orderNumber,
     isUserAssigned: r.isUserAssigned === 1,

@@ -35,6 +35,7 @@ import {
   type IngestResponse,
   type LastMessageDto,
   type ReportedConfiguration,
+  hubPayload,
 } from '../../../shared/schemas/live.js';
 
 export type IngestDevice = { id: string; serialNumber: string; type: number; imei: string | null; firmwareVersion: string | null };
@@ -325,18 +326,18 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
           MessageId: latest.m.messageId,
           PartitionKey: latest.m.deviceIdentity,
         };
-        events.push({ event: 'DeviceMonitoring', identity: latest.m.deviceIdentity, payload: monitoring });
+        events.push({ event: 'DeviceMonitoring', identity: latest.m.deviceIdentity, payload: hubPayload.DeviceMonitoring(monitoring) });
         if (isConnectedNow(p, nowMs) !== connected)
           events.push({
             event: 'DeviceConnected',
             identity: latest.m.deviceIdentity,
-            payload: {
+            payload: hubPayload.DeviceConnected({
               DeviceId: deviceId,
               DeviceIdentity: latest.m.deviceIdentity,
               SerialNumber: dev.serialNumber,
               IsConnected: connected,
               Date: latest.m.date,
-            },
+            }),
           });
       }
       for (const part of chunks(lastRows, INSERT_CHUNK))
@@ -483,24 +484,26 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
         events.push({
           event: 'DeviceConfigurationUpdated',
           identity: u.identity,
-          payload: { Id: deviceId, DeviceIdentity: u.identity, SerialNumber: u.serial, LastUpdated: u.lastUpdated },
+          payload: hubPayload.DeviceConfigurationUpdated({ Id: deviceId, DeviceIdentity: u.identity, SerialNumber: u.serial, LastUpdated: u.lastUpdated }),
         });
       for (const e of stored)
         streamEvents.push({
           event: 'MessageStream',
           identity: e.m.deviceIdentity,
-          payload: messageDto({
-            id: e.m.messageId,
-            deviceIdentity: e.m.deviceIdentity,
-            serial: e.dev!.serialNumber,
-            deviceType: e.m.deviceType,
-            date: e.m.date,
-            message: e.m.message,
-            signal: e.m.signal,
-            battery: e.m.battery,
-            receivedAt: nowIso,
-            location: e.m.location ? JSON.stringify(e.m.location) : null,
-          }),
+          payload: hubPayload.MessageStream(
+            messageDto({
+              id: e.m.messageId,
+              deviceIdentity: e.m.deviceIdentity,
+              serial: e.dev!.serialNumber,
+              deviceType: e.m.deviceType,
+              date: e.m.date,
+              message: e.m.message,
+              signal: e.m.signal,
+              battery: e.m.battery,
+              receivedAt: nowIso,
+              location: e.m.location ? JSON.stringify(e.m.location) : null,
+            }),
+          ),
         });
     });
   }

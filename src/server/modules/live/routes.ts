@@ -58,6 +58,7 @@ import {
   type MessageStream,
   type NegotiateResponse,
   type SubscribeResponse,
+  hubPayload,
 } from '../../../shared/schemas/live.js';
 import { scopeIdentities } from '../../realtime/scope.js';
 import { ingestBatchesRefused, ingestMessages as ingestCounter } from '../../metrics.js';
@@ -293,7 +294,12 @@ export function liveRoutes(api: Api, hub: Hub) {
         {
           event: 'DeviceConfigurationUpdated',
           identity,
-          payload: { Id: dev.id, DeviceIdentity: identity, SerialNumber: dev.serialNumber, LastUpdated: dev.lastConfigurationDate },
+          payload: hubPayload.DeviceConfigurationUpdated({
+            Id: dev.id,
+            DeviceIdentity: identity,
+            SerialNumber: dev.serialNumber,
+            LastUpdated: dev.lastConfigurationDate,
+          }),
         },
       ]);
       return c.json({ Content: { Message: message } } satisfies MessageResponse);
@@ -358,7 +364,12 @@ export function liveRoutes(api: Api, hub: Hub) {
           return {
             event: 'DeviceConfigurationUpdated' as const,
             identity,
-            payload: { Id: d.id, DeviceIdentity: identity, SerialNumber: d.serialNumber, LastUpdated: d.lastConfigurationDate },
+            payload: hubPayload.DeviceConfigurationUpdated({
+              Id: d.id,
+              DeviceIdentity: identity,
+              SerialNumber: d.serialNumber,
+              LastUpdated: d.lastConfigurationDate,
+            }),
           };
         }),
       );

@@ -5,7 +5,7 @@
 // The update is conditional (isConnected = 1), so with several nodes only one announces a device.
 import type { DB } from '../../db/index.js';
 import type { HubEvent } from '../../realtime/hub.js';
-import { CONNECTED_WINDOW_SECONDS } from '../../../shared/schemas/live.js';
+import { CONNECTED_WINDOW_SECONDS, hubPayload } from '../../../shared/schemas/live.js';
 
 export const SILENCE_SWEEP_MS = 60_000;
 
@@ -28,7 +28,13 @@ export async function markSilentDevices(db: DB, now: Date): Promise<HubEvent<'De
   return gone.map((g) => ({
     event: 'DeviceConnected' as const,
     identity: g.deviceIdentity,
-    payload: { DeviceId: g.deviceId, DeviceIdentity: g.deviceIdentity, SerialNumber: serials.get(g.deviceId) ?? '', IsConnected: false, Date: g.date },
+    payload: hubPayload.DeviceConnected({
+      DeviceId: g.deviceId,
+      DeviceIdentity: g.deviceIdentity,
+      SerialNumber: serials.get(g.deviceId) ?? '',
+      IsConnected: false,
+      Date: g.date,
+    }),
   }));
 }
 
