@@ -7,7 +7,7 @@
 import { deps, ApiError, badRequest, conflict, forbidden, notFound, type Api, type AuthUser, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
 import { audit, newEtag, newId } from '../../util.js';
-import { bumpSessionEpochIfRolesChange } from '../../auth/session-epoch.js';
+import { bumpSessionEpochIfRolesChange, forgetSessionState } from '../../auth/session-epoch.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE, ROLE_IDS, type RoleName } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';
@@ -211,6 +211,7 @@ export function personRoutes(api: Api) {
           details: { firstName: p.firstName, lastName: p.lastName, roles: roleNames },
         });
       });
+      forgetSessionState(id); // after the commit: live connections holding the old permissions end too
       return c.json({ Etag: etag } satisfies EtagResponse);
     },
   );
