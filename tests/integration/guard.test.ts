@@ -105,7 +105,7 @@ describe('person directory scope, per role', async () => {
     adminAndController: await insertPerson(t.db, { email: 'scope-both@guard.test', roles: ['SuperAdminRole', 'ArcControllerRole'] }),
     customerAdmin: await insertPerson(t.db, {
       email: 'scope-customer-admin@guard.test',
-      roles: ['SuperAdminRole', 'PortalUserRole'],
+      roles: ['AdminRole', 'PortalUserRole'],
       tenantId: CUSTOMER_TENANT,
     }),
     loneWorker: await insertPerson(t.db, { email: 'scope-lone-worker@guard.test', roles: ['PortalUserRole'], tenantId: CUSTOMER_TENANT }),
@@ -124,6 +124,7 @@ describe('person directory scope, per role', async () => {
     ArcSupervisorRole: 'forbidden',
     ArcControllerRole: 'forbidden',
     PortalUserRole: 'forbidden',
+    AdminRole: 'forbidden',
   };
   const nameOf = new Map<string, Who>(Object.entries(people).map(([k, id]) => [id, k as Who]));
 
