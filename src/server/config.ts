@@ -86,8 +86,8 @@ export type CaptchaConfig = {
  * Single sign-on (issue #12). `external`: any OpenID Connect issuer, in production Microsoft Entra ID
  * (SSO_ISSUER, or SSO_TENANT_ID alone for https://login.microsoftonline.com/{tenant}/v2.0;
  * SSO_CLIENT_ID; SSO_PROVIDER_NAME, default 'Microsoft'). `embedded`: the demo identity provider
- * this server mounts under /oidc when demo data is on and no issuer is configured (SSO_EMBEDDED=false
- * turns it off).
+ * this server mounts under /oidc when demo data is on, no issuer is configured and the public URL is
+ * a loopback address (SSO_EMBEDDED=true starts it on any address, SSO_EMBEDDED=false turns it off).
  */
 export type SsoConfig = {
   mode: 'external' | 'embedded';
@@ -104,6 +104,23 @@ export type SsoConfig = {
 };
 
 export const ENTRA_AUTHORITY = 'https://login.microsoftonline.com';
+
+/** Whether the URL's host is this machine only (localhost, 127.0.0.0/8, ::1). */
+export function isLoopbackUrl(url: string): boolean {
+  let host: string;
+  try {
+    host = new URL(url).hostname.toLowerCase();
+  } catch {
+    return false;
+  }
+  return host === 'localhost' || host.endsWith('.localhost') || /^127(\.\d{1,3}){3}$/.test(host) || host === '[::1]';
+}
+
+/** The start-up warning while the embedded demo identity provider runs (printed and logged). */
+export const embeddedSsoWarning = (issuer: string) =>
+  `WARNING: the embedded demo identity provider is ON at ${issuer}: it signs anyone who can reach it in WITHOUT A PASSWORD, ` +
+  'as any demo identity (Provider Admin included). It starts only with demo data and a loopback PUBLIC_URL, or SSO_EMBEDDED=true; ' +
+  'SSO_EMBEDDED=false turns it off.';
 export const EMBEDDED_SSO_PATH = '/oidc';
 export const EMBEDDED_SSO_CLIENT_ID = 'workspace-sso';
 
@@ -127,6 +144,9 @@ export function ssoConfig(env: NodeJS.ProcessEnv, o: { demo: boolean; port: numb
   }
   if (!o.demo || env.SSO_EMBEDDED === 'false' || env.SSO_EMBEDDED === '0') return undefined;
   const base = (env.PUBLIC_URL?.trim() || `http://localhost:${o.port || 8080}`).replace(/\/+$/, '');
+  // It signs anyone in without a password: only on a loopback address unless asked for explicitly.
+  const explicit = env.SSO_EMBEDDED === 'true' || env.SSO_EMBEDDED === '1';
+  if (!explicit && !isLoopbackUrl(base)) return undefined;
   return {
     mode: 'embedded',
     issuer: `${base}${EMBEDDED_SSO_PATH}`,

@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import { jwtVerify } from 'jose';
 import { ACCESS_TOKEN_CHECKS } from './auth/tokens.js';
 import { sessionIsCurrent } from './auth/session-epoch.js';
+import { tenantMayUse } from './tenant-scope.js';
 import { randomUUID } from 'node:crypto';
 import type { DB } from './db/index.js';
 import type { Config } from './config.js';
@@ -280,6 +281,8 @@ export class Api {
       if (opts.access !== 'public') {
         if (!user) throw unauthorized();
         if (opts.access !== 'signed-in' && !user.permissions.includes(opts.access)) throw forbidden();
+        // Tenant data is provider staff's: a caller of a customer tenant is refused whatever its token claims.
+        if (opts.access !== 'signed-in' && !tenantMayUse(user, opts.access)) throw forbidden();
       }
       c.set('user', user);
       // After the guard, so only callers allowed here make the server read (at most the limit of) a body.

@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { demoGatewayKey, loadConfig, SHUTDOWN_TIMEOUT_MS, StartupError } from './config.js';
+import { demoGatewayKey, embeddedSsoWarning, isLoopbackUrl, loadConfig, SHUTDOWN_TIMEOUT_MS, StartupError } from './config.js';
 import { prepareDatabase } from './startup.js';
 import { createOutbox } from './outbox.js';
 import { createMemoryBus, openRedis, openRedisBus } from './redis.js';
@@ -26,6 +26,15 @@ const sinceStart = () => Math.round(process.uptime() * 1000);
 async function main() {
   setPhase('starting');
   const config = loadConfig();
+  if (config.sso?.mode === 'embedded') log({ msg: 'warning', warning: embeddedSsoWarning(config.sso.issuer) });
+  else if (
+    config.demo &&
+    !config.sso &&
+    process.env.PUBLIC_URL &&
+    !isLoopbackUrl(process.env.PUBLIC_URL) &&
+    !/^(false|0)$/.test(process.env.SSO_EMBEDDED ?? '')
+  )
+    log({ msg: 'the embedded demo identity provider is not started: PUBLIC_URL is not a loopback address (SSO_EMBEDDED=true starts it anyway)' });
   // Live devices (#11): with demo data and no GATEWAY_KEYS, a gateway key kept in DATA_DIR (printed below).
   if (config.demo && !config.gatewayKeys.length) {
     config.gatewayKeys = [demoGatewayKey(config.dataDir)];
@@ -79,6 +88,10 @@ async function main() {
       // sso (#12)
       ...(config.sso?.mode === 'embedded'
         ? [
+            '',
+            `  ${'!'.repeat(78)}`,
+            `  ${embeddedSsoWarning(config.sso.issuer)}`,
+            `  ${'!'.repeat(78)}`,
             `  Single sign-on (${config.sso.providerName}, ${config.sso.issuer}; no password):`,
             ...SSO_DEMO_IDENTITIES.map((i) => `    ${i.email.padEnd(28)} ${i.label}`),
           ]

@@ -152,6 +152,7 @@ export const MSG = {
   noEligibleAllocation: 'No eligible device for allocation.',
   subscriptionsLoadFailed: 'Failed to get customer account subscriptions.',
   subscriptionsUpdateFailed: 'Failed to update customer subscriptions.',
+  subscriptionsRefresh: 'Unable to Update subscriptions, please refresh and try again',
   settingsUpdateFailed: 'Failed to update customer settings.',
   settingsRefresh: 'Unable to Update settings, please refresh and try again',
   settingsRetry: 'Unable to Update settings, please try again',

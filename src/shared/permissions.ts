@@ -37,6 +37,8 @@ export const ROLE = {
   ArcSupervisor: 'ArcSupervisorRole',
   ArcController: 'ArcControllerRole',
   PortalUser: 'PortalUserRole',
+  /** A customer administrator: customer-scoped, distinct from the provider's SuperAdminRole. */
+  Admin: 'AdminRole',
 } as const;
 export type RoleName = (typeof ROLE)[keyof typeof ROLE];
 
@@ -48,6 +50,7 @@ export const ROLE_IDS: Record<RoleName, string> = {
   ArcSupervisorRole: '6f1c2a10-0000-4000-8000-000000000004',
   ArcControllerRole: '6f1c2a10-0000-4000-8000-000000000005',
   PortalUserRole: '6f1c2a10-0000-4000-8000-000000000006',
+  AdminRole: '6f1c2a10-0000-4000-8000-000000000007',
 };
 
 export const ROLE_LABELS: Record<RoleName, string> = {
@@ -57,6 +60,7 @@ export const ROLE_LABELS: Record<RoleName, string> = {
   ArcSupervisorRole: 'ARC Supervisor',
   ArcControllerRole: 'ARC Controller',
   PortalUserRole: 'Portal User',
+  AdminRole: 'Customer Admin',
 };
 
 /** Roles the person form offers (the portal user role is never assignable there). */
@@ -89,7 +93,13 @@ export const ROLE_PERMISSIONS: Record<RoleName, Permission[]> = {
   ArcControllerRole: [...own, ...alarmRead, P.AlarmReportAddNote],
   // Customer-side portal users have no admin-panel access at all.
   PortalUserRole: [P.ManageOwnProfile],
+  // Customer administrator: administers their own customer (portal side); no admin-panel access,
+  // never a provider permission.
+  AdminRole: [P.ManageOwnProfile],
 };
+
+/** Roles a person of a customer tenant may hold (customer administrators: both). */
+export const CUSTOMER_TENANT_ROLES: RoleName[] = ['AdminRole', 'PortalUserRole'];
 
 export function permissionsForRoles(roles: readonly string[]): Permission[] {
   const set = new Set<Permission>();

@@ -21,6 +21,7 @@ const ROLE_ORDER: Record<RoleName, number> = {
   ArcSupervisorRole: 4,
   ArcControllerRole: 5,
   PortalUserRole: 6,
+  AdminRole: 7,
 };
 
 /** A role as persons and the dictionaries carry it (the fixed id and order of that role). */
@@ -53,6 +54,7 @@ export const makeDictionaries = (over: { Countries?: CountryDto[] } = {}): Dicti
     ArcSupervisorRole: makeRole('ArcSupervisorRole'),
     ArcControllerRole: makeRole('ArcControllerRole'),
     PortalUserRole: makeRole('PortalUserRole'),
+    AdminRole: makeRole('AdminRole'),
   },
   Countries: over.Countries ?? DEFAULT_COUNTRIES,
 });

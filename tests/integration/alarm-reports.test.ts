@@ -706,6 +706,7 @@ describe('permissions (spec §6; who holds what: docs/permissions.md)', () => {
     ArcSupervisorRole: [200, 200, 200, 200, 200, 200, 409, 200],
     ArcControllerRole: [200, 200, 200, 200, 200, 200, 409, 403],
     PortalUserRole: [403, 403, 403, 403, 403, 403, 403, 403],
+    AdminRole: [403, 403, 403, 403, 403, 403, 403, 403],
   };
   test.each(Object.keys(EXPECT) as RoleName[])('%s', async (role) => {
     await seedAudioClips(t.db, 1);

@@ -345,7 +345,7 @@ describe('every endpoint answers its contract', () => {
           firstName: 'Con',
           lastName: 'Tract',
           emailAddress: 'contract.customer.admin@customer.test',
-          roleIds: [ROLE_IDS.SuperAdminRole, ROLE_IDS.PortalUserRole],
+          roleIds: [ROLE_IDS.AdminRole, ROLE_IDS.PortalUserRole],
         },
       },
     });

@@ -270,7 +270,7 @@ describe('create and update', () => {
     const person = await t.db.selectFrom('persons').selectAll().where('email', '=', 'ada@adminco.test').executeTakeFirstOrThrow();
     expect(person.tenantId).toBe(created.TenantId);
     const roles = await t.db.selectFrom('personRoles').select('roleId').where('personId', '=', person.id).execute();
-    expect(roles.map((r) => r.roleId).sort()).toEqual([ROLE_IDS.SuperAdminRole, ROLE_IDS.PortalUserRole].sort());
+    expect(roles.map((r) => r.roleId).sort()).toEqual([ROLE_IDS.AdminRole, ROLE_IDS.PortalUserRole].sort());
     const mail = only(await t.db.selectFrom('outbox').selectAll().where('recipient', '=', 'ada@adminco.test').execute());
     expect(mail.subject).toBe('Set your password');
     expect(mail.body).toContain('Admin Co');
@@ -556,7 +556,7 @@ describe('settings', () => {
 describe('administrators', () => {
   test('add through POST /api/v1/person with tenant-id: stored with both roles, set-password mail; list pages by 10, UserName descending', async () => {
     const cust = await insertCustomer(t.db, { name: 'Admins Ltd' });
-    const roleIds = [ROLE_IDS.SuperAdminRole, ROLE_IDS.PortalUserRole];
+    const roleIds = [ROLE_IDS.AdminRole, ROLE_IDS.PortalUserRole];
     for (let i = 0; i < 11; i++) {
       const res = await req('/api/v1/person', {
         method: 'POST',

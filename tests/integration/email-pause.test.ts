@@ -63,7 +63,7 @@ const addAdmin = async (c: CustomerTable, email: string) =>
       method: 'POST',
       token: admin,
       headers: { 'tenant-id': c.tenantId },
-      json: { person: { firstName: 'Pat', lastName: 'Admin', emailAddress: email, roleIds: [ROLE_IDS.SuperAdminRole, ROLE_IDS.PortalUserRole] } },
+      json: { person: { firstName: 'Pat', lastName: 'Admin', emailAddress: email, roleIds: [ROLE_IDS.AdminRole, ROLE_IDS.PortalUserRole] } },
     }),
     201,
   );

@@ -47,6 +47,20 @@ function send(route: RouteSpec, token: string | undefined) {
 
 const label = (r: RouteSpec) => `${r.method} ${r.path} [${r.access}]`;
 
+// A caller of a customer tenant whose token carries every permission (minted with the signing key,
+// as the token endpoint never issues one): tenant data stays provider staff's.
+const CUSTOMER_TENANT_CALLER = randomUUID();
+const customerTenantToken = await tokenFor(t.config, ['SuperAdminRole'], { tenantId: CUSTOMER_TENANT_CALLER, email: 'minted@customer.test' });
+const OWN_PROFILE = ['public', 'signed-in', 'AdminPanel.HasAccess', 'AdminPanel.Person.ManageOwnProfile', 'Person.ManageOwnProfile'];
+// Another tenant's rows, with a marker no answer to the customer-tenant caller may contain.
+const MARKER = `LEAKMARKER${randomUUID().slice(0, 8)}`;
+{
+  const { insertCustomer, insertDevice } = await import('../helpers/live.js');
+  const other = await insertCustomer(t.db, randomUUID(), `${MARKER} Other Tenant Ltd`);
+  await insertDevice(t.db, { serialNumber: `${MARKER}-01`, imei: '359999000000001', status: 3, customerId: other.id });
+  await insertPerson(t.db, { email: `${MARKER.toLowerCase()}@other-tenant.test`, roles: ['AdminRole', 'PortalUserRole'], tenantId: other.tenantId });
+}
+
 test('the route table is populated and every route names its access', () => {
   expect(t.routes.length).toBeGreaterThan(20);
   for (const r of t.routes) expect(typeof r.access, label(r)).toBe('string');
@@ -65,6 +79,17 @@ describe.each(t.routes.map((r) => [label(r), r] as const))('%s', (_name, route) 
       expect(anon.status).toBe(401);
       expect((await anon.json()).Content.Message).toBe(MSG.sessionExpired);
       expect(bad.status).toBe(401);
+    }
+  });
+
+  test("a customer-tenant caller holding every permission: tenant data refused (403), never another tenant's rows", async () => {
+    const res = await send(route, customerTenantToken);
+    const text = await res.text();
+    expect(res.status, text.slice(0, 300)).toBeLessThan(500);
+    expect(text).not.toContain(MARKER);
+    if (!OWN_PROFILE.includes(route.access)) {
+      expect(res.status, text.slice(0, 300)).toBe(403);
+      expect(JSON.parse(text).Content.Message).toBe(MSG.forbidden);
     }
   });
 
@@ -105,7 +130,7 @@ describe('person directory scope, per role', async () => {
     adminAndController: await insertPerson(t.db, { email: 'scope-both@guard.test', roles: ['SuperAdminRole', 'ArcControllerRole'] }),
     customerAdmin: await insertPerson(t.db, {
       email: 'scope-customer-admin@guard.test',
-      roles: ['SuperAdminRole', 'PortalUserRole'],
+      roles: ['AdminRole', 'PortalUserRole'],
       tenantId: CUSTOMER_TENANT,
     }),
     loneWorker: await insertPerson(t.db, { email: 'scope-lone-worker@guard.test', roles: ['PortalUserRole'], tenantId: CUSTOMER_TENANT }),
@@ -124,6 +149,7 @@ describe('person directory scope, per role', async () => {
     ArcSupervisorRole: 'forbidden',
     ArcControllerRole: 'forbidden',
     PortalUserRole: 'forbidden',
+    AdminRole: 'forbidden',
   };
   const nameOf = new Map<string, Who>(Object.entries(people).map(([k, id]) => [id, k as Who]));
 

@@ -367,17 +367,23 @@ describe('POST /api/v1/person', () => {
       updatedAt: now,
     } as unknown as Insertable<CustomerTable>;
     await t.db.insertInto('customers').values(customer).execute();
-    const customerAdmin = valid({ roleIds: [ROLE_IDS.SuperAdminRole, ROLE_IDS.PortalUserRole] });
+    const customerAdmin = valid({ roleIds: [ROLE_IDS.AdminRole, ROLE_IDS.PortalUserRole] });
     const ok = await post('/api/v1/person', customerAdmin, admin, { 'tenant-id': tenantId });
     expect(ok.status).toBe(201);
     const { Id } = await ok.json();
     expect((await stored(Id))!.tenantId).toBe(tenantId);
-    expect(await storedRoles(Id)).toEqual(['PortalUserRole', 'SuperAdminRole']);
+    expect(await storedRoles(Id)).toEqual(['AdminRole', 'PortalUserRole']);
     // customer administrators appear in the directory
     expect((await list({ searchValue: (await stored(Id))!.email })).body.TotalCount).toBe(1);
 
     const arcRole = await post('/api/v1/person', valid({ roleIds: [ROLE_IDS.ArcControllerRole] }), admin, { 'tenant-id': tenantId });
     expect(arcRole.status).toBe(400);
+    // the provider's super-admin role is never given to a customer administrator
+    const providerRole = await post('/api/v1/person', valid({ roleIds: [ROLE_IDS.SuperAdminRole, ROLE_IDS.PortalUserRole] }), admin, { 'tenant-id': tenantId });
+    expect(providerRole.status).toBe(400);
+    // and the customer admin role is never given to provider staff
+    const customerRole = await post('/api/v1/person', valid({ roleIds: [ROLE_IDS.AdminRole] }), admin);
+    expect(customerRole.status).toBe(400);
     expect((await arcRole.json()).Content.Code).toBe(CODE.roleNotAssignable);
     expect((await post('/api/v1/person', customerAdmin, admin, { 'tenant-id': randomUUID() })).status).toBe(400);
     expect((await post('/api/v1/person', customerAdmin, admin, { 'tenant-id': 'garbage' })).status).toBe(400);

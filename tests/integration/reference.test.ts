@@ -23,10 +23,11 @@ const get = async (path: string, tk?: string) => {
 };
 
 describe('GET /ps-admin/dictionaries/get-all', () => {
-  test('all six roles keyed by name, with Id, Name, IsDefault and Order', async () => {
+  test('all seven roles keyed by name (AdminRole: the customer administrator), with Id, Name, IsDefault and Order', async () => {
     const { status, body } = await get('/ps-admin/dictionaries/get-all', await tokenFor(t.config, ['ArcControllerRole']));
     expect(status).toBe(200);
     expect(Object.keys(body.Roles).sort()).toEqual([
+      'AdminRole',
       'ArcControllerRole',
       'ArcManagerRole',
       'ArcSupervisorRole',
@@ -37,6 +38,7 @@ describe('GET /ps-admin/dictionaries/get-all', () => {
     expect(body.Roles.ArcControllerRole).toEqual({ Id: ROLE_IDS.ArcControllerRole, Name: 'ArcControllerRole', IsDefault: false, Order: 5 });
     expect(body.Roles.SuperAdminRole).toEqual({ Id: ROLE_IDS.SuperAdminRole, Name: 'SuperAdminRole', IsDefault: false, Order: 1 });
     expect(body.Roles.PortalUserRole.Id).toBe(ROLE_IDS.PortalUserRole);
+    expect(body.Roles.AdminRole).toEqual({ Id: ROLE_IDS.AdminRole, Name: 'AdminRole', IsDefault: false, Order: 7 });
   });
 
   test('countries: GB first, then alphabetical by name, with Id, Code, Name and PhoneNumberCode', async () => {

@@ -237,8 +237,8 @@ describe('referential integrity', () => {
     for (const p of persons) expect(p.tenantId === PROVIDER_TENANT_ID || tenants.has(p.tenantId)).toBe(true);
     const roles = await a.selectFrom('personRoles').select(['personId', 'roleId']).execute();
     for (const r of roles) {
-      // Customer administrators hold the admin role in their own tenant (customers, issue #10); every other role is staff's.
-      const staffRole = r.roleId !== ROLE_IDS.PortalUserRole && r.roleId !== ROLE_IDS.SuperAdminRole;
+      // Customer administrators hold the customer admin role in their own tenant; every other role is staff's.
+      const staffRole = r.roleId !== ROLE_IDS.PortalUserRole && r.roleId !== ROLE_IDS.AdminRole;
       if (staffRole) expect(tenantOf.get(r.personId)).toBe(PROVIDER_TENANT_ID);
     }
     // every customer tenant has at least one person (its administrator)
@@ -350,9 +350,9 @@ describe('persons', () => {
       .select(['roleId', 'personId'])
       .where('persons.tenantId', '!=', PROVIDER_TENANT_ID)
       .execute();
-    expect(new Set(custRoles.map((r) => r.roleId))).toEqual(new Set([ROLE_IDS.PortalUserRole, ROLE_IDS.SuperAdminRole]));
+    expect(new Set(custRoles.map((r) => r.roleId))).toEqual(new Set([ROLE_IDS.PortalUserRole, ROLE_IDS.AdminRole]));
     const portal = new Set(custRoles.filter((r) => r.roleId === ROLE_IDS.PortalUserRole).map((r) => r.personId));
-    expect(custRoles.filter((r) => r.roleId === ROLE_IDS.SuperAdminRole && !portal.has(r.personId))).toEqual([]);
+    expect(custRoles.filter((r) => r.roleId === ROLE_IDS.AdminRole && !portal.has(r.personId))).toEqual([]);
     // every person has at least one role
     const withRole = new Set((await a.selectFrom('personRoles').select('personId').execute()).map((r) => r.personId));
     expect(persons.filter((p) => !withRole.has(p.id))).toEqual([]);
@@ -777,7 +777,7 @@ describe('customers (issue #10)', () => {
               .innerJoin('personRoles as pr', 'pr.personId', 'p.id')
               .select('p.id')
               .whereRef('p.tenantId', '=', 'c.tenantId')
-              .where('pr.roleId', '=', ROLE_IDS.SuperAdminRole),
+              .where('pr.roleId', '=', ROLE_IDS.AdminRole),
           ),
         ),
       )

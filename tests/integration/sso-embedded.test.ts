@@ -193,3 +193,22 @@ describe('embedded identity provider', () => {
     expect(flow.page).toContain('No demo account nobody@demo.test here.');
   });
 });
+
+describe('the provider answers with the same protective headers as the rest', () => {
+  test('nosniff, CSP and X-Frame-Options on discovery, keys, an authorization error, the token endpoint and an unknown path', async () => {
+    const answers = await Promise.all([
+      fetch(`${base}/oidc/.well-known/openid-configuration`),
+      fetch(`${base}/oidc/jwks`),
+      fetch(`${base}/oidc/auth?client_id=unknown-client&response_type=code`, { redirect: 'manual' }),
+      fetch(`${base}/oidc/token`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=nothing' }),
+      fetch(`${base}/oidc/no-such-page`),
+    ]);
+    for (const res of answers) {
+      const what = `${res.url} (${res.status})`;
+      expect(res.headers.get('x-content-type-options'), what).toBe('nosniff');
+      expect(res.headers.get('x-frame-options'), what).toBe('DENY');
+      expect(res.headers.get('content-security-policy') ?? '', what).toMatch(/frame-ancestors 'none'/);
+      expect(res.headers.get('content-security-policy') ?? '', what).toMatch(/default-src 'none'/);
+    }
+  });
+});

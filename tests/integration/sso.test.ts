@@ -15,7 +15,7 @@ import { hashPassword } from '../../src/server/auth/password.js';
 import { forgetDiscovery } from '../../src/server/auth/sso/verify.js';
 import { SSO_NONCE_TTL_MS } from '../../src/server/auth/sso/nonce.js';
 import { PROVIDER_ACCOUNT_NAME } from '../../src/server/auth/sso/accounts.js';
-import { ssoConfig, StartupError, type SsoConfig } from '../../src/server/config.js';
+import { embeddedSsoWarning, isLoopbackUrl, ssoConfig, StartupError, type SsoConfig } from '../../src/server/config.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import type { RoleName } from '../../src/shared/permissions.js';
 
@@ -166,9 +166,29 @@ describe('configuration from the environment', () => {
       providerName: 'Demo ID',
       prompt: 'login',
     });
-    expect(ssoConfig({ PUBLIC_URL: 'https://ws.example.test/' }, { demo: true, port: 8208 })?.issuer).toBe('https://ws.example.test/oidc');
+    expect(ssoConfig({ PUBLIC_URL: 'https://ws.example.test/', SSO_EMBEDDED: 'true' }, { demo: true, port: 8208 })?.issuer).toBe(
+      'https://ws.example.test/oidc',
+    );
+    expect(ssoConfig({ PUBLIC_URL: 'http://127.0.0.1:8208' }, { demo: true, port: 8208 })?.issuer).toBe('http://127.0.0.1:8208/oidc');
+    expect(ssoConfig({ PUBLIC_URL: 'http://[::1]:8208' }, { demo: true, port: 8208 })?.mode).toBe('embedded');
     expect(ssoConfig({}, { demo: false, port: 8208 })).toBeUndefined();
     expect(ssoConfig({ SSO_EMBEDDED: 'false' }, { demo: true, port: 8208 })).toBeUndefined();
+  });
+
+  test('the embedded provider (no password) never starts on a public address unless SSO_EMBEDDED=true; its warning is loud', () => {
+    for (const PUBLIC_URL of [
+      'https://ws.example.test',
+      'http://10.0.0.5:8080',
+      'http://192.168.1.20',
+      'https://localhost.example.test',
+      'http://127.0.0.1.nip.io',
+    ])
+      expect(ssoConfig({ PUBLIC_URL }, { demo: true, port: 8208 }), PUBLIC_URL).toBeUndefined();
+    expect(ssoConfig({ PUBLIC_URL: 'https://ws.example.test', SSO_EMBEDDED: 'true' }, { demo: false, port: 8208 })).toBeUndefined();
+    expect(isLoopbackUrl('http://localhost:8080')).toBe(true);
+    expect(isLoopbackUrl('http://127.8.9.10')).toBe(true);
+    expect(isLoopbackUrl('not a url')).toBe(false);
+    expect(embeddedSsoWarning('https://ws.example.test/oidc')).toMatch(/^WARNING: .*WITHOUT A PASSWORD.*Provider Admin.*SSO_EMBEDDED=true/);
   });
 });
 

@@ -229,7 +229,7 @@ export const updateCustomerSettings = (id: string, customerEtag: string, setting
 
 /**
  * POST /api/v1/person with the tenant-id header: a customer administrator. roleIds are the
- * dictionaries' SuperAdminRole and PortalUserRole ids ('Can't add administrator, please try again
+ * dictionaries' AdminRole and PortalUserRole ids ('Can't add administrator, please try again
  * later.' when the dictionaries are missing).
  */
 export const addCustomerAdministrator = (tenantId: string, person: { firstName: string; lastName: string; emailAddress: string; roleIds: string[] }) =>

@@ -108,8 +108,11 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
       const phone = t === 2 ? { countryId, number: number.trim(), type: PHONE_TYPE.Personal } : null;
       return changeTwoFactor(t, phone, { captchaResponse: await captcha.getCaptchaResponse(), currentPassword });
     },
-    onSuccess: () => {
+    onSuccess: (saved) => {
       toast.success(MSG.twoFactorChanged);
+      // The answer is the saved setting: the cache holds it at once, so the dialog reopens with it
+      // even when the refetch below is cancelled by the dialog closing.
+      qc.setQueryData(twoFactorSettingQuery().queryKey, saved);
       void qc.invalidateQueries({ queryKey: twoFactorSettingQuery().queryKey });
       onDone();
     },

@@ -3,6 +3,10 @@
 // session) and bumps the person's session epoch, so the access token already out stops working
 // within seconds too (other sessions of the person refresh once and carry on). As the RFC asks,
 // an unknown, used or already revoked token is no error: the answer is 200 either way.
+//
+// Public clients (the browser app) name themselves with client_id; confidential clients
+// (CLIENT_SECRETS) authenticate with client_id + client_secret, in the form or in an HTTP Basic
+// Authorization header (RFC 7009 §2.1, RFC 6749 §2.3.1). A wrong secret is invalid_client.
 import * as v from 'valibot';
 import { deps, type Api } from '../http.js';
 import { CODE, MSG } from '../../shared/messages.js';
@@ -11,9 +15,27 @@ import { audit } from '../util.js';
 import { findRefreshToken, lockPersonRow, revokeFamily } from './store.js';
 import { bumpSessionEpoch, forgetSessionState } from './session-epoch.js';
 import { oauthError } from './token.js';
+import { authenticateClient } from '../captcha/index.js';
 
 const field = v.optional(v.pipe(v.string(), v.maxLength(2000)));
-export const revocationRequestSchema = v.object({ token: field, token_type_hint: field, client_id: field });
+export const revocationRequestSchema = v.object({ token: field, token_type_hint: field, client_id: field, client_secret: field });
+
+/** client_id / client_secret from an HTTP Basic Authorization header (form-urlencoded parts), if there is one. */
+function basicCredentials(header: string | undefined): { client_id?: string; client_secret?: string } {
+  const m = /^Basic\s+([A-Za-z0-9+/=]+)\s*$/i.exec(header ?? '');
+  if (!m) return {};
+  const text = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const i = text.indexOf(':');
+  if (i < 0) return {};
+  const part = (s: string) => {
+    try {
+      return decodeURIComponent(s.replace(/\+/g, ' '));
+    } catch {
+      return s;
+    }
+  };
+  return { client_id: part(text.slice(0, i)), client_secret: part(text.slice(i + 1)) };
+}
 
 export function revocationRoute(api: Api) {
   api.post(
@@ -21,8 +43,11 @@ export function revocationRoute(api: Api) {
     { access: 'public', form: revocationRequestSchema, sample: { form: { token: 'not-a-token', token_type_hint: 'refresh_token', client_id: 'portal' } } },
     async (c, { form }) => {
       const d = deps(c);
-      const clientId = form.client_id;
-      if (!clientId || !d.config.clientIds.includes(clientId)) throw oauthError(400, MSG.invalidClient, CODE.invalidClient);
+      const basic = basicCredentials(c.req.header('authorization'));
+      const credentials = { client_id: basic.client_id ?? form.client_id, client_secret: basic.client_secret ?? form.client_secret };
+      const clientId = credentials.client_id;
+      const confidential = authenticateClient(d.config, credentials);
+      if (!clientId || !(confidential || d.config.clientIds.includes(clientId))) throw oauthError(400, MSG.invalidClient, CODE.invalidClient);
       if (!form.token) throw oauthError(400, MSG.pleaseEnter('token'), CODE.validation, 'invalid_request', { token: MSG.pleaseEnter('token') });
       const token = form.token;
       const at = d.config.now();

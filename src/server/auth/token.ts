@@ -31,7 +31,7 @@ import {
 } from './store.js';
 import { effectiveFactor, internationalNumber, parseTwoFactorPhone, sendVerificationCode, twoFactorEnforced } from './two-factor.js';
 import { authenticateClient, requireCaptcha } from '../captcha/index.js';
-import { bumpSessionEpoch } from './session-epoch.js';
+import { bumpSessionEpoch, forgetSessionState } from './session-epoch.js';
 import { tx, type DB } from '../db/index.js';
 import { refuseEnforcedPassword, tokenExchange } from './sso/exchange.js';
 
@@ -241,7 +241,7 @@ async function countFailure(d: Deps, person: Person, reason: 'wrong-password' | 
   }
 }
 
-type RefreshOutcome = { tokens: TokenResponse } | { error: 'invalid' | 'permission' };
+type RefreshOutcome = { tokens: TokenResponse } | { error: 'invalid' | 'permission'; ended?: string };
 
 /**
  * Rotation with reuse detection, in one transaction per request. The person's row is locked
@@ -272,7 +272,7 @@ async function refreshGrant(d: Deps, token: string, clientId: string): Promise<T
         details: { familyId: row.familyId },
         at,
       });
-      return { error: 'invalid' };
+      return { error: 'invalid', ended: row.personId };
     };
     if (row.usedAt) return reused();
     if (row.expiresAt <= at.toISOString()) return { error: 'invalid' };
@@ -290,5 +290,6 @@ async function refreshGrant(d: Deps, token: string, clientId: string): Promise<T
     return { tokens: await issueSession(d, trx, person, roles, clientId, row.familyId) };
   });
   if ('tokens' in outcome) return outcome.tokens;
+  if (outcome.ended) forgetSessionState(outcome.ended); // after the commit: live connections of the session end too
   throw outcome.error === 'permission' ? oauthError(400, MSG.permissionMissing, CODE.permissionMissing) : sessionInvalid();
 }

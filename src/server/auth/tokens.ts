@@ -1,15 +1,15 @@
 import { SignJWT } from 'jose';
 import type { Config } from '../config.js';
-import { permissionsForRoles } from '../../shared/permissions.js';
+import { CUSTOMER_TENANT_ROLES, permissionsForRoles, ROLE } from '../../shared/permissions.js';
 import { PROVIDER_TENANT_ID } from '../../shared/tenants.js';
 
 /**
- * Roles that count for the admin panel. Customer administrators hold the admin role *in their
- * customer's tenant* (spec: AdminRole + PortalUserRole); that must never grant provider-admin
- * permissions here, so outside the provider tenant only the portal user role counts.
+ * Roles that count for the admin panel. Customer administrators hold the customer-scoped AdminRole
+ * with PortalUserRole (spec document 2 §3); outside the provider tenant only those two count (a
+ * provider role there never grants anything), and AdminRole never counts in the provider tenant.
  */
 export function effectiveRoles(tenantId: string, roles: string[]): string[] {
-  return tenantId === PROVIDER_TENANT_ID ? roles : roles.filter((r) => r === 'PortalUserRole');
+  return tenantId === PROVIDER_TENANT_ID ? roles.filter((r) => r !== ROLE.Admin) : roles.filter((r) => (CUSTOMER_TENANT_ROLES as string[]).includes(r));
 }
 
 export type TokenSubject = {

@@ -18,13 +18,21 @@
 // REDIS_URL, else in process): every node receives every event batch and writes it to its own
 // connections in that device's group, so a message ingested on node A reaches a browser on node
 // B; a subscribe-for-monitoring answered by node A for a connection held by node B is applied by B.
+//
+// A connection lives only as long as its session. A committed session change (sign-out,
+// refresh-token reuse, password change or reset, role change) is announced on the bus, and every
+// node closes that person's connections whose epoch is no longer current; every
+// config.sessionCheckMs each node also reads the stored state of its connected persons (a lock or
+// deactivation ends them too), and every join checks the session first. The Close message allows a
+// reconnect: the client negotiates again with its access token, which the API refuses, so it
+// either refreshes (a role change: new permissions) or shows the session-expired path.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { SignJWT, decodeJwt, jwtVerify } from 'jose';
 import type { Context } from 'hono';
-import { sessionIsCurrent } from '../auth/session-epoch.js';
+import { dropSessionState, loadSessionStates, onSessionChange, sessionIsCurrent } from '../auth/session-epoch.js';
 import { TOKEN_ISSUER } from '../auth/tokens.js';
 import { errorBody, requestToken, type AuthUser, type Deps } from '../http.js';
 import { createMemoryBus, type Bus } from '../redis.js';
@@ -35,6 +43,7 @@ import { HUB_CLIENT_TIMEOUT_MS, HUB_PATH, HUB_PING_MS, type HubEventName, type H
 import { hubMessagesSent, registerHub } from '../metrics.js';
 
 export const HUB_AUDIENCE = 'safety-workspace-hub';
+const SESSION_ENDED = 'Unauthorized: the session ended.';
 const RS = '\u001e';
 const MSG_TYPE = { Invocation: 1, StreamItem: 2, Completion: 3, StreamInvocation: 4, CancelInvocation: 5, Ping: 6, Close: 7 } as const;
 const PING_FRAME = JSON.stringify({ type: MSG_TYPE.Ping }) + RS;
@@ -76,6 +85,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   const prefix = opts.channelPrefix ?? deps.config.hubChannelPrefix ?? 'hub';
   const EVENTS = `${prefix}:events`;
   const CONTROL = `${prefix}:control`;
+  const SESSIONS = `${prefix}:sessions`;
   const pingMs = opts.pingMs ?? HUB_PING_MS;
   const clientTimeoutMs = opts.clientTimeoutMs ?? HUB_CLIENT_TIMEOUT_MS;
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_FRAME });
@@ -313,6 +323,10 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   }
 
   async function join(conn: Conn, identities: string[]) {
+    if (!(await sessionIsCurrent(deps, { sub: conn.user.id, epoch: conn.user.epoch }))) {
+      closeConn(conn, SESSION_ENDED, true);
+      return { Subscribed: [], Refused: [...new Set(identities)] };
+    }
     const r = await scopeIdentities(deps.db, conn.user, identities);
     if (connections.get(conn.id) !== conn) return r; // closed meanwhile
     for (const g of r.Subscribed) joinGroup(conn, g);
@@ -376,6 +390,33 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   }, pingMs);
   pinger.unref();
 
+  // ------------------------------------------------------------ sessions that end
+
+  /** Closes the connections (of the given persons, else all) whose session is no longer the stored one. */
+  async function endStaleSessions(personIds?: readonly string[]) {
+    const ids = personIds ?? [...new Set([...connections.values()].map((c) => c.user.id))];
+    if (!ids.length) return;
+    const states = await loadSessionStates(deps.db, ids);
+    const only = new Set(ids);
+    for (const conn of [...connections.values()]) {
+      if (!only.has(conn.user.id)) continue;
+      const s = states.get(conn.user.id);
+      if (s && (s.blocked || s.epoch !== conn.user.epoch)) closeConn(conn, SESSION_ENDED, true);
+    }
+  }
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping || !connections.size) return;
+    sweeping = true;
+    endStaleSessions()
+      .catch((e) => log({ msg: 'hub session check failed', error: String((e as Error)?.message ?? e) }))
+      .finally(() => (sweeping = false));
+  }, deps.config.sessionCheckMs);
+  sweeper.unref();
+  const stopListening = onSessionChange((personId) => {
+    bus.publish(SESSIONS, personId).catch((e) => log({ msg: 'hub session announcement failed', error: String((e as Error)?.message ?? e) }));
+  });
+
   // ------------------------------------------------------------ events and groups across nodes
 
   function deliverLocal(frames: [string, string][]) {
@@ -405,6 +446,11 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
       } catch (e) {
         log({ msg: 'hub event batch unreadable', error: String(e) });
       }
+    }),
+    bus.subscribe(SESSIONS, (personId) => {
+      dropSessionState(personId);
+      if (![...connections.values()].some((c) => c.user.id === personId)) return;
+      endStaleSessions([personId]).catch((e) => log({ msg: 'hub session check failed', error: String((e as Error)?.message ?? e) }));
     }),
     bus.subscribe(CONTROL, (message) => {
       try {
@@ -467,6 +513,8 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     async close() {
       clearInterval(pinger);
       unregisterMetrics();
+      clearInterval(sweeper);
+      stopListening();
       for (const conn of [...connections.values()]) closeConn(conn, 'Server is shutting down.', true);
       wss.close();
       const unsubs = await subscriptions.catch(() => [] as (() => Promise<void>)[]);

@@ -719,8 +719,8 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
           updatedAt: iso(Math.max(createdMs, lastLogin ?? createdMs)),
         });
         await personRoles.add({ personId: id, roleId: ROLE_IDS.PortalUserRole });
-        // Customer administrators also hold the admin role in their tenant (customers, issue #10; spec §3).
-        if (isAdmin) await personRoles.add({ personId: id, roleId: ROLE_IDS.SuperAdminRole });
+        // Customer administrators also hold the customer-scoped admin role (spec document 2 §3).
+        if (isAdmin) await personRoles.add({ personId: id, roleId: ROLE_IDS.AdminRole });
         if (isAdmin) {
           if (nowMs - createdMs < 400 * DAY)
             await outbox.add({

@@ -23,7 +23,7 @@ export async function seedHeldEmails(db: DB, seed: number, now: Date): Promise<n
     .innerJoin('personRoles as pr', 'pr.personId', 'p.id')
     .select(['c.tenantId', 'c.name', 'p.email', 'p.firstName'])
     .where('c.isAutomaticEmailsPaused', '=', 1)
-    .where('pr.roleId', '=', ROLE_IDS.SuperAdminRole)
+    .where('pr.roleId', '=', ROLE_IDS.AdminRole)
     .orderBy('c.id')
     .orderBy('p.email')
     .execute();

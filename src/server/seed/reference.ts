@@ -49,12 +49,11 @@ export function countryList() {
 
 export async function seedReferenceData(db: DB) {
   const roleNames = Object.keys(ROLE_IDS) as RoleName[];
-  const haveRoles = await db.selectFrom('roles').select('id').execute();
-  if (haveRoles.length === 0)
-    await db
-      .insertInto('roles')
-      .values(roleNames.map((name, i) => ({ id: ROLE_IDS[name], name, isDefault: name === 'PortalUserRole' ? 1 : 0, order: i + 1 })))
-      .execute();
+  const haveRoles = new Set((await db.selectFrom('roles').select('id').execute()).map((r) => r.id));
+  const missingRoles = roleNames
+    .map((name, i) => ({ id: ROLE_IDS[name], name, isDefault: name === 'PortalUserRole' ? 1 : 0, order: i + 1 }))
+    .filter((r) => !haveRoles.has(r.id));
+  if (missingRoles.length) await db.insertInto('roles').values(missingRoles).execute();
 
   const haveCountries = await db.selectFrom('countries').select('id').limit(1).execute();
   if (haveCountries.length === 0) await db.insertInto('countries').values(countryList()).execute();

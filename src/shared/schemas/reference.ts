@@ -50,6 +50,7 @@ export const dictionariesSchema = v.strictObject({
     [ROLE.ArcSupervisor]: roleEntry(ROLE.ArcSupervisor),
     [ROLE.ArcController]: roleEntry(ROLE.ArcController),
     [ROLE.PortalUser]: roleEntry(ROLE.PortalUser),
+    [ROLE.Admin]: roleEntry(ROLE.Admin),
   }),
   Countries: v.array(countrySchema),
 });

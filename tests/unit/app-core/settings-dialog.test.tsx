@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
@@ -18,10 +19,20 @@ const countries = [
   makeCountry({ Code: 'GB', Name: 'United Kingdom', PhoneNumberCode: '44' }),
 ];
 
-function server(opts: { mode?: number; saved?: 1 | 2 | null; password?: (c: Call) => Response; twoFactor?: (c: Call) => Response; captcha?: boolean } = {}) {
+function server(
+  opts: {
+    mode?: number;
+    saved?: 1 | 2 | null;
+    stored?: () => Promise<1 | 2 | null>;
+    password?: (c: Call) => Response;
+    twoFactor?: (c: Call) => Response;
+    captcha?: boolean;
+  } = {},
+) {
   return stubFetch((c) => {
     if (c.url === CAPTCHA_PATH) return opts.captcha === false ? errorResponse(503, 'unavailable') : altchaChallengeResponse();
-    if (c.url === '/api/v1/get-user-two-factor-authentication') return json(makeTwoFactorSetting(opts.saved ?? null));
+    if (c.url === '/api/v1/get-user-two-factor-authentication')
+      return opts.stored ? opts.stored().then((t) => json(makeTwoFactorSetting(t))) : json(makeTwoFactorSetting(opts.saved ?? null));
     if (c.url === '/api/v1/two-factor-authentication/types') return json(TWO_FACTOR_TYPES_ANSWER);
     if (c.url === '/customers/get-global-settings') return json(makeGlobalSettings(opts.mode ?? 0));
     if (c.url === '/ps-admin/dictionaries/get-all') return json(makeDictionaries({ Countries: countries }));
@@ -95,6 +106,49 @@ describe('settings dialog', () => {
     });
     expect(await isSolvedCaptcha(JSON.parse(put.body!).captchaResponse)).toBe(true);
     expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+
+  it('two-factor: reopened after a save, the dialog shows the saved type (not the one it opened with)', async () => {
+    let saved: 1 | 2 | null = null;
+    const { calls } = server({
+      // a real server takes a moment: the read after the save is still under way when the dialog closes
+      stored: async () => {
+        const now = saved;
+        if (now !== null) await new Promise((r) => setTimeout(r, 300));
+        return now;
+      },
+      twoFactor: (c) => {
+        saved = (JSON.parse(c.body!) as { twoFactorAuthentication: { type: 1 | 2 | null } }).twoFactorAuthentication.type;
+        return json(makeTwoFactorSetting(saved));
+      },
+    });
+    function Host() {
+      const [open, setOpen] = useState(true);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            Open settings
+          </button>
+          <SettingsDialog open={open} onOpenChange={setOpen} />
+        </>
+      );
+    }
+    render(
+      <Providers>
+        <Host />
+      </Providers>,
+    );
+    const user = userEvent.setup();
+    await waitFor(() => expect(screen.getByRole('radio', { name: MSG.twoFactorDisabled })).toBeChecked());
+    await user.click(screen.getByRole('radio', { name: 'Email' }));
+    await user.type(screen.getByLabelText('Current password'), 'Old-Passw0rd!');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(getToasts().map((t) => t.message)).toEqual([MSG.twoFactorChanged]));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    expect(calls.filter((c) => c.url === '/api/v1/change-two-factor-authentication')).toHaveLength(1);
+    await user.click(screen.getByRole('button', { name: 'Open settings' }));
+    await waitFor(() => expect(screen.getByRole('radio', { name: 'Email' })).toBeChecked());
+    expect(screen.getByRole('radio', { name: MSG.twoFactorDisabled })).not.toBeChecked();
   });
 
   it('two-factor: no Disabled option when the global mode is 1', async () => {

@@ -6,6 +6,7 @@ import {
   isQuantity,
   overAllocatedNames,
   phoneRowError,
+  subscriptionEtagsChanged,
   trackingIntervalError,
   trackingIntervalOut,
 } from '../../../src/app/features/customers/subscription-rules';
@@ -78,6 +79,13 @@ describe('subscription rules (spec §2, §4, §5)', () => {
         { name: 'MG370', allocated: 1, entered: '4' },
       ]),
     ).toEqual(['SG621']);
+  });
+  it('a save is a conflict when any fresh etag differs from the one the form was loaded with', () => {
+    const loaded = { CustomerEtag: '"c1"', DeviceSubscriptions: { Etag: '"d1"' }, AppSubscriptions: { Etag: '"a1"' } };
+    expect(subscriptionEtagsChanged(loaded, structuredClone(loaded))).toBe(false);
+    expect(subscriptionEtagsChanged(loaded, { ...loaded, CustomerEtag: '"c2"' })).toBe(true);
+    expect(subscriptionEtagsChanged(loaded, { ...loaded, DeviceSubscriptions: { Etag: '"d2"' } })).toBe(true);
+    expect(subscriptionEtagsChanged(loaded, { ...loaded, AppSubscriptions: { Etag: null } })).toBe(true);
   });
 });
 

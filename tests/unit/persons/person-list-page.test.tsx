@@ -88,6 +88,7 @@ describe('PersonListPage', () => {
       'ARC Manager',
       'ARC Supervisor',
       'ARC Controller',
+      'Customer Admin',
       'Last Login',
     ]);
     for (const h of screen.getAllByRole('columnheader')) expect(within(h).getByRole('button')).toBeInTheDocument();

@@ -24,7 +24,7 @@ export function AddAdministratorDialog({ tenantId, onClose }: { tenantId: string
 
   const add = useMutation({
     mutationFn: async (v: AdminFormValues) => {
-      const admin = dict?.Roles?.[ROLE.SuperAdmin]?.Id;
+      const admin = dict?.Roles?.[ROLE.Admin]?.Id;
       const portal = dict?.Roles?.[ROLE.PortalUser]?.Id;
       if (!admin || !portal) throw new Error(MSG.adminAddNoDictionaries);
       return addCustomerAdministrator(tenantId, {

@@ -2,7 +2,9 @@
 // SOS" and "Saving subscriptions", §5, §8): Phone Subscriptions with the app features, Device
 // Subscriptions ('Show all', highlights, 'No active device subscriptions.'), Additional Services,
 // 'Save changes'. Saving fetches the current etags first, asks 'Change Device Configuration' when
-// a type has more allocated than the entered subscription, and sends the three sections.
+// a type has more allocated than the entered subscription, and sends the three sections with the
+// etags the form was loaded with. When someone saved meanwhile (fresh etags differ, or the server
+// answers 409) nothing is overwritten: the user is told and may reload the tab.
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Heading, Switch, Text } from '@radix-ui/themes';
@@ -29,6 +31,7 @@ import {
   deviceRowVisible,
   overAllocatedNames,
   phoneRowError,
+  subscriptionEtagsChanged,
   trackingIntervalError,
   trackingIntervalOut,
 } from './subscription-rules';
@@ -36,6 +39,8 @@ import { CUSTOMER_UI_TEXT } from './text';
 
 type Features = CustomerSubscriptions['AppSubscriptions']['AppFeatures'];
 type Services = CustomerSubscriptions['AdditionalServices'];
+const CONFLICT = 'conflict' as const;
+
 type Draft = {
   app: Record<number, string>;
   devices: Record<number, string>;
@@ -100,11 +105,22 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
   const [showAll, setShowAll] = useState(false);
   const [intervalError, setIntervalError] = useState<string | null>(null);
 
+  // Someone saved since the form was loaded: say so; reloading replaces the draft with what is stored.
+  const conflict = async () => {
+    const reload = await confirm({
+      title: CUSTOMER_UI_TEXT.subscriptionsChangedTitle,
+      message: MSG.subscriptionsRefresh,
+      confirmLabel: CUSTOMER_UI_TEXT.subscriptionsReload,
+    });
+    if (reload) await qc.invalidateQueries({ queryKey: customerKeys.subscriptions(customer.Id) });
+  };
+
   const save = useMutation({
     meta: { silent: true },
     mutationFn: async () => {
-      // Spec §4: a fresh fetch of the current etags first.
+      // Spec §4: a fresh fetch of the current etags first, compared with those the form was loaded with.
       const fresh = await getCustomerSubscriptions(customer.Id);
+      if (subscriptionEtagsChanged(data, fresh)) return CONFLICT;
       const over = overAllocatedNames(
         fresh.DeviceSubscriptions.Subscriptions.map((r) => ({
           name: r.Type.Name,
@@ -147,19 +163,23 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
           checkInTimers: draft.services.CheckInTimers,
           teamBroadcast: draft.services.TeamBroadcast,
         },
-        customerEtag: fresh.CustomerEtag,
-        deviceSubscriptionsEtag: fresh.DeviceSubscriptions.Etag,
-        appSubscriptionsEtag: fresh.AppSubscriptions.Etag,
+        customerEtag: data.CustomerEtag,
+        deviceSubscriptionsEtag: data.DeviceSubscriptions.Etag,
+        appSubscriptionsEtag: data.AppSubscriptions.Etag,
         force: over.length > 0,
       });
     },
     onSuccess: async (res) => {
       if (!res) return;
+      if (res === CONFLICT) return conflict();
       toast.success(MSG.subscriptionsUpdated);
       qc.setQueryData(customerKeys.subscriptions(customer.Id), res);
       await qc.invalidateQueries({ queryKey: customerKeys.customer(customer.Id), predicate: (q) => q.queryKey[3] !== 'subscriptions' });
     },
-    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : errorStatus(err) === 400 ? errorMessage(err) : MSG.subscriptionsUpdateFailed),
+    onError: (err) =>
+      errorStatus(err) === 409
+        ? conflict()
+        : toast.error(errorStatus(err) === 403 ? MSG.forbidden : errorStatus(err) === 400 ? errorMessage(err) : MSG.subscriptionsUpdateFailed),
   });
 
   const submit = () => {

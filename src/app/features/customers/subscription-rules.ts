@@ -1,6 +1,6 @@
 // Subscriptions tab rules (spec document 2 §2 "Customer subscriptions tab", §4 saving, §5):
 // quantities, row highlights, which device rows show, the tracking interval and the
-// over-allocation question.
+// over-allocation question, and whether someone else saved since the form was loaded.
 import { MSG } from '../../../shared/messages';
 
 /** Spec §5: purchased quantities must be non-empty non-negative whole numbers. */
@@ -36,3 +36,11 @@ export const trackingIntervalOut = (interval: string) => (/^\d+$/.test(interval.
 export function overAllocatedNames(rows: readonly { name: string; allocated: number; entered: string }[]): string[] {
   return rows.filter((r) => isQuantity(r.entered) && r.allocated > Number(r.entered.trim())).map((r) => r.name);
 }
+
+type SubscriptionEtags = { CustomerEtag: string | null; DeviceSubscriptions: { Etag: string | null }; AppSubscriptions: { Etag: string | null } };
+
+/** Spec §4 saving: the fresh etags differ from those the form was loaded with — someone saved meanwhile. */
+export const subscriptionEtagsChanged = (loaded: SubscriptionEtags, fresh: SubscriptionEtags) =>
+  loaded.CustomerEtag !== fresh.CustomerEtag ||
+  loaded.DeviceSubscriptions.Etag !== fresh.DeviceSubscriptions.Etag ||
+  loaded.AppSubscriptions.Etag !== fresh.AppSubscriptions.Etag;

@@ -10,6 +10,8 @@ export const CUSTOMER_UI_TEXT = {
   quotaExceeded: (types: string) => `Allocation of ${types} exceeds subscription are you sure?`,
   noOrderAndQuota: (types: string) => `Order number is missing and allocation of ${types} exceeds subscription. Are you sure?`,
   overAllocatedTitle: 'Change Device Configuration',
+  subscriptionsChangedTitle: 'Subscriptions changed',
+  subscriptionsReload: 'Reload',
   overAllocated: (names: string) =>
     `There are more ${names} allocated in this customers account than the subscription allows for. Are you sure you want to save?`,
   disableSosTitle: 'IMPORTANT: This feature will DISABLE the SOS button',

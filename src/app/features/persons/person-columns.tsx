@@ -1,4 +1,4 @@
-// The person list's columns (spec document 1 §2): user name, e-mail, the five role columns as
+// The person list's columns (spec document 1 §2): user name, e-mail, the five role columns and Customer Admin as
 // yes/no marks (a clear tick, not a grey disabled checkbox), and Last Login ('Locked' badge, date or '-'). Shared by the page and the
 // list benchmark, so the benchmark measures the real cells.
 import { Badge } from '@radix-ui/themes';
@@ -9,8 +9,8 @@ import { MSG } from '../../../shared/messages';
 import { ROLE_IDS, ROLE_LABELS, type RoleName } from '../../../shared/permissions';
 import type { PersonListItem } from './api';
 
-/** The role columns, in the spec's order. */
-export const ROLE_COLUMNS: RoleName[] = ['SuperAdminRole', 'SuperAdminReadonlyRole', 'ArcManagerRole', 'ArcSupervisorRole', 'ArcControllerRole'];
+/** The role columns, in the spec's order, then customer administrators (never in the provider-admin column). */
+export const ROLE_COLUMNS: RoleName[] = ['SuperAdminRole', 'SuperAdminReadonlyRole', 'ArcManagerRole', 'ArcSupervisorRole', 'ArcControllerRole', 'AdminRole'];
 export const ROLE_SORT_PREFIX = 'role:';
 
 /** Spec §9: en-GB, 24-hour clock. */

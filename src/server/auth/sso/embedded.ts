@@ -167,6 +167,13 @@ export async function createEmbeddedProvider(config: Config, sso: SsoConfig): Pr
       return path === EMBEDDED_SSO_PATH || path.startsWith(`${EMBEDDED_SSO_PATH}/`);
     },
     handle(req, res) {
+      // The same protective headers as every other answer of this server, on every answer of the
+      // provider (discovery, keys, authorization redirects, token, errors, our pages).
+      res.setHeader('X-Content-Type-Options', 'nosniff');
+      res.setHeader('Content-Security-Policy', csp);
+      res.setHeader('X-Frame-Options', 'DENY');
+      res.setHeader('Referrer-Policy', 'no-referrer');
+      if (!res.hasHeader('Cache-Control')) res.setHeader('Cache-Control', 'no-store');
       const url = req.url ?? '/';
       const inner = url.slice(EMBEDDED_SSO_PATH.length) || '/';
       const m = /^\/interaction\/(.+?)(\?.*)?$/.exec(inner);

@@ -335,9 +335,7 @@ async function appAssigned(db: DB, tenantId: string): Promise<Map<number, number
     .where('p.tenantId', '=', tenantId)
     .where((eb) =>
       eb.not(
-        eb.exists(
-          eb.selectFrom('personRoles as pr').select('pr.personId').whereRef('pr.personId', '=', 'p.id').where('pr.roleId', '=', ROLE_IDS.SuperAdminRole),
-        ),
+        eb.exists(eb.selectFrom('personRoles as pr').select('pr.personId').whereRef('pr.personId', '=', 'p.id').where('pr.roleId', '=', ROLE_IDS.AdminRole)),
       ),
     )
     .executeTakeFirstOrThrow();
@@ -461,7 +459,7 @@ export async function listCustomerAdmins(db: DB, q: CustomerAdminListQuery): Pro
     .selectFrom('persons as p')
     .where('p.tenantId', '=', q.TenantId)
     .where((eb) =>
-      eb.exists(eb.selectFrom('personRoles as pr').select('pr.personId').whereRef('pr.personId', '=', 'p.id').where('pr.roleId', '=', ROLE_IDS.SuperAdminRole)),
+      eb.exists(eb.selectFrom('personRoles as pr').select('pr.personId').whereRef('pr.personId', '=', 'p.id').where('pr.roleId', '=', ROLE_IDS.AdminRole)),
     );
   const dir = q.Desc ? 'desc' : 'asc';
   const col = q.OrderBy === 'FirstName' ? 'p.firstName' : q.OrderBy === 'LastName' ? 'p.lastName' : 'p.email';
@@ -479,4 +477,4 @@ export async function listCustomerAdmins(db: DB, q: CustomerAdminListQuery): Pro
 }
 
 /** The roles a customer administrator gets (spec §3: the admin and portal user roles). */
-export const ADMINISTRATOR_ROLE_IDS = [ROLE_IDS.SuperAdminRole, ROLE_IDS.PortalUserRole];
+export const ADMINISTRATOR_ROLE_IDS = [ROLE_IDS.AdminRole, ROLE_IDS.PortalUserRole];

@@ -209,7 +209,7 @@ export function customerRoutes(api: Api) {
               entity: 'person',
               entityId: personId,
               at: now,
-              details: { tenantId, email: admin.emailAddress, roles: ['SuperAdminRole', 'PortalUserRole'] },
+              details: { tenantId, email: admin.emailAddress, roles: ['AdminRole', 'PortalUserRole'] },
             });
           }
           return { Id: r.id, Etag: r.etag, TenantId: r.tenantId };

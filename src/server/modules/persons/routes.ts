@@ -7,9 +7,9 @@
 import { deps, ApiError, badRequest, conflict, forbidden, notFound, type Api, type AuthUser, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
 import { audit, newEtag, newId } from '../../util.js';
-import { bumpSessionEpochIfRolesChange } from '../../auth/session-epoch.js';
+import { bumpSessionEpochIfRolesChange, forgetSessionState } from '../../auth/session-epoch.js';
 import { CODE, MSG } from '../../../shared/messages.js';
-import { P, ROLE, ROLE_IDS, type RoleName } from '../../../shared/permissions.js';
+import { CUSTOMER_TENANT_ROLES, P, ROLE, ROLE_IDS, type RoleName } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
 import type { CreatedResponse, EtagResponse } from '../../../shared/schemas/common.js';
@@ -40,9 +40,6 @@ import {
 } from './repo.js';
 import { canSeePerson, personScope } from './scope.js';
 
-/** Customer administrators (persons of a customer tenant) hold only these roles (spec §6). */
-const CUSTOMER_TENANT_ROLES: RoleName[] = [ROLE.SuperAdmin, ROLE.PortalUser];
-
 const isUniqueViolation = (e: unknown) => {
   const code = (e as { code?: unknown } | null)?.code;
   return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE';
@@ -56,14 +53,15 @@ function pathId(c: Ctx) {
 
 /**
  * Checks the requested role ids against the roles table and the tenant's rules: provider staff
- * never get the portal user role; customer-tenant persons get only the admin and portal roles.
+ * never get the portal user or customer admin role; customer-tenant persons get only those two.
  */
 async function checkRoles(db: DB, roleIds: string[], tenantId: string): Promise<RoleName[]> {
   const rows = await rolesByIds(db, roleIds);
   if (rows.length !== roleIds.length) throw badRequest(PERSON_TEXT.unknownRole, CODE.validation, { 'person.roleIds': PERSON_TEXT.unknownRole });
   const names = rows.map((r) => r.name as RoleName);
   if (tenantId === PROVIDER_TENANT_ID) {
-    if (names.includes(ROLE.PortalUser))
+    // Provider staff never hold the customer roles (portal user, customer administrator).
+    if (names.some((n) => CUSTOMER_TENANT_ROLES.includes(n)))
       throw badRequest(PERSON_TEXT.portalRoleNotAssignable, CODE.roleNotAssignable, { 'person.roleIds': PERSON_TEXT.portalRoleNotAssignable });
   } else if (names.some((n) => !CUSTOMER_TENANT_ROLES.includes(n))) {
     throw badRequest(PERSON_TEXT.customerRoleNotAssignable, CODE.roleNotAssignable, { 'person.roleIds': PERSON_TEXT.customerRoleNotAssignable });
@@ -211,6 +209,7 @@ export function personRoutes(api: Api) {
           details: { firstName: p.firstName, lastName: p.lastName, roles: roleNames },
         });
       });
+      forgetSessionState(id); // after the commit: live connections holding the old permissions end too
       return c.json({ Etag: etag } satisfies EtagResponse);
     },
   );

@@ -1,12 +1,19 @@
 // GET /api/search?q=&scope=&limit= — ranked, grouped record search for the palette. Any signed-in
 // caller may ask; each group is searched only when the caller holds that list's view permission
-// (a caller with none gets empty groups, not 403).
+// (a caller with none gets empty groups, not 403), and only by a caller of the provider tenant.
 import type { Api } from '../../http.js';
 import { searchQuerySchema } from '../../../shared/schemas/search.js';
 import type { SearchService } from './service.js';
+import { tenantMayUse } from '../../tenant-scope.js';
 
 export function searchRoutes(api: Api, search: SearchService) {
   api.get('/api/search', { access: 'signed-in', query: searchQuerySchema, sample: { query: { q: 'a' } } }, async (c, { query, user }) =>
-    c.json(await search.search(query, user.permissions)),
+    // A caller outside the provider tenant searches no tenant's records (tenant-scope.ts).
+    c.json(
+      await search.search(
+        query,
+        user.permissions.filter((p) => tenantMayUse(user, p)),
+      ),
+    ),
   );
 }
