@@ -92,6 +92,12 @@ type Opts<Q extends AnySchema | undefined, B extends AnySchema | undefined, F ex
   json?: B;
   form?: F;
   sample?: RouteSpec['sample'];
+  /**
+   * Checked from the request line and headers after the access guard and before any byte of the
+   * body is read (a gateway key, a rate limit): a Response (or a thrown ApiError) refuses the
+   * request without reading its body.
+   */
+  gate?: (c: Ctx) => Response | undefined | Promise<Response | undefined>;
 };
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
 type Input<Q, B, F> = { query: Out<Q>; body: Out<B>; form: Out<F>; user: AuthUser };
@@ -221,6 +227,26 @@ export async function authenticate(c: Ctx): Promise<AuthUser | undefined> {
   return authenticateRequest(c.req.raw, c.get('deps'));
 }
 
+/**
+ * The client stopped sending the request body (connection reset, upload cancelled): not the
+ * server's fault and not the database's. app.ts logs it as an aborted request.
+ */
+export class RequestAborted extends Error {
+  constructor(readonly reason: unknown) {
+    super(`request aborted while its body was read: ${String((reason as Error)?.message ?? reason)}`);
+  }
+}
+
+/** The JSON body: 400 when it is not JSON, RequestAborted when it could not be read to its end. */
+export async function readJson(c: Ctx): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch (e) {
+    if (e instanceof SyntaxError && !c.req.raw.signal?.aborted) throw badRequest('The request body must be valid JSON.', CODE.validation);
+    throw new RequestAborted(e);
+  }
+}
+
 export class Api {
   readonly routes: RouteSpec[] = [];
   private readonly limiters = {
@@ -250,20 +276,19 @@ export class Api {
         if (opts.access !== 'signed-in' && !user.permissions.includes(opts.access)) throw forbidden();
       }
       c.set('user', user);
+      const gated = opts.gate && (await opts.gate(c));
+      if (gated) return gated;
       // After the guard, so only callers allowed here make the server read (at most the limit of) a body.
-      const refused = await this.limiters[limit](c, async () => {});
+      let refused: Response | void;
+      try {
+        refused = await this.limiters[limit](c, async () => {});
+      } catch (e) {
+        throw new RequestAborted(e);
+      }
       if (refused) return refused;
       const query = opts.query ? parse(opts.query, c.req.query()) : undefined;
       let body: unknown;
-      if (opts.json) {
-        let raw: unknown;
-        try {
-          raw = await c.req.json();
-        } catch {
-          throw badRequest('The request body must be valid JSON.', CODE.validation);
-        }
-        body = parse(opts.json, raw);
-      }
+      if (opts.json) body = parse(opts.json, await readJson(c));
       let form: unknown;
       if (opts.form) {
         let raw: Record<string, unknown> = {};
