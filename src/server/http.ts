@@ -3,8 +3,8 @@
 // route table tests iterate over to check the permission guard for every role and route.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { verifyHs256 } from './auth/hs256.js';
 import * as v from 'valibot';
-import { jwtVerify } from 'jose';
 import { ACCESS_TOKEN_CHECKS } from './auth/tokens.js';
 import { sessionIsCurrent } from './auth/session-epoch.js';
 import { randomUUID } from 'node:crypto';
@@ -173,7 +173,9 @@ export function requestIdOf(header: string | undefined): string {
 /** Verifies an access token: signature, exp, issuer, audience, and the person's session epoch (database, cached). */
 export async function verifyAccessToken(d: Deps, token: string): Promise<AuthUser | undefined> {
   try {
-    const { payload } = await jwtVerify(token, d.config.jwtSecret, { algorithms: ['HS256'], ...ACCESS_TOKEN_CHECKS, currentDate: d.config.now() });
+    // node:crypto HMAC (auth/hs256.ts): every request verifies one, so it stays off jose's WebCrypto path
+    const payload = verifyHs256(token, d.config.jwtSecret, { ...ACCESS_TOKEN_CHECKS, currentDate: d.config.now() });
+    if (!payload) return undefined;
     if (!(await sessionIsCurrent(d, payload))) return undefined; // password, roles or lock changed since issued
     const perms = payload.permissions;
     const role = payload.role;
