@@ -6,7 +6,7 @@
 // writers), check every device (exists, etag, eligibility) and either change all of them in the
 // same transaction or throw before anything is written.
 import { sql, isPostgres, type DB } from '../../db/index.js';
-import type { RawBuilder } from 'kysely';
+import { CompiledQuery, type RawBuilder } from 'kysely';
 import type { DeviceTable } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
 import { ftsPhrase, queryPhoneKey } from '../search/keys.js';
@@ -244,7 +244,7 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date, customer
     filteredCount = counted.executeTakeFirstOrThrow().then((r) => Number(r.n));
   }
   const [rows, filtered, all] = await Promise.all([
-    page.execute() as Promise<Row[]>,
+    neverConfiguredBySerial(db, f, customerId) ? withNeverConfiguredIndex(db, page.compile()) : (page.execute() as Promise<Row[]>),
     filteredCount,
     customerId !== undefined
       ? db
@@ -258,6 +258,28 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date, customer
   return { devices: rows.map(toDto), totalCount: filtered ?? all, generalTotalCount: all };
 }
 
+/**
+ * "Never configured" in serial order on SQLite: the planner prefers a skip-scan of the Last Config
+ * sort index and sorts 120,000 serials (~55 ms CPU at 1,000,000 devices) over the partial index
+ * devices_never_configured_idx that hands out the page in order (0.2 ms); the page's inner query
+ * names that index (INDEXED BY). Any other filter leaves the choice to the planner.
+ */
+const neverConfiguredBySerial = (db: DB, f: DeviceListBody, customerId?: string) =>
+  !isPostgres(db) &&
+  f.lastConfig === 5 &&
+  f.orderBy === 'SerialNumber' &&
+  !f.searchValue &&
+  !f.deviceTypeIds.length &&
+  !f.statusIds.length &&
+  !f.orderNumber &&
+  customerId === undefined;
+async function withNeverConfiguredIndex(db: DB, page: CompiledQuery): Promise<Row[]> {
+  const from = 'from "devices" as "d"';
+  const at = page.sql.lastIndexOf(from); // the page's serial numbers (the inner query)
+  const text = `${page.sql.slice(0, at)}${from} indexed by "devices_never_configured_idx"${page.sql.slice(at + from.length)}`;
+  return (await db.executeQuery<Row>(CompiledQuery.raw(text, [...page.parameters]))).rows;
+}
+
 export async function findDeviceById(db: DB, id: string): Promise<DeviceDto | undefined> {
   const r = (await base(db).where('d.id', '=', id).executeTakeFirst()) as Row | undefined;
   return r && toDto(r);
@@ -265,10 +287,15 @@ export async function findDeviceById(db: DB, id: string): Promise<DeviceDto | un
 
 /** A serial matches case-insensitively (scanners and people type either case). */
 const serialKey = (s: string) => s.trim().toLowerCase();
+/**
+ * The chunk's serial keys as one parameter (a JSON array on SQLite, a text[] on PostgreSQL), looked
+ * up through the lower(serialNumber) index: one statement of the same text for every chunk
+ * instead of 5,000 bound parameters to bind and plan.
+ */
 function serialIn(db: DB, keys: string[]) {
   return isPostgres(db)
-    ? sql<boolean>`lower(d."serialNumber") collate "C" in (${sql.join(keys)})`
-    : sql<boolean>`lower(d."serialNumber") in (${sql.join(keys)})`;
+    ? sql<boolean>`lower(d."serialNumber") collate "C" = any(${keys}::text[])`
+    : sql<boolean>`lower(d."serialNumber") in (select value from json_each(${JSON.stringify(keys)}))`;
 }
 
 /** Devices by serial (case-insensitive), keyed by lower-case serial. */
