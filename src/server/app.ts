@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { Api, ApiError, errorBody, requestIdOf, type AppEnv, type Deps } from './http.js';
+import { Api, ApiError, RequestAborted, errorBody, requestIdOf, type AppEnv, type Deps } from './http.js';
 import { CODE, MSG } from '../shared/messages.js';
 import type { DB } from './db/index.js';
 import { authRoutes, createAuthLimiters } from './auth/routes.js';
@@ -21,7 +21,7 @@ import { requestContext } from './logger.js';
 import { METRICS_CONTENT_TYPE, metricsAuthorized, requestMetrics, scrape } from './metrics.js';
 import { ssoRoutes } from './auth/sso/routes.js'; // sso (#12)
 import { createHub } from './realtime/hub.js';
-import { liveRoutes } from './modules/live/routes.js';
+import { createIngestLimiter, liveRoutes } from './modules/live/routes.js';
 import { openApiRoutes } from './openapi.js';
 
 /** The palette search with each module's group registered (the order breaks ties between groups). */
@@ -41,6 +41,8 @@ export function createServices(deps: Deps) {
     authLimiters: createAuthLimiters(deps),
     /** the device hub (live devices, #11): its connections live in this process */
     hub: createHub(deps),
+    /** batches per gateway key (live ingestion) */
+    ingestLimiter: createIngestLimiter(deps),
   };
 }
 export type Services = ReturnType<typeof createServices>;
@@ -75,6 +77,16 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json({ ...errorBody(err.message, err.code, err.errors), ...err.extra }, err.status);
+    if (err instanceof RequestAborted) {
+      // the client dropped its upload: nobody waits for the answer, and the database is fine
+      deps.log({
+        msg: 'request aborted by the client',
+        requestId: c.get('requestId'),
+        path: c.req.path,
+        error: String((err.reason as Error)?.message ?? err.reason),
+      });
+      return c.json(errorBody(MSG.requestAborted, CODE.validation), 400);
+    }
     const fault = faultResponse(err, c, deps); // full disk, database away: 503 and a log line naming it
     if (fault) return fault;
     deps.log({ msg: 'unhandled error', requestId: c.get('requestId'), path: c.req.path, error: String(err?.stack ?? err) });
@@ -102,7 +114,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   customerRoutes(api);
   searchRoutes(api, services.search);
   ssoRoutes(api); // sso (#12)
-  liveRoutes(api, services.hub);
+  liveRoutes(api, services.hub, services.ingestLimiter);
   openApiRoutes(app, api.routes); // the published contract and its reference page (outside the route table: they describe it)
 
   return { app, routes: api.routes, services };

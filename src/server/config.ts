@@ -49,6 +49,14 @@ export type Config = {
    */
   gatewayKeys: string[];
   gatewayKeyGenerated?: boolean;
+  /** Ingestion batches one gateway key may send per 10 seconds (GATEWAY_BATCHES_PER_10S, default 1,000); more answer 429. */
+  gatewayBatchesPer10s?: number;
+  /**
+   * SQLite page cache and memory-mapped I/O per connection, in MB (SQLITE_CACHE_MB default 256,
+   * SQLITE_MMAP_MB default 1024; 0 switches mmap off). SQLite's own default cache is 2 MB: at
+   * 1,000,000 devices every lookup by serial then reads the disk.
+   */
+  sqlite?: SqliteSizing;
   /** The device simulator `npm start` runs with demo data (SIMULATOR=off switches it off; SIMULATOR_DEVICES, SIMULATOR_INTERVAL_MS). */
   simulator: { enabled: boolean; devices: number; intervalMs: number };
   /** Bus channel prefix of the hub (HUB_CHANNEL_PREFIX, default 'hub'): nodes of one deployment share it. */
@@ -222,6 +230,15 @@ export function ensureWritableDir(dir: string, name = 'DATA_DIR') {
   }
 }
 
+export type SqliteSizing = { cacheMb: number; mmapMb: number };
+export const SQLITE_SIZING_DEFAULT: SqliteSizing = { cacheMb: 256, mmapMb: 1024 };
+function nonNegativeInt(raw: string | undefined, fallback: number, name: string): number {
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0) throw new StartupError(`${name} must be a whole number of megabytes (0 or more), not "${raw}"`);
+  return n;
+}
+
 /** Reads config from the environment; creates DATA_DIR and its signing key on first start. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const dataDir = resolve(env.DATA_DIR ?? './data');
@@ -288,6 +305,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(',')
       .map((k) => k.trim())
       .filter(Boolean),
+    gatewayBatchesPer10s: positiveInt(env.GATEWAY_BATCHES_PER_10S, 1000),
+    sqlite: {
+      cacheMb: nonNegativeInt(env.SQLITE_CACHE_MB, SQLITE_SIZING_DEFAULT.cacheMb, 'SQLITE_CACHE_MB'),
+      mmapMb: nonNegativeInt(env.SQLITE_MMAP_MB, SQLITE_SIZING_DEFAULT.mmapMb, 'SQLITE_MMAP_MB'),
+    },
     hubChannelPrefix: env.HUB_CHANNEL_PREFIX || undefined,
     simulator: {
       enabled: env.DEMO_DATA !== 'false' && env.DEMO_DATA !== '0' && !['off', 'false', '0', 'no'].includes((env.SIMULATOR ?? '').trim().toLowerCase()),

@@ -3,8 +3,8 @@
 // route table tests iterate over to check the permission guard for every role and route.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { verifyHs256 } from './auth/hs256.js';
 import * as v from 'valibot';
-import { jwtVerify } from 'jose';
 import { ACCESS_TOKEN_CHECKS } from './auth/tokens.js';
 import { sessionIsCurrent } from './auth/session-epoch.js';
 import { tenantMayUse } from './tenant-scope.js';
@@ -96,6 +96,12 @@ type Opts<Q extends AnySchema | undefined, B extends AnySchema | undefined, F ex
   json?: B;
   form?: F;
   sample?: RouteSpec['sample'];
+  /**
+   * Checked from the request line and headers after the access guard and before any byte of the
+   * body is read (a gateway key, a rate limit): a Response (or a thrown ApiError) refuses the
+   * request without reading its body.
+   */
+  gate?: (c: Ctx) => Response | undefined | Promise<Response | undefined>;
 };
 type Out<S> = S extends AnySchema ? v.InferOutput<S> : undefined;
 type Input<Q, B, F> = { query: Out<Q>; body: Out<B>; form: Out<F>; user: AuthUser };
@@ -193,7 +199,9 @@ export function requestIdOf(header: string | undefined): string {
 /** Verifies an access token: signature, exp, issuer, audience, and the person's session epoch (database, cached). */
 export async function verifyAccessToken(d: Deps, token: string): Promise<AuthUser | undefined> {
   try {
-    const { payload } = await jwtVerify(token, d.config.jwtSecret, { algorithms: ['HS256'], ...ACCESS_TOKEN_CHECKS, currentDate: d.config.now() });
+    // node:crypto HMAC (auth/hs256.ts): every request verifies one, so it stays off jose's WebCrypto path
+    const payload = verifyHs256(token, d.config.jwtSecret, { ...ACCESS_TOKEN_CHECKS, currentDate: d.config.now() });
+    if (!payload) return undefined;
     if (!(await sessionIsCurrent(d, payload))) return undefined; // password, roles or lock changed since issued
     const perms = payload.permissions;
     const role = payload.role;
@@ -247,6 +255,26 @@ export async function authenticate(c: Ctx): Promise<AuthUser | undefined> {
   return authenticateRequest(c.req.raw, c.get('deps'));
 }
 
+/**
+ * The client stopped sending the request body (connection reset, upload cancelled): not the
+ * server's fault and not the database's. app.ts logs it as an aborted request.
+ */
+export class RequestAborted extends Error {
+  constructor(readonly reason: unknown) {
+    super(`request aborted while its body was read: ${String((reason as Error)?.message ?? reason)}`);
+  }
+}
+
+/** The JSON body: 400 when it is not JSON, RequestAborted when it could not be read to its end. */
+export async function readJson(c: Ctx): Promise<unknown> {
+  try {
+    return await c.req.json();
+  } catch (e) {
+    if (e instanceof SyntaxError && !c.req.raw.signal?.aborted) throw badRequest('The request body must be valid JSON.', CODE.validation);
+    throw new RequestAborted(e);
+  }
+}
+
 export class Api {
   readonly routes: RouteSpec[] = [];
   private readonly limiters = {
@@ -285,20 +313,19 @@ export class Api {
         if (opts.access !== 'signed-in' && !tenantMayUse(user, opts.access)) throw forbidden();
       }
       c.set('user', user);
+      const gated = opts.gate && (await opts.gate(c));
+      if (gated) return gated;
       // After the guard, so only callers allowed here make the server read (at most the limit of) a body.
-      const refused = await this.limiters[limit](c, async () => {});
+      let refused: Response | void;
+      try {
+        refused = await this.limiters[limit](c, async () => {});
+      } catch (e) {
+        throw new RequestAborted(e);
+      }
       if (refused) return refused;
       const query = opts.query ? parse(opts.query, c.req.query()) : undefined;
       let body: unknown;
-      if (opts.json) {
-        let raw: unknown;
-        try {
-          raw = await c.req.json();
-        } catch {
-          throw badRequest('The request body must be valid JSON.', CODE.validation);
-        }
-        body = parse(opts.json, raw);
-      }
+      if (opts.json) body = parse(opts.json, await readJson(c));
       let form: unknown;
       if (opts.form) {
         let raw: Record<string, unknown> = {};

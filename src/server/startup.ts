@@ -11,7 +11,7 @@ import { seedSsoDemo } from './auth/sso/demo-identities.js';
  * DEMO_DATA=false never holds the demo accounts.
  */
 export async function prepareDatabase(config: Config, log: (e: Record<string, unknown>) => void): Promise<DB> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'workspace.sqlite') });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'workspace.sqlite'), sqlite: config.sqlite });
   await seedReferenceData(db);
   if (config.demo && !(await hasData(db))) {
     log({ msg: 'generating demo data (first start)…', seed: config.seed, scale: config.scale });

@@ -84,6 +84,7 @@ export const MSG = {
   // sign-in server answers the spec does not quote (ours)
   tooManySignInAttempts: 'Too many sign-in attempts, please wait a few minutes and try again.',
   tooManyRequests: 'Too many requests, please wait a few minutes and try again.',
+  requestAborted: 'The request was cancelled before its body arrived.',
   bodyTooLarge: 'The request is too large.',
   verificationCodeSent: 'A verification code has been sent to you. Enter it to sign in.',
   verificationCodeResent: 'If a verification code was requested for this account, a new one has been sent.',

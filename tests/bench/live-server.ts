@@ -11,12 +11,13 @@ const db = openSqlite(file);
 const config = testConfig({ accessTokenSeconds: 3600 });
 const log = () => {};
 const srv = await createServer({ db, config, outbox: createOutbox({ log, now: () => config.now() }), log }, { port: Number(port), hostname: '127.0.0.1' });
-process.stdout.write(`ready ${srv.port}\n`);
-// SIGUSR1: print the memory in use after a full GC ("mem <heapUsed + external> <rss>"), for the per-connection figure
+// SIGUSR1: print the memory in use after a full GC and the CPU time used so far ("mem <heapUsed + external> <rss> <cpu µs>"),
+// for the per-connection, per-message and per-connect figures
 process.on('SIGUSR1', () => {
   (globalThis as { gc?: () => void }).gc?.();
   const m = process.memoryUsage();
-  process.stdout.write(`mem ${m.heapUsed + m.external} ${m.rss}\n`);
+  const cpu = process.cpuUsage();
+  process.stdout.write(`mem ${m.heapUsed + m.external} ${m.rss} ${cpu.user + cpu.system}\n`);
 });
 // SIGUSR2: drop every hub connection (the reconnect storm)
 process.on('SIGUSR2', () => srv.services.hub.dropAll());
@@ -26,3 +27,5 @@ process.on('SIGTERM', () => {
     process.exit(0);
   });
 });
+// after the handlers: the bench signals as soon as it reads this line
+process.stdout.write(`ready ${srv.port}\n`);

@@ -5,6 +5,7 @@ import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import type { Database } from './schema.js';
 import { migrateToLatest, isPostgres } from './migrations.js';
 import { registerPool } from '../metrics.js';
+import { SQLITE_SIZING_DEFAULT, type SqliteSizing } from '../config.js';
 
 export type DB = Kysely<Database>;
 export { isPostgres, sql };
@@ -24,13 +25,20 @@ function ownerOnly(file: string) {
   for (const f of [file, `${file}-wal`, `${file}-shm`, `${file}-journal`]) if (existsSync(f)) chmodSync(f, 0o600);
 }
 
-export function openSqlite(file: string): DB {
+/**
+ * The page cache (a negative cache_size is KiB) and memory-mapped reads, from configuration
+ * (config.ts SqliteSizing). Memory-mapped pages are the operating system's page cache, shared by
+ * every connection to the file.
+ */
+export function openSqlite(file: string, sizing: SqliteSizing = SQLITE_SIZING_DEFAULT): DB {
   ownerOnly(file);
   const raw = new SQLite(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('synchronous = NORMAL');
   raw.pragma('busy_timeout = 5000');
+  raw.pragma(`cache_size = ${-Math.round(sizing.cacheMb * 1024)}`);
+  raw.pragma(`mmap_size = ${Math.round(sizing.mmapMb * 1024 * 1024)}`);
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
 }
 
@@ -40,8 +48,8 @@ export function openPostgres(url: string, max = 10): DB {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
-export async function openDatabase(opts: { databaseUrl?: string; sqliteFile: string }): Promise<DB> {
-  const db = opts.databaseUrl ? openPostgres(opts.databaseUrl) : openSqlite(opts.sqliteFile);
+export async function openDatabase(opts: { databaseUrl?: string; sqliteFile: string; sqlite?: SqliteSizing }): Promise<DB> {
+  const db = opts.databaseUrl ? openPostgres(opts.databaseUrl) : openSqlite(opts.sqliteFile, opts.sqlite);
   await migrateToLatest(db);
   return db;
 }

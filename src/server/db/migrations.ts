@@ -10,6 +10,7 @@ import { m009 } from './migrations/009-customers.js';
 import { m010 } from './migrations/010-live.js';
 import { m011 } from './migrations/011-sso.js'; // sso (#12)
 import { m012 } from './migrations/012-customer-admin-role.js';
+import { m014 } from './migrations/014-device-list.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -355,6 +356,7 @@ export const migrations: Record<string, Migration> = {
   '010_live': m010,
   '011_sso': m011, // sso (#12)
   '012_customer_admin_role': m012,
+  '014_device_list': m014,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -359,7 +359,18 @@ export interface SsoNonceTable {
   expiresAt: string;
 }
 
+/** Devices per (type, status, isUserAssigned, configured): kept by triggers (migration 014) for the asset list's exact counts. */
+export interface DeviceCountTable {
+  type: number;
+  status: number;
+  isUserAssigned: number;
+  /** 1: lastConfigurationDate is set */
+  configured: number;
+  n: number;
+}
+
 export interface Database {
+  deviceCounts: DeviceCountTable;
   roles: RoleTable;
   countries: CountryTable;
   lookups: LookupTable;

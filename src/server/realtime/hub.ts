@@ -30,7 +30,8 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
-import { SignJWT, decodeJwt, jwtVerify } from 'jose';
+import { decodeJwt } from 'jose';
+import { signHs256, verifyHs256 } from '../auth/hs256.js';
 import type { Context } from 'hono';
 import { dropSessionState, loadSessionStates, onSessionChange, sessionIsCurrent } from '../auth/session-epoch.js';
 import { TOKEN_ISSUER } from '../auth/tokens.js';
@@ -99,28 +100,24 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   // ------------------------------------------------------------ tokens
 
   /** The hub token for an API caller: their claims, their expiry. */
+  // Signed and verified with node:crypto's HMAC (auth/hs256.ts): a reconnect storm verifies thousands at once.
   async function issueToken(user: AuthUser, exp: number, epoch: number) {
-    return new SignJWT({ tenantId: user.tenantId, email: user.email, permissions: user.permissions, role: user.role, epoch })
-      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-      .setSubject(user.id)
-      .setIssuedAt(Math.floor(deps.config.now().getTime() / 1000))
-      .setExpirationTime(exp)
-      .setIssuer(TOKEN_ISSUER)
-      .setAudience(HUB_AUDIENCE)
-      .sign(deps.config.jwtSecret);
+    const iat = Math.floor(deps.config.now().getTime() / 1000);
+    const claims = { tenantId: user.tenantId, email: user.email, permissions: user.permissions, role: user.role, epoch, sub: user.id, iat, exp };
+    return signHs256({ ...claims, iss: TOKEN_ISSUER, aud: HUB_AUDIENCE }, deps.config.jwtSecret);
   }
 
   /** The hub token's user, or undefined (bad signature, other audience, expired, session ended). */
   async function verifyToken(token: string | undefined): Promise<HubUser | undefined> {
     if (!token) return undefined;
     try {
-      const { payload } = await jwtVerify(token, deps.config.jwtSecret, {
-        algorithms: ['HS256'],
+      const payload = verifyHs256(token, deps.config.jwtSecret, {
         issuer: TOKEN_ISSUER,
         audience: HUB_AUDIENCE,
         requiredClaims: ['exp', 'sub'],
         currentDate: deps.config.now(),
       });
+      if (!payload) return undefined;
       if (!(await sessionIsCurrent(deps, payload))) return undefined;
       const perms = payload.permissions;
       const role = payload.role;

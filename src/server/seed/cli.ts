@@ -61,7 +61,7 @@ async function main() {
   const config = loadConfig();
   const seed = args.seed ?? config.seed;
   const scale = args.scale ?? config.scale;
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'workspace.sqlite') });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'workspace.sqlite'), sqlite: config.sqlite });
   try {
     await seedReferenceData(db);
     if (await hasData(db)) {

@@ -20,7 +20,7 @@ async function main() {
   const config = loadConfig();
   const key = config.gatewayKeys[0] ?? (config.demo ? demoGatewayKey(config.dataDir) : undefined);
   if (!key) throw new Error('no gateway key: set GATEWAY_KEYS (or run with demo data, which generates one)');
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'workspace.sqlite') });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, sqliteFile: join(config.dataDir, 'workspace.sqlite'), sqlite: config.sqlite });
   const n = Number(arg('devices') ?? config.simulator.devices);
   const devices = await simulatedDevices(db, n);
   await db.destroy();

@@ -62,6 +62,8 @@ export const LIVE_MAX_DEVICES = 10_000;
 /** Ingestion: most messages per request (the body limit is 20 MB). */
 export const INGEST_MAX_BATCH = 50_000;
 export const GATEWAY_KEY_HEADER = 'X-Gateway-Key';
+/** Ingestion: a message dated more than this after the server's clock is refused (its own result). */
+export const INGEST_MAX_FUTURE_SECONDS = 300;
 
 /** Call button types (ours; the spec says "EnumValues with Value and PhoneNumber"). Custom needs a number. */
 export const CALL_BUTTON = { Arc: 1, Custom: 2, Disabled: 3 } as const;
@@ -171,6 +173,8 @@ export const LIVE_TEXT = {
   unknownDevice: 'No device has this identity.',
   duplicate: 'Already stored (same messageId).',
   typeMismatch: "deviceType is not the device's type.",
+  futureDate: `The message date is more than ${INGEST_MAX_FUTURE_SECONDS / 60} minutes in the future.`,
+  tooManyBatches: 'This gateway sends too many batches; wait and send again.',
   propertiesTooLarge: 'properties can be at most 16 KB of JSON.',
   stored: 'Stored.',
 } as const;
@@ -180,6 +184,8 @@ export const LIVE_CODE = {
   duplicate: 'duplicate_message',
   unknownConnection: 'hub_connection_unknown',
   notConfigurable: 'device_not_configurable',
+  typeMismatch: 'device_type_mismatch',
+  futureDate: 'message_date_in_future',
 } as const;
 
 // ---------------------------------------------------------------- building blocks
@@ -189,10 +195,22 @@ const text = (required: string, max: number, tooLong: string) =>
   v.pipe(v.string(required), v.trim(), v.nonEmpty(required), v.maxLength(max, tooLong), v.check(noNul, required));
 const identity = text(LIVE_TEXT.identityRequired, 64, LIVE_TEXT.identityTooLong);
 const serial = text(LIVE_TEXT.serialRequired, 64, 'A serial number can be at most 64 characters long.');
+/**
+ * Whether an ISO-8601 date and time names a real calendar moment: month 1–12, a day the month has
+ * (leap years included), hour < 24, minute and second < 60. Date.parse alone rolls 2026-02-30
+ * over to 03-02.
+ */
+export function isCalendarDateTime(s: string): boolean {
+  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(s);
+  if (!m || Number.isNaN(Date.parse(s))) return false;
+  const [y, mo, d, h, mi, sec] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
+  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
+  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth && h < 24 && mi < 60 && sec < 60;
+}
 const isoDate = v.pipe(
   v.string(LIVE_TEXT.badDate),
   v.trim(),
-  v.check((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(s) && !Number.isNaN(Date.parse(s)), LIVE_TEXT.badDate),
+  v.check(isCalendarDateTime, LIVE_TEXT.badDate),
   v.transform((s) => new Date(s).toISOString()),
 );
 const page = v.optional(v.pipe(v.number(pageMessage), v.integer(pageMessage), v.minValue(1, pageMessage), v.maxValue(MAX_PAGE, pageMessage)), 1);

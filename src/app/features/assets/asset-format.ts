@@ -39,15 +39,8 @@ export function toListFilter(values: FilterValues, page: number, pageSize: numbe
   return out;
 }
 
-/** 'AwaitingReturn_Replacement' → 'Awaiting Return Replacement'. */
-export function statusLabel(name: string | null | undefined): string {
-  if (!name) return '-';
-  return name
-    .replace(/_/g, ' ')
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
+/** 'AwaitingReturn_Replacement' → 'Awaiting Return Replacement' (the list's Status sort follows these labels). */
+export { statusLabel } from '../../../shared/name-order';
 
 /** Spec §9: en-GB dates with a 24-hour clock; empty as '-'. */
 export function formatDateTime(value: string | null | undefined): string {

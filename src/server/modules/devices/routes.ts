@@ -45,7 +45,6 @@ import {
   findDeviceById,
   findDeviceBySerial,
   findDeviceRow,
-  forgetDeviceTotal,
   importDevices,
   listDevices,
   listDevicesByIds,
@@ -314,7 +313,6 @@ export function deviceRoutes(api: Api) {
         });
         return r;
       });
-      if (out.created) forgetDeviceTotal(db);
       return c.json(out satisfies ImportResponse);
     },
   );

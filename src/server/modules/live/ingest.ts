@@ -3,6 +3,8 @@
 //   1. validate every entry (ingestMessageSchema; properties.Configuration and
 //      AppliedConfigurationIds as documented there) — a bad entry is a 400 result, the rest go on;
 //   2. resolve identities to devices (IMEI, else serial; cached for 30 s) — unknown: 404 result;
+//      a deviceType other than the device's, or a date more than INGEST_MAX_FUTURE_SECONDS ahead
+//      of the server's clock (it would stay the device's last message): 422 result;
 //   3. INSERT the messages ... ON CONFLICT (id) DO NOTHING RETURNING id — a message id stored
 //      before is a duplicate (idempotent: the same message twice is stored once);
 //   4. per device: the latest message and connection state (deviceLastMessages, upsert), the
@@ -22,6 +24,7 @@ import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
 import {
   CONNECTED_WINDOW_SECONDS,
   DEVICE_MESSAGE,
+  INGEST_MAX_FUTURE_SECONDS,
   LIVE_CODE,
   LIVE_TEXT,
   configurationChangeSchema,
@@ -205,6 +208,10 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
     const { entry, error } = validate(x, i);
     if (error) return void results.push(error);
     if (!entry) return;
+    if (Date.parse(entry.m.date) > nowMs + INGEST_MAX_FUTURE_SECONDS * 1000) {
+      results.push({ Index: i, MessageId: entry.m.messageId, Status: 422, Code: LIVE_CODE.futureDate, Message: LIVE_TEXT.futureDate });
+      return;
+    }
     if (seen.has(entry.m.messageId)) {
       duplicates++;
       results.push({ Index: i, MessageId: entry.m.messageId, Status: 200, Code: LIVE_CODE.duplicate, Message: LIVE_TEXT.duplicate });
@@ -218,8 +225,10 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
   const known: Entry[] = [];
   for (const e of entries) {
     e.dev = devices.get(e.m.deviceIdentity);
-    if (e.dev) known.push(e);
-    else results.push({ Index: e.index, MessageId: e.m.messageId, Status: 404, Code: CODE.deviceNotFound, Message: LIVE_TEXT.unknownDevice });
+    if (!e.dev) results.push({ Index: e.index, MessageId: e.m.messageId, Status: 404, Code: CODE.deviceNotFound, Message: LIVE_TEXT.unknownDevice });
+    else if (e.dev.type !== e.m.deviceType)
+      results.push({ Index: e.index, MessageId: e.m.messageId, Status: 422, Code: LIVE_CODE.typeMismatch, Message: LIVE_TEXT.typeMismatch });
+    else known.push(e);
   }
 
   const events: HubEvent[] = [];

@@ -3,7 +3,8 @@
 // src/shared/schemas/live.ts. Every change that a watching screen must see is published on the hub.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Papa from 'papaparse';
-import { ApiError, badRequest, deps, notFound, type Api, type Ctx } from '../../http.js';
+import { ApiError, badRequest, deps, errorBody, notFound, readJson, type Api, type Ctx, type Deps } from '../../http.js';
+import { createLimiter, memoryStore, redisStore, type Limiter } from '../../auth/rate-limit.js';
 import type { Hub } from '../../realtime/hub.js';
 import { audit } from '../../util.js';
 import { devicesBySerials } from '../devices/repo.js';
@@ -68,13 +69,20 @@ const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 const SAMPLE_IDENTITY = '359000000000000';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
-/** Whether the X-Gateway-Key is one of the configured keys (constant-time per key). */
-function gatewayKeyValid(keys: readonly string[], given: string | undefined) {
-  if (!given || !keys.length) return false;
+/** The X-Gateway-Key's rate-limit key (a digest prefix: the key itself is never stored) if it is one of the configured keys (constant-time per key), else undefined. */
+function gatewayOf(keys: readonly string[], given: string | undefined): string | undefined {
+  if (!given || !keys.length) return undefined;
   const g = digest(given);
   let ok = false;
   for (const k of keys) ok = timingSafeEqual(digest(k), g) || ok;
-  return ok;
+  return ok ? g.toString('base64url').slice(0, 16) : undefined;
+}
+
+const GATEWAY_WINDOW_MS = 10_000;
+/** Batches per gateway key per 10 s (config.gatewayBatchesPer10s): in Redis when configured, so every node counts together. */
+export function createIngestLimiter(d: Deps): Limiter {
+  const store = d.redis ? redisStore(d.redis, { log: d.log }) : memoryStore({ maxKeys: 1000 });
+  return createLimiter({ name: 'ingest:gateway', limit: d.config.gatewayBatchesPer10s ?? 1000, windowMs: GATEWAY_WINDOW_MS, now: () => d.config.now(), store });
 }
 
 const stamp = (d: Date) => d.toISOString().slice(0, 10);
@@ -100,24 +108,35 @@ function countIngested(r: IngestResponse) {
   for (const x of r.Results) if (x.Code !== LIVE_CODE.duplicate) ingestCounter.inc({ result: 'rejected', reason: x.Code });
 }
 
-export function liveRoutes(api: Api, hub: Hub) {
+export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
   // ---------------------------------------------------------------- ingestion (gateways)
 
-  // public: gateways are not users; the X-Gateway-Key is checked in the handler (403 without a valid one)
+  // public: gateways are not users. The X-Gateway-Key (403 without a valid one) and the gateway's
+  // rate limit (429) are checked from the headers, before any byte of the (up to 20 MB) body is read.
   const sample = { json: [], headers: { [GATEWAY_KEY_HEADER]: 'test-gateway-key' } };
-  api.post('/api/v1/device-messages/ingest', { access: 'public', bodyLimit: 'upload', sample }, async (c) => {
+  const gate = async (c: Ctx) => {
+    const gateway = gatewayOf(deps(c).config.gatewayKeys, c.req.header(GATEWAY_KEY_HEADER));
+    if (!gateway) {
+      ingestBatchesRefused.inc({ reason: 'gateway_key' });
+      throw new ApiError(403, LIVE_TEXT.gatewayKey, LIVE_CODE.gatewayKey);
+    }
+    const r = await ingestLimiter.take(gateway);
+    if (!r.ok) ingestBatchesRefused.inc({ reason: 'rate_limited' });
+    if (!r.ok) return c.json(errorBody(LIVE_TEXT.tooManyBatches, CODE.rateLimited), 429, { 'Retry-After': String(r.retryAfterSeconds) });
+    return undefined;
+  };
+  api.post('/api/v1/device-messages/ingest', { access: 'public', bodyLimit: 'upload', sample, gate }, async (c) => {
     const { db, config } = deps(c);
     const refuse = (reason: string, e: ApiError) => {
       ingestBatchesRefused.inc({ reason });
       return e;
     };
-    if (!gatewayKeyValid(config.gatewayKeys, c.req.header(GATEWAY_KEY_HEADER)))
-      throw refuse('gateway_key', new ApiError(403, LIVE_TEXT.gatewayKey, LIVE_CODE.gatewayKey));
     let raw: unknown;
     try {
-      raw = await c.req.json();
-    } catch {
-      throw refuse('invalid_json', badRequest('The request body must be valid JSON.', CODE.validation));
+      raw = await readJson(c);
+    } catch (e) {
+      if (e instanceof ApiError) throw refuse('invalid_json', e);
+      throw e;
     }
     if (!Array.isArray(raw)) throw refuse('not_array', badRequest(LIVE_TEXT.notArray));
     if (raw.length > INGEST_MAX_BATCH) throw refuse('too_large', new ApiError(413, LIVE_TEXT.batchTooLarge, CODE.tooLarge));
