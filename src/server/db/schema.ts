@@ -212,6 +212,28 @@ export interface DeviceLastMessageTable {
   receivedAt: string;
 }
 
+/** Bucket counts of alarm reports per London closed day and grain (migration 013, modules/alarm-reports/aggregates.ts). */
+export interface AlarmStatsTable {
+  grain: number;
+  day: string;
+  verificationType: number;
+  verificationCategory: number;
+  alarmType: number;
+  tier: number;
+  deviceType: number;
+  arcControllerId: string;
+  customerAccountFullName: string;
+  /** all; s0… the Verification Started bands; c0… the Verification Completed bands */
+  n: number;
+  s0: number;
+  s1: number;
+  s2: number;
+  c0: number;
+  c1: number;
+  c2: number;
+  c3: number;
+}
+
 export interface AlarmReportTable {
   id: string;
   alarmId: string;
@@ -376,6 +398,7 @@ export interface Database {
   deviceMessages: DeviceMessageTable;
   deviceLastMessages: DeviceLastMessageTable;
   alarmReports: AlarmReportTable;
+  alarmStats: AlarmStatsTable;
   alarmCalls: AlarmCallTable;
   alarmMemos: AlarmMemoTable;
   activityJournal: ActivityJournalTable;
