@@ -41,7 +41,10 @@ async function upSqlite(db: Kysely<any>) {
       insert or replace into "alarmReports_serial_fts" (rowid, serial) values (new.rowid, new."deviceSerial");
     end`,
   );
-  await run(db, `create trigger "alarmReports_serial_fts_ad" after delete on "alarmReports" begin delete from "alarmReports_serial_fts" where rowid = old.rowid; end`);
+  await run(
+    db,
+    `create trigger "alarmReports_serial_fts_ad" after delete on "alarmReports" begin delete from "alarmReports_serial_fts" where rowid = old.rowid; end`,
+  );
   await run(
     db,
     `create trigger "alarmReports_serial_fts_au" after update of "deviceSerial" on "alarmReports" begin
