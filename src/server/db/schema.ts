@@ -222,7 +222,6 @@ export interface AlarmStatsTable {
   tier: number;
   deviceType: number;
   arcControllerId: string;
-  customerAccountFullName: string;
   /** all; s0… the Verification Started bands; c0… the Verification Completed bands */
   n: number;
   s0: number;

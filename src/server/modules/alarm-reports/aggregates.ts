@@ -7,17 +7,17 @@
 //   1  day, verification type                                   (no other filter)
 //   2  … + verification category, alarm type, tier, device type (any of these filters)
 //   3  … + ARC controller                                        (controller filter)
-//   4  … + customer account name                                 (account contains-filter)
-// A filter that needs dimensions of two grains, a person filter or a search is answered from the
-// raw rows (through the indexes) instead. Migration 013 creates the table and its triggers from
+// A filter that needs dimensions of two grains, an account or person contains-filter or a search
+// is answered from the raw rows instead (through the trigram and date indexes): an account or
+// person grain would hold about one row per report, costing a write for nothing. Migration 013 creates the table and its triggers from
 // these definitions; the bands are the shared STARTED_BANDS / COMPLETED_BANDS.
 import { COMPLETED_BANDS, STARTED_BANDS } from '../../../shared/schemas/alarm-reports.js';
 
 export const STATS_TABLE = 'alarmStats';
 
-type Dim = 'verificationCategory' | 'alarmType' | 'tier' | 'deviceType' | 'arcControllerId' | 'customerAccountFullName';
+type Dim = 'verificationCategory' | 'alarmType' | 'tier' | 'deviceType' | 'arcControllerId';
 export const INT_DIMS = ['verificationCategory', 'alarmType', 'tier', 'deviceType'] as const;
-export const TEXT_DIMS = ['arcControllerId', 'customerAccountFullName'] as const;
+export const TEXT_DIMS = ['arcControllerId'] as const;
 export const DIMS: readonly Dim[] = [...INT_DIMS, ...TEXT_DIMS];
 
 /** Grain id → the dimensions it keeps (besides day and verification type). */
@@ -25,7 +25,6 @@ export const GRAINS: Record<number, readonly Dim[]> = {
   1: [],
   2: ['verificationCategory', 'alarmType', 'tier', 'deviceType'],
   3: ['arcControllerId'],
-  4: ['customerAccountFullName'],
 };
 
 /** Count columns: n (all), s0… (Verification Started bands), c0… (Verification Completed bands). */

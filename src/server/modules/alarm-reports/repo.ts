@@ -109,13 +109,12 @@ function filterDims(f: Filter): Set<string> {
   if (f.deviceTypes.length) d.add('deviceType');
   if (f.tierTypes.length) d.add('tier');
   if (f.arcControllerIds.length) d.add('arcControllerId');
-  if (f.customerAccountFullName) d.add('customerAccountFullName');
   return d;
 }
 
 /** The smallest statistics grain that answers a filter exactly, or null (person filter, search, or dimensions of two grains). */
 export function statsGrain(f: Filter): number | null {
-  if (f.searchValue || f.personFullName) return null;
+  if (f.searchValue || f.personFullName || f.customerAccountFullName) return null;
   const need = filterDims(f);
   let best: number | null = null;
   for (const [g, dims] of Object.entries(GRAINS)) {
@@ -140,8 +139,6 @@ function statsFiltered<O>(q: StatsQ<O>, grain: number, f: Filter, now: Date): St
   if (f.deviceTypes.length) q = q.where('alarmStats.deviceType', 'in', f.deviceTypes);
   if (f.tierTypes.length) q = q.where('alarmStats.tier', 'in', f.tierTypes);
   if (f.arcControllerIds.length) q = q.where('alarmStats.arcControllerId', 'in', f.arcControllerIds);
-  if (f.customerAccountFullName)
-    q = q.where(sql<boolean>`lower(${sql.ref('alarmStats.customerAccountFullName')}) like ${contains(f.customerAccountFullName)} escape '\\'`);
   return q;
 }
 
@@ -328,18 +325,22 @@ export async function verificationTypeTimeFrames(db: DB, f: Filter, now: Date): 
   const { from, to } = rangeOf(f, now);
   const end = Math.min(to ?? now.getTime(), now.getTime() + 1);
   const types = VERIFICATION_TYPES.map((t) => t.Value);
-  let labels: string[];
+  // Today labels hours; every other option whole days, listed day by day.
+  const labels =
+    from === null || end <= from
+      ? []
+      : option === DATE_RANGE.Today
+        ? labelsBetween(option, from, end)
+        : dayLabelsBetween(option, londonDayOf(from), londonDayOf(end - 1));
   let rows: { label: string; type: number; n: number }[];
   const grain = option === DATE_RANGE.Today ? null : statsGrain(f);
   if (grain !== null) {
-    labels = from === null || end <= from ? [] : dayLabelsBetween(option, londonDayOf(from), londonDayOf(end - 1));
     const days = await statsFiltered(db.selectFrom('alarmStats'), grain, f, now)
       .select(['alarmStats.day', 'alarmStats.verificationType as type', sql<number | string | null>`sum(${sql.ref('alarmStats.n')})`.as('n')])
       .groupBy(['alarmStats.day', 'alarmStats.verificationType'])
       .execute();
     rows = days.map((r) => ({ label: timeLabel(option, dayWall(r.day)), type: r.type, n: Number(r.n ?? 0) }));
   } else {
-    labels = from === null ? [] : labelsBetween(option, from, end);
     const hour = sql<string>`substr(${sql.ref('alarmReports.alarmClosed')}, 1, 13)`;
     const hours = await filtered(db, db.selectFrom('alarmReports'), f, now)
       .select([hour.as('hour'), 'alarmReports.verificationType as type', sql<number | string>`count(*)`.as('n')])
