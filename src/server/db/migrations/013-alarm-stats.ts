@@ -1,9 +1,10 @@
 // 013_alarm_stats: the alarm statistics behind the charts, the response targets and the alarm
 // list's total (modules/alarm-reports/aggregates.ts), kept by triggers in the writing transaction;
-// the alarm list's device-serial search index; the list's sort indexes.
+// the alarm list's device-serial search index; the list's sort indexes (list-order.ts).
 //
 // Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
+import { SORT_INDEXES } from '../../modules/alarm-reports/list-order.js';
 import { COUNT_COLS, DIMS, GRAINS, INT_DIMS, KEY_COLS, rebuildSql, STATS_TABLE, upsertSql, WATCHED_COLS } from '../../modules/alarm-reports/aggregates.js';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
@@ -84,5 +85,6 @@ export const m013: Migration = {
     else await upSqlite(db);
     // Deep pages by closed date read this index alone before fetching the page's rows.
     await db.schema.createIndex('alarmReports_closed_id_idx').on('alarmReports').columns(['alarmClosed', 'id']).execute();
+    for (const [name, keys] of SORT_INDEXES(isPg(db))) await run(db, `create index "${name}" on "alarmReports" (${keys})`);
   },
 };

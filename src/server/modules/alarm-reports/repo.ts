@@ -6,16 +6,7 @@ import { isPostgres, type DB } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
 import { badRequest } from '../../http.js';
-import {
-  ALARM_TYPES,
-  DEVICE_TYPES,
-  TIER_TYPES,
-  VERIFICATION_CATEGORIES,
-  VERIFICATION_TYPES,
-  lookupName,
-  nameRanks,
-  type Lookup,
-} from '../../../shared/codes.js';
+import { ALARM_TYPES, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, lookupName, type Lookup } from '../../../shared/codes.js';
 import {
   ALARM_TEXT,
   COMPLETED_BANDS,
@@ -41,6 +32,7 @@ import {
 import { closedRange, dayLabelsBetween, dayWall, hourWalls, labelsBetween, londonDayOf, timeLabel } from './time.js';
 import { bandSql, COMPLETED_COLS, COUNT_COLS, GRAINS, STARTED_COLS } from './aggregates.js';
 import { cpLength, ftsPhrase } from '../search/keys.js';
+import { lowerSql, rankSql } from './list-order.js';
 import { snapshotDto } from './snapshot.js';
 
 type Q<O> = SelectQueryBuilder<Database, 'alarmReports', O>;
@@ -185,12 +177,6 @@ async function totalCount(db: DB, f: Filter, now: Date): Promise<number> {
 
 // ---------------------------------------------------------------- list
 
-/** Sort position of each code by the name shown (codes.ts nameRanks) as SQL over a column. */
-function rankSql(col: string, list: Lookup[]) {
-  const ranks = nameRanks(list);
-  return `case ${col} ${[...ranks].map(([value, rank]) => `when ${value} then ${rank}`).join(' ')} else ${ranks.size} end`;
-}
-
 type SortKind = { col: string; kind: 'date' | 'text' | 'code'; nullable: boolean; names?: Lookup[] };
 const SORT_COLUMN: Record<AlarmReportSortBy, SortKind> = {
   AlarmClosedDate: { col: 'alarmClosed', kind: 'date', nullable: false },
@@ -213,7 +199,7 @@ function sorted<O>(db: DB, q: Q<O>, sortBy: AlarmReportSortBy, desc: boolean): Q
   const dir = desc ? 'desc' : 'asc';
   const col = `"alarmReports"."${s.col}"`;
   if (s.nullable) q = q.orderBy(sql.raw(`case when ${col} is null then 1 else 0 end`));
-  if (s.kind === 'text') q = q.orderBy(sql.raw(`lower(${col})${isPostgres(db) ? ' collate "C"' : ''} ${dir}`));
+  if (s.kind === 'text') q = q.orderBy(sql.raw(`${lowerSql(col, isPostgres(db))} ${dir}`));
   else if (s.kind === 'code') q = q.orderBy(sql.raw(`${rankSql(col, s.names!)} ${dir}`));
   if (s.kind !== 'code') q = q.orderBy(sql.raw(`${col} ${dir}`));
   return q.orderBy(sql.raw(`"alarmReports"."id" ${dir}`));
