@@ -289,28 +289,38 @@ async function insertCost(db: DB, dialect: 'sqlite' | 'pg', f: Figures) {
   const triggers = dialect === 'pg' ? ['alarmStats_aiud', 'alarmStats_au'] : ['alarmStats_ai', 'alarmStats_ad', 'alarmStats_au'];
   const measure = async (withStats: boolean) => {
     const ms: number[] = [];
+    let cpu = 0;
     await db
       .transaction()
       .execute(async (trx) => {
         if (!withStats) for (const t of triggers) await sql.raw(`drop trigger "${t}"${dialect === 'pg' ? ' on "alarmReports"' : ''}`).execute(trx);
         for (const row of rows) {
+          const c0 = process.cpuUsage();
           const t = performance.now();
           await sql`${sql.raw(INSERT_HEAD)} values (${sql.join(row)}, null, 0, null, '{}', '{}', '"e"')`.execute(trx);
           ms.push(performance.now() - t);
+          const c = process.cpuUsage(c0);
+          cpu += (c.user + c.system) / 1000;
         }
         throw new Error('rollback');
       })
       .catch((e: Error) => {
         if (e.message !== 'rollback') throw e;
       });
-    return Math.round(percentileOf(ms, 95) * 100) / 100;
+    return { p95: Math.round(percentileOf(ms, 95) * 100) / 100, cpu: Math.round((cpu / rows.length) * 1000) / 1000 };
   };
   await measure(true); // warm-up
-  const before = await measure(false);
-  const after = await measure(true);
+  const without = await measure(false);
+  const withStats = await measure(true);
+  const before = without.p95;
+  const after = withStats.p95;
+  f[`${dialect}.insert.cpu_mean_ms_without_stats`] = without.cpu;
+  f[`${dialect}.insert.cpu_mean_ms_with_stats`] = withStats.cpu;
   f[`${dialect}.insert.p95_ms_without_stats`] = before;
   f[`${dialect}.insert.p95_ms_with_stats`] = after;
-  log(`${dialect} alarm report insert p95: ${before} ms without the statistics triggers, ${after} ms with them (load ${load()})`);
+  log(
+    `${dialect} alarm report insert p95: ${before} ms without the statistics triggers, ${after} ms with them; CPU mean ${without.cpu} / ${withStats.cpu} ms (load ${load()})`,
+  );
 }
 
 async function measureDialect(dialect: 'sqlite' | 'pg', db: DB): Promise<Figures> {
