@@ -1,7 +1,7 @@
 // Alarm report queries (db first). The filters of the list, the charts, the export and the
 // response targets are one WHERE clause (`filtered`); the detail document is assembled from the
 // report row, its stored snapshot, calls, activity journal and notes.
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
@@ -30,7 +30,7 @@ import {
   type TypeTimeFrames,
 } from '../../../shared/schemas/alarm-reports.js';
 import { closedRange, dayLabelsBetween, dayWall, hourWalls, labelsBetween, londonDayOf, timeLabel } from './time.js';
-import { bandSql, COMPLETED_COLS, COUNT_COLS, GRAINS, STARTED_COLS } from './aggregates.js';
+import { bandSql, COMPLETED_COLS, COUNT_COLS, GRAINS, MONTH_GRAIN, STARTED_COLS } from './aggregates.js';
 import { cpLength, ftsPhrase } from '../search/keys.js';
 import { lowerSql, rankSql } from './list-order.js';
 import { snapshotDto } from './snapshot.js';
@@ -104,27 +104,61 @@ function filterDims(f: Filter): Set<string> {
   return d;
 }
 
-/** The smallest statistics grain that answers a filter exactly, or null (person filter, search, or dimensions of two grains). */
+const DAY_GRAINS = Object.keys(GRAINS)
+  .map(Number)
+  .filter((g) => !Object.values(MONTH_GRAIN).includes(g));
+
+/** The smallest day grain of the statistics that answers a filter exactly, or null (contains-filters, search, or dimensions of two grains). */
 export function statsGrain(f: Filter): number | null {
   if (f.searchValue || f.personFullName || f.customerAccountFullName) return null;
   const need = filterDims(f);
   let best: number | null = null;
-  for (const [g, dims] of Object.entries(GRAINS)) {
+  for (const g of DAY_GRAINS) {
+    const dims = GRAINS[g]!;
     if (![...need].every((d) => (dims as readonly string[]).includes(d))) continue;
-    if (best === null || dims.length < GRAINS[best]!.length) best = Number(g);
+    if (best === null || dims.length < GRAINS[best]!.length) best = g;
   }
   return best;
 }
 
 type StatsQ<O> = SelectQueryBuilder<Database, 'alarmStats', O>;
+const month = (day: string) => day.slice(0, 7);
+const nextMonth = (day: string) => {
+  const [y, m] = day.split('-').map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
+};
 
-/** The statistics rows of a filter in a grain: London closed days of its range, and its dimensions. */
-function statsFiltered<O>(q: StatsQ<O>, grain: number, f: Filter, now: Date): StatsQ<O> {
+/**
+ * The statistics rows of a filter in a grain: the London closed days of its range (every bound is
+ * a London midnight, so the range is whole days) and its dimensions. With `months`, a grain that
+ * has a month twin reads the range's whole months there and only the partial ends as days.
+ */
+function statsFiltered<O>(q: StatsQ<O>, grain: number, f: Filter, now: Date, months = true): StatsQ<O> {
   const { from, to } = rangeOf(f, now);
-  q = q.where('alarmStats.grain', '=', grain);
-  // Every bound is a London midnight, so the range is whole days.
-  if (from !== null) q = q.where('alarmStats.day', '>=', londonDayOf(from));
-  if (to !== null) q = q.where('alarmStats.day', '<', londonDayOf(to));
+  const first = from === null ? null : londonDayOf(from);
+  const end = to === null ? null : londonDayOf(to);
+  const twin = months ? MONTH_GRAIN[grain] : undefined;
+  const days = (a: string | null, b: string | null) => (eb: ExpressionBuilder<Database, 'alarmStats'>) =>
+    eb.and([eb('alarmStats.grain', '=', grain), ...(a === null ? [] : [eb('alarmStats.day', '>=', a)]), ...(b === null ? [] : [eb('alarmStats.day', '<', b)])]);
+  if (twin === undefined) q = q.where(days(first, end));
+  else {
+    // whole months: [m1, m2) as 'YYYY-MM'; days before m1 and from m2 on
+    const m1 = first === null ? null : first.endsWith('-01') ? month(first) : nextMonth(first);
+    const m2 = end === null ? null : month(end);
+    if (m1 !== null && m2 !== null && m1 >= m2) q = q.where(days(first, end));
+    else
+      q = q.where((eb) =>
+        eb.or([
+          ...(m1 === null ? [] : [days(first, `${m1}-01`)(eb)]),
+          eb.and([
+            eb('alarmStats.grain', '=', twin),
+            ...(m1 === null ? [] : [eb('alarmStats.day', '>=', m1)]),
+            ...(m2 === null ? [] : [eb('alarmStats.day', '<', m2)]),
+          ]),
+          ...(m2 === null ? [] : [days(`${m2}-01`, end)(eb)]),
+        ]),
+      );
+  }
   if (f.alarmVerificationTypes.length) q = q.where('alarmStats.verificationType', 'in', f.alarmVerificationTypes);
   if (f.alarmTypes.length) q = q.where('alarmStats.alarmType', 'in', f.alarmTypes);
   if (f.alarmVerificationCategoryTypes.length) q = q.where('alarmStats.verificationCategory', 'in', f.alarmVerificationCategoryTypes);
@@ -321,11 +355,13 @@ export async function verificationTypeTimeFrames(db: DB, f: Filter, now: Date): 
   let rows: { label: string; type: number; n: number }[];
   const grain = option === DATE_RANGE.Today ? null : statsGrain(f);
   if (grain !== null) {
-    const days = await statsFiltered(db.selectFrom('alarmStats'), grain, f, now)
+    // Month labels (options 5 and 6) may read whole months; a month row's key is 'YYYY-MM'.
+    const monthLabels = option === DATE_RANGE.Last6Months || option === DATE_RANGE.Last12Months;
+    const days = await statsFiltered(db.selectFrom('alarmStats'), grain, f, now, monthLabels)
       .select(['alarmStats.day', 'alarmStats.verificationType as type', sql<number | string | null>`sum(${sql.ref('alarmStats.n')})`.as('n')])
       .groupBy(['alarmStats.day', 'alarmStats.verificationType'])
       .execute();
-    rows = days.map((r) => ({ label: timeLabel(option, dayWall(r.day)), type: r.type, n: Number(r.n ?? 0) }));
+    rows = days.map((r) => ({ label: timeLabel(option, dayWall(r.day.length === 7 ? `${r.day}-01` : r.day)), type: r.type, n: Number(r.n ?? 0) }));
   } else {
     const hour = sql<string>`substr(${sql.ref('alarmReports.alarmClosed')}, 1, 13)`;
     const hours = await filtered(db, db.selectFrom('alarmReports'), f, now)
