@@ -1,6 +1,7 @@
 // Alarm report queries (db first). The filters of the list, the charts, the export and the
-// response targets are one WHERE clause (`filtered`); the detail document is assembled from the
-// report row, its stored snapshot, calls, activity journal and notes.
+// response targets are one WHERE clause over the reports (`filtered`) or, for the counts, over the
+// statistics (`statsFiltered`, aggregates.ts) when a grain answers the filter; the detail document
+// is assembled from the report row, its stored snapshot, calls, activity journal and notes.
 import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
