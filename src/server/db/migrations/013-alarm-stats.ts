@@ -85,6 +85,8 @@ export const m013: Migration = {
     else await upSqlite(db);
     // Deep pages by closed date read this index alone before fetching the page's rows.
     await db.schema.createIndex('alarmReports_closed_id_idx').on('alarmReports').columns(['alarmClosed', 'id']).execute();
+    // … and so do those of one verification type (the default list shows Real Incidents).
+    await db.schema.createIndex('alarmReports_vtype_closed_idx').on('alarmReports').columns(['verificationType', 'alarmClosed', 'id']).execute();
     for (const [name, keys] of SORT_INDEXES(isPg(db))) await run(db, `create index "${name}" on "alarmReports" (${keys})`);
   },
 };

@@ -10,6 +10,16 @@ export function rankSql(col: string, list: Lookup[]) {
   return `case ${col} ${[...ranks].map(([value, rank]) => `when ${value} then ${rank}`).join(' ')} else ${new Set(ranks.values()).size} end`;
 }
 
+/**
+ * The same positions reversed (Z to A), with empty and unknown codes still last: a nullable code
+ * sorted descending orders by this ascending, so one index serves it with its empty values last.
+ */
+export function reversedRankSql(col: string, list: Lookup[]) {
+  const ranks = nameRanks(list);
+  const last = new Set(ranks.values()).size;
+  return `case ${col} ${[...ranks].map(([value, rank]) => `when ${value} then ${last - 1 - rank}`).join(' ')} else ${last} end`;
+}
+
 /** Case-insensitive byte-order key of a text column. */
 export const lowerSql = (col: string, pg: boolean) => `lower(${col})${pg ? ' collate "C"' : ''}`;
 
@@ -23,13 +33,18 @@ export const CODE_NAMES = {
 
 /**
  * Indexes that hand the list its sorted ids without sorting the range: [name, key list over the
- * unqualified columns]. The non-empty codes and text sorts read them in either direction; the
- * nullable ones (tier, device, controller) sort the filtered rows.
+ * unqualified columns]. Codes and text without empty values read them in either direction; tier
+ * and device type have one index a direction (their empty values last both ways); the controller
+ * sort sorts the filtered rows.
  */
 export const SORT_INDEXES = (pg: boolean): [string, string][] => [
   ['alarmReports_sort_type_idx', `(${rankSql('"alarmType"', ALARM_TYPES)}), "id"`],
   ['alarmReports_sort_vtype_idx', `(${rankSql('"verificationType"', VERIFICATION_TYPES)}), "id"`],
   ['alarmReports_sort_category_idx', `(${rankSql('"verificationCategory"', VERIFICATION_CATEGORIES)}), "id"`],
+  ['alarmReports_sort_tier_idx', `(${rankSql('"tier"', TIER_TYPES)}), "id"`],
+  ['alarmReports_sort_tier_desc_idx', `(${reversedRankSql('"tier"', TIER_TYPES)}), "id" desc`],
+  ['alarmReports_sort_device_idx', `(${rankSql('"deviceType"', DEVICE_TYPES)}), "id"`],
+  ['alarmReports_sort_device_desc_idx', `(${reversedRankSql('"deviceType"', DEVICE_TYPES)}), "id" desc`],
   ['alarmReports_sort_person_idx', `${lowerSql('"personFullName"', pg)}, "personFullName", "id"`],
   ['alarmReports_sort_account_idx', `${lowerSql('"customerAccountFullName"', pg)}, "customerAccountFullName", "id"`],
 ];

@@ -33,7 +33,7 @@ import {
 import { closedRange, dayLabelsBetween, dayWall, hourWalls, labelsBetween, londonDayOf, timeLabel } from './time.js';
 import { bandSql, COMPLETED_COLS, COUNT_COLS, GRAINS, MONTH_GRAIN, STARTED_COLS } from './aggregates.js';
 import { cpLength, ftsPhrase } from '../search/keys.js';
-import { lowerSql, rankSql } from './list-order.js';
+import { lowerSql, rankSql, reversedRankSql } from './list-order.js';
 import { snapshotDto } from './snapshot.js';
 
 type Q<O> = SelectQueryBuilder<Database, 'alarmReports', O>;
@@ -233,6 +233,10 @@ function sorted<O>(db: DB, q: Q<O>, sortBy: AlarmReportSortBy, desc: boolean): Q
   const s = SORT_COLUMN[sortBy];
   const dir = desc ? 'desc' : 'asc';
   const col = `"alarmReports"."${s.col}"`;
+  // A nullable code: its position (empty values last) ascending, or its reversed position
+  // ascending, with the id in the sort's direction; list-order.ts has an index for each.
+  if (s.kind === 'code' && s.nullable)
+    return q.orderBy(sql.raw(desc ? reversedRankSql(col, s.names!) : rankSql(col, s.names!))).orderBy(sql.raw(`"alarmReports"."id" ${dir}`));
   if (s.nullable) q = q.orderBy(sql.raw(`case when ${col} is null then 1 else 0 end`));
   if (s.kind === 'text') q = q.orderBy(sql.raw(`${lowerSql(col, isPostgres(db))} ${dir}`));
   else if (s.kind === 'code') q = q.orderBy(sql.raw(`${rankSql(col, s.names!)} ${dir}`));
