@@ -1,7 +1,16 @@
 // UK calendar arithmetic of the alarm report ranges and chart labels (src/server/modules/alarm-reports/time.ts)
 // across the 2026 clock changes (29 March 01:00 UTC forward, 25 October 01:00 UTC back).
 import { describe, expect, test } from 'vitest';
-import { closedRange, labelsBetween, londonDayStart, londonWall, timeLabel } from '../../src/server/modules/alarm-reports/time.js';
+import {
+  closedRange,
+  dayLabelsBetween,
+  hourWalls,
+  labelsBetween,
+  londonDayOf,
+  londonDayStart,
+  londonWall,
+  timeLabel,
+} from '../../src/server/modules/alarm-reports/time.js';
 import { bandOf, COMPLETED_BANDS, STARTED_BANDS } from '../../src/shared/schemas/alarm-reports.js';
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -70,5 +79,27 @@ describe('bands', () => {
       '180-600 s',
       'Over 600 s',
     ]);
+  });
+});
+
+describe('day-by-day labels and hour folding', () => {
+  test('hourWalls gives the wall clock londonWall gives, for every hour of 2025–2027', () => {
+    const wall = hourWalls();
+    const wrong: string[] = [];
+    for (let t = Date.UTC(2025, 0, 1); t < Date.UTC(2028, 0, 1); t += 3_600_000) {
+      const hour = new Date(t).toISOString().slice(0, 13);
+      if (JSON.stringify(wall(hour)) !== JSON.stringify(londonWall(t))) wrong.push(hour);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  test('dayLabelsBetween lists the labels labelsBetween lists hour by hour, for options 2–6 across both changes', () => {
+    for (const now of ['2026-11-22T12:00:00.000Z', '2026-04-02T08:00:00.000Z', '2026-10-27T23:30:00.000Z']) {
+      const nowMs = Date.parse(now);
+      for (const option of [2, 3, 4, 5, 6]) {
+        const { from } = closedRange(option, null, null, nowMs);
+        expect(dayLabelsBetween(option, londonDayOf(from!), londonDayOf(nowMs)), `${now} option ${option}`).toEqual(labelsBetween(option, from!, nowMs + 1));
+      }
+    }
   });
 });

@@ -211,19 +211,25 @@ describe('get-list sorting and paging', () => {
   const order = async (sortBy: AlarmReportSortBy, sortDescending: boolean) =>
     (await listIds(M, { sortBy, sortDescending })).ids.map((id) => r.findIndex((x) => x.alarmId === id));
 
-  test('default: closed date newest first; every sort field both ways, text case-insensitive, empty values last', async () => {
+  test('default: closed date newest first; every sort field both ways, text case-insensitive, codes by the name shown, empty values last', async () => {
     expect((await listIds(M)).ids.map((id) => r.findIndex((x) => x.alarmId === id))).toEqual([1, 0, 2]);
     expect(await order('AlarmClosedDate', false)).toEqual([2, 0, 1]);
     expect(await order('PersonFullName', false)).toEqual([1, 2, 0]);
     expect(await order('PersonFullName', true)).toEqual([0, 2, 1]);
     expect(await order('Tier', false)).toEqual([2, 0, 1]);
     expect(await order('Tier', true)).toEqual([0, 2, 1]);
-    expect(await order('DeviceType', false)).toEqual([0, 2, 1]);
+    // by name: SG640 before Smartphone (the codes 640 and 3 would say otherwise), empty last
+    expect(await order('DeviceType', false)).toEqual([2, 0, 1]);
+    expect(await order('DeviceType', true)).toEqual([0, 2, 1]);
     expect(await order('ArcControllerFullName', false)).toEqual([2, 0, 1]);
     expect(await order('ArcControllerFullName', true)).toEqual([0, 2, 1]);
-    expect(await order('AlarmType', false)).toEqual([1, 0, 2]);
-    expect(await order('AlarmVerificationType', false)).toEqual([2, 0, 1]);
-    expect(await order('AlarmVerificationCategory', true)).toEqual([1, 0, 2]);
+    // Fall Detected (2), SOS Button (1), Welfare Check Failed (6)
+    expect(await order('AlarmType', false)).toEqual([0, 1, 2]);
+    expect(await order('AlarmType', true)).toEqual([2, 1, 0]);
+    // False (4), Precautionary Incident (2), Real Incident (1)
+    expect(await order('AlarmVerificationType', false)).toEqual([1, 0, 2]);
+    // Violence (101), Technical Fault (401), Security (203)
+    expect(await order('AlarmVerificationCategory', true)).toEqual([2, 1, 0]);
     expect(await order('CustomerAccountFullName', false)).toHaveLength(3);
   });
 
@@ -290,22 +296,27 @@ describe('chart timeframes and response targets', () => {
     expect(none.body).toMatchObject({ TotalCount: 0, TimeFrames: [{ Count: 0 }, { Count: 0 }, { Count: 0 }, { Count: 0 }] });
   });
 
-  test('response targets: within 10 s and within 40 s are inclusive; percent, target, met; the missed list slowest first', async () => {
+  test('response targets: within 10 s and within 40 s are the chart bands below 10 s and 40 s; percent, target, met; the missed list slowest first', async () => {
     const r = await post('/alarm-report/get-response-targets', filter);
     expect(r.status).toBe(200);
     expect(r.body).toMatchObject({
       TotalCount: 6,
-      Within10: { Count: 3, Percent: 50, TargetPercent: 80, Met: false },
-      Within40: { Count: 5, Percent: 83.33, TargetPercent: 98.5, Met: false },
-      MissedTotal: 3,
+      Within10: { Count: 2, Percent: 33.33, TargetPercent: 80, Met: false },
+      Within40: { Count: 4, Percent: 66.67, TargetPercent: 98.5, Met: false },
+      MissedTotal: 4,
     });
     expect((r.body.Missed as { VerificationStartedSeconds: number; Over40: boolean }[]).map((m) => [m.VerificationStartedSeconds, m.Over40])).toEqual([
       [41, true],
-      [40, false],
+      [40, true],
       [39, false],
+      [10, false],
     ]);
-    const custom = await post('/alarm-report/get-response-targets', { ...filter, targetWithin10Percent: 50, targetWithin40Percent: 80 });
-    expect(custom.body).toMatchObject({ Within10: { Met: true, TargetPercent: 50 }, Within40: { Met: true } });
+    // the panel and the Verification Started chart agree for the same filter
+    const chart = (await post('/alarm-report/get-verification-started-timeframes', filter)).body as { TimeFrames: { Count: number }[] };
+    expect(r.body.Within10).toMatchObject({ Count: chart.TimeFrames[0]!.Count });
+    expect(r.body.Within40).toMatchObject({ Count: chart.TimeFrames[0]!.Count + chart.TimeFrames[1]!.Count });
+    const custom = await post('/alarm-report/get-response-targets', { ...filter, targetWithin10Percent: 30, targetWithin40Percent: 60 });
+    expect(custom.body).toMatchObject({ Within10: { Met: true, TargetPercent: 30 }, Within40: { Met: true } });
     const empty = await post('/alarm-report/get-response-targets', { ...filter, personFullName: 'nobody at all' });
     expect(empty.body).toMatchObject({ TotalCount: 0, Within10: { Count: 0, Percent: null, Met: false }, Missed: [], MissedTotal: 0 });
     const bad = await post('/alarm-report/get-response-targets', { ...filter, targetWithin10Percent: 101 });

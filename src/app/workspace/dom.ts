@@ -6,6 +6,7 @@ export const paneDomId = (paneId: string) => `ws-pane-${paneId}`;
 /** After React has committed, put keyboard focus on a tab of the strip (or on an empty pane). */
 export function focusSoon(id: string) {
   const run = () => {
+    if (typeof document === 'undefined') return; // the page (or a test's DOM) has gone meanwhile
     const el = document.getElementById(id);
     if (el && document.activeElement !== el) el.focus({ preventScroll: false });
   };

@@ -212,6 +212,27 @@ export interface DeviceLastMessageTable {
   receivedAt: string;
 }
 
+/** Bucket counts of alarm reports per London closed day and grain (migration 013, modules/alarm-reports/aggregates.ts). */
+export interface AlarmStatsTable {
+  grain: number;
+  day: string;
+  verificationType: number;
+  verificationCategory: number;
+  alarmType: number;
+  tier: number;
+  deviceType: number;
+  arcControllerId: string;
+  /** all; s0… the Verification Started bands; c0… the Verification Completed bands */
+  n: number;
+  s0: number;
+  s1: number;
+  s2: number;
+  c0: number;
+  c1: number;
+  c2: number;
+  c3: number;
+}
+
 export interface AlarmReportTable {
   id: string;
   alarmId: string;
@@ -387,6 +408,7 @@ export interface Database {
   deviceMessages: DeviceMessageTable;
   deviceLastMessages: DeviceLastMessageTable;
   alarmReports: AlarmReportTable;
+  alarmStats: AlarmStatsTable;
   alarmCalls: AlarmCallTable;
   alarmMemos: AlarmMemoTable;
   activityJournal: ActivityJournalTable;

@@ -39,9 +39,10 @@
 //   (206). Unknown, unavailable or wrong-line record: 404 'Failed to fetch call recording.'
 // - Voice memos: GET /interactive-communication/portal/voice-memo/get-file?PersonId=&MemoId=
 //   (MemoId is the memo's VoiceMemoId); audio/wav. Unknown: 404 'Failed to fetch voice memo.'
-// - Response targets (ours, decision 46): POST /alarm-report/get-response-targets with the list
-//   filters plus targets → the share of alarms whose verification started within 10 s and within
-//   40 s (inclusive: 'within' as BS 8484 uses it) against the targets, and the alarms that missed.
+// - Response targets (ours, decisions 46 and 140): POST /alarm-report/get-response-targets with the
+//   list filters plus targets → the share of alarms whose verification started within 10 s and within
+//   40 s (the chart's edges: < 10 s and < 40 s, RESPONSE_WINDOWS) against the targets, and the alarms
+//   that missed.
 import * as v from 'valibot';
 import { MSG } from '../messages.js';
 import {
@@ -84,6 +85,16 @@ export const COMPLETED_BANDS = [
 /** The band a duration falls in (durations below 0 count as 0). */
 export const bandOf = <B extends { readonly from: number; readonly to: number }>(bands: readonly B[], seconds: number): B =>
   bands.find((b) => Math.max(0, seconds) >= b.from && seconds < b.to) ?? (bands[bands.length - 1] as B);
+/**
+ * The response targets count from the same edges as the Verification Started chart: 'within 10 s'
+ * is the 'Under 10 s' band (< 10 s) and 'within 40 s' the bands below 40 s (< 40 s), so the panel
+ * and the chart always show the same numbers; an alarm at exactly 10 s missed the 10 s target.
+ */
+export const RESPONSE_WINDOWS = { within10: STARTED_BANDS[0].to, within40: STARTED_BANDS[1].to } as const;
+/** Whether a verification that started after `seconds` counts as within `window` seconds. */
+export const isWithin = (seconds: number, window: number) => seconds < window;
+/** How many of the Verification Started bands (from the first) make up 'within `window` s'. */
+export const startedBandsWithin = (window: number) => STARTED_BANDS.filter((b) => b.to <= window).length;
 
 /** Server-side messages the spec does not quote. */
 export const ALARM_TEXT = {

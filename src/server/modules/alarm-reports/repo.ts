@@ -1,18 +1,22 @@
 // Alarm report queries (db first). The filters of the list, the charts, the export and the
-// response targets are one WHERE clause (`filtered`); the detail document is assembled from the
-// report row, its stored snapshot, calls, activity journal and notes.
-import { sql, type ExpressionBuilder, type SelectQueryBuilder } from 'kysely';
+// response targets are one WHERE clause over the reports (`filtered`) or, for the counts, over the
+// statistics (`statsFiltered`, aggregates.ts) when a grain answers the filter; the detail document
+// is assembled from the report row, its stored snapshot, calls, activity journal and notes.
+import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
 import { badRequest } from '../../http.js';
-import { ALARM_TYPES, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, lookupName } from '../../../shared/codes.js';
+import { ALARM_TYPES, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, lookupName, type Lookup } from '../../../shared/codes.js';
 import {
   ALARM_TEXT,
   COMPLETED_BANDS,
   DATE_RANGE,
+  isWithin,
   MISSED_MAX,
+  RESPONSE_WINDOWS,
   STARTED_BANDS,
+  startedBandsWithin,
   type AlarmCallDto,
   type AlarmNoteDto,
   type AlarmReportDetails,
@@ -26,7 +30,10 @@ import {
   type TimeFrames,
   type TypeTimeFrames,
 } from '../../../shared/schemas/alarm-reports.js';
-import { closedRange, labelsBetween, londonWall, timeLabel } from './time.js';
+import { closedRange, dayLabelsBetween, dayWall, hourWalls, labelsBetween, londonDayOf, timeLabel } from './time.js';
+import { bandSql, COMPLETED_COLS, COUNT_COLS, GRAINS, MONTH_GRAIN, STARTED_COLS } from './aggregates.js';
+import { cpLength, ftsPhrase } from '../search/keys.js';
+import { lowerSql, rankSql, reversedRankSql } from './list-order.js';
 import { snapshotDto } from './snapshot.js';
 
 type Q<O> = SelectQueryBuilder<Database, 'alarmReports', O>;
@@ -41,9 +48,35 @@ export function rangeOf(f: Filter, now: Date) {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const contains = (s: string) => `%${likeEscape(s.toLowerCase())}%`;
+/** The shortest text the trigram indexes can look up (shorter contains-filters read the rows). */
+const TRIGRAM_MIN = 3;
 
-/** The WHERE clause every list-shaped endpoint shares. */
-function filtered<O>(q: Q<O>, f: Filter, now: Date): Q<O> {
+type TextCol = 'alarmId' | 'personFullName' | 'customerAccountFullName' | 'deviceSerial';
+/** The palette's FTS column of each text column (alarmReports_fts), or the serial table. */
+const FTS_COLUMN: Record<TextCol, string | null> = { alarmId: 'alarmId', personFullName: 'person', customerAccountFullName: 'account', deviceSerial: null };
+
+/**
+ * Any of the text columns contains the value (case-insensitive). The predicate is always the
+ * LIKE test; from 3 characters a trigram lookup narrows the rows first (SQLite: the FTS5 trigram
+ * tables; PostgreSQL: the pg_trgm GIN indexes on the same lower(column) expressions serve LIKE).
+ */
+function textContains(db: DB, cols: TextCol[], value: string) {
+  const pattern = contains(value);
+  const like = sql.join(
+    cols.map((c) => sql`lower(${sql.ref(`alarmReports.${c}`)}) like ${pattern} escape '\\'`),
+    sql` or `,
+  );
+  if (isPostgres(db) || cpLength(value) < TRIGRAM_MIN) return sql<boolean>`(${like})`;
+  const phrase = ftsPhrase(value);
+  const lookups: RawBuilder<unknown>[] = [];
+  const ftsCols = cols.map((c) => FTS_COLUMN[c]).filter((c): c is string => c !== null);
+  if (ftsCols.length) lookups.push(sql`select rowid from "alarmReports_fts" where "alarmReports_fts" match ${`{${ftsCols.join(' ')}} : ${phrase}`}`);
+  if (cols.includes('deviceSerial')) lookups.push(sql`select rowid from "alarmReports_serial_fts" where "alarmReports_serial_fts" match ${phrase}`);
+  return sql<boolean>`("alarmReports".rowid in (${sql.join(lookups, sql` union `)}) and (${like}))`;
+}
+
+/** The WHERE clause every list-shaped endpoint shares, over the raw rows. */
+function filtered<O>(db: DB, q: Q<O>, f: Filter, now: Date): Q<O> {
   const { from, to } = rangeOf(f, now);
   if (from !== null) q = q.where('alarmReports.alarmClosed', '>=', iso(from));
   if (to !== null) q = q.where('alarmReports.alarmClosed', '<', iso(to));
@@ -53,43 +86,161 @@ function filtered<O>(q: Q<O>, f: Filter, now: Date): Q<O> {
   if (f.deviceTypes.length) q = q.where('alarmReports.deviceType', 'in', f.deviceTypes);
   if (f.tierTypes.length) q = q.where('alarmReports.tier', 'in', f.tierTypes);
   if (f.arcControllerIds.length) q = q.where('alarmReports.arcControllerId', 'in', f.arcControllerIds);
-  const like = (col: string, value: string) => sql<boolean>`lower(${sql.ref(col)}) like ${contains(value)} escape '\\'`;
-  if (f.customerAccountFullName) q = q.where(like('alarmReports.customerAccountFullName', f.customerAccountFullName));
-  if (f.personFullName) q = q.where(like('alarmReports.personFullName', f.personFullName));
-  if (f.searchValue) {
-    const s = f.searchValue;
-    q = q.where((eb: ExpressionBuilder<Database, 'alarmReports'>) =>
-      eb.or([
-        like('alarmReports.alarmId', s),
-        like('alarmReports.personFullName', s),
-        like('alarmReports.customerAccountFullName', s),
-        like('alarmReports.deviceSerial', s),
-      ]),
-    );
-  }
+  if (f.customerAccountFullName) q = q.where(textContains(db, ['customerAccountFullName'], f.customerAccountFullName));
+  if (f.personFullName) q = q.where(textContains(db, ['personFullName'], f.personFullName));
+  if (f.searchValue) q = q.where(textContains(db, ['alarmId', 'personFullName', 'customerAccountFullName', 'deviceSerial'], f.searchValue));
   return q;
 }
 
-const SORT_COLUMN: Record<AlarmReportSortBy, { col: string; text: boolean; nullable: boolean }> = {
-  AlarmClosedDate: { col: 'alarmClosed', text: false, nullable: false },
-  CustomerAccountFullName: { col: 'customerAccountFullName', text: true, nullable: false },
-  Tier: { col: 'tier', text: false, nullable: true },
-  AlarmType: { col: 'alarmType', text: false, nullable: false },
-  AlarmVerificationType: { col: 'verificationType', text: false, nullable: false },
-  AlarmVerificationCategory: { col: 'verificationCategory', text: false, nullable: false },
-  PersonFullName: { col: 'personFullName', text: true, nullable: false },
-  DeviceType: { col: 'deviceType', text: false, nullable: true },
-  ArcControllerFullName: { col: 'arcControllerFullName', text: true, nullable: true },
+// ---------------------------------------------------------------- statistics (aggregates.ts)
+
+/** The dimensions a filter narrows by (besides day and verification type). */
+function filterDims(f: Filter): Set<string> {
+  const d = new Set<string>();
+  if (f.alarmTypes.length) d.add('alarmType');
+  if (f.alarmVerificationCategoryTypes.length) d.add('verificationCategory');
+  if (f.deviceTypes.length) d.add('deviceType');
+  if (f.tierTypes.length) d.add('tier');
+  if (f.arcControllerIds.length) d.add('arcControllerId');
+  return d;
+}
+
+const DAY_GRAINS = Object.keys(GRAINS)
+  .map(Number)
+  .filter((g) => !Object.values(MONTH_GRAIN).includes(g));
+
+/** The smallest day grain of the statistics that answers a filter exactly, or null (contains-filters, search, or dimensions of two grains). */
+export function statsGrain(f: Filter): number | null {
+  if (f.searchValue || f.personFullName || f.customerAccountFullName) return null;
+  const need = filterDims(f);
+  let best: number | null = null;
+  for (const g of DAY_GRAINS) {
+    const dims = GRAINS[g]!;
+    if (![...need].every((d) => (dims as readonly string[]).includes(d))) continue;
+    if (best === null || dims.length < GRAINS[best]!.length) best = g;
+  }
+  return best;
+}
+
+type StatsQ<O> = SelectQueryBuilder<Database, 'alarmStats', O>;
+const month = (day: string) => day.slice(0, 7);
+const nextMonth = (day: string) => {
+  const [y, m] = day.split('-').map(Number) as [number, number];
+  return m === 12 ? `${y + 1}-01` : `${y}-${String(m + 1).padStart(2, '0')}`;
 };
 
-/** ORDER BY for a sort field: empty values last in both directions, text case-insensitively in byte order, then the id. */
+/**
+ * The statistics rows of a filter in a grain: the London closed days of its range (every bound is
+ * a London midnight, so the range is whole days) and its dimensions. With `months`, a grain that
+ * has a month twin reads the range's whole months there and only the partial ends as days.
+ */
+function statsFiltered<O>(q: StatsQ<O>, grain: number, f: Filter, now: Date, months = true): StatsQ<O> {
+  const { from, to } = rangeOf(f, now);
+  const first = from === null ? null : londonDayOf(from);
+  const end = to === null ? null : londonDayOf(to);
+  const twin = months ? MONTH_GRAIN[grain] : undefined;
+  const days = (a: string | null, b: string | null) => (eb: ExpressionBuilder<Database, 'alarmStats'>) =>
+    eb.and([eb('alarmStats.grain', '=', grain), ...(a === null ? [] : [eb('alarmStats.day', '>=', a)]), ...(b === null ? [] : [eb('alarmStats.day', '<', b)])]);
+  if (twin === undefined) q = q.where(days(first, end));
+  else {
+    // whole months: [m1, m2) as 'YYYY-MM'; days before m1 and from m2 on
+    const m1 = first === null ? null : first.endsWith('-01') ? month(first) : nextMonth(first);
+    const m2 = end === null ? null : month(end);
+    if (m1 !== null && m2 !== null && m1 >= m2) q = q.where(days(first, end));
+    else
+      q = q.where((eb) =>
+        eb.or([
+          ...(m1 === null ? [] : [days(first, `${m1}-01`)(eb)]),
+          eb.and([
+            eb('alarmStats.grain', '=', twin),
+            ...(m1 === null ? [] : [eb('alarmStats.day', '>=', m1)]),
+            ...(m2 === null ? [] : [eb('alarmStats.day', '<', m2)]),
+          ]),
+          ...(m2 === null ? [] : [days(`${m2}-01`, end)(eb)]),
+        ]),
+      );
+  }
+  if (f.alarmVerificationTypes.length) q = q.where('alarmStats.verificationType', 'in', f.alarmVerificationTypes);
+  if (f.alarmTypes.length) q = q.where('alarmStats.alarmType', 'in', f.alarmTypes);
+  if (f.alarmVerificationCategoryTypes.length) q = q.where('alarmStats.verificationCategory', 'in', f.alarmVerificationCategoryTypes);
+  if (f.deviceTypes.length) q = q.where('alarmStats.deviceType', 'in', f.deviceTypes);
+  if (f.tierTypes.length) q = q.where('alarmStats.tier', 'in', f.tierTypes);
+  if (f.arcControllerIds.length) q = q.where('alarmStats.arcControllerId', 'in', f.arcControllerIds);
+  return q;
+}
+
+type Counts = Record<string, number>;
+const toCounts = (row: Record<string, unknown> | undefined): Counts => Object.fromEntries(COUNT_COLS.map((c) => [c, Number(row?.[c] ?? 0)]));
+
+/**
+ * Every bucket count of a filter (n, s0…, c0…): summed from the statistics when a grain answers
+ * the filter, else counted over the raw rows with the same band definitions.
+ */
+async function bucketCounts(db: DB, f: Filter, now: Date): Promise<Counts> {
+  const grain = statsGrain(f);
+  if (grain !== null) {
+    const row = await statsFiltered(db.selectFrom('alarmStats'), grain, f, now)
+      .select(COUNT_COLS.map((c) => sql<number | string | null>`sum(${sql.ref(`alarmStats.${c}`)})`.as(c)))
+      .executeTakeFirst();
+    return toCounts(row);
+  }
+  const s = '"alarmReports"."verificationStartedSeconds"';
+  const c = '"alarmReports"."verificationCompletedSeconds"';
+  const row = await filtered(db, db.selectFrom('alarmReports'), f, now)
+    .select([
+      sql<number | string>`count(*)`.as('n'),
+      ...STARTED_BANDS.map((_, i) => sql<number | string | null>`sum(${sql.raw(bandSql(s, STARTED_BANDS, i))})`.as(STARTED_COLS[i]!)),
+      ...COMPLETED_BANDS.map((_, i) => sql<number | string | null>`sum(${sql.raw(bandSql(c, COMPLETED_BANDS, i))})`.as(COMPLETED_COLS[i]!)),
+    ])
+    .executeTakeFirst();
+  return toCounts(row);
+}
+
+/** The number of reports a filter matches: from the statistics when a grain answers it. */
+async function totalCount(db: DB, f: Filter, now: Date): Promise<number> {
+  const grain = statsGrain(f);
+  const row =
+    grain !== null
+      ? await statsFiltered(db.selectFrom('alarmStats'), grain, f, now)
+          .select(sql<number | string | null>`sum(${sql.ref('alarmStats.n')})`.as('n'))
+          .executeTakeFirst()
+      : await filtered(db, db.selectFrom('alarmReports'), f, now)
+          .select(sql<number | string>`count(*)`.as('n'))
+          .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+// ---------------------------------------------------------------- list
+
+type SortKind = { col: string; kind: 'date' | 'text' | 'code'; nullable: boolean; names?: Lookup[] };
+const SORT_COLUMN: Record<AlarmReportSortBy, SortKind> = {
+  AlarmClosedDate: { col: 'alarmClosed', kind: 'date', nullable: false },
+  CustomerAccountFullName: { col: 'customerAccountFullName', kind: 'text', nullable: false },
+  Tier: { col: 'tier', kind: 'code', nullable: true, names: TIER_TYPES },
+  AlarmType: { col: 'alarmType', kind: 'code', nullable: false, names: ALARM_TYPES },
+  AlarmVerificationType: { col: 'verificationType', kind: 'code', nullable: false, names: VERIFICATION_TYPES },
+  AlarmVerificationCategory: { col: 'verificationCategory', kind: 'code', nullable: false, names: VERIFICATION_CATEGORIES },
+  PersonFullName: { col: 'personFullName', kind: 'text', nullable: false },
+  DeviceType: { col: 'deviceType', kind: 'code', nullable: true, names: DEVICE_TYPES },
+  ArcControllerFullName: { col: 'arcControllerFullName', kind: 'text', nullable: true },
+};
+
+/**
+ * ORDER BY for a sort field: empty values last in both directions; text case-insensitively in
+ * byte order; codes by the name shown (codes with the same name together); then the id.
+ */
 function sorted<O>(db: DB, q: Q<O>, sortBy: AlarmReportSortBy, desc: boolean): Q<O> {
   const s = SORT_COLUMN[sortBy];
   const dir = desc ? 'desc' : 'asc';
   const col = `"alarmReports"."${s.col}"`;
+  // A nullable code: its position (empty values last) ascending, or its reversed position
+  // ascending, with the id in the sort's direction; list-order.ts has an index for each.
+  if (s.kind === 'code' && s.nullable)
+    return q.orderBy(sql.raw(desc ? reversedRankSql(col, s.names!) : rankSql(col, s.names!))).orderBy(sql.raw(`"alarmReports"."id" ${dir}`));
   if (s.nullable) q = q.orderBy(sql.raw(`case when ${col} is null then 1 else 0 end`));
-  if (s.text) q = q.orderBy(sql.raw(`lower(${col})${isPostgres(db) ? ' collate "C"' : ''} ${dir}`));
-  q = q.orderBy(sql.raw(`${col} ${dir}`));
+  if (s.kind === 'text') q = q.orderBy(sql.raw(`${lowerSql(col, isPostgres(db))} ${dir}`));
+  else if (s.kind === 'code') q = q.orderBy(sql.raw(`${rankSql(col, s.names!)} ${dir}`));
+  if (s.kind !== 'code') q = q.orderBy(sql.raw(`${col} ${dir}`));
   return q.orderBy(sql.raw(`"alarmReports"."id" ${dir}`));
 }
 
@@ -137,98 +288,119 @@ export function toRow(r: RowIn): AlarmReportRow {
   };
 }
 
-/** POST alarm-report/get-list */
+/**
+ * POST alarm-report/get-list. The total comes from the statistics when they answer the filter.
+ * The page is found first as ids alone (an index walk that skips the earlier pages without
+ * reading their rows), then only its rows are read.
+ */
 export async function listAlarmReports(db: DB, b: AlarmReportListBody, now: Date): Promise<AlarmReportList> {
-  const base = filtered(db.selectFrom('alarmReports'), b, now);
-  const [count, rows] = await Promise.all([
-    base.select((eb) => eb.fn.countAll<string | number>().as('n')).executeTakeFirstOrThrow(),
-    sorted(db, base.select(ROW_COLUMNS.map((c) => `alarmReports.${c}` as const)), b.sortBy, b.sortDescending)
-      .limit(b.pageSize)
-      .offset((b.page - 1) * b.pageSize)
-      .execute(),
-  ]);
-  return { AlarmReports: rows.map(toRow), TotalCount: Number(count.n) };
+  const pageIds = sorted(db, filtered(db, db.selectFrom('alarmReports'), b, now).select('alarmReports.id'), b.sortBy, b.sortDescending)
+    .limit(b.pageSize)
+    .offset((b.page - 1) * b.pageSize);
+  const [count, ids] = await Promise.all([totalCount(db, b, now), pageIds.execute()]);
+  if (!ids.length) return { AlarmReports: [], TotalCount: count };
+  const rows = await db
+    .selectFrom('alarmReports')
+    .select(ROW_COLUMNS.map((c) => `alarmReports.${c}` as const))
+    .where(
+      'alarmReports.id',
+      'in',
+      ids.map((r) => r.id),
+    )
+    .execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return {
+    AlarmReports: ids
+      .map((r) => byId.get(r.id))
+      .filter((r) => r !== undefined)
+      .map(toRow),
+    TotalCount: count,
+  };
 }
 
 /** Rows for the export: every match in list order, at most `max` (+1 so the caller can tell). */
 export async function exportRows(db: DB, b: Filter & Pick<AlarmReportListBody, 'sortBy' | 'sortDescending'>, now: Date, max: number) {
-  const q = filtered(db.selectFrom('alarmReports'), b, now).select([...ROW_COLUMNS.map((c) => `alarmReports.${c}` as const), 'alarmReports.deviceSerial']);
+  const q = filtered(db, db.selectFrom('alarmReports'), b, now).select([...ROW_COLUMNS.map((c) => `alarmReports.${c}` as const), 'alarmReports.deviceSerial']);
   const rows = await sorted(db, q, b.sortBy, b.sortDescending)
     .limit(max + 1)
     .execute();
   return rows.map((r) => ({ ...toRow(r), DeviceSerial: r.deviceSerial }));
 }
 
-/** Counts per band of one seconds column; every band listed, in order. */
-async function bands(
-  db: DB,
-  f: Filter,
-  now: Date,
-  col: 'verificationStartedSeconds' | 'verificationCompletedSeconds',
-  list: typeof STARTED_BANDS | typeof COMPLETED_BANDS,
-) {
-  const c = sql.ref(`alarmReports.${col}`);
-  const row = await filtered(db.selectFrom('alarmReports'), f, now)
-    .select((eb) => [
-      eb.fn.countAll<string | number>().as('n'),
-      ...list.map((b, i) =>
-        sql<string | number | null>`sum(case when ${c} >= ${b.from}${Number.isFinite(b.to) ? sql` and ${c} < ${b.to}` : sql``} then 1 else 0 end)`.as(`b${i}`),
-      ),
-    ])
-    .executeTakeFirstOrThrow();
-  const r = row as Record<string, string | number | null>;
-  const out: TimeFrames = { TotalCount: Number(r.n ?? 0), TimeFrames: list.map((b, i) => ({ TimeFrame: b.TimeFrame, Count: Number(r[`b${i}`] ?? 0) })) };
-  return out;
-}
+// ---------------------------------------------------------------- charts and targets
 
-export const verificationStarted = (db: DB, f: Filter, now: Date) => bands(db, f, now, 'verificationStartedSeconds', STARTED_BANDS);
-export const verificationCompleted = (db: DB, f: Filter, now: Date) => bands(db, f, now, 'verificationCompletedSeconds', COMPLETED_BANDS);
+const timeFrames = (counts: Counts, list: readonly { TimeFrame: string }[], cols: string[]): TimeFrames => ({
+  TotalCount: counts.n ?? 0,
+  TimeFrames: list.map((b, i) => ({ TimeFrame: b.TimeFrame, Count: counts[cols[i]!] ?? 0 })),
+});
+
+export const verificationStarted = async (db: DB, f: Filter, now: Date) => timeFrames(await bucketCounts(db, f, now), STARTED_BANDS, STARTED_COLS);
+export const verificationCompleted = async (db: DB, f: Filter, now: Date) => timeFrames(await bucketCounts(db, f, now), COMPLETED_BANDS, COMPLETED_COLS);
 
 /**
- * Type of alarms over time: counts per UTC hour and verification type from the database, folded
- * into the option's labels in London time (UK offsets are whole hours, so an hour never straddles
- * two labels). Option 7 (All Time) is not charted: empty.
+ * Type of alarms over time: counts per label and verification type in London time. Options 2–6
+ * label whole days: summed per London day from the statistics when a grain answers the filter.
+ * Today (hours), and filters the statistics cannot answer, count raw rows per UTC hour, folded
+ * into labels (UK offsets are whole hours, so an hour never straddles two labels). Option 7 (All
+ * Time) is not charted: empty.
  */
 export async function verificationTypeTimeFrames(db: DB, f: Filter, now: Date): Promise<TypeTimeFrames> {
-  if (f.alarmClosedDateRangeOption === DATE_RANGE.AllTime) return { TimeFrames: {}, Labels: [] };
+  const option = f.alarmClosedDateRangeOption;
+  if (option === DATE_RANGE.AllTime) return { TimeFrames: {}, Labels: [] };
   const { from, to } = rangeOf(f, now);
-  const hour = sql<string>`substr(${sql.ref('alarmReports.alarmClosed')}, 1, 13)`;
-  const rows = await filtered(db.selectFrom('alarmReports'), f, now)
-    .select((eb) => [hour.as('hour'), 'alarmReports.verificationType as type', eb.fn.countAll<string | number>().as('n')])
-    .groupBy([hour, 'alarmReports.verificationType'])
-    .execute();
   const end = Math.min(to ?? now.getTime(), now.getTime() + 1);
-  const labels = from === null ? [] : labelsBetween(f.alarmClosedDateRangeOption, from, end);
   const types = VERIFICATION_TYPES.map((t) => t.Value);
+  // Today labels hours; every other option whole days, listed day by day.
+  const labels =
+    from === null || end <= from
+      ? []
+      : option === DATE_RANGE.Today
+        ? labelsBetween(option, from, end)
+        : dayLabelsBetween(option, londonDayOf(from), londonDayOf(end - 1));
+  let rows: { label: string; type: number; n: number }[];
+  const grain = option === DATE_RANGE.Today ? null : statsGrain(f);
+  if (grain !== null) {
+    // Month labels (options 5 and 6) may read whole months; a month row's key is 'YYYY-MM'.
+    const monthLabels = option === DATE_RANGE.Last6Months || option === DATE_RANGE.Last12Months;
+    const days = await statsFiltered(db.selectFrom('alarmStats'), grain, f, now, monthLabels)
+      .select(['alarmStats.day', 'alarmStats.verificationType as type', sql<number | string | null>`sum(${sql.ref('alarmStats.n')})`.as('n')])
+      .groupBy(['alarmStats.day', 'alarmStats.verificationType'])
+      .execute();
+    rows = days.map((r) => ({ label: timeLabel(option, dayWall(r.day.length === 7 ? `${r.day}-01` : r.day)), type: r.type, n: Number(r.n ?? 0) }));
+  } else {
+    const hour = sql<string>`substr(${sql.ref('alarmReports.alarmClosed')}, 1, 13)`;
+    const hours = await filtered(db, db.selectFrom('alarmReports'), f, now)
+      .select([hour.as('hour'), 'alarmReports.verificationType as type', sql<number | string>`count(*)`.as('n')])
+      .groupBy([hour, 'alarmReports.verificationType'])
+      .execute();
+    const wall = hourWalls();
+    rows = hours.map((r) => ({ label: timeLabel(option, wall(r.hour)), type: r.type, n: Number(r.n) }));
+  }
   const counts = new Map<string, Map<number, number>>(labels.map((l) => [l, new Map(types.map((t) => [t, 0]))]));
   for (const r of rows) {
-    const label = timeLabel(f.alarmClosedDateRangeOption, londonWall(Date.parse(`${r.hour}:00:00Z`)));
-    let m = counts.get(label);
+    let m = counts.get(r.label);
     if (!m) {
       m = new Map(types.map((t) => [t, 0]));
-      counts.set(label, m);
-      labels.push(label);
+      counts.set(r.label, m);
+      labels.push(r.label);
     }
-    m.set(r.type, (m.get(r.type) ?? 0) + Number(r.n));
+    m.set(r.type, (m.get(r.type) ?? 0) + r.n);
   }
   const TimeFrames: TypeTimeFrames['TimeFrames'] = {};
   for (const l of labels) TimeFrames[l] = types.map((t) => ({ AlarmType: { Value: t }, Count: counts.get(l)?.get(t) ?? 0 }));
   return { TimeFrames, Labels: labels };
 }
 
-/** Response targets (ours): within 10 s and within 40 s (inclusive) against the targets, and the alarms over 10 s. */
+/**
+ * Response targets (ours): the alarms within 10 s and within 40 s against the targets — the
+ * Verification Started chart's bands (RESPONSE_WINDOWS), from the same counts — and the alarms
+ * that missed 10 s, slowest first.
+ */
 export async function responseTargets(db: DB, b: ResponseTargetsBody, now: Date): Promise<ResponseTargets> {
   const s = sql.ref('alarmReports.verificationStartedSeconds');
-  const base = filtered(db.selectFrom('alarmReports'), b, now);
-  const [agg, missed] = await Promise.all([
-    base
-      .select((eb) => [
-        eb.fn.countAll<string | number>().as('n'),
-        sql<string | number | null>`sum(case when ${s} <= 10 then 1 else 0 end)`.as('w10'),
-        sql<string | number | null>`sum(case when ${s} <= 40 then 1 else 0 end)`.as('w40'),
-      ])
-      .executeTakeFirstOrThrow(),
-    base
+  const [counts, missed] = await Promise.all([
+    bucketCounts(db, b, now),
+    filtered(db, db.selectFrom('alarmReports'), b, now)
       .select([
         'alarmReports.id',
         'alarmReports.alarmId',
@@ -238,23 +410,24 @@ export async function responseTargets(db: DB, b: ResponseTargetsBody, now: Date)
         'alarmReports.arcControllerFullName',
         'alarmReports.verificationStartedSeconds',
       ])
-      .where('alarmReports.verificationStartedSeconds', '>', 10)
+      .where(s, '>=', RESPONSE_WINDOWS.within10)
       .orderBy('alarmReports.verificationStartedSeconds', 'desc')
       .orderBy('alarmReports.alarmClosed', 'desc')
       .orderBy('alarmReports.id')
       .limit(MISSED_MAX)
       .execute(),
   ]);
-  const total = Number(agg.n ?? 0);
+  const total = counts.n ?? 0;
+  const within = (window: number) => STARTED_COLS.slice(0, startedBandsWithin(window)).reduce((sum, c) => sum + (counts[c] ?? 0), 0);
   const result = (count: number, target: number) => {
     const percent = total ? Math.round((count / total) * 10000) / 100 : null;
     return { Count: count, Percent: percent, TargetPercent: target, Met: percent !== null && percent >= target };
   };
-  const w10 = Number(agg.w10 ?? 0);
+  const w10 = within(RESPONSE_WINDOWS.within10);
   return {
     TotalCount: total,
     Within10: result(w10, b.targetWithin10Percent),
-    Within40: result(Number(agg.w40 ?? 0), b.targetWithin40Percent),
+    Within40: result(within(RESPONSE_WINDOWS.within40), b.targetWithin40Percent),
     Missed: missed.map((m) => ({
       AlarmReportId: m.id,
       AlarmId: m.alarmId,
@@ -263,7 +436,7 @@ export async function responseTargets(db: DB, b: ResponseTargetsBody, now: Date)
       CustomerAccountFullName: m.customerAccountFullName,
       ArcControllerFullName: m.arcControllerFullName,
       VerificationStartedSeconds: m.verificationStartedSeconds,
-      Over40: m.verificationStartedSeconds > 40,
+      Over40: !isWithin(m.verificationStartedSeconds, RESPONSE_WINDOWS.within40),
     })),
     MissedTotal: total - w10,
   };

@@ -100,3 +100,54 @@ export function labelsBetween(option: number, from: number, to: number): string[
   }
   return out;
 }
+
+const dayKey = (y: number, m: number, d: number) => `${y}-${p2(m)}-${p2(d)}`;
+
+/** London's calendar day 'YYYY-MM-DD' at an instant. */
+export function londonDayOf(ms: number): string {
+  const w = londonWall(ms);
+  return dayKey(w.y, w.m, w.d);
+}
+
+/** The wall date of a 'YYYY-MM-DD' day (hour 0). */
+export const dayWall = (day: string): Wall => {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return { y, m, d, h: 0 };
+};
+
+/** Every label of the London days first…last ('YYYY-MM-DD', inclusive) in order, duplicates dropped. */
+export function dayLabelsBetween(option: number, first: string, last: string): string[] {
+  const out: string[] = [];
+  const { y, m, d } = dayWall(first);
+  for (let k = 0; ; k++) {
+    const t = new Date(Date.UTC(y, m - 1, d + k));
+    const day = dayKey(t.getUTCFullYear(), t.getUTCMonth() + 1, t.getUTCDate());
+    if (day > last) break;
+    const l = timeLabel(option, dayWall(day));
+    if (out[out.length - 1] !== l) out.push(l);
+  }
+  return out;
+}
+
+/**
+ * London wall clocks of UTC hours ('YYYY-MM-DDTHH'), one Intl lookup pair per UTC day instead of
+ * one per hour: the UK offset changes at most once a day (at 01:00 UTC), so a day whose first and
+ * last hour share an offset has it throughout.
+ */
+export function hourWalls(): (hour: string) => Wall {
+  const days = new Map<string, [number, number]>();
+  const HOUR = 3_600_000;
+  return (hour) => {
+    const ms = Date.parse(`${hour}:00:00Z`);
+    const day = hour.slice(0, 10);
+    let offs = days.get(day);
+    if (!offs) {
+      const start = Date.parse(`${day}T00:00:00Z`);
+      offs = [offsetAt(start), offsetAt(start + 23 * HOUR)];
+      days.set(day, offs);
+    }
+    const off = offs[0] === offs[1] ? offs[0] : offsetAt(ms);
+    const t = new Date(ms + off);
+    return { y: t.getUTCFullYear(), m: t.getUTCMonth() + 1, d: t.getUTCDate(), h: t.getUTCHours() };
+  };
+}

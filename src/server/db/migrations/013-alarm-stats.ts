@@ -1,0 +1,92 @@
+// 013_alarm_stats: the alarm statistics behind the charts, the response targets and the alarm
+// list's total (modules/alarm-reports/aggregates.ts), kept by triggers in the writing transaction;
+// the alarm list's device-serial search index; the list's sort indexes (list-order.ts).
+//
+// Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
+import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
+import { SORT_INDEXES } from '../../modules/alarm-reports/list-order.js';
+import { COUNT_COLS, DIMS, GRAINS, INT_DIMS, KEY_COLS, rebuildSql, STATS_TABLE, upsertSql, WATCHED_COLS } from '../../modules/alarm-reports/aggregates.js';
+
+const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
+const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);
+const quoted = (cols: readonly string[]) => cols.map((c) => `"${c}"`).join(', ');
+
+async function createTable(db: Kysely<any>, pg: boolean) {
+  const cols = [
+    `"grain" integer not null`,
+    `"day" text not null`,
+    `"verificationType" integer not null`,
+    ...INT_DIMS.map((d) => `"${d}" integer not null`),
+    ...DIMS.filter((d) => !(INT_DIMS as readonly string[]).includes(d)).map((d) => `"${d}" text not null`),
+    ...COUNT_COLS.map((c) => `"${c}" ${pg ? 'bigint' : 'integer'} not null`),
+  ];
+  await run(db, `create table "${STATS_TABLE}" (${cols.join(', ')}, primary key (${quoted(KEY_COLS)}))${pg ? '' : ' without rowid'}`);
+}
+
+async function upSqlite(db: Kysely<any>) {
+  await createTable(db, false);
+  const grains = Object.keys(GRAINS).map(Number);
+  const body = (r: 'new' | 'old', sign: 1 | -1) => grains.map((g) => `${upsertSql(false, g, r, sign)};`).join('\n');
+  await run(db, `create trigger "alarmStats_ai" after insert on "alarmReports" begin\n${body('new', 1)}\nend`);
+  await run(db, `create trigger "alarmStats_ad" after delete on "alarmReports" begin\n${body('old', -1)}\nend`);
+  await run(db, `create trigger "alarmStats_au" after update of ${quoted(WATCHED_COLS)} on "alarmReports" begin\n${body('old', -1)}\n${body('new', 1)}\nend`);
+  for (const s of rebuildSql(false)) await run(db, s);
+
+  // The list's search over the device serial (alarm id, person and account are in the palette's
+  // alarmReports_fts): a trigram table kept like the others (migration 002).
+  await run(db, `create virtual table "alarmReports_serial_fts" using fts5(serial, tokenize = 'trigram', content = '', contentless_delete = 1)`);
+  await run(db, `insert into "alarmReports_serial_fts" (rowid, serial) select rowid, "deviceSerial" from "alarmReports" where "deviceSerial" is not null`);
+  await run(
+    db,
+    `create trigger "alarmReports_serial_fts_ai" after insert on "alarmReports" when new."deviceSerial" is not null begin
+      insert or replace into "alarmReports_serial_fts" (rowid, serial) values (new.rowid, new."deviceSerial");
+    end`,
+  );
+  await run(
+    db,
+    `create trigger "alarmReports_serial_fts_ad" after delete on "alarmReports" begin delete from "alarmReports_serial_fts" where rowid = old.rowid; end`,
+  );
+  await run(
+    db,
+    `create trigger "alarmReports_serial_fts_au" after update of "deviceSerial" on "alarmReports" begin
+      delete from "alarmReports_serial_fts" where rowid = old.rowid;
+      insert or replace into "alarmReports_serial_fts" (rowid, serial) select new.rowid, new."deviceSerial" where new."deviceSerial" is not null;
+    end`,
+  );
+}
+
+async function upPg(db: Kysely<any>) {
+  await createTable(db, true);
+  const grains = Object.keys(GRAINS).map(Number);
+  const body = (r: string, sign: 1 | -1) => grains.map((g) => `${upsertSql(true, g, r, sign)};`).join('\n');
+  await run(
+    db,
+    `create or replace function alarm_stats_apply() returns trigger language plpgsql as $fn$
+    begin
+      if tg_op in ('DELETE', 'UPDATE') then
+        ${body('old', -1)}
+      end if;
+      if tg_op in ('INSERT', 'UPDATE') then
+        ${body('new', 1)}
+      end if;
+      return null;
+    end
+    $fn$`,
+  );
+  await run(db, `create trigger "alarmStats_aiud" after insert or delete on "alarmReports" for each row execute function alarm_stats_apply()`);
+  await run(db, `create trigger "alarmStats_au" after update of ${quoted(WATCHED_COLS)} on "alarmReports" for each row execute function alarm_stats_apply()`);
+  for (const s of rebuildSql(true)) await run(db, s);
+  await run(db, `create index if not exists "alarmReports_serial_trgm" on "alarmReports" using gin ((lower("deviceSerial")) gin_trgm_ops)`);
+}
+
+export const m013: Migration = {
+  async up(db) {
+    if (isPg(db)) await upPg(db);
+    else await upSqlite(db);
+    // Deep pages by closed date read this index alone before fetching the page's rows.
+    await db.schema.createIndex('alarmReports_closed_id_idx').on('alarmReports').columns(['alarmClosed', 'id']).execute();
+    // … and so do those of one verification type (the default list shows Real Incidents).
+    await db.schema.createIndex('alarmReports_vtype_closed_idx').on('alarmReports').columns(['verificationType', 'alarmClosed', 'id']).execute();
+    for (const [name, keys] of SORT_INDEXES(isPg(db))) await run(db, `create index "${name}" on "alarmReports" (${keys})`);
+  },
+};
