@@ -1,8 +1,9 @@
 // The shared filter bar (spec §2 shared widgets, §5 date rules, §9 sizes). The user edits a
 // draft; 'Apply' (or Enter in a text box) emits it, 'Clear Filters' resets and emits. Below the
-// large breakpoint (1200 px) the filters fold behind a toggle; the search box stays visible so
-// `/` can always reach it.
-import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
+// large breakpoint the filters fold behind a toggle; the search box stays visible so `/` can always
+// reach it. In the workspace the pane is the screen: the fold is a container query on the pane
+// (list-widgets.css), so a narrow pane folds its filters whatever the window's width.
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
 import { format, isValid, parse, startOfDay, endOfDay } from 'date-fns';
 import { MSG } from '../../shared/messages';
 import { MAX_SEARCH_LENGTH } from '../../shared/schemas/common';
@@ -55,22 +56,6 @@ export function cleanFilters(values: FilterValues): FilterValues {
   return out;
 }
 
-const subscribeMedia = (query: string) => (cb: () => void) => {
-  if (typeof window === 'undefined' || !window.matchMedia) return () => {};
-  const mql = window.matchMedia(query);
-  mql.addEventListener('change', cb);
-  return () => mql.removeEventListener('change', cb);
-};
-/** True when the media query matches; true when the environment cannot tell (tests, SSR). */
-export function useMediaQuery(query: string): boolean {
-  const sub = useMemo(() => subscribeMedia(query), [query]);
-  return useSyncExternalStore(
-    sub,
-    () => (typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(query).matches : true),
-    () => true,
-  );
-}
-
 export type FilterBarProps = {
   filters: FilterDef[];
   /** The applied values (the draft starts from them and follows them when they change). */
@@ -84,14 +69,11 @@ export type FilterBarProps = {
   searchRef?: RefObject<HTMLInputElement | null>;
   /** Accessible name of the filter form. */
   label?: string;
-  /** Width below which the filters fold behind a toggle (spec: large breakpoint 1200 px). */
-  collapseBelow?: number;
 };
 
-export function FilterBar({ filters, value, onApply, emptyValue = {}, search, searchRef, label = 'Filters', collapseBelow = 1200 }: FilterBarProps) {
+export function FilterBar({ filters, value, onApply, emptyValue = {}, search, searchRef, label = 'Filters' }: FilterBarProps) {
   const [draft, setDraft] = useState<FilterValues>(value);
   useEffect(() => setDraft(value), [value]);
-  const wide = useMediaQuery(`(min-width: ${collapseBelow}px)`);
   const [open, setOpen] = useState(false);
   const regionId = useId();
   const searchId = useId();
@@ -106,7 +88,6 @@ export function FilterBar({ filters, value, onApply, emptyValue = {}, search, se
     onApply(cleanFilters(emptyValue));
   };
   const activeCount = filters.filter((f) => !isEmptyValue(value[f.id])).length;
-  const showFilters = wide || open;
 
   return (
     <form className="lw-filters" role="search" aria-label={label} onSubmit={apply} noValidate>
@@ -129,20 +110,19 @@ export function FilterBar({ filters, value, onApply, emptyValue = {}, search, se
             />
           </div>
         )}
-        {!wide && filters.length > 0 && (
-          <button type="button" className="lw-btn" aria-expanded={open} aria-controls={regionId} onClick={() => setOpen((o) => !o)}>
+        {filters.length > 0 && (
+          <button type="button" className="lw-btn lw-filters__toggle" aria-expanded={open} aria-controls={regionId} onClick={() => setOpen((o) => !o)}>
             {open ? 'Hide filters' : 'Show filters'}
             {activeCount > 0 ? ` (${activeCount})` : ''}
           </button>
         )}
-        {(!showFilters || filters.length === 0) && <Actions onClear={clear} />}
+        <Actions onClear={clear} />
       </div>
       {filters.length > 0 && (
-        <div id={regionId} className="lw-filters__grid" hidden={!showFilters}>
+        <div id={regionId} className="lw-filters__grid" data-open={open || undefined}>
           {filters.map((f) => (
             <FilterControl key={f.id} def={f} value={draft[f.id]} onChange={(v) => set(f.id, v)} />
           ))}
-          <Actions onClear={clear} />
         </div>
       )}
     </form>

@@ -103,13 +103,40 @@ export type DataTableProps<T> = {
   onActiveChange?: (row: T | undefined) => void;
 };
 
+/** The width of an element's box, following resizes (null until measured). */
+function useBoxWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => {
+      // Tabs hidden in their pane measure 0: keep the last real width.
+      const w = Math.round(entry?.contentRect.width ?? 0);
+      if (w > 0) setWidth((prev) => (prev === w ? prev : w));
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return width;
+}
+
+/** A cell whose text is cut off gets its full text as a tooltip when hovered or focused. */
+function revealTruncated(e: { target: EventTarget }) {
+  const cell = e.target instanceof Element ? e.target.closest<HTMLElement>('.lw-cell') : null;
+  if (!cell) return;
+  const clipped = cell.scrollWidth > cell.clientWidth || [...cell.querySelectorAll<HTMLElement>('*')].some((c) => c.scrollWidth > c.clientWidth);
+  const text = cell.textContent?.trim() ?? '';
+  if (clipped && text) cell.title = text;
+  else cell.removeAttribute('title');
+}
+
 const cellAlign = (a?: 'start' | 'center' | 'end') => (a === 'center' ? 'lw-cell--center' : a === 'end' ? 'lw-cell--end' : '');
 const INTERACTIVE = 'a,button,input,select,textarea,label,[role="checkbox"],[role="button"]';
 
 export function DataTable<T>(props: DataTableProps<T>) {
   const {
     label,
-    columns,
+    columns: allColumns,
     rows,
     getRowKey,
     totalCount,
@@ -152,6 +179,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
     },
     [gridRef],
   );
+  // Secondary columns go when the table's own box (its pane) is too narrow for them.
+  const boxWidth = useBoxWidth(scrollRef);
+  const columns = useMemo(() => allColumns.filter((c) => !c.hideBelow || boxWidth === null || boxWidth >= c.hideBelow), [allColumns, boxWidth]);
+  const contentMinWidth = columns.length === allColumns.length ? minWidth : `calc(${minWidth} * ${(columns.length / allColumns.length).toFixed(3)})`;
   const infinite = !!onEndReached;
   const paged = page !== undefined && pageSize !== undefined;
   const rowOffset = paged ? (page - 1) * pageSize : 0;
@@ -339,6 +370,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   const showRows = !error && !showEmpty && !(loading && rows.length === 0);
   const activeRowRendered = showRows && items.some((it) => it.index === activeIndex) && !!rows[activeIndex];
+  // The keyboard's active row is "focused": its cut-off cells carry their full text too.
+  useEffect(() => {
+    if (!activeRowRendered) return;
+    const row = document.getElementById(rowId(activeIndex));
+    row?.querySelectorAll('.lw-cell').forEach((cell) => revealTruncated({ target: cell }));
+  });
 
   return (
     <div className="lw-dt" data-fetching={fetching || undefined}>
@@ -355,8 +392,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
         className="lw-dt__scroll"
         style={height ? { height, maxHeight: 'none' } : undefined}
         onKeyDown={onGridKeyDown}
+        onPointerOver={revealTruncated}
+        onFocus={revealTruncated}
       >
-        <div className="lw-dt__content" style={{ minWidth }}>
+        <div className="lw-dt__content" style={{ minWidth: contentMinWidth }}>
           <div role="rowgroup" className="lw-dt__head">
             <div role="row" aria-rowindex={1} className="lw-dt__row lw-dt__row--head" style={{ gridTemplateColumns: gridTemplate, height: HEADER_HEIGHT }}>
               {selectable && (
