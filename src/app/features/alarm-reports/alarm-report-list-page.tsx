@@ -10,6 +10,7 @@ import { Button, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import { FilterBar, type FilterDef } from '../../ui/filter-bar';
 import { useTabState } from '../../ui/data-table/use-tab-state';
+import { useListState } from '../../workspace/list-state';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
 import { useTab } from '../../workspace/tab-context';
@@ -92,7 +93,7 @@ export function AlarmReportListPage() {
   const can = useCan();
   const { setTitle } = tab;
   useEffect(() => setTitle(MSG.navAlarmReports), [setTitle]);
-  const [state, setState] = useTabState<AlarmListState>(tab.tabId, 'alarm-reports.list', INITIAL_ALARM_LIST);
+  const [state, setState, scrollKey] = useListState<AlarmListState>(INITIAL_ALARM_LIST);
 
   const ranges = useQuery(dateRangeOptionsQuery()).data;
   const triggers = useQuery(alarmTypesQuery()).data;
@@ -312,6 +313,7 @@ export function AlarmReportListPage() {
           onSelectionChange={(keys) => setSelected([...keys])}
           totalCount={total}
           {...pagingProps(state, setState)}
+          scrollKey={scrollKey}
           {...listQueryProps(list, () => MSG.reportGenerationFailed)}
           emptyMessage={<NoResults />}
           canOpen={() => canView}

@@ -101,6 +101,8 @@ export type DataTableProps<T> = {
   gridRef?: RefObject<HTMLDivElement | null>;
   /** The active (keyboard) row changed, e.g. j / k: a preview in another pane can follow it. */
   onActiveChange?: (row: T | undefined) => void;
+  /** Where the scroll position is kept (sessionStorage), so it comes back after a reload (useListState gives it). */
+  scrollKey?: string;
 };
 
 /** The width of an element's box, following resizes (null until measured). */
@@ -118,6 +120,21 @@ function useBoxWidth(ref: RefObject<HTMLElement | null>): number | null {
     return () => ro.disconnect();
   }, [ref]);
   return width;
+}
+
+function readScroll(key: string): string | null {
+  try {
+    return sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+function writeScroll(key: string, top: string) {
+  try {
+    sessionStorage.setItem(key, top);
+  } catch {
+    // storage full or blocked: the position is simply not kept
+  }
 }
 
 /** A cell whose text is cut off gets its full text as a tooltip when hovered or focused. */
@@ -168,6 +185,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     minWidth = '720px',
     gridRef,
     onActiveChange,
+    scrollKey,
   } = props;
 
   const baseId = useId();
@@ -195,6 +213,22 @@ export function DataTable<T>(props: DataTableProps<T>) {
     setActive(0);
     scrollRef.current?.scrollTo?.({ top: 0 });
   }, [rowOffset, sort?.key, sort?.desc]);
+  // The kept scroll position comes back once, when the first rows are there.
+  const scrollRestored = useRef(false);
+  useEffect(() => {
+    if (scrollRestored.current || !scrollKey || rows.length === 0) return;
+    scrollRestored.current = true;
+    const top = Number(readScroll(scrollKey));
+    if (top > 0) scrollRef.current?.scrollTo?.({ top });
+  }, [rows.length, scrollKey]);
+  const scrollSave = useRef(0);
+  const onScroll = () => {
+    if (!scrollKey || !scrollRestored.current || scrollSave.current) return;
+    scrollSave.current = requestAnimationFrame(() => {
+      scrollSave.current = 0;
+      writeScroll(scrollKey, String(Math.round(scrollRef.current?.scrollTop ?? 0)));
+    });
+  };
   const activeIndex = Math.min(active, Math.max(count - 1, 0));
   const activeRow = rows[activeIndex];
   const onActiveChangeRef = useRef(onActiveChange);
@@ -392,6 +426,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
         className="lw-dt__scroll"
         style={height ? { height, maxHeight: 'none' } : undefined}
         onKeyDown={onGridKeyDown}
+        onScroll={onScroll}
         onPointerOver={revealTruncated}
         onFocus={revealTruncated}
       >
