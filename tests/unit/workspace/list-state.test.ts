@@ -4,7 +4,7 @@ import { decodeListState, decodeFilterValue, encodeFilterValue, encodeListState,
 import * as M from '../../../src/app/workspace/model';
 import { resolveHref } from '../../../src/app/workspace/url';
 
-const INITIAL = { page: 1, pageSize: 25, sort: { key: 'Date', desc: true }, filters: { dateRange: '2' } } satisfies ListState;
+const INITIAL: ListState = { page: 1, pageSize: 25, sort: { key: 'Date', desc: true }, filters: { dateRange: '2' } };
 
 describe('list state in the link', () => {
   it('the defaults are no query at all', () => {
