@@ -13,7 +13,7 @@ describe('list state in the link', () => {
   });
 
   it('writes only what differs, readably, and reads it back', () => {
-    const s = { page: 3, pageSize: 50, sort: { key: 'Name', desc: false }, filters: { search: 'ann smith', tiers: ['1', '2'], migrated: true } };
+    const s: ListState = { page: 3, pageSize: 50, sort: { key: 'Name', desc: false }, filters: { search: 'ann smith', tiers: ['1', '2'], migrated: true } };
     const q = encodeListState(s, INITIAL);
     expect(q).toBe('?page=3&size=50&sort=Name&f.search=ann+smith&f.tiers=%5B%221%22%2C%222%22%5D&f.migrated=true');
     expect(decodeListState(q, INITIAL)).toEqual(s);
