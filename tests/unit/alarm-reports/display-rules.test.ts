@@ -211,3 +211,15 @@ describe('next / previous report', () => {
     expect(neighbourAlarm('zzz', 1)).toBeNull();
   });
 });
+
+describe('battery gauge (spec §9)', () => {
+  it("a percentage, '-' without a value, 'n/a' when the device type has no Battery capability", async () => {
+    const { formatBattery, ALARM_TEXT } = await import('../../../src/app/features/alarm-reports/alarm-format');
+    expect(formatBattery(57.4, 10)).toBe('57%');
+    expect(formatBattery(null, 10)).toBe('-');
+    expect(formatBattery(80, 803)).toBe('n/a'); // Spot Gen3: no Battery capability
+    expect(formatBattery(null, 70)).toBe(ALARM_TEXT.batteryNotApplicable);
+    expect(ALARM_TEXT.batteryNotSupported).toBe('Not supported');
+    expect(formatBattery(80)).toBe('80%'); // type unknown: the value as it is
+  });
+});

@@ -205,7 +205,21 @@ export function DevicesSection({ d, collapsible }: { d: Detail; collapsible?: bo
               <td>{nameOf(x.Type)}</td>
               <td>{dash(x.Serial)}</td>
               <td>{dash(x.PhoneNumber)}</td>
-              <td>{formatBattery(x.LastKnownBattery)}</td>
+              <td>
+                {formatBattery(x.LastKnownBattery, x.Type?.Value) === ALARM_TEXT.batteryNotApplicable ? (
+                  // Reachable by keyboard so the reason is not hover-only.
+                  <span
+                    className="ar-na"
+                    tabIndex={0}
+                    title={ALARM_TEXT.batteryNotSupported}
+                    aria-label={`${ALARM_TEXT.batteryNotApplicable}: ${ALARM_TEXT.batteryNotSupported}`}
+                  >
+                    {ALARM_TEXT.batteryNotApplicable}
+                  </span>
+                ) : (
+                  formatBattery(x.LastKnownBattery, x.Type?.Value)
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
