@@ -144,9 +144,24 @@ export function AlarmReportListPage() {
   }, [types.data]);
 
   const total = list.data?.TotalCount ?? 0;
+  const qc = useQueryClient();
   useEffect(() => {
-    if (list.data) setAlarmListOrder(list.data.AlarmReports.map((r) => r.AlarmId));
-  }, [list.data]);
+    if (!list.data) return;
+    // Next / previous report walk the whole filtered list: past this page's ends they read the
+    // neighbouring page, and this list follows to that page.
+    setAlarmListOrder(
+      list.data.AlarmReports.map((r) => r.AlarmId),
+      {
+        page: state.page,
+        pageCount: Math.max(1, Math.ceil(list.data.TotalCount / state.pageSize)),
+        fetchPage: async (page) => {
+          const data = await qc.fetchQuery(alarmReportListQuery({ ...filter, page }));
+          setState((s) => ({ ...s, page }));
+          return data.AlarmReports.map((r) => r.AlarmId);
+        },
+      },
+    );
+  }, [list.data, filter, state.page, state.pageSize, qc, setState]);
   const canExport = can(P.AlarmReportExport);
   const exporter = useMutation({
     mutationFn: async () => {
@@ -193,7 +208,6 @@ export function AlarmReportListPage() {
   };
 
   // Several selected reports (x, or the row checkboxes) print in one job, each from a new page.
-  const qc = useQueryClient();
   const [selected, setSelected] = useTabState<string[]>(tab.tabId, 'alarm-reports.selected', []);
   const selectedKeys = useMemo(() => new Set(selected), [selected]);
   const [batch, setBatch] = useState<AlarmReportDetails[] | null>(null);
