@@ -132,7 +132,7 @@ describe('Closed Alarm Report tab', () => {
     expect(calls('/alarm-report/add-note')).toHaveLength(0);
 
     await user.type(within(dialog).getByLabelText(/Note text/), '  Spoke to the user.  ');
-    await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await user.keyboard('{Control>}{Enter}{/Control}'); // Ctrl+Enter submits
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls('/alarm-report/add-note')[0]![1]).toMatchObject({ method: 'POST', body: { alarmReportId: REPORT_ID, note: 'Spoke to the user.' } });
     expect(within(section('Additional notes')!).getByText('Spoke to the user.')).toBeInTheDocument();
