@@ -96,7 +96,7 @@ export function Workspace() {
   useEffect(() => {
     if (ready.current !== userId) return;
     const path = locationHref();
-    if (window.location.pathname !== pathname || searchOf(path) !== (search ? `?${search}` : '')) return; // a newer location change is on its way
+    if (window.location.pathname !== pathname) return; // a newer location change is on its way
     const cur = store.get(focusedTabAtom);
     if (path === (cur?.href ?? '/') || path === written.current) return;
     written.current = path;
