@@ -20,7 +20,7 @@ async function axeCheck(page: Page, screen: string) {
   // one h1 per visible tab panel, none outside them
   const outside = await page.locator('h1:visible').evaluateAll((hs) => hs.filter((h) => !h.closest('[role="tabpanel"]')).length);
   expect(outside, `h1 outside the page on ${screen}`).toBe(0);
-  for (const panel of await page.locator('[role="tabpanel"]:visible').all()) await expect(panel.locator('h1')).toHaveCount(1);
+  for (const panel of await page.locator('[role="tabpanel"]:visible').all()) await expect(panel.locator('h1:visible')).toHaveCount(1);
 }
 
 async function go(page: Page, keys: string) {

@@ -523,22 +523,29 @@ export function DataTable<T>(props: DataTableProps<T>) {
           )}
         </div>
 
-        {loading && rows.length === 0 && !error && (
-          <div className="lw-dt__state" role="status">
-            <span className="lw-spinner" aria-hidden="true" /> Loading…
+        {/* The states sit in a row of their own: a grid holds rows only. */}
+        {((loading && rows.length === 0 && !error) || !!error || showEmpty) && (
+          <div role="row" className="lw-dt__state-row">
+            <div role="gridcell" aria-colspan={colCount} className="lw-dt__state-row">
+              {loading && rows.length === 0 && !error && (
+                <div className="lw-dt__state" role="status">
+                  <span className="lw-spinner" aria-hidden="true" /> Loading…
+                </div>
+              )}
+              {error && (
+                <div className="lw-dt__state lw-dt__state--error" role="alert">
+                  <p>{error}</p>
+                  {onRetry && (
+                    <button type="button" className="lw-btn" onClick={onRetry}>
+                      Retry
+                    </button>
+                  )}
+                </div>
+              )}
+              {showEmpty && <EmptyState message={emptyMessage ?? MSG.noResultsFound} />}
+            </div>
           </div>
         )}
-        {error && (
-          <div className="lw-dt__state lw-dt__state--error" role="alert">
-            <p>{error}</p>
-            {onRetry && (
-              <button type="button" className="lw-btn" onClick={onRetry}>
-                Retry
-              </button>
-            )}
-          </div>
-        )}
-        {showEmpty && <EmptyState message={emptyMessage ?? MSG.noResultsFound} />}
       </div>
 
       {paged && onPageChange && totalCount > 0 && (
