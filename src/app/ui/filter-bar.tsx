@@ -3,8 +3,10 @@
 // large breakpoint the filters fold behind a toggle; the search box stays visible so `/` can always
 // reach it. In the workspace the pane is the screen: the fold is a container query on the pane
 // (list-widgets.css), so a narrow pane folds its filters whatever the window's width.
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
-import { format, isValid, parse, startOfDay, endOfDay } from 'date-fns';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
+import { endOfDay } from 'date-fns';
+import { parseTypedDate } from '../../shared/dates';
+import { DateField } from './date-field';
 import { MSG } from '../../shared/messages';
 import { MAX_SEARCH_LENGTH } from '../../shared/schemas/common';
 import './data-table/list-widgets.css';
@@ -26,25 +28,36 @@ export type FilterDef =
     })
   | (Base & { type: 'check-filter' })
   | (Base & { type: 'dropdown'; options: FilterOption[]; placeholder?: string })
-  | (Base & { type: 'date'; allowFuture?: boolean; min?: Date; max?: Date })
-  | (Base & { type: 'date-time'; allowFuture?: boolean; min?: Date; max?: Date; minutesStep?: number });
+  | (Base & { type: 'date'; allowFuture?: boolean; min?: Date; max?: Date; notAfter?: string })
+  | (Base & { type: 'date-time'; allowFuture?: boolean; min?: Date; max?: Date; minutesStep?: number; notAfter?: string });
 
-/** Spec §5: dates DD/MM/YYYY, date-times DD/MM/YYYY HH:mm (24-hour); filter values are these strings. */
-export const DATE_FORMAT = 'dd/MM/yyyy';
-export const DATE_TIME_FORMAT = 'dd/MM/yyyy HH:mm';
-const ISO_DATE = 'yyyy-MM-dd';
-const ISO_DATE_TIME = "yyyy-MM-dd'T'HH:mm";
+export { DATE_FORMAT, DATE_TIME_FORMAT } from '../../shared/dates';
 
-/** 'dd/MM/yyyy' → the native input's 'yyyy-MM-dd' (or '' when not a date). */
-export function toInputDate(value: string, withTime: boolean): string {
-  const d = parse(value, withTime ? DATE_TIME_FORMAT : DATE_FORMAT, new Date());
-  return isValid(d) ? format(d, withTime ? ISO_DATE_TIME : ISO_DATE) : '';
-}
-/** The native input's value → 'dd/MM/yyyy' / 'dd/MM/yyyy HH:mm' (or '' when empty or invalid). */
-export function fromInputDate(value: string, withTime: boolean): string {
-  if (!value) return '';
-  const d = parse(value, withTime ? ISO_DATE_TIME : ISO_DATE, new Date());
-  return isValid(d) ? format(d, withTime ? DATE_TIME_FORMAT : DATE_FORMAT) : '';
+/**
+ * What is wrong with the date filters of a draft, by filter id (empty when nothing): a value not in
+ * DD/MM/YYYY (HH:mm), a future date where the filter refuses them (the server's message), and a
+ * 'from' after its 'to' (`notAfter`).
+ */
+export function dateFilterErrors(defs: FilterDef[], values: FilterValues, now = new Date()): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const dates = new Map<string, Date>();
+  for (const def of defs) {
+    if (def.type !== 'date' && def.type !== 'date-time') continue;
+    const raw = values[def.id];
+    if (typeof raw !== 'string' || !raw.trim()) continue;
+    const withTime = def.type === 'date-time';
+    const d = parseTypedDate(raw, withTime);
+    if (!d) errors[def.id] = withTime ? MSG.dateTimeFormatHint : MSG.dateFormatHint;
+    else if (!def.allowFuture && d > (withTime ? now : endOfDay(now))) errors[def.id] = MSG.dateInFuture;
+    else dates.set(def.id, d);
+  }
+  for (const def of defs) {
+    if ((def.type !== 'date' && def.type !== 'date-time') || !def.notAfter) continue;
+    const from = dates.get(def.id);
+    const to = dates.get(def.notAfter);
+    if (from && to && from > to) errors[def.id] = MSG.dateFromAfterTo;
+  }
+  return errors;
 }
 
 export const isEmptyValue = (v: FilterValue) => v === undefined || v === null || v === '' || v === false || (Array.isArray(v) && v.length === 0);
@@ -79,11 +92,20 @@ export function FilterBar({ filters, value, onApply, emptyValue = {}, search, se
   const searchId = useId();
 
   const set = useCallback((id: string, v: FilterValue) => setDraft((d) => ({ ...d, [id]: v })), []);
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const apply = (e?: FormEvent) => {
     e?.preventDefault();
+    // A refused value says why beside its field and nothing is applied.
+    const found = dateFilterErrors(filters, draft);
+    setErrors(found);
+    if (Object.keys(found).length) {
+      setOpen(true);
+      return;
+    }
     onApply(cleanFilters(draft));
   };
   const clear = () => {
+    setErrors({});
     setDraft(emptyValue);
     onApply(cleanFilters(emptyValue));
   };
@@ -121,7 +143,7 @@ export function FilterBar({ filters, value, onApply, emptyValue = {}, search, se
       {filters.length > 0 && (
         <div id={regionId} className="lw-filters__grid" data-open={open || undefined}>
           {filters.map((f) => (
-            <FilterControl key={f.id} def={f} value={draft[f.id]} onChange={(v) => set(f.id, v)} />
+            <FilterControl key={f.id} def={f} value={draft[f.id]} error={errors[f.id]} onChange={(v) => set(f.id, v)} />
           ))}
         </div>
       )}
@@ -142,8 +164,9 @@ function Actions({ onClear }: { onClear: () => void }) {
   );
 }
 
-function FilterControl({ def, value, onChange }: { def: FilterDef; value: FilterValue; onChange: (v: FilterValue) => void }) {
+function FilterControl({ def, value, error, onChange }: { def: FilterDef; value: FilterValue; error?: string; onChange: (v: FilterValue) => void }) {
   const id = useId();
+  const errorId = `${id}-error`;
   switch (def.type) {
     case 'input':
       return (
@@ -189,30 +212,30 @@ function FilterControl({ def, value, onChange }: { def: FilterDef; value: Filter
         </div>
       );
     case 'date':
-    case 'date-time': {
-      const withTime = def.type === 'date-time';
-      const fmt = withTime ? ISO_DATE_TIME : ISO_DATE;
-      const max = def.max ?? (def.allowFuture ? undefined : withTime ? new Date() : endOfDay(new Date()));
-      const min = def.min ? (withTime ? def.min : startOfDay(def.min)) : undefined;
+    case 'date-time':
       return (
         <div className="lw-filter">
           <label htmlFor={id} className="lw-filter__label">
             {def.label}
           </label>
-          <input
+          <DateField
             id={id}
-            type={withTime ? 'datetime-local' : 'date'}
-            lang="en-GB"
-            className="lw-input"
-            step={withTime && def.type === 'date-time' && def.minutesStep ? def.minutesStep * 60 : undefined}
-            min={min ? format(min, fmt) : undefined}
-            max={max ? format(max, fmt) : undefined}
-            value={typeof value === 'string' ? toInputDate(value, withTime) : ''}
-            onChange={(e) => onChange(fromInputDate(e.target.value, withTime))}
+            label={def.label}
+            value={typeof value === 'string' ? value : ''}
+            onChange={onChange}
+            withTime={def.type === 'date-time'}
+            allowFuture={def.allowFuture}
+            min={def.min}
+            max={def.max}
+            errorId={error ? errorId : undefined}
           />
+          {error && (
+            <span id={errorId} role="alert" className="lw-filter__error">
+              {error}
+            </span>
+          )}
         </div>
       );
-    }
     case 'multiselect':
       return <MultiSelect def={def} value={Array.isArray(value) ? value : []} onChange={onChange} />;
     case 'autocomplete':

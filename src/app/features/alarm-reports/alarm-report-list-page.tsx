@@ -113,7 +113,7 @@ export function AlarmReportListPage() {
         placeholder: 'Last 7 days',
         options: opts(ranges).filter((o) => o.value !== String(DEFAULT_DATE_RANGE)),
       },
-      { id: 'dateFrom', type: 'date', label: 'Closed from' },
+      { id: 'dateFrom', type: 'date', label: 'Closed from', notAfter: 'dateTo' },
       { id: 'dateTo', type: 'date', label: 'Closed to' },
       { id: 'customerAccountFullName', type: 'input', label: 'Account name', placeholder: 'Account name' },
       { id: 'personFullName', type: 'input', label: 'User name', placeholder: 'User name' },
@@ -328,7 +328,8 @@ export function AlarmReportListPage() {
           totalCount={total}
           {...pagingProps(state, setState)}
           scrollKey={scrollKey}
-          {...listQueryProps(list, () => MSG.reportGenerationFailed)}
+          // A refused filter (400) says why in the server's words; anything else is the spec's failure text.
+          {...listQueryProps(list, (err) => (errorStatus(err) === 400 ? errorMessage(err) : MSG.reportGenerationFailed))}
           emptyMessage={<NoResults />}
           canOpen={() => canView}
           onOpen={(r, { beside }) => openRow(r, beside)}
