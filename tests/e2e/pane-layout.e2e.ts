@@ -6,6 +6,9 @@ import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { signedInAs } from './helpers';
 
+// axe walks the whole page: on a shared machine that takes a while.
+test.describe.configure({ timeout: 240_000 });
+
 async function axeCheck(page: Page, screen: string) {
   const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
   const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
