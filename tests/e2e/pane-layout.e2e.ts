@@ -101,7 +101,7 @@ test('a ~460 px report pane beside the list: details stack above the map, nothin
   // the list pane is narrow too: its filters fold behind the toggle, the search stays
   const list = page.locator('[data-pane-id]').nth(0);
   await expect(list.getByRole('button', { name: /Show filters/ })).toBeVisible();
-  await expect(list.getByLabel('Closed from')).toBeHidden();
+  await expect(list.getByLabel('Closed from', { exact: true })).toBeHidden();
   await expect(list.getByRole('searchbox', { name: 'Search alarm reports' })).toBeVisible();
   // secondary columns went before anything clipped
   await expect(grid.getByRole('columnheader', { name: 'Tier' })).toHaveCount(0);
