@@ -100,15 +100,19 @@ describe('Closed Alarm Report tab', () => {
     expect(plans.map((p) => p.querySelector('strong')?.textContent)).toEqual(['Outreach', 'Beta team', 'Zeta team']);
   });
 
-  it("calls: 'Call failed' for zero duration, whole seconds, the unavailable recording's reason on a disabled play button", async () => {
+  it("calls: 'Call failed' for zero duration, whole seconds, the unavailable recording's reason on a disabled play button the keyboard still reaches", async () => {
     await open();
     const [ok, failed] = within(section('Activity journal')!).getAllByTestId('call');
     expect(ok).toHaveTextContent('5m 03s');
     expect(failed).toHaveTextContent('Call failed');
     const plays = within(ok!).getAllByRole('button', { name: /^Play recording/ });
     expect(plays[0]).toBeEnabled();
-    expect(plays[1]).toBeDisabled();
+    expect(plays[1]).toHaveAttribute('aria-disabled', 'true');
     expect(plays[1]).toHaveAttribute('title', 'Recording deleted after the retention period');
+    expect(plays[1]).toHaveAccessibleDescription('Recording deleted after the retention period');
+    plays[1]!.focus();
+    expect(plays[1]).toHaveFocus();
+    expect(within(ok!).getByText('Recording deleted after the retention period')).toBeVisible();
     // Unparseable journal JSON renders nothing in Notes; the kinds render their fields.
     const journal = section('Activity journal')!;
     expect(within(journal).getByText('Broken entry').closest('tr')!.querySelectorAll('td')[3]!.textContent).toBe('');

@@ -384,9 +384,17 @@ export function NotesSection({
           {notes.map((n) => (
             <li key={n.Id} className="ar-item ar-note" data-testid="note">
               <div className="ar-item__head">
-                <strong>{dash(n.Person?.FullName)}</strong>
-                <span className="ar-badge">{noteAuthorLabel(n.Person?.Roles)}</span>
-                {showRoles && <span className="ar-muted">{(n.Person?.Roles ?? []).join(', ') || EMPTY}</span>}
+                {showRoles ? (
+                  // Printed (spec: author name, author roles): the author once, roles beside the name.
+                  <span>
+                    Author: <strong>{dash(n.Person?.FullName)}</strong> ({(n.Person?.Roles ?? []).join(', ') || noteAuthorLabel(n.Person?.Roles)})
+                  </span>
+                ) : (
+                  <>
+                    <strong>{dash(n.Person?.FullName)}</strong>
+                    <span className="ar-badge">{noteAuthorLabel(n.Person?.Roles)}</span>
+                  </>
+                )}
                 <span>{formatDateTime(n.CreatedDate)}</span>
               </div>
               <p className="ar-item__text">{n.Note}</p>
