@@ -111,12 +111,12 @@ test('a ~460 px report pane beside the list: details stack above the map, nothin
   await page.setViewportSize({ width: 1024, height: 768 });
   await page.screenshot({ path: '.tmp/e2e-results/panes-two-1024x768.png' });
 
-  // three panes across 1440: the list, a report, the assets list
+  // three panes across 1440: the list, a report, the user's own profile
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.keyboard.press('Alt+\\');
   await expect(page.locator('[data-pane-id]')).toHaveCount(3);
-  await go(page, 'ga');
-  await expect(page.getByRole('grid', { name: 'Assets' })).toBeVisible();
+  await go(page, 'gp');
+  await expect(page.locator('[data-pane-id]').nth(2).getByRole('heading', { level: 1 })).toBeVisible();
   await page.screenshot({ path: '.tmp/e2e-results/panes-three-1440x900.png' });
 });
 
