@@ -10,11 +10,24 @@ const text = (v: string | null | undefined) => <span title={dash(v)}>{dash(v)}</
 
 export function alarmColumns(): DataTableColumn<AlarmReportRow>[] {
   return [
-    { id: 'closed', header: 'Date / Time', sortKey: 'AlarmClosedDate', width: 'minmax(10.5rem, 0.9fr)', cell: (r) => <span className="lw-nums">{formatDateTime(r.AlarmClosedDate)}</span> },
+    {
+      id: 'closed',
+      header: 'Date / Time',
+      sortKey: 'AlarmClosedDate',
+      width: 'minmax(10.5rem, 0.9fr)',
+      cell: (r) => <span className="lw-nums">{formatDateTime(r.AlarmClosedDate)}</span>,
+    },
     { id: 'account', header: 'Account Name', sortKey: 'CustomerAccountFullName', width: 'minmax(150px, 1.2fr)', cell: (r) => text(r.CustomerAccountFullName) },
     { id: 'tier', header: 'Tier', sortKey: 'Tier', width: 'minmax(80px, 0.5fr)', hideBelow: 1000, cell: (r) => dash(r.Tier?.Name) },
     { id: 'trigger', header: 'Trigger', sortKey: 'AlarmType', width: 'minmax(120px, 0.9fr)', cell: (r) => text(r.AlarmType.Name) },
-    { id: 'type', header: 'Type', sortKey: 'AlarmVerificationType', width: 'minmax(120px, 0.9fr)', hideBelow: 760, cell: (r) => text(r.AlarmVerificationType.Name) },
+    {
+      id: 'type',
+      header: 'Type',
+      sortKey: 'AlarmVerificationType',
+      width: 'minmax(120px, 0.9fr)',
+      hideBelow: 760,
+      cell: (r) => text(r.AlarmVerificationType.Name),
+    },
     {
       id: 'category',
       header: 'Category',
