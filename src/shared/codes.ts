@@ -64,6 +64,9 @@ export const DEVICE_CAPABILITIES: Record<number, number> = {
   810: C.Battery | C.SendsLocation | C.RaiseAlarm,
 };
 
+/** Whether a device type has a capability (unknown types have none). */
+export const hasCapability = (type: number | null | undefined, flag: number): boolean => type != null && ((DEVICE_CAPABILITIES[type] ?? 0) & flag) !== 0;
+
 export const ASSET_STATUSES: Lookup[] = [
   { Value: 1, Name: 'New' },
   { Value: 2, Name: 'Reserved' },

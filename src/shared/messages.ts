@@ -201,6 +201,10 @@ export const MSG = {
 
   // ---- document 3: alarm reports
   reportGenerationFailed: 'Report generation failed.',
+  dateInFuture: 'Dates in the future can not be chosen.',
+  dateFormatHint: 'Enter the date as DD/MM/YYYY.',
+  dateTimeFormatHint: 'Enter the date and time as DD/MM/YYYY HH:mm.',
+  dateFromAfterTo: 'The start date must not be after the end date.',
   cannotExportAlarmReports: 'Can not export alarm reports',
   enterNoteText: 'Please enter note text.',
   callRecordingFailed: 'Failed to fetch call recording.',

@@ -4,7 +4,7 @@
 import { useState } from 'react';
 import { useAtomValue } from 'jotai';
 import { useLocation } from 'wouter';
-import { Avatar, Button, DropdownMenu, Flex, Heading, IconButton, Text } from '@radix-ui/themes';
+import { Avatar, Button, DropdownMenu, Flex, IconButton, Text } from '@radix-ui/themes';
 import { MSG } from '../../shared/messages';
 import { P } from '../../shared/permissions';
 import { getHref, matchPath, ROUTES } from '../paths';
@@ -47,9 +47,10 @@ export function TopBar() {
           <path d="M19 12H5M12 19l-7-7 7-7" />
         </svg>
       </IconButton>
-      <Heading as="h1" size="4" weight="medium" className="top-bar-title" truncate>
+      {/* Not a heading: the page in the focused tab holds the page's one h1 (the same title). */}
+      <Text as="div" size="4" weight="medium" className="top-bar-title" truncate>
         {title}
-      </Heading>
+      </Text>
       <Flex ml="auto" align="center" gap="2">
         <DropdownMenu.Root>
           <DropdownMenu.Trigger>

@@ -1,9 +1,12 @@
 // The shared filter bar (spec §2 shared widgets, §5 date rules, §9 sizes). The user edits a
 // draft; 'Apply' (or Enter in a text box) emits it, 'Clear Filters' resets and emits. Below the
-// large breakpoint (1200 px) the filters fold behind a toggle; the search box stays visible so
-// `/` can always reach it.
-import { useCallback, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
-import { format, isValid, parse, startOfDay, endOfDay } from 'date-fns';
+// large breakpoint the filters fold behind a toggle; the search box stays visible so `/` can always
+// reach it. In the workspace the pane is the screen: the fold is a container query on the pane
+// (list-widgets.css), so a narrow pane folds its filters whatever the window's width.
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
+import { endOfDay } from 'date-fns';
+import { parseTypedDate } from '../../shared/dates';
+import { DateField } from './date-field';
 import { MSG } from '../../shared/messages';
 import { MAX_SEARCH_LENGTH } from '../../shared/schemas/common';
 import './data-table/list-widgets.css';
@@ -25,25 +28,36 @@ export type FilterDef =
     })
   | (Base & { type: 'check-filter' })
   | (Base & { type: 'dropdown'; options: FilterOption[]; placeholder?: string })
-  | (Base & { type: 'date'; allowFuture?: boolean; min?: Date; max?: Date })
-  | (Base & { type: 'date-time'; allowFuture?: boolean; min?: Date; max?: Date; minutesStep?: number });
+  | (Base & { type: 'date'; allowFuture?: boolean; min?: Date; max?: Date; notAfter?: string })
+  | (Base & { type: 'date-time'; allowFuture?: boolean; min?: Date; max?: Date; minutesStep?: number; notAfter?: string });
 
-/** Spec §5: dates DD/MM/YYYY, date-times DD/MM/YYYY HH:mm (24-hour); filter values are these strings. */
-export const DATE_FORMAT = 'dd/MM/yyyy';
-export const DATE_TIME_FORMAT = 'dd/MM/yyyy HH:mm';
-const ISO_DATE = 'yyyy-MM-dd';
-const ISO_DATE_TIME = "yyyy-MM-dd'T'HH:mm";
+export { DATE_FORMAT, DATE_TIME_FORMAT } from '../../shared/dates';
 
-/** 'dd/MM/yyyy' → the native input's 'yyyy-MM-dd' (or '' when not a date). */
-export function toInputDate(value: string, withTime: boolean): string {
-  const d = parse(value, withTime ? DATE_TIME_FORMAT : DATE_FORMAT, new Date());
-  return isValid(d) ? format(d, withTime ? ISO_DATE_TIME : ISO_DATE) : '';
-}
-/** The native input's value → 'dd/MM/yyyy' / 'dd/MM/yyyy HH:mm' (or '' when empty or invalid). */
-export function fromInputDate(value: string, withTime: boolean): string {
-  if (!value) return '';
-  const d = parse(value, withTime ? ISO_DATE_TIME : ISO_DATE, new Date());
-  return isValid(d) ? format(d, withTime ? DATE_TIME_FORMAT : DATE_FORMAT) : '';
+/**
+ * What is wrong with the date filters of a draft, by filter id (empty when nothing): a value not in
+ * DD/MM/YYYY (HH:mm), a future date where the filter refuses them (the server's message), and a
+ * 'from' after its 'to' (`notAfter`).
+ */
+export function dateFilterErrors(defs: FilterDef[], values: FilterValues, now = new Date()): Record<string, string> {
+  const errors: Record<string, string> = {};
+  const dates = new Map<string, Date>();
+  for (const def of defs) {
+    if (def.type !== 'date' && def.type !== 'date-time') continue;
+    const raw = values[def.id];
+    if (typeof raw !== 'string' || !raw.trim()) continue;
+    const withTime = def.type === 'date-time';
+    const d = parseTypedDate(raw, withTime);
+    if (!d) errors[def.id] = withTime ? MSG.dateTimeFormatHint : MSG.dateFormatHint;
+    else if (!def.allowFuture && d > (withTime ? now : endOfDay(now))) errors[def.id] = MSG.dateInFuture;
+    else dates.set(def.id, d);
+  }
+  for (const def of defs) {
+    if ((def.type !== 'date' && def.type !== 'date-time') || !def.notAfter) continue;
+    const from = dates.get(def.id);
+    const to = dates.get(def.notAfter);
+    if (from && to && from > to) errors[def.id] = MSG.dateFromAfterTo;
+  }
+  return errors;
 }
 
 export const isEmptyValue = (v: FilterValue) => v === undefined || v === null || v === '' || v === false || (Array.isArray(v) && v.length === 0);
@@ -53,22 +67,6 @@ export function cleanFilters(values: FilterValues): FilterValues {
   const out: FilterValues = {};
   for (const [k, v] of Object.entries(values)) if (!isEmptyValue(v)) out[k] = typeof v === 'string' ? v.trim() : v;
   return out;
-}
-
-const subscribeMedia = (query: string) => (cb: () => void) => {
-  if (typeof window === 'undefined' || !window.matchMedia) return () => {};
-  const mql = window.matchMedia(query);
-  mql.addEventListener('change', cb);
-  return () => mql.removeEventListener('change', cb);
-};
-/** True when the media query matches; true when the environment cannot tell (tests, SSR). */
-export function useMediaQuery(query: string): boolean {
-  const sub = useMemo(() => subscribeMedia(query), [query]);
-  return useSyncExternalStore(
-    sub,
-    () => (typeof window !== 'undefined' && window.matchMedia ? window.matchMedia(query).matches : true),
-    () => true,
-  );
 }
 
 export type FilterBarProps = {
@@ -84,29 +82,34 @@ export type FilterBarProps = {
   searchRef?: RefObject<HTMLInputElement | null>;
   /** Accessible name of the filter form. */
   label?: string;
-  /** Width below which the filters fold behind a toggle (spec: large breakpoint 1200 px). */
-  collapseBelow?: number;
 };
 
-export function FilterBar({ filters, value, onApply, emptyValue = {}, search, searchRef, label = 'Filters', collapseBelow = 1200 }: FilterBarProps) {
+export function FilterBar({ filters, value, onApply, emptyValue = {}, search, searchRef, label = 'Filters' }: FilterBarProps) {
   const [draft, setDraft] = useState<FilterValues>(value);
   useEffect(() => setDraft(value), [value]);
-  const wide = useMediaQuery(`(min-width: ${collapseBelow}px)`);
   const [open, setOpen] = useState(false);
   const regionId = useId();
   const searchId = useId();
 
   const set = useCallback((id: string, v: FilterValue) => setDraft((d) => ({ ...d, [id]: v })), []);
+  const [errors, setErrors] = useState<Record<string, string>>({});
   const apply = (e?: FormEvent) => {
     e?.preventDefault();
+    // A refused value says why beside its field and nothing is applied.
+    const found = dateFilterErrors(filters, draft);
+    setErrors(found);
+    if (Object.keys(found).length) {
+      setOpen(true);
+      return;
+    }
     onApply(cleanFilters(draft));
   };
   const clear = () => {
+    setErrors({});
     setDraft(emptyValue);
     onApply(cleanFilters(emptyValue));
   };
   const activeCount = filters.filter((f) => !isEmptyValue(value[f.id])).length;
-  const showFilters = wide || open;
 
   return (
     <form className="lw-filters" role="search" aria-label={label} onSubmit={apply} noValidate>
@@ -129,20 +132,19 @@ export function FilterBar({ filters, value, onApply, emptyValue = {}, search, se
             />
           </div>
         )}
-        {!wide && filters.length > 0 && (
-          <button type="button" className="lw-btn" aria-expanded={open} aria-controls={regionId} onClick={() => setOpen((o) => !o)}>
+        {filters.length > 0 && (
+          <button type="button" className="lw-btn lw-filters__toggle" aria-expanded={open} aria-controls={regionId} onClick={() => setOpen((o) => !o)}>
             {open ? 'Hide filters' : 'Show filters'}
             {activeCount > 0 ? ` (${activeCount})` : ''}
           </button>
         )}
-        {(!showFilters || filters.length === 0) && <Actions onClear={clear} />}
+        <Actions onClear={clear} />
       </div>
       {filters.length > 0 && (
-        <div id={regionId} className="lw-filters__grid" hidden={!showFilters}>
+        <div id={regionId} className="lw-filters__grid" data-open={open || undefined}>
           {filters.map((f) => (
-            <FilterControl key={f.id} def={f} value={draft[f.id]} onChange={(v) => set(f.id, v)} />
+            <FilterControl key={f.id} def={f} value={draft[f.id]} error={errors[f.id]} onChange={(v) => set(f.id, v)} />
           ))}
-          <Actions onClear={clear} />
         </div>
       )}
     </form>
@@ -162,8 +164,9 @@ function Actions({ onClear }: { onClear: () => void }) {
   );
 }
 
-function FilterControl({ def, value, onChange }: { def: FilterDef; value: FilterValue; onChange: (v: FilterValue) => void }) {
+function FilterControl({ def, value, error, onChange }: { def: FilterDef; value: FilterValue; error?: string; onChange: (v: FilterValue) => void }) {
   const id = useId();
+  const errorId = `${id}-error`;
   switch (def.type) {
     case 'input':
       return (
@@ -209,30 +212,30 @@ function FilterControl({ def, value, onChange }: { def: FilterDef; value: Filter
         </div>
       );
     case 'date':
-    case 'date-time': {
-      const withTime = def.type === 'date-time';
-      const fmt = withTime ? ISO_DATE_TIME : ISO_DATE;
-      const max = def.max ?? (def.allowFuture ? undefined : withTime ? new Date() : endOfDay(new Date()));
-      const min = def.min ? (withTime ? def.min : startOfDay(def.min)) : undefined;
+    case 'date-time':
       return (
         <div className="lw-filter">
           <label htmlFor={id} className="lw-filter__label">
             {def.label}
           </label>
-          <input
+          <DateField
             id={id}
-            type={withTime ? 'datetime-local' : 'date'}
-            lang="en-GB"
-            className="lw-input"
-            step={withTime && def.type === 'date-time' && def.minutesStep ? def.minutesStep * 60 : undefined}
-            min={min ? format(min, fmt) : undefined}
-            max={max ? format(max, fmt) : undefined}
-            value={typeof value === 'string' ? toInputDate(value, withTime) : ''}
-            onChange={(e) => onChange(fromInputDate(e.target.value, withTime))}
+            label={def.label}
+            value={typeof value === 'string' ? value : ''}
+            onChange={onChange}
+            withTime={def.type === 'date-time'}
+            allowFuture={def.allowFuture}
+            min={def.min}
+            max={def.max}
+            errorId={error ? errorId : undefined}
           />
+          {error && (
+            <span id={errorId} role="alert" className="lw-filter__error">
+              {error}
+            </span>
+          )}
         </div>
       );
-    }
     case 'multiselect':
       return <MultiSelect def={def} value={Array.isArray(value) ? value : []} onChange={onChange} />;
     case 'autocomplete':

@@ -54,7 +54,7 @@ export type OpenRouteOptions = {
  */
 export function openRoute(href: string, opts: OpenRouteOptions = {}, store: Store = appStore): boolean {
   const path = href.split(/[?#]/)[0] || '/';
-  const target = resolveHref(path === '/' ? landingHref() : path);
+  const target = resolveHref(path === '/' ? landingHref() : href);
   if (!target) return false;
   update((s) => M.openTab(s, target, { beside: opts.beside || opts.pane === 'other' }), store);
   if (opts.focus) focusFocusedPaneSoon(store);
@@ -96,6 +96,11 @@ export async function closeTab(tabId?: string, store: Store = appStore): Promise
 export function reopenClosedTab(store: Store = appStore) {
   update(M.reopenClosed, store);
   focusFocusedPaneSoon(store);
+}
+
+/** A list tab's state changed: it becomes the query of the tab's href (list-state.ts). */
+export function setTabSearch(tabId: string, search: string, store: Store = appStore) {
+  update((s) => M.setTabSearch(s, tabId, search), store);
 }
 
 export function selectTab(tabId: string, store: Store = appStore) {

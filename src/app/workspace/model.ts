@@ -228,7 +228,11 @@ export function openTab(state: WorkspaceState, target: TabTarget, opts: OpenOpti
   }
   const searchPanes = opts.beside || opts.paneId ? [paneId] : [s.focusedPaneId, ...paneOrder(s).filter((p) => p !== s.focusedPaneId)];
   const existing = findByHref(s, target.href, searchPanes);
-  if (existing) return focusTab(s, existing.tab.id);
+  if (existing) {
+    // A link that names a list state (its query) brings that state to the open tab.
+    const query = target.href.includes('?') ? target.href.slice(target.href.indexOf('?')) : '';
+    return focusTab(query ? setTabSearch(s, existing.tab.id, query) : s, existing.tab.id);
+  }
   const pane = paneAt(s, paneId);
   const tab = makeTab(target);
   const tabs = pane.tabs.slice();
@@ -461,6 +465,14 @@ export function setTabTitle(state: WorkspaceState, tabId: string, title: string)
 
 export function setTabDirty(state: WorkspaceState, tabId: string, dirty: boolean): WorkspaceState {
   return updateTab(state, tabId, (t) => (t.dirty === dirty ? t : { ...t, dirty }));
+}
+
+/** The tab's list state (the query of its href, '' for the defaults) changed; the route stays. */
+export function setTabSearch(state: WorkspaceState, tabId: string, search: string): WorkspaceState {
+  return updateTab(state, tabId, (t) => {
+    const href = hrefKey(t.href) + (search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '');
+    return t.href === href ? t : { ...t, href };
+  });
 }
 
 /** The tab shows another route; the old one is remembered for back(). */

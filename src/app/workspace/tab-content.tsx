@@ -6,7 +6,7 @@ import { memo, useEffect, useLayoutEffect, useMemo, useRef } from 'react';
 import { createPortal } from 'react-dom';
 import { TabContext, type TabApi } from './tab-context';
 import type { Tab, WorkspaceState } from './model';
-import { paneOrder } from './model';
+import { hrefKey, paneOrder } from './model';
 import { backTab, closeTab, navigateTab, setTabDirty, setTabTitle } from './actions';
 import { RouteView } from './views';
 import { TabErrorBoundary } from './panels';
@@ -58,7 +58,8 @@ const TabView = memo(function TabView({ id, route, params, href, paneId, active 
   );
   return (
     <TabContext.Provider value={api}>
-      <TabErrorBoundary key={href}>
+      {/* Keyed by the record, not the list state in the query: a new sort or page keeps the page mounted. */}
+      <TabErrorBoundary key={hrefKey(href)}>
         <RouteView route={route} href={href} />
       </TabErrorBoundary>
     </TabContext.Provider>

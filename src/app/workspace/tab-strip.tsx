@@ -147,10 +147,12 @@ export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
                   </span>
                 )}
               </div>
+              {/* A mouse target only: a tablist holds tabs alone, and the keyboard closes a tab with Delete. */}
               <button
                 type="button"
                 className="ws-tab-close"
                 tabIndex={-1}
+                aria-hidden="true"
                 aria-label={`Close ${tabLabel(t.title)}`}
                 title="Close (Delete)"
                 onClick={(e) => {

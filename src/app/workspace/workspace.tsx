@@ -9,15 +9,18 @@
 //   start-up, closing a tab and an empty pane replace the entry instead (replaceState), so Back
 //   never resurrects a tab just closed.
 // - A URL change made elsewhere (Back/Forward, a link) opens or focuses that route's tab.
+// - A list tab's state is the query of its href (list-state.ts): a change of it pushes a history
+//   entry, and Back/Forward to the same record hands the tab that entry's query (even none).
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useAtomValue, useStore } from 'jotai';
-import { usePathname, navigate } from 'wouter/use-browser-location';
+import { usePathname, useSearch, navigate } from 'wouter/use-browser-location';
 import { userIdAtom } from '../state/session';
 import { appStore } from '../state/store';
 import { MSG } from '../../shared/messages';
 import { ensureWorkspaceLoaded, focusedTabAtom, focusedTabTitleAtom, workspaceAtom } from './state';
-import { findTab } from './model';
-import { openRoute } from './actions';
+import { findTab, focusTab, hrefKey, paneOrder, sameRecord, setTabSearch } from './model';
+import { focusFocusedPaneSoon, openRoute } from './actions';
+import { searchOf } from './list-state';
 import { resolveHref } from './url';
 import { LayoutView } from './layout-view';
 import { useUnsavedChangesGuard } from './unload-guard';
@@ -31,6 +34,9 @@ import './workspace.css';
 type Store = typeof appStore;
 
 /** Opens the URL the app was loaded with, after the saved layout has been restored. */
+/** The browser location as an href: path and query. */
+const locationHref = () => window.location.pathname + window.location.search;
+
 export function openInitialLocation(pathname: string, store: Store = appStore) {
   const state = ensureWorkspaceLoaded(store);
   if (resolveHref(pathname)) {
@@ -48,6 +54,7 @@ export function Workspace() {
   const focused = useAtomValue(focusedTabAtom);
   const title = useAtomValue(focusedTabTitleAtom);
   const pathname = usePathname();
+  const search = useSearch();
   useUnsavedChangesGuard();
 
   const ready = useRef<string | null | undefined>(undefined); // user id the URL sync is set up for
@@ -57,12 +64,12 @@ export function Workspace() {
   // Restore the layout, then open the URL (once per signed-in user).
   useLayoutEffect(() => {
     if (ready.current === userId) return;
-    openInitialLocation(window.location.pathname, store);
+    openInitialLocation(locationHref(), store);
     const tab = store.get(focusedTabAtom);
     const href = tab?.href ?? '/';
     written.current = href;
     lastFocused.current = tab?.id ?? null;
-    if (window.location.pathname !== href) navigate(href, { replace: true });
+    if (locationHref() !== href) navigate(href, { replace: true });
     ready.current = userId;
   }, [userId, store]);
 
@@ -76,22 +83,34 @@ export function Workspace() {
     const href = tab?.href ?? '/';
     const prev = lastFocused.current;
     lastFocused.current = tab?.id ?? null;
-    if (window.location.pathname === href) return;
+    const here = locationHref();
+    if (here === href) return;
     const prevStillOpen = prev !== null && prev !== tab?.id && !!findTab(store.get(workspaceAtom), prev);
+    // The same tab's list state changed (same record, another query): a history entry of its own.
+    const listStep = !!tab && prev === tab.id && hrefKey(here) === hrefKey(href);
     written.current = href;
-    navigate(href, { replace: !tab || !prevStillOpen });
+    navigate(href, { replace: !tab || !(prevStillOpen || listStep) });
   }, [focusedHref, focusedId, userId, store]);
 
   // URL → state (Back/Forward, links that change the URL themselves).
   useEffect(() => {
     if (ready.current !== userId) return;
-    const path = window.location.pathname;
-    if (path !== pathname) return; // a newer location change is on its way
+    const path = locationHref();
+    if (window.location.pathname !== pathname) return; // a newer location change is on its way
     const cur = store.get(focusedTabAtom);
     if (path === (cur?.href ?? '/') || path === written.current) return;
     written.current = path;
+    // Back/Forward to a record already open: focus it and give it this entry's list state.
+    const ws = store.get(workspaceAtom);
+    const order = [ws.focusedPaneId, ...paneOrder(ws).filter((p) => p !== ws.focusedPaneId)];
+    const open = order.flatMap((p) => ws.panes[p]?.tabs ?? []).find((t) => sameRecord(t.href, path));
+    if (open) {
+      store.set(workspaceAtom, (s) => focusTab(setTabSearch(s, open.id, searchOf(path)), open.id));
+      if (open.id !== cur?.id) focusFocusedPaneSoon(store);
+      return;
+    }
     if (!openRoute(path, { focus: true }, store) && cur) navigate(cur.href, { replace: true });
-  }, [pathname, userId, store]);
+  }, [pathname, search, userId, store]);
 
   useEffect(() => {
     document.title = title || MSG.productName;

@@ -100,15 +100,19 @@ describe('Closed Alarm Report tab', () => {
     expect(plans.map((p) => p.querySelector('strong')?.textContent)).toEqual(['Outreach', 'Beta team', 'Zeta team']);
   });
 
-  it("calls: 'Call failed' for zero duration, whole seconds, the unavailable recording's reason on a disabled play button", async () => {
+  it("calls: 'Call failed' for zero duration, whole seconds, the unavailable recording's reason on a disabled play button the keyboard still reaches", async () => {
     await open();
     const [ok, failed] = within(section('Activity journal')!).getAllByTestId('call');
     expect(ok).toHaveTextContent('5m 03s');
     expect(failed).toHaveTextContent('Call failed');
     const plays = within(ok!).getAllByRole('button', { name: /^Play recording/ });
     expect(plays[0]).toBeEnabled();
-    expect(plays[1]).toBeDisabled();
+    expect(plays[1]).toHaveAttribute('aria-disabled', 'true');
     expect(plays[1]).toHaveAttribute('title', 'Recording deleted after the retention period');
+    expect(plays[1]).toHaveAccessibleDescription('Recording deleted after the retention period');
+    plays[1]!.focus();
+    expect(plays[1]).toHaveFocus();
+    expect(within(ok!).getByText('Recording deleted after the retention period')).toBeVisible();
     // Unparseable journal JSON renders nothing in Notes; the kinds render their fields.
     const journal = section('Activity journal')!;
     expect(within(journal).getByText('Broken entry').closest('tr')!.querySelectorAll('td')[3]!.textContent).toBe('');
@@ -132,7 +136,7 @@ describe('Closed Alarm Report tab', () => {
     expect(calls('/alarm-report/add-note')).toHaveLength(0);
 
     await user.type(within(dialog).getByLabelText(/Note text/), '  Spoke to the user.  ');
-    await user.click(within(dialog).getByRole('button', { name: 'Add' }));
+    await user.keyboard('{Control>}{Enter}{/Control}'); // Ctrl+Enter submits
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     expect(calls('/alarm-report/add-note')[0]![1]).toMatchObject({ method: 'POST', body: { alarmReportId: REPORT_ID, note: 'Spoke to the user.' } });
     expect(within(section('Additional notes')!).getByText('Spoke to the user.')).toBeInTheDocument();

@@ -211,3 +211,35 @@ describe('next / previous report', () => {
     expect(neighbourAlarm('zzz', 1)).toBeNull();
   });
 });
+
+describe('battery gauge (spec §9)', () => {
+  it("a percentage, '-' without a value, 'n/a' when the device type has no Battery capability", async () => {
+    const { formatBattery, ALARM_TEXT } = await import('../../../src/app/features/alarm-reports/alarm-format');
+    expect(formatBattery(57.4, 10)).toBe('57%');
+    expect(formatBattery(null, 10)).toBe('-');
+    expect(formatBattery(80, 803)).toBe('n/a'); // Spot Gen3: no Battery capability
+    expect(formatBattery(null, 70)).toBe(ALARM_TEXT.batteryNotApplicable);
+    expect(ALARM_TEXT.batteryNotSupported).toBe('Not supported');
+    expect(formatBattery(80)).toBe('80%'); // type unknown: the value as it is
+  });
+});
+
+describe('next / previous report across pages', () => {
+  it('past a page end it reads the neighbouring page; the list ends stop it', async () => {
+    const { setAlarmListOrder, stepAlarm } = await import('../../../src/app/features/alarm-reports/alarm-events');
+    const pages: Record<number, string[]> = { 1: ['a', 'b'], 2: ['c', 'd'], 3: ['e'] };
+    const read: number[] = [];
+    const fetchPage = async (p: number) => {
+      read.push(p);
+      return pages[p] ?? [];
+    };
+    setAlarmListOrder(pages[2]!, { page: 2, pageCount: 3, fetchPage });
+    expect(await stepAlarm('c', 1)).toBe('d');
+    expect(await stepAlarm('d', 1)).toBe('e');
+    expect(await stepAlarm('e', 1)).toBeNull(); // last page, last report
+    expect(await stepAlarm('e', -1)).toBe('d');
+    expect(await stepAlarm('c', -1)).toBe('b');
+    expect(await stepAlarm('a', -1)).toBeNull();
+    expect(read).toEqual([3, 2, 1]);
+  });
+});

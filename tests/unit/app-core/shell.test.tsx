@@ -74,7 +74,7 @@ describe('top bar', () => {
         <TopBar />
       </Providers>,
     );
-    expect(screen.getByRole('heading', { name: 'Manage Users' })).toBeInTheDocument(); // title of the route in the URL
+    expect(within(screen.getByRole('banner')).getByText('Manage Users')).toBeInTheDocument(); // title of the route in the URL (not a second h1)
     const user = userEvent.setup();
     await user.click(screen.getByRole('button', { name: /profile menu/i }));
     const items = (await screen.findAllByRole('menuitem')).map((i) => i.textContent);

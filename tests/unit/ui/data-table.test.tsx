@@ -31,7 +31,7 @@ function Table(props: Partial<DataTableProps<Row>> & { rows: Row[] }) {
   );
 }
 
-const dataRows = () => screen.getAllByRole('row').filter((r) => r.getAttribute('aria-rowindex') !== '1');
+const dataRows = () => screen.getAllByRole('row').filter((r) => r.hasAttribute('aria-rowindex') && r.getAttribute('aria-rowindex') !== '1'); // the state row (loading, empty, error) has no index
 
 let restore: () => void;
 beforeEach(() => {

@@ -3,7 +3,7 @@ import { cleanup, fireEvent, render, screen, within } from '@testing-library/rea
 import userEvent from '@testing-library/user-event';
 import { format, addDays } from 'date-fns';
 import { useState } from 'react';
-import { FilterBar, fromInputDate, toInputDate, type FilterDef, type FilterValues } from '../../../src/app/ui/filter-bar';
+import { FilterBar, dateFilterErrors, type FilterDef, type FilterValues } from '../../../src/app/ui/filter-bar';
 import { MSG } from '../../../src/shared/messages';
 import { slowMachine } from './slow-machine';
 
@@ -69,8 +69,8 @@ describe('FilterBar', () => {
     await user.type(screen.getByRole('textbox', { name: 'Serial' }), 'SN-1');
     await user.click(screen.getByRole('checkbox', { name: 'Unallocated only' }));
     await user.selectOptions(screen.getByRole('combobox', { name: 'Type' }), '20');
-    fireEvent.change(screen.getByLabelText('From'), { target: { value: '2024-03-05' } });
-    fireEvent.change(screen.getByLabelText('Last seen'), { target: { value: '2024-03-05T14:07' } });
+    fireEvent.change(screen.getByLabelText('From'), { target: { value: '05/03/2024' } });
+    fireEvent.change(screen.getByLabelText('Last seen'), { target: { value: '05/03/2024 14:07' } });
 
     // Multiselect: three picked, the trigger shows two chips and "+1".
     await user.click(screen.getByRole('button', { name: /Status/ }));
@@ -111,7 +111,7 @@ describe('FilterBar', () => {
     const onApply = vi.fn();
     render(<Harness onApply={onApply} initial={{ q: 'old', serial: 'S1', unallocated: true, type: '10', status: ['1'], from: '01/02/2024' }} />);
     expect(screen.getByRole('searchbox')).toHaveValue('old');
-    expect(screen.getByLabelText('From')).toHaveValue('2024-02-01');
+    expect(screen.getByLabelText('From')).toHaveValue('01/02/2024');
     await user.click(screen.getByRole('button', { name: MSG.uiClearFilters }));
     expect(onApply).toHaveBeenLastCalledWith({});
     expect(screen.getByRole('searchbox')).toHaveValue('');
@@ -122,7 +122,9 @@ describe('FilterBar', () => {
     expect(screen.getByRole('button', { name: /Status/ })).not.toHaveTextContent('New');
   });
 
-  it('dates: future days are disabled by default (max = today), allowFuture lifts it', () => {
+  it('dates read and are typed DD/MM/YYYY whatever the locale; the calendar disables future days unless allowed', async () => {
+    const user = userEvent.setup();
+    const onApply = vi.fn();
     render(
       <FilterBar
         filters={[
@@ -130,14 +132,53 @@ describe('FilterBar', () => {
           { type: 'date', id: 'b', label: 'Any day', allowFuture: true },
         ]}
         value={{}}
-        onApply={() => {}}
+        onApply={onApply}
       />,
     );
-    expect(screen.getByLabelText('Past only')).toHaveAttribute('max', format(new Date(), 'yyyy-MM-dd'));
-    expect(screen.getByLabelText('Any day')).not.toHaveAttribute('max');
-    expect(fromInputDate(format(addDays(new Date(), 1), 'yyyy-MM-dd'), false)).toMatch(/^\d{2}\/\d{2}\/\d{4}$/);
-    expect(toInputDate('31/12/2023 23:59', true)).toBe('2023-12-31T23:59');
-    expect(toInputDate('not a date', false)).toBe('');
+    const box = screen.getByLabelText('Past only');
+    expect(box).toHaveAttribute('placeholder', 'DD/MM/YYYY');
+    await user.type(box, '31/12/2023');
+    await user.click(screen.getByRole('button', { name: MSG.uiApply }));
+    expect(onApply).toHaveBeenLastCalledWith({ a: '31/12/2023' });
+
+    // the calendar: keyboard-operable, tomorrow disabled
+    await user.click(screen.getByRole('button', { name: 'Choose Past only' }));
+    const cal = screen.getByRole('dialog', { name: 'Choose Past only' });
+    const tomorrow = addDays(new Date(), 1);
+    await user.keyboard('{Escape}');
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(box).toHaveFocus();
+    expect(cal).not.toBeInTheDocument();
+    await user.clear(box);
+    await user.click(screen.getByRole('button', { name: 'Choose Past only' }));
+    const days = within(screen.getByRole('dialog'))
+      .getAllByRole('button')
+      .filter((b) => b.textContent === String(tomorrow.getDate()));
+    if (tomorrow.getMonth() === new Date().getMonth()) expect(days.some((d) => d.hasAttribute('disabled'))).toBe(true);
+    const today = within(screen.getByRole('dialog'))
+      .getAllByRole('button')
+      .find((b) => b.textContent === String(new Date().getDate()) && !b.hasAttribute('disabled'))!;
+    await user.click(today);
+    expect(box).toHaveValue(format(new Date(), 'dd/MM/yyyy'));
+  });
+
+  it('a refused date says why beside its field and nothing is applied', async () => {
+    const user = userEvent.setup();
+    const onApply = vi.fn();
+    const defs: FilterDef[] = [
+      { type: 'date', id: 'from', label: 'From', notAfter: 'to' },
+      { type: 'date', id: 'to', label: 'To' },
+    ];
+    render(<FilterBar filters={defs} value={{}} onApply={onApply} />);
+    await user.type(screen.getByLabelText('To'), format(addDays(new Date(), 2), 'dd/MM/yyyy'));
+    await user.click(screen.getByRole('button', { name: MSG.uiApply }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Dates in the future can not be chosen.');
+    expect(onApply).not.toHaveBeenCalled();
+
+    const now = new Date(2026, 5, 15, 12);
+    expect(dateFilterErrors(defs, { from: '20/05/2026', to: '19/05/2026' }, now)).toEqual({ from: MSG.dateFromAfterTo });
+    expect(dateFilterErrors(defs, { from: '05/31/2026' }, now)).toEqual({ from: MSG.dateFormatHint });
+    expect(dateFilterErrors(defs, { from: '1/5/26', to: '15/06/2026' }, now)).toEqual({});
   });
 
   it('autocomplete: "Type to show results", "No results", then picking an option', async () => {
@@ -157,29 +198,16 @@ describe('FilterBar', () => {
     expect(onApply).toHaveBeenCalledWith({ customer: { value: 'c2', label: 'Borders plc' } });
   });
 
-  it('below 1200 px the filters fold behind a toggle; the search box stays', async () => {
-    const original = window.matchMedia;
-    window.matchMedia = ((q: string) => ({
-      matches: false,
-      media: q,
-      addEventListener() {},
-      removeEventListener() {},
-      onchange: null,
-      addListener() {},
-      removeListener() {},
-      dispatchEvent: () => false,
-    })) as unknown as typeof window.matchMedia;
-    try {
-      render(<Harness onApply={() => {}} />);
-      expect(screen.getByRole('searchbox')).toBeVisible();
-      expect(screen.queryByRole('textbox', { name: 'Serial' })).toBeNull(); // hidden region
-      const toggle = screen.getByRole('button', { name: 'Show filters' });
-      expect(toggle).toHaveAttribute('aria-expanded', 'false');
-      await userEvent.click(toggle);
-      expect(screen.getByRole('button', { name: 'Hide filters' })).toHaveAttribute('aria-expanded', 'true');
-      expect(screen.getByRole('textbox', { name: 'Serial' })).toBeVisible();
-    } finally {
-      window.matchMedia = original;
-    }
+  it('the toggle opens and closes the filters region (the pane-width fold itself is a container query, tested end to end)', async () => {
+    render(<Harness onApply={() => {}} />);
+    expect(screen.getByRole('searchbox')).toBeVisible();
+    const toggle = screen.getByRole('button', { name: 'Show filters' });
+    expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    const region = document.getElementById(toggle.getAttribute('aria-controls')!);
+    expect(region).not.toHaveAttribute('data-open');
+    await userEvent.click(toggle);
+    expect(screen.getByRole('button', { name: 'Hide filters' })).toHaveAttribute('aria-expanded', 'true');
+    expect(region).toHaveAttribute('data-open');
+    expect(screen.getByRole('textbox', { name: 'Serial' })).toBeVisible();
   });
 });

@@ -11,9 +11,10 @@ describe('URL ↔ tab', () => {
     expect(resolveHref('/alarm-reports/99')).toMatchObject({ route: 'alarmReport', params: { alarmId: '99' }, title: 'Closed Alarm Report' });
   });
 
-  it('canonicalises: trailing slash, query and hash do not make another tab', () => {
+  it('canonicalises: trailing slash and hash go; the query (a list state) stays in the href', () => {
     expect(resolveHref('/persons/')!.href).toBe('/persons');
-    expect(resolveHref('/persons?x=1#y')!.href).toBe('/persons');
+    expect(resolveHref('/persons?x=1#y')!.href).toBe('/persons?x=1');
+    expect(resolveHref('/persons?#y')!.href).toBe('/persons');
     expect(resolveHref('/persons/edit/a%20b')).toMatchObject({ href: '/persons/edit/a%20b', params: { userId: 'a b' } });
   });
 

@@ -177,19 +177,27 @@ function LinePlot({
           {
             width,
             height: LINE_HEIGHT,
-            legend: { show: false },
+            // Hovering the chart shows each series' value at that point in the legend below it.
+            legend: { show: true, live: true },
             cursor: { drag: { x: false, y: false } },
             scales: { x: { time: false } },
+            // Room on the right for the last x label.
+            padding: [8, 28, 0, 0],
             axes: [
               {
-                values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && v % step === 0 ? (labels[v] ?? '') : '')),
+                // Thinned from the end, so the last label always shows.
+                values: (_u, splits) => splits.map((v) => (Number.isInteger(v) && (labels.length - 1 - v) % step === 0 ? (labels[v] ?? '') : '')),
                 splits: () => labels.map((_, i) => i),
                 size: 30,
               },
-              { size: 40 },
+              {
+                values: (_u, splits) => splits.map((v) => v.toLocaleString('en-GB')),
+                // As wide as its longest label, so '1,500' is never cut to ',500'.
+                size: (_u, values) => 18 + 8 * Math.max(1, ...(values ?? []).map((v) => String(v).length)),
+              },
             ],
             series: [
-              { label: 'Time' },
+              { label: 'Time', value: (_u, v) => (v == null ? '-' : (labels[v] ?? '-')) },
               ...series.map((s) => ({
                 label: s.label,
                 stroke: visible[s.value] === false ? withAlpha(s.color, DIMMED) : s.color,
@@ -211,5 +219,5 @@ function LinePlot({
     };
   }, [points, series, visible, rangeOption, width]);
 
-  return <div ref={box} className="ar-line" style={{ height: LINE_HEIGHT }} data-testid="alarm-types-plot" />;
+  return <div ref={box} className="ar-line" style={{ minHeight: LINE_HEIGHT }} data-testid="alarm-types-plot" />;
 }

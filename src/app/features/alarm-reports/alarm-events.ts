@@ -37,10 +37,30 @@ export function requestAlarmExportOnOpen() {
   pendingExport = true;
 }
 
-// The rows (alarm ids, in order) of the alarm report list last shown: next / previous report walk them.
+// The rows (alarm ids, in order) of the alarm report list last shown: next / previous report walk them,
+// and past either end of that page into the list's next or previous page (the whole filtered list).
 let listOrder: readonly string[] = [];
-export function setAlarmListOrder(alarmIds: readonly string[]) {
+/** Where the shown page sits in the filtered list, and how to read another page (alarm ids in order). */
+export type AlarmListPaging = { page: number; pageCount: number; fetchPage: (page: number) => Promise<readonly string[]> };
+let paging: AlarmListPaging | null = null;
+export function setAlarmListOrder(alarmIds: readonly string[], listPaging: AlarmListPaging | null = null) {
   listOrder = alarmIds;
+  paging = listPaging;
+}
+
+/** Like neighbourAlarm, but across pages: at a page's edge it reads the next / previous page of the list. */
+export async function stepAlarm(alarmId: string, delta: 1 | -1): Promise<string | null> {
+  const near = neighbourAlarm(alarmId, delta);
+  if (near) return near;
+  const i = listOrder.indexOf(alarmId);
+  const atEdge = i >= 0 && (delta > 0 ? i === listOrder.length - 1 : i === 0);
+  if (!atEdge || !paging) return null;
+  const page = paging.page + delta;
+  if (page < 1 || page > paging.pageCount) return null;
+  const ids = await paging.fetchPage(page);
+  if (!ids.length) return null;
+  setAlarmListOrder(ids, { ...paging, page });
+  return (delta > 0 ? ids[0] : ids[ids.length - 1]) ?? null;
 }
 /** The alarm id `delta` rows from `alarmId` in the last list, or null at either end or when it is not there. */
 export function neighbourAlarm(alarmId: string, delta: number): string | null {

@@ -4,6 +4,7 @@
 // reads), so the contract's answer types fit them as they are.
 import { format, isValid, parseISO } from 'date-fns';
 import { MSG } from '../../../shared/messages';
+import { CAPABILITY, hasCapability } from '../../../shared/codes';
 
 export const EMPTY = '-';
 
@@ -22,6 +23,8 @@ export const ALARM_TEXT = {
   noResultsPrompt: 'Change the filters and click Apply.',
   exportConfirm: (n: number) => `Are you sure you want to export data for ${n} alarm reports?`,
   unknownRole: 'Unknown',
+  batteryNotApplicable: 'n/a',
+  batteryNotSupported: 'Not supported',
 } as const;
 
 type Named = { Name?: string | null } | null | undefined;
@@ -150,7 +153,9 @@ export function formatAddressLines(a: { AddressLine1?: string | null; AddressLin
 }
 
 /** Battery gauge (spec §9): a percentage; '-' with no value. */
-export function formatBattery(v: number | null | undefined): string {
+/** Spec §9 battery gauge: 'n/a' when the device type has no Battery capability (type given), '-' with no value, else a percentage. */
+export function formatBattery(v: number | null | undefined, type?: number | null): string {
+  if (type !== undefined && !hasCapability(type, CAPABILITY.Battery)) return ALARM_TEXT.batteryNotApplicable;
   return v == null || !Number.isFinite(v) ? EMPTY : `${Math.round(v)}%`;
 }
 

@@ -10,6 +10,7 @@ import { Button, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import { FilterBar, type FilterDef } from '../../ui/filter-bar';
 import { useTabState } from '../../ui/data-table/use-tab-state';
+import { useListState } from '../../workspace/list-state';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
 import { useTab } from '../../workspace/tab-context';
@@ -92,7 +93,7 @@ export function AlarmReportListPage() {
   const can = useCan();
   const { setTitle } = tab;
   useEffect(() => setTitle(MSG.navAlarmReports), [setTitle]);
-  const [state, setState] = useTabState<AlarmListState>(tab.tabId, 'alarm-reports.list', INITIAL_ALARM_LIST);
+  const [state, setState, scrollKey] = useListState<AlarmListState>(INITIAL_ALARM_LIST);
 
   const ranges = useQuery(dateRangeOptionsQuery()).data;
   const triggers = useQuery(alarmTypesQuery()).data;
@@ -112,7 +113,7 @@ export function AlarmReportListPage() {
         placeholder: 'Last 7 days',
         options: opts(ranges).filter((o) => o.value !== String(DEFAULT_DATE_RANGE)),
       },
-      { id: 'dateFrom', type: 'date', label: 'Closed from' },
+      { id: 'dateFrom', type: 'date', label: 'Closed from', notAfter: 'dateTo' },
       { id: 'dateTo', type: 'date', label: 'Closed to' },
       { id: 'customerAccountFullName', type: 'input', label: 'Account name', placeholder: 'Account name' },
       { id: 'personFullName', type: 'input', label: 'User name', placeholder: 'User name' },
@@ -143,9 +144,24 @@ export function AlarmReportListPage() {
   }, [types.data]);
 
   const total = list.data?.TotalCount ?? 0;
+  const qc = useQueryClient();
   useEffect(() => {
-    if (list.data) setAlarmListOrder(list.data.AlarmReports.map((r) => r.AlarmId));
-  }, [list.data]);
+    if (!list.data) return;
+    // Next / previous report walk the whole filtered list: past this page's ends they read the
+    // neighbouring page, and this list follows to that page.
+    setAlarmListOrder(
+      list.data.AlarmReports.map((r) => r.AlarmId),
+      {
+        page: state.page,
+        pageCount: Math.max(1, Math.ceil(list.data.TotalCount / state.pageSize)),
+        fetchPage: async (page) => {
+          const data = await qc.fetchQuery(alarmReportListQuery({ ...filter, page }));
+          setState((s) => ({ ...s, page }));
+          return data.AlarmReports.map((r) => r.AlarmId);
+        },
+      },
+    );
+  }, [list.data, filter, state.page, state.pageSize, qc, setState]);
   const canExport = can(P.AlarmReportExport);
   const exporter = useMutation({
     mutationFn: async () => {
@@ -192,7 +208,6 @@ export function AlarmReportListPage() {
   };
 
   // Several selected reports (x, or the row checkboxes) print in one job, each from a new page.
-  const qc = useQueryClient();
   const [selected, setSelected] = useTabState<string[]>(tab.tabId, 'alarm-reports.selected', []);
   const selectedKeys = useMemo(() => new Set(selected), [selected]);
   const [batch, setBatch] = useState<AlarmReportDetails[] | null>(null);
@@ -312,7 +327,9 @@ export function AlarmReportListPage() {
           onSelectionChange={(keys) => setSelected([...keys])}
           totalCount={total}
           {...pagingProps(state, setState)}
-          {...listQueryProps(list, () => MSG.reportGenerationFailed)}
+          scrollKey={scrollKey}
+          // A refused filter (400) says why in the server's words; anything else is the spec's failure text.
+          {...listQueryProps(list, (err) => (errorStatus(err) === 400 ? errorMessage(err) : MSG.reportGenerationFailed))}
           emptyMessage={<NoResults />}
           canOpen={() => canView}
           onOpen={(r, { beside }) => openRow(r, beside)}

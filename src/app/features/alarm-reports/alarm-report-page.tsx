@@ -35,7 +35,7 @@ import { AlarmMap } from './alarm-map';
 import { AudioClip } from './audio-clip';
 import { NoteDialog } from './note-dialog';
 import { PRINT_PAGE_STYLE, PRINT_TITLE, PrintableReport } from './print-report';
-import { neighbourAlarm, registerAlarmAction } from './alarm-events';
+import { registerAlarmAction, stepAlarm } from './alarm-events';
 import {
   ContactsSection,
   DevicesSection,
@@ -145,8 +145,8 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
   // Commands (print, add note, toggle escalation) reach this tab through the registrations.
   const live = useRef({ print, canEdit, canPrint, d, escalation, navigate: tab.navigate });
   live.current = { print, canEdit, canPrint, d, escalation, navigate: tab.navigate };
-  const step = (delta: number) => {
-    const next = neighbourAlarm(live.current.d.AlarmId, delta);
+  const step = async (delta: 1 | -1) => {
+    const next = await stepAlarm(live.current.d.AlarmId, delta).catch(() => null);
     if (next) live.current.navigate(getHref('alarmReport', { alarmId: next }));
     else toast.info(delta > 0 ? 'This is the last report of the list.' : 'This is the first report of the list.');
   };
@@ -158,8 +158,8 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
         const s = live.current;
         if (s.canEdit && !s.escalation.isPending) s.escalation.mutate(!s.d.EscalationPlanFollowed);
       }),
-      registerAlarmAction(tab.tabId, 'next', () => step(1)),
-      registerAlarmAction(tab.tabId, 'prev', () => step(-1)),
+      registerAlarmAction(tab.tabId, 'next', () => void step(1)),
+      registerAlarmAction(tab.tabId, 'prev', () => void step(-1)),
     ];
     return () => offs.forEach((off) => off());
   }, [tab.tabId]);

@@ -1,6 +1,7 @@
 // A call recording or voice memo (spec §7, §8): Play fetches the audio (the request carries the
 // session's token, so the <audio> element plays an object URL of the blob) and Download saves it.
-// An unavailable recording shows its reason as the tooltip of a disabled play button (§4).
+// An unavailable recording shows its reason beside a play button that stays focusable (aria-disabled),
+// as its tooltip and its accessible description (§4).
 import { useEffect, useState } from 'react';
 import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Button, Flex, Text } from '@radix-ui/themes';
@@ -50,12 +51,22 @@ export function AudioClip({ label, fetchBlob, fileName, failedMessage, unavailab
   if (unavailableReason != null) {
     return (
       <Flex gap="2" align="center" className="ar-audio">
+        {/* aria-disabled, not disabled: the button stays focusable, so the keyboard reaches its reason. */}
         <span title={unavailableReason} className="ar-audio__disabled">
-          <Button size="1" variant="soft" disabled aria-label={`Play ${label}`} aria-description={unavailableReason} title={unavailableReason}>
+          <Button
+            size="1"
+            variant="soft"
+            color="gray"
+            aria-disabled="true"
+            aria-label={`Play ${label}`}
+            aria-description={unavailableReason}
+            title={unavailableReason}
+            onClick={(e) => e.preventDefault()}
+          >
             ▶ Play
           </Button>
         </span>
-        <Text size="1" color="gray" className="ar-print-only">
+        <Text size="1" color="gray">
           {unavailableReason}
         </Text>
       </Flex>

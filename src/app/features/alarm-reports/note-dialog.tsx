@@ -1,6 +1,7 @@
 // 'Add alarm report note' (spec §2, §5, §8): field Note text, buttons Cancel and Add; a note that
 // is blank after trimming gives 'Please enter note text.'; success 'Additional note added.' and the
-// note appears in Additional notes at once (the answer goes into the cached detail).
+// note appears in Additional notes at once (the answer goes into the cached detail). Ctrl/⌘+Enter
+// submits from the note text.
 import { useForm } from 'react-hook-form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog, Flex, TextArea } from '@radix-ui/themes';
@@ -46,7 +47,17 @@ export function NoteDialog({ open, onClose, alarmReportId, alarmId }: { open: bo
     <Dialog.Root open={open} onOpenChange={(o) => !o && close()}>
       <Dialog.Content maxWidth="34rem" aria-describedby={undefined}>
         <Dialog.Title>{ALARM_TEXT.noteDialogTitle}</Dialog.Title>
-        <form noValidate onSubmit={form.handleSubmit((values) => save.mutate(values.note.trim()))}>
+        <form
+          noValidate
+          onSubmit={form.handleSubmit((values) => save.mutate(values.note.trim()))}
+          // Ctrl/⌘+Enter in the note submits (Enter alone is a new line).
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && !e.nativeEvent.isComposing) {
+              e.preventDefault();
+              e.currentTarget.requestSubmit();
+            }
+          }}
+        >
           <FormField label={ALARM_TEXT.noteField} required error={form.formState.errors.note?.message}>
             {(control) => <TextArea {...control} rows={5} maxLength={NOTE_MAX} autoFocus {...form.register('note')} />}
           </FormField>

@@ -205,7 +205,21 @@ export function DevicesSection({ d, collapsible }: { d: Detail; collapsible?: bo
               <td>{nameOf(x.Type)}</td>
               <td>{dash(x.Serial)}</td>
               <td>{dash(x.PhoneNumber)}</td>
-              <td>{formatBattery(x.LastKnownBattery)}</td>
+              <td>
+                {formatBattery(x.LastKnownBattery, x.Type?.Value) === ALARM_TEXT.batteryNotApplicable ? (
+                  // Reachable by keyboard so the reason is not hover-only.
+                  <span
+                    className="ar-na"
+                    tabIndex={0}
+                    title={ALARM_TEXT.batteryNotSupported}
+                    aria-label={`${ALARM_TEXT.batteryNotApplicable}: ${ALARM_TEXT.batteryNotSupported}`}
+                  >
+                    {ALARM_TEXT.batteryNotApplicable}
+                  </span>
+                ) : (
+                  formatBattery(x.LastKnownBattery, x.Type?.Value)
+                )}
+              </td>
             </tr>
           ))}
         </tbody>
@@ -370,9 +384,17 @@ export function NotesSection({
           {notes.map((n) => (
             <li key={n.Id} className="ar-item ar-note" data-testid="note">
               <div className="ar-item__head">
-                <strong>{dash(n.Person?.FullName)}</strong>
-                <span className="ar-badge">{noteAuthorLabel(n.Person?.Roles)}</span>
-                {showRoles && <span className="ar-muted">{(n.Person?.Roles ?? []).join(', ') || EMPTY}</span>}
+                {showRoles ? (
+                  // Printed (spec: author name, author roles): the author once, roles beside the name.
+                  <span>
+                    Author: <strong>{dash(n.Person?.FullName)}</strong> ({(n.Person?.Roles ?? []).join(', ') || noteAuthorLabel(n.Person?.Roles)})
+                  </span>
+                ) : (
+                  <>
+                    <strong>{dash(n.Person?.FullName)}</strong>
+                    <span className="ar-badge">{noteAuthorLabel(n.Person?.Roles)}</span>
+                  </>
+                )}
                 <span>{formatDateTime(n.CreatedDate)}</span>
               </div>
               <p className="ar-item__text">{n.Note}</p>

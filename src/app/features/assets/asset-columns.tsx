@@ -10,9 +10,9 @@ export function assetColumns(): DataTableColumn<DeviceDto>[] {
     { id: 'type', header: 'Type', sortKey: 'Type', width: 'minmax(72px, 0.5fr)', cell: (d) => dash(d.type?.name) },
     { id: 'serial', header: 'Serial Number', sortKey: 'SerialNumber', width: 'minmax(120px, 0.9fr)', cell: (d) => d.serialNumber },
     { id: 'imei', header: 'IMEI', sortKey: 'Imei', width: 'minmax(152px, 1fr)', cell: (d) => dash(d.imei) },
-    { id: 'simSerial', header: 'SIM Serial', sortKey: 'SimSerial', width: 'minmax(184px, 1.2fr)', cell: (d) => dash(d.simSerial) },
+    { id: 'simSerial', header: 'SIM Serial', sortKey: 'SimSerial', width: 'minmax(184px, 1.2fr)', hideBelow: 1000, cell: (d) => dash(d.simSerial) },
     { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(136px, 0.9fr)', cell: (d) => dash(d.phoneNumber) },
-    { id: 'order', header: 'Order Number', sortKey: 'OrderNumber', width: 'minmax(110px, 0.8fr)', cell: (d) => dash(d.orderNumber) },
+    { id: 'order', header: 'Order Number', sortKey: 'OrderNumber', width: 'minmax(110px, 0.8fr)', hideBelow: 900, cell: (d) => dash(d.orderNumber) },
     {
       id: 'lastConfig',
       header: 'Last Config',

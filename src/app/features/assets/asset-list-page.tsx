@@ -8,7 +8,7 @@ import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
 import type { SortState } from '../../ui/data-table/types';
-import { useTabState } from '../../ui/data-table/use-tab-state';
+import { useListState } from '../../workspace/list-state';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
 import { openRowProps } from '../../workspace/actions';
@@ -47,7 +47,7 @@ export function AssetListPage() {
   const { setTitle } = tab;
   useEffect(() => setTitle(MSG.navAssetManagement), [setTitle]);
 
-  const [state, setState] = useTabState<ListState>(tab.tabId, 'assets.list', INITIAL);
+  const [state, setState, scrollKey] = useListState<ListState>(INITIAL);
   const types = useQuery(deviceTypesQuery()).data;
   const statuses = useQuery(assetStatusesQuery()).data;
   const lastConfigs = useQuery(lastConfigFiltersQuery()).data;
@@ -217,6 +217,7 @@ export function AssetListPage() {
           getRowKey={(d) => d.id}
           totalCount={filtered}
           {...pagingProps(state, setState)}
+          scrollKey={scrollKey}
           {...listQueryProps(list, errorMessage)}
           loading={list.isPending && !tooShort}
           emptyMessage={MSG.noResultsFound}

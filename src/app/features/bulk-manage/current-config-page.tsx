@@ -8,7 +8,7 @@ import { Button } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
 import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
-import { useTabState } from '../../ui/data-table/use-tab-state';
+import { useListState } from '../../workspace/list-state';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
 import { openRowProps } from '../../workspace/actions';
@@ -71,7 +71,7 @@ export function CurrentConfigPage() {
   const qc = useQueryClient();
   const devices = useSelectedDevices();
   const serials = useMemo(() => devices.map((d) => d.serialNumber), [devices]);
-  const [state, setState] = useTabState<State>(tab.tabId, 'bulk-manage.current', INITIAL);
+  const [state, setState, scrollKey] = useListState<State>(INITIAL);
   const types = useQuery(deviceTypesQuery()).data;
   const callTypes = useQuery(configurationTypesQuery()).data;
   const filter = useMemo(() => toConfigurationsFilter(serials, state.filters, state.sort), [serials, state.filters, state.sort]);
@@ -135,6 +135,7 @@ export function CurrentConfigPage() {
           getRowKey={(r) => r.Serial}
           totalCount={list.data?.TotalCount ?? 0}
           {...pagingProps(state, setState)}
+          scrollKey={scrollKey}
           {...listQueryProps(list, errorMessage)}
           emptyMessage={MSG.noResultsFound}
           // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.

@@ -10,7 +10,7 @@ import { Button } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
 import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
-import { useTabState } from '../../ui/data-table/use-tab-state';
+import { useListState } from '../../workspace/list-state';
 import { LiveBadge } from '../../ui/live-badge';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
@@ -101,7 +101,7 @@ export function DeviceTestingPage() {
   const qc = useQueryClient();
   const devices = useSelectedDevices();
   const identities = useMemo(() => devices.map((d) => deviceIdentityOf({ imei: d.imei ?? null, serialNumber: d.serialNumber })), [devices]);
-  const [state, setState] = useTabState<State>(tab.tabId, 'bulk-manage.testing', INITIAL);
+  const [state, setState, scrollKey] = useListState<State>(INITIAL);
   const types = useQuery(deviceTypesQuery()).data;
   const filter = useMemo(() => toLastMessagesFilter(identities, state.filters, state.sort), [identities, state.filters, state.sort]);
   const query = lastMessagesQuery({ ...filter, page: state.page, pageSize: state.pageSize });
@@ -187,6 +187,7 @@ export function DeviceTestingPage() {
           getRowKey={(r) => r.DeviceIdentity}
           totalCount={list.data?.TotalCount ?? 0}
           {...pagingProps(state, setState)}
+          scrollKey={scrollKey}
           {...listQueryProps(list, errorMessage)}
           emptyMessage={MSG.noResultsFound}
           // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.

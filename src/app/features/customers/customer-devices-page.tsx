@@ -8,7 +8,7 @@ import { Button, Flex, IconButton, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { useTabState } from '../../ui/data-table/use-tab-state';
+import { useListState } from '../../workspace/list-state';
 import { YesNoMark } from '../../ui/data-table/yes-no-mark';
 import { isCsvFile } from '../../ui/serials/csv';
 import { toast } from '../../ui/toast';
@@ -72,7 +72,7 @@ export function CustomerDevicesPage() {
 function DevicesPanel({ customer }: { customer: CustomerDetails }) {
   const tab = useTab();
   const can = useCan();
-  const [state, setState] = useTabState<ListState>(tab.tabId, 'customer.devices', INITIAL);
+  const [state, setState, scrollKey] = useListState<ListState>(INITIAL);
   const types = useQuery(deviceTypesQuery()).data;
   const statuses = useQuery(assetStatusesQuery()).data;
   const filterDefs: FilterDef[] = useMemo(
@@ -187,6 +187,7 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
           getRowKey={(d) => d.id}
           totalCount={count}
           {...pagingProps(state, setState)}
+          scrollKey={scrollKey}
           {...listQueryProps(list, errorMessage)}
           emptyMessage={MSG.noResultsFound}
           // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.

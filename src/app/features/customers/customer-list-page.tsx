@@ -8,7 +8,7 @@ import { Button, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { useTabState } from '../../ui/data-table/use-tab-state';
+import { useListState } from '../../workspace/list-state';
 import { YesNoMark } from '../../ui/data-table/yes-no-mark';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
@@ -50,7 +50,7 @@ export function CustomerListPage() {
   const { setTitle } = tab;
   useEffect(() => setTitle(MSG.navCustomers), [setTitle]);
 
-  const [state, setState] = useTabState<ListState>(tab.tabId, 'customers.list', INITIAL);
+  const [state, setState, scrollKey] = useListState<ListState>(INITIAL);
   const options = useQuery(customerFiltersQuery()).data;
   const filterDefs: FilterDef[] = useMemo(
     () => [
@@ -140,6 +140,7 @@ export function CustomerListPage() {
           getRowKey={(c) => c.id}
           totalCount={filtered}
           {...pagingProps(state, setState)}
+          scrollKey={scrollKey}
           {...listQueryProps(list, errorMessage)}
           emptyMessage={MSG.noResultsFound}
           canOpen={() => can(P.CustomerView)}

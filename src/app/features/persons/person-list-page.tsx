@@ -5,7 +5,7 @@ import { Button, Flex, Heading } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import type { SortState } from '../../ui/data-table/types';
 import { useDebouncedValue } from '../../ui/data-table/use-debounced-value';
-import { useTabState } from '../../ui/data-table/use-tab-state';
+import { useListState } from '../../workspace/list-state';
 import { useTab } from '../../workspace/tab-context';
 import { openRoute } from '../../workspace/actions';
 import { useCan } from '../../state/session';
@@ -35,9 +35,11 @@ export function PersonListPage() {
   const { setTitle } = tab;
   useEffect(() => setTitle(MSG.personsTitle), [setTitle]);
 
-  const [state, setState] = useTabState<ListState>(tab.tabId, 'persons.list', INITIAL);
+  const [state, setState, scrollKey] = useListState<ListState>(INITIAL);
   const [searchText, setSearchText] = useState(state.search);
   const debounced = useDebouncedValue(searchText.trim(), SEARCH_DEBOUNCE_MS);
+  // The search can also change from the link (Back, a pasted link): the box follows it.
+  useEffect(() => setSearchText((t) => (t.trim() === state.search ? t : state.search)), [state.search]);
   // Spec §4: changing the search resets to page 1.
   useEffect(() => {
     setState((s) => (s.search === debounced ? s : { ...s, search: debounced, page: 1 }));
@@ -106,6 +108,7 @@ export function PersonListPage() {
           getRowKey={(p) => p.Id}
           totalCount={data?.TotalCount ?? 0}
           {...pagingProps(state, setState)}
+          scrollKey={scrollKey}
           {...listQueryProps(list, errorMessage)}
           // With the edit permission a row opens the edit page; without it the same route shows the read view (profile dialog).
           onOpen={(p, { beside }) => openRoute(getHref('personEdit', { userId: p.Id }), beside ? { beside: true } : undefined)}

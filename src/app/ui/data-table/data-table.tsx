@@ -101,7 +101,51 @@ export type DataTableProps<T> = {
   gridRef?: RefObject<HTMLDivElement | null>;
   /** The active (keyboard) row changed, e.g. j / k: a preview in another pane can follow it. */
   onActiveChange?: (row: T | undefined) => void;
+  /** Where the scroll position is kept (sessionStorage), so it comes back after a reload (useListState gives it). */
+  scrollKey?: string;
 };
+
+/** The width of an element's box, following resizes (null until measured). */
+function useBoxWidth(ref: RefObject<HTMLElement | null>): number | null {
+  const [width, setWidth] = useState<number | null>(null);
+  useEffect(() => {
+    const el = ref.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    const ro = new ResizeObserver(([entry]) => {
+      // Tabs hidden in their pane measure 0: keep the last real width.
+      const w = Math.round(entry?.contentRect.width ?? 0);
+      if (w > 0) setWidth((prev) => (prev === w ? prev : w));
+    });
+    ro.observe(el);
+    return () => ro.disconnect();
+  }, [ref]);
+  return width;
+}
+
+function readScroll(key: string): string | null {
+  try {
+    return sessionStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+function writeScroll(key: string, top: string) {
+  try {
+    sessionStorage.setItem(key, top);
+  } catch {
+    // storage full or blocked: the position is simply not kept
+  }
+}
+
+/** A cell whose text is cut off gets its full text as a tooltip when hovered or focused. */
+function revealTruncated(e: { target: EventTarget }) {
+  const cell = e.target instanceof Element ? e.target.closest<HTMLElement>('.lw-cell') : null;
+  if (!cell) return;
+  const clipped = cell.scrollWidth > cell.clientWidth || [...cell.querySelectorAll<HTMLElement>('*')].some((c) => c.scrollWidth > c.clientWidth);
+  const text = cell.textContent?.trim() ?? '';
+  if (clipped && text) cell.title = text;
+  else cell.removeAttribute('title');
+}
 
 const cellAlign = (a?: 'start' | 'center' | 'end') => (a === 'center' ? 'lw-cell--center' : a === 'end' ? 'lw-cell--end' : '');
 const INTERACTIVE = 'a,button,input,select,textarea,label,[role="checkbox"],[role="button"]';
@@ -109,7 +153,7 @@ const INTERACTIVE = 'a,button,input,select,textarea,label,[role="checkbox"],[rol
 export function DataTable<T>(props: DataTableProps<T>) {
   const {
     label,
-    columns,
+    columns: allColumns,
     rows,
     getRowKey,
     totalCount,
@@ -141,6 +185,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     minWidth = '720px',
     gridRef,
     onActiveChange,
+    scrollKey,
   } = props;
 
   const baseId = useId();
@@ -152,6 +197,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
     },
     [gridRef],
   );
+  // Secondary columns go when the table's own box (its pane) is too narrow for them.
+  const boxWidth = useBoxWidth(scrollRef);
+  const columns = useMemo(() => allColumns.filter((c) => !c.hideBelow || boxWidth === null || boxWidth >= c.hideBelow), [allColumns, boxWidth]);
+  const contentMinWidth = columns.length === allColumns.length ? minWidth : `calc(${minWidth} * ${(columns.length / allColumns.length).toFixed(3)})`;
   const infinite = !!onEndReached;
   const paged = page !== undefined && pageSize !== undefined;
   const rowOffset = paged ? (page - 1) * pageSize : 0;
@@ -164,6 +213,22 @@ export function DataTable<T>(props: DataTableProps<T>) {
     setActive(0);
     scrollRef.current?.scrollTo?.({ top: 0 });
   }, [rowOffset, sort?.key, sort?.desc]);
+  // The kept scroll position comes back once, when the first rows are there.
+  const scrollRestored = useRef(false);
+  useEffect(() => {
+    if (scrollRestored.current || !scrollKey || rows.length === 0) return;
+    scrollRestored.current = true;
+    const top = Number(readScroll(scrollKey));
+    if (top > 0) scrollRef.current?.scrollTo?.({ top });
+  }, [rows.length, scrollKey]);
+  const scrollSave = useRef(0);
+  const onScroll = () => {
+    if (!scrollKey || !scrollRestored.current || scrollSave.current) return;
+    scrollSave.current = requestAnimationFrame(() => {
+      scrollSave.current = 0;
+      writeScroll(scrollKey, String(Math.round(scrollRef.current?.scrollTop ?? 0)));
+    });
+  };
   const activeIndex = Math.min(active, Math.max(count - 1, 0));
   const activeRow = rows[activeIndex];
   const onActiveChangeRef = useRef(onActiveChange);
@@ -339,6 +404,12 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   const showRows = !error && !showEmpty && !(loading && rows.length === 0);
   const activeRowRendered = showRows && items.some((it) => it.index === activeIndex) && !!rows[activeIndex];
+  // The keyboard's active row is "focused": its cut-off cells carry their full text too.
+  useEffect(() => {
+    if (!activeRowRendered) return;
+    const row = document.getElementById(rowId(activeIndex));
+    row?.querySelectorAll('.lw-cell').forEach((cell) => revealTruncated({ target: cell }));
+  });
 
   return (
     <div className="lw-dt" data-fetching={fetching || undefined}>
@@ -355,8 +426,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
         className="lw-dt__scroll"
         style={height ? { height, maxHeight: 'none' } : undefined}
         onKeyDown={onGridKeyDown}
+        onScroll={onScroll}
+        onPointerOver={revealTruncated}
+        onFocus={revealTruncated}
       >
-        <div className="lw-dt__content" style={{ minWidth }}>
+        <div className="lw-dt__content" style={{ minWidth: contentMinWidth }}>
           <div role="rowgroup" className="lw-dt__head">
             <div role="row" aria-rowindex={1} className="lw-dt__row lw-dt__row--head" style={{ gridTemplateColumns: gridTemplate, height: HEADER_HEIGHT }}>
               {selectable && (
@@ -449,22 +523,29 @@ export function DataTable<T>(props: DataTableProps<T>) {
           )}
         </div>
 
-        {loading && rows.length === 0 && !error && (
-          <div className="lw-dt__state" role="status">
-            <span className="lw-spinner" aria-hidden="true" /> Loading…
+        {/* The states sit in a row of their own: a grid holds rows only. */}
+        {((loading && rows.length === 0 && !error) || !!error || showEmpty) && (
+          <div role="row" className="lw-dt__state-row">
+            <div role="gridcell" aria-colspan={colCount} className="lw-dt__state-row">
+              {loading && rows.length === 0 && !error && (
+                <div className="lw-dt__state" role="status">
+                  <span className="lw-spinner" aria-hidden="true" /> Loading…
+                </div>
+              )}
+              {error && (
+                <div className="lw-dt__state lw-dt__state--error" role="alert">
+                  <p>{error}</p>
+                  {onRetry && (
+                    <button type="button" className="lw-btn" onClick={onRetry}>
+                      Retry
+                    </button>
+                  )}
+                </div>
+              )}
+              {showEmpty && <EmptyState message={emptyMessage ?? MSG.noResultsFound} />}
+            </div>
           </div>
         )}
-        {error && (
-          <div className="lw-dt__state lw-dt__state--error" role="alert">
-            <p>{error}</p>
-            {onRetry && (
-              <button type="button" className="lw-btn" onClick={onRetry}>
-                Retry
-              </button>
-            )}
-          </div>
-        )}
-        {showEmpty && <EmptyState message={emptyMessage ?? MSG.noResultsFound} />}
       </div>
 
       {paged && onPageChange && totalCount > 0 && (

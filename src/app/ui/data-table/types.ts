@@ -15,6 +15,11 @@ export type DataTableColumn<T> = {
   /** CSS grid track, e.g. '160px', '2fr', 'minmax(180px, 2fr)'. Default 'minmax(120px, 1fr)'. */
   width?: string;
   align?: 'start' | 'center' | 'end';
+  /**
+   * A secondary column: dropped while the table's own box is narrower than this many pixels (a
+   * narrow pane), so the primary columns keep their widths instead of clipping.
+   */
+  hideBelow?: number;
 };
 
 export type OpenOptions = { beside: boolean };

@@ -22,4 +22,9 @@ export function useTabState<T>(tabId: string, key: string, initial: T): [T, (nex
 /** Forget a closed tab's list state. */
 export function dropTabState(tabId: string) {
   for (const k of [...store.keys()]) if (k.startsWith(`${tabId}::`)) store.delete(k);
+  try {
+    sessionStorage.removeItem(`${tabId}::scroll`); // the list's scroll position (DataTable scrollKey)
+  } catch {
+    // no storage: nothing kept
+  }
 }
