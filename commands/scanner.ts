@@ -11,6 +11,12 @@
 // with Ctrl/Alt/⌘, a key repeat, a key in a text field or dialog, a non-printable key, an Enter
 // after too few characters. So nothing a person types is lost; it only waits up to maxGapMs.
 // Without a registered handler nothing is held at all.
+//
+// Fast typing is not a scan: a burst never starts with a plain single-key shortcut ('/', '?', j,
+// k, x): that key runs at once, so `/` followed by fast keys focuses the search box and the keys
+// land there, in a text field, where nothing is ever taken as a scan. A dialog that collects
+// scans (SCAN_TARGET_ATTR) takes bursts too, so a second scan while it is open is caught, never
+// typed onto its buttons.
 import { useEffect, useRef } from 'react';
 
 export type ScanOptions = {
@@ -29,7 +35,20 @@ export type ScanKey = {
   time: number;
   /** May belong to a scan: no Ctrl/Alt/⌘, not a repeat, not in a text field or dialog, a handler is registered. */
   eligible: boolean;
+  /** The key runs a command on its own ('/', '?', j, k, x): it never starts a scan. */
+  shortcut?: boolean;
 };
+
+/** Marks an element (a dialog) inside which a scanner burst is still a scan. */
+export const SCAN_TARGET_ATTR = 'data-scan-target';
+
+/** Whether a key pressed on `target` may belong to a scan: outside text fields and dialogs, or inside a scan target. */
+export function scanPlace(target: EventTarget | null, typing: (t: EventTarget | null) => boolean, dialog: (t: EventTarget | null) => boolean): boolean {
+  if (typing(target)) return false;
+  if (!dialog(target)) return true;
+  const el = target as HTMLElement | null;
+  return !!el && typeof el.closest === 'function' && !!el.closest(`[${SCAN_TARGET_ATTR}]`);
+}
 
 export type ScanVerdict = 'hold' | 'scan' | 'pass';
 
@@ -85,7 +104,7 @@ export class ScanDetector<E> {
       this.release();
       return 'pass';
     }
-    if (!isScanChar(k.key)) {
+    if (!isScanChar(k.key) || (k.shortcut && !this.held.length)) {
       this.release();
       return 'pass';
     }

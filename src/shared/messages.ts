@@ -48,6 +48,12 @@ export const MSG = {
   stickyBulkBar: 'There are some selected devices for bulk update',
   clearBulkList: 'Clear Devices Bulk List',
   bulkUpdateCount: (n: number) => `Bulk Update (${n})`,
+  /** The offer after scans outside the bulk page. */
+  scanOfferTitle: (serials: readonly string[]) => (serials.length === 1 ? `Scanned ${serials[0]}` : `Scanned ${serials.length} serial numbers`),
+  scanOfferOne: 'Add this serial number to the bulk list, or open the device? Further scans are added to this list.',
+  scanOfferMany: 'Add these serial numbers to the bulk list? Further scans are added to this list.',
+  scanOfferAdd: (n: number) => (n === 1 ? 'Add to bulk list' : `Add ${n} to bulk list`),
+  scanOfferAdded: (n: number) => (n === 1 ? '1 serial number added to the bulk list.' : `${n} serial numbers added to the bulk list.`),
   rolePlaceholder: 'Chose role(s)',
   personSearchPlaceholder: 'Search (name, email address)...',
   filterSearchPlaceholder: 'Search...',

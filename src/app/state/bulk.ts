@@ -142,8 +142,24 @@ export const lastAddedAtom = atom<string | null>(null);
 /** Outcome sounds on/off (persisted). */
 export const bulkSoundsAtom = atomWithStorage<boolean>('bulk.sounds', true, createJSONStorage<boolean>(local), { getOnInit: true });
 
-/** Serials behind the two warnings (the not-found one is sticky, the already-added one persistent), cleared by the user. */
-export const bulkWarningsAtom = atom<{ notFound: string[]; already: string[] }>({ notFound: [], already: [] });
+/** Serials scanned outside the bulk page, waiting in the "add to bulk list" offer (persisted: a reload loses none). */
+export const scanOfferAtom = atomWithStorage<string[]>('bulk.scanOffer', [], createJSONStorage<string[]>(local), { getOnInit: true });
+
+/** The offer after one more scan: appended once (a repeat of a serial already offered adds nothing). */
+export function withScan(offer: string[], serial: string): string[] {
+  const s = serial.trim();
+  if (!s || offer.some((o) => norm(o) === norm(s))) return offer;
+  return [...offer, s];
+}
+
+export type BulkWarnings = { notFound: string[]; already: string[] };
+/**
+ * Serials behind the two warnings (the not-found one is sticky, the already-added one persistent):
+ * kept in localStorage, so they survive a reload until the user dismisses them or clears the list.
+ */
+export const bulkWarningsAtom = atomWithStorage<BulkWarnings>('bulk.warnings', { notFound: [], already: [] }, createJSONStorage<BulkWarnings>(local), {
+  getOnInit: true,
+});
 
 type Store = { set: (a: any, v: any) => void };
 /** Clear empties everything: both lists, the rows, the warnings, the highlight. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addMany, addOne, EMPTY_BULK, isAllSelected, placeholderFor, removeIds, setSelected, type BulkDevice } from '../../../src/app/state/bulk';
+import { addMany, addOne, EMPTY_BULK, isAllSelected, placeholderFor, removeIds, setSelected, withScan, type BulkDevice } from '../../../src/app/state/bulk';
 
 const dev = (n: number): BulkDevice => ({
   id: `id-${n}`,
@@ -62,5 +62,15 @@ describe('select all with placeholders on the list', () => {
     expect(s.selected).toEqual([]);
     s = nextSelection(s, new Set(['id-2']));
     expect(s.selected).toEqual(['id-2']);
+  });
+});
+
+describe('scan offer (scans outside the bulk page)', () => {
+  it('gathers every scan once, in scan order; a repeat adds nothing', () => {
+    let offer: string[] = [];
+    for (const s of ['SC0000001', ' sc0000002 ', 'SC0000001', 'SC0000003', '']) offer = withScan(offer, s);
+    expect(offer).toEqual(['SC0000001', 'sc0000002', 'SC0000003']);
+    const same = withScan(offer, 'SC0000002');
+    expect(same).toBe(offer);
   });
 });

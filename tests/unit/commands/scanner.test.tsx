@@ -93,6 +93,18 @@ describe('scan detector (timing rule)', () => {
     expect(d.feed(key('w', 5, false), 'alt+w')).toBe('pass'); // e.g. Alt+W: not eligible
     expect(released.at(-1)).toEqual(['w', 'x', 'y', 'z']);
   });
+
+  it('a burst never starts with a single-key shortcut: the key passes at once and the keys after it are no scan of it', () => {
+    expect(d.feed({ ...key('/', 5), shortcut: true }, '/')).toBe('pass');
+    expect(d.pending).toBe(0);
+    // inside a burst the same key is just a character of the serial
+    type('AB', 5);
+    expect(d.feed({ ...key('x', 5), shortcut: true }, 'x')).toBe('hold');
+    type('12', 5);
+    vi.advanceTimersByTime(5);
+    expect(d.feed(key('Enter', 5), 'Enter')).toBe('scan');
+    expect(scans).toEqual(['ABx12']);
+  });
 });
 
 describe('scan handler hook point', () => {
@@ -155,6 +167,12 @@ describe('key listener with a scan handler', () => {
         <KeyListener commands={COMMANDS} makeContext={() => ctx} />
         <input aria-label="Serial" />
         <button>Save</button>
+        <div role="dialog" aria-label="Plain dialog">
+          <button>Confirm</button>
+        </div>
+        <div role="dialog" aria-label="Scan offer" data-scan-target="">
+          <button>Add to bulk list</button>
+        </div>
       </div>,
     );
     return { ctx, onScan };
@@ -215,6 +233,40 @@ describe('key listener with a scan handler', () => {
     act(() => vi.advanceTimersByTime(5));
     expect(enter(button)).toBe(false);
     expect(onScan).toHaveBeenCalledWith('AB1234');
+  });
+
+  it('"/" then fast keys outside a field: "/" is not held, so the keys are no scan of "/…"', () => {
+    const { onScan } = setup();
+    act(() => vi.advanceTimersByTime(100));
+    const slash = fireEvent.keyDown(document.body, { key: '/', code: 'Slash' });
+    press(document.body, '10076', 10);
+    act(() => vi.advanceTimersByTime(10));
+    enter(document.body);
+    act(() => vi.advanceTimersByTime(100));
+    expect(slash).toBe(true);
+    expect(onScan).not.toHaveBeenCalledWith('/10076');
+  });
+
+  it('a scan inside a dialog that collects scans is a scan, and its Enter presses no button there', () => {
+    const { onScan } = setup();
+    const add = document.querySelector('[data-scan-target] button') as HTMLButtonElement;
+    const clicked = vi.fn();
+    add.addEventListener('click', clicked);
+    add.focus();
+    press(add, 'SC0000123', 5);
+    act(() => vi.advanceTimersByTime(5));
+    expect(enter(add)).toBe(false);
+    expect(onScan).toHaveBeenCalledWith('SC0000123');
+    expect(clicked).not.toHaveBeenCalled();
+  });
+
+  it('any other dialog keeps its keys: no scan there', () => {
+    const { onScan } = setup();
+    const confirm = document.querySelector('[aria-label="Plain dialog"] button') as HTMLButtonElement;
+    press(confirm, 'SC0000123', 5);
+    enter(confirm);
+    act(() => vi.advanceTimersByTime(100));
+    expect(onScan).not.toHaveBeenCalled();
   });
 
   it('without a registered handler nothing is held', () => {

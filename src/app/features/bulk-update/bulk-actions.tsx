@@ -41,25 +41,34 @@ function failure(spec: string, err: unknown) {
 
 export function BulkActions({ selected }: { selected: BulkDevice[] }) {
   const [open, setOpen] = useState<Kind>(null);
+  const can = useCan();
+  // Read-only staff see the list and the configuration tabs, not the changes they cannot make.
+  const manage = can(P.DeviceManage);
   const none = !selected.length;
   return (
     <>
-      <Button variant="soft" disabled={none} onClick={() => setOpen('type')}>
-        Change type
-      </Button>
+      {manage && (
+        <Button variant="soft" disabled={none} onClick={() => setOpen('type')}>
+          Change type
+        </Button>
+      )}
       {/* Spec §2: Change Configuration goes to the current-configuration tab (the Configure & Test tabs work on the selected devices). */}
       <Button variant="soft" disabled={none} onClick={() => openRoute(getHref('bulkCurrentConfig'), { focus: true })}>
         Change Configuration
       </Button>
-      <Button variant="soft" disabled={none} onClick={() => setOpen('order')}>
-        Change order number
-      </Button>
-      <Button variant="soft" disabled={none} onClick={() => setOpen('status')}>
-        Change Status
-      </Button>
-      {open === 'status' && <StatusDrawer selected={selected} onClose={() => setOpen(null)} />}
-      {open === 'order' && <OrderDialog selected={selected} onClose={() => setOpen(null)} />}
-      {open === 'type' && <TypeDialog selected={selected} onClose={() => setOpen(null)} />}
+      {manage && (
+        <Button variant="soft" disabled={none} onClick={() => setOpen('order')}>
+          Change order number
+        </Button>
+      )}
+      {manage && (
+        <Button variant="soft" disabled={none} onClick={() => setOpen('status')}>
+          Change Status
+        </Button>
+      )}
+      {manage && open === 'status' && <StatusDrawer selected={selected} onClose={() => setOpen(null)} />}
+      {manage && open === 'order' && <OrderDialog selected={selected} onClose={() => setOpen(null)} />}
+      {manage && open === 'type' && <TypeDialog selected={selected} onClose={() => setOpen(null)} />}
     </>
   );
 }
