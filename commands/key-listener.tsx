@@ -146,7 +146,7 @@ export function KeyListener({
       detector.dispose();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [commands, scanOptions?.maxGapMs, scanOptions?.minLength]);
+  }, [commands, scanOptions?.maxGapMs, scanOptions?.minLength, scanOptions?.holdMs]);
 
   return null;
 }

@@ -4,12 +4,15 @@
 // must not open User Management).
 //
 // How: while a scan handler is registered, a plain printable key pressed outside a text field is
-// held back for at most `maxGapMs`. Each further key within the gap is held too. Enter within the
+// held back. Each further key within `maxGapMs` of the one before (by the keys' own times) is held
+// too. With no further key, the held ones are released after `holdMs`: longer than the gap, so a
+// browser that hands over a burst's keys late (a loaded machine) does not split the scan. Enter within the
 // gap after at least `minLength` held characters is a scan: the handler gets the characters and
 // none of the held keys runs a command (nor does the Enter). Anything else releases the held keys
-// in order to the normal key dispatcher: the gap passing without a key (a person typing), a key
+// in order to the normal key dispatcher: the hold passing without a key (a person typing), a key
 // with Ctrl/Alt/⌘, a key repeat, a key in a text field or dialog, a non-printable key, an Enter
-// after too few characters. So nothing a person types is lost; it only waits up to maxGapMs.
+// after too few characters. So nothing a person types is lost; it only waits up to holdMs (single-key
+// shortcuts never wait: see below).
 // Without a registered handler nothing is held at all.
 //
 // Fast typing is not a scan: a burst never starts with a plain single-key shortcut ('/', '?', j,
@@ -24,8 +27,10 @@ export type ScanOptions = {
   maxGapMs: number;
   /** Fewest characters before Enter that count as a scan. */
   minLength: number;
+  /** How long held keys wait for the next key before they are released as typing (ms). */
+  holdMs: number;
 };
-export const SCAN_DEFAULTS: ScanOptions = { maxGapMs: 35, minLength: 4 };
+export const SCAN_DEFAULTS: ScanOptions = { maxGapMs: 35, minLength: 4, holdMs: 150 };
 
 /** What the detector needs to know about one key press. */
 export type ScanKey = {
@@ -86,7 +91,7 @@ export class ScanDetector<E> {
   }
 
   feed(k: ScanKey, item: E): ScanVerdict {
-    const { maxGapMs, minLength } = this.options;
+    const { maxGapMs, minLength, holdMs } = this.options;
     // A timer can fire late on a busy page; the key times decide.
     const inTime = this.held.length > 0 && k.time - this.last <= maxGapMs;
     if (this.held.length && !inTime) this.release();
@@ -112,7 +117,7 @@ export class ScanDetector<E> {
     this.chars += k.key;
     this.last = k.time;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.release(), maxGapMs + 1);
+    this.timer = setTimeout(() => this.release(), Math.max(holdMs, maxGapMs + 1));
     return 'hold';
   }
 

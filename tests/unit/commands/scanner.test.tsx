@@ -19,7 +19,7 @@ describe('scan detector (timing rule)', () => {
     d = new ScanDetector<string>(
       (c) => scans.push(c),
       (held) => released.push(held),
-      { maxGapMs: 35, minLength: 4 },
+      { maxGapMs: 35, minLength: 4, holdMs: 150 },
     );
     t = 1000;
   });
@@ -54,12 +54,25 @@ describe('scan detector (timing rule)', () => {
     expect(released).toEqual([['g'], ['u'], ['1'], ['2']]);
   });
 
-  it('a burst without Enter is released in order once the gap has passed', () => {
+  it('a burst without Enter is released in order once the hold has passed', () => {
     type('abcdef', 5);
     expect(released).toEqual([]);
-    vi.advanceTimersByTime(36);
+    vi.advanceTimersByTime(100);
+    expect(released).toEqual([]);
+    vi.advanceTimersByTime(50);
     expect(released).toEqual([['a', 'b', 'c', 'd', 'e', 'f']]);
     expect(scans).toEqual([]);
+  });
+
+  it('a burst the browser hands over late (60 ms between keys on the clock, 5 ms apart by their own times) is still one scan', () => {
+    for (const ch of 'SC0000123') {
+      vi.advanceTimersByTime(60);
+      expect(d.feed(key(ch, 5), ch)).toBe('hold');
+    }
+    vi.advanceTimersByTime(60);
+    expect(d.feed(key('Enter', 5), 'Enter')).toBe('scan');
+    expect(scans).toEqual(['SC0000123']);
+    expect(released).toEqual([]);
   });
 
   it('a burst too short for a serial is released before its Enter passes', () => {
@@ -202,7 +215,7 @@ describe('key listener with a scan handler', () => {
   it('the same keys typed at human speed run the shortcut (after the short hold) and scan nothing', () => {
     const { ctx, onScan } = setup();
     press(document.body, 'gu', 150);
-    act(() => vi.advanceTimersByTime(50));
+    act(() => vi.advanceTimersByTime(160));
     expect(ctx.openRoute).toHaveBeenCalledWith('/persons', { beside: false, focus: true });
     expect(onScan).not.toHaveBeenCalled();
   });
@@ -211,7 +224,7 @@ describe('key listener with a scan handler', () => {
     const { ctx, onScan } = setup();
     press(document.body, 'gu', 10);
     expect(ctx.openRoute).not.toHaveBeenCalled(); // held while it might be a scan
-    act(() => vi.advanceTimersByTime(50));
+    act(() => vi.advanceTimersByTime(160));
     expect(ctx.openRoute).toHaveBeenCalledTimes(1);
     expect(onScan).not.toHaveBeenCalled();
   });
