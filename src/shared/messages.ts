@@ -1,5 +1,6 @@
 // Every user-visible string the spec quotes, word for word. Nothing else in the code base
 // spells these out; tests compare against these constants.
+import { formatCount } from './numbers.js';
 
 export const MSG = {
   // ---- document 1: shell, sign-in, persons
@@ -176,8 +177,12 @@ export const MSG = {
   subscriptionsUpdated: 'Customer subscriptions updated successfully.',
   settingsUpdated: 'Customer settings updated successfully.',
   administratorAdded: 'Administrator added.',
-  importedN: (n: number) => `You have successfully imported ${n} devices.`,
+  importedN: (n: number) => `You have successfully imported ${formatCount(n)} devices.`,
   imported: 'You have successfully imported devices.',
+  importAlreadyPresent: (serials: readonly string[]) =>
+    `${formatCount(serials.length)} ${serials.length === 1 ? 'device was' : 'devices were'} already present and left as they are: ${serials.slice(0, 20).join(', ')}${serials.length > 20 ? ` and ${formatCount(serials.length - 20)} more` : ''}.`,
+  importFormat: 'A CSV file (comma or semicolon separated, UTF-8) with a header row naming the columns; column names are not case-sensitive.',
+  importExisting: 'Serial numbers that already exist are left as they are (the file does not change them) and reported apart from the devices created.',
   configUpdateRequested: 'Configuration update requested.',
   firmwareUpdateRequested: 'Firmware update requested.',
   configQueued: 'Configuration change(s) queued and will be sent when the device(s) are turned on.',

@@ -3,7 +3,7 @@
 // filtered count; rows open the device tab; export (with its permission and a confirmation) and
 // import sit above.
 import { useEffect, useMemo, useRef } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
@@ -21,18 +21,16 @@ import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
 import {
   assetStatusesQuery,
-  deviceKeys,
   deviceListQuery,
   deviceTypesQuery,
   exportDevicesWithFilters,
-  importDevices,
   lastConfigFiltersQuery,
   saveBlob,
   type DeviceDto,
 } from '../../api/devices';
 import { assetColumns } from './asset-columns';
 import { DEFAULT_DEVICE_SORT, EMPTY_ASSET_FILTERS, exportFileName, searchTooShort, statusLabel, toListFilter, ASSET_SEARCH_MIN } from './asset-format';
-import { importErrorMessage, isCsvFile } from './import';
+import { ImportDevicesButton } from './import-dialog';
 import './assets.css';
 import { registerAssetExport } from './asset-events';
 import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
@@ -43,7 +41,6 @@ const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT
 export function AssetListPage() {
   const tab = useTab();
   const can = useCan();
-  const qc = useQueryClient();
   const { setTitle } = tab;
   useEffect(() => setTitle(MSG.navAssetManagement), [setTitle]);
 
@@ -86,7 +83,6 @@ export function AssetListPage() {
 
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
-  const fileRef = useRef<HTMLInputElement>(null);
   const columns = useMemo(() => assetColumns(), []);
 
   const data = list.data;
@@ -119,24 +115,6 @@ export function AssetListPage() {
   });
   useEffect(() => registerAssetExport(tab.tabId, () => runExportRef.current()), [tab.tabId]);
 
-  const importer = useMutation({
-    mutationFn: (file: File) => importDevices(file),
-    onSuccess: async (res) => {
-      toast.success(res.idList?.length ? MSG.importedN(res.idList.length) : MSG.imported);
-      await qc.invalidateQueries({ queryKey: deviceKeys.lists() });
-    },
-    onError: (err) => toast.error(importErrorMessage(err)),
-  });
-  const onFile = (file: File | undefined) => {
-    if (fileRef.current) fileRef.current.value = '';
-    if (!file) return;
-    if (!isCsvFile(file)) {
-      toast.error(MSG.wrongFileType);
-      return;
-    }
-    importer.mutate(file);
-  };
-
   return (
     <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
       <Flex align="center" justify="between" gap="3" wrap="wrap">
@@ -154,21 +132,7 @@ export function AssetListPage() {
               Export
             </Button>
           )}
-          {can(P.DeviceManage) && (
-            <>
-              <input
-                ref={fileRef}
-                type="file"
-                accept=".csv,text/csv"
-                hidden
-                aria-label="Import devices from a CSV file"
-                onChange={(e) => onFile(e.target.files?.[0])}
-              />
-              <Button variant="soft" loading={importer.isPending} onClick={() => fileRef.current?.click()}>
-                Import
-              </Button>
-            </>
-          )}
+          {can(P.DeviceManage) && <ImportDevicesButton />}
         </Flex>
       </Flex>
       <Card size="1" style={{ maxWidth: '24rem' }} aria-label="All Assets">
