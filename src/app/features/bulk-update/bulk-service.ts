@@ -85,6 +85,11 @@ export function applyBatch(s: BulkState, scans: Scan[], results: BulkDevice[]) {
 
 let queue: ScanQueue<BulkDevice> | null = null;
 
+/** The same scans waiting (the queue only appends at the end and drops from the front). */
+const samePending = (a: PendingScan[], b: PendingScan[]) =>
+  a.length === b.length &&
+  (a.length === 0 || (a[0]?.serial === b[0]?.serial && a[0]?.at === b[0]?.at && a.at(-1)?.serial === b.at(-1)?.serial && a.at(-1)?.at === b.at(-1)?.at));
+
 /** The app's scan queue (created on first use; resumes scans left from before a reload). */
 export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
   if (queue) return queue;
@@ -140,9 +145,11 @@ export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
         playScanSound(kinds.has('not-found') ? 'not-found' : kinds.has('already') ? 'already' : 'added');
       }
     },
+    // Only real changes re-render the page: a scanner burst reports several times per scan.
     onStatus: (st, pending) => {
-      store.set(queueStatusAtom, st);
-      store.set(pendingScansAtom, pending);
+      const was = store.get(queueStatusAtom);
+      if (was.pending !== st.pending || was.busy !== st.busy || was.failing !== st.failing) store.set(queueStatusAtom, st);
+      if (!samePending(store.get(pendingScansAtom), pending)) store.set(pendingScansAtom, pending);
     },
   });
   if (typeof window !== 'undefined') {
