@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import { Theme } from '@radix-ui/themes';
 import type { BulkDevice } from '../../../src/app/state/bulk';
 
@@ -48,6 +48,22 @@ describe('Bulk Update actions (spec §2)', () => {
       </Theme>,
     );
     expect(screen.getAllByRole('button').map((b) => b.textContent)).toEqual(['Change Configuration']);
+  });
+  it("Change Status: 'Please select a status.' goes once a status is chosen; the list shows names, not codes", () => {
+    render(
+      <Theme>
+        <BulkActions selected={[device]} />
+      </Theme>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Change Status' }));
+    const drawer = screen.getByRole('dialog', { name: 'Change Status' });
+    fireEvent.click(within(drawer).getByRole('button', { name: 'Change Status' }));
+    expect(within(drawer).getByRole('alert').textContent).toBe('Please select a status.');
+    const select = within(drawer).getByLabelText('Status') as HTMLSelectElement;
+    const labels = [...select.options].map((o) => o.textContent ?? '');
+    expect(labels.some((l) => /_|[a-z][A-Z]/.test(l))).toBe(false);
+    fireEvent.change(select, { target: { value: select.options[1]!.value } });
+    expect(within(drawer).queryByRole('alert')).toBeNull();
   });
   it('needs a selection', () => {
     render(

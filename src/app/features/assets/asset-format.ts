@@ -5,6 +5,7 @@ import type { FilterValues } from '../../ui/filter-bar';
 import type { SortState } from '../../ui/data-table/types';
 import type { DeviceListFilter } from '../../api/devices';
 import { DEVICE_ORDER_BY, SEARCH_MIN, type DeviceOrderBy } from '../../../shared/schemas/devices';
+import { statusDisplayName } from '../../../shared/codes';
 
 /** Spec §5: the asset search runs only when empty or at least 5 characters long. */
 export const ASSET_SEARCH_MIN = SEARCH_MIN;
@@ -39,14 +40,10 @@ export function toListFilter(values: FilterValues, page: number, pageSize: numbe
   return out;
 }
 
-/** 'AwaitingReturn_Replacement' → 'Awaiting Return Replacement'. */
+/** A status as the user reads it (src/shared/codes.ts statusDisplayName); empty as '-'. */
 export function statusLabel(name: string | null | undefined): string {
   if (!name) return '-';
-  return name
-    .replace(/_/g, ' ')
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return statusDisplayName(name);
 }
 
 /** Spec §9: en-GB dates with a 24-hour clock; empty as '-'. */

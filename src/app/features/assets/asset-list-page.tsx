@@ -17,7 +17,7 @@ import { errorMessage, errorStatus } from '../../api/query-client';
 import { confirm } from '../../ui/confirm-dialog';
 import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
-import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
+import { DEFAULT_PAGE_SIZE, deviceTypeDisplayName } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
 import {
   assetStatusesQuery,
@@ -51,7 +51,12 @@ export function AssetListPage() {
 
   const filterDefs: FilterDef[] = useMemo(
     () => [
-      { id: 'types', type: 'multiselect', label: 'Device type', options: (types ?? []).map((t) => ({ value: String(t.Value), label: t.Name })) },
+      {
+        id: 'types',
+        type: 'multiselect',
+        label: 'Device type',
+        options: (types ?? []).map((t) => ({ value: String(t.Value), label: deviceTypeDisplayName(t) })),
+      },
       { id: 'statuses', type: 'multiselect', label: 'Status', options: (statuses ?? []).map((s) => ({ value: String(s.Value), label: statusLabel(s.Name) })) },
       { id: 'orderNumber', type: 'input', label: 'Order number', placeholder: 'Order number' },
       {

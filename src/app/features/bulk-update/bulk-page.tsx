@@ -9,6 +9,7 @@ import type { DataTableColumn } from '../../ui/data-table/types';
 import { useTab } from '../../workspace/tab-context';
 import { bulkAtom, bulkSoundsAtom, isLookingUp, isPlaceholder, lastAddedAtom, nextSelection, pendingRows, removeIds, type BulkDevice } from '../../state/bulk';
 import { MSG, PAGE_TITLES } from '../../../shared/messages';
+import { deviceTypeDisplayName, statusDisplayName } from '../../../shared/codes';
 import { addSerials, BULK_MSG, bulkQueue, bulkWarningsAtom, clearBulkList, lastScanAtom, pendingScansAtom, queueStatusAtom, scanSerial } from './bulk-service';
 import { readCsvColumn } from '../../ui/serials/csv';
 import { BulkActions } from './bulk-actions';
@@ -78,7 +79,7 @@ export function BulkUpdatePage() {
           </span>
         ),
       },
-      { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => d.type.name },
+      { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => deviceTypeDisplayName(d.type) },
       { id: 'imei', header: 'IMEI', width: 'minmax(140px, 1fr)', cell: (d) => d.imei ?? '' },
       {
         id: 'status',
@@ -90,7 +91,7 @@ export function BulkUpdatePage() {
           ) : isLookingUp(d) ? (
             <span className="bulk-looking-up">{d.status.name}</span>
           ) : (
-            d.status.name
+            statusDisplayName(d.status.name)
           ),
       },
       { id: 'order', header: 'Order Number', width: 'minmax(110px, 1fr)', cell: (d) => d.orderNumber ?? '' },
