@@ -80,6 +80,11 @@ export class KeyDispatcher {
     return false;
   }
 
+  /** Forgets a started sequence. */
+  reset() {
+    this.pending = null;
+  }
+
   /** Whether the key on its own (no sequence before it) is bound to a command. */
   isSingleKey(e: KeyboardEvent): boolean {
     const chord = eventChord(e);
@@ -116,8 +121,12 @@ export function KeyListener({
   useEffect(() => {
     const dispatcher = new KeyDispatcher(commands, { makeContext: (t) => makeRef.current(t) });
     const detector = new ScanDetector<KeyboardEvent>(
-      (code) => currentScanHandler()?.(code),
-      (held) => held.forEach((ev) => dispatcher.handle(ev)),
+      (code) => {
+        // Keys of the scan released early may have started a sequence ('b …'): it is void.
+        dispatcher.reset();
+        currentScanHandler()?.(code);
+      },
+      (held) => held.map((ev) => dispatcher.handle(ev)).some(Boolean),
       scanOptions,
     );
 

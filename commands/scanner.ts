@@ -71,11 +71,14 @@ export class ScanDetector<E> {
   private chars = '';
   private last = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** Keys the hold timer released that ran no command: a key right after them (by its own time) takes them back. */
+  private lapsed: { held: E[]; chars: string; last: number } | null = null;
   readonly options: ScanOptions;
 
+  /** `onRelease` answers whether any released key ran a command (then they cannot be taken back). */
   constructor(
     private readonly onScan: (code: string) => void,
-    private readonly onRelease: (held: E[]) => void,
+    private readonly onRelease: (held: E[]) => boolean | void,
     options: Partial<ScanOptions> = {},
   ) {
     this.options = { ...SCAN_DEFAULTS, ...options };
@@ -92,6 +95,15 @@ export class ScanDetector<E> {
 
   feed(k: ScanKey, item: E): ScanVerdict {
     const { maxGapMs, minLength, holdMs } = this.options;
+    // The hold ran out while the browser was late handing over the burst's next key: that key is
+    // still within the gap of the released ones by the keys' own times, so they are one scan.
+    const lapsed = this.lapsed;
+    this.lapsed = null;
+    if (lapsed && !this.held.length && k.eligible && (isScanChar(k.key) || k.key === 'Enter') && k.time - lapsed.last <= maxGapMs) {
+      this.held = lapsed.held;
+      this.chars = lapsed.chars;
+      this.last = lapsed.last;
+    }
     // A timer can fire late on a busy page; the key times decide.
     const inTime = this.held.length > 0 && k.time - this.last <= maxGapMs;
     if (this.held.length && !inTime) this.release();
@@ -117,20 +129,25 @@ export class ScanDetector<E> {
     this.chars += k.key;
     this.last = k.time;
     if (this.timer) clearTimeout(this.timer);
-    this.timer = setTimeout(() => this.release(), Math.max(holdMs, maxGapMs + 1));
+    this.timer = setTimeout(() => this.release(true), Math.max(holdMs, maxGapMs + 1));
     return 'hold';
   }
 
   /** Gives the held keys back (oldest first) and starts afresh. */
-  release() {
+  release(byTimer = false) {
     const held = this.held;
+    const chars = this.chars;
+    const last = this.last;
     this.clear();
-    if (held.length) this.onRelease(held);
+    if (!held.length) return;
+    const ranCommand = this.onRelease(held) === true;
+    if (byTimer && !ranCommand) this.lapsed = { held, chars, last };
   }
 
   /** Forgets everything without releasing (unmount). */
   dispose() {
     this.clear();
+    this.lapsed = null;
   }
 
   private clear() {

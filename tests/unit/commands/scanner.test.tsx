@@ -18,7 +18,7 @@ describe('scan detector (timing rule)', () => {
     released = [];
     d = new ScanDetector<string>(
       (c) => scans.push(c),
-      (held) => released.push(held),
+      (held) => void released.push(held),
       { maxGapMs: 35, minLength: 4, holdMs: 150 },
     );
     t = 1000;
@@ -73,6 +73,34 @@ describe('scan detector (timing rule)', () => {
     expect(d.feed(key('Enter', 5), 'Enter')).toBe('scan');
     expect(scans).toEqual(['SC0000123']);
     expect(released).toEqual([]);
+  });
+
+  it('keys the hold released while the browser was late are taken back by the next key of the burst (by its own time): one scan', () => {
+    type('B14', 5);
+    vi.advanceTimersByTime(200); // the hold runs out: released as typing (they ran no command)
+    expect(released).toEqual([['B', '1', '4']]);
+    // the next keys arrive late on the clock but 5 ms after the last one by their own times
+    for (const ch of '01091657') expect(d.feed(key(ch, 5), ch)).toBe('hold');
+    expect(d.feed(key('Enter', 5), 'Enter')).toBe('scan');
+    expect(scans).toEqual(['B1401091657']);
+  });
+
+  it('released keys that ran a command, or a key after a real pause, are not taken back', () => {
+    const ran = new ScanDetector<string>(
+      (c) => scans.push(c),
+      () => true,
+      { maxGapMs: 35, minLength: 4, holdMs: 150 },
+    );
+    for (const ch of 'gd') ran.feed(key(ch, 5), ch);
+    vi.advanceTimersByTime(200);
+    for (const ch of 'SN1234') ran.feed(key(ch, 5), ch);
+    ran.feed(key('Enter', 5), 'Enter');
+    expect(scans).toEqual(['SN1234']);
+    type('AB', 5);
+    vi.advanceTimersByTime(200);
+    type('CDEF', 100); // a person: 100 ms later by the key times
+    expect(d.feed(key('Enter', 5), 'Enter')).toBe('pass');
+    expect(scans).toEqual(['SN1234']);
   });
 
   it('a burst too short for a serial is released before its Enter passes', () => {
