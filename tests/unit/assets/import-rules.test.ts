@@ -49,3 +49,13 @@ describe('counts', () => {
     expect(formatCount(0)).toBe('0');
   });
 });
+
+describe('export confirmations count alike', () => {
+  it("'2,002', not '2002'", async () => {
+    const { CUSTOMER_UI_TEXT } = await import('../../../src/app/features/customers/text');
+    const { ALARM_TEXT } = await import('../../../src/app/features/alarm-reports/alarm-format');
+    expect(CUSTOMER_UI_TEXT.exportConfirm(2002)).toBe('Are you sure you want to export data for 2,002 customers?');
+    expect(CUSTOMER_UI_TEXT.exportDevicesConfirm(2002)).toBe('Are you sure you want to export data for 2,002 devices?');
+    expect(ALARM_TEXT.exportConfirm(2002)).toBe('Are you sure you want to export data for 2,002 alarm reports?');
+  });
+});

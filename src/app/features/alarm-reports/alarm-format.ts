@@ -4,6 +4,7 @@
 // reads), so the contract's answer types fit them as they are.
 import { format, isValid, parseISO } from 'date-fns';
 import { MSG } from '../../../shared/messages';
+import { formatCount } from '../../../shared/numbers';
 
 export const EMPTY = '-';
 
@@ -20,7 +21,7 @@ export const ALARM_TEXT = {
   noResultsTitle: 'NO RESULTS',
   noResultsText: 'There are no results for the filters applied.',
   noResultsPrompt: 'Change the filters and click Apply.',
-  exportConfirm: (n: number) => `Are you sure you want to export data for ${n} alarm reports?`,
+  exportConfirm: (n: number) => `Are you sure you want to export data for ${formatCount(n)} alarm reports?`,
   unknownRole: 'Unknown',
 } as const;
 

@@ -18,6 +18,7 @@ import { confirm } from '../../ui/confirm-dialog';
 import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE, deviceTypeDisplayName } from '../../../shared/codes';
+import { formatCount } from '../../../shared/numbers';
 import { P } from '../../../shared/permissions';
 import {
   assetStatusesQuery,
@@ -108,7 +109,7 @@ export function AssetListPage() {
     if (!canExport || filtered === 0 || exporter.isPending) return;
     const ok = await confirm({
       title: 'Export assets',
-      message: `Export ${filtered.toLocaleString('en-GB')} device(s) matching the current filters to an .xlsx file?`,
+      message: `Export ${formatCount(filtered)} device(s) matching the current filters to an .xlsx file?`,
       confirmLabel: 'Export',
     });
     if (ok) exporter.mutate();
