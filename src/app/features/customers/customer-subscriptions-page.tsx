@@ -33,6 +33,7 @@ import {
   trackingIntervalOut,
 } from './subscription-rules';
 import { CUSTOMER_UI_TEXT } from './text';
+import { SwitchState } from '../../ui/switch-state';
 
 type Features = CustomerSubscriptions['AppSubscriptions']['AppFeatures'];
 type Services = CustomerSubscriptions['AdditionalServices'];
@@ -238,6 +239,7 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
                 <Flex gap="2" align="center">
                   <Switch checked={draft.features[key]} disabled={!editable} onCheckedChange={(on) => void setFeature(key, on)} />
                   {label}
+                  <SwitchState on={draft.features[key]} readOnly={!editable} />
                 </Flex>
               </Text>
               {key === 'IsTrackingEnabled' && draft.features.IsTrackingEnabled && (
@@ -272,6 +274,7 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
                   onCheckedChange={(on) => void setFeature('IsSosDisabled', on)}
                 />
                 Disable SOS
+                <SwitchState on={draft.features.IsSosDisabled} readOnly={!editable} />
               </Flex>
             </Text>
             <Text size="1" color="red" weight="bold">
@@ -345,6 +348,7 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
                   onCheckedChange={(on) => setDraft((d) => ({ ...d, services: { ...d.services, [key]: on } }))}
                 />
                 {label}
+                <SwitchState on={draft.services[key]} readOnly={!editable} />
               </Flex>
             </Text>
           ))}
