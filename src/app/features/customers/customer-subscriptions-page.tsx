@@ -252,7 +252,12 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
                     value={draft.interval}
                     readOnly={!editable}
                     style={{ width: '5rem' }}
-                    onChange={(e) => setDraft((d) => ({ ...d, interval: e.target.value }))}
+                    onChange={(e) => {
+                      const interval = e.target.value;
+                      setDraft((d) => ({ ...d, interval }));
+                      // The message goes as soon as the value is right (it comes back on Save if it is not).
+                      if (intervalError && !trackingIntervalError(true, interval)) setIntervalError(null);
+                    }}
                   />
                   <Text size="2">minutes</Text>
                   {intervalError && (
