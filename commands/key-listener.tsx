@@ -12,7 +12,7 @@ import { COMMANDS } from './index';
 import { isEnabled, isPermitted, runCommand, type Command, type CommandContext } from './define';
 import { canonicalForms, eventChord, hasCommandModifier, inDialog, isTypingTarget, parseKeys } from './keys';
 import { createCommandContext } from './context';
-import { currentScanHandler, ScanDetector, type ScanOptions } from './scanner';
+import { currentScanHandler, ScanDetector, scanPlace, type ScanOptions } from './scanner';
 
 export { isTypingTarget } from './keys';
 
@@ -80,6 +80,17 @@ export class KeyDispatcher {
     return false;
   }
 
+  /** Forgets a started sequence. */
+  reset() {
+    this.pending = null;
+  }
+
+  /** Whether the key on its own (no sequence before it) is bound to a command. */
+  isSingleKey(e: KeyboardEvent): boolean {
+    const chord = eventChord(e);
+    return !!chord && this.bindings.has(chord);
+  }
+
   private run(b: Binding, e: KeyboardEvent): boolean {
     if (e.repeat && !b.cmd.repeat) return false;
     if (!b.typingSafe && isTypingTarget(e.target)) return false;
@@ -110,8 +121,12 @@ export function KeyListener({
   useEffect(() => {
     const dispatcher = new KeyDispatcher(commands, { makeContext: (t) => makeRef.current(t) });
     const detector = new ScanDetector<KeyboardEvent>(
-      (code) => currentScanHandler()?.(code),
-      (held) => held.forEach((ev) => dispatcher.handle(ev)),
+      (code) => {
+        // Keys of the scan released early may have started a sequence ('b …'): it is void.
+        dispatcher.reset();
+        currentScanHandler()?.(code);
+      },
+      (held) => held.map((ev) => dispatcher.handle(ev)).some(Boolean),
       scanOptions,
     );
 
@@ -119,8 +134,8 @@ export function KeyListener({
     // printable keys outside fields, so nothing there acts on them) but not to the dispatcher yet.
     const onCapture = (e: KeyboardEvent) => {
       const eligible =
-        !!currentScanHandler() && !e.ctrlKey && !e.altKey && !e.metaKey && !e.repeat && !e.isComposing && !isTypingTarget(e.target) && !inDialog(e.target);
-      const verdict = detector.feed({ key: e.key, time: eventTime(e), eligible }, e);
+        !!currentScanHandler() && !e.ctrlKey && !e.altKey && !e.metaKey && !e.repeat && !e.isComposing && scanPlace(e.target, isTypingTarget, inDialog);
+      const verdict = detector.feed({ key: e.key, time: eventTime(e), eligible, shortcut: eligible && dispatcher.isSingleKey(e) }, e);
       if (verdict === 'scan') {
         // The scan's Enter must not press the focused button or open the focused row.
         e.preventDefault();
@@ -140,7 +155,7 @@ export function KeyListener({
       detector.dispose();
     };
     // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [commands, scanOptions?.maxGapMs, scanOptions?.minLength]);
+  }, [commands, scanOptions?.maxGapMs, scanOptions?.minLength, scanOptions?.holdMs]);
 
   return null;
 }

@@ -212,3 +212,30 @@ export function nameRanks(list: Lookup[]): Map<number, number> {
   const names = [...new Set(list.map((l) => l.Name.toLowerCase()))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return new Map(list.map((l) => [l.Value, names.indexOf(l.Name.toLowerCase())]));
 }
+
+// ---------------------------------------------------------------- display names
+// What the user reads for a code: statuses in words (not the code names), device types with their
+// code where several types share a name (the three 'badge' types 42, 52 and 140).
+
+const STATUS_DISPLAY: Record<string, string> = {
+  AwaitingReturn_Replacement: 'Awaiting Return (Replacement)',
+  AwaitingReturn_Cancelled: 'Awaiting Return (Cancelled)',
+  QuarantineDamaged: 'Quarantine (Damaged)',
+  QuarantineEOL: 'Quarantine (End of Life)',
+  NonReturnedDevice_FaultyReplacement: 'Not Returned (Faulty Replacement)',
+  NonReturnedDevice_Cancelled: 'Not Returned (Cancelled)',
+};
+
+/** A device status as the user reads it: 'AwaitingReturn_Replacement' → 'Awaiting Return (Replacement)'. */
+export function statusDisplayName(name: string): string {
+  return STATUS_DISPLAY[name] ?? name;
+}
+
+const SHARED_TYPE_NAMES = new Set(DEVICE_TYPES.filter((t, i) => DEVICE_TYPES.findIndex((u) => u.Name === t.Name) !== i).map((t) => t.Name));
+
+/** A device type as the user reads it: its name, with the code when another type has the same name ('badge (42)'). */
+export function deviceTypeDisplayName(t: { Name?: string; name?: string; Value?: number; value?: number }): string {
+  const name = t.Name ?? t.name ?? '';
+  const value = t.Value ?? t.value;
+  return SHARED_TYPE_NAMES.has(name) && value !== undefined ? `${name} (${value})` : name;
+}

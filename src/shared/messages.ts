@@ -1,5 +1,6 @@
 // Every user-visible string the spec quotes, word for word. Nothing else in the code base
 // spells these out; tests compare against these constants.
+import { formatCount } from './numbers.js';
 
 export const MSG = {
   // ---- document 1: shell, sign-in, persons
@@ -48,6 +49,12 @@ export const MSG = {
   stickyBulkBar: 'There are some selected devices for bulk update',
   clearBulkList: 'Clear Devices Bulk List',
   bulkUpdateCount: (n: number) => `Bulk Update (${n})`,
+  /** The offer after scans outside the bulk page. */
+  scanOfferTitle: (serials: readonly string[]) => (serials.length === 1 ? `Scanned ${serials[0]}` : `Scanned ${serials.length} serial numbers`),
+  scanOfferOne: 'Add this serial number to the bulk list, or open the device? Further scans are added to this list.',
+  scanOfferMany: 'Add these serial numbers to the bulk list? Further scans are added to this list.',
+  scanOfferAdd: (n: number) => (n === 1 ? 'Add to bulk list' : `Add ${n} to bulk list`),
+  scanOfferAdded: (n: number) => (n === 1 ? '1 serial number added to the bulk list.' : `${n} serial numbers added to the bulk list.`),
   rolePlaceholder: 'Chose role(s)',
   personSearchPlaceholder: 'Search (name, email address)...',
   filterSearchPlaceholder: 'Search...',
@@ -172,8 +179,12 @@ export const MSG = {
   subscriptionsUpdated: 'Customer subscriptions updated successfully.',
   settingsUpdated: 'Customer settings updated successfully.',
   administratorAdded: 'Administrator added.',
-  importedN: (n: number) => `You have successfully imported ${n} devices.`,
+  importedN: (n: number) => `You have successfully imported ${formatCount(n)} devices.`,
   imported: 'You have successfully imported devices.',
+  importAlreadyPresent: (serials: readonly string[]) =>
+    `${formatCount(serials.length)} ${serials.length === 1 ? 'device was' : 'devices were'} already present and left as they are: ${serials.slice(0, 20).join(', ')}${serials.length > 20 ? ` and ${formatCount(serials.length - 20)} more` : ''}.`,
+  importFormat: 'A CSV file (comma or semicolon separated, UTF-8) with a header row naming the columns; column names are not case-sensitive.',
+  importExisting: 'Serial numbers that already exist are left as they are (the file does not change them) and reported apart from the devices created.',
   configUpdateRequested: 'Configuration update requested.',
   firmwareUpdateRequested: 'Firmware update requested.',
   configQueued: 'Configuration change(s) queued and will be sent when the device(s) are turned on.',

@@ -1,16 +1,12 @@
 // Lists sorted by a coded column (device Type, Status) order by the name the screen shows, not by
 // the hidden code. The server turns these ranks into its ORDER BY (and the indexes that serve it),
 // so the database, the list and any export agree.
-import { ASSET_STATUSES, DEVICE_TYPES, type Lookup } from './codes.js';
+import { ASSET_STATUSES, DEVICE_TYPES, statusDisplayName, type Lookup } from './codes.js';
 
-/** An asset status as the screen shows it: 'AwaitingReturn_Replacement' → 'Awaiting Return Replacement'. */
+/** An asset status as the screen shows it ('AwaitingReturn_Replacement' → 'Awaiting Return (Replacement)'); empty as '-'. */
 export function statusLabel(name: string | null | undefined): string {
   if (!name) return '-';
-  return name
-    .replace(/_/g, ' ')
-    .replace(/([a-z])([A-Z])/g, '$1 $2')
-    .replace(/\s+/g, ' ')
-    .trim();
+  return statusDisplayName(name);
 }
 
 const collator = new Intl.Collator('en', { sensitivity: 'base', numeric: true });

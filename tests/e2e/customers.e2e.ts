@@ -312,7 +312,7 @@ test('the read-only admin sees the list and exports it, but has no Create Accoun
   const count = dbQuery<{ n: number }>('select count(*) as n from customers')[0]!.n;
   await page.getByRole('button', { name: 'Export' }).click();
   const ask = page.getByRole('alertdialog');
-  await expect(ask).toContainText(`Are you sure you want to export data for ${count} customers?`);
+  await expect(ask).toContainText(`Are you sure you want to export data for ${count.toLocaleString('en-GB')} customers?`);
   const download = page.waitForEvent('download');
   await ask.getByRole('button', { name: 'Export' }).click();
   expect((await download).suggestedFilename()).toMatch(/^Customers_.*\.xlsx$/);

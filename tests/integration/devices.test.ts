@@ -454,6 +454,8 @@ describe('import', () => {
     const body = await res.json();
     expect(res.status, JSON.stringify(body)).toBe(200);
     expect(body.created).toBe(2);
+    // the serial that already existed is reported apart (and left as it is)
+    expect(body.alreadyPresent).toEqual([(await stored(ids.fresh)).serialNumber]);
     // the 'All Assets' total (cached for a few seconds) counts the new devices at once
     expect(await list({})).toMatchObject({ generalTotalCount: before + 2, totalCount: before + 2 });
     expect(body.idList).toHaveLength(3);
@@ -462,7 +464,7 @@ describe('import', () => {
       serialNumber: 'IMP-0001',
       type: 620,
       imei: '359111111111111',
-      phoneNumber: '+07700900555',
+      phoneNumber: '+447700900555', // a national number is a GB number (libphonenumber-js)
       status: 1,
     });
     expect((await stored(body.idList[2])).type).toBe(370);
@@ -471,6 +473,36 @@ describe('import', () => {
     // the imported devices are findable by the palette search too
     const found = await req('/api/search?q=IMP-0003');
     expect(JSON.stringify(await found.json())).toContain('IMP-0003');
+  });
+
+  test('a file of serials that all exist creates nothing and says which were already present', async () => {
+    const known = await stored(ids.fresh);
+    const res = await upload(`SerialNumber,Type,Supplier\n${known.serialNumber},620,Changed Ltd\n${known.serialNumber.toLowerCase()},620,\n`);
+    const body = await res.json();
+    expect(res.status, JSON.stringify(body)).toBe(200);
+    expect(body).toMatchObject({ created: 0, alreadyPresent: [known.serialNumber], idList: [known.id] });
+    expect((await stored(ids.fresh)).supplier).toBe(known.supplier);
+  });
+
+  test('an invalid phone number or a bidirectional control character is refused per row, with its line number; nothing is imported', async () => {
+    const phone = await upload('SerialNumber,Type,PhoneNumber\nPH-0001,620,+447700900001\nPH-0002,620,12345\n');
+    expect(phone.status).toBe(400);
+    expect((await errorOf(phone)).Message).toBe(DEVICE_TEXT.importRow(3, DEVICE_TEXT.phoneInvalid));
+    for (const [column, ch] of [
+      ['SerialNumber', '\u202E'],
+      ['Supplier', '\u2066'],
+      ['OrderNumber', '\u202E'],
+    ] as const) {
+      const cells = { SerialNumber: 'BIDI-0002', Supplier: 'Acme', OrderNumber: 'PO-1' };
+      cells[column] = `${cells[column]}${ch}X`;
+      const res = await upload(
+        `SerialNumber,Type,Supplier,OrderNumber\nBIDI-0001,620,Acme,PO-1\n${cells.SerialNumber},620,${cells.Supplier},${cells.OrderNumber}\n`,
+      );
+      expect(res.status, column).toBe(400);
+      expect((await errorOf(res)).Message, column).toBe(DEVICE_TEXT.importRow(3, `${column}: Text must not contain bidirectional override characters.`));
+    }
+    const none = await t.db.selectFrom('devices').select('serialNumber').where('serialNumber', 'in', ['PH-0001', 'PH-0002', 'BIDI-0001']).execute();
+    expect(none).toEqual([]);
   });
 
   test('refusals with the spec messages', async () => {

@@ -47,6 +47,54 @@ export function placeholderFor(serial: string): BulkDevice {
 
 const norm = (serial: string) => serial.trim().toUpperCase();
 
+export const LOOKING_UP_ETAG = 'looking-up';
+export const LOOKING_UP_PREFIX = 'looking-up:';
+/** A row shown at once for a scan the server has not answered yet; filled when its batch answers. */
+export const isLookingUp = (d: Pick<BulkDevice, 'etag'> | undefined) => !!d && d.etag === LOOKING_UP_ETAG;
+
+/** The "looking up" row of a scanned serial (not selectable, no data yet). */
+export function lookingUpRow(serial: string): BulkDevice {
+  return {
+    id: LOOKING_UP_PREFIX + norm(serial),
+    etag: LOOKING_UP_ETAG,
+    serialNumber: serial.trim(),
+    type: { name: '', value: 0 },
+    status: { name: 'Looking up…', value: 0 },
+  };
+}
+
+/**
+ * The rows of scans still waiting for the server, in the place they will take (newest first; a
+ * CSV's rows in file order), without serials already on the list or earlier in the queue.
+ */
+export function pendingRows(s: BulkState, pending: readonly { serial: string; many?: boolean }[]): BulkDevice[] {
+  const seen = new Set(s.list.map((id) => norm(s.devices[id]?.serialNumber ?? '')));
+  let rows: BulkDevice[] = [];
+  let block: BulkDevice[] = [];
+  const flush = () => {
+    if (block.length) rows = [...block, ...rows];
+    block = [];
+  };
+  for (const p of pending) {
+    const key = norm(p.serial);
+    if (!key || seen.has(key)) continue;
+    seen.add(key);
+    if (p.many) block.push(lookingUpRow(p.serial));
+    else {
+      flush();
+      rows = [lookingUpRow(p.serial), ...rows];
+    }
+  }
+  flush();
+  return rows;
+}
+
+/** Whether a scan of `serial` now is a repeat: on the list already, or waiting in the queue. */
+export function isRepeatScan(s: BulkState, pending: readonly { serial: string }[], serial: string): boolean {
+  const key = norm(serial);
+  return idOfSerial(s, serial) !== null || pending.some((p) => norm(p.serial) === key);
+}
+
 /** The id on the list holding this serial (a device or its placeholder), or null. */
 export function idOfSerial(s: BulkState, serial: string): string | null {
   const want = norm(serial);
@@ -142,8 +190,24 @@ export const lastAddedAtom = atom<string | null>(null);
 /** Outcome sounds on/off (persisted). */
 export const bulkSoundsAtom = atomWithStorage<boolean>('bulk.sounds', true, createJSONStorage<boolean>(local), { getOnInit: true });
 
-/** Serials behind the two warnings (the not-found one is sticky, the already-added one persistent), cleared by the user. */
-export const bulkWarningsAtom = atom<{ notFound: string[]; already: string[] }>({ notFound: [], already: [] });
+/** Serials scanned outside the bulk page, waiting in the "add to bulk list" offer (persisted: a reload loses none). */
+export const scanOfferAtom = atomWithStorage<string[]>('bulk.scanOffer', [], createJSONStorage<string[]>(local), { getOnInit: true });
+
+/** The offer after one more scan: appended once (a repeat of a serial already offered adds nothing). */
+export function withScan(offer: string[], serial: string): string[] {
+  const s = serial.trim();
+  if (!s || offer.some((o) => norm(o) === norm(s))) return offer;
+  return [...offer, s];
+}
+
+export type BulkWarnings = { notFound: string[]; already: string[] };
+/**
+ * Serials behind the two warnings (the not-found one is sticky, the already-added one persistent):
+ * kept in localStorage, so they survive a reload until the user dismisses them or clears the list.
+ */
+export const bulkWarningsAtom = atomWithStorage<BulkWarnings>('bulk.warnings', { notFound: [], already: [] }, createJSONStorage<BulkWarnings>(local), {
+  getOnInit: true,
+});
 
 type Store = { set: (a: any, v: any) => void };
 /** Clear empties everything: both lists, the rows, the warnings, the highlight. */

@@ -84,7 +84,7 @@ export const CUSTOMER_TEXT = {
   migratedRequired: 'Please select whether this is a migrated account',
   portalReferenceRequired: MSG.pleaseEnter('portal reference'),
   portalReferenceTooLong: `A portal reference can be at most ${PORTAL_REFERENCE_MAX} digits long.`,
-  statusRequired: MSG.pleaseEnter('status'),
+  statusRequired: MSG.pleaseSelectOne('status'),
   unknownStatus: 'Unknown customer status.',
   unknownTier: 'Unknown tier.',
   unknownCountry: 'Unknown country.',

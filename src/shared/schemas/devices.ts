@@ -17,9 +17,11 @@
 //     422 Code 'device_not_eligible'      a §5 eligibility rule refuses the device
 // - get-by-serial / get-by-id of an unknown device: 404 Code 'stock_device_not_found' with the
 //   spec's message "Couldn't get any info about this device.".
-// - import: `importResponseSchema` { idList, created }: ids of every device named in the file in
-//   file order (new ones created, known serials left as they are), `created` of them new.
+// - import: `importResponseSchema` { idList, created, alreadyPresent }: ids of every device named
+//   in the file in file order (new ones created, known serials left as they are), `created` of
+//   them new, `alreadyPresent` the serials that existed (their file values were not applied).
 import * as v from 'valibot';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { MSG } from '../messages.js';
 import { ASSET_STATUSES, DEVICE_CAPABILITIES, DEVICE_TYPES, CAPABILITY, LAST_CONFIG_FILTERS, SIM_TYPES } from '../codes.js';
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../codes.js';
@@ -41,6 +43,32 @@ export const IMPORT_MAX_ROWS = 20_000;
 export const IMPORT_SERIAL_COLUMN = 'SerialNumber';
 export const IMPORT_TYPE_COLUMN = 'Type';
 export const IMPORT_OPTIONAL_COLUMNS = ['IMEI', 'IMSI', 'SimSerial', 'PhoneNumber', 'Supplier', 'OrderNumber'] as const;
+/** What each import column holds (the import dialog's explanation and its template file). */
+export const IMPORT_COLUMN_HELP: Record<(typeof IMPORT_OPTIONAL_COLUMNS)[number] | 'SerialNumber' | 'Type', string> = {
+  SerialNumber: 'The device serial number (required; rows without one are skipped).',
+  Type: 'The device type: its code (620) or name (SG620) (required).',
+  IMEI: 'Optional.',
+  IMSI: 'Optional.',
+  SimSerial: 'The SIM serial number (optional).',
+  PhoneNumber: 'The SIM phone number (optional): international (+44 7700 900123) or UK national (07700 900123).',
+  Supplier: 'Optional.',
+  OrderNumber: 'Optional.',
+};
+/** A template import file: the header and one example row. */
+export const IMPORT_TEMPLATE_CSV = `${[IMPORT_SERIAL_COLUMN, IMPORT_TYPE_COLUMN, ...IMPORT_OPTIONAL_COLUMNS].join(',')}\r\nSG6200001234,620,356938035643809,234150999999999,8944100000000000001,07700900123,Acme Devices,PO-1001\r\n`;
+export const IMPORT_TEMPLATE_NAME = 'device-import-template.csv';
+
+/** National phone numbers in an import file are read as numbers of this country (dial code 44). */
+export const IMPORT_PHONE_COUNTRY = 'GB';
+
+/**
+ * A phone number from an import file in E.164 (+447700900001), or undefined when it is not a
+ * possible number: international numbers as written, national ones as GB numbers (07700 900001).
+ */
+export function normaliseImportPhone(raw: string): string | undefined {
+  const p = parsePhoneNumberFromString(raw.trim(), { defaultCountry: IMPORT_PHONE_COUNTRY });
+  return p?.isPossible() ? p.number : undefined;
+}
 
 export const STATUS = {
   New: 1,
@@ -107,6 +135,7 @@ export const DEVICE_TEXT = {
   tooManyRows: `The file has too many rows: at most ${IMPORT_MAX_ROWS}.`,
   importRow: (row: number, what: string) => `Row ${row}: ${what}`,
   importNoRows: 'The file has no device rows.',
+  phoneInvalid: 'PhoneNumber is not a valid phone number (for example +44 7700 900123 or 07700 900123).',
   importRace: 'Some of these devices were added by someone else at the same moment; nothing was imported. Import the file again.',
 } as const;
 
@@ -380,5 +409,5 @@ export type BulkChangeResponse = v.InferOutput<typeof bulkChangeResponseSchema>;
  * messages (MSG.notCsv, MSG.csvMissingColumn(column), MSG.csvParseFailed) and Code
  * 'import_file_invalid' (Errors maps 'row N' to what is wrong for bad rows), 413 over IMPORT_MAX_BYTES.
  */
-export const importResponseSchema = v.strictObject({ idList: v.array(v.string()), created: v.number() });
+export const importResponseSchema = v.strictObject({ idList: v.array(v.string()), created: v.number(), alreadyPresent: v.array(v.string()) });
 export type ImportResponse = v.InferOutput<typeof importResponseSchema>;

@@ -71,8 +71,8 @@ describe('asset list filter body', () => {
 
 describe('display', () => {
   it('status names read as words; dates are en-GB 24-hour; empty is a dash', () => {
-    expect(statusLabel('AwaitingReturn_Replacement')).toBe('Awaiting Return Replacement');
-    expect(statusLabel('NonReturnedDevice_FaultyReplacement')).toBe('Non Returned Device Faulty Replacement');
+    expect(statusLabel('AwaitingReturn_Replacement')).toBe('Awaiting Return (Replacement)');
+    expect(statusLabel('NonReturnedDevice_FaultyReplacement')).toBe('Not Returned (Faulty Replacement)');
     expect(statusLabel('New')).toBe('New');
     expect(formatDateTime('2026-07-03T19:38:00')).toBe('03/07/2026 19:38');
     expect(formatDate('2025-06-25T00:00:00')).toBe('25/06/2025');

@@ -43,7 +43,7 @@ beforeEach(() => {
       const body = opts!.body as DeviceListFilter;
       return body.assigned === true ? makeDeviceList([B], 1, 1_000_000) : makeDeviceList([A, B], 2, 1_000_000);
     }
-    if (path === '/api/v1/import/devices') return { idList: ['x', 'y', 'z'], created: 3 };
+    if (path === '/api/v1/import/devices') return { idList: ['x', 'y', 'z'], created: 1, alreadyPresent: ['SG750-B', 'SG750-C'] };
     throw new Error(`unexpected ${path}`);
   });
 });
@@ -90,6 +90,7 @@ describe('asset list', () => {
     const user = userEvent.setup({ applyAccept: false });
     const error = vi.spyOn(toast, 'error');
     const success = vi.spyOn(toast, 'success');
+    const warning = vi.spyOn(toast, 'warning');
     renderPage(<AssetListPage />, { permissions: all, route: 'assets' });
     await screen.findByTestId('assets-total');
     const input = screen.getByLabelText('Import devices from a CSV file');
@@ -97,7 +98,42 @@ describe('asset list', () => {
     expect(error).toHaveBeenCalledWith(MSG.wrongFileType);
     expect(httpMock.mock.calls.some(([p]) => p === '/api/v1/import/devices')).toBe(false);
     await user.upload(input, new File(['SerialNumber,Type\nA,750\n'], 'devices.csv', { type: 'text/csv' }));
-    await waitFor(() => expect(success).toHaveBeenCalledWith(MSG.importedN(3)));
+    // the count is what was created; the serials already present are reported apart
+    await waitFor(() => expect(success).toHaveBeenCalledWith(MSG.importedN(1)));
+    expect(warning).toHaveBeenCalledWith(MSG.importAlreadyPresent(['SG750-B', 'SG750-C']));
+    expect(success).not.toHaveBeenCalledWith(MSG.importedN(3));
+  });
+
+  it('import: the format is explained where you import (columns, which are required, a template file)', async () => {
+    const user = userEvent.setup();
+    renderPage(<AssetListPage />, { permissions: all, route: 'assets' });
+    await screen.findByTestId('assets-total');
+    await user.click(screen.getByRole('button', { name: 'Import' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Import devices' });
+    const table = within(dialog).getByRole('table');
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[0]?.textContent)).toEqual([
+      'Required',
+      'Required',
+      'Optional',
+      'Optional',
+      'Optional',
+      'Optional',
+      'Optional',
+      'Optional',
+    ]);
+    expect(rows.map((r) => within(r).getByRole('rowheader').textContent)).toEqual([
+      'SerialNumber',
+      'Type',
+      'IMEI',
+      'IMSI',
+      'SimSerial',
+      'PhoneNumber',
+      'Supplier',
+      'OrderNumber',
+    ]);
+    expect(within(dialog).getByRole('button', { name: 'Download template (.csv)' })).toBeInTheDocument();
+    expect(within(dialog).getByRole('button', { name: 'Choose CSV file' })).toBeInTheDocument();
   });
 
   it('without the manage permission there is no import button; without view, rows are not links', async () => {

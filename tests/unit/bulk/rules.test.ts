@@ -1,5 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { addMany, addOne, EMPTY_BULK, isAllSelected, placeholderFor, removeIds, setSelected, type BulkDevice } from '../../../src/app/state/bulk';
+import {
+  addMany,
+  addOne,
+  EMPTY_BULK,
+  isAllSelected,
+  placeholderFor,
+  removeIds,
+  setSelected,
+  withScan,
+  pendingRows,
+  isLookingUp,
+  isRepeatScan,
+  type BulkDevice,
+} from '../../../src/app/state/bulk';
+import { at } from '../../helpers/lists';
 
 const dev = (n: number): BulkDevice => ({
   id: `id-${n}`,
@@ -62,5 +76,45 @@ describe('select all with placeholders on the list', () => {
     expect(s.selected).toEqual([]);
     s = nextSelection(s, new Set(['id-2']));
     expect(s.selected).toEqual(['id-2']);
+  });
+});
+
+describe('scan offer (scans outside the bulk page)', () => {
+  it('gathers every scan once, in scan order; a repeat adds nothing', () => {
+    let offer: string[] = [];
+    for (const s of ['SC0000001', ' sc0000002 ', 'SC0000001', 'SC0000003', '']) offer = withScan(offer, s);
+    expect(offer).toEqual(['SC0000001', 'sc0000002', 'SC0000003']);
+    const same = withScan(offer, 'SC0000002');
+    expect(same).toBe(offer);
+  });
+});
+
+describe('scans waiting for the server', () => {
+  const dev = (serial: string): BulkDevice => ({
+    id: `id-${serial}`,
+    etag: 'e',
+    serialNumber: serial,
+    type: { name: 'T4', value: 30 },
+    status: { name: 'New', value: 1 },
+  });
+  it('show at once as "looking up" rows where they will land: newest scan first, a CSV in file order, no repeats', () => {
+    const s = addOne(EMPTY_BULK, dev('ON1')).state;
+    const rows = pendingRows(s, [
+      { serial: 'A1' },
+      { serial: 'on1' },
+      { serial: 'C1', many: true },
+      { serial: 'C2', many: true },
+      { serial: 'a1' },
+      { serial: 'B1' },
+    ]);
+    expect(rows.map((r) => r.serialNumber)).toEqual(['B1', 'C1', 'C2', 'A1']);
+    expect(rows.every(isLookingUp)).toBe(true);
+    expect(at(rows, 0).status.name).toBe('Looking up…');
+  });
+  it('a repeat is known without the server: on the list, or earlier in the queue', () => {
+    const s = addOne(EMPTY_BULK, dev('ON1')).state;
+    expect(isRepeatScan(s, [], ' on1 ')).toBe(true);
+    expect(isRepeatScan(s, [{ serial: 'Q1' }], 'q1')).toBe(true);
+    expect(isRepeatScan(s, [{ serial: 'Q1' }], 'Q2')).toBe(false);
   });
 });

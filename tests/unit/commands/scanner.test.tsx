@@ -18,8 +18,8 @@ describe('scan detector (timing rule)', () => {
     released = [];
     d = new ScanDetector<string>(
       (c) => scans.push(c),
-      (held) => released.push(held),
-      { maxGapMs: 35, minLength: 4 },
+      (held) => void released.push(held),
+      { maxGapMs: 35, minLength: 4, holdMs: 150 },
     );
     t = 1000;
   });
@@ -54,12 +54,53 @@ describe('scan detector (timing rule)', () => {
     expect(released).toEqual([['g'], ['u'], ['1'], ['2']]);
   });
 
-  it('a burst without Enter is released in order once the gap has passed', () => {
+  it('a burst without Enter is released in order once the hold has passed', () => {
     type('abcdef', 5);
     expect(released).toEqual([]);
-    vi.advanceTimersByTime(36);
+    vi.advanceTimersByTime(100);
+    expect(released).toEqual([]);
+    vi.advanceTimersByTime(50);
     expect(released).toEqual([['a', 'b', 'c', 'd', 'e', 'f']]);
     expect(scans).toEqual([]);
+  });
+
+  it('a burst the browser hands over late (60 ms between keys on the clock, 5 ms apart by their own times) is still one scan', () => {
+    for (const ch of 'SC0000123') {
+      vi.advanceTimersByTime(60);
+      expect(d.feed(key(ch, 5), ch)).toBe('hold');
+    }
+    vi.advanceTimersByTime(60);
+    expect(d.feed(key('Enter', 5), 'Enter')).toBe('scan');
+    expect(scans).toEqual(['SC0000123']);
+    expect(released).toEqual([]);
+  });
+
+  it('keys the hold released while the browser was late are taken back by the next key of the burst (by its own time): one scan', () => {
+    type('B14', 5);
+    vi.advanceTimersByTime(200); // the hold runs out: released as typing (they ran no command)
+    expect(released).toEqual([['B', '1', '4']]);
+    // the next keys arrive late on the clock but 5 ms after the last one by their own times
+    for (const ch of '01091657') expect(d.feed(key(ch, 5), ch)).toBe('hold');
+    expect(d.feed(key('Enter', 5), 'Enter')).toBe('scan');
+    expect(scans).toEqual(['B1401091657']);
+  });
+
+  it('released keys that ran a command, or a key after a real pause, are not taken back', () => {
+    const ran = new ScanDetector<string>(
+      (c) => scans.push(c),
+      () => true,
+      { maxGapMs: 35, minLength: 4, holdMs: 150 },
+    );
+    for (const ch of 'gd') ran.feed(key(ch, 5), ch);
+    vi.advanceTimersByTime(200);
+    for (const ch of 'SN1234') ran.feed(key(ch, 5), ch);
+    ran.feed(key('Enter', 5), 'Enter');
+    expect(scans).toEqual(['SN1234']);
+    type('AB', 5);
+    vi.advanceTimersByTime(200);
+    type('CDEF', 100); // a person: 100 ms later by the key times
+    expect(d.feed(key('Enter', 5), 'Enter')).toBe('pass');
+    expect(scans).toEqual(['SN1234']);
   });
 
   it('a burst too short for a serial is released before its Enter passes', () => {
@@ -92,6 +133,18 @@ describe('scan detector (timing rule)', () => {
     type('wxyz', 5);
     expect(d.feed(key('w', 5, false), 'alt+w')).toBe('pass'); // e.g. Alt+W: not eligible
     expect(released.at(-1)).toEqual(['w', 'x', 'y', 'z']);
+  });
+
+  it('a burst never starts with a single-key shortcut: the key passes at once and the keys after it are no scan of it', () => {
+    expect(d.feed({ ...key('/', 5), shortcut: true }, '/')).toBe('pass');
+    expect(d.pending).toBe(0);
+    // inside a burst the same key is just a character of the serial
+    type('AB', 5);
+    expect(d.feed({ ...key('x', 5), shortcut: true }, 'x')).toBe('hold');
+    type('12', 5);
+    vi.advanceTimersByTime(5);
+    expect(d.feed(key('Enter', 5), 'Enter')).toBe('scan');
+    expect(scans).toEqual(['ABx12']);
   });
 });
 
@@ -155,6 +208,12 @@ describe('key listener with a scan handler', () => {
         <KeyListener commands={COMMANDS} makeContext={() => ctx} />
         <input aria-label="Serial" />
         <button>Save</button>
+        <div role="dialog" aria-label="Plain dialog">
+          <button>Confirm</button>
+        </div>
+        <div role="dialog" aria-label="Scan offer" data-scan-target="">
+          <button>Add to bulk list</button>
+        </div>
       </div>,
     );
     return { ctx, onScan };
@@ -184,7 +243,7 @@ describe('key listener with a scan handler', () => {
   it('the same keys typed at human speed run the shortcut (after the short hold) and scan nothing', () => {
     const { ctx, onScan } = setup();
     press(document.body, 'gu', 150);
-    act(() => vi.advanceTimersByTime(50));
+    act(() => vi.advanceTimersByTime(160));
     expect(ctx.openRoute).toHaveBeenCalledWith('/persons', { beside: false, focus: true });
     expect(onScan).not.toHaveBeenCalled();
   });
@@ -193,7 +252,7 @@ describe('key listener with a scan handler', () => {
     const { ctx, onScan } = setup();
     press(document.body, 'gu', 10);
     expect(ctx.openRoute).not.toHaveBeenCalled(); // held while it might be a scan
-    act(() => vi.advanceTimersByTime(50));
+    act(() => vi.advanceTimersByTime(160));
     expect(ctx.openRoute).toHaveBeenCalledTimes(1);
     expect(onScan).not.toHaveBeenCalled();
   });
@@ -215,6 +274,40 @@ describe('key listener with a scan handler', () => {
     act(() => vi.advanceTimersByTime(5));
     expect(enter(button)).toBe(false);
     expect(onScan).toHaveBeenCalledWith('AB1234');
+  });
+
+  it('"/" then fast keys outside a field: "/" is not held, so the keys are no scan of "/…"', () => {
+    const { onScan } = setup();
+    act(() => vi.advanceTimersByTime(100));
+    const slash = fireEvent.keyDown(document.body, { key: '/', code: 'Slash' });
+    press(document.body, '10076', 10);
+    act(() => vi.advanceTimersByTime(10));
+    enter(document.body);
+    act(() => vi.advanceTimersByTime(100));
+    expect(slash).toBe(true);
+    expect(onScan).not.toHaveBeenCalledWith('/10076');
+  });
+
+  it('a scan inside a dialog that collects scans is a scan, and its Enter presses no button there', () => {
+    const { onScan } = setup();
+    const add = document.querySelector('[data-scan-target] button') as HTMLButtonElement;
+    const clicked = vi.fn();
+    add.addEventListener('click', clicked);
+    add.focus();
+    press(add, 'SC0000123', 5);
+    act(() => vi.advanceTimersByTime(5));
+    expect(enter(add)).toBe(false);
+    expect(onScan).toHaveBeenCalledWith('SC0000123');
+    expect(clicked).not.toHaveBeenCalled();
+  });
+
+  it('any other dialog keeps its keys: no scan there', () => {
+    const { onScan } = setup();
+    const confirm = document.querySelector('[aria-label="Plain dialog"] button') as HTMLButtonElement;
+    press(confirm, 'SC0000123', 5);
+    enter(confirm);
+    act(() => vi.advanceTimersByTime(100));
+    expect(onScan).not.toHaveBeenCalled();
   });
 
   it('without a registered handler nothing is held', () => {

@@ -36,6 +36,7 @@ describe('customer form rules (spec document 2 §5)', () => {
     const keys = (r.issues ?? []).map((i) => i.path?.[0]?.key);
     expect(keys).toContain('accountName');
     expect(keys).toContain('isMigratedAccount');
+    expect((r.issues ?? []).find((i) => i.path?.[0]?.key === 'isMigratedAccount')?.message).toMatch(/^Please select /);
     expect(v.safeParse(customerFormSchema(), form()).success).toBe(true);
   });
 
@@ -60,7 +61,8 @@ describe('customer form rules (spec document 2 §5)', () => {
 
   it('status is required for customer accounts only', () => {
     const rules = customerFormRules({ editing: false });
-    expect(rules(form({ accountStatus: '' })).accountStatus).toBeTruthy();
+    // a required select says 'Please select …' (spec document 1 §5), not 'Please enter status'
+    expect(rules(form({ accountStatus: '' })).accountStatus).toBe('Please select at least one option for status');
     expect(rules(form({ accountType: 'internal', accountStatus: '' })).accountStatus).toBeUndefined();
   });
 

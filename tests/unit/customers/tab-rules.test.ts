@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { allocationConfirmation, exceededTypes, serialEntryProblem, type AllocRow } from '../../../src/app/features/customers/allocation-rules';
+import {
+  allocationConfirmation,
+  exceededTypes,
+  nextEntryNotice,
+  serialEntryProblem,
+  type AllocRow,
+  type EntryNotice,
+} from '../../../src/app/features/customers/allocation-rules';
 import {
   deviceRowTone,
   deviceRowVisible,
@@ -114,5 +121,20 @@ describe('settings rules (spec §2, §6)', () => {
     expect(off.AutoGenerateAlarmIntelligence).toBe(false);
     expect(settingDisabled(off, 'AutoGenerateAlarmIntelligence')).toBe(true);
     expect(applySetting(s, 'IsAutomaticEmailsPaused', true).AutoGenerateAlarmIntelligence).toBe(true);
+  });
+});
+
+describe('Allocate Devices: the serial field notice', () => {
+  const already = 'Device already added.';
+  it("a repeat's 'Device already added.' is not overwritten by the next scan of the burst; it names every repeat", () => {
+    let n: EntryNotice = { error: '', repeats: [] };
+    n = nextEntryNotice(n, 'A1', '', already);
+    n = nextEntryNotice(n, ' A1 ', already, already);
+    n = nextEntryNotice(n, 'B2', '', already);
+    expect(n).toEqual({ error: '', repeats: ['A1'] });
+    n = nextEntryNotice(n, 'B2', already, already);
+    n = nextEntryNotice(n, '', 'No serial number entered.', already);
+    expect(n).toEqual({ error: 'No serial number entered.', repeats: ['A1', 'B2'] });
+    expect(nextEntryNotice(n, 'C3', '', already)).toEqual({ error: '', repeats: ['A1', 'B2'] });
   });
 });

@@ -5,6 +5,7 @@
 import { format, isValid, parseISO } from 'date-fns';
 import { MSG } from '../../../shared/messages';
 import { CAPABILITY, hasCapability } from '../../../shared/codes';
+import { formatCount } from '../../../shared/numbers';
 
 export const EMPTY = '-';
 
@@ -21,7 +22,7 @@ export const ALARM_TEXT = {
   noResultsTitle: 'NO RESULTS',
   noResultsText: 'There are no results for the filters applied.',
   noResultsPrompt: 'Change the filters and click Apply.',
-  exportConfirm: (n: number) => `Are you sure you want to export data for ${n} alarm reports?`,
+  exportConfirm: (n: number) => `Are you sure you want to export data for ${formatCount(n)} alarm reports?`,
   unknownRole: 'Unknown',
   batteryNotApplicable: 'n/a',
   batteryNotSupported: 'Not supported',

@@ -3,11 +3,12 @@
 import type { DataTableColumn } from '../../ui/data-table/types';
 import { YesNoMark } from '../../ui/data-table/yes-no-mark';
 import type { DeviceDto } from '../../api/devices';
+import { deviceTypeDisplayName } from '../../../shared/codes';
 import { dash, formatDate, formatDateTime, statusLabel } from './asset-format';
 
 export function assetColumns(): DataTableColumn<DeviceDto>[] {
   return [
-    { id: 'type', header: 'Type', sortKey: 'Type', width: 'minmax(72px, 0.5fr)', cell: (d) => dash(d.type?.name) },
+    { id: 'type', header: 'Type', sortKey: 'Type', width: 'minmax(72px, 0.5fr)', cell: (d) => dash(d.type ? deviceTypeDisplayName(d.type) : null) },
     { id: 'serial', header: 'Serial Number', sortKey: 'SerialNumber', width: 'minmax(120px, 0.9fr)', cell: (d) => d.serialNumber },
     { id: 'imei', header: 'IMEI', sortKey: 'Imei', width: 'minmax(152px, 1fr)', cell: (d) => dash(d.imei) },
     { id: 'simSerial', header: 'SIM Serial', sortKey: 'SimSerial', width: 'minmax(184px, 1.2fr)', hideBelow: 1000, cell: (d) => dash(d.simSerial) },

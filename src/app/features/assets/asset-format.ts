@@ -39,7 +39,7 @@ export function toListFilter(values: FilterValues, page: number, pageSize: numbe
   return out;
 }
 
-/** 'AwaitingReturn_Replacement' → 'Awaiting Return Replacement' (the list's Status sort follows these labels). */
+/** A status as the user reads it ('Awaiting Return (Replacement)'; the list's Status sort follows these labels); empty as '-'. */
 export { statusLabel } from '../../../shared/name-order';
 
 /** Spec §9: en-GB dates with a 24-hour clock; empty as '-'. */

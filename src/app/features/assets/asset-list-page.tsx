@@ -3,7 +3,7 @@
 // filtered count; rows open the device tab; export (with its permission and a confirmation) and
 // import sit above.
 import { useEffect, useMemo, useRef } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
@@ -17,22 +17,21 @@ import { errorMessage, errorStatus } from '../../api/query-client';
 import { confirm } from '../../ui/confirm-dialog';
 import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
-import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
+import { DEFAULT_PAGE_SIZE, deviceTypeDisplayName } from '../../../shared/codes';
+import { formatCount } from '../../../shared/numbers';
 import { P } from '../../../shared/permissions';
 import {
   assetStatusesQuery,
-  deviceKeys,
   deviceListQuery,
   deviceTypesQuery,
   exportDevicesWithFilters,
-  importDevices,
   lastConfigFiltersQuery,
   saveBlob,
   type DeviceDto,
 } from '../../api/devices';
 import { assetColumns } from './asset-columns';
 import { DEFAULT_DEVICE_SORT, EMPTY_ASSET_FILTERS, exportFileName, searchTooShort, statusLabel, toListFilter, ASSET_SEARCH_MIN } from './asset-format';
-import { importErrorMessage, isCsvFile } from './import';
+import { ImportDevicesButton } from './import-dialog';
 import './assets.css';
 import { registerAssetExport } from './asset-events';
 import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
@@ -43,7 +42,6 @@ const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT
 export function AssetListPage() {
   const tab = useTab();
   const can = useCan();
-  const qc = useQueryClient();
   const { setTitle } = tab;
   useEffect(() => setTitle(MSG.navAssetManagement), [setTitle]);
 
@@ -54,7 +52,12 @@ export function AssetListPage() {
 
   const filterDefs: FilterDef[] = useMemo(
     () => [
-      { id: 'types', type: 'multiselect', label: 'Device type', options: (types ?? []).map((t) => ({ value: String(t.Value), label: t.Name })) },
+      {
+        id: 'types',
+        type: 'multiselect',
+        label: 'Device type',
+        options: (types ?? []).map((t) => ({ value: String(t.Value), label: deviceTypeDisplayName(t) })),
+      },
       { id: 'statuses', type: 'multiselect', label: 'Status', options: (statuses ?? []).map((s) => ({ value: String(s.Value), label: statusLabel(s.Name) })) },
       { id: 'orderNumber', type: 'input', label: 'Order number', placeholder: 'Order number' },
       {
@@ -86,7 +89,6 @@ export function AssetListPage() {
 
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
-  const fileRef = useRef<HTMLInputElement>(null);
   const columns = useMemo(() => assetColumns(), []);
 
   const data = list.data;
@@ -107,7 +109,7 @@ export function AssetListPage() {
     if (!canExport || filtered === 0 || exporter.isPending) return;
     const ok = await confirm({
       title: 'Export assets',
-      message: `Export ${filtered.toLocaleString('en-GB')} device(s) matching the current filters to an .xlsx file?`,
+      message: `Export ${formatCount(filtered)} device(s) matching the current filters to an .xlsx file?`,
       confirmLabel: 'Export',
     });
     if (ok) exporter.mutate();
@@ -118,24 +120,6 @@ export function AssetListPage() {
     runExportRef.current = runExport;
   });
   useEffect(() => registerAssetExport(tab.tabId, () => runExportRef.current()), [tab.tabId]);
-
-  const importer = useMutation({
-    mutationFn: (file: File) => importDevices(file),
-    onSuccess: async (res) => {
-      toast.success(res.idList?.length ? MSG.importedN(res.idList.length) : MSG.imported);
-      await qc.invalidateQueries({ queryKey: deviceKeys.lists() });
-    },
-    onError: (err) => toast.error(importErrorMessage(err)),
-  });
-  const onFile = (file: File | undefined) => {
-    if (fileRef.current) fileRef.current.value = '';
-    if (!file) return;
-    if (!isCsvFile(file)) {
-      toast.error(MSG.wrongFileType);
-      return;
-    }
-    importer.mutate(file);
-  };
 
   return (
     <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
@@ -154,21 +138,7 @@ export function AssetListPage() {
               Export
             </Button>
           )}
-          {can(P.DeviceManage) && (
-            <>
-              <input
-                ref={fileRef}
-                type="file"
-                accept=".csv,text/csv"
-                hidden
-                aria-label="Import devices from a CSV file"
-                onChange={(e) => onFile(e.target.files?.[0])}
-              />
-              <Button variant="soft" loading={importer.isPending} onClick={() => fileRef.current?.click()}>
-                Import
-              </Button>
-            </>
-          )}
+          {can(P.DeviceManage) && <ImportDevicesButton />}
         </Flex>
       </Flex>
       <Card size="1" style={{ maxWidth: '24rem' }} aria-label="All Assets">

@@ -3,6 +3,7 @@
 // names an error code, or the default.
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { MSG } from '../../../shared/messages';
+import type { ImportResponse } from '../../../shared/schemas/devices';
 
 /** Accepted type: CSV (by MIME type, or by extension when the browser gives none or a generic one). */
 export function isCsvFile(file: { name: string; type: string }): boolean {
@@ -18,4 +19,18 @@ export function importErrorMessage(err: unknown): string {
   if (typeof content?.Message === 'string' && content.Message) return content.Message;
   if (typeof content?.Code === 'string' && content.Code) return MSG.importInvalid(content.Code);
   return errorMessage(err);
+}
+
+/**
+ * What an import did, as the user is told: the devices created (spec: 'You have successfully
+ * imported N devices.'), and apart from them the serials that already existed (left as they are,
+ * the file's values not applied).
+ */
+export function importOutcome(res: Pick<ImportResponse, 'created' | 'alreadyPresent'>): { kind: 'success' | 'warning'; message: string }[] {
+  const out: { kind: 'success' | 'warning'; message: string }[] = [];
+  const present = res.alreadyPresent ?? [];
+  if (res.created > 0) out.push({ kind: 'success', message: MSG.importedN(res.created) });
+  if (present.length) out.push({ kind: 'warning', message: MSG.importAlreadyPresent(present) });
+  if (!out.length) out.push({ kind: 'success', message: MSG.imported });
+  return out;
 }

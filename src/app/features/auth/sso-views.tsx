@@ -25,8 +25,18 @@ export function SsoConsent({ onBack, onAccept }: { onBack: () => void; onAccept:
   );
 }
 
+/** Customer names that more than one of the accounts carries. */
+export function sharedCustomerNames(accounts: readonly Pick<SsoAccount, 'customerName'>[]): Set<string> {
+  const seen = new Set<string>();
+  const shared = new Set<string>();
+  for (const a of accounts) (seen.has(a.customerName) ? shared : seen).add(a.customerName);
+  return shared;
+}
+
 export function SsoAccountPicker({ accounts, onChoose, onBack }: { accounts: SsoAccount[]; onChoose: (a: SsoAccount) => void; onBack: () => void }) {
   const firstSelectable = accounts.findIndex((a) => a.canSelect);
+  // Two accounts of one customer name are told apart by their e-mail, shown first.
+  const sharedNames = sharedCustomerNames(accounts);
   return (
     <section aria-labelledby="sso-accounts-title">
       <Heading as="h2" size="5" mb="3" id="sso-accounts-title">
@@ -41,8 +51,17 @@ export function SsoAccountPicker({ accounts, onChoose, onBack }: { accounts: Sso
           {accounts.map((a, i) => (
             <li key={a.emailAddress}>
               <button type="button" className="sso-account" disabled={!a.canSelect} onClick={() => onChoose(a)} autoFocus={i === firstSelectable}>
-                <span className="sso-account-name">{a.customerName}</span>
-                <span className="sso-account-email">{a.emailAddress}</span>
+                {sharedNames.has(a.customerName) ? (
+                  <>
+                    <span className="sso-account-name">{a.emailAddress}</span>
+                    <span className="sso-account-email">{a.customerName}</span>
+                  </>
+                ) : (
+                  <>
+                    <span className="sso-account-name">{a.customerName}</span>
+                    <span className="sso-account-email">{a.emailAddress}</span>
+                  </>
+                )}
               </button>
             </li>
           ))}

@@ -11,6 +11,7 @@ import { errorMessage, errorStatus } from '../../api/query-client';
 import { exportDevicesByIds, saveBlob } from '../../api/devices';
 import { useCan } from '../../state/session';
 import { P } from '../../../shared/permissions';
+import { deviceTypeDisplayName, statusDisplayName } from '../../../shared/codes';
 import { toast } from '../../ui/toast';
 import { changeDeviceType, changeOrderNumberMany, changeStatusMany, getDevicesBySerials } from './api';
 import { openRoute } from '../../workspace/actions';
@@ -41,25 +42,34 @@ function failure(spec: string, err: unknown) {
 
 export function BulkActions({ selected }: { selected: BulkDevice[] }) {
   const [open, setOpen] = useState<Kind>(null);
+  const can = useCan();
+  // Read-only staff see the list and the configuration tabs, not the changes they cannot make.
+  const manage = can(P.DeviceManage);
   const none = !selected.length;
   return (
     <>
-      <Button variant="soft" disabled={none} onClick={() => setOpen('type')}>
-        Change type
-      </Button>
+      {manage && (
+        <Button variant="soft" disabled={none} onClick={() => setOpen('type')}>
+          Change type
+        </Button>
+      )}
       {/* Spec §2: Change Configuration goes to the current-configuration tab (the Configure & Test tabs work on the selected devices). */}
       <Button variant="soft" disabled={none} onClick={() => openRoute(getHref('bulkCurrentConfig'), { focus: true })}>
         Change Configuration
       </Button>
-      <Button variant="soft" disabled={none} onClick={() => setOpen('order')}>
-        Change order number
-      </Button>
-      <Button variant="soft" disabled={none} onClick={() => setOpen('status')}>
-        Change Status
-      </Button>
-      {open === 'status' && <StatusDrawer selected={selected} onClose={() => setOpen(null)} />}
-      {open === 'order' && <OrderDialog selected={selected} onClose={() => setOpen(null)} />}
-      {open === 'type' && <TypeDialog selected={selected} onClose={() => setOpen(null)} />}
+      {manage && (
+        <Button variant="soft" disabled={none} onClick={() => setOpen('order')}>
+          Change order number
+        </Button>
+      )}
+      {manage && (
+        <Button variant="soft" disabled={none} onClick={() => setOpen('status')}>
+          Change Status
+        </Button>
+      )}
+      {manage && open === 'status' && <StatusDrawer selected={selected} onClose={() => setOpen(null)} />}
+      {manage && open === 'order' && <OrderDialog selected={selected} onClose={() => setOpen(null)} />}
+      {manage && open === 'type' && <TypeDialog selected={selected} onClose={() => setOpen(null)} />}
     </>
   );
 }
@@ -70,12 +80,15 @@ function Select({
   value,
   onChange,
   options,
+  display = (o) => o.Name,
 }: {
   id: string;
   label: string;
   value: string;
   onChange: (v: string) => void;
   options: { Value: number; Name: string }[];
+  /** What the user reads for an option (display names, not codes). */
+  display?: (o: { Value: number; Name: string }) => string;
 }) {
   return (
     <Flex direction="column" gap="1">
@@ -84,12 +97,20 @@ function Select({
         <option value="">Select…</option>
         {options.map((o) => (
           <option key={o.Value} value={o.Value}>
-            {o.Name}
+            {display(o)}
           </option>
         ))}
       </select>
     </Flex>
   );
+}
+
+/** A select's change: the value, and its 'Please select …' message goes once a value is chosen. */
+function chosen(set: (v: string) => void, error: string | null, setError: (e: string | null) => void, required: string) {
+  return (v: string) => {
+    set(v);
+    if (v && error === required) setError(null);
+  };
 }
 
 /** The state every bulk action form shares: busy while the request runs, the failure message after. */
@@ -214,7 +235,14 @@ function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: 
           >
             <Flex direction="column" gap="3">
               <Text size="2">{selected.length} selected devices</Text>
-              <Select id="bulk-status" label="Status" value={status} onChange={setStatus} options={STATUS_TARGETS} />
+              <Select
+                id="bulk-status"
+                label="Status"
+                value={status}
+                onChange={chosen(setStatus, error, setError, ACTION_MSG.statusRequired)}
+                options={STATUS_TARGETS}
+                display={(o) => statusDisplayName(o.Name)}
+              />
               {warning && (
                 <Callout.Root color="amber" size="1">
                   <Callout.Text>{warning}</Callout.Text>
@@ -311,7 +339,14 @@ function TypeDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: ()
                 <Callout.Text>{ACTION_MSG.typeBlocked}</Callout.Text>
               </Callout.Root>
             ) : (
-              <Select id="bulk-type" label="Device type" value={type} onChange={setType} options={TYPE_TARGETS} />
+              <Select
+                id="bulk-type"
+                label="Device type"
+                value={type}
+                onChange={chosen(setType, error, setError, ACTION_MSG.typeRequired)}
+                options={TYPE_TARGETS}
+                display={deviceTypeDisplayName}
+              />
             )}
             {typeName && !blocked && (
               <Callout.Root color="amber" size="1">

@@ -3,12 +3,15 @@
 //  - the sticky warning bar (spec: 'There are some selected devices for bulk update' with 'Clear
 //    Devices Bulk List' and 'Bulk Update (count)') while the bulk list is not empty and the focused
 //    tab is not the asset list, a bulk update page, the customer devices page or a manage page;
-//  - a scanner burst outside a text field (commands/scanner.ts) offers "add to bulk list / open device".
-import { useEffect, useState } from 'react';
-import { useAtomValue } from 'jotai';
+//  - a scanner burst outside a text field (commands/scanner.ts) offers "add to bulk list / open
+//    device". Scans gather in that one offer (kept in localStorage, so a reload loses none) while
+//    it is open: the dialog is a scan target, and nothing in it has focus on opening, so a
+//    scanner's Enter never presses one of its buttons.
+import { useEffect, useRef } from 'react';
+import { useAtom, useAtomValue } from 'jotai';
 import { Button, Dialog, Flex, Text } from '@radix-ui/themes';
-import { useScanHandler } from '../../../../commands/scanner';
-import { bulkAtom } from '../../state/bulk';
+import { SCAN_TARGET_ATTR, useScanHandler } from '../../../../commands/scanner';
+import { bulkAtom, scanOfferAtom, withScan } from '../../state/bulk';
 import { useCan } from '../../state/session';
 import { workspaceAtom } from '../../workspace/state';
 import { focusedTab } from '../../workspace/model';
@@ -45,7 +48,8 @@ export function BulkWorkspace() {
   const bulk = useAtomValue(bulkAtom);
   const ws = useAtomValue(workspaceAtom);
   const route = focusedTab(ws)?.route;
-  const [offer, setOffer] = useState<string | null>(null);
+  const [offer, setOffer] = useAtom(scanOfferAtom);
+  const contentRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
     if (allowed) bulkQueue();
@@ -56,10 +60,13 @@ export function BulkWorkspace() {
       ? (code) => {
           // On the bulk page itself a scan always goes to the list.
           if (route === 'bulkUpdate') scanSerial(code);
-          else setOffer(code);
+          else setOffer((o) => withScan(o, code));
         }
       : null,
   );
+
+  const close = () => setOffer([]);
+  const only = offer.length === 1 ? offer[0] : undefined;
 
   return (
     <>
@@ -76,37 +83,51 @@ export function BulkWorkspace() {
           </Button>
         </div>
       )}
-      <Dialog.Root open={offer !== null} onOpenChange={(o) => !o && setOffer(null)}>
-        <Dialog.Content maxWidth="420px">
-          <Dialog.Title>Scanned {offer}</Dialog.Title>
-          <Dialog.Description size="2">Add this serial number to the bulk list, or open the device?</Dialog.Description>
+      <Dialog.Root open={allowed && offer.length > 0} onOpenChange={(o) => !o && close()}>
+        <Dialog.Content
+          ref={contentRef}
+          maxWidth="460px"
+          {...{ [SCAN_TARGET_ATTR]: '' }}
+          onOpenAutoFocus={(e) => {
+            // Focus the dialog itself, not a button: the next scan's Enter must not press one.
+            e.preventDefault();
+            contentRef.current?.focus();
+          }}
+        >
+          <Dialog.Title>{MSG.scanOfferTitle(offer)}</Dialog.Title>
+          <Dialog.Description size="2">{offer.length === 1 ? MSG.scanOfferOne : MSG.scanOfferMany}</Dialog.Description>
+          {offer.length > 1 && (
+            <ol className="bulk-scan-offer" aria-label="Scanned serial numbers">
+              {offer.map((s) => (
+                <li key={s}>{s}</li>
+              ))}
+            </ol>
+          )}
           <Flex gap="2" mt="4" justify="end">
             <Dialog.Close>
               <Button variant="soft" color="gray">
                 Cancel
               </Button>
             </Dialog.Close>
-            {can(ROUTES.device.permission) && (
+            {only !== undefined && can(ROUTES.device.permission) && (
               <Button
                 variant="soft"
                 onClick={() => {
-                  const s = offer!;
-                  setOffer(null);
-                  void openDeviceBySerial(s);
+                  close();
+                  void openDeviceBySerial(only);
                 }}
               >
                 Open device
               </Button>
             )}
             <Button
-              autoFocus
               onClick={() => {
-                scanSerial(offer!);
-                toast.success(`${offer} added to the bulk list.`);
-                setOffer(null);
+                bulkQueue().enqueueMany(offer);
+                toast.success(MSG.scanOfferAdded(offer.length));
+                close();
               }}
             >
-              Add to bulk list
+              {MSG.scanOfferAdd(offer.length)}
             </Button>
           </Flex>
         </Dialog.Content>

@@ -7,17 +7,18 @@ import { Button, Callout, Checkbox, Flex, Heading, Text } from '@radix-ui/themes
 import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn } from '../../ui/data-table/types';
 import { useTab } from '../../workspace/tab-context';
-import { bulkAtom, bulkSoundsAtom, isPlaceholder, lastAddedAtom, nextSelection, removeIds, type BulkDevice } from '../../state/bulk';
+import { bulkAtom, bulkSoundsAtom, isLookingUp, isPlaceholder, lastAddedAtom, nextSelection, pendingRows, removeIds, type BulkDevice } from '../../state/bulk';
 import { MSG, PAGE_TITLES } from '../../../shared/messages';
-import { addSerials, BULK_MSG, bulkQueue, bulkWarningsAtom, clearBulkList, lastScanAtom, queueStatusAtom, scanSerial } from './bulk-service';
+import { deviceTypeDisplayName, statusDisplayName } from '../../../shared/codes';
+import { addSerials, BULK_MSG, bulkQueue, bulkWarningsAtom, clearBulkList, lastScanAtom, pendingScansAtom, queueStatusAtom, scanSerial } from './bulk-service';
 import { readCsvColumn } from '../../ui/serials/csv';
 import { BulkActions } from './bulk-actions';
 import { BULK_FOCUS_EVENT } from './events';
 import './bulk.css';
 
 const SPLIT = /[\s,;]+/;
-/** Spec §4: placeholder rows (unknown serials) cannot be selected: no checkbox, not in select-all. */
-const canSelect = (d: BulkDevice) => !isPlaceholder(d);
+/** Spec §4: placeholder rows (unknown serials) cannot be selected: no checkbox, not in select-all. Nor can rows still being looked up. */
+const canSelect = (d: BulkDevice) => !isPlaceholder(d) && !isLookingUp(d);
 
 export function BulkUpdatePage() {
   const tab = useTab();
@@ -29,6 +30,7 @@ export function BulkUpdatePage() {
   const lastAdded = useAtomValue(lastAddedAtom);
   const [warnings, setWarnings] = useAtom(bulkWarningsAtom);
   const status = useAtomValue(queueStatusAtom);
+  const pending = useAtomValue(pendingScansAtom);
   const [sounds, setSounds] = useAtom(bulkSoundsAtom);
 
   const [csvError, setCsvError] = useState<string | null>(null);
@@ -57,7 +59,10 @@ export function BulkUpdatePage() {
     inputRef.current?.focus();
   };
 
-  const rows = useMemo(() => bulk.list.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d), [bulk]);
+  const listed = useMemo(() => bulk.list.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d), [bulk]);
+  // Scans waiting for the server show at once, in the place they will take, as "looking up" rows.
+  const waiting = useMemo(() => pendingRows(bulk, pending), [bulk, pending]);
+  const rows = useMemo(() => (waiting.length ? [...waiting, ...listed] : listed), [waiting, listed]);
   const selectedKeys = useMemo(() => new Set(bulk.selected), [bulk.selected]);
   const selectedDevices = useMemo(() => bulk.selected.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d), [bulk]);
 
@@ -74,13 +79,20 @@ export function BulkUpdatePage() {
           </span>
         ),
       },
-      { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => d.type.name },
+      { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => deviceTypeDisplayName(d.type) },
       { id: 'imei', header: 'IMEI', width: 'minmax(140px, 1fr)', cell: (d) => d.imei ?? '' },
       {
         id: 'status',
         header: 'Status',
         width: 'minmax(110px, 1fr)',
-        cell: (d) => (isPlaceholder(d) ? <span className="bulk-not-found">Not found</span> : d.status.name),
+        cell: (d) =>
+          isPlaceholder(d) ? (
+            <span className="bulk-not-found">Not found</span>
+          ) : isLookingUp(d) ? (
+            <span className="bulk-looking-up">{d.status.name}</span>
+          ) : (
+            statusDisplayName(d.status.name)
+          ),
       },
       { id: 'order', header: 'Order Number', width: 'minmax(110px, 1fr)', cell: (d) => d.orderNumber ?? '' },
       { id: 'customer', header: 'Customer', cell: (d) => d.customerName ?? '' },
@@ -89,11 +101,12 @@ export function BulkUpdatePage() {
         header: 'Remove',
         width: '100px',
         align: 'end',
-        cell: (d) => (
-          <Button size="1" variant="ghost" color="red" aria-label={`Remove ${d.serialNumber}`} onClick={() => setBulk((s) => removeIds(s, [d.id]))}>
-            Remove
-          </Button>
-        ),
+        cell: (d) =>
+          isLookingUp(d) ? null : (
+            <Button size="1" variant="ghost" color="red" aria-label={`Remove ${d.serialNumber}`} onClick={() => setBulk((s) => removeIds(s, [d.id]))}>
+              Remove
+            </Button>
+          ),
       },
     ],
     [lastAdded, setBulk],
@@ -154,14 +167,14 @@ export function BulkUpdatePage() {
       )}
       <Flex align="center" justify="between" gap="3" wrap="wrap">
         <Text size="2" data-testid="bulk-counts">
-          {rows.length} device{rows.length === 1 ? '' : 's'} on the bulk list, {bulk.selected.length} selected
+          {listed.length} device{listed.length === 1 ? '' : 's'} on the bulk list, {bulk.selected.length} selected
         </Text>
         <Flex gap="2" wrap="wrap">
           <BulkActions selected={selectedDevices} />
           <Button variant="soft" color="gray" disabled={!bulk.selected.length} onClick={() => setBulk((s) => removeIds(s, s.selected))}>
             Remove selected
           </Button>
-          <Button variant="soft" color="red" disabled={!rows.length} onClick={() => clearBulkList()}>
+          <Button variant="soft" color="red" disabled={!listed.length} onClick={() => clearBulkList()}>
             {MSG.clearBulkList}
           </Button>
         </Flex>

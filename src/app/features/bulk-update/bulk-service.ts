@@ -12,6 +12,7 @@ import {
   clearBulk,
   bulkSoundsAtom,
   isPlaceholder,
+  isRepeatScan,
   lastAddedAtom,
   type BulkDevice,
   type BulkState,
@@ -31,6 +32,8 @@ export const BULK_MSG = {
 export type ScanResult = { serial: string; kind: ScanSound; seq: number };
 
 export const queueStatusAtom = atom<QueueStatus>({ pending: 0, busy: false, failing: false });
+/** Scans waiting for the server, oldest first: the bulk table shows them at once as "looking up" rows. */
+export const pendingScansAtom = atom<PendingScan[]>([]);
 /** The outcome of the last scan applied (the field shows it). */
 export const lastScanAtom = atom<ScanResult | null>(null);
 
@@ -81,6 +84,11 @@ export function applyBatch(s: BulkState, scans: Scan[], results: BulkDevice[]) {
 }
 
 let queue: ScanQueue<BulkDevice> | null = null;
+
+/** The same scans waiting (the queue only appends at the end and drops from the front). */
+const samePending = (a: PendingScan[], b: PendingScan[]) =>
+  a.length === b.length &&
+  (a.length === 0 || (a[0]?.serial === b[0]?.serial && a[0]?.at === b[0]?.at && a.at(-1)?.serial === b.at(-1)?.serial && a.at(-1)?.at === b.at(-1)?.at));
 
 /** The app's scan queue (created on first use; resumes scans left from before a reload). */
 export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
@@ -137,7 +145,12 @@ export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
         playScanSound(kinds.has('not-found') ? 'not-found' : kinds.has('already') ? 'already' : 'added');
       }
     },
-    onStatus: (st) => store.set(queueStatusAtom, st),
+    // Only real changes re-render the page: a scanner burst reports several times per scan.
+    onStatus: (st, pending) => {
+      const was = store.get(queueStatusAtom);
+      if (was.pending !== st.pending || was.busy !== st.busy || was.failing !== st.failing) store.set(queueStatusAtom, st);
+      if (!samePending(store.get(pendingScansAtom), pending)) store.set(pendingScansAtom, pending);
+    },
   });
   if (typeof window !== 'undefined') {
     window.addEventListener('online', () => queue?.kick());
@@ -146,13 +159,30 @@ export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
     });
   }
   store.set(queueStatusAtom, queue.status());
+  store.set(pendingScansAtom, queue.pending());
   queue.kick();
   return queue;
 }
 
-/** A scanned or typed serial: onto the queue (persisted at once). */
+/** Records outcomes known without the server (repeats): the warning, the field's feedback, the sound. */
+function showRepeat(store: typeof appStore, serial: string) {
+  const w = store.get(bulkWarningsAtom);
+  store.set(bulkWarningsAtom, { ...w, already: [...w.already, serial] });
+  store.set(lastScanAtom, { serial, kind: 'already', seq: ++seq });
+  if (store.get(bulkSoundsAtom)) playScanSound('already');
+}
+
+/**
+ * A scanned or typed serial: onto the queue (persisted at once; its row shows "looking up" until
+ * its batch answers). A repeat (on the list already, or waiting in the queue) needs no server: it
+ * is reported at once and not queued.
+ */
 export function scanSerial(serial: string, store = appStore) {
-  bulkQueue(store).enqueue(serial);
+  const s = serial.trim();
+  if (!s) return;
+  const q = bulkQueue(store);
+  if (isRepeatScan(store.get(bulkAtom), store.get(pendingScansAtom), s)) showRepeat(store, s);
+  else q.enqueue(s);
 }
 
 /** Many serials at once (CSV): merged without duplicates, everything selected. */

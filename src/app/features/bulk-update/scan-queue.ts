@@ -16,7 +16,8 @@ export type ScanQueueOptions<R> = {
   resolve: (serials: string[]) => Promise<R[]>;
   /** Applies one batch's results, in scan order. Called synchronously before the batch leaves the queue. */
   apply: (scans: PendingScan[], results: R[]) => void;
-  onStatus?: (s: QueueStatus) => void;
+  /** After every change: the status, and the scans still waiting (oldest first). */
+  onStatus?: (s: QueueStatus, pending: PendingScan[]) => void;
   onError?: (err: unknown) => void;
   /** Waits between retries (ms); the last one repeats. */
   retryMs?: number[];
@@ -55,7 +56,9 @@ export class ScanQueue<R> {
   }
 
   private report() {
-    this.o.onStatus?.(this.status());
+    if (!this.o.onStatus) return;
+    const pending = this.pending();
+    this.o.onStatus({ pending: pending.length, busy: this.busy, failing: this.failures > 0 }, pending);
   }
 
   /** Stores the scan (synchronously) and starts resolving. */

@@ -17,7 +17,7 @@ import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { ALLOCATE_IMPORT_COLUMN, CUSTOMER_CODE } from '../../../shared/schemas/customers';
 import { NOT_FOUND_ETAG, placeholderDevice } from '../../../shared/schemas/devices';
-import { allocationConfirmation, exceededTypes, serialEntryProblem, type AllocRow, type Quota } from './allocation-rules';
+import { allocationConfirmation, exceededTypes, nextEntryNotice, serialEntryProblem, type AllocRow, type EntryNotice, type Quota } from './allocation-rules';
 import { useCustomer } from './customer-view';
 import { takeHandedOver } from './allocation-handoff';
 import { CUSTOMER_UI_TEXT } from './text';
@@ -53,7 +53,8 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
   const rowsRef = useRef<Row[]>([]);
   rowsRef.current = rows;
   const [serial, setSerial] = useState('');
-  const [entryError, setEntryError] = useState('');
+  const [notice, setNotice] = useState<EntryNotice>({ error: '', repeats: [] });
+  const entryError = notice.error;
   const [orderNumber, setOrderNumber] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
@@ -116,7 +117,7 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
       MSG.noSerialEntered,
       MSG.deviceAlreadyAdded,
     );
-    setEntryError(problem);
+    setNotice((n) => nextEntryNotice(n, serial, problem, MSG.deviceAlreadyAdded));
     if (!problem) enqueue([serial]);
     setSerial('');
     inputRef.current?.focus();
@@ -278,6 +279,16 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
           <Text id="allocate-serial-error" size="2" color="red" role="alert">
             {entryError}
           </Text>
+        )}
+        {notice.repeats.length > 0 && (
+          <Flex gap="3" align="start" justify="between" mt="2" data-testid="allocate-repeats">
+            <Text size="2" color="amber" role="alert">
+              <span>{MSG.deviceAlreadyAdded}</span> <span>{notice.repeats.join(', ')}</span>
+            </Text>
+            <Button size="1" variant="ghost" onClick={() => setNotice((n) => ({ ...n, repeats: [] }))}>
+              Dismiss
+            </Button>
+          </Flex>
         )}
       </Card>
       {failure && (

@@ -49,3 +49,15 @@ export function serialEntryProblem(serial: string, rows: readonly Pick<AllocRow,
   const up = s.toUpperCase();
   return rows.some((r) => r.serialNumber.toUpperCase() === up) ? already : '';
 }
+
+/** What the serial field says: the entry error, and the repeated serials behind 'Device already added.'. */
+export type EntryNotice = { error: string; repeats: string[] };
+
+/**
+ * The field's notice after one more entry. A repeat's 'Device already added.' stays, naming every
+ * repeated serial, until dismissed: the next scan of a burst does not wipe it.
+ */
+export function nextEntryNotice(prev: EntryNotice, serial: string, problem: string, already: string): EntryNotice {
+  if (problem === already) return { error: '', repeats: [...prev.repeats, serial.trim()] };
+  return { error: problem, repeats: prev.repeats };
+}

@@ -4,6 +4,7 @@
 import * as v from 'valibot';
 import { MSG } from '../../../shared/messages';
 import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX } from '../../../shared/schemas/persons';
+import { CUSTOMER_TEXT } from '../../../shared/schemas/customers';
 
 /** Form only (spec §3 "Account type"): a customer linked to a CRM account, or an internal (testing) one. */
 export type AccountType = 'customer' | 'internal';
@@ -118,7 +119,7 @@ export function customerFormSchema() {
     accountManager: optionalText(200),
     successManager: optionalText(200),
     successTier: v.string(),
-    isMigratedAccount: v.picklist(['yes', 'no'], MSG.pleaseEnter('whether the account is migrated')),
+    isMigratedAccount: v.picklist(['yes', 'no'], CUSTOMER_TEXT.migratedRequired),
     accountStatus: v.string(),
     portalReferenceNumber: v.string(),
     firstName: optionalText(NAME_MAX),
@@ -139,7 +140,7 @@ export function customerFormRules(ctx: FormContext) {
     // A customer account is the CRM's account: its URN comes from the CRM search.
     if (values.accountType === 'customer' && !values.salesforceURN.trim()) errors.salesforceURN = CRM_REQUIRED;
     // Spec §5: status is required for customer-type accounts.
-    if (values.accountType === 'customer' && !values.accountStatus) errors.accountStatus = MSG.pleaseEnter('status');
+    if (values.accountType === 'customer' && !values.accountStatus) errors.accountStatus = CUSTOMER_TEXT.statusRequired;
     // The first administrator (create only): all or nothing, and a real address.
     if (!ctx.editing) {
       const admin = [values.firstName, values.lastName, values.email].map((s) => s.trim());

@@ -26,6 +26,7 @@ import { P, ROLE } from '../../../shared/permissions';
 import { applySetting, SETTING_LABELS, settingDisabled, visibleSettings, type SettingKey } from './settings-rules';
 import { CustomerView, PageLoading } from './customer-view';
 import { CUSTOMER_UI_TEXT } from './text';
+import { SwitchState } from '../../ui/switch-state';
 
 export function CustomerSettingsPage() {
   return <CustomerView current="customerSettings">{(customer) => <SettingsPanel customer={customer} />}</CustomerView>;
@@ -106,6 +107,7 @@ function SettingsPanel({ customer }: { customer: CustomerDetails }) {
                   onCheckedChange={(on) => void toggle(key, on)}
                 />
                 {SETTING_LABELS[key]}
+                <SwitchState on={current.Settings[key]} readOnly={!editable} />
               </Flex>
             </Text>
             {key === 'IsAutomaticEmailsPaused' && (

@@ -36,6 +36,7 @@ import {
   trackingIntervalOut,
 } from './subscription-rules';
 import { CUSTOMER_UI_TEXT } from './text';
+import { SwitchState } from '../../ui/switch-state';
 
 type Features = CustomerSubscriptions['AppSubscriptions']['AppFeatures'];
 type Services = CustomerSubscriptions['AdditionalServices'];
@@ -258,6 +259,7 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
                 <Flex gap="2" align="center">
                   <Switch checked={draft.features[key]} disabled={!editable} onCheckedChange={(on) => void setFeature(key, on)} />
                   {label}
+                  <SwitchState on={draft.features[key]} readOnly={!editable} />
                 </Flex>
               </Text>
               {key === 'IsTrackingEnabled' && draft.features.IsTrackingEnabled && (
@@ -270,7 +272,12 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
                     value={draft.interval}
                     readOnly={!editable}
                     style={{ width: '5rem' }}
-                    onChange={(e) => setDraft((d) => ({ ...d, interval: e.target.value }))}
+                    onChange={(e) => {
+                      const interval = e.target.value;
+                      setDraft((d) => ({ ...d, interval }));
+                      // The message goes as soon as the value is right (it comes back on Save if it is not).
+                      if (intervalError && !trackingIntervalError(true, interval)) setIntervalError(null);
+                    }}
                   />
                   <Text size="2">minutes</Text>
                   {intervalError && (
@@ -292,6 +299,7 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
                   onCheckedChange={(on) => void setFeature('IsSosDisabled', on)}
                 />
                 Disable SOS
+                <SwitchState on={draft.features.IsSosDisabled} readOnly={!editable} />
               </Flex>
             </Text>
             <Text size="1" color="red" weight="bold">
@@ -365,6 +373,7 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
                   onCheckedChange={(on) => setDraft((d) => ({ ...d, services: { ...d.services, [key]: on } }))}
                 />
                 {label}
+                <SwitchState on={draft.services[key]} readOnly={!editable} />
               </Flex>
             </Text>
           ))}

@@ -1,11 +1,13 @@
 // Customer-area strings. Texts the spec quotes that the shared catalogue (MSG) does not hold yet
 // are kept here, word for word, with the labels the spec does not quote.
+import { formatCount } from '../../../shared/numbers';
+
 export const CUSTOMER_UI_TEXT = {
   // spec document 2 §5 / §4 (quoted)
   duplicatesTitle: 'Account already exists?',
   createDuplicate: 'Create duplicate account',
-  exportConfirm: (n: number) => `Are you sure you want to export data for ${n} customers?`,
-  exportDevicesConfirm: (n: number) => `Are you sure you want to export data for ${n} devices?`,
+  exportConfirm: (n: number) => `Are you sure you want to export data for ${formatCount(n)} customers?`,
+  exportDevicesConfirm: (n: number) => `Are you sure you want to export data for ${formatCount(n)} devices?`,
   noOrderNumber: 'Are you sure you want to continue without an order number?',
   quotaExceeded: (types: string) => `Allocation of ${types} exceeds subscription are you sure?`,
   noOrderAndQuota: (types: string) => `Order number is missing and allocation of ${types} exceeds subscription. Are you sure?`,

@@ -461,8 +461,11 @@ export type NewDevice = {
   orderNumber?: string;
 };
 
-/** Import: creates the devices whose serials are new; returns the ids of all, in the order given, and how many were created. */
-export async function importDevices(trx: DB, list: NewDevice[], now: Date): Promise<{ idList: string[]; created: number }> {
+/**
+ * Import: creates the devices whose serials are new; returns the ids of all, in the order given,
+ * how many were created, and the serials that already existed (left as they are).
+ */
+export async function importDevices(trx: DB, list: NewDevice[], now: Date): Promise<{ idList: string[]; created: number; alreadyPresent: string[] }> {
   const existing = await devicesBySerials(
     trx,
     list.map((d) => d.serialNumber),
@@ -470,10 +473,12 @@ export async function importDevices(trx: DB, list: NewDevice[], now: Date): Prom
   const at = now.toISOString();
   const fresh: DeviceTable[] = [];
   const ids: string[] = [];
+  const alreadyPresent: string[] = [];
   for (const d of list) {
     const known = existing.get(serialKey(d.serialNumber));
     if (known) {
       ids.push(known.id);
+      alreadyPresent.push(known.serialNumber);
       continue;
     }
     const id = newId();
@@ -504,5 +509,5 @@ export async function importDevices(trx: DB, list: NewDevice[], now: Date): Prom
     });
   }
   for (const part of chunks(fresh, 500)) await trx.insertInto('devices').values(part).execute();
-  return { idList: ids, created: fresh.length };
+  return { idList: ids, created: fresh.length, alreadyPresent };
 }

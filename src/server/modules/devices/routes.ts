@@ -3,7 +3,7 @@
 // import. Shapes and error answers are described in src/shared/schemas/devices.ts (the contract).
 // Export (list-with-filters, list-by-ids as .xlsx) is not served yet: write-excel-file is not installed.
 import Papa from 'papaparse';
-import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http.js';
+import { deps, ApiError, badRequest, badTextKind, conflict, TEXT_MESSAGES, type Api, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
 import { audit } from '../../util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
@@ -26,6 +26,7 @@ import {
   IMPORT_MAX_BYTES,
   IMPORT_MAX_ROWS,
   IMPORT_OPTIONAL_COLUMNS,
+  normaliseImportPhone,
   IMPORT_SERIAL_COLUMN,
   IMPORT_TYPE_COLUMN,
   SERIAL_MAX,
@@ -373,6 +374,11 @@ async function readImportFile(c: Ctx): Promise<NewDevice[]> {
     if (seen.has(key)) return;
     seen.add(key);
     const problem = (what: string) => (errors[`row ${rowNo}`] ??= DEVICE_TEXT.importRow(rowNo, what));
+    // The boundary's text rule (NUL, lone surrogates, bidirectional controls) holds for every cell.
+    for (const [idx, cell] of cells.entries()) {
+      const bad = badTextKind(cell ?? '');
+      if (bad) return problem(`${header[idx] ?? `column ${idx + 1}`}: ${TEXT_MESSAGES[bad]}`);
+    }
     if (serial.length > SERIAL_MAX) return problem(DEVICE_TEXT.serialTooLong);
     const rawType = (cells[typeCol] ?? '').trim();
     const type = /^\d+$/.test(rawType) ? Number(rawType) : typeByName.get(rawType.toLowerCase());
@@ -394,7 +400,11 @@ async function readImportFile(c: Ctx): Promise<NewDevice[]> {
                 : name === 'Supplier'
                   ? 'supplier'
                   : 'orderNumber';
-      d[k] = k === 'phoneNumber' ? withPlus(val.replace(/[\s()-]/g, '')) : val;
+      if (k === 'phoneNumber') {
+        const phone = normaliseImportPhone(val);
+        if (!phone) return problem(DEVICE_TEXT.phoneInvalid);
+        d.phoneNumber = phone;
+      } else d[k] = val;
     }
     out.push(d);
   });
