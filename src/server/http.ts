@@ -8,7 +8,7 @@ import { jwtVerify } from 'jose';
 import { ACCESS_TOKEN_CHECKS } from './auth/tokens.js';
 import { sessionIsCurrent } from './auth/session-epoch.js';
 import { randomUUID } from 'node:crypto';
-import type { DB } from './db/index.js';
+import type { DB, DbSource } from './db/index.js';
 import type { Config } from './config.js';
 import { CODE, MSG } from '../shared/messages.js';
 import type { Permission } from '../shared/permissions.js';
@@ -33,6 +33,8 @@ export type Deps = {
   redis?: Redis;
   /** Pub/sub (the hub's backplane): over Redis on its own subscriber connection when REDIS_URL is set, else in process. */
   bus?: Bus;
+  /** Where the database is, for the export pool's workers to open their own connections; without it exports run in this thread. */
+  dbSource?: DbSource;
 };
 
 export type AppEnv = { Variables: { deps: Deps; user: AuthUser | undefined; requestId: string } };
@@ -261,6 +263,10 @@ export class Api {
           raw = await c.req.json();
         } catch {
           throw badRequest('The request body must be valid JSON.', CODE.validation);
+        }
+        // Every JSON body of the API is an object (some accept null): an array is refused, not read as an object without fields.
+        if (typeof raw !== 'object' || Array.isArray(raw)) {
+          if (raw !== null) throw badRequest(MSG.bodyNotObject, CODE.validation);
         }
         body = parse(opts.json, raw);
       }

@@ -38,7 +38,11 @@ async function main() {
   const redis = config.redisUrl ? openRedis(config.redisUrl, { log }) : undefined;
   // Pub/sub between nodes on a second Redis connection (subscriber mode takes no other commands).
   const bus = redis ? openRedisBus(redis, { log }) : createMemoryBus();
-  const server = await createServer({ db, config, outbox, log, redis, bus }, { clientDir });
+  // Export workers open their own connections: PostgreSQL by URL, SQLite read-only on the same file.
+  const dbSource = config.databaseUrl
+    ? ({ kind: 'pg', url: config.databaseUrl } as const)
+    : ({ kind: 'sqlite', file: join(config.dataDir, 'workspace.sqlite') } as const);
+  const server = await createServer({ db, config, outbox, log, redis, bus, dbSource }, { clientDir });
   // Mail a crash left unsent goes out now, not with the next message (the relay skips anything over an hour old).
   outbox.flush(db);
   // Expired, used and revoked refresh tokens are deleted hourly (docs/decisions.md 44).

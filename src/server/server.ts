@@ -107,6 +107,7 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
   // The device hub (#11): WebSocket upgrades of HUB_PATH; the hub checks its own token (audience 'safety-workspace-hub').
   upgrades.set(HUB_PATH, { handler: (req, socket, head) => void services.hub.handleUpgrade(req, socket, head), access: 'public' });
   closeHooks.push(() => services.hub.close());
+  closeHooks.push(() => services.exports.close());
 
   let closing: Promise<void> | undefined;
   return {
