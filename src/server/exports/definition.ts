@@ -23,7 +23,7 @@ export type ExportDefinition<R> = {
 };
 
 /** Pages of a keyset query: `page(after, size)` gets the rows after the key of the previous page's last row. */
-export async function* keysetPages<R, K>(page: (after: K | null, size: number) => Promise<R[]>, keyOf: (row: R) => K, size = 2000): AsyncIterable<R[]> {
+export async function* keysetPages<R, K>(page: (after: K | null, size: number) => Promise<R[]>, keyOf: (row: R) => K, size = 1000): AsyncIterable<R[]> {
   let after: K | null = null;
   for (;;) {
     const rows = await page(after, size);

@@ -55,16 +55,25 @@ const MAX_IN_FLIGHT = 8;
 export async function exportTask(db: DB, job: ExportJob, port: MessagePort, cap: number): Promise<TaskResult> {
   let inFlight = 0;
   let cancelled = false;
-  let wake: (() => void) | undefined;
+  let waiters: (() => void)[] = [];
+  /** Resolves at the next ack or cancel. */
+  const changed = () => new Promise<void>((r) => waiters.push(r));
+  let onCancel!: () => void;
+  const cancelSignal = new Promise<'cancelled'>((r) => (onCancel = () => r('cancelled')));
   // Node takes a transfer list as the second argument (its types only describe the web options object).
   const post = (m: TaskMessage, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer as never);
   port.on('message', (m: ControlMessage) => {
     if (m.type === 'ack') inFlight--;
-    else if (m.type === 'cancel') cancelled = true;
-    wake?.();
+    else if (m.type === 'cancel') {
+      cancelled = true;
+      onCancel();
+    }
+    const woken = waiters;
+    waiters = [];
+    for (const w of woken) w();
   });
   const room = async () => {
-    while (inFlight >= MAX_IN_FLIGHT && !cancelled) await new Promise<void>((r) => (wake = r));
+    while (inFlight >= MAX_IN_FLIGHT && !cancelled) await changed();
   };
   try {
     const def = definitionOf(job);
@@ -103,8 +112,15 @@ export async function exportTask(db: DB, job: ExportJob, port: MessagePort, cap:
         written++;
       }
       post({ type: 'progress', written });
-      // The writer has more than its buffer waiting for the port: let the download catch up.
-      if (out.writableNeedDrain && !cancelled) await new Promise((r) => out.once('drain', r));
+      // The zip writer compresses on libuv's threads: let the event loop turn so the page's bytes
+      // reach the port, and wait while the download has not taken them (flat memory, any size).
+      await new Promise((r) => setImmediate(r));
+      while ((out.writableNeedDrain || inFlight >= MAX_IN_FLIGHT) && !cancelled)
+        await new Promise<void>((r) => {
+          const go = () => (out.off('drain', go), r());
+          out.once('drain', go);
+          waiters.push(go);
+        });
     }
     if (cancelled) {
       out.destroy();
@@ -113,8 +129,11 @@ export async function exportTask(db: DB, job: ExportJob, port: MessagePort, cap:
     const omitted = written >= cap ? Math.max(0, total - written) : 0;
     if (omitted) ws.addRow([MSG.exportRowsLeftOut(omitted, cap)]).commit();
     ws.commit();
-    await wb.commit();
-    await finished;
+    // Cancelled while the rest is flushed: stop there.
+    if ((await Promise.race([wb.commit().then(() => finished), cancelSignal])) === 'cancelled') {
+      out.destroy();
+      return end({ written, omitted: 0, cancelled: true });
+    }
     return end({ written, omitted, cancelled: false });
   } finally {
     port.removeAllListeners('message');
