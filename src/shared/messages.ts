@@ -145,6 +145,7 @@ export const MSG = {
     `${omitted.toLocaleString('en-GB')} more rows match but were left out: an export holds at most ${cap.toLocaleString('en-GB')} rows. Narrow the filters to export them.`,
   exportCancelled: 'Export cancelled.',
   exportQueued: 'Waiting for other exports to finish…',
+  exportStarting: 'Counting rows…',
   exportProgress: (written: number, total: number) => `Exporting ${written.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')} rows…`,
   bodyNotObject: 'The request body must be a JSON object.',
   updatePayloadMissing: 'Update payload is missing!',
