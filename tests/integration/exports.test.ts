@@ -17,7 +17,7 @@ import { CODE, MSG } from '../../src/shared/messages.js';
 import { EXPORT_ID_HEADER, type ExportProgress } from '../../src/shared/schemas/exports.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
-const BIG = 20_000; // devices of type 750 (the big export)
+const BIG = 50_000; // devices of type 750 (the big export)
 let t: TestApp;
 
 function deviceRow(serialNumber: string, over: Partial<DeviceTable> = {}): Insertable<DeviceTable> {

@@ -43,6 +43,8 @@ type Job = {
 
 export type StartedExport = { id: string; total: number; omitted: number; body: ReadableStream<Uint8Array> };
 
+/** How long a download may take no bytes before its export is cancelled. */
+const STALL_MS = 60_000;
 /** How long a finished job's progress stays readable. */
 const KEEP_FINISHED_MS = 60_000;
 
@@ -149,6 +151,10 @@ export function createExportPool(o: ExportPoolOptions) {
     pending.add(task);
 
     const total = await started;
+    // A download nobody reads would hold a worker: cancelled after STALL_MS without taking bytes.
+    const stalled = setTimeout(() => rec.cancel(), STALL_MS);
+    stalled.unref();
+    void task.finally(() => clearTimeout(stalled));
     const body = new ReadableStream<Uint8Array>(
       {
         async pull(ctrl) {
@@ -156,7 +162,8 @@ export function createExportPool(o: ExportPoolOptions) {
           const chunk = chunks.shift();
           if (chunk) {
             ctrl.enqueue(chunk);
-            port1.postMessage({ type: 'ack' } satisfies ControlMessage);
+            port1.postMessage({ type: 'ack', bytes: chunk.byteLength } satisfies ControlMessage);
+            stalled.refresh();
           } else if (failure) ctrl.error(failure);
           else ctrl.close();
         },

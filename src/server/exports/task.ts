@@ -1,7 +1,7 @@
 // One export, as a pool worker runs it: counts the rows, then reads them a keyset page at a time and
 // writes them with the streaming .xlsx writer of @zurmokeeper/exceljs, posting the bytes over a
 // MessagePort as they are written. The port carries flow control both ways: the request side acks
-// every chunk it has handed on, and the worker stops writing while MAX_IN_FLIGHT chunks are
+// every chunk it has handed on, and the worker stops writing while MAX_IN_FLIGHT bytes are
 // unacknowledged, so a slow download holds the worker instead of filling memory. A 'cancel'
 // message stops it between rows; nothing is written to disk.
 import { Writable } from 'node:stream';
@@ -32,7 +32,7 @@ export type TaskMessage =
   | { type: 'progress'; written: number }
   | { type: 'end'; written: number; omitted: number; cancelled: boolean };
 /** Request side → worker. */
-export type ControlMessage = { type: 'ack' } | { type: 'cancel' };
+export type ControlMessage = { type: 'ack'; bytes: number } | { type: 'cancel' };
 
 export type TaskResult = { written: number; omitted: number; cancelled: boolean };
 
@@ -49,8 +49,8 @@ function definitionOf(job: ExportJob): ExportDefinition<unknown> {
   }
 }
 
-/** Unacknowledged chunks (of up to ~64 KB) a worker may have posted. */
-const MAX_IN_FLIGHT = 8;
+/** Unacknowledged bytes a worker may have posted (a small file is written whole without waiting). */
+const MAX_IN_FLIGHT = 256 * 1024;
 
 export async function exportTask(db: DB, job: ExportJob, port: MessagePort, cap: number): Promise<TaskResult> {
   let inFlight = 0;
@@ -63,7 +63,7 @@ export async function exportTask(db: DB, job: ExportJob, port: MessagePort, cap:
   // Node takes a transfer list as the second argument (its types only describe the web options object).
   const post = (m: TaskMessage, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer as never);
   port.on('message', (m: ControlMessage) => {
-    if (m.type === 'ack') inFlight--;
+    if (m.type === 'ack') inFlight -= m.bytes;
     else if (m.type === 'cancel') {
       cancelled = true;
       onCancel();
@@ -86,7 +86,7 @@ export async function exportTask(db: DB, job: ExportJob, port: MessagePort, cap:
       write(chunk: Buffer, _enc, done) {
         if (cancelled) return done();
         const copy = new Uint8Array(chunk); // its own buffer, moved (not copied) to the request side
-        inFlight++;
+        inFlight += copy.byteLength;
         post({ type: 'data', chunk: copy }, [copy.buffer as ArrayBuffer]);
         room().then(() => done(), done);
       },
