@@ -29,12 +29,23 @@ const parts = new Intl.DateTimeFormat('en-GB', {
   hourCycle: 'h23',
 });
 
-function wall(value: string | number | Date) {
-  const d = value instanceof Date ? value : new Date(value);
-  if (Number.isNaN(d.getTime())) return undefined;
-  const p: Record<string, string> = {};
-  for (const x of parts.formatToParts(d)) p[x.type] = x.value;
-  return { y: +p.year!, m: +p.month!, d: +p.day!, h: +p.hour!, mi: +p.minute!, s: +p.second! };
+const HOUR = 3_600_000;
+/**
+ * London's offset from UTC (ms) during the UTC hour an instant falls in: the clocks change on a
+ * UTC hour, so one Intl lookup per hour serves every row of it (an export writes millions of dates).
+ */
+const offsets = new Map<number, number>();
+function offsetAt(ms: number): number {
+  const hour = Math.floor(ms / HOUR);
+  let o = offsets.get(hour);
+  if (o === undefined) {
+    const p: Record<string, string> = {};
+    for (const x of parts.formatToParts(new Date(hour * HOUR))) p[x.type] = x.value;
+    o = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!) - hour * HOUR;
+    if (offsets.size > 50_000) offsets.clear();
+    offsets.set(hour, o);
+  }
+  return o;
 }
 
 /**
@@ -43,14 +54,15 @@ function wall(value: string | number | Date) {
  */
 export function londonCellDate(value: string | number | Date | null | undefined): Date | undefined {
   if (value === null || value === undefined || value === '') return undefined;
-  const w = wall(value);
-  return w && new Date(Date.UTC(w.y, w.m - 1, w.d, w.h, w.mi, w.s));
+  const ms = (value instanceof Date ? value : new Date(value)).getTime();
+  return Number.isNaN(ms) ? undefined : new Date(ms + offsetAt(ms));
 }
 
 const p2 = (n: number) => String(n).padStart(2, '0');
 /** en-GB London text of an instant for CSV: '22/07/2026 13:05:09'; '' for no date. */
 export function londonText(value: string | number | Date | null | undefined): string {
-  if (value === null || value === undefined || value === '') return '';
-  const w = wall(value);
-  return w ? `${p2(w.d)}/${p2(w.m)}/${w.y} ${p2(w.h)}:${p2(w.mi)}:${p2(w.s)}` : '';
+  const w = londonCellDate(value);
+  return w
+    ? `${p2(w.getUTCDate())}/${p2(w.getUTCMonth() + 1)}/${w.getUTCFullYear()} ${p2(w.getUTCHours())}:${p2(w.getUTCMinutes())}:${p2(w.getUTCSeconds())}`
+    : '';
 }
