@@ -26,6 +26,9 @@ test('exporting the asset list shows its progress, then downloads the whole file
   await expect(progress.getByRole('progressbar')).toBeVisible();
   await expect(progress.getByRole('button', { name: 'Cancel' })).toBeVisible();
   await page.screenshot({ path: 'test-results/export-progress.png' });
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await expect(progress.getByRole('button', { name: 'Cancel' })).toBeInViewport();
+  await page.screenshot({ path: 'test-results/export-progress-1024.png' });
   release();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^Assets_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.xlsx$/);
