@@ -1,7 +1,7 @@
 // Device stock endpoints (spec document 2 §7 "Stock service"): the asset list, lookups by id,
 // serial, ids and serials, the general-details update, the three bulk changes and the CSV
 // import. Shapes and error answers are described in src/shared/schemas/devices.ts (the contract).
-// Export (list-with-filters, list-by-ids as .xlsx) is not served yet: write-excel-file is not installed.
+// Exports (list-with-filters, list-by-ids as .xlsx) are jobs of the export pool (src/server/exports).
 import Papa from 'papaparse';
 import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
