@@ -4,6 +4,9 @@
 //   src/app, commands  never import src/server;  src/server never imports src/app or commands
 //   src/app/ui   does not import src/app/workspace or src/app/features
 //   src/app/features/<a>  does not import src/app/features/<b>
+//   the export definitions (src/server/modules/*/export.ts) and the export task and worker
+//   (src/server/exports/task.ts, worker.ts) are imported only inside src/server/exports: exports
+//   run in the worker pool, never on the request loop
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -22,6 +25,8 @@ function area(abs) {
   return { top: 'other', rel };
 }
 
+const POOL_ONLY = /^src\/server\/(modules\/[^/]+\/export|exports\/(task|worker))\.(ts|js)$/;
+
 export function violation(fromFile, spec) {
   if (!spec.startsWith('.') && !spec.startsWith('/') && !spec.startsWith('src/') && !spec.startsWith('commands/')) return null;
   const from = area(resolve(fromFile));
@@ -35,6 +40,8 @@ export function violation(fromFile, spec) {
     return `client code must not import server code (${to.rel}); share it through src/shared`;
   if (from.top === 'server' && (to.top === 'app' || to.top === 'commands'))
     return `server code must not import client code (${to.rel}); share it through src/shared`;
+  if (POOL_ONLY.test(to.rel) && (from.top === 'server' || from.top === 'app') && !from.rel.startsWith('src/server/exports/'))
+    return `${to.rel} runs only in the export pool's workers: reach it through src/server/exports/pool.ts (exportResponse)`;
   if (from.sub === 'ui' && (to.sub === 'workspace' || to.sub === 'features')) return `src/app/ui holds generic widgets: it must not import ${to.rel}`;
   if (from.sub === 'features' && to.sub === 'features' && from.feature !== to.feature)
     return `feature '${from.feature}' must not import feature '${to.feature}' (${to.rel}); move what both need to src/app/ui, src/app/api or src/shared`;

@@ -23,6 +23,8 @@ import { ssoRoutes } from './auth/sso/routes.js'; // sso (#12)
 import { createHub } from './realtime/hub.js';
 import { createIngestLimiter, liveRoutes } from './modules/live/routes.js';
 import { openApiRoutes } from './openapi.js';
+import { createExportPool } from './exports/pool.js';
+import { exportRoutes } from './exports/routes.js';
 
 /** The palette search with each module's group registered (the order breaks ties between groups). */
 export function createSearch(db: DB) {
@@ -43,6 +45,8 @@ export function createServices(deps: Deps) {
     hub: createHub(deps),
     /** batches per gateway key (live ingestion) */
     ingestLimiter: createIngestLimiter(deps),
+    /** the export pool: every export runs on its worker threads (src/server/exports) */
+    exports: createExportPool({ db: deps.db, source: deps.dbSource, size: deps.config.exports?.workers, maxQueue: deps.config.exports?.queue, log: deps.log }),
   };
 }
 export type Services = ReturnType<typeof createServices>;
@@ -109,9 +113,10 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   captchaRoutes(api);
   personRoutes(api);
   referenceRoutes(api);
-  deviceRoutes(api);
-  alarmReportRoutes(api);
-  customerRoutes(api);
+  deviceRoutes(api, services.exports);
+  alarmReportRoutes(api, services.exports);
+  customerRoutes(api, services.exports);
+  exportRoutes(api, services.exports);
   searchRoutes(api, services.search);
   ssoRoutes(api); // sso (#12)
   liveRoutes(api, services.hub, services.ingestLimiter);

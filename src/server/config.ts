@@ -65,6 +65,8 @@ export type Config = {
   now: () => Date;
   /** The CRM behind "linked customer account" (customers): the embedded directory unless SALESFORCE_INSTANCE_URL is set. */
   crm?: CrmConfig;
+  /** The export pool (src/server/exports): worker threads (EXPORT_WORKERS, default cores − 1) and exports that may wait (EXPORT_QUEUE, default 8). */
+  exports?: { workers?: number; queue?: number };
 };
 
 /**
@@ -260,6 +262,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port,
     dataDir,
     databaseUrl: env.DATABASE_URL || undefined,
+    exports: { workers: env.EXPORT_WORKERS ? positiveInt(env.EXPORT_WORKERS, 1) : undefined, queue: positiveInt(env.EXPORT_QUEUE, 8) },
     redisUrl: env.REDIS_URL || undefined,
     smtpUrl: env.SMTP_URL || undefined,
     jwtSecret: new TextEncoder().encode(secret!),

@@ -9,7 +9,7 @@ import { ACCESS_TOKEN_CHECKS } from './auth/tokens.js';
 import { sessionIsCurrent } from './auth/session-epoch.js';
 import { tenantMayUse } from './tenant-scope.js';
 import { randomUUID } from 'node:crypto';
-import type { DB } from './db/index.js';
+import type { DB, DbSource } from './db/index.js';
 import type { Config } from './config.js';
 import { CODE, MSG } from '../shared/messages.js';
 import type { Permission } from '../shared/permissions.js';
@@ -35,6 +35,8 @@ export type Deps = {
   redis?: Redis;
   /** Pub/sub (the hub's backplane): over Redis on its own subscriber connection when REDIS_URL is set, else in process. */
   bus?: Bus;
+  /** Where the database is, for the export pool's workers to open their own connections; without it exports run in this thread. */
+  dbSource?: DbSource;
 };
 
 export type AppEnv = { Variables: { deps: Deps; user: AuthUser | undefined; requestId: string } };
@@ -325,7 +327,12 @@ export class Api {
       if (refused) return refused;
       const query = opts.query ? parse(opts.query, c.req.query()) : undefined;
       let body: unknown;
-      if (opts.json) body = parse(opts.json, await readJson(c));
+      if (opts.json) {
+        const raw = await readJson(c);
+        // Every JSON body of the API is an object (some accept null): an array is refused, not read as an object without fields.
+        if ((typeof raw !== 'object' || Array.isArray(raw)) && raw !== null) throw badRequest(MSG.bodyNotObject, CODE.validation);
+        body = parse(opts.json, raw);
+      }
       let form: unknown;
       if (opts.form) {
         let raw: Record<string, unknown> = {};

@@ -56,7 +56,11 @@ async function main() {
   // Pub/sub between nodes on a second Redis connection (subscriber mode takes no other commands).
   const bus = redis ? openRedisBus(redis, { log }) : createMemoryBus();
   await starting.close();
-  const server = await createServer({ db, config, outbox, log, redis, bus }, { clientDir });
+  // Export workers open their own connections: PostgreSQL by URL, SQLite read-only on the same file.
+  const dbSource = config.databaseUrl
+    ? ({ kind: 'pg', url: config.databaseUrl } as const)
+    : ({ kind: 'sqlite', file: join(config.dataDir, 'workspace.sqlite') } as const);
+  const server = await createServer({ db, config, outbox, log, redis, bus, dbSource }, { clientDir });
   const metricsServer = config.metricsPort ? await startMetricsServer(config.metricsPort, db) : undefined;
   // Mail a crash left unsent goes out now, not with the next message (the relay skips anything over an hour old).
   outbox.flush(db);
@@ -128,6 +132,7 @@ async function main() {
     tokenCleanup.stop();
     silenceSweep.stop();
     await simulator?.stop();
+    await server.services.exports.drain(); // exports queued or running finish (their downloads are open requests)
     await server.close(); // hub connections closed with allowReconnect, then no new connections, open requests finish
     await runShutdownHooks(log);
     metricsServer?.close();

@@ -4,7 +4,7 @@
 // path a client sent, so the number of series stays bounded.
 //
 // Other parts of the server report through the setters below (the export pool calls
-// setExportQueue; the hub and the ingestion route count what they send and accept).
+// registerExportPool; the hub and the ingestion route count what they send and accept).
 import { timingSafeEqual, createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { Context, MiddlewareHandler } from 'hono';
@@ -46,15 +46,32 @@ export const ingestBatchesRefused = new client.Counter({
   registers: [registry],
 });
 
-const exportQueued = new client.Gauge({ name: 'export_queue_length', help: 'Export jobs waiting for a worker', registers: [registry] });
-const exportRunning = new client.Gauge({ name: 'export_jobs_running', help: 'Export jobs being produced', registers: [registry] });
-/** The export pool reports its queue here whenever it changes. */
-export function setExportQueue(s: { queued: number; running: number }) {
-  exportQueued.set(s.queued);
-  exportRunning.set(s.running);
-}
-
 // ---------------------------------------------------------------- sampled at scrape time
+
+type ExportStats = () => { queued: number; running: number };
+const exportPools = new Set<ExportStats>();
+/** The export pool's queue, read at scrape time. Returns a function that unregisters it. */
+export function registerExportPool(stats: ExportStats): () => void {
+  exportPools.add(stats);
+  return () => void exportPools.delete(stats);
+}
+const sumExports = (k: 'queued' | 'running') => [...exportPools].reduce((n, s) => n + s()[k], 0);
+new client.Gauge({
+  name: 'export_queue_length',
+  help: 'Export jobs waiting for a worker',
+  registers: [registry],
+  collect() {
+    this.set(sumExports('queued'));
+  },
+});
+new client.Gauge({
+  name: 'export_jobs_running',
+  help: 'Export jobs being produced',
+  registers: [registry],
+  collect() {
+    this.set(sumExports('running'));
+  },
+});
 
 type HubStats = () => { connections: number; groups: number };
 const hubs = new Set<HubStats>();

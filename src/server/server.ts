@@ -1,6 +1,7 @@
 // The Node server around the app: the built client (static assets, index.html for client routes),
 // the API (createApp) and WebSocket upgrades (the hub attaches itself with onUpgrade). main.ts
 // calls this; tests start it on an ephemeral port.
+import { registerExportPool } from './metrics.js';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { existsSync, readFileSync } from 'node:fs';
@@ -107,6 +108,11 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
   // The device hub (#11): WebSocket upgrades of HUB_PATH; the hub checks its own token (audience 'safety-workspace-hub').
   upgrades.set(HUB_PATH, { handler: (req, socket, head) => void services.hub.handleUpgrade(req, socket, head), access: 'public' });
   closeHooks.push(() => services.hub.close());
+  const unregisterExports = registerExportPool(() => services.exports.stats());
+  closeHooks.push(() => {
+    unregisterExports();
+    return services.exports.close();
+  });
 
   let closing: Promise<void> | undefined;
   return {

@@ -146,6 +146,16 @@ export const MSG = {
   cannotExportCustomers: 'Can not export customers',
   cannotExportDevices: 'Can not export devices',
   exportPayloadEmpty: 'Export payload is empty',
+  // exports run in a bounded worker pool (ours)
+  exportAlreadyRunning: 'You already have an export running. Wait for it to finish or cancel it, then try again.',
+  exportQueueFull: 'The server is busy with other exports. Please try again in a minute.',
+  exportRowsLeftOut: (omitted: number, cap: number) =>
+    `${omitted.toLocaleString('en-GB')} more rows match but were left out: an export holds at most ${cap.toLocaleString('en-GB')} rows. Narrow the filters to export them.`,
+  exportCancelled: 'Export cancelled.',
+  exportQueued: 'Waiting for other exports to finish…',
+  exportStarting: 'Counting rows…',
+  exportProgress: (written: number, total: number) => `Exporting ${written.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')} rows…`,
+  bodyNotObject: 'The request body must be a JSON object.',
   updatePayloadMissing: 'Update payload is missing!',
   configOptionsFailed: 'Failed to get configuration options.',
   liveConnectionFailed: 'Failed to establish connection for live updates.',
@@ -249,6 +259,9 @@ export const CODE = {
   duplicateEmail: 'duplicate_email',
   internal: 'internal_error',
   tooLarge: 'payload_too_large',
+  /** an export is refused: the user has one running, or the export queue is full (429) */
+  exportBusy: 'export_busy',
+  exportQueueFull: 'export_queue_full',
   unavailable: 'storage_unavailable',
   // sign-in (ours, from the spec's sso_* family)
   ssoUnavailable: 'sso_unavailable',

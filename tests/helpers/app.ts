@@ -7,15 +7,19 @@ import { createTestDb, type TestDb } from './db.js';
 
 export type TestApp = Awaited<ReturnType<typeof createTestApp>>;
 
-/** `opts.redis`: a client the app's rate limits use (the caller opens and closes it). */
-export async function createTestApp(over: Partial<Config> = {}, opts: { redis?: Redis } = {}) {
-  const tdb: TestDb = await createTestDb();
+/**
+ * `opts.redis`: a client the app's rate limits use (the caller opens and closes it). Exports run on
+ * worker threads when the database can be opened from another thread (PostgreSQL, or SQLite with
+ * `opts.fileDb`), else in this thread.
+ */
+export async function createTestApp(over: Partial<Config> = {}, opts: { redis?: Redis; fileDb?: boolean } = {}) {
+  const tdb: TestDb = await createTestDb({ file: opts.fileDb });
   const logs: Record<string, unknown>[] = [];
   const config = testConfig(over);
   const log = (e: Record<string, unknown>) => void logs.push(e);
   const outbox = createOutbox({ smtpUrl: config.smtpUrl, log, now: () => config.now() });
-  const deps = { db: tdb.db, config, outbox, log, redis: opts.redis };
-  const { app, routes } = createApp(deps);
+  const deps = { db: tdb.db, config, outbox, log, redis: opts.redis, dbSource: tdb.source };
+  const { app, routes, services } = createApp(deps);
   const request = (path: string, init: RequestInit & { token?: string; json?: unknown; form?: Record<string, string> } = {}) => {
     const headers = new Headers(init.headers);
     if (init.token) headers.set('authorization', `Bearer ${init.token}`);
@@ -32,6 +36,7 @@ export async function createTestApp(over: Partial<Config> = {}, opts: { redis?: 
   return {
     app,
     routes,
+    services,
     deps,
     db: tdb.db,
     dialect: tdb.dialect,
@@ -39,6 +44,7 @@ export async function createTestApp(over: Partial<Config> = {}, opts: { redis?: 
     logs,
     request,
     close: async () => {
+      await services.exports.close();
       await outbox.close();
       await tdb.close();
     },

@@ -2,16 +2,21 @@
 // PostgreSQL database (created and dropped per test file) when TEST_DB=pg.
 import pg from 'pg';
 import { randomBytes } from 'node:crypto';
-import { openSqlite, openPostgres, type DB } from '../../src/server/db/index.js';
+import { rmSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openSqlite, openPostgres, type DB, type DbSource } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../src/server/seed/reference.js';
 
 export const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 export const pgSelected = () => process.env.TEST_DB === 'pg';
 
-export type TestDb = { db: DB; dialect: 'sqlite' | 'pg'; close: () => Promise<void> };
+/** `source`: where other threads (the export pool) can open the database; an in-memory SQLite one has none. */
+export type TestDb = { db: DB; dialect: 'sqlite' | 'pg'; source?: DbSource; close: () => Promise<void> };
 
-export async function createTestDb(opts: { reference?: boolean } = {}): Promise<TestDb> {
+/** `file`: SQLite in a temporary file (not in memory), so worker threads can open it too. */
+export async function createTestDb(opts: { reference?: boolean; file?: boolean } = {}): Promise<TestDb> {
   let t: TestDb;
   if (pgSelected()) {
     const name = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
@@ -25,6 +30,7 @@ export async function createTestDb(opts: { reference?: boolean } = {}): Promise<
     t = {
       db,
       dialect: 'pg',
+      source: { kind: 'pg', url: url.toString() },
       close: async () => {
         await db.destroy();
         const a = new pg.Client({ connectionString: PG_ADMIN_URL });
@@ -38,6 +44,19 @@ export async function createTestDb(opts: { reference?: boolean } = {}): Promise<
         }
         await a.query(`drop database if exists ${name} with (force)`);
         await a.end();
+      },
+    };
+  } else if (opts.file) {
+    const dir = mkdtempSync(join(tmpdir(), 'sw-test-'));
+    const file = join(dir, 'workspace.sqlite');
+    const db = openSqlite(file);
+    t = {
+      db,
+      dialect: 'sqlite',
+      source: { kind: 'sqlite', file },
+      close: async () => {
+        await db.destroy();
+        rmSync(dir, { recursive: true, force: true });
       },
     };
   } else {

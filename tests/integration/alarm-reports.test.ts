@@ -591,7 +591,7 @@ describe('export', () => {
     expect(sheet?.sheet).toBe('Alarm Reports');
     const [header, ...rows] = sheet?.data ?? [];
     expect(header).toEqual([
-      'Date / Time',
+      'Date / Time (UK time)',
       'Account Name',
       'Tier',
       'Trigger',

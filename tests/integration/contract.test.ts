@@ -412,6 +412,13 @@ describe('every endpoint answers its contract', () => {
       expect(sheet?.data.length).toBe(2);
       checked.add(endpoint);
     }
+    // export jobs: the progress of the last export, then its cancellation (a finished job answers too)
+    const job = await t.request('/api/v1/customer/export/list-with-filters', { method: 'POST', token: admin, json: { searchValue: 'contract' } });
+    const jobId = job.headers.get('x-export-id')!;
+    await job.arrayBuffer();
+    const progress = await expectContract('GET /api/v1/export/progress/:id', `/api/v1/export/progress/${jobId}`);
+    expect(progress).toMatchObject({ Id: jobId, State: 'done', Written: 1, Total: 1, Omitted: 0 });
+    await expectContract('DELETE /api/v1/export/:id', `/api/v1/export/${jobId}`);
   });
 
   test('live devices (#11)', async () => {

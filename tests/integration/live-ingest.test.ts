@@ -305,12 +305,18 @@ describe('configuration', () => {
     expect(res.headers.get('content-disposition')).toMatch(/filename="CurrentConfiguration_\d{4}-\d{2}-\d{2}\.csv"/);
     const text = (await res.text()).replace(/^\uFEFF/, '');
     const lines = text.split('\r\n');
-    expect(lines[0]).toBe('Serial Number,Device Type,Tracking,Fall Detection,Call 1 Type,Call 2 Type,Last Updated');
-    expect(lines[1]).toMatch(/^LIVE-A-001,SG640,On - 15 minutes,On - Default \(SG621\/640\/750\),Alarm Receiving Centre,Disabled,/);
+    expect(lines[0]).toBe('Serial Number,Device Type,Tracking,Fall Detection,Call 1 Type,Call 2 Type,Last Updated (UK time)');
+    // Dates are en-GB text in London time, not ISO UTC.
+    expect(lines[1]).toMatch(
+      /^LIVE-A-001,SG640,On - 15 minutes,On - Default \(SG621\/640\/750\),Alarm Receiving Centre,Disabled,\d{2}\/\d{2}\/\d{4} \d{2}:\d{2}:\d{2}$/,
+    );
     expect(lines[2]).toBe('QUIET-0001,SG640,No configuration for this device,,,,');
     const t2 = await t.request('/devices/download-last-messages-csv', { method: 'POST', token: admin, json: { deviceIdentities: ['356000000000099'] } });
     expect(t2.headers.get('content-disposition')).toMatch(/filename="TestingConfiguration_\d{4}-\d{2}-\d{2}\.csv"/);
-    expect((await t2.text()).split('\r\n')[1]).toBe('QUIET-0001,SG640,No communication received from this device,,,,No');
+    const testing = (await t2.text()).replace(/^\uFEFF/, '').split('\r\n');
+    expect(testing[0]).toBe('Serial Number,Device Type,Date (UK time),Message,Battery,Signal,Connected');
+    // The notice sits in the Message column; the Date column stays empty.
+    expect(testing[1]).toBe('QUIET-0001,SG640,,No communication received from this device,,,No');
     const none = await t.request('/devices/download-last-messages-csv', { method: 'POST', token: admin, json: { deviceIdentities: ['nothing'] } });
     expect(none.status).toBe(400);
     expect((await none.json()).Content.Message).toBe(MSG.exportPayloadEmpty);

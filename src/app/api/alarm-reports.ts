@@ -3,6 +3,7 @@
 // plan followed, log call download, export). Answer and input types are the contract's
 // (src/shared/schemas/alarm-reports.ts), re-exported for the pages. List-shaped queries are not
 // refetched on window focus (spec §7).
+import { exportHeaders, type ExportCall } from './exports';
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { http } from './http';
 import { isValidId } from '../../shared/codes';
@@ -171,8 +172,8 @@ export const updateEscalationPlanFollowed = (body: UpdateAlarmReportBody) => htt
 export const logCallDownload = (body: LogCallDownloadBody) => http<MessageResponse>('/alarm-report/log-call-download', { method: 'POST', body });
 
 /** POST alarm-report/export-list → an .xlsx of every alarm report matching the filters (save with saveBlob from ./devices). */
-export const exportAlarmReports = (filter: AlarmReportExportFilter, signal?: AbortSignal) =>
-  http<Blob>('/alarm-report/export-list', { method: 'POST', body: filter, responseType: 'blob', signal });
+export const exportAlarmReports = (filter: AlarmReportExportFilter, o: ExportCall = {}) =>
+  http<Blob>('/alarm-report/export-list', { method: 'POST', body: filter, responseType: 'blob', signal: o.signal, headers: exportHeaders(o) });
 
 /** Puts a new note into the cached detail (no refetch). */
 export function addNoteToCache(qc: QueryClient, alarmId: string, note: AlarmNoteDto) {

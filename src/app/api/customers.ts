@@ -2,6 +2,7 @@
 // service): request functions and one queryOptions factory per GET-ish endpoint under hierarchical
 // keys (['customers', 'list', filter], ['customers', 'details', id] ...). The answer and input
 // types, rules and error answers are the contract's (src/shared/schemas/customers.ts).
+import { exportHeaders, type ExportCall } from './exports';
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { http } from './http';
 import { isValidId } from '../../shared/codes';
@@ -246,9 +247,15 @@ export const importDevicesToAllocate = (id: string, file: File) => {
 export const allocateDevices = (body: AllocateManyInput) => http<BulkChangeResponse>('/api/v1/device/allocate-many', { method: 'POST', body });
 
 /** POST /api/v1/customer/export/list-with-filters → an .xlsx of every customer matching the filters. */
-export const exportCustomersWithFilters = (filter: Omit<CustomerListFilter, 'page' | 'pageSize'>, signal?: AbortSignal) =>
-  http<Blob>('/api/v1/customer/export/list-with-filters', { method: 'POST', body: filter, responseType: 'blob', signal });
+export const exportCustomersWithFilters = (filter: Omit<CustomerListFilter, 'page' | 'pageSize'>, o: ExportCall = {}) =>
+  http<Blob>('/api/v1/customer/export/list-with-filters', { method: 'POST', body: filter, responseType: 'blob', signal: o.signal, headers: exportHeaders(o) });
 
 /** POST /api/v1/customer/export/device-list/{customerId} → an .xlsx of the customer's devices matching the filters. */
-export const exportCustomerDevices = (id: string, filter: Omit<CustomerDeviceListFilter, 'page' | 'pageSize'>, signal?: AbortSignal) =>
-  http<Blob>(`/api/v1/customer/export/device-list/${encodeURIComponent(id)}`, { method: 'POST', body: filter, responseType: 'blob', signal });
+export const exportCustomerDevices = (id: string, filter: Omit<CustomerDeviceListFilter, 'page' | 'pageSize'>, o: ExportCall = {}) =>
+  http<Blob>(`/api/v1/customer/export/device-list/${encodeURIComponent(id)}`, {
+    method: 'POST',
+    body: filter,
+    responseType: 'blob',
+    signal: o.signal,
+    headers: exportHeaders(o),
+  });

@@ -2,6 +2,7 @@
 // per endpoint under hierarchical keys (['devices', 'list', params], ['devices', 'detail', id] ...).
 // Shared by the asset list, the device tab and the bulk update page (features never import each
 // other, so this lives in src/app/api).
+import { exportHeaders, type ExportCall } from './exports';
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { http } from './http';
 import { isValidId } from '../../shared/codes';
@@ -114,12 +115,12 @@ export function patchDeviceInCache(qc: QueryClient, device: DeviceDto) {
 }
 
 /** POST /api/v1/device/export/list-with-filters → an .xlsx file of every device matching the filters. */
-export const exportDevicesWithFilters = (filter: Omit<DeviceListFilter, 'page' | 'pageSize'>, signal?: AbortSignal) =>
-  http<Blob>('/api/v1/device/export/list-with-filters', { method: 'POST', body: filter, responseType: 'blob', signal });
+export const exportDevicesWithFilters = (filter: Omit<DeviceListFilter, 'page' | 'pageSize'>, o: ExportCall = {}) =>
+  http<Blob>('/api/v1/device/export/list-with-filters', { method: 'POST', body: filter, responseType: 'blob', signal: o.signal, headers: exportHeaders(o) });
 
 /** POST /api/v1/device/export/list-by-ids → an .xlsx file of the given devices. */
-export const exportDevicesByIds = (ids: readonly string[], signal?: AbortSignal) =>
-  http<Blob>('/api/v1/device/export/list-by-ids', { method: 'POST', body: { ids }, responseType: 'blob', signal });
+export const exportDevicesByIds = (ids: readonly string[], o: ExportCall = {}) =>
+  http<Blob>('/api/v1/device/export/list-by-ids', { method: 'POST', body: { ids }, responseType: 'blob', signal: o.signal, headers: exportHeaders(o) });
 
 /** Saves a downloaded file under a name (the browser's download). */
 export function saveBlob(blob: Blob, name: string) {

@@ -42,6 +42,20 @@ export function openSqlite(file: string, sizing: SqliteSizing = SQLITE_SIZING_DE
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
 }
 
+/**
+ * A read-only connection to the SQLite file, for a worker thread that only reads (exports): WAL
+ * lets it read while the server writes, and it can never take the write lock.
+ */
+export function openSqliteReadOnly(file: string): DB {
+  const raw = new SQLite(file, { readonly: true, fileMustExist: true });
+  raw.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+}
+
+/** Where a database is, for a worker thread that opens its own connection to it. */
+export type DbSource = { kind: 'sqlite'; file: string } | { kind: 'pg'; url: string };
+export const openSource = (s: DbSource): DB => (s.kind === 'pg' ? openPostgres(s.url, 1) : openSqliteReadOnly(s.file));
+
 export function openPostgres(url: string, max = 10): DB {
   const pool = new pg.Pool({ connectionString: url, max });
   registerPool(pool); // its use on /metrics

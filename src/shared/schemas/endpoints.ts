@@ -35,6 +35,7 @@ import {
   emailBacklogSchema,
 } from './customers.js';
 import * as live from './live.js';
+import { exportProgressSchema } from './exports.js';
 
 export const ENDPOINTS = {
   // auth service (spec document 1 §7)
@@ -155,6 +156,9 @@ export const ENDPOINTS = {
 
   // palette search (ours)
   'GET /api/search': searchResponseSchema,
+  // export jobs (ours: src/shared/schemas/exports.ts)
+  'GET /api/v1/export/progress/:id': exportProgressSchema,
+  'DELETE /api/v1/export/:id': messageResponseSchema,
 } as const satisfies Record<string, v.GenericSchema>;
 
 export type Endpoint = keyof typeof ENDPOINTS;

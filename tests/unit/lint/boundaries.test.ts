@@ -25,6 +25,15 @@ describe('import boundaries', () => {
     expect(violation('src/app/features/persons/a.tsx', '../../ui/form-field')).toBeNull();
     expect(violation('src/app/workspace/x.tsx', '../features/persons/api')).toBeNull();
   });
+  it('reaches export code only through the export pool', () => {
+    expect(violation('src/server/modules/devices/routes.ts', './export.js')).toMatch(/export pool/);
+    expect(violation('src/server/modules/customers/routes.ts', '../devices/export.js')).toMatch(/export pool/);
+    expect(violation('src/server/app.ts', './exports/task.js')).toMatch(/export pool/);
+    expect(violation('src/server/app.ts', './exports/worker.js')).toMatch(/export pool/);
+    expect(violation('src/server/exports/task.ts', '../modules/devices/export.js')).toBeNull();
+    expect(violation('src/server/exports/pool.ts', './task.js')).toBeNull();
+    expect(violation('src/server/app.ts', './exports/pool.js')).toBeNull();
+  });
   it('ignores packages', () => {
     expect(violation('src/shared/routes.ts', 'react')).toBeNull();
   });

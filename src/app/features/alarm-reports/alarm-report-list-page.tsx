@@ -3,6 +3,7 @@
 // the three charts and the response-target panel, then the virtualised list with sorting, paging,
 // real row links to the detail tab, j/k/Enter (commands/list-nav.ts) and the report results view
 // ('NO RESULTS' / 'Report generation failed.').
+import { ExportProgressBar, useExportJob } from '../../ui/export-progress';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useReactToPrint } from 'react-to-print';
@@ -20,7 +21,7 @@ import { findTab, focusedTab } from '../../workspace/model';
 import { appStore } from '../../state/store';
 import { useCan } from '../../state/session';
 import { errorMessage, errorStatus } from '../../api/query-client';
-import { deviceTypesQuery, saveBlob } from '../../api/devices';
+import { deviceTypesQuery } from '../../api/devices';
 import {
   alarmReportDetailsQuery,
   alarmReportListQuery,
@@ -163,14 +164,13 @@ export function AlarmReportListPage() {
     );
   }, [list.data, filter, state.page, state.pageSize, qc, setState]);
   const canExport = can(P.AlarmReportExport);
-  const exporter = useMutation({
-    mutationFn: async () => {
-      const { page: _page, pageSize: _size, ...rest } = filter;
-      saveBlob(await exportAlarmReports(rest), alarmExportFileName());
-    },
-    // Spec §8: a 403 is the permission message; other failures 'Can not export alarm reports'.
-    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportAlarmReports),
-  });
+  const { page: _page, pageSize: _size, ...exportFilter } = filter;
+  // Spec §8: a 403 is the permission message; other failures 'Can not export alarm reports'.
+  const exporter = useExportJob(
+    (o) => exportAlarmReports(exportFilter, o),
+    () => alarmExportFileName(),
+    MSG.cannotExportAlarmReports,
+  );
   const runExport = async () => {
     if (!canExport || total === 0 || exporter.isPending) return;
     const ok = await confirm({ title: 'Export alarm reports', message: ALARM_TEXT.exportConfirm(total), confirmLabel: 'Export', cancelLabel: 'Cancel' });
@@ -269,11 +269,7 @@ export function AlarmReportListPage() {
               </Button>
             </>
           )}
-          {exporter.isPending && (
-            <Text size="2" color="gray" role="status">
-              Exporting {total.toLocaleString('en-GB')} alarm reports…
-            </Text>
-          )}
+          <ExportProgressBar job={exporter} />
           {canExport && (
             <Button variant="soft" disabled={total === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
               Export

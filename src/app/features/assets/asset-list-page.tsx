@@ -2,6 +2,7 @@
 // search and import rules, §8 messages, §9 defaults). The 'All Assets' card shows the total and the
 // filtered count; rows open the device tab; export (with its permission and a confirmation) and
 // import sit above.
+import { ExportProgressBar, useExportJob } from '../../ui/export-progress';
 import { useEffect, useMemo, useRef } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
@@ -13,7 +14,7 @@ import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
 import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
-import { errorMessage, errorStatus } from '../../api/query-client';
+import { errorMessage } from '../../api/query-client';
 import { confirm } from '../../ui/confirm-dialog';
 import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
@@ -26,7 +27,6 @@ import {
   deviceTypesQuery,
   exportDevicesWithFilters,
   lastConfigFiltersQuery,
-  saveBlob,
   type DeviceDto,
 } from '../../api/devices';
 import { assetColumns } from './asset-columns';
@@ -95,14 +95,13 @@ export function AssetListPage() {
   const filtered = data?.totalCount ?? 0;
   const total = data?.generalTotalCount ?? 0;
 
-  const exporter = useMutation({
-    mutationFn: async () => {
-      const { page: _page, pageSize: _size, ...filters } = filter;
-      saveBlob(await exportDevicesWithFilters(filters), exportFileName('Assets'));
-    },
-    // Spec §6/§8: a 403 is the permission message; other failures 'Failed to export devices.'
-    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.deviceExportFailed),
-  });
+  const { page: _page, pageSize: _size, ...exportFilters } = filter;
+  // Spec §6/§8: a 403 is the permission message; other failures 'Failed to export devices.'
+  const exporter = useExportJob(
+    (o) => exportDevicesWithFilters(exportFilters, o),
+    () => exportFileName('Assets'),
+    MSG.deviceExportFailed,
+  );
   const canExport = can(P.DeviceExport);
   const runExport = async () => {
     // Spec §5: nothing to export when the count is 0.
@@ -128,11 +127,7 @@ export function AssetListPage() {
           {MSG.navAssetManagement}
         </Heading>
         <Flex gap="2" align="center">
-          {exporter.isPending && (
-            <Text size="2" color="gray" role="status">
-              Exporting {filtered.toLocaleString('en-GB')} devices…
-            </Text>
-          )}
+          <ExportProgressBar job={exporter} />
           {canExport && (
             <Button variant="soft" disabled={filtered === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
               Export

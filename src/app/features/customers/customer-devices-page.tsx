@@ -2,6 +2,7 @@
 // customer's devices (table, paging, sorting; rows open the device), export with 'Are you sure you
 // want to export data for N devices?' (disabled at 0), Import (the file's name with a remove icon,
 // then its devices go to Allocate Devices) and Allocate Devices.
+import { ExportProgressBar, useExportJob } from '../../ui/export-progress';
 import { useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { Button, Flex, IconButton, Text } from '@radix-ui/themes';
@@ -16,8 +17,8 @@ import { confirm } from '../../ui/confirm-dialog';
 import { useTab } from '../../workspace/tab-context';
 import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
-import { errorMessage, errorStatus } from '../../api/query-client';
-import { assetStatusesQuery, deviceTypesQuery, saveBlob, type DeviceDto, type DeviceListFilter } from '../../api/devices';
+import { errorMessage } from '../../api/query-client';
+import { assetStatusesQuery, deviceTypesQuery, type DeviceDto, type DeviceListFilter } from '../../api/devices';
 import { customerDeviceListQuery, exportCustomerDevices, importDevicesToAllocate, type CustomerDetails } from '../../api/customers';
 import { getHref, ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
@@ -105,13 +106,12 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
   const [file, setFile] = useState<File | null>(null);
   const allocateHref = getHref('customerAllocate', { customerId: customer.Id });
 
-  const exporter = useMutation({
-    mutationFn: async () => {
-      const { page: _p, pageSize: _s, ...rest } = filter;
-      saveBlob(await exportCustomerDevices(customer.Id, rest), exportFileName(`${customer.Name} devices`));
-    },
-    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.deviceExportFailed),
-  });
+  const { page: _p, pageSize: _s, ...exportFilter } = filter;
+  const exporter = useExportJob(
+    (o) => exportCustomerDevices(customer.Id, exportFilter, o),
+    () => exportFileName(`${customer.Name} devices`),
+    MSG.deviceExportFailed,
+  );
   const runExport = async () => {
     if (count === 0 || exporter.isPending) return;
     if (await confirm({ title: 'Export devices', message: CUSTOMER_UI_TEXT.exportDevicesConfirm(count), confirmLabel: 'Export' })) exporter.mutate();
@@ -130,6 +130,7 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
   return (
     <Flex direction="column" gap="3" pt="2" style={{ height: '100%', minHeight: 0 }}>
       <Flex gap="2" align="center" justify="end" wrap="wrap">
+        <ExportProgressBar job={exporter} />
         {can(P.DeviceExport) && (
           <Button variant="soft" disabled={count === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
             Export

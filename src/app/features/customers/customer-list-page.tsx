@@ -2,21 +2,20 @@
 // Migrated, Status; filters search / tier / status / migrated only; export (export-customers
 // permission, confirmation with the count, disabled at 0) and Create Account (create-customer
 // permission). Rows are links to the customer's Account tab; j/k/Enter work through the list keys.
+import { ExportProgressBar, useExportJob } from '../../ui/export-progress';
 import { useEffect, useMemo, useRef } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
 import { useListState } from '../../workspace/list-state';
 import { YesNoMark } from '../../ui/data-table/yes-no-mark';
-import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
 import { useTab } from '../../workspace/tab-context';
 import { openRoute } from '../../workspace/actions';
 import { useCan } from '../../state/session';
-import { errorMessage, errorStatus } from '../../api/query-client';
-import { saveBlob } from '../../api/devices';
+import { errorMessage } from '../../api/query-client';
 import { customerFiltersQuery, customerListQuery, exportCustomersWithFilters, type CustomerListItem } from '../../api/customers';
 import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
@@ -69,14 +68,13 @@ export function CustomerListPage() {
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
 
-  const exporter = useMutation({
-    mutationFn: async () => {
-      const { page: _page, pageSize: _size, ...rest } = filter;
-      saveBlob(await exportCustomersWithFilters(rest), exportFileName('Customers'));
-    },
-    // Spec §8: a 403 is the permission message, other failures 'Failed to export customers.'
-    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.customerExportFailed),
-  });
+  const { page: _page, pageSize: _size, ...exportFilter } = filter;
+  // Spec §8: a 403 is the permission message, other failures 'Failed to export customers.'
+  const exporter = useExportJob(
+    (o) => exportCustomersWithFilters(exportFilter, o),
+    () => exportFileName('Customers'),
+    MSG.customerExportFailed,
+  );
   const canExport = can(P.CustomerExport);
   const runExport = async () => {
     if (!canExport || filtered === 0 || exporter.isPending) return;
@@ -94,6 +92,7 @@ export function CustomerListPage() {
           <Text size="2" color="gray" data-testid="customers-count">
             {filtered.toLocaleString('en-GB')} of {(data?.generalTotalCount ?? 0).toLocaleString('en-GB')}
           </Text>
+          <ExportProgressBar job={exporter} />
           {canExport && (
             <Button variant="soft" disabled={filtered === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
               Export

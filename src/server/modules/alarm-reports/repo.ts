@@ -318,11 +318,22 @@ export async function listAlarmReports(db: DB, b: AlarmReportListBody, now: Date
   };
 }
 
-/** Rows for the export: every match in list order, at most `max` (+1 so the caller can tell). */
-export async function exportRows(db: DB, b: Filter & Pick<AlarmReportListBody, 'sortBy' | 'sortDescending'>, now: Date, max: number) {
-  const q = filtered(db, db.selectFrom('alarmReports'), b, now).select([...ROW_COLUMNS.map((c) => `alarmReports.${c}` as const), 'alarmReports.deviceSerial']);
-  const rows = await sorted(db, q, b.sortBy, b.sortDescending)
-    .limit(max + 1)
+/** How many reports the filters select: the export's total (from the statistics where they answer the filter). */
+export const countExportRows = (db: DB, b: Filter, now: Date): Promise<number> => totalCount(db, b, now);
+
+export type ExportKey = { closed: string; id: string };
+/**
+ * One keyset page of the export: reports after `after` in closed date + id order (descending
+ * unless `ascending`), with the device serial. Never OFFSET: each page starts from the index.
+ */
+export async function exportPage(db: DB, b: Filter, now: Date, ascending: boolean, after: ExportKey | null, limit: number) {
+  let q = filtered(db, db.selectFrom('alarmReports'), b, now).select([...ROW_COLUMNS.map((c) => `alarmReports.${c}` as const), 'alarmReports.deviceSerial']);
+  if (after) q = q.where(sql<boolean>`("alarmReports"."alarmClosed", "alarmReports"."id") ${sql.raw(ascending ? '>' : '<')} (${after.closed}, ${after.id})`);
+  const dir = sql.raw(ascending ? 'asc' : 'desc');
+  const rows = await q
+    .orderBy(sql`"alarmReports"."alarmClosed" ${dir}`)
+    .orderBy(sql`"alarmReports"."id" ${dir}`)
+    .limit(limit)
     .execute();
   return rows.map((r) => ({ ...toRow(r), DeviceSerial: r.deviceSerial }));
 }

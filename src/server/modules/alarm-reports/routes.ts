@@ -4,7 +4,7 @@
 // modules/reference. Shapes, messages and bucket rules: src/shared/schemas/alarm-reports.ts.
 // Permissions (spec §6): listing, charts and targets ListView; detail, audio and logging a
 // download View; note and escalation flag AddNote (the edit permission); export Export.
-import { deps, ApiError, badRequest, conflict, notFound, type Api, type Ctx } from '../../http.js';
+import { deps, ApiError, conflict, notFound, type Api, type Ctx } from '../../http.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE_LABELS, type RoleName } from '../../../shared/permissions.js';
 import { audit } from '../../util.js';
@@ -15,7 +15,6 @@ import {
   alarmReportExportBody,
   alarmReportFilterBody,
   alarmReportListBody,
-  EXPORT_MAX,
   isSecondLine,
   logCallDownloadBody,
   recordFileQuery,
@@ -34,7 +33,7 @@ import type { MessageResponse } from '../../../shared/schemas/common.js';
 import {
   addNote,
   alarmReportDetails,
-  exportRows,
+  rangeOf,
   findCall,
   findReportById,
   findVoiceMemo,
@@ -46,8 +45,9 @@ import {
   verificationStarted,
   verificationTypeTimeFrames,
 } from './repo.js';
-import { alarmReportsWorkbook, ALARM_EXPORT_LABEL } from './export.js';
-import { exportFileName, XLSX_TYPE } from '../devices/export.js';
+import { exportResponse } from '../../exports/routes.js';
+import type { ExportPool } from '../../exports/pool.js';
+import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import { audioResponse, readClip } from './audio.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
@@ -72,7 +72,7 @@ async function author(c: Ctx, user: { id: string; email: string; role: string[] 
   return { id: user.id, fullName: p ? `${p.firstName} ${p.lastName}`.trim() : user.email, roles };
 }
 
-export function alarmReportRoutes(api: Api) {
+export function alarmReportRoutes(api: Api, exports: ExportPool) {
   api.post(
     '/alarm-report/get-list',
     {
@@ -193,29 +193,18 @@ export function alarmReportRoutes(api: Api) {
     async (c, { body, user }) => {
       const { db, config } = deps(c);
       const now = config.now();
-      const rows = await exportRows(db, body, now, EXPORT_MAX);
-      if (!rows.length) throw badRequest(MSG.exportPayloadEmpty);
-      if (rows.length > EXPORT_MAX) throw badRequest(ALARM_TEXT.tooMany);
-      let bytes: Buffer;
-      try {
-        bytes = await alarmReportsWorkbook(rows);
-      } catch (e) {
-        deps(c).log({ msg: 'alarm report export failed', error: String(e) });
-        throw new ApiError(500, MSG.cannotExportAlarmReports, CODE.internal);
-      }
-      await audit(db, {
-        actorId: user.id || null,
-        action: 'alarmReport.export',
-        entity: 'alarmReport',
-        entityId: null,
-        at: now,
-        details: { count: rows.length },
-      });
-      return c.body(new Uint8Array(bytes), 200, {
-        'Content-Type': XLSX_TYPE,
-        'Content-Disposition': `attachment; filename="${exportFileName(ALARM_EXPORT_LABEL, now)}"`,
-        'Cache-Control': 'no-store',
-      });
+      rangeOf(body, now); // a custom day in the future is refused here, before queuing
+      // A job of the export pool, streamed as it is written (src/server/exports); audited once counted.
+      return exportResponse(
+        c,
+        exports,
+        user,
+        { kind: 'alarmReports', filter: body, now: now.toISOString() },
+        EXPORT_LABEL.alarmReports,
+        MSG.cannotExportAlarmReports,
+        (total) =>
+          audit(db, { actorId: user.id || null, action: 'alarmReport.export', entity: 'alarmReport', entityId: null, at: now, details: { count: total } }),
+      );
     },
   );
 

@@ -1,17 +1,27 @@
-// Customer list export as a real .xlsx (spec §9: xlsx named by a label and a timestamp), written
-// with write-excel-file like the device exports (modules/devices/export.ts).
-import writeXlsxFile, { type Column } from 'write-excel-file/node';
-import type { CustomerListItem } from '../../../shared/schemas/customers.js';
+// Customer list export (spec §9: xlsx named by a label and a timestamp): the list's columns, the
+// filtered customers in name order (keyset pages). Run only inside the export pool (src/server/exports).
+import type { CustomerListBody, CustomerListItem } from '../../../shared/schemas/customers.js';
+import { keysetPages, type ExportColumn, type ExportDefinition } from '../../exports/definition.js';
+import { countFilteredCustomers, customerExportPage } from './repo.js';
 
 /** The customer list's columns, in its order (spec §2 "Customer list"). */
-const COLUMNS: Column<CustomerListItem>[] = [
-  { header: 'Reference', cell: (c) => ({ value: c.reference ?? '' }), width: 14 },
-  { header: 'Name', cell: (c) => ({ value: c.name }), width: 40 },
-  { header: 'Tier', cell: (c) => ({ value: c.tier?.name ?? '' }), width: 12 },
-  { header: 'Migrated', cell: (c) => ({ value: c.migrated ? 'Yes' : 'No' }), width: 10 },
-  { header: 'Status', cell: (c) => ({ value: c.status?.name ?? '' }), width: 14 },
+const COLUMNS: ExportColumn<CustomerListItem>[] = [
+  { header: 'Reference', value: (c) => c.reference, width: 14 },
+  { header: 'Name', value: (c) => c.name, width: 40 },
+  { header: 'Tier', value: (c) => c.tier?.name, width: 12 },
+  { header: 'Migrated', value: (c) => (c.migrated ? 'Yes' : 'No'), width: 10 },
+  { header: 'Status', value: (c) => c.status?.name, width: 14 },
 ];
 
-export async function customersWorkbook(customers: CustomerListItem[]): Promise<Buffer> {
-  return writeXlsxFile(customers, { columns: COLUMNS, sheet: 'Customers', stickyRowsCount: 1 }).toBuffer();
+export function customerExport(f: CustomerListBody): ExportDefinition<CustomerListItem> {
+  return {
+    sheet: 'Customers',
+    columns: COLUMNS,
+    count: (db) => countFilteredCustomers(db, f),
+    pages: (db) =>
+      keysetPages(
+        (after: { name: string; id: string } | null, size) => customerExportPage(db, f, after, size),
+        (c) => ({ name: c.name, id: c.id }),
+      ),
+  };
 }

@@ -139,9 +139,19 @@ export async function listCustomers(db: DB, f: CustomerListBody): Promise<Custom
   return { customers: rows.map(toListItem), totalCount: count, generalTotalCount: all };
 }
 
-/** Every customer matching the filters (at most `max`), in the list's order: the export. */
-export async function listAllCustomers(db: DB, f: CustomerListBody, max: number): Promise<CustomerListItem[]> {
-  return (await ordered(db, f).limit(max).execute()).map(toListItem);
+/** How many customers the filters select: the export's total. */
+export async function countFilteredCustomers(db: DB, f: CustomerListBody): Promise<number> {
+  const r = await filtered(db, f)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** One keyset page of the export: customers after `after` in name + id order. Never OFFSET. */
+export async function customerExportPage(db: DB, f: CustomerListBody, after: { name: string; id: string } | null, limit: number) {
+  let q = filtered(db, f).select(LIST_COLS.map((c) => `c.${c}` as const));
+  if (after) q = q.where(sql<boolean>`(c."name", c."id") > (${after.name}, ${after.id})`);
+  return (await q.orderBy('c.name').orderBy('c.id').limit(limit).execute()).map(toListItem);
 }
 
 // ---------------------------------------------------------------- details

@@ -12,7 +12,7 @@ import { P, ROLE } from '../../../shared/permissions.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
 import { CUSTOMER_STATUSES, DEVICE_TYPES, isValidId, lookupName, normaliseId, TIER_TYPES } from '../../../shared/codes.js';
 import type { EtagResponse } from '../../../shared/schemas/common.js';
-import { deviceListBody, type BulkChangeResponse, type DeviceDto, type DeviceList, type DeviceMany } from '../../../shared/schemas/devices.js';
+import { deviceListBody, type BulkChangeResponse, type DeviceList, type DeviceMany } from '../../../shared/schemas/devices.js';
 import {
   allocateManyBody,
   crmQueryBody,
@@ -49,7 +49,9 @@ import {
 } from '../../../shared/schemas/customers.js';
 import { readFeatures } from '../reference/repo.js';
 import { emailTaken, insertPerson } from '../persons/repo.js';
-import { devicesWorkbook, exportFileName, XLSX_TYPE } from '../devices/export.js';
+import { exportResponse } from '../../exports/routes.js';
+import type { ExportPool } from '../../exports/pool.js';
+import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import { listDevices, listDevicesBySerials } from '../devices/repo.js';
 import {
   ADMINISTRATOR_ROLE_IDS,
@@ -61,7 +63,6 @@ import {
   findCustomerRow,
   findDuplicates,
   insertCustomer,
-  listAllCustomers,
   listCustomerAdmins,
   listCustomers,
   payloadColumns,
@@ -75,12 +76,9 @@ import {
 } from './repo.js';
 import { allocateMany, readSerialsFile } from './allocation.js';
 import { backlogCount, queueAdministratorWelcome, releaseHeld } from './email-pause.js';
-import { customersWorkbook } from './export.js';
 import { crmAccountLink, crmAdapter } from './crm/index.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
-/** The most rows one export holds. */
-const EXPORT_MAX = 200_000;
 
 const customerNotFound = () => new ApiError(404, MSG.badUrl, CUSTOMER_CODE.notFound);
 
@@ -121,7 +119,7 @@ async function featureOn(db: DB, name: string) {
   return !!(await readFeatures(db, [name])).Features.find((f) => f.FeatureName === name)?.IsEnabled;
 }
 
-export function customerRoutes(api: Api) {
+export function customerRoutes(api: Api, exports: ExportPool) {
   // ---------------------------------------------------------------- list and lookups
   api.post(
     '/api/v1/customer/get-list',
@@ -463,34 +461,19 @@ export function customerRoutes(api: Api) {
     },
   );
 
-  const xlsx = (c: Ctx, bytes: Buffer, label: string) =>
-    c.body(new Uint8Array(bytes), 200, {
-      'Content-Type': XLSX_TYPE,
-      'Content-Disposition': `attachment; filename="${exportFileName(label, deps(c).config.now())}"`,
-      'Cache-Control': 'no-store',
-    });
-
-  api.post('/api/v1/customer/export/list-with-filters', { access: P.CustomerExport, json: customerExportBody, sample: { json: {} } }, async (c, { body }) => {
-    const rows = await listAllCustomers(deps(c).db, body, EXPORT_MAX);
-    if (!rows.length) throw badRequest(MSG.exportPayloadEmpty, CODE.validation);
-    return xlsx(c, await customersWorkbook(rows), 'Customers');
-  });
+  // Exports: jobs of the export pool, streamed as they are written (src/server/exports).
+  api.post('/api/v1/customer/export/list-with-filters', { access: P.CustomerExport, json: customerExportBody, sample: { json: {} } }, (c, { body, user }) =>
+    exportResponse(c, exports, user, { kind: 'customers', filter: body }, EXPORT_LABEL.customers, MSG.customerExportFailed),
+  );
 
   api.post(
     '/api/v1/customer/export/device-list/:customerId',
     { access: P.DeviceExport, json: deviceListBody, sample: { json: { page: 1, pageSize: 10 } } },
-    async (c, { body }) => {
+    async (c, { body, user }) => {
       const { db, config } = deps(c);
       const cust = await loadCustomer(db, pathCustomerId(c));
-      const devices: DeviceDto[] = [];
-      const PAGE = 2000;
-      for (let page = 1; devices.length < EXPORT_MAX; page++) {
-        const chunk = await listDevices(db, { ...body, page, pageSize: PAGE }, config.now(), cust.id);
-        devices.push(...chunk.devices);
-        if (chunk.devices.length < PAGE) break;
-      }
-      if (!devices.length) throw badRequest(MSG.exportPayloadEmpty, CODE.validation);
-      return xlsx(c, await devicesWorkbook(devices.slice(0, EXPORT_MAX)), 'Devices');
+      const job = { kind: 'devices', filter: body, customerId: cust.id, now: config.now().toISOString() } as const;
+      return exportResponse(c, exports, user, job, EXPORT_LABEL.devices, MSG.deviceExportFailed);
     },
   );
 

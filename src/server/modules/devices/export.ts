@@ -1,35 +1,57 @@
-// Device exports as real .xlsx files (spec §9: file type xlsx, named by a label and a timestamp),
-// written with write-excel-file (exceljs does not install from the registry here).
-import writeXlsxFile, { type Column } from 'write-excel-file/node';
-import type { DeviceDto } from '../../../shared/schemas/devices.js';
+// Device exports (spec §9: xlsx named by a label and a timestamp): the asset list's columns, the
+// filtered devices in serial-number order (keyset pages), or the devices of a list of ids in the
+// order given. Run only inside the export pool (src/server/exports).
+import type { DeviceDto, DeviceListBody } from '../../../shared/schemas/devices.js';
+import { withZone } from '../../../shared/export-format.js';
+import { keysetPages, type ExportColumn, type ExportDefinition } from '../../exports/definition.js';
+import { countFilteredDevices, deviceExportPage, listDevicesByIds } from './repo.js';
 
-/** A date cell, or an empty one (a format may only go with a value). */
-const when = (iso: string | null) => (iso ? { value: new Date(iso), format: 'dd/mm/yyyy hh:mm' } : { value: '' });
-
-/** The asset list's columns, in its order (spec §2 "Assets device list"). */
-const COLUMNS: Column<DeviceDto>[] = [
-  { header: 'Serial Number', cell: (d) => ({ value: d.serialNumber }), width: 22 },
-  { header: 'IMEI', cell: (d) => ({ value: d.imei ?? '' }), width: 18 },
-  { header: 'Device Type', cell: (d) => ({ value: d.type.name }), width: 18 },
-  { header: 'Status', cell: (d) => ({ value: d.status.name }), width: 18 },
-  { header: 'Customer Account', cell: (d) => ({ value: d.customerName ?? '' }), width: 28 },
-  { header: 'Order Number', cell: (d) => ({ value: d.orderNumber ?? '' }), width: 16 },
-  { header: 'Phone Number', cell: (d) => ({ value: d.phoneNumber ?? '' }), width: 16 },
-  { header: 'Assigned', cell: (d) => ({ value: d.isUserAssigned ? 'Yes' : 'No' }), width: 10 },
-  { header: 'Firmware', cell: (d) => ({ value: d.firmwareVersion ?? '' }), width: 12 },
-  { header: 'Last Config', cell: (d) => when(d.lastConfigurationDate), width: 18 },
-  { header: 'Added To System', cell: (d) => when(d.addedToSystem), width: 18 },
+/** The asset list's columns (spec §2 "Assets device list"), SIM Serial included. */
+const COLUMNS: ExportColumn<DeviceDto>[] = [
+  { header: 'Serial Number', value: (d) => d.serialNumber, width: 22 },
+  { header: 'IMEI', value: (d) => d.imei, width: 18 },
+  { header: 'SIM Serial', value: (d) => d.simSerial, width: 24 },
+  { header: 'Device Type', value: (d) => d.type.name, width: 18 },
+  { header: 'Status', value: (d) => d.status.name, width: 18 },
+  { header: 'Customer Account', value: (d) => d.customerName, width: 28 },
+  { header: 'Order Number', value: (d) => d.orderNumber, width: 16 },
+  { header: 'Phone Number', value: (d) => d.phoneNumber, width: 16 },
+  { header: 'Assigned', value: (d) => (d.isUserAssigned ? 'Yes' : 'No'), width: 10 },
+  { header: 'Firmware', value: (d) => d.firmwareVersion, width: 12 },
+  { header: withZone('Last Config'), value: (d) => d.lastConfigurationDate, width: 24, date: true },
+  { header: withZone('Added To System'), value: (d) => d.addedToSystem, width: 24, date: true },
 ];
 
-export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+export type DeviceExportFilter = Omit<DeviceListBody, 'page' | 'pageSize'>;
 
-/** 'Devices_20261122_203000.xlsx' */
-export function exportFileName(label: string, at: Date) {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${label}_${at.getUTCFullYear()}${p(at.getUTCMonth() + 1)}${p(at.getUTCDate())}_${p(at.getUTCHours())}${p(at.getUTCMinutes())}${p(at.getUTCSeconds())}.xlsx`;
+/** The filtered devices (one customer's when customerId is given). */
+export function deviceExport(f: DeviceExportFilter, now: Date, customerId?: string): ExportDefinition<DeviceDto> {
+  return {
+    sheet: 'Devices',
+    columns: COLUMNS,
+    count: (db) => countFilteredDevices(db, f, now, customerId),
+    pages: (db) =>
+      keysetPages(
+        (after: string | null, size) => deviceExportPage(db, f, now, customerId, after, size),
+        (d) => d.serialNumber,
+      ),
+  };
 }
 
-/** The workbook of the given devices, as bytes. */
-export async function devicesWorkbook(devices: DeviceDto[]): Promise<Buffer> {
-  return writeXlsxFile(devices, { columns: COLUMNS, sheet: 'Devices', stickyRowsCount: 1 }).toBuffer();
+/** The known devices of a list of ids, in the order given, each once. */
+export function deviceIdsExport(ids: string[]): ExportDefinition<DeviceDto> {
+  const unique = [...new Set(ids)];
+  const PAGE = 2000;
+  return {
+    sheet: 'Devices',
+    columns: COLUMNS,
+    count: async (db) => {
+      let n = 0;
+      for (let i = 0; i < unique.length; i += PAGE) n += (await listDevicesByIds(db, unique.slice(i, i + PAGE))).length;
+      return n;
+    },
+    pages: async function* (db) {
+      for (let i = 0; i < unique.length; i += PAGE) yield await listDevicesByIds(db, unique.slice(i, i + PAGE));
+    },
+  };
 }

@@ -153,45 +153,10 @@ export async function countAllDevices(db: DB): Promise<number> {
  * their rows.
  */
 export async function listDevices(db: DB, f: DeviceListBody, now: Date, customerId?: string): Promise<DeviceList> {
-  const pg = isPostgres(db);
   // The filters read devices only; the customer join is added for the page (name, Customer sort),
   // not for the count: joined, counting 100,000 devices of a type read every one of their rows.
-  let q = db.selectFrom('devices as d');
-  // One customer's devices (customers: get-device-list/{customerId}); generalTotalCount is then theirs.
-  if (customerId !== undefined) q = q.where('d.customerId', '=', customerId);
-  if (f.searchValue) {
-    // Substring of the serial or IMEI (case-insensitive), or of the phone number's search key
-    // (digits without international or trunk prefix, as the palette search: '07712 345678' finds
-    // +447712345678). PostgreSQL: LIKE over the pg_trgm-indexed expressions; SQLite: the trigram
-    // FTS table devices_fts, which holds the same three keys (a LIKE scan there takes seconds at
-    // 1,000,000 devices).
-    const phone = queryPhoneKey(f.searchValue);
-    const usePhone = phone !== null && phone.length >= 3;
-    if (pg) {
-      const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
-      q = q.where((eb) =>
-        eb.or([
-          eb(sql`lower(d."serialNumber")`, 'like', sql`${like} escape '\\'`),
-          eb(sql`lower(d."imei")`, 'like', sql`${like} escape '\\'`),
-          ...(usePhone ? [eb(sql`search_phone_key(d."phoneNumber")`, 'like', `%${phone}%`)] : []),
-        ]),
-      );
-    } else {
-      let match = `{serial imei} : ${ftsPhrase(f.searchValue)}`;
-      if (usePhone) match += ` OR phone : ${ftsPhrase(phone)}`;
-      q = q.where(sql<boolean>`d.rowid in (select rowid from devices_fts where devices_fts match ${match})`);
-    }
-  }
-  if (f.deviceTypeIds.length) q = oneOf(q, 'd.type', f.deviceTypeIds);
-  if (f.statusIds.length) q = oneOf(q, 'd.status', f.statusIds);
-  if (f.orderNumber) q = q.where(sql`lower(d."orderNumber")`, '=', f.orderNumber.toLowerCase());
-  if (f.assigned !== null) q = q.where('d.isUserAssigned', '=', literal(f.assigned ? 1 : 0));
-  const beforeBand = q;
-  if (f.lastConfig) {
-    if (f.lastConfig <= 3) q = q.where('d.lastConfigurationDate', '>=', bandSince(f.lastConfig, now));
-    else if (f.lastConfig === 4) q = q.where('d.lastConfigurationDate', '<', bandSince(4, now));
-    else if (f.lastConfig === 5) q = q.where('d.lastConfigurationDate', 'is', null);
-  }
+  const beforeBand = filteredBeforeBand(db, f, customerId);
+  const q = withBand(beforeBand, f, now);
   const dir = f.desc ? 'desc' : 'asc';
   const col = SORT[f.orderBy];
   // A Type or Status sort filtered to one type or status orders by the serial number alone.
@@ -279,6 +244,84 @@ async function withNeverConfiguredIndex(db: DB, page: CompiledQuery): Promise<Ro
   const at = page.sql.lastIndexOf(from); // the page's serial numbers (the inner query)
   const text = `${page.sql.slice(0, at)}${from} indexed by "devices_never_configured_idx"${page.sql.slice(at + from.length)}`;
   return (await db.executeQuery<Row>(CompiledQuery.raw(text, [...page.parameters]))).rows;
+}
+
+type DeviceFilterBody = Omit<DeviceListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>;
+
+/** The devices the list's filters select apart from the Last Config band (one customer's when customerId is given). */
+function filteredBeforeBand(db: DB, f: DeviceFilterBody, customerId?: string) {
+  const pg = isPostgres(db);
+  let q = db.selectFrom('devices as d');
+  // One customer's devices (customers: get-device-list/{customerId}); generalTotalCount is then theirs.
+  if (customerId !== undefined) q = q.where('d.customerId', '=', customerId);
+  if (f.searchValue) {
+    // Substring of the serial or IMEI (case-insensitive), or of the phone number's search key
+    // (digits without international or trunk prefix, as the palette search: '07712 345678' finds
+    // +447712345678). PostgreSQL: LIKE over the pg_trgm-indexed expressions; SQLite: the trigram
+    // FTS table devices_fts, which holds the same three keys (a LIKE scan there takes seconds at
+    // 1,000,000 devices).
+    const phone = queryPhoneKey(f.searchValue);
+    const usePhone = phone !== null && phone.length >= 3;
+    if (pg) {
+      const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
+      q = q.where((eb) =>
+        eb.or([
+          eb(sql`lower(d."serialNumber")`, 'like', sql`${like} escape '\\'`),
+          eb(sql`lower(d."imei")`, 'like', sql`${like} escape '\\'`),
+          ...(usePhone ? [eb(sql`search_phone_key(d."phoneNumber")`, 'like', `%${phone}%`)] : []),
+        ]),
+      );
+    } else {
+      let match = `{serial imei} : ${ftsPhrase(f.searchValue)}`;
+      if (usePhone) match += ` OR phone : ${ftsPhrase(phone)}`;
+      q = q.where(sql<boolean>`d.rowid in (select rowid from devices_fts where devices_fts match ${match})`);
+    }
+  }
+  if (f.deviceTypeIds.length) q = oneOf(q, 'd.type', f.deviceTypeIds);
+  if (f.statusIds.length) q = oneOf(q, 'd.status', f.statusIds);
+  if (f.orderNumber) q = q.where(sql`lower(d."orderNumber")`, '=', f.orderNumber.toLowerCase());
+  if (f.assigned !== null) q = q.where('d.isUserAssigned', '=', literal(f.assigned ? 1 : 0));
+  return q;
+}
+
+/** The Last Config band of the list's filters on top of the others. */
+function withBand(q: ReturnType<typeof filteredBeforeBand>, f: DeviceFilterBody, now: Date) {
+  let out = q;
+  if (f.lastConfig) {
+    if (f.lastConfig <= 3) out = out.where('d.lastConfigurationDate', '>=', bandSince(f.lastConfig, now));
+    else if (f.lastConfig === 4) out = out.where('d.lastConfigurationDate', '<', bandSince(4, now));
+    else if (f.lastConfig === 5) out = out.where('d.lastConfigurationDate', 'is', null);
+  }
+  return out;
+}
+
+/** The devices the list's filters select (one customer's when customerId is given), without columns or order. */
+export function filteredDevices(db: DB, f: DeviceFilterBody, now: Date, customerId?: string) {
+  return withBand(filteredBeforeBand(db, f, customerId), f, now);
+}
+
+type DeviceFilter = Parameters<typeof filteredDevices>[1];
+
+/** How many devices the filters select: the export's total. */
+export async function countFilteredDevices(db: DB, f: DeviceFilter, now: Date, customerId?: string): Promise<number> {
+  const r = await filteredDevices(db, f, now, customerId)
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/**
+ * One keyset page of an export: the filtered devices after `afterSerial` in serial-number order
+ * (serial numbers are unique), with their customer. Never OFFSET: each page starts from the index.
+ */
+export async function deviceExportPage(db: DB, f: DeviceFilter, now: Date, customerId: string | undefined, afterSerial: string | null, limit: number) {
+  let q = filteredDevices(db, f, now, customerId)
+    .leftJoin('customers as c', 'c.id', 'd.customerId')
+    .selectAll('d')
+    .select(['c.name as customerName', 'c.tenantId as customerTenantId']);
+  if (afterSerial !== null) q = q.where('d.serialNumber', '>', afterSerial);
+  const rows = (await q.orderBy('d.serialNumber').limit(limit).execute()) as Row[];
+  return rows.map(toDto);
 }
 
 export async function findDeviceById(db: DB, id: string): Promise<DeviceDto | undefined> {

@@ -1,7 +1,7 @@
 // Device stock endpoints (spec document 2 §7 "Stock service"): the asset list, lookups by id,
 // serial, ids and serials, the general-details update, the three bulk changes and the CSV
 // import. Shapes and error answers are described in src/shared/schemas/devices.ts (the contract).
-// Export (list-with-filters, list-by-ids as .xlsx) is not served yet: write-excel-file is not installed.
+// Exports (list-with-filters, list-by-ids as .xlsx) are jobs of the export pool (src/server/exports).
 import Papa from 'papaparse';
 import { deps, ApiError, badRequest, badTextKind, conflict, TEXT_MESSAGES, type Api, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
@@ -10,7 +10,9 @@ import { CODE, MSG } from '../../../shared/messages.js';
 import { P } from '../../../shared/permissions.js';
 import { DEVICE_TYPES, isValidId, normaliseId } from '../../../shared/codes.js';
 import type { DeviceTable } from '../../db/schema.js';
-import { devicesWorkbook, exportFileName, XLSX_TYPE } from './export.js';
+import { EXPORT_LABEL } from '../../../shared/export-format.js';
+import { exportResponse } from '../../exports/routes.js';
+import type { ExportPool } from '../../exports/pool.js';
 import {
   changeDeviceTypeBody,
   changeOrderNumberManyBody,
@@ -55,9 +57,6 @@ import {
 } from './repo.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
-/** The most devices one export holds, and the page the filtered export reads them in. */
-const EXPORT_MAX = 200_000;
-const EXPORT_PAGE = 2_000;
 const deviceNotFound = () => new ApiError(404, MSG.deviceUnknown, CODE.deviceNotFound);
 
 function pathId(c: Ctx) {
@@ -87,7 +86,7 @@ async function bulkChange(
   return c.json(out satisfies BulkChangeResponse);
 }
 
-export function deviceRoutes(api: Api) {
+export function deviceRoutes(api: Api, exports: ExportPool) {
   api.post(
     '/api/v1/device/get-list',
     {
@@ -252,38 +251,26 @@ export function deviceRoutes(api: Api) {
       bulkChange(c, user.id, 'device.change-type', { type: body.newDeviceType }, (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now)),
   );
 
-  // Exports (spec §7: blob answers; §9: xlsx named by a label and a timestamp). Up to EXPORT_MAX
-  // devices; the filtered export reads the list a page at a time with the list query itself.
-  const xlsx = async (c: Ctx, devices: DeviceDto[]) => {
-    if (!devices.length) throw badRequest(MSG.exportPayloadEmpty, CODE.validation);
-    const at = deps(c).config.now();
-    const body = await devicesWorkbook(devices);
-    return c.body(new Uint8Array(body), 200, {
-      'Content-Type': XLSX_TYPE,
-      'Content-Disposition': `attachment; filename="${exportFileName('Devices', at)}"`,
-      'Cache-Control': 'no-store',
-    });
-  };
-
+  // Exports (spec §7: blob answers; §9: xlsx named by a label and a timestamp): jobs of the export
+  // pool, streamed as they are written (src/server/exports).
   api.post(
     '/api/v1/device/export/list-with-filters',
     { access: P.DeviceExport, json: deviceListBody, sample: { json: { page: 1, pageSize: 10 } } },
-    async (c, { body }) => {
-      const { db, config } = deps(c);
-      const devices: DeviceDto[] = [];
-      for (let page = 1; devices.length < EXPORT_MAX; page++) {
-        const chunk = await listDevices(db, { ...body, page, pageSize: EXPORT_PAGE }, config.now());
-        devices.push(...chunk.devices);
-        if (chunk.devices.length < EXPORT_PAGE) break;
-      }
-      return xlsx(c, devices.slice(0, EXPORT_MAX));
-    },
+    (c, { body, user }) =>
+      exportResponse(
+        c,
+        exports,
+        user,
+        { kind: 'devices', filter: body, now: deps(c).config.now().toISOString() },
+        EXPORT_LABEL.devices,
+        MSG.deviceExportFailed,
+      ),
   );
 
   api.post(
     '/api/v1/device/export/list-by-ids',
     { access: P.DeviceExport, bodyLimit: 'upload', json: deviceIdsBody, sample: { json: { ids: [SAMPLE_ID] } } },
-    async (c, { body }) => xlsx(c, await listDevicesByIds(deps(c).db, body.ids)),
+    (c, { body, user }) => exportResponse(c, exports, user, { kind: 'deviceIds', ids: body.ids }, EXPORT_LABEL.devices, MSG.deviceExportFailed),
   );
 
   api.post(

@@ -1,6 +1,7 @@
 // Live devices routes (spec document 2 §7 "Device configuration requests", "Devices data
 // service", the negotiate call; our ingestion endpoint for gateways). Shapes and rules:
 // src/shared/schemas/live.ts. Every change that a watching screen must see is published on the hub.
+import { londonText, withZone } from '../../../shared/export-format.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import Papa from 'papaparse';
 import { ApiError, badRequest, deps, errorBody, notFound, readJson, type Api, type Ctx, type Deps } from '../../http.js';
@@ -221,11 +222,19 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
       const { Items } = await lastMessages(db, body, config.now().getTime(), false);
       if (!Items.length) throw badRequest(MSG.exportPayloadEmpty);
       return csv(c, 'TestingConfiguration', [
-        ['Serial Number', 'Device Type', 'Date', 'Message', 'Battery', 'Signal', 'Connected'],
+        ['Serial Number', 'Device Type', withZone('Date'), 'Message', 'Battery', 'Signal', 'Connected'],
         ...Items.map((r) =>
           r.IsEmpty
-            ? [cell(r.SerialNumber), cell(r.DeviceType.Name), 'No communication received from this device', '', '', '', r.IsConnected ? 'Yes' : 'No']
-            : [cell(r.SerialNumber), cell(r.DeviceType.Name), cell(r.Date), cell(r.Message), cell(r.Battery), cell(r.Signal), r.IsConnected ? 'Yes' : 'No'],
+            ? [cell(r.SerialNumber), cell(r.DeviceType.Name), '', 'No communication received from this device', '', '', r.IsConnected ? 'Yes' : 'No']
+            : [
+                cell(r.SerialNumber),
+                cell(r.DeviceType.Name),
+                londonText(r.Date),
+                cell(r.Message),
+                cell(r.Battery),
+                cell(r.Signal),
+                r.IsConnected ? 'Yes' : 'No',
+              ],
         ),
       ]);
     },
@@ -252,7 +261,7 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
       const { Items } = await configurationList(deps(c).db, body, false);
       if (!Items.length) throw badRequest(MSG.exportPayloadEmpty);
       return csv(c, 'CurrentConfiguration', [
-        ['Serial Number', 'Device Type', 'Tracking', 'Fall Detection', 'Call 1 Type', 'Call 2 Type', 'Last Updated'],
+        ['Serial Number', 'Device Type', 'Tracking', 'Fall Detection', 'Call 1 Type', 'Call 2 Type', withZone('Last Updated')],
         ...Items.map((r) =>
           r.LastUpdated === null
             ? [cell(r.Serial), cell(r.Type.Name), 'No configuration for this device', '', '', '', '']
@@ -263,7 +272,7 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
                 r.IsFallDetection == null ? '-' : r.IsFallDetection ? `On - ${fallPresetName(r.FallDetectionSettings, r.FirmwareVersion)}` : 'Off',
                 cell(r.Call1Type?.Name ?? '-'),
                 cell(r.Call2Type?.Name ?? '-'),
-                cell(r.LastUpdated),
+                londonText(r.LastUpdated),
               ],
         ),
       ]);

@@ -1,0 +1,217 @@
+// The export pool: every export (devices, a customer's devices, devices by ids, customers, alarm
+// reports) runs on a piscina worker thread with its own read-only database connection; the request
+// loop only validates, authorises, queues and streams the bytes the worker posts. Bounded and fair:
+// one export per user at a time (queued or running), at most `maxQueue` waiting for a thread,
+// both refused with 429 in the API's error shape. Each export is a job with an id its owner can
+// poll for progress (rows written of total) and cancel.
+//
+// Without a database source (an in-memory SQLite test database, which another thread cannot open)
+// the same task runs in this thread over the same port protocol.
+import { availableParallelism } from 'node:os';
+import { MessageChannel, type MessagePort } from 'node:worker_threads';
+import { randomUUID } from 'node:crypto';
+import { Piscina } from 'piscina';
+import type { DB, DbSource } from '../db/index.js';
+import { ApiError } from '../http.js';
+import { CODE, MSG } from '../../shared/messages.js';
+import { EXPORT_ROW_CAP } from '../../shared/export-format.js';
+import type { ControlMessage, ExportJob, TaskMessage, TaskResult } from './task.js';
+import type { ExportJobState, ExportProgress } from '../../shared/schemas/exports.js';
+import type { WorkerInput } from './worker.js';
+
+export type ExportPoolOptions = {
+  db: DB;
+  source?: DbSource;
+  /** worker threads (EXPORT_WORKERS); default: one less than the cores, at least 1 */
+  size?: number;
+  /** exports that may wait for a thread before more are refused (EXPORT_QUEUE); default 8 */
+  maxQueue?: number;
+  /** rows per export (default EXPORT_ROW_CAP) */
+  cap?: number;
+  log: (e: Record<string, unknown>) => void;
+};
+
+type Job = {
+  id: string;
+  userId: string;
+  state: ExportJobState;
+  total: number | null;
+  written: number;
+  omitted: number;
+  cancel: () => void;
+};
+
+export type StartedExport = { id: string; total: number; omitted: number; body: ReadableStream<Uint8Array> };
+
+/** How long a download may take no bytes before its export is cancelled. */
+const STALL_MS = 60_000;
+/** How long a finished job's progress stays readable. */
+const KEEP_FINISHED_MS = 60_000;
+
+export const defaultPoolSize = () => Math.max(1, availableParallelism() - 1);
+
+export function createExportPool(o: ExportPoolOptions) {
+  const size = o.size ?? defaultPoolSize();
+  const maxQueue = o.maxQueue ?? 8;
+  const cap = o.cap ?? EXPORT_ROW_CAP;
+  const tsx = process.execArgv.some((a) => a.includes('tsx'));
+  const piscina = o.source
+    ? new Piscina<WorkerInput, TaskResult>({
+        filename: new URL('./worker.ts', import.meta.url).href,
+        minThreads: 0,
+        maxThreads: size,
+        idleTimeout: 30_000,
+        atomics: 'disabled',
+        // The worker is TypeScript: it needs tsx's loader as this process does (tests run without it).
+        execArgv: tsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+      })
+    : undefined;
+  const jobs = new Map<string, Job>();
+  const active = new Map<string, Job>(); // user id → their queued or running export
+  const pending = new Set<Promise<unknown>>();
+  let accepting = true;
+
+  const queued = () => [...active.values()].filter((j) => j.state === 'queued').length;
+
+  function runTask(job: ExportJob, port: MessagePort): Promise<TaskResult> {
+    if (piscina) return piscina.run({ source: o.source!, job, port, cap }, { transferList: [port] as never });
+    // In this thread (no source to open): same task, same protocol.
+    return import('./task.js').then(({ exportTask }) => exportTask(o.db, job, port, cap));
+  }
+
+  /**
+   * Queues an export for a user and resolves once its worker has counted the rows: the total, and a
+   * body that streams the file as it is written (cancelling the body cancels the export). A total
+   * of 0 has an empty body. Refuses (429) a second export of the same user and a full queue.
+   */
+  async function start(userId: string, job: ExportJob, requestedId?: string): Promise<StartedExport> {
+    if (!accepting) throw new ApiError(503, MSG.exportQueueFull, CODE.exportQueueFull);
+    if (active.has(userId)) throw new ApiError(429, MSG.exportAlreadyRunning, CODE.exportBusy);
+    if (queued() >= maxQueue) throw new ApiError(429, MSG.exportQueueFull, CODE.exportQueueFull);
+    const id = requestedId && !jobs.has(requestedId) ? requestedId : randomUUID();
+    const { port1, port2 } = new MessageChannel();
+    const chunks: Uint8Array[] = [];
+    let ended = false;
+    let failure: Error | undefined;
+    let notify: (() => void) | undefined;
+    let startedResolve!: (total: number) => void;
+    let startedReject!: (e: Error) => void;
+    const started = new Promise<number>((res, rej) => ((startedResolve = res), (startedReject = rej)));
+    const rec: Job = {
+      id,
+      userId,
+      state: 'queued',
+      total: null,
+      written: 0,
+      omitted: 0,
+      cancel: () => {
+        if (rec.state !== 'queued' && rec.state !== 'running') return;
+        rec.state = 'cancelled';
+        port1.postMessage({ type: 'cancel' } satisfies ControlMessage);
+        ended = true;
+        notify?.();
+      },
+    };
+    jobs.set(id, rec);
+    active.set(userId, rec);
+
+    port1.on('message', (m: TaskMessage) => {
+      if (m.type === 'start') {
+        rec.total = m.total;
+        rec.omitted = Math.max(0, m.total - cap);
+        if (rec.state === 'queued') rec.state = 'running';
+        startedResolve(m.total);
+      } else if (m.type === 'data') chunks.push(m.chunk);
+      else if (m.type === 'progress') rec.written = m.written;
+      else if (m.type === 'end') {
+        rec.written = m.written;
+        rec.omitted = m.omitted;
+        if (rec.state === 'running') rec.state = m.cancelled ? 'cancelled' : 'done';
+        ended = true;
+        port1.close();
+      }
+      notify?.();
+    });
+
+    const task = runTask(job, port2)
+      .catch((e: unknown) => {
+        failure = e instanceof Error ? e : new Error(String(e));
+        if (rec.state !== 'cancelled') rec.state = 'failed';
+        o.log({ msg: 'export failed', kind: job.kind, error: String(failure.stack ?? failure) });
+        startedReject(failure);
+        notify?.();
+      })
+      .finally(() => {
+        if (failure) port1.close();
+        if (active.get(userId) === rec) active.delete(userId);
+        if (rec.state === 'queued' || rec.state === 'running') rec.state = failure ? 'failed' : 'done';
+        setTimeout(() => jobs.delete(id), KEEP_FINISHED_MS).unref();
+        pending.delete(task);
+      });
+    pending.add(task);
+
+    const total = await started;
+    // A download nobody reads would hold a worker: cancelled after STALL_MS without taking bytes.
+    const stalled = setTimeout(() => rec.cancel(), STALL_MS);
+    stalled.unref();
+    void task.finally(() => clearTimeout(stalled));
+    const body = new ReadableStream<Uint8Array>(
+      {
+        async pull(ctrl) {
+          while (!chunks.length && !ended && !failure) await new Promise<void>((r) => (notify = r));
+          const chunk = chunks.shift();
+          if (chunk) {
+            ctrl.enqueue(chunk);
+            port1.postMessage({ type: 'ack', bytes: chunk.byteLength } satisfies ControlMessage);
+            stalled.refresh();
+          } else if (failure) ctrl.error(failure);
+          else ctrl.close();
+        },
+        cancel() {
+          rec.cancel();
+        },
+      },
+      { highWaterMark: 0 },
+    );
+    return { id, total, omitted: rec.omitted, body };
+  }
+
+  const progressOf = (j: Job): ExportProgress => ({ Id: j.id, State: j.state, Written: j.written, Total: j.total, Omitted: j.omitted });
+
+  return {
+    start,
+    /** A job's progress, for its owner only. */
+    progress(userId: string, id: string): ExportProgress | undefined {
+      const j = jobs.get(id);
+      return j && j.userId === userId ? progressOf(j) : undefined;
+    },
+    /** Cancels a queued or running job of its owner; false when there is none. */
+    cancel(userId: string, id: string): boolean {
+      const j = jobs.get(id);
+      if (!j || j.userId !== userId) return false;
+      j.cancel();
+      return true;
+    },
+    /** Threads, running and queued exports (for tests and health). */
+    stats: () => ({
+      threads: piscina?.threads.length ?? 0,
+      running: [...active.values()].filter((j) => j.state === 'running').length,
+      queued: queued(),
+      busyTasks: pending.size,
+    }),
+    /** Stops taking exports and waits for those queued or running to finish. */
+    async drain() {
+      accepting = false;
+      await Promise.allSettled([...pending]);
+    },
+    /** Cancels every export and ends the worker threads. */
+    async close() {
+      accepting = false;
+      for (const j of active.values()) j.cancel();
+      await Promise.allSettled([...pending]);
+      await piscina?.destroy();
+    },
+  };
+}
+
+export type ExportPool = ReturnType<typeof createExportPool>;

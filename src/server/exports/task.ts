@@ -1,0 +1,146 @@
+// One export, as a pool worker runs it: counts the rows, then reads them a keyset page at a time and
+// writes them with the streaming .xlsx writer of @zurmokeeper/exceljs, posting the bytes over a
+// MessagePort as they are written. The port carries flow control both ways: the request side acks
+// every chunk it has handed on, and the worker stops writing while MAX_IN_FLIGHT bytes are
+// unacknowledged, so a slow download holds the worker instead of filling memory. A 'cancel'
+// message stops it between rows; nothing is written to disk.
+import { Writable } from 'node:stream';
+import type { MessagePort } from 'node:worker_threads';
+import ExcelJS from '@zurmokeeper/exceljs';
+import type { DB } from '../db/index.js';
+import { EXPORT_DATE_FORMAT, londonCellDate } from '../../shared/export-format.js';
+import { MSG } from '../../shared/messages.js';
+import type { ExportDefinition } from './definition.js';
+import type { DeviceListBody } from '../../shared/schemas/devices.js';
+import type { CustomerListBody } from '../../shared/schemas/customers.js';
+import type { AlarmReportExportBody } from '../../shared/schemas/alarm-reports.js';
+import { deviceExport, deviceIdsExport } from '../modules/devices/export.js';
+import { customerExport } from '../modules/customers/export.js';
+import { alarmReportExport } from '../modules/alarm-reports/export.js';
+
+/** What to export: plain data (it crosses to a worker thread). `now` is an ISO instant. */
+export type ExportJob =
+  | { kind: 'devices'; filter: Omit<DeviceListBody, 'page' | 'pageSize'>; customerId?: string; now: string }
+  | { kind: 'deviceIds'; ids: string[] }
+  | { kind: 'customers'; filter: CustomerListBody }
+  | { kind: 'alarmReports'; filter: AlarmReportExportBody; now: string };
+
+/** Worker → request side. */
+export type TaskMessage =
+  | { type: 'start'; total: number }
+  | { type: 'data'; chunk: Uint8Array }
+  | { type: 'progress'; written: number }
+  | { type: 'end'; written: number; omitted: number; cancelled: boolean };
+/** Request side → worker. */
+export type ControlMessage = { type: 'ack'; bytes: number } | { type: 'cancel' };
+
+export type TaskResult = { written: number; omitted: number; cancelled: boolean };
+
+function definitionOf(job: ExportJob): ExportDefinition<unknown> {
+  switch (job.kind) {
+    case 'devices':
+      return deviceExport(job.filter, new Date(job.now), job.customerId) as ExportDefinition<unknown>;
+    case 'deviceIds':
+      return deviceIdsExport(job.ids) as ExportDefinition<unknown>;
+    case 'customers':
+      return customerExport(job.filter) as ExportDefinition<unknown>;
+    case 'alarmReports':
+      return alarmReportExport(job.filter, new Date(job.now)) as ExportDefinition<unknown>;
+  }
+}
+
+/** Unacknowledged bytes a worker may have posted (a small file is written whole without waiting). */
+const MAX_IN_FLIGHT = 256 * 1024;
+
+export async function exportTask(db: DB, job: ExportJob, port: MessagePort, cap: number): Promise<TaskResult> {
+  let inFlight = 0;
+  let cancelled = false;
+  let waiters: (() => void)[] = [];
+  /** Resolves at the next ack or cancel. */
+  const changed = () => new Promise<void>((r) => waiters.push(r));
+  let onCancel!: () => void;
+  const cancelSignal = new Promise<'cancelled'>((r) => (onCancel = () => r('cancelled')));
+  // Node takes a transfer list as the second argument (its types only describe the web options object).
+  const post = (m: TaskMessage, transfer?: ArrayBuffer[]) => port.postMessage(m, transfer as never);
+  port.on('message', (m: ControlMessage) => {
+    if (m.type === 'ack') inFlight -= m.bytes;
+    else if (m.type === 'cancel') {
+      cancelled = true;
+      onCancel();
+    }
+    const woken = waiters;
+    waiters = [];
+    for (const w of woken) w();
+  });
+  const room = async () => {
+    while (inFlight >= MAX_IN_FLIGHT && !cancelled) await changed();
+  };
+  try {
+    const def = definitionOf(job);
+    const total = await def.count(db);
+    post({ type: 'start', total });
+    if (total === 0 || cancelled) return end({ written: 0, omitted: 0, cancelled });
+
+    const out = new Writable({
+      highWaterMark: 256 * 1024,
+      write(chunk: Buffer, _enc, done) {
+        if (cancelled) return done();
+        const copy = new Uint8Array(chunk); // its own buffer, moved (not copied) to the request side
+        inFlight += copy.byteLength;
+        post({ type: 'data', chunk: copy }, [copy.buffer as ArrayBuffer]);
+        room().then(() => done(), done);
+      },
+    });
+    const finished = new Promise<void>((resolve, reject) => {
+      out.on('finish', resolve);
+      out.on('error', reject);
+    });
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    const ws = wb.addWorksheet(def.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
+    ws.columns = def.columns.map((c, i) => ({
+      key: String(i),
+      header: c.header,
+      width: c.width,
+      ...(c.date ? { style: { numFmt: EXPORT_DATE_FORMAT } } : {}),
+    }));
+    const columns = def.columns;
+    let written = 0;
+    read: for await (const rows of def.pages(db)) {
+      for (const r of rows) {
+        if (written >= cap || cancelled) break read;
+        ws.addRow(columns.map((c) => (c.date ? (londonCellDate(c.value(r) as string | null) ?? null) : (c.value(r) ?? null)))).commit();
+        written++;
+      }
+      post({ type: 'progress', written });
+      // The zip writer compresses on libuv's threads: let the event loop turn so the page's bytes
+      // reach the port, and wait while the download has not taken them (flat memory, any size).
+      await new Promise((r) => setImmediate(r));
+      while ((out.writableNeedDrain || inFlight >= MAX_IN_FLIGHT) && !cancelled)
+        await new Promise<void>((r) => {
+          const go = () => (out.off('drain', go), r());
+          out.once('drain', go);
+          waiters.push(go);
+        });
+    }
+    if (cancelled) {
+      out.destroy();
+      return end({ written, omitted: 0, cancelled: true });
+    }
+    const omitted = written >= cap ? Math.max(0, total - written) : 0;
+    if (omitted) ws.addRow([MSG.exportRowsLeftOut(omitted, cap)]).commit();
+    ws.commit();
+    // Cancelled while the rest is flushed: stop there.
+    if ((await Promise.race([wb.commit().then(() => finished), cancelSignal])) === 'cancelled') {
+      out.destroy();
+      return end({ written, omitted: 0, cancelled: true });
+    }
+    return end({ written, omitted, cancelled: false });
+  } finally {
+    port.removeAllListeners('message');
+  }
+
+  function end(r: TaskResult): TaskResult {
+    post({ type: 'end', ...r });
+    return r;
+  }
+}
