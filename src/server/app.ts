@@ -22,6 +22,7 @@ import { METRICS_CONTENT_TYPE, metricsAuthorized, requestMetrics, scrape } from 
 import { ssoRoutes } from './auth/sso/routes.js'; // sso (#12)
 import { createHub } from './realtime/hub.js';
 import { liveRoutes } from './modules/live/routes.js';
+import { adminRoutes } from './modules/admin/routes.js';
 
 /** The palette search with each module's group registered (the order breaks ties between groups). */
 export function createSearch(db: DB) {
@@ -102,6 +103,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   searchRoutes(api, services.search);
   ssoRoutes(api); // sso (#12)
   liveRoutes(api, services.hub);
+  adminRoutes(api);
 
   return { app, routes: api.routes, services };
 }

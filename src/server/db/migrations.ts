@@ -9,6 +9,7 @@ import { m008 } from './migrations/008-alarm-reports.js';
 import { m009 } from './migrations/009-customers.js';
 import { m010 } from './migrations/010-live.js';
 import { m011 } from './migrations/011-sso.js'; // sso (#12)
+import { m018 } from './migrations/018-sso-domain-customer.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -353,6 +354,7 @@ export const migrations: Record<string, Migration> = {
   '009_customers': m009,
   '010_live': m010,
   '011_sso': m011, // sso (#12)
+  '018_sso_domain_customer': m018,
 };
 
 class StaticProvider implements MigrationProvider {
