@@ -77,7 +77,7 @@ export const loginMethodBody = v.object({
 });
 
 /** POST /ps-admin/audit/get-list */
-export const AUDIT_PAGE_SIZES = [50, 100, 200] as const;
+export const AUDIT_PAGE_SIZES = [25, 50, 100, 200] as const;
 const text = (field: string) =>
   v.optional(v.pipe(v.string(`${field} must be text.`), v.trim(), v.maxLength(100, `${field} can be at most 100 characters long.`), v.check(noNul)), '');
 const isoDate = (field: string) =>
@@ -98,7 +98,7 @@ export const auditListBody = v.object({
   from: isoDate('from'),
   to: isoDate('to'),
   pageNumber: v.optional(v.pipe(v.number('pageNumber must be a number.'), v.integer(), v.minValue(1), v.maxValue(1_000_000)), 1),
-  pageSize: v.optional(v.picklist(AUDIT_PAGE_SIZES, 'pageSize must be 50, 100 or 200.'), 100),
+  pageSize: v.optional(v.picklist(AUDIT_PAGE_SIZES, 'pageSize must be 25, 50, 100 or 200.'), 100),
 });
 export type AuditListRequest = v.InferInput<typeof auditListBody>;
 

@@ -1,0 +1,28 @@
+// Where an audit entry's record opens: the entity kinds the server writes, mapped to their routes.
+import { getHref, type RouteId } from '../../paths';
+
+const RECORD_ROUTES: Record<string, { route: RouteId; param: string }> = {
+  customer: { route: 'customerAccount', param: 'customerId' },
+  device: { route: 'device', param: 'deviceId' },
+  person: { route: 'personEdit', param: 'userId' },
+  alarmReport: { route: 'alarmReport', param: 'alarmId' },
+};
+
+/** The entity kinds the audit trail filter offers. */
+export const AUDIT_ENTITIES = ['customer', 'device', 'person', 'alarmReport', 'feature', 'globalSetting', 'ssoDomain'] as const;
+
+export function auditRecordHref(entity: string, entityId: string | null): { route: RouteId; href: string } | null {
+  const r = RECORD_ROUTES[entity];
+  if (!r || !entityId) return null;
+  return { route: r.route, href: getHref(r.route, { [r.param]: entityId }) };
+}
+
+/** Details as one line: `key: value` pairs, before → after where the write knows both. */
+export function describeDetails(details: unknown): string {
+  if (details == null || typeof details !== 'object') return details == null ? '' : String(details);
+  const d = details as Record<string, unknown>;
+  if ('before' in d && 'after' in d) return `${JSON.stringify(d.before)} → ${JSON.stringify(d.after)}`;
+  return Object.entries(d)
+    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(', ');
+}
