@@ -1,0 +1,83 @@
+// Provider administration in Chromium: the provider admin opens Provider Settings (g s), switches
+// on 'Require a second factor', and the change is stored and shows in the Audit Trail (g l); at the
+// next sign-in another user must enter an e-mailed code and their Two-Factor Authentication choice
+// no longer offers 'Disabled'. The read-only admin sees the settings with every switch disabled.
+// Screenshots of both screens at 1440x900 and 1024x768 (in the test output directory).
+import { test, expect, type Page } from '@playwright/test';
+import { dbQuery, signIn, signedInAs } from './helpers';
+import { first, group } from '../helpers/lists';
+import { MSG, PAGE_TITLES } from '../../src/shared/messages';
+
+const shoot = async (page: Page, name: string) => {
+  for (const [w, h] of [
+    [1440, 900],
+    [1024, 768],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${w}x${h}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+};
+
+const keys = async (page: Page, ...k: string[]) => {
+  await page.locator('body').focus();
+  for (const key of k) await page.keyboard.press(key);
+};
+
+test('a provider admin enforces a second factor; it is audited and takes effect at the next sign-in', async ({ browser }) => {
+  const page = await browser.newPage();
+  await signedInAs(page, 'admin@demo.test');
+  await keys(page, 'g', 's');
+  await expect(page).toHaveURL(/\/provider-settings$/);
+  await expect(page.getByRole('region', { name: 'Workspace' }).getByRole('heading', { name: PAGE_TITLES.providerSettings })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Features' }).getByRole('switch')).toHaveCount(12);
+  const require2fa = page.getByRole('switch', { name: 'Require a second factor' });
+  await expect(require2fa).not.toBeChecked();
+  await shoot(page, 'provider-settings');
+  await require2fa.click();
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByText('A second factor is now required at sign-in.')).toBeVisible();
+  await expect(require2fa).toBeChecked();
+  expect(first(dbQuery<{ value: string }>("select value from globalSettings where key = 'TwoFactorAuthentication.Mode.Value'")).value).toBe('1');
+
+  // the audit trail names the admin and the values
+  await keys(page, 'g', 'l');
+  await expect(page).toHaveURL(/\/audit-trail$/);
+  const grid = page.getByRole('grid', { name: 'Audit entries' });
+  const row = grid.getByRole('row').filter({ hasText: 'global-setting.update' }).first();
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('0 → 1');
+  await shoot(page, 'audit-trail');
+  await page.close();
+
+  // next sign-in of another user: an e-mailed code, then no 'Disabled' in the 2FA choice
+  const user = await browser.newPage();
+  const email = 'arc-manager@demo.test';
+  const before = first(dbQuery<{ id: number }>('select coalesce(max(id), 0) as id from outbox where recipient = ?', email)).id;
+  await signIn(user, email);
+  const code = user.getByLabel('Verification code');
+  await expect(code).toBeVisible();
+  let body = '';
+  await expect
+    .poll(() => {
+      body = dbQuery<{ body: string }>('select body from outbox where recipient = ? and id > ? order by id desc limit 1', email, before)[0]?.body ?? '';
+      return body;
+    })
+    .toMatch(/\d{6}/);
+  await code.fill(group(/(\d{6})/, body));
+  await user.keyboard.press('Enter');
+  await expect(user.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await user.getByRole('button', { name: /^Profile menu/ }).click();
+  await user.getByRole('menuitem', { name: MSG.menuSettings }).click();
+  const choice = user.getByRole('radiogroup');
+  await expect(choice.getByRole('radio', { name: 'Email' })).toBeVisible();
+  await expect(choice.getByRole('radio', { name: MSG.twoFactorDisabled })).toHaveCount(0);
+  await user.close();
+});
+
+test('the read-only admin sees the provider settings but cannot change them', async ({ page }) => {
+  await signedInAs(page, 'admin-readonly@demo.test');
+  await keys(page, 'g', 's');
+  await expect(page.getByTestId('settings-read-only')).toBeVisible();
+  for (const s of await page.getByRole('switch').all()) await expect(s).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Add domain' })).toHaveCount(0);
+});
