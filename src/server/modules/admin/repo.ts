@@ -94,6 +94,7 @@ export async function listAudit(db: DB, f: AuditFilter, pageNumber: number, page
     base
       .select(['auditLog.id', 'auditLog.at', 'auditLog.actorId', 'auditLog.action', 'auditLog.entity', 'auditLog.entityId', 'auditLog.details'])
       .select(['persons.firstName', 'persons.lastName', 'persons.email'])
+      .orderBy('auditLog.at', 'desc')
       .orderBy('auditLog.id', 'desc')
       .limit(pageSize)
       .offset((pageNumber - 1) * pageSize)
