@@ -573,6 +573,10 @@ describe('every endpoint answers its contract', () => {
     await expectContract('PUT /ps-admin/settings/two-factor-mode', '/ps-admin/settings/two-factor-mode', { json: { value: 0 } });
     await expectContract('POST /ps-admin/sso-domains', '/ps-admin/sso-domains', { json: { domain: 'contract-company.test' } });
     await expectContract('DELETE /ps-admin/sso-domains', '/ps-admin/sso-domains?domain=contract-company.test');
+    expect(await expectContract('GET /ps-admin/persons/get-login-method', `/ps-admin/persons/get-login-method?id=${annId}`)).toEqual({
+      LoginMethod: 1,
+      SsoEmail: null,
+    });
     await expectContract('PUT /api/v1/person/:id/login-method', `/api/v1/person/${annId}/login-method`, { json: { loginMethod: 1, ssoEmail: null } });
     const audit = await expectContract('POST /ps-admin/audit/get-list', '/ps-admin/audit/get-list', { json: { pageSize: 50 } });
     expect(audit.Items.length).toBeGreaterThan(0);

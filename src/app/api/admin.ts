@@ -5,7 +5,7 @@
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { http } from './http';
 import { referenceKeys } from './reference';
-import type { AdminSettingsDto, AuditListDto, AuditListRequest, FeatureName } from '../../shared/schemas/admin';
+import type { AdminSettingsDto, AuditListDto, AuditListRequest, FeatureName, LoginMethodDto } from '../../shared/schemas/admin';
 import type { MessageResponse } from '../../shared/schemas/common';
 
 export const adminKeys = {
@@ -13,7 +13,14 @@ export const adminKeys = {
   settings: () => ['admin', 'settings'] as const,
   audit: () => ['admin', 'audit'] as const,
   auditList: (req: AuditListRequest) => ['admin', 'audit', 'list', req] as const,
+  loginMethod: (personId: string) => ['admin', 'login-method', personId] as const,
 };
+
+export const loginMethodQuery = (personId: string) =>
+  queryOptions({
+    queryKey: adminKeys.loginMethod(personId),
+    queryFn: ({ signal }) => http<LoginMethodDto>('/ps-admin/persons/get-login-method', { query: { id: personId }, signal }),
+  });
 
 export const adminSettingsQuery = () =>
   queryOptions({ queryKey: adminKeys.settings(), queryFn: ({ signal }) => http<AdminSettingsDto>('/ps-admin/settings', { signal }) });

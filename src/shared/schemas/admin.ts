@@ -76,6 +76,11 @@ export const loginMethodBody = v.object({
   ssoEmail: v.optional(v.nullable(v.union([v.literal(''), email('ssoEmail')])), null),
 });
 
+/** GET /ps-admin/persons/get-login-method?id= */
+export const loginMethodQuery = v.object({ id: guid('id') });
+export const loginMethodSchema = v.strictObject({ LoginMethod: v.number(), SsoEmail: v.nullable(v.string()) });
+export type LoginMethodDto = v.InferOutput<typeof loginMethodSchema>;
+
 /** POST /ps-admin/audit/get-list */
 export const AUDIT_PAGE_SIZES = [25, 50, 100, 200] as const;
 const text = (field: string) =>

@@ -160,6 +160,7 @@ export const ENDPOINTS = {
   'PUT /ps-admin/settings/two-factor-mode': messageResponseSchema,
   'POST /ps-admin/sso-domains': messageResponseSchema,
   'DELETE /ps-admin/sso-domains': messageResponseSchema,
+  'GET /ps-admin/persons/get-login-method': admin.loginMethodSchema,
   'PUT /api/v1/person/:id/login-method': messageResponseSchema,
   'POST /ps-admin/audit/get-list': admin.auditListSchema,
 

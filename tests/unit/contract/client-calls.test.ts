@@ -277,6 +277,7 @@ describe('client calls', () => {
         'POST /devices/get-last-messages ← api/live.ts#lastMessagesQuery',
         'GET /ps-admin/settings ← api/admin.ts#adminSettingsQuery',
         'POST /ps-admin/audit/get-list ← api/admin.ts#auditListQuery',
+        'GET /ps-admin/persons/get-login-method ← api/admin.ts#loginMethodQuery',
       ].sort(),
     );
     // Keys: an area root, then the endpoint's own name; no key is a prefix of another endpoint's key.

@@ -17,6 +17,8 @@ import {
   featureUpdateBody,
   LOGIN_METHOD,
   loginMethodBody,
+  loginMethodQuery,
+  type LoginMethodDto,
   ssoDomainAddBody,
   ssoDomainQuery,
   TWO_FACTOR_MODE,
@@ -114,6 +116,17 @@ export function adminRoutes(api: Api) {
         });
       });
       return c.json(ok(ADMIN_TEXT.domainRemoved(query.domain)));
+    },
+  );
+
+  api.get(
+    '/ps-admin/persons/get-login-method',
+    { access: P.SettingsView, query: loginMethodQuery, sample: { query: { id: '00000000-0000-4000-8000-000000000000' } } },
+    async (c, { query }) => {
+      const row = await deps(c).db.selectFrom('persons').select(['loginMethod', 'ssoEmail']).where('id', '=', query.id).executeTakeFirst();
+      if (!row) throw notFound(ADMIN_TEXT.personNotFound);
+      const body: LoginMethodDto = { LoginMethod: row.loginMethod, SsoEmail: row.ssoEmail ?? null };
+      return c.json(body);
     },
   );
 
