@@ -92,3 +92,33 @@ test('a provider admin enforces a second factor; it is audited and takes effect 
   expect(first(dbQuery<{ value: string }>("select value from globalSettings where key = 'TwoFactorAuthentication.Mode.Value'")).value).toBe('0');
   await page.close();
 });
+
+test('on the person form a provider admin switches a person to single sign-on and back; back to password e-mails a link', async ({ page }) => {
+  const email = 'arc-controller@demo.test';
+  const id = first(dbQuery<{ id: string }>('select id from persons where email = ?', email)).id;
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto(`/persons/edit/${id}`);
+  const card = page.getByRole('radiogroup', { name: 'Login method' });
+  await expect(card).toBeVisible();
+  await card.getByRole('radio', { name: 'Single sign-on' }).click();
+  await page.getByLabel('Single sign-on e-mail').fill('Controller@IdP.Demo.Test');
+  await page.getByRole('button', { name: 'Save login method' }).click();
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByText('Login method saved.')).toBeVisible();
+  expect(first(dbQuery<{ loginMethod: number; ssoEmail: string }>('select loginMethod, ssoEmail from persons where id = ?', id))).toEqual({
+    loginMethod: 2,
+    ssoEmail: 'controller@idp.demo.test',
+  });
+  await shoot(page, 'person-login-method');
+
+  const before = first(dbQuery<{ id: number }>('select coalesce(max(id), 0) as id from outbox where recipient = ?', email)).id;
+  await card.getByRole('radio', { name: 'Password' }).click();
+  await expect(page.getByText('Saving sends the person an e-mail to set a password.')).toBeVisible();
+  await page.getByRole('button', { name: 'Save login method' }).click();
+  await expect(
+    page.getByRole('region', { name: 'Notifications' }).getByText(`An e-mail to set a password was sent to ${email}.`, { exact: false }),
+  ).toBeVisible();
+  expect(first(dbQuery<{ loginMethod: number }>('select loginMethod from persons where id = ?', id)).loginMethod).toBe(1);
+  expect(dbQuery<{ subject: string }>('select subject from outbox where recipient = ? and id > ?', email, before).map((r) => r.subject)).toContain(
+    'Set your password',
+  );
+});
