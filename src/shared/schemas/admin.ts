@@ -129,3 +129,13 @@ export const auditEntrySchema = v.strictObject({
 export type AuditEntryDto = v.InferOutput<typeof auditEntrySchema>;
 export const auditListSchema = v.strictObject({ Items: v.array(auditEntrySchema), TotalCount: v.number() });
 export type AuditListDto = v.InferOutput<typeof auditListSchema>;
+
+/** An audit entry's details as one line: `key: value` pairs, or before → after where the write knows both. */
+export function describeAuditDetails(details: unknown): string {
+  if (details == null || typeof details !== 'object') return details == null ? '' : String(details);
+  const d = details as Record<string, unknown>;
+  if ('before' in d && 'after' in d) return `${JSON.stringify(d.before)} → ${JSON.stringify(d.after)}`;
+  return Object.entries(d)
+    .map(([k, x]) => `${k}: ${typeof x === 'string' ? x : JSON.stringify(x)}`)
+    .join(', ');
+}

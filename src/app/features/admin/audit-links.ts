@@ -16,13 +16,3 @@ export function auditRecordHref(entity: string, entityId: string | null): { rout
   if (!r || !entityId) return null;
   return { route: r.route, href: getHref(r.route, { [r.param]: entityId }) };
 }
-
-/** Details as one line: `key: value` pairs, before → after where the write knows both. */
-export function describeDetails(details: unknown): string {
-  if (details == null || typeof details !== 'object') return details == null ? '' : String(details);
-  const d = details as Record<string, unknown>;
-  if ('before' in d && 'after' in d) return `${JSON.stringify(d.before)} → ${JSON.stringify(d.after)}`;
-  return Object.entries(d)
-    .map(([k, v]) => `${k}: ${typeof v === 'string' ? v : JSON.stringify(v)}`)
-    .join(', ');
-}

@@ -16,8 +16,8 @@ import { auditListQuery } from '../../api/admin';
 import { format, isValid, parseISO } from 'date-fns';
 import { DATE_TIME_FORMAT } from '../../ui/filter-bar';
 import { PAGE_TITLES } from '../../../shared/messages';
-import { AUDIT_PAGE_SIZES, type AuditEntryDto, type AuditListRequest } from '../../../shared/schemas/admin';
-import { AUDIT_ENTITIES, auditRecordHref, describeDetails } from './audit-links';
+import { AUDIT_PAGE_SIZES, describeAuditDetails, type AuditEntryDto, type AuditListRequest } from '../../../shared/schemas/admin';
+import { AUDIT_ENTITIES, auditRecordHref } from './audit-links';
 
 type Filters = { actor: string; entity: string; action: string; from: string; to: string };
 type ListState = { page: number; pageSize: number; filters: Filters };
@@ -68,7 +68,7 @@ const columns: DataTableColumn<AuditEntryDto>[] = [
     header: 'Details',
     width: 'minmax(240px, 3fr)',
     cell: (e) => {
-      const text = describeDetails(e.Details);
+      const text = describeAuditDetails(e.Details);
       return <span title={text}>{text}</span>;
     },
   },

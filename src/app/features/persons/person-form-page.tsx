@@ -23,6 +23,7 @@ import { valibotResolver } from '../../ui/valibot-resolver';
 import { PageMessage } from '../../workspace/page-message';
 import '../../ui/data-table/list-widgets.css';
 import { LoginMethodCard } from '../../ui/login-method-card';
+import { HistoryPanel } from '../../ui/history-panel';
 
 export function PersonFormPage() {
   const { params, setTitle } = useTab();
@@ -247,6 +248,7 @@ function PersonForm({ detail, dict }: { detail?: PersonDetails; dict?: Dictionar
         </form>
       </Card>
       {editing && <LoginMethodCard personId={person.Id} />}
+      {editing && <HistoryPanel entity="person" entityId={person.Id} />}
     </Flex>
   );
 }
