@@ -118,6 +118,10 @@ test('on the person form a provider admin switches a person to single sign-on an
     page.getByRole('region', { name: 'Notifications' }).getByText(`An e-mail to set a password was sent to ${email}.`, { exact: false }),
   ).toBeVisible();
   expect(first(dbQuery<{ loginMethod: number }>('select loginMethod from persons where id = ?', id)).loginMethod).toBe(1);
+  // the person's History panel shows both changes by the admin
+  const history = page.getByLabel('History', { exact: true });
+  await expect(history.getByRole('row').filter({ hasText: 'login-method-changed' })).toHaveCount(2);
+  await expect(history.getByRole('row').filter({ hasText: 'login-method-changed' }).first()).toContainText('Alex Admin');
   expect(dbQuery<{ subject: string }>('select subject from outbox where recipient = ? and id > ?', email, before).map((r) => r.subject)).toContain(
     'Set your password',
   );
