@@ -9,6 +9,8 @@ import navUsers from './nav-users';
 import navAlarmReports from './nav-alarm-reports';
 import navBulkUpdate from './nav-bulk-update';
 import navProfile from './nav-profile';
+import navSettings from './nav-settings';
+import navAudit from './nav-audit';
 import personAdd from './person-add';
 import bulkAddSerial from './bulk-add-serial';
 import bulkClear from './bulk-clear';
@@ -60,6 +62,8 @@ export const COMMANDS: readonly Command[] = [
   navAlarmReports,
   navBulkUpdate,
   navProfile,
+  navSettings,
+  navAudit,
   ...listNav,
   personAdd,
   bulkAddSerial,

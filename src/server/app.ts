@@ -25,6 +25,7 @@ import { createIngestLimiter, liveRoutes } from './modules/live/routes.js';
 import { openApiRoutes } from './openapi.js';
 import { createExportPool } from './exports/pool.js';
 import { exportRoutes } from './exports/routes.js';
+import { adminRoutes } from './modules/admin/routes.js';
 
 /** The palette search with each module's group registered (the order breaks ties between groups). */
 export function createSearch(db: DB) {
@@ -121,6 +122,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   ssoRoutes(api); // sso (#12)
   liveRoutes(api, services.hub, services.ingestLimiter);
   openApiRoutes(app, api.routes); // the published contract and its reference page (outside the route table: they describe it)
+  adminRoutes(api);
 
   return { app, routes: api.routes, services };
 }

@@ -309,4 +309,21 @@ export const PAGE_TITLES = {
   customerSettings: 'System',
   alarmReports: 'Alarm Reports',
   alarmReport: 'Closed Alarm Report',
+  providerSettings: 'Provider Settings',
+  auditTrail: 'Audit Trail',
+} as const;
+
+/** Provider administration: the settings area, login methods and the audit trail. */
+export const ADMIN_TEXT = {
+  featureSaved: (name: string, on: boolean) => `${name} is now ${on ? 'on' : 'off'}.`,
+  twoFactorModeSaved: (enforced: boolean) => (enforced ? 'A second factor is now required at sign-in.' : 'A second factor is now optional.'),
+  domainAdded: (domain: string) => `${domain} now requires single sign-on.`,
+  domainRemoved: (domain: string) => `${domain} no longer requires single sign-on.`,
+  domainExists: (domain: string) => `${domain} already requires single sign-on.`,
+  domainNotFound: 'That domain does not require single sign-on.',
+  customerNotFound: 'Customer not found.',
+  personNotFound: 'Person not found.',
+  loginMethodSaved: 'Login method saved.',
+  setPasswordSent: (email: string) => `Login method saved. An e-mail to set a password was sent to ${email}.`,
+  readOnly: 'You can see these settings but not change them.',
 } as const;

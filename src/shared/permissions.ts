@@ -24,6 +24,12 @@ export const P = {
   AlarmReportAddNote: 'AdminPanel.AlarmReport.AddNote',
   AlarmReportView: 'AdminPanel.AlarmReport.View',
   AlarmReportExport: 'AdminPanel.AlarmReport.Export',
+  /** Ours: the provider settings area (features, global settings, single-sign-on domains), read. */
+  SettingsView: 'AdminPanel.Settings.View',
+  /** Ours: changing features, global settings, single-sign-on domains and a person's login method. */
+  SettingsManage: 'AdminPanel.Settings.Manage',
+  /** Ours: reading the audit trail. */
+  AuditView: 'AdminPanel.Audit.View',
 } as const;
 
 export type Permission = (typeof P)[keyof typeof P];
@@ -84,6 +90,8 @@ export const ROLE_PERMISSIONS: Record<RoleName, Permission[]> = {
     P.PersonListView,
     ...alarmRead,
     P.AlarmReportExport,
+    P.SettingsView,
+    P.AuditView,
   ],
   // ARC manager: runs the centre; reviews, annotates and exports alarm reports, sees staff.
   ArcManagerRole: [...own, ...alarmRead, P.AlarmReportAddNote, P.AlarmReportExport, P.PersonListView],

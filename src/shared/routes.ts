@@ -66,6 +66,8 @@ export const ROUTES = {
   customerSettings: { id: 'customerSettings', pattern: '/customers/:customerId/settings', permission: P.CustomerView, title: PAGE_TITLES.customerSettings },
   alarmReports: { id: 'alarmReports', pattern: '/alarm-reports', permission: P.AlarmReportListView, title: PAGE_TITLES.alarmReports },
   alarmReport: { id: 'alarmReport', pattern: '/alarm-reports/:alarmId', permission: P.AlarmReportView, title: PAGE_TITLES.alarmReport },
+  providerSettings: { id: 'providerSettings', pattern: '/provider-settings', permission: P.SettingsView, title: PAGE_TITLES.providerSettings },
+  auditTrail: { id: 'auditTrail', pattern: '/audit-trail', permission: P.AuditView, title: PAGE_TITLES.auditTrail },
 } as const satisfies Record<string, RouteDef>;
 
 export type RouteId = keyof typeof ROUTES;

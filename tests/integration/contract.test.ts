@@ -573,6 +573,22 @@ describe('every endpoint answers its contract', () => {
     });
   });
 
+  test('provider administration', async () => {
+    const s = await expectContract('GET /ps-admin/settings', '/ps-admin/settings');
+    expect(s.Features).toHaveLength(12);
+    await expectContract('PUT /ps-admin/settings/feature', '/ps-admin/settings/feature', { json: { name: 'ScheduledReports', isEnabled: true } });
+    await expectContract('PUT /ps-admin/settings/two-factor-mode', '/ps-admin/settings/two-factor-mode', { json: { value: 0 } });
+    await expectContract('POST /ps-admin/sso-domains', '/ps-admin/sso-domains', { json: { domain: 'contract-company.test' } });
+    await expectContract('DELETE /ps-admin/sso-domains', '/ps-admin/sso-domains?domain=contract-company.test');
+    expect(await expectContract('GET /ps-admin/persons/get-login-method', `/ps-admin/persons/get-login-method?id=${annId}`)).toEqual({
+      LoginMethod: 1,
+      SsoEmail: null,
+    });
+    await expectContract('PUT /api/v1/person/:id/login-method', `/api/v1/person/${annId}/login-method`, { json: { loginMethod: 1, ssoEmail: null } });
+    const audit = await expectContract('POST /ps-admin/audit/get-list', '/ps-admin/audit/get-list', { json: { pageSize: 50 } });
+    expect(audit.Items.length).toBeGreaterThan(0);
+  });
+
   test('every endpoint of the contract was checked above', () => {
     expect(Object.keys(ENDPOINTS).filter((e) => !checked.has(e as Endpoint))).toEqual([]);
   });

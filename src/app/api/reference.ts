@@ -5,6 +5,9 @@ import { queryOptions } from '@tanstack/react-query';
 import { http, publicHttp } from './http';
 import type { DictionariesDto, FeaturesDto, GlobalSettingsDto } from '../../shared/schemas/reference';
 
+/** How long a read of the feature list counts as fresh. */
+export const FEATURES_STALE_MS = 30_000;
+
 export const referenceKeys = {
   all: ['reference'] as const,
   dictionaries: () => ['reference', 'dictionaries'] as const,
@@ -24,12 +27,17 @@ export const dictionariesQuery = () =>
     meta: { silent: true },
   });
 
-/** GET /features/all (public; the sign-in page reads SingleSignOn from it). */
+/**
+ * GET /features/all (public; the sign-in page reads SingleSignOn from it). Stale after 30 s and
+ * re-read on window focus, so a feature switched in the provider settings reaches signed-in users
+ * without a reload.
+ */
 export const featuresQuery = () =>
   queryOptions({
     queryKey: referenceKeys.features(),
     queryFn: ({ signal }) => publicHttp<FeaturesDto>('/features/all', { signal }),
-    staleTime: 5 * 60_000,
+    staleTime: FEATURES_STALE_MS,
+    refetchOnWindowFocus: true,
     meta: { silent: true },
   });
 

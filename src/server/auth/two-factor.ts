@@ -1,4 +1,5 @@
 // Second factor: which factor a person has, where their code goes, and sending it.
+import { TWO_FACTOR_MODE } from '../../shared/schemas/admin.js';
 import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 import type { DB } from '../db/index.js';
 import type { Person } from '../db/schema.js';
@@ -9,7 +10,7 @@ import type { TwoFactorPhone, TwoFactorSetting } from '../../shared/schemas/auth
 import { CODE_TTL_MS, createVerificationCode, globalSetting, lockPersonRow, pendingCode } from './store.js';
 import { tx } from '../db/index.js';
 
-export const TWO_FACTOR_MODE_KEY = 'TwoFactorAuthentication.Mode.Value';
+export const TWO_FACTOR_MODE_KEY = TWO_FACTOR_MODE.key;
 
 /** Mode '1' makes a second factor compulsory: persons without one get codes by e-mail. */
 export async function twoFactorEnforced(db: DB) {

@@ -372,6 +372,8 @@ export interface AuditLogTable {
 export interface SsoDomainTable {
   domain: string;
   enforced: Generated<number>;
+  /** The customer (company) the domain belongs to; null for provider staff. */
+  customerId: Generated<string | null>;
 }
 /** Nonces of ID tokens that produced a session (an ID token signs in once). */
 export interface SsoNonceTable {

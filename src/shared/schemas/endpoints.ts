@@ -36,6 +36,7 @@ import {
 } from './customers.js';
 import * as live from './live.js';
 import { exportProgressSchema } from './exports.js';
+import * as admin from './admin.js';
 
 export const ENDPOINTS = {
   // auth service (spec document 1 §7)
@@ -153,6 +154,16 @@ export const ENDPOINTS = {
   'PUT /device-configuration/firmware': messageResponseSchema,
   'PUT /api/v1/device/desired-configuration': live.configurationChangeResponseSchema,
   'GET /api/v1/device/desired-configuration': live.desiredConfigurationListSchema,
+
+  // provider administration (ours; inputs in admin.ts)
+  'GET /ps-admin/settings': admin.adminSettingsSchema,
+  'PUT /ps-admin/settings/feature': messageResponseSchema,
+  'PUT /ps-admin/settings/two-factor-mode': messageResponseSchema,
+  'POST /ps-admin/sso-domains': messageResponseSchema,
+  'DELETE /ps-admin/sso-domains': messageResponseSchema,
+  'GET /ps-admin/persons/get-login-method': admin.loginMethodSchema,
+  'PUT /api/v1/person/:id/login-method': messageResponseSchema,
+  'POST /ps-admin/audit/get-list': admin.auditListSchema,
 
   // palette search (ours)
   'GET /api/search': searchResponseSchema,

@@ -275,10 +275,13 @@ describe('client calls', () => {
         'GET /devices/get-message-stream ← api/live.ts#messageStreamQuery',
         'GET /devices/get-detailed-message ← api/live.ts#detailedMessageQuery',
         'POST /devices/get-last-messages ← api/live.ts#lastMessagesQuery',
+        'GET /ps-admin/settings ← api/admin.ts#adminSettingsQuery',
+        'POST /ps-admin/audit/get-list ← api/admin.ts#auditListQuery',
+        'GET /ps-admin/persons/get-login-method ← api/admin.ts#loginMethodQuery',
       ].sort(),
     );
     // Keys: an area root, then the endpoint's own name; no key is a prefix of another endpoint's key.
-    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices', 'alarm-reports', 'customers', 'live'];
+    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices', 'alarm-reports', 'customers', 'live', 'admin'];
     for (const f of factories) {
       expect(ROOTS, f.name).toContain(f.key[0]);
       expect(f.key.length, f.name).toBeGreaterThanOrEqual(2);

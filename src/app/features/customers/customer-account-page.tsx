@@ -1,6 +1,7 @@
 // Customer view, Account tab (spec document 2 §2 "Customer account tab"): Account details and the
 // Administrators section (Id, first name, last name, email; page size 10, UserName descending, by
 // the customer's tenant) with the Add administrator dialog.
+import { HistoryPanel } from '../../ui/history-panel';
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Heading } from '@radix-ui/themes';
@@ -37,6 +38,7 @@ export function CustomerAccountPage() {
         <Flex direction="column" gap="4" pt="2">
           <AccountDetails customer={customer} />
           <Administrators customer={customer} />
+          <HistoryPanel entity="customer" entityId={customer.Id} />
         </Flex>
       )}
     </CustomerView>

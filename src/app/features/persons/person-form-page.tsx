@@ -22,6 +22,8 @@ import { personFormSchema, superAdminRule, type PersonFormValues } from './perso
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { PageMessage } from '../../workspace/page-message';
 import '../../ui/data-table/list-widgets.css';
+import { LoginMethodCard } from '../../ui/login-method-card';
+import { HistoryPanel } from '../../ui/history-panel';
 
 export function PersonFormPage() {
   const { params, setTitle } = useTab();
@@ -245,6 +247,8 @@ function PersonForm({ detail, dict }: { detail?: PersonDetails; dict?: Dictionar
           </Flex>
         </form>
       </Card>
+      {editing && <LoginMethodCard personId={person.Id} />}
+      {editing && <HistoryPanel entity="person" entityId={person.Id} />}
     </Flex>
   );
 }

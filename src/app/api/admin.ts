@@ -1,0 +1,51 @@
+// Provider administration calls: the settings area, login methods and the audit trail. Keys under
+// ['admin', ...]; a change also refreshes the reference data (features, global settings) every
+// screen reads, so it takes effect at once in this browser and within the reference staleTime
+// (or at the next window focus) in every other one.
+import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { http } from './http';
+import { referenceKeys } from './reference';
+import type { AdminSettingsDto, AuditListDto, AuditListRequest, FeatureName, LoginMethodDto } from '../../shared/schemas/admin';
+import type { MessageResponse } from '../../shared/schemas/common';
+
+export const adminKeys = {
+  all: ['admin'] as const,
+  settings: () => ['admin', 'settings'] as const,
+  audit: () => ['admin', 'audit'] as const,
+  auditList: (req: AuditListRequest) => ['admin', 'audit', 'list', req] as const,
+  loginMethod: (personId: string) => ['admin', 'login-method', personId] as const,
+};
+
+export const loginMethodQuery = (personId: string) =>
+  queryOptions({
+    queryKey: adminKeys.loginMethod(personId),
+    queryFn: ({ signal }) => http<LoginMethodDto>('/ps-admin/persons/get-login-method', { query: { id: personId }, signal }),
+  });
+
+export const adminSettingsQuery = () =>
+  queryOptions({ queryKey: adminKeys.settings(), queryFn: ({ signal }) => http<AdminSettingsDto>('/ps-admin/settings', { signal }) });
+
+export const auditListQuery = (req: AuditListRequest) =>
+  queryOptions({
+    queryKey: adminKeys.auditList(req),
+    queryFn: ({ signal }) => http<AuditListDto>('/ps-admin/audit/get-list', { method: 'POST', body: req, signal }),
+    placeholderData: keepPreviousData,
+  });
+
+export const setFeature = (name: FeatureName, isEnabled: boolean) =>
+  http<MessageResponse>('/ps-admin/settings/feature', { method: 'PUT', body: { name, isEnabled } });
+export const setTwoFactorMode = (value: 0 | 1) => http<MessageResponse>('/ps-admin/settings/two-factor-mode', { method: 'PUT', body: { value } });
+export const addSsoDomain = (domain: string, customerId: string | null) =>
+  http<MessageResponse>('/ps-admin/sso-domains', { method: 'POST', body: { domain, customerId } });
+export const removeSsoDomain = (domain: string) => http<MessageResponse>('/ps-admin/sso-domains', { method: 'DELETE', query: { domain } });
+export const setLoginMethod = (personId: string, loginMethod: 1 | 2, ssoEmail: string | null) =>
+  http<MessageResponse>(`/api/v1/person/${encodeURIComponent(personId)}/login-method`, { method: 'PUT', body: { loginMethod, ssoEmail } });
+
+/** After a settings change: the area, the reference data and the audit trail. */
+export async function afterSettingsChange(qc: QueryClient) {
+  await Promise.all([
+    qc.invalidateQueries({ queryKey: adminKeys.settings() }),
+    qc.invalidateQueries({ queryKey: referenceKeys.all }),
+    qc.invalidateQueries({ queryKey: adminKeys.audit() }),
+  ]);
+}

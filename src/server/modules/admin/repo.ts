@@ -1,0 +1,125 @@
+// Database functions of provider administration: feature toggles, the global 2FA mode, the
+// companies (e-mail domains) that require single sign-on, and the audit trail read side.
+import { sql } from 'kysely';
+import type { DB } from '../../db/index.js';
+import { likeEscape } from '../../util.js';
+import { FEATURES, TWO_FACTOR_MODE, type AdminSettingsDto, type AuditListDto, type FeatureName } from '../../../shared/schemas/admin.js';
+
+export async function readAdminSettings(db: DB): Promise<AdminSettingsDto> {
+  const [features, mode, domains] = await Promise.all([
+    db.selectFrom('features').select(['name', 'isEnabled']).execute(),
+    db.selectFrom('globalSettings').select('value').where('key', '=', TWO_FACTOR_MODE.key).executeTakeFirst(),
+    db
+      .selectFrom('ssoDomains')
+      .leftJoin('customers', 'customers.id', 'ssoDomains.customerId')
+      .select(['ssoDomains.domain', 'ssoDomains.customerId', 'customers.name as customerName'])
+      .where('ssoDomains.enforced', '=', 1)
+      .orderBy('ssoDomains.domain')
+      .execute(),
+  ]);
+  const on = new Map(features.map((f) => [f.name, f.isEnabled === 1]));
+  return {
+    Features: (Object.keys(FEATURES) as FeatureName[]).map((name) => ({ FeatureName: name, IsEnabled: on.get(name) ?? false, Description: FEATURES[name] })),
+    TwoFactorAuthenticationMode: Number(mode?.value ?? 0) === TWO_FACTOR_MODE.enforced ? TWO_FACTOR_MODE.enforced : TWO_FACTOR_MODE.optional,
+    SsoDomains: domains.map((d) => ({ Domain: d.domain, CustomerId: d.customerId ?? null, CustomerName: d.customerName ?? null })),
+  };
+}
+
+/** Sets a feature (inserting its row when absent); the previous value, false when there was none. */
+export async function setFeature(db: DB, name: string, isEnabled: boolean): Promise<boolean> {
+  const row = await db.selectFrom('features').select('isEnabled').where('name', '=', name).executeTakeFirst();
+  if (row)
+    await db
+      .updateTable('features')
+      .set({ isEnabled: isEnabled ? 1 : 0 })
+      .where('name', '=', name)
+      .execute();
+  else
+    await db
+      .insertInto('features')
+      .values({ name, isEnabled: isEnabled ? 1 : 0 })
+      .execute();
+  return row?.isEnabled === 1;
+}
+
+/** Sets a global setting (inserting its row when absent); the previous value or null. */
+export async function setGlobalSetting(db: DB, key: string, value: string): Promise<string | null> {
+  const row = await db.selectFrom('globalSettings').select('value').where('key', '=', key).executeTakeFirst();
+  if (row) await db.updateTable('globalSettings').set({ value }).where('key', '=', key).execute();
+  else await db.insertInto('globalSettings').values({ key, value }).execute();
+  return row?.value ?? null;
+}
+
+export const findSsoDomain = (db: DB, domain: string) =>
+  db.selectFrom('ssoDomains').select(['domain', 'enforced', 'customerId']).where('domain', '=', domain).executeTakeFirst();
+
+/** Adds or re-enforces a domain; false when it was already enforced. */
+export async function addSsoDomain(db: DB, domain: string, customerId: string | null): Promise<boolean> {
+  const row = await findSsoDomain(db, domain);
+  if (row?.enforced === 1) return false;
+  if (row) await db.updateTable('ssoDomains').set({ enforced: 1, customerId }).where('domain', '=', domain).execute();
+  else await db.insertInto('ssoDomains').values({ domain, enforced: 1, customerId }).execute();
+  return true;
+}
+
+export async function removeSsoDomain(db: DB, domain: string): Promise<boolean> {
+  const r = await db.deleteFrom('ssoDomains').where('domain', '=', domain).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+export type AuditFilter = { actor: string; entity: string; action: string; entityId: string; from: string | null; to: string | null };
+
+/**
+ * One page of the audit trail, newest first. `actor` matches the actor's e-mail or name (part of
+ * it) or id; `action` matches part of the action; `entity` and `entityId` are exact.
+ */
+export async function listAudit(db: DB, f: AuditFilter, pageNumber: number, pageSize: number): Promise<AuditListDto> {
+  let base = db.selectFrom('auditLog').leftJoin('persons', 'persons.id', 'auditLog.actorId');
+  if (f.entity) base = base.where('auditLog.entity', '=', f.entity);
+  if (f.entityId) base = base.where('auditLog.entityId', '=', f.entityId);
+  if (f.action) base = base.where(sql<boolean>`lower(${sql.ref('auditLog.action')}) like ${`%${likeEscape(f.action.toLowerCase())}%`} escape '\\'`);
+  if (f.actor) {
+    const like = `%${likeEscape(f.actor.toLowerCase())}%`;
+    base = base.where((eb) =>
+      eb.or([
+        eb('auditLog.actorId', '=', f.actor),
+        eb(sql<string>`lower(${sql.ref('persons.email')})`, 'like', sql<string>`${like} escape '\\'`),
+        eb(sql<string>`lower(${sql.ref('persons.firstName')} || ' ' || ${sql.ref('persons.lastName')})`, 'like', sql<string>`${like} escape '\\'`),
+      ]),
+    );
+  }
+  if (f.from) base = base.where('auditLog.at', '>=', new Date(f.from).toISOString());
+  if (f.to) base = base.where('auditLog.at', '<', new Date(f.to).toISOString());
+  const [rows, total] = await Promise.all([
+    base
+      .select(['auditLog.id', 'auditLog.at', 'auditLog.actorId', 'auditLog.action', 'auditLog.entity', 'auditLog.entityId', 'auditLog.details'])
+      .select(['persons.firstName', 'persons.lastName', 'persons.email'])
+      .orderBy('auditLog.at', 'desc')
+      .orderBy('auditLog.id', 'desc')
+      .limit(pageSize)
+      .offset((pageNumber - 1) * pageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    TotalCount: Number(total.n),
+    Items: rows.map((r) => ({
+      Id: Number(r.id),
+      At: r.at,
+      ActorId: r.actorId,
+      ActorName: r.email ? `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim() || r.email : null,
+      Action: r.action,
+      Entity: r.entity,
+      EntityId: r.entityId,
+      Details: parseDetails(r.details),
+    })),
+  };
+}
+
+function parseDetails(s: string): unknown {
+  try {
+    return JSON.parse(s) as unknown;
+  } catch {
+    return s;
+  }
+}

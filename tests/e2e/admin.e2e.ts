@@ -1,0 +1,128 @@
+// Provider administration in Chromium: the provider admin opens Provider Settings (g s), switches
+// on 'Require a second factor', and the change is stored and shows in the Audit Trail (g l); at the
+// next sign-in another user must enter an e-mailed code and their Two-Factor Authentication choice
+// no longer offers 'Disabled'. The read-only admin sees the settings with every switch disabled.
+// The admin switches it off again at the end. Screenshots of both screens at 1440x900 and 1024x768 (in the test output directory).
+import { test, expect, type Page } from '@playwright/test';
+import { dbQuery, signIn, signedInAs } from './helpers';
+import { first, group } from '../helpers/lists';
+import { MSG, PAGE_TITLES } from '../../src/shared/messages';
+
+const shoot = async (page: Page, name: string) => {
+  for (const [w, h] of [
+    [1440, 900],
+    [1024, 768],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: test.info().outputPath(`${name}-${w}x${h}.png`) });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+};
+
+const keys = async (page: Page, ...k: string[]) => {
+  await page.locator('body').focus();
+  for (const key of k) await page.keyboard.press(key);
+};
+/** A two-key go-to shortcut, pressed again until its page is there (the first list may still be taking focus after sign-in). */
+const goTo = async (page: Page, url: RegExp, ...k: string[]) => {
+  await expect(async () => {
+    await keys(page, ...k);
+    await expect(page).toHaveURL(url, { timeout: 2000 });
+  }).toPass({ timeout: 15_000 });
+};
+
+test('the read-only admin sees the provider settings but cannot change them', async ({ page }) => {
+  await signedInAs(page, 'admin-readonly@demo.test');
+  await goTo(page, /\/provider-settings$/, 'g', 's');
+  await expect(page.getByTestId('settings-read-only')).toBeVisible();
+  for (const s of await page.getByRole('switch').all()) await expect(s).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Add domain' })).toHaveCount(0);
+});
+
+test('a provider admin enforces a second factor; it is audited and takes effect at the next sign-in', async ({ browser }) => {
+  const page = await browser.newPage();
+  await signedInAs(page, 'admin@demo.test');
+  await goTo(page, /\/provider-settings$/, 'g', 's');
+  await expect(page.getByRole('region', { name: 'Workspace' }).getByRole('heading', { name: PAGE_TITLES.providerSettings })).toBeVisible();
+  await expect(page.getByRole('group', { name: 'Features' }).getByRole('switch')).toHaveCount(12);
+  const require2fa = page.getByRole('switch', { name: 'Require a second factor' });
+  await expect(require2fa).not.toBeChecked();
+  await shoot(page, 'provider-settings');
+  await require2fa.click();
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByText('A second factor is now required at sign-in.')).toBeVisible();
+  await expect(require2fa).toBeChecked();
+  expect(first(dbQuery<{ value: string }>("select value from globalSettings where key = 'TwoFactorAuthentication.Mode.Value'")).value).toBe('1');
+
+  // the audit trail names the admin and the values
+  await goTo(page, /\/audit-trail$/, 'g', 'l');
+  const grid = page.getByRole('grid', { name: 'Audit entries' });
+  const row = grid.getByRole('row').filter({ hasText: 'global-setting.update' }).first();
+  await expect(row).toBeVisible();
+  await expect(row).toContainText('0 → 1');
+  await shoot(page, 'audit-trail');
+
+  // next sign-in of another user: an e-mailed code, then no 'Disabled' in the 2FA choice
+  const user = await browser.newPage();
+  const email = 'arc-manager@demo.test';
+  const before = first(dbQuery<{ id: number }>('select coalesce(max(id), 0) as id from outbox where recipient = ?', email)).id;
+  await signIn(user, email);
+  const code = user.getByLabel('Verification code');
+  await expect(code).toBeVisible();
+  let body = '';
+  await expect
+    .poll(() => {
+      body = dbQuery<{ body: string }>('select body from outbox where recipient = ? and id > ? order by id desc limit 1', email, before)[0]?.body ?? '';
+      return body;
+    })
+    .toMatch(/\d{6}/);
+  await code.fill(group(/(\d{6})/, body));
+  await user.keyboard.press('Enter');
+  await expect(user.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await user.getByRole('button', { name: /^Profile menu/ }).click();
+  await user.getByRole('menuitem', { name: MSG.menuSettings }).click();
+  const choice = user.getByRole('radiogroup');
+  await expect(choice.getByRole('radio', { name: 'Email' })).toBeVisible();
+  await expect(choice.getByRole('radio', { name: MSG.twoFactorDisabled })).toHaveCount(0);
+  await user.close();
+
+  // the admin (still signed in) makes it optional again, so the other end-to-end files sign in as before
+  await goTo(page, /\/provider-settings$/, 'g', 's');
+  await page.getByRole('switch', { name: 'Require a second factor' }).click();
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByText('A second factor is now optional.')).toBeVisible();
+  expect(first(dbQuery<{ value: string }>("select value from globalSettings where key = 'TwoFactorAuthentication.Mode.Value'")).value).toBe('0');
+  await page.close();
+});
+
+test('on the person form a provider admin switches a person to single sign-on and back; back to password e-mails a link', async ({ page }) => {
+  const email = 'arc-controller@demo.test';
+  const id = first(dbQuery<{ id: string }>('select id from persons where email = ?', email)).id;
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto(`/persons/edit/${id}`);
+  const card = page.getByRole('radiogroup', { name: 'Login method' });
+  await expect(card).toBeVisible();
+  await card.getByRole('radio', { name: 'Single sign-on' }).click();
+  await page.getByLabel('Single sign-on e-mail').fill('Controller@IdP.Demo.Test');
+  await page.getByRole('button', { name: 'Save login method' }).click();
+  await expect(page.getByRole('region', { name: 'Notifications' }).getByText('Login method saved.')).toBeVisible();
+  expect(first(dbQuery<{ loginMethod: number; ssoEmail: string }>('select loginMethod, ssoEmail from persons where id = ?', id))).toEqual({
+    loginMethod: 2,
+    ssoEmail: 'controller@idp.demo.test',
+  });
+  await shoot(page, 'person-login-method');
+
+  const before = first(dbQuery<{ id: number }>('select coalesce(max(id), 0) as id from outbox where recipient = ?', email)).id;
+  await card.getByRole('radio', { name: 'Password' }).click();
+  await expect(page.getByText('Saving sends the person an e-mail to set a password.')).toBeVisible();
+  await page.getByRole('button', { name: 'Save login method' }).click();
+  await expect(
+    page.getByRole('region', { name: 'Notifications' }).getByText(`An e-mail to set a password was sent to ${email}.`, { exact: false }),
+  ).toBeVisible();
+  expect(first(dbQuery<{ loginMethod: number }>('select loginMethod from persons where id = ?', id)).loginMethod).toBe(1);
+  // the person's History panel shows both changes by the admin
+  const history = page.getByLabel('History', { exact: true });
+  await expect(history.getByRole('row').filter({ hasText: 'login-method-changed' })).toHaveCount(2);
+  await expect(history.getByRole('row').filter({ hasText: 'login-method-changed' }).first()).toContainText('Alex Admin');
+  expect(dbQuery<{ subject: string }>('select subject from outbox where recipient = ? and id > ?', email, before).map((r) => r.subject)).toContain(
+    'Set your password',
+  );
+});

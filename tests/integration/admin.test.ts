@@ -1,0 +1,134 @@
+// Provider administration against the real server: features, the global 2FA mode, enforced
+// single-sign-on domains and a person's login method; each change appears in the audit trail with
+// its actor and its before/after values, the read-only admin sees but cannot change, and the audit
+// trail has no write route. SQLite and, with TEST_DB=pg, PostgreSQL.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { insertPerson, signedIn } from '../helpers/auth.js';
+import { errorOf, insertCustomer, ok } from '../helpers/customers.js';
+import type { AdminSettingsDto, AuditEntryDto, AuditListDto } from '../../src/shared/schemas/admin.js';
+import type { GlobalSettingsDto, FeaturesDto } from '../../src/shared/schemas/reference.js';
+
+let t: TestApp;
+let admin: { id: string; email: string; token: string };
+let readonly: { id: string; email: string; token: string };
+
+beforeAll(async () => {
+  t = await createTestApp();
+  admin = await signedIn(t.db, t.config, ['SuperAdminRole'], 'settings-admin@test.test');
+  readonly = await signedIn(t.db, t.config, ['SuperAdminReadonlyRole'], 'settings-readonly@test.test');
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const latest = async (filter: Record<string, unknown>): Promise<AuditEntryDto> => {
+  const list = await ok<AuditListDto>(await t.request('/ps-admin/audit/get-list', { method: 'POST', token: readonly.token, json: filter }));
+  expect(list.Items.length, JSON.stringify(filter)).toBeGreaterThan(0);
+  return list.Items[0]!;
+};
+
+describe('features and the global 2FA mode', () => {
+  test('a feature switched on is on for everyone and audited with actor and values', async () => {
+    await ok(await t.request('/ps-admin/settings/feature', { method: 'PUT', token: admin.token, json: { name: 'ScheduledReports', isEnabled: false } }));
+    expect((await ok<FeaturesDto>(await t.request('/features?name=ScheduledReports'))).Features[0]?.IsEnabled).toBe(false);
+    await ok(await t.request('/ps-admin/settings/feature', { method: 'PUT', token: admin.token, json: { name: 'ScheduledReports', isEnabled: true } }));
+    const pub = await ok<FeaturesDto>(await t.request('/features?name=ScheduledReports'));
+    expect(pub.Features).toEqual([{ FeatureName: 'ScheduledReports', IsEnabled: true }]);
+    const e = await latest({ entity: 'feature', entityId: 'ScheduledReports' });
+    expect(e).toMatchObject({ ActorId: admin.id, ActorName: 'Test Person', Action: 'feature.update', Details: { before: false, after: true } });
+    const settings = await ok<AdminSettingsDto>(await t.request('/ps-admin/settings', { token: readonly.token }));
+    expect(settings.Features).toHaveLength(12);
+    expect(settings.Features.find((f) => f.FeatureName === 'ScheduledReports')?.IsEnabled).toBe(true);
+  });
+
+  test('an unknown feature name is refused', async () => {
+    const res = await t.request('/ps-admin/settings/feature', { method: 'PUT', token: admin.token, json: { name: 'Nope', isEnabled: true } });
+    expect(res.status).toBe(400);
+  });
+
+  test('enforcing a second factor shows in the global settings and the audit trail', async () => {
+    await ok(await t.request('/ps-admin/settings/two-factor-mode', { method: 'PUT', token: admin.token, json: { value: 1 } }));
+    const g = await ok<GlobalSettingsDto>(await t.request('/customers/get-global-settings', { token: readonly.token }));
+    expect(g.TwoFactorAuthentication.Mode.Value).toBe(1);
+    const e = await latest({ action: 'global-setting', actor: 'settings-admin' });
+    expect(e).toMatchObject({ ActorId: admin.id, Entity: 'globalSetting', Details: { after: 1 } });
+    await ok(await t.request('/ps-admin/settings/two-factor-mode', { method: 'PUT', token: admin.token, json: { value: 0 } }));
+    expect((await latest({ action: 'global-setting' })).Details).toEqual({ before: 1, after: 0 });
+  });
+
+  test('the read-only admin reads the settings but every change is refused', async () => {
+    expect((await t.request('/ps-admin/settings', { token: readonly.token })).status).toBe(200);
+    const puts = [
+      t.request('/ps-admin/settings/feature', { method: 'PUT', token: readonly.token, json: { name: 'Devices', isEnabled: false } }),
+      t.request('/ps-admin/settings/two-factor-mode', { method: 'PUT', token: readonly.token, json: { value: 1 } }),
+      t.request('/ps-admin/sso-domains', { method: 'POST', token: readonly.token, json: { domain: 'x.test' } }),
+    ];
+    for (const res of await Promise.all(puts)) expect(res.status).toBe(403);
+    const arc = await signedIn(t.db, t.config, ['ArcManagerRole']);
+    expect((await t.request('/ps-admin/settings', { token: arc.token })).status).toBe(403);
+    expect((await t.request('/ps-admin/audit/get-list', { method: 'POST', token: arc.token, json: {} })).status).toBe(403);
+  });
+});
+
+describe('single sign-on', () => {
+  test('an enforced domain is stored with its company, listed, refused twice and removed; both changes audited', async () => {
+    const customer = await insertCustomer(t.db, { name: 'Enforced Ltd' });
+    await ok(await t.request('/ps-admin/sso-domains', { method: 'POST', token: admin.token, json: { domain: '@Enforced.Test', customerId: customer.id } }));
+    const s = await ok<AdminSettingsDto>(await t.request('/ps-admin/settings', { token: admin.token }));
+    expect(s.SsoDomains).toContainEqual({ Domain: 'enforced.test', CustomerId: customer.id, CustomerName: 'Enforced Ltd' });
+    const again = await t.request('/ps-admin/sso-domains', { method: 'POST', token: admin.token, json: { domain: 'enforced.test' } });
+    expect((await errorOf(again)).Message).toBe('enforced.test already requires single sign-on.');
+    expect(await latest({ entity: 'ssoDomain', entityId: 'enforced.test' })).toMatchObject({
+      ActorId: admin.id,
+      Action: 'sso-domain.add',
+      Details: { customerId: customer.id },
+    });
+
+    await ok(await t.request('/ps-admin/sso-domains?domain=enforced.test', { method: 'DELETE', token: admin.token }));
+    const row = await t.db.selectFrom('ssoDomains').selectAll().where('domain', '=', 'enforced.test').executeTakeFirst();
+    expect(row).toBeUndefined();
+    expect(await latest({ entity: 'ssoDomain', entityId: 'enforced.test' })).toMatchObject({
+      Action: 'sso-domain.remove',
+      Details: { customerId: customer.id },
+    });
+  });
+
+  test('switching a person back to password sends a set-password e-mail through the outbox and is audited', async () => {
+    const id = await insertPerson(t.db, { email: 'sso-person@test.test', roles: ['ArcControllerRole'], passwordHash: 'x' });
+    await ok(
+      await t.request(`/api/v1/person/${id}/login-method`, { method: 'PUT', token: admin.token, json: { loginMethod: 2, ssoEmail: 'Sso.Person@Idp.Test' } }),
+    );
+    let p = await t.db.selectFrom('persons').select(['loginMethod', 'ssoEmail']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(p).toEqual({ loginMethod: 2, ssoEmail: 'sso.person@idp.test' });
+
+    const res = await ok<{ Content: { Message: string } }>(
+      await t.request(`/api/v1/person/${id}/login-method`, { method: 'PUT', token: admin.token, json: { loginMethod: 1, ssoEmail: null } }),
+    );
+    expect(res.Content.Message).toBe('Login method saved. An e-mail to set a password was sent to sso-person@test.test.');
+    p = await t.db.selectFrom('persons').select(['loginMethod', 'ssoEmail']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(p).toEqual({ loginMethod: 1, ssoEmail: null });
+    const mail = await t.db.selectFrom('outbox').select(['subject', 'body']).where('recipient', '=', 'sso-person@test.test').execute();
+    expect(mail).toHaveLength(1);
+    expect(mail[0]?.subject).toBe('Set your password');
+    expect(mail[0]?.body).toContain('/reset-password?token=');
+    const e = await latest({ entity: 'person', entityId: id, action: 'login-method' });
+    expect(e).toMatchObject({
+      ActorId: admin.id,
+      Details: { before: { loginMethod: 2, ssoEmail: 'sso.person@idp.test' }, after: { loginMethod: 1, ssoEmail: null }, setPasswordSent: true },
+    });
+  });
+});
+
+describe('the audit trail', () => {
+  test('filters by date range and pages; entries have no write route', async () => {
+    const future = await ok<AuditListDto>(
+      await t.request('/ps-admin/audit/get-list', { method: 'POST', token: admin.token, json: { from: '2999-01-01T00:00:00Z' } }),
+    );
+    expect(future).toEqual({ Items: [], TotalCount: 0 });
+    const all = await ok<AuditListDto>(await t.request('/ps-admin/audit/get-list', { method: 'POST', token: admin.token, json: { pageSize: 50 } }));
+    expect(all.TotalCount).toBeGreaterThanOrEqual(6);
+    const writes = t.routes.filter((r) => r.method !== 'GET' && /audit/i.test(r.path) && !r.path.endsWith('/get-list'));
+    expect(writes).toEqual([]);
+  });
+});
