@@ -479,7 +479,7 @@ describe('document 2 §7: customer/query and stock services', () => {
             firstName: 'Ada',
             lastName: 'Admin',
             emailAddress: 'ada.admin@conformance.test',
-            roleIds: [roles.SuperAdminRole!.Id, roles.PortalUserRole!.Id],
+            roleIds: [roles.AdminRole!.Id, roles.PortalUserRole!.Id],
           },
         },
       }),

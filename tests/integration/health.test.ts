@@ -24,6 +24,7 @@ test('reference data is present after migration', async () => {
     'ArcSupervisorRole',
     'ArcControllerRole',
     'PortalUserRole',
+    'AdminRole',
   ]);
   const gb = await t.db.selectFrom('countries').selectAll().where('code', '=', 'GB').executeTakeFirstOrThrow();
   expect(gb.phoneNumberCode).toBe('44');

@@ -29,7 +29,7 @@ async function start(env: Record<string, string>) {
 test.skipIf(process.env.TEST_DB === 'pg')('DEMO_DATA=false: reference data only, no demo accounts and no persons at all', async () => {
   const { db } = await start({ DEMO_DATA: 'false' });
   expect(await db.selectFrom('persons').select('id').execute()).toHaveLength(0);
-  expect((await db.selectFrom('roles').select('id').execute()).length).toBe(6);
+  expect((await db.selectFrom('roles').select('id').execute()).length).toBe(7); // the six staff roles and the customer administrators' AdminRole
   expect((await db.selectFrom('countries').select('id').execute()).length).toBeGreaterThan(200);
 });
 
