@@ -16,7 +16,7 @@ import bulkAddSerial from './bulk-add-serial';
 import bulkClear from './bulk-clear';
 import deviceOpenBySerial from './device-open-by-serial';
 import assetsExport from './assets-export';
-// customers (#10)
+// customers
 import customerCreate from './customer-create';
 import customerOpen from './customer-open';
 import customerEdit from './customer-edit';
@@ -25,7 +25,7 @@ import customerTabSubscriptions from './customer-tab-subscriptions';
 import customerTabDevices from './customer-tab-devices';
 import customerTabSettings from './customer-tab-settings';
 import customerAllocate from './customer-allocate';
-// live devices (#11)
+// live devices
 import bulkManageCurrentConfig from './bulk-manage-current-config';
 import bulkManageDeviceTesting from './bulk-manage-device-testing';
 import bulkManageChangeConfig from './bulk-manage-change-config';
@@ -45,7 +45,7 @@ import paneGrow from './pane-grow';
 import paneShrink from './pane-shrink';
 import appLogout from './app-logout';
 import listNav from './list-nav';
-// alarm reports (#9)
+// alarm reports
 import alarmExport from './alarm-export';
 import alarmPrint from './alarm-print';
 import alarmAddNote from './alarm-add-note';
@@ -70,7 +70,7 @@ export const COMMANDS: readonly Command[] = [
   bulkClear,
   deviceOpenBySerial,
   assetsExport,
-  // customers (#10)
+  // customers
   customerCreate,
   customerOpen,
   customerEdit,
@@ -79,13 +79,13 @@ export const COMMANDS: readonly Command[] = [
   customerTabDevices,
   customerTabSettings,
   customerAllocate,
-  // live devices (#11)
+  // live devices
   bulkManageCurrentConfig,
   bulkManageDeviceTesting,
   bulkManageChangeConfig,
   deviceRefreshConfig,
   deviceRefreshFirmware,
-  // alarm reports (#9)
+  // alarm reports
   alarmExport,
   alarmPrint,
   alarmAddNote,

@@ -19,7 +19,7 @@ import { securityHeaders, ssoConnectSources } from './security-headers.js';
 import { faultResponse, health, readiness } from './faults.js';
 import { requestContext } from './logger.js';
 import { METRICS_CONTENT_TYPE, metricsAuthorized, requestMetrics, scrape } from './metrics.js';
-import { ssoRoutes } from './auth/sso/routes.js'; // sso (#12)
+import { ssoRoutes } from './auth/sso/routes.js'; // sso
 import { createHub } from './realtime/hub.js';
 import { createIngestLimiter, liveRoutes } from './modules/live/routes.js';
 import { openApiRoutes } from './openapi.js';
@@ -42,7 +42,7 @@ export function createServices(deps: Deps) {
   return {
     search: createSearch(deps.db),
     authLimiters: createAuthLimiters(deps),
-    /** the device hub (live devices, #11): its connections live in this process */
+    /** the device hub (live devices): its connections live in this process */
     hub: createHub(deps),
     /** batches per gateway key (live ingestion) */
     ingestLimiter: createIngestLimiter(deps),
@@ -78,7 +78,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
 
   // Unknown paths answer in the API's error shape too (createServer puts index.html in front of this for client routes).
   app.notFound((c) => c.json(errorBody('Not found.', CODE.notFound), 404));
-  app.use('*', securityHeaders(ssoConnectSources(deps.config))); // sso (#12): the identity provider's origin
+  app.use('*', securityHeaders(ssoConnectSources(deps.config))); // sso: the identity provider's origin
 
   app.onError((err, c) => {
     if (err instanceof ApiError) return c.json({ ...errorBody(err.message, err.code, err.errors), ...err.extra }, err.status);
@@ -119,7 +119,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   customerRoutes(api, services.exports);
   exportRoutes(api, services.exports);
   searchRoutes(api, services.search);
-  ssoRoutes(api); // sso (#12)
+  ssoRoutes(api); // sso
   liveRoutes(api, services.hub, services.ingestLimiter);
   openApiRoutes(app, api.routes); // the published contract and its reference page (outside the route table: they describe it)
   adminRoutes(api);

@@ -43,7 +43,7 @@ export type Config = {
    */
   trustProxy: number;
   /**
-   * Live devices (#11): keys a gateway sends in X-Gateway-Key to ingest device messages
+   * Live devices: keys a gateway sends in X-Gateway-Key to ingest device messages
    * (GATEWAY_KEYS, comma-separated). With demo data and none set, main.ts adds the one kept in the
    * data directory (demoGatewayKey) and prints it at start-up (`gatewayKeyGenerated`).
    */
@@ -93,7 +93,7 @@ export type CaptchaConfig = {
 };
 
 /**
- * Single sign-on (issue #12). `external`: any OpenID Connect issuer, in production Microsoft Entra ID
+ * Single sign-on. `external`: any OpenID Connect issuer, in production Microsoft Entra ID
  * (SSO_ISSUER, or SSO_TENANT_ID alone for https://login.microsoftonline.com/{tenant}/v2.0;
  * SSO_CLIENT_ID; SSO_PROVIDER_NAME, default 'Microsoft'). `embedded`: the demo identity provider
  * this server mounts under /oidc when demo data is on, no issuer is configured and the public URL is

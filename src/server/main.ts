@@ -35,7 +35,7 @@ async function main() {
     !/^(false|0)$/.test(process.env.SSO_EMBEDDED ?? '')
   )
     log({ msg: 'the embedded demo identity provider is not started: PUBLIC_URL is not a loopback address (SSO_EMBEDDED=true starts it anyway)' });
-  // Live devices (#11): with demo data and no GATEWAY_KEYS, a gateway key kept in DATA_DIR (printed below).
+  // Live devices: with demo data and no GATEWAY_KEYS, a gateway key kept in DATA_DIR (printed below).
   if (config.demo && !config.gatewayKeys.length) {
     config.gatewayKeys = [demoGatewayKey(config.dataDir)];
     config.gatewayKeyGenerated = true;
@@ -48,7 +48,7 @@ async function main() {
   // While the database is migrated (and on first start seeded) the port answers 503 'starting', so probes and proxies see why.
   const starting = await startingResponder(config.port, process.env.HOST ?? '0.0.0.0');
   const db = await prepareDatabase(config, log);
-  await backfillLastMessages(db); // live devices (#11): demo message history → each device's last message
+  await backfillLastMessages(db); // live devices: demo message history → each device's last message
 
   const outbox = createOutbox({ smtpUrl: config.smtpUrl, log, now: config.now });
   // Several nodes share sign-in rate limits through Redis (REDIS_URL); without it each node counts alone.
@@ -66,9 +66,9 @@ async function main() {
   outbox.flush(db);
   // Expired, used and revoked refresh tokens are deleted hourly (docs/decisions.md 44).
   const tokenCleanup = startRefreshTokenCleanup({ db, now: config.now, log });
-  // Live devices (#11): devices silent past the connected window are announced as not connected (decision 80).
+  // Live devices: devices silent past the connected window are announced as not connected (decision 80).
   const silenceSweep = startSilenceSweep({ db, now: config.now, log, publish: (events) => server.services.hub.publish(events) });
-  // Live devices (#11): with demo data the device simulator drives a few demo devices through the public ingestion endpoint (SIMULATOR=off: not).
+  // Live devices: with demo data the device simulator drives a few demo devices through the public ingestion endpoint (SIMULATOR=off: not).
   let simulator: Simulator | undefined;
   if (config.simulator.enabled && config.gatewayKeys[0]) {
     const devices = await simulatedDevices(db, config.simulator.devices);
@@ -89,7 +89,7 @@ async function main() {
       `  Workspace ready at http://localhost:${server.port}`,
       `  Database: ${config.databaseUrl ? 'PostgreSQL (DATABASE_URL)' : join(config.dataDir, 'workspace.sqlite')}`,
       ...(config.demo ? ['  Demo sign-ins (password: ' + config.demoPassword + '):', ...DEMO_ACCOUNTS.map((a) => `    ${a.email.padEnd(28)} ${a.label}`)] : []),
-      // sso (#12)
+      // sso
       ...(config.sso?.mode === 'embedded'
         ? [
             '',

@@ -5,7 +5,7 @@
 // marks it sent or records the error, and retries a few times. Rows a crash left behind go out
 // with the next flush (if not older than an hour). Tests and the e2e suite read codes back from the table.
 //
-// E-mail pausing (issue #10): an e-mail to a person of a customer whose e-mail delivery is paused
+// E-mail pausing: an e-mail to a person of a customer whose e-mail delivery is paused
 // (customers.isAutomaticEmailsPaused) is recorded with heldTenantId set and waits; the relay skips
 // it until the pause is turned off (modules/customers/email-pause.ts clears the column and flushes).
 // Messages the person asked for to sign in (verification codes, reset links: `urgent`) never wait.

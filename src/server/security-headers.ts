@@ -1,4 +1,4 @@
-// Response headers for every answer (issue #7): a strict Content-Security-Policy, no sniffing, no
+// Response headers for every answer: a strict Content-Security-Policy, no sniffing, no
 // framing, no referrer, and `Cache-Control: no-store` on everything but the hashed static assets,
 // so API answers with personal data never sit in a browser or proxy cache.
 import type { MiddlewareHandler } from 'hono';
@@ -16,10 +16,10 @@ export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
-  // Alarm report map tiles (#9, decision 50): the default tile server of VITE_MAP_TILE_URL; another
+  // Alarm report map tiles (decision 50): the default tile server of VITE_MAP_TILE_URL; another
   // tile server needs its origin here too.
   imgSrc: ["'self'", 'data:', 'https://tile.openstreetmap.org'],
-  // Call recordings and voice memos (#9) play from object URLs of the fetched (authorised) audio.
+  // Call recordings and voice memos play from object URLs of the fetched (authorised) audio.
   mediaSrc: ["'self'", 'blob:'],
   fontSrc: ["'self'", 'data:'],
   connectSrc: ["'self'"],
@@ -30,7 +30,7 @@ export const CONTENT_SECURITY_POLICY = {
 };
 
 /**
- * sso (#12): the browser's OpenID Connect client (oidc-client-ts) reads the identity provider's
+ * sso: the browser's OpenID Connect client (oidc-client-ts) reads the identity provider's
  * discovery document and redeems the authorization code at its token endpoint, so the provider's
  * origin joins connect-src (Entra ID: https://login.microsoftonline.com; the embedded provider: its
  * issuer's origin, which may differ from the page's, e.g. localhost vs 127.0.0.1).

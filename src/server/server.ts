@@ -66,7 +66,7 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
   const upgrades = new Map<string, { handler: UpgradeHandler; access: 'signed-in' | 'public' }>();
   const closeHooks: (() => void | Promise<void>)[] = [];
 
-  // sso (#12): the embedded identity provider (oidc-provider, Koa) takes its path prefix (/oidc) on the
+  // sso: the embedded identity provider (oidc-provider, Koa) takes its path prefix (/oidc) on the
   // Node server, before Hono; everything else goes to the app.
   const sso = deps.config.sso;
   // Loaded only when used: oidc-provider warns on stderr at import time on Node 20 (it asks for 22),
@@ -105,7 +105,7 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
     server.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
-  // The device hub (#11): WebSocket upgrades of HUB_PATH; the hub checks its own token (audience 'safety-workspace-hub').
+  // The device hub: WebSocket upgrades of HUB_PATH; the hub checks its own token (audience 'safety-workspace-hub').
   upgrades.set(HUB_PATH, { handler: (req, socket, head) => void services.hub.handleUpgrade(req, socket, head), access: 'public' });
   closeHooks.push(() => services.hub.close());
   const unregisterExports = registerExportPool(() => services.exports.stats());

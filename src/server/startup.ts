@@ -18,7 +18,7 @@ export async function prepareDatabase(config: Config, log: (e: Record<string, un
     const r = await seedDemoData(db, { seed: config.seed, scale: config.scale, password: config.demoPassword, log, now: new Date() });
     log({ msg: 'demo data ready', ms: r.ms, ...r.counts });
   }
-  // sso (#12): a configured identity provider turns the SingleSignOn feature on; the embedded one
+  // sso: a configured identity provider turns the SingleSignOn feature on; the embedded one
   // brings its demo persons and the company that requires single sign-on.
   if (config.sso) await db.updateTable('features').set({ isEnabled: 1 }).where('name', '=', 'SingleSignOn').execute();
   if (config.sso?.mode === 'embedded' && config.demo) await seedSsoDemo(db, config.demoPassword);

@@ -266,7 +266,7 @@ export const CODE = {
   // sign-in (ours, from the spec's sso_* family)
   ssoUnavailable: 'sso_unavailable',
   ssoRequired: 'sso_required',
-  // sso (#12): the spec's token-exchange outcomes, and ours for a refused ID token or unknown account
+  // sso: the spec's token-exchange outcomes, and ours for a refused ID token or unknown account
   ssoEnforced: 'sso_enforced',
   ssoFirstTimeLogin: 'sso_first_time_login',
   ssoSelectAccount: 'sso_select_account',

@@ -1,4 +1,4 @@
-// Customers (issue #10): customer list p95 at 20,000 customers with filters (goal < 30 ms),
+// Customers: customer list p95 at 20,000 customers with filters (goal < 30 ms),
 // allocation of 1,000 devices in one request (goal < 1 s), CRM search round trip p95 on the
 // embedded directory (goal < 20 ms). Through app.request() with a super-admin token over a
 // temporary SQLite file (WAL, as the server runs it). Imported by tests/bench/run.ts.

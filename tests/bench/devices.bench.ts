@@ -1,4 +1,4 @@
-// Device stock at 1,000,000 devices (issue #8 §9), through app.request() with a super-admin token:
+// Device stock at 1,000,000 devices, through app.request() with a super-admin token:
 //   - POST /api/v1/device/get-list p50/p95 without filters (default sort and paging, other sorts)
 //     and with each filter of the asset list (search, type, status, order number, assigned, last
 //     config, combined), each answer with totalCount and generalTotalCount (goal p95 < 50 ms);

@@ -1,4 +1,4 @@
-// Live devices (#11), against a real server on a free port over a SQLite file (WAL), as `npm start` runs:
+// Live devices, against a real server on a free port over a SQLite file (WAL), as `npm start` runs:
 //   1. ingestion: messages per second sustained for 30 s (batches of 500 from 1,000 devices, two
 //      gateways sending at once) — goal ≥ 10,000/s; the server's CPU per message;
 //   2. hub fan-out: 5,000 WebSocket clients (the SignalR JSON protocol: negotiate, handshake,

@@ -1,4 +1,4 @@
-// Closed Alarm Report printing (issue #9 §8): time from the print command (Ctrl+P on a report tab,
+// Closed Alarm Report printing: time from the print command (Ctrl+P on a report tab,
 // opened by its link) to the print frame holding the report (react-to-print copies it in one go; its first section,
 // 'Alarm details', is in the frame's text), over the cached scale-1 demo data. Measured in the page: a capture keydown
 // listener takes the start, a MutationObserver plus polling of react-to-print's frame takes the end.

@@ -1,4 +1,4 @@
-// Alarm reports (#9) in Chromium against the real server, by keyboard: an ARC supervisor opens the
+// Alarm reports in Chromium against the real server, by keyboard: an ARC supervisor opens the
 // list (g r), filters it, opens a report (Enter) and a second one beside it (Ctrl+Enter), adds a
 // note (Alt+N), toggles 'Escalation plan followed' (Alt+Shift+F) and prints (Ctrl+P) the Closed
 // Alarm Report; an ARC controller may annotate but neither export nor print.

@@ -1,4 +1,4 @@
-// The app runs under its strict Content-Security-Policy (issue #7 item 7): sign in, the person
+// The app runs under its strict Content-Security-Policy: sign in, the person
 // list, the palette, a person form and the shortcuts dialog (Radix dialogs inject a style element
 // for the scroll lock) without a single CSP violation. And the ARC manager's user list holds ARC
 // staff only (item 9).

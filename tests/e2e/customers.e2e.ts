@@ -1,4 +1,4 @@
-// Customers (#10) in real Chromium against the real server, driven by the keyboard shortcuts:
+// Customers in real Chromium against the real server, driven by the keyboard shortcuts:
 // g c → the list, c n → Create Account (an internal customer), the stale-etag path of the edit
 // form, c a / c y → Account and Settings (pausing e-mail, an administrator's e-mail held, the
 // release dialog with the count), c l → Allocate Devices by serial; the read-only admin sees no

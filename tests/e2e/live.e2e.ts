@@ -1,4 +1,4 @@
-// Live devices (#11), by keyboard in Chromium against the real server: open a device with g d and
+// Live devices, by keyboard in Chromium against the real server: open a device with g d and
 // its serial, see its configuration, watch a message posted to the ingestion endpoint (as a
 // gateway would) arrive in the Message Stream live, then queue a configuration change for it
 // from Configure & Test Devices (b a, b e), find the desired configuration stored, and watch the

@@ -45,7 +45,7 @@ export default defineConfig({
       SEED: '7',
       LOG_REQUESTS: 'false',
       DEMO_PASSWORD: 'Demo-Passw0rd!',
-      // live devices (#11): the gateway key live.e2e.ts ingests with; the simulator stays off (tests post their own messages)
+      // live devices: the gateway key live.e2e.ts ingests with; the simulator stays off (tests post their own messages)
       GATEWAY_KEYS: E2E_GATEWAY_KEY,
       SIMULATOR: 'off',
     },

@@ -1,4 +1,4 @@
-// Single sign-on end to end (issue #12): real Chromium, the real server and its embedded OpenID
+// Single sign-on end to end: real Chromium, the real server and its embedded OpenID
 // provider (/oidc, demo identities). The whole redirect round trip (authorization code with PKCE,
 // code in the fragment, token exchange) for each demo SSO account: consent with Back and Accept,
 // account choice, a company that requires SSO, an unknown account. Keyboard first; no CSP violation.

@@ -1,4 +1,4 @@
-// Devices, customers and device messages for the live-devices tests (#11).
+// Devices, customers and device messages for the live-devices tests.
 import { randomUUID } from 'node:crypto';
 import type { Insertable } from 'kysely';
 import type { DB } from '../../src/server/db/index.js';

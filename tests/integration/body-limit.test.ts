@@ -1,4 +1,4 @@
-// Request-body limits (issue #7 item 1): every route reads at most its class's limit — a declared
+// Request-body limits: every route reads at most its class's limit — a declared
 // Content-Length over it is refused before reading, a chunked body without Content-Length is cut
 // at the limit — and answers 413 with the error shape. Over a real socket, as `npm start` serves.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

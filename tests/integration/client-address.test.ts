@@ -1,4 +1,4 @@
-// Whose address the per-address limits count (issue #7 item 3): the socket peer, unless
+// Whose address the per-address limits count: the socket peer, unless
 // TRUST_PROXY says how many proxies stand in front — then the entry the outermost trusted proxy
 // appended to X-Forwarded-For. Over a real socket (127.0.0.1), as `npm start` serves.
 import { afterEach, describe, expect, test } from 'vitest';

@@ -248,7 +248,7 @@ describe('every endpoint answers its contract', () => {
     }
   });
 
-  // customers (issue #10)
+  // customers
   test('customers', async () => {
     await t.db
       .insertInto('crmAccounts')
@@ -421,7 +421,7 @@ describe('every endpoint answers its contract', () => {
     await expectContract('DELETE /api/v1/export/:id', `/api/v1/export/${jobId}`);
   });
 
-  test('live devices (#11)', async () => {
+  test('live devices', async () => {
     const imei = '359111000000001';
     const fd = new FormData();
     fd.append('File', new File([`SerialNumber,Type,IMEI\nLIVECHK-0001,640,${imei}\n`], 'devices.csv', { type: 'text/csv' }));
@@ -517,7 +517,7 @@ describe('every endpoint answers its contract', () => {
     ]);
     const captcha = () => solvedCaptcha((path) => t.request(path));
     expect((await expectContract('GET /api/captcha/challenge', '/api/captcha/challenge', { token: undefined })).provider).toBe('altcha');
-    // sso (#12): no provider in this app; the nonce is issued regardless (full flows: sso.test.ts)
+    // sso: no provider in this app; the nonce is issued regardless (full flows: sso.test.ts)
     expect(await expectContract('GET /api/v1/sso/configuration', '/api/v1/sso/configuration', { token: undefined })).toEqual({ enabled: false });
     expect((await expectContract('POST /api/v1/sso/nonce', '/api/v1/sso/nonce', { token: undefined })).nonce).toMatch(/^n1\./);
 

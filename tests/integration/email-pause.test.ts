@@ -1,4 +1,4 @@
-// E-mail pausing is real (issue #10, spec §2 settings, §4 "Settings toggles", §7 backlog count),
+// E-mail pausing is real (spec §2 settings, §4 "Settings toggles", §7 backlog count),
 // against a real SMTP server: while a customer's 'pause email delivery' is on, e-mails to the
 // persons of its tenant wait in the outbox (the relay does not send them) and the backlog count is
 // what waits; codes and reset links (urgent) still go; other customers' mail is not held; turning

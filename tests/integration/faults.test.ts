@@ -1,4 +1,4 @@
-// Faults say what they are (issue #7 item 11): a full disk answers 503 with the error shape and a
+// Faults say what they are: a full disk answers 503 with the error shape and a
 // log line naming it (not 500 "cannot rollback"); /health reports the database and Redis; a
 // DATA_DIR that cannot be created or written stops start-up at once with one line naming it.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

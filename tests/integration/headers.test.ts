@@ -1,4 +1,4 @@
-// Security headers on every answer (issue #7 item 7): strict CSP (scripts from our origin only,
+// Security headers on every answer: strict CSP (scripts from our origin only,
 // no framing), nosniff, a referrer policy, and no-store on API answers (they carry personal data),
 // error answers included. Plus the client build: no inline scripts, no public source maps.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

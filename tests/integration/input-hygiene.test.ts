@@ -1,4 +1,4 @@
-// Input hygiene at the boundary (issue #7 item 12): unpaired surrogates and bidirectional
+// Input hygiene at the boundary: unpaired surrogates and bidirectional
 // override/isolate controls are refused in every text field (JSON, forms, query strings), like NUL;
 // a client's x-request-id reaches the log only when it is short printable ASCII.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

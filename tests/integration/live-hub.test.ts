@@ -1,5 +1,5 @@
 // The device hub with the REAL @microsoft/signalr client in Node against a real server on a
-// random port (#11): negotiate, connect over WebSockets, subscribe (hub method and HTTP), receive
+// random port: negotiate, connect over WebSockets, subscribe (hub method and HTTP), receive
 // what is ingested over HTTP; a client subscribed to device A receives nothing of device B; a
 // supervisor of one tenant never receives another tenant's device; forged tokens are refused; an
 // expiring token closes the connection; a server restart mid-stream loses nothing the client then

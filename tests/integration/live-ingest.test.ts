@@ -1,4 +1,4 @@
-// Device message ingestion and the live side's REST calls (#11), against the real app on SQLite
+// Device message ingestion and the live side's REST calls, against the real app on SQLite
 // (PostgreSQL with TEST_DB=pg): gateway key, per-entry refusals beside stored entries,
 // idempotency on messageId, 10 MB batches, last message and connection state, configuration a
 // device reports, the desired-configuration queue handed out on 'Power on' and applied, refresh

@@ -1,4 +1,4 @@
-// The device simulator against a real server on a random port (#11): it reaches the server only
+// The device simulator against a real server on a random port: it reaches the server only
 // through the public ingestion endpoint; heartbeats land in the message stream; an SOS pressed on
 // a simulated device is stored and streamed; a configuration queued for a device is picked up when
 // the device powers on and reported back applied.

@@ -343,7 +343,7 @@ describe('persons', () => {
     expect(tally(ROLE_IDS.ArcSupervisorRole)).toBeGreaterThanOrEqual(1);
     expect(tally(ROLE_IDS.ArcManagerRole)).toBeGreaterThanOrEqual(1);
     expect(tally(ROLE_IDS.SuperAdminRole)).toBeGreaterThanOrEqual(2);
-    // customer-side persons carry PortalUserRole; their administrators also the admin role (customers, issue #10)
+    // customer-side persons carry PortalUserRole; their administrators also the admin role (customers)
     const custRoles = await a
       .selectFrom('personRoles')
       .innerJoin('persons', 'persons.id', 'personRoles.personId')
@@ -756,7 +756,7 @@ describe('alarm reports', () => {
   });
 });
 
-describe('customers (issue #10)', () => {
+describe('customers', () => {
   test('the CRM directory holds every CRM-linked customer (same id, URN, name) and prospects that are not customers; every customer has an administrator', async () => {
     const crm = await a.selectFrom('crmAccounts').selectAll().execute();
     const linked = await a.selectFrom('customers').select(['name', 'salesforceId', 'salesforceUrn']).where('isSalesforceAccount', '=', 1).execute();

@@ -1,4 +1,4 @@
-// The embedded identity provider (issue #12) on the real Node server: the whole authorization-code
+// The embedded identity provider on the real Node server: the whole authorization-code
 // flow with PKCE without a browser — authorize, the provider's sign-in page, the code in the
 // fragment of /login, the code redeemed at /oidc/token — and the ID token it issues accepted by
 // the token exchange. Also its CSP and the app's connect-src for the issuer's origin.

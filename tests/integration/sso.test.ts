@@ -1,4 +1,4 @@
-// Single sign-on (issue #12): the token exchange against an OpenID Connect issuer that publishes
+// Single sign-on: the token exchange against an OpenID Connect issuer that publishes
 // its keys over HTTP (a stand-in for Entra ID: discovery document + JWKS on an ephemeral port).
 // ID tokens with a wrong signature, issuer, audience, tenant or nonce, or expired, are refused;
 // consent, several accounts, a company that requires SSO and an unknown e-mail each get their

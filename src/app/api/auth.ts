@@ -27,7 +27,7 @@ export function requestPasswordToken(input: PasswordSignIn): Promise<TokenRespon
   });
 }
 
-// ---- single sign-on (issue #12)
+// ---- single sign-on
 
 export type SsoSignIn = { idToken: string; captchaResponse: string; consent?: boolean; selectedAccount?: string };
 

@@ -22,7 +22,7 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   personEdit: PersonFormPage,
   editOwnProfile: lazy(() => import('../features/profile/edit-profile-page').then((m) => ({ default: m.EditProfilePage }))),
   bulkUpdate: lazy(() => import('../features/bulk-update/bulk-page').then((m) => ({ default: m.BulkUpdatePage }))),
-  // customers (#10)
+  // customers
   customers: lazy(() => import('../features/customers/customer-list-page').then((m) => ({ default: m.CustomerListPage }))),
   customerCreate: lazy(() => import('../features/customers/customer-form-page').then((m) => ({ default: m.CustomerFormPage }))),
   customerAccountEdit: lazy(() => import('../features/customers/customer-form-page').then((m) => ({ default: m.CustomerFormPage }))),
@@ -31,11 +31,11 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   customerDevices: lazy(() => import('../features/customers/customer-devices-page').then((m) => ({ default: m.CustomerDevicesPage }))),
   customerAllocate: lazy(() => import('../features/customers/allocate-page').then((m) => ({ default: m.AllocatePage }))),
   customerSettings: lazy(() => import('../features/customers/customer-settings-page').then((m) => ({ default: m.CustomerSettingsPage }))),
-  // live devices (#11): the three Configure & Test Devices tabs
+  // live devices: the three Configure & Test Devices tabs
   bulkCurrentConfig: lazy(() => import('../features/bulk-manage/current-config-page').then((m) => ({ default: m.CurrentConfigPage }))),
   bulkDeviceTesting: lazy(() => import('../features/bulk-manage/device-testing-page').then((m) => ({ default: m.DeviceTestingPage }))),
   bulkChangeConfig: lazy(() => import('../features/bulk-manage/change-config-page').then((m) => ({ default: m.ChangeConfigPage }))),
-  // alarm reports (#9)
+  // alarm reports
   alarmReports: lazy(() => import('../features/alarm-reports/alarm-report-list-page').then((m) => ({ default: m.AlarmReportListPage }))),
   alarmReport: lazy(() => import('../features/alarm-reports/alarm-report-page').then((m) => ({ default: m.AlarmReportPage }))),
   providerSettings: lazy(() => import('../features/admin/provider-settings-page').then((m) => ({ default: m.ProviderSettingsPage }))),

@@ -96,7 +96,7 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
       roles: await roleNamesOf(deps(c).db, person.id),
       tenantId: person.tenantId,
       phoneNumbers: await currentUserPhones(deps(c).db, person.phoneNumbers),
-      // sso (#12): the spec's "Current user" loginMethod; the client hides Settings for single-sign-on users.
+      // sso: the spec's "Current user" loginMethod; the client hides Settings for single-sign-on users.
       loginMethod: { value: person.loginMethod, name: person.loginMethod === LOGIN_METHOD.SingleSignOn ? 'SingleSignOn' : 'Password' },
     };
     return c.json(info);

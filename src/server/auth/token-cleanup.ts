@@ -1,5 +1,5 @@
-// Periodic clean-up of refresh tokens that can no longer give a session (issue #8 item 8,
-// docs/decisions.md 44). Every rotation leaves the used token behind and every sign-out or
+// Periodic clean-up of refresh tokens that can no longer give a session
+// (docs/decisions.md 44). Every rotation leaves the used token behind and every sign-out or
 // reuse detection leaves a revoked family, so without this the table only grows.
 //
 // Deleted: tokens past their expiry (used or not), and tokens used or revoked more than

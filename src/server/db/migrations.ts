@@ -4,11 +4,11 @@ import { m003 } from './migrations/003-person-sort.js';
 import { m004 } from './migrations/004-refresh-token-person.js';
 import { m005 } from './migrations/005-auth-hardening.js';
 import { m006 } from './migrations/006-captcha.js';
-import { m007 } from './migrations/007-device-indexes.js'; // stock (#8)
+import { m007 } from './migrations/007-device-indexes.js'; // stock
 import { m008 } from './migrations/008-alarm-reports.js';
 import { m009 } from './migrations/009-customers.js';
 import { m010 } from './migrations/010-live.js';
-import { m011 } from './migrations/011-sso.js'; // sso (#12)
+import { m011 } from './migrations/011-sso.js'; // sso
 import { m012 } from './migrations/012-customer-admin-role.js';
 import { m013 } from './migrations/013-alarm-stats.js';
 import { m014 } from './migrations/014-device-list.js';
@@ -352,11 +352,11 @@ export const migrations: Record<string, Migration> = {
   '004_refresh_token_person': m004,
   '005_auth_hardening': m005,
   '006_captcha': m006,
-  '007_device_indexes': m007, // stock (#8)
+  '007_device_indexes': m007, // stock
   '008_alarm_reports': m008,
   '009_customers': m009,
   '010_live': m010,
-  '011_sso': m011, // sso (#12)
+  '011_sso': m011, // sso
   '012_customer_admin_role': m012,
   '013_alarm_stats': m013,
   '014_device_list': m014,

@@ -54,7 +54,7 @@ export interface PersonTable {
   etag: string;
   createdAt: string;
   updatedAt: string;
-  /** sso (#12): the identity-provider e-mail when it is not `email` (one identity, several accounts). */
+  /** sso: the identity-provider e-mail when it is not `email` (one identity, several accounts). */
   ssoEmail: Generated<string | null>;
 }
 export interface PersonRoleTable {
@@ -297,7 +297,7 @@ export interface AlarmNoteTable {
   personFullName: string;
   personRoles: string; // JSON string[]
 }
-/** Demo audio (#9): call recordings and voice memos are served from these clips. */
+/** Demo audio: call recordings and voice memos are served from these clips. */
 export interface AlarmAudioClipTable {
   id: string; // 'call-0', 'memo-0', ...
   kind: string; // 'call' | 'memo'
@@ -367,7 +367,7 @@ export interface AuditLogTable {
   details: string; // JSON
 }
 
-// sso (#12)
+// sso
 /** Companies (by e-mail domain) that require single sign-on. */
 export interface SsoDomainTable {
   domain: string;
@@ -420,8 +420,8 @@ export interface Database {
   verificationCodes: VerificationCodeTable;
   outbox: OutboxTable;
   auditLog: AuditLogTable;
-  ssoDomains: SsoDomainTable; // sso (#12)
-  ssoNonces: SsoNonceTable; // sso (#12)
+  ssoDomains: SsoDomainTable; // sso
+  ssoNonces: SsoNonceTable; // sso
   crmAccounts: CrmAccountTable;
 }
 

@@ -1,4 +1,4 @@
-// The embedded CRM directory of the demo (issue #10, table crmAccounts): one CRM account per
+// The embedded CRM directory of the demo (table crmAccounts): one CRM account per
 // CRM-linked customer (same id, URN, name, address, phone, managers and tier, as the CRM would
 // hold them) plus prospects that are not customers yet, so a new customer can be opened from a
 // CRM account without creating a duplicate. Drawn from its own rng stream ('crm-directory'), after

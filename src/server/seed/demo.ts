@@ -1035,7 +1035,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
 
     for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns])
       await ins.flush();
-    // Customers (issue #10): the embedded CRM directory, from its own rng stream.
+    // Customers: the embedded CRM directory, from its own rng stream.
     const crmAccounts = await seedCrmDirectory(trx, seed);
     const heldEmails = await seedHeldEmails(trx, seed, now);
     log({

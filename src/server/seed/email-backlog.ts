@@ -1,4 +1,4 @@
-// Held e-mails of the demo (issue #10): customers whose e-mail delivery is paused have a few
+// Held e-mails of the demo: customers whose e-mail delivery is paused have a few
 // automatic e-mails to their administrators waiting in the outbox (outbox.heldTenantId), so the
 // backlog count and the release confirmation ('all N paused emails will be sent') have something
 // to show. Own rng stream ('email-backlog'), written after everything else: nothing else shifts.

@@ -70,7 +70,7 @@ export const tokenResponseSchema = v.strictObject({
 });
 export type TokenResponse = v.InferOutput<typeof tokenResponseSchema>;
 
-// ---- single sign-on (issue #12)
+// ---- single sign-on
 
 /** One account an identity-provider e-mail reaches (spec §3 "Single sign-on context": accounts). */
 export const ssoAccountSchema = v.strictObject({ customerName: v.string(), emailAddress: v.string(), canSelect: v.boolean() });

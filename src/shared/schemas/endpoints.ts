@@ -52,7 +52,7 @@ export const ENDPOINTS = {
   'GET /api/captcha/challenge': captchaChallengeSchema,
   /** RFC 7009: 200 with an empty body, whatever the token was. */
   'POST /connect/revocation': v.literal(''),
-  // sso (#12): what the browser needs for the provider redirect, and the nonce it sends there
+  // sso: what the browser needs for the provider redirect, and the nonce it sends there
   'GET /api/v1/sso/configuration': ssoConfigurationSchema,
   'POST /api/v1/sso/nonce': ssoNonceSchema,
 
@@ -135,7 +135,7 @@ export const ENDPOINTS = {
   /** Blob answers: .xlsx workbooks (customers; the customer's devices — ours, the Devices tab's export). */
   'POST /api/v1/customer/export/list-with-filters': v.instance(Uint8Array),
   'POST /api/v1/customer/export/device-list/:customerId': v.instance(Uint8Array),
-  // live devices (#11; spec document 2 §7 "Device configuration requests" and "Devices data service"; shapes in live.ts)
+  // live devices (spec document 2 §7 "Device configuration requests" and "Devices data service"; shapes in live.ts)
   'POST /api/v1/device-messages/ingest': live.ingestResponseSchema,
   'POST /api/admin/negotiate': live.negotiateResponseSchema,
   'POST /devices/subscribe-for-monitoring': live.subscribeResponseSchema,

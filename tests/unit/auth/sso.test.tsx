@@ -1,4 +1,4 @@
-// The sign-in page's single-sign-on sub-views (issue #12, spec §2, §4, §8): back from the provider
+// The sign-in page's single-sign-on sub-views (spec §2, §4, §8): back from the provider
 // (the oidc-client-ts round trip stubbed: ../../../src/app/features/auth/sso), the token exchange
 // and its outcomes — consent (Back, Accept), account picker, unavailable, generic — and the
 // provider's name on the button and in the sso_enforced message.

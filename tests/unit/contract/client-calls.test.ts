@@ -85,7 +85,7 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   emailBacklogQuery: [ID],
   customerDuplicatesQuery: [{ name: 'Acme' }],
   crmAccountsQuery: ['acme'],
-  // live devices (#11)
+  // live devices
   deviceConfigurationQuery: ['SN-00001'],
   deviceConfigurationByIdQuery: [ID],
   configurationListQuery: [{ serialNumbers: ['SN-00001'] }],

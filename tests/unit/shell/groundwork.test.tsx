@@ -1,4 +1,4 @@
-// The shell's groundwork (issue #6): deep links survive sign-in, plain words for areas not built
+// The shell's groundwork: deep links survive sign-in, plain words for areas not built
 // yet, the read view for list-only roles, toasts that go when their error is fixed and stay off
 // the tab strips, the 2FA destination, the ? sheet, phone display.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';

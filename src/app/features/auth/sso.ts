@@ -1,4 +1,4 @@
-// Single sign-on in the browser (issue #12): the OpenID Connect authorization-code flow with PKCE
+// Single sign-on in the browser: the OpenID Connect authorization-code flow with PKCE
 // through oidc-client-ts, against whatever issuer the server names (Microsoft Entra ID in
 // production, the embedded provider with demo data). The provider returns to /login with the code
 // in the URL fragment (spec start-up: "the URL hash begins with a code fragment"); oidc-client-ts

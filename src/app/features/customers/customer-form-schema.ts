@@ -85,8 +85,8 @@ export const showsPortalReference = (values: Pick<CustomerFormValues, 'isMigrate
 export type LockedField = keyof CustomerFormValues;
 
 /**
- * Fields the user may not type in: internal accounts lock URN, managers, tier and status (spec
- * issue #10); a linked CRM account fills and locks what the CRM holds.
+ * Fields the user may not type in: internal accounts lock URN, managers, tier and status (spec);
+ * a linked CRM account fills and locks what the CRM holds.
  */
 export function lockedFields(values: Pick<CustomerFormValues, 'accountType' | 'salesforceId'>): Set<LockedField> {
   if (values.accountType === 'internal') return new Set<LockedField>(['salesforceURN', 'accountManager', 'successManager', 'successTier', 'accountStatus']);

@@ -1,4 +1,4 @@
-// Which accounts a provider identity reaches (issue #12): the persons whose e-mail is the
+// Which accounts a provider identity reaches: the persons whose e-mail is the
 // identity's, or whose ssoEmail is (one identity, several accounts), each with the company it
 // belongs to and whether it can be chosen for the admin panel.
 import type { DB } from '../../db/index.js';

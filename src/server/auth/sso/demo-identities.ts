@@ -1,4 +1,4 @@
-// The embedded identity provider's demo identities (issue #12), and the workspace persons and
+// The embedded identity provider's demo identities, and the workspace persons and
 // company rule they meet. Demo data only: seeded at start when the embedded provider is on.
 import type { DB } from '../../db/index.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';

@@ -1,4 +1,4 @@
-// The embedded identity provider (issue #12): a real OpenID Connect provider (oidc-provider, a
+// The embedded identity provider: a real OpenID Connect provider (oidc-provider, a
 // certified implementation) mounted by this server under /oidc when demo data is on and no
 // external issuer is configured. It knows only the demo identities (./demo-identities.ts); its
 // sign-in page is a minimal keyboard-usable form. The workspace is its one client: public,

@@ -1,4 +1,4 @@
-// POST /connect/token with grant_type token-exchange (spec §7, issue #12): the browser brings the
+// POST /connect/token with grant_type token-exchange (spec §7): the browser brings the
 // provider's ID token; the server verifies it (./verify.ts), maps its e-mail to the person or
 // persons (./accounts.ts) and answers with the spec's codes:
 //   sso_unavailable       no provider configured, the feature off, or the provider unreachable

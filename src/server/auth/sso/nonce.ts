@@ -1,4 +1,4 @@
-// Nonces for the single-sign-on redirect (issue #12). The server hands the browser a signed nonce
+// Nonces for the single-sign-on redirect. The server hands the browser a signed nonce
 // (POST /api/v1/sso/nonce); the browser passes it to the identity provider, which copies it into
 // the ID token. At the token exchange the nonce must carry our signature and be unexpired, so an ID
 // token obtained for another application, or minted before, is refused. Once an ID token has

@@ -1,4 +1,4 @@
-// Single sign-on endpoints besides the token exchange (issue #12): the public configuration the
+// Single sign-on endpoints besides the token exchange: the public configuration the
 // browser needs for the provider redirect, and the signed nonce it sends there.
 import { deps, type Api } from '../../http.js';
 import type { SsoConfiguration, SsoNonce } from '../../../shared/schemas/auth.js';

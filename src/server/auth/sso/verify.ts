@@ -1,4 +1,4 @@
-// ID-token verification against the issuer's published keys (issue #12): the issuer's discovery
+// ID-token verification against the issuer's published keys: the issuer's discovery
 // document names its key set (jwks_uri); jose fetches and caches it (createRemoteJWKSet) and checks
 // signature, issuer, audience (our client id), expiry and, for Entra ID, the tenant (tid). The
 // nonce must be one this server issued (./nonce.ts).

@@ -4,7 +4,7 @@ import { sql, type Migration } from 'kysely';
 const LAST_CONFIG_NULLS_LAST = sql`(case when "lastConfigurationDate" is null then 1 else 0 end)`;
 
 /**
- * Asset list at 1,000,000 devices (spec document 2 §2; issue #8):
+ * Asset list at 1,000,000 devices (spec document 2 §2):
  * - filters 'Assigned' (isUserAssigned = 0/1) and 'Last config' (a range of lastConfigurationDate,
  *   or never configured = null): without an index the filtered totalCount reads every device and
  *   PostgreSQL reads the whole table for a page of a narrow range. (isUserAssigned, serialNumber)

@@ -4,7 +4,7 @@ import { type Kysely, type Migration, PostgresAdapter } from 'kysely';
 const isPg = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
- * Alarm reports (#9): the demo's audio clips (call recordings and voice memos are served from
+ * Alarm reports: the demo's audio clips (call recordings and voice memos are served from
  * them, src/server/modules/alarm-reports/audio.ts), the index the voice-memo file endpoint
  * looks memos up by, and a covering index for the chart queries.
  */

@@ -1,4 +1,4 @@
-// 009_customers (issue #10): what the customer area needs besides the tables of 001.
+// 009_customers: what the customer area needs besides the tables of 001.
 //   - outbox.heldTenantId: an e-mail to a person of a customer whose e-mail delivery is paused
 //     waits with the customer's tenant id here; the relay skips such rows, the backlog count counts
 //     them, and turning the pause off clears the column (the relay then sends them).

@@ -1,7 +1,7 @@
 import type { Migration } from 'kysely';
 
 /**
- * Live devices (#11): when a message was received and where the device was; each device's last
+ * Live devices: when a message was received and where the device was; each device's last
  * message and connection state (the Device Testing tab, DeviceMonitoring / DeviceConnected); the
  * kind of a queued request (a configuration change, or a refresh of the configuration or
  * firmware) and when the gateway handed it to the device.

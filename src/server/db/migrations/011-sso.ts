@@ -1,7 +1,7 @@
 import type { Migration } from 'kysely';
 
 /**
- * Single sign-on (issue #12, src/server/auth/sso):
+ * Single sign-on (src/server/auth/sso):
  * - persons.ssoEmail: the identity-provider e-mail a person signs in with when it differs from the
  *   person's own (unique) e-mail; one provider identity may so reach several accounts.
  * - ssoDomains: companies, by e-mail domain, that require single sign-on (`sso_enforced`).

@@ -149,7 +149,7 @@ export function personRoutes(api: Api) {
             at: config.now(),
             details: { tenantId, firstName: p.firstName, lastName: p.lastName, email: p.emailAddress, roles: roleNames },
           });
-          // A customer administrator gets a set-password e-mail (customers, issue #10; held while the customer pauses e-mail).
+          // A customer administrator gets a set-password e-mail (customers; held while the customer pauses e-mail).
           if (customer) await queueAdministratorWelcome(trx, outbox, config, { email: p.emailAddress, firstName: p.firstName, customerName: customer.name });
         });
       } catch (e) {
