@@ -1,4 +1,4 @@
-// Issue #7 hardening of sign-in, over a real database (SQLite in memory, or PostgreSQL with
+// Hardening of sign-in, over a real database (SQLite in memory, or PostgreSQL with
 // TEST_DB=pg): temporary lockout, refresh-token reuse under concurrency, multi-step writes in
 // transactions, mail after commit through a real SMTP server, logout on the server, and the
 // per-person session epoch that ends access tokens within seconds.
