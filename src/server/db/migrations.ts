@@ -11,6 +11,7 @@ import { m010 } from './migrations/010-live.js';
 import { m011 } from './migrations/011-sso.js'; // sso (#12)
 import { m012 } from './migrations/012-customer-admin-role.js';
 import { m014 } from './migrations/014-device-list.js';
+import { m017 } from './migrations/017-alarm-analysis.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -357,6 +358,7 @@ export const migrations: Record<string, Migration> = {
   '011_sso': m011, // sso (#12)
   '012_customer_admin_role': m012,
   '014_device_list': m014,
+  '017_alarm_analysis': m017,
 };
 
 class StaticProvider implements MigrationProvider {
