@@ -11,7 +11,8 @@
 // - Escalation plan check: the plan in force is the first plan as the report displays it
 //   (sortEscalationPlans: primary team first, default plan first, then by name). Each instruction's
 //   contact counts as called when a call of the report (Calls, or a 'call' entry of the activity
-//   journal) went to or came from its number; its outcome is 'Answered' when any such call lasted,
+//   journal) went to or came from its number (compared as international digits, a national number
+//   read in the contact's country); its outcome is 'Answered' when any such call lasted,
 //   'Call failed' when every one had zero duration, 'Not called' otherwise. The plan counts as
 //   followed when every instruction's contact was called; the check agrees with the controller's
 //   'Escalation plan followed' tick when the two say the same, and questions it otherwise.
@@ -157,11 +158,11 @@ export function phoneKey(value: string | null | undefined, countryCode?: string 
   return d.startsWith(cc) && d.length > 10 ? d : cc + d;
 }
 
-type CallSeen = { key: string; at: string; duration: number };
+type CallSeen = { number: string; at: string; duration: number };
 
-/** Every call of the report by number: Calls, then the activity journal's 'call' entries (to or from). */
+/** Every call of the report with its number as written: Calls, then the activity journal's 'call' entries (to or from). */
 function callsSeen(input: AnalysisInput): CallSeen[] {
-  const out: CallSeen[] = input.Calls.map((c) => ({ key: phoneKey(c.Number), at: c.StartTime, duration: Number(c.Duration) || 0 }));
+  const out: CallSeen[] = input.Calls.map((c) => ({ number: c.Number, at: c.StartTime, duration: Number(c.Duration) || 0 }));
   for (const a of input.ActivityJournal.Activities) {
     let p: unknown;
     try {
@@ -172,7 +173,7 @@ function callsSeen(input: AnalysisInput): CallSeen[] {
     if (!p || typeof p !== 'object' || (p as { kind?: unknown }).kind !== 'call') continue;
     const { to, from, duration } = p as { to?: unknown; from?: unknown; duration?: unknown };
     const dur = typeof duration === 'number' && Number.isFinite(duration) ? duration : 0;
-    for (const n of [to, from]) if (typeof n === 'string' && phoneKey(n)) out.push({ key: phoneKey(n), at: a.Date, duration: dur });
+    for (const n of [to, from]) if (typeof n === 'string' && n.trim()) out.push({ number: n, at: a.Date, duration: dur });
   }
   return out;
 }
@@ -183,7 +184,8 @@ function planCheck(input: AnalysisInput): PlanCheck | null {
   const seen = callsSeen(input);
   const instructions = plan.EscalationPlan.Instructions.map((ins): PlanInstructionCheck => {
     const key = phoneKey(ins.Contact.Value, ins.Contact.CountryCode);
-    const matched = key ? seen.filter((s) => s.key === key).sort((a, b) => a.at.localeCompare(b.at)) : [];
+    // a call's number written nationally is read in the contact's country
+    const matched = key ? seen.filter((s) => phoneKey(s.number, ins.Contact.CountryCode) === key).sort((a, b) => a.at.localeCompare(b.at)) : [];
     const outcome: PlanOutcome = !matched.length ? 'Not called' : matched.some((m) => m.duration > 0) ? 'Answered' : 'Call failed';
     return {
       Instruction: ins.Instruction,
