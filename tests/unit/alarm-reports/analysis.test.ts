@@ -87,7 +87,11 @@ describe('escalation plan check', () => {
   });
   it('takes the default plan first when no team is the primary group, and has no check without a plan', () => {
     const teams = base.ProfileSnapshot.TeamWithEscalationPlan.map((t) => ({ ...t, Team: { ...t.Team, PrimaryGroup: false } }));
-    expect(analyse(makeDetail({ snapshot: { TeamWithEscalationPlan: teams } })).PlanCheck).toMatchObject({ PlanName: 'Z default plan', Instructions: [], Followed: true });
+    expect(analyse(makeDetail({ snapshot: { TeamWithEscalationPlan: teams } })).PlanCheck).toMatchObject({
+      PlanName: 'Z default plan',
+      Instructions: [],
+      Followed: true,
+    });
     const none = analyse(makeDetail({ snapshot: { TeamWithEscalationPlan: [] } }));
     expect(none.PlanCheck).toBeNull();
     expect(none.Summary).toContain('No escalation plan was in force.');

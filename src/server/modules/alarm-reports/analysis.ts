@@ -42,7 +42,11 @@ const toStored = (row: { analysis: string; generatedAt: string; generatedBy: str
 
 /** The stored analysis of a report, or null. */
 export async function readAnalysis(db: DB, reportId: string): Promise<StoredAnalysis | null> {
-  const row = await db.selectFrom('alarmReportAnalyses').select(['analysis', 'generatedAt', 'generatedBy']).where('alarmReportId', '=', reportId).executeTakeFirst();
+  const row = await db
+    .selectFrom('alarmReportAnalyses')
+    .select(['analysis', 'generatedAt', 'generatedBy'])
+    .where('alarmReportId', '=', reportId)
+    .executeTakeFirst();
   return row ? toStored(row) : null;
 }
 

@@ -49,7 +49,13 @@ import {
 import { alarmReportsWorkbook, ALARM_EXPORT_LABEL } from './export.js';
 import { exportFileName, XLSX_TYPE } from '../devices/export.js';
 import { audioResponse, readClip } from './audio.js';
-import { analysisQuery, generateAnalysisBody, INTELLIGENCE_CODE, INTELLIGENCE_TEXT, type AnalysisResponse } from '../../../shared/schemas/alarm-intelligence.js';
+import {
+  analysisQuery,
+  generateAnalysisBody,
+  INTELLIGENCE_CODE,
+  INTELLIGENCE_TEXT,
+  type AnalysisResponse,
+} from '../../../shared/schemas/alarm-intelligence.js';
 import { generateAnalysis, intelligenceFor, readAnalysis } from './analysis.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
