@@ -1,6 +1,6 @@
 // `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
 // nothing here fails a build (speed goals live in benchmarks, not timed tests).
-// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers`.
+// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers alarm-intelligence`.
 const parts = process.argv.slice(2);
 const want = (p: string) => parts.length === 0 || parts.includes(p);
 
@@ -32,6 +32,7 @@ async function main() {
   await section('print', async () => (await import('./print.bench.js')).benchPrint());
   await section('customers', async () => (await import('./customers.bench.js')).benchCustomers());
   await section('ingest', async () => (await import('./ingest.bench.js')).benchIngest());
+  await section('alarm-intelligence', async () => (await import('./alarm-intelligence.bench.js')).benchAlarmIntelligence());
   console.log('\n== summary');
   for (const [k, f] of Object.entries(all)) for (const [m, v] of Object.entries(f)) console.log(`  ${k}.${m}: ${v}`);
 }
