@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as v from 'valibot';
 import { randomUUID } from 'node:crypto';
+import readXlsx from 'read-excel-file/node';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn } from '../helpers/auth.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
@@ -160,6 +161,37 @@ describe('off: nothing shown, nothing generated', () => {
       await setFeature(t.db, 'EnableAlarmReportIntelligence', true);
     }
     expect(v.parse(analysisResponseSchema, (await getAnalysis(report.id)).body).Analysis).not.toBeNull();
+  });
+});
+
+describe('.xlsx export', () => {
+  test('the Analysis column group when an exported report has one shown; blank for the others; absent with the feature off', async () => {
+    const { customer, report } = await customerWithReport();
+    const other = await insertAlarmReport(t.db, { customerId: customer.id, customerAccountFullName: customer.name, alarmClosed: '2026-11-19T10:00:00.000Z' });
+    const stored = v.parse(analysisResponseSchema, (await generate(report.id)).body).Analysis!;
+    const exportSheet = async () => {
+      const res = await t.request('/alarm-report/export-list', {
+        method: 'POST',
+        token: (await signedIn(t.db, t.config, ['ArcSupervisorRole'])).token,
+        json: { customerAccountFullName: customer.name, alarmClosedDateRangeOption: 7, sortBy: 'AlarmClosedDate', sortDescending: true },
+      });
+      expect(res.status).toBe(200);
+      const [sheet] = await readXlsx(Buffer.from(await res.arrayBuffer()));
+      return sheet!.data;
+    };
+    const [header, first, second] = await exportSheet();
+    expect(header!.slice(-3)).toEqual(['Analysis: Plan Check', 'Analysis: Anomalies', 'Analysis: Summary']);
+    expect(first!.slice(-3)).toEqual(['Agrees', stored.Anomalies.length, stored.Summary]);
+    expect(second![9]).toBe(other.alarmId);
+    expect(second!.slice(-3)).toEqual([null, null, null]);
+
+    await setFeature(t.db, 'EnableAlarmReportIntelligence', false);
+    try {
+      const [h] = await exportSheet();
+      expect(h!.at(-1)).toBe('Device Serial');
+    } finally {
+      await setFeature(t.db, 'EnableAlarmReportIntelligence', true);
+    }
   });
 });
 

@@ -4,6 +4,8 @@
 import type { DB } from '../../db/index.js';
 import { analyseAlarmReport } from '../../../shared/alarm-intelligence.js';
 import type { StoredAnalysis } from '../../../shared/schemas/alarm-intelligence.js';
+import type { AlarmAnalysis } from '../../../shared/alarm-intelligence.js';
+import type { ExportAnalysis } from './export.js';
 import { alarmReportDetails } from './repo.js';
 
 export const INTELLIGENCE_FEATURE = 'EnableAlarmReportIntelligence';
@@ -62,4 +64,29 @@ export async function generateAnalysis(db: DB, report: { id: string; alarmId: st
     .onConflict((oc) => oc.column('alarmReportId').doUpdateSet({ analysis: row.analysis, generatedAt: row.generatedAt, generatedBy: row.generatedBy }))
     .execute();
   return { ...analysis, GeneratedAt: row.generatedAt, GeneratedBy: by };
+}
+
+/** The export's Analysis columns of the given reports: only those with an analysis shown (feature and customer setting on). */
+export async function exportAnalyses(db: DB, reportIds: readonly string[]): Promise<Map<string, ExportAnalysis>> {
+  const out = new Map<string, ExportAnalysis>();
+  if (!reportIds.length || !(await featuresOn(db)).intelligence) return out;
+  for (let i = 0; i < reportIds.length; i += 500) {
+    const rows = await db
+      .selectFrom('alarmReportAnalyses')
+      .innerJoin('alarmReports', 'alarmReports.id', 'alarmReportAnalyses.alarmReportId')
+      .innerJoin('customers', 'customers.id', 'alarmReports.customerId')
+      .select(['alarmReportAnalyses.alarmReportId', 'alarmReportAnalyses.analysis'])
+      .where('alarmReportAnalyses.alarmReportId', 'in', reportIds.slice(i, i + 500))
+      .where('customers.enableAlarmReportIntelligence', '=', 1)
+      .execute();
+    for (const r of rows) {
+      try {
+        const a = JSON.parse(r.analysis) as AlarmAnalysis;
+        out.set(r.alarmReportId, { PlanCheck: a.PlanCheck?.Verdict ?? 'No plan', Anomalies: a.Anomalies.length, Summary: a.Summary });
+      } catch {
+        // an unreadable stored analysis exports blank
+      }
+    }
+  }
+  return out;
 }

@@ -56,7 +56,7 @@ import {
   INTELLIGENCE_TEXT,
   type AnalysisResponse,
 } from '../../../shared/schemas/alarm-intelligence.js';
-import { generateAnalysis, intelligenceFor, readAnalysis } from './analysis.js';
+import { exportAnalyses, generateAnalysis, intelligenceFor, readAnalysis } from './analysis.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 const SAMPLE_FILTER = {
@@ -234,9 +234,13 @@ export function alarmReportRoutes(api: Api) {
       const rows = await exportRows(db, body, now, EXPORT_MAX);
       if (!rows.length) throw badRequest(MSG.exportPayloadEmpty);
       if (rows.length > EXPORT_MAX) throw badRequest(ALARM_TEXT.tooMany);
+      const analyses = await exportAnalyses(
+        db,
+        rows.map((r) => r.AlarmReportId),
+      );
       let bytes: Buffer;
       try {
-        bytes = await alarmReportsWorkbook(rows);
+        bytes = await alarmReportsWorkbook(rows.map((r) => ({ ...r, Analysis: analyses.get(r.AlarmReportId) ?? null })));
       } catch (e) {
         deps(c).log({ msg: 'alarm report export failed', error: String(e) });
         throw new ApiError(500, MSG.cannotExportAlarmReports, CODE.internal);
