@@ -18,6 +18,7 @@ import { solvedCaptcha } from '../helpers/captcha.js';
 import { at, first } from '../helpers/lists.js';
 import readXlsx from 'read-excel-file/node';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
+import { insertCustomer } from '../helpers/customers.js';
 import { seedAudioClips } from '../../src/server/modules/alarm-reports/audio.js';
 
 let t: TestApp;
@@ -212,6 +213,13 @@ describe('every endpoint answers its contract', () => {
     });
     const [alarmCall, secondCall] = d.Calls;
     await expectContract('POST /alarm-report/log-call-download', '/alarm-report/log-call-download', { json: { alarmReportId: r.id, callId: alarmCall?.Id } });
+    // Alarm report intelligence: a customer with it on.
+    const intel = await insertCustomer(t.db, { name: 'Analysis Intelligence Ltd', enableAlarmReportIntelligence: 1, autoGenerateAlarmIntelligence: 0 });
+    await t.db.updateTable('alarmReports').set({ customerId: intel.id }).where('id', '=', r.id).execute();
+    expect(
+      (await expectContract('POST /alarm-report/generate-analysis', '/alarm-report/generate-analysis', { json: { alarmReportId: r.id } })).Analysis,
+    ).not.toBeNull();
+    expect((await expectContract('GET /alarm-report/get-analysis', `/alarm-report/get-analysis?AlarmReportId=${r.id}`)).Enabled).toBe(true);
     // Blob answers: the export (.xlsx) and the audio (audio/wav).
     const blobs = [
       [

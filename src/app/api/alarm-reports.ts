@@ -28,6 +28,7 @@ import {
   type UpdateAlarmReportResponse,
 } from '../../shared/schemas/alarm-reports';
 import type { MessageResponse } from '../../shared/schemas/common';
+import type { AnalysisResponse, GenerateAnalysisBody } from '../../shared/schemas/alarm-intelligence';
 
 export type {
   AlarmCallDto,
@@ -42,6 +43,7 @@ export type {
   ResponseTargetsFilter,
   TimeFrames,
   TypeTimeFrames,
+  AnalysisResponse,
 };
 
 export const alarmReportKeys = {
@@ -59,6 +61,7 @@ export const alarmReportKeys = {
   responseTargets: (filter: ResponseTargetsFilter) => ['alarm-reports', 'response-targets', filter] as const,
   details: () => ['alarm-reports', 'detail'] as const,
   detail: (alarmId: string) => ['alarm-reports', 'detail', alarmId] as const,
+  analysis: (alarmReportId: string) => ['alarm-reports', 'analysis', alarmReportId] as const,
   alarmLineRecording: (p: RecordingParams) => ['alarm-reports', 'alarm-line-recording', p] as const,
   secondLineRecording: (p: RecordingParams) => ['alarm-reports', 'second-line-recording', p] as const,
   voiceMemo: (p: VoiceMemoParams) => ['alarm-reports', 'voice-memo', p] as const,
@@ -161,6 +164,18 @@ export const alarmReportDetailsQuery = (alarmId: string) =>
     enabled: isValidId(alarmId),
     meta: { silent: true },
   });
+
+/** GET alarm-report/get-analysis?AlarmReportId= — { Enabled, Analysis }; Enabled false: no Analysis section. */
+export const alarmReportAnalysisQuery = (alarmReportId: string) =>
+  queryOptions({
+    queryKey: alarmReportKeys.analysis(alarmReportId),
+    queryFn: ({ signal }) => http<AnalysisResponse>('/alarm-report/get-analysis', { signal, query: { AlarmReportId: alarmReportId } }),
+    enabled: isValidId(alarmReportId),
+    meta: { silent: true },
+  });
+
+/** POST alarm-report/generate-analysis — generates and stores the Analysis (AddNote); 403 when intelligence is off. */
+export const generateAlarmReportAnalysis = (body: GenerateAnalysisBody) => http<AnalysisResponse>('/alarm-report/generate-analysis', { method: 'POST', body });
 
 /** POST alarm-report/add-note → the created note ('Additional note added.'). Blank: 400 'Please enter note text.' */
 export const addAlarmReportNote = (body: AddNoteBody) => http<AlarmNoteDto>('/alarm-report/add-note', { method: 'POST', body });

@@ -297,6 +297,13 @@ export interface AlarmNoteTable {
   personFullName: string;
   personRoles: string; // JSON string[]
 }
+/** The stored Analysis section of a closed alarm report (alarm report intelligence). */
+export interface AlarmReportAnalysisTable {
+  alarmReportId: string;
+  analysis: string; // JSON AlarmAnalysis
+  generatedAt: string;
+  generatedBy: string | null;
+}
 /** Demo audio: call recordings and voice memos are served from these clips. */
 export interface AlarmAudioClipTable {
   id: string; // 'call-0', 'memo-0', ...
@@ -415,6 +422,7 @@ export interface Database {
   alarmMemos: AlarmMemoTable;
   activityJournal: ActivityJournalTable;
   alarmNotes: AlarmNoteTable;
+  alarmReportAnalyses: AlarmReportAnalysisTable;
   alarmAudioClips: AlarmAudioClipTable;
   refreshTokens: RefreshTokenTable;
   verificationCodes: VerificationCodeTable;

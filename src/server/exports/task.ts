@@ -23,7 +23,7 @@ export type ExportJob =
   | { kind: 'devices'; filter: Omit<DeviceListBody, 'page' | 'pageSize'>; customerId?: string; now: string }
   | { kind: 'deviceIds'; ids: string[] }
   | { kind: 'customers'; filter: CustomerListBody }
-  | { kind: 'alarmReports'; filter: AlarmReportExportBody; now: string };
+  | { kind: 'alarmReports'; filter: AlarmReportExportBody; now: string; withAnalysis?: boolean };
 
 /** Worker → request side. */
 export type TaskMessage =
@@ -45,7 +45,7 @@ function definitionOf(job: ExportJob): ExportDefinition<unknown> {
     case 'customers':
       return customerExport(job.filter) as ExportDefinition<unknown>;
     case 'alarmReports':
-      return alarmReportExport(job.filter, new Date(job.now)) as ExportDefinition<unknown>;
+      return alarmReportExport(job.filter, new Date(job.now), job.withAnalysis) as ExportDefinition<unknown>;
   }
 }
 

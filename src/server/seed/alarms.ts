@@ -18,6 +18,8 @@ import { ALARM_NOTICES, ARC_NUMBER, MEMO_ACTIVITIES, MEMO_TEXTS, NOTE_TEXTS, REL
 import { e164, gridReference, homeAddress, nearTown, oneLine, personBundle, personName, ukLandline, ukMobile, w3w } from './gen.js';
 import type { CustomerRef, StaffRef, WorkerRef } from './model.js';
 import { seedAudioClips } from '../modules/alarm-reports/audio.js';
+import { analyseAlarmReport } from '../../shared/alarm-intelligence.js';
+import type { AlarmCallDto } from '../../shared/schemas/alarm-reports.js';
 
 /** Every CustomProperties kind of spec doc 3, in the order the first alarms are guaranteed to carry the rare ones. */
 export const JOURNAL_KINDS = ['call', 'email', 'sms', 'location', 'verification', 'note', 'supportIssueRaised', 'alarmNotice', 'alarmType'] as const;
@@ -120,6 +122,8 @@ type Ctx = {
   assignedWorkers: number[];
   staff: StaffRef[];
   log?: (e: Record<string, unknown>) => void;
+  /** Customers whose reports get their Analysis stored as they are seeded (intelligence and auto-generation on). */
+  autoAnalyses?: ReadonlySet<string>;
 };
 
 export async function generateAlarmReports(trx: DB, ctx: Ctx) {
@@ -163,6 +167,7 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
   );
   const journal = new BatchInserter(trx, 'activityJournal', ['id', 'alarmReportId', 'date', 'creator', 'details', 'customProperties'], [reports]);
   const notes = new BatchInserter(trx, 'alarmNotes', ['id', 'alarmReportId', 'note', 'createdDate', 'personId', 'personFullName', 'personRoles'], [reports]);
+  const analyses = new BatchInserter(trx, 'alarmReportAnalyses', ['alarmReportId', 'analysis', 'generatedAt', 'generatedBy'], [reports]);
 
   const controllers = staff.filter((s) => s.roles.includes('ArcControllerRole'));
   const reviewers = staff.filter((s) => s.roles.some((r) => r === 'ArcSupervisorRole' || r === 'ArcManagerRole' || r === 'ArcControllerRole'));
@@ -301,6 +306,7 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
       MemosAndActivities: { ActivitiesWithMemos: memoList },
     };
 
+    const escalationPlanFollowed = r.chance(vType <= 2 ? 0.85 : 0.6) ? 1 : 0;
     await reports.add({
       id,
       alarmId,
@@ -320,7 +326,7 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
       alarmClosed: iso(closedMs),
       verificationStartedSeconds: vStarted,
       verificationCompletedSeconds: vCompleted,
-      escalationPlanFollowed: r.chance(vType <= 2 ? 0.85 : 0.6) ? 1 : 0,
+      escalationPlanFollowed,
       incomingCallPhoneNumber: incoming,
       location: JSON.stringify(location),
       profileSnapshot: JSON.stringify(snapshot),
@@ -346,6 +352,7 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
       [3, 20],
       [4, 10],
     ] as const);
+    const seenCalls: Pick<AlarmCallDto, 'StartTime' | 'Duration' | 'Line' | 'Number' | 'Records'>[] = [];
     let callAt = startMs + r.int(1, 5) * 1000;
     for (let k = 0; k < nCalls; k++) {
       const line =
@@ -377,8 +384,10 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
         };
       });
       const other = line === 'Outbound Second Line' && contact ? `${contact.FirstName} ${contact.LastName}` : full(w);
+      const callId = r.uuid();
+      seenCalls.push({ StartTime: iso(callAt), Duration: duration, Line: line, Number: number, Records: records });
       await calls.add({
-        id: r.uuid(),
+        id: callId,
         alarmReportId: id,
         startTime: iso(callAt),
         endTime: iso(callAt + Math.round(duration * 1000)),
@@ -526,8 +535,28 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
         personRoles: JSON.stringify(author.roles.map((x) => ROLE_LABELS[x])),
       });
     }
+
+    // The Analysis, from the same data the detail document is read back from (no extra queries).
+    if (ctx.autoAnalyses?.has(c.id)) {
+      const analysis = analyseAlarmReport({
+        AlarmStared: iso(startMs),
+        AlarmClosed: iso(closedMs),
+        AlarmType: { Name: lookupName(ALARM_TYPES, trigger), Value: trigger },
+        VerificationType: { Name: lookupName(VERIFICATION_TYPES, vType), Value: vType },
+        EscalationPlanFollowed: escalationPlanFollowed === 1,
+        VerificationStartedSeconds: vStarted,
+        VerificationCompletedSeconds: vCompleted,
+        Calls: seenCalls,
+        ProfileSnapshot: snapshot,
+        ActivityJournal: {
+          AdditionalNoteList: Array.from({ length: nNotes }),
+          Activities: entries.map((e) => ({ Date: iso(e.at), CustomProperties: JSON.stringify(e.props) })),
+        },
+      });
+      await analyses.add({ alarmReportId: id, analysis: JSON.stringify(analysis), generatedAt: now.toISOString(), generatedBy: null });
+    }
   }
-  for (const ins of [reports, calls, memos, journal, notes]) await ins.flush();
+  for (const ins of [reports, calls, memos, journal, notes, analyses]) await ins.flush();
   // Real audio: a few short WAV clips from their own rng stream (nothing above shifts); every
   // available call record and voice memo plays one of them, records marked Unavailable keep their Reason.
   const clips = await seedAudioClips(trx, seed);
@@ -539,5 +568,6 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
     alarmMemos: memos.total,
     activityJournal: journal.total,
     alarmNotes: notes.total,
+    alarmReportAnalyses: analyses.total,
   };
 }

@@ -54,6 +54,7 @@ import {
 } from './gen.js';
 import type { CustomerRef, StaffRef, Team, WorkerRef } from './model.js';
 import { generateAlarmReports } from './alarms.js';
+import { autoGenerateFeaturesOn } from '../modules/alarm-reports/analysis.js';
 import { ARC_NUMBER } from './data.js';
 export { ARC_NUMBER };
 
@@ -87,6 +88,7 @@ export type DemoOptions = { seed: number; scale: number; password: string; log: 
 
 /** Tables the demo data fills, children before parents (the order `seed --reset` deletes in). */
 export const DEMO_TABLES = [
+  'alarmReportAnalyses',
   'alarmNotes',
   'activityJournal',
   'alarmMemos',
@@ -581,6 +583,12 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     const auditIns = new BatchInserter(trx, 'auditLog', ['at', 'actorId', 'action', 'entity', 'entityId', 'details']);
     const admins = staff.filter((s) => s.roles.includes('SuperAdminRole'));
     const allMs = [...ACCOUNT_MANAGERS];
+    // Customers with alarm intelligence and its auto-generation on: their reports get their Analysis when seeded.
+    const autoIntelligenceCustomers = new Set<string>();
+    const autoIntelligence = (customerId: string, on: boolean) => {
+      if (on) autoIntelligenceCustomers.add(customerId);
+      return b(on);
+    };
     for (const [c, workers] of zip(customers, workersPer)) {
       const r = new Rng(seed, 'customer', c.idx);
       const migrated = !c.internal && r.chance(0.35);
@@ -614,7 +622,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
         enableFallDetectionApp: b(r.chance(0.3)),
         enableSmsActivityConfirmation: b(r.chance(0.4)),
         enableAlarmReportIntelligence: b(intel),
-        autoGenerateAlarmIntelligence: b(intel && r.chance(0.5)),
+        autoGenerateAlarmIntelligence: autoIntelligence(c.id, intel && r.chance(0.5)),
         ...c.services,
         checkInTimers: b(r.chance(0.25)),
         teamBroadcast: b(r.chance(0.2)),
@@ -1030,7 +1038,8 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
 
     // ---------------- alarm reports ----------------
     t = performance.now();
-    const alarmCounts = await generateAlarmReports(trx, { seed, now, nowMs, count: nAlarms, customers, workers, assignedWorkers, staff, log });
+    const autoAnalyses = (await autoGenerateFeaturesOn(trx)) ? autoIntelligenceCustomers : new Set<string>();
+    const alarmCounts = await generateAlarmReports(trx, { seed, now, nowMs, count: nAlarms, customers, workers, assignedWorkers, staff, log, autoAnalyses });
     phase('alarm reports', t, alarmCounts);
 
     for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns])

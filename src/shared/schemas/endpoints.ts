@@ -21,6 +21,7 @@ import {
   typeTimeFramesSchema,
   updateAlarmReportSchema,
 } from './alarm-reports.js';
+import { analysisResponseSchema } from './alarm-intelligence.js';
 import {
   crmAccountsSchema,
   customerAdminListSchema,
@@ -108,6 +109,8 @@ export const ENDPOINTS = {
   'POST /alarm-report/add-note': alarmNoteSchema,
   'PUT /alarm-report/update': updateAlarmReportSchema,
   'POST /alarm-report/log-call-download': messageResponseSchema,
+  'GET /alarm-report/get-analysis': analysisResponseSchema,
+  'POST /alarm-report/generate-analysis': analysisResponseSchema,
   /** Blob answer: an .xlsx workbook. */
   'POST /alarm-report/export-list': v.instance(Uint8Array),
   /** Blob answers: audio/wav (single byte ranges answer 206). */

@@ -15,6 +15,8 @@ import { P } from '../../../src/shared/permissions';
 import type { AlarmReportDetails } from '../../../src/shared/schemas/alarm-reports';
 import { renderPage } from '../persons/helpers';
 import { ALARM_ID, REPORT_ID, makeDetail } from './fixtures';
+import { analyseAlarmReport } from '../../../src/shared/alarm-intelligence';
+import type { AnalysisResponse } from '../../../src/shared/schemas/alarm-intelligence';
 import { slowMachine } from '../ui/slow-machine';
 
 slowMachine();
@@ -22,12 +24,24 @@ slowMachine();
 const httpMock = vi.mocked(http);
 type Opts = { method?: string; body?: unknown; query?: Record<string, unknown> };
 let detail: AlarmReportDetails;
+let analysis: AnalysisResponse;
+const stored = (d: AlarmReportDetails, by: string | null = 'Sam Supervisor') => ({
+  ...analyseAlarmReport(d),
+  GeneratedAt: '2026-11-23T09:00:00.000Z',
+  GeneratedBy: by,
+});
 
 beforeEach(() => {
   detail = makeDetail();
+  analysis = { Enabled: false, Analysis: null };
   httpMock.mockReset();
   httpMock.mockImplementation(async (path: string, opts?: Opts) => {
     if (path === '/alarm-report/get-details') return detail;
+    if (path === '/alarm-report/get-analysis') return analysis;
+    if (path === '/alarm-report/generate-analysis') {
+      analysis = { Enabled: true, Analysis: stored(detail) };
+      return analysis;
+    }
     if (path === '/alarm-report/add-note') {
       const b = opts?.body as { note: string };
       return { Id: 'n-new', Note: b.note, CreatedDate: '2026-11-23T08:00:00.000Z', Person: { FullName: 'Sam Supervisor', Roles: ['ArcSupervisorRole'] } };
@@ -182,7 +196,9 @@ describe('Closed Alarm Report tab', () => {
 
   it('the printable report has the spec order top to bottom, every section expanded, the drawn map', async () => {
     detail = makeDetail({ snapshot: { PrimaryTeamAlarmInstruction: { SpecialInstructions: ['Knock twice'], DuressWordsActive: false, DuressWords: null } } });
+    analysis = { Enabled: true, Analysis: stored(detail, null) };
     await open();
+    await waitFor(() => expect(within(screen.getByTestId('printable-report')).getByTestId('analysis-summary')).toBeInTheDocument());
     const printable = screen.getByTestId('printable-report');
     expect(within(printable).getByRole('heading', { level: 1, name: 'Closed Alarm Report', hidden: true })).toBeInTheDocument();
     const order = [...printable.querySelectorAll('[data-section]')].map((e) => e.getAttribute('data-section'));
@@ -190,5 +206,52 @@ describe('Closed Alarm Report tab', () => {
     expect(printable.querySelector('details')).toBeNull();
     expect(within(printable).getByTestId('alarm-map-drawn')).toHaveTextContent('51.04312, -1.78798');
     expect(within(printable).getByText('Controller notes')).toBeInTheDocument();
+  });
+});
+
+describe('Analysis section (alarm report intelligence)', () => {
+  it('is absent when intelligence is off for the customer', async () => {
+    await open();
+    await waitFor(() => expect(calls('/alarm-report/get-analysis')).toHaveLength(1));
+    expect(calls('/alarm-report/get-analysis')[0]![1]).toMatchObject({ query: { AlarmReportId: REPORT_ID } });
+    expect(section('Analysis')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Generate analysis' })).toBeNull();
+    expect(screen.getByTestId('printable-report').querySelector('[data-section="analysis"]')).toBeNull();
+  });
+
+  it('generates on demand for a user with the note permission and shows the result', async () => {
+    analysis = { Enabled: true, Analysis: null };
+    const success = vi.spyOn(toast, 'success');
+    const user = userEvent.setup();
+    await open(controller);
+    const region = await screen.findByRole('region', { name: 'Analysis' });
+    expect(region).toHaveTextContent('No analysis has been generated for this report yet.');
+    await user.click(within(region).getByRole('button', { name: 'Generate analysis' }));
+    await waitFor(() => expect(calls('/alarm-report/generate-analysis')).toHaveLength(1));
+    expect(calls('/alarm-report/generate-analysis')[0]![1]).toMatchObject({ method: 'POST', body: { alarmReportId: REPORT_ID } });
+    expect(await within(region).findByTestId('analysis-summary')).toHaveTextContent('Red Alert alarm for Samuel Pritchard raised at 22 Nov 26 21:36:12');
+    expect(within(region).getByRole('button', { name: 'Regenerate analysis' })).toBeInTheDocument();
+    expect(success).toHaveBeenCalledWith('Analysis generated.');
+  });
+
+  it('shows the stored analysis read-only without the note permission: timeline, plan check, anomalies', async () => {
+    detail = makeDetail({ EscalationPlanFollowed: true });
+    analysis = { Enabled: true, Analysis: stored(detail) };
+    await open(readOnly);
+    const region = await screen.findByRole('region', { name: 'Analysis' });
+    expect(within(region).queryByRole('button', { name: /analysis/i })).toBeNull();
+    expect(region).toHaveTextContent('Generated 23 Nov 26 09:00:00 by Sam Supervisor');
+    const timeline = within(region).getByRole('table', { name: 'Timeline' });
+    expect(within(timeline).getAllByRole('row')).toHaveLength(5);
+    expect(timeline).toHaveTextContent('Verification started22 Nov 26 21:36:208s8sUnder 10 sMet');
+    const plan = within(region).getByRole('table', { name: 'Escalation plan check' });
+    expect(plan).toHaveTextContent('Leah James · 1722334637Not called');
+    expect(region).toHaveTextContent("Questions the controller's tick");
+    const anomalies = within(region).getByRole('list', { name: 'Anomalies' });
+    expect(
+      within(anomalies)
+        .getAllByRole('listitem')
+        .map((li) => li.getAttribute('data-kind')),
+    ).toEqual(['recordingUnavailable', 'failedCall']);
   });
 });

@@ -124,21 +124,8 @@ export function showInstructionsPanel({ instruction, medical, riskProfiles, comp
 /** Device details and emergency contacts are hidden when their lists are empty. */
 export const hasItems = (list: readonly unknown[] | null | undefined): boolean => (list?.length ?? 0) > 0;
 
-type TeamPlan = {
-  Team?: { Name?: string | null; PrimaryGroup?: boolean | null } | null;
-  EscalationPlan?: { Name?: string | null } | null;
-  DefaultEscalationPlan?: boolean | null;
-};
-
-/** Teams flagged as primary group first; then the default plan first, then by plan name. Stable, does not mutate. */
-export function sortEscalationPlans<T extends TeamPlan>(list: readonly T[] | null | undefined): T[] {
-  const rank = (t: T) => (t.Team?.PrimaryGroup ? 0 : 1);
-  const def = (t: T) => (t.DefaultEscalationPlan ? 0 : 1);
-  return [...(list ?? [])].sort(
-    (a, b) =>
-      rank(a) - rank(b) || def(a) - def(b) || (a.EscalationPlan?.Name ?? '').localeCompare(b.EscalationPlan?.Name ?? '', 'en-GB', { sensitivity: 'base' }),
-  );
-}
+/** Teams flagged as primary group first; then the default plan first, then by plan name (one rule with the analysis's plan in force). */
+export { sortEscalationPlans } from '../../../shared/alarm-intelligence';
 
 /** '+44 7700 900123' from {CountryCode, Number}; '-' when there is no number. */
 export function formatPhone(p: { CountryCode?: string | null; Number?: string | null } | null | undefined): string {

@@ -15,8 +15,10 @@ import { toast } from '../../ui/toast';
 import { PersonDetails, PersonDetailsDialog, personTitle, type PersonReadView } from '../../ui/person-details';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import {
+  alarmReportAnalysisQuery,
   alarmReportDetailsQuery,
   alarmReportKeys,
+  generateAlarmReportAnalysis,
   logCallDownload,
   patchEscalationInCache,
   alarmLineRecordingQuery,
@@ -36,6 +38,7 @@ import { AudioClip } from './audio-clip';
 import { NoteDialog } from './note-dialog';
 import { PRINT_PAGE_STYLE, PRINT_TITLE, PrintableReport } from './print-report';
 import { registerAlarmAction, stepAlarm } from './alarm-events';
+import { ANALYSIS_UI_TEXT, AnalysisSection } from './analysis-section';
 import {
   ContactsSection,
   DevicesSection,
@@ -124,6 +127,18 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
       // A stale version (409): load the current one so the next tick works.
       if (errorStatus(err) === 409) void qc.invalidateQueries({ queryKey: alarmReportKeys.detail(d.AlarmId) });
     },
+  });
+
+  // Alarm report intelligence: the stored Analysis, shown only when it is on for the customer.
+  const analysisQuery = useQuery(alarmReportAnalysisQuery(d.Id));
+  const intelligence = analysisQuery.data?.Enabled === true ? analysisQuery.data : null;
+  const generate = useMutation({
+    mutationFn: () => generateAlarmReportAnalysis({ alarmReportId: d.Id }),
+    onSuccess: (r) => {
+      qc.setQueryData(alarmReportKeys.analysis(d.Id), r);
+      toast.success(ANALYSIS_UI_TEXT.generated);
+    },
+    onError: (err) => toast.error(errorMessage(err)),
   });
 
   const printRef = useRef<HTMLDivElement>(null);
@@ -261,6 +276,18 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
         }
       />
       <NotesSection d={d} />
+      {intelligence && (
+        <AnalysisSection
+          analysis={intelligence.Analysis}
+          action={
+            canEdit && (
+              <Button variant="soft" size="1" mb="2" onClick={() => generate.mutate()} loading={generate.isPending}>
+                {intelligence.Analysis ? ANALYSIS_UI_TEXT.regenerate : ANALYSIS_UI_TEXT.generate}
+              </Button>
+            )
+          }
+        />
+      )}
 
       <NoteDialog open={noteOpen} onClose={() => setNoteOpen(false)} alarmReportId={d.Id} alarmId={d.AlarmId} />
       <PersonDetailsDialog open={profileOpen} onClose={() => setProfileOpen(false)} title={personTitle(person)}>
@@ -270,7 +297,7 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
       {/* The print source: never shown on screen; react-to-print copies it into its print frame. */}
       {canPrint && (
         <div className="ar-print-source" hidden>
-          <PrintableReport d={d} ref={printRef} />
+          <PrintableReport d={d} ref={printRef} analysis={intelligence ? intelligence.Analysis : undefined} />
         </div>
       )}
     </div>

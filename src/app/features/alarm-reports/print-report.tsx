@@ -1,6 +1,7 @@
 // The printable Closed Alarm Report (spec §2 "Printable Closed Alarm Report, top to bottom"):
 // header, alarm summary, profile snapshot date, user information, emergency contacts, device
-// details, escalation plans per team, alarm instructions, controller notes, activity journal.
+// details, escalation plans per team, alarm instructions, controller notes, the Analysis (when
+// alarm report intelligence is on for the customer), activity journal.
 // Every section expanded, the map as a drawn position (no live map in print), and print styles
 // (alarm-reports.css, @media print and PRINT_PAGE_STYLE) that keep a call, note or journal entry
 // on one page of A4.
@@ -19,6 +20,8 @@ import {
   UserSection,
 } from './report-sections';
 import type { Detail } from './detail-types';
+import type { StoredAnalysis } from '../../../shared/schemas/alarm-intelligence';
+import { AnalysisSection } from './analysis-section';
 
 export const PRINT_TITLE = 'Closed Alarm Report';
 
@@ -29,10 +32,11 @@ html, body { background: #fff !important; color: #000; }
 body { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 `;
 
-/** Section order of the printable report, top to bottom (the e2e test reads the printed text in this order). */
-export const PRINT_SECTIONS = ['summary', 'snapshot', 'user', 'contacts', 'devices', 'teams', 'instructions', 'notes', 'journal'] as const;
+/** Section order of the printable report, top to bottom (the e2e test reads the printed text in this order); 'analysis' only when intelligence is on. */
+export const PRINT_SECTIONS = ['summary', 'snapshot', 'user', 'contacts', 'devices', 'teams', 'instructions', 'notes', 'analysis', 'journal'] as const;
 
-export function PrintableReport({ d, ref }: { d: Detail; ref?: Ref<HTMLDivElement> }) {
+/** `analysis`: undefined when intelligence is off for the report (no section), null when none was generated yet. */
+export function PrintableReport({ d, ref, analysis }: { d: Detail; ref?: Ref<HTMLDivElement>; analysis?: StoredAnalysis | null }) {
   const p = d.ProfileSnapshot?.Person;
   const name = headerName(p, d.AlarmIncomingCallPhoneNumber);
   const company = nameOf(p?.Company);
@@ -59,6 +63,7 @@ export function PrintableReport({ d, ref }: { d: Detail; ref?: Ref<HTMLDivElemen
       <TeamsSection d={d} collapsible={false} />
       <InstructionsSection d={d} collapsible={false} />
       <NotesSection d={d} collapsible={false} title="Controller notes" showRoles />
+      {analysis !== undefined && <AnalysisSection analysis={analysis} collapsible={false} />}
       <JournalSection d={d} collapsible={false} />
       <footer className="ar-print__footer">
         {PRINT_TITLE} · {ALARM_TEXT.escalationFollowed}: {d.EscalationPlanFollowed ? 'Yes' : 'No'}

@@ -1,13 +1,16 @@
 // The alarm report list export (spec §7 export-list, §9: xlsx named by a label and a timestamp):
 // the list's columns plus the alarm id and device serial an auditor looks reports up by; reports
 // in closed date + id order (keyset pages), newest first unless the list is sorted oldest first.
-// Run only inside the export pool (src/server/exports).
+// When alarm report intelligence is on, the Analysis column group follows: plan check verdict,
+// number of anomalies and the summary (blank for reports without one). Run only inside the export
+// pool (src/server/exports).
 import type { AlarmReportExportBody, AlarmReportRow } from '../../../shared/schemas/alarm-reports.js';
 import { withZone } from '../../../shared/export-format.js';
 import { keysetPages, type ExportColumn, type ExportDefinition } from '../../exports/definition.js';
 import { countExportRows, exportPage, type ExportKey } from './repo.js';
+import { exportAnalyses, type ExportAnalysis } from './analysis.js';
 
-export type ExportRow = AlarmReportRow & { DeviceSerial: string | null };
+export type ExportRow = AlarmReportRow & { DeviceSerial: string | null; Analysis?: ExportAnalysis | null };
 
 const COLUMNS: ExportColumn<ExportRow>[] = [
   { header: withZone('Date / Time'), value: (r) => r.AlarmClosedDate, width: 24, date: true },
@@ -22,18 +25,31 @@ const COLUMNS: ExportColumn<ExportRow>[] = [
   { header: 'Alarm Id', value: (r) => r.AlarmId, width: 38 },
   { header: 'Device Serial', value: (r) => r.DeviceSerial, width: 22 },
 ];
+const ANALYSIS_COLUMNS: ExportColumn<ExportRow>[] = [
+  { header: 'Analysis: Plan Check', value: (r) => r.Analysis?.PlanCheck, width: 18 },
+  { header: 'Analysis: Anomalies', value: (r) => r.Analysis?.Anomalies, width: 12 },
+  { header: 'Analysis: Summary', value: (r) => r.Analysis?.Summary, width: 80 },
+];
 
 export const ALARM_EXPORT_SHEET = 'Alarm Reports';
 
-export function alarmReportExport(b: AlarmReportExportBody, now: Date): ExportDefinition<ExportRow> {
+export function alarmReportExport(b: AlarmReportExportBody, now: Date, withAnalysis = false): ExportDefinition<ExportRow> {
   const ascending = b.sortBy === 'AlarmClosedDate' && !b.sortDescending;
   return {
     sheet: ALARM_EXPORT_SHEET,
-    columns: COLUMNS,
+    columns: withAnalysis ? [...COLUMNS, ...ANALYSIS_COLUMNS] : COLUMNS,
     count: (db) => countExportRows(db, b, now),
     pages: (db) =>
       keysetPages(
-        (after: ExportKey | null, size) => exportPage(db, b, now, ascending, after, size),
+        async (after: ExportKey | null, size) => {
+          const rows = await exportPage(db, b, now, ascending, after, size);
+          if (!withAnalysis) return rows;
+          const analyses = await exportAnalyses(
+            db,
+            rows.map((r) => r.AlarmReportId),
+          );
+          return rows.map((r) => ({ ...r, Analysis: analyses.get(r.AlarmReportId) ?? null }));
+        },
         (r) => ({ closed: r.AlarmClosedDate, id: r.AlarmReportId }),
       ),
   };

@@ -49,6 +49,14 @@ import { exportResponse } from '../../exports/routes.js';
 import type { ExportPool } from '../../exports/pool.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import { audioResponse, readClip } from './audio.js';
+import {
+  analysisQuery,
+  generateAnalysisBody,
+  INTELLIGENCE_CODE,
+  INTELLIGENCE_TEXT,
+  type AnalysisResponse,
+} from '../../../shared/schemas/alarm-intelligence.js';
+import { generateAnalysis, intelligenceFeatureOn, intelligenceFor, readAnalysis } from './analysis.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 const SAMPLE_FILTER = {
@@ -167,6 +175,36 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
     },
   );
 
+  // Alarm report intelligence (docs/alarm-intelligence.md): view with View, generate with AddNote;
+  // off for the report's customer (feature or setting): nothing shown, nothing generated.
+  api.get(
+    '/alarm-report/get-analysis',
+    { access: P.AlarmReportView, query: analysisQuery, sample: { query: { AlarmReportId: SAMPLE_ID } } },
+    async (c, { query }) => {
+      const { db } = deps(c);
+      const report = await findReportById(db, query.AlarmReportId);
+      if (!report) throw reportNotFound();
+      const { enabled } = await intelligenceFor(db, report.customerId);
+      return c.json({ Enabled: enabled, Analysis: enabled ? await readAnalysis(db, report.id) : null } satisfies AnalysisResponse);
+    },
+  );
+  api.post(
+    '/alarm-report/generate-analysis',
+    { access: P.AlarmReportAddNote, json: generateAnalysisBody, sample: { json: { alarmReportId: SAMPLE_ID } } },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const report = await findReportById(db, body.alarmReportId);
+      if (!report) throw reportNotFound();
+      if (!(await intelligenceFor(db, report.customerId)).enabled) throw new ApiError(403, INTELLIGENCE_TEXT.disabled, INTELLIGENCE_CODE.disabled);
+      const now = config.now();
+      const by = (await author(c, user)).fullName;
+      const analysis = await generateAnalysis(db, report, now, by);
+      if (!analysis) throw reportNotFound();
+      await audit(db, { actorId: user.id || null, action: 'alarmReport.generateAnalysis', entity: 'alarmReport', entityId: report.id, at: now, details: {} });
+      return c.json({ Enabled: true, Analysis: analysis } satisfies AnalysisResponse);
+    },
+  );
+
   api.post(
     '/alarm-report/log-call-download',
     { access: P.AlarmReportView, json: logCallDownloadBody, sample: { json: { alarmReportId: SAMPLE_ID, callId: SAMPLE_ID } } },
@@ -199,7 +237,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
         c,
         exports,
         user,
-        { kind: 'alarmReports', filter: body, now: now.toISOString() },
+        { kind: 'alarmReports', filter: body, now: now.toISOString(), withAnalysis: await intelligenceFeatureOn(db) },
         EXPORT_LABEL.alarmReports,
         MSG.cannotExportAlarmReports,
         (total) =>

@@ -1,0 +1,108 @@
+// Alarm report intelligence (goal: Analysis generation p95 < 20 ms per report): demo data in a
+// temporary SQLite file, intelligence switched on for every customer, then POST
+// /alarm-report/generate-analysis through app.request() for a sample of reports (reading the
+// report's detail document, the rules, storing the result), and the rules alone on the same
+// documents. Per report: wall-clock p50 / p95 and CPU time (process.cpuUsage), with the load.
+// Imported by tests/bench/run.ts (`npm run bench -- alarm-intelligence`); INTEL_BENCH_SCALE and
+// INTEL_BENCH_SAMPLE override the demo scale (0.1 = 5,000 reports) and the sample size.
+import SQLite from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
+import { randomBytes } from 'node:crypto';
+import { rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createApp } from '../../src/server/app.js';
+import { testConfig } from '../../src/server/config.js';
+import { createOutbox } from '../../src/server/outbox.js';
+import type { DB } from '../../src/server/db/index.js';
+import type { Database } from '../../src/server/db/schema.js';
+import { migrateToLatest } from '../../src/server/db/migrations.js';
+import { seedReferenceData } from '../../src/server/seed/reference.js';
+import { seedDemoData } from '../../src/server/seed/demo.js';
+import { issueAccessToken } from '../../src/server/auth/tokens.js';
+import { alarmReportDetails } from '../../src/server/modules/alarm-reports/repo.js';
+import { analyseAlarmReport } from '../../src/shared/alarm-intelligence.js';
+import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
+import { percentileOf } from './stats.js';
+
+const NOW = new Date('2026-11-22T12:00:00.000Z');
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+
+export async function benchAlarmIntelligence(scale = Number(process.env.INTEL_BENCH_SCALE ?? 0.1), sample = Number(process.env.INTEL_BENCH_SAMPLE ?? 500)) {
+  const file = join(tmpdir(), `intel-bench-${randomBytes(4).toString('hex')}.db`);
+  const raw = new SQLite(file);
+  raw.pragma('journal_mode = WAL');
+  raw.pragma('synchronous = NORMAL');
+  raw.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) }) as DB;
+  const figures: Record<string, number | string> = {};
+  try {
+    await migrateToLatest(db);
+    await seedReferenceData(db);
+    const seedCpu = process.cpuUsage();
+    const t0 = performance.now();
+    await seedDemoData(db, { seed: 11, scale, password: 'Bench-Passw0rd!', log: () => {}, now: NOW });
+    figures.seedMs = Math.round(performance.now() - t0);
+    figures.seedCpuMs = Math.round(cpuMs(process.cpuUsage(seedCpu)));
+    figures.reports = Number(
+      (
+        await db
+          .selectFrom('alarmReports')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    figures.seededAnalyses = Number(
+      (
+        await db
+          .selectFrom('alarmReportAnalyses')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+    await db.updateTable('customers').set({ enableAlarmReportIntelligence: 1 }).execute();
+
+    const config = testConfig({ now: () => NOW });
+    const outbox = createOutbox({ smtpUrl: config.smtpUrl, log: () => {}, now: () => NOW });
+    const { app } = createApp({ db, config, outbox, log: () => {} });
+    const token = await issueAccessToken(config, { id: 'bench', tenantId: PROVIDER_TENANT_ID, email: 'bench@bench.test', roles: ['SuperAdminRole'] });
+    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
+    const ids = await db.selectFrom('alarmReports').select(['id', 'alarmId']).orderBy('id').limit(sample).execute();
+
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    for (const r of ids) {
+      const c0 = process.cpuUsage();
+      const w0 = performance.now();
+      const res = await app.request('/alarm-report/generate-analysis', { method: 'POST', headers, body: JSON.stringify({ alarmReportId: r.id }) });
+      if (res.status !== 200) throw new Error(`generate-analysis: ${res.status} ${await res.text()}`);
+      await res.arrayBuffer();
+      wall.push(performance.now() - w0);
+      cpu.push(cpuMs(process.cpuUsage(c0)));
+    }
+    const round = (x: number) => Math.round(x * 100) / 100;
+    figures.generateP50Ms = round(percentileOf(wall, 50));
+    figures.generateP95Ms = round(percentileOf(wall, 95));
+    figures.generateCpuP95Ms = round(percentileOf(cpu, 95));
+    figures.generateGoal = 'p95 < 20 ms per report';
+
+    const docs = [];
+    for (const r of ids) docs.push((await alarmReportDetails(db, r.alarmId))!);
+    const rules: number[] = [];
+    for (const d of docs) {
+      const c0 = process.cpuUsage();
+      analyseAlarmReport(d);
+      rules.push(cpuMs(process.cpuUsage(c0)));
+    }
+    figures.rulesCpuP95Ms = round(percentileOf(rules, 95));
+    figures.sample = ids.length;
+    figures.loadavg = loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
+    for (const [k, v] of Object.entries(figures)) console.log(`  ${k}: ${v}`);
+    return figures;
+  } finally {
+    await db.destroy();
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+  }
+}
