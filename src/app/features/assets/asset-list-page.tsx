@@ -4,13 +4,12 @@
 // import sit above.
 import { ExportProgressBar, useExportJob } from '../../ui/export-progress';
 import { useEffect, useMemo, useRef } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
 import type { SortState } from '../../ui/data-table/types';
 import { useListState } from '../../workspace/list-state';
-import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
 import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
@@ -21,14 +20,7 @@ import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE, deviceTypeDisplayName } from '../../../shared/codes';
 import { formatCount } from '../../../shared/numbers';
 import { P } from '../../../shared/permissions';
-import {
-  assetStatusesQuery,
-  deviceListQuery,
-  deviceTypesQuery,
-  exportDevicesWithFilters,
-  lastConfigFiltersQuery,
-  type DeviceDto,
-} from '../../api/devices';
+import { assetStatusesQuery, deviceListQuery, deviceTypesQuery, exportDevicesWithFilters, lastConfigFiltersQuery, type DeviceDto } from '../../api/devices';
 import { assetColumns } from './asset-columns';
 import { DEFAULT_DEVICE_SORT, EMPTY_ASSET_FILTERS, exportFileName, searchTooShort, statusLabel, toListFilter, ASSET_SEARCH_MIN } from './asset-format';
 import { ImportDevicesButton } from './import-dialog';
