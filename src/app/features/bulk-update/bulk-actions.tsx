@@ -235,7 +235,7 @@ function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: 
             }}
           >
             <Flex direction="column" gap="3">
-              <Text size="2">{selected.length} selected devices</Text>
+              <Text size="2">{formatCount(selected.length)} selected devices</Text>
               <Select
                 id="bulk-status"
                 label="Status"
