@@ -48,13 +48,13 @@ export const MSG = {
   validPhoneExample: (example: string) => `Please enter a valid phone number, example: ${example}`,
   stickyBulkBar: 'There are some selected devices for bulk update',
   clearBulkList: 'Clear Devices Bulk List',
-  bulkUpdateCount: (n: number) => `Bulk Update (${n})`,
+  bulkUpdateCount: (n: number) => `Bulk Update (${formatCount(n)})`,
   /** The offer after scans outside the bulk page. */
-  scanOfferTitle: (serials: readonly string[]) => (serials.length === 1 ? `Scanned ${serials[0]}` : `Scanned ${serials.length} serial numbers`),
+  scanOfferTitle: (serials: readonly string[]) => (serials.length === 1 ? `Scanned ${serials[0]}` : `Scanned ${formatCount(serials.length)} serial numbers`),
   scanOfferOne: 'Add this serial number to the bulk list, or open the device? Further scans are added to this list.',
   scanOfferMany: 'Add these serial numbers to the bulk list? Further scans are added to this list.',
-  scanOfferAdd: (n: number) => (n === 1 ? 'Add to bulk list' : `Add ${n} to bulk list`),
-  scanOfferAdded: (n: number) => (n === 1 ? '1 serial number added to the bulk list.' : `${n} serial numbers added to the bulk list.`),
+  scanOfferAdd: (n: number) => (n === 1 ? 'Add to bulk list' : `Add ${formatCount(n)} to bulk list`),
+  scanOfferAdded: (n: number) => (n === 1 ? '1 serial number added to the bulk list.' : `${formatCount(n)} serial numbers added to the bulk list.`),
   rolePlaceholder: 'Chose role(s)',
   personSearchPlaceholder: 'Search (name, email address)...',
   filterSearchPlaceholder: 'Search...',
@@ -216,8 +216,8 @@ export const MSG = {
   selectDeliveryMethod: 'Please select command delivery method!',
   commandExists: 'Command already exists!',
   noEligibleOrderNumber: 'There are no eligible devices for Order number update.',
-  orderNumberForN: (n: number) => `Order number will be updated for ${n} device(s).`,
-  statusChangeCompleted: (n: number) => `Status change completed - ${n} assets updated.`,
+  orderNumberForN: (n: number) => `Order number will be updated for ${formatCount(n)} device(s).`,
+  statusChangeCompleted: (n: number) => `Status change completed - ${formatCount(n)} assets updated.`,
   sosWarning: 'DO NOT enable this without prior authorisation!',
 
   // ---- document 3: alarm reports

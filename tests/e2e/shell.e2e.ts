@@ -95,6 +95,13 @@ test('the ? sheet fits a 1024x768 screen, lists Go to tab 1–9 once and closes 
   await expect(sheet).toBeHidden();
 });
 
+test('a signed-in visit to /login goes to the root and on to the landing area, not the sign-in form', async ({ page }) => {
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto('/login');
+  await expect(page).toHaveURL(/\/asset-management/);
+  await expect(page.getByRole('button', { name: 'Log In' })).toHaveCount(0);
+});
+
 test('a favicon is served', async ({ page }) => {
   const res = await fetch(`${BASE}/favicon.svg`);
   expect(res.status).toBe(200);

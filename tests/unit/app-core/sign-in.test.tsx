@@ -180,6 +180,20 @@ describe('sign-in page', () => {
     await waitFor(() => expect(getToasts().map((t) => t.message)).toContain(MSG.verificationCodeResent));
   });
 
+  it("'Invalid or expired code…' goes once a new code is sent (Resend verification code)", async () => {
+    server((form) =>
+      form.get('verificationCode') ? errorResponse(400, 'invalid_verification_code', MSG.invalidCode) : errorResponse(400, '2fa_code_required'),
+    );
+    renderSignIn();
+    const user = await fillAndSubmit('jo@example.test', 'Secret123!');
+    await user.type(await screen.findByLabelText(MSG.verificationCode), '000000');
+    await user.click(screen.getByRole('button', { name: MSG.logIn }));
+    expect(await screen.findByRole('alert')).toHaveTextContent(MSG.invalidCode);
+    await user.click(screen.getByRole('button', { name: MSG.resendVerificationCode }));
+    await waitFor(() => expect(getToasts().map((t) => t.message)).toContain(MSG.verificationCodeResent));
+    expect(screen.queryByText(MSG.invalidCode)).toBeNull();
+  });
+
   it('permission_missing (and a token without admin-panel access) show the permission message', async () => {
     server(() => errorResponse(400, 'permission_missing', MSG.permissionMissing));
     const view = renderSignIn();

@@ -65,6 +65,20 @@ describe('Bulk Update actions (spec §2)', () => {
     fireEvent.change(select, { target: { value: select.options[1]!.value } });
     expect(within(drawer).queryByRole('alert')).toBeNull();
   });
+  it("Change type: 'Please select a device type.' goes once a type is chosen", () => {
+    render(
+      <Theme>
+        <BulkActions selected={[device]} />
+      </Theme>,
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Change type' }));
+    const dialog = screen.getByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Change type' }));
+    expect(within(dialog).getByRole('alert').textContent).toBe('Please select a device type.');
+    const select = within(dialog).getByRole('combobox') as HTMLSelectElement;
+    fireEvent.change(select, { target: { value: select.options[1]!.value } });
+    expect(within(dialog).queryByText('Please select a device type.')).toBeNull();
+  });
   it('needs a selection', () => {
     render(
       <Theme>

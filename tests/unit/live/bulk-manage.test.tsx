@@ -162,6 +162,29 @@ describe('Change Configuration', () => {
     expect(puts()).toHaveLength(0);
   });
 
+  it('the call 1 number error goes once the number is typed; unticking the box clears its errors and the form error', async () => {
+    selectOnBulkList([dev(1), dev(2)]);
+    const user = userEvent.setup();
+    renderPage(<ChangeConfigPage />, { permissions: perms, route: 'bulkChangeConfig' });
+    const box = await screen.findByRole('checkbox', { name: 'Change call 1 button' });
+    await user.click(box);
+    await user.selectOptions(screen.getByLabelText(/Call 1 type/), 'Custom number');
+    await user.click(screen.getByRole('button', { name: 'Send configuration' }));
+    expect(await screen.findByTestId('form-error')).toHaveTextContent(MSG.invalidConfiguration);
+    expect(screen.getByText(CHANGE_TEXTS.callNumberRequired)).toBeInTheDocument();
+    await user.type(screen.getByLabelText(/Call 1 number/), '+447700900001');
+    await waitFor(() => expect(screen.queryByText(CHANGE_TEXTS.callNumberRequired)).toBeNull());
+    expect(screen.queryByTestId('form-error')).toBeNull();
+
+    await user.clear(screen.getByLabelText(/Call 1 number/));
+    await user.click(screen.getByRole('button', { name: 'Send configuration' }));
+    expect(await screen.findByText(CHANGE_TEXTS.callNumberRequired)).toBeInTheDocument();
+    await user.click(box);
+    await waitFor(() => expect(screen.queryByText(CHANGE_TEXTS.callNumberRequired)).toBeNull());
+    expect(screen.queryByTestId('form-error')).toBeNull();
+    expect(puts()).toHaveLength(0);
+  });
+
   it('devices on different firmware cannot change fall detection; two device types cannot be sent at all', async () => {
     firmware = ['4.3.1', '5.1.4'];
     selectOnBulkList([dev(1), dev(2)]);

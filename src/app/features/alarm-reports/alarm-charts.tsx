@@ -9,6 +9,7 @@ import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { MSG } from '../../../shared/messages';
 import { ALARM_SERIES, ALL_TIME_OPTION, formatPercent, labelStep, share, shortLabel } from './alarm-format';
+import { formatCount } from '../../../shared/numbers';
 
 export const DONUT_HEIGHT = 150;
 export const DONUT_WIDTH = 200;
@@ -39,7 +40,7 @@ export function Donut({ title, slices, legend = true }: { title: string; slices:
             height={DONUT_HEIGHT}
             viewBox={`${-(DONUT_WIDTH - size) / 2} 0 ${DONUT_WIDTH} ${size}`}
             role="img"
-            aria-label={`${title}: ${total} alarms`}
+            aria-label={`${title}: ${formatCount(total)} alarms`}
           >
             <circle cx={size / 2} cy={size / 2} r={r} fill="none" stroke="var(--gray-4)" strokeWidth="22" />
             {slices.map((s) => {
@@ -57,7 +58,7 @@ export function Donut({ title, slices, legend = true }: { title: string; slices:
                   strokeDashoffset={-offset}
                   transform={`rotate(-90 ${size / 2} ${size / 2})`}
                 >
-                  <title>{`${s.label}: ${s.count}`}</title>
+                  <title>{`${s.label}: ${formatCount(s.count)}`}</title>
                 </circle>
               );
               offset += len;

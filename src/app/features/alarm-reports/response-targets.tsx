@@ -12,6 +12,7 @@ import { getHref } from '../../paths';
 import { DEFAULT_TARGETS, STARTED_BANDS, type AlarmReportFilter } from '../../../shared/schemas/alarm-reports';
 import { MSG } from '../../../shared/messages';
 import { formatDateTime, formatPercent } from './alarm-format';
+import { formatCount } from '../../../shared/numbers';
 
 export const TARGETS_STORAGE_KEY = 'alarmReports.responseTargets';
 export type Targets = { within10: number; within40: number };
@@ -105,7 +106,7 @@ export function ResponseTargets({ filter }: { filter: AlarmReportFilter }) {
               {data.Within10.Count.toLocaleString('en-GB')} of {data.TotalCount.toLocaleString('en-GB')} within 10 s (the chart&apos;s &lsquo;
               {STARTED_BANDS[0].TimeFrame}&rsquo;), {data.Within40.Count.toLocaleString('en-GB')} within 40 s. Missed 10 s:{' '}
               {data.MissedTotal.toLocaleString('en-GB')}
-              {data.Missed.length < data.MissedTotal ? ` (slowest ${data.Missed.length} listed)` : ''}.
+              {data.Missed.length < data.MissedTotal ? ` (slowest ${formatCount(data.Missed.length)} listed)` : ''}.
             </Text>
             {inputs}
           </div>

@@ -17,6 +17,7 @@ import { P } from '../../../shared/permissions';
 import { trackingLabel } from '../../../shared/schemas/live';
 import { fallDetectionLabel, formatInstant, onOff } from '../../../shared/device-config-format';
 import { registerDeviceActions } from './device-events';
+import { formatCount } from '../../../shared/numbers';
 
 export const CONFIG_TEXTS = {
   title: 'Configuration',
@@ -25,7 +26,7 @@ export const CONFIG_TEXTS = {
   pending: 'Pending',
   connected: 'Connected',
   notConnected: 'Not connected',
-  queued: (n: number) => `${n} configuration change(s) queued for this device.`,
+  queued: (n: number) => `${formatCount(n)} configuration change(s) queued for this device.`,
 } as const;
 
 /** "Call type · number" of a call button, '-' when unknown. */

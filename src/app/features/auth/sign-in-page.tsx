@@ -88,6 +88,8 @@ export function SignInPage() {
     try {
       const res = await resendVerificationCode(getValues('email'));
       const m = (res as { Content?: { Message?: unknown } } | null)?.Content?.Message;
+      // A new code is on its way: the old code's refusal no longer applies.
+      setError((e) => (e === MSG.invalidCode ? null : e));
       if (typeof m === 'string' && m) toast.success(m, { area: 'signin' });
       setFocus('verificationCode');
     } catch (err) {

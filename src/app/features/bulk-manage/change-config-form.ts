@@ -29,6 +29,7 @@ import {
   type ConfigurationChangeInput,
   type FallPreset,
 } from '../../../shared/schemas/live';
+import { formatCount } from '../../../shared/numbers';
 
 /** Messages of this form the spec does not quote (ours, worded like its own, or the server's). */
 export const CHANGE_TEXTS = {
@@ -38,7 +39,7 @@ export const CHANGE_TEXTS = {
   callTypeRequired: 'Please select the call button type.',
   presetRequired: 'Please select a fall detection setting.',
   fallNeedsOneFirmware: LIVE_TEXT.sameFirmware,
-  confirm: (n: number) => `Send the configuration change to ${n} device(s)? It is queued and sent when each device is turned on.`,
+  confirm: (n: number) => `Send the configuration change to ${formatCount(n)} device(s)? It is queued and sent when each device is turned on.`,
 } as const;
 
 export type RawCommand = { rawCommand: string; communicationProtocol: CommunicationProtocol };

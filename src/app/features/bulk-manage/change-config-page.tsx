@@ -105,6 +105,21 @@ export function ChangeConfigForm({
   const [protocol, setProtocol] = useState('');
   const [commandError, setCommandError] = useState<string | null>(null);
 
+  // Messages go once their reason does: a field error when the value is fixed or its group is
+  // unticked (the resolver re-checks only the field that changed), the form error with them.
+  const { clearErrors } = form;
+  const live = useMemo(() => changeConfigErrors(x, ctx), [x, ctx]);
+  const shown = Object.keys(errors) as (keyof ChangeConfigValues)[];
+  const stale = shown.filter((k) => !live[k]);
+  useEffect(() => {
+    if (stale.length) clearErrors(stale);
+  }, [stale.join(), clearErrors]); // eslint-disable-line react-hooks/exhaustive-deps
+  const settled = !Object.keys(live).length;
+  const anyChange = hasAnyChange(x);
+  useEffect(() => {
+    setFormError((f) => ((f === MSG.invalidConfiguration && settled) || (f === MSG.atLeastOneConfig && anyChange) ? null : f));
+  }, [settled, anyChange]);
+
   useEffect(() => setDirty(isDirty), [isDirty, setDirty]);
   useEffect(() => () => setDirty(false), [setDirty]);
 

@@ -10,6 +10,7 @@ import { bulkAtom, isPlaceholder, type BulkDevice } from '../../state/bulk';
 import { getHref, type RouteId } from '../../paths';
 import { MSG, PAGE_TITLES } from '../../../shared/messages';
 import './bulk-manage.css';
+import { formatCount } from '../../../shared/numbers';
 
 export const MANAGE_TABS = [
   { route: 'bulkCurrentConfig', label: 'Current Configuration' },
@@ -51,7 +52,7 @@ export function ManageShell({
             {PAGE_TITLES[current]}
           </Heading>
           <Text size="2" color="gray" data-testid="manage-count">
-            {count} selected device{count === 1 ? '' : 's'} from the bulk list
+            {formatCount(count)} selected device{count === 1 ? '' : 's'} from the bulk list
           </Text>
         </Flex>
         {actions && <Flex gap="2">{actions}</Flex>}

@@ -17,6 +17,7 @@ import { changeDeviceType, changeOrderNumberMany, changeStatusMany, getDevicesBy
 import { openRoute } from '../../workspace/actions';
 import { getHref } from '../../paths';
 import { ACTION_MSG, inAccount, orderEligible, STATUS_TARGETS, statusWarning, TYPE_TARGETS } from '../../ui/serials/bulk-rules';
+import { formatCount } from '../../../shared/numbers';
 
 type Kind = 'status' | 'order' | 'type' | null;
 
@@ -153,7 +154,7 @@ function FormEnd({ error, busy, disabled, label, onCancel }: { error: string | n
 }
 
 /** The spec has no success text for the bulk order number change: ours (docs/decisions.md 42). */
-export const orderNumberUpdated = (n: number) => `Order number updated for ${n} device(s).`;
+export const orderNumberUpdated = (n: number) => `Order number updated for ${formatCount(n)} device(s).`;
 
 /** Spec §9: export names are a label plus a timestamp. */
 export const selectedAssetsFileName = (now = new Date()) => `SelectedAssets_${format(now, 'yyyy-MM-dd_HH-mm-ss')}.xlsx`;
@@ -234,7 +235,7 @@ function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: 
             }}
           >
             <Flex direction="column" gap="3">
-              <Text size="2">{selected.length} selected devices</Text>
+              <Text size="2">{formatCount(selected.length)} selected devices</Text>
               <Select
                 id="bulk-status"
                 label="Status"

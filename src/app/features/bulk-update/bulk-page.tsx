@@ -15,6 +15,7 @@ import { readCsvColumn } from '../../ui/serials/csv';
 import { BulkActions } from './bulk-actions';
 import { BULK_FOCUS_EVENT } from './events';
 import './bulk.css';
+import { formatCount } from '../../../shared/numbers';
 
 const SPLIT = /[\s,;]+/;
 /** Spec §4: placeholder rows (unknown serials) cannot be selected: no checkbox, not in select-all. Nor can rows still being looked up. */
@@ -167,7 +168,7 @@ export function BulkUpdatePage() {
       )}
       <Flex align="center" justify="between" gap="3" wrap="wrap">
         <Text size="2" data-testid="bulk-counts">
-          {listed.length} device{listed.length === 1 ? '' : 's'} on the bulk list, {bulk.selected.length} selected
+          {formatCount(listed.length)} device{listed.length === 1 ? '' : 's'} on the bulk list, {formatCount(bulk.selected.length)} selected
         </Text>
         <Flex gap="2" wrap="wrap">
           <BulkActions selected={selectedDevices} />

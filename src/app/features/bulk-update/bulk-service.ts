@@ -20,11 +20,12 @@ import {
 import { getDevicesBySerials } from './api';
 import { ScanQueue, type PendingScan, type QueueStatus } from './scan-queue';
 import { playScanSound, type ScanSound } from './sounds';
+import { formatCount } from '../../../shared/numbers';
 
 export const BULK_MSG = {
   notFound: (serials: string[]) => `Devices with serial numbers ${serials.join(', ')} were not found but are added to the list.`,
   alreadyAdded: (serials: string[]) => `Devices with serial numbers ${serials.join(', ')} are already added and will be omitted.`,
-  waiting: (n: number) => `${n} scanned serial${n === 1 ? '' : 's'} waiting for the server. They are kept and will be added when it answers.`,
+  waiting: (n: number) => `${formatCount(n)} scanned serial${n === 1 ? '' : 's'} waiting for the server. They are kept and will be added when it answers.`,
   soundsLabel: 'Scan sounds',
   csvColumn: 'SerialNumber',
 };

@@ -22,6 +22,7 @@ import { useCustomer } from './customer-view';
 import { takeHandedOver } from './allocation-handoff';
 import { CUSTOMER_UI_TEXT } from './text';
 import './customers.css';
+import { formatCount } from '../../../shared/numbers';
 
 type Row = { key: string; serial: string; device: DeviceDto | null; checked: boolean; error?: string };
 
@@ -272,7 +273,7 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
             <TextField.Root id="allocate-order" maxLength={64} autoComplete="off" value={orderNumber} onChange={(e) => setOrderNumber(e.target.value)} />
           </Flex>
           <Button onClick={() => void run()} loading={allocate.isPending} disabled={!selected.length}>
-            Allocate ({selected.length})
+            Allocate ({formatCount(selected.length)})
           </Button>
         </Flex>
         {entryError && (

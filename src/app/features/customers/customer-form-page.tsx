@@ -34,6 +34,7 @@ import { isValidId } from '../../../shared/codes';
 import { CRM_DEBOUNCE_MS } from '../../../shared/schemas/customers';
 import {
   administratorOf,
+  CRM_REQUIRED,
   customerFormRules,
   customerFormSchema,
   duplicatesQueryOf,
@@ -159,8 +160,10 @@ function CustomerForm({ customer, onReload }: Props) {
   // Locked fields are read-only, not disabled: react-hook-form drops the values of disabled inputs.
   const text = (name: keyof CustomerFormValues, label: string, opts: { required?: boolean; max?: number; autoFocus?: boolean; readOnly?: boolean } = {}) => {
     const readOnly = opts.readOnly ?? locked.has(name);
+    // The missing CRM account is said once, by the CRM search that fixes it.
+    const error = errors[name]?.message;
     return (
-      <FormField label={label} required={opts.required} error={errors[name]?.message}>
+      <FormField label={label} required={opts.required} error={error === CRM_REQUIRED ? undefined : error}>
         <TextField.Root
           maxLength={opts.max ?? 200}
           autoComplete="off"

@@ -21,7 +21,7 @@ export const CUSTOMER_UI_TEXT = {
   disableSosConfirm: 'Disable SOS',
   notFound: 'Not found',
   /** Spec §4 "Settings toggles": the pause confirmation's warning. */
-  pauseWarning: (n: number) => `All ${n} paused emails will be sent immediately. Some customers have asked not to receive emails. Are you sure?`,
+  pauseWarning: (n: number) => `All ${formatCount(n)} paused emails will be sent immediately. Some customers have asked not to receive emails. Are you sure?`,
   // labels (not quoted by the spec)
   reloadHint: 'Reload the customer to see the latest version, then make your change again.',
   reload: 'Reload',
@@ -32,5 +32,5 @@ export const CUSTOMER_UI_TEXT = {
   crmNoResults: 'No CRM accounts found.',
   unlinkCrm: 'Unlink CRM account',
   firstAdministrator: 'First administrator',
-  pausedBacklog: (n: number) => `${n} e-mail${n === 1 ? '' : 's'} waiting to be sent.`,
+  pausedBacklog: (n: number) => `${formatCount(n)} e-mail${n === 1 ? '' : 's'} waiting to be sent.`,
 } as const;

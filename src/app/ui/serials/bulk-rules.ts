@@ -1,6 +1,7 @@
 // The bulk actions' rules (spec §4, §5), as plain functions (tests/unit/bulk/actions.test.ts).
 import { ASSET_STATUSES, DEVICE_TYPES } from '../../../shared/codes';
 import type { BulkDevice } from '../../state/bulk';
+import { formatCount } from '../../../shared/numbers';
 
 /** Allocated (3) and the two awaiting-return statuses (4, 10): the device is in a customer account. */
 export const IN_ACCOUNT = [3, 4, 10];
@@ -11,9 +12,9 @@ export const STATUS_TARGETS = ASSET_STATUSES.filter((s) => s.Value !== 3);
 export const TYPE_TARGETS = DEVICE_TYPES;
 
 export const ACTION_MSG = {
-  unassignWarning: (n: number) => `${n} devices will be unassigned from users and removed from the customer(s) account, are you sure?`,
-  removeWarning: (n: number) => `${n} devices will be removed from the customer account(s), are you sure?`,
-  typeWarning: (n: number, type: string) => `${n} devices will be changed to ${type}, are you sure?`,
+  unassignWarning: (n: number) => `${formatCount(n)} devices will be unassigned from users and removed from the customer(s) account, are you sure?`,
+  removeWarning: (n: number) => `${formatCount(n)} devices will be removed from the customer account(s), are you sure?`,
+  typeWarning: (n: number, type: string) => `${formatCount(n)} devices will be changed to ${type}, are you sure?`,
   typeBlocked: 'Device type cannot be changed for devices in a customer account (Allocated or awaiting return). Remove them from the selection first.',
   statusRequired: 'Please select a status.',
   typeRequired: 'Please select a device type.',
