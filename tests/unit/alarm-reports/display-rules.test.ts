@@ -130,7 +130,7 @@ describe('header, dates, links', () => {
     expect(headerName(null, null)).toBe('-');
   });
   it('dates are 24-hour en-GB with seconds', () => {
-    expect(formatDateTime('2026-01-05T14:03:09')).toBe('05 Jan 26 14:03:09');
+    expect(formatDateTime('2026-01-05T14:03:09Z')).toBe('05 Jan 26 14:03:09');
     expect(formatDateTime('nonsense')).toBe('-');
   });
   it('what3words link', () => {
