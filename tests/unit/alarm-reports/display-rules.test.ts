@@ -16,6 +16,7 @@ import {
   sortEscalationPlans,
   what3wordsUrl,
 } from '../../../src/app/features/alarm-reports/alarm-format';
+import { printPageName, printPageRules } from '../../../src/app/features/alarm-reports/print-report';
 import { DEFAULT_ALARM_FILTERS, INITIAL_ALARM_LIST, toAlarmListFilter, toIsoDay } from '../../../src/app/features/alarm-reports/alarm-list-model';
 import { readTargets } from '../../../src/app/features/alarm-reports/response-targets';
 import { MSG } from '../../../src/shared/messages';
@@ -241,5 +242,16 @@ describe('next / previous report across pages', () => {
     expect(await stepAlarm('c', -1)).toBe('b');
     expect(await stepAlarm('a', -1)).toBeNull();
     expect(read).toEqual([3, 2, 1]);
+  });
+});
+
+describe('printed pages', () => {
+  it('name each report page and escape the running header as a CSS string', () => {
+    expect(printPageName('5b29-03d6/x')).toBe('alarm-report-5b29-03d6x');
+    const rules = printPageRules('alarm-report-1', 'Anne "Nan" O\\Neil · Alarm 7</style>', 'Closed Alarm Report · Escalation plan followed: Yes');
+    expect(rules).toContain('@page alarm-report-1 {');
+    expect(rules).toContain('content: "Anne \\"Nan\\" O\\\\Neil · Alarm 7\\3C /style>"');
+    expect(rules).toContain('"Page " counter(page) " of " counter(pages)');
+    expect(rules).toMatch(/@page alarm-report-1:first \{\s*@top-left \{ content: none; \}/);
   });
 });
