@@ -17,8 +17,14 @@ import {
   what3wordsUrl,
 } from '../../../src/app/features/alarm-reports/alarm-format';
 import { printPageName, printPageRules } from '../../../src/app/features/alarm-reports/print-report';
-import { DEFAULT_ALARM_FILTERS, INITIAL_ALARM_LIST, toAlarmListFilter, toIsoDay } from '../../../src/app/features/alarm-reports/alarm-list-model';
-import { readTargets } from '../../../src/app/features/alarm-reports/response-targets';
+import {
+  DEFAULT_ALARM_FILTERS,
+  INITIAL_ALARM_LIST,
+  closedRangeNote,
+  toAlarmListFilter,
+  toIsoDay,
+} from '../../../src/app/features/alarm-reports/alarm-list-model';
+import { parseTarget, readTargets } from '../../../src/app/features/alarm-reports/response-targets';
 import { MSG } from '../../../src/shared/messages';
 
 describe('note author label', () => {
@@ -253,5 +259,22 @@ describe('printed pages', () => {
     expect(rules).toContain('content: "Anne \\"Nan\\" O\\\\Neil · Alarm 7\\3C /style>"');
     expect(rules).toContain('"Page " counter(page) " of " counter(pages)');
     expect(rules).toMatch(/@page alarm-report-1:first \{\s*@top-left \{ content: none; \}/);
+  });
+});
+
+describe('contradictory filter inputs', () => {
+  it("explains a date range option beside a 'Closed from' date, except with All Time", () => {
+    expect(closedRangeNote({ dateRange: '1', dateFrom: '19/11/2026' })).toBe(MSG.closedRangeAndFrom);
+    expect(closedRangeNote({ dateFrom: '19/11/2026' })).toBe(MSG.closedRangeAndFrom); // the default, Last 7 days
+    expect(closedRangeNote({ dateRange: '7', dateFrom: '19/11/2026' })).toBeNull();
+    expect(closedRangeNote({ dateRange: '1', dateTo: '19/11/2026' })).toBeNull();
+  });
+  it('accepts a target from 0 to 100 % only', () => {
+    expect(parseTarget('150')).toBeNull();
+    expect(parseTarget('-1')).toBeNull();
+    expect(parseTarget('')).toBeNull();
+    expect(parseTarget('100')).toBe(100);
+    expect(parseTarget(' 0 ')).toBe(0);
+    expect(parseTarget('97.5')).toBe(97.5);
   });
 });
