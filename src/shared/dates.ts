@@ -1,6 +1,7 @@
 // The one definition of how dates read and are typed (spec documents 1 §5, 3 §5): DD/MM/YYYY and
 // DD/MM/YYYY HH:mm, 24-hour, whatever the browser's locale; the product's time zone.
-import { format, isValid, parse } from 'date-fns';
+import { format, isValid, parse, parseISO } from 'date-fns';
+import { TZDate } from '@date-fns/tz';
 
 /** date-fns patterns of the typed and shown values. */
 export const DATE_FORMAT = 'dd/MM/yyyy';
@@ -25,4 +26,22 @@ export function parseTypedDate(text: string, withTime: boolean): Date | null {
 
 export function formatTypedDate(date: Date, withTime: boolean): string {
   return format(date, withTime ? DATE_TIME_FORMAT : DATE_FORMAT);
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * How every screen shows a stored date: an instant ('2026-07-01T12:00:00Z', a Date or epoch ms) as
+ * Europe/London wall-clock time whatever the browser's zone; a calendar date ('2026-07-01', a date
+ * of birth) as that day. `pattern` is a date-fns pattern (DATE_FORMAT, DATE_TIME_FORMAT, ...);
+ * missing or unreadable values show as `empty`.
+ */
+export function formatShown(value: string | number | Date | null | undefined, pattern: string = DATE_TIME_FORMAT, empty = '-'): string {
+  if (value === null || value === undefined || value === '') return empty;
+  if (typeof value === 'string' && DATE_ONLY.test(value.trim())) {
+    const day = parseISO(value.trim());
+    return isValid(day) ? format(day, pattern) : empty;
+  }
+  const d = typeof value === 'string' ? parseISO(value) : new Date(value);
+  return isValid(d) ? format(new TZDate(d.getTime(), TIME_ZONE), pattern) : empty;
 }

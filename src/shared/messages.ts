@@ -232,6 +232,8 @@ export const MSG = {
   voiceMemoFailed: 'Failed to fetch voice memo.',
   callFailed: 'Call failed',
   allTimeGraph: 'Graph not available for "All Time" filter.',
+  closedRangeAndFrom: "Both 'Alarm closed' and 'Closed from' are set: the list starts at the later of the two. Choose All Time to use only the dates.",
+  targetOutOfRange: 'A target is a percentage from 0 to 100.',
   noteAdded: 'Additional note added.',
   recordingDownloaded: 'Call recording downloaded.',
   escalationUpdated: 'Escalation plan followed updated.',

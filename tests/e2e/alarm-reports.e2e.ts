@@ -152,10 +152,25 @@ test('ARC supervisor, keyboard only: list, filter, open, side by side, note, esc
   const paper = await page.context().newPage();
   await paper.goto('/health'); // same origin, so the report's stylesheets load
   await paper.setContent(html, { waitUntil: 'load' });
-  const pdfText = await pdfToText(await paper.pdf({ format: 'A4', printBackground: true }));
+  const pages = await pdfToPages(
+    await paper.pdf({ path: '.tmp/e2e-results/alarm-reports-print.pdf', format: 'A4', printBackground: true, preferCSSPageSize: true }),
+  );
   await paper.close();
+  const pdfText = pages.join('\n');
   // pdf.js splits ligatures ('fi') and runs into separate items, so compare without white space.
   const squash = (t: string) => t.replace(/\s+/g, '');
+  // Every page carries the footer and 'Page N of M' in its margins and has report content besides;
+  // continuation pages carry the person and alarm id as a running header.
+  const footer = squash(`Closed Alarm Report · Escalation plan followed: ${before ? 'No' : 'Yes'}`);
+  pages.forEach((text, i) => {
+    const t = squash(text);
+    expect(t, `page ${i + 1}`).toContain(squash(`Page ${i + 1} of ${pages.length}`));
+    expect(t, `page ${i + 1}`).toContain(footer);
+    const body = t.replaceAll(footer, '').replaceAll(squash(`Page ${i + 1} of ${pages.length}`), '');
+    expect(body.length, `page ${i + 1} holds more than its footer`).toBeGreaterThan(40);
+    if (i > 0) expect(t, `page ${i + 1}`).toContain(squash(`${report!.personFullName} · Alarm ${report!.alarmId}`));
+  });
+  expect(pages.length, 'the report runs onto a continuation page').toBeGreaterThan(1);
   const onPaper = order.map((t) => squash(pdfText).indexOf(squash(t)));
   expect(
     onPaper.every((i) => i >= 0),
@@ -209,12 +224,12 @@ test('ARC controller: may add notes and tick the flag, but has no export and no 
 });
 
 /** The text of a PDF, page by page (pdf.js, as a reader's copy-paste would give it). */
-async function pdfToText(pdf: Buffer) {
+async function pdfToPages(pdf: Buffer) {
   const doc = await getDocument({ data: new Uint8Array(pdf), isEvalSupported: false }).promise;
-  let text = '';
+  const pages: string[] = [];
   for (let i = 1; i <= doc.numPages; i++) {
     const content = await (await doc.getPage(i)).getTextContent();
-    text += content.items.map((it) => ('str' in it ? it.str : '')).join(' ') + '\n';
+    pages.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' '));
   }
-  return text;
+  return pages;
 }

@@ -4,15 +4,15 @@
 import { Component, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Flex, Heading, Text } from '@radix-ui/themes';
 import { MSG } from '../../shared/messages';
+import { formatShown } from '../../shared/dates';
 
 /** The error-reporting hook: one place to plug a real service in. */
 export function reportError(error: unknown, context: Record<string, unknown> = {}) {
   console.error({ severity: 'Error', error, ...context });
 }
 
-/** en-GB date with a 24-hour clock (spec §9). */
-export const formatNow = (d = new Date()) =>
-  d.toLocaleString('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', hour: '2-digit', minute: '2-digit', hour12: false });
+/** en-GB date with a 24-hour clock in the product's zone (spec §9). */
+export const formatNow = (d = new Date()) => formatShown(d);
 
 export function ErrorScreen({ onBack }: { onBack?: () => void }) {
   return (

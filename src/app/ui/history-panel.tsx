@@ -1,18 +1,14 @@
 // A record's own History: the latest audit entries for one entity (who, when, what, before →
 // after), for users who may read the audit trail. Read only.
 import { useQuery } from '@tanstack/react-query';
-import { format, isValid, parseISO } from 'date-fns';
 import { Card, Flex, Heading, Table, Text } from '@radix-ui/themes';
 import { useCan } from '../state/session';
 import { auditListQuery } from '../api/admin';
-import { DATE_TIME_FORMAT } from './filter-bar';
+import { formatShown } from '../../shared/dates';
 import { P } from '../../shared/permissions';
 import { describeAuditDetails } from '../../shared/schemas/admin';
 
-const at = (iso: string) => {
-  const d = parseISO(iso);
-  return isValid(d) ? format(d, DATE_TIME_FORMAT) : '-';
-};
+const at = (iso: string) => formatShown(iso);
 
 export function HistoryPanel({ entity, entityId }: { entity: string; entityId: string }) {
   const can = useCan();

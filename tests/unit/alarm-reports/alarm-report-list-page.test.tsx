@@ -136,6 +136,35 @@ describe('alarm report list', () => {
     expect(bodies('/alarm-report/get-verification-started-timeframes').at(-1)).toMatchObject({ alarmClosedDateRangeOption: 7 });
   });
 
+  it("explains a date range plus a 'Closed from' date, and refuses a target over 100 %", async () => {
+    const user = userEvent.setup();
+    open();
+    await screen.findByText('Person 1');
+    expect(screen.queryByText(MSG.closedRangeAndFrom)).toBeNull();
+    await user.selectOptions(screen.getByLabelText('Alarm closed'), 'Today');
+    await user.type(screen.getByLabelText('Closed from'), '19/11/2026');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    expect(await screen.findByText(MSG.closedRangeAndFrom)).toBeInTheDocument();
+    await user.selectOptions(screen.getByLabelText('Alarm closed'), 'All Time');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    await waitFor(() => expect(screen.queryByText(MSG.closedRangeAndFrom)).toBeNull());
+
+    await user.selectOptions(screen.getByLabelText('Alarm closed'), 'Today');
+    await user.click(screen.getByRole('button', { name: 'Apply' }));
+    const target = await screen.findByLabelText('Target within 10 s (%)');
+    await user.clear(target);
+    await user.type(target, '150');
+    await user.tab();
+    expect(await screen.findByRole('alert')).toHaveTextContent(MSG.targetOutOfRange);
+    expect(target).toHaveAttribute('aria-invalid', 'true');
+    expect(localStorage.getItem('alarmReports.responseTargets') ?? '').not.toContain('150');
+    await user.clear(target);
+    await user.type(target, '90');
+    await user.tab();
+    await waitFor(() => expect(screen.queryByText(MSG.targetOutOfRange)).toBeNull());
+    expect(target).not.toHaveAttribute('aria-invalid');
+  });
+
   it('export asks the spec question with the count; a controller has no export button', async () => {
     const user = userEvent.setup();
     open();

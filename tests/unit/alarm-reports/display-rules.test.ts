@@ -16,8 +16,15 @@ import {
   sortEscalationPlans,
   what3wordsUrl,
 } from '../../../src/app/features/alarm-reports/alarm-format';
-import { DEFAULT_ALARM_FILTERS, INITIAL_ALARM_LIST, toAlarmListFilter, toIsoDay } from '../../../src/app/features/alarm-reports/alarm-list-model';
-import { readTargets } from '../../../src/app/features/alarm-reports/response-targets';
+import { printPageName, printPageRules } from '../../../src/app/features/alarm-reports/print-report';
+import {
+  DEFAULT_ALARM_FILTERS,
+  INITIAL_ALARM_LIST,
+  closedRangeNote,
+  toAlarmListFilter,
+  toIsoDay,
+} from '../../../src/app/features/alarm-reports/alarm-list-model';
+import { parseTarget, readTargets } from '../../../src/app/features/alarm-reports/response-targets';
 import { MSG } from '../../../src/shared/messages';
 
 describe('note author label', () => {
@@ -130,7 +137,7 @@ describe('header, dates, links', () => {
     expect(headerName(null, null)).toBe('-');
   });
   it('dates are 24-hour en-GB with seconds', () => {
-    expect(formatDateTime('2026-01-05T14:03:09')).toBe('05 Jan 26 14:03:09');
+    expect(formatDateTime('2026-01-05T14:03:09Z')).toBe('05 Jan 26 14:03:09');
     expect(formatDateTime('nonsense')).toBe('-');
   });
   it('what3words link', () => {
@@ -241,5 +248,33 @@ describe('next / previous report across pages', () => {
     expect(await stepAlarm('c', -1)).toBe('b');
     expect(await stepAlarm('a', -1)).toBeNull();
     expect(read).toEqual([3, 2, 1]);
+  });
+});
+
+describe('printed pages', () => {
+  it('name each report page and escape the running header as a CSS string', () => {
+    expect(printPageName('5b29-03d6/x')).toBe('alarm-report-5b29-03d6x');
+    const rules = printPageRules('alarm-report-1', 'Anne "Nan" O\\Neil · Alarm 7</style>', 'Closed Alarm Report · Escalation plan followed: Yes');
+    expect(rules).toContain('@page alarm-report-1 {');
+    expect(rules).toContain('content: "Anne \\"Nan\\" O\\\\Neil · Alarm 7\\3C /style>"');
+    expect(rules).toContain('"Page " counter(page) " of " counter(pages)');
+    expect(rules).toMatch(/@page alarm-report-1:first \{\s*@top-left \{ content: none; \}/);
+  });
+});
+
+describe('contradictory filter inputs', () => {
+  it("explains a date range option beside a 'Closed from' date, except with All Time", () => {
+    expect(closedRangeNote({ dateRange: '1', dateFrom: '19/11/2026' })).toBe(MSG.closedRangeAndFrom);
+    expect(closedRangeNote({ dateFrom: '19/11/2026' })).toBe(MSG.closedRangeAndFrom); // the default, Last 7 days
+    expect(closedRangeNote({ dateRange: '7', dateFrom: '19/11/2026' })).toBeNull();
+    expect(closedRangeNote({ dateRange: '1', dateTo: '19/11/2026' })).toBeNull();
+  });
+  it('accepts a target from 0 to 100 % only', () => {
+    expect(parseTarget('150')).toBeNull();
+    expect(parseTarget('-1')).toBeNull();
+    expect(parseTarget('')).toBeNull();
+    expect(parseTarget('100')).toBe(100);
+    expect(parseTarget(' 0 ')).toBe(0);
+    expect(parseTarget('97.5')).toBe(97.5);
   });
 });

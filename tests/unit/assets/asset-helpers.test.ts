@@ -74,8 +74,8 @@ describe('display', () => {
     expect(statusLabel('AwaitingReturn_Replacement')).toBe('Awaiting Return (Replacement)');
     expect(statusLabel('NonReturnedDevice_FaultyReplacement')).toBe('Not Returned (Faulty Replacement)');
     expect(statusLabel('New')).toBe('New');
-    expect(formatDateTime('2026-07-03T19:38:00')).toBe('03/07/2026 19:38');
-    expect(formatDate('2025-06-25T00:00:00')).toBe('25/06/2025');
+    expect(formatDateTime('2026-07-03T18:38:00Z')).toBe('03/07/2026 19:38');
+    expect(formatDate('2025-06-24T23:30:00Z')).toBe('25/06/2025');
     expect(formatDateTime(null)).toBe('-');
   });
 });

@@ -13,8 +13,7 @@ import { useTab } from '../../workspace/tab-context';
 import { openRoute } from '../../workspace/actions';
 import { errorMessage } from '../../api/query-client';
 import { auditListQuery } from '../../api/admin';
-import { format, isValid, parseISO } from 'date-fns';
-import { DATE_TIME_FORMAT } from '../../ui/filter-bar';
+import { formatShown } from '../../../shared/dates';
 import { PAGE_TITLES } from '../../../shared/messages';
 import { AUDIT_PAGE_SIZES, describeAuditDetails, type AuditEntryDto, type AuditListRequest } from '../../../shared/schemas/admin';
 import { AUDIT_ENTITIES, auditRecordHref } from './audit-links';
@@ -23,10 +22,7 @@ type Filters = { actor: string; entity: string; action: string; from: string; to
 type ListState = { page: number; pageSize: number; filters: Filters };
 const INITIAL: ListState = { page: 1, pageSize: 50, filters: { actor: '', entity: '', action: '', from: '', to: '' } };
 const ANY = 'any';
-const formatAt = (iso: string) => {
-  const d = parseISO(iso);
-  return isValid(d) ? format(d, DATE_TIME_FORMAT) : '-';
-};
+const formatAt = (iso: string) => formatShown(iso);
 
 /** A date input's day (local) as the instant it starts; `to` is inclusive, so it ends a day later. */
 const dayStart = (day: string, plusDays = 0) => {

@@ -4,7 +4,7 @@
 // (unchecked series dim to low opacity), label thinning by date-range option, and the 'All Time'
 // message instead of the chart. Sizes: doughnut 150 high and 200 wide with its legend beside it
 // (260 wide otherwise), line chart 200 high.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { MSG } from '../../../shared/messages';
@@ -97,6 +97,33 @@ const withAlpha = (hex: string, alpha: number) => {
   return `${hex}${a}`;
 };
 
+/** What the chart says of one point: its time label and each shown series' count ('Mon: Fall 3, Medical 0'). */
+export function pointSummary(points: readonly TypePoint[], series: readonly { value: number; label: string }[], index: number, rangeOption: number): string {
+  const p = points[index];
+  if (!p) return '';
+  return `${shortLabel(p.label, rangeOption)}: ${series.map((s) => `${s.label} ${(p.counts[s.value] ?? 0).toLocaleString('en-GB')}`).join(', ')}`;
+}
+
+/** The point a key moves a focused chart to (arrows step, Home and End jump), or null for other keys. */
+export function pointAfterKey(key: string, index: number | null, count: number): number | null {
+  if (count < 1) return null;
+  const last = count - 1;
+  switch (key) {
+    case 'ArrowRight':
+    case 'ArrowUp':
+      return index === null ? 0 : Math.min(last, index + 1);
+    case 'ArrowLeft':
+    case 'ArrowDown':
+      return index === null ? last : Math.max(0, index - 1);
+    case 'Home':
+      return 0;
+    case 'End':
+      return last;
+    default:
+      return null;
+  }
+}
+
 export function AlarmTypesChart({ points, rangeOption, loading }: { points: readonly TypePoint[]; rangeOption: number; loading?: boolean }) {
   const [visible, setVisible] = useState<Record<number, boolean>>({ 1: true, 2: true, 3: true, 4: true });
   const present = useMemo(() => ALARM_SERIES.filter((s) => points.some((p) => (p.counts[s.value] ?? 0) > 0)), [points]);
@@ -152,7 +179,20 @@ function LinePlot({
   rangeOption: number;
 }) {
   const box = useRef<HTMLDivElement>(null);
+  const plotRef = useRef<uPlot | null>(null);
   const [width, setWidth] = useState(0);
+  // The point the keyboard is on: the chart is focusable and arrow keys move uPlot's cursor, so its
+  // legend shows that point's values, as hovering does; the readout says them too.
+  const [keyed, setFocused] = useState<number | null>(null);
+  const focused = keyed !== null && keyed < points.length ? keyed : null;
+  const readoutId = useId();
+  useEffect(() => {
+    const plot = plotRef.current;
+    if (!plot || focused === null) return;
+    const first = series.findIndex((s) => visible[s.value] !== false);
+    const value = points[focused]?.counts[series[Math.max(0, first)]?.value ?? 0] ?? 0;
+    plot.setCursor({ left: plot.valToPos(focused, 'x'), top: plot.valToPos(value, 'y') });
+  }, [focused, points, series, visible]);
   useEffect(() => {
     const el = box.current;
     if (!el || typeof ResizeObserver === 'undefined') return;
@@ -210,15 +250,41 @@ function LinePlot({
           data,
           el,
         );
+        plotRef.current = plot;
       } catch {
         plot = null; // no canvas: the figure keeps its title and checkboxes
       }
     });
     return () => {
       disposed = true;
+      if (plotRef.current === plot) plotRef.current = null;
       plot?.destroy();
     };
   }, [points, series, visible, rangeOption, width]);
 
-  return <div ref={box} className="ar-line" style={{ minHeight: LINE_HEIGHT }} data-testid="alarm-types-plot" />;
+  const shown = series.filter((s) => visible[s.value] !== false);
+  return (
+    <>
+      <div
+        ref={box}
+        className="ar-line"
+        style={{ minHeight: LINE_HEIGHT }}
+        data-testid="alarm-types-plot"
+        tabIndex={0}
+        role="group"
+        aria-label="Chart points: arrow keys move between them"
+        aria-describedby={focused === null ? undefined : readoutId}
+        onKeyDown={(e) => {
+          const next = pointAfterKey(e.key, focused, points.length);
+          if (next === null || e.altKey || e.ctrlKey || e.metaKey) return;
+          e.preventDefault();
+          setFocused(next);
+        }}
+        onBlur={() => setFocused(null)}
+      />
+      <p id={readoutId} className="ar-line__readout" aria-live="polite" data-testid="alarm-types-readout">
+        {focused === null ? '' : pointSummary(points, shown, focused, rangeOption)}
+      </p>
+    </>
+  );
 }

@@ -2,7 +2,7 @@
 // "Dates"). Pure functions over the spec's field names, so the detail tab, the printable report and
 // the unit tests share one source of truth. Inputs are typed structurally (only the fields a rule
 // reads), so the contract's answer types fit them as they are.
-import { format, isValid, parseISO } from 'date-fns';
+import { DATE_FORMAT, formatShown } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { CAPABILITY, hasCapability } from '../../../shared/codes';
 import { formatCount } from '../../../shared/numbers';
@@ -34,16 +34,8 @@ export const dash = str;
 export const nameOf = (o: Named) => str(o?.Name);
 
 /** Spec §9: 24-hour, day / short month / 2-digit year, with seconds (en-GB): '22 Nov 26 21:47:05'. */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return EMPTY;
-  const d = parseISO(value);
-  return isValid(d) ? format(d, 'dd MMM yy HH:mm:ss') : EMPTY;
-}
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return EMPTY;
-  const d = parseISO(value);
-  return isValid(d) ? format(d, 'dd/MM/yyyy') : EMPTY;
-}
+export const formatDateTime = (value: string | null | undefined): string => formatShown(value, 'dd MMM yy HH:mm:ss', EMPTY);
+export const formatDate = (value: string | null | undefined): string => formatShown(value, DATE_FORMAT, EMPTY);
 
 /** Header: the person's name, falling back to the incoming call's phone number. */
 export function headerName(person: { FirstName?: string | null; LastName?: string | null } | null | undefined, incomingPhone?: string | null): string {

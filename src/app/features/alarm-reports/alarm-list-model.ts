@@ -5,6 +5,8 @@ import type { FilterValues } from '../../ui/filter-bar';
 import type { SortState } from '../../ui/data-table/types';
 import type { AlarmReportListFilter } from '../../../shared/schemas/alarm-reports';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
+import { MSG } from '../../../shared/messages';
+import { ALL_TIME_OPTION } from './alarm-format';
 
 /** Spec §4: sort by alarm closed date descending. */
 export const DEFAULT_ALARM_SORT: SortState = { key: 'AlarmClosedDate', desc: true };
@@ -54,6 +56,11 @@ export function toAlarmListFilter(s: AlarmListState): AlarmReportListFilter {
     sortBy: s.sort.key as AlarmReportListFilter['sortBy'],
     sortDescending: s.sort.desc,
   };
+}
+
+/** Why the list may not start at a typed 'Closed from' date: a date range other than All Time is also set, and the later start wins. */
+export function closedRangeNote(filters: FilterValues): string | null {
+  return toIsoDay(filters.dateFrom) && dateRangeOf(filters) !== ALL_TIME_OPTION ? MSG.closedRangeAndFrom : null;
 }
 
 /** Spec §9: the export file is named with a label plus a timestamp. */

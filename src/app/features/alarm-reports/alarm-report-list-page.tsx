@@ -53,6 +53,7 @@ import {
   DEFAULT_DATE_RANGE,
   INITIAL_ALARM_LIST,
   alarmExportFileName,
+  closedRangeNote,
   dateRangeOf,
   toAlarmListFilter,
   type AlarmListState,
@@ -296,6 +297,11 @@ export function AlarmReportListPage() {
           // Spec §2: changing a filter resets the page to 1.
           onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
         />
+        {closedRangeNote(state.filters) && (
+          <p className="ar-filter-note" role="note" data-testid="closed-range-note">
+            {closedRangeNote(state.filters)}
+          </p>
+        )}
       </div>
       <details className="ar-charts-box" open={showCharts} onToggle={(e) => setChartsOpen(e.currentTarget.open)}>
         <summary>Charts and response targets</summary>

@@ -4,7 +4,9 @@
 // alarm report intelligence is on for the customer), activity journal.
 // Every section expanded, the map as a drawn position (no live map in print), and print styles
 // (alarm-reports.css, @media print and PRINT_PAGE_STYLE) that keep a call, note or journal entry
-// on one page of A4.
+// on one page of A4. Each report is a named page (CSS paged media): continuation pages carry a
+// running header (person, alarm id, 'Page N of M') and every page carries the footer in its bottom
+// margin, so no page holds only the footer.
 import type { Ref } from 'react';
 import { DrawnPosition } from './alarm-map';
 import { ALARM_TEXT, EMPTY, formatDateTime, headerName, nameOf } from './alarm-format';
@@ -35,13 +37,39 @@ body { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 /** Section order of the printable report, top to bottom (the e2e test reads the printed text in this order); 'analysis' only when intelligence is on. */
 export const PRINT_SECTIONS = ['summary', 'snapshot', 'user', 'contacts', 'devices', 'teams', 'instructions', 'notes', 'analysis', 'journal'] as const;
 
+/** A CSS string literal: quotes, backslashes, line breaks and '<' escaped. */
+const cssString = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/</g, '\\3C ').replace(/\r?\n/g, ' ')}"`;
+
+/** The page name of one report (an identifier), so a batch gives each report its own running header. */
+export const printPageName = (id: string | number) => `alarm-report-${String(id).replace(/[^a-zA-Z0-9_-]/g, '')}`;
+
+/** The @page rules of one report: footer and page count on every page; person and alarm id on continuation pages. */
+export function printPageRules(pageName: string, running: string, footer: string): string {
+  const box = 'font-size: 8pt; color: #444; font-family: system-ui, sans-serif;';
+  return `
+@page ${pageName} {
+  @top-left { content: ${cssString(running)}; ${box} }
+  @top-right { content: "Page " counter(page) " of " counter(pages); ${box} }
+  @bottom-left { content: ${cssString(footer)}; ${box} }
+  @bottom-right { content: "Page " counter(page) " of " counter(pages); ${box} }
+}
+@page ${pageName}:first {
+  @top-left { content: none; }
+  @top-right { content: none; }
+}`;
+}
+
 /** `analysis`: undefined when intelligence is off for the report (no section), null when none was generated yet. */
 export function PrintableReport({ d, ref, analysis }: { d: Detail; ref?: Ref<HTMLDivElement>; analysis?: StoredAnalysis | null }) {
   const p = d.ProfileSnapshot?.Person;
   const name = headerName(p, d.AlarmIncomingCallPhoneNumber);
   const company = nameOf(p?.Company);
+  const pageName = printPageName(d.Id);
+  const running = [name !== EMPTY ? name : null, `Alarm ${d.AlarmId}`].filter(Boolean).join(' · ');
+  const footer = `${PRINT_TITLE} · ${ALARM_TEXT.escalationFollowed}: ${d.EscalationPlanFollowed ? 'Yes' : 'No'}`;
   return (
-    <div ref={ref} className="ar-print" data-testid="printable-report">
+    <div ref={ref} className="ar-print" data-testid="printable-report" style={{ page: pageName }}>
+      <style>{printPageRules(pageName, running, footer)}</style>
       <header className="ar-print__header">
         <h1>{PRINT_TITLE}</h1>
         {name !== EMPTY && <p className="ar-print__name">{name}</p>}
@@ -65,9 +93,7 @@ export function PrintableReport({ d, ref, analysis }: { d: Detail; ref?: Ref<HTM
       <NotesSection d={d} collapsible={false} title="Controller notes" showRoles />
       {analysis !== undefined && <AnalysisSection analysis={analysis} collapsible={false} />}
       <JournalSection d={d} collapsible={false} />
-      <footer className="ar-print__footer">
-        {PRINT_TITLE} · {ALARM_TEXT.escalationFollowed}: {d.EscalationPlanFollowed ? 'Yes' : 'No'}
-      </footer>
+      <footer className="ar-print__footer">{footer}</footer>
     </div>
   );
 }

@@ -3,7 +3,7 @@
 // below 10 s and 40 s, counted by the server from the same statistics — against targets the
 // supervisor can set (default 80 % and 98.5 %, the BS 8484:2016 lone-worker ARC response figures),
 // and the alarms that missed, each a real link to its detail tab. Targets persist in this browser (localStorage).
-import { useState, type MouseEvent } from 'react';
+import { useId, useState, type MouseEvent } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Text } from '@radix-ui/themes';
 import { responseTargetsQuery } from '../../api/alarm-reports';
@@ -26,6 +26,12 @@ export function readTargets(raw: string | null): Targets {
   } catch {
     return { ...DEFAULT_TARGETS };
   }
+}
+
+/** A typed target: a percentage from 0 to 100, or null (refused, and the input says why). */
+export function parseTarget(value: string): number | null {
+  const n = Number(value.trim());
+  return value.trim() !== '' && Number.isFinite(n) && n >= 0 && n <= 100 ? n : null;
 }
 
 function useTargets(): [Targets, (t: Targets) => void] {
@@ -76,9 +82,10 @@ export function ResponseTargets({ filter }: { filter: AlarmReportFilter }) {
     e.preventDefault();
     openRoute(getHref('alarmReport', { alarmId }));
   };
-  const setTarget = (key: keyof Targets, value: string) => {
-    const n = Number(value);
-    if (value !== '' && Number.isFinite(n) && n >= 0 && n <= 100) setTargets({ ...targets, [key]: n });
+  const setTarget = (key: keyof Targets, value: string): boolean => {
+    const n = parseTarget(value);
+    if (n !== null) setTargets({ ...targets, [key]: n });
+    return n !== null;
   };
 
   const inputs = <TargetInputs targets={targets} onChange={setTarget} />;
@@ -132,17 +139,35 @@ export function ResponseTargets({ filter }: { filter: AlarmReportFilter }) {
   );
 }
 
-function TargetInputs({ targets, onChange }: { targets: Targets; onChange: (key: keyof Targets, value: string) => void }) {
+function TargetInputs({ targets, onChange }: { targets: Targets; onChange: (key: keyof Targets, value: string) => boolean }) {
+  // A refused value (over 100 %, negative, empty) stays in its box, marked invalid, with the reason;
+  // the chart keeps the last accepted target.
+  const [refused, setRefused] = useState<Partial<Record<keyof Targets, boolean>>>({});
+  const errorId = useId();
+  const input = (key: keyof Targets) => (
+    <input
+      type="number"
+      min={0}
+      max={100}
+      step={0.5}
+      defaultValue={targets[key]}
+      aria-invalid={refused[key] || undefined}
+      aria-describedby={refused[key] ? errorId : undefined}
+      onBlur={(e) => {
+        const ok = onChange(key, e.target.value);
+        setRefused((r) => ({ ...r, [key]: !ok }));
+      }}
+    />
+  );
   return (
     <div className="ar-targets__inputs">
-      <label>
-        Target within 10 s (%){' '}
-        <input type="number" min={0} max={100} step={0.5} defaultValue={targets.within10} onBlur={(e) => onChange('within10', e.target.value)} />
-      </label>
-      <label>
-        Target within 40 s (%){' '}
-        <input type="number" min={0} max={100} step={0.5} defaultValue={targets.within40} onBlur={(e) => onChange('within40', e.target.value)} />
-      </label>
+      <label>Target within 10 s (%) {input('within10')}</label>
+      <label>Target within 40 s (%) {input('within40')}</label>
+      {(refused.within10 || refused.within40) && (
+        <Text id={errorId} size="1" color="red" role="alert">
+          {MSG.targetOutOfRange}
+        </Text>
+      )}
     </div>
   );
 }

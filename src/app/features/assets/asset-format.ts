@@ -1,6 +1,7 @@
 // Pure helpers of the asset screens: the filter bar's values → the get-list body, display of
 // statuses, dates and yes/no values. Kept free of React so the unit tests drive them directly.
-import { format, isValid, parseISO } from 'date-fns';
+import { format } from 'date-fns';
+import { DATE_FORMAT, DATE_TIME_FORMAT, formatShown } from '../../../shared/dates';
 import type { FilterValues } from '../../ui/filter-bar';
 import type { SortState } from '../../ui/data-table/types';
 import type { DeviceListFilter } from '../../api/devices';
@@ -43,16 +44,8 @@ export function toListFilter(values: FilterValues, page: number, pageSize: numbe
 export { statusLabel } from '../../../shared/name-order';
 
 /** Spec §9: en-GB dates with a 24-hour clock; empty as '-'. */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '-';
-  const d = parseISO(value);
-  return isValid(d) ? format(d, 'dd/MM/yyyy HH:mm') : '-';
-}
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '-';
-  const d = parseISO(value);
-  return isValid(d) ? format(d, 'dd/MM/yyyy') : '-';
-}
+export const formatDateTime = (value: string | null | undefined): string => formatShown(value, DATE_TIME_FORMAT);
+export const formatDate = (value: string | null | undefined): string => formatShown(value, DATE_FORMAT);
 
 export const dash = (v: string | number | null | undefined) => (v === null || v === undefined || v === '' ? '-' : String(v));
 

@@ -2,7 +2,7 @@
 // yes/no marks (a clear tick, not a grey disabled checkbox), and Last Login ('Locked' badge, date or '-'). Shared by the page and the
 // list benchmark, so the benchmark measures the real cells.
 import { Badge } from '@radix-ui/themes';
-import { format, isValid, parseISO } from 'date-fns';
+import { formatShown } from '../../../shared/dates';
 import type { DataTableColumn } from '../../ui/data-table/types';
 import { YesNoMark } from '../../ui/data-table/yes-no-mark';
 import { MSG } from '../../../shared/messages';
@@ -14,11 +14,7 @@ export const ROLE_COLUMNS: RoleName[] = ['SuperAdminRole', 'SuperAdminReadonlyRo
 export const ROLE_SORT_PREFIX = 'role:';
 
 /** Spec §9: en-GB, 24-hour clock. */
-export function formatLastLogin(value: string | null | undefined): string {
-  if (!value) return '-';
-  const d = parseISO(value);
-  return isValid(d) ? format(d, 'dd/MM/yyyy HH:mm') : '-';
-}
+export const formatLastLogin = (value: string | null | undefined): string => formatShown(value);
 
 export const fullName = (p: PersonListItem) => `${p.FirstName} ${p.LastName}`.trim();
 
