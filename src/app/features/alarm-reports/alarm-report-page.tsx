@@ -49,6 +49,7 @@ import {
   UserSection,
 } from './report-sections';
 import type { Call } from './detail-types';
+import { HistoryPanel } from '../../ui/history-panel';
 import './alarm-reports.css';
 
 export function AlarmReportPage() {
@@ -261,6 +262,7 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
         }
       />
       <NotesSection d={d} />
+      <HistoryPanel entity="alarmReport" entityId={d.Id} />
 
       <NoteDialog open={noteOpen} onClose={() => setNoteOpen(false)} alarmReportId={d.Id} alarmId={d.AlarmId} />
       <PersonDetailsDialog open={profileOpen} onClose={() => setProfileOpen(false)} title={personTitle(person)}>
