@@ -126,3 +126,43 @@ test('on the person form a provider admin switches a person to single sign-on an
     'Set your password',
   );
 });
+
+test("a device's and an alarm report's own History panels show the admin's change", async ({ page }) => {
+  const device = first(
+    dbQuery<{ id: string; supplier: string }>(
+      `select id, supplier from devices
+       where simSerial is not null and phoneNumber is not null and simTypeId is not null and supplier is not null
+       order by serialNumber desc limit 1`,
+    ),
+  );
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto(`/asset-management/${device.id}`);
+  const supplier = page.getByLabel('Supplier');
+  await expect(supplier).toHaveValue(device.supplier);
+  const history = page.getByLabel('History', { exact: true });
+  const supplierName = `History Supplies ${Date.now()}`;
+  await supplier.fill(supplierName);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MSG.deviceUpdated)).toBeVisible();
+  const deviceRow = history.getByRole('row').filter({ hasText: 'device.update' }).filter({ hasText: supplierName });
+  await expect(deviceRow).toHaveCount(1);
+  await expect(deviceRow).toContainText('Alex Admin');
+  await history.scrollIntoViewIfNeeded();
+  await shoot(page, 'device-history');
+
+  const report = first(dbQuery<{ id: string; alarmId: string }>('select id, alarmId from alarmReports order by alarmClosed desc limit 1'));
+  await page.goto(`/alarm-reports/${report.alarmId}`);
+  await page.getByRole('button', { name: 'Add Note' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add alarm report note' });
+  await dialog.getByLabel(/Note text/).fill(`History note ${Date.now()}`);
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByText(MSG.noteAdded)).toBeVisible();
+  const noteRows = page.getByLabel('History', { exact: true }).getByRole('row').filter({ hasText: 'alarmReport.addNote' });
+  await expect(noteRows.first()).toContainText('Alex Admin');
+  const stored = dbQuery<{ n: number }>(
+    "select count(*) as n from auditLog where entity = 'alarmReport' and entityId = ? and action = 'alarmReport.addNote'",
+    report.id,
+  );
+  await expect(noteRows).toHaveCount(first(stored).n);
+});
