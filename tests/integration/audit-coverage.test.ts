@@ -36,9 +36,10 @@ const READS = [
 
 let t: TestApp;
 let token: string;
+let adminId: string;
 beforeAll(async () => {
   t = await createTestApp();
-  token = (await signedIn(t.db, t.config, ['SuperAdminRole'])).token;
+  ({ token, id: adminId } = await signedIn(t.db, t.config, ['SuperAdminRole']));
 });
 afterAll(async () => {
   await t?.close();
@@ -62,6 +63,29 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
   'PUT /api/v1/:id/unlock': async () => {
     const id = await insertPerson(t.db, { email: 'audit.locked@staff.test', roles: ['ArcControllerRole'], isLocked: true });
     return { path: `/api/v1/${id}/unlock` };
+  },
+  'PUT /api/v1/person/basic-info-update': async () => {
+    const { etag } = await t.db.selectFrom('persons').select('etag').where('id', '=', adminId).executeTakeFirstOrThrow();
+    return { path: '/api/v1/person/basic-info-update', json: { etag, person: { firstName: 'Audited', lastName: 'Admin', phoneNumbers: [] } } };
+  },
+  'PUT /api/v1/person/:id/login-method': async () => {
+    const id = await insertPerson(t.db, { email: 'audit.login@staff.test', roles: ['ArcControllerRole'] });
+    return { path: `/api/v1/person/${id}/login-method`, json: { loginMethod: 2, ssoEmail: 'audit.login@idp.test' } };
+  },
+  'PUT /api/v1/device/:deviceId/general-details': async () => {
+    const d = deviceRow({ serialNumber: 'AUDIT-DETAILS-1' });
+    await t.db.insertInto('devices').values(d).execute();
+    return {
+      path: `/api/v1/device/${d.id}/general-details`,
+      json: { etag: d.etag, generalDetails: { supplier: 'Audit Supplies', simTypeId: 1, simSerial: '8944100000000000001', phoneNumber: '447700900999' } },
+    };
+  },
+  'POST /api/v1/device/allocate-many': async () => {
+    const c = await insertCustomer(t.db, { name: 'Audit Allocation Ltd' });
+    await t.db.insertInto('deviceSubscriptions').values({ customerId: c.id, deviceType: 620, purchased: 5 }).execute();
+    const d = deviceRow({ serialNumber: 'AUDIT-ALLOCATE-1', type: 620, status: 1 });
+    await t.db.insertInto('devices').values(d).execute();
+    return { path: '/api/v1/device/allocate-many', json: { customerId: c.id, orderNumber: 'PO-AUDIT-1', devices: [{ id: d.id, etag: d.etag }] } };
   },
   'PUT /api/v1/customer/update': async () => {
     const c = await insertCustomer(t.db, { name: 'Audit Update Ltd' });
