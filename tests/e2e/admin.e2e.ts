@@ -4,6 +4,7 @@
 // no longer offers 'Disabled'. The read-only admin sees the settings with every switch disabled.
 // The admin switches it off again at the end. Screenshots of both screens at 1440x900 and 1024x768 (in the test output directory).
 import { test, expect, type Page } from '@playwright/test';
+import readXlsx from 'read-excel-file/node';
 import { dbQuery, signIn, signedInAs } from './helpers';
 import { first, group } from '../helpers/lists';
 import { MSG, PAGE_TITLES } from '../../src/shared/messages';
@@ -60,6 +61,14 @@ test('a provider admin enforces a second factor; it is audited and takes effect 
   await expect(row).toBeVisible();
   await expect(row).toContainText('0 → 1');
   await shoot(page, 'audit-trail');
+  // Export downloads the filtered entries as .xlsx
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^AuditTrail_.+\.xlsx$/);
+  const [sheet] = await readXlsx(await file.createReadStream());
+  expect(sheet!.data[0]).toEqual(['When (UK time)', 'Actor', 'Action', 'Entity', 'Record', 'Details']);
+  expect(sheet!.data.some((r) => r[2] === 'global-setting.update')).toBe(true);
 
   // next sign-in of another user: an e-mailed code, then no 'Disabled' in the 2FA choice
   const user = await browser.newPage();
