@@ -3,7 +3,7 @@
 // EXPORT_DATE_FORMAT in .xlsx, en-GB text in CSV; the column header names the zone.
 
 /** The label a file name starts with (spec §9: a label plus a timestamp, 'Devices_20261122_203000.xlsx'). */
-export const EXPORT_LABEL = { devices: 'Devices', customers: 'Customers', alarmReports: 'AlarmReports' } as const;
+export const EXPORT_LABEL = { devices: 'Devices', customers: 'Customers', alarmReports: 'AlarmReports', audit: 'AuditTrail' } as const;
 
 export const EXPORT_TIME_ZONE = 'Europe/London';
 /** The number format of date cells in .xlsx exports. */

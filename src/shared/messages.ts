@@ -141,6 +141,7 @@ export const MSG = {
   orderNumberFailed: 'Failed to change order number.',
   customerExportFailed: 'Failed to export customers.',
   deviceExportFailed: 'Failed to export devices.',
+  auditExportFailed: 'Failed to export the audit trail.',
   configChangeFailed: 'Failed to change configuration.',
   deviceTypeChangeFailed: 'Failed to change devices type.',
   cannotExportCustomers: 'Can not export customers',

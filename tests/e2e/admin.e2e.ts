@@ -4,6 +4,7 @@
 // no longer offers 'Disabled'. The read-only admin sees the settings with every switch disabled.
 // The admin switches it off again at the end. Screenshots of both screens at 1440x900 and 1024x768 (in the test output directory).
 import { test, expect, type Page } from '@playwright/test';
+import readXlsx from 'read-excel-file/node';
 import { dbQuery, signIn, signedInAs } from './helpers';
 import { first, group } from '../helpers/lists';
 import { MSG, PAGE_TITLES } from '../../src/shared/messages';
@@ -60,6 +61,14 @@ test('a provider admin enforces a second factor; it is audited and takes effect 
   await expect(row).toBeVisible();
   await expect(row).toContainText('0 → 1');
   await shoot(page, 'audit-trail');
+  // Export downloads the filtered entries as .xlsx
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export', exact: true }).click();
+  const file = await download;
+  expect(file.suggestedFilename()).toMatch(/^AuditTrail_.+\.xlsx$/);
+  const [sheet] = await readXlsx(await file.createReadStream());
+  expect(sheet!.data[0]).toEqual(['When (UK time)', 'Actor', 'Action', 'Entity', 'Record', 'Details']);
+  expect(sheet!.data.some((r) => r[2] === 'global-setting.update')).toBe(true);
 
   // next sign-in of another user: an e-mailed code, then no 'Disabled' in the 2FA choice
   const user = await browser.newPage();
@@ -125,4 +134,44 @@ test('on the person form a provider admin switches a person to single sign-on an
   expect(dbQuery<{ subject: string }>('select subject from outbox where recipient = ? and id > ?', email, before).map((r) => r.subject)).toContain(
     'Set your password',
   );
+});
+
+test("a device's and an alarm report's own History panels show the admin's change", async ({ page }) => {
+  const device = first(
+    dbQuery<{ id: string; supplier: string }>(
+      `select id, supplier from devices
+       where simSerial is not null and phoneNumber is not null and simTypeId is not null and supplier is not null
+       order by serialNumber desc limit 1`,
+    ),
+  );
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto(`/asset-management/${device.id}`);
+  const supplier = page.getByLabel('Supplier');
+  await expect(supplier).toHaveValue(device.supplier);
+  const history = page.getByLabel('History', { exact: true });
+  const supplierName = `History Supplies ${Date.now()}`;
+  await supplier.fill(supplierName);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(MSG.deviceUpdated)).toBeVisible();
+  const deviceRow = history.getByRole('row').filter({ hasText: 'device.update' }).filter({ hasText: supplierName });
+  await expect(deviceRow).toHaveCount(1);
+  await expect(deviceRow).toContainText('Alex Admin');
+  await history.scrollIntoViewIfNeeded();
+  await shoot(page, 'device-history');
+
+  const report = first(dbQuery<{ id: string; alarmId: string }>('select id, alarmId from alarmReports order by alarmClosed desc limit 1'));
+  await page.goto(`/alarm-reports/${report.alarmId}`);
+  await page.getByRole('button', { name: 'Add Note' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add alarm report note' });
+  await dialog.getByLabel(/Note text/).fill(`History note ${Date.now()}`);
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(page.getByText(MSG.noteAdded)).toBeVisible();
+  const noteRows = page.getByLabel('History', { exact: true }).getByRole('row').filter({ hasText: 'alarmReport.addNote' });
+  await expect(noteRows.first()).toContainText('Alex Admin');
+  const stored = dbQuery<{ n: number }>(
+    "select count(*) as n from auditLog where entity = 'alarmReport' and entityId = ? and action = 'alarmReport.addNote'",
+    report.id,
+  );
+  await expect(noteRows).toHaveCount(first(stored).n);
 });

@@ -8,6 +8,7 @@ import { insertPerson, signedIn } from '../helpers/auth.js';
 import { errorOf, insertCustomer, ok } from '../helpers/customers.js';
 import type { AdminSettingsDto, AuditEntryDto, AuditListDto } from '../../src/shared/schemas/admin.js';
 import type { GlobalSettingsDto, FeaturesDto } from '../../src/shared/schemas/reference.js';
+import readXlsx from 'read-excel-file/node';
 
 let t: TestApp;
 let admin: { id: string; email: string; token: string };
@@ -128,7 +129,53 @@ describe('the audit trail', () => {
     expect(future).toEqual({ Items: [], TotalCount: 0 });
     const all = await ok<AuditListDto>(await t.request('/ps-admin/audit/get-list', { method: 'POST', token: admin.token, json: { pageSize: 50 } }));
     expect(all.TotalCount).toBeGreaterThanOrEqual(6);
-    const writes = t.routes.filter((r) => r.method !== 'GET' && /audit/i.test(r.path) && !r.path.endsWith('/get-list'));
+    const writes = t.routes.filter((r) => r.method !== 'GET' && /audit/i.test(r.path) && !r.path.endsWith('/get-list') && !r.path.endsWith('/export-list'));
     expect(writes).toEqual([]);
+  });
+
+  test('exports the filtered list to .xlsx, newest first, every matching entry across keyset pages', async () => {
+    // 1,203 entries of one entity (more than a keyset page), pairs sharing a timestamp, plus one of another entity
+    const base = Date.parse('2026-03-01T10:00:00Z');
+    const rows = Array.from({ length: 1203 }, (_, i) => ({
+      at: new Date(base + Math.floor(i / 2) * 60_000).toISOString(),
+      actorId: admin.id,
+      action: 'exportcheck.update',
+      entity: 'exportcheck',
+      entityId: `rec-${i}`,
+      details: JSON.stringify({ before: { n: i }, after: { n: i + 1 } }),
+    }));
+    for (let i = 0; i < rows.length; i += 200)
+      await t.db
+        .insertInto('auditLog')
+        .values(rows.slice(i, i + 200))
+        .execute();
+    await t.db
+      .insertInto('auditLog')
+      .values({ at: new Date(base).toISOString(), actorId: null, action: 'other.update', entity: 'othercheck', entityId: 'x', details: '{}' })
+      .execute();
+
+    const res = await t.request('/ps-admin/audit/export-list', {
+      method: 'POST',
+      token: readonly.token,
+      json: { entity: 'exportcheck', actor: 'settings-admin' },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="AuditTrail_\d{8}_\d{6}\.xlsx"$/);
+    const [sheet] = await readXlsx(Buffer.from(await res.arrayBuffer()));
+    const data = sheet!.data;
+    expect(data[0]).toEqual(['When (UK time)', 'Actor', 'Action', 'Entity', 'Record', 'Details']);
+    expect(data.length - 1).toBe(1203);
+    // newest first; of two entries at the same time, the later written first
+    expect(data.slice(1, 4).map((r) => r[4])).toEqual(['rec-1202', 'rec-1201', 'rec-1200']);
+    expect(data[1203]![4]).toBe('rec-0');
+    expect(new Set(data.slice(1).map((r) => r[4])).size).toBe(1203);
+    expect(data[1]!.slice(2, 4)).toEqual(['exportcheck.update', 'exportcheck']);
+    expect(data[1]![5]).toBe('{"n":1202} → {"n":1203}');
+    expect(String(data[1]![1])).not.toBe('System');
+    expect(data[1]![0]).toBeInstanceOf(Date);
+
+    // a reader without the audit permission may not export
+    const arc = await signedIn(t.db, t.config, ['ArcControllerRole']);
+    expect((await t.request('/ps-admin/audit/export-list', { method: 'POST', token: arc.token, json: {} })).status).toBe(403);
   });
 });

@@ -595,6 +595,14 @@ describe('every endpoint answers its contract', () => {
     await expectContract('PUT /api/v1/person/:id/login-method', `/api/v1/person/${annId}/login-method`, { json: { loginMethod: 1, ssoEmail: null } });
     const audit = await expectContract('POST /ps-admin/audit/get-list', '/ps-admin/audit/get-list', { json: { pageSize: 50 } });
     expect(audit.Items.length).toBeGreaterThan(0);
+    const res = await t.request('/ps-admin/audit/export-list', { method: 'POST', token: admin, json: { entity: 'person' } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    expect(v.safeParse(ENDPOINTS['POST /ps-admin/audit/export-list'], bytes).success).toBe(true);
+    const [sheet] = await readXlsx(Buffer.from(bytes));
+    expect(sheet?.sheet).toBe('Audit Trail');
+    checked.add('POST /ps-admin/audit/export-list');
   });
 
   test('every endpoint of the contract was checked above', () => {

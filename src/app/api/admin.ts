@@ -4,6 +4,7 @@
 // (or at the next window focus) in every other one.
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { http } from './http';
+import { exportHeaders, type ExportCall } from './exports';
 import { referenceKeys } from './reference';
 import type { AdminSettingsDto, AuditListDto, AuditListRequest, FeatureName, LoginMethodDto } from '../../shared/schemas/admin';
 import type { MessageResponse } from '../../shared/schemas/common';
@@ -49,3 +50,7 @@ export async function afterSettingsChange(qc: QueryClient) {
     qc.invalidateQueries({ queryKey: adminKeys.audit() }),
   ]);
 }
+
+/** POST /ps-admin/audit/export-list → an .xlsx of every audit entry matching the list's filters, newest first. */
+export const exportAuditList = (filter: Omit<AuditListRequest, 'pageNumber' | 'pageSize'>, o: ExportCall = {}) =>
+  http<Blob>('/ps-admin/audit/export-list', { method: 'POST', body: filter, responseType: 'blob', signal: o.signal, headers: exportHeaders(o) });

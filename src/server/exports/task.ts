@@ -17,13 +17,16 @@ import type { AlarmReportExportBody } from '../../shared/schemas/alarm-reports.j
 import { deviceExport, deviceIdsExport } from '../modules/devices/export.js';
 import { customerExport } from '../modules/customers/export.js';
 import { alarmReportExport } from '../modules/alarm-reports/export.js';
+import { auditExport } from '../modules/admin/export.js';
+import type { AuditFilter } from '../modules/admin/repo.js';
 
 /** What to export: plain data (it crosses to a worker thread). `now` is an ISO instant. */
 export type ExportJob =
   | { kind: 'devices'; filter: Omit<DeviceListBody, 'page' | 'pageSize'>; customerId?: string; now: string }
   | { kind: 'deviceIds'; ids: string[] }
   | { kind: 'customers'; filter: CustomerListBody }
-  | { kind: 'alarmReports'; filter: AlarmReportExportBody; now: string; withAnalysis?: boolean };
+  | { kind: 'alarmReports'; filter: AlarmReportExportBody; now: string; withAnalysis?: boolean }
+  | { kind: 'audit'; filter: AuditFilter };
 
 /** Worker → request side. */
 export type TaskMessage =
@@ -46,6 +49,8 @@ function definitionOf(job: ExportJob): ExportDefinition<unknown> {
       return customerExport(job.filter) as ExportDefinition<unknown>;
     case 'alarmReports':
       return alarmReportExport(job.filter, new Date(job.now), job.withAnalysis) as ExportDefinition<unknown>;
+    case 'audit':
+      return auditExport(job.filter) as ExportDefinition<unknown>;
   }
 }
 

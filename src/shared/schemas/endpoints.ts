@@ -167,6 +167,7 @@ export const ENDPOINTS = {
   'GET /ps-admin/persons/get-login-method': admin.loginMethodSchema,
   'PUT /api/v1/person/:id/login-method': messageResponseSchema,
   'POST /ps-admin/audit/get-list': admin.auditListSchema,
+  'POST /ps-admin/audit/export-list': v.instance(Uint8Array),
 
   // palette search (ours)
   'GET /api/search': searchResponseSchema,

@@ -3,7 +3,7 @@
 // Read only: the product has no way to edit or delete an entry.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Flex, Heading, Select, Text } from '@radix-ui/themes';
+import { Button, Flex, Heading, Select, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn } from '../../ui/data-table/types';
 import { useDebouncedValue } from '../../ui/data-table/use-debounced-value';
@@ -12,9 +12,12 @@ import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 import { useTab } from '../../workspace/tab-context';
 import { openRoute } from '../../workspace/actions';
 import { errorMessage } from '../../api/query-client';
-import { auditListQuery } from '../../api/admin';
+import { auditListQuery, exportAuditList } from '../../api/admin';
+import { ExportProgressBar, useExportJob } from '../../ui/export-progress';
+import { format } from 'date-fns';
 import { formatShown } from '../../../shared/dates';
-import { PAGE_TITLES } from '../../../shared/messages';
+import { MSG, PAGE_TITLES } from '../../../shared/messages';
+import { EXPORT_LABEL } from '../../../shared/export-format';
 import { AUDIT_PAGE_SIZES, describeAuditDetails, type AuditEntryDto, type AuditListRequest } from '../../../shared/schemas/admin';
 import { AUDIT_ENTITIES, auditRecordHref } from './audit-links';
 
@@ -94,6 +97,13 @@ export function AuditTrailPage() {
     [state],
   );
   const list = useQuery(auditListQuery(req));
+  const { pageNumber: _page, pageSize: _size, ...exportFilter } = req;
+  const exporter = useExportJob(
+    (o) => exportAuditList(exportFilter, o),
+    () => `${EXPORT_LABEL.audit}_${format(new Date(), 'yyyy-MM-dd_HH-mm-ss')}.xlsx`,
+    MSG.auditExportFailed,
+  );
+  const total = list.data?.TotalCount ?? 0;
   const gridRef = useRef<HTMLDivElement>(null);
   const firstRef = useRef<HTMLInputElement>(null);
   const set = (k: keyof Filters) => (value: string) => setDraft((f) => ({ ...f, [k]: value }));
@@ -106,9 +116,15 @@ export function AuditTrailPage() {
 
   return (
     <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
-      <Heading as="h1" size="5">
-        {PAGE_TITLES.auditTrail}
-      </Heading>
+      <Flex align="center" gap="3" wrap="wrap">
+        <Heading as="h1" size="5">
+          {PAGE_TITLES.auditTrail}
+        </Heading>
+        <ExportProgressBar job={exporter} />
+        <Button variant="soft" disabled={total === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => exporter.mutate()}>
+          Export
+        </Button>
+      </Flex>
       <Flex gap="3" wrap="wrap" align="end" role="search" aria-label="Audit filters">
         {input('actor', 'Actor', 'text', firstRef)}
         <label style={{ display: 'flex', flexDirection: 'column', gap: 2 }}>

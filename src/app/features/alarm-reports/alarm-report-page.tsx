@@ -52,6 +52,7 @@ import {
   UserSection,
 } from './report-sections';
 import type { Call } from './detail-types';
+import { HistoryPanel } from '../../ui/history-panel';
 import './alarm-reports.css';
 
 export function AlarmReportPage() {
@@ -288,6 +289,7 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
           }
         />
       )}
+      <HistoryPanel entity="alarmReport" entityId={d.Id} />
 
       <NoteDialog open={noteOpen} onClose={() => setNoteOpen(false)} alarmReportId={d.Id} alarmId={d.AlarmId} />
       <PersonDetailsDialog open={profileOpen} onClose={() => setProfileOpen(false)} title={personTitle(person)}>

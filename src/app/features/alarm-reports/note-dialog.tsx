@@ -11,6 +11,7 @@ import { valibotResolver } from '../../ui/valibot-resolver';
 import { toast } from '../../ui/toast';
 import { errorFields, errorMessage } from '../../api/query-client';
 import { addAlarmReportNote, addNoteToCache } from '../../api/alarm-reports';
+import { adminKeys } from '../../api/admin';
 import { MSG } from '../../../shared/messages';
 import { NOTE_MAX } from '../../../shared/schemas/alarm-reports';
 import { ALARM_TEXT } from './alarm-format';
@@ -32,6 +33,7 @@ export function NoteDialog({ open, onClose, alarmReportId, alarmId }: { open: bo
     mutationFn: (note: string) => addAlarmReportNote({ alarmReportId, note }),
     onSuccess: (created) => {
       addNoteToCache(qc, alarmId, created);
+      void qc.invalidateQueries({ queryKey: adminKeys.audit() });
       toast.success(MSG.noteAdded);
       form.reset({ note: '' });
       onClose();

@@ -25,6 +25,8 @@ import { deviceDetailQuery, deviceKeys, patchDeviceInCache, simTypesQuery, updat
 import { changedDetails, deviceFormSchema, deviceFormValues, DEVICE_TEXTS, isSimExempt, type DeviceFormValues } from './device-form';
 import { dash, formatDate, formatDateTime, statusLabel } from './asset-format';
 import { DeviceLiveColumn } from './device-live';
+import { HistoryPanel } from '../../ui/history-panel';
+import { adminKeys } from '../../api/admin';
 import '../../ui/data-table/list-widgets.css';
 import './assets.css';
 
@@ -74,6 +76,7 @@ function DeviceView({ device }: { device: DeviceDto }) {
         <Flex direction="column" gap="4">
           <StatusSection device={device} />
           <BasicInformation key={device.id} device={device} />
+          <HistoryPanel entity="device" entityId={device.id} />
         </Flex>
         <DeviceLiveColumn device={device} />
       </Grid>
@@ -145,6 +148,7 @@ function BasicInformation({ device }: { device: DeviceDto }) {
     },
     onSuccess: (updated) => {
       patchDeviceInCache(qc, updated);
+      void qc.invalidateQueries({ queryKey: adminKeys.audit() });
       reset(deviceFormValues(updated));
       setDirty(false);
       setServerError(null);

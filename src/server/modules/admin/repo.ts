@@ -3,7 +3,7 @@
 import { sql } from 'kysely';
 import type { DB } from '../../db/index.js';
 import { likeEscape } from '../../util.js';
-import { FEATURES, TWO_FACTOR_MODE, type AdminSettingsDto, type AuditListDto, type FeatureName } from '../../../shared/schemas/admin.js';
+import { FEATURES, TWO_FACTOR_MODE, type AdminSettingsDto, type AuditEntryDto, type AuditListDto, type FeatureName } from '../../../shared/schemas/admin.js';
 
 export async function readAdminSettings(db: DB): Promise<AdminSettingsDto> {
   const [features, mode, domains] = await Promise.all([
@@ -74,6 +74,26 @@ export type AuditFilter = { actor: string; entity: string; action: string; entit
  * it) or id; `action` matches part of the action; `entity` and `entityId` are exact.
  */
 export async function listAudit(db: DB, f: AuditFilter, pageNumber: number, pageSize: number): Promise<AuditListDto> {
+  const base = filteredAudit(db, f);
+  const [rows, total] = await Promise.all([
+    base
+      .select(['auditLog.id', 'auditLog.at', 'auditLog.actorId', 'auditLog.action', 'auditLog.entity', 'auditLog.entityId', 'auditLog.details'])
+      .select(['persons.firstName', 'persons.lastName', 'persons.email'])
+      .orderBy('auditLog.at', 'desc')
+      .orderBy('auditLog.id', 'desc')
+      .limit(pageSize)
+      .offset((pageNumber - 1) * pageSize)
+      .execute(),
+    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    TotalCount: Number(total.n),
+    Items: rows.map(auditItem),
+  };
+}
+
+/** The audit entries the filter matches (with their actor joined), unordered. */
+function filteredAudit(db: DB, f: AuditFilter) {
   let base = db.selectFrom('auditLog').leftJoin('persons', 'persons.id', 'auditLog.actorId');
   if (f.entity) base = base.where('auditLog.entity', '=', f.entity);
   if (f.entityId) base = base.where('auditLog.entityId', '=', f.entityId);
@@ -90,30 +110,55 @@ export async function listAudit(db: DB, f: AuditFilter, pageNumber: number, page
   }
   if (f.from) base = base.where('auditLog.at', '>=', new Date(f.from).toISOString());
   if (f.to) base = base.where('auditLog.at', '<', new Date(f.to).toISOString());
-  const [rows, total] = await Promise.all([
-    base
-      .select(['auditLog.id', 'auditLog.at', 'auditLog.actorId', 'auditLog.action', 'auditLog.entity', 'auditLog.entityId', 'auditLog.details'])
-      .select(['persons.firstName', 'persons.lastName', 'persons.email'])
-      .orderBy('auditLog.at', 'desc')
-      .orderBy('auditLog.id', 'desc')
-      .limit(pageSize)
-      .offset((pageNumber - 1) * pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return {
-    TotalCount: Number(total.n),
-    Items: rows.map((r) => ({
-      Id: Number(r.id),
-      At: r.at,
-      ActorId: r.actorId,
-      ActorName: r.email ? `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim() || r.email : null,
-      Action: r.action,
-      Entity: r.entity,
-      EntityId: r.entityId,
-      Details: parseDetails(r.details),
-    })),
-  };
+  return base;
+}
+
+type AuditRow = {
+  id: number | string;
+  at: string;
+  actorId: string | null;
+  action: string;
+  entity: string;
+  entityId: string | null;
+  details: string;
+  firstName: string | null;
+  lastName: string | null;
+  email: string | null;
+};
+const auditItem = (r: AuditRow): AuditEntryDto => ({
+  Id: Number(r.id),
+  At: r.at,
+  ActorId: r.actorId,
+  ActorName: r.email ? `${r.firstName ?? ''} ${r.lastName ?? ''}`.trim() || r.email : null,
+  Action: r.action,
+  Entity: r.entity,
+  EntityId: r.entityId,
+  Details: parseDetails(r.details),
+});
+
+/** How many audit entries the filter matches. */
+export async function countAudit(db: DB, f: AuditFilter): Promise<number> {
+  return Number(
+    (
+      await filteredAudit(db, f)
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+}
+
+/** The next page of matching entries after `after` (newest first, keyset on (at, id), never OFFSET). */
+export async function auditExportPage(db: DB, f: AuditFilter, after: { at: string; id: number } | null, size: number): Promise<AuditEntryDto[]> {
+  let q = filteredAudit(db, f);
+  if (after) q = q.where((eb) => eb.or([eb('auditLog.at', '<', after.at), eb.and([eb('auditLog.at', '=', after.at), eb('auditLog.id', '<', after.id)])]));
+  const rows = await q
+    .select(['auditLog.id', 'auditLog.at', 'auditLog.actorId', 'auditLog.action', 'auditLog.entity', 'auditLog.entityId', 'auditLog.details'])
+    .select(['persons.firstName', 'persons.lastName', 'persons.email'])
+    .orderBy('auditLog.at', 'desc')
+    .orderBy('auditLog.id', 'desc')
+    .limit(size)
+    .execute();
+  return rows.map(auditItem);
 }
 
 function parseDetails(s: string): unknown {

@@ -10,7 +10,10 @@ import { bumpSessionEpoch } from '../../auth/session-epoch.js';
 import { publicBaseUrl, RESET_LINK_TTL_MINUTES, signResetToken } from '../../auth/reset.js';
 import { P } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';
-import { ADMIN_TEXT, CODE } from '../../../shared/messages.js';
+import { ADMIN_TEXT, CODE, MSG } from '../../../shared/messages.js';
+import { EXPORT_LABEL } from '../../../shared/export-format.js';
+import type { ExportPool } from '../../exports/pool.js';
+import { exportResponse } from '../../exports/routes.js';
 import type { MessageResponse } from '../../../shared/schemas/common.js';
 import {
   auditListBody,
@@ -28,7 +31,7 @@ import { addSsoDomain, findSsoDomain, listAudit, readAdminSettings, removeSsoDom
 
 const ok = (Message: string): MessageResponse => ({ Content: { Message } });
 
-export function adminRoutes(api: Api) {
+export function adminRoutes(api: Api, exports: ExportPool) {
   api.get('/ps-admin/settings', { access: P.SettingsView }, async (c) => c.json(await readAdminSettings(deps(c).db)));
 
   api.put(
@@ -180,5 +183,17 @@ export function adminRoutes(api: Api) {
   api.post('/ps-admin/audit/get-list', { access: P.AuditView, json: auditListBody, sample: { json: {} } }, async (c, { body }) => {
     const { pageNumber, pageSize, ...filter } = body;
     return c.json(await listAudit(deps(c).db, filter, pageNumber, pageSize));
+  });
+  // The list's filters as .xlsx through the export pool (newest first, every matching entry up to the export cap).
+  api.post('/ps-admin/audit/export-list', { access: P.AuditView, json: auditListBody, sample: { json: {} } }, (c, { body, user }) => {
+    const { actor, entity, action, entityId, from, to } = body;
+    return exportResponse(
+      c,
+      exports,
+      user,
+      { kind: 'audit', filter: { actor, entity, action, entityId, from, to } },
+      EXPORT_LABEL.audit,
+      MSG.auditExportFailed,
+    );
   });
 }
