@@ -18,6 +18,7 @@ import { EXPORT_ROW_CAP } from '../../shared/export-format.js';
 import type { ControlMessage, ExportJob, TaskMessage, TaskResult } from './task.js';
 import type { ExportJobState, ExportProgress } from '../../shared/schemas/exports.js';
 import type { WorkerInput } from './worker.js';
+import type { ImportJob, ImportParsed, ImportRows } from './import-task.js';
 
 export type ExportPoolOptions = {
   db: DB;
@@ -176,10 +177,24 @@ export function createExportPool(o: ExportPoolOptions) {
     return { id, total, omitted: rec.omitted, body };
   }
 
+  let importsOnThreads = 0;
+  /**
+   * Parses an uploaded CSV on a worker thread (the bytes are transferred, not copied): the rows to
+   * write, or why the file is refused. Without a database source it runs in this thread.
+   */
+  async function parseImport<K extends ImportJob['kind']>(job: ImportJob & { kind: K }): Promise<ImportParsed<ImportRows[K]>> {
+    if (!accepting) throw new ApiError(503, MSG.exportQueueFull, CODE.exportQueueFull);
+    if (!piscina) return (await import('./import-task.js')).importTask(job) as ImportParsed<ImportRows[K]>;
+    importsOnThreads++;
+    const transferList = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? [job.bytes.buffer] : [];
+    return (await piscina.run(job as never, { name: 'parseImport', transferList: transferList as never })) as unknown as ImportParsed<ImportRows[K]>;
+  }
+
   const progressOf = (j: Job): ExportProgress => ({ Id: j.id, State: j.state, Written: j.written, Total: j.total, Omitted: j.omitted });
 
   return {
     start,
+    parseImport,
     /** A job's progress, for its owner only. */
     progress(userId: string, id: string): ExportProgress | undefined {
       const j = jobs.get(id);
@@ -198,6 +213,7 @@ export function createExportPool(o: ExportPoolOptions) {
       running: [...active.values()].filter((j) => j.state === 'running').length,
       queued: queued(),
       busyTasks: pending.size,
+      importsOnThreads,
     }),
     /** Stops taking exports and waits for those queued or running to finish. */
     async drain() {
