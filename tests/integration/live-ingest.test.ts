@@ -321,6 +321,17 @@ describe('configuration', () => {
     expect(none.status).toBe(400);
     expect((await none.json()).Content.Message).toBe(MSG.exportPayloadEmpty);
   });
+
+  test('a CSV download of more rows than one chunk holds every row once, in order', async () => {
+    const serials = Array.from({ length: 2500 }, (_, i) => `CSVCHUNK-${String(i).padStart(5, '0')}`);
+    for (const serialNumber of serials) await insertDevice(t.db, { serialNumber });
+    const res = await t.request('/ps-admin/devices/download-configurations-csv', { method: 'POST', token: admin, json: { serialNumbers: serials } });
+    expect(res.status).toBe(200);
+    const lines = new TextDecoder('utf-8', { ignoreBOM: true }).decode(await res.arrayBuffer()).split('\r\n');
+    expect(lines[0]).toBe('\uFEFFSerial Number,Device Type,Tracking,Fall Detection,Call 1 Type,Call 2 Type,Last Updated (UK time)');
+    expect(lines.slice(1).map((l) => l.split(',')[0])).toEqual(serials);
+    expect(lines.filter((l) => l.includes('\uFEFF'))).toHaveLength(1);
+  });
 });
 
 describe('desired configuration', () => {

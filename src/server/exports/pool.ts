@@ -18,6 +18,7 @@ import { EXPORT_ROW_CAP } from '../../shared/export-format.js';
 import type { ControlMessage, ExportJob, TaskMessage, TaskResult } from './task.js';
 import type { ExportJobState, ExportProgress } from '../../shared/schemas/exports.js';
 import type { WorkerInput } from './worker.js';
+import type { ImportJob, ImportParsed, ImportRows } from './import-task.js';
 
 export type ExportPoolOptions = {
   db: DB;
@@ -63,6 +64,19 @@ export function createExportPool(o: ExportPoolOptions) {
         idleTimeout: 30_000,
         atomics: 'disabled',
         // The worker is TypeScript: it needs tsx's loader as this process does (tests run without it).
+        execArgv: tsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+      })
+    : undefined;
+  // Import parsing has threads of its own (same worker file, the named task parseImport): an upload
+  // is parsed at once, never queued behind a long export.
+  const importPiscina = o.source
+    ? new Piscina<ImportJob, unknown>({
+        filename: new URL('./worker.ts', import.meta.url).href,
+        name: 'parseImport',
+        minThreads: 0,
+        maxThreads: size,
+        idleTimeout: 30_000,
+        atomics: 'disabled',
         execArgv: tsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
       })
     : undefined;
@@ -176,10 +190,28 @@ export function createExportPool(o: ExportPoolOptions) {
     return { id, total, omitted: rec.omitted, body };
   }
 
+  let importsParsing = 0;
+  /**
+   * Parses an uploaded CSV on a worker thread (the bytes are transferred, not copied): the rows to
+   * write, or why the file is refused. Without a database source it runs in this thread.
+   */
+  async function parseImport<K extends ImportJob['kind']>(job: ImportJob & { kind: K }): Promise<ImportParsed<ImportRows[K]>> {
+    if (!accepting) throw new ApiError(503, MSG.exportQueueFull, CODE.exportQueueFull);
+    if (!importPiscina) return (await import('./import-task.js')).importTask(job) as ImportParsed<ImportRows[K]>;
+    const transferList = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? [job.bytes.buffer] : [];
+    importsParsing++;
+    try {
+      return (await importPiscina.run(job, { transferList: transferList as never })) as ImportParsed<ImportRows[K]>;
+    } finally {
+      importsParsing--;
+    }
+  }
+
   const progressOf = (j: Job): ExportProgress => ({ Id: j.id, State: j.state, Written: j.written, Total: j.total, Omitted: j.omitted });
 
   return {
     start,
+    parseImport,
     /** A job's progress, for its owner only. */
     progress(userId: string, id: string): ExportProgress | undefined {
       const j = jobs.get(id);
@@ -198,6 +230,9 @@ export function createExportPool(o: ExportPoolOptions) {
       running: [...active.values()].filter((j) => j.state === 'running').length,
       queued: queued(),
       busyTasks: pending.size,
+      /** uploads being parsed on an import thread now */
+      importsParsing,
+      importThreads: importPiscina?.threads.length ?? 0,
     }),
     /** Stops taking exports and waits for those queued or running to finish. */
     async drain() {
@@ -210,6 +245,7 @@ export function createExportPool(o: ExportPoolOptions) {
       for (const j of active.values()) j.cancel();
       await Promise.allSettled([...pending]);
       await piscina?.destroy();
+      await importPiscina?.destroy();
     },
   };
 }

@@ -34,6 +34,16 @@ describe('import boundaries', () => {
     expect(violation('src/server/exports/pool.ts', './task.js')).toBeNull();
     expect(violation('src/server/app.ts', './exports/pool.js')).toBeNull();
   });
+
+  it('reaches CSV import parsing only through the pool', () => {
+    expect(violation('src/server/modules/devices/routes.ts', './import-csv.js')).toMatch(/export pool/);
+    expect(violation('src/server/modules/customers/allocation.ts', './import-csv.js')).toMatch(/export pool/);
+    expect(violation('src/server/modules/customers/routes.ts', '../../exports/import-task.js')).toMatch(/export pool/);
+    expect(violation('src/server/exports/import-task.ts', '../modules/devices/import-csv.js')).toBeNull();
+    expect(violation('src/server/exports/worker.ts', './import-task.js')).toBeNull();
+    // Types are erased: a parser may name the result type it shares with the pool.
+    expect(violation('src/server/modules/devices/import-csv.ts', '../../exports/import-task.js', true)).toBeNull();
+  });
   it('ignores packages', () => {
     expect(violation('src/shared/routes.ts', 'react')).toBeNull();
   });

@@ -4,14 +4,14 @@
 // writers), every device is checked (exists, etag and type as the page saw them, allocatable) and
 // the per-type quota (purchased minus allocated) is checked unless forced; only then are all of
 // them written.
-import Papa from 'papaparse';
 import { ApiError, type Ctx } from '../../http.js';
+import type { ExportPool } from '../../exports/pool.js';
 import { isPostgres, type DB } from '../../db/index.js';
 import { newEtag } from '../../util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
-import { DEVICE_CODE, DEVICE_TEXT, IMPORT_MAX_BYTES, IMPORT_MAX_ROWS, SERIAL_MAX, STATUS, type BulkChangeResponse } from '../../../shared/schemas/devices.js';
-import { ALLOCATE_IMPORT_COLUMN, CUSTOMER_CODE, CUSTOMER_TEXT, type AllocateManyBody } from '../../../shared/schemas/customers.js';
+import { DEVICE_CODE, DEVICE_TEXT, IMPORT_MAX_BYTES, STATUS, type BulkChangeResponse } from '../../../shared/schemas/devices.js';
+import { CUSTOMER_CODE, CUSTOMER_TEXT, type AllocateManyBody } from '../../../shared/schemas/customers.js';
 import { ALLOCATABLE_STATUSES } from '../devices/repo.js';
 import { allocatedByType, purchasedByType } from './repo.js';
 
@@ -84,14 +84,14 @@ export async function allocateMany(trx: DB, body: AllocateManyBody, now: Date): 
 
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel'];
 const importError = (message: string) => new ApiError(400, message, DEVICE_CODE.importInvalid);
-const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
 
 /**
  * Reads the multipart field File: a CSV (spec §5 generic CSV rules) with a SerialNumber column
  * (case-insensitive, spaces ignored); cells split on comma or semicolon; rows with an empty serial
- * skipped. Returns the distinct serials (case-insensitive) in file order.
+ * skipped. Returns the distinct serials (case-insensitive) in file order, parsed on a pool worker
+ * (modules/customers/import-csv.ts).
  */
-export async function readSerialsFile(c: Ctx): Promise<string[]> {
+export async function readSerialsFile(c: Ctx, exports: ExportPool): Promise<string[]> {
   let form: Record<string, unknown>;
   try {
     form = await c.req.parseBody();
@@ -105,30 +105,7 @@ export async function readSerialsFile(c: Ctx): Promise<string[]> {
   if (!(type === 'text/csv' || (CSV_TYPES.includes(type) && csvName) || ((type === '' || type === 'application/octet-stream') && csvName)))
     throw new ApiError(415, MSG.notCsv, DEVICE_CODE.importInvalid);
   if (file.size > IMPORT_MAX_BYTES) throw new ApiError(413, DEVICE_TEXT.fileTooLarge, CODE.tooLarge);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(await file.arrayBuffer());
-  } catch {
-    throw importError(MSG.csvParseFailed);
-  }
-  if (text.includes('\u0000')) throw importError(MSG.csvParseFailed);
-  const parsed = Papa.parse<string[]>(text, { delimitersToGuess: [',', ';'], skipEmptyLines: 'greedy' });
-  if (parsed.errors.some((e) => e.type !== 'Delimiter') || !parsed.data.length) throw importError(MSG.csvParseFailed);
-  const [header = [], ...rows] = parsed.data;
-  const col = header.findIndex((h) => normHeader(h ?? '') === normHeader(ALLOCATE_IMPORT_COLUMN));
-  if (col < 0) throw importError(MSG.csvMissingColumn(ALLOCATE_IMPORT_COLUMN));
-  if (rows.length > IMPORT_MAX_ROWS) throw importError(DEVICE_TEXT.tooManyRows);
-  const seen = new Set<string>();
-  const out: string[] = [];
-  for (const cells of rows) {
-    const serial = (cells[col] ?? '').trim();
-    if (!serial) continue;
-    if (serial.length > SERIAL_MAX) throw importError(DEVICE_TEXT.serialTooLong);
-    const k = serial.toLowerCase();
-    if (seen.has(k)) continue;
-    seen.add(k);
-    out.push(serial);
-  }
-  if (!out.length) throw importError(DEVICE_TEXT.importNoRows);
-  return out;
+  const parsed = await exports.parseImport({ kind: 'serials', bytes: new Uint8Array(await file.arrayBuffer()) });
+  if (!parsed.ok) throw importError(parsed.message);
+  return parsed.rows;
 }

@@ -484,7 +484,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
     async (c) => {
       const { db } = deps(c);
       await loadCustomer(db, pathCustomerId(c));
-      const serials = await readSerialsFile(c);
+      const serials = await readSerialsFile(c, exports);
       return c.json({ devices: await listDevicesBySerials(db, serials) } satisfies DeviceMany);
     },
   );

@@ -2,13 +2,12 @@
 // serial, ids and serials, the general-details update, the three bulk changes and the CSV
 // import. Shapes and error answers are described in src/shared/schemas/devices.ts (the contract).
 // Exports (list-with-filters, list-by-ids as .xlsx) are jobs of the export pool (src/server/exports).
-import Papa from 'papaparse';
-import { deps, ApiError, badRequest, badTextKind, conflict, TEXT_MESSAGES, type Api, type Ctx } from '../../http.js';
+import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
 import { audit } from '../../util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P } from '../../../shared/permissions.js';
-import { DEVICE_TYPES, isValidId, normaliseId } from '../../../shared/codes.js';
+import { isValidId, normaliseId } from '../../../shared/codes.js';
 import type { DeviceTable } from '../../db/schema.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import { exportResponse } from '../../exports/routes.js';
@@ -26,12 +25,6 @@ import {
   DEVICE_CODE,
   DEVICE_TEXT,
   IMPORT_MAX_BYTES,
-  IMPORT_MAX_ROWS,
-  IMPORT_OPTIONAL_COLUMNS,
-  normaliseImportPhone,
-  IMPORT_SERIAL_COLUMN,
-  IMPORT_TYPE_COLUMN,
-  SERIAL_MAX,
   SIM_EXEMPT_TYPES,
   TEXT_MAX,
   isOrderNumberEligible,
@@ -282,7 +275,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
     },
     async (c, { user }) => {
       const { db, config } = deps(c);
-      const list = await readImportFile(c);
+      const list = await readImportFile(c, exports);
       const now = config.now();
       const out = await tx(db, async (trx) => {
         const r = await importDevices(trx, list, now).catch((e: unknown) => {
@@ -310,16 +303,13 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
 
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel'];
 const importError = (message: string, errors?: Record<string, string>) => badRequest(message, DEVICE_CODE.importInvalid, errors);
-const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
-const typeByName = new Map(DEVICE_TYPES.map((t) => [t.Name.toLowerCase(), t.Value]));
-const typeValues = new Set(DEVICE_TYPES.map((t) => t.Value));
 
 /**
  * Reads the multipart field File and applies the spec's CSV rules (§5): a CSV type, a header
  * naming the columns (case-insensitive), comma or semicolon cells, rows with an empty serial
  * skipped, 'Failed to parse CSV file.' when it cannot be read (including text that is not UTF-8).
  */
-async function readImportFile(c: Ctx): Promise<NewDevice[]> {
+async function readImportFile(c: Ctx, exports: ExportPool): Promise<NewDevice[]> {
   let form: Record<string, unknown>;
   try {
     form = await c.req.parseBody();
@@ -333,70 +323,7 @@ async function readImportFile(c: Ctx): Promise<NewDevice[]> {
   if (!(type === 'text/csv' || (CSV_TYPES.includes(type) && csvName) || (type === '' && csvName) || (type === 'application/octet-stream' && csvName)))
     throw new ApiError(415, MSG.notCsv, DEVICE_CODE.importInvalid);
   if (file.size > IMPORT_MAX_BYTES) throw new ApiError(413, DEVICE_TEXT.fileTooLarge, CODE.tooLarge);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(await file.arrayBuffer());
-  } catch {
-    throw importError(MSG.csvParseFailed);
-  }
-  if (text.includes('\u0000')) throw importError(MSG.csvParseFailed);
-  const parsed = Papa.parse<string[]>(text, { delimitersToGuess: [',', ';'], skipEmptyLines: 'greedy' });
-  if (parsed.errors.some((e) => e.type !== 'Delimiter') || !parsed.data.length) throw importError(MSG.csvParseFailed);
-  const [header = [], ...rows] = parsed.data;
-  const col = (name: string) => header.findIndex((h) => normHeader(h ?? '') === normHeader(name));
-  const serialCol = col(IMPORT_SERIAL_COLUMN);
-  if (serialCol < 0) throw importError(MSG.csvMissingColumn(IMPORT_SERIAL_COLUMN));
-  const typeCol = col(IMPORT_TYPE_COLUMN);
-  if (typeCol < 0) throw importError(MSG.csvMissingColumn(IMPORT_TYPE_COLUMN));
-  if (rows.length > IMPORT_MAX_ROWS) throw importError(DEVICE_TEXT.tooManyRows);
-  const optional = IMPORT_OPTIONAL_COLUMNS.map((name) => [name, col(name)] as const).filter(([, i]) => i >= 0);
-  const errors: Record<string, string> = {};
-  const seen = new Set<string>();
-  const out: NewDevice[] = [];
-  rows.forEach((cells, i) => {
-    const rowNo = i + 2; // 1-based, after the header
-    const serial = (cells[serialCol] ?? '').trim();
-    if (!serial) return; // spec §5: rows with an empty cell in the column are skipped
-    const key = serial.toLowerCase();
-    if (seen.has(key)) return;
-    seen.add(key);
-    const problem = (what: string) => (errors[`row ${rowNo}`] ??= DEVICE_TEXT.importRow(rowNo, what));
-    // The boundary's text rule (NUL, lone surrogates, bidirectional controls) holds for every cell.
-    for (const [idx, cell] of cells.entries()) {
-      const bad = badTextKind(cell ?? '');
-      if (bad) return problem(`${header[idx] ?? `column ${idx + 1}`}: ${TEXT_MESSAGES[bad]}`);
-    }
-    if (serial.length > SERIAL_MAX) return problem(DEVICE_TEXT.serialTooLong);
-    const rawType = (cells[typeCol] ?? '').trim();
-    const type = /^\d+$/.test(rawType) ? Number(rawType) : typeByName.get(rawType.toLowerCase());
-    if (type === undefined || !typeValues.has(type)) return problem(DEVICE_TEXT.unknownType);
-    const d: NewDevice = { serialNumber: serial, type };
-    for (const [name, idx] of optional) {
-      const val = (cells[idx] ?? '').trim();
-      if (!val) continue;
-      if (val.length > TEXT_MAX) return problem(`${name}: ${DEVICE_TEXT.tooLong}`);
-      const k =
-        name === 'IMEI'
-          ? 'imei'
-          : name === 'IMSI'
-            ? 'imsi'
-            : name === 'SimSerial'
-              ? 'simSerial'
-              : name === 'PhoneNumber'
-                ? 'phoneNumber'
-                : name === 'Supplier'
-                  ? 'supplier'
-                  : 'orderNumber';
-      if (k === 'phoneNumber') {
-        const phone = normaliseImportPhone(val);
-        if (!phone) return problem(DEVICE_TEXT.phoneInvalid);
-        d.phoneNumber = phone;
-      } else d[k] = val;
-    }
-    out.push(d);
-  });
-  const first = Object.values(errors)[0];
-  if (first) throw importError(first, errors);
-  if (!out.length) throw importError(DEVICE_TEXT.importNoRows);
-  return out;
+  const parsed = await exports.parseImport({ kind: 'devices', bytes: new Uint8Array(await file.arrayBuffer()) });
+  if (!parsed.ok) throw importError(parsed.message, parsed.errors);
+  return parsed.rows;
 }
