@@ -241,6 +241,7 @@ describe('client calls', () => {
         // alarm reports
         'GET /alarm-report/get-date-rage-options ← api/alarm-reports.ts#dateRangeOptionsQuery',
         'GET /alarm-report/get-alarm-types ← api/alarm-reports.ts#alarmTypesQuery',
+        'GET /alarm-report/get-analysis ← api/alarm-reports.ts#alarmReportAnalysisQuery',
         'GET /alarm-report/get-verification-types ← api/alarm-reports.ts#verificationTypesQuery',
         'GET /alarm-report/get-verification-categories ← api/alarm-reports.ts#verificationCategoriesQuery',
         'GET /alarm-report/get-controllers ← api/alarm-reports.ts#controllersQuery',
