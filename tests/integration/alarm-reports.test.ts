@@ -602,6 +602,10 @@ describe('export', () => {
       'Controller',
       'Alarm Id',
       'Device Serial',
+      // alarm report intelligence is on (the reference features): its column group follows, blank here
+      'Analysis: Plan Check',
+      'Analysis: Anomalies',
+      'Analysis: Summary',
     ]);
     expect(rows.map((x) => [x[6], x[9]])).toEqual([
       ['Yvonne Export', r[1]!.alarmId],
