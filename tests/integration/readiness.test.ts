@@ -1,6 +1,7 @@
 // GET /ready: 200 only while the node is ready and its database answers; 503 while starting or
 // draining (the phase main.ts sets) and when the database is gone. While the database is migrated
 // the port answers 503 'starting' (the start-up responder), /health included.
+import { createServer as createNetServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { onShutdown, runShutdownHooks, setPhase } from '../../src/server/lifecycle.js';
@@ -53,8 +54,20 @@ test('shutdown hooks run last registered first; a failing one is logged and the 
   expect(ran).toEqual(['last', 'exports']);
 });
 
+/** A port the system hands out as free (taken and released at once). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createNetServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
 test('while the database is migrated the port answers 503 starting, with Retry-After', async () => {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort(); // a port nobody holds, as main.ts's PORT would be
   const starting = await startingResponder(port, '127.0.0.1');
   try {
     for (const path of ['/health', '/ready']) {
