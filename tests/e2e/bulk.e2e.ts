@@ -1,6 +1,7 @@
 import { test, expect, type Page } from '@playwright/test';
 import { signedInAs, dbQuery } from './helpers';
 import { MSG } from '../../src/shared/messages';
+import { formatCount } from '../../src/shared/numbers';
 import { at, first } from '../helpers/lists';
 import { scanSerials } from '../helpers/scanner';
 
@@ -219,7 +220,9 @@ test('a CSV of 5,000 serials fills the bulk list quickly, the table stays virtua
   await expect(page.getByLabel('Serial Number', { exact: true })).toBeFocused();
   const started = Date.now();
   await page.getByLabel('CSV file').setInputFiles({ name: 'all.csv', mimeType: 'text/csv', buffer: Buffer.from(['SerialNumber', ...serials].join('\n')) });
-  await expect(page.getByTestId('bulk-counts')).toHaveText(`${serials.length} devices on the bulk list, ${serials.length} selected`, { timeout: 30_000 });
+  await expect(page.getByTestId('bulk-counts')).toHaveText(`${formatCount(serials.length)} devices on the bulk list, ${formatCount(serials.length)} selected`, {
+    timeout: 30_000,
+  });
   const ms = Date.now() - started;
   console.log(`bulk: ${serials.length} serials from CSV on the list in ${ms} ms`);
   expect(ms).toBeLessThan(10_000);
@@ -232,7 +235,7 @@ test('a CSV of 5,000 serials fills the bulk list quickly, the table stays virtua
   await expect(page.getByRole('status').filter({ hasText: MSG.deviceAlreadyAdded })).toBeVisible();
   console.log(`bulk: repeated scan on a ${serials.length}-row list answered in ${Date.now() - t0} ms`);
   await page.reload();
-  await expect(page.getByTestId('bulk-counts')).toHaveText(`${serials.length} devices on the bulk list, ${serials.length} selected`);
+  await expect(page.getByTestId('bulk-counts')).toHaveText(`${formatCount(serials.length)} devices on the bulk list, ${formatCount(serials.length)} selected`);
 });
 
 test('change order number by keyboard: only the devices in a customer account get it, the others keep theirs', async ({ page }) => {
