@@ -80,7 +80,7 @@ test('editing a person with a stale etag shows a clear message', async ({ page }
   await firstNameField.focus();
   await page.keyboard.press('End');
   await page.keyboard.type('e');
-  await page.getByRole('button', { name: 'Save' }).click();
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
   await expect(page.getByRole('region', { name: 'Workspace' }).getByText(MSG.staleEtag)).toBeVisible();
   // one error shows once: in the form, not again as a toast
   await expect(page.getByText(MSG.staleEtag)).toHaveCount(1);
