@@ -103,9 +103,11 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
       fresh.push(s);
     }
     if (!fresh.length) return 0;
-    const added = fresh.map((s): Row => ({ key: `${norm(s)}`, serial: s, device: null, checked: false }));
-    rowsRef.current = [...added.reverse(), ...rowsRef.current];
-    setRows(rowsRef.current);
+    const added = fresh.map((s): Row => ({ key: `${norm(s)}`, serial: s, device: null, checked: false })).reverse();
+    rowsRef.current = [...added, ...rowsRef.current];
+    // prepended onto the state as it is when React applies it: a batch answer that filled rows after
+    // the last render is kept (a snapshot of rowsRef would put those rows back to 'Looking up…')
+    setRows((rs) => [...added, ...rs]);
     queue.current.push(...fresh);
     void pump();
     return fresh.length;
@@ -134,11 +136,9 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
     onSuccess: (res) => {
       const known = new Set(rowsRef.current.map((r) => norm(r.serial)));
       const fresh = res.devices.filter((d) => !known.has(norm(d.serialNumber)));
-      rowsRef.current = [
-        ...fresh.map((d): Row => ({ key: norm(d.serialNumber), serial: d.serialNumber, device: d, checked: eligible(d) })),
-        ...rowsRef.current,
-      ];
-      setRows(rowsRef.current);
+      const added = fresh.map((d): Row => ({ key: norm(d.serialNumber), serial: d.serialNumber, device: d, checked: eligible(d) }));
+      rowsRef.current = [...added, ...rowsRef.current];
+      setRows((rs) => [...added, ...rs]);
     },
     onError: (err) => toast.error(err instanceof Error && !('data' in err) ? err.message : errorMessage(err)),
   });
