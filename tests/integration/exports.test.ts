@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import type { Insertable } from 'kysely';
 import readXlsx from 'read-excel-file/node';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn, tokenFor } from '../helpers/auth.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
+import { deviceRow as stockDeviceRow } from '../helpers/customer-rows.js';
 import type { DeviceTable } from '../../src/server/db/schema.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { EXPORT_ID_HEADER, type ExportProgress } from '../../src/shared/schemas/exports.js';
@@ -20,33 +20,10 @@ const NOW = new Date('2026-11-22T12:00:00.000Z');
 const BIG = 50_000; // devices of type 750 (the big export)
 let t: TestApp;
 
-function deviceRow(serialNumber: string, over: Partial<DeviceTable> = {}): Insertable<DeviceTable> {
-  return {
-    id: randomUUID(),
-    serialNumber,
-    imei: null,
-    imsi: null,
-    type: 620,
-    phoneNumber: null,
-    simPhoneNumber: null,
-    simSerial: null,
-    simTypeId: null,
-    simStatus: null,
-    supplier: 'Supplier Ltd',
-    status: 1,
-    customerId: null,
-    orderNumber: null,
-    isUserAssigned: 0,
-    assignedPersonId: null,
-    firmwareVersion: null,
-    lastConfigurationDate: null,
-    dateReceived: '2026-01-01T00:00:00.000Z',
-    lastUpdated: '2026-01-01T00:00:00.000Z',
-    addedToSystem: '2026-01-01T00:00:00.000Z',
-    etag: '"e0"',
-    ...over,
-  };
-}
+const FIXED_DATE = '2026-01-01T00:00:00.000Z';
+/** A stock device (the shared test row) with fixed dates, so the file's date cells are known. */
+const deviceRow = (serialNumber: string, over: Partial<DeviceTable> = {}) =>
+  stockDeviceRow({ serialNumber, dateReceived: FIXED_DATE, lastUpdated: FIXED_DATE, addedToSystem: FIXED_DATE, ...over });
 
 const exportBody = (filter: Record<string, unknown>) => ({ method: 'POST', json: filter }) as const;
 const progress = async (token: string, id: string) => (await (await t.request(`/api/v1/export/progress/${id}`, { token })).json()) as ExportProgress;
