@@ -13,6 +13,7 @@ import { personListQuery } from '../../src/shared/schemas/persons.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { first } from '../helpers/lists.js';
+import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
 
 let t: TestDb;
 beforeAll(async () => {
@@ -39,7 +40,7 @@ describe('persons repo', () => {
         at,
       }),
     );
-    const found = await persons.findPerson(t.db, id);
+    const found = await persons.findPerson(t.db, ALL_TENANTS, id);
     expect(found).toMatchObject({
       Etag: '"e1"',
       tenantId: PROVIDER_TENANT_ID,
@@ -58,7 +59,7 @@ describe('persons repo', () => {
     ).toBe(true);
     await persons.replaceRoles(t.db, id, [ROLE_IDS.ArcManagerRole, ROLE_IDS.ArcSupervisorRole]);
 
-    const list = await persons.listPersons(t.db, v.parse(personListQuery, { page: '1', pageSize: '10', searchValue: 'renamed' }));
+    const list = await persons.listPersons(t.db, ALL_TENANTS, v.parse(personListQuery, { page: '1', pageSize: '10', searchValue: 'renamed' }));
     expect(list.TotalCount).toBe(1);
     expect(list.Items[0]).toMatchObject({ Id: id, FirstName: 'Renamed', Etag: '"e2"' });
     expect(first(list.Items).Roles.map((r) => r.Name)).toEqual(['ArcManagerRole', 'ArcSupervisorRole']);

@@ -39,6 +39,7 @@ import {
   updatePersonNames,
 } from './repo.js';
 import { canSeePerson, personScope } from './scope.js';
+import { tenantScope } from '../../tenant-scope.js';
 
 const isUniqueViolation = (e: unknown) => {
   const code = (e as { code?: unknown } | null)?.code;
@@ -101,7 +102,7 @@ export function personRoutes(api: Api) {
     },
     async (c, { query, user }) => {
       const { db, config } = deps(c);
-      return c.json((await listPersons(db, query, personScope(user), config.now())) satisfies PersonList);
+      return c.json((await listPersons(db, tenantScope(user), query, personScope(user), config.now())) satisfies PersonList);
     },
   );
 
@@ -114,7 +115,7 @@ export function personRoutes(api: Api) {
     },
     async (c, { query, user }) => {
       const { db, config } = deps(c);
-      const found = await findPerson(db, query, config.now());
+      const found = await findPerson(db, tenantScope(user), query, config.now());
       if (!found || !(await canSeePerson(db, user, found.Person.Id))) throw notFound(MSG.userNotFound);
       return c.json({ Person: found.Person, Etag: found.Etag } satisfies PersonDetails);
     },
@@ -179,7 +180,7 @@ export function personRoutes(api: Api) {
       const p = body.person;
       const etag = newEtag();
       await tx(db, async (trx) => {
-        const current = await findPersonForUpdate(trx, id);
+        const current = await findPersonForUpdate(trx, tenantScope(user), id);
         if (!current) throw notFound(MSG.userNotFound);
         assertTenantAccess(user, current.tenantId);
         if (p.emailAddress !== undefined && p.emailAddress !== current.email)
@@ -219,7 +220,7 @@ export function personRoutes(api: Api) {
     const id = pathId(c);
     const etag = newEtag();
     await tx(db, async (trx) => {
-      const current = await findPersonForUpdate(trx, id);
+      const current = await findPersonForUpdate(trx, tenantScope(user), id);
       if (!current) throw notFound(MSG.userNotFound);
       assertTenantAccess(user, current.tenantId);
       await unlockPerson(trx, id, { etag, at: config.now().toISOString() });
@@ -236,7 +237,7 @@ export function personRoutes(api: Api) {
   });
 
   api.get('/persons/get-own-profile', { access: P.ManageOwnProfile }, async (c, { user }) => {
-    const found = await findPerson(deps(c).db, user.id, deps(c).config.now());
+    const found = await findPerson(deps(c).db, tenantScope(user), user.id, deps(c).config.now());
     if (!found) throw notFound(MSG.userNotFound);
     return c.json({ Person: found.Person, Etag: found.Etag } satisfies OwnProfile);
   });
@@ -258,7 +259,7 @@ export function personRoutes(api: Api) {
       const p = body.person;
       const etag = newEtag();
       await tx(db, async (trx) => {
-        const current = await findPersonForUpdate(trx, user.id);
+        const current = await findPersonForUpdate(trx, tenantScope(user), user.id);
         if (!current) throw notFound(MSG.userNotFound);
         if (current.etag !== body.etag) throw conflict();
         const updated = await updatePersonNames(trx, user.id, body.etag, {
