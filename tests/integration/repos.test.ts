@@ -93,7 +93,7 @@ describe('reference and customers repos', () => {
   });
 
   test('customer by tenant; names by id', async () => {
-    expect(await customers.findCustomerByTenant(t.db, randomUUID())).toBeUndefined();
+    expect(await customers.findCustomerByTenant(t.db, ALL_TENANTS, randomUUID())).toBeUndefined();
     expect((await customers.customerNames(t.db, [])).size).toBe(0);
   });
 });

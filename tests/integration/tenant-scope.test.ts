@@ -165,6 +165,8 @@ describe('customers', () => {
   test('another customer by id: not found; its administrators: none', async () => {
     expect((await customers.findCustomerRow(t.db, scopeA, A.id))?.name).toBe('TS Alpha Care');
     expect(await customers.findCustomerRow(t.db, scopeA, B.id)).toBeUndefined();
+    expect((await customers.findCustomerByTenant(t.db, scopeA, A.tenantId))?.id).toBe(A.id);
+    expect(await customers.findCustomerByTenant(t.db, scopeA, B.tenantId)).toBeUndefined();
     const q = (tenantId: string) => v.parse(customerAdminListQuery, { TenantId: tenantId, Page: '1', PageSize: '10' });
     expect((await customers.listCustomerAdmins(t.db, scopeA, q(A.tenantId))).TotalCount).toBe(2);
     expect(await customers.listCustomerAdmins(t.db, scopeA, q(B.tenantId))).toEqual({ Items: [], TotalCount: 0 });

@@ -28,9 +28,12 @@ import {
 
 export type CustomerRow = CustomerTable;
 
-/** The customer whose tenant this is (customer administrators live in that tenant). */
-export const findCustomerByTenant = (db: DB, tenantId: string) =>
-  db.selectFrom('customers').select(['id', 'name', 'tenantId', 'isAutomaticEmailsPaused']).where('tenantId', '=', tenantId).executeTakeFirst();
+/** The customer whose tenant this is (customer administrators live in that tenant), within the scope. */
+export const findCustomerByTenant = (db: DB, scope: TenantScope, tenantId: string) =>
+  byTenant(db.selectFrom('customers'), scope, 'customers.tenantId')
+    .select(['id', 'name', 'tenantId', 'isAutomaticEmailsPaused'])
+    .where('tenantId', '=', tenantId)
+    .executeTakeFirst();
 
 /** Customer names by id, for lists that show the customer of a row. */
 export async function customerNames(db: DB, ids: string[]): Promise<Map<string, string>> {

@@ -434,7 +434,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
     async (c, { query, user }) => {
       const { db } = deps(c);
       // Only a customer's tenant: this list never shows provider staff.
-      if (!(await findCustomerByTenant(db, query.TenantId))) throw customerNotFound();
+      if (!(await findCustomerByTenant(db, tenantScope(user), query.TenantId))) throw customerNotFound();
       return c.json((await listCustomerAdmins(db, tenantScope(user), query)) satisfies CustomerAdminList);
     },
   );
@@ -442,7 +442,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
   api.get(
     '/ps-admin/emails/get-backlog-count',
     { access: P.CustomerView, query: emailBacklogQuery, sample: { query: { TenantId: SAMPLE_ID } } },
-    async (c, { query }) => c.json({ count: await backlogCount(deps(c).db, query.TenantId) } satisfies EmailBacklog),
+    async (c, { query, user }) => c.json({ count: await backlogCount(deps(c).db, tenantScope(user), query.TenantId) } satisfies EmailBacklog),
   );
 
   // ---------------------------------------------------------------- CRM

@@ -83,7 +83,7 @@ async function requestedTenant(c: Ctx, user: AuthUser): Promise<string> {
   const tenantId = normaliseId(raw);
   if (tenantId === PROVIDER_TENANT_ID) return tenantId;
   assertTenantAccess(user, tenantId);
-  const customer = await findCustomerByTenant(deps(c).db, tenantId);
+  const customer = await findCustomerByTenant(deps(c).db, tenantScope(user), tenantId);
   if (!customer) throw badRequest(PERSON_TEXT.unknownTenant);
   return tenantId;
 }
@@ -132,7 +132,7 @@ export function personRoutes(api: Api) {
       const { db, config, outbox } = deps(c);
       const p = body.person;
       const tenantId = await requestedTenant(c, user);
-      const customer = tenantId === PROVIDER_TENANT_ID ? undefined : await findCustomerByTenant(db, tenantId);
+      const customer = tenantId === PROVIDER_TENANT_ID ? undefined : await findCustomerByTenant(db, tenantScope(user), tenantId);
       const roleNames = await checkRoles(db, p.roleIds, tenantId);
       if (await emailTaken(db, p.emailAddress))
         throw new ApiError(409, PERSON_TEXT.duplicateEmail, CODE.duplicateEmail, { 'person.emailAddress': PERSON_TEXT.duplicateEmail });
