@@ -61,7 +61,8 @@ export function scopePredicate(scope: TenantScope, kind: 'customerId' | 'tenantI
 type Narrowable<QB> = { where(e: RawBuilder<boolean>): QB };
 
 /** A query narrowed to the rows whose customer (customer id in `column`) is of the scope's tenant. */
-export const byCustomer = <QB extends Narrowable<QB>>(qb: QB, scope: TenantScope, column: string): QB => narrow(qb, scopePredicate(scope, 'customerId', column));
+export const byCustomer = <QB extends Narrowable<QB>>(qb: QB, scope: TenantScope, column: string): QB =>
+  narrow(qb, scopePredicate(scope, 'customerId', column));
 /** A query narrowed to the rows of the scope's tenant (tenant id in `column`: customers, persons). */
 export const byTenant = <QB extends Narrowable<QB>>(qb: QB, scope: TenantScope, column: string): QB => narrow(qb, scopePredicate(scope, 'tenantId', column));
 /** A query narrowed to the rows of devices (device id in `column`) of the scope's tenant. */

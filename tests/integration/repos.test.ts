@@ -66,7 +66,7 @@ describe('persons repo', () => {
 
     await t.db.updateTable('persons').set({ isLocked: 1, failedAttempts: 5 }).where('id', '=', id).execute();
     await persons.unlockPerson(t.db, id, { etag: '"e3"', at });
-    expect(await persons.findPersonForUpdate(t.db, id)).toMatchObject({ isLocked: 0, etag: '"e3"' });
+    expect(await persons.findPersonForUpdate(t.db, ALL_TENANTS, id)).toMatchObject({ isLocked: 0, etag: '"e3"' });
   });
 });
 

@@ -33,8 +33,22 @@ import { configurationListBody, lastMessagesBody } from '../../src/shared/schema
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 let t: TestDb;
 
-const A = { tenantId: randomUUID(), id: '', devices: [] as { id: string; serialNumber: string; imei: string }[], persons: [] as string[], alarmIds: [] as string[], reportIds: [] as string[] };
-const B = { tenantId: randomUUID(), id: '', devices: [] as { id: string; serialNumber: string; imei: string }[], persons: [] as string[], alarmIds: [] as string[], reportIds: [] as string[] };
+const A = {
+  tenantId: randomUUID(),
+  id: '',
+  devices: [] as { id: string; serialNumber: string; imei: string }[],
+  persons: [] as string[],
+  alarmIds: [] as string[],
+  reportIds: [] as string[],
+};
+const B = {
+  tenantId: randomUUID(),
+  id: '',
+  devices: [] as { id: string; serialNumber: string; imei: string }[],
+  persons: [] as string[],
+  alarmIds: [] as string[],
+  reportIds: [] as string[],
+};
 let scopeA: TenantScope;
 let unallocated: { id: string; serialNumber: string };
 
@@ -42,7 +56,19 @@ async function addMessage(deviceId: string, identity: string, serial: string, da
   const id = randomUUID();
   await t.db
     .insertInto('deviceMessages')
-    .values({ id, deviceId, deviceIdentity: identity, serial, deviceType: 640, date, message: 'Heartbeat', signal: 60, battery: 80, properties: '{}', rawMessage: 'raw' })
+    .values({
+      id,
+      deviceId,
+      deviceIdentity: identity,
+      serial,
+      deviceType: 640,
+      date,
+      message: 'Heartbeat',
+      signal: 60,
+      battery: 80,
+      properties: '{}',
+      rawMessage: 'raw',
+    })
     .execute();
   await t.db
     .insertInto('deviceLastMessages')
@@ -66,7 +92,9 @@ beforeAll(async () => {
       await addMessage(d.id, imei, d.serialNumber, `2026-11-2${i}T08:00:00.000Z`);
     }
     for (let i = 1; i <= count - 1; i++)
-      c.persons.push(await insertPerson(t.db, { email: `ts-${tag.toLowerCase()}${i}@tenant.test`, roles: ['AdminRole', 'PortalUserRole'], tenantId: c.tenantId }));
+      c.persons.push(
+        await insertPerson(t.db, { email: `ts-${tag.toLowerCase()}${i}@tenant.test`, roles: ['AdminRole', 'PortalUserRole'], tenantId: c.tenantId }),
+      );
     for (let i = 1; i <= count; i++) {
       const alarmId = randomUUID();
       const id = randomUUID();
@@ -100,7 +128,8 @@ test('the scope of a caller: provider staff read every tenant, anyone else their
 });
 
 describe('devices', () => {
-  const list = (scope: TenantScope, body: Record<string, unknown> = {}) => devices.listDevices(t.db, scope, v.parse(deviceListBody, { pageSize: 100, ...body }), NOW);
+  const list = (scope: TenantScope, body: Record<string, unknown> = {}) =>
+    devices.listDevices(t.db, scope, v.parse(deviceListBody, { pageSize: 100, ...body }), NOW);
 
   test('the asset list: own devices only, both counts equal own rows (unfiltered, filtered, searched)', async () => {
     const mine = await list(scopeA);
@@ -244,7 +273,9 @@ describe('live devices', () => {
     const last = await live.lastMessages(t.db, scopeA, v.parse(lastMessagesBody, { deviceIdentities: identities, pageSize: 100 }), NOW.getTime());
     expect(last.Items.map((r) => r.SerialNumber).sort()).toEqual(serialsOf(A));
     expect(last.TotalCount).toBe(3);
-    expect((await live.lastMessages(t.db, ALL_TENANTS, v.parse(lastMessagesBody, { deviceIdentities: identities, pageSize: 100 }), NOW.getTime())).TotalCount).toBe(5);
+    expect(
+      (await live.lastMessages(t.db, ALL_TENANTS, v.parse(lastMessagesBody, { deviceIdentities: identities, pageSize: 100 }), NOW.getTime())).TotalCount,
+    ).toBe(5);
     const serials = [...serialsOf(A), ...serialsOf(B)];
     const cfg = await live.configurationList(t.db, scopeA, v.parse(configurationListBody, { serialNumbers: serials, pageSize: 100 }));
     expect([cfg.Items.map((r) => r.Serial).sort(), cfg.TotalCount]).toEqual([serialsOf(A), 3]);
@@ -285,7 +316,12 @@ describe('the export worker', () => {
     expect([ids.total, ids.rows.map((r) => r[0])]).toEqual([3, A.devices.map((d) => d.serialNumber)]);
     const custs = await runExport({ kind: 'customers', filter: v.parse(customerListBody, {}), scope: scopeA });
     expect([custs.total, custs.rows.map((r) => r[1])]).toEqual([1, ['TS Alpha Care']]);
-    const reports = await runExport({ kind: 'alarmReports', filter: v.parse(alarmReportExportBody, { alarmClosedDateRangeOption: DATE_RANGE.Last7Days }), now, scope: scopeA });
+    const reports = await runExport({
+      kind: 'alarmReports',
+      filter: v.parse(alarmReportExportBody, { alarmClosedDateRangeOption: DATE_RANGE.Last7Days }),
+      now,
+      scope: scopeA,
+    });
     expect(reports.total).toBe(3);
     expect(reports.rows.map((r) => r[1])).toEqual(['TS A Account', 'TS A Account', 'TS A Account']);
     // Provider staff: both customers.

@@ -340,7 +340,10 @@ export type ExportKey = { closed: string; id: string };
  * unless `ascending`), with the device serial. Never OFFSET: each page starts from the index.
  */
 export async function exportPage(db: DB, scope: TenantScope, b: Filter, now: Date, ascending: boolean, after: ExportKey | null, limit: number) {
-  let q = filtered(db, scope, db.selectFrom('alarmReports'), b, now).select([...ROW_COLUMNS.map((c) => `alarmReports.${c}` as const), 'alarmReports.deviceSerial']);
+  let q = filtered(db, scope, db.selectFrom('alarmReports'), b, now).select([
+    ...ROW_COLUMNS.map((c) => `alarmReports.${c}` as const),
+    'alarmReports.deviceSerial',
+  ]);
   if (after) q = q.where(sql<boolean>`("alarmReports"."alarmClosed", "alarmReports"."id") ${sql.raw(ascending ? '>' : '<')} (${after.closed}, ${after.id})`);
   const dir = sql.raw(ascending ? 'asc' : 'desc');
   const rows = await q

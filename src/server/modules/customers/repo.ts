@@ -78,7 +78,14 @@ const LIST_COLS = ['id', 'tenantId', 'portalId', 'name', 'tier', 'status', 'isMi
 const TOTAL_TTL_MS = 5000;
 const totals = new WeakMap<DB, { n: number; at: number }>();
 async function countAllCustomers(db: DB, scope: TenantScope): Promise<number> {
-  if (!scope.all) return Number((await filtered(db, scope, {}).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  if (!scope.all)
+    return Number(
+      (
+        await filtered(db, scope, {})
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const hit = totals.get(db);
   if (hit && performance.now() - hit.at < TOTAL_TTL_MS) return hit.n;
   const r = await db

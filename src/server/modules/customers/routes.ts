@@ -133,8 +133,10 @@ export function customerRoutes(api: Api, exports: ExportPool) {
     async (c, { body, user }) => c.json((await listCustomers(deps(c).db, tenantScope(user), body)) satisfies CustomerList),
   );
 
-  api.get('/api/v1/customer/get-by-id', { access: P.CustomerView, query: customerByIdQuery, sample: { query: { id: SAMPLE_ID } } }, async (c, { query, user }) =>
-    c.json(toCustomerDto(await loadCustomer(deps(c).db, tenantScope(user), query.id)) satisfies CustomerDto),
+  api.get(
+    '/api/v1/customer/get-by-id',
+    { access: P.CustomerView, query: customerByIdQuery, sample: { query: { id: SAMPLE_ID } } },
+    async (c, { query, user }) => c.json(toCustomerDto(await loadCustomer(deps(c).db, tenantScope(user), query.id)) satisfies CustomerDto),
   );
 
   api.get(

@@ -198,7 +198,10 @@ export async function emailTaken(db: DB, email: string): Promise<boolean> {
 
 /** The fields the person writes check before they change a row (a person outside the scope: undefined). */
 export const findPersonForUpdate = (db: DB, tenant: TenantScope, id: string) =>
-  byTenant(db.selectFrom('persons'), tenant, 'persons.tenantId').select(['id', 'tenantId', 'email', 'etag', 'isLocked']).where('id', '=', id).executeTakeFirst();
+  byTenant(db.selectFrom('persons'), tenant, 'persons.tenantId')
+    .select(['id', 'tenantId', 'email', 'etag', 'isLocked'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 
 /** A new person (no password yet: the welcome/reset flow sets it) with its roles. Call inside a transaction. */
 export async function insertPerson(

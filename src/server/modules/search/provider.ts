@@ -114,7 +114,7 @@ function inScope(ctx: SearchCtx, table: string): RawBuilder<unknown> {
   const col = TENANT_COLUMN[table];
   if (!col) throw new Error(`search: no tenant column known for '${table}'`);
   const p = scopePredicate(ctx.tenant, col[0], col[1]);
-  return p ? sql` and ${p}` : sql.raw("");
+  return p ? sql` and ${p}` : sql.raw('');
 }
 
 /** Exact + prefix candidates from one B-tree range, in index order (exact match first). */
