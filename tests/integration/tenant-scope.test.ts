@@ -87,7 +87,7 @@ beforeAll(async () => {
   ] as const) {
     for (let i = 1; i <= count; i++) {
       const imei = `35999900000${String(++n).padStart(4, '0')}`;
-      const d = await insertDevice(t.db, { serialNumber: `TS-${tag}-${i}`, imei, status: 3, customerId: c.id });
+      const d = await insertDevice(t.db, { serialNumber: `TSCOPE-${tag}-${i}`, imei, status: 3, customerId: c.id });
       c.devices.push({ id: d.id, serialNumber: d.serialNumber, imei });
       await addMessage(d.id, imei, d.serialNumber, `2026-11-2${i}T08:00:00.000Z`);
     }
@@ -104,7 +104,7 @@ beforeAll(async () => {
         customerId: c.id,
         customerAccountFullName: `TS ${tag} Account`,
         personFullName: `TS Person ${tag}${i}`,
-        deviceSerial: `TS-${tag}-${i}`,
+        deviceSerial: `TSCOPE-${tag}-${i}`,
         alarmClosed: `2026-11-${17 + i}T10:00:00.000Z`,
         verificationStartedSeconds: 5 + 10 * i,
       });
@@ -112,7 +112,7 @@ beforeAll(async () => {
       c.reportIds.push(id);
     }
   }
-  unallocated = await insertDevice(t.db, { serialNumber: 'TS-FREE-1', status: 1 });
+  unallocated = await insertDevice(t.db, { serialNumber: 'TSCOPE-FREE-1', status: 1 });
   await insertPerson(t.db, { email: 'ts-staff@provider.test', roles: ['SuperAdminRole'] });
   scopeA = tenantScope({ tenantId: A.tenantId });
 }, 60_000);
@@ -142,7 +142,7 @@ describe('devices', () => {
     expect([allocated.totalCount, allocated.generalTotalCount]).toEqual([3, 3]);
     const never = await list(scopeA, { lastConfig: 5 });
     expect([never.devices.length, never.totalCount]).toEqual([3, 3]);
-    const searched = await list(scopeA, { searchValue: 'TS-B' });
+    const searched = await list(scopeA, { searchValue: 'TSCOPE-B' });
     expect([searched.devices.length, searched.totalCount]).toEqual([0, 0]);
     // One customer's list (customers: get-device-list) of another customer: empty.
     const theirs = await devices.listDevices(t.db, scopeA, v.parse(deviceListBody, {}), NOW, B.id);
@@ -150,24 +150,24 @@ describe('devices', () => {
   });
 
   test('unscoped, the same list holds both customers and the unallocated device', async () => {
-    const all = await list(ALL_TENANTS, { searchValue: 'TS-' });
-    expect(all.devices.map((d) => d.serialNumber).sort()).toEqual([...serialsOf(A), ...serialsOf(B), 'TS-FREE-1'].sort());
+    const all = await list(ALL_TENANTS, { searchValue: 'TSCOPE-' });
+    expect(all.devices.map((d) => d.serialNumber).sort()).toEqual([...serialsOf(A), ...serialsOf(B), 'TSCOPE-FREE-1'].sort());
     expect(all.totalCount).toBe(6);
   });
 
   test("lookups: another customer's device (or an unallocated one) answers as unknown", async () => {
     const [a1] = A.devices;
     const [b1] = B.devices;
-    expect((await devices.findDeviceById(t.db, scopeA, a1!.id))?.serialNumber).toBe('TS-A-1');
+    expect((await devices.findDeviceById(t.db, scopeA, a1!.id))?.serialNumber).toBe('TSCOPE-A-1');
     expect(await devices.findDeviceById(t.db, scopeA, b1!.id)).toBeUndefined();
     expect(await devices.findDeviceById(t.db, scopeA, unallocated.id)).toBeUndefined();
-    expect((await devices.findDeviceById(t.db, ALL_TENANTS, b1!.id))?.serialNumber).toBe('TS-B-1');
-    expect(await devices.findDeviceBySerial(t.db, scopeA, 'ts-b-1')).toBeUndefined();
+    expect((await devices.findDeviceById(t.db, ALL_TENANTS, b1!.id))?.serialNumber).toBe('TSCOPE-B-1');
+    expect(await devices.findDeviceBySerial(t.db, scopeA, 'tscope-b-1')).toBeUndefined();
     expect(await devices.findDeviceRow(t.db, scopeA, b1!.id)).toBeUndefined();
     expect((await devices.listDevicesByIds(t.db, scopeA, [b1!.id, a1!.id])).map((d) => d.id)).toEqual([a1!.id]);
-    const bySerials = await devices.listDevicesBySerials(t.db, scopeA, ['TS-B-1', 'TS-A-1']);
+    const bySerials = await devices.listDevicesBySerials(t.db, scopeA, ['TSCOPE-B-1', 'TSCOPE-A-1']);
     // Another customer's serial reads as an unknown one: the spec's placeholder row.
-    expect(bySerials.map((d) => d.id)).toEqual([placeholderDevice('TS-B-1').id, a1!.id]);
+    expect(bySerials.map((d) => d.id)).toEqual([placeholderDevice('TSCOPE-B-1').id, a1!.id]);
   });
 
   test('the export read path: total and pages of own devices', async () => {
@@ -281,8 +281,8 @@ describe('live devices', () => {
     expect([cfg.Items.map((r) => r.Serial).sort(), cfg.TotalCount]).toEqual([serialsOf(A), 3]);
     expect((await live.firmwareVersions(t.db, scopeA, serials)).Items.map((r) => r.Serial).sort()).toEqual(serialsOf(A));
     expect(await live.deviceConfiguration(t.db, scopeA, { id: B.devices[0]!.id }, NOW.getTime())).toBeUndefined();
-    expect(await live.deviceConfiguration(t.db, scopeA, { serial: 'TS-B-1' }, NOW.getTime())).toBeUndefined();
-    expect((await live.deviceConfiguration(t.db, scopeA, { id: A.devices[0]!.id }, NOW.getTime()))?.Serial).toBe('TS-A-1');
+    expect(await live.deviceConfiguration(t.db, scopeA, { serial: 'TSCOPE-B-1' }, NOW.getTime())).toBeUndefined();
+    expect((await live.deviceConfiguration(t.db, scopeA, { id: A.devices[0]!.id }, NOW.getTime()))?.Serial).toBe('TSCOPE-A-1');
     expect(await live.desiredList(t.db, scopeA, B.devices[0]!.id)).toEqual([]);
   });
 });
