@@ -24,6 +24,7 @@ import { alarmReportDetails } from '../../src/server/modules/alarm-reports/repo.
 import { analyseAlarmReport } from '../../src/shared/alarm-intelligence.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { percentileOf } from './stats.js';
+import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
@@ -87,7 +88,7 @@ export async function benchAlarmIntelligence(scale = Number(process.env.INTEL_BE
     figures.generateGoal = 'p95 < 20 ms per report';
 
     const docs = [];
-    for (const r of ids) docs.push((await alarmReportDetails(db, r.alarmId))!);
+    for (const r of ids) docs.push((await alarmReportDetails(db, ALL_TENANTS, r.alarmId))!);
     const rules: number[] = [];
     for (const d of docs) {
       const c0 = process.cpuUsage();

@@ -39,6 +39,7 @@ import { CUSTOMER_FLAGS } from '../helpers/customer-rows.js';
 import { DEVICE_COLUMNS } from '../../src/server/seed/demo.js';
 import { ROOT } from './browser.js';
 import { itemAt, percentile, rng } from './stats.js';
+import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
 
 const N = Number(process.env.BENCH_DEVICES ?? 1_000_000);
 const LABEL = N >= 1_000_000 ? `${N / 1_000_000}m` : `${N / 1000}k`;
@@ -331,7 +332,7 @@ async function checkPlans(dialect: 'sqlite' | 'pg', open: (log: (e: LogEvent) =>
   try {
     for (const c of PLAN_CASES) {
       seen.length = 0;
-      await listDevices(db, v.parse(deviceListBody, { page: 1, ...c.filter }), NOW);
+      await listDevices(db, ALL_TENANTS, v.parse(deviceListBody, { page: 1, ...c.filter }), NOW);
       const own = seen.filter((q) => !/^select count\(\*\) as "n" from "devices"$/.test(q.sql.trim())); // not the cached count of every device
       const how: string[] = [];
       for (const q of own) {

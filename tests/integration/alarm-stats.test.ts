@@ -31,6 +31,7 @@ import {
   responseTargetsBody,
   STARTED_BANDS,
 } from '../../src/shared/schemas/alarm-reports.js';
+import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
 
 /** Sunday 22 November 2026, 12:00 UK (GMT). */
 const NOW = new Date('2026-11-22T12:00:00.000Z');
@@ -208,11 +209,11 @@ describe('alarm statistics equal raw counts', () => {
         const body = v.parse(alarmReportListBody, { ...raw, ...(a && b && a > b ? { alarmClosedDateFrom: b, alarmClosedDateTo: a } : {}) });
         if (statsGrain(body) !== null) served++;
         const want = expected(rows, body);
-        const s = await verificationStarted(t.db, body, NOW);
+        const s = await verificationStarted(t.db, ALL_TENANTS, body, NOW);
         expect({ total: s.TotalCount, bands: s.TimeFrames.map((x) => x.Count) }).toEqual({ total: want.total, bands: want.started });
-        const c = await verificationCompleted(t.db, body, NOW);
+        const c = await verificationCompleted(t.db, ALL_TENANTS, body, NOW);
         expect({ total: c.TotalCount, bands: c.TimeFrames.map((x) => x.Count) }).toEqual({ total: want.total, bands: want.completed });
-        const rt = await responseTargets(t.db, v.parse(responseTargetsBody, body), NOW);
+        const rt = await responseTargets(t.db, ALL_TENANTS, v.parse(responseTargetsBody, body), NOW);
         expect([rt.TotalCount, rt.Within10.Count, rt.Within40.Count, rt.MissedTotal]).toEqual([
           want.total,
           want.within10,
@@ -220,9 +221,9 @@ describe('alarm statistics equal raw counts', () => {
           want.total - want.within10,
         ]);
         expect(rt.Within10.Count).toBe(s.TimeFrames[0]!.Count);
-        expect((await listAlarmReports(t.db, body, NOW)).TotalCount).toBe(want.total);
+        expect((await listAlarmReports(t.db, ALL_TENANTS, body, NOW)).TotalCount).toBe(want.total);
         if (body.alarmClosedDateRangeOption !== 7) {
-          const ty = await verificationTypeTimeFrames(t.db, body, NOW);
+          const ty = await verificationTypeTimeFrames(t.db, ALL_TENANTS, body, NOW);
           const sum = Object.values(ty.TimeFrames)
             .flat()
             .reduce((n, x) => n + x.Count, 0);
@@ -239,7 +240,7 @@ describe('alarm statistics equal raw counts', () => {
     const rows = await stored();
     const body = v.parse(alarmReportListBody, { alarmClosedDateRangeOption: 3 });
     expect(statsGrain(body)).not.toBeNull();
-    const ty = await verificationTypeTimeFrames(t.db, body, NOW);
+    const ty = await verificationTypeTimeFrames(t.db, ALL_TENANTS, body, NOW);
     const { from } = rangeOf(body, NOW);
     for (const label of ty.Labels) {
       const [dd, mm, yyyy] = label.split('/');

@@ -13,6 +13,7 @@ import { personListQuery } from '../../src/shared/schemas/persons.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { first } from '../helpers/lists.js';
+import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
 
 let t: TestDb;
 beforeAll(async () => {
@@ -39,7 +40,7 @@ describe('persons repo', () => {
         at,
       }),
     );
-    const found = await persons.findPerson(t.db, id);
+    const found = await persons.findPerson(t.db, ALL_TENANTS, id);
     expect(found).toMatchObject({
       Etag: '"e1"',
       tenantId: PROVIDER_TENANT_ID,
@@ -58,14 +59,14 @@ describe('persons repo', () => {
     ).toBe(true);
     await persons.replaceRoles(t.db, id, [ROLE_IDS.ArcManagerRole, ROLE_IDS.ArcSupervisorRole]);
 
-    const list = await persons.listPersons(t.db, v.parse(personListQuery, { page: '1', pageSize: '10', searchValue: 'renamed' }));
+    const list = await persons.listPersons(t.db, ALL_TENANTS, v.parse(personListQuery, { page: '1', pageSize: '10', searchValue: 'renamed' }));
     expect(list.TotalCount).toBe(1);
     expect(list.Items[0]).toMatchObject({ Id: id, FirstName: 'Renamed', Etag: '"e2"' });
     expect(first(list.Items).Roles.map((r) => r.Name)).toEqual(['ArcManagerRole', 'ArcSupervisorRole']);
 
     await t.db.updateTable('persons').set({ isLocked: 1, failedAttempts: 5 }).where('id', '=', id).execute();
     await persons.unlockPerson(t.db, id, { etag: '"e3"', at });
-    expect(await persons.findPersonForUpdate(t.db, id)).toMatchObject({ isLocked: 0, etag: '"e3"' });
+    expect(await persons.findPersonForUpdate(t.db, ALL_TENANTS, id)).toMatchObject({ isLocked: 0, etag: '"e3"' });
   });
 });
 
@@ -92,7 +93,7 @@ describe('reference and customers repos', () => {
   });
 
   test('customer by tenant; names by id', async () => {
-    expect(await customers.findCustomerByTenant(t.db, randomUUID())).toBeUndefined();
+    expect(await customers.findCustomerByTenant(t.db, ALL_TENANTS, randomUUID())).toBeUndefined();
     expect((await customers.customerNames(t.db, [])).size).toBe(0);
   });
 });

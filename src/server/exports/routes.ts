@@ -7,7 +7,8 @@ import { CODE, MSG } from '../../shared/messages.js';
 import { EXPORT_ID_HEADER, EXPORT_OMITTED_HEADER, EXPORT_TOTAL_HEADER, exportIdParam, type ExportProgress } from '../../shared/schemas/exports.js';
 import type { MessageResponse } from '../../shared/schemas/common.js';
 import type { ExportPool } from './pool.js';
-import type { ExportJob } from './task.js';
+import type { ExportRequest } from './task.js';
+import { tenantScope } from '../tenant-scope.js';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -18,14 +19,15 @@ export function exportFileName(label: string, at: Date) {
 }
 
 /**
- * Runs an export in the pool and answers its file as it is written. Nothing matching: 400 'Export
- * payload is empty'. A failure before the first byte: 500 with the module's message.
+ * Runs an export in the pool and answers its file as it is written, its rows narrowed to the
+ * caller's tenant scope (the job carries it to the worker). Nothing matching: 400 'Export payload
+ * is empty'. A failure before the first byte: 500 with the module's message.
  */
 export async function exportResponse(
   c: Ctx,
   pool: ExportPool,
   user: AuthUser,
-  job: ExportJob,
+  job: ExportRequest,
   label: string,
   failMessage: string,
   onCounted?: (total: number) => Promise<unknown>,
@@ -34,7 +36,7 @@ export async function exportResponse(
   const id = asked && v.is(exportIdParam, asked) ? asked : undefined;
   let started;
   try {
-    started = await pool.start(user.id, job, id);
+    started = await pool.start(user.id, { ...job, scope: tenantScope(user) }, id);
   } catch (e) {
     if (e instanceof ApiError) throw e;
     throw new ApiError(500, failMessage, CODE.internal);

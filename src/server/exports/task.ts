@@ -19,14 +19,20 @@ import { customerExport } from '../modules/customers/export.js';
 import { alarmReportExport } from '../modules/alarm-reports/export.js';
 import { auditExport } from '../modules/admin/export.js';
 import type { AuditFilter } from '../modules/admin/repo.js';
+import type { TenantScope } from '../tenant-scope.js';
 
-/** What to export: plain data (it crosses to a worker thread). `now` is an ISO instant. */
-export type ExportJob =
+/** What to export, as a route asks for it. `now` is an ISO instant. */
+export type ExportRequest =
   | { kind: 'devices'; filter: Omit<DeviceListBody, 'page' | 'pageSize'>; customerId?: string; now: string }
   | { kind: 'deviceIds'; ids: string[] }
   | { kind: 'customers'; filter: CustomerListBody }
   | { kind: 'alarmReports'; filter: AlarmReportExportBody; now: string; withAnalysis?: boolean }
   | { kind: 'audit'; filter: AuditFilter };
+/**
+ * An export as the worker runs it: plain data (it crosses to a worker thread), with the tenant
+ * scope of the caller who asked for it, which the worker's reads are narrowed by.
+ */
+export type ExportJob = ExportRequest & { scope: TenantScope };
 
 /** Worker → request side. */
 export type TaskMessage =
@@ -42,13 +48,13 @@ export type TaskResult = { written: number; omitted: number; cancelled: boolean 
 function definitionOf(job: ExportJob): ExportDefinition<unknown> {
   switch (job.kind) {
     case 'devices':
-      return deviceExport(job.filter, new Date(job.now), job.customerId) as ExportDefinition<unknown>;
+      return deviceExport(job.scope, job.filter, new Date(job.now), job.customerId) as ExportDefinition<unknown>;
     case 'deviceIds':
-      return deviceIdsExport(job.ids) as ExportDefinition<unknown>;
+      return deviceIdsExport(job.scope, job.ids) as ExportDefinition<unknown>;
     case 'customers':
-      return customerExport(job.filter) as ExportDefinition<unknown>;
+      return customerExport(job.scope, job.filter) as ExportDefinition<unknown>;
     case 'alarmReports':
-      return alarmReportExport(job.filter, new Date(job.now), job.withAnalysis) as ExportDefinition<unknown>;
+      return alarmReportExport(job.scope, job.filter, new Date(job.now), job.withAnalysis) as ExportDefinition<unknown>;
     case 'audit':
       return auditExport(job.filter) as ExportDefinition<unknown>;
   }

@@ -8,6 +8,7 @@ import type { AlarmAnalysis } from '../../../shared/alarm-intelligence.js';
 /** The Analysis column group of a report in the .xlsx export. */
 export type ExportAnalysis = { PlanCheck: 'Agrees' | 'Questions' | 'No plan'; Anomalies: number; Summary: string };
 import { alarmReportDetails } from './repo.js';
+import { ALL_TENANTS } from '../../tenant-scope.js';
 
 export const INTELLIGENCE_FEATURE = 'EnableAlarmReportIntelligence';
 export const AUTO_GENERATE_FEATURE = 'AutoGenerateAlarmReportIntelligence';
@@ -58,7 +59,8 @@ export async function readAnalysis(db: DB, reportId: string): Promise<StoredAnal
 
 /** Generates the analysis of a report from its detail document and stores it (replacing the stored one); undefined for an unknown alarm. */
 export async function generateAnalysis(db: DB, report: { id: string; alarmId: string }, now: Date, by: string | null): Promise<StoredAnalysis | undefined> {
-  const details = await alarmReportDetails(db, report.alarmId);
+  // The report was found within the caller's scope; its document is read whole.
+  const details = await alarmReportDetails(db, ALL_TENANTS, report.alarmId);
   if (!details) return undefined;
   const analysis = analyseAlarmReport(details);
   const row = { alarmReportId: report.id, analysis: JSON.stringify(analysis), generatedAt: now.toISOString(), generatedBy: by };

@@ -9,6 +9,7 @@ import { withZone } from '../../../shared/export-format.js';
 import { keysetPages, type ExportColumn, type ExportDefinition } from '../../exports/definition.js';
 import { countExportRows, exportPage, type ExportKey } from './repo.js';
 import { exportAnalyses, type ExportAnalysis } from './analysis.js';
+import type { TenantScope } from '../../tenant-scope.js';
 
 export type ExportRow = AlarmReportRow & { DeviceSerial: string | null; Analysis?: ExportAnalysis | null };
 
@@ -33,16 +34,17 @@ const ANALYSIS_COLUMNS: ExportColumn<ExportRow>[] = [
 
 export const ALARM_EXPORT_SHEET = 'Alarm Reports';
 
-export function alarmReportExport(b: AlarmReportExportBody, now: Date, withAnalysis = false): ExportDefinition<ExportRow> {
+/** The filtered reports within the scope. */
+export function alarmReportExport(scope: TenantScope, b: AlarmReportExportBody, now: Date, withAnalysis = false): ExportDefinition<ExportRow> {
   const ascending = b.sortBy === 'AlarmClosedDate' && !b.sortDescending;
   return {
     sheet: ALARM_EXPORT_SHEET,
     columns: withAnalysis ? [...COLUMNS, ...ANALYSIS_COLUMNS] : COLUMNS,
-    count: (db) => countExportRows(db, b, now),
+    count: (db) => countExportRows(db, scope, b, now),
     pages: (db) =>
       keysetPages(
         async (after: ExportKey | null, size) => {
-          const rows = await exportPage(db, b, now, ascending, after, size);
+          const rows = await exportPage(db, scope, b, now, ascending, after, size);
           if (!withAnalysis) return rows;
           const analyses = await exportAnalyses(
             db,

@@ -2,11 +2,16 @@
 // response targets are one WHERE clause over the reports (`filtered`) or, for the counts, over the
 // statistics (`statsFiltered`, aggregates.ts) when a grain answers the filter; the detail document
 // is assembled from the report row, its stored snapshot, calls, activity journal and notes.
+//
+// Every read takes the caller's TenantScope (tenant-scope.ts): a scoped caller reads the reports
+// of their own customer account only. The statistics are kept for every customer together, so a
+// scoped caller's counts are counted over their raw rows instead (exact, like the statistics).
 import { sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
 import { badRequest } from '../../http.js';
+import { ALL_TENANTS, byCustomer, type TenantScope } from '../../tenant-scope.js';
 import { ALARM_TYPES, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, lookupName, type Lookup } from '../../../shared/codes.js';
 import {
   ALARM_TEXT,
@@ -75,8 +80,9 @@ function textContains(db: DB, cols: TextCol[], value: string) {
   return sql<boolean>`("alarmReports".rowid in (${sql.join(lookups, sql` union `)}) and (${like}))`;
 }
 
-/** The WHERE clause every list-shaped endpoint shares, over the raw rows. */
-function filtered<O>(db: DB, q: Q<O>, f: Filter, now: Date): Q<O> {
+/** The WHERE clause every list-shaped endpoint shares, over the raw rows within the scope. */
+function filtered<O>(db: DB, scope: TenantScope, q: Q<O>, f: Filter, now: Date): Q<O> {
+  q = byCustomer(q, scope, 'alarmReports.customerId');
   const { from, to } = rangeOf(f, now);
   if (from !== null) q = q.where('alarmReports.alarmClosed', '>=', iso(from));
   if (to !== null) q = q.where('alarmReports.alarmClosed', '<', iso(to));
@@ -109,7 +115,11 @@ const DAY_GRAINS = Object.keys(GRAINS)
   .map(Number)
   .filter((g) => !Object.values(MONTH_GRAIN).includes(g));
 
-/** The smallest day grain of the statistics that answers a filter exactly, or null (contains-filters, search, or dimensions of two grains). */
+/**
+ * The smallest day grain of the statistics that answers a filter exactly, or null (contains-filters,
+ * search, or dimensions of two grains). The statistics hold every customer's reports: a scoped
+ * caller's counts never come from them (scopedGrain).
+ */
 export function statsGrain(f: Filter): number | null {
   if (f.searchValue || f.personFullName || f.customerAccountFullName) return null;
   const need = filterDims(f);
@@ -121,6 +131,9 @@ export function statsGrain(f: Filter): number | null {
   }
   return best;
 }
+
+/** The grain that answers a filter for the scope: none for a scoped caller. */
+const scopedGrain = (scope: TenantScope, f: Filter) => (scope.all ? statsGrain(f) : null);
 
 type StatsQ<O> = SelectQueryBuilder<Database, 'alarmStats', O>;
 const month = (day: string) => day.slice(0, 7);
@@ -176,8 +189,8 @@ const toCounts = (row: Record<string, unknown> | undefined): Counts => Object.fr
  * Every bucket count of a filter (n, s0…, c0…): summed from the statistics when a grain answers
  * the filter, else counted over the raw rows with the same band definitions.
  */
-async function bucketCounts(db: DB, f: Filter, now: Date): Promise<Counts> {
-  const grain = statsGrain(f);
+async function bucketCounts(db: DB, scope: TenantScope, f: Filter, now: Date): Promise<Counts> {
+  const grain = scopedGrain(scope, f);
   if (grain !== null) {
     const row = await statsFiltered(db.selectFrom('alarmStats'), grain, f, now)
       .select(COUNT_COLS.map((c) => sql<number | string | null>`sum(${sql.ref(`alarmStats.${c}`)})`.as(c)))
@@ -186,7 +199,7 @@ async function bucketCounts(db: DB, f: Filter, now: Date): Promise<Counts> {
   }
   const s = '"alarmReports"."verificationStartedSeconds"';
   const c = '"alarmReports"."verificationCompletedSeconds"';
-  const row = await filtered(db, db.selectFrom('alarmReports'), f, now)
+  const row = await filtered(db, scope, db.selectFrom('alarmReports'), f, now)
     .select([
       sql<number | string>`count(*)`.as('n'),
       ...STARTED_BANDS.map((_, i) => sql<number | string | null>`sum(${sql.raw(bandSql(s, STARTED_BANDS, i))})`.as(STARTED_COLS[i]!)),
@@ -197,14 +210,14 @@ async function bucketCounts(db: DB, f: Filter, now: Date): Promise<Counts> {
 }
 
 /** The number of reports a filter matches: from the statistics when a grain answers it. */
-async function totalCount(db: DB, f: Filter, now: Date): Promise<number> {
-  const grain = statsGrain(f);
+async function totalCount(db: DB, scope: TenantScope, f: Filter, now: Date): Promise<number> {
+  const grain = scopedGrain(scope, f);
   const row =
     grain !== null
       ? await statsFiltered(db.selectFrom('alarmStats'), grain, f, now)
           .select(sql<number | string | null>`sum(${sql.ref('alarmStats.n')})`.as('n'))
           .executeTakeFirst()
-      : await filtered(db, db.selectFrom('alarmReports'), f, now)
+      : await filtered(db, scope, db.selectFrom('alarmReports'), f, now)
           .select(sql<number | string>`count(*)`.as('n'))
           .executeTakeFirst();
   return Number(row?.n ?? 0);
@@ -293,11 +306,11 @@ export function toRow(r: RowIn): AlarmReportRow {
  * The page is found first as ids alone (an index walk that skips the earlier pages without
  * reading their rows), then only its rows are read.
  */
-export async function listAlarmReports(db: DB, b: AlarmReportListBody, now: Date): Promise<AlarmReportList> {
-  const pageIds = sorted(db, filtered(db, db.selectFrom('alarmReports'), b, now).select('alarmReports.id'), b.sortBy, b.sortDescending)
+export async function listAlarmReports(db: DB, scope: TenantScope, b: AlarmReportListBody, now: Date): Promise<AlarmReportList> {
+  const pageIds = sorted(db, filtered(db, scope, db.selectFrom('alarmReports'), b, now).select('alarmReports.id'), b.sortBy, b.sortDescending)
     .limit(b.pageSize)
     .offset((b.page - 1) * b.pageSize);
-  const [count, ids] = await Promise.all([totalCount(db, b, now), pageIds.execute()]);
+  const [count, ids] = await Promise.all([totalCount(db, scope, b, now), pageIds.execute()]);
   if (!ids.length) return { AlarmReports: [], TotalCount: count };
   const rows = await db
     .selectFrom('alarmReports')
@@ -319,15 +332,18 @@ export async function listAlarmReports(db: DB, b: AlarmReportListBody, now: Date
 }
 
 /** How many reports the filters select: the export's total (from the statistics where they answer the filter). */
-export const countExportRows = (db: DB, b: Filter, now: Date): Promise<number> => totalCount(db, b, now);
+export const countExportRows = (db: DB, scope: TenantScope, b: Filter, now: Date): Promise<number> => totalCount(db, scope, b, now);
 
 export type ExportKey = { closed: string; id: string };
 /**
  * One keyset page of the export: reports after `after` in closed date + id order (descending
  * unless `ascending`), with the device serial. Never OFFSET: each page starts from the index.
  */
-export async function exportPage(db: DB, b: Filter, now: Date, ascending: boolean, after: ExportKey | null, limit: number) {
-  let q = filtered(db, db.selectFrom('alarmReports'), b, now).select([...ROW_COLUMNS.map((c) => `alarmReports.${c}` as const), 'alarmReports.deviceSerial']);
+export async function exportPage(db: DB, scope: TenantScope, b: Filter, now: Date, ascending: boolean, after: ExportKey | null, limit: number) {
+  let q = filtered(db, scope, db.selectFrom('alarmReports'), b, now).select([
+    ...ROW_COLUMNS.map((c) => `alarmReports.${c}` as const),
+    'alarmReports.deviceSerial',
+  ]);
   if (after) q = q.where(sql<boolean>`("alarmReports"."alarmClosed", "alarmReports"."id") ${sql.raw(ascending ? '>' : '<')} (${after.closed}, ${after.id})`);
   const dir = sql.raw(ascending ? 'asc' : 'desc');
   const rows = await q
@@ -345,8 +361,10 @@ const timeFrames = (counts: Counts, list: readonly { TimeFrame: string }[], cols
   TimeFrames: list.map((b, i) => ({ TimeFrame: b.TimeFrame, Count: counts[cols[i]!] ?? 0 })),
 });
 
-export const verificationStarted = async (db: DB, f: Filter, now: Date) => timeFrames(await bucketCounts(db, f, now), STARTED_BANDS, STARTED_COLS);
-export const verificationCompleted = async (db: DB, f: Filter, now: Date) => timeFrames(await bucketCounts(db, f, now), COMPLETED_BANDS, COMPLETED_COLS);
+export const verificationStarted = async (db: DB, scope: TenantScope, f: Filter, now: Date) =>
+  timeFrames(await bucketCounts(db, scope, f, now), STARTED_BANDS, STARTED_COLS);
+export const verificationCompleted = async (db: DB, scope: TenantScope, f: Filter, now: Date) =>
+  timeFrames(await bucketCounts(db, scope, f, now), COMPLETED_BANDS, COMPLETED_COLS);
 
 /**
  * Type of alarms over time: counts per label and verification type in London time. Options 2–6
@@ -355,7 +373,7 @@ export const verificationCompleted = async (db: DB, f: Filter, now: Date) => tim
  * into labels (UK offsets are whole hours, so an hour never straddles two labels). Option 7 (All
  * Time) is not charted: empty.
  */
-export async function verificationTypeTimeFrames(db: DB, f: Filter, now: Date): Promise<TypeTimeFrames> {
+export async function verificationTypeTimeFrames(db: DB, scope: TenantScope, f: Filter, now: Date): Promise<TypeTimeFrames> {
   const option = f.alarmClosedDateRangeOption;
   if (option === DATE_RANGE.AllTime) return { TimeFrames: {}, Labels: [] };
   const { from, to } = rangeOf(f, now);
@@ -369,7 +387,7 @@ export async function verificationTypeTimeFrames(db: DB, f: Filter, now: Date): 
         ? labelsBetween(option, from, end)
         : dayLabelsBetween(option, londonDayOf(from), londonDayOf(end - 1));
   let rows: { label: string; type: number; n: number }[];
-  const grain = option === DATE_RANGE.Today ? null : statsGrain(f);
+  const grain = option === DATE_RANGE.Today ? null : scopedGrain(scope, f);
   if (grain !== null) {
     // Month labels (options 5 and 6) may read whole months; a month row's key is 'YYYY-MM'.
     const monthLabels = option === DATE_RANGE.Last6Months || option === DATE_RANGE.Last12Months;
@@ -380,7 +398,7 @@ export async function verificationTypeTimeFrames(db: DB, f: Filter, now: Date): 
     rows = days.map((r) => ({ label: timeLabel(option, dayWall(r.day.length === 7 ? `${r.day}-01` : r.day)), type: r.type, n: Number(r.n ?? 0) }));
   } else {
     const hour = sql<string>`substr(${sql.ref('alarmReports.alarmClosed')}, 1, 13)`;
-    const hours = await filtered(db, db.selectFrom('alarmReports'), f, now)
+    const hours = await filtered(db, scope, db.selectFrom('alarmReports'), f, now)
       .select([hour.as('hour'), 'alarmReports.verificationType as type', sql<number | string>`count(*)`.as('n')])
       .groupBy([hour, 'alarmReports.verificationType'])
       .execute();
@@ -407,11 +425,11 @@ export async function verificationTypeTimeFrames(db: DB, f: Filter, now: Date): 
  * Verification Started chart's bands (RESPONSE_WINDOWS), from the same counts — and the alarms
  * that missed 10 s, slowest first.
  */
-export async function responseTargets(db: DB, b: ResponseTargetsBody, now: Date): Promise<ResponseTargets> {
+export async function responseTargets(db: DB, scope: TenantScope, b: ResponseTargetsBody, now: Date): Promise<ResponseTargets> {
   const s = sql.ref('alarmReports.verificationStartedSeconds');
   const [counts, missed] = await Promise.all([
-    bucketCounts(db, b, now),
-    filtered(db, db.selectFrom('alarmReports'), b, now)
+    bucketCounts(db, scope, b, now),
+    filtered(db, scope, db.selectFrom('alarmReports'), b, now)
       .select([
         'alarmReports.id',
         'alarmReports.alarmId',
@@ -455,7 +473,9 @@ export async function responseTargets(db: DB, b: ResponseTargetsBody, now: Date)
 
 // ---------------------------------------------------------------- one report
 
-export const findReportById = (db: DB, id: string) => db.selectFrom('alarmReports').selectAll().where('id', '=', id).executeTakeFirst();
+/** One report row within the scope (another customer's: undefined, as an unknown id). */
+export const findReportById = (db: DB, scope: TenantScope, id: string) =>
+  byCustomer(db.selectFrom('alarmReports').selectAll().where('id', '=', id), scope, 'alarmReports.customerId').executeTakeFirst();
 
 const parseJson = <T>(s: string | null | undefined, fallback: T): T => {
   try {
@@ -481,9 +501,9 @@ export function toNote(n: { id: string; note: string; createdDate: string; perso
   };
 }
 
-/** GET alarm-report/get-details?AlarmId= — undefined when there is no such alarm. */
-export async function alarmReportDetails(db: DB, alarmId: string): Promise<AlarmReportDetails | undefined> {
-  const r = await db.selectFrom('alarmReports').selectAll().where('alarmId', '=', alarmId).executeTakeFirst();
+/** GET alarm-report/get-details?AlarmId= — undefined when there is no such alarm within the scope. */
+export async function alarmReportDetails(db: DB, scope: TenantScope, alarmId: string): Promise<AlarmReportDetails | undefined> {
+  const r = await byCustomer(db.selectFrom('alarmReports').selectAll().where('alarmId', '=', alarmId), scope, 'alarmReports.customerId').executeTakeFirst();
   if (!r) return undefined;
   const [calls, journal, notes] = await Promise.all([
     db.selectFrom('alarmCalls').selectAll().where('alarmReportId', '=', r.id).orderBy('startTime').orderBy('id').execute(),
@@ -570,16 +590,26 @@ export async function setEscalationPlanFollowed(db: DB, reportId: string, etag: 
   if (etag !== undefined) update = update.where('etag', '=', etag);
   const r = await update.executeTakeFirst();
   if (Number(r.numUpdatedRows) === 1) return next;
-  return (await findReportById(db, reportId)) ? 'stale' : 'missing';
+  return (await findReportById(db, ALL_TENANTS, reportId)) ? 'stale' : 'missing';
 }
 
-export const findCall = (db: DB, callId: string) => db.selectFrom('alarmCalls').selectAll().where('id', '=', callId).executeTakeFirst();
-
-/** The memo holding a voice memo, with the person of its report. */
-export const findVoiceMemo = (db: DB, voiceMemoId: string) =>
+/** One call of a report within the scope. */
+export const findCall = (db: DB, scope: TenantScope, callId: string) =>
   db
-    .selectFrom('alarmMemos')
-    .innerJoin('alarmReports', 'alarmReports.id', 'alarmMemos.alarmReportId')
-    .select(['alarmMemos.id', 'alarmMemos.voiceMemoId', 'alarmReports.personId'])
-    .where('alarmMemos.voiceMemoId', '=', voiceMemoId)
-    .execute();
+    .selectFrom('alarmCalls')
+    .selectAll()
+    .where('id', '=', callId)
+    .where((eb) => eb('alarmReportId', 'in', byCustomer(eb.selectFrom('alarmReports').select('alarmReports.id'), scope, 'alarmReports.customerId')))
+    .executeTakeFirst();
+
+/** The memo holding a voice memo, with the person of its report (reports within the scope). */
+export const findVoiceMemo = (db: DB, scope: TenantScope, voiceMemoId: string) =>
+  byCustomer(
+    db
+      .selectFrom('alarmMemos')
+      .innerJoin('alarmReports', 'alarmReports.id', 'alarmMemos.alarmReportId')
+      .select(['alarmMemos.id', 'alarmMemos.voiceMemoId', 'alarmReports.personId'])
+      .where('alarmMemos.voiceMemoId', '=', voiceMemoId),
+    scope,
+    'alarmReports.customerId',
+  ).execute();

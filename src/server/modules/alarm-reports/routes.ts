@@ -8,6 +8,7 @@ import { deps, ApiError, conflict, notFound, type Api, type Ctx } from '../../ht
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE_LABELS, type RoleName } from '../../../shared/permissions.js';
 import { audit } from '../../util.js';
+import { tenantScope } from '../../tenant-scope.js';
 import {
   addNoteBody,
   ALARM_TEXT,
@@ -88,26 +89,26 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
       json: alarmReportListBody,
       sample: { json: { page: 1, pageSize: 10, ...SAMPLE_FILTER, sortBy: 'AlarmClosedDate', sortDescending: true } },
     },
-    async (c, { body }) => {
+    async (c, { body, user }) => {
       const { db, config } = deps(c);
-      return c.json((await listAlarmReports(db, body, config.now())) satisfies AlarmReportList);
+      return c.json((await listAlarmReports(db, tenantScope(user), body, config.now())) satisfies AlarmReportList);
     },
   );
 
   api.post(
     '/alarm-report/get-verification-started-timeframes',
     { access: P.AlarmReportListView, json: alarmReportFilterBody, sample: { json: SAMPLE_FILTER } },
-    async (c, { body }) => c.json((await verificationStarted(deps(c).db, body, deps(c).config.now())) satisfies TimeFrames),
+    async (c, { body, user }) => c.json((await verificationStarted(deps(c).db, tenantScope(user), body, deps(c).config.now())) satisfies TimeFrames),
   );
   api.post(
     '/alarm-report/get-verification-completed-timeframes',
     { access: P.AlarmReportListView, json: alarmReportFilterBody, sample: { json: SAMPLE_FILTER } },
-    async (c, { body }) => c.json((await verificationCompleted(deps(c).db, body, deps(c).config.now())) satisfies TimeFrames),
+    async (c, { body, user }) => c.json((await verificationCompleted(deps(c).db, tenantScope(user), body, deps(c).config.now())) satisfies TimeFrames),
   );
   api.post(
     '/alarm-report/get-verification-type-timeframes',
     { access: P.AlarmReportListView, json: alarmReportFilterBody, sample: { json: SAMPLE_FILTER } },
-    async (c, { body }) => c.json((await verificationTypeTimeFrames(deps(c).db, body, deps(c).config.now())) satisfies TypeTimeFrames),
+    async (c, { body, user }) => c.json((await verificationTypeTimeFrames(deps(c).db, tenantScope(user), body, deps(c).config.now())) satisfies TypeTimeFrames),
   );
   api.post(
     '/alarm-report/get-response-targets',
@@ -116,14 +117,14 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
       json: responseTargetsBody,
       sample: { json: { ...SAMPLE_FILTER, targetWithin10Percent: 80, targetWithin40Percent: 98.5 } },
     },
-    async (c, { body }) => c.json((await responseTargets(deps(c).db, body, deps(c).config.now())) satisfies ResponseTargets),
+    async (c, { body, user }) => c.json((await responseTargets(deps(c).db, tenantScope(user), body, deps(c).config.now())) satisfies ResponseTargets),
   );
 
   api.get(
     '/alarm-report/get-details',
     { access: P.AlarmReportView, query: alarmReportDetailsQuery, sample: { query: { AlarmId: SAMPLE_ID } } },
-    async (c, { query }) => {
-      const d = await alarmReportDetails(deps(c).db, query.AlarmId);
+    async (c, { query, user }) => {
+      const d = await alarmReportDetails(deps(c).db, tenantScope(user), query.AlarmId);
       if (!d) throw reportNotFound();
       return c.json(d satisfies AlarmReportDetails);
     },
@@ -134,7 +135,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
     { access: P.AlarmReportAddNote, json: addNoteBody, sample: { json: { alarmReportId: SAMPLE_ID, note: 'Sample note' } } },
     async (c, { body, user }) => {
       const { db, config } = deps(c);
-      if (!(await findReportById(db, body.alarmReportId))) throw reportNotFound();
+      if (!(await findReportById(db, tenantScope(user), body.alarmReportId))) throw reportNotFound();
       const now = config.now();
       const note = await addNote(db, body.alarmReportId, body.note, await author(c, user), now);
       await audit(db, {
@@ -158,7 +159,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
     },
     async (c, { body, user }) => {
       const { db, config } = deps(c);
-      const report = await findReportById(db, body.alarmReportId);
+      const report = await findReportById(db, tenantScope(user), body.alarmReportId);
       if (!report || (body.alarmId && body.alarmId !== report.alarmId)) throw reportNotFound();
       const r = await setEscalationPlanFollowed(db, body.alarmReportId, body.etag, body.escalationPlanFollowed);
       if (r === 'missing') throw reportNotFound();
@@ -180,9 +181,9 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
   api.get(
     '/alarm-report/get-analysis',
     { access: P.AlarmReportView, query: analysisQuery, sample: { query: { AlarmReportId: SAMPLE_ID } } },
-    async (c, { query }) => {
+    async (c, { query, user }) => {
       const { db } = deps(c);
-      const report = await findReportById(db, query.AlarmReportId);
+      const report = await findReportById(db, tenantScope(user), query.AlarmReportId);
       if (!report) throw reportNotFound();
       const { enabled } = await intelligenceFor(db, report.customerId);
       return c.json({ Enabled: enabled, Analysis: enabled ? await readAnalysis(db, report.id) : null } satisfies AnalysisResponse);
@@ -193,7 +194,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
     { access: P.AlarmReportAddNote, json: generateAnalysisBody, sample: { json: { alarmReportId: SAMPLE_ID } } },
     async (c, { body, user }) => {
       const { db, config } = deps(c);
-      const report = await findReportById(db, body.alarmReportId);
+      const report = await findReportById(db, tenantScope(user), body.alarmReportId);
       if (!report) throw reportNotFound();
       if (!(await intelligenceFor(db, report.customerId)).enabled) throw new ApiError(403, INTELLIGENCE_TEXT.disabled, INTELLIGENCE_CODE.disabled);
       const now = config.now();
@@ -210,8 +211,8 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
     { access: P.AlarmReportView, json: logCallDownloadBody, sample: { json: { alarmReportId: SAMPLE_ID, callId: SAMPLE_ID } } },
     async (c, { body, user }) => {
       const { db, config } = deps(c);
-      const call = await findCall(db, body.callId);
-      const report = call && call.alarmReportId === body.alarmReportId ? await findReportById(db, body.alarmReportId) : undefined;
+      const call = await findCall(db, tenantScope(user), body.callId);
+      const report = call && call.alarmReportId === body.alarmReportId ? await findReportById(db, tenantScope(user), body.alarmReportId) : undefined;
       if (!report || (body.alarmId && body.alarmId !== report.alarmId)) throw notFound(ALARM_TEXT.callNotFound);
       await audit(db, {
         actorId: user.id || null,
@@ -251,9 +252,9 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
     api.get(
       path,
       { access: P.AlarmReportView, query: recordFileQuery, sample: { query: { RecordSId: 'RE0', ConferenceName: 'CF0', Id: SAMPLE_ID } } },
-      async (c, { query }) => {
+      async (c, { query, user }) => {
         const { db } = deps(c);
-        const call = await findCall(db, query.Id);
+        const call = await findCall(db, tenantScope(user), query.Id);
         if (!call || isSecondLine(call.line) !== secondLine) throw recordingFailed();
         if (query.ConferenceName && call.conferenceName && query.ConferenceName !== call.conferenceName) throw recordingFailed();
         const record = parseRecords(call.records).find((r) => r.SId === query.RecordSId);
@@ -269,9 +270,9 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
   api.get(
     '/interactive-communication/portal/voice-memo/get-file',
     { access: P.AlarmReportView, query: voiceMemoFileQuery, sample: { query: { PersonId: SAMPLE_ID, MemoId: SAMPLE_ID } } },
-    async (c, { query }) => {
+    async (c, { query, user }) => {
       const { db } = deps(c);
-      const memos = await findVoiceMemo(db, query.MemoId);
+      const memos = await findVoiceMemo(db, tenantScope(user), query.MemoId);
       if (!memos.some((m) => m.personId === query.PersonId)) throw memoFailed();
       const clip = await readClip(db, 'memo', query.MemoId);
       if (!clip) throw memoFailed();

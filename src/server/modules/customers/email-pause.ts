@@ -7,11 +7,11 @@ import type { DB } from '../../db/index.js';
 import type { Outbox } from '../../outbox.js';
 import type { Config } from '../../config.js';
 import { publicBaseUrl } from '../../auth/reset.js';
+import { byTenant, type TenantScope } from '../../tenant-scope.js';
 
-/** E-mails waiting for the customer of this tenant. */
-export async function backlogCount(db: DB, tenantId: string): Promise<number> {
-  const r = await db
-    .selectFrom('outbox')
+/** E-mails waiting for the customer of this tenant (none for a tenant outside the scope). */
+export async function backlogCount(db: DB, scope: TenantScope, tenantId: string): Promise<number> {
+  const r = await byTenant(db.selectFrom('outbox'), scope, 'outbox.heldTenantId')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .where('heldTenantId', '=', tenantId)
     .where('sentAt', 'is', null)

@@ -3,6 +3,7 @@
 import type { CustomerListBody, CustomerListItem } from '../../../shared/schemas/customers.js';
 import { keysetPages, type ExportColumn, type ExportDefinition } from '../../exports/definition.js';
 import { countFilteredCustomers, customerExportPage } from './repo.js';
+import type { TenantScope } from '../../tenant-scope.js';
 
 /** The customer list's columns, in its order (spec §2 "Customer list"). */
 const COLUMNS: ExportColumn<CustomerListItem>[] = [
@@ -13,14 +14,15 @@ const COLUMNS: ExportColumn<CustomerListItem>[] = [
   { header: 'Status', value: (c) => c.status?.name, width: 14 },
 ];
 
-export function customerExport(f: CustomerListBody): ExportDefinition<CustomerListItem> {
+/** The filtered customers within the scope. */
+export function customerExport(scope: TenantScope, f: CustomerListBody): ExportDefinition<CustomerListItem> {
   return {
     sheet: 'Customers',
     columns: COLUMNS,
-    count: (db) => countFilteredCustomers(db, f),
+    count: (db) => countFilteredCustomers(db, scope, f),
     pages: (db) =>
       keysetPages(
-        (after: { name: string; id: string } | null, size) => customerExportPage(db, f, after, size),
+        (after: { name: string; id: string } | null, size) => customerExportPage(db, scope, f, after, size),
         (c) => ({ name: c.name, id: c.id }),
       ),
   };

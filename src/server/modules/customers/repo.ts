@@ -1,9 +1,12 @@
 // Database functions of the customers module (spec document 2 §3, §4, §5, §7). Each takes the
 // database (or a transaction) first, so other modules (persons: customer administrators; devices:
-// allocation) share them instead of writing their own queries; routes.ts only does HTTP.
+// allocation) share them instead of writing their own queries; routes.ts only does HTTP. The
+// reads take the caller's TenantScope (tenant-scope.ts): a scoped caller sees their own customer
+// only, and another customer asked for by id answers as not found.
 import { sql, isPostgres, type DB } from '../../db/index.js';
 import type { CustomerTable } from '../../db/schema.js';
 import { bool, int, likeEscape, newEtag, newId } from '../../util.js';
+import { byTenant, type TenantScope } from '../../tenant-scope.js';
 import { CUSTOMER_STATUSES, DEVICE_TYPES, TIER_TYPES, lookupName } from '../../../shared/codes.js';
 import { ROLE_IDS } from '../../../shared/permissions.js';
 import {
@@ -25,9 +28,12 @@ import {
 
 export type CustomerRow = CustomerTable;
 
-/** The customer whose tenant this is (customer administrators live in that tenant). */
-export const findCustomerByTenant = (db: DB, tenantId: string) =>
-  db.selectFrom('customers').select(['id', 'name', 'tenantId', 'isAutomaticEmailsPaused']).where('tenantId', '=', tenantId).executeTakeFirst();
+/** The customer whose tenant this is (customer administrators live in that tenant), within the scope. */
+export const findCustomerByTenant = (db: DB, scope: TenantScope, tenantId: string) =>
+  byTenant(db.selectFrom('customers'), scope, 'customers.tenantId')
+    .select(['id', 'name', 'tenantId', 'isAutomaticEmailsPaused'])
+    .where('tenantId', '=', tenantId)
+    .executeTakeFirst();
 
 /** Customer names by id, for lists that show the customer of a row. */
 export async function customerNames(db: DB, ids: string[]): Promise<Map<string, string>> {
@@ -37,9 +43,9 @@ export async function customerNames(db: DB, ids: string[]): Promise<Map<string, 
   return names;
 }
 
-/** One customer row, or undefined. On PostgreSQL inside a transaction `lock` takes the row lock (FOR UPDATE). */
-export async function findCustomerRow(db: DB, id: string, lock = false): Promise<CustomerRow | undefined> {
-  let q = db.selectFrom('customers').selectAll().where('id', '=', id);
+/** One customer row within the scope, or undefined. On PostgreSQL inside a transaction `lock` takes the row lock (FOR UPDATE). */
+export async function findCustomerRow(db: DB, scope: TenantScope, id: string, lock = false): Promise<CustomerRow | undefined> {
+  let q = byTenant(db.selectFrom('customers').selectAll().where('id', '=', id), scope, 'customers.tenantId');
   if (lock && isPostgres(db)) q = q.forUpdate();
   return q.executeTakeFirst();
 }
@@ -65,10 +71,21 @@ export const toCustomerDto = (r: ListRow & { etag: string }): CustomerDto => ({ 
 
 const LIST_COLS = ['id', 'tenantId', 'portalId', 'name', 'tier', 'status', 'isMigratedAccount'] as const;
 
-/** How many customers there are, counted at most once per TOTAL_TTL_MS per database (the list's generalTotalCount). */
+/**
+ * How many customers there are, counted at most once per TOTAL_TTL_MS per database (the list's
+ * generalTotalCount); a scoped caller's (their own customer) counted each time.
+ */
 const TOTAL_TTL_MS = 5000;
 const totals = new WeakMap<DB, { n: number; at: number }>();
-async function countAllCustomers(db: DB): Promise<number> {
+async function countAllCustomers(db: DB, scope: TenantScope): Promise<number> {
+  if (!scope.all)
+    return Number(
+      (
+        await filtered(db, scope, {})
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   const hit = totals.get(db);
   if (hit && performance.now() - hit.at < TOTAL_TTL_MS) return hit.n;
   const r = await db
@@ -80,8 +97,8 @@ async function countAllCustomers(db: DB): Promise<number> {
 }
 export const forgetCustomerTotal = (db: DB) => totals.delete(db);
 
-function filtered(db: DB, f: Omit<CustomerListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>) {
-  let q = db.selectFrom('customers as c');
+function filtered(db: DB, scope: TenantScope, f: Partial<Omit<CustomerListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>>) {
+  let q = byTenant(db.selectFrom('customers as c'), scope, 'c.tenantId');
   if (f.searchValue) {
     const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
     // SQLite's LIKE ignores ASCII case already (as its lower() does); PostgreSQL's does not.
@@ -89,13 +106,13 @@ function filtered(db: DB, f: Omit<CustomerListBody, 'page' | 'pageSize' | 'order
     const col = (name: 'name' | 'portalId') => (pg ? sql`lower(c.${sql.ref(name)})` : sql`c.${sql.ref(name)}`);
     q = q.where((eb) => eb.or([eb(col('name'), 'like', sql`${like} escape '\\'`), eb(col('portalId'), 'like', sql`${like} escape '\\'`)]));
   }
-  if (f.tierIds.length) q = q.where('c.tier', 'in', f.tierIds);
-  if (f.statusIds.length) q = q.where('c.status', 'in', f.statusIds);
+  if (f.tierIds?.length) q = q.where('c.tier', 'in', f.tierIds);
+  if (f.statusIds?.length) q = q.where('c.status', 'in', f.statusIds);
   if (f.migratedOnly) q = q.where('c.isMigratedAccount', '=', 1);
   return q;
 }
 
-function ordered(db: DB, f: Omit<CustomerListBody, 'page' | 'pageSize'>) {
+function ordered(db: DB, scope: TenantScope, f: Omit<CustomerListBody, 'page' | 'pageSize'>) {
   const dir = sql.raw(f.desc ? 'desc' : 'asc');
   const ORDER: Record<CustomerOrderBy, ReturnType<typeof sql>[]> = {
     Reference: [sql`case when c."portalId" is null then 1 else 0 end`, sql`length(c."portalId") ${dir}`, sql`c."portalId" ${dir}`],
@@ -104,7 +121,7 @@ function ordered(db: DB, f: Omit<CustomerListBody, 'page' | 'pageSize'>) {
     Status: [sql`case when c."status" is null then 1 else 0 end`, sql`c."status" ${dir}`],
     Migrated: [sql`c."isMigratedAccount" ${dir}`],
   };
-  let page = filtered(db, f).select(LIST_COLS.map((c) => `c.${c}` as const));
+  let page = filtered(db, scope, f).select(LIST_COLS.map((c) => `c.${c}` as const));
   for (const o of ORDER[f.orderBy]) page = page.orderBy(o);
   if (f.orderBy !== 'Name') page = page.orderBy(sql`c."name" ${dir}`);
   return page.orderBy(sql`c."id" ${dir}`);
@@ -115,14 +132,14 @@ function ordered(db: DB, f: Omit<CustomerListBody, 'page' | 'pageSize'>) {
  * reference, case-insensitive. Sorting: Reference numerically (by length, then text), Name, Tier,
  * Status, Migrated; missing values last in both directions; ties break on the name, then the id.
  */
-export async function listCustomers(db: DB, f: CustomerListBody): Promise<CustomerList> {
+export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListBody): Promise<CustomerList> {
   const unfiltered = !f.searchValue && !f.tierIds.length && !f.statusIds.length && !f.migratedOnly;
   // Filtered: the page and the filtered count in one pass (count(*) over ()), not two scans.
-  const page = ordered(db, f)
+  const page = ordered(db, scope, f)
     .$if(!unfiltered, (qb) => qb.select(sql<number | string>`count(*) over ()`.as('total')))
     .limit(f.pageSize)
     .offset((f.page - 1) * f.pageSize);
-  const [rows, all] = await Promise.all([page.execute() as Promise<(ListRow & { total?: number | string })[]>, countAllCustomers(db)]);
+  const [rows, all] = await Promise.all([page.execute() as Promise<(ListRow & { total?: number | string })[]>, countAllCustomers(db, scope)]);
   let count = all;
   if (!unfiltered) {
     const firstRow = rows[0];
@@ -130,7 +147,7 @@ export async function listCustomers(db: DB, f: CustomerListBody): Promise<Custom
       ? Number(firstRow.total)
       : Number(
           (
-            await filtered(db, f)
+            await filtered(db, scope, f)
               .select((eb) => eb.fn.countAll<number | string>().as('n'))
               .executeTakeFirstOrThrow()
           ).n,
@@ -140,16 +157,16 @@ export async function listCustomers(db: DB, f: CustomerListBody): Promise<Custom
 }
 
 /** How many customers the filters select: the export's total. */
-export async function countFilteredCustomers(db: DB, f: CustomerListBody): Promise<number> {
-  const r = await filtered(db, f)
+export async function countFilteredCustomers(db: DB, scope: TenantScope, f: CustomerListBody): Promise<number> {
+  const r = await filtered(db, scope, f)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
 
 /** One keyset page of the export: customers after `after` in name + id order. Never OFFSET. */
-export async function customerExportPage(db: DB, f: CustomerListBody, after: { name: string; id: string } | null, limit: number) {
-  let q = filtered(db, f).select(LIST_COLS.map((c) => `c.${c}` as const));
+export async function customerExportPage(db: DB, scope: TenantScope, f: CustomerListBody, after: { name: string; id: string } | null, limit: number) {
+  let q = filtered(db, scope, f).select(LIST_COLS.map((c) => `c.${c}` as const));
   if (after) q = q.where(sql<boolean>`(c."name", c."id") > (${after.name}, ${after.id})`);
   return (await q.orderBy('c.name').orderBy('c.id').limit(limit).execute()).map(toListItem);
 }
@@ -464,9 +481,8 @@ export function settingsColumns(s: CustomerSettingsFlags): Partial<CustomerRow> 
  * The customer's administrators: persons of the tenant holding the admin role (SuperAdminRole in a
  * customer tenant, see auth/tokens.ts effectiveRoles). UserName is the e-mail address (the sign-in name).
  */
-export async function listCustomerAdmins(db: DB, q: CustomerAdminListQuery): Promise<CustomerAdminList> {
-  const base = db
-    .selectFrom('persons as p')
+export async function listCustomerAdmins(db: DB, scope: TenantScope, q: CustomerAdminListQuery): Promise<CustomerAdminList> {
+  const base = byTenant(db.selectFrom('persons as p'), scope, 'p.tenantId')
     .where('p.tenantId', '=', q.TenantId)
     .where((eb) =>
       eb.exists(eb.selectFrom('personRoles as pr').select('pr.personId').whereRef('pr.personId', '=', 'p.id').where('pr.roleId', '=', ROLE_IDS.AdminRole)),

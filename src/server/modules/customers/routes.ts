@@ -7,6 +7,7 @@
 import { deps, ApiError, badRequest, conflict, type Api, type AuthUser, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
 import { audit, newEtag, newId } from '../../util.js';
+import { tenantScope, type TenantScope } from '../../tenant-scope.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE } from '../../../shared/permissions.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
@@ -82,8 +83,9 @@ const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 
 const customerNotFound = () => new ApiError(404, MSG.badUrl, CUSTOMER_CODE.notFound);
 
-async function loadCustomer(db: DB, id: string, lock = false): Promise<CustomerRow> {
-  const c = await findCustomerRow(db, id, lock);
+/** The customer, within the caller's scope: another tenant's customer answers as not found. */
+async function loadCustomer(db: DB, scope: TenantScope, id: string, lock = false): Promise<CustomerRow> {
+  const c = await findCustomerRow(db, scope, id, lock);
   if (!c) throw customerNotFound();
   return c;
 }
@@ -128,19 +130,21 @@ export function customerRoutes(api: Api, exports: ExportPool) {
       json: customerListBody,
       sample: { json: { page: 1, pageSize: 10, searchValue: 'sample', tierIds: [1], statusIds: [1], migratedOnly: true, orderBy: 'Name', desc: true } },
     },
-    async (c, { body }) => c.json((await listCustomers(deps(c).db, body)) satisfies CustomerList),
+    async (c, { body, user }) => c.json((await listCustomers(deps(c).db, tenantScope(user), body)) satisfies CustomerList),
   );
 
-  api.get('/api/v1/customer/get-by-id', { access: P.CustomerView, query: customerByIdQuery, sample: { query: { id: SAMPLE_ID } } }, async (c, { query }) =>
-    c.json(toCustomerDto(await loadCustomer(deps(c).db, query.id)) satisfies CustomerDto),
+  api.get(
+    '/api/v1/customer/get-by-id',
+    { access: P.CustomerView, query: customerByIdQuery, sample: { query: { id: SAMPLE_ID } } },
+    async (c, { query, user }) => c.json(toCustomerDto(await loadCustomer(deps(c).db, tenantScope(user), query.id)) satisfies CustomerDto),
   );
 
   api.get(
     '/ps-admin/customers/get-details',
     { access: P.CustomerView, query: customerIdQuery, sample: { query: { CustomerId: SAMPLE_ID } } },
-    async (c, { query }) => {
+    async (c, { query, user }) => {
       const { db, config } = deps(c);
-      const row = await loadCustomer(db, query);
+      const row = await loadCustomer(db, tenantScope(user), query);
       return c.json((await customerDetails(db, row, crmAccountLink(config.crm, row.salesforceId))) satisfies CustomerDetails);
     },
   );
@@ -234,7 +238,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
       const { db, config } = deps(c);
       const now = config.now();
       const etag = await tx(db, async (trx) => {
-        const current = await loadCustomer(trx, query.customerId, true);
+        const current = await loadCustomer(trx, tenantScope(user), query.customerId, true);
         if (current.etag !== body.etag) throw conflict();
         failIf(await checkPayload(trx, body.customerAccount, current), 'customerAccount.');
         const cols = payloadColumns(body.customerAccount, current);
@@ -251,9 +255,9 @@ export function customerRoutes(api: Api, exports: ExportPool) {
   api.get(
     '/ps-admin/customers/get-subscriptions',
     { access: P.CustomerView, query: customerIdQuery, sample: { query: { CustomerId: SAMPLE_ID } } },
-    async (c, { query }) => {
+    async (c, { query, user }) => {
       const { db } = deps(c);
-      return c.json((await customerSubscriptions(db, await loadCustomer(db, query))) satisfies CustomerSubscriptions);
+      return c.json((await customerSubscriptions(db, await loadCustomer(db, tenantScope(user), query))) satisfies CustomerSubscriptions);
     },
   );
 
@@ -273,7 +277,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
       const now = config.now();
       const checkInTimersAllowed = await featureOn(db, 'CustomCheckInTime');
       const out = await tx(db, async (trx) => {
-        const cur = await loadCustomer(trx, query.customerId, true);
+        const cur = await loadCustomer(trx, tenantScope(user), query.customerId, true);
         // Each section sent needs its etag; every etag sent must be current (spec §7: the page fetches them fresh first).
         const missing: Record<string, string> = {};
         if (body.deviceSubscriptions && !body.deviceSubscriptionsEtag) missing.deviceSubscriptionsEtag = CUSTOMER_TEXT.etagRequired;
@@ -353,7 +357,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
             details: { deviceSubscriptions: body.deviceSubscriptions, appSubscriptions: body.appSubscriptions, additionalServices: body.additionalServices },
           });
         }
-        return customerSubscriptions(trx, await loadCustomer(trx, cur.id));
+        return customerSubscriptions(trx, await loadCustomer(trx, tenantScope(user), cur.id));
       });
       return c.json(out satisfies CustomerSubscriptions);
     },
@@ -363,7 +367,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
   api.get(
     '/ps-admin/customers/get-settings',
     { access: P.CustomerView, query: customerIdQuery, sample: { query: { CustomerId: SAMPLE_ID } } },
-    async (c, { query }) => c.json(settingsOf(await loadCustomer(deps(c).db, query)) satisfies CustomerSettings),
+    async (c, { query, user }) => c.json(settingsOf(await loadCustomer(deps(c).db, tenantScope(user), query)) satisfies CustomerSettings),
   );
 
   api.put(
@@ -393,7 +397,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
       const now = config.now();
       const [ariOn, autoOn] = await Promise.all([featureOn(db, 'EnableAlarmReportIntelligence'), featureOn(db, 'AutoGenerateAlarmReportIntelligence')]);
       const { out, released } = await tx(db, async (trx) => {
-        const cur = await loadCustomer(trx, query.customerId, true);
+        const cur = await loadCustomer(trx, tenantScope(user), query.customerId, true);
         if (cur.etag !== body.customerEtag) throw conflict();
         const before = settingsOf(cur).Settings;
         const s = body.settings;
@@ -414,7 +418,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
         if (!etag) throw conflict();
         const released = before.IsAutomaticEmailsPaused && !s.IsAutomaticEmailsPaused ? await releaseHeld(trx, cur.tenantId, now) : 0;
         await audit(trx, { actorId: user.id, action: 'customer.settings-update', entity: 'customer', entityId: cur.id, at: now, details: { ...s, released } });
-        return { out: settingsOf(await loadCustomer(trx, cur.id)), released };
+        return { out: settingsOf(await loadCustomer(trx, tenantScope(user), cur.id)), released };
       });
       if (released) outbox.flush(db);
       return c.json(out satisfies CustomerSettings);
@@ -429,18 +433,18 @@ export function customerRoutes(api: Api, exports: ExportPool) {
       query: customerAdminListQuery,
       sample: { query: { TenantId: SAMPLE_ID, Page: '1', PageSize: '10', Desc: 'true', OrderBy: 'UserName' } },
     },
-    async (c, { query }) => {
+    async (c, { query, user }) => {
       const { db } = deps(c);
       // Only a customer's tenant: this list never shows provider staff.
-      if (!(await findCustomerByTenant(db, query.TenantId))) throw customerNotFound();
-      return c.json((await listCustomerAdmins(db, query)) satisfies CustomerAdminList);
+      if (!(await findCustomerByTenant(db, tenantScope(user), query.TenantId))) throw customerNotFound();
+      return c.json((await listCustomerAdmins(db, tenantScope(user), query)) satisfies CustomerAdminList);
     },
   );
 
   api.get(
     '/ps-admin/emails/get-backlog-count',
     { access: P.CustomerView, query: emailBacklogQuery, sample: { query: { TenantId: SAMPLE_ID } } },
-    async (c, { query }) => c.json({ count: await backlogCount(deps(c).db, query.TenantId) } satisfies EmailBacklog),
+    async (c, { query, user }) => c.json({ count: await backlogCount(deps(c).db, tenantScope(user), query.TenantId) } satisfies EmailBacklog),
   );
 
   // ---------------------------------------------------------------- CRM
@@ -454,10 +458,10 @@ export function customerRoutes(api: Api, exports: ExportPool) {
   api.post(
     '/api/v1/customer/get-device-list/:customerId',
     { access: P.CustomerView, json: deviceListBody, sample: { json: { page: 1, pageSize: 10 } } },
-    async (c, { body }) => {
+    async (c, { body, user }) => {
       const { db, config } = deps(c);
-      const cust = await loadCustomer(db, pathCustomerId(c));
-      return c.json((await listDevices(db, body, config.now(), cust.id)) satisfies DeviceList);
+      const cust = await loadCustomer(db, tenantScope(user), pathCustomerId(c));
+      return c.json((await listDevices(db, tenantScope(user), body, config.now(), cust.id)) satisfies DeviceList);
     },
   );
 
@@ -471,7 +475,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
     { access: P.DeviceExport, json: deviceListBody, sample: { json: { page: 1, pageSize: 10 } } },
     async (c, { body, user }) => {
       const { db, config } = deps(c);
-      const cust = await loadCustomer(db, pathCustomerId(c));
+      const cust = await loadCustomer(db, tenantScope(user), pathCustomerId(c));
       const job = { kind: 'devices', filter: body, customerId: cust.id, now: config.now().toISOString() } as const;
       return exportResponse(c, exports, user, job, EXPORT_LABEL.devices, MSG.deviceExportFailed);
     },
@@ -481,11 +485,11 @@ export function customerRoutes(api: Api, exports: ExportPool) {
   api.post(
     '/api/v1/import/devices-to-allocate/:customerId',
     { access: P.CustomerManage, bodyLimit: 'upload', sample: { form: { File: 'SerialNumber\nSAMPLE-SERIAL\n' } } },
-    async (c) => {
+    async (c, { user }) => {
       const { db } = deps(c);
-      await loadCustomer(db, pathCustomerId(c));
+      await loadCustomer(db, tenantScope(user), pathCustomerId(c));
       const serials = await readSerialsFile(c, exports);
-      return c.json({ devices: await listDevicesBySerials(db, serials) } satisfies DeviceMany);
+      return c.json({ devices: await listDevicesBySerials(db, tenantScope(user), serials) } satisfies DeviceMany);
     },
   );
 
@@ -501,7 +505,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
       const { db, config } = deps(c);
       const now = config.now();
       const out = await tx(db, async (trx) => {
-        const cust = await loadCustomer(trx, body.customerId, true);
+        const cust = await loadCustomer(trx, tenantScope(user), body.customerId, true);
         const r = await allocateMany(trx, { ...body, customerId: cust.id }, now);
         await audit(trx, {
           actorId: user.id,

@@ -5,6 +5,7 @@ import type { DeviceDto, DeviceListBody } from '../../../shared/schemas/devices.
 import { withZone } from '../../../shared/export-format.js';
 import { keysetPages, type ExportColumn, type ExportDefinition } from '../../exports/definition.js';
 import { countFilteredDevices, deviceExportPage, listDevicesByIds } from './repo.js';
+import type { TenantScope } from '../../tenant-scope.js';
 
 /** The asset list's columns (spec §2 "Assets device list"), SIM Serial included. */
 const COLUMNS: ExportColumn<DeviceDto>[] = [
@@ -24,22 +25,22 @@ const COLUMNS: ExportColumn<DeviceDto>[] = [
 
 export type DeviceExportFilter = Omit<DeviceListBody, 'page' | 'pageSize'>;
 
-/** The filtered devices (one customer's when customerId is given). */
-export function deviceExport(f: DeviceExportFilter, now: Date, customerId?: string): ExportDefinition<DeviceDto> {
+/** The filtered devices within the scope (one customer's when customerId is given). */
+export function deviceExport(scope: TenantScope, f: DeviceExportFilter, now: Date, customerId?: string): ExportDefinition<DeviceDto> {
   return {
     sheet: 'Devices',
     columns: COLUMNS,
-    count: (db) => countFilteredDevices(db, f, now, customerId),
+    count: (db) => countFilteredDevices(db, scope, f, now, customerId),
     pages: (db) =>
       keysetPages(
-        (after: string | null, size) => deviceExportPage(db, f, now, customerId, after, size),
+        (after: string | null, size) => deviceExportPage(db, scope, f, now, customerId, after, size),
         (d) => d.serialNumber,
       ),
   };
 }
 
-/** The known devices of a list of ids, in the order given, each once. */
-export function deviceIdsExport(ids: string[]): ExportDefinition<DeviceDto> {
+/** The known devices (within the scope) of a list of ids, in the order given, each once. */
+export function deviceIdsExport(scope: TenantScope, ids: string[]): ExportDefinition<DeviceDto> {
   const unique = [...new Set(ids)];
   const PAGE = 2000;
   return {
@@ -47,11 +48,11 @@ export function deviceIdsExport(ids: string[]): ExportDefinition<DeviceDto> {
     columns: COLUMNS,
     count: async (db) => {
       let n = 0;
-      for (let i = 0; i < unique.length; i += PAGE) n += (await listDevicesByIds(db, unique.slice(i, i + PAGE))).length;
+      for (let i = 0; i < unique.length; i += PAGE) n += (await listDevicesByIds(db, scope, unique.slice(i, i + PAGE))).length;
       return n;
     },
     pages: async function* (db) {
-      for (let i = 0; i < unique.length; i += PAGE) yield await listDevicesByIds(db, unique.slice(i, i + PAGE));
+      for (let i = 0; i < unique.length; i += PAGE) yield await listDevicesByIds(db, scope, unique.slice(i, i + PAGE));
     },
   };
 }

@@ -5,12 +5,17 @@
 // Bulk changes lock the listed rows (SELECT ... FOR UPDATE on PostgreSQL; SQLite serialises
 // writers), check every device (exists, etag, eligibility) and either change all of them in the
 // same transaction or throw before anything is written.
+//
+// Every read takes the caller's TenantScope (tenant-scope.ts): a scoped caller sees only the
+// devices of their customer, in lists, counts, exports and lookups (another customer's device
+// answers as unknown).
 import { sql, isPostgres, type DB } from '../../db/index.js';
 import { CompiledQuery, type RawBuilder } from 'kysely';
 import type { DeviceTable } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
 import { ftsPhrase, queryPhoneKey } from '../search/keys.js';
 import { ApiError } from '../../http.js';
+import { ALL_TENANTS, byCustomer, type TenantScope } from '../../tenant-scope.js';
 import { CODE } from '../../../shared/messages.js';
 import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, lookupName } from '../../../shared/codes.js';
 import { nameRankSql, nullsLastSql } from './order.js';
@@ -75,12 +80,13 @@ export function toDto(r: Row): DeviceDto {
   };
 }
 
-function base(db: DB) {
-  return db
+function base(db: DB, scope: TenantScope) {
+  const q = db
     .selectFrom('devices as d')
     .leftJoin('customers as c', 'c.id', 'd.customerId')
     .selectAll('d')
     .select(['c.name as customerName', 'c.tenantId as customerTenantId']);
+  return byCustomer(q, scope, 'd.customerId');
 }
 
 const SORT: Record<DeviceOrderBy, string> = {
@@ -139,6 +145,14 @@ export async function countAllDevices(db: DB): Promise<number> {
   return Number(r.n);
 }
 
+/** The devices within the scope (one customer's when customerId is given), counted from their rows. */
+async function countDevicesOf(db: DB, scope: TenantScope, customerId?: string): Promise<number> {
+  let q = byCustomer(db.selectFrom('devices'), scope, 'devices.customerId');
+  if (customerId !== undefined) q = q.where('customerId', '=', customerId);
+  const r = await q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 /**
  * The asset list (POST api/v1/device/get-list). searchValue matches part of the serial number,
  * IMEI or phone number (case-insensitive); orderNumber matches exactly (case-insensitive);
@@ -152,10 +166,10 @@ export async function countAllDevices(db: DB): Promise<number> {
  * statement. Pages: the page's serial numbers from an index that covers filter and sort, then
  * their rows.
  */
-export async function listDevices(db: DB, f: DeviceListBody, now: Date, customerId?: string): Promise<DeviceList> {
+export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody, now: Date, customerId?: string): Promise<DeviceList> {
   // The filters read devices only; the customer join is added for the page (name, Customer sort),
   // not for the count: joined, counting 100,000 devices of a type read every one of their rows.
-  const beforeBand = filteredBeforeBand(db, f, customerId);
+  const beforeBand = filteredBeforeBand(db, scope, f, customerId);
   const q = withBand(beforeBand, f, now);
   const dir = f.desc ? 'desc' : 'asc';
   const col = SORT[f.orderBy];
@@ -195,7 +209,8 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date, customer
       .where('d.serialNumber', 'in', pageSerials),
   );
   const unfiltered = !f.searchValue && !f.deviceTypeIds.length && !f.statusIds.length && !f.orderNumber && f.assigned === null && !f.lastConfig;
-  const fromCounts = !f.searchValue && !f.orderNumber && customerId === undefined;
+  // The kept counts are of every tenant: a scoped caller's counts are counted from their rows.
+  const fromCounts = !f.searchValue && !f.orderNumber && customerId === undefined && scope.all;
   const countRows = (qb: typeof q) => qb.select((eb) => eb.fn.countAll<number | string>().as('n'));
   let filteredCount: Promise<number> | undefined;
   if (!unfiltered) {
@@ -210,16 +225,9 @@ export async function listDevices(db: DB, f: DeviceListBody, now: Date, customer
     filteredCount = counted.executeTakeFirstOrThrow().then((r) => Number(r.n));
   }
   const [rows, filtered, all] = await Promise.all([
-    neverConfiguredBySerial(db, f, customerId) ? withNeverConfiguredIndex(db, page.compile()) : (page.execute() as Promise<Row[]>),
+    neverConfiguredBySerial(db, f, customerId) && scope.all ? withNeverConfiguredIndex(db, page.compile()) : (page.execute() as Promise<Row[]>),
     filteredCount,
-    customerId !== undefined
-      ? db
-          .selectFrom('devices')
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .where('customerId', '=', customerId)
-          .executeTakeFirstOrThrow()
-          .then((r) => Number(r.n))
-      : countAllDevices(db),
+    customerId !== undefined || !scope.all ? countDevicesOf(db, scope, customerId) : countAllDevices(db),
   ]);
   return { devices: rows.map(toDto), totalCount: filtered ?? all, generalTotalCount: all };
 }
@@ -248,10 +256,10 @@ async function withNeverConfiguredIndex(db: DB, page: CompiledQuery): Promise<Ro
 
 type DeviceFilterBody = Omit<DeviceListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>;
 
-/** The devices the list's filters select apart from the Last Config band (one customer's when customerId is given). */
-function filteredBeforeBand(db: DB, f: DeviceFilterBody, customerId?: string) {
+/** The devices the list's filters select apart from the Last Config band (one customer's when customerId is given), within the scope. */
+function filteredBeforeBand(db: DB, scope: TenantScope, f: DeviceFilterBody, customerId?: string) {
   const pg = isPostgres(db);
-  let q = db.selectFrom('devices as d');
+  let q = byCustomer(db.selectFrom('devices as d'), scope, 'd.customerId');
   // One customer's devices (customers: get-device-list/{customerId}); generalTotalCount is then theirs.
   if (customerId !== undefined) q = q.where('d.customerId', '=', customerId);
   if (f.searchValue) {
@@ -296,15 +304,15 @@ function withBand(q: ReturnType<typeof filteredBeforeBand>, f: DeviceFilterBody,
 }
 
 /** The devices the list's filters select (one customer's when customerId is given), without columns or order. */
-export function filteredDevices(db: DB, f: DeviceFilterBody, now: Date, customerId?: string) {
-  return withBand(filteredBeforeBand(db, f, customerId), f, now);
+export function filteredDevices(db: DB, scope: TenantScope, f: DeviceFilterBody, now: Date, customerId?: string) {
+  return withBand(filteredBeforeBand(db, scope, f, customerId), f, now);
 }
 
-type DeviceFilter = Parameters<typeof filteredDevices>[1];
+type DeviceFilter = Parameters<typeof filteredDevices>[2];
 
 /** How many devices the filters select: the export's total. */
-export async function countFilteredDevices(db: DB, f: DeviceFilter, now: Date, customerId?: string): Promise<number> {
-  const r = await filteredDevices(db, f, now, customerId)
+export async function countFilteredDevices(db: DB, scope: TenantScope, f: DeviceFilter, now: Date, customerId?: string): Promise<number> {
+  const r = await filteredDevices(db, scope, f, now, customerId)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
   return Number(r.n);
@@ -314,8 +322,16 @@ export async function countFilteredDevices(db: DB, f: DeviceFilter, now: Date, c
  * One keyset page of an export: the filtered devices after `afterSerial` in serial-number order
  * (serial numbers are unique), with their customer. Never OFFSET: each page starts from the index.
  */
-export async function deviceExportPage(db: DB, f: DeviceFilter, now: Date, customerId: string | undefined, afterSerial: string | null, limit: number) {
-  let q = filteredDevices(db, f, now, customerId)
+export async function deviceExportPage(
+  db: DB,
+  scope: TenantScope,
+  f: DeviceFilter,
+  now: Date,
+  customerId: string | undefined,
+  afterSerial: string | null,
+  limit: number,
+) {
+  let q = filteredDevices(db, scope, f, now, customerId)
     .leftJoin('customers as c', 'c.id', 'd.customerId')
     .selectAll('d')
     .select(['c.name as customerName', 'c.tenantId as customerTenantId']);
@@ -324,8 +340,8 @@ export async function deviceExportPage(db: DB, f: DeviceFilter, now: Date, custo
   return rows.map(toDto);
 }
 
-export async function findDeviceById(db: DB, id: string): Promise<DeviceDto | undefined> {
-  const r = (await base(db).where('d.id', '=', id).executeTakeFirst()) as Row | undefined;
+export async function findDeviceById(db: DB, scope: TenantScope, id: string): Promise<DeviceDto | undefined> {
+  const r = (await base(db, scope).where('d.id', '=', id).executeTakeFirst()) as Row | undefined;
   return r && toDto(r);
 }
 
@@ -343,28 +359,29 @@ function serialIn(db: DB, keys: string[]) {
 }
 
 /** Devices by serial (case-insensitive), keyed by lower-case serial. */
-export async function devicesBySerials(db: DB, serials: string[]): Promise<Map<string, DeviceDto>> {
+export async function devicesBySerials(db: DB, scope: TenantScope, serials: string[]): Promise<Map<string, DeviceDto>> {
   const keys = [...new Set(serials.map(serialKey))];
   const out = new Map<string, DeviceDto>();
-  for (const part of chunks(keys)) for (const r of (await base(db).where(serialIn(db, part)).execute()) as Row[]) out.set(serialKey(r.serialNumber), toDto(r));
+  for (const part of chunks(keys))
+    for (const r of (await base(db, scope).where(serialIn(db, part)).execute()) as Row[]) out.set(serialKey(r.serialNumber), toDto(r));
   return out;
 }
 
-export async function findDeviceBySerial(db: DB, serial: string): Promise<DeviceDto | undefined> {
-  return (await devicesBySerials(db, [serial])).get(serialKey(serial));
+export async function findDeviceBySerial(db: DB, scope: TenantScope, serial: string): Promise<DeviceDto | undefined> {
+  return (await devicesBySerials(db, scope, [serial])).get(serialKey(serial));
 }
 
 /** get-list-by-ids: the known devices in the order asked, each once. */
-export async function listDevicesByIds(db: DB, ids: string[]): Promise<DeviceDto[]> {
+export async function listDevicesByIds(db: DB, scope: TenantScope, ids: string[]): Promise<DeviceDto[]> {
   const unique = [...new Set(ids)];
   const byId = new Map<string, DeviceDto>();
-  for (const part of chunks(unique)) for (const r of (await base(db).where('d.id', 'in', part).execute()) as Row[]) byId.set(r.id, toDto(r));
+  for (const part of chunks(unique)) for (const r of (await base(db, scope).where('d.id', 'in', part).execute()) as Row[]) byId.set(r.id, toDto(r));
   return unique.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** get-list-by-serials: one row per distinct serial in the order asked; a placeholder (spec §3) for an unknown one. */
-export async function listDevicesBySerials(db: DB, serials: string[]): Promise<DeviceDto[]> {
-  const found = await devicesBySerials(db, serials);
+export async function listDevicesBySerials(db: DB, scope: TenantScope, serials: string[]): Promise<DeviceDto[]> {
+  const found = await devicesBySerials(db, scope, serials);
   const seen = new Set<string>();
   const out: DeviceDto[] = [];
   for (const s of serials) {
@@ -491,7 +508,8 @@ export async function updateGeneralDetails(trx: DB, id: string, oldEtag: string,
 }
 
 /** Raw row for updates (stored type, status, order number). */
-export const findDeviceRow = (db: DB, id: string) => db.selectFrom('devices').selectAll().where('id', '=', id).executeTakeFirst();
+export const findDeviceRow = (db: DB, scope: TenantScope, id: string) =>
+  byCustomer(db.selectFrom('devices').selectAll().where('id', '=', id), scope, 'devices.customerId').executeTakeFirst();
 
 export type NewDevice = {
   serialNumber: string;
@@ -509,8 +527,10 @@ export type NewDevice = {
  * how many were created, and the serials that already existed (left as they are).
  */
 export async function importDevices(trx: DB, list: NewDevice[], now: Date): Promise<{ idList: string[]; created: number; alreadyPresent: string[] }> {
+  // Serial numbers are unique across tenants: an import checks them all.
   const existing = await devicesBySerials(
     trx,
+    ALL_TENANTS,
     list.map((d) => d.serialNumber),
   );
   const at = now.toISOString();

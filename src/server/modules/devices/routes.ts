@@ -5,6 +5,7 @@
 import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
 import { audit } from '../../util.js';
+import { tenantScope } from '../../tenant-scope.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';
@@ -100,9 +101,9 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
         },
       },
     },
-    async (c, { body }) => {
+    async (c, { body, user }) => {
       const { db, config } = deps(c);
-      return c.json((await listDevices(db, body, config.now())) satisfies DeviceList);
+      return c.json((await listDevices(db, tenantScope(user), body, config.now())) satisfies DeviceList);
     },
   );
 
@@ -113,8 +114,8 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       query: deviceBySerialQuery,
       sample: { query: { serial: 'SAMPLE-SERIAL' } },
     },
-    async (c, { query }) => {
-      const d = await findDeviceBySerial(deps(c).db, query.serial);
+    async (c, { query, user }) => {
+      const d = await findDeviceBySerial(deps(c).db, tenantScope(user), query.serial);
       if (!d) throw deviceNotFound();
       return c.json(d satisfies DeviceDto);
     },
@@ -127,8 +128,8 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       query: deviceByIdQuery,
       sample: { query: { id: SAMPLE_ID } },
     },
-    async (c, { query }) => {
-      const d = await findDeviceById(deps(c).db, query.id);
+    async (c, { query, user }) => {
+      const d = await findDeviceById(deps(c).db, tenantScope(user), query.id);
       if (!d) throw deviceNotFound();
       return c.json(d satisfies DeviceDto);
     },
@@ -144,7 +145,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: deviceIdsBody,
       sample: { json: { ids: [SAMPLE_ID] } },
     },
-    async (c, { body }) => c.json({ devices: await listDevicesByIds(deps(c).db, body.ids) } satisfies DeviceMany),
+    async (c, { body, user }) => c.json({ devices: await listDevicesByIds(deps(c).db, tenantScope(user), body.ids) } satisfies DeviceMany),
   );
 
   api.post(
@@ -155,7 +156,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: deviceSerialsBody,
       sample: { json: { serials: ['SAMPLE-SERIAL'] } },
     },
-    async (c, { body }) => c.json({ devices: await listDevicesBySerials(deps(c).db, body.serials) } satisfies DeviceMany),
+    async (c, { body, user }) => c.json({ devices: await listDevicesBySerials(deps(c).db, tenantScope(user), body.serials) } satisfies DeviceMany),
   );
 
   api.put(
@@ -171,7 +172,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       const now = config.now();
       const g = body.generalDetails;
       await tx(db, async (trx) => {
-        const row = await findDeviceRow(trx, id);
+        const row = await findDeviceRow(trx, tenantScope(user), id);
         if (!row) throw deviceNotFound();
         if (row.etag !== body.etag) throw conflict();
         const next: Partial<DeviceTable> = {};
@@ -200,7 +201,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
         if (!newEtag) throw conflict();
         await audit(trx, { actorId: user.id, action: 'device.update', entity: 'device', entityId: id, at: now, details: next });
       });
-      const d = await findDeviceById(db, id);
+      const d = await findDeviceById(db, tenantScope(user), id);
       if (!d) throw deviceNotFound();
       return c.json(d satisfies DeviceDto);
     },

@@ -2,9 +2,12 @@
 // "Devices data service"): a device's current configuration, the current-configuration and
 // last-message lists of the bulk tabs (the selected devices, at most LIVE_MAX_DEVICES: filtered,
 // sorted and paged in memory after one indexed read), firmware versions, the message stream
-// (keyset pages, newest first), one detailed message, and the desired-configuration queue.
+// (keyset pages, newest first), one detailed message, and the desired-configuration queue. The
+// reads take the caller's TenantScope (tenant-scope.ts): a scoped caller reads the devices of their
+// own customer only; another customer's device answers as unknown.
 import { sql, type DB } from '../../db/index.js';
 import { newId } from '../../util.js';
+import { byCustomer, byDevice, type TenantScope } from '../../tenant-scope.js';
 import { devicesBySerials } from '../devices/repo.js';
 import { devicesByIdentity, isConnectedNow, messageDto, storedChange } from './ingest.js';
 import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
@@ -110,13 +113,18 @@ async function pendingOf(db: DB, deviceIds: string[]): Promise<Map<string, Pendi
   return out;
 }
 
-/** GET get-configuration / get-configuration-by-id: undefined for an unknown device. */
-export async function deviceConfiguration(db: DB, by: { id: string } | { serial: string }, nowMs: number): Promise<DeviceConfigurationDto | undefined> {
+/** GET get-configuration / get-configuration-by-id: undefined for an unknown device (or one outside the scope). */
+export async function deviceConfiguration(
+  db: DB,
+  scope: TenantScope,
+  by: { id: string } | { serial: string },
+  nowMs: number,
+): Promise<DeviceConfigurationDto | undefined> {
   let id: string | undefined;
   if ('id' in by) id = by.id;
-  else id = (await devicesBySerials(db, [by.serial])).values().next().value?.id;
+  else id = (await devicesBySerials(db, scope, [by.serial])).values().next().value?.id;
   if (!id) return undefined;
-  const r = (await configQuery(db).where('d.id', '=', id).executeTakeFirst()) as ConfigJoin | undefined;
+  const r = (await byCustomer(configQuery(db), scope, 'd.customerId').where('d.id', '=', id).executeTakeFirst()) as ConfigJoin | undefined;
   if (!r) return undefined;
   const last = await db.selectFrom('deviceLastMessages').select(['date', 'isConnected', 'receivedAt']).where('deviceId', '=', id).executeTakeFirst();
   const pending = (await pendingOf(db, [id])).get(id);
@@ -148,9 +156,9 @@ export async function deviceConfiguration(db: DB, by: { id: string } | { serial:
   };
 }
 
-/** The rows of the selected serials (unknown serials left out), in no particular order. */
-async function configurationRows(db: DB, serials: string[]): Promise<ConfigurationRow[]> {
-  const devs = await devicesBySerials(db, serials);
+/** The rows of the selected serials within the scope (unknown serials left out), in no particular order. */
+async function configurationRows(db: DB, scope: TenantScope, serials: string[]): Promise<ConfigurationRow[]> {
+  const devs = await devicesBySerials(db, scope, serials);
   const ids = [...new Set([...devs.values()].map((d) => d.id))];
   const out: ConfigurationRow[] = [];
   const pending = await pendingOf(db, ids);
@@ -201,8 +209,13 @@ function sortRows<T>(rows: T[], key: (r: T) => unknown, tie: (r: T) => string, d
 }
 
 /** POST get-configurations (paged) and download-configurations-csv (all: `paged` false). */
-export async function configurationList(db: DB, f: ConfigurationListBody, paged = true): Promise<{ Items: ConfigurationRow[]; TotalCount: number }> {
-  let rows = await configurationRows(db, f.serialNumbers);
+export async function configurationList(
+  db: DB,
+  scope: TenantScope,
+  f: ConfigurationListBody,
+  paged = true,
+): Promise<{ Items: ConfigurationRow[]; TotalCount: number }> {
+  let rows = await configurationRows(db, scope, f.serialNumbers);
   const q = f.identifier.toLowerCase();
   rows = rows.filter(
     (r) =>
@@ -229,8 +242,8 @@ export async function configurationList(db: DB, f: ConfigurationListBody, paged 
 }
 
 /** POST get-firmware-versions: known devices in the order asked. */
-export async function firmwareVersions(db: DB, serials: string[]) {
-  const devs = await devicesBySerials(db, serials);
+export async function firmwareVersions(db: DB, scope: TenantScope, serials: string[]) {
+  const devs = await devicesBySerials(db, scope, serials);
   const ids = [...new Set([...devs.values()].map((d) => d.id))];
   const cfg = new Map<string, string | null>();
   for (const part of chunks(ids))
@@ -264,8 +277,14 @@ export function decodeToken(token: string): [string, string] | undefined {
 }
 
 /** GET get-message-stream: newest first; ContinuationToken names the last row of the page when older ones exist. */
-export async function messageStream(db: DB, identity: string, after: [string, string] | undefined, pageSize: number): Promise<MessageStream> {
-  let q = db.selectFrom('deviceMessages').select(STREAM_COLS).where('deviceIdentity', '=', identity);
+export async function messageStream(
+  db: DB,
+  scope: TenantScope,
+  identity: string,
+  after: [string, string] | undefined,
+  pageSize: number,
+): Promise<MessageStream> {
+  let q = byDevice(db.selectFrom('deviceMessages').select(STREAM_COLS).where('deviceIdentity', '=', identity), scope, 'deviceMessages.deviceId');
   if (after) {
     const [d, id] = after;
     q = q.where((eb) => eb.or([eb('date', '<', d), eb.and([eb('date', '=', d), eb('id', '<', id)])]));
@@ -281,9 +300,8 @@ export async function messageStream(db: DB, identity: string, after: [string, st
 }
 
 /** GET get-detailed-message. */
-export async function detailedMessage(db: DB, identity: string, date: string, messageId: string): Promise<DetailedMessageDto | undefined> {
-  let q = db
-    .selectFrom('deviceMessages')
+export async function detailedMessage(db: DB, scope: TenantScope, identity: string, date: string, messageId: string): Promise<DetailedMessageDto | undefined> {
+  let q = byDevice(db.selectFrom('deviceMessages'), scope, 'deviceMessages.deviceId')
     .select([...STREAM_COLS, 'properties', 'rawMessage'])
     .where('deviceIdentity', '=', identity)
     .where('date', '=', date);
@@ -294,9 +312,23 @@ export async function detailedMessage(db: DB, identity: string, date: string, me
 }
 
 /** POST get-last-messages (paged) and download-last-messages-csv (all). */
-export async function lastMessages(db: DB, f: LastMessagesBody, nowMs: number, paged = true): Promise<{ Items: LastMessageDto[]; TotalCount: number }> {
+export async function lastMessages(
+  db: DB,
+  scope: TenantScope,
+  f: LastMessagesBody,
+  nowMs: number,
+  paged = true,
+): Promise<{ Items: LastMessageDto[]; TotalCount: number }> {
   const identities = [...new Set(f.deviceIdentities)];
+  // The ingest's cache knows every tenant's devices: a scoped caller keeps those of their customer.
   const devs = await devicesByIdentity(db, identities, nowMs);
+  if (!scope.all) {
+    const mine = new Set<string>();
+    for (const part of chunks([...new Set([...devs.values()].map((d) => d.id))]))
+      for (const r of await byCustomer(db.selectFrom('devices').select('devices.id').where('devices.id', 'in', part), scope, 'devices.customerId').execute())
+        mine.add(r.id);
+    for (const [identity, d] of devs) if (!mine.has(d.id)) devs.delete(identity);
+  }
   const ids = [...new Set([...devs.values()].map((d) => d.id))];
   const last = new Map<
     string,
@@ -413,10 +445,9 @@ export async function queueDesired(
   return deviceIds.length;
 }
 
-/** GET desired-configuration?serial=: newest first, the last 50. */
-export async function desiredList(db: DB, deviceId: string): Promise<DesiredConfigurationDto[]> {
-  const rows = await db
-    .selectFrom('desiredConfigurations')
+/** GET desired-configuration?serial=: newest first, the last 50 (none for a device outside the scope). */
+export async function desiredList(db: DB, scope: TenantScope, deviceId: string): Promise<DesiredConfigurationDto[]> {
+  const rows = await byDevice(db.selectFrom('desiredConfigurations'), scope, 'desiredConfigurations.deviceId')
     .select(['id', 'kind', 'payload', 'requestedAt', 'requestedBy', 'sentAt', 'appliedAt'])
     .where('deviceId', '=', deviceId)
     .orderBy('requestedAt', 'desc')

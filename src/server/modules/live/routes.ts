@@ -8,6 +8,7 @@ import { ApiError, badRequest, deps, errorBody, notFound, readJson, type Api, ty
 import { createLimiter, memoryStore, redisStore, type Limiter } from '../../auth/rate-limit.js';
 import type { Hub } from '../../realtime/hub.js';
 import { audit } from '../../util.js';
+import { tenantScope } from '../../tenant-scope.js';
 import { devicesBySerials } from '../devices/repo.js';
 import { ingestMessages } from './ingest.js';
 import {
@@ -195,13 +196,13 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
   api.get(
     '/devices/get-message-stream',
     { access: P.DeviceView, query: messageStreamQuery, sample: { query: { deviceIdentity: SAMPLE_IDENTITY } } },
-    async (c, { query }) => {
+    async (c, { query, user }) => {
       let after: [string, string] | undefined;
       if (query.continuationToken) {
         after = decodeToken(query.continuationToken);
         if (!after) throw badRequest(LIVE_TEXT.badContinuationToken, CODE.validation, { continuationToken: LIVE_TEXT.badContinuationToken });
       }
-      return c.json((await messageStream(deps(c).db, query.deviceIdentity, after, query.pageSize)) satisfies MessageStream);
+      return c.json((await messageStream(deps(c).db, tenantScope(user), query.deviceIdentity, after, query.pageSize)) satisfies MessageStream);
     },
   );
 
@@ -212,8 +213,8 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
       query: detailedMessageQuery,
       sample: { query: { identity: SAMPLE_IDENTITY, messageReceived: '2026-01-01T00:00:00.000Z', deviceType: '640' } },
     },
-    async (c, { query }) => {
-      const m = await detailedMessage(deps(c).db, query.identity, query.messageReceived, query.messageId);
+    async (c, { query, user }) => {
+      const m = await detailedMessage(deps(c).db, tenantScope(user), query.identity, query.messageReceived, query.messageId);
       if (!m) throw notFound(LIVE_TEXT.messageNotFound);
       return c.json(m satisfies DetailedMessageDto);
     },
@@ -222,18 +223,18 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
   api.post(
     '/devices/get-last-messages',
     { access: P.DeviceListView, bodyLimit: 'upload', json: lastMessagesBody, sample: { json: { deviceIdentities: [SAMPLE_IDENTITY] } } },
-    async (c, { body }) => {
+    async (c, { body, user }) => {
       const { db, config } = deps(c);
-      return c.json((await lastMessages(db, body, config.now().getTime())) satisfies LastMessages);
+      return c.json((await lastMessages(db, tenantScope(user), body, config.now().getTime())) satisfies LastMessages);
     },
   );
 
   api.post(
     '/devices/download-last-messages-csv',
     { access: P.DeviceListView, bodyLimit: 'upload', json: lastMessagesBody, sample: { json: { deviceIdentities: [SAMPLE_IDENTITY] } } },
-    async (c, { body }) => {
+    async (c, { body, user }) => {
       const { db, config } = deps(c);
-      const { Items } = await lastMessages(db, body, config.now().getTime(), false);
+      const { Items } = await lastMessages(db, tenantScope(user), body, config.now().getTime(), false);
       if (!Items.length) throw badRequest(MSG.exportPayloadEmpty);
       return csv(c, 'TestingConfiguration', [
         ['Serial Number', 'Device Type', withZone('Date'), 'Message', 'Battery', 'Signal', 'Connected'],
@@ -265,14 +266,14 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
   api.post(
     '/ps-admin/devices/get-configurations',
     { access: P.DeviceListView, bodyLimit: 'upload', json: configurationListBody, sample: { json: { serialNumbers: ['SAMPLE-SERIAL'] } } },
-    async (c, { body }) => c.json((await configurationList(deps(c).db, body)) satisfies ConfigurationList),
+    async (c, { body, user }) => c.json((await configurationList(deps(c).db, tenantScope(user), body)) satisfies ConfigurationList),
   );
 
   api.post(
     '/ps-admin/devices/download-configurations-csv',
     { access: P.DeviceListView, bodyLimit: 'upload', json: configurationListBody, sample: { json: { serialNumbers: ['SAMPLE-SERIAL'] } } },
-    async (c, { body }) => {
-      const { Items } = await configurationList(deps(c).db, body, false);
+    async (c, { body, user }) => {
+      const { Items } = await configurationList(deps(c).db, tenantScope(user), body, false);
       if (!Items.length) throw badRequest(MSG.exportPayloadEmpty);
       return csv(c, 'CurrentConfiguration', [
         ['Serial Number', 'Device Type', 'Tracking', 'Fall Detection', 'Call 1 Type', 'Call 2 Type', withZone('Last Updated')],
@@ -296,15 +297,15 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
   api.post(
     '/ps-admin/devices/get-firmware-versions',
     { access: P.DeviceListView, bodyLimit: 'upload', json: firmwareVersionsBody, sample: { json: { serials: ['SAMPLE-SERIAL'] } } },
-    async (c, { body }) => c.json((await firmwareVersions(deps(c).db, body.serials)) satisfies FirmwareVersions),
+    async (c, { body, user }) => c.json((await firmwareVersions(deps(c).db, tenantScope(user), body.serials)) satisfies FirmwareVersions),
   );
 
   api.get(
     '/ps-admin/devices/get-configuration',
     { access: P.DeviceView, query: configurationBySerialQuery, sample: { query: { Serial: 'SAMPLE-SERIAL' } } },
-    async (c, { query }) => {
+    async (c, { query, user }) => {
       const { db, config } = deps(c);
-      const r = await deviceConfiguration(db, { serial: query.Serial }, config.now().getTime());
+      const r = await deviceConfiguration(db, tenantScope(user), { serial: query.Serial }, config.now().getTime());
       if (!r) throw deviceNotFound();
       return c.json(r satisfies DeviceConfigurationDto);
     },
@@ -313,9 +314,9 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
   api.get(
     '/ps-admin/devices/get-configuration-by-id',
     { access: P.DeviceView, query: configurationByIdQuery, sample: { query: { Id: SAMPLE_ID } } },
-    async (c, { query }) => {
+    async (c, { query, user }) => {
       const { db, config } = deps(c);
-      const r = await deviceConfiguration(db, { id: query.Id.toLowerCase() }, config.now().getTime());
+      const r = await deviceConfiguration(db, tenantScope(user), { id: query.Id.toLowerCase() }, config.now().getTime());
       if (!r) throw deviceNotFound();
       return c.json(r satisfies DeviceConfigurationDto);
     },
@@ -324,9 +325,10 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
   // ---------------------------------------------------------------- configuration requests and changes
 
   const refresh =
-    (kind: 'refresh-configuration' | 'refresh-firmware', message: string) => async (c: Ctx, input: { body: { serial: string }; user: { id: string } }) => {
+    (kind: 'refresh-configuration' | 'refresh-firmware', message: string) =>
+    async (c: Ctx, input: { body: { serial: string }; user: { id: string; tenantId: string } }) => {
       const { db, config } = deps(c);
-      const dev = (await devicesBySerials(db, [input.body.serial])).values().next().value;
+      const dev = (await devicesBySerials(db, tenantScope(input.user), [input.body.serial])).values().next().value;
       if (!dev) throw deviceNotFound();
       const at = config.now();
       await queueDesired(db, [dev.id], kind, null, input.user.id, at.toISOString());
@@ -367,7 +369,7 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
     },
     async (c, { body, user }) => {
       const { db, config } = deps(c);
-      const found = await devicesBySerials(db, body.serials);
+      const found = await devicesBySerials(db, tenantScope(user), body.serials);
       const missing = body.serials.filter((s) => !found.has(s.trim().toLowerCase()));
       if (missing.length)
         throw new ApiError(
@@ -422,11 +424,12 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
   api.get(
     '/api/v1/device/desired-configuration',
     { access: P.DeviceListView, query: desiredConfigurationQuery, sample: { query: { serial: 'SAMPLE-SERIAL' } } },
-    async (c, { query }) => {
+    async (c, { query, user }) => {
       const { db } = deps(c);
-      const dev = (await devicesBySerials(db, [query.serial])).values().next().value;
+      const scope = tenantScope(user);
+      const dev = (await devicesBySerials(db, scope, [query.serial])).values().next().value;
       if (!dev) throw deviceNotFound();
-      return c.json({ Items: await desiredList(db, dev.id) } satisfies DesiredConfigurationList);
+      return c.json({ Items: await desiredList(db, scope, dev.id) } satisfies DesiredConfigurationList);
     },
   );
 

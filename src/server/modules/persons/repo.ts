@@ -1,10 +1,13 @@
 // Database functions of the persons module: the person list, one person with its roles, and the
 // writes of the person routes. Each takes the database (or a transaction) first; checks, errors
-// and transactions belong to the routes.
+// and transactions belong to the routes. The reads take the caller's TenantScope
+// (tenant-scope.ts): a scoped caller sees the persons of their own tenant only, and another
+// tenant's person asked for by id answers as not found.
 import { narrowToScope, type PersonScope } from './scope.js';
 import { isLockedAt } from '../../auth/store.js';
 import { sql, type DB } from '../../db/index.js';
 import { likeEscape } from '../../util.js';
+import { byTenant, type TenantScope } from '../../tenant-scope.js';
 import type { RoleName } from '../../../shared/permissions.js';
 import type { RoleDto } from '../../../shared/schemas/reference.js';
 import { PERSON_PROFILE_KEYS, type PersonListItem, type PersonListQuery, type PersonRecord, type PhoneEntry } from '../../../shared/schemas/persons.js';
@@ -56,10 +59,14 @@ export async function rolesOf(db: DB, personIds: string[]): Promise<Map<string, 
   return map;
 }
 
-/** One person as the API shows it, with its etag; undefined when there is none. */
-export async function findPerson(db: DB, id: string, at: Date = new Date()): Promise<{ Person: PersonDto; Etag: string; tenantId: string } | undefined> {
-  const row = await db
-    .selectFrom('persons')
+/** One person (within the scope) as the API shows it, with its etag; undefined when there is none. */
+export async function findPerson(
+  db: DB,
+  tenant: TenantScope,
+  id: string,
+  at: Date = new Date(),
+): Promise<{ Person: PersonDto; Etag: string; tenantId: string } | undefined> {
+  const row = await byTenant(db.selectFrom('persons'), tenant, 'persons.tenantId')
     .select(['id', 'tenantId', 'firstName', 'lastName', 'email', 'isLocked', 'lockedUntil', 'personStatus', 'phoneNumbers', 'profile', 'etag'])
     .where('id', '=', id)
     .executeTakeFirst();
@@ -87,17 +94,19 @@ export async function findPerson(db: DB, id: string, at: Date = new Date()): Pro
  * never overlap.
  */
 /**
- * One page of the user list. `scope` narrows it to what the caller may see (persons/scope.ts);
- * `at` decides whether a temporary lock (lockedUntil) is still on.
+ * One page of the user list. `tenant` narrows it to the caller's tenant scope, `scope` to what
+ * the caller may see (persons/scope.ts); `at` decides whether a temporary lock (lockedUntil) is
+ * still on.
  */
 export async function listPersons(
   db: DB,
+  tenant: TenantScope,
   query: PersonListQuery,
   scope: PersonScope = 'directory',
   at: Date = new Date(),
 ): Promise<{ Items: PersonListItemDto[]; TotalCount: number }> {
   const dir = query.desc ? 'desc' : 'asc';
-  let base = narrowToScope(db.selectFrom('persons'), scope);
+  let base = narrowToScope(byTenant(db.selectFrom('persons'), tenant, 'persons.tenantId'), scope);
   const term = query.searchValue.replace(/\s+/g, ' ').toLowerCase();
   if (term) base = base.where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(term)}%`} escape '\\'`);
 
@@ -187,9 +196,12 @@ export async function emailTaken(db: DB, email: string): Promise<boolean> {
   return !!(await db.selectFrom('persons').select('id').where('email', '=', email).executeTakeFirst());
 }
 
-/** The fields the person writes check before they change a row. */
-export const findPersonForUpdate = (db: DB, id: string) =>
-  db.selectFrom('persons').select(['id', 'tenantId', 'email', 'etag', 'isLocked']).where('id', '=', id).executeTakeFirst();
+/** The fields the person writes check before they change a row (a person outside the scope: undefined). */
+export const findPersonForUpdate = (db: DB, tenant: TenantScope, id: string) =>
+  byTenant(db.selectFrom('persons'), tenant, 'persons.tenantId')
+    .select(['id', 'tenantId', 'email', 'etag', 'isLocked'])
+    .where('id', '=', id)
+    .executeTakeFirst();
 
 /** A new person (no password yet: the welcome/reset flow sets it) with its roles. Call inside a transaction. */
 export async function insertPerson(

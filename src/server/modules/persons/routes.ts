@@ -39,6 +39,7 @@ import {
   updatePersonNames,
 } from './repo.js';
 import { canSeePerson, personScope } from './scope.js';
+import { tenantScope } from '../../tenant-scope.js';
 
 const isUniqueViolation = (e: unknown) => {
   const code = (e as { code?: unknown } | null)?.code;
@@ -82,7 +83,7 @@ async function requestedTenant(c: Ctx, user: AuthUser): Promise<string> {
   const tenantId = normaliseId(raw);
   if (tenantId === PROVIDER_TENANT_ID) return tenantId;
   assertTenantAccess(user, tenantId);
-  const customer = await findCustomerByTenant(deps(c).db, tenantId);
+  const customer = await findCustomerByTenant(deps(c).db, tenantScope(user), tenantId);
   if (!customer) throw badRequest(PERSON_TEXT.unknownTenant);
   return tenantId;
 }
@@ -101,7 +102,7 @@ export function personRoutes(api: Api) {
     },
     async (c, { query, user }) => {
       const { db, config } = deps(c);
-      return c.json((await listPersons(db, query, personScope(user), config.now())) satisfies PersonList);
+      return c.json((await listPersons(db, tenantScope(user), query, personScope(user), config.now())) satisfies PersonList);
     },
   );
 
@@ -114,7 +115,7 @@ export function personRoutes(api: Api) {
     },
     async (c, { query, user }) => {
       const { db, config } = deps(c);
-      const found = await findPerson(db, query, config.now());
+      const found = await findPerson(db, tenantScope(user), query, config.now());
       if (!found || !(await canSeePerson(db, user, found.Person.Id))) throw notFound(MSG.userNotFound);
       return c.json({ Person: found.Person, Etag: found.Etag } satisfies PersonDetails);
     },
@@ -131,7 +132,7 @@ export function personRoutes(api: Api) {
       const { db, config, outbox } = deps(c);
       const p = body.person;
       const tenantId = await requestedTenant(c, user);
-      const customer = tenantId === PROVIDER_TENANT_ID ? undefined : await findCustomerByTenant(db, tenantId);
+      const customer = tenantId === PROVIDER_TENANT_ID ? undefined : await findCustomerByTenant(db, tenantScope(user), tenantId);
       const roleNames = await checkRoles(db, p.roleIds, tenantId);
       if (await emailTaken(db, p.emailAddress))
         throw new ApiError(409, PERSON_TEXT.duplicateEmail, CODE.duplicateEmail, { 'person.emailAddress': PERSON_TEXT.duplicateEmail });
@@ -179,7 +180,7 @@ export function personRoutes(api: Api) {
       const p = body.person;
       const etag = newEtag();
       await tx(db, async (trx) => {
-        const current = await findPersonForUpdate(trx, id);
+        const current = await findPersonForUpdate(trx, tenantScope(user), id);
         if (!current) throw notFound(MSG.userNotFound);
         assertTenantAccess(user, current.tenantId);
         if (p.emailAddress !== undefined && p.emailAddress !== current.email)
@@ -219,7 +220,7 @@ export function personRoutes(api: Api) {
     const id = pathId(c);
     const etag = newEtag();
     await tx(db, async (trx) => {
-      const current = await findPersonForUpdate(trx, id);
+      const current = await findPersonForUpdate(trx, tenantScope(user), id);
       if (!current) throw notFound(MSG.userNotFound);
       assertTenantAccess(user, current.tenantId);
       await unlockPerson(trx, id, { etag, at: config.now().toISOString() });
@@ -236,7 +237,7 @@ export function personRoutes(api: Api) {
   });
 
   api.get('/persons/get-own-profile', { access: P.ManageOwnProfile }, async (c, { user }) => {
-    const found = await findPerson(deps(c).db, user.id, deps(c).config.now());
+    const found = await findPerson(deps(c).db, tenantScope(user), user.id, deps(c).config.now());
     if (!found) throw notFound(MSG.userNotFound);
     return c.json({ Person: found.Person, Etag: found.Etag } satisfies OwnProfile);
   });
@@ -258,7 +259,7 @@ export function personRoutes(api: Api) {
       const p = body.person;
       const etag = newEtag();
       await tx(db, async (trx) => {
-        const current = await findPersonForUpdate(trx, user.id);
+        const current = await findPersonForUpdate(trx, tenantScope(user), user.id);
         if (!current) throw notFound(MSG.userNotFound);
         if (current.etag !== body.etag) throw conflict();
         const updated = await updatePersonNames(trx, user.id, body.etag, {

@@ -10,6 +10,7 @@ import { likeEscape } from '../../util.js';
 import type { AuthUser } from '../../http.js';
 import { P, ROLE_IDS } from '../../../shared/permissions.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
+import { byTenant, type TenantScope } from '../../tenant-scope.js';
 
 export const ARC_ROLE_IDS = [ROLE_IDS.ArcManagerRole, ROLE_IDS.ArcSupervisorRole, ROLE_IDS.ArcControllerRole];
 
@@ -52,12 +53,12 @@ export async function canSeePerson(db: DB, user: Pick<AuthUser, 'permissions'>, 
 
 /**
  * Palette search candidates for the 'arc-staff' scope: ARC staff whose name or e-mail contains
- * the (lower-cased) query. The centre's staff are few, so this scans them instead of using the
+ * the (lower-cased) query, within the tenant scope (the centre's staff are of the provider
+ * tenant, so a customer's scope finds none). The centre's staff are few, so this scans them instead of using the
  * directory-wide indexes (whose capped candidate lists could be all customer-side persons).
  */
-export function arcStaffMatching(db: DB, q: string, limit: number) {
-  return db
-    .selectFrom('persons')
+export function arcStaffMatching(db: DB, tenant: TenantScope, q: string, limit: number) {
+  return byTenant(db.selectFrom('persons'), tenant, 'persons.tenantId')
     .select(['persons.id', 'persons.firstName', 'persons.lastName', 'persons.email', 'persons.createdAt'])
     .where(arcStaff)
     .where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(q)}%`} escape '\\'`)

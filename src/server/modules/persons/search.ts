@@ -15,7 +15,7 @@ export const personSearch: SearchProvider<PersonRow> = {
   // The ARC manager finds the centre's staff only (persons/scope.ts): a few rows, scanned directly.
   prefix: (ctx) =>
     ctx.personScope === 'arc-staff'
-      ? [arcStaffMatching(ctx.db, ctx.qj, 200)]
+      ? [arcStaffMatching(ctx.db, ctx.tenant, ctx.qj, 200)]
       : [
           range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("firstName" || ' ' || "lastName")`),
           range<PersonRow>(ctx, 'persons', PERSON_COLS, `lower("lastName")`),

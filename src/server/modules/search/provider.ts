@@ -2,7 +2,9 @@
 // matches the query, how it is scored and shown), plus the building blocks the providers share.
 // Candidates come from indexes only (B-tree prefix ranges, then trigram substring lookups when the
 // prefix tiers cannot fill the page), each source capped with LIMIT; ranking happens in the
-// service (./service.ts), on the few candidate rows, from their real field values.
+// service (./service.ts), on the few candidate rows, from their real field values. Every source
+// is narrowed by the caller's tenant scope (tenant-scope.ts) before its cap, so a scoped caller's
+// candidates are their own tenant's rows, as many as anyone else's.
 //
 // Tiers: exact (3) > prefix (2) > substring (1). A provider's score is usually tier + 0.9 ×
 // (query length / field length), so within a tier the shorter field wins; ties go to the more
@@ -13,6 +15,7 @@ import type { Permission } from '../../../shared/permissions.js';
 import type { SearchHit, SearchKind, SearchMatched } from '../../../shared/schemas/search.js';
 import { likeEscape } from '../../util.js';
 import { cpLength } from './keys.js';
+import { scopePredicate, type TenantScope } from '../../tenant-scope.js';
 
 export type Tier = 1 | 2 | 3;
 export type Match = { tier: Tier; matched: SearchMatched; raw: number };
@@ -39,6 +42,8 @@ export type SearchCtx = {
   trigram: boolean;
   /** which persons the caller may find (persons/scope.ts); 'directory' when absent */
   personScope?: 'directory' | 'arc-staff';
+  /** whose rows the caller may find */
+  tenant: TenantScope;
 };
 
 /** One group of the palette's results. Each module that owns a kind of record registers one. */
@@ -96,18 +101,42 @@ const rows = <R>(q: RawBuilder<R>, db: DB) => q.execute(db).then((r) => r.rows);
 /** `key` as indexed: PostgreSQL indexes carry COLLATE "C" so ranges and ORDER BY are byte order. */
 const keyOf = (ctx: SearchCtx, expr: string) => sql.raw(ctx.pg ? `${expr} collate "C"` : expr);
 
+/** Where each searched table keeps its tenant: a customer id or a tenant id. */
+const TENANT_COLUMN: Record<string, ['customerId' | 'tenantId', string]> = {
+  devices: ['customerId', 'devices.customerId'],
+  customers: ['tenantId', 'customers.tenantId'],
+  persons: ['tenantId', 'persons.tenantId'],
+  alarmReports: ['customerId', 'alarmReports.customerId'],
+};
+
+/** ` and <the table's rows of the caller's tenant>`, or nothing for every tenant. */
+function inScope(ctx: SearchCtx, table: string): RawBuilder<unknown> {
+  const col = TENANT_COLUMN[table];
+  if (!col) throw new Error(`search: no tenant column known for '${table}'`);
+  const p = scopePredicate(ctx.tenant, col[0], col[1]);
+  return p ? sql` and ${p}` : sql.raw('');
+}
+
 /** Exact + prefix candidates from one B-tree range, in index order (exact match first). */
 export function range<R>(ctx: SearchCtx, table: string, cols: string, keyExpr: string, opts: { thenBy?: string; lo?: string; hi?: string } = {}) {
   const k = keyOf(ctx, keyExpr);
   const lo = opts.lo ?? ctx.qs;
   const hi = opts.hi ?? ctx.qsEnd;
   const then = opts.thenBy ? sql.raw(`, ${opts.thenBy}`) : sql.raw('');
-  return rows(sql<R>`select ${sql.raw(cols)} from ${sql.table(table)} where ${k} >= ${lo} and ${k} < ${hi} order by ${k}${then} limit ${ctx.cap}`, ctx.db);
+  return rows(
+    sql<R>`select ${sql.raw(cols)} from ${sql.table(table)} where ${k} >= ${lo} and ${k} < ${hi}${inScope(ctx, table)} order by ${k}${then} limit ${ctx.cap}`,
+    ctx.db,
+  );
 }
 
-/** SQLite FTS5 candidates, newest rowid first. */
+/** SQLite FTS5 candidates, newest rowid first (a scoped caller's: the newest of their tenant's). */
 export function fts<R>(ctx: SearchCtx, table: string, cols: string, match: string, cap: number) {
   const f = `${table}_fts`;
+  if (!ctx.tenant.all)
+    return rows(
+      sql<R>`select ${sql.raw(cols)} from ${sql.table(table)} where rowid in (select rowid from ${sql.table(f)} where ${sql.table(f)} match ${match})${inScope(ctx, table)} order by rowid desc limit ${cap}`,
+      ctx.db,
+    );
   return rows(
     sql<R>`select ${sql.raw(cols)} from ${sql.table(table)} where rowid in (select rowid from ${sql.table(f)} where ${sql.table(f)} match ${match} order by rowid desc limit ${cap})`,
     ctx.db,
@@ -120,5 +149,8 @@ export function trgm<R>(ctx: SearchCtx, table: string, cols: string, likes: [str
     likes.map(([expr, value]) => sql`${sql.raw(expr)} like ${'%' + likeEscape(value) + '%'}`),
     sql` or `,
   );
-  return rows(sql<R>`select ${sql.raw(cols)} from ${sql.table(table)} where ${where} order by ${sql.raw(orderBy)} limit ${ctx.subCap}`, ctx.db);
+  return rows(
+    sql<R>`select ${sql.raw(cols)} from ${sql.table(table)} where (${where})${inScope(ctx, table)} order by ${sql.raw(orderBy)} limit ${ctx.subCap}`,
+    ctx.db,
+  );
 }

@@ -4,7 +4,7 @@
 import type { Api } from '../../http.js';
 import { searchQuerySchema } from '../../../shared/schemas/search.js';
 import type { SearchService } from './service.js';
-import { tenantMayUse } from '../../tenant-scope.js';
+import { tenantMayUse, tenantScope } from '../../tenant-scope.js';
 
 export function searchRoutes(api: Api, search: SearchService) {
   api.get('/api/search', { access: 'signed-in', query: searchQuerySchema, sample: { query: { q: 'a' } } }, async (c, { query, user }) =>
@@ -13,6 +13,7 @@ export function searchRoutes(api: Api, search: SearchService) {
       await search.search(
         query,
         user.permissions.filter((p) => tenantMayUse(user, p)),
+        tenantScope(user),
       ),
     ),
   );

@@ -15,6 +15,7 @@ import {
 import { asciiLower, cpLength, prefixEnd, queryPhoneKey } from './keys.js';
 import type { Match, SearchCtx, SearchProvider } from './provider.js';
 import { personScope } from '../persons/scope.js';
+import type { TenantScope } from '../../tenant-scope.js';
 
 export type { SearchCtx, SearchProvider } from './provider.js';
 
@@ -43,7 +44,7 @@ async function runGroup<R extends { id: string }>(p: SearchProvider<R>, ctx: Sea
   return { kind: p.kind, label: SEARCH_GROUP_LABELS[p.kind], hits };
 }
 
-export function searchContext(db: DB, q: string, limit: number): SearchCtx {
+export function searchContext(db: DB, q: string, limit: number, tenant: TenantScope): SearchCtx {
   const pg = isPostgres(db);
   const qs = pg ? q.toLowerCase() : asciiLower(q);
   const qlen = cpLength(q);
@@ -60,6 +61,7 @@ export function searchContext(db: DB, q: string, limit: number): SearchCtx {
     cap: Math.min(limit * 3, 100),
     subCap: Math.min(Math.max(limit * 4, 32), 200),
     trigram: qlen >= 3,
+    tenant,
   };
 }
 
@@ -76,11 +78,11 @@ export function createSearchService(db: DB) {
       providers.push(p as unknown as SearchProvider);
     },
     kinds: (): SearchKind[] => providers.map((p) => p.kind),
-    /** Runs the search for a caller holding `permissions`. Groups the caller may not see are skipped. */
-    async search(input: SearchInput, permissions: readonly string[]): Promise<SearchResponse> {
+    /** Runs the search for a caller holding `permissions`, over the rows of `tenant`. Groups the caller may not see are skipped. */
+    async search(input: SearchInput, permissions: readonly string[], tenant: TenantScope): Promise<SearchResponse> {
       const q = input.q.trim();
       if (!q) return { query: q, groups: [] };
-      const ctx: SearchCtx = { ...searchContext(db, q, input.limit), personScope: personScope({ permissions: permissions as Permission[] }) };
+      const ctx: SearchCtx = { ...searchContext(db, q, input.limit, tenant), personScope: personScope({ permissions: permissions as Permission[] }) };
       const mine = providers.filter((p) => permissions.includes(p.permission) && (input.scope === 'all' || SEARCH_SCOPE_OF_KIND[p.kind] === input.scope));
       const order = (k: SearchKind) => providers.findIndex((p) => p.kind === k);
       const best = (g: SearchGroup) => g.hits[0]?.score ?? 0; // groups without hits are dropped below
