@@ -12,7 +12,7 @@ import { newEtag, newId, likeEscape } from '../../util.js';
 import { ftsPhrase, queryPhoneKey } from '../search/keys.js';
 import { ApiError } from '../../http.js';
 import { CODE } from '../../../shared/messages.js';
-import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, lookupName } from '../../../shared/codes.js';
+import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, type Lookup } from '../../../shared/codes.js';
 import { nameRankSql, nullsLastSql } from './order.js';
 import {
   DEVICE_CODE,
@@ -42,24 +42,32 @@ function chunks<T>(a: readonly T[], n = CHUNK): T[][] {
   return out;
 }
 
-const lookup = (list: typeof DEVICE_TYPES, value: number) => ({ value, name: lookupName(list, value) ?? String(value) });
+/** Code → name of a code table ('Unknown' for a code not in it, as lookupName). */
+const namesOf = (list: readonly Lookup[]) => new Map(list.map((l) => [l.Value, l.Name]));
+const TYPE_NAMES = namesOf(DEVICE_TYPES);
+const STATUS_NAMES = namesOf(ASSET_STATUSES);
+const SIM_TYPE_NAMES = namesOf(SIM_TYPES);
+const lookup = (names: ReadonlyMap<number, string>, value: number) => ({ value, name: names.get(value) ?? 'Unknown' });
 
-export function toDto(r: Row): DeviceDto {
+/** What toDto reads of a row. */
+type DtoRow = Pick<Row, (typeof DTO_COLUMNS)[number] | 'customerName' | 'customerTenantId'>;
+
+export function toDto(r: DtoRow): DeviceDto {
   return {
     id: r.id,
     etag: r.etag,
     serialNumber: r.serialNumber,
     imei: r.imei,
     imsi: r.imsi,
-    type: lookup(DEVICE_TYPES, r.type),
+    type: lookup(TYPE_NAMES, r.type),
     phoneNumber: r.phoneNumber,
     simPhoneNumber: r.simPhoneNumber,
     simSerial: r.simSerial,
     simTypeId: r.simTypeId,
-    simType: r.simTypeId == null ? null : lookup(SIM_TYPES, r.simTypeId),
+    simType: r.simTypeId == null ? null : lookup(SIM_TYPE_NAMES, r.simTypeId),
     simStatus: r.simStatus == null ? null : { name: r.simStatus },
     supplier: r.supplier,
-    status: lookup(ASSET_STATUSES, r.status),
+    status: lookup(STATUS_NAMES, r.status),
     customerAccountId: r.customerId,
     customerAccountTenantId: r.customerTenantId,
     customer: r.customerName,
@@ -74,6 +82,50 @@ export function toDto(r: Row): DeviceDto {
     isAllocatable: r.customerId == null && ALLOCATABLE_STATUSES.includes(r.status),
   };
 }
+
+/** The columns toDto reads: the device's (customerName and customerTenantId come from its customer). */
+const DTO_COLUMNS = [
+  'id',
+  'etag',
+  'serialNumber',
+  'imei',
+  'imsi',
+  'type',
+  'phoneNumber',
+  'simPhoneNumber',
+  'simSerial',
+  'simTypeId',
+  'simStatus',
+  'supplier',
+  'status',
+  'customerId',
+  'orderNumber',
+  'isUserAssigned',
+  'firmwareVersion',
+  'lastConfigurationDate',
+  'dateReceived',
+  'lastUpdated',
+  'addedToSystem',
+] as const satisfies readonly (keyof DeviceTable)[];
+
+/**
+ * Many devices with their customer, each row read as one JSON object (json_object on SQLite,
+ * json_build_object on PostgreSQL) of the columns toDto reads. better-sqlite3 hands over each
+ * column of each row with a call of its own: for 5,000 devices that took ~135 ms CPU of the
+ * 1,000,000-device benchmark, against ~80 ms for one JSON text per row parsed by V8.
+ */
+async function manyRows(db: DB, where: (q: ReturnType<typeof joined>) => ReturnType<typeof joined>): Promise<DtoRow[]> {
+  const fields = [
+    ...DTO_COLUMNS.map((c) => [c, sql.ref(`d.${c}`)] as const),
+    ['customerName', sql.ref('c.name')] as const,
+    ['customerTenantId', sql.ref('c.tenantId')] as const,
+  ].flatMap(([name, ref]) => [sql.lit(name), ref]);
+  const object = sql<unknown>`${sql.raw(isPostgres(db) ? 'json_build_object' : 'json_object')}(${sql.join(fields)})`;
+  const rows = await where(joined(db)).select(object.as('r')).execute();
+  return rows.map(({ r }) => (typeof r === 'string' ? JSON.parse(r) : r) as DtoRow);
+}
+
+const joined = (db: DB) => db.selectFrom('devices as d').leftJoin('customers as c', 'c.id', 'd.customerId');
 
 function base(db: DB) {
   return db
@@ -345,7 +397,7 @@ function serialIn(db: DB, keys: string[]) {
 export async function devicesBySerials(db: DB, serials: string[]): Promise<Map<string, DeviceDto>> {
   const keys = [...new Set(serials.map(serialKey))];
   const out = new Map<string, DeviceDto>();
-  for (const part of chunks(keys)) for (const r of (await base(db).where(serialIn(db, part)).execute()) as Row[]) out.set(serialKey(r.serialNumber), toDto(r));
+  for (const part of chunks(keys)) for (const r of await manyRows(db, (q) => q.where(serialIn(db, part)))) out.set(serialKey(r.serialNumber), toDto(r));
   return out;
 }
 
@@ -357,7 +409,7 @@ export async function findDeviceBySerial(db: DB, serial: string): Promise<Device
 export async function listDevicesByIds(db: DB, ids: string[]): Promise<DeviceDto[]> {
   const unique = [...new Set(ids)];
   const byId = new Map<string, DeviceDto>();
-  for (const part of chunks(unique)) for (const r of (await base(db).where('d.id', 'in', part).execute()) as Row[]) byId.set(r.id, toDto(r));
+  for (const part of chunks(unique)) for (const r of await manyRows(db, (q) => q.where('d.id', 'in', part))) byId.set(r.id, toDto(r));
   return unique.flatMap((id) => byId.get(id) ?? []);
 }
 
