@@ -19,11 +19,14 @@ import type { DB } from '../../src/server/db/index.js';
 import { rebuildSql } from '../../src/server/modules/alarm-reports/aggregates.js';
 import { ROOT } from './browser.js';
 import { percentileOf, pick, rng } from './stats.js';
-import { benchApp, load, log, newPostgres, newSqlite, onKeptData, postgresLoaded, r1, runAlone, sqliteLoaded, type Dialect, type Figures, type KeptData } from './harness/kept-data.js';
+import * as kept from './harness/kept-data.js';
+
+const { log, load, r1 } = kept;
+type Figures = kept.Figures;
 
 const N = Number(process.env.ALARM_BENCH_ROWS ?? 1_000_000);
-const LABEL = N >= 1_000_000 ? `${N / 1_000_000}m` : `${N / 1000}k`;
-const KEPT: KeptData = {
+const LABEL = kept.sizeLabel(N);
+const KEPT: kept.KeptData = {
   what: 'alarm reports',
   size: N,
   sqliteFile: join(ROOT, `.tmp/bench-alarms/alarms-${LABEL}.sqlite`),
@@ -106,7 +109,6 @@ const COLUMNS = [
 ] as const;
 const PG_TYPES = ['text', 'text', 'text', 'int', 'int', 'int', 'int', 'text', 'text', 'int', 'text', 'text', 'text', 'text', 'text', 'int', 'int'];
 
-
 function uuid(r: () => number) {
   const h = Array.from({ length: 32 }, () => Math.floor(r() * 16).toString(16)).join('');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
@@ -154,7 +156,7 @@ const INSERT_HEAD = `insert into "alarmReports" (${COLUMNS.map((c) => `"${c}"`).
 
 async function loadSqlite() {
   const t0 = performance.now();
-  const raw = await newSqlite(KEPT);
+  const raw = await kept.newSqlite(KEPT);
   raw.pragma('cache_size = -262144');
   // Insert triggers are set aside for the load and their work done set-based afterwards (the
   // statistics rebuilt, the trigram tables filled), then the same triggers are put back.
@@ -179,12 +181,12 @@ async function loadSqlite() {
   for (const q of rebuildSql(false)) raw.exec(q);
   for (const t of triggers) raw.exec(t.sql);
   for (const t of ['alarmReports_fts', 'alarmReports_serial_fts']) raw.exec(`insert into "${t}" ("${t}") values ('optimize')`);
-  sqliteLoaded(KEPT, raw);
+  kept.sqliteLoaded(KEPT, raw);
 }
 
 async function loadPostgres() {
   const t0 = performance.now();
-  const c = await newPostgres(KEPT);
+  const c = await kept.newPostgres(KEPT);
   // The statistics trigger is set aside for the load and the statistics rebuilt set-based after.
   await c.query(`alter table "alarmReports" disable trigger "alarmStats_aiud"`);
   const insert = `${INSERT_HEAD} select *, null, 0, null, '{}', '{}', '"e"' from unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
@@ -201,14 +203,14 @@ async function loadPostgres() {
   }
   for (const q of rebuildSql(true)) await c.query(q);
   await c.query(`alter table "alarmReports" enable trigger "alarmStats_aiud"`);
-  await postgresLoaded(KEPT, c);
+  await kept.postgresLoaded(KEPT, c);
 }
 
 /**
  * Insert p95 of single reports, with the statistics triggers and without them (dropped inside the
  * same kind of rolled-back transaction), so the figure is what the statistics add to a write.
  */
-async function insertCost(db: DB, dialect: Dialect, f: Figures) {
+async function insertCost(db: DB, dialect: kept.Dialect, f: Figures) {
   const next = rowStream(1009); // other ids than the loaded reports
   const rows = Array.from({ length: 400 }, () => next());
   const triggers = dialect === 'pg' ? ['alarmStats_aiud', 'alarmStats_au'] : ['alarmStats_ai', 'alarmStats_ad', 'alarmStats_au'];
@@ -248,9 +250,9 @@ async function insertCost(db: DB, dialect: Dialect, f: Figures) {
   );
 }
 
-async function measureDialect(dialect: Dialect, db: DB): Promise<Figures> {
+async function measureDialect(dialect: kept.Dialect, db: DB): Promise<Figures> {
   const f: Figures = {};
-  const { send, close } = await benchApp(db, NOW);
+  const { send, close } = await kept.benchApp(db, NOW);
   const call = async (path: string, body?: unknown) => (await send(path, body)).json();
   const time = async (name: string, goal: number, path: string, bodies: unknown[], rounds = 3) => {
     for (const b of bodies.slice(0, 3)) await call(path, b); // warm-up
@@ -324,7 +326,7 @@ async function measureDialect(dialect: Dialect, db: DB): Promise<Figures> {
 }
 
 export async function benchAlarmReports(): Promise<Figures> {
-  return onKeptData(KEPT, { rows: N }, { loadSqlite, loadPostgres, measure: measureDialect, skipPg: process.env.ALARM_BENCH_PG === '0' });
+  return kept.onKeptData(KEPT, { rows: N }, { loadSqlite, loadPostgres, measure: measureDialect, skipPg: process.env.ALARM_BENCH_PG === '0' });
 }
 
-runAlone(import.meta.url, benchAlarmReports);
+kept.runAlone(import.meta.url, benchAlarmReports);

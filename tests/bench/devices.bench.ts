@@ -45,6 +45,7 @@ import {
   postgresLoaded,
   r1,
   runAlone,
+  sizeLabel,
   sqliteLoaded,
   type Dialect,
   type Figures,
@@ -52,7 +53,7 @@ import {
 } from './harness/kept-data.js';
 
 const N = Number(process.env.BENCH_DEVICES ?? 1_000_000);
-const LABEL = N >= 1_000_000 ? `${N / 1_000_000}m` : `${N / 1000}k`;
+const LABEL = sizeLabel(N);
 const CUSTOMERS = Math.max(10, Math.min(20_000, Math.round(N / 50)));
 const SQLITE_FILE = join(ROOT, `.tmp/bench-devices/devices-${LABEL}.sqlite`);
 const PG_DB = `bench_devices_${LABEL}`;
@@ -83,7 +84,6 @@ const STATUS_WEIGHTS: [number, number][] = [
   [STATUS.NonReturnedDevice_Cancelled, 0.015],
 ];
 const ORDER_NUMBERS = Math.max(10, Math.round(N / 50));
-
 
 // ---------------------------------------------------------------- data
 
@@ -499,30 +499,36 @@ export async function benchDevices(): Promise<Figures> {
   log(`load ${load()} (2 cores; other work may be running)`);
   let samples: Sample[] = [];
   let known: string[] = [];
-  return onKeptData(KEPT, { devices: N }, {
-    loadSqlite,
-    loadPostgres,
-    skipPg: process.env.BENCH_DEVICES_PG === '0',
-    beforeSqlite: () => {
-      const raw = new SQLite(SQLITE_FILE, { readonly: true });
-      samples = raw
-        .prepare(`select serialNumber, imei, orderNumber from devices where orderNumber is not null and rowid % 4999 = 7 limit 200`)
-        .all() as Sample[];
-      known = (raw.prepare(`select serialNumber from devices where rowid % 197 = 3 limit 4900`).all() as { serialNumber: string }[]).map((x) => x.serialNumber);
-      raw.close();
+  return onKeptData(
+    KEPT,
+    { devices: N },
+    {
+      loadSqlite,
+      loadPostgres,
+      skipPg: process.env.BENCH_DEVICES_PG === '0',
+      beforeSqlite: () => {
+        const raw = new SQLite(SQLITE_FILE, { readonly: true });
+        samples = raw
+          .prepare(`select serialNumber, imei, orderNumber from devices where orderNumber is not null and rowid % 4999 = 7 limit 200`)
+          .all() as Sample[];
+        known = (raw.prepare(`select serialNumber from devices where rowid % 197 = 3 limit 4900`).all() as { serialNumber: string }[]).map(
+          (x) => x.serialNumber,
+        );
+        raw.close();
+      },
+      measure: async (dialect, db) => {
+        // statistics for indexes a migration added since the load (the loader ran ANALYZE)
+        if (dialect === 'sqlite') await sql`analyze`.execute(db);
+        const f = await measureDialect(dialect, db, samples, known);
+        const plans = await checkPlans(dialect, (l) =>
+          dialect === 'sqlite'
+            ? new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(SQLITE_FILE, { readonly: true }) }), log: l })
+            : new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: pgUrl(PG_DB), max: 2 }) }), log: l }),
+        );
+        return { ...f, ...plans };
+      },
     },
-    measure: async (dialect, db) => {
-      // statistics for indexes a migration added since the load (the loader ran ANALYZE)
-      if (dialect === 'sqlite') await sql`analyze`.execute(db);
-      const f = await measureDialect(dialect, db, samples, known);
-      const plans = await checkPlans(dialect, (l) =>
-        dialect === 'sqlite'
-          ? new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(SQLITE_FILE, { readonly: true }) }), log: l })
-          : new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: pgUrl(PG_DB), max: 2 }) }), log: l }),
-      );
-      return { ...f, ...plans };
-    },
-  });
+  );
 }
 
 runAlone(import.meta.url, benchDevices);

@@ -79,7 +79,9 @@ beforeAll(async () => {
   // 48 devices: two of every customer's in one multi-row insert, the rest one by one; 12 in stock
   for (let i = 0; i < 48; i++) {
     const owner = i < 36 ? customers[i % customers.length]! : null;
-    devices.push(deviceRow({ serialNumber: `CS-${String((i * 37) % 100).padStart(3, '0')}`, status: owner ? ALLOCATED : STOCK, customerId: owner?.id ?? null }));
+    devices.push(
+      deviceRow({ serialNumber: `CS-${String((i * 37) % 100).padStart(3, '0')}`, status: owner ? ALLOCATED : STOCK, customerId: owner?.id ?? null }),
+    );
   }
   await t.db.insertInto('devices').values(devices.slice(0, 12)).execute();
   for (const d of devices.slice(12)) await t.db.insertInto('devices').values(d).execute();
@@ -128,7 +130,15 @@ describe('sorted by Customer', () => {
       }),
     );
     expect(released.updated).toBe(2);
-    const moved = await t.db.selectFrom('devices').select(['serialNumber', 'customerId']).where('id', 'in', stock.slice(0, 3).map((d) => d.id)).execute();
+    const moved = await t.db
+      .selectFrom('devices')
+      .select(['serialNumber', 'customerId'])
+      .where(
+        'id',
+        'in',
+        stock.slice(0, 3).map((d) => d.id),
+      )
+      .execute();
     expect(moved.every((d) => d.customerId === north!.id)).toBe(true);
     await expectCustomerOrder();
     const asc = await listed(false, 100);
@@ -173,36 +183,40 @@ describe('sorted by Customer', () => {
 });
 
 describe('two transactions at once (PostgreSQL; SQLite has one writer)', () => {
-  const keyOf = async (id: string) => (await t.db.selectFrom('devices').select('customerSortName').where('id', '=', id).executeTakeFirstOrThrow()).customerSortName;
+  const keyOf = async (id: string) =>
+    (await t.db.selectFrom('devices').select('customerSortName').where('id', '=', id).executeTakeFirstOrThrow()).customerSortName;
   const pause = () => new Promise((r) => setTimeout(r, 300));
 
-  test.runIf(pgSelected())('a customer renamed while a device is being allocated to it, and the other way round: the device ends with the new name', async () => {
-    const c = await insertCustomer(t.db, { name: 'Race Before' });
-    const first = deviceRow({ serialNumber: 'RACE-1' });
-    const second = deviceRow({ serialNumber: 'RACE-2' });
-    await t.db.insertInto('devices').values([first, second]).execute();
-    // the allocation first, the rename while it is open
-    await t.db.connection().execute(async (a) => {
-      await sql`begin`.execute(a);
-      await a.updateTable('devices').set({ customerId: c.id, status: ALLOCATED }).where('id', '=', first.id).execute();
-      const rename = t.db.updateTable('customers').set({ name: 'Race After' }).where('id', '=', c.id).execute();
-      await pause();
-      await sql`commit`.execute(a);
-      await rename;
-    });
-    expect(await keyOf(first.id)).toBe('Race After');
-    // the rename first, the allocation while it is open
-    await t.db.connection().execute(async (a) => {
-      await sql`begin`.execute(a);
-      await a.updateTable('customers').set({ name: 'Race Again' }).where('id', '=', c.id).execute();
-      const allocation = t.db.updateTable('devices').set({ customerId: c.id, status: ALLOCATED }).where('id', '=', second.id).execute();
-      await pause();
-      await sql`commit`.execute(a);
-      await allocation;
-    });
-    expect([await keyOf(first.id), await keyOf(second.id)]).toEqual(['Race Again', 'Race Again']);
-    await t.db.deleteFrom('devices').where('id', 'in', [first.id, second.id]).execute();
-  });
+  test.runIf(pgSelected())(
+    'a customer renamed while a device is being allocated to it, and the other way round: the device ends with the new name',
+    async () => {
+      const c = await insertCustomer(t.db, { name: 'Race Before' });
+      const first = deviceRow({ serialNumber: 'RACE-1' });
+      const second = deviceRow({ serialNumber: 'RACE-2' });
+      await t.db.insertInto('devices').values([first, second]).execute();
+      // the allocation first, the rename while it is open
+      await t.db.connection().execute(async (a) => {
+        await sql`begin`.execute(a);
+        await a.updateTable('devices').set({ customerId: c.id, status: ALLOCATED }).where('id', '=', first.id).execute();
+        const rename = t.db.updateTable('customers').set({ name: 'Race After' }).where('id', '=', c.id).execute();
+        await pause();
+        await sql`commit`.execute(a);
+        await rename;
+      });
+      expect(await keyOf(first.id)).toBe('Race After');
+      // the rename first, the allocation while it is open
+      await t.db.connection().execute(async (a) => {
+        await sql`begin`.execute(a);
+        await a.updateTable('customers').set({ name: 'Race Again' }).where('id', '=', c.id).execute();
+        const allocation = t.db.updateTable('devices').set({ customerId: c.id, status: ALLOCATED }).where('id', '=', second.id).execute();
+        await pause();
+        await sql`commit`.execute(a);
+        await allocation;
+      });
+      expect([await keyOf(first.id), await keyOf(second.id)]).toEqual(['Race Again', 'Race Again']);
+      await t.db.deleteFrom('devices').where('id', 'in', [first.id, second.id]).execute();
+    },
+  );
 });
 
 describe('sorted by Type', () => {
@@ -211,7 +225,11 @@ describe('sorted by Type', () => {
     await t.db.insertInto('devices').values(badges).execute();
     for (const desc of [false, true]) {
       const body = await ok<DeviceList>(
-        await t.request('/api/v1/device/get-list', { method: 'POST', token: admin, json: { orderBy: 'Type', desc, deviceTypeIds: [42, 52, 140], pageSize: 10 } }),
+        await t.request('/api/v1/device/get-list', {
+          method: 'POST',
+          token: admin,
+          json: { orderBy: 'Type', desc, deviceTypeIds: [42, 52, 140], pageSize: 10 },
+        }),
       );
       const shown = body.devices.map((d) => `${deviceTypeDisplayName(d.type)} ${d.serialNumber}`);
       const asc = ['badge (140) BADGE-1', 'badge (140) BADGE-4', 'badge (42) BADGE-2', 'badge (42) BADGE-5', 'badge (52) BADGE-0', 'badge (52) BADGE-3'];

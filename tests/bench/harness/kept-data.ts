@@ -29,6 +29,9 @@ export const load = () =>
     .map((x) => x.toFixed(1))
     .join(' ');
 
+/** A data set's size in its file and database names: 1m, 20k. */
+export const sizeLabel = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}m` : `${n / 1000}k`);
+
 const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**

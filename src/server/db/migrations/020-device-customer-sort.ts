@@ -25,9 +25,7 @@ const nameOf = (row: 'new') => `(select c.name from customers c where c.id = ${r
 async function sqliteTriggers(db: Kysely<any>) {
   // A device inserted or given another customer: its key from the customer row (is not: null-safe).
   const fix = `update devices set ${KEY} = ${nameOf('new')} where rowid = new.rowid;`;
-  await sql
-    .raw(`create trigger devices_customer_sort_insert after insert on devices when new.${KEY} is not ${nameOf('new')} begin ${fix} end`)
-    .execute(db);
+  await sql.raw(`create trigger devices_customer_sort_insert after insert on devices when new.${KEY} is not ${nameOf('new')} begin ${fix} end`).execute(db);
   await sql
     .raw(
       `create trigger devices_customer_sort_update after update of "customerId", ${KEY} on devices
