@@ -204,15 +204,6 @@ export const isValidId = (id: unknown): id is string => typeof id === 'string' &
 /** Normalise a valid id to its bare first GUID, lower-case. */
 export const normaliseId = (id: string) => (id.replace(/[{}]/g, '').split(':', 1)[0] ?? '').toLowerCase();
 
-/**
- * Sort position of each code by the name users see: names compared case-insensitively in byte
- * order (the rule every text sort follows); codes sharing a name share a position.
- */
-export function nameRanks(list: Lookup[]): Map<number, number> {
-  const names = [...new Set(list.map((l) => l.Name.toLowerCase()))].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-  return new Map(list.map((l) => [l.Value, names.indexOf(l.Name.toLowerCase())]));
-}
-
 // ---------------------------------------------------------------- display names
 // What the user reads for a code: statuses in words (not the code names), device types with their
 // code where several types share a name (the three 'badge' types 42, 52 and 140).

@@ -13,31 +13,26 @@
 // weighted to recent, 2,000 person names, 400 accounts and 40 controllers.
 // Imported by tests/bench/run.ts (`npm run bench -- alarm-reports`); ALARM_BENCH_ROWS overrides the
 // size, ALARM_BENCH_PG=0 skips PostgreSQL.
-import SQLite from 'better-sqlite3';
-import pg from 'pg';
 import { sql } from 'kysely';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { createApp } from '../../src/server/app.js';
-import { testConfig } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
-import { openPostgres, openSqlite, type DB } from '../../src/server/db/index.js';
-import { migrateToLatest } from '../../src/server/db/migrations.js';
-import { seedReferenceData } from '../../src/server/seed/reference.js';
-import { issueAccessToken } from '../../src/server/auth/tokens.js';
-import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
+import type { DB } from '../../src/server/db/index.js';
 import { rebuildSql } from '../../src/server/modules/alarm-reports/aggregates.js';
 import { ROOT } from './browser.js';
 import { percentileOf, pick, rng } from './stats.js';
+import * as kept from './harness/kept-data.js';
+
+const { log, load, r1 } = kept;
+type Figures = kept.Figures;
 
 const N = Number(process.env.ALARM_BENCH_ROWS ?? 1_000_000);
-const LABEL = N >= 1_000_000 ? `${N / 1_000_000}m` : `${N / 1000}k`;
-const DIR = join(ROOT, '.tmp/bench-alarms');
-const SQLITE_FILE = join(DIR, `alarms-${LABEL}.sqlite`);
-const SQLITE_READY = `${SQLITE_FILE}.ready`;
-const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-const PG_DB = `bench_alarms_${LABEL}`;
+const LABEL = kept.sizeLabel(N);
+const KEPT: kept.KeptData = {
+  what: 'alarm reports',
+  size: N,
+  sqliteFile: join(ROOT, `.tmp/bench-alarms/alarms-${LABEL}.sqlite`),
+  pgDb: `bench_alarms_${LABEL}`,
+  readyColumn: 'rows',
+};
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -114,14 +109,6 @@ const COLUMNS = [
 ] as const;
 const PG_TYPES = ['text', 'text', 'text', 'int', 'int', 'int', 'int', 'text', 'text', 'int', 'text', 'text', 'text', 'text', 'text', 'int', 'int'];
 
-type Figures = Record<string, number | string>;
-const r1 = (x: number) => Math.round(x * 10) / 10;
-const log = (s: string) => console.log(`  ${s}`);
-const load = () =>
-  loadavg()
-    .map((x) => x.toFixed(1))
-    .join(' ');
-
 function uuid(r: () => number) {
   const h = Array.from({ length: 32 }, () => Math.floor(r() * 16).toString(16)).join('');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
@@ -167,17 +154,9 @@ const SQLITE_INSERT_TRIGGERS = ['alarmStats_ai', 'alarmReports_fts_ai', 'alarmRe
 
 const INSERT_HEAD = `insert into "alarmReports" (${COLUMNS.map((c) => `"${c}"`).join(', ')}, "customerId", "escalationPlanFollowed", "incomingCallPhoneNumber", "location", "profileSnapshot", "etag")`;
 
-async function loadSqlite(): Promise<number> {
+async function loadSqlite() {
   const t0 = performance.now();
-  mkdirSync(DIR, { recursive: true });
-  for (const f of [SQLITE_FILE, `${SQLITE_FILE}-wal`, `${SQLITE_FILE}-shm`, SQLITE_READY]) rmSync(f, { force: true });
-  const db = openSqlite(SQLITE_FILE);
-  await migrateToLatest(db);
-  await seedReferenceData(db);
-  await db.destroy();
-  const raw = new SQLite(SQLITE_FILE);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = OFF');
+  const raw = await kept.newSqlite(KEPT);
   raw.pragma('cache_size = -262144');
   // Insert triggers are set aside for the load and their work done set-based afterwards (the
   // statistics rebuilt, the trigram tables filled), then the same triggers are put back.
@@ -202,60 +181,12 @@ async function loadSqlite(): Promise<number> {
   for (const q of rebuildSql(false)) raw.exec(q);
   for (const t of triggers) raw.exec(t.sql);
   for (const t of ['alarmReports_fts', 'alarmReports_serial_fts']) raw.exec(`insert into "${t}" ("${t}") values ('optimize')`);
-  raw.exec('analyze');
-  raw.close();
-  writeFileSync(SQLITE_READY, JSON.stringify({ rows: N, at: new Date().toISOString() }) + '\n');
-  return (performance.now() - t0) / 1000;
+  kept.sqliteLoaded(KEPT, raw);
 }
 
-const pgUrl = (name: string) => {
-  const u = new URL(PG_ADMIN_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
-
-async function pgAvailable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function pgReady(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: pgUrl(PG_DB) });
-  try {
-    await c.connect();
-  } catch {
-    return false;
-  }
-  try {
-    const r = await c.query(`select "rows" from bench_ready`);
-    return Number(r.rows[0]?.rows) === N;
-  } catch {
-    return false;
-  } finally {
-    await c.end();
-  }
-}
-
-async function loadPostgres(): Promise<number> {
+async function loadPostgres() {
   const t0 = performance.now();
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${PG_DB} with (force)`);
-  await admin.query(`create database ${PG_DB}`);
-  await admin.end();
-  const db = openPostgres(pgUrl(PG_DB), 2);
-  await migrateToLatest(db);
-  await seedReferenceData(db);
-  await db.destroy();
-  const c = new pg.Client({ connectionString: pgUrl(PG_DB) });
-  await c.connect();
-  await c.query('set synchronous_commit = off');
+  const c = await kept.newPostgres(KEPT);
   // The statistics trigger is set aside for the load and the statistics rebuilt set-based after.
   await c.query(`alter table "alarmReports" disable trigger "alarmStats_aiud"`);
   const insert = `${INSERT_HEAD} select *, null, 0, null, '{}', '{}', '"e"' from unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
@@ -272,18 +203,14 @@ async function loadPostgres(): Promise<number> {
   }
   for (const q of rebuildSql(true)) await c.query(q);
   await c.query(`alter table "alarmReports" enable trigger "alarmStats_aiud"`);
-  await c.query('vacuum analyze');
-  await c.query(`create table bench_ready ("rows" int not null)`);
-  await c.query(`insert into bench_ready values ($1)`, [N]);
-  await c.end();
-  return (performance.now() - t0) / 1000;
+  await kept.postgresLoaded(KEPT, c);
 }
 
 /**
  * Insert p95 of single reports, with the statistics triggers and without them (dropped inside the
  * same kind of rolled-back transaction), so the figure is what the statistics add to a write.
  */
-async function insertCost(db: DB, dialect: 'sqlite' | 'pg', f: Figures) {
+async function insertCost(db: DB, dialect: kept.Dialect, f: Figures) {
   const next = rowStream(1009); // other ids than the loaded reports
   const rows = Array.from({ length: 400 }, () => next());
   const triggers = dialect === 'pg' ? ['alarmStats_aiud', 'alarmStats_au'] : ['alarmStats_ai', 'alarmStats_ad', 'alarmStats_au'];
@@ -323,18 +250,10 @@ async function insertCost(db: DB, dialect: 'sqlite' | 'pg', f: Figures) {
   );
 }
 
-async function measureDialect(dialect: 'sqlite' | 'pg', db: DB): Promise<Figures> {
+async function measureDialect(dialect: kept.Dialect, db: DB): Promise<Figures> {
   const f: Figures = {};
-  const config = testConfig({ now: () => NOW });
-  const outbox = createOutbox({ smtpUrl: config.smtpUrl, log: () => {}, now: () => NOW });
-  const { app } = createApp({ db, config, outbox, log: () => {} });
-  const token = await issueAccessToken(config, { id: 'bench', tenantId: PROVIDER_TENANT_ID, email: 'bench@bench.test', roles: ['SuperAdminRole'] });
-  const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' };
-  const call = async (path: string, body?: unknown) => {
-    const res = await app.request(path, body === undefined ? { headers } : { method: 'POST', headers, body: JSON.stringify(body) });
-    if (res.status !== 200) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-    return res.json();
-  };
+  const { send, close } = await kept.benchApp(db, NOW);
+  const call = async (path: string, body?: unknown) => (await send(path, body)).json();
   const time = async (name: string, goal: number, path: string, bodies: unknown[], rounds = 3) => {
     for (const b of bodies.slice(0, 3)) await call(path, b); // warm-up
     const wall: number[] = [];
@@ -402,54 +321,12 @@ async function measureDialect(dialect: 'sqlite' | 'pg', db: DB): Promise<Figures
   log(`${dialect} details: p95 ${f[`${dialect}.details.p95_ms`]} ms (goal ~${GOAL.details} ms)`);
   await insertCost(db, dialect, f);
   f[`${dialect}.load`] = load();
-  await outbox.close();
+  await close();
   return f;
 }
 
 export async function benchAlarmReports(): Promise<Figures> {
-  const figures: Figures = { rows: N };
-  if (!existsSync(SQLITE_READY)) {
-    log(`sqlite: loading ${N.toLocaleString('en-GB')} alarm reports into ${SQLITE_FILE} (first run; kept for the next)…`);
-    figures.sqlite_load_s = r1(await loadSqlite());
-    log(`sqlite: loaded in ${figures.sqlite_load_s} s`);
-  } else log(`sqlite: reusing ${SQLITE_FILE}`);
-  {
-    const db = openSqlite(SQLITE_FILE);
-    try {
-      await migrateToLatest(db);
-      Object.assign(figures, await measureDialect('sqlite', db));
-    } finally {
-      await db.destroy();
-    }
-  }
-  if (process.env.ALARM_BENCH_PG === '0') return figures;
-  if (!(await pgAvailable())) {
-    log(`postgres: no server at ${PG_ADMIN_URL}; skipped`);
-    return figures;
-  }
-  if (!(await pgReady())) {
-    log(`postgres: loading ${N.toLocaleString('en-GB')} alarm reports into the database ${PG_DB} (first run; kept for the next)…`);
-    figures.pg_load_s = r1(await loadPostgres());
-    log(`postgres: loaded in ${figures.pg_load_s} s`);
-  } else log(`postgres: reusing the database ${PG_DB}`);
-  const db = openPostgres(pgUrl(PG_DB), 10);
-  try {
-    await migrateToLatest(db);
-    Object.assign(figures, await measureDialect('pg', db));
-  } finally {
-    await db.destroy();
-  }
-  return figures;
+  return kept.onKeptData(KEPT, { rows: N }, { loadSqlite, loadPostgres, measure: measureDialect, skipPg: process.env.ALARM_BENCH_PG === '0' });
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  benchAlarmReports().then(
-    (f) => {
-      for (const [k, v] of Object.entries(f)) console.log(`  ${k}: ${v}`);
-      process.exit(0);
-    },
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
+kept.runAlone(import.meta.url, benchAlarmReports);

@@ -4,7 +4,9 @@
 //     config, combined), each answer with totalCount and generalTotalCount (goal p95 < 50 ms);
 //     generalTotalCount is cached for 5 s by the repository, so the cost of a cold count(*) is
 //     measured on its own;
-//   - POST /api/v1/device/get-list-by-serials with 5,000 serials (4,900 known, 100 unknown) (goal < 300 ms);
+//   - the Customer sort on a line of its own (wall and CPU p50/p95; goal p95 < 50 ms);
+//   - POST /api/v1/device/get-list-by-serials with 5,000 serials (4,900 known, 100 unknown), wall
+//     and CPU p50/p95 until the answer's last byte (goal < 150 ms);
 //   - POST /api/v1/device/export/list-with-filters matching 100,000 devices (one device type) to
 //     .xlsx (goal < 10 s, memory growth < 200 MB: peak RSS and heap over the export, sampled every 20 ms).
 // On SQLite always; on PostgreSQL too when it answers at TEST_PG_URL (default the tests' server).
@@ -13,42 +15,50 @@
 // devices in a customer account, user assignment, order numbers, last configuration dates within
 // 400 days or never) and 20,000 customers, inserted with multi-row statements (SQLite, search
 // triggers included) or unnest() arrays (PostgreSQL). Loading takes minutes, so the loaded
-// databases are kept: `.tmp/bench-devices/devices-1m.sqlite` and the PostgreSQL database
-// `bench_devices_1m` (dropped and loaded again when incomplete; delete them to start over).
-// BENCH_DEVICES (default 1000000) resizes; BENCH_DEVICES_PG=0 skips PostgreSQL.
+// databases are kept (harness/kept-data.ts): `.tmp/bench-devices/devices-1m.sqlite` and the
+// PostgreSQL database `bench_devices_1m` (dropped and loaded again when incomplete; delete them to
+// start over). BENCH_DEVICES (default 1000000) resizes; BENCH_DEVICES_PG=0 skips PostgreSQL;
+// BENCH_DEVICES_NO_EXPORT=1 skips the export. The plans chosen for the list's queries are printed
+// (`… plan, …` lines).
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import * as v from 'valibot';
 import { CompiledQuery, Kysely, PostgresDialect, SqliteDialect, type LogEvent } from 'kysely';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { loadavg } from 'node:os';
-import { createApp } from '../../src/server/app.js';
-import { testConfig } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
-import { openPostgres, openSqlite, sql, type DB } from '../../src/server/db/index.js';
-import { migrateToLatest } from '../../src/server/db/migrations.js';
-import { seedReferenceData } from '../../src/server/seed/reference.js';
-import { issueAccessToken } from '../../src/server/auth/tokens.js';
+import { sql, type DB } from '../../src/server/db/index.js';
 import { listDevices } from '../../src/server/modules/devices/repo.js';
 import type { Database } from '../../src/server/db/schema.js';
-import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { DEVICE_TYPES } from '../../src/shared/codes.js';
 import { deviceListBody, STATUS } from '../../src/shared/schemas/devices.js';
 import { CUSTOMER_FLAGS } from '../helpers/customer-rows.js';
 import { DEVICE_COLUMNS } from '../../src/server/seed/demo.js';
 import { ROOT } from './browser.js';
-import { itemAt, percentile, rng } from './stats.js';
+import { itemAt, percentile, percentileOf, rng } from './stats.js';
 import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
+import {
+  benchApp,
+  load,
+  log,
+  newPostgres,
+  newSqlite,
+  onKeptData,
+  pgUrl,
+  postgresLoaded,
+  r1,
+  runAlone,
+  sizeLabel,
+  sqliteLoaded,
+  type Dialect,
+  type Figures,
+  type KeptData,
+} from './harness/kept-data.js';
 
 const N = Number(process.env.BENCH_DEVICES ?? 1_000_000);
-const LABEL = N >= 1_000_000 ? `${N / 1_000_000}m` : `${N / 1000}k`;
+const LABEL = sizeLabel(N);
 const CUSTOMERS = Math.max(10, Math.min(20_000, Math.round(N / 50)));
-const DIR = join(ROOT, '.tmp/bench-devices');
-const SQLITE_FILE = join(DIR, `devices-${LABEL}.sqlite`);
-const SQLITE_READY = `${SQLITE_FILE}.ready`;
-const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const SQLITE_FILE = join(ROOT, `.tmp/bench-devices/devices-${LABEL}.sqlite`);
 const PG_DB = `bench_devices_${LABEL}`;
+const KEPT: KeptData = { what: 'devices', size: N, sqliteFile: SQLITE_FILE, pgDb: PG_DB, readyColumn: 'devices' };
 
 const GOAL_LIST_P95 = 50;
 const GOAL_SERIALS_MS = 150;
@@ -75,10 +85,6 @@ const STATUS_WEIGHTS: [number, number][] = [
   [STATUS.NonReturnedDevice_Cancelled, 0.015],
 ];
 const ORDER_NUMBERS = Math.max(10, Math.round(N / 50));
-
-type Figures = Record<string, number | string>;
-const r1 = (x: number) => Math.round(x * 10) / 10;
-const log = (s: string) => console.log(`  ${s}`);
 
 // ---------------------------------------------------------------- data
 
@@ -156,17 +162,9 @@ const customerValues = (i: number, at: string) => [
 ];
 const CUSTOMER_HEAD = `insert into customers (id, "tenantId", name, "portalId", tier, status, ${CUSTOMER_FLAGS.map((f) => `"${f}"`).join(', ')}, "trackingInterval", etag, "deviceSubscriptionsEtag", "appSubscriptionsEtag", "createdAt", "updatedAt")`;
 
-async function loadSqlite(): Promise<number> {
-  rmSync(SQLITE_READY, { force: true });
-  for (const f of [SQLITE_FILE, `${SQLITE_FILE}-wal`, `${SQLITE_FILE}-shm`]) rmSync(f, { force: true });
+async function loadSqlite() {
   const t0 = performance.now();
-  const db = openSqlite(SQLITE_FILE);
-  await migrateToLatest(db);
-  await seedReferenceData(db);
-  await db.destroy();
-  const raw = new SQLite(SQLITE_FILE);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = OFF');
+  const raw = await newSqlite(KEPT);
   const multi = (head: string, width: number, rows: number) =>
     raw.prepare(
       `${head} values ${Array(rows)
@@ -195,62 +193,12 @@ async function loadSqlite(): Promise<number> {
     })();
     if ((i / 20_000) % 10 === 9) log(`sqlite: ${(i + 20_000).toLocaleString('en-GB')} devices (${r1((performance.now() - t0) / 1000)} s)`);
   }
-  raw.exec('analyze');
-  raw.pragma('wal_checkpoint(TRUNCATE)');
-  raw.close();
-  writeFileSync(SQLITE_READY, JSON.stringify({ devices: N, at: new Date().toISOString() }) + '\n');
-  return (performance.now() - t0) / 1000;
+  sqliteLoaded(KEPT, raw);
 }
 
-const pgUrl = (name: string) => {
-  const u = new URL(PG_ADMIN_URL);
-  u.pathname = `/${name}`;
-  return u.toString();
-};
-
-async function pgAvailable(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: PG_ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.end();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** True when bench_devices_* holds a complete data set (the bench_ready row written after loading). */
-async function pgReady(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: pgUrl(PG_DB) });
-  try {
-    await c.connect();
-  } catch {
-    return false;
-  }
-  try {
-    const r = await c.query(`select devices from bench_ready`);
-    return Number(r.rows[0]?.devices) === N;
-  } catch {
-    return false;
-  } finally {
-    await c.end();
-  }
-}
-
-async function loadPostgres(): Promise<number> {
+async function loadPostgres() {
   const t0 = performance.now();
-  const admin = new pg.Client({ connectionString: PG_ADMIN_URL });
-  await admin.connect();
-  await admin.query(`drop database if exists ${PG_DB} with (force)`);
-  await admin.query(`create database ${PG_DB}`);
-  await admin.end();
-  const db = openPostgres(pgUrl(PG_DB), 2);
-  await migrateToLatest(db);
-  await seedReferenceData(db);
-  await db.destroy();
-  const c = new pg.Client({ connectionString: pgUrl(PG_DB) });
-  await c.connect();
-  await c.query('set synchronous_commit = off');
+  const c = await newPostgres(KEPT);
   const at = NOW.toISOString();
   const cust = Array.from({ length: CUSTOMERS }, (_, i) => customerValues(i, at));
   const col = <T>(rows: T[][], k: number) => rows.map((r) => r[k]);
@@ -295,16 +243,12 @@ async function loadPostgres(): Promise<number> {
     );
     if ((i / BATCH) % 20 === 19) log(`postgres: ${(i + BATCH).toLocaleString('en-GB')} devices (${r1((performance.now() - t0) / 1000)} s)`);
   }
-  await c.query('vacuum analyze');
-  await c.query(`create table bench_ready (devices int not null)`);
-  await c.query(`insert into bench_ready values ($1)`, [N]);
-  await c.end();
-  return (performance.now() - t0) / 1000;
+  await postgresLoaded(KEPT, c);
 }
 
 // ---------------------------------------------------------------- plans
 
-/** The list queries migration 007 is for (a planner may still rightly scan everything for a filter most devices match). */
+/** The list queries migrations 007, 014 and 020 are for (a planner may still rightly scan everything for a filter most devices match). */
 const PLAN_CASES: { name: string; filter: ListBody }[] = [
   { name: 'assigned Yes', filter: { assigned: true } },
   { name: 'assigned No', filter: { assigned: false } },
@@ -315,13 +259,18 @@ const PLAN_CASES: { name: string; filter: ListBody }[] = [
   { name: 'order number', filter: { orderNumber: 'po-000123' } },
   { name: 'sort Last Config', filter: { orderBy: 'LastConfig' } },
   { name: 'sort Last Config desc', filter: { orderBy: 'LastConfig', desc: true } },
+  { name: 'sort Customer', filter: { orderBy: 'Customer' } },
+  { name: 'sort Customer desc, page 10', filter: { orderBy: 'Customer', desc: true, page: 10 } },
+  { name: 'sort Type', filter: { orderBy: 'Type' } },
+  { name: 'sort Type desc', filter: { orderBy: 'Type', desc: true } },
+  { name: 'sort Status', filter: { orderBy: 'Status' } },
 ];
 
 /**
  * Runs the repository's own list query for each PLAN_CASES filter on a Kysely that records the
  * SQL, and EXPLAINs each statement (the page and the filtered count): which index does it use?
  */
-async function checkPlans(dialect: 'sqlite' | 'pg', open: (log: (e: LogEvent) => void) => DB): Promise<Figures> {
+async function checkPlans(dialect: Dialect, open: (log: (e: LogEvent) => void) => DB): Promise<Figures> {
   const seen: CompiledQuery[] = [];
   const db = open((e) => {
     if (e.level === 'query') seen.push(e.query);
@@ -367,6 +316,9 @@ type Case = { name: string; group: 'unfiltered' | 'other sort' | 'column sort' |
 
 type Sample = { serialNumber: string; imei: string | null; orderNumber: string | null };
 
+/** The Customer sort's case: its figures are also printed on a line of their own. */
+const CUSTOMER_CASE = 'no filter, Customer';
+
 function cases(samples: Sample[]): Case[] {
   const pages = [1, 2, 3, 10, 100];
   const s = (i: number) => itemAt(samples, i % samples.length);
@@ -383,7 +335,7 @@ function cases(samples: Sample[]): Case[] {
     { name: 'no filter, SIM Serial', group: 'column sort', bodies: vary({ orderBy: 'SimSerial' }, [1, 10, 100]) },
     { name: 'no filter, Phone Number', group: 'column sort', bodies: vary({ orderBy: 'PhoneNumber' }, [1, 10, 100]) },
     { name: 'no filter, Order Number', group: 'column sort', bodies: vary({ orderBy: 'OrderNumber' }, [1, 10, 100]) },
-    { name: 'no filter, Customer', group: 'column sort', bodies: vary({ orderBy: 'Customer' }, [1, 10]) },
+    { name: CUSTOMER_CASE, group: 'column sort', bodies: vary({ orderBy: 'Customer' }, [1, 10, 100]) },
     {
       name: 'search serial (5-7 chars)',
       group: 'filtered',
@@ -413,20 +365,8 @@ function cases(samples: Sample[]): Case[] {
   ];
 }
 
-async function measureDialect(dialect: 'sqlite' | 'pg', db: DB, samples: Sample[], knownSerials: string[]): Promise<Figures> {
-  const config = testConfig({ now: () => NOW });
-  const quiet = () => {};
-  const { app } = createApp({ db, config, outbox: createOutbox({ log: quiet, now: () => config.now() }), log: quiet });
-  const token = await issueAccessToken(config, { id: 'bench', tenantId: PROVIDER_TENANT_ID, email: 'bench@bench.test', roles: ['SuperAdminRole'] });
-  const post = async (path: string, body: unknown) => {
-    const res = await app.request(path, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    });
-    if (res.status !== 200) throw new Error(`${path} ${JSON.stringify(body).slice(0, 200)}: ${res.status} ${(await res.text()).slice(0, 300)}`);
-    return res;
-  };
+async function measureDialect(dialect: Dialect, db: DB, samples: Sample[], knownSerials: string[]): Promise<Figures> {
+  const { send: post, close } = await benchApp(db, NOW);
   const list = async (body: ListBody) =>
     (await (await post('/api/v1/device/get-list', body)).json()) as { devices: unknown[]; totalCount: number; generalTotalCount: number };
 
@@ -438,6 +378,7 @@ async function measureDialect(dialect: 'sqlite' | 'pg', db: DB, samples: Sample[
   // CPU time of this process per request: on SQLite that is the whole request (the database runs
   // in-process), and much less disturbed than wall time when other work loads the machine.
   const cpuByGroup: Record<Case['group'], number[]> = { unfiltered: [], 'other sort': [], 'column sort': [], filtered: [] };
+  let customerSort = '';
   for (const c of all) {
     const lat: number[] = [];
     let total = 0;
@@ -460,7 +401,12 @@ async function measureDialect(dialect: 'sqlite' | 'pg', db: DB, samples: Sample[
       `${dialect} ${c.name.padEnd(46)} p50 ${r1(percentile(lat, 50)).toFixed(1).padStart(7)} ms  p95 ${r1(percentile(lat, 95)).toFixed(1).padStart(7)} ms  CPU p95 ${r1(percentile(cpu, 95)).toFixed(1).padStart(7)} ms  (totalCount ${total.toLocaleString('en-GB')} of ${general.toLocaleString('en-GB')})`,
     );
     f[`${dialect}_list_${c.name.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_p95_ms`] = r1(percentile(lat, 95));
+    if (c.name === CUSTOMER_CASE) {
+      f[`${dialect}_list_customer_sort_cpu_p95_ms`] = r1(percentile(cpu, 95));
+      customerSort = `${dialect} get-list sorted by Customer (no filter, pages 1, 10 and 100, both directions; ${lat.length} requests): wall p50 ${r1(percentile(lat, 50))} ms, p95 ${r1(percentile(lat, 95))} ms; CPU p50 ${r1(percentile(cpu, 50))} ms, p95 ${r1(percentile(cpu, 95))} ms (goal p95 < ${GOAL_LIST_P95} ms); load ${load()}`;
+    }
   }
+  log(customerSort);
   for (const [g, lat] of Object.entries(byGroup)) {
     lat.sort((a, b) => a - b);
     const key = g.replace(/ /g, '_');
@@ -470,7 +416,7 @@ async function measureDialect(dialect: 'sqlite' | 'pg', db: DB, samples: Sample[
     f[`${dialect}_list_${key}_cpu_p50_ms`] = r1(percentile(cpu, 50));
     f[`${dialect}_list_${key}_cpu_p95_ms`] = r1(percentile(cpu, 95));
     log(
-      `${dialect} get-list ${g}: ${lat.length} requests, p50 ${f[`${dialect}_list_${key}_p50_ms`]} ms, p95 ${f[`${dialect}_list_${key}_p95_ms`]} ms (goal p95 < ${GOAL_LIST_P95} ms); CPU of this process p50 ${f[`${dialect}_list_${key}_cpu_p50_ms`]} ms, p95 ${f[`${dialect}_list_${key}_cpu_p95_ms`]} ms; load ${loadavg()[0]?.toFixed(2)}`,
+      `${dialect} get-list ${g}: ${lat.length} requests, p50 ${f[`${dialect}_list_${key}_p50_ms`]} ms, p95 ${f[`${dialect}_list_${key}_p95_ms`]} ms (goal p95 < ${GOAL_LIST_P95} ms); CPU of this process p50 ${f[`${dialect}_list_${key}_cpu_p50_ms`]} ms, p95 ${f[`${dialect}_list_${key}_cpu_p95_ms`]} ms; load ${load()}`,
     );
   }
   // the generalTotalCount when it is not cached (every 5 s at most, and after an import)
@@ -487,30 +433,32 @@ async function measureDialect(dialect: 'sqlite' | 'pg', db: DB, samples: Sample[
   // 5,000 serials in one request: 4,900 known, 100 unknown, shuffled
   const r = rng(5000);
   const serials = [...knownSerials.slice(0, 4900), ...Array.from({ length: 100 }, (_, i) => `ZZBENCH${String(i).padStart(5, '0')}`)].sort(() => r() - 0.5);
-  const bySerials: number[] = [];
-  const bySerialsCpu: number[] = [];
+  // Timed until the answer's last byte (what the server does); reading the 2.5 MB of JSON is the
+  // client's work, done after the clocks stop.
+  const wall: number[] = [];
+  const cpu: number[] = [];
   let placeholders = 0;
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < 11; i++) {
     const c0 = process.cpuUsage();
     const t = performance.now();
-    const body = (await (await post('/api/v1/device/get-list-by-serials', { serials })).json()) as { devices: { etag: string }[] };
-    bySerials.push(performance.now() - t);
+    const bytes = await (await post('/api/v1/device/get-list-by-serials', { serials })).arrayBuffer();
+    wall.push(performance.now() - t);
     const cu = process.cpuUsage(c0);
-    bySerialsCpu.push((cu.user + cu.system) / 1000);
+    cpu.push((cu.user + cu.system) / 1000);
+    const body = JSON.parse(new TextDecoder().decode(bytes)) as { devices: { etag: string }[] };
     placeholders = body.devices.filter((d) => d.etag === 'not-found').length;
     if (body.devices.length !== serials.length) throw new Error(`get-list-by-serials answered ${body.devices.length} rows for ${serials.length} serials`);
   }
-  const warm = bySerials.slice(1).sort((a, b) => a - b);
-  f[`${dialect}_by_serials_5000_p50_ms`] = r1(percentile(warm, 50));
-  f[`${dialect}_by_serials_5000_max_ms`] = r1(warm.at(-1) ?? NaN);
-  f[`${dialect}_by_serials_5000_cpu_p50_ms`] = r1(
-    percentile(
-      bySerialsCpu.slice(1).sort((a, b) => a - b),
-      50,
-    ),
-  );
+  // the first request (cold caches) is reported apart
+  const warmWall = wall.slice(1);
+  const warmCpu = cpu.slice(1);
+  const key = `${dialect}_by_serials_5000`;
+  f[`${key}_p50_ms`] = r1(percentileOf(warmWall, 50));
+  f[`${key}_p95_ms`] = r1(percentileOf(warmWall, 95));
+  f[`${key}_cpu_p50_ms`] = r1(percentileOf(warmCpu, 50));
+  f[`${key}_cpu_p95_ms`] = r1(percentileOf(warmCpu, 95));
   log(
-    `${dialect} get-list-by-serials, 5,000 serials (${placeholders} unknown): p50 ${f[`${dialect}_by_serials_5000_p50_ms`]} ms, max ${f[`${dialect}_by_serials_5000_max_ms`]} ms (first, cold: ${r1(itemAt(bySerials, 0))} ms; goal < ${GOAL_SERIALS_MS} ms); CPU of this process p50 ${f[`${dialect}_by_serials_5000_cpu_p50_ms`]} ms`,
+    `${dialect} get-list-by-serials, 5,000 serials (${placeholders} unknown; ${warmWall.length} requests after a first, cold one of ${r1(itemAt(wall, 0))} ms): wall p50 ${f[`${key}_p50_ms`]} ms, p95 ${f[`${key}_p95_ms`]} ms; CPU p50 ${f[`${key}_cpu_p50_ms`]} ms, p95 ${f[`${key}_cpu_p95_ms`]} ms (goal < ${GOAL_SERIALS_MS} ms); load ${load()}`,
   );
 
   // export of the 100,000 devices of one type
@@ -544,81 +492,44 @@ async function measureDialect(dialect: 'sqlite' | 'pg', db: DB, samples: Sample[
       `${dialect} export of ${(N / TYPES.length).toLocaleString('en-GB')} devices to .xlsx: ${r1(s)} s (CPU of this process ${f[`${dialect}_export_100k_cpu_s`]} s), ${r1(bytes / 1e6)} MB file; peak RSS +${mb(peakRss - m0.rss)} MB, peak heap +${mb(peakHeap - m0.heapUsed)} MB (goals < ${GOAL_EXPORT_S} s, < ${GOAL_EXPORT_MB} MB)`,
     );
   }
+  await close();
   return f;
 }
 
 export async function benchDevices(): Promise<Figures> {
-  mkdirSync(DIR, { recursive: true });
-  const figures: Figures = { devices: N };
-  log(`load ${loadavg()[0]?.toFixed(2)} (2 cores; other work may be running)`);
-
-  if (!existsSync(SQLITE_READY)) {
-    log(`sqlite: loading ${N.toLocaleString('en-GB')} devices into ${SQLITE_FILE} (first run; kept for the next)…`);
-    figures.sqlite_load_s = r1(await loadSqlite());
-    log(`sqlite: loaded in ${figures.sqlite_load_s} s`);
-  } else log(`sqlite: reusing ${SQLITE_FILE}`);
-  const raw = new SQLite(SQLITE_FILE, { readonly: true });
-  const samples = raw
-    .prepare(`select serialNumber, imei, orderNumber from devices where orderNumber is not null and rowid % 4999 = 7 limit 200`)
-    .all() as Sample[];
-  const known = (raw.prepare(`select serialNumber from devices where rowid % 197 = 3 limit 4900`).all() as { serialNumber: string }[]).map(
-    (x) => x.serialNumber,
+  log(`load ${load()} (2 cores; other work may be running)`);
+  let samples: Sample[] = [];
+  let known: string[] = [];
+  return onKeptData(
+    KEPT,
+    { devices: N },
+    {
+      loadSqlite,
+      loadPostgres,
+      skipPg: process.env.BENCH_DEVICES_PG === '0',
+      beforeSqlite: () => {
+        const raw = new SQLite(SQLITE_FILE, { readonly: true });
+        samples = raw
+          .prepare(`select serialNumber, imei, orderNumber from devices where orderNumber is not null and rowid % 4999 = 7 limit 200`)
+          .all() as Sample[];
+        known = (raw.prepare(`select serialNumber from devices where rowid % 197 = 3 limit 4900`).all() as { serialNumber: string }[]).map(
+          (x) => x.serialNumber,
+        );
+        raw.close();
+      },
+      measure: async (dialect, db) => {
+        // statistics for indexes a migration added since the load (the loader ran ANALYZE)
+        if (dialect === 'sqlite') await sql`analyze`.execute(db);
+        const f = await measureDialect(dialect, db, samples, known);
+        const plans = await checkPlans(dialect, (l) =>
+          dialect === 'sqlite'
+            ? new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(SQLITE_FILE, { readonly: true }) }), log: l })
+            : new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: pgUrl(PG_DB), max: 2 }) }), log: l }),
+        );
+        return { ...f, ...plans };
+      },
+    },
   );
-  raw.close();
-  {
-    const db = openSqlite(SQLITE_FILE);
-    try {
-      await migrateToLatest(db);
-      // statistics for indexes a migration added since the load (the loader ran ANALYZE)
-      await sql`analyze`.execute(db);
-      Object.assign(figures, await measureDialect('sqlite', db, samples, known));
-    } finally {
-      await db.destroy();
-    }
-    Object.assign(
-      figures,
-      await checkPlans(
-        'sqlite',
-        (l) => new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(SQLITE_FILE, { readonly: true }) }), log: l }),
-      ),
-    );
-  }
-
-  if (process.env.BENCH_DEVICES_PG === '0') return figures;
-  if (!(await pgAvailable())) {
-    log(`postgres: no server at ${PG_ADMIN_URL}; skipped`);
-    return figures;
-  }
-  if (!(await pgReady())) {
-    log(`postgres: loading ${N.toLocaleString('en-GB')} devices into the database ${PG_DB} (first run; kept for the next)…`);
-    figures.pg_load_s = r1(await loadPostgres());
-    log(`postgres: loaded in ${figures.pg_load_s} s`);
-  } else log(`postgres: reusing the database ${PG_DB}`);
-  const db = openPostgres(pgUrl(PG_DB), 10);
-  try {
-    await migrateToLatest(db);
-    Object.assign(figures, await measureDialect('pg', db, samples, known));
-  } finally {
-    await db.destroy();
-  }
-  Object.assign(
-    figures,
-    await checkPlans(
-      'pg',
-      (l) => new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: pgUrl(PG_DB), max: 2 }) }), log: l }),
-    ),
-  );
-  return figures;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`)
-  benchDevices().then(
-    (f) => {
-      for (const [k, v] of Object.entries(f)) console.log(`  ${k}: ${v}`);
-      process.exit(0);
-    },
-    (e) => {
-      console.error(e);
-      process.exit(1);
-    },
-  );
+runAlone(import.meta.url, benchDevices);

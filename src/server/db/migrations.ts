@@ -14,6 +14,7 @@ import { m013 } from './migrations/013-alarm-stats.js';
 import { m014 } from './migrations/014-device-list.js';
 import { m017 } from './migrations/017-alarm-analysis.js';
 import { m018 } from './migrations/018-sso-domain-customer.js';
+import { m020 } from './migrations/020-device-customer-sort.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -363,6 +364,7 @@ export const migrations: Record<string, Migration> = {
   '014_device_list': m014,
   '017_alarm_analysis': m017,
   '018_sso_domain_customer': m018,
+  '020_device_customer_sort': m020,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -145,6 +145,8 @@ export interface DeviceTable {
   lastUpdated: string;
   addedToSystem: string;
   etag: string;
+  /** The Customer sort's key: the customer's name, kept by triggers (migration 020); never written by the code. */
+  customerSortName?: string | null;
 }
 
 export interface DeviceConfigurationTable {

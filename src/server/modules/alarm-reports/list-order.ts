@@ -1,13 +1,15 @@
 // The alarm list's sort keys as SQL, shared by the list query (repo.ts) and the indexes that serve
 // it (migration 013): an index is used only when its expression is the query's, so both are built
 // here. Codes sort by the name shown: a `case` giving each code its position among the sorted
-// names (nameRanks); text sorts case-insensitively in byte order (COLLATE "C" on PostgreSQL).
-import { ALARM_TYPES, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, nameRanks, type Lookup } from '../../../shared/codes.js';
+// names (nameRanks in shared/name-order.ts, the rule the device list's sorts use too); text sorts
+// case-insensitively in byte order (COLLATE "C" on PostgreSQL).
+import { ALARM_TYPES, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, type Lookup } from '../../../shared/codes.js';
+import { nameRanks, rankCount } from '../../../shared/name-order.js';
 
 /** Sort position by the name shown of the code in `col` (codes sharing a name share it; unknown codes last). */
 export function rankSql(col: string, list: Lookup[]) {
   const ranks = nameRanks(list);
-  return `case ${col} ${[...ranks].map(([value, rank]) => `when ${value} then ${rank}`).join(' ')} else ${new Set(ranks.values()).size} end`;
+  return `case ${col} ${[...ranks].map(([value, rank]) => `when ${value} then ${rank}`).join(' ')} else ${rankCount(ranks)} end`;
 }
 
 /**
@@ -16,7 +18,7 @@ export function rankSql(col: string, list: Lookup[]) {
  */
 export function reversedRankSql(col: string, list: Lookup[]) {
   const ranks = nameRanks(list);
-  const last = new Set(ranks.values()).size;
+  const last = rankCount(ranks);
   return `case ${col} ${[...ranks].map(([value, rank]) => `when ${value} then ${last - 1 - rank}`).join(' ')} else ${last} end`;
 }
 

@@ -1,16 +1,20 @@
-// SQL of the asset list's sorts that migration 014's indexes serve: one definition, used by the
-// list query and by the migration that builds the indexes (an index serves an ORDER BY only when
+// SQL of the asset list's sorts that migrations 014 and 020 index: one definition, used by the
+// list query and by the migrations that build the indexes (an index serves an ORDER BY only when
 // its expression is the same).
 import { sql, type RawBuilder } from 'kysely';
-import { ASSET_STATUS_NAME_RANKS, DEVICE_TYPE_NAME_RANKS } from '../../../shared/name-order.js';
+import { ASSET_STATUS_NAME_RANKS, DEVICE_TYPE_NAME_RANKS, rankCount } from '../../../shared/name-order.js';
 
 const ranks = { type: DEVICE_TYPE_NAME_RANKS, status: ASSET_STATUS_NAME_RANKS };
 
-/** The rank of a device's type or status name (shared/name-order.ts) as a CASE over the code; `table` qualifies the column. */
+/**
+ * The rank of a device's type or status name (shared/name-order.ts) as a CASE over the code;
+ * `table` qualifies the column. The WHEN arms go in rank order (then code), so the text of the
+ * expression is the one the indexes were built from.
+ */
 export function nameRankSql(col: 'type' | 'status', table?: string): RawBuilder<number> {
   const ref = table ? `"${table}"."${col}"` : `"${col}"`;
-  const list = ranks[col];
-  return sql<number>`(case ${sql.raw(ref)} ${sql.raw(list.map((r) => `when ${r.value} then ${r.rank}`).join(' '))} else ${sql.raw(String(list.length))} end)`;
+  const arms = [...ranks[col]].sort((a, b) => a[1] - b[1] || a[0] - b[0]).map(([value, rank]) => `when ${value} then ${rank}`);
+  return sql<number>`(case ${sql.raw(ref)} ${sql.raw(arms.join(' '))} else ${sql.raw(String(rankCount(ranks[col])))} end)`;
 }
 
 /** Missing values last in both directions: this key first, ascending. */

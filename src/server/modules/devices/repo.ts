@@ -17,7 +17,7 @@ import { ftsPhrase, queryPhoneKey } from '../search/keys.js';
 import { ApiError } from '../../http.js';
 import { ALL_TENANTS, byCustomer, type TenantScope } from '../../tenant-scope.js';
 import { CODE } from '../../../shared/messages.js';
-import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, lookupName } from '../../../shared/codes.js';
+import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, type Lookup } from '../../../shared/codes.js';
 import { nameRankSql, nullsLastSql } from './order.js';
 import {
   DEVICE_CODE,
@@ -47,24 +47,32 @@ function chunks<T>(a: readonly T[], n = CHUNK): T[][] {
   return out;
 }
 
-const lookup = (list: typeof DEVICE_TYPES, value: number) => ({ value, name: lookupName(list, value) ?? String(value) });
+/** Code → name of a code table ('Unknown' for a code not in it, as lookupName). */
+const namesOf = (list: readonly Lookup[]) => new Map(list.map((l) => [l.Value, l.Name]));
+const TYPE_NAMES = namesOf(DEVICE_TYPES);
+const STATUS_NAMES = namesOf(ASSET_STATUSES);
+const SIM_TYPE_NAMES = namesOf(SIM_TYPES);
+const lookup = (names: ReadonlyMap<number, string>, value: number) => ({ value, name: names.get(value) ?? 'Unknown' });
 
-export function toDto(r: Row): DeviceDto {
+/** What toDto reads of a row. */
+type DtoRow = Pick<Row, (typeof DTO_COLUMNS)[number] | 'customerName' | 'customerTenantId'>;
+
+export function toDto(r: DtoRow): DeviceDto {
   return {
     id: r.id,
     etag: r.etag,
     serialNumber: r.serialNumber,
     imei: r.imei,
     imsi: r.imsi,
-    type: lookup(DEVICE_TYPES, r.type),
+    type: lookup(TYPE_NAMES, r.type),
     phoneNumber: r.phoneNumber,
     simPhoneNumber: r.simPhoneNumber,
     simSerial: r.simSerial,
     simTypeId: r.simTypeId,
-    simType: r.simTypeId == null ? null : lookup(SIM_TYPES, r.simTypeId),
+    simType: r.simTypeId == null ? null : lookup(SIM_TYPE_NAMES, r.simTypeId),
     simStatus: r.simStatus == null ? null : { name: r.simStatus },
     supplier: r.supplier,
-    status: lookup(ASSET_STATUSES, r.status),
+    status: lookup(STATUS_NAMES, r.status),
     customerAccountId: r.customerId,
     customerAccountTenantId: r.customerTenantId,
     customer: r.customerName,
@@ -79,6 +87,50 @@ export function toDto(r: Row): DeviceDto {
     isAllocatable: r.customerId == null && ALLOCATABLE_STATUSES.includes(r.status),
   };
 }
+
+/** The columns toDto reads: the device's (customerName and customerTenantId come from its customer). */
+const DTO_COLUMNS = [
+  'id',
+  'etag',
+  'serialNumber',
+  'imei',
+  'imsi',
+  'type',
+  'phoneNumber',
+  'simPhoneNumber',
+  'simSerial',
+  'simTypeId',
+  'simStatus',
+  'supplier',
+  'status',
+  'customerId',
+  'orderNumber',
+  'isUserAssigned',
+  'firmwareVersion',
+  'lastConfigurationDate',
+  'dateReceived',
+  'lastUpdated',
+  'addedToSystem',
+] as const satisfies readonly (keyof DeviceTable)[];
+
+/**
+ * Many devices with their customer, each row read as one JSON object (json_object on SQLite,
+ * json_build_object on PostgreSQL) of the columns toDto reads. better-sqlite3 hands over each
+ * column of each row with a call of its own: for 5,000 devices that took ~135 ms CPU of the
+ * 1,000,000-device benchmark, against ~80 ms for one JSON text per row parsed by V8.
+ */
+async function manyRows(db: DB, scope: TenantScope, where: (q: ReturnType<typeof joined>) => ReturnType<typeof joined>): Promise<DtoRow[]> {
+  const fields = [
+    ...DTO_COLUMNS.map((c) => [c, sql.ref(`d.${c}`)] as const),
+    ['customerName', sql.ref('c.name')] as const,
+    ['customerTenantId', sql.ref('c.tenantId')] as const,
+  ].flatMap(([name, ref]) => [sql.lit(name), ref]);
+  const object = sql<unknown>`${sql.raw(isPostgres(db) ? 'json_build_object' : 'json_object')}(${sql.join(fields)})`;
+  const rows = await where(byCustomer(joined(db), scope, 'd.customerId')).select(object.as('r')).execute();
+  return rows.map(({ r }) => (typeof r === 'string' ? JSON.parse(r) : r) as DtoRow);
+}
+
+const joined = (db: DB) => db.selectFrom('devices as d').leftJoin('customers as c', 'c.id', 'd.customerId');
 
 function base(db: DB, scope: TenantScope) {
   const q = db
@@ -99,7 +151,7 @@ const SORT: Record<DeviceOrderBy, string> = {
   LastConfig: 'd.lastConfigurationDate',
   Status: 'd.status',
   Assigned: 'd.isUserAssigned',
-  Customer: 'c.name',
+  Customer: 'd.customerSortName',
   AddedToSystem: 'd.addedToSystem',
 };
 const NULLABLE_SORT = new Set<DeviceOrderBy>(['Imei', 'SimSerial', 'PhoneNumber', 'OrderNumber', 'LastConfig', 'Customer']);
@@ -167,8 +219,10 @@ async function countDevicesOf(db: DB, scope: TenantScope, customerId?: string): 
  * their rows.
  */
 export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody, now: Date, customerId?: string): Promise<DeviceList> {
-  // The filters read devices only; the customer join is added for the page (name, Customer sort),
-  // not for the count: joined, counting 100,000 devices of a type read every one of their rows.
+  // The filters read devices only; the customer join is added for the page's rows (the name
+  // shown), not for the count: joined, counting 100,000 devices of a type read every one of their
+  // rows. The Customer sort orders by the devices' own copy of the name (customerSortName, kept by
+  // migration 020's triggers), which its indexes hand out in order.
   const beforeBand = filteredBeforeBand(db, scope, f, customerId);
   const q = withBand(beforeBand, f, now);
   const dir = f.desc ? 'desc' : 'asc';
@@ -185,8 +239,7 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
   const ordered = <QB extends { orderBy: (e: RawBuilder<unknown>) => QB }>(qb: QB): QB => {
     let o = qb;
     if (!constantSort) {
-      if (NULLABLE_SORT.has(f.orderBy))
-        o = o.orderBy(f.orderBy === 'Customer' ? sql`case when c.name is null then 1 else 0 end` : nullsLastSql(col.slice(2), 'd'));
+      if (NULLABLE_SORT.has(f.orderBy)) o = o.orderBy(nullsLastSql(col.slice(2), 'd'));
       o = o.orderBy(sql`${nameSort ? nameRankSql(nameSort, 'd') : sql.ref(col)} ${sql.raw(dir)}`);
     }
     if (f.orderBy !== 'SerialNumber') o = o.orderBy(sql`d."serialNumber" ${sql.raw(dir)}`);
@@ -195,9 +248,7 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
   // The page's serial numbers first (from the indexes alone where they cover filter and sort), then
   // their rows: sorting 120,000 whole rows (two statuses, sorted by serial) to keep 10 took
   // seconds at 1,000,000 devices; sorting their serial numbers takes milliseconds.
-  const pageSerials = ordered(
-    f.orderBy === 'Customer' ? q.leftJoin('customers as c', 'c.id', 'd.customerId').select('d.serialNumber') : q.select('d.serialNumber'),
-  )
+  const pageSerials = ordered(q.select('d.serialNumber'))
     .limit(f.pageSize)
     .offset((f.page - 1) * f.pageSize);
   const page = ordered(
@@ -362,8 +413,7 @@ function serialIn(db: DB, keys: string[]) {
 export async function devicesBySerials(db: DB, scope: TenantScope, serials: string[]): Promise<Map<string, DeviceDto>> {
   const keys = [...new Set(serials.map(serialKey))];
   const out = new Map<string, DeviceDto>();
-  for (const part of chunks(keys))
-    for (const r of (await base(db, scope).where(serialIn(db, part)).execute()) as Row[]) out.set(serialKey(r.serialNumber), toDto(r));
+  for (const part of chunks(keys)) for (const r of await manyRows(db, scope, (q) => q.where(serialIn(db, part)))) out.set(serialKey(r.serialNumber), toDto(r));
   return out;
 }
 
@@ -375,7 +425,7 @@ export async function findDeviceBySerial(db: DB, scope: TenantScope, serial: str
 export async function listDevicesByIds(db: DB, scope: TenantScope, ids: string[]): Promise<DeviceDto[]> {
   const unique = [...new Set(ids)];
   const byId = new Map<string, DeviceDto>();
-  for (const part of chunks(unique)) for (const r of (await base(db, scope).where('d.id', 'in', part).execute()) as Row[]) byId.set(r.id, toDto(r));
+  for (const part of chunks(unique)) for (const r of await manyRows(db, scope, (q) => q.where('d.id', 'in', part))) byId.set(r.id, toDto(r));
   return unique.flatMap((id) => byId.get(id) ?? []);
 }
 
