@@ -69,25 +69,33 @@ const scheduleEntries = {
   /** The alarm list's filters (its date range is replaced by each run's period). */
   filters: v.optional(alarmReportFilterBody, {}),
 };
-type Entries = { frequency: string; dayOfWeek: number | null; dayOfMonth: number | null };
-const dayChecks = <T extends Entries>() =>
-  v.forward<T, v.CheckIssue<T>>(
-    v.check((b) => b.frequency !== 'weekly' || b.dayOfWeek !== null, SCHEDULE_TEXT.dayOfWeekRequired),
-    ['dayOfWeek' as never],
-  );
-const monthChecks = <T extends Entries>() =>
-  v.forward<T, v.CheckIssue<T>>(
-    v.check((b) => b.frequency !== 'monthly' || b.dayOfMonth !== null, SCHEDULE_TEXT.dayOfMonthRequired),
-    ['dayOfMonth' as never],
-  );
-
 const createObject = v.object(scheduleEntries, SCHEDULE_TEXT.badBody);
-export const scheduleCreateBody = v.pipe(createObject, dayChecks<v.InferOutput<typeof createObject>>(), monthChecks<v.InferOutput<typeof createObject>>());
+export const scheduleCreateBody = v.pipe(
+  createObject,
+  v.forward(
+    v.check((b) => b.frequency !== 'weekly' || b.dayOfWeek !== null, SCHEDULE_TEXT.dayOfWeekRequired),
+    ['dayOfWeek'],
+  ),
+  v.forward(
+    v.check((b) => b.frequency !== 'monthly' || b.dayOfMonth !== null, SCHEDULE_TEXT.dayOfMonthRequired),
+    ['dayOfMonth'],
+  ),
+);
 export type ScheduleCreateBody = v.InferOutput<typeof scheduleCreateBody>;
 export type ScheduleInput = v.InferInput<typeof scheduleCreateBody>;
 
 const updateObject = v.object({ ...scheduleEntries, etag: v.optional(v.nullable(v.string()), null) }, SCHEDULE_TEXT.badBody);
-export const scheduleUpdateBody = v.pipe(updateObject, dayChecks<v.InferOutput<typeof updateObject>>(), monthChecks<v.InferOutput<typeof updateObject>>());
+export const scheduleUpdateBody = v.pipe(
+  updateObject,
+  v.forward(
+    v.check((b) => b.frequency !== 'weekly' || b.dayOfWeek !== null, SCHEDULE_TEXT.dayOfWeekRequired),
+    ['dayOfWeek'],
+  ),
+  v.forward(
+    v.check((b) => b.frequency !== 'monthly' || b.dayOfMonth !== null, SCHEDULE_TEXT.dayOfMonthRequired),
+    ['dayOfMonth'],
+  ),
+);
 export type ScheduleUpdateBody = v.InferOutput<typeof scheduleUpdateBody>;
 
 export const schedulePauseBody = v.object({ paused: v.boolean('paused must be true or false.') }, SCHEDULE_TEXT.badBody);

@@ -20,7 +20,8 @@ import { addAttachment, type Outbox } from '../../outbox.js';
 import type { ExportPool } from '../../exports/pool.js';
 import { XLSX_TYPE, exportFileName } from '../../exports/routes.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
-import { DATE_RANGE, type AlarmReportExportBody } from '../../../shared/schemas/alarm-reports.js';
+import * as v from 'valibot';
+import { DATE_RANGE, alarmReportFilterBody, type AlarmReportExportBody } from '../../../shared/schemas/alarm-reports.js';
 import { describeSchedule, latestDueAt, nextDueAt, reportPeriod } from '../../../shared/schedules.js';
 import { formatShown, DATE_FORMAT } from '../../../shared/dates.js';
 import { findSchedule, ruleOf, runRef, scheduledReportsOn, type ScheduleRow } from './repo.js';
@@ -151,7 +152,8 @@ export function createReportScheduler(d: SchedulerDeps) {
     const rule = ruleOf(s);
     const period = reportPeriod(rule, dueAt);
     try {
-      const filters = JSON.parse(s.filters) as Omit<AlarmReportExportBody, 'sortBy' | 'sortDescending'>;
+      // Through the filter schema: what was stored (or seeded) gets every default of the list's filters.
+      const filters = v.parse(alarmReportFilterBody, JSON.parse(s.filters));
       const filter: AlarmReportExportBody = {
         ...filters,
         alarmClosedDateRangeOption: DATE_RANGE.AllTime,
