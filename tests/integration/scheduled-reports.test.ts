@@ -270,7 +270,8 @@ describe('two scheduler instances on one database', () => {
     // A second node: its own connection (PostgreSQL), outbox and export pool, the same database.
     const source = t.deps.dbSource;
     const db2 = source?.kind === 'pg' ? openPostgres(source.url, 4) : t.db;
-    const outbox2 = createOutbox({ smtpUrl: t.config.smtpUrl, log: t.deps.log, now: () => clock });
+    // the outbox's clock is the server's (its claims expire by it), as on every node
+    const outbox2 = createOutbox({ smtpUrl: t.config.smtpUrl, log: t.deps.log, now: () => t.config.now() });
     const pool2 = createExportPool({ db: db2, source, log: t.deps.log, size: 1 });
     second = {
       db: db2,
