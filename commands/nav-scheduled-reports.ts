@@ -2,7 +2,7 @@ import { defineCommand } from './define';
 import { ROUTES, getHref } from '../src/app/paths';
 
 export default defineCommand({
-  id: 'nav.scheduledReports',
+  id: 'nav.scheduled-reports',
   title: 'Go to Scheduled Reports',
   group: 'Navigation',
   keys: 'g h',
