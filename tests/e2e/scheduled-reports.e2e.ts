@@ -58,7 +58,10 @@ test('ARC supervisor, keyboard only: filter the alarm list, schedule it, see it 
   await expect(table).toContainText('Daily real incidents');
 
   // the server kept the list's filter (not its date range)
-  const [stored] = dbQuery<{ filters: string; frequency: string; dayOfWeek: number }>(`select filters, frequency, dayOfWeek from reportSchedules where name = ?`, 'Supervisor weekly "an"');
+  const [stored] = dbQuery<{ filters: string; frequency: string; dayOfWeek: number }>(
+    `select filters, frequency, dayOfWeek from reportSchedules where name = ?`,
+    'Supervisor weekly "an"',
+  );
   expect(stored).toMatchObject({ frequency: 'weekly', dayOfWeek: 1 });
   const filters = JSON.parse(stored!.filters);
   expect(filters.searchValue).toBe('an');

@@ -72,7 +72,13 @@ const create = (body: unknown, token = manager.token) => t.request('/alarm-repor
 const list = async (token = manager.token) => ok<ScheduleListDto>(await t.request('/alarm-report/schedules', { token }));
 const runs = async (id: string) => (await ok<ScheduleRunsDto>(await t.request(`/alarm-report/schedules/${id}/runs`, { token: manager.token }))).Runs;
 const auditOf = (entityId: string) =>
-  t.db.selectFrom('auditLog').select(['action', 'actorId', 'details']).where('entity', '=', 'schedule').where('entityId', '=', entityId).orderBy('id').execute();
+  t.db
+    .selectFrom('auditLog')
+    .select(['action', 'actorId', 'details'])
+    .where('entity', '=', 'schedule')
+    .where('entityId', '=', entityId)
+    .orderBy('id')
+    .execute();
 async function settle() {
   for (let i = 0; i < 3; i++) {
     await t.deps.outbox.idle();
@@ -143,7 +149,14 @@ describe('permissions and validation', () => {
 describe('create, edit, pause, delete: stored and audited', () => {
   test('the whole life of a schedule', async () => {
     const created = await ok<ScheduleDto>(await create(base({ name: '  Weekly falls ', frequency: 'weekly', dayOfWeek: 1, timeOfDay: '08:30' })), 201);
-    expect(created).toMatchObject({ Name: 'Weekly falls', Frequency: 'weekly', DayOfWeek: 1, Description: 'Weekly on Monday at 08:30', Paused: false, LastRun: null });
+    expect(created).toMatchObject({
+      Name: 'Weekly falls',
+      Frequency: 'weekly',
+      DayOfWeek: 1,
+      Description: 'Weekly on Monday at 08:30',
+      Paused: false,
+      LastRun: null,
+    });
     // the saved filters keep the list's filters but not its date range (each run covers its own period)
     expect(created.Filters.alarmVerificationTypes).toEqual([1]);
     expect(created.Filters).not.toHaveProperty('alarmClosedDateRangeOption');
@@ -151,19 +164,34 @@ describe('create, edit, pause, delete: stored and audited', () => {
     expect((await list()).Schedules.map((s) => s.Name)).toContain('Weekly falls');
 
     const edited = await ok<ScheduleDto>(
-      await t.request(`/alarm-report/schedules/${created.Id}`, { method: 'PUT', token: supervisor.token, json: { ...base({ name: 'Monthly falls', frequency: 'monthly', dayOfMonth: 31 }), etag: created.Etag } }),
+      await t.request(`/alarm-report/schedules/${created.Id}`, {
+        method: 'PUT',
+        token: supervisor.token,
+        json: { ...base({ name: 'Monthly falls', frequency: 'monthly', dayOfMonth: 31 }), etag: created.Etag },
+      }),
     );
-    expect(edited).toMatchObject({ Name: 'Monthly falls', DayOfWeek: null, DayOfMonth: 31, Description: "Monthly on the 31st (or the month's last day) at 07:00" });
+    expect(edited).toMatchObject({
+      Name: 'Monthly falls',
+      DayOfWeek: null,
+      DayOfMonth: 31,
+      Description: "Monthly on the 31st (or the month's last day) at 07:00",
+    });
     const stale = await t.request(`/alarm-report/schedules/${created.Id}`, { method: 'PUT', token: manager.token, json: { ...base(), etag: created.Etag } });
     expect(stale.status).toBe(409);
 
-    const paused = await ok<ScheduleDto>(await t.request(`/alarm-report/schedules/${created.Id}/pause`, { method: 'PUT', token: manager.token, json: { paused: true } }));
+    const paused = await ok<ScheduleDto>(
+      await t.request(`/alarm-report/schedules/${created.Id}/pause`, { method: 'PUT', token: manager.token, json: { paused: true } }),
+    );
     expect(paused.Paused).toBe(true);
     expect(paused.NextRunAt).toBeNull();
-    const resumed = await ok<ScheduleDto>(await t.request(`/alarm-report/schedules/${created.Id}/pause`, { method: 'PUT', token: manager.token, json: { paused: false } }));
+    const resumed = await ok<ScheduleDto>(
+      await t.request(`/alarm-report/schedules/${created.Id}/pause`, { method: 'PUT', token: manager.token, json: { paused: false } }),
+    );
     expect(resumed.NextRunAt).not.toBeNull();
 
-    const deleted = await ok<{ Content: { Message: string } }>(await t.request(`/alarm-report/schedules/${created.Id}`, { method: 'DELETE', token: manager.token }));
+    const deleted = await ok<{ Content: { Message: string } }>(
+      await t.request(`/alarm-report/schedules/${created.Id}`, { method: 'DELETE', token: manager.token }),
+    );
     expect(deleted.Content.Message).toBe("Scheduled report 'Monthly falls' deleted.");
     expect((await list()).Schedules.map((s) => s.Id)).not.toContain(created.Id);
     expect((await t.request(`/alarm-report/schedules/${created.Id}`, { method: 'DELETE', token: manager.token })).status).toBe(404);
@@ -202,14 +230,24 @@ describe('runs', () => {
     expect(await scheduler.tick()).toBe(1);
     expect(await scheduler.tick()).toBe(0); // the same due time never runs twice
     await settle();
-    expect(mails.map((m) => m.to).flat().sort()).toEqual(['manager@arc.test', 'supervisor@arc.test']);
+    expect(
+      mails
+        .map((m) => m.to)
+        .flat()
+        .sort(),
+    ).toEqual(['manager@arc.test', 'supervisor@arc.test']);
     const [file] = attachmentsOf(mails[0]!.raw);
     expect(file?.name).toMatch(/^AlarmReports_\d{8}_\d{6}\.xlsx$/);
     expect(file?.type).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
     const rows = await sheetRows(file!.bytes);
     expect(rows[0]).toContain('Alarm Id');
     const idCol = rows[0]!.indexOf('Alarm Id');
-    expect(rows.slice(1).map((r) => r[idCol]).sort()).toEqual(['11111111-0000-4000-8000-000000000001', '11111111-0000-4000-8000-000000000002']);
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r[idCol])
+        .sort(),
+    ).toEqual(['11111111-0000-4000-8000-000000000001', '11111111-0000-4000-8000-000000000002']);
 
     const [run] = await runs(s.Id);
     expect(run).toMatchObject({ DueAt: due.toISOString(), Rows: 2, Outcome: 'sent', Missed: 0, Attempts: 1 });
@@ -225,7 +263,12 @@ describe('runs', () => {
     expect(await scheduler.tick()).toBe(1);
     expect(await scheduler.tick()).toBe(0);
     await settle();
-    expect(mails.map((m) => m.to).flat().sort()).toEqual(['manager@arc.test', 'supervisor@arc.test']);
+    expect(
+      mails
+        .map((m) => m.to)
+        .flat()
+        .sort(),
+    ).toEqual(['manager@arc.test', 'supervisor@arc.test']);
     const [latest] = await runs(s.Id);
     expect(latest).toMatchObject({ DueAt: new Date(stored.getTime() + 2 * 86_400_000).toISOString(), Missed: 2, Outcome: 'sent' });
     expect(await runs(s.Id)).toHaveLength(2);
@@ -233,7 +276,10 @@ describe('runs', () => {
 
   test("a customer's paused e-mail holds its schedule's report in the outbox", async () => {
     const quiet = await insertCustomer(t.db, { name: 'Quiet Care Ltd', isAutomaticEmailsPaused: 1 });
-    const held = await ok<ScheduleDto>(await create(base({ name: 'Quiet Care daily', recipients: ['manager@arc.test'], filters: { customerAccountFullName: 'quiet care ltd' } })), 201);
+    const held = await ok<ScheduleDto>(
+      await create(base({ name: 'Quiet Care daily', recipients: ['manager@arc.test'], filters: { customerAccountFullName: 'quiet care ltd' } })),
+      201,
+    );
     expect(held.CustomerName).toBe('Quiet Care Ltd');
     mails.length = 0;
     clock = new Date(new Date(held.NextRunAt!).getTime() + 1000);
@@ -290,7 +336,8 @@ describe('two scheduler instances on one database', () => {
     for (const x of (await list()).Schedules)
       await ok(await t.request(`/alarm-report/schedules/${x.Id}/pause`, { method: 'PUT', token: manager.token, json: { paused: true } }));
     const racing: ScheduleDto[] = [];
-    for (let i = 0; i < 4; i++) racing.push(await ok<ScheduleDto>(await create(base({ name: `Race ${i}`, recipients: ['manager@arc.test'], timeOfDay: '06:15' })), 201));
+    for (let i = 0; i < 4; i++)
+      racing.push(await ok<ScheduleDto>(await create(base({ name: `Race ${i}`, recipients: ['manager@arc.test'], timeOfDay: '06:15' })), 201));
     const due = new Date(racing[0]!.NextRunAt!);
     expect(racing.every((r) => r.NextRunAt === due.toISOString())).toBe(true);
     mails.length = 0;
@@ -302,7 +349,15 @@ describe('two scheduler instances on one database', () => {
     await new Promise((r) => setTimeout(r, 300));
     expect(mails.filter((m) => /Race \d/.test(m.raw))).toHaveLength(4);
     for (const r of racing) expect(await runs(r.Id)).toHaveLength(1);
-    const nodes = await t.db.selectFrom('reportScheduleRuns').select('claimedBy').where('scheduleId', 'in', racing.map((r) => r.Id)).execute();
+    const nodes = await t.db
+      .selectFrom('reportScheduleRuns')
+      .select('claimedBy')
+      .where(
+        'scheduleId',
+        'in',
+        racing.map((r) => r.Id),
+      )
+      .execute();
     expect(new Set(nodes.map((n) => n.claimedBy)).size).toBeGreaterThanOrEqual(1);
   });
 });

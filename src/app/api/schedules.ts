@@ -13,7 +13,11 @@ export const scheduleKeys = {
 };
 
 export const scheduleListQuery = () =>
-  queryOptions({ queryKey: scheduleKeys.list(), queryFn: ({ signal }) => http<ScheduleListDto>('/alarm-report/schedules', { signal }), refetchInterval: 30_000 });
+  queryOptions({
+    queryKey: scheduleKeys.list(),
+    queryFn: ({ signal }) => http<ScheduleListDto>('/alarm-report/schedules', { signal }),
+    refetchInterval: 30_000,
+  });
 
 export const scheduleRunsQuery = (id: string) =>
   queryOptions({

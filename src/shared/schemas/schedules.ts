@@ -53,14 +53,43 @@ const scheduleEntries = {
     v.maxLength(SCHEDULE_NAME_MAX, SCHEDULE_TEXT.nameTooLong),
   ),
   frequency: v.picklist(SCHEDULE_FREQUENCIES, SCHEDULE_TEXT.badFrequency),
-  dayOfWeek: v.optional(v.nullable(v.pipe(v.number(SCHEDULE_TEXT.dayOfWeekRequired), v.integer(SCHEDULE_TEXT.dayOfWeekRequired), v.minValue(1, SCHEDULE_TEXT.dayOfWeekRequired), v.maxValue(7, SCHEDULE_TEXT.dayOfWeekRequired))), null),
-  dayOfMonth: v.optional(
-    v.nullable(v.pipe(v.number(SCHEDULE_TEXT.dayOfMonthRequired), v.integer(SCHEDULE_TEXT.dayOfMonthRequired), v.minValue(1, SCHEDULE_TEXT.dayOfMonthRequired), v.maxValue(31, SCHEDULE_TEXT.dayOfMonthRequired))),
+  dayOfWeek: v.optional(
+    v.nullable(
+      v.pipe(
+        v.number(SCHEDULE_TEXT.dayOfWeekRequired),
+        v.integer(SCHEDULE_TEXT.dayOfWeekRequired),
+        v.minValue(1, SCHEDULE_TEXT.dayOfWeekRequired),
+        v.maxValue(7, SCHEDULE_TEXT.dayOfWeekRequired),
+      ),
+    ),
     null,
   ),
-  timeOfDay: v.pipe(v.string(SCHEDULE_TEXT.badTime), v.transform((s) => s.trim()), v.regex(TIME_OF_DAY, SCHEDULE_TEXT.badTime)),
+  dayOfMonth: v.optional(
+    v.nullable(
+      v.pipe(
+        v.number(SCHEDULE_TEXT.dayOfMonthRequired),
+        v.integer(SCHEDULE_TEXT.dayOfMonthRequired),
+        v.minValue(1, SCHEDULE_TEXT.dayOfMonthRequired),
+        v.maxValue(31, SCHEDULE_TEXT.dayOfMonthRequired),
+      ),
+    ),
+    null,
+  ),
+  timeOfDay: v.pipe(
+    v.string(SCHEDULE_TEXT.badTime),
+    v.transform((s) => s.trim()),
+    v.regex(TIME_OF_DAY, SCHEDULE_TEXT.badTime),
+  ),
   recipients: v.pipe(
-    v.array(v.pipe(v.string(SCHEDULE_TEXT.badEmail), v.transform((s) => s.trim().toLowerCase()), v.regex(EMAIL, SCHEDULE_TEXT.badEmail), v.maxLength(254, SCHEDULE_TEXT.badEmail)), SCHEDULE_TEXT.recipientsRequired),
+    v.array(
+      v.pipe(
+        v.string(SCHEDULE_TEXT.badEmail),
+        v.transform((s) => s.trim().toLowerCase()),
+        v.regex(EMAIL, SCHEDULE_TEXT.badEmail),
+        v.maxLength(254, SCHEDULE_TEXT.badEmail),
+      ),
+      SCHEDULE_TEXT.recipientsRequired,
+    ),
     v.transform((a) => [...new Set(a)]),
     v.minLength(1, SCHEDULE_TEXT.recipientsRequired),
     v.maxLength(SCHEDULE_RECIPIENTS_MAX, SCHEDULE_TEXT.tooManyRecipients),

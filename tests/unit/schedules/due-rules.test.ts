@@ -85,10 +85,16 @@ describe('the period a run covers (closed London days, inclusive)', () => {
     expect(reportPeriod(daily('00:30'), at('2026-06-09T23:30:00Z'))).toEqual({ from: '2026-06-09', to: '2026-06-09' });
   });
   it('weekly: the seven days before', () => {
-    expect(reportPeriod({ frequency: 'weekly', dayOfWeek: 1, timeOfDay: '08:00' }, at('2026-06-08T07:00:00Z'))).toEqual({ from: '2026-06-01', to: '2026-06-07' });
+    expect(reportPeriod({ frequency: 'weekly', dayOfWeek: 1, timeOfDay: '08:00' }, at('2026-06-08T07:00:00Z'))).toEqual({
+      from: '2026-06-01',
+      to: '2026-06-07',
+    });
   });
   it('monthly on the 31st: from the previous due date (31 March) to the day before 30 April', () => {
-    expect(reportPeriod({ frequency: 'monthly', dayOfMonth: 31, timeOfDay: '06:00' }, at('2026-04-30T05:00:00Z'))).toEqual({ from: '2026-03-31', to: '2026-04-29' });
+    expect(reportPeriod({ frequency: 'monthly', dayOfMonth: 31, timeOfDay: '06:00' }, at('2026-04-30T05:00:00Z'))).toEqual({
+      from: '2026-03-31',
+      to: '2026-04-29',
+    });
   });
 });
 

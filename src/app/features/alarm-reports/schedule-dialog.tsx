@@ -44,7 +44,11 @@ export const splitRecipients = (text: string) =>
 /** The filters a schedule keeps (the list's date range is replaced by each run's period). */
 export function scheduleFilters(filter: AlarmReportFilter): Record<string, unknown> {
   const { alarmClosedDateRangeOption: _o, alarmClosedDateFrom: _f, alarmClosedDateTo: _t, ...rest } = filter as Record<string, unknown>;
-  return Object.fromEntries(Object.entries(rest).filter(([k, v]) => !['page', 'pageSize', 'sortBy', 'sortDescending'].includes(k) && v !== '' && v !== null && !(Array.isArray(v) && !v.length)));
+  return Object.fromEntries(
+    Object.entries(rest).filter(
+      ([k, v]) => !['page', 'pageSize', 'sortBy', 'sortDescending'].includes(k) && v !== '' && v !== null && !(Array.isArray(v) && !v.length),
+    ),
+  );
 }
 
 const filterCount = (f: Record<string, unknown>) => Object.keys(f).length;
@@ -103,7 +107,12 @@ export function ScheduleDialog({
   const set = (k: keyof Draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
   const preview = (() => {
     try {
-      return describeSchedule({ frequency: draft.frequency, dayOfWeek: Number(draft.dayOfWeek), dayOfMonth: Number(draft.dayOfMonth), timeOfDay: draft.timeOfDay });
+      return describeSchedule({
+        frequency: draft.frequency,
+        dayOfWeek: Number(draft.dayOfWeek),
+        dayOfMonth: Number(draft.dayOfMonth),
+        timeOfDay: draft.timeOfDay,
+      });
     } catch {
       return '';
     }
@@ -159,7 +168,17 @@ export function ScheduleDialog({
               </FormField>
             )}
             <FormField label="Time (UK, HH:mm)" required error={errors.timeOfDay}>
-              {(control) => <input {...control} className="lw-input" inputMode="numeric" placeholder="HH:mm" maxLength={5} value={draft.timeOfDay} onChange={set('timeOfDay')} />}
+              {(control) => (
+                <input
+                  {...control}
+                  className="lw-input"
+                  inputMode="numeric"
+                  placeholder="HH:mm"
+                  maxLength={5}
+                  value={draft.timeOfDay}
+                  onChange={set('timeOfDay')}
+                />
+              )}
             </FormField>
           </div>
           <FormField label="Recipients" required error={errors.recipients} hint="E-mail addresses of people you may list, one per line or separated by commas.">

@@ -108,7 +108,13 @@ export function ScheduledReportsPage() {
     onError: (err) => toast.error(errorMessage(err)),
   });
   const askDelete = async (s: ScheduleDto) => {
-    const ok = await confirm({ title: 'Delete scheduled report', message: SCHEDULE_TEXT.confirmDelete(s.Name), confirmLabel: 'Delete', cancelLabel: 'Cancel', danger: true });
+    const ok = await confirm({
+      title: 'Delete scheduled report',
+      message: SCHEDULE_TEXT.confirmDelete(s.Name),
+      confirmLabel: 'Delete',
+      cancelLabel: 'Cancel',
+      danger: true,
+    });
     if (ok) remove.mutate(s);
   };
 
@@ -172,13 +178,25 @@ export function ScheduledReportsPage() {
                   {s.Recipients.join(', ')}
                 </td>
                 <td className="sr-actions">
-                  <Button size="1" variant="soft" onClick={() => setHistoryOf(historyOf === s.Id ? null : s.Id)} aria-expanded={historyOf === s.Id} aria-label={`Run history of ${s.Name}`}>
+                  <Button
+                    size="1"
+                    variant="soft"
+                    onClick={() => setHistoryOf(historyOf === s.Id ? null : s.Id)}
+                    aria-expanded={historyOf === s.Id}
+                    aria-label={`Run history of ${s.Name}`}
+                  >
                     History
                   </Button>
                   <Button size="1" variant="soft" onClick={() => setEditing(s)} aria-label={`Edit ${s.Name}`}>
                     Edit
                   </Button>
-                  <Button size="1" variant="soft" onClick={() => pause.mutate(s)} loading={pause.isPending && pause.variables?.Id === s.Id} aria-label={`${s.Paused ? 'Resume' : 'Pause'} ${s.Name}`}>
+                  <Button
+                    size="1"
+                    variant="soft"
+                    onClick={() => pause.mutate(s)}
+                    loading={pause.isPending && pause.variables?.Id === s.Id}
+                    aria-label={`${s.Paused ? 'Resume' : 'Pause'} ${s.Name}`}
+                  >
                     {s.Paused ? 'Resume' : 'Pause'}
                   </Button>
                   <Button size="1" variant="soft" color="red" onClick={() => void askDelete(s)} aria-label={`Delete ${s.Name}`}>

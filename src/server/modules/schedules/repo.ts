@@ -30,7 +30,9 @@ export const ruleOf = (s: Pick<ScheduleRow, 'frequency' | 'dayOfWeek' | 'dayOfMo
 });
 
 /** Saved filters without their date range (each run covers its own period). */
-export function savedFilters(f: AlarmReportFilterBody): Omit<AlarmReportFilterBody, 'alarmClosedDateRangeOption' | 'alarmClosedDateFrom' | 'alarmClosedDateTo'> {
+export function savedFilters(
+  f: AlarmReportFilterBody,
+): Omit<AlarmReportFilterBody, 'alarmClosedDateRangeOption' | 'alarmClosedDateFrom' | 'alarmClosedDateTo'> {
   const { alarmClosedDateRangeOption: _o, alarmClosedDateFrom: _f, alarmClosedDateTo: _t, ...rest } = f;
   return rest;
 }
@@ -90,7 +92,13 @@ export async function insertSchedule(db: DB, b: Fields, p: { id: string; ownerId
 export const findSchedule = (db: DB, id: string) => db.selectFrom('reportSchedules').selectAll().where('id', '=', id).executeTakeFirst();
 
 /** Saves new fields (the next due time follows the new rule); 'stale' when the etag is given and no longer current. */
-export async function updateSchedule(db: DB, id: string, b: Fields & { etag: string | null }, customerId: string | null, now: Date): Promise<'missing' | 'stale' | ScheduleRow> {
+export async function updateSchedule(
+  db: DB,
+  id: string,
+  b: Fields & { etag: string | null },
+  customerId: string | null,
+  now: Date,
+): Promise<'missing' | 'stale' | ScheduleRow> {
   const cols = columnsOf(b, customerId);
   let q = db
     .updateTable('reportSchedules')

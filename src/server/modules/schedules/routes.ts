@@ -90,45 +90,60 @@ export function scheduleRoutes(api: Api) {
     return c.json(await dtoOf(c, id), 201);
   });
 
-  api.put('/alarm-report/schedules/:id', { access: P.AlarmReportSchedule, json: scheduleUpdateBody, sample: { json: SAMPLE_BODY } }, async (c, { body, user }) => {
-    await featureOn(c);
-    const id = idParam(c);
-    const { db, config } = deps(c);
-    if (!(await findSchedule(db, id))) throw notFound(SCHEDULE_TEXT.notFound);
-    await checkRecipients(c, user, body.recipients);
-    const now = config.now();
-    const customerId = await customerOfFilters(db, body.filters as ScheduleCreateBody['filters']);
-    await tx(db, async (trx) => {
-      const before = await findSchedule(trx, id);
-      if (!before) throw notFound(SCHEDULE_TEXT.notFound);
-      const r = await updateSchedule(trx, id, body, customerId, now);
-      if (r === 'missing') throw notFound(SCHEDULE_TEXT.notFound);
-      if (r === 'stale') throw conflict(SCHEDULE_TEXT.stale);
-      await audit(trx, { actorId: user.id || null, action: 'schedule.update', entity: 'schedule', entityId: id, at: now, details: { before: summary(before), after: summary(r) } });
-    });
-    return c.json(await dtoOf(c, id));
-  });
-
-  api.put('/alarm-report/schedules/:id/pause', { access: P.AlarmReportSchedule, json: schedulePauseBody, sample: { json: { paused: true } } }, async (c, { body, user }) => {
-    await featureOn(c);
-    const id = idParam(c);
-    const { db, config } = deps(c);
-    const now = config.now();
-    await tx(db, async (trx) => {
-      const s = await findSchedule(trx, id);
-      if (!s) throw notFound(SCHEDULE_TEXT.notFound);
-      await setPaused(trx, s, body.paused, now);
-      await audit(trx, {
-        actorId: user.id || null,
-        action: body.paused ? 'schedule.pause' : 'schedule.resume',
-        entity: 'schedule',
-        entityId: id,
-        at: now,
-        details: { before: s.paused === 1, after: body.paused },
+  api.put(
+    '/alarm-report/schedules/:id',
+    { access: P.AlarmReportSchedule, json: scheduleUpdateBody, sample: { json: SAMPLE_BODY } },
+    async (c, { body, user }) => {
+      await featureOn(c);
+      const id = idParam(c);
+      const { db, config } = deps(c);
+      if (!(await findSchedule(db, id))) throw notFound(SCHEDULE_TEXT.notFound);
+      await checkRecipients(c, user, body.recipients);
+      const now = config.now();
+      const customerId = await customerOfFilters(db, body.filters as ScheduleCreateBody['filters']);
+      await tx(db, async (trx) => {
+        const before = await findSchedule(trx, id);
+        if (!before) throw notFound(SCHEDULE_TEXT.notFound);
+        const r = await updateSchedule(trx, id, body, customerId, now);
+        if (r === 'missing') throw notFound(SCHEDULE_TEXT.notFound);
+        if (r === 'stale') throw conflict(SCHEDULE_TEXT.stale);
+        await audit(trx, {
+          actorId: user.id || null,
+          action: 'schedule.update',
+          entity: 'schedule',
+          entityId: id,
+          at: now,
+          details: { before: summary(before), after: summary(r) },
+        });
       });
-    });
-    return c.json(await dtoOf(c, id));
-  });
+      return c.json(await dtoOf(c, id));
+    },
+  );
+
+  api.put(
+    '/alarm-report/schedules/:id/pause',
+    { access: P.AlarmReportSchedule, json: schedulePauseBody, sample: { json: { paused: true } } },
+    async (c, { body, user }) => {
+      await featureOn(c);
+      const id = idParam(c);
+      const { db, config } = deps(c);
+      const now = config.now();
+      await tx(db, async (trx) => {
+        const s = await findSchedule(trx, id);
+        if (!s) throw notFound(SCHEDULE_TEXT.notFound);
+        await setPaused(trx, s, body.paused, now);
+        await audit(trx, {
+          actorId: user.id || null,
+          action: body.paused ? 'schedule.pause' : 'schedule.resume',
+          entity: 'schedule',
+          entityId: id,
+          at: now,
+          details: { before: s.paused === 1, after: body.paused },
+        });
+      });
+      return c.json(await dtoOf(c, id));
+    },
+  );
 
   api.delete('/alarm-report/schedules/:id', { access: P.AlarmReportSchedule }, async (c, { user }) => {
     await featureOn(c);

@@ -181,7 +181,9 @@ export function createReportScheduler(d: SchedulerDeps) {
         (started.omitted ? `\n${started.omitted} more matched and were left out of the file.` : '') +
         '\n\nThis e-mail was sent by the Safety Workspace because you are a recipient of this scheduled report.';
       const queued = await tx(d.db, async (trx) => {
-        const attachmentId = bytes ? await addAttachment(trx, { fileName: exportFileName(EXPORT_LABEL.alarmReports, dueAt), contentType: XLSX_TYPE, content: bytes }, now) : null;
+        const attachmentId = bytes
+          ? await addAttachment(trx, { fileName: exportFileName(EXPORT_LABEL.alarmReports, dueAt), contentType: XLSX_TYPE, content: bytes }, now)
+          : null;
         for (const to of recipients) await d.outbox.enqueue(trx, { channel: 'email', recipient: to, subject, body, attachmentId, holdFor, ref: runRef(runId) });
         const done = await trx
           .updateTable('reportScheduleRuns')
