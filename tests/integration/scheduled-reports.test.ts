@@ -361,3 +361,43 @@ describe('two scheduler instances on one database', () => {
     expect(new Set(nodes.map((n) => n.claimedBy)).size).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('a run whose report could not be built', () => {
+  test('is tried again a minute later, three times at most; one that then works is sent once', async () => {
+    const broken = await ok<ScheduleDto>(await create(base({ name: 'Always broken', recipients: ['manager@arc.test'], timeOfDay: '05:45' })), 201);
+    const healing = await ok<ScheduleDto>(await create(base({ name: 'Heals once', recipients: ['manager@arc.test'], timeOfDay: '05:45' })), 201);
+    const failures = new Map([
+      [`schedule:${broken.Id}`, Infinity],
+      [`schedule:${healing.Id}`, 1],
+    ]);
+    const pool = t.services.exports;
+    const flaky = {
+      ...pool,
+      start: (userId: string, ...rest: unknown[]) => {
+        const left = failures.get(userId) ?? 0;
+        if (left > 0) {
+          failures.set(userId, left - 1);
+          return Promise.reject(new Error('export pool unavailable'));
+        }
+        return (pool.start as (...a: unknown[]) => ReturnType<typeof pool.start>)(userId, ...rest);
+      },
+    } as typeof pool;
+    const node = createReportScheduler({ db: t.db, outbox: t.deps.outbox, exports: flaky, now: () => clock, log: t.deps.log, nodeId: 'node-c' });
+    mails.length = 0;
+    const due = new Date(broken.NextRunAt!);
+    clock = new Date(due.getTime() + 1000);
+    expect(await node.tick()).toBe(2);
+    expect((await runs(broken.Id))[0]).toMatchObject({ Outcome: 'failed', Error: 'export pool unavailable', Attempts: 1 });
+    expect(await node.tick()).toBe(0); // not again within the minute
+    for (let i = 0; i < 3; i++) {
+      clock = new Date(clock.getTime() + 61_000);
+      await node.tick();
+    }
+    await settle();
+    expect((await runs(broken.Id))[0]).toMatchObject({ Outcome: 'failed', Attempts: 3 });
+    expect(await runs(broken.Id)).toHaveLength(1);
+    expect((await runs(healing.Id))[0]).toMatchObject({ Outcome: 'sent', Attempts: 2, Error: null });
+    expect(mails.filter((m) => /Heals once/.test(m.raw))).toHaveLength(1);
+    expect(mails.filter((m) => /Always broken/.test(m.raw))).toHaveLength(0);
+  });
+});
