@@ -52,6 +52,8 @@ import alarmAddNote from './alarm-add-note';
 import alarmToggleEscalation from './alarm-toggle-escalation';
 import alarmNext from './alarm-next';
 import alarmPrev from './alarm-prev';
+import alarmSchedule from './alarm-schedule';
+import navScheduledReports from './nav-scheduled-reports';
 
 export const COMMANDS: readonly Command[] = [
   paletteOpen,
@@ -92,6 +94,8 @@ export const COMMANDS: readonly Command[] = [
   alarmToggleEscalation,
   alarmNext,
   alarmPrev,
+  alarmSchedule,
+  navScheduledReports,
   tabClose,
   tabReopen,
   tabNext,

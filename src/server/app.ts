@@ -26,6 +26,7 @@ import { openApiRoutes } from './openapi.js';
 import { createExportPool } from './exports/pool.js';
 import { exportRoutes } from './exports/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
+import { scheduleRoutes } from './modules/schedules/routes.js';
 
 /** The palette search with each module's group registered (the order breaks ties between groups). */
 export function createSearch(db: DB) {
@@ -123,6 +124,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   liveRoutes(api, services.hub, services.ingestLimiter);
   openApiRoutes(app, api.routes); // the published contract and its reference page (outside the route table: they describe it)
   adminRoutes(api, services.exports);
+  scheduleRoutes(api);
 
   return { app, routes: api.routes, services };
 }

@@ -14,6 +14,7 @@ import { startRefreshTokenCleanup } from './auth/token-cleanup.js';
 import { backfillLastMessages } from './modules/live/repo.js';
 import { createSimulator, type Simulator } from './simulator/simulator.js';
 import { startSilenceSweep } from './modules/live/silence.js';
+import { createReportScheduler } from './modules/schedules/scheduler.js';
 import { simulatedDevices } from './simulator/devices.js';
 import { log } from './logger.js';
 import { runShutdownHooks, setPhase } from './lifecycle.js';
@@ -68,6 +69,9 @@ async function main() {
   const tokenCleanup = startRefreshTokenCleanup({ db, now: config.now, log });
   // Live devices: devices silent past the connected window are announced as not connected (decision 80).
   const silenceSweep = startSilenceSweep({ db, now: config.now, log, publish: (events) => server.services.hub.publish(events) });
+  // Scheduled reports: due schedules are claimed (one node per due time), built in the export pool and e-mailed through the outbox.
+  const scheduler = createReportScheduler({ db, outbox, exports: server.services.exports, now: config.now, log });
+  scheduler.start();
   // Live devices: with demo data the device simulator drives a few demo devices through the public ingestion endpoint (SIMULATOR=off: not).
   let simulator: Simulator | undefined;
   if (config.simulator.enabled && config.gatewayKeys[0]) {
@@ -131,6 +135,7 @@ async function main() {
     force.unref();
     tokenCleanup.stop();
     silenceSweep.stop();
+    await scheduler.stop(); // a run under way finishes (its e-mails are queued) before the export pool drains
     await simulator?.stop();
     await server.services.exports.drain(); // exports queued or running finish (their downloads are open requests)
     await server.close(); // hub connections closed with allowReconnect, then no new connections, open requests finish

@@ -9,6 +9,12 @@
 // (customers.isAutomaticEmailsPaused) is recorded with heldTenantId set and waits; the relay skips
 // it until the pause is turned off (modules/customers/email-pause.ts clears the column and flushes).
 // Messages the person asked for to sign in (verification codes, reset links: `urgent`) never wait.
+// A message may name the tenant to hold it for itself (`holdFor`: a scheduled report of a
+// customer that pauses e-mail waits whoever receives it).
+//
+// Attachments (scheduled reports): the file is stored once in outboxAttachments and the e-mails
+// that carry it point at it. A message with a `ref` (what it belongs to, e.g. 'scheduleRun:12')
+// is a report, not a code: the one-hour age limit does not apply to it, only the attempts.
 //
 // Message bodies hold secrets (verification codes, reset links): they are written to the log
 // only when no SMTP_URL is configured (development), and start-up says so.
@@ -22,7 +28,24 @@ export type OutboxMessage = {
   body: string;
   /** Sent even while the recipient's customer pauses e-mail delivery (codes and links the person asked for). */
   urgent?: boolean;
+  /** Held while this tenant's customer pauses e-mail delivery (set by the caller when it knows the customer is paused). */
+  holdFor?: string | null;
+  /** outboxAttachments.id of a file sent with the e-mail (see addAttachment). */
+  attachmentId?: number | null;
+  /** What the message belongs to ('scheduleRun:12'); such messages are not dropped for age. */
+  ref?: string | null;
 };
+export type OutboxFile = { fileName: string; contentType: string; content: Uint8Array };
+
+/** Stores a file for e-mails to carry (in the caller's transaction); returns its id for `attachmentId`. */
+export async function addAttachment(db: DB, file: OutboxFile, at: Date): Promise<number> {
+  const row = await db
+    .insertInto('outboxAttachments')
+    .values({ fileName: file.fileName, contentType: file.contentType, content: file.content, createdAt: at.toISOString() })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return Number(row.id);
+}
 export type Outbox = {
   /** Records the message in `db` (the caller's transaction); nothing is sent yet. */
   enqueue: (db: DB, msg: OutboxMessage) => Promise<void>;
@@ -118,7 +141,16 @@ export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date
       return 'not-sent';
     }
     try {
-      await mailer!.transporter.sendMail({ from: mailer!.from, to: row.recipient, subject: row.subject, text: row.body });
+      const file = row.attachmentId
+        ? await db.selectFrom('outboxAttachments').select(['fileName', 'contentType', 'content']).where('id', '=', row.attachmentId).executeTakeFirst()
+        : undefined;
+      await mailer!.transporter.sendMail({
+        from: mailer!.from,
+        to: row.recipient,
+        subject: row.subject,
+        text: row.body,
+        ...(file ? { attachments: [{ filename: file.fileName, contentType: file.contentType, content: Buffer.from(file.content) }] } : {}),
+      });
       await db.updateTable('outbox').set({ sentAt: now().toISOString(), error: null }).where('id', '=', row.id).execute();
       log({ msg: 'outbox', ...meta, status: 'sent' });
       return 'sent';
@@ -139,13 +171,14 @@ export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date
       .where('sentAt', 'is', null)
       .where('heldTenantId', 'is', null)
       .where('attempts', '<', OUTBOX_MAX_ATTEMPTS)
+      .where('ref', 'is', null)
       .where('createdAt', '<', new Date(now().getTime() - MAX_AGE_MS).toISOString())
       .execute();
     for (;;) {
       const stale = new Date(now().getTime() - STALE_CLAIM_MS).toISOString();
       const rows = await db
         .selectFrom('outbox')
-        .select(['id', 'channel', 'recipient', 'subject', 'body'])
+        .select(['id', 'channel', 'recipient', 'subject', 'body', 'attachmentId'])
         .where('sentAt', 'is', null)
         .where('heldTenantId', 'is', null)
         .where('attempts', '<', OUTBOX_MAX_ATTEMPTS)
@@ -201,11 +234,11 @@ export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date
   }
 
   return {
-    async enqueue(db, { urgent, ...msg }) {
-      const heldTenantId = msg.channel === 'email' && !urgent ? await pausedTenantOf(db, msg.recipient) : null;
+    async enqueue(db, { urgent, holdFor, attachmentId, ref, ...msg }) {
+      const heldTenantId = msg.channel !== 'email' || urgent ? null : (holdFor ?? (await pausedTenantOf(db, msg.recipient)));
       await db
         .insertInto('outbox')
-        .values({ ...msg, createdAt: now().toISOString(), sentAt: null, error: null, heldTenantId })
+        .values({ ...msg, createdAt: now().toISOString(), sentAt: null, error: null, heldTenantId, attachmentId: attachmentId ?? null, ref: ref ?? null })
         .execute();
     },
     flush,

@@ -314,6 +314,7 @@ export const PAGE_TITLES = {
   alarmReport: 'Closed Alarm Report',
   providerSettings: 'Provider Settings',
   auditTrail: 'Audit Trail',
+  scheduledReports: 'Scheduled Reports',
 } as const;
 
 /** Provider administration: the settings area, login methods and the audit trail. */

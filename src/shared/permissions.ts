@@ -24,6 +24,8 @@ export const P = {
   AlarmReportAddNote: 'AdminPanel.AlarmReport.AddNote',
   AlarmReportView: 'AdminPanel.AlarmReport.View',
   AlarmReportExport: 'AdminPanel.AlarmReport.Export',
+  /** Ours: scheduled reports (create, edit, pause, delete; see runs). Those who annotate and export alarm reports: ARC managers and supervisors. */
+  AlarmReportSchedule: 'AdminPanel.AlarmReport.Schedule',
   /** Ours: the provider settings area (features, global settings, single-sign-on domains), read. */
   SettingsView: 'AdminPanel.Settings.View',
   /** Ours: changing features, global settings, single-sign-on domains and a person's login method. */
@@ -94,9 +96,9 @@ export const ROLE_PERMISSIONS: Record<RoleName, Permission[]> = {
     P.AuditView,
   ],
   // ARC manager: runs the centre; reviews, annotates and exports alarm reports, sees staff.
-  ArcManagerRole: [...own, ...alarmRead, P.AlarmReportAddNote, P.AlarmReportExport, P.PersonListView],
-  // ARC supervisor: reviews, annotates and exports alarm reports.
-  ArcSupervisorRole: [...own, ...alarmRead, P.AlarmReportAddNote, P.AlarmReportExport],
+  ArcManagerRole: [...own, ...alarmRead, P.AlarmReportAddNote, P.AlarmReportExport, P.AlarmReportSchedule, P.PersonListView],
+  // ARC supervisor: reviews, annotates and exports alarm reports; schedules reports.
+  ArcSupervisorRole: [...own, ...alarmRead, P.AlarmReportAddNote, P.AlarmReportExport, P.AlarmReportSchedule],
   // ARC controller: reviews and annotates the alarms they handle.
   ArcControllerRole: [...own, ...alarmRead, P.AlarmReportAddNote],
   // Customer-side portal users have no admin-panel access at all.

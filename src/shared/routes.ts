@@ -68,6 +68,7 @@ export const ROUTES = {
   alarmReport: { id: 'alarmReport', pattern: '/alarm-reports/:alarmId', permission: P.AlarmReportView, title: PAGE_TITLES.alarmReport },
   providerSettings: { id: 'providerSettings', pattern: '/provider-settings', permission: P.SettingsView, title: PAGE_TITLES.providerSettings },
   auditTrail: { id: 'auditTrail', pattern: '/audit-trail', permission: P.AuditView, title: PAGE_TITLES.auditTrail },
+  scheduledReports: { id: 'scheduledReports', pattern: '/scheduled-reports', permission: P.AlarmReportSchedule, title: PAGE_TITLES.scheduledReports },
 } as const satisfies Record<string, RouteDef>;
 
 export type RouteId = keyof typeof ROUTES;

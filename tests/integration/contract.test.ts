@@ -605,6 +605,26 @@ describe('every endpoint answers its contract', () => {
     checked.add('POST /ps-admin/audit/export-list');
   });
 
+  test('scheduled reports', async () => {
+    const body = {
+      name: 'Contract schedule',
+      frequency: 'monthly',
+      dayOfMonth: 31,
+      timeOfDay: '06:30',
+      recipients: ['contract.ann@staff.test'],
+      format: 'xlsx',
+      filters: { alarmVerificationTypes: [1] },
+    };
+    const created = await expectContract('POST /alarm-report/schedules', '/alarm-report/schedules', { json: body });
+    const path = `/alarm-report/schedules/${created.Id}`;
+    await expectContract('PUT /alarm-report/schedules/:id', path, { json: { ...body, name: 'Contract schedule 2', etag: created.Etag } });
+    await expectContract('PUT /alarm-report/schedules/:id/pause', `${path}/pause`, { json: { paused: true } });
+    const list = await expectContract('GET /alarm-report/schedules', '/alarm-report/schedules');
+    expect(list.Schedules.map((s) => s.Name)).toContain('Contract schedule 2');
+    await expectContract('GET /alarm-report/schedules/:id/runs', `${path}/runs`);
+    await expectContract('DELETE /alarm-report/schedules/:id', path);
+  });
+
   test('every endpoint of the contract was checked above', () => {
     expect(Object.keys(ENDPOINTS).filter((e) => !checked.has(e as Endpoint))).toEqual([]);
   });

@@ -40,6 +40,7 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   alarmReport: lazy(() => import('../features/alarm-reports/alarm-report-page').then((m) => ({ default: m.AlarmReportPage }))),
   providerSettings: lazy(() => import('../features/admin/provider-settings-page').then((m) => ({ default: m.ProviderSettingsPage }))),
   auditTrail: lazy(() => import('../features/admin/audit-trail-page').then((m) => ({ default: m.AuditTrailPage }))),
+  scheduledReports: lazy(() => import('../features/alarm-reports/scheduled-reports-page').then((m) => ({ default: m.ScheduledReportsPage }))),
 };
 
 /** Read-only stand-ins for routes whose own permission the user lacks. */

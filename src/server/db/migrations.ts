@@ -12,6 +12,7 @@ import { m011 } from './migrations/011-sso.js'; // sso
 import { m012 } from './migrations/012-customer-admin-role.js';
 import { m013 } from './migrations/013-alarm-stats.js';
 import { m014 } from './migrations/014-device-list.js';
+import { m015 } from './migrations/015-scheduled-reports.js';
 import { m017 } from './migrations/017-alarm-analysis.js';
 import { m018 } from './migrations/018-sso-domain-customer.js';
 import { m020 } from './migrations/020-device-customer-sort.js';
@@ -362,6 +363,7 @@ export const migrations: Record<string, Migration> = {
   '012_customer_admin_role': m012,
   '013_alarm_stats': m013,
   '014_device_list': m014,
+  '015_scheduled_reports': m015,
   '017_alarm_analysis': m017,
   '018_sso_domain_customer': m018,
   '020_device_customer_sort': m020,

@@ -347,6 +347,58 @@ export interface OutboxTable {
   claimedAt: Generated<string | null>;
   /** Set while the recipient's customer pauses e-mail delivery (009): the relay skips the row until it is cleared. */
   heldTenantId: Generated<string | null>;
+  /** A file sent with the e-mail (015): outboxAttachments.id. */
+  attachmentId: Generated<number | null>;
+  /** What the message belongs to (015), e.g. 'scheduleRun:12': its outcome is read from here. */
+  ref: Generated<string | null>;
+}
+/** Files sent with outbox e-mails (015); the e-mails of one scheduled run share one row. */
+export interface OutboxAttachmentTable {
+  id: Generated<number>;
+  fileName: string;
+  contentType: string;
+  content: Uint8Array;
+  createdAt: string;
+}
+/** A scheduled report (015): saved alarm-list filters, when they run (London time), who receives them. */
+export interface ReportScheduleTable {
+  id: string;
+  name: string;
+  ownerId: string;
+  /** The customer whose report this is (its e-mail pause holds the report), else null. */
+  customerId: string | null;
+  frequency: string; // ScheduleFrequency
+  dayOfWeek: number | null;
+  dayOfMonth: number | null;
+  timeOfDay: string; // 'HH:mm'
+  recipients: string; // JSON string[]
+  format: string; // ScheduleFormat
+  filters: string; // JSON AlarmReportFilterBody
+  paused: Generated<number>;
+  /** The next due instant (ISO); the claim a node changes to run it. */
+  nextDueAt: string;
+  claimedBy: string | null;
+  claimedAt: string | null;
+  etag: string;
+  createdAt: string;
+  updatedAt: string;
+}
+/** One run of a scheduled report (015). */
+export interface ReportScheduleRunTable {
+  id: Generated<number>;
+  scheduleId: string;
+  dueAt: string;
+  periodFrom: string;
+  periodTo: string;
+  missed: Generated<number>;
+  /** 'running' | 'queued' (its e-mails are in the outbox) | 'failed' */
+  state: string;
+  rows: number | null;
+  error: string | null;
+  attempts: Generated<number>;
+  claimedBy: string;
+  startedAt: string;
+  finishedAt: string | null;
 }
 /** The embedded CRM directory (009): the accounts POST /api/v1/salesforce/account/query finds without Salesforce. */
 export interface CrmAccountTable {
@@ -429,6 +481,9 @@ export interface Database {
   refreshTokens: RefreshTokenTable;
   verificationCodes: VerificationCodeTable;
   outbox: OutboxTable;
+  outboxAttachments: OutboxAttachmentTable;
+  reportSchedules: ReportScheduleTable;
+  reportScheduleRuns: ReportScheduleRunTable;
   auditLog: AuditLogTable;
   ssoDomains: SsoDomainTable; // sso
   ssoNonces: SsoNonceTable; // sso

@@ -12,6 +12,7 @@ import { hashPassword } from '../auth/password.js';
 import { ROLE_IDS, ROLE_LABELS, type RoleName } from '../../shared/permissions.js';
 import { DEVICE_CAPABILITIES, CAPABILITY, PHONE_TYPE } from '../../shared/codes.js';
 import { DEMO_ACCOUNTS } from './accounts.js';
+import { seedDemoSchedules } from './schedules.js';
 import { seedCrmDirectory } from './crm.js';
 import { seedHeldEmails } from './email-backlog.js';
 import { PROVIDER_TENANT_ID } from './ids.js';
@@ -88,6 +89,8 @@ export type DemoOptions = { seed: number; scale: number; password: string; log: 
 
 /** Tables the demo data fills, children before parents (the order `seed --reset` deletes in). */
 export const DEMO_TABLES = [
+  'reportScheduleRuns',
+  'reportSchedules',
   'alarmReportAnalyses',
   'alarmNotes',
   'activityJournal',
@@ -106,6 +109,7 @@ export const DEMO_TABLES = [
   'personRoles',
   'persons',
   'outbox',
+  'outboxAttachments',
   'auditLog',
   'crmAccounts',
 ] as const;
@@ -1047,6 +1051,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     // Customers: the embedded CRM directory, from its own rng stream.
     const crmAccounts = await seedCrmDirectory(trx, seed);
     const heldEmails = await seedHeldEmails(trx, seed, now);
+    const reportSchedules = await seedDemoSchedules(trx, now);
     log({
       msg: 'demo data insert time',
       ...Object.fromEntries([persons, personRoles, customersIns, devices, configs, messages].map((x) => [x.table, Math.round(x.ms)])),
@@ -1064,6 +1069,9 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       refreshTokens: tokens.total,
       verificationCodes: codes.total,
       outbox: outbox.total + heldEmails,
+      outboxAttachments: 0,
+      reportSchedules,
+      reportScheduleRuns: 0,
       auditLog: auditIns.total,
       crmAccounts,
       ...alarmCounts,

@@ -38,6 +38,7 @@ import {
 import * as live from './live.js';
 import { exportProgressSchema } from './exports.js';
 import * as admin from './admin.js';
+import * as schedules from './schedules.js';
 
 export const ENDPOINTS = {
   // auth service (spec document 1 §7)
@@ -168,6 +169,14 @@ export const ENDPOINTS = {
   'PUT /api/v1/person/:id/login-method': messageResponseSchema,
   'POST /ps-admin/audit/get-list': admin.auditListSchema,
   'POST /ps-admin/audit/export-list': v.instance(Uint8Array),
+
+  // scheduled reports (ours; inputs in schedules.ts)
+  'GET /alarm-report/schedules': schedules.scheduleListSchema,
+  'POST /alarm-report/schedules': schedules.scheduleSchema,
+  'PUT /alarm-report/schedules/:id': schedules.scheduleSchema,
+  'PUT /alarm-report/schedules/:id/pause': schedules.scheduleSchema,
+  'DELETE /alarm-report/schedules/:id': messageResponseSchema,
+  'GET /alarm-report/schedules/:id/runs': schedules.scheduleRunsSchema,
 
   // palette search (ours)
   'GET /api/search': searchResponseSchema,

@@ -2,7 +2,7 @@
 // mounted list registers its export, a mounted detail tab its print, add-note and escalation
 // actions. A command runs the focused tab's action, or (export) opens the list and asks it to run
 // once it is there. No DOM or React here, so command modules and the doc generator can load it.
-export type AlarmAction = 'export' | 'print' | 'addNote' | 'toggleEscalation' | 'next' | 'prev';
+export type AlarmAction = 'export' | 'print' | 'addNote' | 'toggleEscalation' | 'next' | 'prev' | 'schedule';
 
 const handlers = new Map<string, () => unknown>();
 const key = (tabId: string, action: AlarmAction) => `${tabId}::${action}`;

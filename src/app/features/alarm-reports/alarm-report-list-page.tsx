@@ -19,7 +19,10 @@ import { navigateTab, openRoute } from '../../workspace/actions';
 import { workspaceAtom } from '../../workspace/state';
 import { findTab, focusedTab } from '../../workspace/model';
 import { appStore } from '../../state/store';
-import { useCan } from '../../state/session';
+import { claimsAtom, useCan } from '../../state/session';
+import { useAtomValue } from 'jotai';
+import { featuresQuery, isFeatureOn } from '../../api/reference';
+import { ScheduleDialog } from './schedule-dialog';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { deviceTypesQuery } from '../../api/devices';
 import {
@@ -183,6 +186,17 @@ export function AlarmReportListPage() {
   });
   useEffect(() => registerAlarmAction(tab.tabId, 'export', () => runExportRef.current()), [tab.tabId]);
 
+  // Scheduled reports: "Schedule…" saves these filters as a schedule (feature ScheduledReports and its permission).
+  const features = useQuery(featuresQuery()).data;
+  const canSchedule = can(P.AlarmReportSchedule) && isFeatureOn(features, 'ScheduledReports');
+  const [scheduling, setScheduling] = useState(false);
+  const myEmail = useAtomValue(claimsAtom).email;
+  const canScheduleRef = useRef(canSchedule);
+  useEffect(() => {
+    canScheduleRef.current = canSchedule;
+  });
+  useEffect(() => registerAlarmAction(tab.tabId, 'schedule', () => canScheduleRef.current && setScheduling(true)), [tab.tabId]);
+
   // The charts start expanded; a supervisor who folds them away (to see more rows, or side by side) keeps that.
   // In a narrow pane (side by side) they start folded, so the rows are in view.
   const [chartsOpen, setChartsOpenState] = useState(() => readChartsOpen());
@@ -271,6 +285,11 @@ export function AlarmReportListPage() {
             </>
           )}
           <ExportProgressBar job={exporter} />
+          {canSchedule && (
+            <Button variant="soft" onClick={() => setScheduling(true)} title="Save these filters as a scheduled report (Alt+Shift+S)">
+              Schedule…
+            </Button>
+          )}
           {canExport && (
             <Button variant="soft" disabled={total === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
               Export
@@ -343,6 +362,7 @@ export function AlarmReportListPage() {
           minWidth="1150px"
         />
       </div>
+      {canSchedule && <ScheduleDialog open={scheduling} onClose={() => setScheduling(false)} filters={exportFilter} defaultRecipient={myEmail} />}
       {batch && (
         <div className="ar-print-source" hidden>
           <div ref={batchRef} className="ar-print-batch">

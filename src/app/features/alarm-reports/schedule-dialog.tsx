@@ -1,0 +1,220 @@
+// The "Schedule…" dialog: saves the alarm list's current filters as a scheduled report (create),
+// or changes a schedule (edit; its saved filters stay). Name, daily / weekly (day) / monthly
+// (date: past the month's end means its last day), time of day in UK time, recipients (e-mail
+// addresses, one per line or comma-separated; the server checks each is a person the user may
+// list) and the format. The server's field messages show under their fields.
+import { useEffect, useId, useState } from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Dialog, Flex, Text } from '@radix-ui/themes';
+import { FormField } from '../../ui/form-field';
+import { toast } from '../../ui/toast';
+import { errorFields, errorMessage } from '../../api/query-client';
+import { afterScheduleChange, createSchedule, updateSchedule } from '../../api/schedules';
+import { SCHEDULE_FORMATS, SCHEDULE_FORMAT_LABELS, WEEKDAYS, describeSchedule, type ScheduleFormat, type ScheduleFrequency } from '../../../shared/schedules';
+import { SCHEDULE_NAME_MAX, SCHEDULE_TEXT, type ScheduleDto, type ScheduleInput } from '../../../shared/schemas/schedules';
+import type { AlarmReportFilter } from '../../../shared/schemas/alarm-reports';
+
+type Draft = {
+  name: string;
+  frequency: ScheduleFrequency;
+  dayOfWeek: string;
+  dayOfMonth: string;
+  timeOfDay: string;
+  recipients: string;
+  format: ScheduleFormat;
+};
+
+const draftOf = (s?: ScheduleDto): Draft => ({
+  name: s?.Name ?? '',
+  frequency: s?.Frequency ?? 'daily',
+  dayOfWeek: String(s?.DayOfWeek ?? 1),
+  dayOfMonth: String(s?.DayOfMonth ?? 1),
+  timeOfDay: s?.TimeOfDay ?? '07:00',
+  recipients: (s?.Recipients ?? []).join('\n'),
+  format: s?.Format ?? 'xlsx',
+});
+
+/** Recipients as typed: one per line or separated by commas or semicolons. */
+export const splitRecipients = (text: string) =>
+  text
+    .split(/[\n,;]+/)
+    .map((e) => e.trim())
+    .filter(Boolean);
+
+/** The filters a schedule keeps (the list's date range is replaced by each run's period). */
+export function scheduleFilters(filter: AlarmReportFilter): Record<string, unknown> {
+  const { alarmClosedDateRangeOption: _o, alarmClosedDateFrom: _f, alarmClosedDateTo: _t, ...rest } = filter as Record<string, unknown>;
+  return Object.fromEntries(
+    Object.entries(rest).filter(
+      ([k, v]) => !['page', 'pageSize', 'sortBy', 'sortDescending'].includes(k) && v !== '' && v !== null && !(Array.isArray(v) && !v.length),
+    ),
+  );
+}
+
+const filterCount = (f: Record<string, unknown>) => Object.keys(f).length;
+
+export function ScheduleDialog({
+  open,
+  onClose,
+  schedule,
+  filters,
+  defaultRecipient,
+}: {
+  open: boolean;
+  onClose: () => void;
+  /** Edit this schedule; without it, create one from `filters`. */
+  schedule?: ScheduleDto;
+  filters?: AlarmReportFilter;
+  defaultRecipient?: string;
+}) {
+  const qc = useQueryClient();
+  const [draft, setDraft] = useState<Draft>(() => draftOf(schedule));
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const ids = useId();
+  useEffect(() => {
+    if (!open) return;
+    const d = draftOf(schedule);
+    if (!schedule && defaultRecipient) d.recipients = defaultRecipient;
+    setDraft(d);
+    setErrors({});
+  }, [open, schedule, defaultRecipient]);
+  const saved = schedule ? schedule.Filters : scheduleFilters(filters ?? {});
+
+  const save = useMutation({
+    mutationFn: () => {
+      const body: ScheduleInput = {
+        name: draft.name,
+        frequency: draft.frequency,
+        dayOfWeek: draft.frequency === 'weekly' ? Number(draft.dayOfWeek) : null,
+        dayOfMonth: draft.frequency === 'monthly' ? Number(draft.dayOfMonth) : null,
+        timeOfDay: draft.timeOfDay,
+        recipients: splitRecipients(draft.recipients),
+        format: draft.format,
+        filters: saved as ScheduleInput['filters'],
+      };
+      return schedule ? updateSchedule(schedule.Id, { ...body, etag: schedule.Etag }) : createSchedule(body);
+    },
+    onSuccess: async (s) => {
+      toast.success(schedule ? SCHEDULE_TEXT.saved(s.Name) : SCHEDULE_TEXT.created(s.Name));
+      await afterScheduleChange(qc);
+      onClose();
+    },
+    onError: (err) => {
+      const fields = errorFields(err);
+      setErrors(Object.keys(fields).length ? fields : { _: errorMessage(err) });
+    },
+  });
+  const set = (k: keyof Draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
+  const preview = (() => {
+    try {
+      return describeSchedule({
+        frequency: draft.frequency,
+        dayOfWeek: Number(draft.dayOfWeek),
+        dayOfMonth: Number(draft.dayOfMonth),
+        timeOfDay: draft.timeOfDay,
+      });
+    } catch {
+      return '';
+    }
+  })();
+
+  return (
+    <Dialog.Root open={open} onOpenChange={(o) => !o && !save.isPending && onClose()}>
+      <Dialog.Content maxWidth="36rem" aria-describedby={`${ids}-what`}>
+        <Dialog.Title>{schedule ? 'Edit scheduled report' : 'Schedule this alarm list'}</Dialog.Title>
+        <Text as="p" size="2" color="gray" id={`${ids}-what`} mb="3">
+          {filterCount(saved) === 0
+            ? 'Every closed alarm report of each period (no filters).'
+            : `The alarm reports of each period that match the ${filterCount(saved) === 1 ? 'saved filter' : `${filterCount(saved)} saved filters`} of the alarm list.`}{' '}
+          Times are UK time.
+        </Text>
+        <form
+          noValidate
+          className="sr-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate();
+          }}
+        >
+          <FormField label="Name" required error={errors.name}>
+            {(control) => <input {...control} className="lw-input" value={draft.name} maxLength={SCHEDULE_NAME_MAX} autoFocus onChange={set('name')} />}
+          </FormField>
+          <div className="sr-form__when">
+            <FormField label="Frequency" required error={errors.frequency}>
+              {(control) => (
+                <select {...control} className="lw-input" value={draft.frequency} onChange={set('frequency')}>
+                  <option value="daily">Daily</option>
+                  <option value="weekly">Weekly</option>
+                  <option value="monthly">Monthly</option>
+                </select>
+              )}
+            </FormField>
+            {draft.frequency === 'weekly' && (
+              <FormField label="Day" required error={errors.dayOfWeek}>
+                {(control) => (
+                  <select {...control} className="lw-input" value={draft.dayOfWeek} onChange={set('dayOfWeek')}>
+                    {WEEKDAYS.map((d, i) => (
+                      <option key={d} value={String(i + 1)}>
+                        {d}
+                      </option>
+                    ))}
+                  </select>
+                )}
+              </FormField>
+            )}
+            {draft.frequency === 'monthly' && (
+              <FormField label="Date" required error={errors.dayOfMonth} hint="A date past the month's end runs on its last day.">
+                {(control) => <input {...control} className="lw-input" type="number" min={1} max={31} value={draft.dayOfMonth} onChange={set('dayOfMonth')} />}
+              </FormField>
+            )}
+            <FormField label="Time (UK, HH:mm)" required error={errors.timeOfDay}>
+              {(control) => (
+                <input
+                  {...control}
+                  className="lw-input"
+                  inputMode="numeric"
+                  placeholder="HH:mm"
+                  maxLength={5}
+                  value={draft.timeOfDay}
+                  onChange={set('timeOfDay')}
+                />
+              )}
+            </FormField>
+          </div>
+          <FormField label="Recipients" required error={errors.recipients} hint="E-mail addresses of people you may list, one per line or separated by commas.">
+            {(control) => <textarea {...control} className="lw-input sr-form__recipients" rows={3} value={draft.recipients} onChange={set('recipients')} />}
+          </FormField>
+          <FormField label="Format" required error={errors.format}>
+            {(control) => (
+              <select {...control} className="lw-input" value={draft.format} onChange={set('format')}>
+                {SCHEDULE_FORMATS.map((f) => (
+                  <option key={f} value={f}>
+                    {SCHEDULE_FORMAT_LABELS[f]}
+                  </option>
+                ))}
+              </select>
+            )}
+          </FormField>
+          {preview && (
+            <Text as="p" size="2" role="status">
+              {preview}
+            </Text>
+          )}
+          {(errors._ || errors.filters) && (
+            <Text as="p" size="2" color="red" role="alert">
+              {errors._ ?? errors.filters}
+            </Text>
+          )}
+          <Flex gap="3" justify="end" mt="4">
+            <Button type="button" variant="soft" color="gray" onClick={onClose} disabled={save.isPending}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={save.isPending}>
+              {schedule ? 'Save' : 'Save schedule'}
+            </Button>
+          </Flex>
+        </form>
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}

@@ -1,0 +1,250 @@
+// The scheduled-report loop. Every `intervalMs` (30 s) each node looks for due schedules and claims
+// each with one conditional update of the schedule row — SET nextDueAt = <next due after now>,
+// claimedBy = <this node> WHERE id = ? AND nextDueAt = <the value read> — so exactly one node runs
+// a due time, however many nodes there are (no Redis needed). The run builds the alarm report
+// .xlsx through the export pool (the saved filters, closed dates of the run's period) and, in one
+// transaction, stores the file, puts one e-mail per recipient in the outbox and marks the run
+// queued; the outbox sends them after the commit (retrying a failed send, bounded by its attempts).
+//
+// - Catch-up: a schedule whose due times passed while no node ran (downtime) runs once, for the
+//   latest due time passed; the next due time is the first after now. One run, not one per period.
+// - A run whose build failed (or whose node died mid-run) is tried again, RUN_MAX_ATTEMPTS in all.
+// - Feature ScheduledReports off: the loop does nothing (nothing claimed, nothing sent).
+// - Paused schedules are not due. A schedule of a customer that pauses e-mail: its e-mails wait in
+//   the outbox (held for that customer) until the pause is turned off.
+import { hostname } from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { DB } from '../../db/index.js';
+import { tx } from '../../db/index.js';
+import { addAttachment, type Outbox } from '../../outbox.js';
+import type { ExportPool } from '../../exports/pool.js';
+import { XLSX_TYPE, exportFileName } from '../../exports/routes.js';
+import { EXPORT_LABEL } from '../../../shared/export-format.js';
+import * as v from 'valibot';
+import { DATE_RANGE, alarmReportFilterBody, type AlarmReportExportBody } from '../../../shared/schemas/alarm-reports.js';
+import { describeSchedule, latestDueAt, nextDueAt, reportPeriod } from '../../../shared/schedules.js';
+import { formatShown, DATE_FORMAT } from '../../../shared/dates.js';
+// A schedule is the alarm-receiving centre's (provider staff make them): its report reads every tenant's rows.
+import { ALL_TENANTS } from '../../tenant-scope.js';
+import { findSchedule, ruleOf, runRef, scheduledReportsOn, type ScheduleRow } from './repo.js';
+
+export const SCHEDULER_INTERVAL_MS = 30_000;
+/** A run is built at most this many times (the first try and two retries). */
+export const RUN_MAX_ATTEMPTS = 3;
+/** A failed build is tried again after this long. */
+const RUN_RETRY_MS = 60_000;
+/** A run still 'running' after this long lost its node: another may take it over. */
+const RUN_STALE_MS = 10 * 60_000;
+
+type Log = (e: Record<string, unknown>) => void;
+export type SchedulerDeps = { db: DB; outbox: Outbox; exports: ExportPool; now: () => Date; log: Log; nodeId?: string };
+
+const day = (iso: string) => formatShown(`${iso}T12:00:00Z`, DATE_FORMAT);
+
+export function createReportScheduler(d: SchedulerDeps) {
+  const nodeId = d.nodeId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
+
+  /** Claims the schedules due at `now` and runs them; then retries failed runs. Returns how many runs it built. */
+  async function tick(): Promise<number> {
+    if (!(await scheduledReportsOn(d.db))) return 0;
+    const now = d.now();
+    let built = 0;
+    const due = await d.db
+      .selectFrom('reportSchedules')
+      .selectAll()
+      .where('paused', '=', 0)
+      .where('nextDueAt', '<=', now.toISOString())
+      .orderBy('nextDueAt')
+      .limit(50)
+      .execute();
+    for (const s of due) {
+      const rule = ruleOf(s);
+      const dueAt = latestDueAt(rule, now);
+      const next = nextDueAt(rule, now);
+      const claim = await d.db
+        .updateTable('reportSchedules')
+        .set({ nextDueAt: next.toISOString(), claimedBy: nodeId, claimedAt: now.toISOString() })
+        .where('id', '=', s.id)
+        .where('nextDueAt', '=', s.nextDueAt)
+        .where('paused', '=', 0)
+        .executeTakeFirst();
+      if (Number(claim.numUpdatedRows) !== 1) continue; // another node has it
+      const missed = countMissed(s, dueAt);
+      const period = reportPeriod(rule, dueAt);
+      let runId: number;
+      try {
+        const row = await d.db
+          .insertInto('reportScheduleRuns')
+          .values({
+            scheduleId: s.id,
+            dueAt: dueAt.toISOString(),
+            periodFrom: period.from,
+            periodTo: period.to,
+            missed,
+            state: 'running',
+            rows: null,
+            error: null,
+            attempts: 1,
+            claimedBy: nodeId,
+            startedAt: now.toISOString(),
+            finishedAt: null,
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        runId = Number(row.id);
+      } catch (e) {
+        // the unique (schedule, due time) index: this due time has a run already
+        d.log({ msg: 'scheduled report: due time already run', scheduleId: s.id, dueAt: dueAt.toISOString(), error: String((e as Error)?.message ?? e) });
+        continue;
+      }
+      await execute(s, runId, dueAt);
+      built++;
+    }
+    built += await retryRuns(now);
+    return built;
+  }
+
+  /** Due times between the stored one and the one run (downtime), for the run's record. */
+  function countMissed(s: ScheduleRow, dueAt: Date): number {
+    let n = 0;
+    let t = new Date(s.nextDueAt);
+    while (t < dueAt && n < 1000) {
+      n++;
+      t = nextDueAt(ruleOf(s), t);
+    }
+    return n;
+  }
+
+  async function retryRuns(now: Date): Promise<number> {
+    const retryBefore = new Date(now.getTime() - RUN_RETRY_MS).toISOString();
+    const staleBefore = new Date(now.getTime() - RUN_STALE_MS).toISOString();
+    const runs = await d.db
+      .selectFrom('reportScheduleRuns')
+      .selectAll()
+      .where('attempts', '<', RUN_MAX_ATTEMPTS)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('state', '=', 'failed'), eb('finishedAt', '<', retryBefore)]),
+          eb.and([eb('state', '=', 'running'), eb('startedAt', '<', staleBefore)]),
+        ]),
+      )
+      .limit(20)
+      .execute();
+    let n = 0;
+    for (const r of runs) {
+      const claim = await d.db
+        .updateTable('reportScheduleRuns')
+        .set({ state: 'running', attempts: r.attempts + 1, claimedBy: nodeId, startedAt: now.toISOString(), finishedAt: null })
+        .where('id', '=', r.id)
+        .where('state', '=', r.state)
+        .where('attempts', '=', r.attempts)
+        .executeTakeFirst();
+      if (Number(claim.numUpdatedRows) !== 1) continue;
+      const s = await findSchedule(d.db, r.scheduleId);
+      if (!s) continue;
+      await execute(s, r.id, new Date(r.dueAt));
+      n++;
+    }
+    return n;
+  }
+
+  /** Builds the report of one run and queues its e-mails; a failure is recorded on the run (and retried later). */
+  async function execute(s: ScheduleRow, runId: number, dueAt: Date) {
+    const now = d.now();
+    const rule = ruleOf(s);
+    const period = reportPeriod(rule, dueAt);
+    try {
+      // Through the filter schema: what was stored (or seeded) gets every default of the list's filters.
+      const filters = v.parse(alarmReportFilterBody, JSON.parse(s.filters));
+      const filter: AlarmReportExportBody = {
+        ...filters,
+        alarmClosedDateRangeOption: DATE_RANGE.AllTime,
+        alarmClosedDateFrom: period.from,
+        alarmClosedDateTo: period.to,
+        sortBy: 'AlarmClosedDate',
+        sortDescending: true,
+      };
+      // Every schedule is its own export "user": one build per schedule at a time, within the pool's queue.
+      const started = await d.exports.start(`schedule:${s.id}`, { kind: 'alarmReports', filter, now: now.toISOString(), scope: ALL_TENANTS });
+      const bytes = started.total > 0 ? new Uint8Array(await new Response(started.body).arrayBuffer()) : null;
+      const rows = started.total - started.omitted;
+      const customer = s.customerId
+        ? await d.db.selectFrom('customers').select(['tenantId', 'isAutomaticEmailsPaused']).where('id', '=', s.customerId).executeTakeFirst()
+        : undefined;
+      const holdFor = customer?.isAutomaticEmailsPaused === 1 ? customer.tenantId : null;
+      const recipients = JSON.parse(s.recipients) as string[];
+      const periodText = period.from === period.to ? day(period.from) : `${day(period.from)} to ${day(period.to)}`;
+      const subject = `Scheduled report: ${s.name} (${periodText})`;
+      const body =
+        `${s.name}: ${describeSchedule(rule)} (UK time).\n\n` +
+        (bytes
+          ? `The attached file lists the ${rows} alarm report${rows === 1 ? '' : 's'} closed ${period.from === period.to ? 'on' : 'from'} ${periodText} that match the saved filters.`
+          : `No alarm reports closed ${period.from === period.to ? 'on' : 'from'} ${periodText} match the saved filters, so no file is attached.`) +
+        (started.omitted ? `\n${started.omitted} more matched and were left out of the file.` : '') +
+        '\n\nThis e-mail was sent by the Safety Workspace because you are a recipient of this scheduled report.';
+      const queued = await tx(d.db, async (trx) => {
+        const attachmentId = bytes
+          ? await addAttachment(trx, { fileName: exportFileName(EXPORT_LABEL.alarmReports, dueAt), contentType: XLSX_TYPE, content: bytes }, now)
+          : null;
+        for (const to of recipients) await d.outbox.enqueue(trx, { channel: 'email', recipient: to, subject, body, attachmentId, holdFor, ref: runRef(runId) });
+        const done = await trx
+          .updateTable('reportScheduleRuns')
+          .set({ state: 'queued', rows, error: null, finishedAt: d.now().toISOString() })
+          .where('id', '=', runId)
+          .where('state', '=', 'running')
+          .where('claimedBy', '=', nodeId)
+          .executeTakeFirst();
+        if (Number(done.numUpdatedRows) !== 1) throw new LostRun();
+        return true;
+      }).catch((e) => {
+        if (e instanceof LostRun) return false; // another node took the run over: it sends, not this one
+        throw e;
+      });
+      if (queued) d.outbox.flush(d.db);
+      d.log({ msg: 'scheduled report run', scheduleId: s.id, runId, rows, queued, recipients: recipients.length, held: !!holdFor });
+    } catch (e) {
+      const error = String((e as Error)?.message ?? e).slice(0, 500);
+      d.log({ msg: 'scheduled report run failed', scheduleId: s.id, runId, error });
+      await d.db
+        .updateTable('reportScheduleRuns')
+        .set({ state: 'failed', error, finishedAt: d.now().toISOString() })
+        .where('id', '=', runId)
+        .where('claimedBy', '=', nodeId)
+        .execute()
+        .catch(() => undefined);
+    }
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | null = null;
+  let stopped = false;
+  const runTick = () => {
+    if (running || stopped) return;
+    running = tick()
+      .catch((e) => d.log({ msg: 'scheduled reports: loop error', error: String((e as Error)?.message ?? e) }))
+      .finally(() => {
+        running = null;
+      });
+  };
+
+  return {
+    nodeId,
+    tick,
+    /** Starts the loop (first look at once, then every intervalMs; the timer does not keep the process alive). */
+    start(intervalMs = SCHEDULER_INTERVAL_MS) {
+      stopped = false;
+      runTick();
+      timer = setInterval(runTick, intervalMs);
+      timer.unref();
+    },
+    /** Stops the loop and waits for a run under way (shutdown drain). */
+    async stop() {
+      stopped = true;
+      clearInterval(timer);
+      if (running) await running;
+    },
+  };
+}
+export type ReportScheduler = ReturnType<typeof createReportScheduler>;
+
+class LostRun extends Error {}

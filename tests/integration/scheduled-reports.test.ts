@@ -1,0 +1,403 @@
+// Scheduled reports against the real server and a real SMTP server: create / list / edit / pause /
+// delete over HTTP with permissions and audit entries; a due schedule runs once and the e-mail
+// carries the .xlsx of the alarm reports its filters and period select; catch-up after downtime
+// sends once; a customer's paused e-mail holds the report; the feature off sends nothing; two
+// scheduler instances (two connections to one database) racing the same due times run each once.
+// SQLite and, with TEST_DB=pg, PostgreSQL.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import ExcelJS from '@zurmokeeper/exceljs';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { insertPerson, signedIn } from '../helpers/auth.js';
+import { insertAlarmReport } from '../helpers/alarm-reports.js';
+import { errorOf, insertCustomer, ok } from '../helpers/customers.js';
+import { openPostgres, type DB } from '../../src/server/db/index.js';
+import { createOutbox } from '../../src/server/outbox.js';
+import { createExportPool } from '../../src/server/exports/pool.js';
+import { createReportScheduler, type ReportScheduler } from '../../src/server/modules/schedules/scheduler.js';
+import { reportPeriod, type ScheduleRule } from '../../src/shared/schedules.js';
+import type { ScheduleDto, ScheduleInput, ScheduleListDto, ScheduleRunsDto } from '../../src/shared/schemas/schedules.js';
+
+type Mail = { to: string[]; raw: string };
+let t: TestApp;
+let smtp: SMTPServer;
+const mails: Mail[] = [];
+let manager: { id: string; token: string; email: string };
+let supervisor: { token: string; email: string };
+let controller: { token: string };
+let readonly: { token: string };
+let admin: { token: string };
+let clock = new Date();
+let scheduler: ReportScheduler;
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    logger: false,
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    onData(stream, session, cb) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
+        cb();
+      });
+    },
+  });
+  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
+  t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}?from=reports@workspace.test` });
+  manager = await signedIn(t.db, t.config, ['ArcManagerRole'], 'manager@arc.test');
+  supervisor = await signedIn(t.db, t.config, ['ArcSupervisorRole'], 'supervisor@arc.test');
+  controller = await signedIn(t.db, t.config, ['ArcControllerRole'], 'controller@arc.test');
+  readonly = await signedIn(t.db, t.config, ['SuperAdminReadonlyRole'], 'reader@provider.test');
+  admin = await signedIn(t.db, t.config, ['SuperAdminRole'], 'admin@provider.test');
+  scheduler = createReportScheduler({ db: t.db, outbox: t.deps.outbox, exports: t.services.exports, now: () => clock, log: t.deps.log, nodeId: 'node-a' });
+});
+afterAll(async () => {
+  await t?.close();
+  await new Promise<void>((r) => smtp.close(() => r()));
+});
+
+const base = (over: Partial<ScheduleInput> = {}): ScheduleInput => ({
+  name: 'Daily incidents',
+  frequency: 'daily',
+  timeOfDay: '07:00',
+  recipients: ['manager@arc.test', 'supervisor@arc.test'],
+  format: 'xlsx',
+  filters: { alarmVerificationTypes: [1], alarmClosedDateRangeOption: 2 },
+  ...over,
+});
+const create = (body: unknown, token = manager.token) => t.request('/alarm-report/schedules', { method: 'POST', token, json: body });
+const list = async (token = manager.token) => ok<ScheduleListDto>(await t.request('/alarm-report/schedules', { token }));
+const runs = async (id: string) => (await ok<ScheduleRunsDto>(await t.request(`/alarm-report/schedules/${id}/runs`, { token: manager.token }))).Runs;
+const auditOf = (entityId: string) =>
+  t.db
+    .selectFrom('auditLog')
+    .select(['action', 'actorId', 'details'])
+    .where('entity', '=', 'schedule')
+    .where('entityId', '=', entityId)
+    .orderBy('id')
+    .execute();
+async function settle() {
+  for (let i = 0; i < 3; i++) {
+    await t.deps.outbox.idle();
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+const ruleOf = (s: ScheduleDto): ScheduleRule => ({ frequency: s.Frequency, dayOfWeek: s.DayOfWeek, dayOfMonth: s.DayOfMonth, timeOfDay: s.TimeOfDay });
+const setFeature = async (on: boolean) =>
+  ok(await t.request('/ps-admin/settings/feature', { method: 'PUT', token: admin.token, json: { name: 'ScheduledReports', isEnabled: on } }));
+
+/** The attachments of a raw MIME message (nodemailer's multipart/mixed, base64 parts). */
+function attachmentsOf(raw: string) {
+  const boundary = /boundary="?([^";\r\n]+)"?/i.exec(raw)?.[1];
+  if (!boundary) return [];
+  return raw
+    .split(`--${boundary}`)
+    .filter((p) => /Content-Disposition:\s*attachment/i.test(p))
+    .map((p) => {
+      const split = p.search(/\r?\n\r?\n/);
+      const head = p.slice(0, split);
+      return {
+        name: /filename="?([^";\r\n]+)"?/i.exec(head)?.[1],
+        type: /Content-Type:\s*([^;\r\n]+)/i.exec(head)?.[1],
+        bytes: Buffer.from(p.slice(split).replace(/\s+/g, ''), 'base64'),
+      };
+    });
+}
+async function sheetRows(bytes: Buffer): Promise<string[][]> {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(bytes as never);
+  const ws = wb.getWorksheet('Alarm Reports')!;
+  const rows: string[][] = [];
+  ws.eachRow((r) => rows.push((r.values as unknown[]).slice(1).map((v) => (v instanceof Date ? v.toISOString() : String(v ?? '')))));
+  return rows;
+}
+
+describe('permissions and validation', () => {
+  test('ARC managers and supervisors may use schedules; controllers and read-only admins may not', async () => {
+    expect((await list()).Enabled).toBe(true);
+    expect((await list(supervisor.token)).Enabled).toBe(true);
+    expect((await t.request('/alarm-report/schedules', { token: controller.token })).status).toBe(403);
+    expect((await t.request('/alarm-report/schedules', { token: readonly.token })).status).toBe(403);
+    expect((await create(base(), controller.token)).status).toBe(403);
+  });
+
+  test('weekly needs its day, monthly its date, a time HH:mm, at least one recipient', async () => {
+    const weekly = await errorOf(await create(base({ frequency: 'weekly' })));
+    expect(weekly.Errors?.dayOfWeek).toBe('Please choose the day of the week.');
+    const monthly = await errorOf(await create(base({ frequency: 'monthly', dayOfMonth: 32 })));
+    expect(monthly.Errors?.dayOfMonth).toBe('Please choose a day of the month from 1 to 31.');
+    expect((await errorOf(await create(base({ timeOfDay: '7am' })))).Errors?.timeOfDay).toBe('Please enter the time of day as HH:mm (24-hour, UK time).');
+    expect((await errorOf(await create(base({ recipients: [] })))).Errors?.recipients).toBe('Please enter at least one recipient.');
+  });
+
+  test('recipients must be persons the user may list: ARC staff for an ARC role, anyone for a provider admin', async () => {
+    const customer = await insertCustomer(t.db, { name: 'Recipient Care Ltd' });
+    await insertPerson(t.db, { email: 'worker@recipient-care.test', roles: ['PortalUserRole'], tenantId: customer.tenantId });
+    const refused = await create(base({ recipients: ['manager@arc.test', 'worker@recipient-care.test'] }));
+    expect(refused.status).toBe(400);
+    expect((await errorOf(refused)).Message).toBe('worker@recipient-care.test is not the e-mail address of a person you may send reports to.');
+    expect((await create(base({ recipients: ['nobody@nowhere.test'] }))).status).toBe(400);
+    const byAdmin = await ok<ScheduleDto>(await create(base({ name: 'Admin to a customer', recipients: ['worker@recipient-care.test'] }), admin.token), 201);
+    expect(byAdmin.Recipients).toEqual(['worker@recipient-care.test']);
+    await ok(await t.request(`/alarm-report/schedules/${byAdmin.Id}`, { method: 'DELETE', token: admin.token }));
+  });
+});
+
+describe('create, edit, pause, delete: stored and audited', () => {
+  test('the whole life of a schedule', async () => {
+    const created = await ok<ScheduleDto>(await create(base({ name: '  Weekly falls ', frequency: 'weekly', dayOfWeek: 1, timeOfDay: '08:30' })), 201);
+    expect(created).toMatchObject({
+      Name: 'Weekly falls',
+      Frequency: 'weekly',
+      DayOfWeek: 1,
+      Description: 'Weekly on Monday at 08:30',
+      Paused: false,
+      LastRun: null,
+    });
+    // the saved filters keep the list's filters but not its date range (each run covers its own period)
+    expect(created.Filters.alarmVerificationTypes).toEqual([1]);
+    expect(created.Filters).not.toHaveProperty('alarmClosedDateRangeOption');
+    expect(new Date(created.NextRunAt!).getTime()).toBeGreaterThan(Date.now());
+    expect((await list()).Schedules.map((s) => s.Name)).toContain('Weekly falls');
+
+    const edited = await ok<ScheduleDto>(
+      await t.request(`/alarm-report/schedules/${created.Id}`, {
+        method: 'PUT',
+        token: supervisor.token,
+        json: { ...base({ name: 'Monthly falls', frequency: 'monthly', dayOfMonth: 31 }), etag: created.Etag },
+      }),
+    );
+    expect(edited).toMatchObject({
+      Name: 'Monthly falls',
+      DayOfWeek: null,
+      DayOfMonth: 31,
+      Description: "Monthly on the 31st (or the month's last day) at 07:00",
+    });
+    const stale = await t.request(`/alarm-report/schedules/${created.Id}`, { method: 'PUT', token: manager.token, json: { ...base(), etag: created.Etag } });
+    expect(stale.status).toBe(409);
+
+    const paused = await ok<ScheduleDto>(
+      await t.request(`/alarm-report/schedules/${created.Id}/pause`, { method: 'PUT', token: manager.token, json: { paused: true } }),
+    );
+    expect(paused.Paused).toBe(true);
+    expect(paused.NextRunAt).toBeNull();
+    const resumed = await ok<ScheduleDto>(
+      await t.request(`/alarm-report/schedules/${created.Id}/pause`, { method: 'PUT', token: manager.token, json: { paused: false } }),
+    );
+    expect(resumed.NextRunAt).not.toBeNull();
+
+    const deleted = await ok<{ Content: { Message: string } }>(
+      await t.request(`/alarm-report/schedules/${created.Id}`, { method: 'DELETE', token: manager.token }),
+    );
+    expect(deleted.Content.Message).toBe("Scheduled report 'Monthly falls' deleted.");
+    expect((await list()).Schedules.map((s) => s.Id)).not.toContain(created.Id);
+    expect((await t.request(`/alarm-report/schedules/${created.Id}`, { method: 'DELETE', token: manager.token })).status).toBe(404);
+
+    const entries = await auditOf(created.Id);
+    expect(entries.map((e) => e.action)).toEqual(['schedule.create', 'schedule.update', 'schedule.pause', 'schedule.resume', 'schedule.delete']);
+    expect(entries[0]!.actorId).toBe(manager.id);
+    expect(JSON.parse(entries[1]!.details)).toMatchObject({ before: { name: 'Weekly falls' }, after: { name: 'Monthly falls', dayOfMonth: 31 } });
+  });
+});
+
+describe('runs', () => {
+  let s: ScheduleDto;
+  let due: Date;
+  beforeAll(async () => {
+    s = await ok<ScheduleDto>(await create(base({ name: 'Daily incidents' })), 201);
+    due = new Date(s.NextRunAt!);
+    const period = reportPeriod(ruleOf(s), due);
+    // In the period and the filters: two; another type, and the day before the period: left out.
+    await insertAlarmReport(t.db, { alarmId: '11111111-0000-4000-8000-000000000001', alarmClosed: `${period.from}T09:00:00.000Z`, verificationType: 1 });
+    await insertAlarmReport(t.db, { alarmId: '11111111-0000-4000-8000-000000000002', alarmClosed: `${period.to}T15:00:00.000Z`, verificationType: 1 });
+    await insertAlarmReport(t.db, { alarmId: '11111111-0000-4000-8000-000000000003', alarmClosed: `${period.to}T16:00:00.000Z`, verificationType: 4 });
+    const before = new Date(new Date(`${period.from}T12:00:00Z`).getTime() - 86_400_000).toISOString();
+    await insertAlarmReport(t.db, { alarmId: '11111111-0000-4000-8000-000000000004', alarmClosed: before, verificationType: 1 });
+  });
+
+  test('not due yet: nothing runs', async () => {
+    clock = new Date(due.getTime() - 1000);
+    expect(await scheduler.tick()).toBe(0);
+    expect(await runs(s.Id)).toEqual([]);
+  });
+
+  test('a due schedule runs once: each recipient gets the .xlsx of the matching reports of the period', async () => {
+    mails.length = 0;
+    clock = new Date(due.getTime() + 1000);
+    expect(await scheduler.tick()).toBe(1);
+    expect(await scheduler.tick()).toBe(0); // the same due time never runs twice
+    await settle();
+    expect(
+      mails
+        .map((m) => m.to)
+        .flat()
+        .sort(),
+    ).toEqual(['manager@arc.test', 'supervisor@arc.test']);
+    const [file] = attachmentsOf(mails[0]!.raw);
+    expect(file?.name).toMatch(/^AlarmReports_\d{8}_\d{6}\.xlsx$/);
+    expect(file?.type).toBe('application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    const rows = await sheetRows(file!.bytes);
+    expect(rows[0]).toContain('Alarm Id');
+    const idCol = rows[0]!.indexOf('Alarm Id');
+    expect(
+      rows
+        .slice(1)
+        .map((r) => r[idCol])
+        .sort(),
+    ).toEqual(['11111111-0000-4000-8000-000000000001', '11111111-0000-4000-8000-000000000002']);
+
+    const [run] = await runs(s.Id);
+    expect(run).toMatchObject({ DueAt: due.toISOString(), Rows: 2, Outcome: 'sent', Missed: 0, Attempts: 1 });
+    const listed = (await list()).Schedules.find((x) => x.Id === s.Id)!;
+    expect(listed.LastRun?.Outcome).toBe('sent');
+    expect(new Date(listed.NextRunAt!).getTime()).toBeGreaterThan(clock.getTime());
+  });
+
+  test('catch-up after downtime: one run for the latest due time missed, not one per missed day', async () => {
+    mails.length = 0;
+    const stored = new Date((await list()).Schedules.find((x) => x.Id === s.Id)!.NextRunAt!);
+    clock = new Date(stored.getTime() + 2 * 86_400_000 + 3_600_000); // three due times passed while "down"
+    expect(await scheduler.tick()).toBe(1);
+    expect(await scheduler.tick()).toBe(0);
+    await settle();
+    expect(
+      mails
+        .map((m) => m.to)
+        .flat()
+        .sort(),
+    ).toEqual(['manager@arc.test', 'supervisor@arc.test']);
+    const [latest] = await runs(s.Id);
+    expect(latest).toMatchObject({ DueAt: new Date(stored.getTime() + 2 * 86_400_000).toISOString(), Missed: 2, Outcome: 'sent' });
+    expect(await runs(s.Id)).toHaveLength(2);
+  });
+
+  test("a customer's paused e-mail holds its schedule's report in the outbox", async () => {
+    const quiet = await insertCustomer(t.db, { name: 'Quiet Care Ltd', isAutomaticEmailsPaused: 1 });
+    const held = await ok<ScheduleDto>(
+      await create(base({ name: 'Quiet Care daily', recipients: ['manager@arc.test'], filters: { customerAccountFullName: 'quiet care ltd' } })),
+      201,
+    );
+    expect(held.CustomerName).toBe('Quiet Care Ltd');
+    mails.length = 0;
+    clock = new Date(new Date(held.NextRunAt!).getTime() + 1000);
+    expect(await scheduler.tick()).toBeGreaterThanOrEqual(1);
+    await settle();
+    expect(mails.filter((m) => /Quiet Care daily/.test(m.raw))).toEqual([]);
+    expect((await runs(held.Id))[0]?.Outcome).toBe('held');
+    const waiting = await t.db.selectFrom('outbox').select('heldTenantId').where('ref', 'like', 'scheduleRun:%').where('sentAt', 'is', null).execute();
+    expect(waiting.map((w) => w.heldTenantId)).toContain(quiet.tenantId);
+    await ok(await t.request(`/alarm-report/schedules/${held.Id}`, { method: 'DELETE', token: manager.token }));
+  });
+
+  test('feature off: nothing listed, nothing created, nothing sent', async () => {
+    await setFeature(false);
+    try {
+      mails.length = 0;
+      clock = new Date(clock.getTime() + 3 * 86_400_000);
+      expect(await scheduler.tick()).toBe(0);
+      await settle();
+      expect(mails).toEqual([]);
+      expect(await list()).toEqual({ Enabled: false, Schedules: [] });
+      const refused = await create(base({ name: 'While off' }));
+      expect(refused.status).toBe(403);
+      expect((await errorOf(refused)).Message).toBe('Scheduled reports are switched off.');
+    } finally {
+      await setFeature(true);
+    }
+  });
+});
+
+describe('two scheduler instances on one database', () => {
+  let second: { db: DB; scheduler: ReportScheduler; close: () => Promise<void> };
+  beforeAll(async () => {
+    // A second node: its own connection (PostgreSQL), outbox and export pool, the same database.
+    const source = t.deps.dbSource;
+    const db2 = source?.kind === 'pg' ? openPostgres(source.url, 4) : t.db;
+    // the outbox's clock is the server's (its claims expire by it), as on every node
+    const outbox2 = createOutbox({ smtpUrl: t.config.smtpUrl, log: t.deps.log, now: () => t.config.now() });
+    const pool2 = createExportPool({ db: db2, source, log: t.deps.log, size: 1 });
+    second = {
+      db: db2,
+      scheduler: createReportScheduler({ db: db2, outbox: outbox2, exports: pool2, now: () => clock, log: t.deps.log, nodeId: 'node-b' }),
+      close: async () => {
+        await pool2.close();
+        await outbox2.close();
+        if (db2 !== t.db) await db2.destroy();
+      },
+    };
+  });
+  afterAll(async () => second?.close());
+
+  test('racing the same due times, each schedule runs once and each recipient gets one e-mail', async () => {
+    // Park the earlier schedules so only the racing ones are due.
+    for (const x of (await list()).Schedules)
+      await ok(await t.request(`/alarm-report/schedules/${x.Id}/pause`, { method: 'PUT', token: manager.token, json: { paused: true } }));
+    const racing: ScheduleDto[] = [];
+    for (let i = 0; i < 4; i++)
+      racing.push(await ok<ScheduleDto>(await create(base({ name: `Race ${i}`, recipients: ['manager@arc.test'], timeOfDay: '06:15' })), 201));
+    const due = new Date(racing[0]!.NextRunAt!);
+    expect(racing.every((r) => r.NextRunAt === due.toISOString())).toBe(true);
+    mails.length = 0;
+    clock = new Date(due.getTime() + 1000);
+    const built = await Promise.all([scheduler.tick(), second.scheduler.tick(), scheduler.tick(), second.scheduler.tick()]);
+    expect(built.reduce((a, b) => a + b, 0)).toBe(4);
+    await settle();
+    for (let i = 0; i < 20 && mails.length < 4; i++) await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(mails.filter((m) => /Race \d/.test(m.raw))).toHaveLength(4);
+    for (const r of racing) expect(await runs(r.Id)).toHaveLength(1);
+    const nodes = await t.db
+      .selectFrom('reportScheduleRuns')
+      .select('claimedBy')
+      .where(
+        'scheduleId',
+        'in',
+        racing.map((r) => r.Id),
+      )
+      .execute();
+    expect(new Set(nodes.map((n) => n.claimedBy)).size).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('a run whose report could not be built', () => {
+  test('is tried again a minute later, three times at most; one that then works is sent once', async () => {
+    const broken = await ok<ScheduleDto>(await create(base({ name: 'Always broken', recipients: ['manager@arc.test'], timeOfDay: '05:45' })), 201);
+    const healing = await ok<ScheduleDto>(await create(base({ name: 'Heals once', recipients: ['manager@arc.test'], timeOfDay: '05:45' })), 201);
+    const failures = new Map([
+      [`schedule:${broken.Id}`, Infinity],
+      [`schedule:${healing.Id}`, 1],
+    ]);
+    const pool = t.services.exports;
+    const flaky = {
+      ...pool,
+      start: (userId: string, ...rest: unknown[]) => {
+        const left = failures.get(userId) ?? 0;
+        if (left > 0) {
+          failures.set(userId, left - 1);
+          return Promise.reject(new Error('export pool unavailable'));
+        }
+        return (pool.start as (...a: unknown[]) => ReturnType<typeof pool.start>)(userId, ...rest);
+      },
+    } as typeof pool;
+    const node = createReportScheduler({ db: t.db, outbox: t.deps.outbox, exports: flaky, now: () => clock, log: t.deps.log, nodeId: 'node-c' });
+    mails.length = 0;
+    const due = new Date(broken.NextRunAt!);
+    clock = new Date(due.getTime() + 1000);
+    expect(await node.tick()).toBe(2);
+    expect((await runs(broken.Id))[0]).toMatchObject({ Outcome: 'failed', Error: 'export pool unavailable', Attempts: 1 });
+    expect(await node.tick()).toBe(0); // not again within the minute
+    for (let i = 0; i < 3; i++) {
+      clock = new Date(clock.getTime() + 61_000);
+      await node.tick();
+    }
+    await settle();
+    expect((await runs(broken.Id))[0]).toMatchObject({ Outcome: 'failed', Attempts: 3 });
+    expect(await runs(broken.Id)).toHaveLength(1);
+    expect((await runs(healing.Id))[0]).toMatchObject({ Outcome: 'sent', Attempts: 2, Error: null });
+    expect(mails.filter((m) => /Heals once/.test(m.raw))).toHaveLength(1);
+    expect(mails.filter((m) => /Always broken/.test(m.raw))).toHaveLength(0);
+  });
+});
