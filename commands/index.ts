@@ -52,6 +52,7 @@ import alarmAddNote from './alarm-add-note';
 import alarmToggleEscalation from './alarm-toggle-escalation';
 import alarmNext from './alarm-next';
 import alarmPrev from './alarm-prev';
+import managementReport from './management-report';
 
 export const COMMANDS: readonly Command[] = [
   paletteOpen,
@@ -92,6 +93,7 @@ export const COMMANDS: readonly Command[] = [
   alarmToggleEscalation,
   alarmNext,
   alarmPrev,
+  managementReport,
   tabClose,
   tabReopen,
   tabNext,
