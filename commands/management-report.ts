@@ -1,6 +1,6 @@
 import { defineCommand } from './define';
 import { ROUTES, getHref } from '../src/app/paths';
-import { focusedCustomerId } from './customer-tab';
+import { CUSTOMER_ROUTES, focusedCustomerId } from './customer-tab';
 import { MANAGEMENT_FEATURE } from '../src/shared/schemas/management-report';
 
 /**
@@ -13,6 +13,7 @@ export default defineCommand({
   group: 'Alarm reports',
   permission: ROUTES.managementReport.permission,
   feature: MANAGEMENT_FEATURE,
+  routes: CUSTOMER_ROUTES,
   keywords: ['management', 'monthly', 'report', 'pdf', 'print', 'month', 'compliance', 'targets'],
   run: (ctx) => {
     const customerId = focusedCustomerId(ctx);
