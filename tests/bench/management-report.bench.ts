@@ -67,7 +67,12 @@ export async function benchManagementReport(rows = Number(process.env.MGMT_BENCH
     );
     const insertAnalysis = raw.prepare(`insert into alarmReportAnalyses (alarmReportId, analysis, generatedAt, generatedBy) values (?, ?, ?, null)`);
     const analysis = (followed: boolean, tick: boolean) =>
-      JSON.stringify({ Timeline: [], PlanCheck: { Followed: followed, Ticked: tick, Verdict: followed === tick ? 'Agrees' : 'Questions' }, Anomalies: [], Summary: '' });
+      JSON.stringify({
+        Timeline: [],
+        PlanCheck: { Followed: followed, Ticked: tick, Verdict: followed === tick ? 'Agrees' : 'Questions' },
+        Anomalies: [],
+        Summary: '',
+      });
     const w0 = performance.now();
     const batch = raw.transaction((from: number, to: number) => {
       for (let i = from; i < to; i++) {
@@ -111,7 +116,9 @@ export async function benchManagementReport(rows = Number(process.env.MGMT_BENCH
     const month = defaultMonth(NOW);
     const { from, to } = monthRange(month);
     const largest = raw
-      .prepare(`select customerId as id, count(*) as n from alarmReports where alarmClosed >= ? and alarmClosed < ? group by customerId order by n desc limit 1`)
+      .prepare(
+        `select customerId as id, count(*) as n from alarmReports where alarmClosed >= ? and alarmClosed < ? group by customerId order by n desc limit 1`,
+      )
       .get(from, to) as { id: string; n: number };
     figures.largestCustomerMonthReports = largest.n;
 

@@ -70,7 +70,9 @@ test('ARC supervisor: generate the Analysis, see it stored, print it after the c
 
   // The same document printed to PDF (A4), read back with pdf.js.
   const pdfText = squash(
-    (await printToPdf(page, html, { path: '.tmp/e2e-results/alarm-intelligence-print.pdf', screenshot: '.tmp/e2e-results/alarm-intelligence-print.png' })).join('\n'),
+    (await printToPdf(page, html, { path: '.tmp/e2e-results/alarm-intelligence-print.pdf', screenshot: '.tmp/e2e-results/alarm-intelligence-print.png' })).join(
+      '\n',
+    ),
   );
   const notesAt = pdfText.indexOf(squash('Controller notes'));
   const onPaper = [notesAt, pdfText.indexOf(squash(summaryText), notesAt), pdfText.indexOf(squash('Activity journal'), notesAt)];

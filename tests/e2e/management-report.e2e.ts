@@ -42,7 +42,9 @@ test('ARC manager: from the palette, last month of all customers, the month befo
   const doc = page.getByTestId('management-report');
   await expect(page.getByRole('heading', { level: 1, name: 'Management Report: All customers' })).toBeVisible();
   await expect(page.getByLabel('Month')).toHaveValue(month);
-  await expect(doc).toContainText(`${monthLabel(month)} · ${formatCount(countOf(month))} alarms (${monthLabel(shiftMonth(month, -1))}: ${formatCount(countOf(shiftMonth(month, -1)))})`);
+  await expect(doc).toContainText(
+    `${monthLabel(month)} · ${formatCount(countOf(month))} alarms (${monthLabel(shiftMonth(month, -1))}: ${formatCount(countOf(shiftMonth(month, -1)))})`,
+  );
   for (const s of MANAGEMENT_SECTIONS) await expect(doc.getByRole('heading', { level: 2, name: s })).toBeVisible();
   await expect(doc.getByRole('table', { name: 'Response targets' })).toContainText('Verification started within 10 s');
   await shot(page, 'all');

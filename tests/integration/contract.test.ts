@@ -222,10 +222,15 @@ describe('every endpoint answers its contract', () => {
     ).not.toBeNull();
     expect((await expectContract('GET /alarm-report/get-analysis', `/alarm-report/get-analysis?AlarmReportId=${r.id}`)).Enabled).toBe(true);
     // The monthly management report of that customer, for the month the report closed in.
-    const closedMonth = londonMonthOf(new Date((await t.db.selectFrom('alarmReports').select('alarmClosed').where('id', '=', r.id).executeTakeFirstOrThrow()).alarmClosed));
+    const closedMonth = londonMonthOf(
+      new Date((await t.db.selectFrom('alarmReports').select('alarmClosed').where('id', '=', r.id).executeTakeFirstOrThrow()).alarmClosed),
+    );
     expect(
-      (await expectContract('POST /alarm-report/get-management-report', '/alarm-report/get-management-report', { json: { month: closedMonth, customerId: intel.id } }))
-        .TotalCount,
+      (
+        await expectContract('POST /alarm-report/get-management-report', '/alarm-report/get-management-report', {
+          json: { month: closedMonth, customerId: intel.id },
+        })
+      ).TotalCount,
     ).toBe(1);
     // Blob answers: the export (.xlsx) and the audio (audio/wav).
     const blobs = [

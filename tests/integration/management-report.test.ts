@@ -94,7 +94,12 @@ beforeAll(async () => {
         // every third report calls the plan's contact (followed); the rest do not
         journal:
           i % 3 === 0
-            ? [{ details: 'Outbound Second Line', customProperties: JSON.stringify({ kind: 'call', to: '+447700900111', from: '+443300000000', duration: 31 }) }]
+            ? [
+                {
+                  details: 'Outbound Second Line',
+                  customProperties: JSON.stringify({ kind: 'call', to: '+447700900111', from: '+443300000000', duration: 31 }),
+                },
+              ]
             : [],
       });
     }
@@ -137,7 +142,11 @@ function expected(month: string, customerId: string | null) {
 
 async function rawCount(db: DB, month: string, customerId: string | null) {
   const { from, to } = monthRange(month);
-  let q = db.selectFrom('alarmReports').select((eb) => eb.fn.countAll<string>().as('n')).where('alarmClosed', '>=', from).where('alarmClosed', '<', to);
+  let q = db
+    .selectFrom('alarmReports')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('alarmClosed', '>=', from)
+    .where('alarmClosed', '<', to);
   if (customerId) q = q.where('customerId', '=', customerId);
   return Number((await q.executeTakeFirstOrThrow()).n);
 }
@@ -170,7 +179,13 @@ describe.each([
     const w10 = e.rows.filter((x) => x.verificationStartedSeconds < 10).length;
     const w40 = e.rows.filter((x) => x.verificationStartedSeconds < 40).length;
     const b10 = before.rows.filter((x) => x.verificationStartedSeconds < 10).length;
-    expect(r.Within10).toMatchObject({ Count: w10, Percent: share(w10, e.total), TargetPercent: 80, PreviousCount: b10, PreviousPercent: share(b10, before.total) });
+    expect(r.Within10).toMatchObject({
+      Count: w10,
+      Percent: share(w10, e.total),
+      TargetPercent: 80,
+      PreviousCount: b10,
+      PreviousPercent: share(b10, before.total),
+    });
     expect(r.Within10.Change).toBe(Math.round((share(w10, e.total)! - share(b10, before.total)!) * 100) / 100);
     expect(r.Within40).toMatchObject({ Count: w40, Percent: share(w40, e.total), TargetPercent: 98.5 });
 
@@ -207,9 +222,15 @@ describe('escalation-plan compliance from the stored analyses', () => {
       .selectFrom('alarmReportAnalyses')
       .innerJoin('alarmReports', 'alarmReports.id', 'alarmReportAnalyses.alarmReportId')
       .select(['alarmReports.customerId', 'alarmReportAnalyses.analysis'])
-      .where('alarmReports.id', 'in', october.map((r) => r.id))
+      .where(
+        'alarmReports.id',
+        'in',
+        october.map((r) => r.id),
+      )
       .execute();
-    const ofA = analyses.filter((a) => a.customerId === custA.id).map((a) => JSON.parse(a.analysis) as { PlanCheck: { Followed: boolean; Verdict: string } | null });
+    const ofA = analyses
+      .filter((a) => a.customerId === custA.id)
+      .map((a) => JSON.parse(a.analysis) as { PlanCheck: { Followed: boolean; Verdict: string } | null });
     const want = {
       Analysed: ofA.length,
       WithPlan: ofA.filter((a) => a.PlanCheck).length,

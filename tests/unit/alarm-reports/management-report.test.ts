@@ -72,7 +72,12 @@ describe('response-target shares', () => {
     expect(worse).toMatchObject({ Count: 2, Percent: 66.67, Met: false, PreviousPercent: 100, Change: -33.33 });
   });
   it('a target exactly met is met; a month without alarms has no share and no change', () => {
-    expect(targetShare(10, 80, { total: 5, started: [4, 1, 0] }, { total: 0, started: [0, 0, 0] })).toMatchObject({ Percent: 80, Met: true, PreviousPercent: null, Change: null });
+    expect(targetShare(10, 80, { total: 5, started: [4, 1, 0] }, { total: 0, started: [0, 0, 0] })).toMatchObject({
+      Percent: 80,
+      Met: true,
+      PreviousPercent: null,
+      Change: null,
+    });
     expect(targetShare(10, 80, { total: 0, started: [0, 0, 0] }, { total: 5, started: [5, 0, 0] })).toMatchObject({ Percent: null, Met: false, Change: null });
     expect(sharePercent(0, 0)).toBeNull();
     expect(shareChange(50, 50)).toBe(0);

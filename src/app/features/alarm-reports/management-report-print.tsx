@@ -175,7 +175,11 @@ export function PrintableManagementReport({ r, ref }: { r: ManagementReport; ref
         )}
       </Section>
       <Section title={MANAGEMENT_SECTIONS[5]}>
-        {r.BusiestPersons.length ? <BarChart title="Busiest users" rows={r.BusiestPersons.map((p) => ({ label: p.FullName, count: p.Count }))} /> : <p>No alarms.</p>}
+        {r.BusiestPersons.length ? (
+          <BarChart title="Busiest users" rows={r.BusiestPersons.map((p) => ({ label: p.FullName, count: p.Count }))} />
+        ) : (
+          <p>No alarms.</p>
+        )}
       </Section>
       <Section title={MANAGEMENT_SECTIONS[6]}>
         {r.BusiestDevices.length ? (
@@ -188,8 +192,8 @@ export function PrintableManagementReport({ r, ref }: { r: ManagementReport; ref
         <Section title={MANAGEMENT_SECTIONS[7]}>
           <p data-testid="plan-compliance">
             {formatCount(c.Analysed)} of {formatCount(r.TotalCount)} alarms analysed; {formatCount(c.WithPlan)} had an escalation plan, followed in{' '}
-            {formatCount(c.Followed)} ({percentText(c.FollowedPercent)}). The check agrees with the controller's tick in {formatCount(c.Agrees)} and questions it
-            in {formatCount(c.Questions)}.
+            {formatCount(c.Followed)} ({percentText(c.FollowedPercent)}). The check agrees with the controller's tick in {formatCount(c.Agrees)} and questions
+            it in {formatCount(c.Questions)}.
           </p>
         </Section>
       )}

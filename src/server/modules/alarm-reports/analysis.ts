@@ -103,7 +103,11 @@ export async function exportAnalyses(db: DB, reportIds: readonly string[]): Prom
  * report and its analysis commit together (the demo seed computes the same analysis inline while
  * batching). Returns the ids of the reports analysed.
  */
-export async function autoGenerateAnalyses(db: DB, reports: readonly { id: string; alarmId: string; customerId: string | null }[], now: Date): Promise<string[]> {
+export async function autoGenerateAnalyses(
+  db: DB,
+  reports: readonly { id: string; alarmId: string; customerId: string | null }[],
+  now: Date,
+): Promise<string[]> {
   const ids = [...new Set(reports.map((r) => r.customerId).filter((c): c is string => c !== null))];
   if (!ids.length || !(await autoGenerateFeaturesOn(db))) return [];
   const on = new Set<string>();

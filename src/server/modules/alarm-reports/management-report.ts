@@ -83,7 +83,11 @@ function countBy(groups: Group[], key: (g: Group) => number): Map<number, number
 }
 
 /** Escalation-plan compliance from the stored analyses of the month's reports (their customer's intelligence setting on). */
-async function planCompliance(db: DB, range: { from: string; to: string }, customerId: string | null): Promise<NonNullable<ManagementReport['PlanCompliance']>> {
+async function planCompliance(
+  db: DB,
+  range: { from: string; to: string },
+  customerId: string | null,
+): Promise<NonNullable<ManagementReport['PlanCompliance']>> {
   const pg = isPostgres(db);
   // A value of the stored analysis JSON (PostgreSQL: text 'true' / 'false'; SQLite: 1 / 0 for booleans).
   const field = (path: readonly string[]): RawBuilder<string | number | null> =>
@@ -227,7 +231,11 @@ export async function managementReport(
     })),
     MissedTotal: missedCount(total, started),
     BusiestPersons: persons.map((p) => ({ PersonId: p.personId ?? '', FullName: p.name, Count: num(p.n) })),
-    BusiestDevices: devices.map((d) => ({ Serial: d.deviceSerial ?? '', DeviceType: lookupName(DEVICE_TYPES, d.type === null ? null : Number(d.type)), Count: num(d.n) })),
+    BusiestDevices: devices.map((d) => ({
+      Serial: d.deviceSerial ?? '',
+      DeviceType: lookupName(DEVICE_TYPES, d.type === null ? null : Number(d.type)),
+      Count: num(d.n),
+    })),
     PlanCompliance: compliance,
   };
 }
