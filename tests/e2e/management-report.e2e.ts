@@ -7,7 +7,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { apiToken, BASE, dbQuery, openPalette, signedInAs } from './helpers';
 import { capturePrint, printedDocument, printToPdf, positionsInOrder, squash } from '../helpers/print-pdf';
 import { defaultMonth, monthLabel, monthRange, shiftMonth } from '../../src/shared/management-report';
-import { MANAGEMENT_SECTIONS } from '../../src/app/features/alarm-reports/management-report-print';
+import { MANAGEMENT_SECTIONS } from '../../src/shared/schemas/management-report';
 import { formatCount } from '../../src/shared/numbers';
 
 const countOf = (month: string, customerId: string | null = null) => {
@@ -33,6 +33,7 @@ async function shot(page: Page, name: string) {
 }
 
 test('ARC manager: from the palette, last month of all customers, the month before, printed to PDF', async ({ page }) => {
+  test.setTimeout(120_000);
   const month = defaultMonth(Date.now());
   await signedInAs(page, 'arc-manager@demo.test');
   await openPalette(page);
@@ -41,7 +42,7 @@ test('ARC manager: from the palette, last month of all customers, the month befo
   await expect(page).toHaveURL(/\/management-report$/);
   const doc = page.getByTestId('management-report');
   await expect(page.getByRole('heading', { level: 1, name: 'Management Report: All customers' })).toBeVisible();
-  await expect(page.getByLabel('Month')).toHaveValue(month);
+  await expect(page.getByRole('textbox', { name: 'Month', exact: true })).toHaveValue(month);
   await expect(doc).toContainText(
     `${monthLabel(month)} · ${formatCount(countOf(month))} alarms (${monthLabel(shiftMonth(month, -1))}: ${formatCount(countOf(shiftMonth(month, -1)))})`,
   );
@@ -74,10 +75,14 @@ test('ARC manager: from the palette, last month of all customers, the month befo
   });
 });
 
-test("provider admin: one customer's report from the customer's tab; the feature off: no button, no command, the page says so", async ({ page }) => {
-  const customer = dbQuery<{ id: string; name: string }>(
+const largestCustomer = () =>
+  dbQuery<{ id: string; name: string }>(
     `select c.id, c.name from customers c join alarmReports r on r.customerId = c.id group by c.id, c.name order by count(*) desc limit 1`,
   )[0]!;
+
+test("provider admin: one customer's report from the customer's tab", async ({ page }) => {
+  test.setTimeout(120_000);
+  const customer = largestCustomer();
   const month = defaultMonth(Date.now());
   await signedInAs(page, 'admin@demo.test');
   await page.goto(`/customers/${customer.id}/account`);
@@ -87,14 +92,19 @@ test("provider admin: one customer's report from the customer's tab; the feature
   await expect(page.getByRole('heading', { level: 1, name: `Management Report: ${customer.name}` })).toBeVisible();
   await expect(page.getByTestId('management-report')).toContainText(`${monthLabel(month)} · ${formatCount(countOf(month, customer.id))} alarms`);
   await shot(page, 'customer');
+});
 
+test('the feature off: no button on the customer, no command, the page says so', async ({ page }) => {
+  test.setTimeout(120_000);
+  const customer = largestCustomer();
+  await signedInAs(page, 'admin@demo.test');
   await setFeature(false);
   try {
     await page.goto(`/customers/${customer.id}/account`);
     await expect(page.getByRole('heading', { level: 1, name: customer.name })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Management report' })).toHaveCount(0);
-    await openPalette(page);
-    await page.keyboard.type('Monthly Management Report');
+    const input = await openPalette(page);
+    await input.fill('Monthly Management Report');
     await expect(page.getByRole('option', { name: /Monthly Management Report/ })).toHaveCount(0);
     await page.keyboard.press('Escape');
     await page.goto(`/customers/${customer.id}/management-report`);

@@ -21,6 +21,17 @@ export const MANAGEMENT_TEXT = {
   badMonth: 'Choose a month (YYYY-MM).',
   customerNotFound: 'Customer not found.',
 } as const;
+/** The printed report's section headings, top to bottom (the e2e test reads the PDF in this order). */
+export const MANAGEMENT_SECTIONS = [
+  'Alarms by type',
+  'Alarms by category',
+  'Verification bands',
+  'Response targets',
+  'Alarms that missed the 10 s target',
+  'Busiest users',
+  'Busiest devices',
+  'Escalation plan compliance',
+] as const;
 export const MANAGEMENT_CODE = { disabled: 'feature_disabled' } as const;
 
 const percent = (dflt: number) =>

@@ -7,23 +7,12 @@
 import type { ReactNode, Ref } from 'react';
 import type { ManagementReport } from '../../api/alarm-reports';
 import { monthLabel } from '../../../shared/management-report';
-import { MANAGEMENT_TEXT } from '../../../shared/schemas/management-report';
+import { MANAGEMENT_SECTIONS, MANAGEMENT_TEXT } from '../../../shared/schemas/management-report';
 import { formatCount } from '../../../shared/numbers';
 import { Donut } from './alarm-charts';
 import { formatDateTime } from './alarm-format';
 import { printPageName, printPageRules } from './print-report';
 
-/** Section headings in print order (the e2e test reads the PDF in this order). */
-export const MANAGEMENT_SECTIONS = [
-  'Alarms by type',
-  'Alarms by category',
-  'Verification bands',
-  'Response targets',
-  'Alarms that missed the 10 s target',
-  'Busiest users',
-  'Busiest devices',
-  'Escalation plan compliance',
-] as const;
 
 const STARTED_COLORS = ['#30a46c', '#ffb224', '#e5484d'];
 const COMPLETED_COLORS = ['#30a46c', '#3e63dd', '#ffb224', '#e5484d'];
