@@ -23,6 +23,7 @@ import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { defaultMonth, monthRange } from '../../src/shared/management-report.js';
 import { customerRow } from '../helpers/customer-rows.js';
 import { percentileOf } from './stats.js';
+import { managementReport } from '../../src/server/modules/alarm-reports/management-report.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
@@ -148,6 +149,20 @@ export async function benchManagementReport(rows = Number(process.env.MGMT_BENCH
       figures[`${name}CpuP95Ms`] = round(percentileOf(cpu, 95));
     }
     figures.goal = 'largest customer < 1 s at 1,000,000 reports';
+
+    // The query plans of the largest customer's report (every statement it runs, EXPLAIN QUERY PLAN).
+    const statements: { sql: string; parameters: readonly unknown[] }[] = [];
+    const logged = new Kysely<Database>({
+      dialect: new SqliteDialect({ database: raw }),
+      log: (e) => {
+        if (e.level === 'query') statements.push({ sql: e.query.sql, parameters: e.query.parameters });
+      },
+    }) as DB;
+    await managementReport(logged, { month, customerId: largest.id, targets: { within10: 80, within40: 98.5 } });
+    for (const st of statements) {
+      const plan = raw.prepare(`explain query plan ${st.sql}`).all(...(st.parameters as unknown[])) as { detail: string }[];
+      console.log(`  plan: ${st.sql.replace(/\s+/g, ' ').slice(0, 90)}…\n    ${plan.map((p) => p.detail).join('\n    ')}`);
+    }
     figures.loadavg = loadavg()
       .map((x) => x.toFixed(2))
       .join(' ');
