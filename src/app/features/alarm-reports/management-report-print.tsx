@@ -13,7 +13,6 @@ import { Donut } from './alarm-charts';
 import { formatDateTime } from './alarm-format';
 import { printPageName, printPageRules } from './print-report';
 
-
 const STARTED_COLORS = ['#30a46c', '#ffb224', '#e5484d'];
 const COMPLETED_COLORS = ['#30a46c', '#3e63dd', '#ffb224', '#e5484d'];
 const BAR_COLOR = '#3e63dd';
