@@ -10,7 +10,14 @@ import { listFor } from '../src/app/ui/data-table/list-registry';
 import { toast } from '../src/app/ui/toast';
 import { errorMessage } from '../src/app/api/query-client';
 import { cheatSheetOpenAtom } from './cheat-sheet-state';
-import type { CommandContext } from './define';
+import { setFeatureLookup, type CommandContext } from './define';
+import { queryClient } from '../src/app/api/query-client';
+import { featuresQuery, isFeatureOn } from '../src/app/api/reference';
+
+// Commands behind a feature follow the feature list (public, refreshed every 30 s): read from the
+// query cache, fetched once at start so the first palette already knows.
+setFeatureLookup((name) => isFeatureOn(queryClient.getQueryData(featuresQuery().queryKey), name));
+void queryClient.prefetchQuery(featuresQuery()).catch(() => undefined);
 
 /**
  * `target`: the element a key was pressed on. Its pane becomes the focused pane first, so a

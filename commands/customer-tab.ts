@@ -10,6 +10,7 @@ export const CUSTOMER_ROUTES: RouteId[] = [
   'customerSettings',
   'customerAllocate',
   'customerAccountEdit',
+  'customerManagementReport',
 ];
 
 export function focusedCustomerId(ctx: CommandContext): string | null {

@@ -76,6 +76,8 @@ export type Command = {
   disabledReason?: string | ((ctx: CommandContext) => string);
   /** Needed to see the command at all ('signed-in' or a permission name). */
   permission?: Permission | 'signed-in';
+  /** A feature (provider settings) the command needs: while it is off the command is not offered at all. */
+  feature?: string;
   keywords?: string[];
   /** Listed in the palette (default true). */
   palette?: boolean;
@@ -150,9 +152,18 @@ export function assertValidRegistry(commands: readonly Command[]): void {
   if (problems.length) throw new Error(`command registry:\n- ${problems.join('\n- ')}`);
 }
 
-/** The user may see the command (permission), and whether it applies now (when). */
+/**
+ * How commands learn whether a feature is on. The app installs the feature list's answer
+ * (commands/context.ts); without one (tests, the doc generator) every feature counts as on.
+ */
+let featureLookup: (name: string) => boolean = () => true;
+export function setFeatureLookup(lookup: (name: string) => boolean): void {
+  featureLookup = lookup;
+}
+
+/** The user may see the command (permission and feature), and whether it applies now (when). */
 export function isPermitted(cmd: Command, can: (access: string) => boolean): boolean {
-  return !cmd.permission || can(cmd.permission);
+  return (!cmd.permission || can(cmd.permission)) && (!cmd.feature || featureLookup(cmd.feature));
 }
 export function isEnabled(cmd: Command, ctx: CommandContext): boolean {
   return cmd.when ? cmd.when(ctx) : true;

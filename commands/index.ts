@@ -54,6 +54,7 @@ import alarmNext from './alarm-next';
 import alarmPrev from './alarm-prev';
 import alarmSchedule from './alarm-schedule';
 import navScheduledReports from './nav-scheduled-reports';
+import managementReport from './management-report';
 
 export const COMMANDS: readonly Command[] = [
   paletteOpen,
@@ -96,6 +97,7 @@ export const COMMANDS: readonly Command[] = [
   alarmPrev,
   alarmSchedule,
   navScheduledReports,
+  managementReport,
   tabClose,
   tabReopen,
   tabNext,

@@ -312,6 +312,8 @@ export const PAGE_TITLES = {
   customerSettings: 'System',
   alarmReports: 'Alarm Reports',
   alarmReport: 'Closed Alarm Report',
+  managementReport: 'Management Report',
+  customerManagementReport: 'Management Report',
   providerSettings: 'Provider Settings',
   auditTrail: 'Audit Trail',
   scheduledReports: 'Scheduled Reports',

@@ -66,6 +66,14 @@ export const ROUTES = {
   customerSettings: { id: 'customerSettings', pattern: '/customers/:customerId/settings', permission: P.CustomerView, title: PAGE_TITLES.customerSettings },
   alarmReports: { id: 'alarmReports', pattern: '/alarm-reports', permission: P.AlarmReportListView, title: PAGE_TITLES.alarmReports },
   alarmReport: { id: 'alarmReport', pattern: '/alarm-reports/:alarmId', permission: P.AlarmReportView, title: PAGE_TITLES.alarmReport },
+  /** The monthly management report of all customers, or of one (feature ExportManagementReportPDF); the month is the link's ?month=YYYY-MM. */
+  managementReport: { id: 'managementReport', pattern: '/management-report', permission: P.AlarmReportExport, title: PAGE_TITLES.managementReport },
+  customerManagementReport: {
+    id: 'customerManagementReport',
+    pattern: '/customers/:customerId/management-report',
+    permission: P.AlarmReportExport,
+    title: PAGE_TITLES.customerManagementReport,
+  },
   providerSettings: { id: 'providerSettings', pattern: '/provider-settings', permission: P.SettingsView, title: PAGE_TITLES.providerSettings },
   auditTrail: { id: 'auditTrail', pattern: '/audit-trail', permission: P.AuditView, title: PAGE_TITLES.auditTrail },
   scheduledReports: { id: 'scheduledReports', pattern: '/scheduled-reports', permission: P.AlarmReportSchedule, title: PAGE_TITLES.scheduledReports },

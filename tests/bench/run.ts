@@ -1,6 +1,6 @@
 // `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
 // nothing here fails a build (speed goals live in benchmarks, not timed tests).
-// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers ingest exports alarm-intelligence`.
+// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers ingest exports alarm-intelligence management-report`.
 const parts = process.argv.slice(2);
 const want = (p: string) => parts.length === 0 || parts.includes(p);
 
@@ -34,6 +34,7 @@ async function main() {
   await section('ingest', async () => (await import('./ingest.bench.js')).benchIngest());
   await section('exports', async () => (await import('./exports.bench.js')).benchExports());
   await section('alarm-intelligence', async () => (await import('./alarm-intelligence.bench.js')).benchAlarmIntelligence());
+  await section('management-report', async () => (await import('./management-report.bench.js')).benchManagementReport());
   console.log('\n== summary');
   for (const [k, f] of Object.entries(all)) for (const [m, v] of Object.entries(f)) console.log(`  ${k}.${m}: ${v}`);
 }

@@ -3,9 +3,9 @@
 // the server), prints the Closed Alarm Report with the Analysis after the controller notes and
 // reads the PDF back; a report of a customer with auto-generate shows the seeded analysis; a
 // customer with intelligence off shows no Analysis section.
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { test, expect, type Page } from '@playwright/test';
 import { signedInAs, dbQuery } from './helpers';
+import { capturePrint, printedDocument, printToPdf, squash } from '../helpers/print-pdf';
 
 type Report = { id: string; alarmId: string; personFullName: string };
 const reportOf = (intel: number, auto: number) =>
@@ -54,28 +54,10 @@ test('ARC supervisor: generate the Analysis, see it stored, print it after the c
   await shot(page, 'detail');
 
   // Ctrl+P: the printed report has the Analysis after the controller notes, before the journal.
-  await page.evaluate(() => {
-    const w = window as unknown as { __printed: string; __printedHtml: string };
-    w.__printed = '';
-    w.__printedHtml = '';
-    new MutationObserver(() => {
-      const frame = document.getElementById('printWindow') as HTMLIFrameElement | null;
-      if (!frame) return;
-      const read = () => {
-        const text = frame.contentDocument?.body?.innerText ?? '';
-        if (text.length > w.__printed.length) {
-          w.__printed = text;
-          w.__printedHtml = frame.contentDocument?.documentElement.outerHTML ?? '';
-        }
-        if (frame.isConnected) setTimeout(read, 50);
-      };
-      read();
-    }).observe(document.body, { childList: true });
-  });
+  await capturePrint(page);
   await page.locator('body').focus();
   await page.keyboard.press('ControlOrMeta+p');
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __printed: string }).__printed.length), { timeout: 15_000 }).toBeGreaterThan(200);
-  const printed = await page.evaluate(() => (window as unknown as { __printed: string }).__printed);
+  const { text: printed, html } = await printedDocument(page);
   const order = ['Closed Alarm Report', 'Controller notes', 'Analysis', summaryText, 'Escalation plan check', 'Activity journal'];
   const at = order.map((t) =>
     printed.indexOf(t, printed.indexOf('Controller notes') >= 0 && t !== 'Closed Alarm Report' ? printed.indexOf('Controller notes') : 0),
@@ -87,15 +69,11 @@ test('ARC supervisor: generate the Analysis, see it stored, print it after the c
   expect([...at].sort((a, b) => a - b)).toEqual(at);
 
   // The same document printed to PDF (A4), read back with pdf.js.
-  const html = await page.evaluate(() => (window as unknown as { __printedHtml: string }).__printedHtml);
-  const paper = await page.context().newPage();
-  await paper.goto('/health');
-  await paper.setContent(html, { waitUntil: 'load' });
-  const pdf = await paper.pdf({ format: 'A4', printBackground: true });
-  await paper.screenshot({ path: '.tmp/e2e-results/alarm-intelligence-print.png', fullPage: true });
-  await paper.close();
-  const squash = (t: string) => t.replace(/\s+/g, '');
-  const pdfText = squash(await pdfToText(pdf));
+  const pdfText = squash(
+    (await printToPdf(page, html, { path: '.tmp/e2e-results/alarm-intelligence-print.pdf', screenshot: '.tmp/e2e-results/alarm-intelligence-print.png' })).join(
+      '\n',
+    ),
+  );
   const notesAt = pdfText.indexOf(squash('Controller notes'));
   const onPaper = [notesAt, pdfText.indexOf(squash(summaryText), notesAt), pdfText.indexOf(squash('Activity journal'), notesAt)];
   expect(
@@ -121,14 +99,3 @@ test('auto-generate on: the seeded analysis shows; intelligence off: no Analysis
   await expect(page.getByRole('region', { name: 'Analysis' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /analysis/i })).toHaveCount(0);
 });
-
-/** The text of a PDF, page by page (pdf.js, as a reader's copy-paste would give it). */
-async function pdfToText(pdf: Buffer) {
-  const doc = await getDocument({ data: new Uint8Array(pdf), isEvalSupported: false }).promise;
-  let text = '';
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    text += content.items.map((it) => ('str' in it ? it.str : '')).join(' ') + '\n';
-  }
-  return text;
-}

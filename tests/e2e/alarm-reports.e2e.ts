@@ -2,9 +2,9 @@
 // list (g r), filters it, opens a report (Enter) and a second one beside it (Ctrl+Enter), adds a
 // note (Alt+N), toggles 'Escalation plan followed' (Alt+Shift+F) and prints (Ctrl+P) the Closed
 // Alarm Report; an ARC controller may annotate but neither export nor print.
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { test, expect, type Page } from '@playwright/test';
 import { signedInAs, dbQuery } from './helpers';
+import { capturePrint, printedDocument, printToPdf, squash } from '../helpers/print-pdf';
 import { MSG } from '../../src/shared/messages';
 
 type Report = { id: string; alarmId: string; personFullName: string; escalationPlanFollowed: number };
@@ -108,27 +108,9 @@ test('ARC supervisor, keyboard only: list, filter, open, side by side, note, esc
 
   // Ctrl+P: react-to-print copies the printable report into its print frame (#printWindow) and prints
   // it; read the frame's text while it exists, then check the sections are in the spec's order.
-  await page.evaluate(() => {
-    const w = window as unknown as { __printed: string; __printedHtml: string };
-    w.__printed = '';
-    w.__printedHtml = '';
-    new MutationObserver(() => {
-      const frame = document.getElementById('printWindow') as HTMLIFrameElement | null;
-      if (!frame) return;
-      const read = () => {
-        const text = frame.contentDocument?.body?.innerText ?? '';
-        if (text.length > w.__printed.length) {
-          w.__printed = text;
-          w.__printedHtml = frame.contentDocument?.documentElement.outerHTML ?? '';
-        }
-        if (frame.isConnected) setTimeout(read, 50);
-      };
-      read();
-    }).observe(document.body, { childList: true });
-  });
+  await capturePrint(page);
   await page.keyboard.press('ControlOrMeta+p');
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __printed: string }).__printed.length), { timeout: 15_000 }).toBeGreaterThan(200);
-  const printed = await page.evaluate(() => (window as unknown as { __printed: string }).__printed);
+  const { text: printed, html } = await printedDocument(page);
   const order = [
     'Closed Alarm Report',
     'Alarm details',
@@ -148,17 +130,8 @@ test('ARC supervisor, keyboard only: list, filter, open, side by side, note, esc
 
   // The same document printed to PDF by Chromium (A4, print media), read back with pdf.js: the
   // paper copy has every section in the spec's order too.
-  const html = await page.evaluate(() => (window as unknown as { __printedHtml: string }).__printedHtml);
-  const paper = await page.context().newPage();
-  await paper.goto('/health'); // same origin, so the report's stylesheets load
-  await paper.setContent(html, { waitUntil: 'load' });
-  const pages = await pdfToPages(
-    await paper.pdf({ path: '.tmp/e2e-results/alarm-reports-print.pdf', format: 'A4', printBackground: true, preferCSSPageSize: true }),
-  );
-  await paper.close();
+  const pages = await printToPdf(page, html, { path: '.tmp/e2e-results/alarm-reports-print.pdf' });
   const pdfText = pages.join('\n');
-  // pdf.js splits ligatures ('fi') and runs into separate items, so compare without white space.
-  const squash = (t: string) => t.replace(/\s+/g, '');
   // Every page carries the footer and 'Page N of M' in its margins and has report content besides;
   // continuation pages carry the person and alarm id as a running header.
   const footer = squash(`Closed Alarm Report · Escalation plan followed: ${before ? 'No' : 'Yes'}`);
@@ -222,14 +195,3 @@ test('ARC controller: may add notes and tick the flag, but has no export and no 
   await expect(page.getByRole('button', { name: 'Export to PDF' })).toHaveCount(0);
   await expect(page.getByTestId('printable-report')).toHaveCount(0);
 });
-
-/** The text of a PDF, page by page (pdf.js, as a reader's copy-paste would give it). */
-async function pdfToPages(pdf: Buffer) {
-  const doc = await getDocument({ data: new Uint8Array(pdf), isEvalSupported: false }).promise;
-  const pages: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    pages.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' '));
-  }
-  return pages;
-}

@@ -10,6 +10,7 @@ import { insertPerson, signedIn, tokenFor } from '../helpers/auth.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { signResetToken } from '../../src/server/auth/reset.js';
 import { ENDPOINTS, type Endpoint } from '../../src/shared/schemas/endpoints.js';
+import { londonMonthOf } from '../../src/shared/management-report.js';
 import { errorBodySchema } from '../../src/shared/schemas/common.js';
 import { tokenErrorSchema } from '../../src/shared/schemas/auth.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
@@ -220,6 +221,17 @@ describe('every endpoint answers its contract', () => {
       (await expectContract('POST /alarm-report/generate-analysis', '/alarm-report/generate-analysis', { json: { alarmReportId: r.id } })).Analysis,
     ).not.toBeNull();
     expect((await expectContract('GET /alarm-report/get-analysis', `/alarm-report/get-analysis?AlarmReportId=${r.id}`)).Enabled).toBe(true);
+    // The monthly management report of that customer, for the month the report closed in.
+    const closedMonth = londonMonthOf(
+      new Date((await t.db.selectFrom('alarmReports').select('alarmClosed').where('id', '=', r.id).executeTakeFirstOrThrow()).alarmClosed),
+    );
+    expect(
+      (
+        await expectContract('POST /alarm-report/get-management-report', '/alarm-report/get-management-report', {
+          json: { month: closedMonth, customerId: intel.id },
+        })
+      ).TotalCount,
+    ).toBe(1);
     // Blob answers: the export (.xlsx) and the audio (audio/wav).
     const blobs = [
       [

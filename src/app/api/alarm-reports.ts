@@ -29,6 +29,7 @@ import {
 } from '../../shared/schemas/alarm-reports';
 import type { MessageResponse } from '../../shared/schemas/common';
 import type { AnalysisResponse, GenerateAnalysisBody } from '../../shared/schemas/alarm-intelligence';
+import type { ManagementReport } from '../../shared/schemas/management-report';
 
 export type {
   AlarmCallDto,
@@ -65,6 +66,7 @@ export const alarmReportKeys = {
   alarmLineRecording: (p: RecordingParams) => ['alarm-reports', 'alarm-line-recording', p] as const,
   secondLineRecording: (p: RecordingParams) => ['alarm-reports', 'second-line-recording', p] as const,
   voiceMemo: (p: VoiceMemoParams) => ['alarm-reports', 'voice-memo', p] as const,
+  managementReport: (p: ManagementReportParams) => ['alarm-reports', 'management-report', p] as const,
 };
 
 // ---- lookups (never refetched on focus)
@@ -176,6 +178,19 @@ export const alarmReportAnalysisQuery = (alarmReportId: string) =>
 
 /** POST alarm-report/generate-analysis — generates and stores the Analysis (AddNote); 403 when intelligence is off. */
 export const generateAlarmReportAnalysis = (body: GenerateAnalysisBody) => http<AnalysisResponse>('/alarm-report/generate-analysis', { method: 'POST', body });
+
+/** One customer's (customerId) or every customer's (null) management report of a London month ('YYYY-MM'). */
+export type ManagementReportParams = { month: string; customerId: string | null };
+export type { ManagementReport };
+
+/** POST alarm-report/get-management-report — 403 when the feature ExportManagementReportPDF is off (the page says so). */
+export const managementReportQuery = (p: ManagementReportParams) =>
+  queryOptions({
+    queryKey: alarmReportKeys.managementReport(p),
+    queryFn: ({ signal }) => http<ManagementReport>('/alarm-report/get-management-report', { method: 'POST', body: p, signal }),
+    refetchOnWindowFocus: false,
+    meta: { silent: true },
+  });
 
 /** POST alarm-report/add-note → the created note ('Additional note added.'). Blank: 400 'Please enter note text.' */
 export const addAlarmReportNote = (body: AddNoteBody) => http<AlarmNoteDto>('/alarm-report/add-note', { method: 'POST', body });

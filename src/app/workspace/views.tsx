@@ -38,6 +38,8 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   // alarm reports
   alarmReports: lazy(() => import('../features/alarm-reports/alarm-report-list-page').then((m) => ({ default: m.AlarmReportListPage }))),
   alarmReport: lazy(() => import('../features/alarm-reports/alarm-report-page').then((m) => ({ default: m.AlarmReportPage }))),
+  managementReport: lazy(() => import('../features/alarm-reports/management-report-page').then((m) => ({ default: m.ManagementReportPage }))),
+  customerManagementReport: lazy(() => import('../features/alarm-reports/management-report-page').then((m) => ({ default: m.ManagementReportPage }))),
   providerSettings: lazy(() => import('../features/admin/provider-settings-page').then((m) => ({ default: m.ProviderSettingsPage }))),
   auditTrail: lazy(() => import('../features/admin/audit-trail-page').then((m) => ({ default: m.AuditTrailPage }))),
   scheduledReports: lazy(() => import('../features/alarm-reports/scheduled-reports-page').then((m) => ({ default: m.ScheduledReportsPage }))),

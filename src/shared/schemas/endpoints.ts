@@ -22,6 +22,7 @@ import {
   updateAlarmReportSchema,
 } from './alarm-reports.js';
 import { analysisResponseSchema } from './alarm-intelligence.js';
+import { managementReportSchema } from './management-report.js';
 import {
   crmAccountsSchema,
   customerAdminListSchema,
@@ -112,6 +113,8 @@ export const ENDPOINTS = {
   'POST /alarm-report/log-call-download': messageResponseSchema,
   'GET /alarm-report/get-analysis': analysisResponseSchema,
   'POST /alarm-report/generate-analysis': analysisResponseSchema,
+  /** Ours: the monthly management report of a customer or of all customers (feature ExportManagementReportPDF). */
+  'POST /alarm-report/get-management-report': managementReportSchema,
   /** Blob answer: an .xlsx workbook. */
   'POST /alarm-report/export-list': v.instance(Uint8Array),
   /** Blob answers: audio/wav (single byte ranges answer 206). */

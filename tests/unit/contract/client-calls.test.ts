@@ -74,6 +74,7 @@ const SAMPLE_ARGS: Record<string, unknown[]> = {
   alarmLineRecordingQuery: [{ RecordSId: 'RE1', ConferenceName: 'CF1', Id: ID }],
   secondLineRecordingQuery: [{ RecordSId: 'RE1', ConferenceName: 'CF1', Id: ID }],
   voiceMemoQuery: [{ PersonId: ID, MemoId: ID }],
+  managementReportQuery: [{ month: '2026-10', customerId: ID }],
   // customers
   customerListQuery: [{ page: 1, pageSize: 10, orderBy: 'Reference', desc: false }],
   customerByIdQuery: [ID],
@@ -254,6 +255,7 @@ describe('client calls', () => {
         'GET /api/v1/alarm-line/get-record-file ← api/alarm-reports.ts#alarmLineRecordingQuery',
         'GET /api/v1/second-line/get-record-file ← api/alarm-reports.ts#secondLineRecordingQuery',
         'GET /interactive-communication/portal/voice-memo/get-file ← api/alarm-reports.ts#voiceMemoQuery',
+        'POST /alarm-report/get-management-report ← api/alarm-reports.ts#managementReportQuery',
         'GET /ps-admin/customers/filters-all ← api/customers.ts#customerFiltersQuery',
         'GET /api/v1/customer/get-tier-types ← api/customers.ts#tierTypesQuery',
         'GET /api/v1/customer/get-statuses ← api/customers.ts#customerStatusesQuery',

@@ -4,7 +4,7 @@
 // Each tab page renders inside <CustomerView>, which loads the details once (shared query).
 import { useEffect, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
 import { PageMessage } from '../../workspace/page-message';
 import { customerDetailsQuery, type CustomerDetails } from '../../api/customers';
@@ -14,6 +14,8 @@ import { useCan } from '../../state/session';
 import { ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { isValidId } from '../../../shared/codes';
+import { featuresQuery, isFeatureOn } from '../../api/reference';
+import { MANAGEMENT_FEATURE } from '../../../shared/schemas/management-report';
 import './customers.css';
 
 const TABS: { route: RouteId; label: string }[] = [
@@ -51,6 +53,9 @@ export function CustomerView({ current, children, actions }: { current: RouteId;
   const { id, customer, problem } = useCustomer();
   const name = customer?.Name;
   useEffect(() => setTitle(name ?? ROUTES[current].title), [name, current, setTitle]);
+  // The monthly management report of this customer, beside this tab (feature and export permission).
+  const features = useQuery(featuresQuery());
+  const canReport = isFeatureOn(features.data, MANAGEMENT_FEATURE) && can(ROUTES.customerManagementReport.permission);
   if (problem || !customer) return problem;
   return (
     <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
@@ -58,7 +63,23 @@ export function CustomerView({ current, children, actions }: { current: RouteId;
         <Heading as="h1" size="5">
           {customer.Name}
         </Heading>
-        {actions}
+        <Flex gap="2" align="center">
+          {canReport && (
+            <Button asChild variant="soft">
+              <a
+                href={getHref('customerManagementReport', { customerId: id })}
+                onClick={(e) => {
+                  if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                  e.preventDefault();
+                  tab.navigate(getHref('customerManagementReport', { customerId: id }));
+                }}
+              >
+                Management report
+              </a>
+            </Button>
+          )}
+          {actions}
+        </Flex>
       </Flex>
       <nav aria-label="Customer sections" className="cu-tabs">
         {TABS.filter((t) => can(ROUTES[t.route].permission)).map((t) => {

@@ -96,3 +96,37 @@ export async function exportAnalyses(db: DB, reportIds: readonly string[]): Prom
   }
   return out;
 }
+
+/**
+ * Auto-generation: the Analysis of reports just closed or imported, stored for each whose customer
+ * has 'Alarm Report Intelligence' and 'Auto-generate alarm intelligence' on while both features
+ * (EnableAlarmReportIntelligence, AutoGenerateAlarmReportIntelligence) are on; nothing otherwise.
+ * Every writer of reports calls it with the reports it wrote, inside its writing transaction, so a
+ * report and its analysis commit together (the demo seed computes the same analysis inline while
+ * batching). Returns the ids of the reports analysed.
+ */
+export async function autoGenerateAnalyses(
+  db: DB,
+  reports: readonly { id: string; alarmId: string; customerId: string | null }[],
+  now: Date,
+): Promise<string[]> {
+  const ids = [...new Set(reports.map((r) => r.customerId).filter((c): c is string => c !== null))];
+  if (!ids.length || !(await autoGenerateFeaturesOn(db))) return [];
+  const on = new Set<string>();
+  for (let i = 0; i < ids.length; i += 500) {
+    const rows = await db
+      .selectFrom('customers')
+      .select('id')
+      .where('id', 'in', ids.slice(i, i + 500))
+      .where('enableAlarmReportIntelligence', '=', 1)
+      .where('autoGenerateAlarmIntelligence', '=', 1)
+      .execute();
+    for (const r of rows) on.add(r.id);
+  }
+  const done: string[] = [];
+  for (const r of reports) {
+    if (r.customerId === null || !on.has(r.customerId)) continue;
+    if (await generateAnalysis(db, r, now, null)) done.push(r.id);
+  }
+  return done;
+}

@@ -58,6 +58,8 @@ import {
   type AnalysisResponse,
 } from '../../../shared/schemas/alarm-intelligence.js';
 import { generateAnalysis, intelligenceFeatureOn, intelligenceFor, readAnalysis } from './analysis.js';
+import { MANAGEMENT_CODE, MANAGEMENT_TEXT, managementReportBody, type ManagementReport } from '../../../shared/schemas/management-report.js';
+import { managementReport, managementReportOn } from './management-report.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 const SAMPLE_FILTER = {
@@ -203,6 +205,24 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
       if (!analysis) throw reportNotFound();
       await audit(db, { actorId: user.id || null, action: 'alarmReport.generateAnalysis', entity: 'alarmReport', entityId: report.id, at: now, details: {} });
       return c.json({ Enabled: true, Analysis: analysis } satisfies AnalysisResponse);
+    },
+  );
+
+  // The monthly management report (docs/alarm-intelligence.md): a printable PDF, so the export
+  // permission; the feature ExportManagementReportPDF off → 403 'feature_disabled'.
+  api.post(
+    '/alarm-report/get-management-report',
+    { access: P.AlarmReportExport, json: managementReportBody, sample: { json: { month: '2026-10', customerId: null } } },
+    async (c, { body }) => {
+      const { db } = deps(c);
+      if (!(await managementReportOn(db))) throw new ApiError(403, MANAGEMENT_TEXT.disabled, MANAGEMENT_CODE.disabled);
+      const report = await managementReport(db, {
+        month: body.month,
+        customerId: body.customerId ?? null,
+        targets: { within10: body.targetWithin10Percent, within40: body.targetWithin40Percent },
+      });
+      if (!report) throw notFound(MANAGEMENT_TEXT.customerNotFound);
+      return c.json(report satisfies ManagementReport);
     },
   );
 

@@ -1,0 +1,130 @@
+// The monthly management report tab: /management-report (all customers) and
+// /customers/{id}/management-report (one customer), the month in the tab's link (?month=YYYY-MM,
+// last month when missing, so a reload or a copied link shows the same month). A month picker
+// with previous / next, Print (Export to PDF) through react-to-print with the document shown on
+// screen (management-report-print.tsx). With the feature ExportManagementReportPDF off the page
+// says so and the server refuses (403).
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { selectAtom } from 'jotai/utils';
+import { useReactToPrint } from 'react-to-print';
+import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { useTab } from '../../workspace/tab-context';
+import { PageMessage } from '../../workspace/page-message';
+import { workspaceAtom } from '../../workspace/state';
+import { findTab } from '../../workspace/model';
+import { setTabSearch } from '../../workspace/actions';
+import { managementReportQuery } from '../../api/alarm-reports';
+import { featuresQuery, isFeatureOn } from '../../api/reference';
+import { errorMessage, errorStatus } from '../../api/query-client';
+import { isValidId } from '../../../shared/codes';
+import { MSG } from '../../../shared/messages';
+import { defaultMonth, monthLabel, parseMonth, shiftMonth } from '../../../shared/management-report';
+import { MANAGEMENT_FEATURE, MANAGEMENT_TEXT } from '../../../shared/schemas/management-report';
+import { PRINT_PAGE_STYLE } from './print-report';
+import { PrintableManagementReport } from './management-report-print';
+import './alarm-reports.css';
+
+/** The month of a tab link's query (?month=YYYY-MM), or null. */
+export function monthOfSearch(search: string): string | null {
+  const m = new URLSearchParams(search).get('month');
+  return m && parseMonth(m) ? m : null;
+}
+
+/** The month shown: the link's, else kept in the page (outside a workspace tab), else last month. */
+function useMonth(): [string, (m: string) => void] {
+  const { tabId } = useTab();
+  const hrefAtom = useMemo(() => selectAtom(workspaceAtom, (ws) => findTab(ws, tabId)?.tab.href ?? null), [tabId]);
+  const href = useAtomValue(hrefAtom);
+  const [local, setLocal] = useState(() => defaultMonth(Date.now()));
+  const fromLink = href === null ? null : monthOfSearch(href.includes('?') ? href.slice(href.indexOf('?')) : '');
+  const month = fromLink ?? local;
+  const set = (m: string) => {
+    if (href === null) setLocal(m);
+    else setTabSearch(tabId, `?month=${m}`);
+  };
+  return [month, set];
+}
+
+export function ManagementReportPage() {
+  const { params, setTitle } = useTab();
+  const customerId = params.customerId ?? null;
+  const [month, setMonth] = useMonth();
+  const features = useQuery(featuresQuery());
+  const on = isFeatureOn(features.data, MANAGEMENT_FEATURE);
+  const valid = customerId === null || isValidId(customerId);
+  const report = useQuery({ ...managementReportQuery({ month, customerId }), enabled: on && valid });
+  const name = report.data?.CustomerName;
+  useEffect(() => setTitle(name ? `${MANAGEMENT_TEXT.title}: ${name}` : MANAGEMENT_TEXT.title), [name, setTitle]);
+
+  const printRef = useRef<HTMLDivElement>(null);
+  const [printing, setPrinting] = useState(false);
+  const print = useReactToPrint({
+    contentRef: printRef,
+    documentTitle: `${MANAGEMENT_TEXT.title} ${name ?? ''} ${monthLabel(month)}`.replace(/\s+/g, ' ').trim(),
+    pageStyle: PRINT_PAGE_STYLE,
+    onBeforePrint: async () => {
+      setPrinting(true);
+      await document.fonts?.ready;
+    },
+    onAfterPrint: () => setPrinting(false),
+    onPrintError: () => setPrinting(false),
+  });
+
+  if (!valid) return <PageMessage message={MSG.badUrl} />;
+  if (features.isPending)
+    return (
+      <Flex p="5" gap="2" align="center" role="status">
+        <Spinner /> <Text>Loading…</Text>
+      </Flex>
+    );
+  if (!on || errorStatus(report.error) === 403) return <PageMessage message={MANAGEMENT_TEXT.disabled} />;
+
+  const latest = defaultMonth(Date.now());
+  return (
+    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
+      <Flex align="center" justify="between" gap="3" wrap="wrap">
+        <Heading as="h1" size="5">
+          {MANAGEMENT_TEXT.title}
+          {name ? `: ${name}` : ''}
+        </Heading>
+        <Flex gap="2" align="center" wrap="wrap">
+          <Button variant="soft" onClick={() => setMonth(shiftMonth(month, -1))} aria-label="Previous month">
+            ‹
+          </Button>
+          <label className="mr-month">
+            <Text size="2">Month</Text>{' '}
+            <input
+              type="month"
+              value={month}
+              max={shiftMonth(latest, 1)}
+              onChange={(e) => {
+                if (parseMonth(e.currentTarget.value)) setMonth(e.currentTarget.value);
+              }}
+            />
+          </label>
+          <Button variant="soft" onClick={() => setMonth(shiftMonth(month, 1))} aria-label="Next month">
+            ›
+          </Button>
+          <Button onClick={() => print()} loading={printing} disabled={!report.data}>
+            Print (Export to PDF)
+          </Button>
+        </Flex>
+      </Flex>
+      <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>
+        {report.isPending ? (
+          <Flex gap="2" align="center" role="status">
+            <Spinner /> <Text>Loading…</Text>
+          </Flex>
+        ) : report.isError ? (
+          <PageMessage message={errorStatus(report.error) === 404 ? MSG.badUrl : errorMessage(report.error)} />
+        ) : (
+          <div className="mr-screen">
+            <PrintableManagementReport r={report.data} ref={printRef} />
+          </div>
+        )}
+      </div>
+    </Flex>
+  );
+}

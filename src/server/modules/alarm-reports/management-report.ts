@@ -1,0 +1,241 @@
+// The monthly management report (db first): one customer's or every customer's alarms of a
+// Europe/London month. Counts come from the statistics (alarmStats grain 12: grain 2 per London
+// month) for all customers, and from the customer's own rows through alarmReports_customer_idx
+// (customerId, alarmClosed) for one customer (the statistics keep no customer); the missed list,
+// the busiest persons and devices and the plan compliance are narrow queries over the month's
+// range of alarmClosed. Rules: src/shared/management-report.ts; shapes:
+// src/shared/schemas/management-report.ts.
+import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+import { isPostgres, type DB } from '../../db/index.js';
+import type { Database } from '../../db/schema.js';
+import { ALARM_TYPES, DEVICE_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, lookupName } from '../../../shared/codes.js';
+import { COMPLETED_BANDS, isWithin, RESPONSE_WINDOWS, STARTED_BANDS } from '../../../shared/schemas/alarm-reports.js';
+import { BUSIEST_MAX, MISSED_LIST_MAX, missedCount, monthRange, sharePercent, shiftMonth, targetShare } from '../../../shared/management-report.js';
+import { MANAGEMENT_FEATURE, MANAGEMENT_TEXT, type ManagementReport } from '../../../shared/schemas/management-report.js';
+import { bandSql, COMPLETED_COLS, STARTED_COLS } from './aggregates.js';
+import { INTELLIGENCE_FEATURE } from './analysis.js';
+
+/** One group of a month's counts: alarm type, verification type and category, with the band counts. */
+type Group = { alarmType: number; verificationType: number; verificationCategory: number; n: number; s: number[]; c: number[] };
+
+const num = (x: unknown) => Number(x ?? 0);
+
+/** Whether a feature is on (features table; an unknown feature is off). */
+export async function featureOn(db: DB, name: string): Promise<boolean> {
+  const row = await db.selectFrom('features').select('isEnabled').where('name', '=', name).executeTakeFirst();
+  return row?.isEnabled === 1;
+}
+export const managementReportOn = (db: DB) => featureOn(db, MANAGEMENT_FEATURE);
+
+/** A report row belongs to the month (and the customer, when one is given). */
+const inMonth = (range: { from: string; to: string }, customerId: string | null) => (eb: ExpressionBuilder<Database, 'alarmReports'>) =>
+  eb.and([
+    ...(customerId === null ? [] : [eb('alarmReports.customerId', '=', customerId)]),
+    eb('alarmReports.alarmClosed', '>=', range.from),
+    eb('alarmReports.alarmClosed', '<', range.to),
+  ]);
+
+/** The month's counts per (alarm type, verification type, category) with the chart bands. */
+async function monthGroups(db: DB, month: string, customerId: string | null): Promise<Group[]> {
+  const cols = [...STARTED_COLS, ...COMPLETED_COLS];
+  const toGroup = (r: Record<string, unknown>): Group => ({
+    alarmType: num(r.alarmType),
+    verificationType: num(r.verificationType),
+    verificationCategory: num(r.verificationCategory),
+    n: num(r.n),
+    s: STARTED_COLS.map((k) => num(r[k])),
+    c: COMPLETED_COLS.map((k) => num(r[k])),
+  });
+  if (customerId === null) {
+    // Grain 12 holds every report once per London month with these dimensions (and tier, device type).
+    const rows = await db
+      .selectFrom('alarmStats')
+      .select(['alarmStats.alarmType', 'alarmStats.verificationType', 'alarmStats.verificationCategory'])
+      .select(sql<string>`sum(${sql.ref('alarmStats.n')})`.as('n'))
+      .select(cols.map((k) => sql<string>`sum(${sql.ref(`alarmStats.${k}`)})`.as(k)))
+      .where('alarmStats.grain', '=', 12)
+      .where('alarmStats.day', '=', month)
+      .groupBy(['alarmStats.alarmType', 'alarmStats.verificationType', 'alarmStats.verificationCategory'])
+      .execute();
+    return rows.map((r) => toGroup(r as Record<string, unknown>)).filter((g) => g.n > 0);
+  }
+  const s = '"alarmReports"."verificationStartedSeconds"';
+  const c = '"alarmReports"."verificationCompletedSeconds"';
+  const rows = await db
+    .selectFrom('alarmReports')
+    .select(['alarmReports.alarmType', 'alarmReports.verificationType', 'alarmReports.verificationCategory'])
+    .select(sql<string>`count(*)`.as('n'))
+    .select(STARTED_BANDS.map((_, i) => sql<string>`sum(${sql.raw(bandSql(s, STARTED_BANDS, i))})`.as(STARTED_COLS[i]!)))
+    .select(COMPLETED_BANDS.map((_, i) => sql<string>`sum(${sql.raw(bandSql(c, COMPLETED_BANDS, i))})`.as(COMPLETED_COLS[i]!)))
+    .where(inMonth(monthRange(month), customerId))
+    .groupBy(['alarmReports.alarmType', 'alarmReports.verificationType', 'alarmReports.verificationCategory'])
+    .execute();
+  return rows.map((r) => toGroup(r as Record<string, unknown>));
+}
+
+const sumBands = (groups: Group[], pick: (g: Group) => number[], size: number) =>
+  groups.reduce((acc, g) => acc.map((n, i) => n + (pick(g)[i] ?? 0)), new Array<number>(size).fill(0));
+
+function countBy(groups: Group[], key: (g: Group) => number): Map<number, number> {
+  const m = new Map<number, number>();
+  for (const g of groups) m.set(key(g), (m.get(key(g)) ?? 0) + g.n);
+  return m;
+}
+
+/** Escalation-plan compliance from the stored analyses of the month's reports (their customer's intelligence setting on). */
+async function planCompliance(
+  db: DB,
+  range: { from: string; to: string },
+  customerId: string | null,
+): Promise<NonNullable<ManagementReport['PlanCompliance']>> {
+  const pg = isPostgres(db);
+  // A value of the stored analysis JSON (PostgreSQL: text 'true' / 'false'; SQLite: 1 / 0 for booleans).
+  const field = (path: readonly string[]): RawBuilder<string | number | null> =>
+    pg
+      ? sql<string | number | null>`("alarmReportAnalyses"."analysis"::jsonb #>> ${sql.lit(`{${path.join(',')}}`)})`
+      : sql<string | number | null>`json_extract("alarmReportAnalyses"."analysis", ${sql.lit(`$.${path.join('.')}`)})`;
+  const verdict = field(['PlanCheck', 'Verdict']);
+  const followed = field(['PlanCheck', 'Followed']);
+  const rows = await db
+    .selectFrom('alarmReports')
+    .innerJoin('alarmReportAnalyses', 'alarmReportAnalyses.alarmReportId', 'alarmReports.id')
+    .innerJoin('customers', 'customers.id', 'alarmReports.customerId')
+    .select([verdict.as('verdict'), followed.as('followed'), sql<string>`count(*)`.as('n')])
+    .$if(customerId !== null, (q) => q.where('alarmReports.customerId', '=', customerId))
+    .where('alarmReports.alarmClosed', '>=', range.from)
+    .where('alarmReports.alarmClosed', '<', range.to)
+    .where('customers.enableAlarmReportIntelligence', '=', 1)
+    .groupBy([verdict, followed])
+    .execute();
+  const out = { Analysed: 0, WithPlan: 0, Followed: 0, NotFollowed: 0, NoPlan: 0, Agrees: 0, Questions: 0, FollowedPercent: null as number | null };
+  for (const r of rows) {
+    const n = num(r.n);
+    out.Analysed += n;
+    if (r.verdict !== 'Agrees' && r.verdict !== 'Questions') {
+      out.NoPlan += n;
+      continue;
+    }
+    out.WithPlan += n;
+    if (r.verdict === 'Agrees') out.Agrees += n;
+    else out.Questions += n;
+    if (String(r.followed) === 'true' || String(r.followed) === '1') out.Followed += n;
+    else out.NotFollowed += n;
+  }
+  out.FollowedPercent = sharePercent(out.Followed, out.WithPlan);
+  return out;
+}
+
+/**
+ * The management report of a month for one customer (customerId) or all (null). Undefined for an
+ * unknown customer. `targets` are the response targets in percent (the panel's defaults).
+ */
+export async function managementReport(
+  db: DB,
+  input: { month: string; customerId: string | null; targets: { within10: number; within40: number } },
+): Promise<ManagementReport | undefined> {
+  const { month, customerId } = input;
+  let customerName: string = MANAGEMENT_TEXT.allCustomers;
+  let intelligence = await featureOn(db, INTELLIGENCE_FEATURE);
+  if (customerId !== null) {
+    const c = await db.selectFrom('customers').select(['name', 'enableAlarmReportIntelligence']).where('id', '=', customerId).executeTakeFirst();
+    if (!c) return undefined;
+    customerName = c.name;
+    intelligence = intelligence && c.enableAlarmReportIntelligence === 1;
+  }
+  const range = monthRange(month);
+  const previousMonth = shiftMonth(month, -1);
+  const where = inMonth(range, customerId);
+  const s = sql.ref('alarmReports.verificationStartedSeconds');
+
+  const [groups, before, missed, persons, devices, compliance] = await Promise.all([
+    monthGroups(db, month, customerId),
+    monthGroups(db, previousMonth, customerId),
+    db
+      .selectFrom('alarmReports')
+      .select([
+        'alarmReports.id',
+        'alarmReports.alarmId',
+        'alarmReports.alarmClosed',
+        'alarmReports.personFullName',
+        'alarmReports.customerAccountFullName',
+        'alarmReports.verificationStartedSeconds',
+      ])
+      .where(where)
+      .where(s, '>=', RESPONSE_WINDOWS.within10)
+      .orderBy('alarmReports.verificationStartedSeconds', 'desc')
+      .orderBy('alarmReports.alarmClosed', 'desc')
+      .orderBy('alarmReports.id')
+      .limit(MISSED_LIST_MAX)
+      .execute(),
+    db
+      .selectFrom('alarmReports')
+      .select(['alarmReports.personId', sql<string>`max(${sql.ref('alarmReports.personFullName')})`.as('name'), sql<string>`count(*)`.as('n')])
+      .where(where)
+      .where('alarmReports.personId', 'is not', null)
+      .groupBy('alarmReports.personId')
+      .orderBy(sql`count(*)`, 'desc')
+      .orderBy(sql`max(${sql.ref('alarmReports.personFullName')})`)
+      .limit(BUSIEST_MAX)
+      .execute(),
+    db
+      .selectFrom('alarmReports')
+      .select(['alarmReports.deviceSerial', sql<number | null>`max(${sql.ref('alarmReports.deviceType')})`.as('type'), sql<string>`count(*)`.as('n')])
+      .where(where)
+      .where('alarmReports.deviceSerial', 'is not', null)
+      .groupBy('alarmReports.deviceSerial')
+      .orderBy(sql`count(*)`, 'desc')
+      .orderBy('alarmReports.deviceSerial')
+      .limit(BUSIEST_MAX)
+      .execute(),
+    intelligence ? planCompliance(db, range, customerId) : Promise.resolve(null),
+  ]);
+
+  const total = groups.reduce((n, g) => n + g.n, 0);
+  const previousTotal = before.reduce((n, g) => n + g.n, 0);
+  const started = sumBands(groups, (g) => g.s, STARTED_BANDS.length);
+  const completed = sumBands(groups, (g) => g.c, COMPLETED_BANDS.length);
+  const startedBefore = sumBands(before, (g) => g.s, STARTED_BANDS.length);
+  const month0 = { total, started };
+  const month1 = { total: previousTotal, started: startedBefore };
+
+  const byType = countBy(groups, (g) => g.alarmType);
+  const byVType = countBy(groups, (g) => g.verificationType);
+  const byCategory = countBy(groups, (g) => g.verificationCategory);
+
+  return {
+    Month: month,
+    PreviousMonth: previousMonth,
+    From: range.from,
+    To: range.to,
+    CustomerId: customerId,
+    CustomerName: customerName,
+    TotalCount: total,
+    PreviousTotalCount: previousTotal,
+    ByAlarmType: ALARM_TYPES.map((t) => ({ Value: t.Value, Name: t.Name, Count: byType.get(t.Value) ?? 0 })),
+    ByVerificationType: VERIFICATION_TYPES.map((t) => ({ Value: t.Value, Name: t.Name, Count: byVType.get(t.Value) ?? 0 })),
+    ByCategory: [...byCategory.entries()]
+      .map(([value, count]) => ({ Value: value, Name: lookupName(VERIFICATION_CATEGORIES, value), Count: count }))
+      .sort((a, b) => b.Count - a.Count || a.Value - b.Value),
+    VerificationStarted: STARTED_BANDS.map((b, i) => ({ TimeFrame: b.TimeFrame, Count: started[i] ?? 0 })),
+    VerificationCompleted: COMPLETED_BANDS.map((b, i) => ({ TimeFrame: b.TimeFrame, Count: completed[i] ?? 0 })),
+    Within10: targetShare(RESPONSE_WINDOWS.within10, input.targets.within10, month0, month1),
+    Within40: targetShare(RESPONSE_WINDOWS.within40, input.targets.within40, month0, month1),
+    Missed: missed.map((m) => ({
+      AlarmReportId: m.id,
+      AlarmId: m.alarmId,
+      AlarmClosedDate: m.alarmClosed,
+      PersonFullName: m.personFullName,
+      CustomerAccountFullName: m.customerAccountFullName,
+      VerificationStartedSeconds: m.verificationStartedSeconds,
+      Over40: !isWithin(m.verificationStartedSeconds, RESPONSE_WINDOWS.within40),
+    })),
+    MissedTotal: missedCount(total, started),
+    BusiestPersons: persons.map((p) => ({ PersonId: p.personId ?? '', FullName: p.name, Count: num(p.n) })),
+    BusiestDevices: devices.map((d) => ({
+      Serial: d.deviceSerial ?? '',
+      DeviceType: lookupName(DEVICE_TYPES, d.type === null ? null : Number(d.type)),
+      Count: num(d.n),
+    })),
+    PlanCompliance: compliance,
+  };
+}
