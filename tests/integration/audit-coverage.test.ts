@@ -93,7 +93,13 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
     path: '/ps-admin/settings/two-factor-mode',
     json: { value: 0 },
     expect: [
-      { action: 'global-setting.update', entity: 'globalSetting', entityId: 'TwoFactorAuthentication.Mode.Value', beforeAfter: true, details: (d) => expect(d.after).toBe(0) },
+      {
+        action: 'global-setting.update',
+        entity: 'globalSetting',
+        entityId: 'TwoFactorAuthentication.Mode.Value',
+        beforeAfter: true,
+        details: (d) => expect(d.after).toBe(0),
+      },
     ],
   }),
   'POST /ps-admin/sso-domains': async () => {
@@ -108,7 +114,9 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
     await t.db.insertInto('ssoDomains').values({ domain: 'audit-removed.test', enforced: 1, customerId: null }).execute();
     return {
       path: '/ps-admin/sso-domains?domain=audit-removed.test',
-      expect: [{ action: 'sso-domain.remove', entity: 'ssoDomain', entityId: 'audit-removed.test', details: (d) => expect(d).toHaveProperty('customerId', null) }],
+      expect: [
+        { action: 'sso-domain.remove', entity: 'ssoDomain', entityId: 'audit-removed.test', details: (d) => expect(d).toHaveProperty('customerId', null) },
+      ],
     };
   },
   'PUT /api/v1/person/:id/login-method': async () => {
@@ -117,7 +125,12 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
       path: `/api/v1/person/${id}/login-method`,
       json: { loginMethod: 2, ssoEmail: 'audit.login@idp.test' },
       expect: [
-        { action: 'login-method-changed', entity: 'person', entityId: id, details: beforeAfter({ loginMethod: 1 }, { loginMethod: 2, ssoEmail: 'audit.login@idp.test' }) },
+        {
+          action: 'login-method-changed',
+          entity: 'person',
+          entityId: id,
+          details: beforeAfter({ loginMethod: 1 }, { loginMethod: 2, ssoEmail: 'audit.login@idp.test' }),
+        },
       ],
     };
   },
@@ -126,7 +139,9 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
   'POST /api/v1/person': async () => ({
     path: '/api/v1/person',
     json: { person: { firstName: 'Audit', lastName: 'Created', emailAddress: 'audit.created@staff.test', roleIds: [ROLE_IDS.ArcManagerRole] } },
-    expect: [{ action: 'person.create', entity: 'person', details: (d) => expect(d).toMatchObject({ email: 'audit.created@staff.test', lastName: 'Created' }) }],
+    expect: [
+      { action: 'person.create', entity: 'person', details: (d) => expect(d).toMatchObject({ email: 'audit.created@staff.test', lastName: 'Created' }) },
+    ],
   }),
   'PUT /api/v1/person/:id/identity-update': async () => {
     const id = await insertPerson(t.db, { email: 'audit.identity@staff.test', firstName: 'Audit', lastName: 'Identity', roles: ['ArcControllerRole'] });
@@ -134,14 +149,23 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
       path: `/api/v1/person/${id}/identity-update`,
       json: {
         personId: id,
-        person: { firstName: 'Audited', lastName: 'Identity', emailAddress: 'audit.identity@staff.test', roleIds: [ROLE_IDS.ArcManagerRole], etag: await etagOf(id) },
+        person: {
+          firstName: 'Audited',
+          lastName: 'Identity',
+          emailAddress: 'audit.identity@staff.test',
+          roleIds: [ROLE_IDS.ArcManagerRole],
+          etag: await etagOf(id),
+        },
       },
       expect: [{ action: 'person.identity-update', entity: 'person', entityId: id, details: (d) => expect(d).toMatchObject({ firstName: 'Audited' }) }],
     };
   },
   'PUT /api/v1/:id/unlock': async () => {
     const id = await insertPerson(t.db, { email: 'audit.locked@staff.test', roles: ['ArcControllerRole'], isLocked: true });
-    return { path: `/api/v1/${id}/unlock`, expect: [{ action: 'person.unlock', entity: 'person', entityId: id, details: (d) => expect(d.wasLocked).toBe(true) }] };
+    return {
+      path: `/api/v1/${id}/unlock`,
+      expect: [{ action: 'person.unlock', entity: 'person', entityId: id, details: (d) => expect(d.wasLocked).toBe(true) }],
+    };
   },
   'PUT /api/v1/person/basic-info-update': async () => ({
     path: '/api/v1/person/basic-info-update',
@@ -189,7 +213,9 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
       path: '/api/v1/two-factor-authentication/send',
       token: null,
       json: { email: p.email },
-      expect: [{ action: 'verification-code-sent', entity: 'person', entityId: p.id, actorId: p.id, details: (d) => expect(d).toMatchObject({ reason: 'resend' }) }],
+      expect: [
+        { action: 'verification-code-sent', entity: 'person', entityId: p.id, actorId: p.id, details: (d) => expect(d).toMatchObject({ reason: 'resend' }) },
+      ],
     };
   },
   'POST /api/v1/change-password': async () => {
@@ -233,7 +259,9 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
     return {
       path: `/api/v1/customer/update?customerId=${c.id}`,
       json: { customerAccount: { name: 'Audit Updated Ltd', isMigratedAccount: false, customerStatus: 2 }, etag: c.etag },
-      expect: [{ action: 'customer.update', entity: 'customer', entityId: c.id, details: beforeAfter({ name: 'Audit Update Ltd' }, { name: 'Audit Updated Ltd' }) }],
+      expect: [
+        { action: 'customer.update', entity: 'customer', entityId: c.id, details: beforeAfter({ name: 'Audit Update Ltd' }, { name: 'Audit Updated Ltd' }) },
+      ],
     };
   },
   'PUT /api/v1/customer/subscriptions/update': async () => {
@@ -297,7 +325,9 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
     return {
       path: `/api/v1/device/${d.id}/general-details`,
       json: { etag: d.etag, generalDetails: { supplier: 'Audit Supplies', simTypeId: 1, simSerial: '8944100000000000001', phoneNumber: '447700900999' } },
-      expect: [{ action: 'device.update', entity: 'device', entityId: d.id, details: beforeAfter({ supplier: 'Supplier Ltd' }, { supplier: 'Audit Supplies' }) }],
+      expect: [
+        { action: 'device.update', entity: 'device', entityId: d.id, details: beforeAfter({ supplier: 'Supplier Ltd' }, { supplier: 'Audit Supplies' }) },
+      ],
     };
   },
   'PUT /api/v1/device/change-status-many': async () => {
@@ -315,7 +345,12 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
       path: '/api/v1/device/change-order-number-many',
       json: { orderNumber: 'PO-AUDIT', devices: [{ id: d.id, etag: d.etag }] },
       expect: [
-        { action: 'device.change-order-number', entity: 'device', entityId: d.id, details: beforeAfter({ orderNumber: 'PO-OLD' }, { orderNumber: 'PO-AUDIT' }) },
+        {
+          action: 'device.change-order-number',
+          entity: 'device',
+          entityId: d.id,
+          details: beforeAfter({ orderNumber: 'PO-OLD' }, { orderNumber: 'PO-AUDIT' }),
+        },
       ],
     };
   },
@@ -330,7 +365,11 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
   'POST /api/v1/import/devices': async () => {
     const form = new FormData();
     form.set('File', new File(['SerialNumber,Type\nAUDIT-IMPORT-1,620\n'], 'devices.csv', { type: 'text/csv' }));
-    return { path: '/api/v1/import/devices', body: form, expect: [{ action: 'device.import', entity: 'device', details: (d) => expect(d).toMatchObject({ created: 1 }) }] };
+    return {
+      path: '/api/v1/import/devices',
+      body: form,
+      expect: [{ action: 'device.import', entity: 'device', details: (d) => expect(d).toMatchObject({ created: 1 }) }],
+    };
   },
   'PUT /device-configuration': async () => {
     const d = await device({ serialNumber: 'AUDIT-REFRESH-1', type: 620 });
@@ -419,7 +458,10 @@ test('every write route records an audit entry with its actor, action, record an
   const unclassified = writes.filter((r) => !FIXTURES[`${r.method} ${r.path}`] && !notAudited(r.path)).map((r) => `${r.method} ${r.path}`);
   expect(unclassified, 'write routes with neither a fixture nor a reason to record nothing').toEqual([]);
   expect(writes.filter((r) => FIXTURES[`${r.method} ${r.path}`] && notAudited(r.path)).map((r) => r.path)).toEqual([]);
-  expect(Object.keys(FIXTURES).filter((k) => !keys.includes(k)), 'fixtures of routes that do not exist').toEqual([]);
+  expect(
+    Object.keys(FIXTURES).filter((k) => !keys.includes(k)),
+    'fixtures of routes that do not exist',
+  ).toEqual([]);
 
   const earlier = await allEntries();
   const refused: string[] = [];
@@ -429,7 +471,14 @@ test('every write route records an audit entry with its actor, action, record an
     const fixture = FIXTURES[key];
     if (!fixture) continue;
     const call = await fixture();
-    const last = Number((await t.db.selectFrom('auditLog').select((eb) => eb.fn.max('id').as('id')).executeTakeFirst())?.id ?? 0);
+    const last = Number(
+      (
+        await t.db
+          .selectFrom('auditLog')
+          .select((eb) => eb.fn.max('id').as('id'))
+          .executeTakeFirst()
+      )?.id ?? 0,
+    );
     const res = await t.request(call.path, {
       method: r.method,
       token: call.token === null ? undefined : (call.token ?? admin.token),

@@ -48,7 +48,13 @@ describe('each device of a bulk change has its own History entry', () => {
     for (const d of [a!, b!, c!]) {
       const [latest, ...rest] = await history(d.id);
       expect(rest).toEqual([]);
-      expect(latest).toMatchObject({ Action: 'device.change-status', ActorId: admin.id, Entity: 'device', EntityId: d.id, Details: { before: { status: 1 }, after: { status: 7 } } });
+      expect(latest).toMatchObject({
+        Action: 'device.change-status',
+        ActorId: admin.id,
+        Entity: 'device',
+        EntityId: d.id,
+        Details: { before: { status: 1 }, after: { status: 7 } },
+      });
       expect(describeAuditDetails(latest!.Details)).toBe('{"status":1} → {"status":7}');
     }
   });
@@ -64,11 +70,16 @@ describe('each device of a bulk change has its own History entry', () => {
     const cust = await insertCustomer(t.db, { name: 'History Orders Ltd' });
     const held = await devices('HIST-ORDER', 2, { status: 3, customerId: cust.id, orderNumber: 'PO-1' });
     await ok(await send('/api/v1/device/change-order-number-many', 'PUT', { orderNumber: 'PO-2', devices: refs(held) }));
-    for (const d of held) expect((await history(d.id))[0]).toMatchObject({ Action: 'device.change-order-number', Details: { before: { orderNumber: 'PO-1' }, after: { orderNumber: 'PO-2' } } });
+    for (const d of held)
+      expect((await history(d.id))[0]).toMatchObject({
+        Action: 'device.change-order-number',
+        Details: { before: { orderNumber: 'PO-1' }, after: { orderNumber: 'PO-2' } },
+      });
 
     const stock = await devices('HIST-TYPE', 2, { type: 750 });
     await ok(await send('/api/v1/device/change-device-type', 'PUT', { serials: stock.map((d) => d.serialNumber), newDeviceType: 640 }));
-    for (const d of stock) expect((await history(d.id))[0]).toMatchObject({ Action: 'device.change-type', Details: { before: { type: 750 }, after: { type: 640 } } });
+    for (const d of stock)
+      expect((await history(d.id))[0]).toMatchObject({ Action: 'device.change-type', Details: { before: { type: 750 }, after: { type: 640 } } });
   });
 
   test('configuration: what the device last reported and what was requested', async () => {
@@ -95,7 +106,13 @@ describe('each device of a bulk change has its own History entry', () => {
         etag: '"cfg"',
       })
       .execute();
-    await ok(await send('/api/v1/device/desired-configuration', 'PUT', { serials: [a!.serialNumber, b!.serialNumber], isTrackingEnabled: true, trackingIntervalMinutes: 15 }));
+    await ok(
+      await send('/api/v1/device/desired-configuration', 'PUT', {
+        serials: [a!.serialNumber, b!.serialNumber],
+        isTrackingEnabled: true,
+        trackingIntervalMinutes: 15,
+      }),
+    );
     expect((await history(a!.id))[0]).toMatchObject({
       Action: 'device.desired-configuration',
       Details: { before: { isTrackingEnabled: true, trackingIntervalMinutes: 10 }, after: { isTrackingEnabled: true, trackingIntervalMinutes: 15 } },

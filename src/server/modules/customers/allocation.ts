@@ -10,7 +10,7 @@ import { isPostgres, type DB } from '../../db/index.js';
 import { newEtag } from '../../util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
-import { DEVICE_CODE, DEVICE_TEXT, IMPORT_MAX_BYTES, STATUS, } from '../../../shared/schemas/devices.js';
+import { DEVICE_CODE, DEVICE_TEXT, IMPORT_MAX_BYTES, STATUS } from '../../../shared/schemas/devices.js';
 import { CUSTOMER_CODE, CUSTOMER_TEXT, type AllocateManyBody } from '../../../shared/schemas/customers.js';
 import { ALLOCATABLE_STATUSES, type BulkChanged } from '../devices/repo.js';
 import { allocatedByType, purchasedByType } from './repo.js';

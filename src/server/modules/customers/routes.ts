@@ -246,7 +246,14 @@ export function customerRoutes(api: Api, exports: ExportPool) {
         const cols = payloadColumns(body.customerAccount, current);
         const next = await updateCustomerRow(trx, current.id, body.etag, cols, now.toISOString());
         if (!next) throw conflict();
-        await audit(trx, { actorId: user.id, action: 'customer.update', entity: 'customer', entityId: current.id, at: now, details: changedValues(current, cols) });
+        await audit(trx, {
+          actorId: user.id,
+          action: 'customer.update',
+          entity: 'customer',
+          entityId: current.id,
+          at: now,
+          details: changedValues(current, cols),
+        });
         return next;
       });
       return c.json({ Etag: etag } satisfies EtagResponse);

@@ -218,8 +218,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: changeStatusManyBody,
       sample: { json: { status: 5, devices: [{ id: SAMPLE_ID, etag: '"sample"' }] } },
     },
-    (c, { body, user }) =>
-      bulkChange(c, user.id, 'device.change-status', (trx, now) => changeStatusMany(trx, body.devices, body.status, now)),
+    (c, { body, user }) => bulkChange(c, user.id, 'device.change-status', (trx, now) => changeStatusMany(trx, body.devices, body.status, now)),
   );
 
   api.put(
@@ -230,8 +229,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: changeOrderNumberManyBody,
       sample: { json: { orderNumber: 'PO-1', devices: [{ id: SAMPLE_ID, etag: '"sample"' }] } },
     },
-    (c, { body, user }) =>
-      bulkChange(c, user.id, 'device.change-order-number', (trx, now) => changeOrderNumberMany(trx, body.devices, body.orderNumber, now)),
+    (c, { body, user }) => bulkChange(c, user.id, 'device.change-order-number', (trx, now) => changeOrderNumberMany(trx, body.devices, body.orderNumber, now)),
   );
 
   api.put(
@@ -242,8 +240,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: changeDeviceTypeBody,
       sample: { json: { serials: ['SAMPLE-SERIAL'], newDeviceType: 620 } },
     },
-    (c, { body, user }) =>
-      bulkChange(c, user.id, 'device.change-type', (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now)),
+    (c, { body, user }) => bulkChange(c, user.id, 'device.change-type', (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now)),
   );
 
   // Exports (spec §7: blob answers; §9: xlsx named by a label and a timestamp): jobs of the export

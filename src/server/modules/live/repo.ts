@@ -389,7 +389,19 @@ export function normaliseChange(b: ConfigurationChangeBody): ConfigurationChange
  * values where the device has reported no configuration.
  */
 export async function configurationBefore(db: DB, deviceIds: string[], change: ConfigurationChange): Promise<Map<string, Record<string, unknown>>> {
-  const cfg = new Map<string, { isTracking: number; trackingSeconds: number | null; isFallDetection: number; fallDetectionSettings: string | null; call1Type: number | null; call1Number: string | null; call2Type: number | null; call2Number: string | null }>();
+  const cfg = new Map<
+    string,
+    {
+      isTracking: number;
+      trackingSeconds: number | null;
+      isFallDetection: number;
+      fallDetectionSettings: string | null;
+      call1Type: number | null;
+      call1Number: string | null;
+      call2Type: number | null;
+      call2Number: string | null;
+    }
+  >();
   for (const part of chunks(deviceIds))
     for (const r of await db
       .selectFrom('deviceConfigurations')

@@ -333,7 +333,14 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
       const at = config.now();
       await tx(db, async (trx) => {
         await queueDesired(trx, [dev.id], kind, null, input.user.id, at.toISOString());
-        await audit(trx, { actorId: input.user.id, action: `device.${kind}`, entity: 'device', entityId: dev.id, at, details: { serialNumber: dev.serialNumber } });
+        await audit(trx, {
+          actorId: input.user.id,
+          action: `device.${kind}`,
+          entity: 'device',
+          entityId: dev.id,
+          at,
+          details: { serialNumber: dev.serialNumber },
+        });
       });
       const identity = deviceIdentityOf(dev);
       await hub.publish([
