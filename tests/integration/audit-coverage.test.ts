@@ -463,22 +463,31 @@ test('every write route records an audit entry with its actor, action, record an
     'fixtures of routes that do not exist',
   ).toEqual([]);
 
+  // entries already there when the walk starts; each write below must leave every earlier entry as it was
+  await t.db
+    .insertInto('auditLog')
+    .values(
+      ['first', 'second'].map((n) => ({
+        at: new Date().toISOString(),
+        actorId: admin.id,
+        action: `walk.${n}`,
+        entity: 'walk',
+        entityId: n,
+        details: '{"n":1}',
+      })),
+    )
+    .execute();
   const earlier = await allEntries();
   const refused: string[] = [];
   const missing: string[] = [];
+  const edited: string[] = [];
   for (const r of writes) {
     const key = `${r.method} ${r.path}`;
     const fixture = FIXTURES[key];
     if (!fixture) continue;
     const call = await fixture();
-    const last = Number(
-      (
-        await t.db
-          .selectFrom('auditLog')
-          .select((eb) => eb.fn.max('id').as('id'))
-          .executeTakeFirst()
-      )?.id ?? 0,
-    );
+    const before = await allEntries();
+    const last = Math.max(0, ...before.map((e) => Number(e.id)));
     const res = await t.request(call.path, {
       method: r.method,
       token: call.token === null ? undefined : (call.token ?? admin.token),
@@ -490,7 +499,10 @@ test('every write route records an audit entry with its actor, action, record an
       refused.push(`${key}: ${res.status} ${await res.text()}`);
       continue;
     }
-    const added = (await t.db.selectFrom('auditLog').selectAll().where('id', '>', last).execute()) as AuditRow[];
+    const after = await allEntries();
+    const kept = new Map(after.map((e) => [String(e.id), e]));
+    if (before.some((e) => JSON.stringify(kept.get(String(e.id))) !== JSON.stringify(e))) edited.push(key);
+    const added = after.filter((e) => Number(e.id) > last);
     for (const want of call.expect) {
       const actorId = want.actorId === undefined ? admin.id : want.actorId;
       const row = added.find(
@@ -509,6 +521,7 @@ test('every write route records an audit entry with its actor, action, record an
   }
   expect(refused, 'fixtures the server refused').toEqual([]);
   expect(missing, 'write routes that did not record their entry').toEqual([]);
+  expect(edited, 'write routes that edited or deleted an earlier entry').toEqual([]);
 
   // every GET too, with its sample request: afterwards each entry written before the walk is unchanged
   for (const r of t.routes.filter((x) => x.method === 'GET')) {
