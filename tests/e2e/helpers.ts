@@ -30,9 +30,10 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.keyboard.press('Enter');
 }
 
-export async function signedInAs(page: Page, email: string) {
+/** Signs in and waits for the workspace; `timeout` for the sign-in's answer (a loaded machine solves the captcha slowly). */
+export async function signedInAs(page: Page, email: string, timeout?: number) {
   await signIn(page, email);
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout });
 }
 
 /** A token straight from the API, for server-side checks. */
