@@ -73,15 +73,15 @@ export async function tabTo(page: Page, target: Locator, max = 60) {
 export const SSO_PROVIDER = 'Demo ID';
 
 /** From the sign-in page through the embedded provider's sign-in, by keyboard, back to the workspace's /login. */
-export async function signInViaProvider(page: Page, email: string) {
+export async function signInViaProvider(page: Page, email: string, timeout?: number) {
   await page.goto('/login');
   const button = page.getByRole('button', { name: `Sign in with ${SSO_PROVIDER}` });
-  await expect(button).toBeVisible();
+  await expect(button).toBeVisible({ timeout });
   await button.focus();
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/oidc\/interaction\//);
-  await expect(page.getByLabel('Email')).toBeFocused();
+  await expect(page).toHaveURL(/\/oidc\/interaction\//, { timeout });
+  await expect(page.getByLabel('Email')).toBeFocused({ timeout });
   await page.keyboard.type(email);
   await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/login$/);
+  await expect(page).toHaveURL(/\/login$/, { timeout });
 }
