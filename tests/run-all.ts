@@ -103,6 +103,7 @@ async function main() {
         'tests/integration/captcha.test.ts',
         'tests/integration/redis.test.ts',
         'tests/integration/live-redis.test.ts',
+        'tests/integration/settings-live.test.ts',
       ]);
     else if (CI)
       results.push({

@@ -123,7 +123,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   ssoRoutes(api); // sso
   liveRoutes(api, services.hub, services.ingestLimiter);
   openApiRoutes(app, api.routes); // the published contract and its reference page (outside the route table: they describe it)
-  adminRoutes(api, services.exports);
+  adminRoutes(api, services.exports, services.hub);
   scheduleRoutes(api);
 
   return { app, routes: api.routes, services };

@@ -11,6 +11,7 @@ import type { Hono } from 'hono';
 import * as v from 'valibot';
 import { ENDPOINTS, type Endpoint } from '../shared/schemas/endpoints.js';
 import { errorBodySchema } from '../shared/schemas/common.js';
+import { SETTINGS_CHANGED_EVENT, settingsChangedEventSchema } from '../shared/schemas/admin.js';
 import { GATEWAY_KEY_HEADER, HUB_EVENT_SCHEMAS, HUB_EVENTS, HUB_METHODS, HUB_PATH, ingestMessageSchema } from '../shared/schemas/live.js';
 import type { AppEnv, RouteSpec } from './http.js';
 import { pageContentSecurityPolicy } from './security-headers.js';
@@ -140,7 +141,11 @@ export function openApiDocument(routes: readonly RouteSpec[]): Json {
     const path = route.path.replace(/:(\w+)/g, '{$1}');
     (paths[path] ??= {})[route.method.toLowerCase()] = operation(route);
   }
-  const hubEvents = Object.fromEntries(HUB_EVENTS.map((e) => [`Hub${e}Event`, jsonSchema(HUB_EVENT_SCHEMAS[e], 'output')]));
+  const hubEvents = {
+    ...Object.fromEntries(HUB_EVENTS.map((e) => [`Hub${e}Event`, jsonSchema(HUB_EVENT_SCHEMAS[e], 'output')])),
+    // sent to every connection, not a device group: a provider setting changed
+    [`Hub${SETTINGS_CHANGED_EVENT}Event`]: jsonSchema(settingsChangedEventSchema, 'output'),
+  };
   return {
     openapi: '3.1.0',
     info: {

@@ -21,5 +21,35 @@ export async function audit(db: DB, e: { actorId: string | null; action: string;
     .execute();
 }
 
+/** Rows per multi-row insert of auditMany: 6 bound values a row stays far below SQLite's and PostgreSQL's limits. */
+const AUDIT_CHUNK = 1000;
+
+/**
+ * One audit entry per record for a change of many (each device of a bulk change gets its own
+ * History entry with its before and after values): one multi-row insert per chunk, in the
+ * caller's transaction.
+ */
+export async function auditMany(
+  db: DB,
+  e: { actorId: string | null; action: string; entity: string; at: Date },
+  entries: readonly { entityId: string; details: unknown }[],
+) {
+  const at = e.at.toISOString();
+  for (let i = 0; i < entries.length; i += AUDIT_CHUNK)
+    await db
+      .insertInto('auditLog')
+      .values(
+        entries.slice(i, i + AUDIT_CHUNK).map((x) => ({
+          at,
+          actorId: e.actorId,
+          action: e.action,
+          entity: e.entity,
+          entityId: x.entityId,
+          details: JSON.stringify(x.details ?? {}),
+        })),
+      )
+      .execute();
+}
+
 /** Escape LIKE wildcards; use with `escape '\\'`. */
 export const likeEscape = (s: string) => s.replace(/[\\%_]/g, (m) => '\\' + m);

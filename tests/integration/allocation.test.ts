@@ -116,7 +116,7 @@ describe('allocate-many', () => {
     const more = [bySerial('STOCK-620-2'), bySerial('STOCK-620-3')];
     expect((await allocate({ customerId: cust.id, devices: more.map(ref), force: false })).status).toBe(422);
     expect((await ok<BulkChangeResponse>(await allocate({ customerId: cust.id, devices: more.map(ref), force: true }))).updated).toBe(2);
-    const audit = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'device.allocate').execute();
+    const audit = await t.db.selectFrom('auditLog').selectAll().where('action', '=', 'device.allocate').where('entity', '=', 'customer').execute();
     expect(audit).toHaveLength(2);
   });
 

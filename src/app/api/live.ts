@@ -13,7 +13,11 @@
 //     backoff (1 s, 2 s, 5 s, 10 s, then every 30 s), joins again and invalidates every ['live']
 //     query so what was missed meanwhile is fetched; subscribers' onReconnected runs too;
 //   - status 'failed' while a connect attempt has failed (show MSG.liveConnectionFailed);
-//   - stops a few seconds after the last subscriber leaves, and at once on logout.
+//   - stops a few seconds after the last subscriber leaves, and at once on logout;
+//   - a provider setting changed (SettingsChanged, sent to every connection): the features, the
+//     global settings and the Provider Settings area are refetched at once (also after a
+//     reconnect, as an announcement may have been missed). The signed-in shell keeps a subscriber
+//     (useSettingsLive), so every signed-in tab holds the connection.
 import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
@@ -43,6 +47,9 @@ import {
   type SubscribeResponse,
 } from '../../shared/schemas/live';
 import type { MessageResponse } from '../../shared/schemas/common';
+import { SETTINGS_CHANGED_EVENT } from '../../shared/schemas/admin';
+import { referenceKeys } from './reference';
+import { adminKeys } from './admin';
 
 export type {
   ConfigurationChangeInput,
@@ -213,6 +220,13 @@ type Subscriber = { identities: ReadonlySet<string>; handlers: LiveHandlers };
 const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 const IDLE_STOP_MS = 5_000;
 
+/** A provider setting changed (announced by any node): refetch what every screen reads of them. */
+function refetchSettings() {
+  void queryClient.invalidateQueries({ queryKey: referenceKeys.features() });
+  void queryClient.invalidateQueries({ queryKey: referenceKeys.globalSettings() });
+  void queryClient.invalidateQueries({ queryKey: adminKeys.settings() });
+}
+
 /** Identity of an event's device (every payload names it). */
 const identityOf = (payload: unknown) => (payload as { DeviceIdentity?: unknown } | null)?.DeviceIdentity;
 
@@ -321,6 +335,7 @@ class LiveHub {
         .configureLogging(LogLevel.None)
         .build();
       for (const e of HUB_EVENTS) c.on(e, (payload: unknown) => this.dispatch(e, payload));
+      c.on(SETTINGS_CHANGED_EVENT, refetchSettings);
       c.onclose(() => {
         if (this.conn !== c) return;
         this.conn = null;
@@ -343,6 +358,7 @@ class LiveHub {
       this.refreshTimer = setInterval(() => void this.join([...this.counts.keys()]), LIVE_SUBSCRIPTION_REFRESH_MS);
       if (wasReconnect) {
         void queryClient.invalidateQueries({ queryKey: liveKeys.all });
+        refetchSettings();
         for (const s of [...this.subs]) s.handlers.onReconnected?.();
       }
     } catch {
@@ -406,4 +422,13 @@ export function useDeviceLive(identities: readonly string[], handlers: LiveHandl
     return liveHub.subscribe(key.split('\n'), proxy);
   }, [key]);
   return useSyncExternalStore(liveHub.onStatus, liveHub.getStatus, liveHub.getStatus);
+}
+
+/**
+ * Keeps the tab's hub connection while the signed-in shell is mounted (a subscriber that watches no
+ * device), so a provider setting changed elsewhere reaches this tab within moments; re-reading the
+ * features on window focus stays as the fallback.
+ */
+export function useSettingsLive() {
+  useEffect(() => liveHub.subscribe([], {}), []);
 }

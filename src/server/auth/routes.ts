@@ -146,18 +146,20 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
       await wrongPasswords.refund(limit.ticket);
       const at = d.config.now();
       // Security settings are not part of the person's editable record: the etag stays.
-      await d.db
-        .updateTable('persons')
-        .set({ twoFactorType: type, twoFactorPhone: phone ? JSON.stringify(phone) : null, updatedAt: at.toISOString() })
-        .where('id', '=', person.id)
-        .execute();
-      await audit(d.db, {
-        actorId: user.id,
-        action: 'two-factor-changed',
-        entity: 'person',
-        entityId: person.id,
-        details: { from: person.twoFactorType, to: type, sms: phone ? { countryId: phone.countryId } : undefined },
-        at,
+      await tx(d.db, async (trx) => {
+        await trx
+          .updateTable('persons')
+          .set({ twoFactorType: type, twoFactorPhone: phone ? JSON.stringify(phone) : null, updatedAt: at.toISOString() })
+          .where('id', '=', person.id)
+          .execute();
+        await audit(trx, {
+          actorId: user.id,
+          action: 'two-factor-changed',
+          entity: 'person',
+          entityId: person.id,
+          details: { before: { type: person.twoFactorType }, after: { type, sms: phone ? { countryId: phone.countryId } : undefined } },
+          at,
+        });
       });
       return c.json(twoFactorSetting({ ...person, twoFactorType: type, twoFactorPhone: phone ? JSON.stringify(phone) : null }));
     },
@@ -224,7 +226,14 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
         // token ends within seconds (the caller's client refreshes once).
         await revokePersonSessions(trx, person.id, at, currentSessionId(c));
         await bumpSessionEpoch(trx, person.id);
-        await audit(trx, { actorId: user.id, action: 'password-changed', entity: 'person', entityId: person.id, at });
+        await audit(trx, {
+          actorId: user.id,
+          action: 'password-changed',
+          entity: 'person',
+          entityId: person.id,
+          at,
+          details: { otherSessionsEnded: true },
+        });
         return true;
       });
       forgetSessionState(person.id);
@@ -261,7 +270,7 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
               `The link works once and expires in ${RESET_LINK_TTL_MINUTES} minutes. If you did not ask for this, ignore this e-mail; your password stays as it is.`,
             urgent: true, // asked for by the person: never held by a customer's e-mail pause
           });
-          await audit(trx, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person.id, at });
+          await audit(trx, { actorId: null, action: 'password-reset-requested', entity: 'person', entityId: person.id, at, details: { sent: true } });
         });
         d.outbox.flush(d.db);
       } else {

@@ -18,6 +18,7 @@
 // REDIS_URL, else in process): every node receives every event batch and writes it to its own
 // connections in that device's group, so a message ingested on node A reaches a browser on node
 // B; a subscribe-for-monitoring answered by node A for a connection held by node B is applied by B.
+// A broadcast (a provider setting changed) goes to every connection of every node, whatever it watches.
 //
 // A connection lives only as long as its session. A committed session change (sign-out,
 // refresh-token reuse, password change or reset, role change) is announced on the bus, and every
@@ -87,6 +88,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   const EVENTS = `${prefix}:events`;
   const CONTROL = `${prefix}:control`;
   const SESSIONS = `${prefix}:sessions`;
+  const BROADCAST = `${prefix}:broadcast`;
   const pingMs = opts.pingMs ?? HUB_PING_MS;
   const clientTimeoutMs = opts.clientTimeoutMs ?? HUB_CLIENT_TIMEOUT_MS;
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_FRAME });
@@ -426,6 +428,13 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     counted = stats.delivered;
   }
 
+  /** A frame for every ready connection of this node (a broadcast: not a device group). */
+  function deliverAll(frame: string) {
+    for (const conn of connections.values()) if (conn.ready && send(conn, frame)) stats.delivered++;
+    hubMessagesSent.inc(stats.delivered - counted);
+    counted = stats.delivered;
+  }
+
   function applyControl(m: ControlMessage) {
     const conn = connections.get(m.connectionId);
     if (!conn || conn.user.id !== m.userId) return false;
@@ -449,6 +458,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
       if (![...connections.values()].some((c) => c.user.id === personId)) return;
       endStaleSessions([personId]).catch((e) => log({ msg: 'hub session check failed', error: String((e as Error)?.message ?? e) }));
     }),
+    bus.subscribe(BROADCAST, (frame) => deliverAll(frame)),
     bus.subscribe(CONTROL, (message) => {
       try {
         applyControl(JSON.parse(message) as ControlMessage);
@@ -479,6 +489,21 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   }
 
   /**
+   * Sends one event to every connection on every node, whatever devices it watches (a provider
+   * setting changed: clients refetch it). Over the bus with Redis, else straight to this node's
+   * connections. A failure is logged, never thrown: the change it announces is committed already.
+   */
+  async function broadcast(event: string, payload: unknown) {
+    const frame = JSON.stringify({ type: MSG_TYPE.Invocation, target: event, arguments: [payload] }) + RS;
+    if (!deps.redis) return deliverAll(frame);
+    try {
+      await bus.publish(BROADCAST, frame);
+    } catch (e) {
+      log({ msg: 'hub broadcast failed', event, error: String((e as Error)?.message ?? e) });
+    }
+  }
+
+  /**
    * POST /devices/subscribe-for-monitoring: adds the (already scoped) identities to a connection's
    * groups. A connection of this node is updated at once; otherwise, with several nodes (Redis),
    * the node holding it applies the message. Returns false when no node can hold it.
@@ -499,6 +524,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     signalrNegotiate,
     handleUpgrade,
     publish,
+    broadcast,
     subscribeConnection,
     /** figures for tests and benchmarks */
     stats: () => ({ connections: connections.size, groups: groups.size, ...stats }),

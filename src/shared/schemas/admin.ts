@@ -81,6 +81,16 @@ export const loginMethodQuery = v.object({ id: guid('id') });
 export const loginMethodSchema = v.strictObject({ LoginMethod: v.number(), SsoEmail: v.nullable(v.string()) });
 export type LoginMethodDto = v.InferOutput<typeof loginMethodSchema>;
 
+/**
+ * The hub event sent to every connection (not a device group) when a feature, a global setting or
+ * an enforced single-sign-on domain changed: open clients refetch their features and global
+ * settings at once instead of at the next staleness check or window focus.
+ */
+export const SETTINGS_CHANGED_EVENT = 'SettingsChanged';
+export const SETTINGS_CHANGE_KINDS = ['feature', 'global-setting', 'sso-domain'] as const;
+export const settingsChangedEventSchema = v.strictObject({ Kind: v.picklist(SETTINGS_CHANGE_KINDS), Name: v.string(), At: v.string() });
+export type SettingsChangedEvent = v.InferOutput<typeof settingsChangedEventSchema>;
+
 /** POST /ps-admin/audit/get-list */
 export const AUDIT_PAGE_SIZES = [25, 50, 100, 200] as const;
 const text = (field: string) =>

@@ -2,7 +2,8 @@
 // signed-in user's id, connect, join the watched identities; events go only to the subscribers of
 // that device; a drop reconnects with backoff, joins everything again, refetches the ['live']
 // queries and tells the subscribers; a failed connect shows 'failed' and keeps retrying; the
-// subscription is re-sent every 10 minutes; logout ends the connection.
+// subscription is re-sent every 10 minutes; logout ends the connection; a provider setting
+// changed (SettingsChanged, sent to every connection) refetches the features and settings.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { atom } from 'jotai';
 
@@ -202,5 +203,20 @@ describe('hub client', () => {
     await flush();
     expect(a).toEqual([['OTHER-TENANT']]);
     expect(b).toEqual([]);
+  });
+
+  it('a provider setting changed: the features, global settings and Provider Settings are refetched, also with no device watched', async () => {
+    liveHub.subscribe([], {});
+    await flush();
+    expect(liveHub.getStatus()).toBe('connected');
+    expect(last().invoked).toEqual([]);
+    vi.mocked(queryClient.invalidateQueries).mockClear();
+    last().emit('SettingsChanged', { Kind: 'feature', Name: 'CustomCheckInTime', At: '2026-11-26T10:00:00.000Z' });
+    const keys = vi.mocked(queryClient.invalidateQueries).mock.calls.map(([f]) => (f as { queryKey: unknown }).queryKey);
+    expect(keys).toEqual([
+      ['reference', 'features'],
+      ['reference', 'global-settings'],
+      ['admin', 'settings'],
+    ]);
   });
 });

@@ -1,7 +1,9 @@
 // Provider administration (ours): the settings area (feature toggles, the global 2FA mode, the
 // companies that require single sign-on), a person's login method, and the audit trail. Every
 // write records an audit entry with its before and after values in the same transaction; the
-// audit trail has no write route at all. Queries: ./repo.ts.
+// audit trail has no write route at all. A settings change is announced on the hub after the
+// commit (SettingsChanged, to every connection on every node) so open clients refetch it.
+// Queries: ./repo.ts.
 import { deps, badRequest, notFound, type Api } from '../../http.js';
 import { tx } from '../../db/index.js';
 import { audit } from '../../util.js';
@@ -13,6 +15,7 @@ import { isValidId, normaliseId } from '../../../shared/codes.js';
 import { ADMIN_TEXT, CODE, MSG } from '../../../shared/messages.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import type { ExportPool } from '../../exports/pool.js';
+import type { Hub } from '../../realtime/hub.js';
 import { exportResponse } from '../../exports/routes.js';
 import type { MessageResponse } from '../../../shared/schemas/common.js';
 import {
@@ -23,6 +26,8 @@ import {
   loginMethodQuery,
   type LoginMethodDto,
   ssoDomainAddBody,
+  SETTINGS_CHANGED_EVENT,
+  type SettingsChangedEvent,
   ssoDomainQuery,
   TWO_FACTOR_MODE,
   twoFactorModeBody,
@@ -31,7 +36,11 @@ import { addSsoDomain, findSsoDomain, listAudit, readAdminSettings, removeSsoDom
 
 const ok = (Message: string): MessageResponse => ({ Content: { Message } });
 
-export function adminRoutes(api: Api, exports: ExportPool) {
+/** Tells every open client (every node's hub connections) to refetch its features and global settings. */
+const announce = (hub: Hub, Kind: SettingsChangedEvent['Kind'], Name: string, at: Date) =>
+  hub.broadcast(SETTINGS_CHANGED_EVENT, { Kind, Name, At: at.toISOString() } satisfies SettingsChangedEvent);
+
+export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
   api.get('/ps-admin/settings', { access: P.SettingsView }, async (c) => c.json(await readAdminSettings(deps(c).db)));
 
   api.put(
@@ -51,6 +60,7 @@ export function adminRoutes(api: Api, exports: ExportPool) {
           details: { before, after: body.isEnabled },
         });
       });
+      await announce(hub, 'feature', body.name, at);
       return c.json(ok(ADMIN_TEXT.featureSaved(body.name, body.isEnabled)));
     },
   );
@@ -72,6 +82,7 @@ export function adminRoutes(api: Api, exports: ExportPool) {
           details: { before: before === null ? null : Number(before), after: body.value },
         });
       });
+      await announce(hub, 'global-setting', TWO_FACTOR_MODE.key, at);
       return c.json(ok(ADMIN_TEXT.twoFactorModeSaved(body.value === TWO_FACTOR_MODE.enforced)));
     },
   );
@@ -96,6 +107,7 @@ export function adminRoutes(api: Api, exports: ExportPool) {
           details: { customerId: body.customerId },
         });
       });
+      await announce(hub, 'sso-domain', body.domain, at);
       return c.json(ok(ADMIN_TEXT.domainAdded(body.domain)));
     },
   );
@@ -118,6 +130,7 @@ export function adminRoutes(api: Api, exports: ExportPool) {
           details: { customerId: before.customerId },
         });
       });
+      await announce(hub, 'sso-domain', query.domain, at);
       return c.json(ok(ADMIN_TEXT.domainRemoved(query.domain)));
     },
   );

@@ -9,6 +9,7 @@ import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE_LABELS, type RoleName } from '../../../shared/permissions.js';
 import { audit } from '../../util.js';
 import { tenantScope } from '../../tenant-scope.js';
+import { tx } from '../../db/index.js';
 import {
   addNoteBody,
   ALARM_TEXT,
@@ -139,14 +140,18 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
       const { db, config } = deps(c);
       if (!(await findReportById(db, tenantScope(user), body.alarmReportId))) throw reportNotFound();
       const now = config.now();
-      const note = await addNote(db, body.alarmReportId, body.note, await author(c, user), now);
-      await audit(db, {
-        actorId: user.id || null,
-        action: 'alarmReport.addNote',
-        entity: 'alarmReport',
-        entityId: body.alarmReportId,
-        at: now,
-        details: { noteId: note.Id },
+      const by = await author(c, user);
+      const note = await tx(db, async (trx) => {
+        const n = await addNote(trx, body.alarmReportId, body.note, by, now);
+        await audit(trx, {
+          actorId: user.id || null,
+          action: 'alarmReport.addNote',
+          entity: 'alarmReport',
+          entityId: body.alarmReportId,
+          at: now,
+          details: { noteId: n.Id, note: body.note },
+        });
+        return n;
       });
       return c.json(note satisfies AlarmNoteDto);
     },
@@ -163,16 +168,19 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
       const { db, config } = deps(c);
       const report = await findReportById(db, tenantScope(user), body.alarmReportId);
       if (!report || (body.alarmId && body.alarmId !== report.alarmId)) throw reportNotFound();
-      const r = await setEscalationPlanFollowed(db, body.alarmReportId, body.etag, body.escalationPlanFollowed);
-      if (r === 'missing') throw reportNotFound();
-      if (r === 'stale') throw conflict(ALARM_TEXT.stale);
-      await audit(db, {
-        actorId: user.id || null,
-        action: 'alarmReport.escalationPlanFollowed',
-        entity: 'alarmReport',
-        entityId: body.alarmReportId,
-        at: config.now(),
-        details: { escalationPlanFollowed: body.escalationPlanFollowed },
+      const r = await tx(db, async (trx) => {
+        const etag = await setEscalationPlanFollowed(trx, body.alarmReportId, body.etag, body.escalationPlanFollowed);
+        if (etag === 'missing') throw reportNotFound();
+        if (etag === 'stale') throw conflict(ALARM_TEXT.stale);
+        await audit(trx, {
+          actorId: user.id || null,
+          action: 'alarmReport.escalationPlanFollowed',
+          entity: 'alarmReport',
+          entityId: body.alarmReportId,
+          at: config.now(),
+          details: { before: { escalationPlanFollowed: report.escalationPlanFollowed === 1 }, after: { escalationPlanFollowed: body.escalationPlanFollowed } },
+        });
+        return etag;
       });
       return c.json({ Etag: r, EscalationPlanFollowed: body.escalationPlanFollowed } satisfies UpdateAlarmReportResponse);
     },
@@ -201,9 +209,19 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
       if (!(await intelligenceFor(db, report.customerId)).enabled) throw new ApiError(403, INTELLIGENCE_TEXT.disabled, INTELLIGENCE_CODE.disabled);
       const now = config.now();
       const by = (await author(c, user)).fullName;
-      const analysis = await generateAnalysis(db, report, now, by);
-      if (!analysis) throw reportNotFound();
-      await audit(db, { actorId: user.id || null, action: 'alarmReport.generateAnalysis', entity: 'alarmReport', entityId: report.id, at: now, details: {} });
+      const analysis = await tx(db, async (trx) => {
+        const a = await generateAnalysis(trx, report, now, by);
+        if (!a) throw reportNotFound();
+        await audit(trx, {
+          actorId: user.id || null,
+          action: 'alarmReport.generateAnalysis',
+          entity: 'alarmReport',
+          entityId: report.id,
+          at: now,
+          details: { generatedAt: a.GeneratedAt, anomalies: a.Anomalies.length, planCheck: a.PlanCheck?.Verdict ?? null },
+        });
+        return a;
+      });
       return c.json({ Enabled: true, Analysis: analysis } satisfies AnalysisResponse);
     },
   );

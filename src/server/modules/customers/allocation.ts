@@ -10,9 +10,9 @@ import { isPostgres, type DB } from '../../db/index.js';
 import { newEtag } from '../../util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
-import { DEVICE_CODE, DEVICE_TEXT, IMPORT_MAX_BYTES, STATUS, type BulkChangeResponse } from '../../../shared/schemas/devices.js';
+import { DEVICE_CODE, DEVICE_TEXT, IMPORT_MAX_BYTES, STATUS } from '../../../shared/schemas/devices.js';
 import { CUSTOMER_CODE, CUSTOMER_TEXT, type AllocateManyBody } from '../../../shared/schemas/customers.js';
-import { ALLOCATABLE_STATUSES } from '../devices/repo.js';
+import { ALLOCATABLE_STATUSES, type BulkChanged } from '../devices/repo.js';
 import { allocatedByType, purchasedByType } from './repo.js';
 
 const CHUNK = 5000;
@@ -24,13 +24,13 @@ function chunks<T>(a: readonly T[], n = CHUNK): T[][] {
 
 export const isAllocatable = (d: { status: number; customerId: string | null }) => d.customerId == null && ALLOCATABLE_STATUSES.includes(d.status);
 
-/** allocate-many inside a transaction; throws (nothing written) or returns the new etags. */
-export async function allocateMany(trx: DB, body: AllocateManyBody, now: Date): Promise<BulkChangeResponse> {
+/** allocate-many inside a transaction; throws (nothing written) or returns the new etags and each device's History entry. */
+export async function allocateMany(trx: DB, body: AllocateManyBody, now: Date): Promise<BulkChanged> {
   const pg = isPostgres(trx);
   const ids = [...new Set(body.devices.map((d) => d.id))].sort();
-  const rows = new Map<string, { id: string; etag: string; status: number; type: number; customerId: string | null }>();
+  const rows = new Map<string, { id: string; etag: string; status: number; type: number; customerId: string | null; orderNumber: string | null }>();
   for (const part of chunks(ids)) {
-    let q = trx.selectFrom('devices').select(['id', 'etag', 'status', 'type', 'customerId']).where('id', 'in', part).orderBy('id');
+    let q = trx.selectFrom('devices').select(['id', 'etag', 'status', 'type', 'customerId', 'orderNumber']).where('id', 'in', part).orderBy('id');
     if (pg) q = q.forUpdate();
     for (const r of await q.execute()) rows.set(r.id, r);
   }
@@ -77,7 +77,14 @@ export async function allocateMany(trx: DB, body: AllocateManyBody, now: Date): 
     const r = await trx.updateTable('devices').set(values).where('id', 'in', part).executeTakeFirst();
     if (Number(r.numUpdatedRows) !== part.length) throw new ApiError(409, DEVICE_TEXT.staleMany(part.length), CODE.conflict);
   }
-  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })) };
+  const history = ids.map((id) => {
+    const r = rows.get(id)!;
+    const before: Record<string, unknown> = { status: r.status, customerId: r.customerId };
+    const after: Record<string, unknown> = { status: values.status, customerId: values.customerId };
+    if (body.orderNumber) [before.orderNumber, after.orderNumber] = [r.orderNumber, body.orderNumber];
+    return { id, before, after };
+  });
+  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })), history };
 }
 
 // ---------------------------------------------------------------- import devices to allocate

@@ -6,7 +6,7 @@
 // CRM adapters: ./crm/.
 import { deps, ApiError, badRequest, conflict, type Api, type AuthUser, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
-import { audit, newEtag, newId } from '../../util.js';
+import { audit, auditMany, newEtag, newId } from '../../util.js';
 import { tenantScope, type TenantScope } from '../../tenant-scope.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE } from '../../../shared/permissions.js';
@@ -82,6 +82,12 @@ import { crmAccountLink, crmAdapter } from './crm/index.js';
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 
 const customerNotFound = () => new ApiError(404, MSG.badUrl, CUSTOMER_CODE.notFound);
+
+/** The columns a write changes, before and after (an audit entry's values). */
+function changedValues(current: CustomerRow, next: Partial<CustomerRow>) {
+  const keys = (Object.keys(next) as (keyof CustomerRow)[]).filter((k) => next[k] !== current[k]);
+  return { before: Object.fromEntries(keys.map((k) => [k, current[k]])), after: Object.fromEntries(keys.map((k) => [k, next[k]])) };
+}
 
 /** The customer, within the caller's scope: another tenant's customer answers as not found. */
 async function loadCustomer(db: DB, scope: TenantScope, id: string, lock = false): Promise<CustomerRow> {
@@ -244,7 +250,14 @@ export function customerRoutes(api: Api, exports: ExportPool) {
         const cols = payloadColumns(body.customerAccount, current);
         const next = await updateCustomerRow(trx, current.id, body.etag, cols, now.toISOString());
         if (!next) throw conflict();
-        await audit(trx, { actorId: user.id, action: 'customer.update', entity: 'customer', entityId: current.id, at: now, details: cols });
+        await audit(trx, {
+          actorId: user.id,
+          action: 'customer.update',
+          entity: 'customer',
+          entityId: current.id,
+          at: now,
+          details: changedValues(current, cols),
+        });
         return next;
       });
       return c.json({ Etag: etag } satisfies EtagResponse);
@@ -417,7 +430,19 @@ export function customerRoutes(api: Api, exports: ExportPool) {
         const etag = await updateCustomerRow(trx, cur.id, body.customerEtag, cols, now.toISOString());
         if (!etag) throw conflict();
         const released = before.IsAutomaticEmailsPaused && !s.IsAutomaticEmailsPaused ? await releaseHeld(trx, cur.tenantId, now) : 0;
-        await audit(trx, { actorId: user.id, action: 'customer.settings-update', entity: 'customer', entityId: cur.id, at: now, details: { ...s, released } });
+        const changed = (Object.keys(s) as (keyof typeof s)[]).filter((k) => s[k] !== before[k]);
+        await audit(trx, {
+          actorId: user.id,
+          action: 'customer.settings-update',
+          entity: 'customer',
+          entityId: cur.id,
+          at: now,
+          details: {
+            before: Object.fromEntries(changed.map((k) => [k, before[k]])),
+            after: Object.fromEntries(changed.map((k) => [k, s[k]])),
+            released,
+          },
+        });
         return { out: settingsOf(await loadCustomer(trx, tenantScope(user), cur.id)), released };
       });
       if (released) outbox.flush(db);
@@ -506,15 +531,21 @@ export function customerRoutes(api: Api, exports: ExportPool) {
       const now = config.now();
       const out = await tx(db, async (trx) => {
         const cust = await loadCustomer(trx, tenantScope(user), body.customerId, true);
-        const r = await allocateMany(trx, { ...body, customerId: cust.id }, now);
+        const { history, ...r } = await allocateMany(trx, { ...body, customerId: cust.id }, now);
+        // The customer's History: one entry for the allocation; each device's: its own, with before and after.
         await audit(trx, {
           actorId: user.id,
           action: 'device.allocate',
           entity: 'customer',
           entityId: cust.id,
           at: now,
-          details: { orderNumber: body.orderNumber, forced: body.force !== false, ids: r.devices.map((d) => d.id) },
+          details: { orderNumber: body.orderNumber, forced: body.force !== false, devices: r.updated, ids: r.devices.map((d) => d.id) },
         });
+        await auditMany(
+          trx,
+          { actorId: user.id, action: 'device.allocate', entity: 'device', at: now },
+          history.map((h) => ({ entityId: h.id, details: { before: h.before, after: h.after } })),
+        );
         return r;
       });
       return c.json(out satisfies BulkChangeResponse);

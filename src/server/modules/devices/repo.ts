@@ -445,7 +445,12 @@ export async function listDevicesBySerials(db: DB, scope: TenantScope, serials: 
 
 // ---------------------------------------------------------------- writes
 
-type Locked = Pick<DeviceTable, 'id' | 'serialNumber' | 'etag' | 'status' | 'type' | 'customerId'>;
+type Locked = Pick<DeviceTable, 'id' | 'serialNumber' | 'etag' | 'status' | 'type' | 'customerId' | 'orderNumber'>;
+
+/** A device's changed values before and after a bulk change: its own History entry. */
+export type DeviceHistory = { id: string; before: Record<string, unknown>; after: Record<string, unknown> };
+/** A bulk change's answer and each device's History entry (the route writes those and answers the rest). */
+export type BulkChanged = BulkChangeResponse & { history: DeviceHistory[] };
 
 /**
  * Reads (and on PostgreSQL locks) the listed devices inside a transaction. Rows are locked in id
@@ -462,7 +467,7 @@ async function lockDevices(trx: DB, where: { ids?: string[]; serialKeys?: string
   for (const part of chunks([...new Set(ids)].sort())) {
     let q = trx
       .selectFrom('devices as d')
-      .select(['d.id', 'd.serialNumber', 'd.etag', 'd.status', 'd.type', 'd.customerId'])
+      .select(['d.id', 'd.serialNumber', 'd.etag', 'd.status', 'd.type', 'd.customerId', 'd.orderNumber'])
       .where('d.id', 'in', part)
       .orderBy('d.id');
     if (isPostgres(trx)) q = q.forUpdate();
@@ -500,7 +505,7 @@ async function updateMany(trx: DB, ids: string[], values: Partial<DeviceTable>):
  * Bulk status change. Devices leaving a customer account (Allocated or awaiting return → any
  * other status) are unassigned from their user and removed from the customer (spec §5).
  */
-export async function changeStatusMany(trx: DB, refs: { id: string; etag: string }[], status: number, now: Date): Promise<BulkChangeResponse> {
+export async function changeStatusMany(trx: DB, refs: { id: string; etag: string }[], status: number, now: Date): Promise<BulkChanged> {
   const rows = await lockAndCheck(trx, refs);
   const etag = newEtag();
   const at = now.toISOString();
@@ -510,11 +515,17 @@ export async function changeStatusMany(trx: DB, refs: { id: string; etag: string
   const staying = ids.filter((id) => !leavingSet.has(id));
   await updateMany(trx, leaving, { status, customerId: null, isUserAssigned: 0, assignedPersonId: null, etag, lastUpdated: at });
   await updateMany(trx, staying, { status, etag, lastUpdated: at });
-  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })) };
+  const history = ids.map((id): DeviceHistory => {
+    const r = rows.get(id)!;
+    return leavingSet.has(id)
+      ? { id, before: { status: r.status, customerId: r.customerId }, after: { status, customerId: null } }
+      : { id, before: { status: r.status }, after: { status } };
+  });
+  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })), history };
 }
 
 /** Bulk order number: every device must be Allocated or awaiting return (422 naming the others). */
-export async function changeOrderNumberMany(trx: DB, refs: { id: string; etag: string }[], orderNumber: string, now: Date): Promise<BulkChangeResponse> {
+export async function changeOrderNumberMany(trx: DB, refs: { id: string; etag: string }[], orderNumber: string, now: Date): Promise<BulkChanged> {
   const rows = await lockAndCheck(trx, refs);
   const errors: Record<string, string> = {};
   for (const r of rows.values()) if (!isOrderNumberEligible(r.status)) errors[r.id] = DEVICE_TEXT.notEligibleOrderNumber;
@@ -523,11 +534,12 @@ export async function changeOrderNumberMany(trx: DB, refs: { id: string; etag: s
   const etag = newEtag();
   const ids = [...rows.keys()];
   await updateMany(trx, ids, { orderNumber, etag, lastUpdated: now.toISOString() });
-  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })) };
+  const history = ids.map((id): DeviceHistory => ({ id, before: { orderNumber: rows.get(id)!.orderNumber }, after: { orderNumber } }));
+  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })), history };
 }
 
 /** Bulk device type by serials: 404 naming unknown serials, 422 naming devices in a customer account. */
-export async function changeDeviceType(trx: DB, serials: string[], type: number, now: Date): Promise<BulkChangeResponse> {
+export async function changeDeviceType(trx: DB, serials: string[], type: number, now: Date): Promise<BulkChanged> {
   const keys = [...new Set(serials.map(serialKey))];
   const rows = await lockDevices(trx, { serialKeys: keys });
   const bySerial = new Map(rows.map((r) => [serialKey(r.serialNumber), r]));
@@ -542,7 +554,8 @@ export async function changeDeviceType(trx: DB, serials: string[], type: number,
   const etag = newEtag();
   const ids = rows.map((r) => r.id);
   await updateMany(trx, ids, { type, etag, lastUpdated: now.toISOString() });
-  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })) };
+  const history = rows.map((r): DeviceHistory => ({ id: r.id, before: { type: r.type }, after: { type } }));
+  return { updated: ids.length, devices: ids.map((id) => ({ id, etag })), history };
 }
 
 /** The general-details update: only where the etag still matches; returns false when it did not. */

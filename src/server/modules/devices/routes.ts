@@ -4,8 +4,8 @@
 // Exports (list-with-filters, list-by-ids as .xlsx) are jobs of the export pool (src/server/exports).
 import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
-import { audit } from '../../util.js';
 import { tenantScope } from '../../tenant-scope.js';
+import { audit, auditMany } from '../../util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';
@@ -47,6 +47,7 @@ import {
   listDevicesByIds,
   listDevicesBySerials,
   updateGeneralDetails,
+  type BulkChanged,
   type NewDevice,
 } from './repo.js';
 
@@ -62,19 +63,21 @@ function pathId(c: Ctx) {
 /** Spec §5: a leading + is added to a phone number if missing. */
 const withPlus = (s: string) => (s.startsWith('+') ? s : `+${s}`);
 
-/** A bulk change: one transaction, all listed devices or none, audited with the ids it changed. */
-async function bulkChange(
-  c: Ctx,
-  actorId: string,
-  action: string,
-  details: Record<string, unknown>,
-  change: (trx: DB, now: Date) => Promise<BulkChangeResponse>,
-) {
+/**
+ * A bulk change: one transaction, all listed devices or none. Each device gets its own audit
+ * entry with its values before and after (its History panel shows the change), written in the
+ * same transaction a chunk of devices per insert.
+ */
+async function bulkChange(c: Ctx, actorId: string, action: string, change: (trx: DB, now: Date) => Promise<BulkChanged>) {
   const { db, config } = deps(c);
   const now = config.now();
   const out = await tx(db, async (trx) => {
-    const r = await change(trx, now);
-    await audit(trx, { actorId, action, entity: 'device', entityId: null, at: now, details: { ...details, ids: r.devices.map((d) => d.id) } });
+    const { history, ...r } = await change(trx, now);
+    await auditMany(
+      trx,
+      { actorId, action, entity: 'device', at: now },
+      history.map((h) => ({ entityId: h.id, details: { before: h.before, after: h.after } })),
+    );
     return r;
   });
   return c.json(out satisfies BulkChangeResponse);
@@ -199,7 +202,8 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
         if (first) throw badRequest(first, CODE.validation, errors);
         const newEtag = await updateGeneralDetails(trx, id, body.etag, { ...next, lastUpdated: now.toISOString() });
         if (!newEtag) throw conflict();
-        await audit(trx, { actorId: user.id, action: 'device.update', entity: 'device', entityId: id, at: now, details: next });
+        const before = Object.fromEntries(Object.keys(next).map((k) => [k, row[k as keyof DeviceTable]]));
+        await audit(trx, { actorId: user.id, action: 'device.update', entity: 'device', entityId: id, at: now, details: { before, after: next } });
       });
       const d = await findDeviceById(db, tenantScope(user), id);
       if (!d) throw deviceNotFound();
@@ -215,8 +219,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: changeStatusManyBody,
       sample: { json: { status: 5, devices: [{ id: SAMPLE_ID, etag: '"sample"' }] } },
     },
-    (c, { body, user }) =>
-      bulkChange(c, user.id, 'device.change-status', { status: body.status }, (trx, now) => changeStatusMany(trx, body.devices, body.status, now)),
+    (c, { body, user }) => bulkChange(c, user.id, 'device.change-status', (trx, now) => changeStatusMany(trx, body.devices, body.status, now)),
   );
 
   api.put(
@@ -227,10 +230,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: changeOrderNumberManyBody,
       sample: { json: { orderNumber: 'PO-1', devices: [{ id: SAMPLE_ID, etag: '"sample"' }] } },
     },
-    (c, { body, user }) =>
-      bulkChange(c, user.id, 'device.change-order-number', { orderNumber: body.orderNumber }, (trx, now) =>
-        changeOrderNumberMany(trx, body.devices, body.orderNumber, now),
-      ),
+    (c, { body, user }) => bulkChange(c, user.id, 'device.change-order-number', (trx, now) => changeOrderNumberMany(trx, body.devices, body.orderNumber, now)),
   );
 
   api.put(
@@ -241,8 +241,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: changeDeviceTypeBody,
       sample: { json: { serials: ['SAMPLE-SERIAL'], newDeviceType: 620 } },
     },
-    (c, { body, user }) =>
-      bulkChange(c, user.id, 'device.change-type', { type: body.newDeviceType }, (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now)),
+    (c, { body, user }) => bulkChange(c, user.id, 'device.change-type', (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now)),
   );
 
   // Exports (spec §7: blob answers; §9: xlsx named by a label and a timestamp): jobs of the export

@@ -415,6 +415,51 @@ export function normaliseChange(b: ConfigurationChangeBody): ConfigurationChange
   return out;
 }
 
+/**
+ * Each device's current configuration in the terms of a configuration change, for the groups the
+ * change touches (tracking, man down, call buttons): the 'before' of its History entry. Null
+ * values where the device has reported no configuration.
+ */
+export async function configurationBefore(db: DB, deviceIds: string[], change: ConfigurationChange): Promise<Map<string, Record<string, unknown>>> {
+  const cfg = new Map<
+    string,
+    {
+      isTracking: number;
+      trackingSeconds: number | null;
+      isFallDetection: number;
+      fallDetectionSettings: string | null;
+      call1Type: number | null;
+      call1Number: string | null;
+      call2Type: number | null;
+      call2Number: string | null;
+    }
+  >();
+  for (const part of chunks(deviceIds))
+    for (const r of await db
+      .selectFrom('deviceConfigurations')
+      .select(['deviceId', 'isTracking', 'trackingSeconds', 'isFallDetection', 'fallDetectionSettings', 'call1Type', 'call1Number', 'call2Type', 'call2Number'])
+      .where('deviceId', 'in', part)
+      .execute())
+      cfg.set(r.deviceId, r);
+  const out = new Map<string, Record<string, unknown>>();
+  for (const id of deviceIds) {
+    const c = cfg.get(id);
+    const b: Record<string, unknown> = {};
+    if (change.isTrackingEnabled != null) {
+      b.isTrackingEnabled = c ? c.isTracking === 1 : null;
+      b.trackingIntervalMinutes = c?.trackingSeconds != null ? c.trackingSeconds / 60 : null;
+    }
+    if (change.isManDownEnabled != null) {
+      b.isManDownEnabled = c ? c.isFallDetection === 1 : null;
+      b.manDownSettings = c?.fallDetectionSettings ?? null;
+    }
+    if (change.call1Button != null) [b.call1Button, b.custom1Number] = [c?.call1Type ?? null, c?.call1Number ? { phoneNumber: c.call1Number } : null];
+    if (change.call2Button != null) [b.call2Button, b.custom2Number] = [c?.call2Type ?? null, c?.call2Number ? { phoneNumber: c.call2Number } : null];
+    out.set(id, b);
+  }
+  return out;
+}
+
 /** Queues one request per device; a refresh already waiting for the device is not queued twice. Returns the ids. */
 export async function queueDesired(
   db: DB,

@@ -7,11 +7,13 @@ import Papa from 'papaparse';
 import { ApiError, badRequest, deps, errorBody, notFound, readJson, type Api, type Ctx, type Deps } from '../../http.js';
 import { createLimiter, memoryStore, redisStore, type Limiter } from '../../auth/rate-limit.js';
 import type { Hub } from '../../realtime/hub.js';
-import { audit } from '../../util.js';
 import { tenantScope } from '../../tenant-scope.js';
+import { audit, auditMany } from '../../util.js';
+import { tx } from '../../db/index.js';
 import { devicesBySerials } from '../devices/repo.js';
 import { ingestMessages } from './ingest.js';
 import {
+  configurationBefore,
   configurationList,
   decodeToken,
   desiredList,
@@ -331,8 +333,17 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
       const dev = (await devicesBySerials(db, tenantScope(input.user), [input.body.serial])).values().next().value;
       if (!dev) throw deviceNotFound();
       const at = config.now();
-      await queueDesired(db, [dev.id], kind, null, input.user.id, at.toISOString());
-      await audit(db, { actorId: input.user.id, action: `device.${kind}`, entity: 'device', entityId: dev.id, at });
+      await tx(db, async (trx) => {
+        await queueDesired(trx, [dev.id], kind, null, input.user.id, at.toISOString());
+        await audit(trx, {
+          actorId: input.user.id,
+          action: `device.${kind}`,
+          entity: 'device',
+          entityId: dev.id,
+          at,
+          details: { serialNumber: dev.serialNumber },
+        });
+      });
       const identity = deviceIdentityOf(dev);
       await hub.publish([
         {
@@ -386,21 +397,17 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
         throw new ApiError(422, LIVE_TEXT.sameFirmware, LIVE_CODE.notConfigurable, { isManDownEnabled: LIVE_TEXT.sameFirmware });
       const change = normaliseChange(body);
       const at = config.now();
-      const queued = await queueDesired(
-        db,
-        devs.map((d) => d.id),
-        'configuration',
-        change,
-        user.id,
-        at.toISOString(),
-      );
-      await audit(db, {
-        actorId: user.id,
-        action: 'device.desired-configuration',
-        entity: 'device',
-        entityId: null,
-        at,
-        details: { ids: devs.map((d) => d.id), change },
+      const ids = devs.map((d) => d.id);
+      // Each device's History: the configuration it had (as last reported) and the one requested.
+      const queued = await tx(db, async (trx) => {
+        const before = await configurationBefore(trx, ids, change);
+        const n = await queueDesired(trx, ids, 'configuration', change, user.id, at.toISOString());
+        await auditMany(
+          trx,
+          { actorId: user.id, action: 'device.desired-configuration', entity: 'device', at },
+          ids.map((id) => ({ entityId: id, details: { before: before.get(id) ?? {}, after: change } })),
+        );
+        return n;
       });
       await hub.publish(
         devs.map((d) => {
