@@ -14,6 +14,7 @@ import { addSerials, BULK_MSG, bulkQueue, bulkWarningsAtom, clearBulkList, lastS
 import { readCsvColumn } from '../../ui/serials/csv';
 import { BulkActions } from './bulk-actions';
 import { BULK_FOCUS_EVENT } from './events';
+import { prepareScanSounds } from './sounds';
 import './bulk.css';
 import { formatCount } from '../../../shared/numbers';
 
@@ -28,6 +29,15 @@ export function BulkUpdatePage() {
   useEffect(() => void bulkQueue(), []);
 
   const [sounds, setSounds] = useAtom(bulkSoundsAtom);
+  useEffect(() => {
+    if (!sounds) return;
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(prepareScanSounds, { timeout: 2000 }) : null;
+    const timer = idle === null ? setTimeout(prepareScanSounds, 200) : null;
+    return () => {
+      if (idle !== null) cancelIdleCallback(idle);
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, [sounds]);
   const [csvError, setCsvError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -170,10 +180,10 @@ const SerialCell = memo(function SerialCell({ serial, last }: { serial: string; 
   );
 });
 
-const StatusCell = memo(function StatusCell({ device }: { device: BulkDevice }) {
-  if (isPlaceholder(device)) return <span className="bulk-not-found">Not found</span>;
-  if (isLookingUp(device)) return <span className="bulk-looking-up">{device.status.name}</span>;
-  return <>{statusDisplayName(device.status.name)}</>;
+const StatusCell = memo(function StatusCell({ kind, name }: { kind: 'not-found' | 'looking-up' | 'device'; name: string }) {
+  if (kind === 'not-found') return <span className="bulk-not-found">Not found</span>;
+  if (kind === 'looking-up') return <span className="bulk-looking-up">{name}</span>;
+  return <>{statusDisplayName(name)}</>;
 });
 
 const RemoveButton = memo(function RemoveButton({ id, serial }: { id: string; serial: string }) {
@@ -213,7 +223,12 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
       },
       { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => deviceTypeDisplayName(d.type) },
       { id: 'imei', header: 'IMEI', width: 'minmax(140px, 1fr)', cell: (d) => d.imei ?? '' },
-      { id: 'status', header: 'Status', width: 'minmax(110px, 1fr)', cell: (d) => <StatusCell device={d} /> },
+      {
+        id: 'status',
+        header: 'Status',
+        width: 'minmax(110px, 1fr)',
+        cell: (d) => <StatusCell kind={isPlaceholder(d) ? 'not-found' : isLookingUp(d) ? 'looking-up' : 'device'} name={d.status.name} />,
+      },
       { id: 'order', header: 'Order Number', width: 'minmax(110px, 1fr)', cell: (d) => d.orderNumber ?? '' },
       { id: 'customer', header: 'Customer', cell: (d) => d.customerName ?? '' },
       {
@@ -288,7 +303,6 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
               style={{ width: '22rem', maxWidth: '70vw' }}
               autoComplete="off"
               spellCheck={false}
-              defaultValue=""
               aria-invalid={!!fieldError || undefined}
               aria-describedby={`${fieldId}-msg`}
               onChange={() => {
