@@ -45,7 +45,9 @@ export function placeholderFor(serial: string): BulkDevice {
   };
 }
 
-const norm = (serial: string) => serial.trim().toUpperCase();
+/** How serials compare (a scanner or a person may differ in case and surrounding spaces). */
+export const serialKey = (serial: string) => serial.trim().toUpperCase();
+const norm = serialKey;
 
 export const LOOKING_UP_ETAG = 'looking-up';
 export const LOOKING_UP_PREFIX = 'looking-up:';

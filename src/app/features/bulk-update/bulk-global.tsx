@@ -8,7 +8,7 @@
 //    it is open: the dialog is a scan target, and nothing in it has focus on opening, so a
 //    scanner's Enter never presses one of its buttons.
 import { useEffect, useRef } from 'react';
-import { useAtom, useAtomValue } from 'jotai';
+import { atom, useAtom, useAtomValue } from 'jotai';
 import { Button, Dialog, Flex, Text } from '@radix-ui/themes';
 import { SCAN_TARGET_ATTR, useScanHandler } from '../../../../commands/scanner';
 import { bulkAtom, scanOfferAtom, withScan } from '../../state/bulk';
@@ -42,12 +42,19 @@ export async function openDeviceBySerial(serial: string) {
   }
 }
 
+/** The focused tab's route (changes when the user moves between tabs, not on every workspace change). */
+const focusedRouteAtom = atom((get) => focusedTab(get(workspaceAtom))?.route ?? null);
+/** The count the sticky bar shows, 0 while it is hidden: scans into the bulk page itself re-render nothing here. */
+const barCountAtom = atom((get) => {
+  const n = get(bulkAtom).list.length;
+  return showStickyBar(n, get(focusedRouteAtom)) ? n : 0;
+});
+
 export function BulkWorkspace() {
   const can = useCan();
   const allowed = can(ROUTES.bulkUpdate.permission);
-  const bulk = useAtomValue(bulkAtom);
-  const ws = useAtomValue(workspaceAtom);
-  const route = focusedTab(ws)?.route;
+  const route = useAtomValue(focusedRouteAtom);
+  const barCount = useAtomValue(barCountAtom);
   const [offer, setOffer] = useAtom(scanOfferAtom);
   const contentRef = useRef<HTMLDivElement>(null);
 
@@ -70,7 +77,7 @@ export function BulkWorkspace() {
 
   return (
     <>
-      {allowed && showStickyBar(bulk.list.length, route) && (
+      {allowed && barCount > 0 && (
         <div className="bulk-sticky-bar" role="region" aria-label="Bulk list">
           <Text size="2" weight="medium">
             {MSG.stickyBulkBar}
@@ -79,7 +86,7 @@ export function BulkWorkspace() {
             {MSG.clearBulkList}
           </Button>
           <Button size="1" onClick={() => openRoute(getHref('bulkUpdate'), { focus: true })}>
-            {MSG.bulkUpdateCount(bulk.list.length)}
+            {MSG.bulkUpdateCount(barCount)}
           </Button>
         </div>
       )}

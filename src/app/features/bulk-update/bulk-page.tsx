@@ -1,8 +1,8 @@
 // Bulk update (spec document 2 "Bulk update page", §4 Bulk selection, WORKSPACE.md "Scanning
 // serials"): the serial field (Add, Enter; a hand-held scanner types into it at full speed),
 // CSV upload, and the bulk table (virtualised: thousands of rows stay fast).
-import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
-import { useAtom, useAtomValue } from 'jotai';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { Button, Callout, Checkbox, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn } from '../../ui/data-table/types';
@@ -14,6 +14,7 @@ import { addSerials, BULK_MSG, bulkQueue, bulkWarningsAtom, clearBulkList, lastS
 import { readCsvColumn } from '../../ui/serials/csv';
 import { BulkActions } from './bulk-actions';
 import { BULK_FOCUS_EVENT } from './events';
+import { prepareScanSounds } from './sounds';
 import './bulk.css';
 import { formatCount } from '../../../shared/numbers';
 
@@ -27,13 +28,16 @@ export function BulkUpdatePage() {
   useEffect(() => setTitle(PAGE_TITLES.bulkUpdate), [setTitle]);
   useEffect(() => void bulkQueue(), []);
 
-  const [bulk, setBulk] = useAtom(bulkAtom);
-  const lastAdded = useAtomValue(lastAddedAtom);
-  const [warnings, setWarnings] = useAtom(bulkWarningsAtom);
-  const status = useAtomValue(queueStatusAtom);
-  const pending = useAtomValue(pendingScansAtom);
   const [sounds, setSounds] = useAtom(bulkSoundsAtom);
-
+  useEffect(() => {
+    if (!sounds) return;
+    const idle = typeof requestIdleCallback === 'function' ? requestIdleCallback(prepareScanSounds, { timeout: 2000 }) : null;
+    const timer = idle === null ? setTimeout(prepareScanSounds, 200) : null;
+    return () => {
+      if (idle !== null) cancelIdleCallback(idle);
+      if (timer !== null) clearTimeout(timer);
+    };
+  }, [sounds]);
   const [csvError, setCsvError] = useState<string | null>(null);
   const inputRef = useRef<HTMLInputElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
@@ -60,59 +64,8 @@ export function BulkUpdatePage() {
     inputRef.current?.focus();
   };
 
-  const listed = useMemo(() => bulk.list.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d), [bulk]);
-  // Scans waiting for the server show at once, in the place they will take, as "looking up" rows.
-  const waiting = useMemo(() => pendingRows(bulk, pending), [bulk, pending]);
-  const rows = useMemo(() => (waiting.length ? [...waiting, ...listed] : listed), [waiting, listed]);
-  const selectedKeys = useMemo(() => new Set(bulk.selected), [bulk.selected]);
-  const selectedDevices = useMemo(() => bulk.selected.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d), [bulk]);
-
-  const columns = useMemo<DataTableColumn<BulkDevice>[]>(
-    () => [
-      {
-        id: 'serial',
-        header: 'Serial Number',
-        width: 'minmax(140px, 1.3fr)',
-        cell: (d) => (
-          <span>
-            {d.serialNumber}
-            {d.id === lastAdded && <span className="bulk-last-added lw-sr-only"> (last added)</span>}
-          </span>
-        ),
-      },
-      { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => deviceTypeDisplayName(d.type) },
-      { id: 'imei', header: 'IMEI', width: 'minmax(140px, 1fr)', cell: (d) => d.imei ?? '' },
-      {
-        id: 'status',
-        header: 'Status',
-        width: 'minmax(110px, 1fr)',
-        cell: (d) =>
-          isPlaceholder(d) ? (
-            <span className="bulk-not-found">Not found</span>
-          ) : isLookingUp(d) ? (
-            <span className="bulk-looking-up">{d.status.name}</span>
-          ) : (
-            statusDisplayName(d.status.name)
-          ),
-      },
-      { id: 'order', header: 'Order Number', width: 'minmax(110px, 1fr)', cell: (d) => d.orderNumber ?? '' },
-      { id: 'customer', header: 'Customer', cell: (d) => d.customerName ?? '' },
-      {
-        id: 'remove',
-        header: 'Remove',
-        width: '100px',
-        align: 'end',
-        cell: (d) =>
-          isLookingUp(d) ? null : (
-            <Button size="1" variant="ghost" color="red" aria-label={`Remove ${d.serialNumber}`} onClick={() => setBulk((s) => removeIds(s, [d.id]))}>
-              Remove
-            </Button>
-          ),
-      },
-    ],
-    [lastAdded, setBulk],
-  );
-
+  // Each part below reads only the atoms it shows, so a scan (a new "looking up" row) re-renders
+  // the table and the queue notice, not the header, the warnings or the actions.
   const fieldId = `${tab.tabId}-bulk-serial`;
   return (
     <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
@@ -138,14 +91,35 @@ export function BulkUpdatePage() {
           <Callout.Text>{csvError}</Callout.Text>
         </Callout.Root>
       )}
-      {status.pending > 0 && (status.failing || status.pending > 20) && (
-        <Callout.Root color={status.failing ? 'red' : 'blue'} size="1" role="status" data-testid="bulk-queue">
-          <Callout.Text>
-            {status.failing ? `${MSG.bulkLookupFailed} ` : ''}
-            {BULK_MSG.waiting(status.pending)}
-          </Callout.Text>
-        </Callout.Root>
-      )}
+      <QueueNotice />
+      <BulkWarnings />
+      <BulkToolbar />
+      <div style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
+        <BulkTable keyboardActive={tab.active} />
+      </div>
+    </Flex>
+  );
+}
+
+/** Scans waiting for a server that does not answer (or many waiting): how many, and that they are kept. */
+function QueueNotice() {
+  const status = useAtomValue(queueStatusAtom);
+  if (!(status.pending > 0 && (status.failing || status.pending > 20))) return null;
+  return (
+    <Callout.Root color={status.failing ? 'red' : 'blue'} size="1" role="status" data-testid="bulk-queue">
+      <Callout.Text>
+        {status.failing ? `${MSG.bulkLookupFailed} ` : ''}
+        {BULK_MSG.waiting(status.pending)}
+      </Callout.Text>
+    </Callout.Root>
+  );
+}
+
+/** The sticky 'not found' and the persistent 'already added' warnings, each with Dismiss. */
+function BulkWarnings() {
+  const [warnings, setWarnings] = useAtom(bulkWarningsAtom);
+  return (
+    <>
       {warnings.notFound.length > 0 && (
         <Callout.Root color="amber" size="1" data-testid="bulk-not-found">
           <Flex align="start" justify="between" gap="3">
@@ -166,60 +140,149 @@ export function BulkUpdatePage() {
           </Flex>
         </Callout.Root>
       )}
-      <Flex align="center" justify="between" gap="3" wrap="wrap">
-        <Text size="2" data-testid="bulk-counts">
-          {formatCount(listed.length)} device{listed.length === 1 ? '' : 's'} on the bulk list, {formatCount(bulk.selected.length)} selected
-        </Text>
-        <Flex gap="2" wrap="wrap">
-          <BulkActions selected={selectedDevices} />
-          <Button variant="soft" color="gray" disabled={!bulk.selected.length} onClick={() => setBulk((s) => removeIds(s, s.selected))}>
-            Remove selected
-          </Button>
-          <Button variant="soft" color="red" disabled={!listed.length} onClick={() => clearBulkList()}>
-            {MSG.clearBulkList}
-          </Button>
-        </Flex>
+    </>
+  );
+}
+
+/** The counts and the actions on the selection: they change when a batch answers, not per scan. */
+function BulkToolbar() {
+  const [bulk, setBulk] = useAtom(bulkAtom);
+  const listed = bulk.list.length;
+  const selectedDevices = useMemo(() => bulk.selected.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d), [bulk.selected, bulk.devices]);
+  return (
+    <Flex align="center" justify="between" gap="3" wrap="wrap">
+      <Text size="2" data-testid="bulk-counts">
+        {formatCount(listed)} device{listed === 1 ? '' : 's'} on the bulk list, {formatCount(bulk.selected.length)} selected
+      </Text>
+      <Flex gap="2" wrap="wrap">
+        <BulkActions selected={selectedDevices} />
+        <Button variant="soft" color="gray" disabled={!bulk.selected.length} onClick={() => setBulk((s) => removeIds(s, s.selected))}>
+          Remove selected
+        </Button>
+        <Button variant="soft" color="red" disabled={!listed} onClick={() => clearBulkList()}>
+          {MSG.clearBulkList}
+        </Button>
       </Flex>
-      <div style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-        <DataTable<BulkDevice>
-          label="Bulk list"
-          columns={columns}
-          rows={rows}
-          getRowKey={(d) => d.id}
-          totalCount={rows.length}
-          selectable
-          canSelect={canSelect}
-          selectedKeys={selectedKeys}
-          onSelectionChange={(keys) => setBulk((s) => nextSelection(s, keys))}
-          keyboardActive={tab.active}
-          emptyMessage="No devices on the bulk list. Scan or type a serial number."
-          minWidth="820px"
-        />
-      </div>
     </Flex>
   );
 }
 
+const rowKey = (d: BulkDevice) => d.id;
+const EMPTY_MESSAGE = 'No devices on the bulk list. Scan or type a serial number.';
+
+/** A row's serial, marked for screen readers while it is the last added. */
+const SerialCell = memo(function SerialCell({ serial, last }: { serial: string; last: boolean }) {
+  return (
+    <span>
+      {serial}
+      {last && <span className="bulk-last-added lw-sr-only"> (last added)</span>}
+    </span>
+  );
+});
+
+const StatusCell = memo(function StatusCell({ kind, name }: { kind: 'not-found' | 'looking-up' | 'device'; name: string }) {
+  if (kind === 'not-found') return <span className="bulk-not-found">Not found</span>;
+  if (kind === 'looking-up') return <span className="bulk-looking-up">{name}</span>;
+  return <>{statusDisplayName(name)}</>;
+});
+
+const RemoveButton = memo(function RemoveButton({ id, serial }: { id: string; serial: string }) {
+  const setBulk = useSetAtom(bulkAtom);
+  return (
+    <Button size="1" variant="ghost" color="red" aria-label={`Remove ${serial}`} onClick={() => setBulk((s) => removeIds(s, [id]))}>
+      Remove
+    </Button>
+  );
+});
+
 /**
- * The serial field with Add, and the outcome of the last scan under it. Its own component: a
- * scanner types hundreds of keys a second, and each key re-renders only this, not the bulk table.
+ * The bulk table: the list (newest first) with the scans still waiting for the server on top as
+ * "looking up" rows. Virtualised (only the rows in view are in the DOM), and its cells are memoised:
+ * a scan prepends one row, and the rows already shown only move down.
+ */
+const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: boolean }) {
+  const bulk = useAtomValue(bulkAtom);
+  const setBulk = useSetAtom(bulkAtom);
+  const pending = useAtomValue(pendingScansAtom);
+  const lastAdded = useAtomValue(lastAddedAtom);
+
+  const listed = useMemo(() => bulk.list.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d), [bulk.list, bulk.devices]);
+  // Scans waiting for the server show at once, in the place they will take, as "looking up" rows.
+  const waiting = useMemo(() => pendingRows(bulk, pending), [bulk, pending]);
+  const rows = useMemo(() => (waiting.length ? [...waiting, ...listed] : listed), [waiting, listed]);
+  const selectedKeys = useMemo(() => new Set(bulk.selected), [bulk.selected]);
+  const onSelectionChange = useCallback((keys: Set<string>) => setBulk((s) => nextSelection(s, keys)), [setBulk]);
+
+  const columns = useMemo<DataTableColumn<BulkDevice>[]>(
+    () => [
+      {
+        id: 'serial',
+        header: 'Serial Number',
+        width: 'minmax(140px, 1.3fr)',
+        cell: (d) => <SerialCell serial={d.serialNumber} last={d.id === lastAdded} />,
+      },
+      { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => deviceTypeDisplayName(d.type) },
+      { id: 'imei', header: 'IMEI', width: 'minmax(140px, 1fr)', cell: (d) => d.imei ?? '' },
+      {
+        id: 'status',
+        header: 'Status',
+        width: 'minmax(110px, 1fr)',
+        cell: (d) => <StatusCell kind={isPlaceholder(d) ? 'not-found' : isLookingUp(d) ? 'looking-up' : 'device'} name={d.status.name} />,
+      },
+      { id: 'order', header: 'Order Number', width: 'minmax(110px, 1fr)', cell: (d) => d.orderNumber ?? '' },
+      { id: 'customer', header: 'Customer', cell: (d) => d.customerName ?? '' },
+      {
+        id: 'remove',
+        header: 'Remove',
+        width: '100px',
+        align: 'end',
+        cell: (d) => (isLookingUp(d) ? null : <RemoveButton id={d.id} serial={d.serialNumber} />),
+      },
+    ],
+    [lastAdded],
+  );
+
+  return (
+    <DataTable<BulkDevice>
+      label="Bulk list"
+      columns={columns}
+      rows={rows}
+      getRowKey={rowKey}
+      totalCount={rows.length}
+      selectable
+      canSelect={canSelect}
+      selectedKeys={selectedKeys}
+      onSelectionChange={onSelectionChange}
+      keyboardActive={keyboardActive}
+      emptyMessage={EMPTY_MESSAGE}
+      minWidth="820px"
+    />
+  );
+});
+
+/**
+ * The serial field with Add, and the outcome of the last scan under it. Its own component, and
+ * the field is uncontrolled (its text lives in the DOM, read on Enter): a scanner types hundreds
+ * of keys a second, and a key re-renders nothing.
  */
 function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRef: RefObject<HTMLInputElement | null>; children: ReactNode }) {
-  const [serial, setSerial] = useState('');
   const [fieldError, setFieldError] = useState<string | null>(null);
   const lastScan = useAtomValue(lastScanAtom);
 
   const submit = () => {
-    const parts = serial.split(SPLIT).filter(Boolean);
+    const field = inputRef.current;
+    const parts = (field?.value ?? '').split(SPLIT).filter(Boolean);
     if (!parts.length) {
       setFieldError(MSG.serialRequired);
-      inputRef.current?.focus();
+      field?.focus();
       return;
     }
-    setFieldError(null);
+    if (fieldError !== null) setFieldError(null);
     for (const p of parts) scanSerial(p);
-    setSerial('');
-    inputRef.current?.focus();
+    if (field) {
+      field.value = '';
+      field.focus();
+    }
   };
 
   return (
@@ -240,12 +303,10 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
               style={{ width: '22rem', maxWidth: '70vw' }}
               autoComplete="off"
               spellCheck={false}
-              value={serial}
               aria-invalid={!!fieldError || undefined}
               aria-describedby={`${fieldId}-msg`}
-              onChange={(e) => {
-                setSerial(e.target.value);
-                if (fieldError) setFieldError(null);
+              onChange={() => {
+                if (fieldError !== null) setFieldError(null);
               }}
               onPaste={(e) => {
                 const text = e.clipboardData.getData('text');

@@ -5,8 +5,6 @@
 import { atom } from 'jotai';
 import { appStore } from '../../state/store';
 import {
-  addMany,
-  addOne,
   bulkAtom,
   bulkWarningsAtom,
   clearBulk,
@@ -14,6 +12,7 @@ import {
   isPlaceholder,
   isRepeatScan,
   lastAddedAtom,
+  serialKey,
   type BulkDevice,
   type BulkState,
 } from '../../state/bulk';
@@ -44,44 +43,59 @@ let seq = 0;
 
 type Scan = PendingScan;
 
-/** Applies a resolved batch to the bulk state, in scan order. Pure apart from the store writes. */
+/**
+ * Applies a resolved batch to the bulk state, in scan order: the same result as adding each scan
+ * in turn (addOne; a CSV's run of rows: addMany, which selects everything), in one pass over the
+ * list however long the batch (one copy of the rows, not one per scan). Only repeats: the state
+ * itself comes back (nothing to write).
+ */
 export function applyBatch(s: BulkState, scans: Scan[], results: BulkDevice[]) {
   if (results.length !== scans.length) throw new Error(`applyBatch: ${scans.length} scans but ${results.length} results`);
-  // One result per scan, in scan order.
-  const pairs = scans.map((scan, k) => ({ scan, device: results[k] as BulkDevice }));
-  let state = s;
+  const onList = new Set(s.list.map((id) => serialKey(s.devices[id]?.serialNumber ?? '')));
+  let devices: Record<string, BulkDevice> | null = null; // copied on the first row added
+  /** Rows added, oldest first, in blocks: a scan is a block of one, a CSV run a block in file order. */
+  const blocks: string[][] = [];
+  /** Devices (not placeholders) added by single scans, oldest first. */
+  const picked: string[] = [];
+  let selectAll = false;
   const outcomes: { serial: string; kind: ScanSound; id: string | null }[] = [];
+  const add = (d: BulkDevice): boolean => {
+    const key = serialKey(d.serialNumber);
+    if ((devices ?? s.devices)[d.id] || onList.has(key)) return false;
+    devices ??= { ...s.devices };
+    devices[d.id] = d;
+    onList.add(key);
+    return true;
+  };
   let i = 0;
-  while (i < pairs.length) {
-    const head = pairs[i] as (typeof pairs)[number]; // i < pairs.length
-    if (head.scan.many) {
-      let j = i;
-      while (j < pairs.length && pairs[j]?.scan.many) j++;
-      const run = pairs.slice(i, j);
-      const r = addMany(
-        state,
-        run.map((p) => p.device),
-      );
-      state = r.state;
-      const added = new Set(r.added.map((d) => d.id));
-      for (const { scan, device: d } of run) {
-        outcomes.push({
-          serial: scan.serial,
-          kind: !added.has(d.id) ? 'already' : isPlaceholder(d) ? 'not-found' : 'added',
-          id: added.has(d.id) ? d.id : null,
-        });
-        added.delete(d.id);
+  while (i < scans.length) {
+    if (scans[i]?.many) {
+      // A CSV's rows: merged (new ones first, in file order) and everything selected.
+      const block: string[] = [];
+      for (; i < scans.length && scans[i]?.many; i++) {
+        const d = results[i] as BulkDevice; // one result per scan
+        const added = add(d);
+        if (added) block.push(d.id);
+        outcomes.push({ serial: (scans[i] as Scan).serial, kind: !added ? 'already' : isPlaceholder(d) ? 'not-found' : 'added', id: added ? d.id : null });
       }
-      i = j;
+      if (block.length) blocks.push(block);
+      selectAll = true;
     } else {
-      const d = head.device;
-      const r = addOne(state, d);
-      state = r.state;
-      outcomes.push({ serial: head.scan.serial, kind: !r.added ? 'already' : isPlaceholder(d) ? 'not-found' : 'added', id: r.added ? d.id : null });
+      const d = results[i] as BulkDevice;
+      const added = add(d);
+      if (added) {
+        blocks.push([d.id]);
+        if (!isPlaceholder(d)) picked.push(d.id);
+      }
+      outcomes.push({ serial: (scans[i] as Scan).serial, kind: !added ? 'already' : isPlaceholder(d) ? 'not-found' : 'added', id: added ? d.id : null });
       i++;
     }
   }
-  return { state, outcomes };
+  if (!blocks.length && !selectAll) return { state: s, outcomes };
+  const rows = devices ?? { ...s.devices };
+  const list = [...blocks.reverse().flat(), ...s.list];
+  const selected = selectAll ? list.filter((id) => !isPlaceholder(rows[id])) : [...picked.reverse(), ...s.selected];
+  return { state: { list, selected, devices: rows }, outcomes };
 }
 
 let queue: ScanQueue<BulkDevice> | null = null;

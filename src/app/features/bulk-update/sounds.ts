@@ -16,6 +16,19 @@ function tone(ac: AudioContext, freq: number, start: number, ms: number) {
   osc.stop(ac.currentTime + start + ms / 1000);
 }
 
+/**
+ * Creates the audio context ahead of the first scan, when the browser is idle: creating it takes
+ * long enough (tens of ms, more on a busy machine) to hold up the first rows of a scanner burst.
+ */
+export function prepareScanSounds() {
+  try {
+    const AC = (globalThis as { AudioContext?: typeof AudioContext }).AudioContext;
+    if (AC) ctx ??= new AC();
+  } catch {
+    // sound is a nicety
+  }
+}
+
 /** Plays the outcome sound; never throws (no audio device, autoplay policy). */
 export function playScanSound(kind: ScanSound) {
   try {

@@ -404,12 +404,16 @@ export function DataTable<T>(props: DataTableProps<T>) {
 
   const showRows = !error && !showEmpty && !(loading && rows.length === 0);
   const activeRowRendered = showRows && items.some((it) => it.index === activeIndex) && !!rows[activeIndex];
-  // The keyboard's active row is "focused": its cut-off cells carry their full text too.
-  useEffect(() => {
-    if (!activeRowRendered) return;
+  // The keyboard's active row is "focused": while the grid has the focus, its cut-off cells carry
+  // their full text too. Only then: measuring the row forces a layout, and a list that changes many
+  // times a second while the focus is elsewhere (a scanner typing into the bulk page) must not pay it.
+  const revealActiveRow = () => {
+    const grid = scrollRef.current;
+    if (!activeRowRendered || !grid?.contains(document.activeElement)) return;
     const row = document.getElementById(rowId(activeIndex));
     row?.querySelectorAll('.lw-cell').forEach((cell) => revealTruncated({ target: cell }));
-  });
+  };
+  useEffect(revealActiveRow);
 
   return (
     <div className="lw-dt" data-fetching={fetching || undefined}>
@@ -428,7 +432,10 @@ export function DataTable<T>(props: DataTableProps<T>) {
         onKeyDown={onGridKeyDown}
         onScroll={onScroll}
         onPointerOver={revealTruncated}
-        onFocus={revealTruncated}
+        onFocus={(e) => {
+          revealTruncated(e);
+          revealActiveRow();
+        }}
       >
         <div className="lw-dt__content" style={{ minWidth: contentMinWidth }}>
           <div role="rowgroup" className="lw-dt__head">
