@@ -81,6 +81,26 @@ async function device(over: Parameters<typeof deviceRow>[0]) {
 }
 const beforeAfter = (before: Details, after: Details) => (d: Details) => expect(d).toMatchObject({ before, after });
 
+/** A schedule's body: the alarm list's filters, sent daily to an ARC manager. */
+async function scheduleInput() {
+  const recipient = await passwordPerson(['ArcManagerRole']);
+  return {
+    name: unique('Daily incidents'),
+    frequency: 'daily',
+    timeOfDay: '07:00',
+    recipients: [recipient.email],
+    format: 'xlsx',
+    filters: { alarmClosedDateRangeOption: 2 },
+  };
+}
+/** A stored schedule (made through the API, as a person would). */
+async function schedule(): Promise<{ Id: string; Etag: string }> {
+  await setFeature(t.db, 'ScheduledReports', true);
+  const res = await t.request('/alarm-report/schedules', { method: 'POST', token: admin.token, json: await scheduleInput() });
+  expect(res.status).toBeLessThan(300);
+  return (await res.json()) as { Id: string; Etag: string };
+}
+
 /** A valid request for each write route, keyed by the route's method and path, and the entries it must add. */
 const FIXTURES: Record<string, () => Promise<Call>> = {
   // ------------------------------------------------ provider administration
@@ -435,6 +455,37 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
       path: '/alarm-report/generate-analysis',
       json: { alarmReportId: r.id },
       expect: [{ action: 'alarmReport.generateAnalysis', entity: 'alarmReport', entityId: r.id, details: (d) => expect(typeof d.generatedAt).toBe('string') }],
+    };
+  },
+  'POST /alarm-report/schedules': async () => {
+    await setFeature(t.db, 'ScheduledReports', true);
+    return {
+      path: '/alarm-report/schedules',
+      json: await scheduleInput(),
+      expect: [{ action: 'schedule.create', entity: 'schedule', details: (d) => expect(d).toHaveProperty('after') }],
+    };
+  },
+  'PUT /alarm-report/schedules/:id': async () => {
+    const s = await schedule();
+    return {
+      path: `/alarm-report/schedules/${s.Id}`,
+      json: { ...(await scheduleInput()), name: 'Renamed schedule', etag: s.Etag },
+      expect: [{ action: 'schedule.update', entity: 'schedule', entityId: s.Id, beforeAfter: true }],
+    };
+  },
+  'PUT /alarm-report/schedules/:id/pause': async () => {
+    const s = await schedule();
+    return {
+      path: `/alarm-report/schedules/${s.Id}/pause`,
+      json: { paused: true },
+      expect: [{ action: 'schedule.pause', entity: 'schedule', entityId: s.Id }],
+    };
+  },
+  'DELETE /alarm-report/schedules/:id': async () => {
+    const s = await schedule();
+    return {
+      path: `/alarm-report/schedules/${s.Id}`,
+      expect: [{ action: 'schedule.delete', entity: 'schedule', entityId: s.Id, details: (d) => expect(d).toHaveProperty('before') }],
     };
   },
   'POST /alarm-report/log-call-download': async () => {
