@@ -244,6 +244,8 @@ describe('client calls', () => {
         'GET /alarm-report/get-alarm-types ← api/alarm-reports.ts#alarmTypesQuery',
         'GET /alarm-report/get-analysis ← api/alarm-reports.ts#alarmReportAnalysisQuery',
         'GET /alarm-report/get-verification-types ← api/alarm-reports.ts#verificationTypesQuery',
+        'GET /alarm-report/schedules ← api/schedules.ts#scheduleListQuery',
+        'GET /alarm-report/schedules/:id/runs ← api/schedules.ts#scheduleRunsQuery',
         'GET /alarm-report/get-verification-categories ← api/alarm-reports.ts#verificationCategoriesQuery',
         'GET /alarm-report/get-controllers ← api/alarm-reports.ts#controllersQuery',
         'POST /alarm-report/get-list ← api/alarm-reports.ts#alarmReportListQuery',
@@ -284,7 +286,7 @@ describe('client calls', () => {
       ].sort(),
     );
     // Keys: an area root, then the endpoint's own name; no key is a prefix of another endpoint's key.
-    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices', 'alarm-reports', 'customers', 'live', 'admin'];
+    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices', 'alarm-reports', 'customers', 'live', 'admin', 'schedules'];
     for (const f of factories) {
       expect(ROOTS, f.name).toContain(f.key[0]);
       expect(f.key.length, f.name).toBeGreaterThanOrEqual(2);
