@@ -47,7 +47,7 @@ const stored = async (prefix: string) =>
 /** Every progress answer of a job seen while `running` has not settled. */
 async function watch(token: string, id: string, running: Promise<unknown>): Promise<ExportProgress[]> {
   let settled = false;
-  running.then(
+  void running.then(
     () => (settled = true),
     () => (settled = true),
   );
