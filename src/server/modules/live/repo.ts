@@ -209,8 +209,8 @@ function configurationFilter(f: ConfigurationListBody): (r: ConfigurationRow) =>
   const q = f.identifier.toLowerCase();
   return (r) =>
     (!f.deviceTypeIds.length || f.deviceTypeIds.includes(r.Type.Value)) &&
-    (!f.call1TypeIds.length || (r.Call1Type && f.call1TypeIds.includes(r.Call1Type.Value))) &&
-    (!f.call2TypeIds.length || (r.Call2Type && f.call2TypeIds.includes(r.Call2Type.Value))) &&
+    (!f.call1TypeIds.length || (r.Call1Type ? f.call1TypeIds.includes(r.Call1Type.Value) : false)) &&
+    (!f.call2TypeIds.length || (r.Call2Type ? f.call2TypeIds.includes(r.Call2Type.Value) : false)) &&
     (f.fallDetection == null || (r.IsFallDetection ?? false) === f.fallDetection) &&
     (f.tracking == null || (r.IsTracking ?? false) === f.tracking) &&
     (!q || r.Serial.toLowerCase().includes(q) || r.DeviceIdentity.toLowerCase().includes(q));
