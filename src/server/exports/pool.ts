@@ -256,11 +256,11 @@ export function createExportPool(o: ExportPoolOptions) {
         rec.total = total;
       },
       async step(done) {
-        if (rec.state === 'cancelled') throw new ImportCancelled();
+        if (ac.signal.aborted) throw new ImportCancelled();
         rec.written = done;
         // Let the event loop turn: progress is read and a cancel arrives between steps.
         await new Promise((r) => setImmediate(r));
-        if (rec.state === 'cancelled') throw new ImportCancelled();
+        if (ac.signal.aborted) throw new ImportCancelled();
       },
       end(ok) {
         if (ended) return;
