@@ -111,7 +111,10 @@ export function useExportJob(start: (o: ExportCall) => Promise<Blob>, fileName: 
  * Runs a CSV import as a job: `start(file, o)` uploads the file with the job's id; `onSuccess` gets
  * the server's answer, `onError` its refusal. Cancelled: nothing is imported, and a toast says so.
  */
-export function useImportJob<T>(start: (file: File, o: ExportCall) => Promise<T>, on: { onSuccess: (res: T) => unknown; onError: (err: unknown) => unknown }): ImportJob {
+export function useImportJob<T>(
+  start: (file: File, o: ExportCall) => Promise<T>,
+  on: { onSuccess: (res: T) => unknown; onError: (err: unknown) => unknown },
+): ImportJob {
   const job = useJob(start, on.onSuccess, (err, cancelled) => (cancelled ? toast.info(MSG.importCancelled) : on.onError(err)));
   return { ...job, kind: 'import' };
 }

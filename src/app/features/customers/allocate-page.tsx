@@ -137,13 +137,13 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
     },
     {
       onSuccess: (res) => {
-      const known = new Set(rowsRef.current.map((r) => norm(r.serial)));
-      const fresh = res.devices.filter((d) => !known.has(norm(d.serialNumber)));
-      const added = fresh.map((d): Row => ({ key: norm(d.serialNumber), serial: d.serialNumber, device: d, checked: eligible(d) }));
-      rowsRef.current = [...added, ...rowsRef.current];
-      setRows((rs) => [...added, ...rs]);
-    },
-    onError: (err) => toast.error(err instanceof Error && !('data' in err) ? err.message : errorMessage(err)),
+        const known = new Set(rowsRef.current.map((r) => norm(r.serial)));
+        const fresh = res.devices.filter((d) => !known.has(norm(d.serialNumber)));
+        const added = fresh.map((d): Row => ({ key: norm(d.serialNumber), serial: d.serialNumber, device: d, checked: eligible(d) }));
+        rowsRef.current = [...added, ...rowsRef.current];
+        setRows((rs) => [...added, ...rs]);
+      },
+      onError: (err) => toast.error(err instanceof Error && !('data' in err) ? err.message : errorMessage(err)),
     },
   );
 

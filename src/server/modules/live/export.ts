@@ -4,7 +4,14 @@
 // read a page at a time in that order and written as they are read. Run only inside the export pool
 // (src/server/exports).
 import { csvCell, withZone } from '../../../shared/export-format.js';
-import { fallPresetName, trackingLabel, type ConfigurationListBody, type ConfigurationRow, type LastMessageDto, type LastMessagesBody } from '../../../shared/schemas/live.js';
+import {
+  fallPresetName,
+  trackingLabel,
+  type ConfigurationListBody,
+  type ConfigurationRow,
+  type LastMessageDto,
+  type LastMessagesBody,
+} from '../../../shared/schemas/live.js';
 import type { DB } from '../../db/index.js';
 import type { ExportColumn, ExportDefinition } from '../../exports/definition.js';
 import { configurationOrder, configurationPage, lastMessageOrder, lastMessagePage } from './repo.js';
