@@ -44,6 +44,9 @@ const stored = async (prefix: string) =>
     ).n,
   );
 
+/** A turn of the event loop: an in-process request is answered in microtasks, and the import needs the loop. */
+const turn = () => new Promise((r) => setImmediate(r));
+
 /** Every progress answer of a job seen while `running` has not settled. */
 async function watch(token: string, id: string, running: Promise<unknown>): Promise<ExportProgress[]> {
   let settled = false;
@@ -55,6 +58,7 @@ async function watch(token: string, id: string, running: Promise<unknown>): Prom
   while (!settled) {
     const p = await progress(token, id);
     if (p) seen.push(p);
+    await turn();
   }
   return seen;
 }
@@ -64,6 +68,7 @@ async function untilWriting(token: string, id: string) {
   for (;;) {
     const p = await progress(token, id);
     if (p && p.Written > 0) return p;
+    await turn();
     if (p && p.State !== 'running') throw new Error(`the import ended before it was seen writing: ${JSON.stringify(p)}`);
   }
 }
@@ -112,8 +117,12 @@ describe('CSV imports as jobs', () => {
   test('cancelled while its file is parsed: the thread stops, nothing is written; the next import runs', async () => {
     const token = await tokenFor(t.config, ['SuperAdminRole']);
     const id = randomUUID();
-    const importing = startImport(token, id, 'JOBPARSE', IMPORT_MAX_ROWS);
-    while (t.services.exports.stats().importsParsing === 0) await new Promise((r) => setTimeout(r, 1));
+    let answered = false;
+    const importing = startImport(token, id, 'JOBPARSE', IMPORT_MAX_ROWS).finally(() => (answered = true));
+    while (t.services.exports.stats().importsParsing === 0) {
+      if (answered) throw new Error('the import ended before it was seen parsing');
+      await new Promise((r) => setTimeout(r, 1));
+    }
     expect((await t.request(`/api/v1/export/${id}`, { method: 'DELETE', token })).status).toBe(200);
     const res = await importing;
     expect(res.status).toBe(409);
@@ -129,6 +138,7 @@ describe('CSV imports as jobs', () => {
     const id = randomUUID();
     const first = startImport(token, id, 'JOBONE', IMPORT_MAX_ROWS);
     while (!(await progress(token, id))) await new Promise((r) => setTimeout(r, 1));
+    // (the job is begun before its upload is read, so it is seen at once)
     const second = await startImport(token, randomUUID(), 'JOBTWO', 10);
     expect(second.status).toBe(429);
     expect((await second.json()).Content).toEqual({ Message: MSG.importAlreadyRunning, Code: CODE.importBusy });
