@@ -168,6 +168,8 @@ export function createExportPool(o: ExportPoolOptions) {
         rec.written = m.written;
         rec.omitted = m.omitted;
         if (rec.state === 'running') rec.state = m.cancelled ? 'cancelled' : 'done';
+        // The file is complete: the user may start another export while the thread finishes up.
+        if (active.get(userId) === rec) active.delete(userId);
         ended = true;
         port1.close();
       }
