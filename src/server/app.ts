@@ -48,7 +48,14 @@ export function createServices(deps: Deps) {
     /** batches per gateway key (live ingestion) */
     ingestLimiter: createIngestLimiter(deps),
     /** the export pool: every export runs on its worker threads (src/server/exports) */
-    exports: createExportPool({ db: deps.db, source: deps.dbSource, size: deps.config.exports?.workers, maxQueue: deps.config.exports?.queue, log: deps.log }),
+    exports: createExportPool({
+      db: deps.db,
+      source: deps.dbSource,
+      size: deps.config.exports?.workers,
+      maxQueue: deps.config.exports?.queue,
+      importStep: deps.config.exports?.importStep,
+      log: deps.log,
+    }),
   };
 }
 export type Services = ReturnType<typeof createServices>;
@@ -121,7 +128,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   exportRoutes(api, services.exports);
   searchRoutes(api, services.search);
   ssoRoutes(api); // sso
-  liveRoutes(api, services.hub, services.ingestLimiter);
+  liveRoutes(api, services.hub, services.ingestLimiter, services.exports);
   openApiRoutes(app, api.routes); // the published contract and its reference page (outside the route table: they describe it)
   adminRoutes(api, services.exports, services.hub);
   scheduleRoutes(api);

@@ -65,8 +65,11 @@ export type Config = {
   now: () => Date;
   /** The CRM behind "linked customer account" (customers): the embedded directory unless SALESFORCE_INSTANCE_URL is set. */
   crm?: CrmConfig;
-  /** The export pool (src/server/exports): worker threads (EXPORT_WORKERS, default cores − 1) and exports that may wait (EXPORT_QUEUE, default 8). */
-  exports?: { workers?: number; queue?: number };
+  /**
+   * The export pool (src/server/exports): worker threads (EXPORT_WORKERS, default cores − 1) and exports that may wait (EXPORT_QUEUE, default 8);
+   * rows an import writes between progress steps (default 500) and rows a CSV download reads at a time (default 1,000), set by tests.
+   */
+  exports?: { workers?: number; queue?: number; importStep?: number; csvPage?: number };
 };
 
 /**

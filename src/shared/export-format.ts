@@ -66,3 +66,10 @@ export function londonText(value: string | number | Date | null | undefined): st
     ? `${p2(w.getUTCDate())}/${p2(w.getUTCMonth() + 1)}/${w.getUTCFullYear()} ${p2(w.getUTCHours())}:${p2(w.getUTCMinutes())}:${p2(w.getUTCSeconds())}`
     : '';
 }
+
+/** A CSV cell: text a spreadsheet would run as a formula gets a leading apostrophe; '' for none. */
+export const csvCell = (s: string | number | null | undefined) => {
+  if (s == null) return '';
+  const t = String(s);
+  return /^[=+\-@\t\r]/.test(t) ? `'${t}` : t;
+};

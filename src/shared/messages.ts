@@ -156,6 +156,12 @@ export const MSG = {
   exportQueued: 'Waiting for other exports to finish…',
   exportStarting: 'Counting rows…',
   exportProgress: (written: number, total: number) => `Exporting ${written.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')} rows…`,
+  // CSV imports are jobs of the same pool (ours)
+  importAlreadyRunning: 'You already have an import running. Wait for it to finish or cancel it, then try again.',
+  importQueueFull: 'The server is busy with other imports. Please try again in a minute.',
+  importCancelled: 'Import cancelled. Nothing was imported.',
+  importReading: 'Reading the file…',
+  importProgress: (written: number, total: number) => `Importing ${written.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')} rows…`,
   bodyNotObject: 'The request body must be a JSON object.',
   updatePayloadMissing: 'Update payload is missing!',
   configOptionsFailed: 'Failed to get configuration options.',
@@ -265,6 +271,10 @@ export const CODE = {
   /** an export is refused: the user has one running, or the export queue is full (429) */
   exportBusy: 'export_busy',
   exportQueueFull: 'export_queue_full',
+  /** an import is refused (429: one per user, or the queue is full) or was cancelled by its owner (409) */
+  importBusy: 'import_busy',
+  importQueueFull: 'import_queue_full',
+  importCancelled: 'import_cancelled',
   unavailable: 'storage_unavailable',
   // sign-in (ours, from the spec's sso_* family)
   ssoUnavailable: 'sso_unavailable',

@@ -1,7 +1,9 @@
-// An export as the user sees it: a progress bar of rows written of total while the file is being
-// made, then the download under the page's file name, read back with an independent reader.
+// Exports and imports as jobs, as the user sees them: a progress bar of rows written of total while
+// the file is being made, then the download under the page's file name, read back with an
+// independent reader; an import of a few thousand rows shows its bar, then its result.
 import { test, expect } from '@playwright/test';
-import { signedInAs } from './helpers';
+import { dbQuery, signedInAs } from './helpers';
+import { MSG } from '../../src/shared/messages';
 
 test('exporting the asset list shows its progress, then downloads the whole file', async ({ page }) => {
   await signedInAs(page, 'admin@demo.test');
@@ -37,4 +39,31 @@ test('exporting the asset list shows its progress, then downloads the whole file
   const [sheet] = await readXlsxFile(await file.path());
   expect(sheet!.data.length - 1).toBe(count);
   expect(sheet!.data[0]).toContain('Added To System (UK time)');
+});
+
+test('importing a few thousand devices shows rows imported of total, then the result', async ({ page }) => {
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto('/asset-management');
+  await expect(page.getByTestId('assets-total')).not.toHaveText('0');
+  const rows = 3000;
+  const csv = `SerialNumber;Type\n${Array.from({ length: rows }, (_, i) => `E2EJOB-${String(i).padStart(5, '0')};750`).join('\n')}\n`;
+  // The answer is held until the bar has shown the server's count of rows imported.
+  let release!: () => void;
+  const held = new Promise<void>((r) => (release = r));
+  await page.route('**/api/v1/import/devices', async (route) => {
+    const response = await route.fetch();
+    await held;
+    await route.fulfill({ response });
+  });
+  await page.getByLabel('Import devices from a CSV file').setInputFiles({ name: 'devices.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  const progress = page.getByTestId('import-progress');
+  await expect(progress).toBeVisible();
+  await expect(progress).toContainText(MSG.importProgress(rows, rows));
+  await expect(progress.getByRole('progressbar')).toBeVisible();
+  await expect(progress.getByRole('button', { name: 'Cancel' })).toBeVisible();
+  await page.screenshot({ path: 'test-results/import-progress.png' });
+  release();
+  await expect(page.getByText(MSG.importedN(rows))).toBeVisible();
+  await expect(progress).toBeHidden();
+  expect(dbQuery<{ n: number }>(`select count(*) as n from devices where serialNumber like 'E2EJOB-%'`)[0]!.n).toBe(rows);
 });

@@ -237,10 +237,15 @@ export const addCustomerAdministrator = (tenantId: string, person: { firstName: 
   http<CreatedResponse>('/api/v1/person', { method: 'POST', headers: { 'tenant-id': tenantId }, body: { person } });
 
 /** POST api/v1/import/devices-to-allocate/{customerId} (multipart, field File) → the devices, placeholders for unknown serials. */
-export const importDevicesToAllocate = (id: string, file: File) => {
+export const importDevicesToAllocate = (id: string, file: File, o: ExportCall = {}) => {
   const form = new FormData();
   form.append('File', file);
-  return http<DeviceMany>(`/api/v1/import/devices-to-allocate/${encodeURIComponent(id)}`, { method: 'POST', body: form });
+  return http<DeviceMany>(`/api/v1/import/devices-to-allocate/${encodeURIComponent(id)}`, {
+    method: 'POST',
+    body: form,
+    headers: exportHeaders(o),
+    signal: o.signal,
+  });
 };
 
 /** POST /api/v1/device/allocate-many — all or nothing; 422 allocation_exceeds_subscription unless force. */

@@ -98,10 +98,10 @@ export const changeDeviceType = (serials: readonly string[], newDeviceType: numb
   http<BulkChangeResponse>('/api/v1/device/change-device-type', { method: 'PUT', body: { serials, newDeviceType } });
 
 /** POST api/v1/import/devices (multipart, field File) → idList. */
-export const importDevices = (file: File) => {
+export const importDevices = (file: File, o: ExportCall = {}) => {
   const form = new FormData();
   form.append('File', file);
-  return http<ImportResponse>('/api/v1/import/devices', { method: 'POST', body: form });
+  return http<ImportResponse>('/api/v1/import/devices', { method: 'POST', body: form, headers: exportHeaders(o), signal: o.signal });
 };
 
 /** After an update the cached device and its list rows become the server's answer (new etag, no refetch). */

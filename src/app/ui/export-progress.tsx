@@ -1,6 +1,7 @@
-// A running export as the user sees it: a progress bar of rows written of total (polled from the
-// server's export job), a Cancel button, and the download when the file is complete. Used by every
-// list with an Export button; the file name stays the page's (the spec's label and a timestamp).
+// A running export or CSV import as the user sees it: a progress bar of rows written of total
+// (polled from the server's job), a Cancel button, and the download when the file is complete (an
+// export) or the import's result. Used by every list with an Export button and by the CSV imports;
+// an export's file name stays the page's (the spec's label and a timestamp).
 import { useEffect, useRef, useState } from 'react';
 import { Button, Flex, Progress, Text } from '@radix-ui/themes';
 import { MSG } from '../../shared/messages';
@@ -32,22 +33,31 @@ export type ExportJob = {
   isPending: boolean;
   progress: ExportProgress | null;
   cancel: () => void;
+  /** what the bar says: rows exported (default) or rows imported */
+  kind?: 'export' | 'import';
 };
 
+/** A CSV import as a job: `mutate(file)` uploads it; the same progress and Cancel as an export. */
+export type ImportJob = Omit<ExportJob, 'mutate'> & { mutate: (file: File) => void; kind: 'import' };
+
 /**
- * Runs `start` as an export job: polls its progress, saves the file as `fileName()` when complete,
- * toasts `failMessage` (or the server's 429 message) when it fails, and can be cancelled.
+ * Runs a job of the server's pool: the call carries an id the client chose, its progress is polled
+ * while the call runs, and cancel aborts the call and asks the server to stop the job.
  */
-export function useExportJob(start: (o: ExportCall) => Promise<Blob>, fileName: () => string, failMessage: string): ExportJob {
+function useJob<I, T>(
+  run: (input: I, o: ExportCall) => Promise<T>,
+  done: (res: T) => unknown,
+  failed: (err: unknown, cancelled: boolean) => unknown,
+): { mutate: (input: I) => void; isPending: boolean; progress: ExportProgress | null; cancel: () => void } {
   const [job, setJob] = useState<{ id: string; progress: ExportProgress | null } | null>(null);
-  const latest = useRef({ start, fileName, failMessage });
+  const latest = useRef({ run, done, failed });
   useEffect(() => {
-    latest.current = { start, fileName, failMessage };
+    latest.current = { run, done, failed };
   });
   const abort = useRef<AbortController | null>(null);
   useEffect(() => () => abort.current?.abort(), []);
 
-  const mutate = () => {
+  const mutate = (input: I) => {
     if (abort.current) return;
     const id = crypto.randomUUID();
     const ac = new AbortController();
@@ -59,13 +69,10 @@ export function useExportJob(start: (o: ExportCall) => Promise<Blob>, fileName: 
         () => {},
       );
     }, EXPORT_POLL_MS);
-    const { start: run, fileName: name, failMessage: failed } = latest.current;
-    void run({ signal: ac.signal, exportId: id })
-      .then((blob) => saveBlob(blob, name()))
-      .catch(async (err: unknown) => {
-        if (ac.signal.aborted) toast.info(MSG.exportCancelled);
-        else toast.error(await failureMessage(err, failed));
-      })
+    const { run: start, done: ok, failed: fail } = latest.current;
+    void start(input, { signal: ac.signal, exportId: id })
+      .then((res) => ok(res))
+      .catch((err: unknown) => fail(err, ac.signal.aborted))
       .finally(() => {
         clearInterval(timer);
         if (abort.current === ac) abort.current = null;
@@ -80,17 +87,58 @@ export function useExportJob(start: (o: ExportCall) => Promise<Blob>, fileName: 
   return { mutate, isPending: job !== null, progress: job?.progress ?? null, cancel };
 }
 
-/** Rows written of total while an export runs, with Cancel; nothing otherwise. */
-export function ExportProgressBar({ job }: { job: ExportJob }) {
+/**
+ * Runs `start` as an export job: polls its progress, saves the file as `fileName()` when complete,
+ * toasts `failMessage` (or the server's 429 message) when it fails, and can be cancelled.
+ */
+export function useExportJob(start: (o: ExportCall) => Promise<Blob>, fileName: () => string, failMessage: string): ExportJob {
+  const names = useRef({ fileName, failMessage });
+  useEffect(() => {
+    names.current = { fileName, failMessage };
+  });
+  const job = useJob(
+    (_: undefined, o: ExportCall) => start(o),
+    (blob) => saveBlob(blob, names.current.fileName()),
+    async (err, cancelled) => {
+      if (cancelled) toast.info(MSG.exportCancelled);
+      else toast.error(await failureMessage(err, names.current.failMessage));
+    },
+  );
+  return { ...job, mutate: () => job.mutate(undefined), kind: 'export' };
+}
+
+/**
+ * Runs a CSV import as a job: `start(file, o)` uploads the file with the job's id; `onSuccess` gets
+ * the server's answer, `onError` its refusal. Cancelled: nothing is imported, and a toast says so.
+ */
+export function useImportJob<T>(
+  start: (file: File, o: ExportCall) => Promise<T>,
+  on: { onSuccess: (res: T) => unknown; onError: (err: unknown) => unknown },
+): ImportJob {
+  const job = useJob(start, on.onSuccess, (err, cancelled) => (cancelled ? toast.info(MSG.importCancelled) : on.onError(err)));
+  return { ...job, kind: 'import' };
+}
+
+/** Rows written of total while an export (or import) runs, with Cancel; nothing otherwise. */
+export function ExportProgressBar({ job }: { job: ExportJob | ImportJob }) {
   if (!job.isPending) return null;
   const p = job.progress;
+  const importing = job.kind === 'import';
   const counted = p && p.Total !== null && p.State !== 'queued';
-  const text = !p ? MSG.exportStarting : p.State === 'queued' ? MSG.exportQueued : MSG.exportProgress(p.Written, p.Total ?? 0);
+  const text = importing
+    ? counted
+      ? MSG.importProgress(p.Written, p.Total ?? 0)
+      : MSG.importReading
+    : !p
+      ? MSG.exportStarting
+      : p.State === 'queued'
+        ? MSG.exportQueued
+        : MSG.exportProgress(p.Written, p.Total ?? 0);
   const rows = counted ? (p.Total ?? 0) - p.Omitted : 0;
   const pct = rows > 0 ? Math.min(100, Math.round((p!.Written / rows) * 100)) : 0;
   return (
-    <Flex align="center" gap="2" role="status" data-testid="export-progress">
-      <Progress value={pct} max={100} style={{ width: 140 }} aria-label="Export progress" />
+    <Flex align="center" gap="2" role="status" data-testid={importing ? 'import-progress' : 'export-progress'}>
+      <Progress value={pct} max={100} style={{ width: 140 }} aria-label={importing ? 'Import progress' : 'Export progress'} />
       <Text size="2" color="gray">
         {text}
       </Text>

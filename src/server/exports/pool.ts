@@ -29,12 +29,15 @@ export type ExportPoolOptions = {
   maxQueue?: number;
   /** rows per export (default EXPORT_ROW_CAP) */
   cap?: number;
+  /** rows an import writes (or looks up) between two progress steps (default 500) */
+  importStep?: number;
   log: (e: Record<string, unknown>) => void;
 };
 
 type Job = {
   id: string;
   userId: string;
+  kind: 'export' | 'import';
   state: ExportJobState;
   total: number | null;
   written: number;
@@ -43,6 +46,29 @@ type Job = {
 };
 
 export type StartedExport = { id: string; total: number; omitted: number; body: ReadableStream<Uint8Array> };
+
+/** The owner cancelled the import (DELETE): whatever it was doing stops, and its transaction rolls back. */
+export class ImportCancelled extends Error {
+  constructor() {
+    super('import cancelled');
+  }
+}
+
+/**
+ * A running import as its route drives it: `counted` once the file is parsed (the rows to handle),
+ * `step` after each `size` rows written or looked up (it throws ImportCancelled once the owner has
+ * cancelled, and lets the event loop turn), `end` when the answer is ready or the import failed.
+ */
+export type ImportJobHandle = {
+  id: string;
+  /** rows per step */
+  size: number;
+  /** aborted when the owner cancels */
+  signal: AbortSignal;
+  counted(total: number): void;
+  step(done: number): Promise<void>;
+  end(ok: boolean): void;
+};
 
 /** How long a download may take no bytes before its export is cancelled. */
 const STALL_MS = 60_000;
@@ -122,6 +148,7 @@ export function createExportPool(o: ExportPoolOptions) {
     const rec: Job = {
       id,
       userId,
+      kind: 'export',
       state: 'queued',
       total: null,
       written: 0,
@@ -149,6 +176,8 @@ export function createExportPool(o: ExportPoolOptions) {
         rec.written = m.written;
         rec.omitted = m.omitted;
         if (rec.state === 'running') rec.state = m.cancelled ? 'cancelled' : 'done';
+        // The file is complete: the user may start another export while the thread finishes up.
+        if (active.get(userId) === rec) active.delete(userId);
         ended = true;
         port1.close();
       }
@@ -199,17 +228,77 @@ export function createExportPool(o: ExportPoolOptions) {
   }
 
   let importsParsing = 0;
+  const importsActive = new Map<string, Job>(); // user id → their running import
+  const importStep = o.importStep ?? 500;
+  /**
+   * Starts an import job for a user (before the upload is read): its id (the one asked for when
+   * free), its progress and its cancellation. Refuses (429) a second import of the same user and
+   * more imports than the import threads and the queue hold.
+   */
+  function beginImport(userId: string, requestedId?: string): ImportJobHandle {
+    if (!accepting) throw new ApiError(503, MSG.importQueueFull, CODE.importQueueFull);
+    if (importsActive.has(userId)) throw new ApiError(429, MSG.importAlreadyRunning, CODE.importBusy);
+    if (importsActive.size >= size + maxQueue) throw new ApiError(429, MSG.importQueueFull, CODE.importQueueFull);
+    const id = requestedId && !jobs.has(requestedId) ? requestedId : randomUUID();
+    const ac = new AbortController();
+    const rec: Job = {
+      id,
+      userId,
+      kind: 'import',
+      state: 'running',
+      total: null,
+      written: 0,
+      omitted: 0,
+      cancel: () => {
+        if (rec.state !== 'running') return;
+        rec.state = 'cancelled';
+        ac.abort(new ImportCancelled());
+      },
+    };
+    jobs.set(id, rec);
+    importsActive.set(userId, rec);
+    let ended = false;
+    return {
+      id,
+      size: importStep,
+      signal: ac.signal,
+      counted(total) {
+        rec.total = total;
+      },
+      async step(done) {
+        if (ac.signal.aborted) throw new ImportCancelled();
+        rec.written = done;
+        // Let the event loop turn: progress is read and a cancel arrives between steps.
+        await new Promise((r) => setImmediate(r));
+        if (ac.signal.aborted) throw new ImportCancelled();
+      },
+      end(ok) {
+        if (ended) return;
+        ended = true;
+        if (rec.state === 'running') rec.state = ok ? 'done' : 'failed';
+        if (ok && rec.total !== null) rec.written = rec.total;
+        if (importsActive.get(userId) === rec) importsActive.delete(userId);
+        setTimeout(() => jobs.delete(id), KEEP_FINISHED_MS).unref();
+      },
+    };
+  }
+
   /**
    * Parses an uploaded CSV on a worker thread (the bytes are transferred, not copied): the rows to
-   * write, or why the file is refused. Without a database source it runs in this thread.
+   * write, or why the file is refused. Without a database source it runs in this thread. Given the
+   * import's job, cancelling it ends the parse (piscina ends that thread) with ImportCancelled.
    */
-  async function parseImport<K extends ImportJob['kind']>(job: ImportJob & { kind: K }): Promise<ImportParsed<ImportRows[K]>> {
+  async function parseImport<K extends ImportJob['kind']>(job: ImportJob & { kind: K }, handle?: ImportJobHandle): Promise<ImportParsed<ImportRows[K]>> {
     if (!accepting) throw new ApiError(503, MSG.exportQueueFull, CODE.exportQueueFull);
+    if (handle?.signal.aborted) throw new ImportCancelled();
     if (!importPiscina) return (await import('./import-task.js')).importTask(job) as ImportParsed<ImportRows[K]>;
     const transferList = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? [job.bytes.buffer] : [];
     importsParsing++;
     try {
-      return (await importPiscina.run(job, { transferList: transferList as never })) as ImportParsed<ImportRows[K]>;
+      return (await importPiscina.run(job, { transferList: transferList as never, signal: handle?.signal })) as ImportParsed<ImportRows[K]>;
+    } catch (e) {
+      if (handle?.signal.aborted) throw new ImportCancelled();
+      throw e;
     } finally {
       importsParsing--;
     }
@@ -219,18 +308,19 @@ export function createExportPool(o: ExportPoolOptions) {
 
   return {
     start,
+    beginImport,
     parseImport,
-    /** A job's progress, for its owner only. */
+    /** A job's progress (an export or an import), for its owner only. */
     progress(userId: string, id: string): ExportProgress | undefined {
       const j = jobs.get(id);
       return j && j.userId === userId ? progressOf(j) : undefined;
     },
-    /** Cancels a queued or running job of its owner; false when there is none. */
-    cancel(userId: string, id: string): boolean {
+    /** Cancels a queued or running job of its owner: which kind it was, false when there is none. */
+    cancel(userId: string, id: string): 'export' | 'import' | false {
       const j = jobs.get(id);
       if (!j || j.userId !== userId) return false;
       j.cancel();
-      return true;
+      return j.kind;
     },
     /** Threads, running and queued exports (for tests and health). */
     stats: () => ({
@@ -240,6 +330,8 @@ export function createExportPool(o: ExportPoolOptions) {
       busyTasks: pending.size,
       /** uploads being parsed on an import thread now */
       importsParsing,
+      /** imports running (parsing, writing or looking up rows) */
+      imports: importsActive.size,
       importThreads: importPiscina?.threads.length ?? 0,
     }),
     /** Stops taking exports and waits for those queued or running to finish. */
@@ -251,6 +343,7 @@ export function createExportPool(o: ExportPoolOptions) {
     async close() {
       accepting = false;
       for (const j of active.values()) j.cancel();
+      for (const j of importsActive.values()) j.cancel();
       await Promise.allSettled([...pending]);
       await piscina?.destroy();
       await importPiscina?.destroy();

@@ -1,12 +1,13 @@
-// Export jobs over HTTP: the response of every export route (a streamed .xlsx named by the spec's
-// label and a timestamp, with the job id, total and rows left out in headers), the job's progress
-// and its cancellation. The export routes themselves stay in their modules.
+// Export and import jobs over HTTP: the response of every export route (a streamed .xlsx named by
+// the spec's label and a timestamp, with the job id, total and rows left out in headers), the run of
+// a CSV import as a job, a job's progress and its cancellation. The export and import routes
+// themselves stay in their modules.
 import * as v from 'valibot';
 import { ApiError, badRequest, deps, notFound, type Api, type AuthUser, type Ctx } from '../http.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { EXPORT_ID_HEADER, EXPORT_OMITTED_HEADER, EXPORT_TOTAL_HEADER, exportIdParam, type ExportProgress } from '../../shared/schemas/exports.js';
 import type { MessageResponse } from '../../shared/schemas/common.js';
-import type { ExportPool } from './pool.js';
+import { ImportCancelled, type ExportPool, type ImportJobHandle } from './pool.js';
 import type { ExportRequest } from './task.js';
 import { tenantScope } from '../tenant-scope.js';
 
@@ -32,6 +33,27 @@ export async function exportResponse(
   failMessage: string,
   onCounted?: (total: number) => Promise<unknown>,
 ): Promise<Response> {
+  return fileResponse(c, pool, user, job, failMessage, XLSX_TYPE, exportFileName(label, deps(c).config.now()), onCounted);
+}
+
+/** 'CurrentConfiguration_2026-11-22.csv' */
+export const csvFileName = (label: string, at: Date) => `${label}_${at.toISOString().slice(0, 10)}.csv`;
+
+/** exportResponse for a CSV export (a UTF-8 CSV named by the label and the date). */
+export function csvExportResponse(c: Ctx, pool: ExportPool, user: AuthUser, job: ExportRequest, label: string, failMessage: string): Promise<Response> {
+  return fileResponse(c, pool, user, job, failMessage, 'text/csv; charset=utf-8', csvFileName(label, deps(c).config.now()));
+}
+
+async function fileResponse(
+  c: Ctx,
+  pool: ExportPool,
+  user: AuthUser,
+  job: ExportRequest,
+  failMessage: string,
+  type: string,
+  fileName: string,
+  onCounted?: (total: number) => Promise<unknown>,
+): Promise<Response> {
   const asked = c.req.header(EXPORT_ID_HEADER);
   const id = asked && v.is(exportIdParam, asked) ? asked : undefined;
   let started;
@@ -47,14 +69,38 @@ export async function exportResponse(
   }
   await onCounted?.(started.total);
   return c.body(started.body, 200, {
-    'Content-Type': XLSX_TYPE,
-    'Content-Disposition': `attachment; filename="${exportFileName(label, deps(c).config.now())}"`,
+    'Content-Type': type,
+    'Content-Disposition': `attachment; filename="${fileName}"`,
     'Cache-Control': 'no-store',
     [EXPORT_ID_HEADER]: started.id,
     [EXPORT_TOTAL_HEADER]: String(started.total),
     [EXPORT_OMITTED_HEADER]: String(started.omitted),
     'Access-Control-Expose-Headers': [EXPORT_ID_HEADER, EXPORT_TOTAL_HEADER, EXPORT_OMITTED_HEADER].join(', '),
   });
+}
+
+/**
+ * Runs a CSV import as a job of the pool, before its upload is read: one per user (429 otherwise),
+ * its progress at the job's progress endpoint under the X-Export-Id the client sent, cancelled by
+ * DELETE — then nothing is written (the import's transaction rolls back) and the answer is 409
+ * 'Import cancelled. Nothing was imported.'.
+ */
+export async function importJob<T>(c: Ctx, pool: ExportPool, user: AuthUser, run: (job: ImportJobHandle) => Promise<T>): Promise<T> {
+  const asked = c.req.header(EXPORT_ID_HEADER);
+  const job = pool.beginImport(user.id, asked && v.is(exportIdParam, asked) ? asked : undefined);
+  c.header(EXPORT_ID_HEADER, job.id);
+  c.header('Access-Control-Expose-Headers', EXPORT_ID_HEADER);
+  let ok = false;
+  try {
+    const out = await run(job);
+    ok = true;
+    return out;
+  } catch (e) {
+    if (e instanceof ImportCancelled || job.signal.aborted) throw new ApiError(409, MSG.importCancelled, CODE.importCancelled);
+    throw e;
+  } finally {
+    job.end(ok);
+  }
 }
 
 function jobId(c: Ctx): string {
@@ -70,7 +116,8 @@ export function exportRoutes(api: Api, pool: ExportPool) {
     return c.json(p satisfies ExportProgress);
   });
   api.delete('/api/v1/export/:id', { access: 'signed-in' }, (c, { user }) => {
-    if (!pool.cancel(user.id, jobId(c))) throw notFound();
-    return c.json({ Content: { Message: MSG.exportCancelled } } satisfies MessageResponse);
+    const kind = pool.cancel(user.id, jobId(c));
+    if (!kind) throw notFound();
+    return c.json({ Content: { Message: kind === 'import' ? MSG.importCancelled : MSG.exportCancelled } } satisfies MessageResponse);
   });
 }

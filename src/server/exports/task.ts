@@ -1,5 +1,5 @@
 // One export, as a pool worker runs it: counts the rows, then reads them a keyset page at a time and
-// writes them with the streaming .xlsx writer of @zurmokeeper/exceljs, posting the bytes over a
+// writes them with the streaming .xlsx writer of @zurmokeeper/exceljs (or as CSV text), posting the bytes over a
 // MessagePort as they are written. The port carries flow control both ways: the request side acks
 // every chunk it has handed on, and the worker stops writing while MAX_IN_FLIGHT bytes are
 // unacknowledged, so a slow download holds the worker instead of filling memory. A 'cancel'
@@ -8,7 +8,8 @@ import { Writable } from 'node:stream';
 import type { MessagePort } from 'node:worker_threads';
 import ExcelJS from '@zurmokeeper/exceljs';
 import type { DB } from '../db/index.js';
-import { EXPORT_DATE_FORMAT, londonCellDate } from '../../shared/export-format.js';
+import Papa from 'papaparse';
+import { EXPORT_DATE_FORMAT, londonCellDate, londonText } from '../../shared/export-format.js';
 import { MSG } from '../../shared/messages.js';
 import type { ExportDefinition } from './definition.js';
 import type { DeviceListBody } from '../../shared/schemas/devices.js';
@@ -20,6 +21,8 @@ import { alarmReportExport } from '../modules/alarm-reports/export.js';
 import { auditExport } from '../modules/admin/export.js';
 import type { AuditFilter } from '../modules/admin/repo.js';
 import type { TenantScope } from '../tenant-scope.js';
+import type { ConfigurationListBody, LastMessagesBody } from '../../shared/schemas/live.js';
+import { configurationsCsv, lastMessagesCsv } from '../modules/live/export.js';
 
 /** What to export, as a route asks for it. `now` is an ISO instant. */
 export type ExportRequest =
@@ -27,7 +30,9 @@ export type ExportRequest =
   | { kind: 'deviceIds'; ids: string[] }
   | { kind: 'customers'; filter: CustomerListBody }
   | { kind: 'alarmReports'; filter: AlarmReportExportBody; now: string; withAnalysis?: boolean }
-  | { kind: 'audit'; filter: AuditFilter };
+  | { kind: 'audit'; filter: AuditFilter }
+  | { kind: 'configurationsCsv'; filter: ConfigurationListBody; pageSize?: number }
+  | { kind: 'lastMessagesCsv'; filter: LastMessagesBody; now: string; pageSize?: number };
 /**
  * An export as the worker runs it: plain data (it crosses to a worker thread), with the tenant
  * scope of the caller who asked for it, which the worker's reads are narrowed by.
@@ -57,6 +62,10 @@ function definitionOf(job: ExportJob): ExportDefinition<unknown> {
       return alarmReportExport(job.scope, job.filter, new Date(job.now), job.withAnalysis) as ExportDefinition<unknown>;
     case 'audit':
       return auditExport(job.filter) as ExportDefinition<unknown>;
+    case 'configurationsCsv':
+      return configurationsCsv(job.scope, job.filter, job.pageSize) as ExportDefinition<unknown>;
+    case 'lastMessagesCsv':
+      return lastMessagesCsv(job.scope, job.filter, new Date(job.now), job.pageSize) as ExportDefinition<unknown>;
   }
 }
 
@@ -132,6 +141,7 @@ export async function exportTask(db: DB, job: ExportJob, port: MessagePort, cap:
     const total = await def.count(db);
     post({ type: 'start', total });
     if (total === 0 || cancelled) return end({ written: 0, omitted: 0, cancelled });
+    if (def.format === 'csv') return end(await writeCsv(def));
 
     const out = new Writable({
       highWaterMark: 256 * 1024,
@@ -193,6 +203,39 @@ export async function exportTask(db: DB, job: ExportJob, port: MessagePort, cap:
     return end({ written, omitted, cancelled: false });
   } finally {
     port.removeAllListeners('message');
+  }
+
+  /**
+   * A CSV: a BOM and the header, then each page's rows (CRLF, dates as en-GB London text) encoded
+   * and posted as the page is read, waiting while the download has not taken them.
+   */
+  async function writeCsv(def: ExportDefinition<unknown>): Promise<TaskResult> {
+    const enc = new TextEncoder();
+    const send = async (text: string) => {
+      const bytes = enc.encode(text);
+      inFlight += bytes.byteLength;
+      post({ type: 'data', chunk: bytes }, [bytes.buffer as ArrayBuffer]);
+      await room();
+    };
+    const columns = def.columns;
+    await send('\uFEFF' + Papa.unparse([columns.map((c) => c.header)], { newline: '\r\n' }));
+    let written = 0;
+    for await (const rows of def.pages(db)) {
+      if (cancelled) break;
+      const page = rows.slice(0, Math.max(0, cap - written));
+      if (page.length)
+        await send(
+          '\r\n' +
+            Papa.unparse(
+              page.map((r) => columns.map((c) => (c.date ? londonText(c.value(r) as string | null) : (c.value(r) ?? '')))),
+              { newline: '\r\n' },
+            ),
+        );
+      written += page.length;
+      post({ type: 'progress', written });
+      if (written >= cap) break;
+    }
+    return { written, omitted: 0, cancelled };
   }
 
   function end(r: TaskResult): TaskResult {

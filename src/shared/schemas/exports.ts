@@ -6,6 +6,10 @@
 // DELETE /api/v1/export/{id} → cancels the job (the worker stops, the download ends)
 // Refusals: 429 { Content: { Message, Code: 'export_busy' } } while the user has an export queued or
 // running; 429 with Code 'export_queue_full' when too many exports wait for the pool.
+// CSV imports (devices, devices to allocate) are jobs of the same kind: the upload carries
+// X-Export-Id, the same progress (Written: rows written or looked up; Total: the file's rows, null
+// until it is parsed) and DELETE (nothing is written; the upload answers 409 'import_cancelled');
+// refusals 429 'import_busy' and 'import_queue_full'.
 import * as v from 'valibot';
 
 export const EXPORT_ID_HEADER = 'X-Export-Id';

@@ -1,11 +1,13 @@
 // The device import, explained where it happens (docs/scanning.md "Import format"): the dialog
-// names the columns (which are required, what each holds), offers a template .csv, and reports
-// what the server did: devices created, and serials already present (left as they are).
+// names the columns (which are required, what each holds), offers a template .csv, shows the rows
+// imported of total while the server works (with Cancel), and reports what the server did: devices
+// created, and serials already present (left as they are).
 import { useRef, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useQueryClient } from '@tanstack/react-query';
 import { Button, Code, Dialog, Flex, Table, Text } from '@radix-ui/themes';
 import { deviceKeys, importDevices, saveBlob } from '../../api/devices';
 import { toast } from '../../ui/toast';
+import { ExportProgressBar, useImportJob } from '../../ui/export-progress';
 import { MSG } from '../../../shared/messages';
 import {
   IMPORT_COLUMN_HELP,
@@ -24,8 +26,8 @@ export function ImportDevicesButton() {
   const [open, setOpen] = useState(false);
   const qc = useQueryClient();
   const fileRef = useRef<HTMLInputElement>(null);
-  const importer = useMutation({
-    mutationFn: (file: File) => importDevices(file),
+  // A job of the server's pool: rows imported of total while it runs, with Cancel (nothing is imported).
+  const importer = useImportJob((file, o) => importDevices(file, o), {
     onSuccess: async (res) => {
       for (const o of importOutcome(res)) toast[o.kind](o.message);
       setOpen(false);
@@ -54,6 +56,7 @@ export function ImportDevicesButton() {
         aria-label="Import devices from a CSV file"
         onChange={(e) => onFile(e.target.files?.[0])}
       />
+      {!open && <ExportProgressBar job={importer} />}
       <Dialog.Root open={open} onOpenChange={setOpen}>
         <Dialog.Trigger>
           <Button variant="soft" loading={importer.isPending}>
@@ -86,6 +89,11 @@ export function ImportDevicesButton() {
           <Text as="p" size="2" color="gray" mt="3">
             {MSG.importExisting}
           </Text>
+          {open && (
+            <Flex mt="3">
+              <ExportProgressBar job={importer} />
+            </Flex>
+          )}
           <Flex gap="2" mt="4" justify="between" wrap="wrap">
             <Button variant="ghost" onClick={() => saveBlob(new Blob([IMPORT_TEMPLATE_CSV], { type: 'text/csv' }), IMPORT_TEMPLATE_NAME)}>
               Download template (.csv)

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Callout, Card, Flex, Heading, Text, TextField } from '@radix-ui/themes';
 import { toast } from '../../ui/toast';
+import { ExportProgressBar, useImportJob } from '../../ui/export-progress';
 import { confirm } from '../../ui/confirm-dialog';
 import { readCsvColumn } from '../../ui/serials/csv';
 import { useTab } from '../../workspace/tab-context';
@@ -126,22 +127,25 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
     inputRef.current?.focus();
   };
 
-  const importer = useMutation({
-    mutationFn: async (file: File) => {
+  // A job of the server's pool: rows looked up of total while it runs, with Cancel.
+  const importer = useImportJob(
+    async (file, o) => {
       // The bulk page's CSV rules first (type, column, parse), so a wrong file is told at once.
       const parsed = await readCsvColumn(file, ALLOCATE_IMPORT_COLUMN);
       if (!parsed.ok) throw new Error(parsed.error);
-      return importDevicesToAllocate(customerId, file);
+      return importDevicesToAllocate(customerId, file, o);
     },
-    onSuccess: (res) => {
-      const known = new Set(rowsRef.current.map((r) => norm(r.serial)));
-      const fresh = res.devices.filter((d) => !known.has(norm(d.serialNumber)));
-      const added = fresh.map((d): Row => ({ key: norm(d.serialNumber), serial: d.serialNumber, device: d, checked: eligible(d) }));
-      rowsRef.current = [...added, ...rowsRef.current];
-      setRows((rs) => [...added, ...rs]);
+    {
+      onSuccess: (res) => {
+        const known = new Set(rowsRef.current.map((r) => norm(r.serial)));
+        const fresh = res.devices.filter((d) => !known.has(norm(d.serialNumber)));
+        const added = fresh.map((d): Row => ({ key: norm(d.serialNumber), serial: d.serialNumber, device: d, checked: eligible(d) }));
+        rowsRef.current = [...added, ...rowsRef.current];
+        setRows((rs) => [...added, ...rs]);
+      },
+      onError: (err) => toast.error(err instanceof Error && !('data' in err) ? err.message : errorMessage(err)),
     },
-    onError: (err) => toast.error(err instanceof Error && !('data' in err) ? err.message : errorMessage(err)),
-  });
+  );
 
   const quotas: Quota[] = (subs.data?.DeviceSubscriptions.Subscriptions ?? []).map((s) => ({
     typeValue: s.Type.Value,
@@ -266,6 +270,7 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
           <Button variant="soft" loading={importer.isPending} onClick={() => fileRef.current?.click()}>
             Import CSV
           </Button>
+          <ExportProgressBar job={importer} />
           <Flex direction="column" gap="1">
             <Text as="label" htmlFor="allocate-order" size="2" weight="medium">
               Order number

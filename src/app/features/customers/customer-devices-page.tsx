@@ -2,9 +2,9 @@
 // customer's devices (table, paging, sorting; rows open the device), export with 'Are you sure you
 // want to export data for N devices?' (disabled at 0), Import (the file's name with a remove icon,
 // then its devices go to Allocate Devices) and Allocate Devices.
-import { ExportProgressBar, useExportJob } from '../../ui/export-progress';
+import { ExportProgressBar, useExportJob, useImportJob } from '../../ui/export-progress';
 import { useMemo, useRef, useState } from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, IconButton, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
@@ -117,8 +117,8 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
     if (await confirm({ title: 'Export devices', message: CUSTOMER_UI_TEXT.exportDevicesConfirm(count), confirmLabel: 'Export' })) exporter.mutate();
   };
 
-  const importer = useMutation({
-    mutationFn: (f: File) => importDevicesToAllocate(customer.Id, f),
+  // A job of the server's pool: rows looked up of total while it runs, with Cancel.
+  const importer = useImportJob((f, o) => importDevicesToAllocate(customer.Id, f, o), {
     onSuccess: (res) => {
       handOver(customer.Id, res.devices);
       setFile(null);
@@ -131,6 +131,7 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
     <Flex direction="column" gap="3" pt="2" style={{ height: '100%', minHeight: 0 }}>
       <Flex gap="2" align="center" justify="end" wrap="wrap">
         <ExportProgressBar job={exporter} />
+        <ExportProgressBar job={importer} />
         {can(P.DeviceExport) && (
           <Button variant="soft" disabled={count === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
             Export

@@ -5,7 +5,7 @@
 // the per-type quota (purchased minus allocated) is checked unless forced; only then are all of
 // them written.
 import { ApiError, type Ctx } from '../../http.js';
-import type { ExportPool } from '../../exports/pool.js';
+import type { ExportPool, ImportJobHandle } from '../../exports/pool.js';
 import { isPostgres, type DB } from '../../db/index.js';
 import { newEtag } from '../../util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
@@ -98,7 +98,7 @@ const importError = (message: string) => new ApiError(400, message, DEVICE_CODE.
  * skipped. Returns the distinct serials (case-insensitive) in file order, parsed on a pool worker
  * (modules/customers/import-csv.ts).
  */
-export async function readSerialsFile(c: Ctx, exports: ExportPool): Promise<string[]> {
+export async function readSerialsFile(c: Ctx, exports: ExportPool, job?: ImportJobHandle): Promise<string[]> {
   let form: Record<string, unknown>;
   try {
     form = await c.req.parseBody();
@@ -112,7 +112,7 @@ export async function readSerialsFile(c: Ctx, exports: ExportPool): Promise<stri
   if (!(type === 'text/csv' || (CSV_TYPES.includes(type) && csvName) || ((type === '' || type === 'application/octet-stream') && csvName)))
     throw new ApiError(415, MSG.notCsv, DEVICE_CODE.importInvalid);
   if (file.size > IMPORT_MAX_BYTES) throw new ApiError(413, DEVICE_TEXT.fileTooLarge, CODE.tooLarge);
-  const parsed = await exports.parseImport({ kind: 'serials', bytes: new Uint8Array(await file.arrayBuffer()) });
+  const parsed = await exports.parseImport({ kind: 'serials', bytes: new Uint8Array(await file.arrayBuffer()) }, job);
   if (!parsed.ok) throw importError(parsed.message);
   return parsed.rows;
 }

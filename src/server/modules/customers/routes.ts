@@ -13,7 +13,7 @@ import { P, ROLE } from '../../../shared/permissions.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
 import { CUSTOMER_STATUSES, DEVICE_TYPES, isValidId, lookupName, normaliseId, TIER_TYPES } from '../../../shared/codes.js';
 import type { EtagResponse } from '../../../shared/schemas/common.js';
-import { deviceListBody, type BulkChangeResponse, type DeviceList, type DeviceMany } from '../../../shared/schemas/devices.js';
+import { deviceListBody, type BulkChangeResponse, type DeviceList, type DeviceDto, type DeviceMany } from '../../../shared/schemas/devices.js';
 import {
   allocateManyBody,
   crmQueryBody,
@@ -50,7 +50,7 @@ import {
 } from '../../../shared/schemas/customers.js';
 import { readFeatures } from '../reference/repo.js';
 import { emailTaken, insertPerson } from '../persons/repo.js';
-import { exportResponse } from '../../exports/routes.js';
+import { exportResponse, importJob } from '../../exports/routes.js';
 import type { ExportPool } from '../../exports/pool.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import { listDevices, listDevicesBySerials } from '../devices/repo.js';
@@ -510,11 +510,21 @@ export function customerRoutes(api: Api, exports: ExportPool) {
   api.post(
     '/api/v1/import/devices-to-allocate/:customerId',
     { access: P.CustomerManage, bodyLimit: 'upload', sample: { form: { File: 'SerialNumber\nSAMPLE-SERIAL\n' } } },
+    // A job of the export pool (progress, cancel, one per user): parsed on an import thread, then
+    // looked up a step at a time.
     async (c, { user }) => {
       const { db } = deps(c);
       await loadCustomer(db, tenantScope(user), pathCustomerId(c));
-      const serials = await readSerialsFile(c, exports);
-      return c.json({ devices: await listDevicesBySerials(db, tenantScope(user), serials) } satisfies DeviceMany);
+      return importJob(c, exports, user, async (job) => {
+        const serials = await readSerialsFile(c, exports, job);
+        job.counted(serials.length);
+        const devices: DeviceDto[] = [];
+        for (let i = 0; i < serials.length; i += job.size) {
+          devices.push(...(await listDevicesBySerials(db, tenantScope(user), serials.slice(i, i + job.size))));
+          await job.step(devices.length);
+        }
+        return c.json({ devices } satisfies DeviceMany);
+      });
     },
   );
 

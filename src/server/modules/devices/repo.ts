@@ -589,51 +589,62 @@ export type NewDevice = {
  * Import: creates the devices whose serials are new; returns the ids of all, in the order given,
  * how many were created, and the serials that already existed (left as they are).
  */
-export async function importDevices(trx: DB, list: NewDevice[], now: Date): Promise<{ idList: string[]; created: number; alreadyPresent: string[] }> {
-  // Serial numbers are unique across tenants: an import checks them all.
-  const existing = await devicesBySerials(
-    trx,
-    ALL_TENANTS,
-    list.map((d) => d.serialNumber),
-  );
+export async function importDevices(
+  trx: DB,
+  list: NewDevice[],
+  now: Date,
+  progress?: { size: number; step: (done: number) => Promise<void> },
+): Promise<{ idList: string[]; created: number; alreadyPresent: string[] }> {
   const at = now.toISOString();
-  const fresh: DeviceTable[] = [];
+  let created = 0;
   const ids: string[] = [];
   const alreadyPresent: string[] = [];
-  for (const d of list) {
-    const known = existing.get(serialKey(d.serialNumber));
-    if (known) {
-      ids.push(known.id);
-      alreadyPresent.push(known.serialNumber);
-      continue;
+  // A step at a time (the serials are distinct): look up, insert the new ones, report progress.
+  for (const part of chunks(list, progress?.size ?? CHUNK)) {
+    // Serial numbers are unique across tenants: an import checks them all.
+    const existing = await devicesBySerials(
+      trx,
+      ALL_TENANTS,
+      part.map((d) => d.serialNumber),
+    );
+    const fresh: DeviceTable[] = [];
+    for (const d of part) {
+      const known = existing.get(serialKey(d.serialNumber));
+      if (known) {
+        ids.push(known.id);
+        alreadyPresent.push(known.serialNumber);
+        continue;
+      }
+      const id = newId();
+      ids.push(id);
+      fresh.push({
+        id,
+        serialNumber: d.serialNumber,
+        type: d.type,
+        status: STATUS.New,
+        customerId: null,
+        imei: d.imei ?? null,
+        imsi: d.imsi ?? null,
+        phoneNumber: d.phoneNumber ?? null,
+        simPhoneNumber: null,
+        simSerial: d.simSerial ?? null,
+        simTypeId: null,
+        simStatus: null,
+        supplier: d.supplier ?? null,
+        orderNumber: d.orderNumber ?? null,
+        isUserAssigned: 0,
+        assignedPersonId: null,
+        firmwareVersion: null,
+        lastConfigurationDate: null,
+        dateReceived: at,
+        lastUpdated: at,
+        addedToSystem: at,
+        etag: newEtag(),
+      });
     }
-    const id = newId();
-    ids.push(id);
-    fresh.push({
-      id,
-      serialNumber: d.serialNumber,
-      type: d.type,
-      status: STATUS.New,
-      customerId: null,
-      imei: d.imei ?? null,
-      imsi: d.imsi ?? null,
-      phoneNumber: d.phoneNumber ?? null,
-      simPhoneNumber: null,
-      simSerial: d.simSerial ?? null,
-      simTypeId: null,
-      simStatus: null,
-      supplier: d.supplier ?? null,
-      orderNumber: d.orderNumber ?? null,
-      isUserAssigned: 0,
-      assignedPersonId: null,
-      firmwareVersion: null,
-      lastConfigurationDate: null,
-      dateReceived: at,
-      lastUpdated: at,
-      addedToSystem: at,
-      etag: newEtag(),
-    });
+    for (const rows of chunks(fresh, 500)) await trx.insertInto('devices').values(rows).execute();
+    created += fresh.length;
+    await progress?.step(ids.length);
   }
-  for (const part of chunks(fresh, 500)) await trx.insertInto('devices').values(part).execute();
-  return { idList: ids, created: fresh.length, alreadyPresent };
+  return { idList: ids, created, alreadyPresent };
 }

@@ -11,8 +11,8 @@ import { P } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';
 import type { DeviceTable } from '../../db/schema.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
-import { exportResponse } from '../../exports/routes.js';
-import type { ExportPool } from '../../exports/pool.js';
+import { exportResponse, importJob } from '../../exports/routes.js';
+import type { ExportPool, ImportJobHandle } from '../../exports/pool.js';
 import {
   changeDeviceTypeBody,
   changeOrderNumberManyBody,
@@ -273,29 +273,33 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       bodyLimit: 'upload',
       sample: { form: { File: 'SerialNumber,Type\nSAMPLE-SERIAL,620\n' } },
     },
-    async (c, { user }) => {
-      const { db, config } = deps(c);
-      const list = await readImportFile(c, exports);
-      const now = config.now();
-      const out = await tx(db, async (trx) => {
-        const r = await importDevices(trx, list, now).catch((e: unknown) => {
-          // Another import created one of these serials at the same moment: nothing of this one was written.
-          const code = (e as { code?: unknown } | null)?.code;
-          if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ApiError(409, DEVICE_TEXT.importRace, CODE.conflict);
-          throw e;
+    // A job of the export pool (progress, cancel, one per user): parsed on an import thread, then
+    // written a step at a time in one transaction that a cancel rolls back.
+    async (c, { user }) =>
+      importJob(c, exports, user, async (job) => {
+        const { db, config } = deps(c);
+        const list = await readImportFile(c, exports, job);
+        job.counted(list.length);
+        const now = config.now();
+        const out = await tx(db, async (trx) => {
+          const r = await importDevices(trx, list, now, job).catch((e: unknown) => {
+            // Another import created one of these serials at the same moment: nothing of this one was written.
+            const code = (e as { code?: unknown } | null)?.code;
+            if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ApiError(409, DEVICE_TEXT.importRace, CODE.conflict);
+            throw e;
+          });
+          await audit(trx, {
+            actorId: user.id,
+            action: 'device.import',
+            entity: 'device',
+            entityId: null,
+            at: now,
+            details: { rows: list.length, created: r.created },
+          });
+          return r;
         });
-        await audit(trx, {
-          actorId: user.id,
-          action: 'device.import',
-          entity: 'device',
-          entityId: null,
-          at: now,
-          details: { rows: list.length, created: r.created },
-        });
-        return r;
-      });
-      return c.json(out satisfies ImportResponse);
-    },
+        return c.json(out satisfies ImportResponse);
+      }),
   );
 }
 
@@ -309,7 +313,7 @@ const importError = (message: string, errors?: Record<string, string>) => badReq
  * naming the columns (case-insensitive), comma or semicolon cells, rows with an empty serial
  * skipped, 'Failed to parse CSV file.' when it cannot be read (including text that is not UTF-8).
  */
-async function readImportFile(c: Ctx, exports: ExportPool): Promise<NewDevice[]> {
+async function readImportFile(c: Ctx, exports: ExportPool, job: ImportJobHandle): Promise<NewDevice[]> {
   let form: Record<string, unknown>;
   try {
     form = await c.req.parseBody();
@@ -323,7 +327,7 @@ async function readImportFile(c: Ctx, exports: ExportPool): Promise<NewDevice[]>
   if (!(type === 'text/csv' || (CSV_TYPES.includes(type) && csvName) || (type === '' && csvName) || (type === 'application/octet-stream' && csvName)))
     throw new ApiError(415, MSG.notCsv, DEVICE_CODE.importInvalid);
   if (file.size > IMPORT_MAX_BYTES) throw new ApiError(413, DEVICE_TEXT.fileTooLarge, CODE.tooLarge);
-  const parsed = await exports.parseImport({ kind: 'devices', bytes: new Uint8Array(await file.arrayBuffer()) });
+  const parsed = await exports.parseImport({ kind: 'devices', bytes: new Uint8Array(await file.arrayBuffer()) }, job);
   if (!parsed.ok) throw importError(parsed.message, parsed.errors);
   return parsed.rows;
 }

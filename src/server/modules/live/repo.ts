@@ -159,7 +159,11 @@ export async function deviceConfiguration(
 /** The rows of the selected serials within the scope (unknown serials left out), in no particular order. */
 async function configurationRows(db: DB, scope: TenantScope, serials: string[]): Promise<ConfigurationRow[]> {
   const devs = await devicesBySerials(db, scope, serials);
-  const ids = [...new Set([...devs.values()].map((d) => d.id))];
+  return configurationRowsByIds(db, [...new Set([...devs.values()].map((d) => d.id))]);
+}
+
+/** The rows of the given devices (distinct ids), in no particular order. */
+async function configurationRowsByIds(db: DB, ids: string[]): Promise<ConfigurationRow[]> {
   const out: ConfigurationRow[] = [];
   const pending = await pendingOf(db, ids);
   for (const part of chunks(ids)) {
@@ -208,37 +212,74 @@ function sortRows<T>(rows: T[], key: (r: T) => unknown, tie: (r: T) => string, d
   });
 }
 
-/** POST get-configurations (paged) and download-configurations-csv (all: `paged` false). */
+/** The current-configuration list's filters (the list and its CSV). */
+function configurationFilter(f: ConfigurationListBody): (r: ConfigurationRow) => boolean {
+  const q = f.identifier.toLowerCase();
+  return (r) =>
+    (!f.deviceTypeIds.length || f.deviceTypeIds.includes(r.Type.Value)) &&
+    (!f.call1TypeIds.length || (r.Call1Type ? f.call1TypeIds.includes(r.Call1Type.Value) : false)) &&
+    (!f.call2TypeIds.length || (r.Call2Type ? f.call2TypeIds.includes(r.Call2Type.Value) : false)) &&
+    (f.fallDetection == null || (r.IsFallDetection ?? false) === f.fallDetection) &&
+    (f.tracking == null || (r.IsTracking ?? false) === f.tracking) &&
+    (!q || r.Serial.toLowerCase().includes(q) || r.DeviceIdentity.toLowerCase().includes(q));
+}
+/** The current-configuration list's sort keys (ties by serial). */
+const CONFIGURATION_KEY: Record<ConfigurationListBody['orderBy'], (r: ConfigurationRow) => unknown> = {
+  Serial: (r) => r.Serial,
+  Type: (r) => r.Type.Name,
+  Tracking: (r) => (r.IsTracking == null ? null : r.IsTracking ? (r.TrackingSeconds ?? 0) : -1),
+  FallDetection: (r) => (r.IsFallDetection == null ? null : r.IsFallDetection ? 1 : 0),
+  Call1Type: (r) => r.Call1Type?.Name,
+  Call2Type: (r) => r.Call2Type?.Name,
+  LastUpdated: (r) => r.LastUpdated,
+};
+
+/** POST get-configurations (paged, or all with `paged` false). */
 export async function configurationList(
   db: DB,
   scope: TenantScope,
   f: ConfigurationListBody,
   paged = true,
 ): Promise<{ Items: ConfigurationRow[]; TotalCount: number }> {
-  let rows = await configurationRows(db, scope, f.serialNumbers);
-  const q = f.identifier.toLowerCase();
-  rows = rows.filter(
-    (r) =>
-      (!f.deviceTypeIds.length || f.deviceTypeIds.includes(r.Type.Value)) &&
-      (!f.call1TypeIds.length || (r.Call1Type && f.call1TypeIds.includes(r.Call1Type.Value))) &&
-      (!f.call2TypeIds.length || (r.Call2Type && f.call2TypeIds.includes(r.Call2Type.Value))) &&
-      (f.fallDetection == null || (r.IsFallDetection ?? false) === f.fallDetection) &&
-      (f.tracking == null || (r.IsTracking ?? false) === f.tracking) &&
-      (!q || r.Serial.toLowerCase().includes(q) || r.DeviceIdentity.toLowerCase().includes(q)),
-  );
-  const key: Record<ConfigurationListBody['orderBy'], (r: ConfigurationRow) => unknown> = {
-    Serial: (r) => r.Serial,
-    Type: (r) => r.Type.Name,
-    Tracking: (r) => (r.IsTracking == null ? null : r.IsTracking ? (r.TrackingSeconds ?? 0) : -1),
-    FallDetection: (r) => (r.IsFallDetection == null ? null : r.IsFallDetection ? 1 : 0),
-    Call1Type: (r) => r.Call1Type?.Name,
-    Call2Type: (r) => r.Call2Type?.Name,
-    LastUpdated: (r) => r.LastUpdated,
-  };
-  sortRows(rows, key[f.orderBy], (r) => r.Serial, f.desc);
+  let rows = (await configurationRows(db, scope, f.serialNumbers)).filter(configurationFilter(f));
+  sortRows(rows, CONFIGURATION_KEY[f.orderBy], (r) => r.Serial, f.desc);
   const total = rows.length;
   if (paged) rows = rows.slice((f.page - 1) * f.pageSize, f.page * f.pageSize);
   return { Items: rows, TotalCount: total };
+}
+
+/** A row's place in a list's order: what the list sorts by, its tie-break, and the key that reads it again. */
+type OrderKey = { at: string; key: unknown; tie: string };
+
+/**
+ * The CSV of the current-configuration list, first pass: the selection is read `size` serials at a
+ * time and filtered; of each kept row only its device id and sort keys are kept, then sorted as the
+ * list sorts. The device ids in the file's order (configurationPage reads their rows).
+ */
+export async function configurationOrder(db: DB, scope: TenantScope, f: ConfigurationListBody, size: number): Promise<string[]> {
+  const keep = configurationFilter(f);
+  const key = CONFIGURATION_KEY[f.orderBy];
+  const seen = new Set<string>();
+  const order: OrderKey[] = [];
+  for (const part of chunks(f.serialNumbers, size))
+    for (const r of await configurationRows(db, scope, part)) {
+      if (seen.has(r.Id) || !keep(r)) continue;
+      seen.add(r.Id);
+      order.push({ at: r.Id, key: key(r), tie: r.Serial });
+    }
+  sortRows(
+    order,
+    (o) => o.key,
+    (o) => o.tie,
+    f.desc,
+  );
+  return order.map((o) => o.at);
+}
+
+/** The rows of a page of configurationOrder's ids, in that order. */
+export async function configurationPage(db: DB, ids: string[]): Promise<ConfigurationRow[]> {
+  const byId = new Map((await configurationRowsByIds(db, ids)).map((r) => [r.Id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
 }
 
 /** POST get-firmware-versions: known devices in the order asked. */
@@ -311,16 +352,8 @@ export async function detailedMessage(db: DB, scope: TenantScope, identity: stri
   return { ...messageDto(r), MessageProperties: r.properties || '{}', RawMessage: r.rawMessage };
 }
 
-/** POST get-last-messages (paged) and download-last-messages-csv (all). */
-export async function lastMessages(
-  db: DB,
-  scope: TenantScope,
-  f: LastMessagesBody,
-  nowMs: number,
-  paged = true,
-): Promise<{ Items: LastMessageDto[]; TotalCount: number }> {
-  const identities = [...new Set(f.deviceIdentities)];
-  // The ingest's cache knows every tenant's devices: a scoped caller keeps those of their customer.
+/** The last-message rows of distinct identities in the order given, each device once (those in `done` skipped, the rest added). */
+async function lastMessageRows(db: DB, scope: TenantScope, identities: string[], nowMs: number, done: Set<string>): Promise<LastMessageDto[]> {
   const devs = await devicesByIdentity(db, identities, nowMs);
   if (!scope.all) {
     const mine = new Set<string>();
@@ -341,8 +374,7 @@ export async function lastMessages(
       .where('deviceId', 'in', part)
       .execute())
       last.set(r.deviceId, r);
-  let rows: LastMessageDto[] = [];
-  const done = new Set<string>();
+  const rows: LastMessageDto[] = [];
   for (const identity of identities) {
     const d = devs.get(identity);
     if (!d || done.has(d.id)) continue;
@@ -363,27 +395,68 @@ export async function lastMessages(
       PartitionKey: identity,
     });
   }
+  return rows;
+}
+
+/** The last-messages list's filters (the list and its CSV). */
+function lastMessageFilter(f: LastMessagesBody): (r: LastMessageDto) => boolean {
   const q = f.searchValue.toLowerCase();
-  rows = rows.filter(
-    (r) =>
-      (!f.deviceTypeIds.length || f.deviceTypeIds.includes(r.DeviceType.Id)) &&
-      (f.connected == null || r.IsConnected === f.connected) &&
-      (!f.withNoMessagesOnly || r.IsEmpty) &&
-      (!q || r.SerialNumber.toLowerCase().includes(q) || r.DeviceIdentity.toLowerCase().includes(q) || (r.Message ?? '').toLowerCase().includes(q)),
-  );
-  const key: Record<LastMessagesBody['orderBy'], (r: LastMessageDto) => unknown> = {
-    SerialNumber: (r) => r.SerialNumber,
-    DeviceType: (r) => r.DeviceType.Name,
-    Date: (r) => r.Date,
-    Message: (r) => r.Message,
-    Battery: (r) => r.Battery,
-    Signal: (r) => r.Signal,
-    IsConnected: (r) => (r.IsConnected ? 1 : 0),
-  };
-  sortRows(rows, key[f.orderBy], (r) => r.SerialNumber, f.desc);
+  return (r) =>
+    (!f.deviceTypeIds.length || f.deviceTypeIds.includes(r.DeviceType.Id)) &&
+    (f.connected == null || r.IsConnected === f.connected) &&
+    (!f.withNoMessagesOnly || r.IsEmpty) &&
+    (!q || r.SerialNumber.toLowerCase().includes(q) || r.DeviceIdentity.toLowerCase().includes(q) || (r.Message ?? '').toLowerCase().includes(q));
+}
+/** The last-messages list's sort keys (ties by serial). */
+const LAST_MESSAGE_KEY: Record<LastMessagesBody['orderBy'], (r: LastMessageDto) => unknown> = {
+  SerialNumber: (r) => r.SerialNumber,
+  DeviceType: (r) => r.DeviceType.Name,
+  Date: (r) => r.Date,
+  Message: (r) => r.Message,
+  Battery: (r) => r.Battery,
+  Signal: (r) => r.Signal,
+  IsConnected: (r) => (r.IsConnected ? 1 : 0),
+};
+
+/** POST get-last-messages (paged, or all with `paged` false). */
+export async function lastMessages(
+  db: DB,
+  scope: TenantScope,
+  f: LastMessagesBody,
+  nowMs: number,
+  paged = true,
+): Promise<{ Items: LastMessageDto[]; TotalCount: number }> {
+  let rows = (await lastMessageRows(db, scope, [...new Set(f.deviceIdentities)], nowMs, new Set())).filter(lastMessageFilter(f));
+  sortRows(rows, LAST_MESSAGE_KEY[f.orderBy], (r) => r.SerialNumber, f.desc);
   const total = rows.length;
   if (paged) rows = rows.slice((f.page - 1) * f.pageSize, f.page * f.pageSize);
   return { Items: rows, TotalCount: total };
+}
+
+/**
+ * The CSV of the last-messages list, first pass: the selection is read `size` identities at a time
+ * and filtered; of each kept row only its identity and sort keys are kept, then sorted as the list
+ * sorts. The identities in the file's order (lastMessagePage reads their rows).
+ */
+export async function lastMessageOrder(db: DB, scope: TenantScope, f: LastMessagesBody, nowMs: number, size: number): Promise<string[]> {
+  const keep = lastMessageFilter(f);
+  const key = LAST_MESSAGE_KEY[f.orderBy];
+  const done = new Set<string>();
+  const order: OrderKey[] = [];
+  for (const part of chunks([...new Set(f.deviceIdentities)], size))
+    for (const r of await lastMessageRows(db, scope, part, nowMs, done)) if (keep(r)) order.push({ at: r.DeviceIdentity, key: key(r), tie: r.SerialNumber });
+  sortRows(
+    order,
+    (o) => o.key,
+    (o) => o.tie,
+    f.desc,
+  );
+  return order.map((o) => o.at);
+}
+
+/** The rows of a page of lastMessageOrder's identities, in that order. */
+export async function lastMessagePage(db: DB, scope: TenantScope, identities: string[], nowMs: number): Promise<LastMessageDto[]> {
+  return lastMessageRows(db, scope, identities, nowMs, new Set());
 }
 
 // ---------------------------------------------------------------- desired configuration

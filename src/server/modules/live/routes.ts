@@ -1,15 +1,15 @@
 // Live devices routes (spec document 2 §7 "Device configuration requests", "Devices data
 // service", the negotiate call; our ingestion endpoint for gateways). Shapes and rules:
 // src/shared/schemas/live.ts. Every change that a watching screen must see is published on the hub.
-import { londonText, withZone } from '../../../shared/export-format.js';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import Papa from 'papaparse';
 import { ApiError, badRequest, deps, errorBody, notFound, readJson, type Api, type Ctx, type Deps } from '../../http.js';
 import { createLimiter, memoryStore, redisStore, type Limiter } from '../../auth/rate-limit.js';
 import type { Hub } from '../../realtime/hub.js';
 import { tenantScope } from '../../tenant-scope.js';
 import { audit, auditMany } from '../../util.js';
 import { tx } from '../../db/index.js';
+import type { ExportPool } from '../../exports/pool.js';
+import { csvExportResponse } from '../../exports/routes.js';
 import { devicesBySerials } from '../devices/repo.js';
 import { ingestMessages } from './ingest.js';
 import {
@@ -42,7 +42,6 @@ import {
   deviceIdentityOf,
   desiredConfigurationQuery,
   detailedMessageQuery,
-  fallPresetName,
   firmwareVersionsBody,
   isConfigurableType,
   lastMessagesBody,
@@ -50,7 +49,6 @@ import {
   negotiateQuery,
   refreshRequestBody,
   subscribeBody,
-  trackingLabel,
   type ConfigurationChangeResponse,
   type ConfigurationList,
   type ConfigurationTypes,
@@ -89,36 +87,6 @@ export function createIngestLimiter(d: Deps): Limiter {
   return createLimiter({ name: 'ingest:gateway', limit: d.config.gatewayBatchesPer10s ?? 1000, windowMs: GATEWAY_WINDOW_MS, now: () => d.config.now(), store });
 }
 
-const stamp = (d: Date) => d.toISOString().slice(0, 10);
-/** Rows per CSV chunk: the file is encoded and sent a chunk at a time, never as one string. */
-const CSV_CHUNK_ROWS = 1000;
-function csv(c: Ctx, name: string, rows: (string | number)[][]) {
-  const enc = new TextEncoder();
-  let at = 0;
-  const body = new ReadableStream<Uint8Array>(
-    {
-      pull(ctrl) {
-        if (at >= rows.length) return ctrl.close();
-        const part = Papa.unparse(rows.slice(at, at + CSV_CHUNK_ROWS), { newline: '\r\n' });
-        ctrl.enqueue(enc.encode((at === 0 ? '\uFEFF' : '\r\n') + part));
-        at += CSV_CHUNK_ROWS;
-      },
-    },
-    { highWaterMark: 0 },
-  );
-  return c.body(body, 200, {
-    'Content-Type': 'text/csv; charset=utf-8',
-    'Content-Disposition': `attachment; filename="${name}_${stamp(deps(c).config.now())}.csv"`,
-    'Cache-Control': 'no-store',
-  });
-}
-/** Cells a spreadsheet would run as a formula get a leading apostrophe. */
-const cell = (s: string | number | null | undefined) => {
-  if (s == null) return '';
-  const t = String(s);
-  return /^[=+\-@\t\r]/.test(t) ? `'${t}` : t;
-};
-
 /** Per-message results for /metrics: accepted, duplicates, and rejections by their code. */
 function countIngested(r: IngestResponse) {
   if (r.Accepted) ingestCounter.inc({ result: 'accepted', reason: '' }, r.Accepted);
@@ -126,7 +94,7 @@ function countIngested(r: IngestResponse) {
   for (const x of r.Results) if (x.Code !== LIVE_CODE.duplicate) ingestCounter.inc({ result: 'rejected', reason: x.Code });
 }
 
-export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
+export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter, exports: ExportPool) {
   // ---------------------------------------------------------------- ingestion (gateways)
 
   // public: gateways are not users. The X-Gateway-Key (403 without a valid one) and the gateway's
@@ -231,29 +199,14 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
     },
   );
 
+  // The bulk tabs' CSVs: jobs of the export pool, read a page at a time and sent as written.
   api.post(
     '/devices/download-last-messages-csv',
     { access: P.DeviceListView, bodyLimit: 'upload', json: lastMessagesBody, sample: { json: { deviceIdentities: [SAMPLE_IDENTITY] } } },
-    async (c, { body, user }) => {
-      const { db, config } = deps(c);
-      const { Items } = await lastMessages(db, tenantScope(user), body, config.now().getTime(), false);
-      if (!Items.length) throw badRequest(MSG.exportPayloadEmpty);
-      return csv(c, 'TestingConfiguration', [
-        ['Serial Number', 'Device Type', withZone('Date'), 'Message', 'Battery', 'Signal', 'Connected'],
-        ...Items.map((r) =>
-          r.IsEmpty
-            ? [cell(r.SerialNumber), cell(r.DeviceType.Name), '', 'No communication received from this device', '', '', r.IsConnected ? 'Yes' : 'No']
-            : [
-                cell(r.SerialNumber),
-                cell(r.DeviceType.Name),
-                londonText(r.Date),
-                cell(r.Message),
-                cell(r.Battery),
-                cell(r.Signal),
-                r.IsConnected ? 'Yes' : 'No',
-              ],
-        ),
-      ]);
+    (c, { body, user }) => {
+      const { config } = deps(c);
+      const job = { kind: 'lastMessagesCsv', filter: body, now: config.now().toISOString(), pageSize: config.exports?.csvPage } as const;
+      return csvExportResponse(c, exports, user, job, 'TestingConfiguration', MSG.deviceExportFailed);
     },
   );
 
@@ -274,25 +227,9 @@ export function liveRoutes(api: Api, hub: Hub, ingestLimiter: Limiter) {
   api.post(
     '/ps-admin/devices/download-configurations-csv',
     { access: P.DeviceListView, bodyLimit: 'upload', json: configurationListBody, sample: { json: { serialNumbers: ['SAMPLE-SERIAL'] } } },
-    async (c, { body, user }) => {
-      const { Items } = await configurationList(deps(c).db, tenantScope(user), body, false);
-      if (!Items.length) throw badRequest(MSG.exportPayloadEmpty);
-      return csv(c, 'CurrentConfiguration', [
-        ['Serial Number', 'Device Type', 'Tracking', 'Fall Detection', 'Call 1 Type', 'Call 2 Type', withZone('Last Updated')],
-        ...Items.map((r) =>
-          r.LastUpdated === null
-            ? [cell(r.Serial), cell(r.Type.Name), 'No configuration for this device', '', '', '', '']
-            : [
-                cell(r.Serial),
-                cell(r.Type.Name),
-                trackingLabel(r.IsTracking, r.TrackingSeconds),
-                r.IsFallDetection == null ? '-' : r.IsFallDetection ? `On - ${fallPresetName(r.FallDetectionSettings, r.FirmwareVersion)}` : 'Off',
-                cell(r.Call1Type?.Name ?? '-'),
-                cell(r.Call2Type?.Name ?? '-'),
-                londonText(r.LastUpdated),
-              ],
-        ),
-      ]);
+    (c, { body, user }) => {
+      const job = { kind: 'configurationsCsv', filter: body, pageSize: deps(c).config.exports?.csvPage } as const;
+      return csvExportResponse(c, exports, user, job, 'CurrentConfiguration', MSG.deviceExportFailed);
     },
   );
 
