@@ -126,7 +126,9 @@ async function manyRows(db: DB, scope: TenantScope, where: (q: ReturnType<typeof
     ['customerTenantId', sql.ref('c.tenantId')] as const,
   ].flatMap(([name, ref]) => [sql.lit(name), ref]);
   const object = sql<unknown>`${sql.raw(isPostgres(db) ? 'json_build_object' : 'json_object')}(${sql.join(fields)})`;
-  const rows = await where(byCustomer(joined(db), scope, 'd.customerId')).select(object.as('r')).execute();
+  const rows = await where(byCustomer(joined(db), scope, 'd.customerId'))
+    .select(object.as('r'))
+    .execute();
   return rows.map(({ r }) => (typeof r === 'string' ? JSON.parse(r) : r) as DtoRow);
 }
 
