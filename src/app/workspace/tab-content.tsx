@@ -11,6 +11,7 @@ import { backTab, closeTab, navigateTab, setTabDirty, setTabTitle } from './acti
 import { RouteView } from './views';
 import { TabErrorBoundary } from './panels';
 import { dropTabState } from '../ui/data-table/use-tab-state';
+import { DialogLayerContext, dialogLayerOf } from '../ui/dialog';
 
 const hosts = new Map<string, HTMLDivElement>();
 
@@ -56,12 +57,17 @@ const TabView = memo(function TabView({ id, route, params, href, paneId, active 
     }),
     [id, paneId, route, params, active],
   );
+  // The page's dialogs open over the pane that holds the tab now (found when a dialog renders).
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new pane gives a new finder, so open dialogs follow the tab
+  const dialogLayer = useMemo(() => () => dialogLayerOf(tabHostElement(id)), [id, paneId]);
   return (
     <TabContext.Provider value={api}>
-      {/* Keyed by the record, not the list state in the query: a new sort or page keeps the page mounted. */}
-      <TabErrorBoundary key={hrefKey(href)}>
-        <RouteView route={route} href={href} />
-      </TabErrorBoundary>
+      <DialogLayerContext.Provider value={dialogLayer}>
+        {/* Keyed by the record, not the list state in the query: a new sort or page keeps the page mounted. */}
+        <TabErrorBoundary key={hrefKey(href)}>
+          <RouteView route={route} href={href} />
+        </TabErrorBoundary>
+      </DialogLayerContext.Provider>
     </TabContext.Provider>
   );
 });

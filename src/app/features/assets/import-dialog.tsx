@@ -3,7 +3,8 @@
 // what the server did: devices created, and serials already present (left as they are).
 import { useRef, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Code, Dialog, Flex, Table, Text } from '@radix-ui/themes';
+import { Button, Code, Flex, Table, Text } from '@radix-ui/themes';
+import { Dialog } from '../../ui/dialog';
 import { deviceKeys, importDevices, saveBlob } from '../../api/devices';
 import { toast } from '../../ui/toast';
 import { MSG } from '../../../shared/messages';
