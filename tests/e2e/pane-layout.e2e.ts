@@ -145,7 +145,10 @@ for (const s of SCREENS) {
 }
 
 const inside = (inner: { x: number; y: number; width: number; height: number }, outer: { x: number; y: number; width: number; height: number }) =>
-  inner.x >= outer.x - 1 && inner.y >= outer.y - 1 && inner.x + inner.width <= outer.x + outer.width + 1 && inner.y + inner.height <= outer.y + outer.height + 1;
+  inner.x >= outer.x - 1 &&
+  inner.y >= outer.y - 1 &&
+  inner.x + inner.width <= outer.x + outer.width + 1 &&
+  inner.y + inner.height <= outer.y + outer.height + 1;
 
 test('a dialog opened in the right pane opens over that pane, centred and no wider than it', async ({ page }) => {
   await signedInAs(page, 'arc-supervisor@demo.test');
@@ -267,7 +270,9 @@ test.describe('a browser in New York', () => {
     await signedInAs(page, 'admin@demo.test');
     await go(page, 'gl');
     await expect(page.getByRole('grid', { name: 'Audit entries' })).toBeVisible();
-    const answered = page.waitForResponse((r) => r.url().endsWith('/ps-admin/audit/get-list') && !!r.request().postDataJSON()?.from && !!r.request().postDataJSON()?.to);
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith('/ps-admin/audit/get-list') && !!r.request().postDataJSON()?.from && !!r.request().postDataJSON()?.to,
+    );
     await page.getByLabel('From', { exact: true }).fill(today.typed);
     await page.getByLabel('To', { exact: true }).fill(today.typed);
     const body = (await answered).request().postDataJSON();

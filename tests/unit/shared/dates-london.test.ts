@@ -1,15 +1,7 @@
 // Typed filter dates are Europe/London wall-clock time whatever the browser's zone: the instant
 // sent to the server, "today" for the future check and the last day a calendar offers.
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  isTypedFuture,
-  londonCalendarToday,
-  londonDayStartIso,
-  londonInstant,
-  londonIsoToday,
-  parseTypedDate,
-  typedIsoDay,
-} from '../../../src/shared/dates';
+import { isTypedFuture, londonCalendarToday, londonDayStartIso, londonInstant, londonIsoToday, parseTypedDate, typedIsoDay } from '../../../src/shared/dates';
 import { dateFilterErrors, type FilterDef } from '../../../src/app/ui/filter-bar';
 import { toIsoDay } from '../../../src/app/features/alarm-reports/alarm-list-model';
 import { MSG } from '../../../src/shared/messages';
