@@ -6,7 +6,7 @@
 // or critical violation, one h1) as each role that can open it.
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { dbQuery, signedInAs } from './helpers';
+import { dbQuery, signIn } from './helpers';
 import { MSG } from '../../src/shared/messages';
 
 // axe walks the whole page: on a shared machine that takes a while.
@@ -27,6 +27,12 @@ async function axeCheck(page: Page, screen: string) {
   const outside = await page.locator('h1:visible').evaluateAll((hs) => hs.filter((h) => !h.closest('[role="tabpanel"]')).length);
   expect(outside, `h1 outside the page on ${screen}`).toBe(0);
   for (const panel of await page.locator('[role="tabpanel"]:visible').all()) await expect(panel.locator('h1:visible')).toHaveCount(1);
+}
+
+/** Signed in; the sign-in's proof of work may take a while on a busy machine. */
+async function signedInAs(page: Page, email: string) {
+  await signIn(page, email);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: 60_000 });
 }
 
 async function go(page: Page, keys: string) {
@@ -239,31 +245,55 @@ function londonToday() {
   return { iso, typed: `${d}/${m}/${y}` };
 }
 
-test.describe('a browser in New York', () => {
-  test.use({ timezoneId: 'America/New_York' });
+/** The London hour now: before 11 a zone eleven hours behind is still on yesterday, from 11 one fourteen hours ahead is on tomorrow. */
+const LONDON_HOUR = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
+const OTHER_DAY_ZONE = LONDON_HOUR < 11 ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati';
 
-  test("Closed to: London's today is not a future day, and the list asks for that London day", async ({ page }) => {
+test.describe("a browser whose day is not London's", () => {
+  test.use({ timezoneId: OTHER_DAY_ZONE });
+
+  test("Closed to: London's today may be picked and is sent as that day; London's tomorrow is refused", async ({ page }) => {
     const today = londonToday();
-    // Half past midnight UTC: London's today, still yesterday evening in New York.
-    await page.clock.setFixedTime(new Date(`${today.iso}T00:30:00Z`));
+    const tomorrow = new Date(`${today.iso}T12:00:00Z`);
+    tomorrow.setUTCDate(tomorrow.getUTCDate() + 1);
+    const tomorrowIso = tomorrow.toISOString().slice(0, 10);
+    const tomorrowTyped = tomorrowIso.split('-').reverse().join('/');
+    const asked: (string | null)[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/alarm-report/get-list')) asked.push(r.postDataJSON()?.alarmClosedDateTo ?? null);
+    });
     await signedInAs(page, 'arc-supervisor@demo.test');
+    // the browser's own day differs from London's
+    expect(await page.evaluate(() => new Date().toDateString())).not.toBe(new Date(`${today.iso}T12:00:00Z`).toDateString());
     await go(page, 'gr');
     const grid = page.getByRole('grid', { name: 'Alarm reports' });
     await expect(grid.getByRole('row').nth(1)).toBeVisible();
     const closedTo = page.getByLabel('Closed to', { exact: true });
     if (!(await closedTo.isVisible())) await page.getByRole('button', { name: /Show filters/ }).click();
-    // the calendar offers London's today
+    // the calendar offers London's today and nothing after it
     await page.getByRole('button', { name: 'Choose Closed to' }).click();
     await expect(page.locator(`[data-day="${today.iso}"]`)).toBeVisible();
     await expect(page.locator(`[data-day="${today.iso}"]`)).not.toHaveAttribute('data-disabled');
+    if (await page.locator(`[data-day="${tomorrowIso}"]`).count())
+      await expect(page.locator(`[data-day="${tomorrowIso}"]`)).toHaveAttribute('data-disabled', 'true');
     await page.keyboard.press('Escape');
+    // London's tomorrow is a future day: explained beside the field, never sent
+    await closedTo.fill(tomorrowTyped);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByText(MSG.dateInFuture)).toBeVisible();
+    // London's today is not
     await closedTo.fill(today.typed);
     const sent = page.waitForRequest((r) => r.url().endsWith('/alarm-report/get-list') && (r.postDataJSON()?.alarmClosedDateTo ?? null) !== null);
     await page.getByRole('button', { name: 'Apply' }).click();
     expect((await sent).postDataJSON().alarmClosedDateTo).toBe(today.iso);
     await expect(page.getByText(MSG.dateInFuture)).toHaveCount(0);
     await expect(page).toHaveURL(/f\.dateTo=/);
+    expect(asked).not.toContain(tomorrowIso);
   });
+});
+
+test.describe('a browser in New York', () => {
+  test.use({ timezoneId: 'America/New_York' });
 
   test('Audit Trail From / To: typed DD/MM/YYYY days are London days', async ({ page }) => {
     const today = londonToday();

@@ -63,7 +63,7 @@ function DeviceView({ device }: { device: DeviceDto }) {
           <Badge size="2" color="gray">
             {device.type.name}
           </Badge>
-          <Badge size="2" color={device.status.value === STATUS.Allocated ? 'green' : 'blue'}>
+          <Badge size="2" color={device.status.value === STATUS.Allocated ? 'green' : 'blue'} highContrast>
             {statusLabel(device.status.name)}
           </Badge>
         </Flex>
