@@ -35,7 +35,8 @@ export function TabSlot({ tabId, selected, labelledBy, id }: { tabId: string; se
     const el = tabHostElement(tabId);
     if (slot && el.parentElement !== slot) slot.appendChild(el);
   }, [tabId]);
-  return <div ref={ref} role="tabpanel" id={id} aria-labelledby={labelledBy} hidden={!selected} className="ws-tabpanel" />;
+  // In the Tab order (WAI-ARIA tabs): a page without a focusable element can still be reached and scrolled by keyboard.
+  return <div ref={ref} role="tabpanel" id={id} aria-labelledby={labelledBy} hidden={!selected} className="ws-tabpanel" tabIndex={0} />;
 }
 
 type TabViewProps = { id: string; route: Tab['route']; params: Tab['params']; href: string; paneId: string; active: boolean };
