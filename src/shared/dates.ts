@@ -1,6 +1,6 @@
 // The one definition of how dates read and are typed (spec documents 1 §5, 3 §5): DD/MM/YYYY and
 // DD/MM/YYYY HH:mm, 24-hour, whatever the browser's locale; the product's time zone.
-import { format, isValid, parse, parseISO } from 'date-fns';
+import { format, isValid, parseISO } from 'date-fns';
 import { TZDate } from '@date-fns/tz';
 
 /** date-fns patterns of the typed and shown values. */
@@ -12,20 +12,83 @@ export const DATE_TIME_PLACEHOLDER = 'DD/MM/YYYY HH:mm';
 /** The time zone dates are shown in. */
 export const TIME_ZONE = 'Europe/London';
 
-/** A typed date (or date-time), strictly in the format, or null. '1/2/2026' and '01/02/26' are accepted as 01/02/2026. */
-export function parseTypedDate(text: string, withTime: boolean): Date | null {
+type Wall = { y: number; mo: number; d: number; h: number; mi: number };
+
+/** The wall-clock fields of a typed date (or date-time), strictly in the format, checked without any time zone; or null. */
+function typedWall(text: string, withTime: boolean): Wall | null {
   const t = text.trim().replace(/\s+/g, ' ');
   const m = withTime ? /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4}) (\d{1,2}):(\d{2})$/.exec(t) : /^(\d{1,2})\/(\d{1,2})\/(\d{2}|\d{4})$/.exec(t);
   if (!m) return null;
   const [, d, mo, y, h = '0', mi = '0'] = m;
-  const year = y!.length === 2 ? 2000 + Number(y) : Number(y);
-  const canonical = `${d!.padStart(2, '0')}/${mo!.padStart(2, '0')}/${year} ${h.padStart(2, '0')}:${mi.padStart(2, '0')}`;
-  const date = parse(canonical, `${DATE_FORMAT} HH:mm`, new Date(2000, 0, 1));
-  return isValid(date) && format(date, `${DATE_FORMAT} HH:mm`) === canonical ? date : null;
+  const w = { y: y!.length === 2 ? 2000 + Number(y) : Number(y), mo: Number(mo), d: Number(d), h: Number(h), mi: Number(mi) };
+  if (w.h > 23 || w.mi > 59) return null;
+  const check = new Date(Date.UTC(w.y, w.mo - 1, w.d));
+  return check.getUTCFullYear() === w.y && check.getUTCMonth() === w.mo - 1 && check.getUTCDate() === w.d ? w : null;
+}
+
+/**
+ * A typed date (or date-time), strictly in the format, as a Date of the browser's calendar (what a
+ * calendar widget shows as that day), or null. '1/2/2026' and '01/02/26' are accepted as 01/02/2026.
+ * What it means as an instant is londonInstant's answer, never this Date's.
+ */
+export function parseTypedDate(text: string, withTime: boolean): Date | null {
+  const w = typedWall(text, withTime);
+  return w ? new Date(w.y, w.mo - 1, w.d, w.h, w.mi) : null;
 }
 
 export function formatTypedDate(date: Date, withTime: boolean): string {
   return format(date, withTime ? DATE_TIME_FORMAT : DATE_FORMAT);
+}
+
+/** The instant a Europe/London wall-clock time names (month 1-12; days and months past their end roll over). */
+export function londonWallInstant(y: number, month: number, d: number, h = 0, mi = 0): Date {
+  return new Date(new TZDate(y, month - 1, d, h, mi, TIME_ZONE).getTime());
+}
+
+/**
+ * A typed date (or date-time) read as Europe/London wall-clock time, whatever the browser's zone:
+ * the instant it names ('26/11/2026' is the start of that London day), or null when not in the format.
+ */
+export function londonInstant(text: string, withTime: boolean): Date | null {
+  const w = typedWall(text, withTime);
+  return w ? londonWallInstant(w.y, w.mo, w.d, w.h, w.mi) : null;
+}
+
+/** A typed date as the calendar day it names, 'yyyy-MM-dd' (what day filters send), or null. */
+export function typedIsoDay(text: string): string | null {
+  const w = typedWall(text, false);
+  return w ? `${w.y}-${String(w.mo).padStart(2, '0')}-${String(w.d).padStart(2, '0')}` : null;
+}
+
+/** The start of a London calendar day ('yyyy-MM-dd', plus some days) as an ISO instant, or null. */
+export function londonDayStartIso(isoDay: string, plusDays = 0): string | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(isoDay.trim());
+  if (!m) return null;
+  return londonWallInstant(Number(m[1]), Number(m[2]), Number(m[3]) + plusDays).toISOString();
+}
+
+/** Today in London, 'yyyy-MM-dd' (a typed day after it is in the future). */
+export function londonIsoToday(now: Date = new Date()): string {
+  return format(new TZDate(now.getTime(), TIME_ZONE), 'yyyy-MM-dd');
+}
+
+/** Today in London as a Date of the browser's calendar, at its midnight (the last day a calendar offers). */
+export function londonCalendarToday(now: Date = new Date()): Date {
+  const t = new TZDate(now.getTime(), TIME_ZONE);
+  return new Date(t.getFullYear(), t.getMonth(), t.getDate());
+}
+
+/**
+ * Whether a typed date (or date-time) lies in the future, read in London: a day after London's
+ * today, a date-time after now. Unreadable values are not future (their format is the problem).
+ */
+export function isTypedFuture(text: string, withTime: boolean, now: Date = new Date()): boolean {
+  if (withTime) {
+    const at = londonInstant(text, true);
+    return !!at && at.getTime() > now.getTime();
+  }
+  const day = typedIsoDay(text);
+  return !!day && day > londonIsoToday(now);
 }
 
 const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;

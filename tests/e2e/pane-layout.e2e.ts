@@ -1,10 +1,13 @@
 // The workspace side by side, in Chromium against the real server: pages lay out by their pane's
 // width (a ~460 px report pane beside the list stacks its details above the map, a narrow list pane
 // folds its filters), a list tab keeps filters, sort and page in its link across a reload and Back,
-// and every main screen passes axe (no serious or critical violation, one h1) as each role.
-import { test, expect, type Page } from '@playwright/test';
+// a dialog opens over the pane it belongs to, lists in the narrowest panes never scroll sideways,
+// typed filter dates are London days in a browser elsewhere, and every screen passes axe (no serious
+// or critical violation, one h1) as each role that can open it.
+import { test, expect, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { signedInAs } from './helpers';
+import { dbQuery, signIn } from './helpers';
+import { MSG } from '../../src/shared/messages';
 
 // axe walks the whole page: on a shared machine that takes a while.
 test.describe.configure({ timeout: 240_000 });
@@ -24,6 +27,12 @@ async function axeCheck(page: Page, screen: string) {
   const outside = await page.locator('h1:visible').evaluateAll((hs) => hs.filter((h) => !h.closest('[role="tabpanel"]')).length);
   expect(outside, `h1 outside the page on ${screen}`).toBe(0);
   for (const panel of await page.locator('[role="tabpanel"]:visible').all()) await expect(panel.locator('h1:visible')).toHaveCount(1);
+}
+
+/** Signed in; the sign-in's proof of work may take a while on a busy machine. */
+async function signedInAs(page: Page, email: string) {
+  await signIn(page, email);
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: 60_000 });
 }
 
 async function go(page: Page, keys: string) {
@@ -120,10 +129,13 @@ test('a ~460 px report pane beside the list: details stack above the map, nothin
   await page.screenshot({ path: '.tmp/e2e-results/panes-three-1440x900.png' });
 });
 
+// g p own profile, g s provider settings, g l audit trail
 const SCREENS: { role: string; email: string; keys: string[] }[] = [
-  { role: 'administrator', email: 'admin@demo.test', keys: ['ga', 'gc', 'gu', 'gb'] },
-  { role: 'ARC supervisor', email: 'arc-supervisor@demo.test', keys: ['gr'] },
-  { role: 'ARC controller', email: 'arc-controller@demo.test', keys: ['gr'] },
+  { role: 'administrator', email: 'admin@demo.test', keys: ['ga', 'gc', 'gu', 'gb', 'gp', 'gs', 'gl'] },
+  { role: 'read-only administrator', email: 'admin-readonly@demo.test', keys: ['gp', 'gs', 'gl'] },
+  { role: 'ARC manager', email: 'arc-manager@demo.test', keys: ['gu', 'gp'] },
+  { role: 'ARC supervisor', email: 'arc-supervisor@demo.test', keys: ['gr', 'gp'] },
+  { role: 'ARC controller', email: 'arc-controller@demo.test', keys: ['gr', 'gp'] },
 ];
 
 for (const s of SCREENS) {
@@ -137,3 +149,284 @@ for (const s of SCREENS) {
     }
   });
 }
+
+const inside = (inner: { x: number; y: number; width: number; height: number }, outer: { x: number; y: number; width: number; height: number }) =>
+  inner.x >= outer.x - 1 &&
+  inner.y >= outer.y - 1 &&
+  inner.x + inner.width <= outer.x + outer.width + 1 &&
+  inner.y + inner.height <= outer.y + outer.height + 1;
+
+test('a dialog opened in the right pane opens over that pane, centred and no wider than it', async ({ page }) => {
+  await signedInAs(page, 'arc-supervisor@demo.test');
+  await go(page, 'gr');
+  const grid = page.getByRole('grid', { name: 'Alarm reports' });
+  await expect(grid.getByRole('row').nth(1)).toBeVisible();
+  await grid.focus();
+  await page.keyboard.press('ControlOrMeta+Enter');
+  await expect(page.locator('[data-pane-id]')).toHaveCount(2);
+  const left = page.locator('[data-pane-id]').nth(0);
+  const right = page.locator('[data-pane-id]').nth(1);
+  await expect(right.getByRole('heading', { level: 1 })).toBeVisible();
+
+  await right.getByRole('button', { name: 'Add Note' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Add alarm report note' });
+  await expect(dialog).toBeVisible();
+  // the dialog is part of the right pane, lies within it and is centred over it
+  await expect(right.getByRole('dialog', { name: 'Add alarm report note' })).toBeVisible();
+  const paneBox = (await right.boundingBox())!;
+  const box = (await dialog.boundingBox())!;
+  expect(inside(box, paneBox), `dialog ${JSON.stringify(box)} inside the right pane ${JSON.stringify(paneBox)}`).toBe(true);
+  expect(Math.abs(box.x + box.width / 2 - (paneBox.x + paneBox.width / 2))).toBeLessThan(4);
+  // the left pane is not under the dialog's backdrop: its list is still in sight
+  const leftBox = (await left.boundingBox())!;
+  const overlay = right.locator('.rt-BaseDialogOverlay');
+  const overlayBox = (await overlay.boundingBox())!;
+  expect(overlayBox.x).toBeGreaterThanOrEqual(leftBox.x + leftBox.width - 1);
+  await page.screenshot({ path: '.tmp/e2e-results/pane-dialog-right-1440.png' });
+  // Ctrl+Enter adds the note from the dialog; the dialog closes and the report shows it
+  const text = `Pane dialog note ${Date.now()}`;
+  await dialog.getByLabel(/Note text/).fill(text);
+  await dialog.getByRole('button', { name: 'Add', exact: true }).click();
+  await expect(dialog).toBeHidden();
+  await expect(right.getByText(text).first()).toBeVisible();
+});
+
+async function expectNoSidewaysScroll(scope: Locator, what: string) {
+  const grid = scope.locator('[role="grid"]:visible').first();
+  await expect(grid).toBeVisible();
+  await expect(grid.getByRole('row').nth(1)).toBeVisible();
+  const m = await grid.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth, cols: el.querySelectorAll('[role="columnheader"]').length }));
+  expect(m.sw, `${what}: the list scrolls sideways (${m.sw} > ${m.cw})`).toBeLessThanOrEqual(m.cw);
+  expect(m.cols, `${what}: at least one column`).toBeGreaterThan(0);
+  const panel = scope.locator('[role="tabpanel"]:visible');
+  const p = await panel.evaluate((el) => ({ sw: el.scrollWidth, cw: el.clientWidth }));
+  expect(p.sw, `${what}: the page scrolls sideways (${p.sw} > ${p.cw})`).toBeLessThanOrEqual(p.cw + 1);
+}
+
+test('three panes across 1024 px: no list scrolls sideways; the lists keep their leading columns', async ({ page }) => {
+  await page.setViewportSize({ width: 1024, height: 768 });
+  await signedInAs(page, 'admin@demo.test');
+  await go(page, 'ga');
+  await page.keyboard.press('Alt+\\');
+  await expect(page.locator('[data-pane-id]')).toHaveCount(2);
+  await go(page, 'gc');
+  await page.keyboard.press('Alt+\\');
+  await expect(page.locator('[data-pane-id]')).toHaveCount(3);
+  await go(page, 'gu');
+  const panes = page.locator('[data-pane-id]');
+  // even thirds: the first pane gives up what the split left it
+  await panes.nth(0).getByRole('heading', { level: 1 }).click();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Alt+,');
+  for (let i = 0; i < 3; i++) {
+    const w = (await panes.nth(i).boundingBox())!.width;
+    expect(w, `pane ${i + 1} width`).toBeGreaterThan(280);
+    expect(w).toBeLessThan(345);
+  }
+  await expectNoSidewaysScroll(panes.nth(0), 'assets');
+  await expect(panes.nth(0).getByRole('columnheader', { name: /Serial Number/ })).toBeVisible();
+  await expectNoSidewaysScroll(panes.nth(1), 'customers');
+  await expect(panes.nth(1).getByRole('columnheader', { name: /Name/ }).first()).toBeVisible();
+  await expectNoSidewaysScroll(panes.nth(2), 'persons');
+  await page.screenshot({ path: '.tmp/e2e-results/pane-three-lists-1024.png' });
+  // the audit trail and the alarm list in the third pane
+  await panes.nth(2).getByRole('heading', { level: 1 }).click();
+  await go(page, 'gl');
+  await expectNoSidewaysScroll(panes.nth(2), 'audit trail');
+  await go(page, 'gr');
+  await expectNoSidewaysScroll(panes.nth(2), 'alarm reports');
+  await expect(panes.nth(2).getByRole('columnheader', { name: /Date \/ Time/ })).toBeVisible();
+  await page.screenshot({ path: '.tmp/e2e-results/pane-three-alarms-1024.png' });
+});
+
+/** dd/MM/yyyy and yyyy-MM-dd of today in London. */
+function londonToday() {
+  const iso = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date());
+  const [y, m, d] = iso.split('-');
+  return { iso, typed: `${d}/${m}/${y}` };
+}
+
+/** The London hour now: before 11 a zone eleven hours behind is still on yesterday, from 11 one fourteen hours ahead is on tomorrow. */
+const LONDON_HOUR = Number(new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', hourCycle: 'h23' }).format(new Date()));
+const OTHER_DAY_ZONE = LONDON_HOUR < 11 ? 'Pacific/Pago_Pago' : 'Pacific/Kiritimati';
+
+test.describe("a browser whose day is not London's", () => {
+  test.use({ timezoneId: OTHER_DAY_ZONE });
+
+  test("Closed to: London's today may be picked and is sent as that day; London's tomorrow is refused", async ({ page }) => {
+    const today = londonToday();
+    const tomorrow = new Date(`${today.iso}T12:00:00Z`);
+    tomorrow.setUTCDate(tomorrow.getUTCDate() + 1);
+    const tomorrowIso = tomorrow.toISOString().slice(0, 10);
+    const tomorrowTyped = tomorrowIso.split('-').reverse().join('/');
+    const asked: (string | null)[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/alarm-report/get-list')) asked.push(r.postDataJSON()?.alarmClosedDateTo ?? null);
+    });
+    await signedInAs(page, 'arc-supervisor@demo.test');
+    // the browser's own day differs from London's
+    expect(await page.evaluate(() => new Date().toDateString())).not.toBe(new Date(`${today.iso}T12:00:00Z`).toDateString());
+    await go(page, 'gr');
+    const grid = page.getByRole('grid', { name: 'Alarm reports' });
+    await expect(grid.getByRole('row').nth(1)).toBeVisible();
+    const closedTo = page.getByLabel('Closed to', { exact: true });
+    if (!(await closedTo.isVisible())) await page.getByRole('button', { name: /Show filters/ }).click();
+    // the calendar offers London's today and nothing after it
+    await page.getByRole('button', { name: 'Choose Closed to' }).click();
+    await expect(page.locator(`[data-day="${today.iso}"]`)).toBeVisible();
+    await expect(page.locator(`[data-day="${today.iso}"]`)).not.toHaveAttribute('data-disabled');
+    if (await page.locator(`[data-day="${tomorrowIso}"]`).count())
+      await expect(page.locator(`[data-day="${tomorrowIso}"]`)).toHaveAttribute('data-disabled', 'true');
+    await page.keyboard.press('Escape');
+    // London's tomorrow is a future day: explained beside the field, never sent
+    await closedTo.fill(tomorrowTyped);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await expect(page.getByText(MSG.dateInFuture)).toBeVisible();
+    // London's today is not
+    await closedTo.fill(today.typed);
+    const sent = page.waitForRequest((r) => r.url().endsWith('/alarm-report/get-list') && (r.postDataJSON()?.alarmClosedDateTo ?? null) !== null);
+    await page.getByRole('button', { name: 'Apply' }).click();
+    expect((await sent).postDataJSON().alarmClosedDateTo).toBe(today.iso);
+    await expect(page.getByText(MSG.dateInFuture)).toHaveCount(0);
+    await expect(page).toHaveURL(/f\.dateTo=/);
+    expect(asked).not.toContain(tomorrowIso);
+  });
+});
+
+test.describe('a browser in New York', () => {
+  test.use({ timezoneId: 'America/New_York' });
+
+  test('Audit Trail From / To: typed DD/MM/YYYY days are London days', async ({ page }) => {
+    const today = londonToday();
+    await signedInAs(page, 'admin@demo.test');
+    await page.goto('/audit-trail');
+    await expect(page.getByRole('grid', { name: 'Audit entries' })).toBeVisible();
+    const answered = page.waitForResponse(
+      (r) => r.url().endsWith('/ps-admin/audit/get-list') && !!r.request().postDataJSON()?.from && !!r.request().postDataJSON()?.to,
+    );
+    await page.getByLabel('From', { exact: true }).fill(today.typed);
+    await page.getByLabel('To', { exact: true }).fill(today.typed);
+    const body = (await answered).request().postDataJSON();
+    // the London day's midnight to the next (GMT in winter, BST in summer), not New York's
+    expect(body.from).toBe(londonMidnight(today.iso));
+    expect(new Date(body.to).getTime() - new Date(body.from).getTime()).toBeGreaterThanOrEqual(23 * 3600_000);
+    expect(new Date(body.to).getTime() - new Date(body.from).getTime()).toBeLessThanOrEqual(25 * 3600_000);
+    expect(londonDayOf(body.to)).not.toBe(today.iso);
+    // every entry shown is of that day, in London time
+    const grid = page.getByRole('grid', { name: 'Audit entries' });
+    await expect(grid).not.toHaveAttribute('aria-busy', 'true');
+    for (const row of await grid.locator('[role="row"][aria-rowindex]:not([aria-rowindex="1"])').all()) await expect(row).toContainText(today.typed);
+  });
+});
+
+/** The ISO instant of a London day's midnight. */
+function londonMidnight(isoDay: string) {
+  for (const offset of [0, 1]) {
+    const t = new Date(`${isoDay}T00:00:00Z`).getTime() - offset * 3600_000;
+    const hm = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(t);
+    if (hm === '00:00' && londonDayOf(new Date(t).toISOString()) === isoDay) return new Date(t).toISOString();
+  }
+  throw new Error(`no London midnight for ${isoDay}`);
+}
+function londonDayOf(iso: string) {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).format(new Date(iso));
+}
+
+// The record screens, by link: a device, a customer's account, its edit form, subscriptions and settings.
+const RECORD_SCREENS: { role: string; email: string; edit: boolean }[] = [
+  { role: 'administrator', email: 'admin@demo.test', edit: true },
+  { role: 'read-only administrator', email: 'admin-readonly@demo.test', edit: false },
+];
+
+for (const s of RECORD_SCREENS) {
+  test(`axe: 0 serious or critical violations and one h1 on the device and customer screens as ${s.role}`, async ({ page }) => {
+    const device = dbQuery<{ id: string }>('select id from devices order by serialNumber limit 1')[0]!;
+    const customer = dbQuery<{ id: string }>('select id from customers order by name limit 1')[0]!;
+    const links = [
+      `/asset-management/${device.id}`,
+      `/customers/${customer.id}/account`,
+      ...(s.edit ? [`/customers/${customer.id}/account/edit`] : []),
+      `/customers/${customer.id}/subscriptions`,
+      `/customers/${customer.id}/settings`,
+    ];
+    await signedInAs(page, s.email);
+    for (const link of links) {
+      await page.goto(link);
+      await expect(page.locator('[role="tabpanel"]:visible h1')).toBeVisible();
+      await expect(page.locator('[role="tabpanel"]:visible [aria-busy="true"]')).toHaveCount(0);
+      await axeCheck(page, `${link} as ${s.role}`);
+    }
+  });
+}
+
+/** Shows `keys` in the focused pane and waits for its page. */
+async function show(page: Page, pane: Locator, keys: string) {
+  await go(page, keys);
+  await expect(pane.locator('[role="tabpanel"]:visible h1:visible')).toBeVisible();
+  await expect(pane.locator('[role="tabpanel"]:visible [aria-busy="true"]')).toHaveCount(0);
+}
+
+test('screenshots: every main screen in three panes across 1440 px and two across 1024 px', async ({ page }) => {
+  await signedInAs(page, 'admin@demo.test');
+  const panes = page.locator('[data-pane-id]');
+  const shot = (name: string) => page.screenshot({ path: `.tmp/e2e-results/pane-${name}.png` });
+  await show(page, panes.nth(0), 'ga');
+  await page.keyboard.press('Alt+\\');
+  await show(page, panes.nth(1), 'gc');
+  await page.keyboard.press('Alt+\\');
+  await show(page, panes.nth(2), 'gr');
+  await panes.nth(0).getByRole('heading', { level: 1 }).click();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('Alt+,');
+  await shot('1440-three-lists');
+  // a record in each pane: a device, a customer, an alarm report
+  for (const i of [0, 1, 2]) {
+    const grid = panes.nth(i).locator('[role="grid"]:visible').first();
+    await expect(grid.getByRole('row').nth(1)).toBeVisible();
+    await grid.focus();
+    await page.keyboard.press('Enter');
+    await expect(panes.nth(i).locator('[role="tabpanel"]:visible h1:visible')).toBeVisible();
+  }
+  await expect(panes.nth(0).locator('[role="tabpanel"]:visible [aria-busy="true"]')).toHaveCount(0);
+  await shot('1440-three-records');
+  // the customer's tabs in the middle pane
+  await panes.nth(1).locator('[role="tabpanel"]:visible h1:visible').click();
+  for (const [keys, name] of [
+    ['cs', 'subscriptions'],
+    ['cd', 'customer-devices'],
+    ['cy', 'customer-settings'],
+    ['ce', 'customer-edit'],
+  ] as const) {
+    await show(page, panes.nth(1), keys);
+    await shot(`1440-three-${name}`);
+  }
+  // the rest in the third pane
+  await panes.nth(2).locator('[role="tabpanel"]:visible h1:visible').click();
+  for (const [keys, name] of [
+    ['gu', 'users'],
+    ['gb', 'bulk-update'],
+    ['gp', 'profile'],
+    ['gs', 'provider-settings'],
+    ['gl', 'audit'],
+  ] as const) {
+    await show(page, panes.nth(2), keys);
+    await shot(`1440-three-${name}`);
+  }
+
+  // two panes across 1024: close the third pane's tabs
+  await page.setViewportSize({ width: 1024, height: 768 });
+  while ((await panes.count()) > 2) {
+    await panes.nth(2).locator('[role="tabpanel"]:visible h1:visible').click();
+    await page.keyboard.press('Alt+w');
+  }
+  await expect(panes).toHaveCount(2);
+  await shot('1024-two-records');
+  await panes.nth(0).locator('[role="tabpanel"]:visible h1:visible').click();
+  for (const [keys, name] of [
+    ['ga', 'assets'],
+    ['gr', 'alarm-reports'],
+    ['gu', 'users'],
+    ['gl', 'audit'],
+  ] as const) {
+    await show(page, panes.nth(0), keys);
+    await shot(`1024-two-${name}`);
+  }
+});

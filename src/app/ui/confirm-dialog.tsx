@@ -1,8 +1,10 @@
 // Imperative confirmation: `await confirm({ message })` resolves true (confirmed) or false
 // (cancelled, Escape). <ConfirmHost /> is mounted once by the app and shows one request at a
 // time; later requests wait their turn. Focus starts on Cancel, so a stray Enter never confirms.
+// A request made from a page in a pane (focus is in it) opens over that pane (ui/dialog.tsx).
 import { useSyncExternalStore } from 'react';
-import { AlertDialog, Button, Flex, VisuallyHidden } from '@radix-ui/themes';
+import { Button, Flex, VisuallyHidden } from '@radix-ui/themes';
+import { AlertDialog, dialogLayerOf } from './dialog';
 import { MSG } from '../../shared/messages';
 
 export type ConfirmOptions = {
@@ -14,7 +16,7 @@ export type ConfirmOptions = {
   danger?: boolean;
 };
 
-type Request = ConfirmOptions & { id: number; resolve: (ok: boolean) => void };
+type Request = ConfirmOptions & { id: number; resolve: (ok: boolean) => void; layer: HTMLElement | null };
 
 let queue: Request[] = [];
 let seq = 0;
@@ -36,7 +38,8 @@ export function confirm(options: ConfirmOptions): Promise<boolean> {
     }
   }
   return new Promise<boolean>((resolve) => {
-    queue = [...queue, { ...options, id: ++seq, resolve }];
+    const layer = typeof document === 'undefined' ? null : dialogLayerOf(document.activeElement);
+    queue = [...queue, { ...options, id: ++seq, resolve, layer }];
     emit();
   });
 }
@@ -72,7 +75,7 @@ export function ConfirmHost() {
   return (
     <AlertDialog.Root open={!!current} onOpenChange={(open) => !open && current && settle(current.id, false)}>
       {current && (
-        <AlertDialog.Content maxWidth="32rem">
+        <AlertDialog.Content maxWidth="32rem" container={current.layer?.isConnected ? current.layer : undefined}>
           {current.title ? (
             <AlertDialog.Title>{current.title}</AlertDialog.Title>
           ) : (

@@ -1,13 +1,14 @@
 // A date (or date-time) box that reads and accepts DD/MM/YYYY (HH:mm, 24-hour) whatever the
 // browser's locale (src/shared/dates.ts), with a keyboard-operable calendar (react-day-picker) in a
 // popover: the calendar button opens it with focus on the chosen day, arrows move, Enter picks,
-// Escape closes and gives focus back to the box. Future days are disabled unless allowed.
+// Escape closes and gives focus back to the box. Future days are disabled unless allowed; the
+// value is Europe/London wall-clock time, so the last day offered is London's today.
 import { useEffect, useRef, useState } from 'react';
 import { DayPicker, type Matcher } from 'react-day-picker';
 import { enGB } from 'react-day-picker/locale';
 import { endOfDay, startOfDay } from 'date-fns';
 import 'react-day-picker/style.css';
-import { DATE_PLACEHOLDER, DATE_TIME_PLACEHOLDER, formatTypedDate, parseTypedDate } from '../../shared/dates';
+import { DATE_PLACEHOLDER, DATE_TIME_PLACEHOLDER, formatTypedDate, londonCalendarToday, parseTypedDate } from '../../shared/dates';
 
 export type DateFieldProps = {
   id: string;
@@ -26,7 +27,7 @@ export function DateField({ id, label, value, onChange, withTime = false, allowF
   const [open, setOpen] = useState(false);
   const boxRef = useRef<HTMLInputElement>(null);
   const popRef = useRef<HTMLDivElement>(null);
-  const last = max ?? (allowFuture ? undefined : endOfDay(new Date()));
+  const last = max ?? (allowFuture ? undefined : endOfDay(londonCalendarToday()));
   const disabled: Matcher[] = [];
   if (last) disabled.push({ after: last });
   if (min) disabled.push({ before: startOfDay(min) });
@@ -107,6 +108,7 @@ export function DateField({ id, label, value, onChange, withTime = false, allowF
             autoFocus
             locale={enGB}
             weekStartsOn={1}
+            today={londonCalendarToday()}
             selected={selected}
             defaultMonth={selected ?? last ?? new Date()}
             disabled={disabled}

@@ -4,8 +4,7 @@
 // reach it. In the workspace the pane is the screen: the fold is a container query on the pane
 // (list-widgets.css), so a narrow pane folds its filters whatever the window's width.
 import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
-import { endOfDay } from 'date-fns';
-import { parseTypedDate } from '../../shared/dates';
+import { isTypedFuture, londonInstant } from '../../shared/dates';
 import { DateField } from './date-field';
 import { MSG } from '../../shared/messages';
 import { MAX_SEARCH_LENGTH } from '../../shared/schemas/common';
@@ -36,7 +35,8 @@ export { DATE_FORMAT, DATE_TIME_FORMAT } from '../../shared/dates';
 /**
  * What is wrong with the date filters of a draft, by filter id (empty when nothing): a value not in
  * DD/MM/YYYY (HH:mm), a future date where the filter refuses them (the server's message), and a
- * 'from' after its 'to' (`notAfter`).
+ * 'from' after its 'to' (`notAfter`). Typed values are Europe/London wall-clock time, whatever the
+ * browser's zone: 'today' is London's today.
  */
 export function dateFilterErrors(defs: FilterDef[], values: FilterValues, now = new Date()): Record<string, string> {
   const errors: Record<string, string> = {};
@@ -46,9 +46,9 @@ export function dateFilterErrors(defs: FilterDef[], values: FilterValues, now = 
     const raw = values[def.id];
     if (typeof raw !== 'string' || !raw.trim()) continue;
     const withTime = def.type === 'date-time';
-    const d = parseTypedDate(raw, withTime);
+    const d = londonInstant(raw, withTime);
     if (!d) errors[def.id] = withTime ? MSG.dateTimeFormatHint : MSG.dateFormatHint;
-    else if (!def.allowFuture && d > (withTime ? now : endOfDay(now))) errors[def.id] = MSG.dateInFuture;
+    else if (!def.allowFuture && isTypedFuture(raw, withTime, now)) errors[def.id] = MSG.dateInFuture;
     else dates.set(def.id, d);
   }
   for (const def of defs) {

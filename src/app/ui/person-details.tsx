@@ -4,7 +4,8 @@
 // Shared by the persons area (read view of /persons/edit/{id}) and the alarm report's 'Full Profile'.
 import type { ReactNode } from 'react';
 import { differenceInYears, format, isValid, parseISO } from 'date-fns';
-import { Button, Dialog, Flex, Heading } from '@radix-ui/themes';
+import { Button, Flex, Heading } from '@radix-ui/themes';
+import { Dialog } from './dialog';
 import { DialogCloseButton } from '../shell/dialog-close-button';
 import type { PersonRecord as Person } from '../../shared/schemas/persons';
 import './person-details.css';

@@ -32,7 +32,8 @@ export function PaneView({ pane, index, focused, paneCount }: { pane: Pane; inde
   return (
     <section ref={ref} id={paneDomId(pane.id)} className="ws-pane" data-pane-id={pane.id} data-focused={focused || undefined} aria-label={name} tabIndex={-1}>
       {pane.tabs.length > 0 && <TabStrip pane={pane} label={`${name} tabs`} />}
-      <div className="ws-pane-body">
+      {/* Also the pane's dialog layer: the dialogs of its pages open over it (ui/dialog.tsx). */}
+      <div className="ws-pane-body" data-dialog-layer="">
         {pane.tabs.map((t) => (
           <TabSlot key={t.id} tabId={t.id} id={panelDomId(t.id)} labelledBy={tabDomId(t.id)} selected={t.id === pane.activeTabId} />
         ))}

@@ -11,6 +11,7 @@ import { backTab, closeTab, navigateTab, setTabDirty, setTabTitle } from './acti
 import { RouteView } from './views';
 import { TabErrorBoundary } from './panels';
 import { dropTabState } from '../ui/data-table/use-tab-state';
+import { DialogLayerContext, dialogLayerOf } from '../ui/dialog';
 
 const hosts = new Map<string, HTMLDivElement>();
 
@@ -34,7 +35,8 @@ export function TabSlot({ tabId, selected, labelledBy, id }: { tabId: string; se
     const el = tabHostElement(tabId);
     if (slot && el.parentElement !== slot) slot.appendChild(el);
   }, [tabId]);
-  return <div ref={ref} role="tabpanel" id={id} aria-labelledby={labelledBy} hidden={!selected} className="ws-tabpanel" />;
+  // In the Tab order (WAI-ARIA tabs): a page without a focusable element can still be reached and scrolled by keyboard.
+  return <div ref={ref} role="tabpanel" id={id} aria-labelledby={labelledBy} hidden={!selected} className="ws-tabpanel" tabIndex={0} />;
 }
 
 type TabViewProps = { id: string; route: Tab['route']; params: Tab['params']; href: string; paneId: string; active: boolean };
@@ -56,12 +58,17 @@ const TabView = memo(function TabView({ id, route, params, href, paneId, active 
     }),
     [id, paneId, route, params, active],
   );
+  // The page's dialogs open over the pane that holds the tab now (found when a dialog renders).
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- a new pane gives a new finder, so open dialogs follow the tab
+  const dialogLayer = useMemo(() => () => dialogLayerOf(tabHostElement(id)), [id, paneId]);
   return (
     <TabContext.Provider value={api}>
-      {/* Keyed by the record, not the list state in the query: a new sort or page keeps the page mounted. */}
-      <TabErrorBoundary key={hrefKey(href)}>
-        <RouteView route={route} href={href} />
-      </TabErrorBoundary>
+      <DialogLayerContext.Provider value={dialogLayer}>
+        {/* Keyed by the record, not the list state in the query: a new sort or page keeps the page mounted. */}
+        <TabErrorBoundary key={hrefKey(href)}>
+          <RouteView route={route} href={href} />
+        </TabErrorBoundary>
+      </DialogLayerContext.Provider>
     </TabContext.Provider>
   );
 });

@@ -15,7 +15,8 @@ import { errorMessage } from '../../api/query-client';
 import { auditListQuery, exportAuditList } from '../../api/admin';
 import { ExportProgressBar, useExportJob } from '../../ui/export-progress';
 import { format } from 'date-fns';
-import { formatShown } from '../../../shared/dates';
+import { formatShown, londonDayStartIso, typedIsoDay } from '../../../shared/dates';
+import { DateField } from '../../ui/date-field';
 import { MSG, PAGE_TITLES } from '../../../shared/messages';
 import { EXPORT_LABEL } from '../../../shared/export-format';
 import { AUDIT_PAGE_SIZES, describeAuditDetails, type AuditEntryDto, type AuditListRequest } from '../../../shared/schemas/admin';
@@ -27,12 +28,10 @@ const INITIAL: ListState = { page: 1, pageSize: 50, filters: { actor: '', entity
 const ANY = 'any';
 const formatAt = (iso: string) => formatShown(iso);
 
-/** A date input's day (local) as the instant it starts; `to` is inclusive, so it ends a day later. */
-const dayStart = (day: string, plusDays = 0) => {
-  if (!day) return null;
-  const d = new Date(`${day}T00:00:00`);
-  d.setDate(d.getDate() + plusDays);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+/** A typed day (DD/MM/YYYY) as the instant its London day starts; `to` is inclusive, so it ends a day later. */
+const dayStart = (typed: string, plusDays = 0) => {
+  const day = typedIsoDay(typed);
+  return day ? londonDayStartIso(day, plusDays) : null;
 };
 
 const columns: DataTableColumn<AuditEntryDto>[] = [
@@ -114,6 +113,15 @@ export function AuditTrailPage() {
     </label>
   );
 
+  const dateInput = (k: 'from' | 'to', label: string) => (
+    <div style={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
+      <Text as="label" size="1" htmlFor={`${tab.tabId}-audit-${k}`}>
+        {label}
+      </Text>
+      <DateField id={`${tab.tabId}-audit-${k}`} label={label} value={draft[k]} onChange={set(k)} />
+    </div>
+  );
+
   return (
     <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
       <Flex align="center" gap="3" wrap="wrap">
@@ -142,8 +150,8 @@ export function AuditTrailPage() {
           </Select.Root>
         </label>
         {input('action', 'Action')}
-        {input('from', 'From', 'date')}
-        {input('to', 'To', 'date')}
+        {dateInput('from', 'From')}
+        {dateInput('to', 'To')}
       </Flex>
       <div style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
         <DataTable<AuditEntryDto>

@@ -15,6 +15,7 @@ export function alarmColumns(): DataTableColumn<AlarmReportRow>[] {
       header: 'Date / Time',
       sortKey: 'AlarmClosedDate',
       width: 'minmax(10.5rem, 0.9fr)',
+      primary: true,
       cell: (r) => <span className="lw-nums">{formatDateTime(r.AlarmClosedDate)}</span>,
     },
     { id: 'account', header: 'Account Name', sortKey: 'CustomerAccountFullName', width: 'minmax(150px, 1.2fr)', cell: (r) => text(r.CustomerAccountFullName) },
@@ -36,7 +37,7 @@ export function alarmColumns(): DataTableColumn<AlarmReportRow>[] {
       hideBelow: 860,
       cell: (r) => text(r.AlarmVerificationCategory.Name),
     },
-    { id: 'user', header: 'User Name', sortKey: 'PersonFullName', width: 'minmax(130px, 1fr)', cell: (r) => text(r.PersonFullName) },
+    { id: 'user', header: 'User Name', sortKey: 'PersonFullName', width: 'minmax(130px, 1fr)', primary: true, cell: (r) => text(r.PersonFullName) },
     { id: 'device', header: 'Device', sortKey: 'DeviceType', width: 'minmax(100px, 0.7fr)', hideBelow: 1100, cell: (r) => dash(r.DeviceType?.Name) },
     { id: 'controller', header: 'Controller', sortKey: 'ArcControllerFullName', width: 'minmax(10rem, 1fr)', cell: (r) => text(r.ArcControllerFullName) },
   ];

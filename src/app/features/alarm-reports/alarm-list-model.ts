@@ -1,6 +1,7 @@
 // The alarm report list's state → the contract's filter (spec §2 filters, §4 defaults, §5 limits).
 // Pure, so the defaults and the mapping are unit-tested.
-import { format, isValid, parse } from 'date-fns';
+import { format } from 'date-fns';
+import { typedIsoDay } from '../../../shared/dates';
 import type { FilterValues } from '../../ui/filter-bar';
 import type { SortState } from '../../ui/data-table/types';
 import type { AlarmReportListFilter } from '../../../shared/schemas/alarm-reports';
@@ -26,9 +27,7 @@ const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
 /** 'dd/MM/yyyy' (the date filter's value) → 'yyyy-MM-dd' (the contract's), or null. */
 export function toIsoDay(value: unknown): string | null {
-  if (typeof value !== 'string' || !value) return null;
-  const d = parse(value, 'dd/MM/yyyy', new Date());
-  return isValid(d) ? format(d, 'yyyy-MM-dd') : null;
+  return typeof value === 'string' && value ? typedIsoDay(value) : null;
 }
 
 export function dateRangeOf(filters: FilterValues): number {

@@ -4,7 +4,8 @@
 // submits from the note text.
 import { useForm } from 'react-hook-form';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Flex, TextArea } from '@radix-ui/themes';
+import { Button, Flex, TextArea } from '@radix-ui/themes';
+import { Dialog } from '../../ui/dialog';
 import * as v from 'valibot';
 import { FormField } from '../../ui/form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';

@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Callout, Card, DataList, Flex, Grid, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
+import { Badge, Button, Callout, Card, DataList, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
@@ -63,7 +63,7 @@ function DeviceView({ device }: { device: DeviceDto }) {
           <Badge size="2" color="gray">
             {device.type.name}
           </Badge>
-          <Badge size="2" color={device.status.value === STATUS.Allocated ? 'green' : 'blue'}>
+          <Badge size="2" color={device.status.value === STATUS.Allocated ? 'green' : 'blue'} highContrast>
             {statusLabel(device.status.name)}
           </Badge>
         </Flex>
@@ -72,14 +72,14 @@ function DeviceView({ device }: { device: DeviceDto }) {
           {device.customerName ? ` · ${device.customerName}` : ''}
         </Text>
       </header>
-      <Grid columns={{ initial: '1', md: '2' }} gap="4" align="start">
+      <div className="lw-device__grid">
         <Flex direction="column" gap="4">
           <StatusSection device={device} />
           <BasicInformation key={device.id} device={device} />
           <HistoryPanel entity="device" entityId={device.id} />
         </Flex>
         <DeviceLiveColumn device={device} />
-      </Grid>
+      </div>
     </Flex>
   );
 }
@@ -187,7 +187,7 @@ function BasicInformation({ device }: { device: DeviceDto }) {
                 <Callout.Text>{serverError}</Callout.Text>
               </Callout.Root>
             )}
-            <Grid columns={{ initial: '1', sm: '2' }} gap="3">
+            <div className="lw-device__fields">
               <FormField label="Supplier" required error={errors.supplier?.message}>
                 <TextField.Root maxLength={100} autoComplete="off" disabled={!editable} {...register('supplier')} />
               </FormField>
@@ -218,7 +218,7 @@ function BasicInformation({ device }: { device: DeviceDto }) {
               <ReadOnly label="Sim Status" value={dash(device.simStatus?.name)} />
               <ReadOnly label="Last update" value={formatDateTime(device.lastUpdated)} />
               <ReadOnly label="Added to system" value={formatDateTime(device.addedToSystem)} />
-            </Grid>
+            </div>
             {editable && (
               <Flex gap="3" justify="end">
                 <Button type="button" variant="soft" color="gray" disabled={!isDirty || save.isPending} onClick={() => void onCancel()}>

@@ -5,7 +5,8 @@
 // /devices/get-detailed-message: the message, its scalar properties, the raw message last).
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { Button, Callout, Card, Dialog, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { Button, Callout, Card, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { Dialog } from '../../ui/dialog';
 import { DialogCloseButton } from '../../shell/dialog-close-button';
 import { LiveBadge, type LiveState } from '../../ui/live-badge';
 import { errorMessage } from '../../api/query-client';

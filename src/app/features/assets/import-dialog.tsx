@@ -4,7 +4,8 @@
 // created, and serials already present (left as they are).
 import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Code, Dialog, Flex, Table, Text } from '@radix-ui/themes';
+import { Button, Code, Flex, Table, Text } from '@radix-ui/themes';
+import { Dialog } from '../../ui/dialog';
 import { deviceKeys, importDevices, saveBlob } from '../../api/devices';
 import { toast } from '../../ui/toast';
 import { ExportProgressBar, useImportJob } from '../../ui/export-progress';

@@ -4,7 +4,8 @@
 import { useState } from 'react';
 import { useSetAtom } from 'jotai';
 import { format } from 'date-fns';
-import { Button, Callout, Dialog, Flex, Text } from '@radix-ui/themes';
+import { Button, Callout, Flex, Text } from '@radix-ui/themes';
+import { Dialog } from '../../ui/dialog';
 import { bulkAtom, updateDevices, type BulkDevice } from '../../state/bulk';
 import { MSG } from '../../../shared/messages';
 import { errorMessage, errorStatus } from '../../api/query-client';
@@ -214,7 +215,7 @@ function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: 
     <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
       <Dialog.Content
         aria-describedby={undefined}
-        style={{ position: 'fixed', top: 0, right: 0, bottom: 0, height: '100vh', maxHeight: '100vh', width: 'min(420px, 100vw)', borderRadius: 0 }}
+        style={{ position: 'fixed', top: 0, right: 0, bottom: 0, height: '100%', maxHeight: '100%', width: 'min(420px, 100%)', borderRadius: 0 }}
       >
         <Dialog.Title>Change Status</Dialog.Title>
         {done !== null ? (

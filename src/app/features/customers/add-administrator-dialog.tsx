@@ -4,7 +4,8 @@
 // "Can't add administrator, please try again later."
 import { useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Callout, Dialog, Flex, TextField } from '@radix-ui/themes';
+import { Button, Callout, Flex, TextField } from '@radix-ui/themes';
+import { Dialog } from '../../ui/dialog';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { DialogCloseButton } from '../../shell/dialog-close-button';

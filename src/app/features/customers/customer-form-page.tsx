@@ -7,7 +7,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useForm, type UseFormReturn } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Callout, Card, Dialog, Flex, Heading, Text, TextField } from '@radix-ui/themes';
+import { Button, Callout, Card, Flex, Heading, Text, TextField } from '@radix-ui/themes';
+import { Dialog } from '../../ui/dialog';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { valibotResolver } from '../../ui/valibot-resolver';

@@ -30,7 +30,7 @@ const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT
 
 const COLUMNS: DataTableColumn<CustomerListItem>[] = [
   { id: 'reference', header: 'Reference', sortKey: 'Reference', width: 'minmax(110px, 0.6fr)', cell: (c) => dash(c.reference) },
-  { id: 'name', header: 'Name', sortKey: 'Name', width: 'minmax(220px, 2fr)', cell: (c) => <span title={c.name}>{c.name}</span> },
+  { id: 'name', header: 'Name', sortKey: 'Name', width: 'minmax(220px, 2fr)', primary: true, cell: (c) => <span title={c.name}>{c.name}</span> },
   { id: 'tier', header: 'Tier', sortKey: 'Tier', width: 'minmax(100px, 0.7fr)', cell: (c) => dash(c.tier?.name) },
   {
     id: 'migrated',

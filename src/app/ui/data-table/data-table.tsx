@@ -105,6 +105,43 @@ export type DataTableProps<T> = {
   scrollKey?: string;
 };
 
+/**
+ * Below this width of its box (a pane of a third of a 1024–1440 px window) a table is compact: it
+ * shows its primary columns and whichever others fit, and never scrolls sideways. Wider, it drops
+ * its secondary columns (hideBelow) and scrolls sideways for the rest.
+ */
+export const COMPACT_TABLE_WIDTH = 400;
+const SELECT_TRACK = 44;
+const DEFAULT_TRACK = 'minmax(120px, 1fr)';
+
+/** The least width of a grid track in px: '160px' → 160, 'minmax(140px, 1fr)' → 140, '10.5rem' → 168; a bare fraction → 0. */
+export function trackMinPx(track: string): number {
+  const t = track.trim();
+  const least = /^minmax\(\s*([^,]+),/.exec(t)?.[1]?.trim() ?? t;
+  const m = /^(\d+(?:\.\d+)?)(px|rem)$/.exec(least);
+  return m ? Number(m[1]) * (m[2] === 'rem' ? 16 : 1) : 0;
+}
+
+/**
+ * The columns a compact table (a box of `width` px) shows, so it never scrolls sideways: the
+ * primary columns (or the first), then the others, each while its least width still fits beside
+ * `reserved` px (the selection column); in their own order. The first one taken always stays,
+ * squeezed into the box if it must.
+ */
+export function fitColumns<C extends { width?: string; primary?: boolean }>(columns: readonly C[], width: number, reserved = 0): C[] {
+  const first = columns.some((c) => c.primary) ? columns.filter((c) => c.primary) : columns.slice(0, 1);
+  const rest = columns.filter((c) => !first.includes(c));
+  const kept = new Set<C>();
+  let used = reserved;
+  for (const c of [...first, ...rest]) {
+    const least = trackMinPx(c.width ?? DEFAULT_TRACK);
+    if (kept.size > 0 && used + least > width) continue;
+    kept.add(c);
+    used += least;
+  }
+  return columns.filter((c) => kept.has(c));
+}
+
 /** The width of an element's box, following resizes (null until measured). */
 function useBoxWidth(ref: RefObject<HTMLElement | null>): number | null {
   const [width, setWidth] = useState<number | null>(null);
@@ -197,10 +234,19 @@ export function DataTable<T>(props: DataTableProps<T>) {
     },
     [gridRef],
   );
-  // Secondary columns go when the table's own box (its pane) is too narrow for them.
+  // Secondary columns go when the table's own box (its pane) is too narrow for them; in a compact
+  // box (the narrowest panes) only the primary columns and the others that fit stay (fitColumns).
   const boxWidth = useBoxWidth(scrollRef);
-  const columns = useMemo(() => allColumns.filter((c) => !c.hideBelow || boxWidth === null || boxWidth >= c.hideBelow), [allColumns, boxWidth]);
-  const contentMinWidth = columns.length === allColumns.length ? minWidth : `calc(${minWidth} * ${(columns.length / allColumns.length).toFixed(3)})`;
+  const compact = boxWidth !== null && boxWidth < COMPACT_TABLE_WIDTH;
+  const columns = useMemo(() => {
+    const shown = allColumns.filter((c) => !c.hideBelow || boxWidth === null || boxWidth >= c.hideBelow);
+    return compact ? fitColumns(shown, boxWidth, selectable ? SELECT_TRACK : 0) : shown;
+  }, [allColumns, boxWidth, compact, selectable]);
+  const contentMinWidth = compact
+    ? undefined
+    : columns.length === allColumns.length
+      ? minWidth
+      : `calc(${minWidth} * ${(columns.length / allColumns.length).toFixed(3)})`;
   const infinite = !!onEndReached;
   const paged = page !== undefined && pageSize !== undefined;
   const rowOffset = paged ? (page - 1) * pageSize : 0;
@@ -264,10 +310,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
     }
   }, [infinite, hasMore, fetching, lastRendered, rows.length, onEndReached]);
 
-  const gridTemplate = useMemo(
-    () => [...(selectable ? ['44px'] : []), ...columns.map((c) => c.width ?? 'minmax(120px, 1fr)')].join(' '),
-    [columns, selectable],
-  );
+  const gridTemplate = useMemo(() => {
+    // A compact table's lone column may be wider than the box: it shrinks (its text is cut off, with the full text on hover).
+    const squeeze = compact && columns.length === 1;
+    return [...(selectable ? [`${SELECT_TRACK}px`] : []), ...columns.map((c) => (squeeze ? 'minmax(0, 1fr)' : (c.width ?? DEFAULT_TRACK)))].join(' ');
+  }, [columns, selectable, compact]);
   const colCount = columns.length + (selectable ? 1 : 0);
   const rowStyle: CSSProperties = { gridTemplateColumns: gridTemplate, height: rowHeight };
 
@@ -420,6 +467,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
       <div
         ref={setScrollEl}
         role="grid"
+        data-compact={compact || undefined}
         aria-label={label}
         aria-rowcount={(showRows ? Math.max(totalCount, count) : 0) + 1}
         aria-colcount={colCount}

@@ -20,6 +20,11 @@ export type DataTableColumn<T> = {
    * narrow pane), so the primary columns keep their widths instead of clipping.
    */
   hideBelow?: number;
+  /**
+   * Kept first in a compact table (the narrowest panes): primary columns, then the others in their
+   * order, while they fit. Without any, the first column is the primary one.
+   */
+  primary?: boolean;
 };
 
 export type OpenOptions = { beside: boolean };
