@@ -5,7 +5,8 @@
 // list) and the format. The server's field messages show under their fields.
 import { useEffect, useId, useState } from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Flex, Text } from '@radix-ui/themes';
+import { Button, Flex, Text } from '@radix-ui/themes';
+import { Dialog } from '../../ui/dialog';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { errorFields, errorMessage } from '../../api/query-client';
