@@ -80,7 +80,7 @@ const KEEP_FINISHED_MS = 60_000;
  * four exports in a row left the process 650 MB larger. A bounded old generation makes the
  * collector work instead, and memory stays flat whatever the export's size.
  */
-const EXPORT_WORKER_LIMITS = { maxOldGenerationSizeMb: 128, maxYoungGenerationSizeMb: 16 };
+const EXPORT_WORKER_LIMITS = { maxOldGenerationSizeMb: 128 };
 
 export const defaultPoolSize = () => Math.max(1, availableParallelism() - 1);
 

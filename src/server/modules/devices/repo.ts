@@ -120,17 +120,23 @@ const DTO_COLUMNS = [
  * 1,000,000-device benchmark, against ~80 ms for one JSON text per row parsed by V8.
  */
 async function manyRows(db: DB, scope: TenantScope, where: (q: ReturnType<typeof joined>) => ReturnType<typeof joined>): Promise<DtoRow[]> {
+  const rows = await where(byCustomer(joined(db), scope, 'd.customerId'))
+    .select(dtoJson(db).as('r'))
+    .execute();
+  return rows.map(({ r }) => fromJson(r));
+}
+
+/** A device row with its customer's name and tenant, as one JSON object of the columns toDto reads. */
+function dtoJson(db: DB) {
   const fields = [
     ...DTO_COLUMNS.map((c) => [c, sql.ref(`d.${c}`)] as const),
     ['customerName', sql.ref('c.name')] as const,
     ['customerTenantId', sql.ref('c.tenantId')] as const,
   ].flatMap(([name, ref]) => [sql.lit(name), ref]);
-  const object = sql<unknown>`${sql.raw(isPostgres(db) ? 'json_build_object' : 'json_object')}(${sql.join(fields)})`;
-  const rows = await where(byCustomer(joined(db), scope, 'd.customerId'))
-    .select(object.as('r'))
-    .execute();
-  return rows.map(({ r }) => (typeof r === 'string' ? JSON.parse(r) : r) as DtoRow);
+  return sql<unknown>`${sql.raw(isPostgres(db) ? 'json_build_object' : 'json_object')}(${sql.join(fields)})`;
 }
+/** SQLite hands the object over as text, PostgreSQL already parsed. */
+const fromJson = (r: unknown) => (typeof r === 'string' ? JSON.parse(r) : r) as DtoRow;
 
 const joined = (db: DB) => db.selectFrom('devices as d').leftJoin('customers as c', 'c.id', 'd.customerId');
 
@@ -384,13 +390,11 @@ export async function deviceExportPage(
   afterSerial: string | null,
   limit: number,
 ) {
-  let q = filteredDevices(db, scope, f, now, customerId)
-    .leftJoin('customers as c', 'c.id', 'd.customerId')
-    .selectAll('d')
-    .select(['c.name as customerName', 'c.tenantId as customerTenantId']);
+  // Rows as one JSON object each (see manyRows): an export reads every row of the selection.
+  let q = filteredDevices(db, scope, f, now, customerId).leftJoin('customers as c', 'c.id', 'd.customerId').select(dtoJson(db).as('r'));
   if (afterSerial !== null) q = q.where('d.serialNumber', '>', afterSerial);
-  const rows = (await q.orderBy('d.serialNumber').limit(limit).execute()) as Row[];
-  return rows.map(toDto);
+  const rows = await q.orderBy('d.serialNumber').limit(limit).execute();
+  return rows.map(({ r }) => toDto(fromJson(r)));
 }
 
 export async function findDeviceById(db: DB, scope: TenantScope, id: string): Promise<DeviceDto | undefined> {
