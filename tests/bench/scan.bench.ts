@@ -11,6 +11,7 @@
 // MutationObserver, then the next animation frame = painted). At the end the bulk list in
 // localStorage must hold every first scan, newest first: anything missing counts as lost.
 import Database from 'better-sqlite3';
+import { writeFileSync } from 'node:fs';
 import { log, round1, SQLITE_FILE, startServer, withBench, loadNote } from './browser.js';
 import { itemAt, percentile, rng } from './stats.js';
 import { scanSerials } from '../helpers/scanner.js';
@@ -104,7 +105,29 @@ export async function benchScan(): Promise<Record<string, number | string>> {
       }, expectations);
       const t0 = performance.now();
       const cdp = await page.context().newCDPSession(page);
+      const profile = process.env.BENCH_SCAN_PROFILE;
+      const trace = process.env.BENCH_SCAN_TRACE;
+      if (trace) await page.context().browser()!.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+      if (profile) {
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+        await cdp.send('Profiler.start');
+        await cdp.send('Performance.enable');
+      }
+      const m0 = profile ? (await cdp.send('Performance.getMetrics')).metrics : [];
       await scanSerials(cdp, scans, KEY_DELAY_MS);
+      if (profile) {
+        await page.waitForTimeout(2000);
+        const m1 = (await cdp.send('Performance.getMetrics')).metrics;
+        for (const m of m1) {
+          const b = m0.find((x) => x.name === m.name)?.value ?? 0;
+          if (/Duration|Count|Nodes|Listeners/.test(m.name)) log(`${m.name}: ${round1((m.value - b) * (/Duration/.test(m.name) ? 1000 : 1))}${/Duration/.test(m.name) ? ' ms' : ''}`);
+        }
+        const { profile: p } = await cdp.send('Profiler.stop');
+        writeFileSync(profile, JSON.stringify(p));
+        log(`CPU profile of the page written to ${profile}`);
+      }
+      if (trace) await page.context().browser()!.stopTracing();
       await cdp.detach();
       const typingS = (performance.now() - t0) / 1000;
       await page

@@ -3,7 +3,8 @@
 // PostgreSQL database (complete when its bench_ready row holds the size), both through the real
 // migrations and reference data; each run migrates them to the latest schema and measures the
 // endpoints through app.request() with a super-admin token, on SQLite always and on PostgreSQL
-// when a server answers at TEST_PG_URL (default the tests' server).
+// when a server answers at TEST_PG_URL (default the tests' server). BENCH_LOAD_ONLY=1 loads what is
+// missing and measures nothing, so the long loads can run beside other work and the measuring alone.
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -145,6 +146,7 @@ async function onDatabase(
     figures[`${dialect}_load_s`] = r1((performance.now() - t0) / 1000);
     log(`${dialect}: loaded in ${figures[`${dialect}_load_s`]} s`);
   } else log(`${dialect}: reusing ${where}`);
+  if (process.env.BENCH_LOAD_ONLY === '1') return;
   const db = open();
   try {
     const t0 = performance.now();
