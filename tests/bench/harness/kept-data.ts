@@ -4,7 +4,8 @@
 // migrations and reference data; each run migrates them to the latest schema and measures the
 // endpoints through app.request() with a super-admin token, on SQLite always and on PostgreSQL
 // when a server answers at TEST_PG_URL (default the tests' server). BENCH_LOAD_ONLY=1 loads what is
-// missing and measures nothing, so the long loads can run beside other work and the measuring alone.
+// missing and measures nothing, so the long loads can run beside other work and the measuring alone;
+// BENCH_SKIP_SQLITE=1 measures PostgreSQL only.
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -176,18 +177,20 @@ export async function onKeptData(
   },
 ): Promise<Figures> {
   const sqliteReady = existsSync(readyFile(k));
-  await onDatabase(
-    k,
-    'sqlite',
-    figures,
-    sqliteReady,
-    o.loadSqlite,
-    () => {
-      o.beforeSqlite?.();
-      return openSqlite(k.sqliteFile);
-    },
-    (db) => o.measure('sqlite', db),
-  );
+  if (process.env.BENCH_SKIP_SQLITE !== '1')
+    await onDatabase(
+      k,
+      'sqlite',
+      figures,
+      sqliteReady,
+      o.loadSqlite,
+      () => {
+        o.beforeSqlite?.();
+        return openSqlite(k.sqliteFile);
+      },
+      (db) => o.measure('sqlite', db),
+    );
+  else if (sqliteReady) o.beforeSqlite?.();
   if (o.skipPg) return figures;
   if (!(await pgAvailable())) {
     log(`pg: no server at ${PG_ADMIN_URL}; skipped`);
