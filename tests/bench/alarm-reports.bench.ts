@@ -258,15 +258,21 @@ async function measureDialect(dialect: kept.Dialect, db: DB): Promise<Figures> {
     for (const b of bodies.slice(0, 3)) await call(path, b); // warm-up
     const wall: number[] = [];
     const cpu: number[] = [];
+    const byBody = bodies.map(() => 0);
     for (let k = 0; k < rounds; k++)
-      for (const body of bodies) {
+      for (const [i, body] of bodies.entries()) {
         const c0 = process.cpuUsage();
         const t = performance.now();
         await call(path, body);
         wall.push(performance.now() - t);
+        byBody[i] = Math.max(byBody[i], wall.at(-1)!);
         const c = process.cpuUsage(c0);
         cpu.push((c.user + c.system) / 1000);
       }
+    // BENCH_VERBOSE=1: the slowest requests, with their bodies, to see where a p95 comes from
+    if (process.env.BENCH_VERBOSE === '1')
+      for (const i of [...bodies.keys()].sort((a, b) => byBody[b] - byBody[a]).slice(0, 5))
+        log(`  ${dialect} ${name} slowest: ${r1(byBody[i])} ms ${JSON.stringify(bodies[i])}`);
     const p95 = r1(percentileOf(wall, 95));
     const cpu95 = r1(percentileOf(cpu, 95));
     f[`${dialect}.${name}.p95_ms`] = p95;
