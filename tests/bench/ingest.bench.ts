@@ -27,7 +27,9 @@ import type { IngestMessageInput } from '../../src/shared/schemas/live.js';
 
 /** The server in a process of its own (tests/bench/live-server.ts), so the 5,000 clients here do not share its event loop. */
 async function startServer(file: string, port = 0): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
-  const child = spawn(process.execPath, ['--expose-gc', '--import', 'tsx', 'tests/bench/live-server.ts', file, String(port)], {
+  // BENCH_SERVER_PROF=<dir>: the server writes a CPU profile (node --cpu-prof) there when it stops
+  const prof = process.env.BENCH_SERVER_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_SERVER_PROF] : [];
+  const child = spawn(process.execPath, ['--expose-gc', ...prof, '--import', 'tsx', 'tests/bench/live-server.ts', file, String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   const ready = await new Promise<number>((resolve, reject) => {
