@@ -264,15 +264,19 @@ async function measureDialect(dialect: kept.Dialect, db: DB): Promise<Figures> {
         const c0 = process.cpuUsage();
         const t = performance.now();
         await call(path, body);
-        wall.push(performance.now() - t);
-        byBody[i] = Math.max(byBody[i], wall.at(-1)!);
+        const ms = performance.now() - t;
+        wall.push(ms);
+        byBody[i] = Math.max(byBody[i] ?? 0, ms);
         const c = process.cpuUsage(c0);
         cpu.push((c.user + c.system) / 1000);
       }
     // BENCH_VERBOSE=1: the slowest requests, with their bodies, to see where a p95 comes from
     if (process.env.BENCH_VERBOSE === '1')
-      for (const i of [...bodies.keys()].sort((a, b) => byBody[b] - byBody[a]).slice(0, 5))
-        log(`  ${dialect} ${name} slowest: ${r1(byBody[i])} ms ${JSON.stringify(bodies[i])}`);
+      for (const [ms, body] of bodies
+        .map((b, i) => [byBody[i] ?? 0, b] as const)
+        .sort((a, b) => b[0] - a[0])
+        .slice(0, 5))
+        log(`  ${dialect} ${name} slowest: ${r1(ms)} ms ${JSON.stringify(body)}`);
     const p95 = r1(percentileOf(wall, 95));
     const cpu95 = r1(percentileOf(cpu, 95));
     f[`${dialect}.${name}.p95_ms`] = p95;

@@ -4,10 +4,11 @@
 import { createServer } from '../../src/server/server.js';
 import { testConfig } from '../../src/server/config.js';
 import { createOutbox } from '../../src/server/outbox.js';
-import { openSqlite } from '../../src/server/db/index.js';
+import { checkpointInBackground, openSqlite } from '../../src/server/db/index.js';
 
 const [file = '', port = '0'] = process.argv.slice(2);
 const db = openSqlite(file);
+checkpointInBackground(db); // as the server's start-up does
 const config = testConfig({ accessTokenSeconds: 3600 });
 const log = () => {};
 const srv = await createServer({ db, config, outbox: createOutbox({ log, now: () => config.now() }), log }, { port: Number(port), hostname: '127.0.0.1' });

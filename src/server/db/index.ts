@@ -6,6 +6,7 @@ import type { Database } from './schema.js';
 import { migrateToLatest, isPostgres } from './migrations.js';
 import { registerPool } from '../metrics.js';
 import { SQLITE_SIZING_DEFAULT, type SqliteSizing } from '../config.js';
+import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 
 export type DB = Kysely<Database>;
 export { isPostgres, sql };
@@ -39,7 +40,57 @@ export function openSqlite(file: string, sizing: SqliteSizing = SQLITE_SIZING_DE
   raw.pragma('busy_timeout = 5000');
   raw.pragma(`cache_size = ${-Math.round(sizing.cacheMb * 1024)}`);
   raw.pragma(`mmap_size = ${Math.round(sizing.mmapMb * 1024 * 1024)}`);
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) });
+  const state: SqliteState = { raw, file };
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachedStatements(raw, () => state.checkpointer?.stop()) }) });
+  sqliteStates.set(db, state);
+  return db;
+}
+
+type SqliteState = { raw: SQLite.Database; file: string; checkpointer?: Checkpointer };
+const sqliteStates = new WeakMap<DB, SqliteState>();
+
+/**
+ * Moves the SQLite connection's WAL checkpoints to a thread of their own (checkpointer.ts): the
+ * server does this once its start-up writes are done (the demo data's bulk load leaves WAL mode,
+ * which needs the file to itself). A no-op on PostgreSQL and for in-memory databases.
+ */
+export function checkpointInBackground(db: DB) {
+  const s = sqliteStates.get(db);
+  if (!s || s.checkpointer || !s.file || s.file === ':memory:' || s.file.startsWith('file:')) return;
+  s.checkpointer = startCheckpointer(s.raw, s.file);
+}
+
+/** How many prepared statements a connection keeps (least recently used go first). */
+const STATEMENT_CACHE = 500;
+
+/**
+ * The connection as Kysely's SQLite dialect sees it, with its prepared statements kept: Kysely
+ * prepares every query it runs, and preparing costs as much as running a short query (a 400-row
+ * insert of an ingestion batch: several ms). A statement still being iterated (a streamed read)
+ * is busy, so a query with the same text gets a fresh one.
+ */
+function cachedStatements(raw: SQLite.Database, onClose: () => unknown) {
+  const cache = new Map<string, SQLite.Statement>();
+  return {
+    prepare(text: string): SQLite.Statement {
+      const hit = cache.get(text);
+      if (hit) {
+        if (hit.busy) return raw.prepare(text);
+        cache.delete(text);
+        cache.set(text, hit);
+        return hit;
+      }
+      const stmt = raw.prepare(text);
+      cache.set(text, stmt);
+      if (cache.size > STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
+      return stmt;
+    },
+    close() {
+      cache.clear();
+      void onClose();
+      raw.close();
+    },
+  };
 }
 
 /**
