@@ -381,6 +381,7 @@ async function measureDialect(dialect: Dialect, db: DB, samples: Sample[], known
   let customerSort = '';
   for (const c of all) {
     const lat: number[] = [];
+    const slowest: [number, ListBody][] = [];
     let total = 0;
     let general = 0;
     for (let rep = 0; rep < 2; rep++)
@@ -389,6 +390,7 @@ async function measureDialect(dialect: Dialect, db: DB, samples: Sample[], known
         const t = performance.now();
         const r = await list(b);
         lat.push(performance.now() - t);
+        slowest.push([lat.at(-1) ?? 0, b]);
         const cu = process.cpuUsage(c0);
         cpuByGroup[c.group].push((cu.user + cu.system) / 1000);
         total = r.totalCount;
@@ -400,6 +402,9 @@ async function measureDialect(dialect: Dialect, db: DB, samples: Sample[], known
     log(
       `${dialect} ${c.name.padEnd(46)} p50 ${r1(percentile(lat, 50)).toFixed(1).padStart(7)} ms  p95 ${r1(percentile(lat, 95)).toFixed(1).padStart(7)} ms  CPU p95 ${r1(percentile(cpu, 95)).toFixed(1).padStart(7)} ms  (totalCount ${total.toLocaleString('en-GB')} of ${general.toLocaleString('en-GB')})`,
     );
+    // BENCH_VERBOSE=1: the slowest requests of each case, with their bodies
+    if (process.env.BENCH_VERBOSE === '1')
+      for (const [ms, b] of slowest.sort((x, y) => y[0] - x[0]).slice(0, 3)) log(`  slowest: ${r1(ms)} ms ${JSON.stringify(b)}`);
     f[`${dialect}_list_${c.name.replace(/[^a-z0-9]+/gi, '_').toLowerCase()}_p95_ms`] = r1(percentile(lat, 95));
     if (c.name === CUSTOMER_CASE) {
       f[`${dialect}_list_customer_sort_cpu_p95_ms`] = r1(percentile(cpu, 95));

@@ -174,3 +174,24 @@ describe('sort by the name shown', () => {
     expect(seen[0]).toBe('Allocated');
   });
 });
+
+describe('filtered pages in serial order', () => {
+  test('PostgreSQL reads them from the serial index that carries the filter columns (an index-only walk); SQLite needs no such index', async () => {
+    if (t.dialect !== 'pg') {
+      const r = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and name = 'devices_serial_cover_idx'`.execute(t.db);
+      expect(r.rows).toHaveLength(0);
+      return;
+    }
+    const def = await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'devices_serial_cover_idx'`.execute(t.db);
+    expect(def.rows[0]?.indexdef).toMatch(/\("serialNumber"\) INCLUDE \(status, type, "isUserAssigned", "lastConfigurationDate", "customerId"\)/);
+    // a page in serial order without sorting (what a large table gets): an index-only walk of it
+    await sql`vacuum analyze devices`.execute(t.db);
+    const plan = await t.db.transaction().execute(async (trx) => {
+      await sql`set local enable_sort = off`.execute(trx);
+      return sql<{
+        'QUERY PLAN': string;
+      }>`explain select "serialNumber" from devices where status in (2, 5) order by "serialNumber" desc limit 10 offset 990`.execute(trx);
+    });
+    expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan Backward using devices_serial_cover_idx/);
+  });
+});
