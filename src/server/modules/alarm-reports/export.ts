@@ -50,7 +50,8 @@ export function alarmReportExport(scope: TenantScope, b: AlarmReportExportBody, 
             db,
             rows.map((r) => r.AlarmReportId),
           );
-          return rows.map((r) => ({ ...r, Analysis: analyses.get(r.AlarmReportId) ?? null }));
+          // Object.assign: a property added after a spread takes V8's slow path (decision 430)
+          return rows.map((r) => Object.assign({}, r, { Analysis: analyses.get(r.AlarmReportId) ?? null }));
         },
         (r) => ({ closed: r.AlarmClosedDate, id: r.AlarmReportId }),
       ),
