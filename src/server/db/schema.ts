@@ -373,6 +373,8 @@ export interface ReportScheduleTable {
   timeOfDay: string; // 'HH:mm'
   recipients: string; // JSON string[]
   format: string; // ScheduleFormat
+  /** What is sent: ScheduleReport ('alarmList' or 'managementReport'; migration 021). */
+  report: Generated<string>;
   filters: string; // JSON AlarmReportFilterBody
   paused: Generated<number>;
   /** The next due instant (ISO); the claim a node changes to run it. */
