@@ -8,8 +8,9 @@
 // the monthly tops rebuilt after (a `bench_mgmt_ready` table marks it done). Then POST
 // /alarm-report/get-management-report through app.request() for last month, for the largest
 // customer and for all customers: wall p50 / p95 and CPU p50 / p95 (this process; PostgreSQL's own
-// CPU is in its server) with the machine's load, and the plan of every statement of the
-// all-customers report (EXPLAIN QUERY PLAN / EXPLAIN).
+// CPU is in its server) with the machine's load; each statement of the all-customers report timed
+// alone beside the raw per-month queries the monthly tops replaced; and the plan of every
+// statement of the all-customers report (EXPLAIN QUERY PLAN / EXPLAIN).
 // Imported by tests/bench/run.ts (`npm run bench -- management-report`); MGMT_BENCH_ROWS (default
 // ALARM_BENCH_ROWS, else 1,000,000) picks the data set, MGMT_BENCH_RUNS the requests per case,
 // MGMT_BENCH_PG=0 skips PostgreSQL. Run alone: `node --import tsx tests/bench/management-report.bench.ts`.
@@ -124,6 +125,61 @@ async function printPlans(dialect: kept.Dialect, db: DB, month: string, customer
   }
 }
 
+/**
+ * Where the time goes: the statements of the all-customers report timed alone (wall and CPU
+ * median of three), beside the raw per-month queries the monthly tops replaced (busiest users and
+ * devices, compliance read from the month's rows).
+ */
+async function statementTimings(dialect: kept.Dialect, db: DB, month: string, f: Figures) {
+  const { from, to } = monthRange(month);
+  const pg = dialect === 'pg';
+  const json = (path: string) => (pg ? sql.raw(`(a."analysis"::jsonb #>> '{PlanCheck,${path}}')`) : sql.raw(`json_extract(a."analysis", '$.PlanCheck.${path}')`));
+  const statements: [string, () => Promise<unknown>][] = [
+    [
+      'raw.busiest_users',
+      () =>
+        sql`select "personId", max("personFullName"), count(*) from "alarmReports" where "alarmClosed" >= ${from} and "alarmClosed" < ${to}
+          and "personId" is not null group by "personId" order by count(*) desc, max("personFullName") limit 10`.execute(db),
+    ],
+    [
+      'raw.busiest_devices',
+      () =>
+        sql`select "deviceSerial", max("deviceType"), count(*) from "alarmReports" where "alarmClosed" >= ${from} and "alarmClosed" < ${to}
+          and "deviceSerial" is not null group by "deviceSerial" order by count(*) desc, "deviceSerial" limit 10`.execute(db),
+    ],
+    [
+      'raw.compliance',
+      () =>
+        sql`select ${json('Verdict')} as v, ${json('Followed')} as f, count(*) from "alarmReports" r
+          inner join "alarmReportAnalyses" a on a."alarmReportId" = r."id" inner join "customers" c on c."id" = r."customerId"
+          where r."alarmClosed" >= ${from} and r."alarmClosed" < ${to} and c."enableAlarmReportIntelligence" = 1 group by 1, 2`.execute(db),
+    ],
+    [
+      'missed_list',
+      () =>
+        sql`select "id" from "alarmReports" where "alarmClosed" >= ${from} and "alarmClosed" < ${to} and "verificationStartedSeconds" >= 10
+          order by "verificationStartedSeconds" desc, "alarmClosed" desc, "id" limit 50`.execute(db),
+    ],
+    ['report.all_customers', () => managementReport(db, { month, customerId: null, targets: { within10: 80, within40: 98.5 } })],
+  ];
+  for (const [name, run] of statements) {
+    await run();
+    const wall: number[] = [];
+    const cpu: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const c0 = process.cpuUsage();
+      const t0 = performance.now();
+      await run();
+      wall.push(performance.now() - t0);
+      const c = process.cpuUsage(c0);
+      cpu.push((c.user + c.system) / 1000);
+    }
+    f[`${dialect}.stmt.${name}.ms`] = r1(percentileOf(wall, 50));
+    f[`${dialect}.stmt.${name}.cpu_ms`] = r1(percentileOf(cpu, 50));
+    log(`${dialect} ${name}: ${f[`${dialect}.stmt.${name}.ms`]} ms wall, CPU ${f[`${dialect}.stmt.${name}.cpu_ms`]} ms (median of 3; load ${load()})`);
+  }
+}
+
 async function measureDialect(dialect: kept.Dialect, db: DB): Promise<Figures> {
   const f: Figures = {};
   await prepare(dialect, db);
@@ -178,6 +234,7 @@ async function measureDialect(dialect: kept.Dialect, db: DB): Promise<Figures> {
   } finally {
     await close();
   }
+  await statementTimings(dialect, db, month, f);
   await printPlans(dialect, db, month, null);
   f[`${dialect}.load`] = load();
   return f;
