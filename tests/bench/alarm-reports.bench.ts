@@ -122,7 +122,7 @@ const controllersOf = () => {
 };
 
 /** Row i's values in COLUMNS order (deterministic in i's position in the stream). */
-function rowStream(seed = 9) {
+export function rowStream(seed = 9) {
   const r = rng(seed);
   const controllers = controllersOf();
   return (): (string | number)[] => {
@@ -156,7 +156,7 @@ const SQLITE_INSERT_TRIGGERS = ['alarmStats_ai', 'alarmReports_fts_ai', 'alarmRe
 /** PostgreSQL triggers set aside during the bulk load. */
 const PG_INSERT_TRIGGERS = ['alarmStats_aiud', 'alarmMonthTops_ai'];
 
-const INSERT_HEAD = `insert into "alarmReports" (${COLUMNS.map((c) => `"${c}"`).join(', ')}, "customerId", "escalationPlanFollowed", "incomingCallPhoneNumber", "location", "profileSnapshot", "etag")`;
+export const INSERT_HEAD = `insert into "alarmReports" (${COLUMNS.map((c) => `"${c}"`).join(', ')}, "customerId", "escalationPlanFollowed", "incomingCallPhoneNumber", "location", "profileSnapshot", "etag")`;
 
 /** Loads the data set `k` into its SQLite file (rows through the real schema, per-row triggers' work done set-based). */
 export async function loadAlarmsSqlite(k: kept.KeptData = KEPT) {

@@ -22,7 +22,7 @@ import { rebuildTopsSql } from '../../src/server/modules/alarm-reports/month-top
 import { customerRow } from '../helpers/customer-rows.js';
 import { percentileOf, rng } from './stats.js';
 import * as kept from './harness/kept-data.js';
-import { ACCOUNTS, keptAlarms, loadAlarmsPostgres, loadAlarmsSqlite } from './alarm-reports.bench.js';
+import { ACCOUNTS, INSERT_HEAD, keptAlarms, loadAlarmsPostgres, loadAlarmsSqlite, rowStream } from './alarm-reports.bench.js';
 
 const { log, load, r1 } = kept;
 type Figures = kept.Figures;
@@ -180,6 +180,47 @@ async function statementTimings(dialect: kept.Dialect, db: DB, month: string, f:
   }
 }
 
+/**
+ * What the monthly tops add to a write: single-report inserts (p95 wall, mean CPU) with the tops
+ * trigger and without it (dropped inside the same kind of transaction, rolled back).
+ */
+async function insertCost(dialect: kept.Dialect, db: DB, f: Figures) {
+  const next = rowStream(2027); // other ids than the loaded reports
+  const rows = Array.from({ length: 300 }, () => next());
+  const measure = async (withTops: boolean) => {
+    const ms: number[] = [];
+    let cpu = 0;
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        if (!withTops) await sql.raw(`drop trigger "alarmMonthTops_ai"${dialect === 'pg' ? ' on "alarmReports"' : ''}`).execute(trx);
+        for (const row of rows) {
+          const c0 = process.cpuUsage();
+          const t = performance.now();
+          await sql`${sql.raw(INSERT_HEAD)} values (${sql.join(row)}, null, 0, null, '{}', '{}', '"e"')`.execute(trx);
+          ms.push(performance.now() - t);
+          const c = process.cpuUsage(c0);
+          cpu += (c.user + c.system) / 1000;
+        }
+        throw new Error('rollback');
+      })
+      .catch((e: Error) => {
+        if (e.message !== 'rollback') throw e;
+      });
+    return { p95: Math.round(percentileOf(ms, 95) * 100) / 100, cpu: Math.round((cpu / rows.length) * 1000) / 1000 };
+  };
+  await measure(true); // warm-up
+  const without = await measure(false);
+  const withTops = await measure(true);
+  f[`${dialect}.insert.p95_ms_without_tops`] = without.p95;
+  f[`${dialect}.insert.p95_ms_with_tops`] = withTops.p95;
+  f[`${dialect}.insert.cpu_mean_ms_without_tops`] = without.cpu;
+  f[`${dialect}.insert.cpu_mean_ms_with_tops`] = withTops.cpu;
+  log(
+    `${dialect} alarm report insert: p95 ${without.p95} ms without the monthly tops trigger, ${withTops.p95} ms with it; CPU mean ${without.cpu} / ${withTops.cpu} ms (load ${load()})`,
+  );
+}
+
 async function measureDialect(dialect: kept.Dialect, db: DB): Promise<Figures> {
   const f: Figures = {};
   await prepare(dialect, db);
@@ -235,6 +276,7 @@ async function measureDialect(dialect: kept.Dialect, db: DB): Promise<Figures> {
     await close();
   }
   await statementTimings(dialect, db, month, f);
+  await insertCost(dialect, db, f);
   await printPlans(dialect, db, month, null);
   f[`${dialect}.load`] = load();
   return f;
