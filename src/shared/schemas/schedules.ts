@@ -101,8 +101,9 @@ type RuleFields = { frequency: string; dayOfWeek: number | null; dayOfMonth: num
 const ruleChecks = <T extends RuleFields>() =>
   v.rawCheck<T>(({ dataset, addIssue }) => {
     if (!dataset.typed) return;
-    const input = dataset.value;
-    const issue = (key: keyof RuleFields, message: string) => addIssue({ message, path: [{ type: 'object', origin: 'value', input, key, value: input[key] }] });
+    const input: RuleFields = dataset.value;
+    const issue = (key: keyof RuleFields, message: string) =>
+      addIssue({ message, path: [{ type: 'object', origin: 'value', input: input as unknown as Record<string, unknown>, key, value: input[key] }] });
     if (input.frequency === 'weekly' && input.dayOfWeek === null) issue('dayOfWeek', SCHEDULE_TEXT.dayOfWeekRequired);
     if (input.frequency === 'monthly' && input.dayOfMonth === null) issue('dayOfMonth', SCHEDULE_TEXT.dayOfMonthRequired);
     if (input.report === 'managementReport' && input.frequency !== 'monthly') issue('frequency', SCHEDULE_TEXT.managementMonthly);
