@@ -288,7 +288,7 @@ describe('refused', () => {
 describe('the monthly tops (alarmMonthTops) equal a count of the raw rows after every kind of write', () => {
   type Top = { month: string; customerId: string; kind: number; key: string; label: string; code: number; n: number };
   const read = async (db: DB): Promise<Top[]> =>
-    (await db.selectFrom('alarmMonthTops').selectAll().where('n', '!=', 0).orderBy(['month', 'customerId', 'kind', 'key']).execute()).map((r) => ({
+    (await db.selectFrom('alarmMonthTops').selectAll().where('n', '!=', 0).orderBy('month').orderBy('customerId').orderBy('kind').orderBy('key').execute()).map((r) => ({
       ...r,
       code: Number(r.code),
       n: Number(r.n),
