@@ -337,7 +337,12 @@ export async function benchAlarmReports(): Promise<Figures> {
   return kept.onKeptData(
     KEPT,
     { rows: N },
-    { loadSqlite: () => loadAlarmsSqlite(KEPT), loadPostgres: () => loadAlarmsPostgres(KEPT), measure: measureDialect, skipPg: process.env.ALARM_BENCH_PG === '0' },
+    {
+      loadSqlite: () => loadAlarmsSqlite(KEPT),
+      loadPostgres: () => loadAlarmsPostgres(KEPT),
+      measure: measureDialect,
+      skipPg: process.env.ALARM_BENCH_PG === '0',
+    },
   );
 }
 

@@ -80,7 +80,10 @@ async function prepare(dialect: kept.Dialect, db: DB) {
       for (const t of TOPS_TRIGGERS.analyses.pg) await exec(`alter table "alarmReportAnalyses" disable trigger "${t}"`);
     } else {
       const names = [TOPS_TRIGGERS.reports, ...TOPS_TRIGGERS.analyses.sqlite];
-      const rows = await sql<{ name: string; sql: string }>`select name, sql from sqlite_master where type = 'trigger' and name in (${sql.join(names)})`.execute(trx);
+      const rows = await sql<{
+        name: string;
+        sql: string;
+      }>`select name, sql from sqlite_master where type = 'trigger' and name in (${sql.join(names)})`.execute(trx);
       restore = rows.rows.map((x) => x.sql);
       for (const x of rows.rows) await exec(`drop trigger "${x.name}"`);
     }
@@ -133,7 +136,8 @@ async function printPlans(dialect: kept.Dialect, db: DB, month: string, customer
 async function statementTimings(dialect: kept.Dialect, db: DB, month: string, f: Figures) {
   const { from, to } = monthRange(month);
   const pg = dialect === 'pg';
-  const json = (path: string) => (pg ? sql.raw(`(a."analysis"::jsonb #>> '{PlanCheck,${path}}')`) : sql.raw(`json_extract(a."analysis", '$.PlanCheck.${path}')`));
+  const json = (path: string) =>
+    pg ? sql.raw(`(a."analysis"::jsonb #>> '{PlanCheck,${path}}')`) : sql.raw(`json_extract(a."analysis", '$.PlanCheck.${path}')`);
   const statements: [string, () => Promise<unknown>][] = [
     [
       'raw.busiest_users',

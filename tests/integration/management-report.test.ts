@@ -288,11 +288,13 @@ describe('refused', () => {
 describe('the monthly tops (alarmMonthTops) equal a count of the raw rows after every kind of write', () => {
   type Top = { month: string; customerId: string; kind: number; key: string; label: string; code: number; n: number };
   const read = async (db: DB): Promise<Top[]> =>
-    (await db.selectFrom('alarmMonthTops').selectAll().where('n', '!=', 0).orderBy('month').orderBy('customerId').orderBy('kind').orderBy('key').execute()).map((r) => ({
-      ...r,
-      code: Number(r.code),
-      n: Number(r.n),
-    }));
+    (await db.selectFrom('alarmMonthTops').selectAll().where('n', '!=', 0).orderBy('month').orderBy('customerId').orderBy('kind').orderBy('key').execute()).map(
+      (r) => ({
+        ...r,
+        code: Number(r.code),
+        n: Number(r.n),
+      }),
+    );
   /** The tops rebuilt set-based from the rows (in a transaction rolled back): what the triggers must have kept. */
   async function rebuilt(): Promise<Top[]> {
     let out: Top[] = [];
@@ -328,7 +330,10 @@ describe('the monthly tops (alarmMonthTops) equal a count of the raw rows after 
         const r = await okReport({ month, customerId });
         const raw = await rawBusiest(month, customerId);
         const top = (m: Map<string, number>) => [...m.values()].sort((a, b) => b - a).slice(0, 10);
-        expect(r.BusiestPersons.map((p) => p.Count), `${month} ${customerId}`).toEqual(top(raw.persons));
+        expect(
+          r.BusiestPersons.map((p) => p.Count),
+          `${month} ${customerId}`,
+        ).toEqual(top(raw.persons));
         for (const p of r.BusiestPersons) expect(p.Count).toBe(raw.persons.get(p.PersonId));
         expect(r.BusiestDevices.map((d) => d.Count)).toEqual(top(raw.devices));
         for (const d of r.BusiestDevices) expect(d.Count).toBe(raw.devices.get(d.Serial));

@@ -363,7 +363,11 @@ describe('a schedule of the monthly management report', () => {
         personFullName: 'Molly Month',
       });
     await insertAlarmReport(t.db, { alarmClosed: closed[1]!, customerAccountFullName: 'Someone Else Ltd' });
-    await insertAlarmReport(t.db, { customerId: customer.id, customerAccountFullName: customer.name, alarmClosed: new Date(Date.parse(from) - 60_000).toISOString() });
+    await insertAlarmReport(t.db, {
+      customerId: customer.id,
+      customerAccountFullName: customer.name,
+      alarmClosed: new Date(Date.parse(from) - 60_000).toISOString(),
+    });
 
     mails.length = 0;
     clock = new Date(due.getTime() + 1000);

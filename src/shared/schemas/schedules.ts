@@ -35,8 +35,7 @@ export const SCHEDULE_TEXT = {
   badFormat: 'Please choose a format.',
   badReport: 'Please choose the alarm list or the management report.',
   managementMonthly: 'The management report covers a whole month: please choose monthly.',
-  managementCustomer:
-    'The management report is of one customer or of all customers: the account name filter must name exactly one customer, or be left empty.',
+  managementCustomer: 'The management report is of one customer or of all customers: the account name filter must name exactly one customer, or be left empty.',
   managementOff: MANAGEMENT_TEXT.disabled,
   notFound: 'Scheduled report not found.',
   featureOff: 'Scheduled reports are switched off.',

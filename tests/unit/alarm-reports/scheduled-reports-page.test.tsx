@@ -74,7 +74,16 @@ const SCHEDULES = [
     LastRun: null,
     Etag: 'etag-2',
   }),
-  schedule({ Id: PAUSED, Name: 'Paused daily', Frequency: 'daily', DayOfWeek: null, Description: 'Daily at 07:00', Paused: true, NextRunAt: null, LastRun: null }),
+  schedule({
+    Id: PAUSED,
+    Name: 'Paused daily',
+    Frequency: 'daily',
+    DayOfWeek: null,
+    Description: 'Daily at 07:00',
+    Paused: true,
+    NextRunAt: null,
+    LastRun: null,
+  }),
 ];
 
 let managementOn = true;
@@ -190,7 +199,7 @@ describe('the edit dialog', () => {
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
   });
 
-  it("refuses what the shared schema refuses, with its messages under the fields, and sends nothing", async () => {
+  it('refuses what the shared schema refuses, with its messages under the fields, and sends nothing', async () => {
     const { user, dialog } = await openEdit('Weekly falls');
     await user.clear(dialog.getByLabelText('Name'));
     const time = dialog.getByLabelText('Time (UK, HH:mm)');

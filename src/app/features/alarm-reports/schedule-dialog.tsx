@@ -159,8 +159,8 @@ export function ScheduleDialog({
           {draft.report === 'managementReport'
             ? `The monthly management report of ${account ? `the customer '${account}'` : 'all customers'} for the last full month before each run.`
             : filterCount(saved) === 0
-            ? 'Every closed alarm report of each period (no filters).'
-            : `The alarm reports of each period that match the ${filterCount(saved) === 1 ? 'saved filter' : `${filterCount(saved)} saved filters`} of the alarm list.`}{' '}
+              ? 'Every closed alarm report of each period (no filters).'
+              : `The alarm reports of each period that match the ${filterCount(saved) === 1 ? 'saved filter' : `${filterCount(saved)} saved filters`} of the alarm list.`}{' '}
           Times are UK time.
         </Text>
         <form

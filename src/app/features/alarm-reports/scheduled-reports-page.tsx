@@ -31,7 +31,9 @@ export const OUTCOME_LABELS: Record<RunOutcome, string> = {
 };
 /** What a schedule sends: 'Alarm list' or 'Monthly management report', with whose (all customers when none is named). */
 export const reportText = (s: Pick<ScheduleDto, 'Report' | 'CustomerName'>) =>
-  s.Report === 'managementReport' ? `${SCHEDULE_REPORT_LABELS[s.Report]} · ${s.CustomerName ?? MANAGEMENT_TEXT.allCustomers}` : SCHEDULE_REPORT_LABELS[s.Report];
+  s.Report === 'managementReport'
+    ? `${SCHEDULE_REPORT_LABELS[s.Report]} · ${s.CustomerName ?? MANAGEMENT_TEXT.allCustomers}`
+    : SCHEDULE_REPORT_LABELS[s.Report];
 const day = (iso: string) => formatShown(`${iso}T12:00:00Z`, DATE_FORMAT);
 const periodText = (r: ScheduleRunDto) => (r.PeriodFrom === r.PeriodTo ? day(r.PeriodFrom) : `${day(r.PeriodFrom)} – ${day(r.PeriodTo)}`);
 const lastRunText = (r: ScheduleRunDto | null) =>

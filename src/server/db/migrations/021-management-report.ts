@@ -8,15 +8,7 @@
 //
 // Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
-import {
-  analysisPlanSql,
-  rebuildTopsSql,
-  reportPlanSql,
-  reportTopsSql,
-  TOPS_KEY,
-  TOPS_TABLE,
-  TOPS_WATCHED,
-} from '../../modules/alarm-reports/month-tops.js';
+import { analysisPlanSql, rebuildTopsSql, reportPlanSql, reportTopsSql, TOPS_KEY, TOPS_TABLE, TOPS_WATCHED } from '../../modules/alarm-reports/month-tops.js';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);
@@ -77,7 +69,10 @@ async function upPg(db: Kysely<any>) {
     $fn$`,
   );
   await run(db, `create trigger "alarmMonthTops_ai" after insert on "alarmReports" for each row execute function alarm_month_tops_report()`);
-  await run(db, `create trigger "alarmMonthTops_au" after update of ${quoted(TOPS_WATCHED)} on "alarmReports" for each row execute function alarm_month_tops_report()`);
+  await run(
+    db,
+    `create trigger "alarmMonthTops_au" after update of ${quoted(TOPS_WATCHED)} on "alarmReports" for each row execute function alarm_month_tops_report()`,
+  );
   await run(db, `create trigger "alarmMonthTops_bd" before delete on "alarmReports" for each row execute function alarm_month_tops_report()`);
   await run(
     db,
@@ -93,7 +88,10 @@ async function upPg(db: Kysely<any>) {
     end
     $fn$`,
   );
-  await run(db, `create trigger "alarmMonthTops_analysis_aid" after insert or delete on "alarmReportAnalyses" for each row execute function alarm_month_tops_analysis()`);
+  await run(
+    db,
+    `create trigger "alarmMonthTops_analysis_aid" after insert or delete on "alarmReportAnalyses" for each row execute function alarm_month_tops_analysis()`,
+  );
   await run(
     db,
     `create trigger "alarmMonthTops_analysis_au" after update of "analysis", "alarmReportId" on "alarmReportAnalyses" for each row execute function alarm_month_tops_analysis()`,

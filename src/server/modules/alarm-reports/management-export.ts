@@ -47,10 +47,15 @@ export function managementRows(r: ManagementReport): Cell[][] {
   section(
     MANAGEMENT_SECTIONS[3],
     ['Target', 'Alarms within', `${month} %`, 'Goal %', 'Met', `${before} %`, 'Change (points)'],
-    ...[
-      ['Verification started within 10 s', r.Within10] as const,
-      ['Verification started within 40 s', r.Within40] as const,
-    ].map(([label, t]) => [label, t.Count, t.Percent, t.TargetPercent, t.Percent === null ? null : t.Met ? 'Met' : 'Missed', t.PreviousPercent, t.Change]),
+    ...[['Verification started within 10 s', r.Within10] as const, ['Verification started within 40 s', r.Within40] as const].map(([label, t]) => [
+      label,
+      t.Count,
+      t.Percent,
+      t.TargetPercent,
+      t.Percent === null ? null : t.Met ? 'Met' : 'Missed',
+      t.PreviousPercent,
+      t.Change,
+    ]),
   );
   section(
     MANAGEMENT_SECTIONS[4],
@@ -94,7 +99,8 @@ export async function managementReportXlsx(r: ManagementReport): Promise<Uint8Ar
   const headings = new Set<string>([MANAGEMENT_TEXT.title, ...MANAGEMENT_SECTIONS]);
   for (const values of managementRows(r)) {
     const row = ws.addRow(values);
-    if (values.length === 1 && typeof values[0] === 'string' && headings.has(values[0])) row.font = { bold: true, size: values[0] === MANAGEMENT_TEXT.title ? 14 : 12 };
+    if (values.length === 1 && typeof values[0] === 'string' && headings.has(values[0]))
+      row.font = { bold: true, size: values[0] === MANAGEMENT_TEXT.title ? 14 : 12 };
   }
   ws.getColumn(1).width = 40;
   for (const i of [2, 3, 4, 5, 6, 7]) ws.getColumn(i).width = 18;
