@@ -159,7 +159,7 @@ async function statementTimings(dialect: kept.Dialect, db: DB, month: string, f:
           where r."alarmClosed" >= ${from} and r."alarmClosed" < ${to} and c."enableAlarmReportIntelligence" = 1 group by 1, 2`.execute(db),
     ],
     [
-      'missed_list',
+      'raw.missed_list',
       () =>
         sql`select "id" from "alarmReports" where "alarmClosed" >= ${from} and "alarmClosed" < ${to} and "verificationStartedSeconds" >= 10
           order by "verificationStartedSeconds" desc, "alarmClosed" desc, "id" limit 50`.execute(db),
