@@ -10,8 +10,10 @@
 //   repeated when summer time ends) runs once, at its first occurrence (BST).
 // - A run covers whole London days: from the previous due date up to and including the day before
 //   the due date (daily: yesterday; weekly: the 7 days before; monthly: the month before, from the
-//   previous due date).
+//   previous due date). The management report (monthly schedules only) covers the last full
+//   London calendar month before the due date, whatever its date.
 import { TIME_ZONE } from './dates.js';
+import { defaultMonth } from './management-report.js';
 
 export const SCHEDULE_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
 export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
@@ -19,6 +21,13 @@ export type ScheduleFrequency = (typeof SCHEDULE_FREQUENCIES)[number];
 export const SCHEDULE_FORMATS = ['xlsx'] as const;
 export type ScheduleFormat = (typeof SCHEDULE_FORMATS)[number];
 export const SCHEDULE_FORMAT_LABELS: Record<ScheduleFormat, string> = { xlsx: 'Excel (.xlsx)' };
+/**
+ * Which report a schedule sends: the alarm list of its saved filters, or the monthly management
+ * report of its customer (the account name filter naming exactly one customer) or of all customers.
+ */
+export const SCHEDULE_REPORTS = ['alarmList', 'managementReport'] as const;
+export type ScheduleReport = (typeof SCHEDULE_REPORTS)[number];
+export const SCHEDULE_REPORT_LABELS: Record<ScheduleReport, string> = { alarmList: 'Alarm list', managementReport: 'Monthly management report' };
 
 /** ISO weekday names, 1 Monday … 7 Sunday. */
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
@@ -151,6 +160,24 @@ export function reportPeriod(rule: ScheduleRule, due: Date): { from: string; to:
   }
   return { from: iso(...from), to: iso(...to) };
 }
+
+/**
+ * The London month ('YYYY-MM') and its days a management report run for this due instant covers:
+ * the last full calendar month before the due date (due on 1 November: October; due on the 31st
+ * of October: September).
+ */
+export function managementPeriod(due: Date): { month: string; from: string; to: string } {
+  const month = defaultMonth(due);
+  const [y, m] = month.split('-').map(Number) as [number, number];
+  return { month, from: `${month}-01`, to: iso(y, m, daysInMonth(y, m)) };
+}
+
+/** The closed days a run of this schedule for this due instant covers (the report decides). */
+export const runPeriod = (rule: ScheduleRule, report: ScheduleReport, due: Date): { from: string; to: string } => {
+  if (report !== 'managementReport') return reportPeriod(rule, due);
+  const { from, to } = managementPeriod(due);
+  return { from, to };
+};
 
 /** 'Daily at 07:00', 'Weekly on Monday at 07:00', 'Monthly on the 31st (or the month's last day) at 07:00'. */
 export function describeSchedule(rule: ScheduleRule): string {

@@ -17,6 +17,7 @@ import { sql } from 'kysely';
 import { join } from 'node:path';
 import type { DB } from '../../src/server/db/index.js';
 import { rebuildSql } from '../../src/server/modules/alarm-reports/aggregates.js';
+import { rebuildTopsSql } from '../../src/server/modules/alarm-reports/month-tops.js';
 import { ROOT } from './browser.js';
 import { percentileOf, pick, rng } from './stats.js';
 import * as kept from './harness/kept-data.js';
@@ -25,14 +26,15 @@ const { log, load, r1 } = kept;
 type Figures = kept.Figures;
 
 const N = Number(process.env.ALARM_BENCH_ROWS ?? 1_000_000);
-const LABEL = kept.sizeLabel(N);
-const KEPT: kept.KeptData = {
+/** The kept alarm report data set of n reports (shared with management-report.bench.ts). */
+export const keptAlarms = (n: number): kept.KeptData => ({
   what: 'alarm reports',
-  size: N,
-  sqliteFile: join(ROOT, `.tmp/bench-alarms/alarms-${LABEL}.sqlite`),
-  pgDb: `bench_alarms_${LABEL}`,
+  size: n,
+  sqliteFile: join(ROOT, `.tmp/bench-alarms/alarms-${kept.sizeLabel(n)}.sqlite`),
+  pgDb: `bench_alarms_${kept.sizeLabel(n)}`,
   readyColumn: 'rows',
-};
+});
+const KEPT = keptAlarms(N);
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const DAY = 86_400_000;
@@ -86,7 +88,7 @@ const NAMES = Array.from(
   (_, i) => `${FIRST[i % 20]} ${LAST[Math.floor(i / 20) % 20]}${i >= 400 ? ` ${String.fromCharCode(65 + (i % 26))}.` : ''}`,
 );
 const ACCOUNT_WORDS = ['Acme Care', 'Northern Housing', 'City Council', 'Green Energy', 'Metro Rail', 'St Mary Hospital', 'Parcel Express', 'Water Board'];
-const ACCOUNTS = Array.from({ length: 400 }, (_, i) => `${ACCOUNT_WORDS[i % 8]} ${Math.floor(i / 8) + 1} Ltd`);
+export const ACCOUNTS = Array.from({ length: 400 }, (_, i) => `${ACCOUNT_WORDS[i % 8]} ${Math.floor(i / 8) + 1} Ltd`);
 const DEVICES = [3, 620, 640, 740, 10, 804];
 const COLUMNS = [
   'id',
@@ -120,7 +122,7 @@ const controllersOf = () => {
 };
 
 /** Row i's values in COLUMNS order (deterministic in i's position in the stream). */
-function rowStream(seed = 9) {
+export function rowStream(seed = 9) {
   const r = rng(seed);
   const controllers = controllersOf();
   return (): (string | number)[] => {
@@ -150,13 +152,17 @@ function rowStream(seed = 9) {
 }
 
 /** SQLite triggers that fire per inserted report: set aside during the bulk load. */
-const SQLITE_INSERT_TRIGGERS = ['alarmStats_ai', 'alarmReports_fts_ai', 'alarmReports_serial_fts_ai'];
+const SQLITE_INSERT_TRIGGERS = ['alarmStats_ai', 'alarmReports_fts_ai', 'alarmReports_serial_fts_ai', 'alarmMonthTops_ai'];
+/** PostgreSQL triggers set aside during the bulk load. */
+const PG_INSERT_TRIGGERS = ['alarmStats_aiud', 'alarmMonthTops_ai'];
 
-const INSERT_HEAD = `insert into "alarmReports" (${COLUMNS.map((c) => `"${c}"`).join(', ')}, "customerId", "escalationPlanFollowed", "incomingCallPhoneNumber", "location", "profileSnapshot", "etag")`;
+export const INSERT_HEAD = `insert into "alarmReports" (${COLUMNS.map((c) => `"${c}"`).join(', ')}, "customerId", "escalationPlanFollowed", "incomingCallPhoneNumber", "location", "profileSnapshot", "etag")`;
 
-async function loadSqlite() {
+/** Loads the data set `k` into its SQLite file (rows through the real schema, per-row triggers' work done set-based). */
+export async function loadAlarmsSqlite(k: kept.KeptData = KEPT) {
+  const n = k.size;
   const t0 = performance.now();
-  const raw = await kept.newSqlite(KEPT);
+  const raw = await kept.newSqlite(k);
   raw.pragma('cache_size = -262144');
   // Insert triggers are set aside for the load and their work done set-based afterwards (the
   // statistics rebuilt, the trigram tables filled), then the same triggers are put back.
@@ -169,8 +175,8 @@ async function loadSqlite() {
   const batch = raw.transaction((n: number) => {
     for (let i = 0; i < n; i++) insert.run(...next());
   });
-  for (let done = 0; done < N; done += 50_000) {
-    batch(Math.min(50_000, N - done));
+  for (let done = 0; done < n; done += 50_000) {
+    batch(Math.min(50_000, n - done));
     if (done % 200_000 === 150_000) log(`sqlite: ${(done + 50_000).toLocaleString('en-GB')} reports (${r1((performance.now() - t0) / 1000)} s)`);
   }
   log(`sqlite: rows in (${r1((performance.now() - t0) / 1000)} s); filling the statistics and trigram tables`);
@@ -178,32 +184,34 @@ async function loadSqlite() {
     `insert into "alarmReports_fts" (rowid, alarmId, person, account) select rowid, "alarmId", "personFullName", "customerAccountFullName" from "alarmReports"`,
   );
   raw.exec(`insert into "alarmReports_serial_fts" (rowid, serial) select rowid, "deviceSerial" from "alarmReports" where "deviceSerial" is not null`);
-  for (const q of rebuildSql(false)) raw.exec(q);
+  for (const q of [...rebuildSql(false), ...rebuildTopsSql(false)]) raw.exec(q);
   for (const t of triggers) raw.exec(t.sql);
   for (const t of ['alarmReports_fts', 'alarmReports_serial_fts']) raw.exec(`insert into "${t}" ("${t}") values ('optimize')`);
-  kept.sqliteLoaded(KEPT, raw);
+  kept.sqliteLoaded(k, raw);
 }
 
-async function loadPostgres() {
+/** Loads the data set `k` into its PostgreSQL database. */
+export async function loadAlarmsPostgres(k: kept.KeptData = KEPT) {
+  const n = k.size;
   const t0 = performance.now();
-  const c = await kept.newPostgres(KEPT);
-  // The statistics trigger is set aside for the load and the statistics rebuilt set-based after.
-  await c.query(`alter table "alarmReports" disable trigger "alarmStats_aiud"`);
+  const c = await kept.newPostgres(k);
+  // The statistics and monthly tops triggers are set aside for the load and rebuilt set-based after.
+  for (const tr of PG_INSERT_TRIGGERS) await c.query(`alter table "alarmReports" disable trigger "${tr}"`);
   const insert = `${INSERT_HEAD} select *, null, 0, null, '{}', '{}', '"e"' from unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
   const next = rowStream();
   const BATCH = 10_000;
-  for (let i = 0; i < N; i += BATCH) {
+  for (let i = 0; i < n; i += BATCH) {
     const rows: (string | number)[][] = [];
-    for (let j = i; j < Math.min(N, i + BATCH); j++) rows.push(next());
+    for (let j = i; j < Math.min(n, i + BATCH); j++) rows.push(next());
     await c.query(
       insert,
       COLUMNS.map((_, k) => rows.map((row) => row[k])),
     );
     if ((i / BATCH) % 20 === 19) log(`postgres: ${(i + BATCH).toLocaleString('en-GB')} reports (${r1((performance.now() - t0) / 1000)} s)`);
   }
-  for (const q of rebuildSql(true)) await c.query(q);
-  await c.query(`alter table "alarmReports" enable trigger "alarmStats_aiud"`);
-  await kept.postgresLoaded(KEPT, c);
+  for (const q of [...rebuildSql(true), ...rebuildTopsSql(true)]) await c.query(q);
+  for (const tr of PG_INSERT_TRIGGERS) await c.query(`alter table "alarmReports" enable trigger "${tr}"`);
+  await kept.postgresLoaded(k, c);
 }
 
 /**
@@ -336,7 +344,16 @@ async function measureDialect(dialect: kept.Dialect, db: DB): Promise<Figures> {
 }
 
 export async function benchAlarmReports(): Promise<Figures> {
-  return kept.onKeptData(KEPT, { rows: N }, { loadSqlite, loadPostgres, measure: measureDialect, skipPg: process.env.ALARM_BENCH_PG === '0' });
+  return kept.onKeptData(
+    KEPT,
+    { rows: N },
+    {
+      loadSqlite: () => loadAlarmsSqlite(KEPT),
+      loadPostgres: () => loadAlarmsPostgres(KEPT),
+      measure: measureDialect,
+      skipPg: process.env.ALARM_BENCH_PG === '0',
+    },
+  );
 }
 
 kept.runAlone(import.meta.url, benchAlarmReports);

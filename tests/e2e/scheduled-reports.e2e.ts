@@ -55,6 +55,7 @@ test('ARC supervisor, keyboard only: filter the alarm list, schedule it, see it 
   await expect(row).toContainText('Weekly on Monday at 07:00');
   await expect(row).toContainText('arc-supervisor@demo.test');
   await expect(row).toContainText('Not run yet');
+  await expect(row.locator('[data-label="Report"]')).toHaveText('Alarm list');
   await expect(table).toContainText('Daily real incidents');
 
   // the server kept the list's filter (not its date range)

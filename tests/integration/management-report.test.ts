@@ -1,7 +1,8 @@
 // The monthly management report against the real server on SQLite, and PostgreSQL with TEST_DB=pg:
 // for one customer and for all customers, every number equals a count of the stored reports of
 // the London month (and the month before), including reports at the month's edges in UTC; the
-// plan compliance comes from the stored analyses; the feature off, the permission missing, an
+// plan compliance comes from the stored analyses; the monthly tops kept by triggers equal a
+// rebuild from the rows and a count in JS after inserts, moves, regenerations and deletes; the feature off, the permission missing, an
 // unknown customer and a bad month are refused.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as v from 'valibot';
@@ -15,7 +16,9 @@ import { monthRange } from '../../src/shared/management-report.js';
 import { ALARM_TYPES, VERIFICATION_TYPES } from '../../src/shared/codes.js';
 import { bandOf, STARTED_BANDS, COMPLETED_BANDS } from '../../src/shared/schemas/alarm-reports.js';
 import { generateAnalysis } from '../../src/server/modules/alarm-reports/analysis.js';
-import type { DB } from '../../src/server/db/index.js';
+import { isPostgres, type DB } from '../../src/server/db/index.js';
+import { sql } from 'kysely';
+import { rebuildTopsSql } from '../../src/server/modules/alarm-reports/month-tops.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 let t: TestApp;
@@ -279,5 +282,105 @@ describe('refused', () => {
     expect((await report({ month: '2026-10', customerId: randomUUID() })).status).toBe(404);
     for (const month of ['2026-13', '2026-1', 'October', '']) expect((await report({ month })).status, month).toBe(400);
     expect((await report({})).status).toBe(400);
+  });
+});
+
+describe('the monthly tops (alarmMonthTops) equal a count of the raw rows after every kind of write', () => {
+  type Top = { month: string; customerId: string; kind: number; key: string; label: string; code: number; n: number };
+  const read = async (db: DB): Promise<Top[]> =>
+    (await db.selectFrom('alarmMonthTops').selectAll().where('n', '!=', 0).orderBy('month').orderBy('customerId').orderBy('kind').orderBy('key').execute()).map(
+      (r) => ({
+        ...r,
+        code: Number(r.code),
+        n: Number(r.n),
+      }),
+    );
+  /** The tops rebuilt set-based from the rows (in a transaction rolled back): what the triggers must have kept. */
+  async function rebuilt(): Promise<Top[]> {
+    let out: Top[] = [];
+    await t.db
+      .transaction()
+      .execute(async (trx) => {
+        for (const s of rebuildTopsSql(isPostgres(t.db))) await sql.raw(s).execute(trx);
+        out = await read(trx);
+        throw new Error('rollback');
+      })
+      .catch((e: Error) => {
+        if (e.message !== 'rollback') throw e;
+      });
+    return out;
+  }
+  /** Persons and devices of a month counted in JS from the stored rows (London month bounds from the shared rule). */
+  async function rawBusiest(month: string, customerId: string | null) {
+    const { from, to } = monthRange(month);
+    let q = t.db.selectFrom('alarmReports').select(['personId', 'deviceSerial']).where('alarmClosed', '>=', from).where('alarmClosed', '<', to);
+    if (customerId) q = q.where('customerId', '=', customerId);
+    const persons = new Map<string, number>();
+    const devices = new Map<string, number>();
+    for (const r of await q.execute()) {
+      if (r.personId) persons.set(r.personId, (persons.get(r.personId) ?? 0) + 1);
+      if (r.deviceSerial) devices.set(r.deviceSerial, (devices.get(r.deviceSerial) ?? 0) + 1);
+    }
+    return { persons, devices };
+  }
+  async function expectTopsMatchRows() {
+    expect(await read(t.db)).toEqual(await rebuilt());
+    for (const month of ['2026-09', '2026-10', '2026-11'])
+      for (const customerId of [custA.id, null]) {
+        const r = await okReport({ month, customerId });
+        const raw = await rawBusiest(month, customerId);
+        const top = (m: Map<string, number>) => [...m.values()].sort((a, b) => b - a).slice(0, 10);
+        expect(
+          r.BusiestPersons.map((p) => p.Count),
+          `${month} ${customerId}`,
+        ).toEqual(top(raw.persons));
+        for (const p of r.BusiestPersons) expect(p.Count).toBe(raw.persons.get(p.PersonId));
+        expect(r.BusiestDevices.map((d) => d.Count)).toEqual(top(raw.devices));
+        for (const d of r.BusiestDevices) expect(d.Count).toBe(raw.devices.get(d.Serial));
+      }
+  }
+
+  test('inserts (and the analyses stored above) are counted as the rows say', async () => {
+    const tops = await read(t.db);
+    expect(tops.some((x) => x.kind === 3)).toBe(true);
+    expect(tops.some((x) => x.customerId === '*')).toBe(true);
+    await expectTopsMatchRows();
+  });
+
+  test("moving a report to another month, customer, person or device moves its counts (and its analysis's outcome)", async () => {
+    const october = await t.db
+      .selectFrom('alarmReports')
+      .innerJoin('alarmReportAnalyses', 'alarmReportAnalyses.alarmReportId', 'alarmReports.id')
+      .select(['alarmReports.id'])
+      .where('alarmReports.customerId', '=', custA.id)
+      .where('alarmReports.alarmClosed', '>=', monthRange('2026-10').from)
+      .where('alarmReports.alarmClosed', '<', monthRange('2026-10').to)
+      .orderBy('alarmReports.id')
+      .limit(4)
+      .execute();
+    expect(october).toHaveLength(4);
+    const before = (await okReport({ month: '2026-10', customerId: custA.id })).PlanCompliance!.Analysed;
+    await t.db.updateTable('alarmReports').set({ alarmClosed: '2026-09-15T10:00:00.000Z' }).where('id', '=', october[0]!.id).execute();
+    await t.db.updateTable('alarmReports').set({ customerId: custB.id }).where('id', '=', october[1]!.id).execute();
+    await t.db.updateTable('alarmReports').set({ personId: randomUUID(), personFullName: 'Zed Zulu' }).where('id', '=', october[2]!.id).execute();
+    await t.db.updateTable('alarmReports').set({ deviceSerial: 'SN-MOVED', deviceType: 640 }).where('id', '=', october[3]!.id).execute();
+    expect((await okReport({ month: '2026-10', customerId: custA.id })).PlanCompliance!.Analysed).toBe(before - 2);
+    await expectTopsMatchRows();
+  });
+
+  test('regenerating, deleting an analysis and deleting a report (its analysis by the cascade) take their counts away', async () => {
+    const [withAnalysis, another] = await t.db
+      .selectFrom('alarmReports')
+      .innerJoin('alarmReportAnalyses', 'alarmReportAnalyses.alarmReportId', 'alarmReports.id')
+      .select(['alarmReports.id', 'alarmReports.alarmId'])
+      .where('alarmReports.customerId', '=', custA.id)
+      .orderBy('alarmReports.id', 'desc')
+      .limit(2)
+      .execute();
+    await generateAnalysis(t.db, another!, NOW, null); // replaced in place (an upsert)
+    await t.db.deleteFrom('alarmReportAnalyses').where('alarmReportId', '=', another!.id).execute();
+    await t.db.deleteFrom('alarmReports').where('id', '=', withAnalysis!.id).execute();
+    expect(await t.db.selectFrom('alarmReportAnalyses').select('alarmReportId').where('alarmReportId', '=', withAnalysis!.id).execute()).toEqual([]);
+    await expectTopsMatchRows();
   });
 });

@@ -215,6 +215,21 @@ export interface DeviceLastMessageTable {
 }
 
 /** Bucket counts of alarm reports per London closed day and grain (migration 013, modules/alarm-reports/aggregates.ts). */
+/**
+ * The management report's monthly tops (migration 021, modules/alarm-reports/month-tops.ts): per
+ * London month ('YYYY-MM') and customer ('' none, '*' every customer for persons and devices), the
+ * alarm count of each person (kind 1), device (2) and plan outcome (3); kept by triggers, never
+ * written by the code.
+ */
+export interface AlarmMonthTopsTable {
+  month: string;
+  customerId: string;
+  kind: number;
+  key: string;
+  label: string;
+  code: number;
+  n: number | string; // bigint on PostgreSQL
+}
 export interface AlarmStatsTable {
   grain: number;
   day: string;
@@ -373,6 +388,8 @@ export interface ReportScheduleTable {
   timeOfDay: string; // 'HH:mm'
   recipients: string; // JSON string[]
   format: string; // ScheduleFormat
+  /** What is sent: ScheduleReport ('alarmList' or 'managementReport'; migration 021). */
+  report: Generated<string>;
   filters: string; // JSON AlarmReportFilterBody
   paused: Generated<number>;
   /** The next due instant (ISO); the claim a node changes to run it. */
@@ -472,6 +489,7 @@ export interface Database {
   deviceLastMessages: DeviceLastMessageTable;
   alarmReports: AlarmReportTable;
   alarmStats: AlarmStatsTable;
+  alarmMonthTops: AlarmMonthTopsTable;
   alarmCalls: AlarmCallTable;
   alarmMemos: AlarmMemoTable;
   activityJournal: ActivityJournalTable;

@@ -1,7 +1,9 @@
 // Scheduled reports (feature `ScheduledReports`): THE CONTRACT between the schedule routes
 // (src/server/modules/schedules) and the Scheduled reports page. A schedule keeps the alarm
 // list's filters (date range aside: each run covers its own period, src/shared/schedules.ts),
-// when it runs, who receives it and what it sends (format, an enum: .xlsx today).
+// when it runs, who receives it and what it sends: the report (the alarm list, or the monthly
+// management report of the schedule's customer or of all customers, monthly schedules only) and
+// its format (an enum: .xlsx).
 //
 // - GET /alarm-report/schedules → { Enabled, Schedules } (Enabled false: the feature is off, no rows).
 // - POST /alarm-report/schedules (create), PUT /alarm-report/schedules/:id (edit, with the Etag),
@@ -10,7 +12,8 @@
 // - GET /alarm-report/schedules/:id/runs → { Runs } newest first (the latest 50).
 import * as v from 'valibot';
 import { alarmReportFilterBody } from './alarm-reports.js';
-import { SCHEDULE_FORMATS, SCHEDULE_FREQUENCIES, TIME_OF_DAY } from '../schedules.js';
+import { SCHEDULE_FORMATS, SCHEDULE_FREQUENCIES, SCHEDULE_REPORTS, TIME_OF_DAY } from '../schedules.js';
+import { MANAGEMENT_TEXT } from './management-report.js';
 
 export const SCHEDULE_NAME_MAX = 100;
 export const SCHEDULE_RECIPIENTS_MAX = 20;
@@ -30,6 +33,10 @@ export const SCHEDULE_TEXT = {
   badEmail: 'Please enter valid e-mail addresses.',
   notARecipient: (email: string) => `${email} is not the e-mail address of a person you may send reports to.`,
   badFormat: 'Please choose a format.',
+  badReport: 'Please choose the alarm list or the management report.',
+  managementMonthly: 'The management report covers a whole month: please choose monthly.',
+  managementCustomer: 'The management report is of one customer or of all customers: the account name filter must name exactly one customer, or be left empty.',
+  managementOff: MANAGEMENT_TEXT.disabled,
   notFound: 'Scheduled report not found.',
   featureOff: 'Scheduled reports are switched off.',
   stale: 'This scheduled report was changed by someone else since it was loaded. Reload it and try again.',
@@ -45,6 +52,10 @@ export const SCHEDULE_CODE = { featureOff: 'feature_off' } as const;
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
+/** A schedule's day number (day of the week 1–7, date 1–31): absent or null, or a whole number in range. */
+const dayNumber = (max: number, message: string) =>
+  v.optional(v.nullable(v.pipe(v.number(message), v.integer(message), v.minValue(1, message), v.maxValue(max, message))), null);
+
 const scheduleEntries = {
   name: v.pipe(
     v.string(SCHEDULE_TEXT.nameRequired),
@@ -53,28 +64,8 @@ const scheduleEntries = {
     v.maxLength(SCHEDULE_NAME_MAX, SCHEDULE_TEXT.nameTooLong),
   ),
   frequency: v.picklist(SCHEDULE_FREQUENCIES, SCHEDULE_TEXT.badFrequency),
-  dayOfWeek: v.optional(
-    v.nullable(
-      v.pipe(
-        v.number(SCHEDULE_TEXT.dayOfWeekRequired),
-        v.integer(SCHEDULE_TEXT.dayOfWeekRequired),
-        v.minValue(1, SCHEDULE_TEXT.dayOfWeekRequired),
-        v.maxValue(7, SCHEDULE_TEXT.dayOfWeekRequired),
-      ),
-    ),
-    null,
-  ),
-  dayOfMonth: v.optional(
-    v.nullable(
-      v.pipe(
-        v.number(SCHEDULE_TEXT.dayOfMonthRequired),
-        v.integer(SCHEDULE_TEXT.dayOfMonthRequired),
-        v.minValue(1, SCHEDULE_TEXT.dayOfMonthRequired),
-        v.maxValue(31, SCHEDULE_TEXT.dayOfMonthRequired),
-      ),
-    ),
-    null,
-  ),
+  dayOfWeek: dayNumber(7, SCHEDULE_TEXT.dayOfWeekRequired),
+  dayOfMonth: dayNumber(31, SCHEDULE_TEXT.dayOfMonthRequired),
   timeOfDay: v.pipe(
     v.string(SCHEDULE_TEXT.badTime),
     v.transform((s) => s.trim()),
@@ -95,36 +86,35 @@ const scheduleEntries = {
     v.maxLength(SCHEDULE_RECIPIENTS_MAX, SCHEDULE_TEXT.tooManyRecipients),
   ),
   format: v.optional(v.picklist(SCHEDULE_FORMATS, SCHEDULE_TEXT.badFormat), 'xlsx'),
+  /** What is sent: the alarm list (of the saved filters) or the monthly management report. */
+  report: v.optional(v.picklist(SCHEDULE_REPORTS, SCHEDULE_TEXT.badReport), 'alarmList'),
   /** The alarm list's filters (its date range is replaced by each run's period). */
   filters: v.optional(alarmReportFilterBody, {}),
 };
+type RuleFields = { frequency: string; dayOfWeek: number | null; dayOfMonth: number | null; report: string };
+/**
+ * The rules across a schedule's fields, for create and edit alike: weekly needs its day, monthly
+ * its date, and the management report (a whole London month) a monthly schedule. Each issue lands
+ * on its field.
+ */
+const ruleChecks = <T extends RuleFields>() =>
+  v.rawCheck<T>(({ dataset, addIssue }) => {
+    if (!dataset.typed) return;
+    const input: RuleFields = dataset.value;
+    const issue = (key: keyof RuleFields, message: string) =>
+      addIssue({ message, path: [{ type: 'object', origin: 'value', input: input as unknown as Record<string, unknown>, key, value: input[key] }] });
+    if (input.frequency === 'weekly' && input.dayOfWeek === null) issue('dayOfWeek', SCHEDULE_TEXT.dayOfWeekRequired);
+    if (input.frequency === 'monthly' && input.dayOfMonth === null) issue('dayOfMonth', SCHEDULE_TEXT.dayOfMonthRequired);
+    if (input.report === 'managementReport' && input.frequency !== 'monthly') issue('frequency', SCHEDULE_TEXT.managementMonthly);
+  });
+
 const createObject = v.object(scheduleEntries, SCHEDULE_TEXT.badBody);
-export const scheduleCreateBody = v.pipe(
-  createObject,
-  v.forward(
-    v.check((b) => b.frequency !== 'weekly' || b.dayOfWeek !== null, SCHEDULE_TEXT.dayOfWeekRequired),
-    ['dayOfWeek'],
-  ),
-  v.forward(
-    v.check((b) => b.frequency !== 'monthly' || b.dayOfMonth !== null, SCHEDULE_TEXT.dayOfMonthRequired),
-    ['dayOfMonth'],
-  ),
-);
+export const scheduleCreateBody = v.pipe(createObject, ruleChecks<v.InferOutput<typeof createObject>>());
 export type ScheduleCreateBody = v.InferOutput<typeof scheduleCreateBody>;
 export type ScheduleInput = v.InferInput<typeof scheduleCreateBody>;
 
 const updateObject = v.object({ ...scheduleEntries, etag: v.optional(v.nullable(v.string()), null) }, SCHEDULE_TEXT.badBody);
-export const scheduleUpdateBody = v.pipe(
-  updateObject,
-  v.forward(
-    v.check((b) => b.frequency !== 'weekly' || b.dayOfWeek !== null, SCHEDULE_TEXT.dayOfWeekRequired),
-    ['dayOfWeek'],
-  ),
-  v.forward(
-    v.check((b) => b.frequency !== 'monthly' || b.dayOfMonth !== null, SCHEDULE_TEXT.dayOfMonthRequired),
-    ['dayOfMonth'],
-  ),
-);
+export const scheduleUpdateBody = v.pipe(updateObject, ruleChecks<v.InferOutput<typeof updateObject>>());
 export type ScheduleUpdateBody = v.InferOutput<typeof scheduleUpdateBody>;
 
 export const schedulePauseBody = v.object({ paused: v.boolean('paused must be true or false.') }, SCHEDULE_TEXT.badBody);
@@ -166,6 +156,8 @@ export const scheduleSchema = v.strictObject({
   Description: v.string(),
   Recipients: v.array(v.string()),
   Format: v.picklist(SCHEDULE_FORMATS),
+  /** What is sent: 'alarmList' or 'managementReport' (of CustomerName, or of all customers when null). */
+  Report: v.picklist(SCHEDULE_REPORTS),
   Filters: v.record(v.string(), v.unknown()),
   /** The customer whose report this is (the filters name exactly one account), else null. */
   CustomerName: v.nullable(v.string()),

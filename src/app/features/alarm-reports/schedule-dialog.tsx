@@ -2,17 +2,32 @@
 // or changes a schedule (edit; its saved filters stay). Name, daily / weekly (day) / monthly
 // (date: past the month's end means its last day), time of day in UK time, recipients (e-mail
 // addresses, one per line or comma-separated; the server checks each is a person the user may
-// list) and the format. The server's field messages show under their fields.
+// list), the report (the alarm list, or the monthly management report of the filters' customer or
+// of all customers while ExportManagementReportPDF is on) and the format. The shared schema's
+// messages show under their fields before anything is sent, the server's after.
 import { useEffect, useId, useState } from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import * as v from 'valibot';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Flex, Text } from '@radix-ui/themes';
 import { Dialog } from '../../ui/dialog';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { errorFields, errorMessage } from '../../api/query-client';
 import { afterScheduleChange, createSchedule, updateSchedule } from '../../api/schedules';
-import { SCHEDULE_FORMATS, SCHEDULE_FORMAT_LABELS, WEEKDAYS, describeSchedule, type ScheduleFormat, type ScheduleFrequency } from '../../../shared/schedules';
-import { SCHEDULE_NAME_MAX, SCHEDULE_TEXT, type ScheduleDto, type ScheduleInput } from '../../../shared/schemas/schedules';
+import { featuresQuery, isFeatureOn } from '../../api/reference';
+import {
+  SCHEDULE_FORMATS,
+  SCHEDULE_FORMAT_LABELS,
+  SCHEDULE_REPORTS,
+  SCHEDULE_REPORT_LABELS,
+  WEEKDAYS,
+  describeSchedule,
+  type ScheduleFormat,
+  type ScheduleFrequency,
+  type ScheduleReport,
+} from '../../../shared/schedules';
+import { SCHEDULE_NAME_MAX, SCHEDULE_TEXT, scheduleCreateBody, type ScheduleDto, type ScheduleInput } from '../../../shared/schemas/schedules';
+import { MANAGEMENT_FEATURE } from '../../../shared/schemas/management-report';
 import type { AlarmReportFilter } from '../../../shared/schemas/alarm-reports';
 
 type Draft = {
@@ -23,6 +38,7 @@ type Draft = {
   timeOfDay: string;
   recipients: string;
   format: ScheduleFormat;
+  report: ScheduleReport;
 };
 
 const draftOf = (s?: ScheduleDto): Draft => ({
@@ -33,7 +49,20 @@ const draftOf = (s?: ScheduleDto): Draft => ({
   timeOfDay: s?.TimeOfDay ?? '07:00',
   recipients: (s?.Recipients ?? []).join('\n'),
   format: s?.Format ?? 'xlsx',
+  report: s?.Report ?? 'alarmList',
 });
+
+/** The first message of each field the shared schema refuses (the server words them the same). */
+export function draftErrors(body: ScheduleInput): Record<string, string> {
+  const r = v.safeParse(scheduleCreateBody, body);
+  const errors: Record<string, string> = {};
+  if (!r.success)
+    for (const issue of r.issues) {
+      const key = String(issue.path?.[0]?.key ?? '_');
+      errors[key] ??= issue.message;
+    }
+  return errors;
+}
 
 /** Recipients as typed: one per line or separated by commas or semicolons. */
 export const splitRecipients = (text: string) =>
@@ -80,21 +109,24 @@ export function ScheduleDialog({
     setErrors({});
   }, [open, schedule, defaultRecipient]);
   const saved = schedule ? schedule.Filters : scheduleFilters(filters ?? {});
+  const features = useQuery(featuresQuery());
+  // The management report is offered while its feature is on (and kept on a schedule that has it).
+  const reports = SCHEDULE_REPORTS.filter((r) => r !== 'managementReport' || isFeatureOn(features.data, MANAGEMENT_FEATURE) || schedule?.Report === r);
+  const account = typeof saved.customerAccountFullName === 'string' ? saved.customerAccountFullName : '';
 
+  const bodyOf = (): ScheduleInput => ({
+    name: draft.name,
+    frequency: draft.frequency,
+    dayOfWeek: draft.frequency === 'weekly' ? Number(draft.dayOfWeek) : null,
+    dayOfMonth: draft.frequency === 'monthly' ? (draft.dayOfMonth.trim() === '' ? null : Number(draft.dayOfMonth)) : null,
+    timeOfDay: draft.timeOfDay,
+    recipients: splitRecipients(draft.recipients),
+    format: draft.format,
+    report: draft.report,
+    filters: saved as ScheduleInput['filters'],
+  });
   const save = useMutation({
-    mutationFn: () => {
-      const body: ScheduleInput = {
-        name: draft.name,
-        frequency: draft.frequency,
-        dayOfWeek: draft.frequency === 'weekly' ? Number(draft.dayOfWeek) : null,
-        dayOfMonth: draft.frequency === 'monthly' ? Number(draft.dayOfMonth) : null,
-        timeOfDay: draft.timeOfDay,
-        recipients: splitRecipients(draft.recipients),
-        format: draft.format,
-        filters: saved as ScheduleInput['filters'],
-      };
-      return schedule ? updateSchedule(schedule.Id, { ...body, etag: schedule.Etag }) : createSchedule(body);
-    },
+    mutationFn: (body: ScheduleInput) => (schedule ? updateSchedule(schedule.Id, { ...body, etag: schedule.Etag }) : createSchedule(body)),
     onSuccess: async (s) => {
       toast.success(schedule ? SCHEDULE_TEXT.saved(s.Name) : SCHEDULE_TEXT.created(s.Name));
       await afterScheduleChange(qc);
@@ -124,9 +156,11 @@ export function ScheduleDialog({
       <Dialog.Content maxWidth="36rem" aria-describedby={`${ids}-what`}>
         <Dialog.Title>{schedule ? 'Edit scheduled report' : 'Schedule this alarm list'}</Dialog.Title>
         <Text as="p" size="2" color="gray" id={`${ids}-what`} mb="3">
-          {filterCount(saved) === 0
-            ? 'Every closed alarm report of each period (no filters).'
-            : `The alarm reports of each period that match the ${filterCount(saved) === 1 ? 'saved filter' : `${filterCount(saved)} saved filters`} of the alarm list.`}{' '}
+          {draft.report === 'managementReport'
+            ? `The monthly management report of ${account ? `the customer '${account}'` : 'all customers'} for the last full month before each run.`
+            : filterCount(saved) === 0
+              ? 'Every closed alarm report of each period (no filters).'
+              : `The alarm reports of each period that match the ${filterCount(saved) === 1 ? 'saved filter' : `${filterCount(saved)} saved filters`} of the alarm list.`}{' '}
           Times are UK time.
         </Text>
         <form
@@ -134,7 +168,10 @@ export function ScheduleDialog({
           className="sr-form"
           onSubmit={(e) => {
             e.preventDefault();
-            save.mutate();
+            const body = bodyOf();
+            const refused = draftErrors(body);
+            setErrors(refused);
+            if (!Object.keys(refused).length) save.mutate(body);
           }}
         >
           <FormField label="Name" required error={errors.name}>
@@ -184,6 +221,17 @@ export function ScheduleDialog({
           </div>
           <FormField label="Recipients" required error={errors.recipients} hint="E-mail addresses of people you may list, one per line or separated by commas.">
             {(control) => <textarea {...control} className="lw-input sr-form__recipients" rows={3} value={draft.recipients} onChange={set('recipients')} />}
+          </FormField>
+          <FormField label="Report" required error={errors.report}>
+            {(control) => (
+              <select {...control} className="lw-input" value={draft.report} onChange={set('report')}>
+                {reports.map((r) => (
+                  <option key={r} value={r}>
+                    {SCHEDULE_REPORT_LABELS[r]}
+                  </option>
+                ))}
+              </select>
+            )}
           </FormField>
           <FormField label="Format" required error={errors.format}>
             {(control) => (

@@ -16,7 +16,8 @@ import { errorMessage } from '../../api/query-client';
 import { afterScheduleChange, deleteSchedule, pauseSchedule, scheduleListQuery, scheduleRunsQuery } from '../../api/schedules';
 import { formatShown, DATE_FORMAT } from '../../../shared/dates';
 import { PAGE_TITLES } from '../../../shared/messages';
-import { SCHEDULE_FORMAT_LABELS } from '../../../shared/schedules';
+import { SCHEDULE_FORMAT_LABELS, SCHEDULE_REPORT_LABELS } from '../../../shared/schedules';
+import { MANAGEMENT_TEXT } from '../../../shared/schemas/management-report';
 import { SCHEDULE_TEXT, type RunOutcome, type ScheduleDto, type ScheduleRunDto } from '../../../shared/schemas/schedules';
 import { ScheduleDialog } from './schedule-dialog';
 import './scheduled-reports.css';
@@ -28,6 +29,11 @@ export const OUTCOME_LABELS: Record<RunOutcome, string> = {
   held: "Held (customer's e-mail paused)",
   failed: 'Failed',
 };
+/** What a schedule sends: 'Alarm list' or 'Monthly management report', with whose (all customers when none is named). */
+export const reportText = (s: Pick<ScheduleDto, 'Report' | 'CustomerName'>) =>
+  s.Report === 'managementReport'
+    ? `${SCHEDULE_REPORT_LABELS[s.Report]} · ${s.CustomerName ?? MANAGEMENT_TEXT.allCustomers}`
+    : SCHEDULE_REPORT_LABELS[s.Report];
 const day = (iso: string) => formatShown(`${iso}T12:00:00Z`, DATE_FORMAT);
 const periodText = (r: ScheduleRunDto) => (r.PeriodFrom === r.PeriodTo ? day(r.PeriodFrom) : `${day(r.PeriodFrom)} – ${day(r.PeriodTo)}`);
 const lastRunText = (r: ScheduleRunDto | null) =>
@@ -152,6 +158,7 @@ export function ScheduledReportsPage() {
           <thead>
             <tr>
               <th scope="col">Name</th>
+              <th scope="col">Report</th>
               <th scope="col">Frequency</th>
               <th scope="col">Next run</th>
               <th scope="col">Last run</th>
@@ -168,9 +175,10 @@ export function ScheduledReportsPage() {
                   {s.Name}
                   <Text as="div" size="1" color="gray">
                     {SCHEDULE_FORMAT_LABELS[s.Format]}
-                    {s.CustomerName ? ` · ${s.CustomerName}` : ''}
+                    {s.CustomerName && s.Report !== 'managementReport' ? ` · ${s.CustomerName}` : ''}
                   </Text>
                 </th>
+                <td data-label="Report">{reportText(s)}</td>
                 <td data-label="Frequency">{s.Description}</td>
                 <td data-label="Next run">{s.Paused ? 'Paused' : formatShown(s.NextRunAt)}</td>
                 <td data-label="Last run">{lastRunText(s.LastRun)}</td>

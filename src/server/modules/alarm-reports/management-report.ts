@@ -1,11 +1,12 @@
 // The monthly management report (db first): one customer's or every customer's alarms of a
 // Europe/London month. Counts come from the statistics (alarmStats grain 12: grain 2 per London
 // month) for all customers, and from the customer's own rows through alarmReports_customer_idx
-// (customerId, alarmClosed) for one customer (the statistics keep no customer); the missed list,
-// the busiest persons and devices and the plan compliance are narrow queries over the month's
-// range of alarmClosed. Rules: src/shared/management-report.ts; shapes:
-// src/shared/schemas/management-report.ts.
-import { sql, type ExpressionBuilder, type RawBuilder } from 'kysely';
+// (customerId, alarmClosed) for one customer (the statistics keep no customer); the busiest
+// persons and devices and the plan compliance from the monthly tops (alarmMonthTops, migration
+// 021: ten rows read in index order, whatever the month's volume); the missed list is the one
+// query over the month's rows (the slowest first, capped). Rules: src/shared/management-report.ts;
+// shapes: src/shared/schemas/management-report.ts.
+import { sql, type ExpressionBuilder } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { ALARM_TYPES, DEVICE_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, lookupName } from '../../../shared/codes.js';
@@ -14,6 +15,7 @@ import { BUSIEST_MAX, MISSED_LIST_MAX, missedCount, monthRange, sharePercent, sh
 import { MANAGEMENT_FEATURE, MANAGEMENT_TEXT, type ManagementReport } from '../../../shared/schemas/management-report.js';
 import { bandSql, COMPLETED_COLS, STARTED_COLS } from './aggregates.js';
 import { INTELLIGENCE_FEATURE } from './analysis.js';
+import { EVERY_CUSTOMER, TOP_KIND } from './month-tops.js';
 
 /** One group of a month's counts: alarm type, verification type and category, with the band counts. */
 type Group = { alarmType: number; verificationType: number; verificationCategory: number; n: number; s: number[]; c: number[] };
@@ -82,43 +84,82 @@ function countBy(groups: Group[], key: (g: Group) => number): Map<number, number
   return m;
 }
 
-/** Escalation-plan compliance from the stored analyses of the month's reports (their customer's intelligence setting on). */
-async function planCompliance(
-  db: DB,
-  range: { from: string; to: string },
-  customerId: string | null,
-): Promise<NonNullable<ManagementReport['PlanCompliance']>> {
-  const pg = isPostgres(db);
-  // A value of the stored analysis JSON (PostgreSQL: text 'true' / 'false'; SQLite: 1 / 0 for booleans).
-  const field = (path: readonly string[]): RawBuilder<string | number | null> =>
-    pg
-      ? sql<string | number | null>`("alarmReportAnalyses"."analysis"::jsonb #>> ${sql.lit(`{${path.join(',')}}`)})`
-      : sql<string | number | null>`json_extract("alarmReportAnalyses"."analysis", ${sql.lit(`$.${path.join('.')}`)})`;
-  const verdict = field(['PlanCheck', 'Verdict']);
-  const followed = field(['PlanCheck', 'Followed']);
-  const rows = await db
+/**
+ * The month's alarms that missed the 10 s target, slowest first (at most MISSED_LIST_MAX). One
+ * customer: its month through alarmReports_customer_idx, sorted. All customers: read from the
+ * slow end of alarmReports_started_idx (verificationStartedSeconds, alarmClosed) until the list is
+ * full, the month tested on the index entries — a few hundred entries whatever the volume.
+ * PostgreSQL chooses that plan itself; SQLite would skip-scan the customer index over the whole
+ * month and sort it, so there the month's bounds are written `+"alarmClosed"` (SQLite's way of
+ * saying "not through an index on this column").
+ */
+function missedList(db: DB, range: { from: string; to: string }, customerId: string | null) {
+  const closed = customerId === null && !isPostgres(db) ? sql<string>`+${sql.ref('alarmReports.alarmClosed')}` : sql.ref<string>('alarmReports.alarmClosed');
+  return db
     .selectFrom('alarmReports')
-    .innerJoin('alarmReportAnalyses', 'alarmReportAnalyses.alarmReportId', 'alarmReports.id')
-    .innerJoin('customers', 'customers.id', 'alarmReports.customerId')
-    .select([verdict.as('verdict'), followed.as('followed'), sql<string>`count(*)`.as('n')])
-    .$if(customerId !== null, (q) => q.where('alarmReports.customerId', '=', customerId))
-    .where('alarmReports.alarmClosed', '>=', range.from)
-    .where('alarmReports.alarmClosed', '<', range.to)
+    .select([
+      'alarmReports.id',
+      'alarmReports.alarmId',
+      'alarmReports.alarmClosed',
+      'alarmReports.personFullName',
+      'alarmReports.customerAccountFullName',
+      'alarmReports.verificationStartedSeconds',
+    ])
+    .$if(customerId !== null, (q) => q.where('alarmReports.customerId', '=', customerId!))
+    .where(closed, '>=', range.from)
+    .where(closed, '<', range.to)
+    .where('alarmReports.verificationStartedSeconds', '>=', RESPONSE_WINDOWS.within10)
+    .orderBy('alarmReports.verificationStartedSeconds', 'desc')
+    .orderBy('alarmReports.alarmClosed', 'desc')
+    .orderBy('alarmReports.id')
+    .limit(MISSED_LIST_MAX)
+    .execute();
+}
+
+/** The busiest persons or devices of the month (of one customer, or of every customer) from the monthly tops, most alarms first. */
+const busiest = (db: DB, month: string, customerId: string | null, kind: number) =>
+  db
+    .selectFrom('alarmMonthTops')
+    .select(['key', 'label', 'code', 'n'])
+    .where('month', '=', month)
+    .where('customerId', '=', customerId ?? EVERY_CUSTOMER)
+    .where('kind', '=', kind)
+    .where('n', '>', 0)
+    .orderBy('n', 'desc')
+    .orderBy('label')
+    .orderBy('key')
+    .limit(BUSIEST_MAX)
+    .execute();
+
+/**
+ * Escalation-plan compliance from the monthly tops' plan outcomes of the stored analyses (kept per
+ * customer), counting the customers whose intelligence setting is on.
+ */
+async function planCompliance(db: DB, month: string, customerId: string | null): Promise<NonNullable<ManagementReport['PlanCompliance']>> {
+  const rows = await db
+    .selectFrom('alarmMonthTops')
+    .innerJoin('customers', 'customers.id', 'alarmMonthTops.customerId')
+    .select(['alarmMonthTops.key', sql<string>`sum(${sql.ref('alarmMonthTops.n')})`.as('n')])
+    .where('alarmMonthTops.month', '=', month)
+    .where('alarmMonthTops.kind', '=', TOP_KIND.plan)
+    .$if(customerId !== null, (q) => q.where('alarmMonthTops.customerId', '=', customerId!))
     .where('customers.enableAlarmReportIntelligence', '=', 1)
-    .groupBy([verdict, followed])
+    .groupBy('alarmMonthTops.key')
     .execute();
   const out = { Analysed: 0, WithPlan: 0, Followed: 0, NotFollowed: 0, NoPlan: 0, Agrees: 0, Questions: 0, FollowedPercent: null as number | null };
   for (const r of rows) {
     const n = num(r.n);
+    if (n <= 0) continue;
+    const [verdict, followed] = r.key.split(':');
     out.Analysed += n;
-    if (r.verdict !== 'Agrees' && r.verdict !== 'Questions') {
+    if (verdict !== 'Agrees' && verdict !== 'Questions') {
       out.NoPlan += n;
       continue;
     }
     out.WithPlan += n;
-    if (r.verdict === 'Agrees') out.Agrees += n;
+    if (verdict === 'Agrees') out.Agrees += n;
     else out.Questions += n;
-    if (String(r.followed) === 'true' || String(r.followed) === '1') out.Followed += n;
+    if (followed === 'true') out.Followed += n;
     else out.NotFollowed += n;
   }
   out.FollowedPercent = sharePercent(out.Followed, out.WithPlan);
@@ -144,50 +185,14 @@ export async function managementReport(
   }
   const range = monthRange(month);
   const previousMonth = shiftMonth(month, -1);
-  const where = inMonth(range, customerId);
-  const s = sql.ref('alarmReports.verificationStartedSeconds');
 
   const [groups, before, missed, persons, devices, compliance] = await Promise.all([
     monthGroups(db, month, customerId),
     monthGroups(db, previousMonth, customerId),
-    db
-      .selectFrom('alarmReports')
-      .select([
-        'alarmReports.id',
-        'alarmReports.alarmId',
-        'alarmReports.alarmClosed',
-        'alarmReports.personFullName',
-        'alarmReports.customerAccountFullName',
-        'alarmReports.verificationStartedSeconds',
-      ])
-      .where(where)
-      .where(s, '>=', RESPONSE_WINDOWS.within10)
-      .orderBy('alarmReports.verificationStartedSeconds', 'desc')
-      .orderBy('alarmReports.alarmClosed', 'desc')
-      .orderBy('alarmReports.id')
-      .limit(MISSED_LIST_MAX)
-      .execute(),
-    db
-      .selectFrom('alarmReports')
-      .select(['alarmReports.personId', sql<string>`max(${sql.ref('alarmReports.personFullName')})`.as('name'), sql<string>`count(*)`.as('n')])
-      .where(where)
-      .where('alarmReports.personId', 'is not', null)
-      .groupBy('alarmReports.personId')
-      .orderBy(sql`count(*)`, 'desc')
-      .orderBy(sql`max(${sql.ref('alarmReports.personFullName')})`)
-      .limit(BUSIEST_MAX)
-      .execute(),
-    db
-      .selectFrom('alarmReports')
-      .select(['alarmReports.deviceSerial', sql<number | null>`max(${sql.ref('alarmReports.deviceType')})`.as('type'), sql<string>`count(*)`.as('n')])
-      .where(where)
-      .where('alarmReports.deviceSerial', 'is not', null)
-      .groupBy('alarmReports.deviceSerial')
-      .orderBy(sql`count(*)`, 'desc')
-      .orderBy('alarmReports.deviceSerial')
-      .limit(BUSIEST_MAX)
-      .execute(),
-    intelligence ? planCompliance(db, range, customerId) : Promise.resolve(null),
+    missedList(db, range, customerId),
+    busiest(db, month, customerId, TOP_KIND.person),
+    busiest(db, month, customerId, TOP_KIND.device),
+    intelligence ? planCompliance(db, month, customerId) : Promise.resolve(null),
   ]);
 
   const total = groups.reduce((n, g) => n + g.n, 0);
@@ -230,10 +235,10 @@ export async function managementReport(
       Over40: !isWithin(m.verificationStartedSeconds, RESPONSE_WINDOWS.within40),
     })),
     MissedTotal: missedCount(total, started),
-    BusiestPersons: persons.map((p) => ({ PersonId: p.personId ?? '', FullName: p.name, Count: num(p.n) })),
+    BusiestPersons: persons.map((p) => ({ PersonId: p.key, FullName: p.label, Count: num(p.n) })),
     BusiestDevices: devices.map((d) => ({
-      Serial: d.deviceSerial ?? '',
-      DeviceType: lookupName(DEVICE_TYPES, d.type === null ? null : Number(d.type)),
+      Serial: d.key,
+      DeviceType: lookupName(DEVICE_TYPES, d.code < 0 ? null : d.code),
       Count: num(d.n),
     })),
     PlanCompliance: compliance,

@@ -6,7 +6,7 @@ import type { ReportScheduleRunTable, ReportScheduleTable } from '../../db/schem
 import type { AuthUser } from '../../http.js';
 import { scopePersons } from '../persons/scope.js';
 import { OUTBOX_MAX_ATTEMPTS } from '../../outbox.js';
-import { describeSchedule, nextDueAt, type ScheduleFormat, type ScheduleFrequency, type ScheduleRule } from '../../../shared/schedules.js';
+import { describeSchedule, nextDueAt, type ScheduleFormat, type ScheduleFrequency, type ScheduleReport, type ScheduleRule } from '../../../shared/schedules.js';
 import type { RunOutcome, ScheduleCreateBody, ScheduleDto, ScheduleRunDto } from '../../../shared/schemas/schedules.js';
 import type { AlarmReportFilterBody } from '../../../shared/schemas/alarm-reports.js';
 import { newEtag } from '../../util.js';
@@ -58,7 +58,7 @@ export async function customerOfFilters(db: DB, f: { customerAccountFullName?: s
   return rows.length === 1 ? rows[0]!.id : null;
 }
 
-type Fields = Pick<ScheduleCreateBody, 'name' | 'frequency' | 'dayOfWeek' | 'dayOfMonth' | 'timeOfDay' | 'recipients' | 'format' | 'filters'>;
+type Fields = Pick<ScheduleCreateBody, 'name' | 'frequency' | 'dayOfWeek' | 'dayOfMonth' | 'timeOfDay' | 'recipients' | 'format' | 'report' | 'filters'>;
 const columnsOf = (b: Fields, customerId: string | null) => ({
   name: b.name,
   frequency: b.frequency,
@@ -67,6 +67,7 @@ const columnsOf = (b: Fields, customerId: string | null) => ({
   timeOfDay: b.timeOfDay,
   recipients: JSON.stringify(b.recipients),
   format: b.format,
+  report: b.report,
   filters: JSON.stringify(savedFilters(b.filters as AlarmReportFilterBody)),
   customerId,
 });
@@ -213,6 +214,7 @@ export async function listSchedules(db: DB, onlyId?: string): Promise<ScheduleDt
     Description: describeSchedule(ruleOf(s)),
     Recipients: JSON.parse(s.recipients) as string[],
     Format: s.format as ScheduleFormat,
+    Report: s.report as ScheduleReport,
     Filters: JSON.parse(s.filters) as Record<string, unknown>,
     CustomerName: s.customerName ?? null,
     Paused: s.paused === 1,

@@ -34,6 +34,7 @@ import {
   updateSchedule,
   type ScheduleRow,
 } from './repo.js';
+import { managementReportOn } from '../alarm-reports/management-report.js';
 
 const SAMPLE_BODY = {
   name: 'Sample schedule',
@@ -57,7 +58,23 @@ async function checkRecipients(c: Ctx, user: Parameters<typeof recipientsOutOfSc
   const out = await recipientsOutOfScope(deps(c).db, user, recipients);
   if (out.length) throw badRequest(SCHEDULE_TEXT.notARecipient(out[0]!), CODE.validation, { recipients: SCHEDULE_TEXT.notARecipient(out[0]!) });
 }
-const summary = (s: Pick<ScheduleRow, 'name' | 'frequency' | 'dayOfWeek' | 'dayOfMonth' | 'timeOfDay' | 'recipients' | 'format' | 'paused'>) => ({
+/**
+ * The schedule's customer: the one its account name filter names exactly, else null. A management
+ * report schedule needs the feature ExportManagementReportPDF, and an account filter that names
+ * one customer or none (all customers): a filter matching several or none would silently report
+ * on all customers.
+ */
+async function scheduleCustomer(c: Ctx, body: Pick<ScheduleCreateBody, 'report' | 'filters'>): Promise<string | null> {
+  const { db } = deps(c);
+  const filters = body.filters as ScheduleCreateBody['filters'];
+  const customerId = await customerOfFilters(db, filters);
+  if (body.report !== 'managementReport') return customerId;
+  if (!(await managementReportOn(db))) throw badRequest(SCHEDULE_TEXT.managementOff, CODE.validation, { report: SCHEDULE_TEXT.managementOff });
+  if ((filters.customerAccountFullName ?? '').trim() && customerId === null)
+    throw badRequest(SCHEDULE_TEXT.managementCustomer, CODE.validation, { report: SCHEDULE_TEXT.managementCustomer });
+  return customerId;
+}
+const summary = (s: Pick<ScheduleRow, 'name' | 'frequency' | 'dayOfWeek' | 'dayOfMonth' | 'timeOfDay' | 'recipients' | 'format' | 'report' | 'paused'>) => ({
   name: s.name,
   frequency: s.frequency,
   dayOfWeek: s.dayOfWeek,
@@ -65,6 +82,7 @@ const summary = (s: Pick<ScheduleRow, 'name' | 'frequency' | 'dayOfWeek' | 'dayO
   timeOfDay: s.timeOfDay,
   recipients: JSON.parse(s.recipients) as string[],
   format: s.format,
+  report: s.report,
   paused: s.paused === 1,
 });
 const dtoOf = async (c: Ctx, id: string): Promise<ScheduleDto> => (await listSchedules(deps(c).db, id))[0]!;
@@ -81,7 +99,7 @@ export function scheduleRoutes(api: Api) {
     await checkRecipients(c, user, body.recipients);
     const { db, config } = deps(c);
     const now = config.now();
-    const customerId = await customerOfFilters(db, body.filters as ScheduleCreateBody['filters']);
+    const customerId = await scheduleCustomer(c, body);
     const id = newId();
     await tx(db, async (trx) => {
       const row = await insertSchedule(trx, body, { id, ownerId: user.id, customerId, now });
@@ -100,7 +118,7 @@ export function scheduleRoutes(api: Api) {
       if (!(await findSchedule(db, id))) throw notFound(SCHEDULE_TEXT.notFound);
       await checkRecipients(c, user, body.recipients);
       const now = config.now();
-      const customerId = await customerOfFilters(db, body.filters as ScheduleCreateBody['filters']);
+      const customerId = await scheduleCustomer(c, body);
       await tx(db, async (trx) => {
         const before = await findSchedule(trx, id);
         if (!before) throw notFound(SCHEDULE_TEXT.notFound);

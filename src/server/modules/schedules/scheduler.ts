@@ -1,8 +1,10 @@
 // The scheduled-report loop. Every `intervalMs` (30 s) each node looks for due schedules and claims
 // each with one conditional update of the schedule row — SET nextDueAt = <next due after now>,
 // claimedBy = <this node> WHERE id = ? AND nextDueAt = <the value read> — so exactly one node runs
-// a due time, however many nodes there are (no Redis needed). The run builds the alarm report
-// .xlsx through the export pool (the saved filters, closed dates of the run's period) and, in one
+// a due time, however many nodes there are (no Redis needed). The run builds its file — the alarm
+// report .xlsx through the export pool (the saved filters, closed dates of the run's period), or
+// the monthly management report .xlsx of the last full London month (its customer or all; the
+// feature ExportManagementReportPDF off: the run fails and nothing is sent) — and, in one
 // transaction, stores the file, puts one e-mail per recipient in the outbox and marks the run
 // queued; the outbox sends them after the commit (retrying a failed send, bounded by its attempts).
 //
@@ -22,7 +24,13 @@ import { XLSX_TYPE, exportFileName } from '../../exports/routes.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import * as v from 'valibot';
 import { DATE_RANGE, alarmReportFilterBody, type AlarmReportExportBody } from '../../../shared/schemas/alarm-reports.js';
-import { describeSchedule, latestDueAt, nextDueAt, reportPeriod } from '../../../shared/schedules.js';
+import { describeSchedule, latestDueAt, managementPeriod, nextDueAt, runPeriod, type ScheduleReport } from '../../../shared/schedules.js';
+import { monthLabel } from '../../../shared/management-report.js';
+import { DEFAULT_TARGETS } from '../../../shared/schemas/alarm-reports.js';
+import { MANAGEMENT_TEXT } from '../../../shared/schemas/management-report.js';
+import { SCHEDULE_TEXT } from '../../../shared/schemas/schedules.js';
+import { managementReport, managementReportOn } from '../alarm-reports/management-report.js';
+import { managementFileName, managementReportXlsx } from '../alarm-reports/management-export.js';
 import { formatShown, DATE_FORMAT } from '../../../shared/dates.js';
 // A schedule is the alarm-receiving centre's (provider staff make them): its report reads every tenant's rows.
 import { ALL_TENANTS } from '../../tenant-scope.js';
@@ -70,7 +78,7 @@ export function createReportScheduler(d: SchedulerDeps) {
         .executeTakeFirst();
       if (Number(claim.numUpdatedRows) !== 1) continue; // another node has it
       const missed = countMissed(s, dueAt);
-      const period = reportPeriod(rule, dueAt);
+      const period = runPeriod(rule, s.report as ScheduleReport, dueAt);
       let runId: number;
       try {
         const row = await d.db
@@ -148,45 +156,76 @@ export function createReportScheduler(d: SchedulerDeps) {
     return n;
   }
 
+  /** What a run sends: the file (null when nothing matched), its row count, the subject and the body's middle. */
+  type Built = { file: { fileName: string; contentType: string; content: Uint8Array } | null; rows: number; subject: string; text: string };
+
+  /** The alarm list .xlsx of the saved filters and the run's period, through the export pool. */
+  async function buildAlarmList(s: ScheduleRow, dueAt: Date, now: Date): Promise<Built> {
+    const rule = ruleOf(s);
+    const period = runPeriod(rule, 'alarmList', dueAt);
+    // Through the filter schema: what was stored (or seeded) gets every default of the list's filters.
+    const filters = v.parse(alarmReportFilterBody, JSON.parse(s.filters));
+    const filter: AlarmReportExportBody = {
+      ...filters,
+      alarmClosedDateRangeOption: DATE_RANGE.AllTime,
+      alarmClosedDateFrom: period.from,
+      alarmClosedDateTo: period.to,
+      sortBy: 'AlarmClosedDate',
+      sortDescending: true,
+    };
+    // Every schedule is its own export "user": one build per schedule at a time, within the pool's queue.
+    const started = await d.exports.start(`schedule:${s.id}`, { kind: 'alarmReports', filter, now: now.toISOString(), scope: ALL_TENANTS });
+    const bytes = started.total > 0 ? new Uint8Array(await new Response(started.body).arrayBuffer()) : null;
+    const rows = started.total - started.omitted;
+    const periodText = period.from === period.to ? day(period.from) : `${day(period.from)} to ${day(period.to)}`;
+    const when = `${period.from === period.to ? 'on' : 'from'} ${periodText}`;
+    return {
+      file: bytes ? { fileName: exportFileName(EXPORT_LABEL.alarmReports, dueAt), contentType: XLSX_TYPE, content: bytes } : null,
+      rows,
+      subject: `Scheduled report: ${s.name} (${periodText})`,
+      text:
+        (bytes
+          ? `The attached file lists the ${rows} alarm report${rows === 1 ? '' : 's'} closed ${when} that match the saved filters.`
+          : `No alarm reports closed ${when} match the saved filters, so no file is attached.`) +
+        (started.omitted ? `\n${started.omitted} more matched and were left out of the file.` : ''),
+    };
+  }
+
+  /** The monthly management report of the last full London month, of the schedule's customer or of all customers. */
+  async function buildManagementReport(s: ScheduleRow, dueAt: Date): Promise<Built> {
+    if (!(await managementReportOn(d.db))) throw new Error(`not sent: ${SCHEDULE_TEXT.managementOff}`);
+    const { month } = managementPeriod(dueAt);
+    const report = await managementReport(d.db, { month, customerId: s.customerId, targets: DEFAULT_TARGETS });
+    if (!report) throw new Error(MANAGEMENT_TEXT.customerNotFound);
+    const n = report.TotalCount;
+    return {
+      file: { fileName: managementFileName(month), contentType: XLSX_TYPE, content: await managementReportXlsx(report) },
+      rows: n,
+      subject: `Scheduled report: ${s.name} (${report.CustomerName}, ${monthLabel(month)})`,
+      text: `The attached file is the management report of ${report.CustomerName} for ${monthLabel(month)}: ${n} alarm report${n === 1 ? '' : 's'} closed in the month.`,
+    };
+  }
+
   /** Builds the report of one run and queues its e-mails; a failure is recorded on the run (and retried later). */
   async function execute(s: ScheduleRow, runId: number, dueAt: Date) {
     const now = d.now();
     const rule = ruleOf(s);
-    const period = reportPeriod(rule, dueAt);
     try {
-      // Through the filter schema: what was stored (or seeded) gets every default of the list's filters.
-      const filters = v.parse(alarmReportFilterBody, JSON.parse(s.filters));
-      const filter: AlarmReportExportBody = {
-        ...filters,
-        alarmClosedDateRangeOption: DATE_RANGE.AllTime,
-        alarmClosedDateFrom: period.from,
-        alarmClosedDateTo: period.to,
-        sortBy: 'AlarmClosedDate',
-        sortDescending: true,
-      };
-      // Every schedule is its own export "user": one build per schedule at a time, within the pool's queue.
-      const started = await d.exports.start(`schedule:${s.id}`, { kind: 'alarmReports', filter, now: now.toISOString(), scope: ALL_TENANTS });
-      const bytes = started.total > 0 ? new Uint8Array(await new Response(started.body).arrayBuffer()) : null;
-      const rows = started.total - started.omitted;
+      const built = s.report === 'managementReport' ? await buildManagementReport(s, dueAt) : await buildAlarmList(s, dueAt, now);
       const customer = s.customerId
         ? await d.db.selectFrom('customers').select(['tenantId', 'isAutomaticEmailsPaused']).where('id', '=', s.customerId).executeTakeFirst()
         : undefined;
       const holdFor = customer?.isAutomaticEmailsPaused === 1 ? customer.tenantId : null;
       const recipients = JSON.parse(s.recipients) as string[];
-      const periodText = period.from === period.to ? day(period.from) : `${day(period.from)} to ${day(period.to)}`;
-      const subject = `Scheduled report: ${s.name} (${periodText})`;
       const body =
         `${s.name}: ${describeSchedule(rule)} (UK time).\n\n` +
-        (bytes
-          ? `The attached file lists the ${rows} alarm report${rows === 1 ? '' : 's'} closed ${period.from === period.to ? 'on' : 'from'} ${periodText} that match the saved filters.`
-          : `No alarm reports closed ${period.from === period.to ? 'on' : 'from'} ${periodText} match the saved filters, so no file is attached.`) +
-        (started.omitted ? `\n${started.omitted} more matched and were left out of the file.` : '') +
+        built.text +
         '\n\nThis e-mail was sent by the Safety Workspace because you are a recipient of this scheduled report.';
+      const rows = built.rows;
       const queued = await tx(d.db, async (trx) => {
-        const attachmentId = bytes
-          ? await addAttachment(trx, { fileName: exportFileName(EXPORT_LABEL.alarmReports, dueAt), contentType: XLSX_TYPE, content: bytes }, now)
-          : null;
-        for (const to of recipients) await d.outbox.enqueue(trx, { channel: 'email', recipient: to, subject, body, attachmentId, holdFor, ref: runRef(runId) });
+        const attachmentId = built.file ? await addAttachment(trx, built.file, now) : null;
+        for (const to of recipients)
+          await d.outbox.enqueue(trx, { channel: 'email', recipient: to, subject: built.subject, body, attachmentId, holdFor, ref: runRef(runId) });
         const done = await trx
           .updateTable('reportScheduleRuns')
           .set({ state: 'queued', rows, error: null, finishedAt: d.now().toISOString() })
@@ -201,7 +240,7 @@ export function createReportScheduler(d: SchedulerDeps) {
         throw e;
       });
       if (queued) d.outbox.flush(d.db);
-      d.log({ msg: 'scheduled report run', scheduleId: s.id, runId, rows, queued, recipients: recipients.length, held: !!holdFor });
+      d.log({ msg: 'scheduled report run', scheduleId: s.id, runId, report: s.report, rows, queued, recipients: recipients.length, held: !!holdFor });
     } catch (e) {
       const error = String((e as Error)?.message ?? e).slice(0, 500);
       d.log({ msg: 'scheduled report run failed', scheduleId: s.id, runId, error });
