@@ -1,7 +1,7 @@
 // Bulk update (spec document 2 "Bulk update page", §4 Bulk selection, WORKSPACE.md "Scanning
 // serials"): the serial field (Add, Enter; a hand-held scanner types into it at full speed),
 // CSV upload, and the bulk table (virtualised: thousands of rows stay fast).
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { Button, Callout, Checkbox, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
@@ -15,6 +15,7 @@ import { readCsvColumn } from '../../ui/serials/csv';
 import { BulkActions } from './bulk-actions';
 import { BULK_FOCUS_EVENT } from './events';
 import { prepareScanSounds } from './sounds';
+import { serialKeyAction } from './serial-keys';
 import './bulk.css';
 import { formatCount } from '../../../shared/numbers';
 
@@ -263,25 +264,47 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
 /**
  * The serial field with Add, and the outcome of the last scan under it. Its own component, and
  * the field is uncontrolled (its text lives in the DOM, read on Enter): a scanner types hundreds
- * of keys a second, and a key re-renders nothing.
+ * of keys a second, and a key re-renders nothing. Enter adds at once, and a scanner's characters
+ * are appended by the field itself (serial-keys.ts): the browser's own per-key editing is what
+ * made a burst's rows wait.
  */
 function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRef: RefObject<HTMLInputElement | null>; children: ReactNode }) {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const lastScan = useAtomValue(lastScanAtom);
+  /** The time of the field's previous key (its own time), for the scanner gap. */
+  const lastKeyAt = useRef(-Infinity);
 
   const submit = () => {
     const field = inputRef.current;
     const parts = (field?.value ?? '').split(SPLIT).filter(Boolean);
     if (!parts.length) {
       setFieldError(MSG.serialRequired);
-      field?.focus();
+      if (field && document.activeElement !== field) field.focus();
       return;
     }
     if (fieldError !== null) setFieldError(null);
     for (const p of parts) scanSerial(p);
     if (field) {
       field.value = '';
-      field.focus();
+      if (document.activeElement !== field) field.focus();
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    const field = e.currentTarget;
+    const time = e.timeStamp > 0 ? e.timeStamp : performance.now();
+    const action = serialKeyAction(
+      { key: e.key, time, modified: e.ctrlKey || e.altKey || e.metaKey, repeat: e.repeat, composing: e.nativeEvent.isComposing || e.keyCode === 229 },
+      { length: field.value.length, selectionStart: field.selectionStart, selectionEnd: field.selectionEnd },
+      lastKeyAt.current,
+    );
+    lastKeyAt.current = time;
+    if (action === 'browser') return;
+    e.preventDefault();
+    if (action === 'submit') submit();
+    else {
+      field.setRangeText(e.key, field.value.length, field.value.length, 'end');
+      if (fieldError !== null) setFieldError(null);
     }
   };
 
@@ -305,6 +328,7 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
               spellCheck={false}
               aria-invalid={!!fieldError || undefined}
               aria-describedby={`${fieldId}-msg`}
+              onKeyDown={onKeyDown}
               onChange={() => {
                 if (fieldError !== null) setFieldError(null);
               }}
