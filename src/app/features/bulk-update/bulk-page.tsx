@@ -273,10 +273,37 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
   const lastScan = useAtomValue(lastScanAtom);
   /** The time of the field's previous key (its own time), for the scanner gap. */
   const lastKeyAt = useRef(-Infinity);
+  /** A burst's characters taken by the field and not yet in it: they go in once per frame. */
+  const typed = useRef('');
+  const frame = useRef(0);
+
+  /** The characters taken and not yet in the field (none are left waiting). */
+  const take = () => {
+    if (frame.current) cancelAnimationFrame(frame.current);
+    frame.current = 0;
+    const text = typed.current;
+    typed.current = '';
+    return text;
+  };
+  /** Puts the characters taken so far at the end of the field (the caret stays at the end if it was there). */
+  const flush = () => {
+    const text = take();
+    const field = inputRef.current;
+    if (!text || !field) return;
+    const end = field.value.length;
+    field.setRangeText(text, end, end, field.selectionStart === end && field.selectionEnd === end ? 'end' : 'preserve');
+  };
+  useEffect(
+    () => () => {
+      if (frame.current) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
 
   const submit = () => {
     const field = inputRef.current;
-    const parts = (field?.value ?? '').split(SPLIT).filter(Boolean);
+    // What the field shows plus what it took since the last frame (never written: the field is cleared).
+    const parts = ((field?.value ?? '') + take()).split(SPLIT).filter(Boolean);
     if (!parts.length) {
       setFieldError(MSG.serialRequired);
       if (field && document.activeElement !== field) field.focus();
@@ -285,7 +312,7 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
     if (fieldError !== null) setFieldError(null);
     for (const p of parts) scanSerial(p);
     if (field) {
-      field.value = '';
+      if (field.value) field.value = '';
       if (document.activeElement !== field) field.focus();
     }
   };
@@ -299,11 +326,18 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
       lastKeyAt.current,
     );
     lastKeyAt.current = time;
-    if (action === 'browser') return;
+    if (action === 'browser') {
+      // The browser's key acts on the whole text.
+      flush();
+      return;
+    }
     e.preventDefault();
     if (action === 'submit') submit();
     else {
-      field.setRangeText(e.key, field.value.length, field.value.length, 'end');
+      // Setting the field's text moves its caret, and the browser then lays the page out at once:
+      // once per frame, not once per key.
+      typed.current += e.key;
+      frame.current ||= requestAnimationFrame(flush);
       if (fieldError !== null) setFieldError(null);
     }
   };
@@ -329,10 +363,12 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
               aria-invalid={!!fieldError || undefined}
               aria-describedby={`${fieldId}-msg`}
               onKeyDown={onKeyDown}
+              onBlur={flush}
               onChange={() => {
                 if (fieldError !== null) setFieldError(null);
               }}
               onPaste={(e) => {
+                flush();
                 const text = e.clipboardData.getData('text');
                 const parts = text.split(SPLIT).filter(Boolean);
                 if (parts.length > 1) {
