@@ -4,7 +4,14 @@ import { describe, expect, it } from 'vitest';
 import { serialKeyAction, type SerialKey } from '../../../src/app/features/bulk-update/serial-keys';
 import { SCAN_DEFAULTS } from '../../../commands/scanner';
 
-const key = (k: string, time: number, more: Partial<SerialKey> = {}): SerialKey => ({ key: k, time, modified: false, repeat: false, composing: false, ...more });
+const key = (k: string, time: number, more: Partial<SerialKey> = {}): SerialKey => ({
+  key: k,
+  time,
+  modified: false,
+  repeat: false,
+  composing: false,
+  ...more,
+});
 const atEnd = (length: number) => ({ length, selectionStart: length, selectionEnd: length });
 
 describe('serialKeyAction', () => {
