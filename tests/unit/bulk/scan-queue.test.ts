@@ -73,4 +73,39 @@ describe('scan queue', () => {
     expect(q2.pending()).toEqual([]);
     expect(q2.status().failing).toBe(false);
   });
+
+  it('reads what storage holds: a scan written by another page is seen, a list unchanged is parsed once', async () => {
+    const storage = new MemStorage();
+    let reads = 0;
+    const parse = JSON.parse;
+    const spy = vi.spyOn(JSON, 'parse').mockImplementation((text: string, reviver?: (this: unknown, key: string, value: unknown) => unknown) => {
+      reads++;
+      return parse(text, reviver);
+    });
+    try {
+      let release: () => void = () => {};
+      const q = new ScanQueue<string>({
+        storage,
+        resolve: (serials) => new Promise((r) => (release = () => r(serials))),
+        apply: () => {},
+      });
+      q.enqueue('A1');
+      q.enqueue('B2');
+      const before = reads;
+      for (let i = 0; i < 5; i++) expect(q.pending().map((p) => p.serial)).toEqual(['A1', 'B2']);
+      expect(reads).toBe(before);
+      // another page of the app appends a scan to the same key
+      storage.setItem('bulk.pendingScans', JSON.stringify([...q.pending(), { serial: 'C3', at: 1 }]));
+      expect(q.pending().map((p) => p.serial)).toEqual(['A1', 'B2', 'C3']);
+      q.enqueue('D4');
+      expect(parse(storage.getItem('bulk.pendingScans')!).map((p: PendingScan) => p.serial)).toEqual(['A1', 'B2', 'C3', 'D4']);
+      release();
+      await flush();
+      release();
+      await flush();
+      expect(q.pending()).toEqual([]);
+    } finally {
+      spy.mockRestore();
+    }
+  });
 });

@@ -1,7 +1,7 @@
 // Bulk update (spec document 2 "Bulk update page", §4 Bulk selection, WORKSPACE.md "Scanning
 // serials"): the serial field (Add, Enter; a hand-held scanner types into it at full speed),
 // CSV upload, and the bulk table (virtualised: thousands of rows stay fast).
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from 'react';
+import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
 import { Button, Callout, Checkbox, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
@@ -15,6 +15,7 @@ import { readCsvColumn } from '../../ui/serials/csv';
 import { BulkActions } from './bulk-actions';
 import { BULK_FOCUS_EVENT } from './events';
 import { prepareScanSounds } from './sounds';
+import { serialKeyAction } from './serial-keys';
 import './bulk.css';
 import { formatCount } from '../../../shared/numbers';
 
@@ -263,25 +264,81 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
 /**
  * The serial field with Add, and the outcome of the last scan under it. Its own component, and
  * the field is uncontrolled (its text lives in the DOM, read on Enter): a scanner types hundreds
- * of keys a second, and a key re-renders nothing.
+ * of keys a second, and a key re-renders nothing. Enter adds at once, and a scanner's characters
+ * are appended by the field itself (serial-keys.ts): the browser's own per-key editing is what
+ * made a burst's rows wait.
  */
 function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRef: RefObject<HTMLInputElement | null>; children: ReactNode }) {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const lastScan = useAtomValue(lastScanAtom);
+  /** The time of the field's previous key (its own time), for the scanner gap. */
+  const lastKeyAt = useRef(-Infinity);
+  /** A burst's characters taken by the field and not yet in it: they go in once per frame. */
+  const typed = useRef('');
+  const frame = useRef(0);
+
+  /** The characters taken and not yet in the field (none are left waiting). */
+  const take = () => {
+    if (frame.current) cancelAnimationFrame(frame.current);
+    frame.current = 0;
+    const text = typed.current;
+    typed.current = '';
+    return text;
+  };
+  /** Puts the characters taken so far at the end of the field (the caret stays at the end if it was there). */
+  const flush = () => {
+    const text = take();
+    const field = inputRef.current;
+    if (!text || !field) return;
+    const end = field.value.length;
+    field.setRangeText(text, end, end, field.selectionStart === end && field.selectionEnd === end ? 'end' : 'preserve');
+  };
+  useEffect(
+    () => () => {
+      if (frame.current) cancelAnimationFrame(frame.current);
+    },
+    [],
+  );
 
   const submit = () => {
     const field = inputRef.current;
-    const parts = (field?.value ?? '').split(SPLIT).filter(Boolean);
+    // What the field shows plus what it took since the last frame (never written: the field is cleared).
+    const parts = ((field?.value ?? '') + take()).split(SPLIT).filter(Boolean);
     if (!parts.length) {
       setFieldError(MSG.serialRequired);
-      field?.focus();
+      if (field && document.activeElement !== field) field.focus();
       return;
     }
     if (fieldError !== null) setFieldError(null);
     for (const p of parts) scanSerial(p);
     if (field) {
-      field.value = '';
-      field.focus();
+      if (field.value) field.value = '';
+      if (document.activeElement !== field) field.focus();
+    }
+  };
+
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    const field = e.currentTarget;
+    const time = e.timeStamp > 0 ? e.timeStamp : performance.now();
+    const action = serialKeyAction(
+      { key: e.key, time, modified: e.ctrlKey || e.altKey || e.metaKey, repeat: e.repeat, composing: e.nativeEvent.isComposing || e.keyCode === 229 },
+      { length: field.value.length, selectionStart: field.selectionStart, selectionEnd: field.selectionEnd },
+      lastKeyAt.current,
+    );
+    lastKeyAt.current = time;
+    if (action === 'browser') {
+      // The browser's key acts on the whole text.
+      flush();
+      return;
+    }
+    e.preventDefault();
+    if (action === 'submit') submit();
+    else {
+      // Setting the field's text moves its caret, and the browser then lays the page out at once:
+      // once per frame, not once per key.
+      typed.current += e.key;
+      frame.current ||= requestAnimationFrame(flush);
+      if (fieldError !== null) setFieldError(null);
     }
   };
 
@@ -305,10 +362,13 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
               spellCheck={false}
               aria-invalid={!!fieldError || undefined}
               aria-describedby={`${fieldId}-msg`}
+              onKeyDown={onKeyDown}
+              onBlur={flush}
               onChange={() => {
                 if (fieldError !== null) setFieldError(null);
               }}
               onPaste={(e) => {
+                flush();
                 const text = e.clipboardData.getData('text');
                 const parts = text.split(SPLIT).filter(Boolean);
                 if (parts.length > 1) {

@@ -37,18 +37,31 @@ export class ScanQueue<R> {
     this.key = o.key ?? PENDING_KEY;
   }
 
-  /** Scans not resolved yet, oldest first. */
+  /** The stored text last read or written, and its list: unchanged text is not parsed again. */
+  private cache: { text: string | null; list: PendingScan[] } | null = null;
+
+  /**
+   * Scans not resolved yet, oldest first. Always what storage holds (another page may have changed
+   * it); the list is parsed again only when the stored text differs from the last one seen.
+   */
   pending(): PendingScan[] {
+    const text = this.o.storage.getItem(this.key);
+    if (this.cache && this.cache.text === text) return this.cache.list;
+    let list: PendingScan[] = [];
     try {
-      const v = JSON.parse(this.o.storage.getItem(this.key) ?? '[]') as unknown;
-      return Array.isArray(v) ? v.filter((x): x is PendingScan => !!x && typeof (x as PendingScan).serial === 'string') : [];
+      const v = JSON.parse(text ?? '[]') as unknown;
+      if (Array.isArray(v)) list = v.filter((x): x is PendingScan => !!x && typeof (x as PendingScan).serial === 'string');
     } catch {
-      return [];
+      list = [];
     }
+    this.cache = { text, list };
+    return list;
   }
 
   private write(list: PendingScan[]) {
-    this.o.storage.setItem(this.key, JSON.stringify(list));
+    const text = JSON.stringify(list);
+    this.o.storage.setItem(this.key, text);
+    this.cache = { text, list };
   }
 
   status(): QueueStatus {
