@@ -16,8 +16,8 @@ import { m015 } from './migrations/015-scheduled-reports.js';
 import { m017 } from './migrations/017-alarm-analysis.js';
 import { m018 } from './migrations/018-sso-domain-customer.js';
 import { m020 } from './migrations/020-device-customer-sort.js';
-import { m023 } from './migrations/023-device-serial-cover.js';
 import { m021 } from './migrations/021-management-report.js';
+import { m023 } from './migrations/023-device-serial-cover.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -369,8 +369,8 @@ export const migrations: Record<string, Migration> = {
   '017_alarm_analysis': m017,
   '018_sso_domain_customer': m018,
   '020_device_customer_sort': m020,
-  '023_device_serial_cover': m023,
   '021_management_report': m021,
+  '023_device_serial_cover': m023,
 };
 
 class StaticProvider implements MigrationProvider {
