@@ -16,6 +16,7 @@ import { m015 } from './migrations/015-scheduled-reports.js';
 import { m017 } from './migrations/017-alarm-analysis.js';
 import { m018 } from './migrations/018-sso-domain-customer.js';
 import { m020 } from './migrations/020-device-customer-sort.js';
+import { m022 } from './migrations/022-alarm-list-lookups.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -367,6 +368,7 @@ export const migrations: Record<string, Migration> = {
   '017_alarm_analysis': m017,
   '018_sso_domain_customer': m018,
   '020_device_customer_sort': m020,
+  '022_alarm_list_lookups': m022,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -235,6 +235,13 @@ export interface AlarmStatsTable {
   c3: number;
 }
 
+/** The reports' distinct lower-cased person and account names with their report counts (migration 022, modules/alarm-reports/names.ts). */
+export interface AlarmReportNameTable {
+  kind: 'person' | 'account';
+  key: string;
+  n: number;
+}
+
 export interface AlarmReportTable {
   id: string;
   alarmId: string;
@@ -472,6 +479,7 @@ export interface Database {
   deviceLastMessages: DeviceLastMessageTable;
   alarmReports: AlarmReportTable;
   alarmStats: AlarmStatsTable;
+  alarmReportNames: AlarmReportNameTable;
   alarmCalls: AlarmCallTable;
   alarmMemos: AlarmMemoTable;
   activityJournal: ActivityJournalTable;
