@@ -30,7 +30,7 @@ const KEPT: kept.KeptData = {
   what: 'alarm reports',
   size: N,
   sqliteFile: join(ROOT, `.tmp/bench-alarms/alarms-${LABEL}.sqlite`),
-  pgDb: `bench_alarms_${LABEL}`,
+  pgDb: process.env.BENCH_ALARMS_PG_DB ?? `bench_alarms_${LABEL}`,
   readyColumn: 'rows',
 };
 
@@ -265,14 +265,14 @@ async function measureDialect(dialect: kept.Dialect, db: DB): Promise<Figures> {
         const t = performance.now();
         await call(path, body);
         wall.push(performance.now() - t);
-        byBody[i] = Math.max(byBody[i], wall.at(-1)!);
+        byBody[i] = Math.max(byBody[i]!, wall.at(-1)!);
         const c = process.cpuUsage(c0);
         cpu.push((c.user + c.system) / 1000);
       }
     // BENCH_VERBOSE=1: the slowest requests, with their bodies, to see where a p95 comes from
     if (process.env.BENCH_VERBOSE === '1')
-      for (const i of [...bodies.keys()].sort((a, b) => byBody[b] - byBody[a]).slice(0, 5))
-        log(`  ${dialect} ${name} slowest: ${r1(byBody[i])} ms ${JSON.stringify(bodies[i])}`);
+      for (const i of [...bodies.keys()].sort((a, b) => byBody[b]! - byBody[a]!).slice(0, 5))
+        log(`  ${dialect} ${name} slowest: ${r1(byBody[i]!)} ms ${JSON.stringify(bodies[i])}`);
     const p95 = r1(percentileOf(wall, 95));
     const cpu95 = r1(percentileOf(cpu, 95));
     f[`${dialect}.${name}.p95_ms`] = p95;

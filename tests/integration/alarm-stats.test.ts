@@ -175,18 +175,18 @@ const filterArb = fc.record({
   tierTypes: fc.oneof(fc.constant([]), fc.constant([]), subset([1, 2, 3, 4])),
   arcControllerIds: fc.oneof(fc.constant([]), fc.constant([]), subset(CONTROLLERS)),
   customerAccountFullName: fc.oneof(
-    { arbitrary: fc.constant(''), weight: 10 },
+    { arbitrary: fc.constant(''), weight: 20 },
     { arbitrary: fc.constant('stats'), weight: 1 },
     { arbitrary: fc.constant('beta'), weight: 1 },
     { arbitrary: fc.constant('solo'), weight: 1 },
   ),
   personFullName: fc.oneof(
-    { arbitrary: fc.constant(''), weight: 10 },
+    { arbitrary: fc.constant(''), weight: 20 },
     { arbitrary: fc.constant('jane'), weight: 1 },
     { arbitrary: fc.constant('ANN'), weight: 1 },
   ),
   searchValue: fc.oneof(
-    { arbitrary: fc.constant(''), weight: 10 },
+    { arbitrary: fc.constant(''), weight: 20 },
     { arbitrary: fc.constant('smith'), weight: 1 },
     { arbitrary: fc.constant('ga'), weight: 1 },
     { arbitrary: fc.constant('renamed'), weight: 1 },
