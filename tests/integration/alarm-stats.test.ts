@@ -260,10 +260,24 @@ describe('alarm statistics equal raw counts', () => {
   }, 120_000);
 
   test('a sorted page is the same whether it walks the sort index or sorts the filtered rows', async () => {
-    const sorts = ['AlarmClosedDate', 'CustomerAccountFullName', 'Tier', 'AlarmType', 'AlarmVerificationType', 'AlarmVerificationCategory', 'PersonFullName', 'DeviceType', 'ArcControllerFullName'];
+    const sorts = [
+      'AlarmClosedDate',
+      'CustomerAccountFullName',
+      'Tier',
+      'AlarmType',
+      'AlarmVerificationType',
+      'AlarmVerificationCategory',
+      'PersonFullName',
+      'DeviceType',
+      'ArcControllerFullName',
+    ];
     for (const sortBy of sorts)
       for (const sortDescending of [false, true])
-        for (const extra of [{ alarmClosedDateRangeOption: 7 }, { alarmClosedDateRangeOption: 6, tierTypes: [2, 3] }, { alarmClosedDateRangeOption: 5, searchValue: 'a' }])
+        for (const extra of [
+          { alarmClosedDateRangeOption: 7 },
+          { alarmClosedDateRangeOption: 6, tierTypes: [2, 3] },
+          { alarmClosedDateRangeOption: 5, searchValue: 'a' },
+        ])
           for (const page of [1, 3]) {
             const body = v.parse(alarmReportListBody, { ...extra, sortBy, sortDescending, page, pageSize: 10 });
             const walked = await listAlarmReports(t.db, ALL_TENANTS, body, NOW);

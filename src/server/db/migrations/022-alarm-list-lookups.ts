@@ -27,7 +27,10 @@ async function namesTable(db: Kysely<any>, pg: boolean) {
     db,
     `create table "${NAMES_TABLE}" ("kind" text not null, "key" text not null, "n" ${pg ? 'bigint' : 'integer'} not null, primary key ("kind", "key"))${pg ? '' : ' without rowid'}`,
   );
-  const body = (r: 'new' | 'old', sign: 1 | -1) => namesApplySql(r, sign).map((s) => `${s};`).join('\n');
+  const body = (r: 'new' | 'old', sign: 1 | -1) =>
+    namesApplySql(r, sign)
+      .map((s) => `${s};`)
+      .join('\n');
   if (!pg) {
     await run(db, `create trigger "${NAMES_TABLE}_ai" after insert on "alarmReports" begin\n${body('new', 1)}\nend`);
     await run(db, `create trigger "${NAMES_TABLE}_ad" after delete on "alarmReports" begin\n${body('old', -1)}\nend`);

@@ -38,7 +38,8 @@ export function rebuildNamesSql(): string[] {
   return [
     `delete from "${NAMES_TABLE}"`,
     ...KINDS.map(
-      (k) => `insert into "${NAMES_TABLE}" ("kind", "key", "n") select '${k}', ${keyOf(k, 'r')} as "key", count(*) from "alarmReports" r group by ${keyOf(k, 'r')}`,
+      (k) =>
+        `insert into "${NAMES_TABLE}" ("kind", "key", "n") select '${k}', ${keyOf(k, 'r')} as "key", count(*) from "alarmReports" r group by ${keyOf(k, 'r')}`,
     ),
   ];
 }
