@@ -30,7 +30,7 @@ const KEPT: kept.KeptData = {
   what: 'alarm reports',
   size: N,
   sqliteFile: join(ROOT, `.tmp/bench-alarms/alarms-${LABEL}.sqlite`),
-  pgDb: process.env.BENCH_ALARMS_PG_DB ?? `bench_alarms_${LABEL}`,
+  pgDb: `bench_alarms_${LABEL}`,
   readyColumn: 'rows',
 };
 
