@@ -122,6 +122,23 @@ beforeAll(async () => {
       .where('id', '=', ids[EDGES.length + i]!)
       .execute();
   }
+  // Renames that move reports between the distinct names (alarmReportNames), one to a name no
+  // other report carries and one away from the only report of a name.
+  const renames: [string, string][] = [
+    ['Jane Renamed', 'Beta Renamed plc'],
+    ['ann lee', 'GAMMA CARE'],
+    ['Solo Person', 'Solo Account'],
+  ];
+  for (let i = 0; i < 21; i++) {
+    const [personFullName, customerAccountFullName] = renames[i % 3]!;
+    await t.db
+      .updateTable('alarmReports')
+      .set({ personFullName, customerAccountFullName })
+      .where('id', '=', ids[100 + i]!)
+      .execute();
+  }
+  await t.db.updateTable('alarmReports').set({ personFullName: 'Only Once', customerAccountFullName: 'Once Ltd' }).where('id', '=', ids[140]!).execute();
+  await t.db.updateTable('alarmReports').set({ personFullName: 'Jane Doe', customerAccountFullName: 'Gamma Care' }).where('id', '=', ids[140]!).execute();
   await t.db.deleteFrom('alarmReports').where('id', 'in', ids.slice(200, 230)).execute();
 }, 120_000);
 afterAll(async () => {
@@ -158,15 +175,21 @@ const filterArb = fc.record({
   tierTypes: fc.oneof(fc.constant([]), fc.constant([]), subset([1, 2, 3, 4])),
   arcControllerIds: fc.oneof(fc.constant([]), fc.constant([]), subset(CONTROLLERS)),
   customerAccountFullName: fc.oneof(
-    { arbitrary: fc.constant(''), weight: 10 },
+    { arbitrary: fc.constant(''), weight: 20 },
     { arbitrary: fc.constant('stats'), weight: 1 },
     { arbitrary: fc.constant('beta'), weight: 1 },
+    { arbitrary: fc.constant('solo'), weight: 1 },
   ),
-  personFullName: fc.oneof({ arbitrary: fc.constant(''), weight: 10 }, { arbitrary: fc.constant('jane'), weight: 1 }),
+  personFullName: fc.oneof(
+    { arbitrary: fc.constant(''), weight: 20 },
+    { arbitrary: fc.constant('jane'), weight: 1 },
+    { arbitrary: fc.constant('ANN'), weight: 1 },
+  ),
   searchValue: fc.oneof(
-    { arbitrary: fc.constant(''), weight: 10 },
+    { arbitrary: fc.constant(''), weight: 20 },
     { arbitrary: fc.constant('smith'), weight: 1 },
     { arbitrary: fc.constant('ga'), weight: 1 },
+    { arbitrary: fc.constant('renamed'), weight: 1 },
   ),
   alarmClosedDateFrom: fc.option(day, { nil: null }),
   alarmClosedDateTo: fc.option(day, { nil: null }),
@@ -235,6 +258,49 @@ describe('alarm statistics equal raw counts', () => {
     // most generated filters are answered from the statistics (the rest from the raw rows)
     expect(served).toBeGreaterThan(50);
   }, 120_000);
+
+  test('a sorted page is the same whether it walks the sort index or sorts the filtered rows', async () => {
+    const sorts = [
+      'AlarmClosedDate',
+      'CustomerAccountFullName',
+      'Tier',
+      'AlarmType',
+      'AlarmVerificationType',
+      'AlarmVerificationCategory',
+      'PersonFullName',
+      'DeviceType',
+      'ArcControllerFullName',
+    ];
+    for (const sortBy of sorts)
+      for (const sortDescending of [false, true])
+        for (const extra of [
+          { alarmClosedDateRangeOption: 7 },
+          { alarmClosedDateRangeOption: 6, tierTypes: [2, 3] },
+          { alarmClosedDateRangeOption: 5, searchValue: 'a' },
+        ])
+          for (const page of [1, 3]) {
+            const body = v.parse(alarmReportListBody, { ...extra, sortBy, sortDescending, page, pageSize: 10 });
+            const walked = await listAlarmReports(t.db, ALL_TENANTS, body, NOW);
+            const planned = await listAlarmReports(t.db, ALL_TENANTS, body, NOW, 'planner');
+            expect(walked.AlarmReports.length).toBe(10);
+            expect(walked.AlarmReports.map((r) => r.AlarmReportId)).toEqual(planned.AlarmReports.map((r) => r.AlarmReportId));
+          }
+  });
+
+  test('the distinct names hold each lower-cased person and account name with its number of reports, after inserts, renames and deletes', async () => {
+    const rows = await stored();
+    const want: Record<string, number> = {};
+    for (const r of rows)
+      for (const [kind, name] of [
+        ['person', r.personFullName],
+        ['account', r.customerAccountFullName],
+      ] as const)
+        want[`${kind}:${name.toLowerCase()}`] = (want[`${kind}:${name.toLowerCase()}`] ?? 0) + 1;
+    const got = await t.db.selectFrom('alarmReportNames').select(['kind', 'key', 'n']).execute();
+    expect(Object.fromEntries(got.map((g) => [`${g.kind}:${g.key}`, Number(g.n)]))).toEqual(want);
+    expect(want['person:only once']).toBeUndefined();
+    expect(want['person:solo person']).toBe(7);
+  });
 
   test('Type of Alarms over time: each day of the last 30 days carries the reports closed on that London day', async () => {
     const rows = await stored();

@@ -17,6 +17,7 @@ import { m017 } from './migrations/017-alarm-analysis.js';
 import { m018 } from './migrations/018-sso-domain-customer.js';
 import { m020 } from './migrations/020-device-customer-sort.js';
 import { m021 } from './migrations/021-management-report.js';
+import { m022 } from './migrations/022-alarm-list-lookups.js';
 import { m023 } from './migrations/023-device-serial-cover.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
@@ -370,6 +371,7 @@ export const migrations: Record<string, Migration> = {
   '018_sso_domain_customer': m018,
   '020_device_customer_sort': m020,
   '021_management_report': m021,
+  '022_alarm_list_lookups': m022,
   '023_device_serial_cover': m023,
 };
 

@@ -250,6 +250,13 @@ export interface AlarmStatsTable {
   c3: number;
 }
 
+/** The reports' distinct lower-cased person and account names with their report counts (migration 022, modules/alarm-reports/names.ts). */
+export interface AlarmReportNameTable {
+  kind: 'person' | 'account';
+  key: string;
+  n: number;
+}
+
 export interface AlarmReportTable {
   id: string;
   alarmId: string;
@@ -490,6 +497,7 @@ export interface Database {
   alarmReports: AlarmReportTable;
   alarmStats: AlarmStatsTable;
   alarmMonthTops: AlarmMonthTopsTable;
+  alarmReportNames: AlarmReportNameTable;
   alarmCalls: AlarmCallTable;
   alarmMemos: AlarmMemoTable;
   activityJournal: ActivityJournalTable;

@@ -23,13 +23,41 @@ async function createTable(db: Kysely<any>, pg: boolean) {
   await run(db, `create table "${STATS_TABLE}" (${cols.join(', ')}, primary key (${quoted(KEY_COLS)}))${pg ? '' : ' without rowid'}`);
 }
 
+/**
+ * The statistics triggers over every grain of GRAINS (SQLite: three triggers; PostgreSQL: one
+ * function and two triggers). Migration 022 drops and creates them again for its added grains.
+ */
+export async function createStatsTriggers(db: Kysely<any>) {
+  const pg = isPg(db);
+  const grains = Object.keys(GRAINS).map(Number);
+  const body = (r: 'new' | 'old', sign: 1 | -1) => grains.map((g) => `${upsertSql(pg, g, r, sign)};`).join('\n');
+  if (!pg) {
+    await run(db, `create trigger "alarmStats_ai" after insert on "alarmReports" begin\n${body('new', 1)}\nend`);
+    await run(db, `create trigger "alarmStats_ad" after delete on "alarmReports" begin\n${body('old', -1)}\nend`);
+    await run(db, `create trigger "alarmStats_au" after update of ${quoted(WATCHED_COLS)} on "alarmReports" begin\n${body('old', -1)}\n${body('new', 1)}\nend`);
+    return;
+  }
+  await run(
+    db,
+    `create or replace function alarm_stats_apply() returns trigger language plpgsql as $fn$
+    begin
+      if tg_op in ('DELETE', 'UPDATE') then
+        ${body('old', -1)}
+      end if;
+      if tg_op in ('INSERT', 'UPDATE') then
+        ${body('new', 1)}
+      end if;
+      return null;
+    end
+    $fn$`,
+  );
+  await run(db, `create trigger "alarmStats_aiud" after insert or delete on "alarmReports" for each row execute function alarm_stats_apply()`);
+  await run(db, `create trigger "alarmStats_au" after update of ${quoted(WATCHED_COLS)} on "alarmReports" for each row execute function alarm_stats_apply()`);
+}
+
 async function upSqlite(db: Kysely<any>) {
   await createTable(db, false);
-  const grains = Object.keys(GRAINS).map(Number);
-  const body = (r: 'new' | 'old', sign: 1 | -1) => grains.map((g) => `${upsertSql(false, g, r, sign)};`).join('\n');
-  await run(db, `create trigger "alarmStats_ai" after insert on "alarmReports" begin\n${body('new', 1)}\nend`);
-  await run(db, `create trigger "alarmStats_ad" after delete on "alarmReports" begin\n${body('old', -1)}\nend`);
-  await run(db, `create trigger "alarmStats_au" after update of ${quoted(WATCHED_COLS)} on "alarmReports" begin\n${body('old', -1)}\n${body('new', 1)}\nend`);
+  await createStatsTriggers(db);
   for (const s of rebuildSql(false)) await run(db, s);
 
   // The list's search over the device serial (alarm id, person and account are in the palette's
@@ -57,24 +85,7 @@ async function upSqlite(db: Kysely<any>) {
 
 async function upPg(db: Kysely<any>) {
   await createTable(db, true);
-  const grains = Object.keys(GRAINS).map(Number);
-  const body = (r: string, sign: 1 | -1) => grains.map((g) => `${upsertSql(true, g, r, sign)};`).join('\n');
-  await run(
-    db,
-    `create or replace function alarm_stats_apply() returns trigger language plpgsql as $fn$
-    begin
-      if tg_op in ('DELETE', 'UPDATE') then
-        ${body('old', -1)}
-      end if;
-      if tg_op in ('INSERT', 'UPDATE') then
-        ${body('new', 1)}
-      end if;
-      return null;
-    end
-    $fn$`,
-  );
-  await run(db, `create trigger "alarmStats_aiud" after insert or delete on "alarmReports" for each row execute function alarm_stats_apply()`);
-  await run(db, `create trigger "alarmStats_au" after update of ${quoted(WATCHED_COLS)} on "alarmReports" for each row execute function alarm_stats_apply()`);
+  await createStatsTriggers(db);
   for (const s of rebuildSql(true)) await run(db, s);
   await run(db, `create index if not exists "alarmReports_serial_trgm" on "alarmReports" using gin ((lower("deviceSerial")) gin_trgm_ops)`);
 }
