@@ -1,6 +1,6 @@
 // CSV imports as jobs of the export pool (SQLite file, and PostgreSQL with TEST_DB=pg): a large
 // device import reports its progress (rows written of total) at the job's progress endpoint, growing
-// to the total while it runs; a cancelled import (DELETE, while it writes or while its file is
+// to the total while it runs, and while its file is parsed the rows read of an estimate; a cancelled import (DELETE, while it writes or while its file is
 // parsed) writes nothing and leaves no import busy; a second import of the same user is refused
 // with 429; the devices-to-allocate import reports its rows the same way.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -95,6 +95,31 @@ describe('CSV imports as jobs', () => {
     expect(await stored('JOBIMP')).toBe(ROWS);
     // Another user cannot see the job.
     expect(await progress(await tokenFor(t.config, ['SuperAdminRole']), id)).toBeUndefined();
+  }, 120_000);
+
+  test('while its file is parsed the job reports rows read of an estimate, growing, before the count', async () => {
+    const token = await tokenFor(t.config, ['SuperAdminRole']);
+    const id = randomUUID();
+    const rows = Array.from({ length: IMPORT_MAX_ROWS }, (_, i) => `JOBREAD${String(i).padStart(6, '0')};620;07700 900${String(i % 1000).padStart(3, '0')}`);
+    const importing = Promise.resolve(
+      t.request('/api/v1/import/devices', {
+        method: 'POST',
+        token,
+        body: csvFile(`SerialNumber;Type;PhoneNumber\n${rows.join('\n')}\n`),
+        headers: { [EXPORT_ID_HEADER]: id },
+      }),
+    );
+    const seen = await watch(token, id, importing);
+    expect((await importing).status).toBe(200);
+    const reading = seen.filter((p) => p.Total === null && p.Parsed).map((p) => p.Parsed!);
+    // Seen while the thread parsed: rows read grow, the estimate is near the file's rows.
+    expect(reading.length).toBeGreaterThan(1);
+    expect(reading.some((r) => r.Rows > 0 && r.Rows < IMPORT_MAX_ROWS)).toBe(true);
+    expect(reading.map((r) => r.Rows)).toEqual(reading.map((r) => r.Rows).sort((a, b) => a - b));
+    expect(new Set(reading.map((r) => r.Rows)).size).toBeGreaterThan(1);
+    for (const r of reading) expect(Math.abs(r.Estimate - IMPORT_MAX_ROWS)).toBeLessThan(IMPORT_MAX_ROWS * 0.05);
+    // Once counted, the bar shows rows written of the total instead.
+    expect(seen.filter((p) => p.Total !== null).every((p) => p.Parsed === null)).toBe(true);
   }, 120_000);
 
   test('cancelled while it writes: nothing is written, no import stays busy, the answer says so', async () => {

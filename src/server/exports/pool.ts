@@ -18,7 +18,7 @@ import { EXPORT_ROW_CAP } from '../../shared/export-format.js';
 import type { ControlMessage, ExportJob, TaskMessage, TaskResult } from './task.js';
 import type { ExportJobState, ExportProgress } from '../../shared/schemas/exports.js';
 import type { WorkerInput } from './worker.js';
-import type { ImportJob, ImportParsed, ImportRows } from './import-task.js';
+import type { ImportInput, ImportJob, ImportParseMessage, ImportParsed, ImportRows } from './import-task.js';
 
 export type ExportPoolOptions = {
   db: DB;
@@ -42,6 +42,8 @@ type Job = {
   total: number | null;
   written: number;
   omitted: number;
+  /** an import whose file is being parsed: rows parsed so far of an estimate */
+  parsed: { rows: number; estimate: number } | null;
   cancel: () => void;
 };
 
@@ -65,6 +67,8 @@ export type ImportJobHandle = {
   size: number;
   /** aborted when the owner cancels */
   signal: AbortSignal;
+  /** rows of the file parsed so far, of an estimate (while it is parsed) */
+  parsed(rows: number, estimate: number): void;
   counted(total: number): void;
   step(done: number): Promise<void>;
   end(ok: boolean): void;
@@ -104,7 +108,7 @@ export function createExportPool(o: ExportPoolOptions) {
   // Import parsing has threads of its own (same worker file, the named task parseImport): an upload
   // is parsed at once, never queued behind a long export.
   const importPiscina = o.source
-    ? new Piscina<ImportJob, unknown>({
+    ? new Piscina<ImportInput, unknown>({
         filename: new URL('./worker.ts', import.meta.url).href,
         name: 'parseImport',
         minThreads: 0,
@@ -153,6 +157,7 @@ export function createExportPool(o: ExportPoolOptions) {
       total: null,
       written: 0,
       omitted: 0,
+      parsed: null,
       cancel: () => {
         if (rec.state !== 'queued' && rec.state !== 'running') return;
         rec.state = 'cancelled';
@@ -249,6 +254,7 @@ export function createExportPool(o: ExportPoolOptions) {
       total: null,
       written: 0,
       omitted: 0,
+      parsed: null,
       cancel: () => {
         if (rec.state !== 'running') return;
         rec.state = 'cancelled';
@@ -262,6 +268,10 @@ export function createExportPool(o: ExportPoolOptions) {
       id,
       size: importStep,
       signal: ac.signal,
+      parsed(rows, estimate) {
+        // (a last message may arrive after the parse's answer: the count is final then)
+        if (rec.total === null && rec.state === 'running') rec.parsed = { rows, estimate };
+      },
       counted(total) {
         rec.total = total;
       },
@@ -291,20 +301,32 @@ export function createExportPool(o: ExportPoolOptions) {
   async function parseImport<K extends ImportJob['kind']>(job: ImportJob & { kind: K }, handle?: ImportJobHandle): Promise<ImportParsed<ImportRows[K]>> {
     if (!accepting) throw new ApiError(503, MSG.exportQueueFull, CODE.exportQueueFull);
     if (handle?.signal.aborted) throw new ImportCancelled();
-    if (!importPiscina) return (await import('./import-task.js')).importTask(job) as ImportParsed<ImportRows[K]>;
-    const transferList = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? [job.bytes.buffer] : [];
+    const progress = handle && ((rows: number, estimate: number) => handle.parsed(rows, estimate));
+    if (!importPiscina) return (await import('./import-task.js')).importTask(job, progress) as ImportParsed<ImportRows[K]>;
+    const bytes = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? [job.bytes.buffer] : [];
+    // The thread posts the rows parsed so far while it parses (the bar moves before the count is known).
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (m: ImportParseMessage) => progress?.(m.rows, m.estimate));
     importsParsing++;
     try {
-      return (await importPiscina.run(job, { transferList: transferList as never, signal: handle?.signal })) as ImportParsed<ImportRows[K]>;
+      return (await importPiscina.run({ job, port: port2 }, { transferList: [...bytes, port2] as never, signal: handle?.signal })) as ImportParsed<ImportRows[K]>;
     } catch (e) {
       if (handle?.signal.aborted) throw new ImportCancelled();
       throw e;
     } finally {
       importsParsing--;
+      port1.close();
     }
   }
 
-  const progressOf = (j: Job): ExportProgress => ({ Id: j.id, State: j.state, Written: j.written, Total: j.total, Omitted: j.omitted });
+  const progressOf = (j: Job): ExportProgress => ({
+    Id: j.id,
+    State: j.state,
+    Written: j.written,
+    Total: j.total,
+    Omitted: j.omitted,
+    Parsed: j.parsed && j.total === null ? { Rows: j.parsed.rows, Estimate: j.parsed.estimate } : null,
+  });
 
   return {
     start,
