@@ -19,6 +19,8 @@ import type { ControlMessage, ExportJob, TaskMessage, TaskResult } from './task.
 import type { ExportJobState, ExportProgress } from '../../shared/schemas/exports.js';
 import type { WorkerInput } from './worker.js';
 import type { ImportInput, ImportJob, ImportParseMessage, ImportParsed, ImportRows } from './import-task.js';
+import type { ImportWriteControl, ImportWriteJob, ImportWriteMessage, ImportWriteResult } from './import-write.js';
+import type { ImportWriteInput } from './worker.js';
 
 export type ExportPoolOptions = {
   db: DB;
@@ -70,6 +72,8 @@ export type ImportJobHandle = {
   /** rows of the file parsed so far, of an estimate (while it is parsed) */
   parsed(rows: number, estimate: number): void;
   counted(total: number): void;
+  /** rows handled so far, as an import thread reports them */
+  handled(done: number): void;
   step(done: number): Promise<void>;
   end(ok: boolean): void;
 };
@@ -105,10 +109,10 @@ export function createExportPool(o: ExportPoolOptions) {
         execArgv: tsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
       })
     : undefined;
-  // Import parsing has threads of its own (same worker file, the named task parseImport): an upload
-  // is parsed at once, never queued behind a long export.
+  // Imports have threads of their own (same worker file, the named tasks parseImport and
+  // writeImport): an upload is parsed and written at once, never queued behind a long export.
   const importPiscina = o.source
-    ? new Piscina<ImportInput, unknown>({
+    ? new Piscina<ImportInput | ImportWriteInput, unknown>({
         filename: new URL('./worker.ts', import.meta.url).href,
         name: 'parseImport',
         minThreads: 0,
@@ -275,6 +279,9 @@ export function createExportPool(o: ExportPoolOptions) {
       counted(total) {
         rec.total = total;
       },
+      handled(done) {
+        if (rec.state === 'running') rec.written = done;
+      },
       async step(done) {
         if (ac.signal.aborted) throw new ImportCancelled();
         rec.written = done;
@@ -319,6 +326,29 @@ export function createExportPool(o: ExportPoolOptions) {
     }
   }
 
+  /**
+   * Writes an import's rows on an import thread with a read-write connection of its own (the
+   * request loop's connection stays free; see import-write.ts), reporting the rows handled to the
+   * job. Cancelling the job tells the thread, which rolls the import's transaction back. Without a
+   * database source it runs in this thread over the same protocol.
+   */
+  async function writeImport(job: Omit<ImportWriteJob, 'size'>, handle: ImportJobHandle): Promise<ImportWriteResult> {
+    if (!accepting) throw new ApiError(503, MSG.importQueueFull, CODE.importQueueFull);
+    if (handle.signal.aborted) return { ok: false, reason: 'cancelled' };
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (m: ImportWriteMessage) => handle.handled(m.done));
+    const cancel = () => port1.postMessage({ type: 'cancel' } satisfies ImportWriteControl);
+    handle.signal.addEventListener('abort', cancel);
+    const input = { job: { ...job, size: handle.size }, port: port2 };
+    try {
+      if (!importPiscina) return await (await import('./import-write.js')).importWriteTask(o.db, input.job, port2);
+      return (await importPiscina.run({ ...input, source: o.source! }, { name: 'writeImport', transferList: [port2] as never })) as ImportWriteResult;
+    } finally {
+      handle.signal.removeEventListener('abort', cancel);
+      port1.close();
+    }
+  }
+
   const progressOf = (j: Job): ExportProgress => ({
     Id: j.id,
     State: j.state,
@@ -332,6 +362,7 @@ export function createExportPool(o: ExportPoolOptions) {
     start,
     beginImport,
     parseImport,
+    writeImport,
     /** A job's progress (an export or an import), for its owner only. */
     progress(userId: string, id: string): ExportProgress | undefined {
       const j = jobs.get(id);
