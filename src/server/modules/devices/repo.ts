@@ -11,7 +11,7 @@
 // answers as unknown).
 import { sql, isPostgres, type DB } from '../../db/index.js';
 import { CompiledQuery, type RawBuilder } from 'kysely';
-import type { DeviceTable } from '../../db/schema.js';
+import { DEVICE_COLUMNS, type DeviceColumn, type DeviceTable } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
 import { ftsPhrase, queryPhoneKey } from '../search/keys.js';
 import { ApiError } from '../../http.js';
@@ -88,30 +88,8 @@ export function toDto(r: DtoRow): DeviceDto {
   };
 }
 
-/** The columns toDto reads: the device's (customerName and customerTenantId come from its customer). */
-const DTO_COLUMNS = [
-  'id',
-  'etag',
-  'serialNumber',
-  'imei',
-  'imsi',
-  'type',
-  'phoneNumber',
-  'simPhoneNumber',
-  'simSerial',
-  'simTypeId',
-  'simStatus',
-  'supplier',
-  'status',
-  'customerId',
-  'orderNumber',
-  'isUserAssigned',
-  'firmwareVersion',
-  'lastConfigurationDate',
-  'dateReceived',
-  'lastUpdated',
-  'addedToSystem',
-] as const satisfies readonly (keyof DeviceTable)[];
+/** The columns toDto reads: the device's but the assigned person (customerName and customerTenantId come from its customer). */
+const DTO_COLUMNS = DEVICE_COLUMNS.filter((c): c is Exclude<DeviceColumn, 'assignedPersonId'> => c !== 'assignedPersonId');
 
 /**
  * Many devices with their customer, each row read as one JSON object (json_object on SQLite,
