@@ -19,6 +19,8 @@ import { exportTask, type TaskMessage } from '../../src/server/exports/task.js';
 import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
 import { EXPORT_ROW_CAP } from '../../src/shared/export-format.js';
 import { insertBenchDevices, TYPE_TENTH } from './harness/export-data.js';
+import * as v from 'valibot';
+import { deviceListBody } from '../../src/shared/schemas/devices.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const DEVICES = Number(process.env.PROFILE_DEVICES ?? 1_000_000);
@@ -59,7 +61,7 @@ for (let run = 1; run <= RUNS; run++) {
   });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const r = await exportTask(db, { kind: 'devices', filter: { deviceTypeIds: [TYPE_TENTH] }, now: new Date().toISOString(), scope: ALL_TENANTS }, port2, EXPORT_ROW_CAP);
+  const r = await exportTask(db, { kind: 'devices', filter: v.parse(deviceListBody, { deviceTypeIds: [TYPE_TENTH] }), now: new Date().toISOString(), scope: ALL_TENANTS }, port2, EXPORT_ROW_CAP);
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   console.log(

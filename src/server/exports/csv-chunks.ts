@@ -23,7 +23,7 @@ export function parseCsvChunks(text: string, onRows: (rows: string[][]) => void,
     delimitersToGuess: [',', ';'],
     skipEmptyLines: 'greedy',
     chunkSize: CSV_CHUNK_CHARS,
-    chunk: (results, parser) => {
+    chunk: (results: Papa.ParseResult<string[]>, parser: Papa.Parser) => {
       if (results.errors.some((e) => e.type !== 'Delimiter')) {
         ok = false;
         parser.abort();
