@@ -62,7 +62,17 @@ for (let run = 1; run <= RUNS; run++) {
   });
   const cpu0 = process.cpuUsage();
   const t0 = performance.now();
-  const r = await exportTask(db, { kind: 'devices', filter: v.parse(deviceListBody, process.env.PROFILE_ALL ? {} : { deviceTypeIds: [TYPE_TENTH] }), now: new Date().toISOString(), scope: ALL_TENANTS }, port2, EXPORT_ROW_CAP);
+  const r = await exportTask(
+    db,
+    {
+      kind: 'devices',
+      filter: v.parse(deviceListBody, process.env.PROFILE_ALL ? {} : { deviceTypeIds: [TYPE_TENTH] }),
+      now: new Date().toISOString(),
+      scope: ALL_TENANTS,
+    },
+    port2,
+    EXPORT_ROW_CAP,
+  );
   const wall = performance.now() - t0;
   const cpu = process.cpuUsage(cpu0);
   console.log(

@@ -316,7 +316,9 @@ export function createExportPool(o: ExportPoolOptions) {
     port1.on('message', (m: ImportParseMessage) => progress?.(m.rows, m.estimate));
     importsParsing++;
     try {
-      return (await importPiscina.run({ job, port: port2 }, { transferList: [...bytes, port2] as never, signal: handle?.signal })) as ImportParsed<ImportRows[K]>;
+      return (await importPiscina.run({ job, port: port2 }, { transferList: [...bytes, port2] as never, signal: handle?.signal })) as ImportParsed<
+        ImportRows[K]
+      >;
     } catch (e) {
       if (handle?.signal.aborted) throw new ImportCancelled();
       throw e;

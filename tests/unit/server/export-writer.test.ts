@@ -48,7 +48,10 @@ describe('export writer', () => {
     const ws = wb.addWorksheet('Rows');
     ws.columns = columns.map((c, i) => ({ key: String(i), header: c.header, width: c.width, ...(c.date ? { style: { numFmt: EXPORT_DATE_FORMAT } } : {}) }));
     ws.getRow(1).commit();
-    const dateStyle = (wb as unknown as { styles: { addStyleModel: (m: object, t: number) => number } }).styles.addStyleModel({ numFmt: EXPORT_DATE_FORMAT }, 4);
+    const dateStyle = (wb as unknown as { styles: { addStyleModel: (m: object, t: number) => number } }).styles.addStyleModel(
+      { numFmt: EXPORT_DATE_FORMAT },
+      4,
+    );
     const render = sheetRows(columns, dateStyle);
     expect(render(rows[1]!, 3)).toBe('<row r="3"><c r="B3"><v>1.5</v></c><c r="C3" t="b"><v>0</v></c></row>');
     (ws as unknown as { stream: { write: (s: string) => void } }).stream.write(rows.map((r, i) => render(r, i + 2)).join(''));
