@@ -6,8 +6,9 @@
 //   src/app/features/<a>  does not import src/app/features/<b>
 //   the export definitions (src/server/modules/*/export.ts) and the export task and worker
 //   (src/server/exports/task.ts, worker.ts), the CSV import parsers (src/server/modules/*/import-csv.ts)
-//   and the import task (src/server/exports/import-task.ts) are imported only inside src/server/exports
-//   (types excepted): exports and import parsing run in the worker pool, never on the request loop
+//   and the import tasks (src/server/exports/import-task.ts, import-write.ts) are imported only inside
+//   src/server/exports (types excepted): exports, import parsing and import writes run in the worker
+//   pool, never on the request loop
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -26,7 +27,7 @@ function area(abs) {
   return { top: 'other', rel };
 }
 
-const POOL_ONLY = /^src\/server\/(modules\/[^/]+\/(export|import-csv)|exports\/(task|worker|import-task))\.(ts|js)$/;
+const POOL_ONLY = /^src\/server\/(modules\/[^/]+\/(export|import-csv)|exports\/(task|worker|import-task|import-write))\.(ts|js)$/;
 
 export function violation(fromFile, spec, typeOnly = false) {
   if (!spec.startsWith('.') && !spec.startsWith('/') && !spec.startsWith('src/') && !spec.startsWith('commands/')) return null;
@@ -42,7 +43,7 @@ export function violation(fromFile, spec, typeOnly = false) {
   if (from.top === 'server' && (to.top === 'app' || to.top === 'commands'))
     return `server code must not import client code (${to.rel}); share it through src/shared`;
   if (POOL_ONLY.test(to.rel) && !typeOnly && (from.top === 'server' || from.top === 'app') && !from.rel.startsWith('src/server/exports/'))
-    return `${to.rel} runs only in the export pool's workers: reach it through src/server/exports/pool.ts (exportResponse, parseImport)`;
+    return `${to.rel} runs only in the export pool's workers: reach it through src/server/exports/pool.ts (exportResponse, parseImport, writeImport)`;
   if (from.sub === 'ui' && (to.sub === 'workspace' || to.sub === 'features')) return `src/app/ui holds generic widgets: it must not import ${to.rel}`;
   if (from.sub === 'features' && to.sub === 'features' && from.feature !== to.feature)
     return `feature '${from.feature}' must not import feature '${to.feature}' (${to.rel}); move what both need to src/app/ui, src/app/api or src/shared`;

@@ -58,6 +58,21 @@ export function londonCellDate(value: string | number | Date | null | undefined)
   return Number.isNaN(ms) ? undefined : new Date(ms + offsetAt(ms));
 }
 
+const DAY = 86_400_000;
+/** 1899-12-30, day 0 of a spreadsheet's (1900 date system) serial dates, in days before 1970-01-01. */
+const SERIAL_EPOCH_DAYS = 25_569;
+
+/**
+ * The London wall-clock time of an instant as a spreadsheet serial date (days since 1899-12-30,
+ * the time as the fraction): what an .xlsx date cell stores, as londonCellDate's Date would be
+ * written, without making a Date of an ISO text. Undefined for no date.
+ */
+export function londonCellSerial(value: string | number | Date | null | undefined): number | undefined {
+  if (value === null || value === undefined || value === '') return undefined;
+  const ms = typeof value === 'string' ? Date.parse(value) : typeof value === 'number' ? value : value.getTime();
+  return Number.isNaN(ms) ? undefined : SERIAL_EPOCH_DAYS + (ms + offsetAt(ms)) / DAY;
+}
+
 const p2 = (n: number) => String(n).padStart(2, '0');
 /** en-GB London text of an instant for CSV: '22/07/2026 13:05:09'; '' for no date. */
 export function londonText(value: string | number | Date | null | undefined): string {

@@ -161,6 +161,7 @@ export const MSG = {
   importQueueFull: 'The server is busy with other imports. Please try again in a minute.',
   importCancelled: 'Import cancelled. Nothing was imported.',
   importReading: 'Reading the file…',
+  importReadingRows: (rows: number, estimate: number) => `Reading the file: ${rows.toLocaleString('en-GB')} of about ${estimate.toLocaleString('en-GB')} rows…`,
   importProgress: (written: number, total: number) => `Importing ${written.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')} rows…`,
   bodyNotObject: 'The request body must be a JSON object.',
   updatePayloadMissing: 'Update payload is missing!',

@@ -31,7 +31,7 @@ import type { Database } from '../../src/server/db/schema.js';
 import { DEVICE_TYPES } from '../../src/shared/codes.js';
 import { deviceListBody, STATUS } from '../../src/shared/schemas/devices.js';
 import { CUSTOMER_FLAGS } from '../helpers/customer-rows.js';
-import { DEVICE_COLUMNS } from '../../src/server/seed/demo.js';
+import { DEVICE_COLUMNS } from '../../src/server/db/schema.js';
 import { ROOT } from './browser.js';
 import { itemAt, percentile, percentileOf, rng } from './stats.js';
 import { ALL_TENANTS } from '../../src/server/tenant-scope.js';

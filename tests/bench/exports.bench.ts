@@ -19,7 +19,7 @@ import { openSqlite } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../src/server/seed/reference.js';
 import { testConfig } from '../../src/server/config.js';
-import { insertAlarmReport } from '../helpers/alarm-reports.js';
+import { insertBenchAlarmReports, insertBenchDevices, TYPE_TENTH } from './harness/export-data.js';
 import { signedIn, tokenFor } from '../helpers/auth.js';
 import { percentileOf } from './stats.js';
 
@@ -31,8 +31,6 @@ const TYPED = Math.round(DEVICES / 10);
 const DIR = join(ROOT, '.tmp/bench-exports');
 const FILE = join(DIR, `exports-${DEVICES}-${ALARMS}.sqlite`);
 const READY = `${FILE}.ready`;
-const TYPE_ALL = 620;
-const TYPE_TENTH = 750;
 const MB = 1024 * 1024;
 const r1 = (x: number) => Math.round(x * 10) / 10;
 const log = (s: string) => console.log(`  ${s}`);
@@ -42,62 +40,8 @@ async function build() {
   const db = openSqlite(FILE);
   await migrateToLatest(db);
   await seedReferenceData(db);
-  // One template row each, copied by a recursive series (fast, no per-row round trips).
-  await db
-    .insertInto('devices')
-    .values({
-      id: randomUUID(),
-      serialNumber: 'TEMPLATE',
-      imei: '356000000000000',
-      imsi: null,
-      type: TYPE_ALL,
-      phoneNumber: '+447700900000',
-      simPhoneNumber: null,
-      simSerial: '8944000000000000000',
-      simTypeId: null,
-      simStatus: null,
-      supplier: 'Supplier Ltd',
-      status: 1,
-      customerId: null,
-      orderNumber: null,
-      isUserAssigned: 0,
-      assignedPersonId: null,
-      firmwareVersion: '1.2.3',
-      lastConfigurationDate: '2026-07-01T12:00:00.000Z',
-      dateReceived: '2026-01-15T12:00:00.000Z',
-      lastUpdated: '2026-01-15T12:00:00.000Z',
-      addedToSystem: '2026-01-15T12:00:00.000Z',
-      etag: '"e"',
-    })
-    .execute();
-  const devCols = (await sql<{ name: string }>`select name from pragma_table_info('devices')`.execute(db)).rows.map((r) => r.name);
-  const copy = (cols: string[], over: Record<string, string>) => cols.map((c) => over[c] ?? `"${c}"`).join(', ');
-  await sql
-    .raw(
-      `with recursive n(i) as (select 0 union all select i + 1 from n where i < ${DEVICES - 1})
-       insert into devices (${devCols.map((c) => `"${c}"`).join(', ')})
-       select ${copy(devCols, {
-         id: `lower(hex(randomblob(16)))`,
-         serialNumber: `printf('EXP%08d', i)`,
-         imei: `printf('35%013d', i)`,
-         type: `case when i % 10 = 0 then ${TYPE_TENTH} else ${TYPE_ALL} end`,
-       })} from n, devices where devices."serialNumber" = 'TEMPLATE'`,
-    )
-    .execute(db);
-  await db.deleteFrom('devices').where('serialNumber', '=', 'TEMPLATE').execute();
-  const tpl = await insertAlarmReport(db, { customerAccountFullName: 'Export Bench Ltd', alarmClosed: '2026-07-01T12:00:00.000Z' });
-  const alarmCols = (await sql<{ name: string }>`select name from pragma_table_info('alarmReports')`.execute(db)).rows.map((r) => r.name);
-  await sql
-    .raw(
-      `with recursive n(i) as (select 1 union all select i + 1 from n where i < ${ALARMS - 1})
-       insert into "alarmReports" (${alarmCols.map((c) => `"${c}"`).join(', ')})
-       select ${copy(alarmCols, {
-         id: `lower(hex(randomblob(16)))`,
-         alarmId: `lower(hex(randomblob(16)))`,
-         alarmClosed: `strftime('%Y-%m-%dT%H:%M:%fZ', '2026-11-01T12:00:00', printf('-%d minutes', i))`,
-       })} from n, "alarmReports" a where a."id" = '${tpl.id}'`,
-    )
-    .execute(db);
+  await insertBenchDevices(db, DEVICES);
+  await insertBenchAlarmReports(db, ALARMS);
   await sql`analyze`.execute(db);
   await db.destroy();
   const { writeFileSync } = await import('node:fs');

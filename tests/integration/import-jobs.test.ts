@@ -1,12 +1,13 @@
 // CSV imports as jobs of the export pool (SQLite file, and PostgreSQL with TEST_DB=pg): a large
 // device import reports its progress (rows written of total) at the job's progress endpoint, growing
-// to the total while it runs; a cancelled import (DELETE, while it writes or while its file is
+// to the total while it runs, and while its file is parsed the rows read of an estimate; a cancelled import (DELETE, while it writes or while its file is
 // parsed) writes nothing and leaves no import busy; a second import of the same user is refused
-// with 429; the devices-to-allocate import reports its rows the same way.
+// with 429; while an import is written (on its own connection) another request that reads the
+// database is answered before it ends; the devices-to-allocate import reports its rows the same way.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { tokenFor } from '../helpers/auth.js';
+import { signedIn, tokenFor } from '../helpers/auth.js';
 import { insertCustomer, insertDevice } from '../helpers/live.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { IMPORT_MAX_ROWS } from '../../src/shared/schemas/devices.js';
@@ -95,6 +96,56 @@ describe('CSV imports as jobs', () => {
     expect(await stored('JOBIMP')).toBe(ROWS);
     // Another user cannot see the job.
     expect(await progress(await tokenFor(t.config, ['SuperAdminRole']), id)).toBeUndefined();
+  }, 120_000);
+
+  test('while its file is parsed the job reports rows read of an estimate, growing, before the count', async () => {
+    const token = await tokenFor(t.config, ['SuperAdminRole']);
+    const id = randomUUID();
+    const rows = Array.from({ length: IMPORT_MAX_ROWS }, (_, i) => `JOBREAD${String(i).padStart(6, '0')};620;07700 900${String(i % 1000).padStart(3, '0')}`);
+    const importing = Promise.resolve(
+      t.request('/api/v1/import/devices', {
+        method: 'POST',
+        token,
+        body: csvFile(`SerialNumber;Type;PhoneNumber\n${rows.join('\n')}\n`),
+        headers: { [EXPORT_ID_HEADER]: id },
+      }),
+    );
+    const seen = await watch(token, id, importing);
+    expect((await importing).status).toBe(200);
+    const reading = seen.filter((p) => p.Total === null && p.Parsed).map((p) => p.Parsed!);
+    // Seen while the thread parsed: rows read grow, the estimate is near the file's rows.
+    expect(reading.length).toBeGreaterThan(1);
+    expect(reading.some((r) => r.Rows > 0 && r.Rows < IMPORT_MAX_ROWS)).toBe(true);
+    expect(reading.map((r) => r.Rows)).toEqual(reading.map((r) => r.Rows).sort((a, b) => a - b));
+    expect(new Set(reading.map((r) => r.Rows)).size).toBeGreaterThan(1);
+    for (const r of reading) expect(Math.abs(r.Estimate - IMPORT_MAX_ROWS)).toBeLessThan(IMPORT_MAX_ROWS * 0.05);
+    // Once counted, the bar shows rows written of the total instead.
+    expect(seen.filter((p) => p.Total !== null).every((p) => p.Parsed === null)).toBe(true);
+  }, 120_000);
+
+  test('while an import is written, another request that reads the database is answered before it ends', async () => {
+    const token = await tokenFor(t.config, ['SuperAdminRole']);
+    const other = await signedIn(t.db, t.config, ['SuperAdminReadonlyRole']);
+    const id = randomUUID();
+    const order: string[] = [];
+    const importing = startImport(token, id, 'JOBLOOP', IMPORT_MAX_ROWS).then((r) => (order.push('import'), r));
+    // Its transaction is open: rows are written but not committed.
+    const p = await untilWriting(token, id);
+    expect(p.Written).toBeLessThan(IMPORT_MAX_ROWS);
+    // The server's connection is not held by the import: a signed-in GET (it reads the person)
+    // and a count of the devices are answered while the import still writes.
+    const info = await t.request('/api/v1/get-user-info', { token: other.token });
+    order.push('get');
+    expect(info.status).toBe(200);
+    expect(await stored('JOBLOOP')).toBe(0); // the import's rows are not visible before its commit
+    expect((await progress(token, id))?.State).toBe('running');
+    const res = await importing;
+    expect(res.status).toBe(200);
+    expect(order).toEqual(['get', 'import']);
+    expect(await stored('JOBLOOP')).toBe(IMPORT_MAX_ROWS);
+    // The import's audit entry is written with it.
+    const entry = await t.db.selectFrom('auditLog').select('details').where('action', '=', 'device.import').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(JSON.parse(entry.details)).toEqual({ rows: IMPORT_MAX_ROWS, created: IMPORT_MAX_ROWS });
   }, 120_000);
 
   test('cancelled while it writes: nothing is written, no import stays busy, the answer says so', async () => {

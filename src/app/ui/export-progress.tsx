@@ -125,17 +125,27 @@ export function ExportProgressBar({ job }: { job: ExportJob | ImportJob }) {
   const p = job.progress;
   const importing = job.kind === 'import';
   const counted = p && p.Total !== null && p.State !== 'queued';
+  // An import's file being parsed: rows read so far of an estimate, before its count is known.
+  const reading = importing && !counted && p?.Parsed ? p.Parsed : null;
   const text = importing
     ? counted
       ? MSG.importProgress(p.Written, p.Total ?? 0)
-      : MSG.importReading
+      : reading
+        ? MSG.importReadingRows(reading.Rows, reading.Estimate)
+        : MSG.importReading
     : !p
       ? MSG.exportStarting
       : p.State === 'queued'
         ? MSG.exportQueued
         : MSG.exportProgress(p.Written, p.Total ?? 0);
   const rows = counted ? (p.Total ?? 0) - p.Omitted : 0;
-  const pct = rows > 0 ? Math.min(100, Math.round((p!.Written / rows) * 100)) : 0;
+  const pct = reading
+    ? reading.Estimate > 0
+      ? Math.min(100, Math.round((reading.Rows / reading.Estimate) * 100))
+      : 0
+    : rows > 0
+      ? Math.min(100, Math.round((p!.Written / rows) * 100))
+      : 0;
   return (
     <Flex align="center" gap="2" role="status" data-testid={importing ? 'import-progress' : 'export-progress'}>
       <Progress value={pct} max={100} style={{ width: 140 }} aria-label={importing ? 'Import progress' : 'Export progress'} />

@@ -107,6 +107,14 @@ export function openSqliteReadOnly(file: string): DB {
 export type DbSource = { kind: 'sqlite'; file: string } | { kind: 'pg'; url: string };
 export const openSource = (s: DbSource): DB => (s.kind === 'pg' ? openPostgres(s.url, 1) : openSqliteReadOnly(s.file));
 
+/**
+ * A read-write connection of its own, for a worker thread that writes (an import's transaction):
+ * on SQLite a second connection to the file (WAL: the server's connection keeps reading while it
+ * writes; busy_timeout waits for the server's short writes) with a small page cache.
+ */
+export const openSourceForWrites = (s: DbSource): DB =>
+  s.kind === 'pg' ? openPostgres(s.url, 1) : openSqlite(s.file, { cacheMb: 16, mmapMb: SQLITE_SIZING_DEFAULT.mmapMb });
+
 export function openPostgres(url: string, max = 10): DB {
   const pool = new pg.Pool({ connectionString: url, max });
   registerPool(pool); // its use on /metrics
@@ -136,4 +144,26 @@ export async function tx<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
     // with 'cannot rollback - no transaction is active': report what went wrong, not that.
     throw failure ? failure.error : e;
   }
+}
+
+/**
+ * A write transaction that, on SQLite, takes the write lock when it begins (BEGIN IMMEDIATE), for a
+ * connection other than the server's: a deferred transaction that reads first could not take the
+ * lock once the server's connection has written since its read (SQLITE_BUSY at once, not waited
+ * for). On PostgreSQL this is tx().
+ */
+export async function writeTx<T>(db: DB, fn: (trx: DB) => Promise<T>): Promise<T> {
+  if (isPostgres(db)) return tx(db, fn);
+  return db.connection().execute(async (conn) => {
+    await sql`begin immediate`.execute(conn);
+    let out: T;
+    try {
+      out = await fn(conn);
+    } catch (e) {
+      await sql`rollback`.execute(conn).catch(() => {}); // (already rolled back after SQLITE_FULL)
+      throw e;
+    }
+    await sql`commit`.execute(conn);
+    return out;
+  });
 }

@@ -149,6 +149,40 @@ export interface DeviceTable {
   customerSortName?: string | null;
 }
 
+/**
+ * The devices table's columns the code writes (all but the trigger-kept customerSortName), in the
+ * order the demo generator and the device benchmark write their values. The device DTO reads
+ * these but assignedPersonId (modules/devices/repo.ts), the seed writes them all.
+ */
+export const DEVICE_COLUMNS = [
+  'id',
+  'serialNumber',
+  'imei',
+  'imsi',
+  'type',
+  'phoneNumber',
+  'simPhoneNumber',
+  'simSerial',
+  'simTypeId',
+  'simStatus',
+  'supplier',
+  'status',
+  'customerId',
+  'orderNumber',
+  'isUserAssigned',
+  'assignedPersonId',
+  'firmwareVersion',
+  'lastConfigurationDate',
+  'dateReceived',
+  'lastUpdated',
+  'addedToSystem',
+  'etag',
+] as const satisfies readonly (keyof DeviceTable)[];
+export type DeviceColumn = (typeof DEVICE_COLUMNS)[number];
+/** Does not compile while a column of DeviceTable is missing from DEVICE_COLUMNS. */
+type NoneMissing<T extends never> = T;
+export type DeviceColumnsComplete = NoneMissing<Exclude<keyof DeviceTable, DeviceColumn | 'customerSortName'>>;
+
 export interface DeviceConfigurationTable {
   deviceId: string;
   isConnected: number;

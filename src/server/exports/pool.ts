@@ -18,7 +18,9 @@ import { EXPORT_ROW_CAP } from '../../shared/export-format.js';
 import type { ControlMessage, ExportJob, TaskMessage, TaskResult } from './task.js';
 import type { ExportJobState, ExportProgress } from '../../shared/schemas/exports.js';
 import type { WorkerInput } from './worker.js';
-import type { ImportJob, ImportParsed, ImportRows } from './import-task.js';
+import type { ImportInput, ImportJob, ImportParseMessage, ImportParsed, ImportRows } from './import-task.js';
+import type { ImportWriteControl, ImportWriteJob, ImportWriteMessage, ImportWriteResult } from './import-write.js';
+import type { ImportWriteInput } from './worker.js';
 
 export type ExportPoolOptions = {
   db: DB;
@@ -42,6 +44,8 @@ type Job = {
   total: number | null;
   written: number;
   omitted: number;
+  /** an import whose file is being parsed: rows parsed so far of an estimate */
+  parsed: { rows: number; estimate: number } | null;
   cancel: () => void;
 };
 
@@ -65,7 +69,11 @@ export type ImportJobHandle = {
   size: number;
   /** aborted when the owner cancels */
   signal: AbortSignal;
+  /** rows of the file parsed so far, of an estimate (while it is parsed) */
+  parsed(rows: number, estimate: number): void;
   counted(total: number): void;
+  /** rows handled so far, as an import thread reports them */
+  handled(done: number): void;
   step(done: number): Promise<void>;
   end(ok: boolean): void;
 };
@@ -101,10 +109,10 @@ export function createExportPool(o: ExportPoolOptions) {
         execArgv: tsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
       })
     : undefined;
-  // Import parsing has threads of its own (same worker file, the named task parseImport): an upload
-  // is parsed at once, never queued behind a long export.
+  // Imports have threads of their own (same worker file, the named tasks parseImport and
+  // writeImport): an upload is parsed and written at once, never queued behind a long export.
   const importPiscina = o.source
-    ? new Piscina<ImportJob, unknown>({
+    ? new Piscina<ImportInput | ImportWriteInput, unknown>({
         filename: new URL('./worker.ts', import.meta.url).href,
         name: 'parseImport',
         minThreads: 0,
@@ -153,6 +161,7 @@ export function createExportPool(o: ExportPoolOptions) {
       total: null,
       written: 0,
       omitted: 0,
+      parsed: null,
       cancel: () => {
         if (rec.state !== 'queued' && rec.state !== 'running') return;
         rec.state = 'cancelled';
@@ -249,6 +258,7 @@ export function createExportPool(o: ExportPoolOptions) {
       total: null,
       written: 0,
       omitted: 0,
+      parsed: null,
       cancel: () => {
         if (rec.state !== 'running') return;
         rec.state = 'cancelled';
@@ -262,8 +272,15 @@ export function createExportPool(o: ExportPoolOptions) {
       id,
       size: importStep,
       signal: ac.signal,
+      parsed(rows, estimate) {
+        // (a last message may arrive after the parse's answer: the count is final then)
+        if (rec.total === null && rec.state === 'running') rec.parsed = { rows, estimate };
+      },
       counted(total) {
         rec.total = total;
+      },
+      handled(done) {
+        if (rec.state === 'running') rec.written = done;
       },
       async step(done) {
         if (ac.signal.aborted) throw new ImportCancelled();
@@ -291,25 +308,63 @@ export function createExportPool(o: ExportPoolOptions) {
   async function parseImport<K extends ImportJob['kind']>(job: ImportJob & { kind: K }, handle?: ImportJobHandle): Promise<ImportParsed<ImportRows[K]>> {
     if (!accepting) throw new ApiError(503, MSG.exportQueueFull, CODE.exportQueueFull);
     if (handle?.signal.aborted) throw new ImportCancelled();
-    if (!importPiscina) return (await import('./import-task.js')).importTask(job) as ImportParsed<ImportRows[K]>;
-    const transferList = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? [job.bytes.buffer] : [];
+    const progress = handle && ((rows: number, estimate: number) => handle.parsed(rows, estimate));
+    if (!importPiscina) return (await import('./import-task.js')).importTask(job, progress) as ImportParsed<ImportRows[K]>;
+    const bytes = job.bytes.byteOffset === 0 && job.bytes.byteLength === job.bytes.buffer.byteLength ? [job.bytes.buffer] : [];
+    // The thread posts the rows parsed so far while it parses (the bar moves before the count is known).
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (m: ImportParseMessage) => progress?.(m.rows, m.estimate));
     importsParsing++;
     try {
-      return (await importPiscina.run(job, { transferList: transferList as never, signal: handle?.signal })) as ImportParsed<ImportRows[K]>;
+      return (await importPiscina.run({ job, port: port2 }, { transferList: [...bytes, port2] as never, signal: handle?.signal })) as ImportParsed<
+        ImportRows[K]
+      >;
     } catch (e) {
       if (handle?.signal.aborted) throw new ImportCancelled();
       throw e;
     } finally {
       importsParsing--;
+      port1.close();
     }
   }
 
-  const progressOf = (j: Job): ExportProgress => ({ Id: j.id, State: j.state, Written: j.written, Total: j.total, Omitted: j.omitted });
+  /**
+   * Writes an import's rows on an import thread with a read-write connection of its own (the
+   * request loop's connection stays free; see import-write.ts), reporting the rows handled to the
+   * job. Cancelling the job tells the thread, which rolls the import's transaction back. Without a
+   * database source it runs in this thread over the same protocol.
+   */
+  async function writeImport(job: Omit<ImportWriteJob, 'size'>, handle: ImportJobHandle): Promise<ImportWriteResult> {
+    if (!accepting) throw new ApiError(503, MSG.importQueueFull, CODE.importQueueFull);
+    if (handle.signal.aborted) return { ok: false, reason: 'cancelled' };
+    const { port1, port2 } = new MessageChannel();
+    port1.on('message', (m: ImportWriteMessage) => handle.handled(m.done));
+    const cancel = () => port1.postMessage({ type: 'cancel' } satisfies ImportWriteControl);
+    handle.signal.addEventListener('abort', cancel);
+    const input = { job: { ...job, size: handle.size }, port: port2 };
+    try {
+      if (!importPiscina) return await (await import('./import-write.js')).importWriteTask(o.db, input.job, port2);
+      return (await importPiscina.run({ ...input, source: o.source! }, { name: 'writeImport', transferList: [port2] as never })) as ImportWriteResult;
+    } finally {
+      handle.signal.removeEventListener('abort', cancel);
+      port1.close();
+    }
+  }
+
+  const progressOf = (j: Job): ExportProgress => ({
+    Id: j.id,
+    State: j.state,
+    Written: j.written,
+    Total: j.total,
+    Omitted: j.omitted,
+    Parsed: j.parsed && j.total === null ? { Rows: j.parsed.rows, Estimate: j.parsed.estimate } : null,
+  });
 
   return {
     start,
     beginImport,
     parseImport,
+    writeImport,
     /** A job's progress (an export or an import), for its owner only. */
     progress(userId: string, id: string): ExportProgress | undefined {
       const j = jobs.get(id);

@@ -8,6 +8,7 @@
 // (customers, staff, lone workers and their devices) are kept in memory.
 import { optimizeSearchIndex } from '../modules/search/maintenance.js';
 import { isPostgres, sql, type DB } from '../db/index.js';
+import { DEVICE_COLUMNS } from '../db/schema.js';
 import { hashPassword } from '../auth/password.js';
 import { ROLE_IDS, ROLE_LABELS, type RoleName } from '../../shared/permissions.js';
 import { DEVICE_CAPABILITIES, CAPABILITY, PHONE_TYPE } from '../../shared/codes.js';
@@ -58,32 +59,6 @@ import { generateAlarmReports } from './alarms.js';
 import { autoGenerateFeaturesOn } from '../modules/alarm-reports/analysis.js';
 import { ARC_NUMBER } from './data.js';
 export { ARC_NUMBER };
-
-/** The devices table's columns in the order the generator (and the device benchmark) write their values. */
-export const DEVICE_COLUMNS = [
-  'id',
-  'serialNumber',
-  'imei',
-  'imsi',
-  'type',
-  'phoneNumber',
-  'simPhoneNumber',
-  'simSerial',
-  'simTypeId',
-  'simStatus',
-  'supplier',
-  'status',
-  'customerId',
-  'orderNumber',
-  'isUserAssigned',
-  'assignedPersonId',
-  'firmwareVersion',
-  'lastConfigurationDate',
-  'dateReceived',
-  'lastUpdated',
-  'addedToSystem',
-  'etag',
-] as const;
 
 export type DemoOptions = { seed: number; scale: number; password: string; log: (e: Record<string, unknown>) => void; now: Date };
 

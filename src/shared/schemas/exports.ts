@@ -8,7 +8,8 @@
 // running; 429 with Code 'export_queue_full' when too many exports wait for the pool.
 // CSV imports (devices, devices to allocate) are jobs of the same kind: the upload carries
 // X-Export-Id, the same progress (Written: rows written or looked up; Total: the file's rows, null
-// until it is parsed) and DELETE (nothing is written; the upload answers 409 'import_cancelled');
+// until it is parsed; Parsed: while it is parsed, the file's rows read so far and an estimate of its
+// rows from the share of the file read, null otherwise) and DELETE (nothing is written; the upload answers 409 'import_cancelled');
 // refusals 429 'import_busy' and 'import_queue_full'.
 import * as v from 'valibot';
 
@@ -26,6 +27,8 @@ export const exportProgressSchema = v.strictObject({
   /** null until the worker has counted the rows */
   Total: v.nullable(v.number()),
   Omitted: v.number(),
+  /** an import whose file is being parsed: rows read so far, of an estimate of the file's rows; null otherwise */
+  Parsed: v.nullable(v.strictObject({ Rows: v.number(), Estimate: v.number() })),
 });
 export type ExportProgress = v.InferOutput<typeof exportProgressSchema>;
 

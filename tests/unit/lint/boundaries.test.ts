@@ -41,6 +41,8 @@ describe('import boundaries', () => {
     expect(violation('src/server/modules/customers/routes.ts', '../../exports/import-task.js')).toMatch(/export pool/);
     expect(violation('src/server/exports/import-task.ts', '../modules/devices/import-csv.js')).toBeNull();
     expect(violation('src/server/exports/worker.ts', './import-task.js')).toBeNull();
+    expect(violation('src/server/modules/devices/routes.ts', '../../exports/import-write.js')).toMatch(/export pool/);
+    expect(violation('src/server/exports/worker.ts', './import-write.js')).toBeNull();
     // Types are erased: a parser may name the result type it shares with the pool.
     expect(violation('src/server/modules/devices/import-csv.ts', '../../exports/import-task.js', true)).toBeNull();
   });

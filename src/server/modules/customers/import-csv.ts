@@ -1,18 +1,20 @@
 // Parsing of the devices-to-allocate CSV (spec §5 generic CSV rules). Runs on the export pool's
-// worker threads (src/server/exports/import-task.ts), never on the request loop.
-import Papa from 'papaparse';
+// worker threads (src/server/exports/import-task.ts), never on the request loop; read a chunk of
+// text at a time, with progress.
 import { MSG } from '../../../shared/messages.js';
 import { DEVICE_TEXT, IMPORT_MAX_ROWS, SERIAL_MAX } from '../../../shared/schemas/devices.js';
 import { ALLOCATE_IMPORT_COLUMN } from '../../../shared/schemas/customers.js';
 import type { ImportParsed } from '../../exports/import-task.js';
+import { parseCsvChunks, type ParseProgress } from '../../exports/csv-chunks.js';
 
 const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
 
 /**
  * A CSV with a SerialNumber column (case-insensitive, spaces ignored); cells split on comma or
  * semicolon; rows with an empty serial skipped. The distinct serials (case-insensitive) in file order.
+ * `progress` hears the rows parsed so far, a chunk at a time, of an estimate.
  */
-export function parseSerialsImport(bytes: Uint8Array): ImportParsed<string> {
+export function parseSerialsImport(bytes: Uint8Array, progress?: ParseProgress): ImportParsed<string> {
   const refuse = (message: string) => ({ ok: false, message }) as const;
   let text: string;
   try {
@@ -21,23 +23,41 @@ export function parseSerialsImport(bytes: Uint8Array): ImportParsed<string> {
     return refuse(MSG.csvParseFailed);
   }
   if (text.includes('\u0000')) return refuse(MSG.csvParseFailed);
-  const parsed = Papa.parse<string[]>(text, { delimitersToGuess: [',', ';'], skipEmptyLines: 'greedy' });
-  if (parsed.errors.some((e) => e.type !== 'Delimiter') || !parsed.data.length) return refuse(MSG.csvParseFailed);
-  const [header = [], ...rows] = parsed.data;
-  const col = header.findIndex((h) => normHeader(h ?? '') === normHeader(ALLOCATE_IMPORT_COLUMN));
-  if (col < 0) return refuse(MSG.csvMissingColumn(ALLOCATE_IMPORT_COLUMN));
-  if (rows.length > IMPORT_MAX_ROWS) return refuse(DEVICE_TEXT.tooManyRows);
+  let header: string[] | undefined;
+  let col = -1;
+  let dataRows = 0;
+  let tooLong = false;
   const seen = new Set<string>();
   const out: string[] = [];
-  for (const cells of rows) {
-    const serial = (cells[col] ?? '').trim();
-    if (!serial) continue;
-    if (serial.length > SERIAL_MAX) return refuse(DEVICE_TEXT.serialTooLong);
-    const k = serial.toLowerCase();
-    if (seen.has(k)) continue;
-    seen.add(k);
-    out.push(serial);
-  }
+  const csv = parseCsvChunks(
+    text,
+    (rows) => {
+      for (const cells of rows) {
+        if (!header) {
+          header = cells;
+          col = header.findIndex((h) => normHeader(h ?? '') === normHeader(ALLOCATE_IMPORT_COLUMN));
+          continue;
+        }
+        dataRows++;
+        if (col < 0 || tooLong || dataRows > IMPORT_MAX_ROWS) continue; // only parsed: the file is refused below
+        const serial = (cells[col] ?? '').trim();
+        if (!serial) continue;
+        if (serial.length > SERIAL_MAX) {
+          tooLong = true;
+          continue;
+        }
+        const k = serial.toLowerCase();
+        if (seen.has(k)) continue;
+        seen.add(k);
+        out.push(serial);
+      }
+    },
+    progress,
+  );
+  if (!csv || !header) return refuse(MSG.csvParseFailed);
+  if (col < 0) return refuse(MSG.csvMissingColumn(ALLOCATE_IMPORT_COLUMN));
+  if (dataRows > IMPORT_MAX_ROWS) return refuse(DEVICE_TEXT.tooManyRows);
+  if (tooLong) return refuse(DEVICE_TEXT.serialTooLong);
   if (!out.length) return refuse(DEVICE_TEXT.importNoRows);
   return { ok: true, rows: out };
 }

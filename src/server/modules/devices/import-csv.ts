@@ -1,8 +1,7 @@
 // Parsing of the device import CSV (spec §5): a header naming the columns (case-insensitive), comma
 // or semicolon cells, rows with an empty serial skipped, per-row messages with line numbers, phone
 // numbers normalised. Runs on the export pool's worker threads (src/server/exports/import-task.ts),
-// never on the request loop.
-import Papa from 'papaparse';
+// never on the request loop; the rows are checked a chunk of text at a time, with progress.
 import { badTextKind, TEXT_MESSAGES } from '../../http.js';
 import { MSG } from '../../../shared/messages.js';
 import { DEVICE_TYPES } from '../../../shared/codes.js';
@@ -17,14 +16,18 @@ import {
   TEXT_MAX,
 } from '../../../shared/schemas/devices.js';
 import type { ImportParsed } from '../../exports/import-task.js';
+import { parseCsvChunks, type ParseProgress } from '../../exports/csv-chunks.js';
 import type { NewDevice } from './repo.js';
 
 const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
 const typeByName = new Map(DEVICE_TYPES.map((t) => [t.Name.toLowerCase(), t.Value]));
 const typeValues = new Set(DEVICE_TYPES.map((t) => t.Value));
 
-/** The devices a CSV file holds, or the first problem (with every row's problem by line). */
-export function parseDeviceImport(bytes: Uint8Array): ImportParsed<NewDevice> {
+/**
+ * The devices a CSV file holds, or the first problem (with every row's problem by line).
+ * `progress` hears the rows parsed (and checked) so far, a chunk at a time, of an estimate.
+ */
+export function parseDeviceImport(bytes: Uint8Array, progress?: ParseProgress): ImportParsed<NewDevice> {
   const refuse = (message: string) => ({ ok: false, message }) as const;
   let text: string;
   try {
@@ -33,21 +36,16 @@ export function parseDeviceImport(bytes: Uint8Array): ImportParsed<NewDevice> {
     return refuse(MSG.csvParseFailed);
   }
   if (text.includes('\u0000')) return refuse(MSG.csvParseFailed);
-  const parsed = Papa.parse<string[]>(text, { delimitersToGuess: [',', ';'], skipEmptyLines: 'greedy' });
-  if (parsed.errors.some((e) => e.type !== 'Delimiter') || !parsed.data.length) return refuse(MSG.csvParseFailed);
-  const [header = [], ...rows] = parsed.data;
-  const col = (name: string) => header.findIndex((h) => normHeader(h ?? '') === normHeader(name));
-  const serialCol = col(IMPORT_SERIAL_COLUMN);
-  if (serialCol < 0) return refuse(MSG.csvMissingColumn(IMPORT_SERIAL_COLUMN));
-  const typeCol = col(IMPORT_TYPE_COLUMN);
-  if (typeCol < 0) return refuse(MSG.csvMissingColumn(IMPORT_TYPE_COLUMN));
-  if (rows.length > IMPORT_MAX_ROWS) return refuse(DEVICE_TEXT.tooManyRows);
-  const optional = IMPORT_OPTIONAL_COLUMNS.map((name) => [name, col(name)] as const).filter(([, i]) => i >= 0);
+  let header: string[] | undefined;
+  let serialCol = -1;
+  let typeCol = -1;
+  let optional: (readonly [string, number])[] = [];
+  let dataRows = 0;
   const errors: Record<string, string> = {};
   const seen = new Set<string>();
   const out: NewDevice[] = [];
-  rows.forEach((cells, i) => {
-    const rowNo = i + 2; // 1-based, after the header
+  const col = (name: string) => header!.findIndex((h) => normHeader(h ?? '') === normHeader(name));
+  const check = (cells: string[], rowNo: number) => {
     const serial = (cells[serialCol] ?? '').trim();
     if (!serial) return; // spec §5: rows with an empty cell in the column are skipped
     const key = serial.toLowerCase();
@@ -57,7 +55,7 @@ export function parseDeviceImport(bytes: Uint8Array): ImportParsed<NewDevice> {
     // The boundary's text rule (NUL, lone surrogates, bidirectional controls) holds for every cell.
     for (const [idx, cell] of cells.entries()) {
       const bad = badTextKind(cell ?? '');
-      if (bad) return problem(`${header[idx] ?? `column ${idx + 1}`}: ${TEXT_MESSAGES[bad]}`);
+      if (bad) return problem(`${header![idx] ?? `column ${idx + 1}`}: ${TEXT_MESSAGES[bad]}`);
     }
     if (serial.length > SERIAL_MAX) return problem(DEVICE_TEXT.serialTooLong);
     const rawType = (cells[typeCol] ?? '').trim();
@@ -87,7 +85,30 @@ export function parseDeviceImport(bytes: Uint8Array): ImportParsed<NewDevice> {
       } else d[k] = val;
     }
     out.push(d);
-  });
+  };
+  const csv = parseCsvChunks(
+    text,
+    (rows) => {
+      for (const cells of rows) {
+        if (!header) {
+          header = cells;
+          serialCol = col(IMPORT_SERIAL_COLUMN);
+          typeCol = col(IMPORT_TYPE_COLUMN);
+          optional = IMPORT_OPTIONAL_COLUMNS.map((name) => [name, col(name)] as const).filter(([, i]) => i >= 0);
+          continue;
+        }
+        dataRows++;
+        // Rows are checked only while the file can be imported; the rest is only parsed (a CSV
+        // error anywhere still answers 'Failed to parse CSV file.', as the checks below order them).
+        if (serialCol >= 0 && typeCol >= 0 && dataRows <= IMPORT_MAX_ROWS) check(cells, dataRows + 1); // 1-based, after the header
+      }
+    },
+    progress,
+  );
+  if (!csv || !header) return refuse(MSG.csvParseFailed);
+  if (serialCol < 0) return refuse(MSG.csvMissingColumn(IMPORT_SERIAL_COLUMN));
+  if (typeCol < 0) return refuse(MSG.csvMissingColumn(IMPORT_TYPE_COLUMN));
+  if (dataRows > IMPORT_MAX_ROWS) return refuse(DEVICE_TEXT.tooManyRows);
   const first = Object.values(errors)[0];
   if (first) return { ok: false, message: first, errors };
   if (!out.length) return refuse(DEVICE_TEXT.importNoRows);

@@ -11,7 +11,7 @@
 // answers as unknown).
 import { sql, isPostgres, type DB } from '../../db/index.js';
 import { CompiledQuery, type RawBuilder } from 'kysely';
-import type { DeviceTable } from '../../db/schema.js';
+import { DEVICE_COLUMNS, type DeviceColumn, type DeviceTable } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
 import { ftsPhrase, queryPhoneKey } from '../search/keys.js';
 import { ApiError } from '../../http.js';
@@ -88,30 +88,8 @@ export function toDto(r: DtoRow): DeviceDto {
   };
 }
 
-/** The columns toDto reads: the device's (customerName and customerTenantId come from its customer). */
-const DTO_COLUMNS = [
-  'id',
-  'etag',
-  'serialNumber',
-  'imei',
-  'imsi',
-  'type',
-  'phoneNumber',
-  'simPhoneNumber',
-  'simSerial',
-  'simTypeId',
-  'simStatus',
-  'supplier',
-  'status',
-  'customerId',
-  'orderNumber',
-  'isUserAssigned',
-  'firmwareVersion',
-  'lastConfigurationDate',
-  'dateReceived',
-  'lastUpdated',
-  'addedToSystem',
-] as const satisfies readonly (keyof DeviceTable)[];
+/** The columns toDto reads: the device's but the assigned person (customerName and customerTenantId come from its customer). */
+const DTO_COLUMNS = DEVICE_COLUMNS.filter((c): c is Exclude<DeviceColumn, 'assignedPersonId'> => c !== 'assignedPersonId');
 
 /**
  * Many devices with their customer, each row read as one JSON object (json_object on SQLite,
@@ -592,24 +570,32 @@ export type NewDevice = {
 };
 
 /**
- * Import: creates the devices whose serials are new; returns the ids of all, in the order given,
- * how many were created, and the serials that already existed (left as they are).
+ * What an import will do: the ids of all its devices in the order given (new ids for the new
+ * serials), the serials that already exist (left as they are), and the new devices' rows in
+ * steps of `size` rows of the file (`done`: rows of the file handled once the step is written).
  */
-export async function importDevices(
-  trx: DB,
+export type DeviceImportPlan = { idList: string[]; alreadyPresent: string[]; steps: { done: number; rows: DeviceTable[] }[] };
+
+/**
+ * Import, first part (reads only, outside the write transaction): looks the serials up a step at
+ * a time and builds the new devices' rows. `check` runs after each step (a cancelled import
+ * stops there). A serial another import creates after this look-up fails the write with the
+ * unique index (the import's race answer), so nothing of the import is written.
+ */
+export async function planDeviceImport(
+  db: DB,
   list: NewDevice[],
   now: Date,
-  progress?: { size: number; step: (done: number) => Promise<void> },
-): Promise<{ idList: string[]; created: number; alreadyPresent: string[] }> {
+  o: { size?: number; check?: () => Promise<void> } = {},
+): Promise<DeviceImportPlan> {
   const at = now.toISOString();
-  let created = 0;
   const ids: string[] = [];
   const alreadyPresent: string[] = [];
-  // A step at a time (the serials are distinct): look up, insert the new ones, report progress.
-  for (const part of chunks(list, progress?.size ?? CHUNK)) {
+  const steps: DeviceImportPlan['steps'] = [];
+  for (const part of chunks(list, o.size ?? CHUNK)) {
     // Serial numbers are unique across tenants: an import checks them all.
     const existing = await devicesBySerials(
-      trx,
+      db,
       ALL_TENANTS,
       part.map((d) => d.serialNumber),
     );
@@ -648,9 +634,23 @@ export async function importDevices(
         etag: newEtag(),
       });
     }
+    steps.push({ done: ids.length, rows: fresh });
+    await o.check?.();
+  }
+  return { idList: ids, alreadyPresent, steps };
+}
+
+/**
+ * Import, second part (in the caller's write transaction): inserts the planned rows a step at a
+ * time, reporting the rows of the file handled after each step (`step` throws to stop: the
+ * transaction rolls back). Returns how many devices were created.
+ */
+export async function writeDeviceImport(trx: DB, plan: DeviceImportPlan, progress?: { step: (done: number) => Promise<void> }): Promise<number> {
+  let created = 0;
+  for (const { done, rows: fresh } of plan.steps) {
     for (const rows of chunks(fresh, 500)) await trx.insertInto('devices').values(rows).execute();
     created += fresh.length;
-    await progress?.step(ids.length);
+    await progress?.step(done);
   }
-  return { idList: ids, created, alreadyPresent };
+  return created;
 }

@@ -12,7 +12,7 @@ import { isValidId, normaliseId } from '../../../shared/codes.js';
 import type { DeviceTable } from '../../db/schema.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import { exportResponse, importJob } from '../../exports/routes.js';
-import type { ExportPool, ImportJobHandle } from '../../exports/pool.js';
+import { ImportCancelled, type ExportPool, type ImportJobHandle } from '../../exports/pool.js';
 import {
   changeDeviceTypeBody,
   changeOrderNumberManyBody,
@@ -42,7 +42,6 @@ import {
   findDeviceById,
   findDeviceBySerial,
   findDeviceRow,
-  importDevices,
   listDevices,
   listDevicesByIds,
   listDevicesBySerials,
@@ -274,31 +273,17 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       sample: { form: { File: 'SerialNumber,Type\nSAMPLE-SERIAL,620\n' } },
     },
     // A job of the export pool (progress, cancel, one per user): parsed on an import thread, then
-    // written a step at a time in one transaction that a cancel rolls back.
+    // written on an import thread's own connection, a step at a time in one transaction that a
+    // cancel rolls back; the request loop's connection stays free meanwhile.
     async (c, { user }) =>
       importJob(c, exports, user, async (job) => {
-        const { db, config } = deps(c);
         const list = await readImportFile(c, exports, job);
         job.counted(list.length);
-        const now = config.now();
-        const out = await tx(db, async (trx) => {
-          const r = await importDevices(trx, list, now, job).catch((e: unknown) => {
-            // Another import created one of these serials at the same moment: nothing of this one was written.
-            const code = (e as { code?: unknown } | null)?.code;
-            if (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE') throw new ApiError(409, DEVICE_TEXT.importRace, CODE.conflict);
-            throw e;
-          });
-          await audit(trx, {
-            actorId: user.id,
-            action: 'device.import',
-            entity: 'device',
-            entityId: null,
-            at: now,
-            details: { rows: list.length, created: r.created },
-          });
-          return r;
-        });
-        return c.json(out satisfies ImportResponse);
+        const r = await exports.writeImport({ kind: 'devices', rows: list, now: deps(c).config.now().toISOString(), actorId: user.id }, job);
+        if (!r.ok && r.reason === 'cancelled') throw new ImportCancelled();
+        // Another import created one of these serials at the same moment: nothing of this one was written.
+        if (!r.ok) throw new ApiError(409, DEVICE_TEXT.importRace, CODE.conflict);
+        return c.json({ idList: r.idList, created: r.created, alreadyPresent: r.alreadyPresent } satisfies ImportResponse);
       }),
   );
 }
