@@ -107,7 +107,11 @@ export async function benchScan(): Promise<Record<string, number | string>> {
       const cdp = await page.context().newCDPSession(page);
       const profile = process.env.BENCH_SCAN_PROFILE;
       const trace = process.env.BENCH_SCAN_TRACE;
-      if (trace) await page.context().browser()!.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
+      if (trace)
+        await page
+          .context()
+          .browser()!
+          .startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline'] });
       if (profile) {
         await cdp.send('Profiler.enable');
         await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
@@ -121,7 +125,8 @@ export async function benchScan(): Promise<Record<string, number | string>> {
         const m1 = (await cdp.send('Performance.getMetrics')).metrics;
         for (const m of m1) {
           const b = m0.find((x) => x.name === m.name)?.value ?? 0;
-          if (/Duration|Count|Nodes|Listeners/.test(m.name)) log(`${m.name}: ${round1((m.value - b) * (/Duration/.test(m.name) ? 1000 : 1))}${/Duration/.test(m.name) ? ' ms' : ''}`);
+          if (/Duration|Count|Nodes|Listeners/.test(m.name))
+            log(`${m.name}: ${round1((m.value - b) * (/Duration/.test(m.name) ? 1000 : 1))}${/Duration/.test(m.name) ? ' ms' : ''}`);
         }
         const { profile: p } = await cdp.send('Profiler.stop');
         writeFileSync(profile, JSON.stringify(p));
