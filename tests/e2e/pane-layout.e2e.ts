@@ -1,9 +1,11 @@
 // The workspace side by side, in Chromium against the real server: pages lay out by their pane's
 // width (a ~460 px report pane beside the list stacks its details above the map, a narrow list pane
 // folds its filters), a list tab keeps filters, sort and page in its link across a reload and Back,
-// a dialog opens over the pane it belongs to, lists in the narrowest panes never scroll sideways,
-// typed filter dates are London days in a browser elsewhere, and every screen passes axe (no serious
-// or critical violation, one h1) as each role that can open it.
+// a dialog opens over the pane it belongs to (so does the question a dirty tab's × asks), lists in
+// two or three panes never scroll sideways, typed filter dates are London days in a browser
+// elsewhere, and every screen passes axe (no serious or critical violation, one h1) as each role
+// that can open it (a device whose History scrolls sideways too). Each test starts from its own
+// browser context, so from no remembered layout; tests that measure panes start from one pane.
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { apiToken, BASE, dbQuery, expectAccessibleScreen, signedInAs } from './helpers';
 import { first } from '../helpers/lists';
