@@ -69,7 +69,7 @@ export function openRoute(href: string, opts: OpenRouteOptions = {}, store: Stor
 async function mayLeave(hit: { tab: M.Tab; pane: M.Pane } | null): Promise<boolean> {
   if (!hit?.tab.dirty) return true;
   const before = typeof document !== 'undefined' ? (document.activeElement as HTMLElement | null) : null;
-  const ok = await confirm({ message: MSG.unsavedChanges, layer: paneDialogLayer(hit.pane.id) });
+  const ok = await confirm({ message: MSG.unsavedChanges, layer: paneDialogLayer(hit.pane.id) ?? undefined });
   // Staying: put the keyboard back where the user was (e.g. the field they were editing).
   if (!ok && before && before !== document.body) {
     setTimeout(() => {
