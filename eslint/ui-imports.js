@@ -23,7 +23,6 @@ export const RESTRICTED_UI_IMPORTS = [
   { name: '@radix-ui/react-scroll-area', message: tableMessage },
 ];
 
-
 /**
  * Files that may take Dialog / AlertDialog straight from Radix, and why each covers the window.
  * The wrappers themselves (src/app/ui/dialog.tsx, src/app/ui/table.tsx) take what they wrap.

@@ -332,7 +332,8 @@ test('two panes across 1024 px: the device, customer, person and alarm lists dro
   const alarms = panes.nth(1).getByRole('grid', { name: 'Alarm reports' });
   await expect(alarms.getByRole('columnheader', { name: /Date \/ Time/ })).toBeVisible();
   await expect(alarms.getByRole('columnheader', { name: /User Name/ })).toBeVisible();
-  for (const secondary of ['Tier', 'Device', 'Category', 'Type']) await expect(alarms.getByRole('columnheader', { name: secondary, exact: true })).toHaveCount(0);
+  for (const secondary of ['Tier', 'Device', 'Category', 'Type'])
+    await expect(alarms.getByRole('columnheader', { name: secondary, exact: true })).toHaveCount(0);
   await page.screenshot({ path: '.tmp/e2e-results/pane-two-lists-alarms-1024x768.png' });
 });
 

@@ -123,7 +123,8 @@ export function trackMinPx(track: string): number {
 }
 
 /** The least width of a set of columns beside `reserved` px. */
-const leastWidth = (columns: readonly { width?: string }[], reserved: number) => columns.reduce((sum, c) => sum + trackMinPx(c.width ?? DEFAULT_TRACK), reserved);
+const leastWidth = (columns: readonly { width?: string }[], reserved: number) =>
+  columns.reduce((sum, c) => sum + trackMinPx(c.width ?? DEFAULT_TRACK), reserved);
 
 /**
  * The columns a table in a box of `width` px shows, so it never scrolls sideways (the box less
