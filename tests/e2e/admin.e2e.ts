@@ -59,6 +59,7 @@ test('the read-only admin sees the provider settings but cannot change them', as
 });
 
 test('a provider admin enforces a second factor; it is audited and takes effect at the next sign-in', async ({ browser }) => {
+  test.setTimeout(180_000); // two sign-ins, an export and the switch back on a loaded machine
   const page = await browser.newPage();
   await signedInAs(page, 'admin@demo.test');
   await openProviderSettings(page);
