@@ -153,6 +153,7 @@ test('on the person form a provider admin switches a person to single sign-on an
 });
 
 test("a device's and an alarm report's own History panels show the admin's change", async ({ page }) => {
+  test.setTimeout(120_000); // two records edited, screenshots at two sizes, on a loaded machine
   const device = first(
     dbQuery<{ id: string; supplier: string }>(
       `select id, supplier from devices
