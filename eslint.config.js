@@ -1,11 +1,13 @@
 // ESLint (flat config): typescript-eslint's recommended rules, the React hooks rules, no dropped
 // promises (type-aware), and the project's import-direction rule (eslint/boundaries.js). Stale or
-// unknown eslint-disable comments are errors. Formatting is Prettier's job (npm run format:check).
+// unknown eslint-disable comments are errors. Pages take dialogs and tables from the app's own
+// wrappers (eslint/ui-imports.js). Formatting is Prettier's job (npm run format:check).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import local from './eslint/boundaries.js';
+import { uiImportConfigs } from './eslint/ui-imports.js';
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', '.tmp/**', 'data/**', 'coverage/**', 'test-results/**'] },
@@ -25,6 +27,7 @@ export default tseslint.config(
       'no-empty': ['error', { allowEmptyCatch: true }],
     },
   },
+  ...uiImportConfigs,
   {
     // Type-aware: a promise nobody awaits or catches is a rejection nobody sees.
     files: ['**/*.{ts,tsx}'],

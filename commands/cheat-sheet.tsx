@@ -1,7 +1,8 @@
 // The `?` cheat sheet: every shortcut the user can use, generated from the registry, grouped; the
 // groups flow into columns and the sheet scrolls inside the screen, never past it.
 import { useAtom } from 'jotai';
-import { Dialog, Table, Text } from '@radix-ui/themes';
+import { Dialog, Text } from '@radix-ui/themes';
+import { Table } from '../src/app/ui/table';
 import { COMMANDS } from './index';
 import { COMMAND_GROUPS, isPermitted, type Command } from './define';
 import { formatKeys } from './keys';
@@ -55,7 +56,7 @@ export function CheatSheet({ commands = COMMANDS }: { commands?: readonly Comman
                 <Text as="p" weight="bold" size="2" mt="2" mb="1">
                   {group}
                 </Text>
-                <Table.Root size="1">
+                <Table.Root size="1" aria-label={`${group} shortcuts`}>
                   <Table.Body>
                     {sheetRows(list).map((r) => (
                       <Table.Row key={r.id}>

@@ -9,7 +9,21 @@
 // signed-in user's open screen within seconds, over the live hub, without a reload.
 import { test, expect, type Page } from '@playwright/test';
 import readXlsx from 'read-excel-file/node';
-import { apiToken, BASE, dbQuery, openPalette, signIn, signInViaProvider, signedInAs, SSO_PROVIDER, tabTo } from './helpers';
+import {
+  apiToken,
+  BASE,
+  dbQuery,
+  expectSignedIn,
+  flipSetting,
+  notice,
+  openProviderSettings,
+  signIn,
+  signInViaProvider,
+  signedInAs,
+  SIGN_IN_TIMEOUT,
+  SSO_PROVIDER,
+  tabTo,
+} from './helpers';
 import { first, group } from '../helpers/lists';
 import { ADMIN_TEXT, MSG, PAGE_TITLES } from '../../src/shared/messages';
 
@@ -38,24 +52,23 @@ const goTo = async (page: Page, url: RegExp, ...k: string[]) => {
 
 test('the read-only admin sees the provider settings but cannot change them', async ({ page }) => {
   await signedInAs(page, 'admin-readonly@demo.test');
-  await goTo(page, /\/provider-settings$/, 'g', 's');
+  await openProviderSettings(page);
   await expect(page.getByTestId('settings-read-only')).toBeVisible();
   for (const s of await page.getByRole('switch').all()) await expect(s).toBeDisabled();
   await expect(page.getByRole('button', { name: 'Add domain' })).toHaveCount(0);
 });
 
 test('a provider admin enforces a second factor; it is audited and takes effect at the next sign-in', async ({ browser }) => {
+  test.setTimeout(180_000); // two sign-ins, an export and the switch back on a loaded machine
   const page = await browser.newPage();
   await signedInAs(page, 'admin@demo.test');
-  await goTo(page, /\/provider-settings$/, 'g', 's');
+  await openProviderSettings(page);
   await expect(page.getByRole('region', { name: 'Workspace' }).getByRole('heading', { name: PAGE_TITLES.providerSettings })).toBeVisible();
   await expect(page.getByRole('group', { name: 'Features' }).getByRole('switch')).toHaveCount(12);
   const require2fa = page.getByRole('switch', { name: 'Require a second factor' });
   await expect(require2fa).not.toBeChecked();
   await shoot(page, 'provider-settings');
-  await require2fa.click();
-  await expect(page.getByRole('region', { name: 'Notifications' }).getByText('A second factor is now required at sign-in.')).toBeVisible();
-  await expect(require2fa).toBeChecked();
+  await flipSetting(page, 'Require a second factor', 'A second factor is now required at sign-in.', { by: 'click' });
   expect(first(dbQuery<{ value: string }>("select value from globalSettings where key = 'TwoFactorAuthentication.Mode.Value'")).value).toBe('1');
 
   // the audit trail names the admin and the values
@@ -80,7 +93,7 @@ test('a provider admin enforces a second factor; it is audited and takes effect 
   const before = first(dbQuery<{ id: number }>('select coalesce(max(id), 0) as id from outbox where recipient = ?', email)).id;
   await signIn(user, email);
   const code = user.getByLabel('Verification code');
-  await expect(code).toBeVisible();
+  await expect(code).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
   let body = '';
   await expect
     .poll(() => {
@@ -90,7 +103,7 @@ test('a provider admin enforces a second factor; it is audited and takes effect 
     .toMatch(/\d{6}/);
   await code.fill(group(/(\d{6})/, body));
   await user.keyboard.press('Enter');
-  await expect(user.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expectSignedIn(user);
   await user.getByRole('button', { name: /^Profile menu/ }).click();
   await user.getByRole('menuitem', { name: MSG.menuSettings }).click();
   const choice = user.getByRole('radiogroup');
@@ -99,9 +112,8 @@ test('a provider admin enforces a second factor; it is audited and takes effect 
   await user.close();
 
   // the admin (still signed in) makes it optional again, so the other end-to-end files sign in as before
-  await goTo(page, /\/provider-settings$/, 'g', 's');
-  await page.getByRole('switch', { name: 'Require a second factor' }).click();
-  await expect(page.getByRole('region', { name: 'Notifications' }).getByText('A second factor is now optional.')).toBeVisible();
+  await openProviderSettings(page);
+  await flipSetting(page, 'Require a second factor', 'A second factor is now optional.', { by: 'click' });
   expect(first(dbQuery<{ value: string }>("select value from globalSettings where key = 'TwoFactorAuthentication.Mode.Value'")).value).toBe('0');
   await page.close();
 });
@@ -141,6 +153,7 @@ test('on the person form a provider admin switches a person to single sign-on an
 });
 
 test("a device's and an alarm report's own History panels show the admin's change", async ({ page }) => {
+  test.setTimeout(120_000); // two records edited, screenshots at two sizes, on a loaded machine
   const device = first(
     dbQuery<{ id: string; supplier: string }>(
       `select id, supplier from devices
@@ -180,19 +193,8 @@ test("a device's and an alarm report's own History panels show the admin's chang
   await expect(noteRows).toHaveCount(first(stored).n);
 });
 
-const notice = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications' }).getByText(text);
-/** How long a sign-in may take on a loaded machine (captcha proof of work, password hashing). */
-const SLOW = 45_000;
-/** The palette's 'settings' command, by keyboard: Provider Settings opens. */
-async function settingsByPalette(page: Page) {
-  await page.locator('body').focus();
-  await openPalette(page);
-  await page.keyboard.type('settings');
-  await expect(page.getByRole('option', { name: /Go to Provider Settings/ }).first()).toBeVisible();
-  await page.keyboard.press('Enter');
-  await expect(page).toHaveURL(/\/provider-settings$/);
-  await expect(page.getByRole('switch', { name: 'Require a second factor' })).toBeVisible();
-}
+/** How long a saved setting's notice may take on a loaded machine (the save, then the live hub's word to every screen). */
+const SAVE_TIMEOUT = 45_000;
 
 test("a feature switched off disappears from another signed-in user's screen within seconds, without a reload", async ({ browser }) => {
   test.setTimeout(240_000);
@@ -202,20 +204,15 @@ test("a feature switched off disappears from another signed-in user's screen wit
 
   const adminContext = await browser.newContext();
   const admin = await adminContext.newPage();
-  await signedInAs(admin, 'admin@demo.test', SLOW);
-  await settingsByPalette(admin);
-  const toggle = admin.getByRole('switch', { name: feature });
-  const flip = async (on: boolean) => {
-    await tabTo(admin, toggle);
-    await admin.keyboard.press('Space');
-    await expect(notice(admin, ADMIN_TEXT.featureSaved(feature, on))).toBeVisible({ timeout: SLOW });
-  };
+  await signedInAs(admin, 'admin@demo.test');
+  await openProviderSettings(admin, 'palette');
+  const flip = (on: boolean) => flipSetting(admin, feature, ADMIN_TEXT.featureSaved(feature, on), { timeout: SAVE_TIMEOUT });
   if (!initiallyOn) await flip(true);
 
   // the other user, in another browser context, has the customer's subscriptions open
   const otherContext = await browser.newContext();
   const other = await otherContext.newPage();
-  await signedInAs(other, 'admin-readonly@demo.test', SLOW);
+  await signedInAs(other, 'admin-readonly@demo.test');
   await other.goto(`/customers/${customer.id}/subscriptions`);
   const checkInTimers = other.getByRole('region', { name: 'Workspace' }).getByText('Check In Timers');
   await expect(checkInTimers.first()).toBeVisible();
@@ -243,20 +240,16 @@ test('by keyboard the admin enforces a second factor and a single-sign-on domain
   expect([200, 404]).toContain(removed.status);
 
   const page = await browser.newPage();
-  await signedInAs(page, 'admin@demo.test', SLOW);
-  await settingsByPalette(page);
-  const require2fa = page.getByRole('switch', { name: 'Require a second factor' });
-  await expect(require2fa).not.toBeChecked();
-  await tabTo(page, require2fa);
-  await page.keyboard.press('Space');
-  await expect(notice(page, ADMIN_TEXT.twoFactorModeSaved(true))).toBeVisible({ timeout: SLOW });
-  await expect(require2fa).toBeChecked();
+  await signedInAs(page, 'admin@demo.test');
+  await openProviderSettings(page, 'palette');
+  await expect(page.getByRole('switch', { name: 'Require a second factor' })).not.toBeChecked();
+  await flipSetting(page, 'Require a second factor', ADMIN_TEXT.twoFactorModeSaved(true), { timeout: SAVE_TIMEOUT });
 
   const domainBox = page.getByRole('form', { name: 'Add a single sign-on domain' }).getByRole('textbox', { name: 'Domain' });
   await tabTo(page, domainBox);
   await page.keyboard.type(domain);
   await page.keyboard.press('Enter');
-  await expect(notice(page, ADMIN_TEXT.domainAdded(domain))).toBeVisible({ timeout: SLOW });
+  await expect(notice(page, ADMIN_TEXT.domainAdded(domain))).toBeVisible({ timeout: SAVE_TIMEOUT });
   await expect(page.getByRole('row').filter({ hasText: domain })).toContainText('Provider staff');
   expect(first(dbQuery<{ value: string }>("select value from globalSettings where key = 'TwoFactorAuthentication.Mode.Value'")).value).toBe('1');
   expect(dbQuery('select domain from ssoDomains where domain = ? and enforced = 1', domain)).toHaveLength(1);
@@ -265,9 +258,9 @@ test('by keyboard the admin enforces a second factor and a single-sign-on domain
   const ssoContext = await browser.newContext();
   const ssoUser = await ssoContext.newPage();
   await signIn(ssoUser, domainUser);
-  await expect(ssoUser.getByRole('alert')).toHaveText(MSG.ssoEnforced(SSO_PROVIDER), { timeout: SLOW });
-  await signInViaProvider(ssoUser, domainUser, SLOW);
-  await expect(ssoUser.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: SLOW });
+  await expect(ssoUser.getByRole('alert')).toHaveText(MSG.ssoEnforced(SSO_PROVIDER), { timeout: SIGN_IN_TIMEOUT });
+  await signInViaProvider(ssoUser, domainUser);
+  await expectSignedIn(ssoUser);
   expect(first(dbQuery<{ loginMethod: number }>('select loginMethod from persons where email = ?', domainUser)).loginMethod).toBe(2);
   await ssoContext.close();
 
@@ -278,7 +271,7 @@ test('by keyboard the admin enforces a second factor and a single-sign-on domain
   const before = first(dbQuery<{ id: number }>('select coalesce(max(id), 0) as id from outbox where recipient = ?', email)).id;
   await signIn(user, email);
   const code = user.getByLabel('Verification code');
-  await expect(code).toBeVisible({ timeout: SLOW });
+  await expect(code).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
   let body = '';
   await expect
     .poll(() => {
@@ -288,7 +281,7 @@ test('by keyboard the admin enforces a second factor and a single-sign-on domain
     .toMatch(/\d{6}/);
   await code.fill(group(/(\d{6})/, body));
   await user.keyboard.press('Enter');
-  await expect(user.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: SLOW });
+  await expectSignedIn(user);
   await user.getByRole('button', { name: /^Profile menu/ }).click();
   await user.getByRole('menuitem', { name: MSG.menuSettings }).click();
   const choice = user.getByRole('radiogroup');
@@ -297,9 +290,7 @@ test('by keyboard the admin enforces a second factor and a single-sign-on domain
   await userContext.close();
 
   // the admin makes the second factor optional again (the domain stays enforced, as the demo has it)
-  await tabTo(page, require2fa);
-  await page.keyboard.press('Space');
-  await expect(notice(page, ADMIN_TEXT.twoFactorModeSaved(false))).toBeVisible({ timeout: SLOW });
+  await flipSetting(page, 'Require a second factor', ADMIN_TEXT.twoFactorModeSaved(false), { timeout: SAVE_TIMEOUT });
   expect(first(dbQuery<{ value: string }>("select value from globalSettings where key = 'TwoFactorAuthentication.Mode.Value'")).value).toBe('0');
   await page.close();
 });

@@ -1,4 +1,5 @@
 import { expect, type Locator, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
 import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { E2E_DATA_DIR, DEMO_PASSWORD, E2E_PORT } from './env';
@@ -30,10 +31,22 @@ export async function signIn(page: Page, email: string, password = DEMO_PASSWORD
   await page.keyboard.press('Enter');
 }
 
-/** Signs in and waits for the workspace; `timeout` for the sign-in's answer (a loaded machine solves the captcha slowly). */
-export async function signedInAs(page: Page, email: string, timeout?: number) {
-  await signIn(page, email);
+/**
+ * How long the answer to a sign-in may take: the browser solves the captcha's proof of work and the
+ * server hashes the password, which on a loaded 2-core machine takes far longer than a click.
+ * Every wait for a sign-in's outcome (the workspace, a refusal, the code prompt) uses it.
+ */
+export const SIGN_IN_TIMEOUT = 30_000;
+
+/** Waits for the workspace a sign-in leads to. */
+export async function expectSignedIn(page: Page, timeout = SIGN_IN_TIMEOUT) {
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout });
+}
+
+/** Signs in and waits for the workspace. */
+export async function signedInAs(page: Page, email: string, timeout = SIGN_IN_TIMEOUT) {
+  await signIn(page, email);
+  await expectSignedIn(page, timeout);
 }
 
 /** A token straight from the API, for server-side checks. */
@@ -73,7 +86,7 @@ export async function tabTo(page: Page, target: Locator, max = 60) {
 export const SSO_PROVIDER = 'Demo ID';
 
 /** From the sign-in page through the embedded provider's sign-in, by keyboard, back to the workspace's /login. */
-export async function signInViaProvider(page: Page, email: string, timeout?: number) {
+export async function signInViaProvider(page: Page, email: string, timeout = SIGN_IN_TIMEOUT) {
   await page.goto('/login');
   const button = page.getByRole('button', { name: `Sign in with ${SSO_PROVIDER}` });
   await expect(button).toBeVisible({ timeout });
@@ -84,4 +97,70 @@ export async function signInViaProvider(page: Page, email: string, timeout?: num
   await page.keyboard.type(email);
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/login$/, { timeout });
+}
+
+/** A notice in the notifications region. */
+export const notice = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications' }).getByText(text);
+
+/**
+ * Provider Settings, the way an admin opens it: the `g s` shortcut (pressed again until the page is
+ * there: the first list may still be taking the focus after sign-in) or, by keyboard, the palette's
+ * 'settings' command. Resolves once its switches show.
+ */
+export async function openProviderSettings(page: Page, via: 'shortcut' | 'palette' = 'shortcut') {
+  if (via === 'shortcut') {
+    await expect(async () => {
+      await page.locator('body').focus();
+      await page.keyboard.press('g');
+      await page.keyboard.press('s');
+      await expect(page).toHaveURL(/\/provider-settings$/, { timeout: 2000 });
+    }).toPass({ timeout: 15_000 });
+  } else {
+    await page.locator('body').focus();
+    await openPalette(page);
+    await page.keyboard.type('settings');
+    await expect(page.getByRole('option', { name: /Go to Provider Settings/ }).first()).toBeVisible();
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/\/provider-settings$/);
+  }
+  await expect(page.getByRole('switch', { name: 'Require a second factor' })).toBeVisible();
+}
+
+/**
+ * Flips a Provider Settings switch (by keyboard: Tab to it, Space; or a click) and waits for the
+ * notice that says it was saved; the switch then shows the new state.
+ */
+export async function flipSetting(page: Page, name: string, saved: string, { by = 'keyboard', timeout }: { by?: 'keyboard' | 'click'; timeout?: number } = {}) {
+  const toggle = page.getByRole('switch', { name });
+  const was = await toggle.isChecked();
+  if (by === 'click') await toggle.click();
+  else {
+    await tabTo(page, toggle);
+    await page.keyboard.press('Space');
+  }
+  await expect(notice(page, saved)).toBeVisible({ timeout });
+  if (was) await expect(toggle).not.toBeChecked();
+  else await expect(toggle).toBeChecked();
+}
+
+/**
+ * The page of the visible tab is there (its h1, nothing busy) and passes axe: no serious or critical
+ * violation of WCAG 2.1 A/AA, and one h1 per visible tab panel, none outside them.
+ */
+export async function expectAccessibleScreen(page: Page, screen: string) {
+  await expect(page.locator('[role="tabpanel"]:visible h1').first()).toBeVisible();
+  await expect(page.locator('[role="tabpanel"]:visible [aria-busy="true"]')).toHaveCount(0);
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+  const bad = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const summary = bad.map(
+    (v) =>
+      `${v.id} (${v.impact}): ${v.nodes
+        .map((n) => n.target.join(' '))
+        .slice(0, 3)
+        .join(' | ')}`,
+  );
+  expect(summary, `axe on ${screen}`).toEqual([]);
+  const outside = await page.locator('h1:visible').evaluateAll((hs) => hs.filter((h) => !h.closest('[role="tabpanel"]')).length);
+  expect(outside, `h1 outside the page on ${screen}`).toBe(0);
+  for (const panel of await page.locator('[role="tabpanel"]:visible').all()) await expect(panel.locator('h1:visible')).toHaveCount(1);
 }

@@ -3,12 +3,11 @@
 // dialog), then opens Scheduled Reports (g h) and finds it there beside the demo schedules; the
 // server stored the list's filter with it.
 import { test, expect } from '@playwright/test';
-import { signIn, dbQuery } from './helpers';
+import { signedInAs, dbQuery } from './helpers';
 
 test('ARC supervisor, keyboard only: filter the alarm list, schedule it, see it in Scheduled Reports', async ({ page }) => {
   test.setTimeout(150_000); // sign-in, the list with its charts, the dialog and the second page on a shared machine
-  await signIn(page, 'arc-supervisor@demo.test');
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: 60_000 });
+  await signedInAs(page, 'arc-supervisor@demo.test');
   await page.locator('body').focus();
   await page.keyboard.press('g');
   await page.keyboard.press('r');

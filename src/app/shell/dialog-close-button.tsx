@@ -1,6 +1,7 @@
 // The close button of a dialog (spec §2 shared widgets: "close button visible by default"): an ×
 // in the top-right corner, named 'Close'. Place it inside Dialog.Content.
-import { Dialog, IconButton } from '@radix-ui/themes';
+import { IconButton } from '@radix-ui/themes';
+import { Dialog } from '../ui/dialog';
 
 export function DialogCloseButton({ label = 'Close' }: { label?: string }) {
   return (

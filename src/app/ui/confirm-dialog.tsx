@@ -1,7 +1,9 @@
 // Imperative confirmation: `await confirm({ message })` resolves true (confirmed) or false
 // (cancelled, Escape). <ConfirmHost /> is mounted once by the app and shows one request at a
 // time; later requests wait their turn. Focus starts on Cancel, so a stray Enter never confirms.
-// A request made from a page in a pane (focus is in it) opens over that pane (ui/dialog.tsx).
+// A request opens over the pane it is about: the one named by `layer` (closing a tab asks over the
+// pane holding the tab, wherever the focus is), else the pane holding the focus (ui/dialog.tsx);
+// outside any pane it covers the window.
 import { useSyncExternalStore } from 'react';
 import { Button, Flex, VisuallyHidden } from '@radix-ui/themes';
 import { AlertDialog, dialogLayerOf } from './dialog';
@@ -14,6 +16,11 @@ export type ConfirmOptions = {
   cancelLabel?: string;
   /** Red confirm button for destructive actions. */
   danger?: boolean;
+  /**
+   * The dialog layer of the pane the question is about (ui/dialog.tsx dialogLayerOf). Left out:
+   * the pane holding the focus. null: the whole window.
+   */
+  layer?: HTMLElement | null;
 };
 
 type Request = ConfirmOptions & { id: number; resolve: (ok: boolean) => void; layer: HTMLElement | null };
@@ -38,7 +45,7 @@ export function confirm(options: ConfirmOptions): Promise<boolean> {
     }
   }
   return new Promise<boolean>((resolve) => {
-    const layer = typeof document === 'undefined' ? null : dialogLayerOf(document.activeElement);
+    const layer = options.layer !== undefined ? options.layer : typeof document === 'undefined' ? null : dialogLayerOf(document.activeElement);
     queue = [...queue, { ...options, id: ++seq, resolve, layer }];
     emit();
   });

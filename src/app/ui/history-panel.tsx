@@ -1,7 +1,8 @@
 // A record's own History: the latest audit entries for one entity (who, when, what, before →
 // after), for users who may read the audit trail. Read only.
 import { useQuery } from '@tanstack/react-query';
-import { Card, Flex, Heading, Table, Text } from '@radix-ui/themes';
+import { Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { Table } from './table';
 import { useCan } from '../state/session';
 import { auditListQuery } from '../api/admin';
 import { formatShown } from '../../shared/dates';

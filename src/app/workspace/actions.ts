@@ -1,6 +1,6 @@
 // Workspace operations usable anywhere (commands, the palette, pages, the shell): each one reads
 // the jotai store, applies a pure change from model.ts and writes it back. Closing or leaving a
-// tab with unsaved changes asks the spec's question first.
+// tab with unsaved changes asks the spec's question first, over the pane holding that tab.
 import { appStore } from '../state/store';
 import { landingHref, onLogout } from '../state/session';
 import { confirm } from '../ui/confirm-dialog';
@@ -8,7 +8,7 @@ import { MSG } from '../../shared/messages';
 import * as M from './model';
 import { ensureWorkspaceLoaded, resetWorkspace, workspaceAtom } from './state';
 import { resolveHref } from './url';
-import { focusSoon, paneDomId, tabDomId } from './dom';
+import { focusSoon, paneDialogLayer, paneDomId, tabDomId } from './dom';
 
 type Store = typeof appStore;
 
@@ -61,10 +61,15 @@ export function openRoute(href: string, opts: OpenRouteOptions = {}, store: Stor
   return true;
 }
 
-async function mayLeave(tab: M.Tab | undefined): Promise<boolean> {
-  if (!tab?.dirty) return true;
+/**
+ * A dirty tab asks before it is left. The question belongs to the pane holding the tab (like a
+ * page's dialogs): it opens over that pane even when the tab's close button was clicked while
+ * the focus was in another pane.
+ */
+async function mayLeave(hit: { tab: M.Tab; pane: M.Pane } | null): Promise<boolean> {
+  if (!hit?.tab.dirty) return true;
   const before = typeof document !== 'undefined' ? (document.activeElement as HTMLElement | null) : null;
-  const ok = await confirm({ message: MSG.unsavedChanges });
+  const ok = await confirm({ message: MSG.unsavedChanges, layer: paneDialogLayer(hit.pane.id) ?? undefined });
   // Staying: put the keyboard back where the user was (e.g. the field they were editing).
   if (!ok && before && before !== document.body) {
     setTimeout(() => {
@@ -86,7 +91,7 @@ export async function closeTab(tabId?: string, store: Store = appStore): Promise
   }
   const hit = M.findTab(s, id);
   if (!hit) return false;
-  if (!(await mayLeave(hit.tab))) return false;
+  if (!(await mayLeave(hit))) return false;
   // Re-read: the state may have moved on while the question was open.
   update((st) => M.closeTab(st, id), store);
   refocusIfLost(store);
@@ -164,7 +169,7 @@ export async function navigateTab(tabId: string, href: string, store: Store = ap
   if (!target) return false;
   const hit = M.findTab(current(store), tabId);
   if (!hit) return false;
-  if (!(await mayLeave(hit.tab))) return false;
+  if (!(await mayLeave(hit))) return false;
   update((s) => M.navigateTab(s, tabId, target), store);
   return true;
 }
@@ -173,7 +178,7 @@ export async function navigateTab(tabId: string, href: string, store: Store = ap
 export async function backTab(tabId: string, store: Store = appStore): Promise<boolean> {
   const hit = M.findTab(current(store), tabId);
   if (!hit) return false;
-  if (!(await mayLeave(hit.tab))) return false;
+  if (!(await mayLeave(hit))) return false;
   const s = current(store);
   const back = M.backTab(s, tabId, resolveHref);
   if (back) update(() => back, store);

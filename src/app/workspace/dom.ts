@@ -13,3 +13,9 @@ export function focusSoon(id: string) {
   if (typeof requestAnimationFrame === 'function') requestAnimationFrame(() => setTimeout(run, 0));
   else setTimeout(run, 0);
 }
+
+/** The dialog layer of a pane (pane-view.tsx): what is asked about one of its tabs opens over it. */
+export function paneDialogLayer(paneId: string): HTMLElement | null {
+  if (typeof document === 'undefined') return null;
+  return document.getElementById(paneDomId(paneId))?.querySelector<HTMLElement>('[data-dialog-layer]') ?? null;
+}

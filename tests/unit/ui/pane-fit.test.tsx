@@ -67,6 +67,36 @@ describe('dialogs belong to their pane', () => {
   });
 });
 
+describe('a confirmation about a pane', () => {
+  it('opens over the pane it names, not the one holding the focus', async () => {
+    const a = paneLayer();
+    const b = paneLayer();
+    render(
+      <Theme>
+        <ConfirmHost />
+      </Theme>,
+    );
+    a.inner.focus();
+    act(() => void confirm({ title: 'Leave?', message: 'Leave the page?', layer: b.pane }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Leave?' });
+    expect(b.pane.contains(dialog)).toBe(true);
+    expect(a.pane.contains(dialog)).toBe(false);
+  });
+
+  it('layer null covers the window even with the focus in a pane', async () => {
+    const a = paneLayer();
+    render(
+      <Theme>
+        <ConfirmHost />
+      </Theme>,
+    );
+    a.inner.focus();
+    act(() => void confirm({ title: 'Sign out?', message: 'Sign out now?', layer: null }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Sign out?' });
+    expect(dialogLayerOf(dialog)).toBeNull();
+  });
+});
+
 describe('compact tables', () => {
   const cols = [
     { id: 'date', width: 'minmax(10.5rem, 0.9fr)' },
@@ -88,6 +118,34 @@ describe('compact tables', () => {
     expect(fitColumns(cols, 400, 44).map((c) => c.id)).toEqual(['date', 'account']);
     expect(fitColumns(cols, 100).map((c) => c.id)).toEqual(['date']);
   });
+  it('at any width: secondary columns go first (the highest hideBelow first), then what still does not fit', () => {
+    const alarm = [
+      { id: 'date', width: 'minmax(10.5rem, 0.9fr)', primary: true }, // 168
+      { id: 'account', width: 'minmax(150px, 1.2fr)' },
+      { id: 'tier', width: 'minmax(80px, 0.5fr)', hideBelow: 1000 },
+      { id: 'trigger', width: 'minmax(120px, 0.9fr)' },
+      { id: 'type', width: 'minmax(120px, 0.9fr)', hideBelow: 760 },
+      { id: 'category', width: 'minmax(130px, 1fr)', hideBelow: 860 },
+      { id: 'user', width: 'minmax(130px, 1fr)', primary: true },
+      { id: 'device', width: 'minmax(100px, 0.7fr)', hideBelow: 1100 },
+      { id: 'controller', width: 'minmax(10rem, 1fr)' }, // 160
+    ];
+    const ids = (width: number, reserved = 0) => fitColumns(alarm, width, reserved).map((c) => c.id);
+    expect(ids(1158)).toHaveLength(9);
+    expect(ids(1100)).toEqual(['date', 'account', 'tier', 'trigger', 'type', 'category', 'user', 'controller']);
+    expect(ids(1000)).toEqual(['date', 'account', 'trigger', 'type', 'category', 'user', 'controller']);
+    expect(ids(900)).toEqual(['date', 'account', 'trigger', 'type', 'user', 'controller']);
+    // no secondary column left: the primary ones, then the others in order while they fit
+    expect(ids(700)).toEqual(['date', 'account', 'trigger', 'user']);
+    expect(ids(480)).toEqual(['date', 'account', 'user']);
+    expect(ids(480, 44)).toEqual(['date', 'trigger', 'user']);
+    // whatever the width, what is shown fits
+    for (const w of [1200, 1000, 800, 600, 500, 420]) {
+      const least = fitColumns(alarm, w).reduce((sum, c) => sum + trackMinPx(c.width), 0);
+      expect(least, `${w} px`).toBeLessThanOrEqual(w);
+    }
+  });
+
   it('primary columns come first, shown in their own order', () => {
     const marked = cols.map((c) => (c.id === 'account' || c.id === 'date' ? { ...c, primary: true } : c));
     expect(fitColumns(marked, 330).map((c) => c.id)).toEqual(['date', 'account']);

@@ -188,11 +188,30 @@ describe('tab strip', () => {
     expect(await screen.findByRole('img', { name: 'Unsaved changes' })).toBeInTheDocument();
     vi.mocked(confirm).mockResolvedValueOnce(false);
     await act(() => closeTab());
-    expect(confirm).toHaveBeenCalledWith({ message: MSG.unsavedChanges });
+    expect(confirm).toHaveBeenCalledWith({ message: MSG.unsavedChanges, layer: expect.any(HTMLElement) });
     expect(tabs()).toHaveLength(1);
     vi.mocked(confirm).mockResolvedValueOnce(true);
     await act(() => closeTab());
     await waitFor(() => expect(screen.queryAllByRole('tab')).toHaveLength(0));
+  });
+
+  it("the question about a dirty tab opens over that tab's pane, wherever the focus is", async () => {
+    start('/persons');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Make dirty' }));
+    act(() => void openRoute('/persons/edit/abc', { beside: true }));
+    await screen.findByText('form for abc');
+    const [left, right] = screen.getAllByRole('region', { name: /^Pane \d$/ });
+    // the focus is in the right pane; the dirty tab is the left pane's
+    const listTab = within(left!).getByRole('tab', { name: /Manage 3 Users/ });
+    within(right!).getByRole('tab').focus();
+    vi.mocked(confirm).mockResolvedValueOnce(false);
+    await act(() => closeTab(listTab.id.replace(/^ws-tab-/, '')));
+    const { layer } = vi.mocked(confirm).mock.calls[0]![0];
+    expect(layer).toHaveAttribute('data-dialog-layer');
+    expect(left!.contains(layer!)).toBe(true);
+    expect(right!.contains(layer!)).toBe(false);
+    expect(tabs(left)).toHaveLength(1);
   });
 
   it('closing the tab that held the focus hands the focus to the tab shown next', async () => {

@@ -4,7 +4,8 @@
 // and is audited); read-only admins see the same screen with every control disabled.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Heading, Select, Switch, Table, Text } from '@radix-ui/themes';
+import { Button, Card, Flex, Heading, Select, Switch, Text } from '@radix-ui/themes';
+import { Table } from '../../ui/table';
 import { useTab } from '../../workspace/tab-context';
 import { useCan } from '../../state/session';
 import { toast } from '../../ui/toast';

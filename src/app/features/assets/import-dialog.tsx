@@ -4,7 +4,8 @@
 // created, and serials already present (left as they are).
 import { useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Code, Flex, Table, Text } from '@radix-ui/themes';
+import { Button, Code, Flex, Text } from '@radix-ui/themes';
+import { Table } from '../../ui/table';
 import { Dialog } from '../../ui/dialog';
 import { deviceKeys, importDevices, saveBlob } from '../../api/devices';
 import { toast } from '../../ui/toast';
@@ -67,7 +68,7 @@ export function ImportDevicesButton() {
         <Dialog.Content maxWidth="640px">
           <Dialog.Title>Import devices</Dialog.Title>
           <Dialog.Description size="2">{MSG.importFormat}</Dialog.Description>
-          <Table.Root size="1" mt="3">
+          <Table.Root size="1" mt="3" aria-label="CSV columns">
             <Table.Header>
               <Table.Row>
                 <Table.ColumnHeaderCell>Column</Table.ColumnHeaderCell>

@@ -95,7 +95,7 @@ export type DataTableProps<T> = {
   rowHeight?: number;
   /** CSS height of the scrolling area; default: fill the parent, at most 70vh. */
   height?: string;
-  /** Below this width the table scrolls sideways. */
+  /** The table's width until its box is measured (then it shows the columns that fit the box instead). */
   minWidth?: string;
   /** The focusable grid element (pages move focus to it, e.g. Escape or ArrowDown in their search box). */
   gridRef?: RefObject<HTMLDivElement | null>;
@@ -106,9 +106,9 @@ export type DataTableProps<T> = {
 };
 
 /**
- * Below this width of its box (a pane of a third of a 1024–1440 px window) a table is compact: it
- * shows its primary columns and whichever others fit, and never scrolls sideways. Wider, it drops
- * its secondary columns (hideBelow) and scrolls sideways for the rest.
+ * Below this width of its box (a pane of a third of a 1024–1440 px window) a table is compact
+ * (data-compact): a lone column left is squeezed into the box. At any width a table shows the
+ * columns that fit its box (fitColumns) and never scrolls sideways.
  */
 export const COMPACT_TABLE_WIDTH = 400;
 const SELECT_TRACK = 44;
@@ -122,13 +122,35 @@ export function trackMinPx(track: string): number {
   return m ? Number(m[1]) * (m[2] === 'rem' ? 16 : 1) : 0;
 }
 
+/** The least width of a set of columns beside `reserved` px. */
+const leastWidth = (columns: readonly { width?: string }[], reserved: number) =>
+  columns.reduce((sum, c) => sum + trackMinPx(c.width ?? DEFAULT_TRACK), reserved);
+
 /**
- * The columns a compact table (a box of `width` px) shows, so it never scrolls sideways: the
- * primary columns (or the first), then the others, each while its least width still fits beside
- * `reserved` px (the selection column); in their own order. The first one taken always stays,
- * squeezed into the box if it must.
+ * The columns a table in a box of `width` px shows, so it never scrolls sideways (the box less
+ * `reserved` px, the selection column). All of them while their least widths fit. Else the
+ * secondary columns (hideBelow) go first, in the order a narrowing pane drops them (the highest
+ * hideBelow first; of equal ones the later column), until the rest fit. If they still do not,
+ * the primary columns (or the first) stay, then the others, each while its least width still
+ * fits; in their own order. The first one taken always stays, squeezed into the box if it must.
  */
-export function fitColumns<C extends { width?: string; primary?: boolean }>(columns: readonly C[], width: number, reserved = 0): C[] {
+export function fitColumns<C extends { width?: string; primary?: boolean; hideBelow?: number }>(columns: readonly C[], width: number, reserved = 0): C[] {
+  if (leastWidth(columns, reserved) <= width) return columns.slice();
+  const secondary = columns
+    .map((c, i) => ({ c, i }))
+    .filter(({ c }) => c.hideBelow !== undefined && !c.primary)
+    .sort((a, b) => b.c.hideBelow! - a.c.hideBelow! || b.i - a.i)
+    .map(({ c }) => c);
+  let left = columns.slice();
+  for (const c of secondary) {
+    left = left.filter((k) => k !== c);
+    if (leastWidth(left, reserved) <= width) return left;
+  }
+  return fitLeading(left, width, reserved);
+}
+
+/** The primary columns (or the first), then the others in their order while each still fits. */
+function fitLeading<C extends { width?: string; primary?: boolean }>(columns: readonly C[], width: number, reserved: number): C[] {
   const first = columns.some((c) => c.primary) ? columns.filter((c) => c.primary) : columns.slice(0, 1);
   const rest = columns.filter((c) => !first.includes(c));
   const kept = new Set<C>();
@@ -150,7 +172,7 @@ function useBoxWidth(ref: RefObject<HTMLElement | null>): number | null {
     if (!el || typeof ResizeObserver === 'undefined') return;
     const ro = new ResizeObserver(([entry]) => {
       // Tabs hidden in their pane measure 0: keep the last real width.
-      const w = Math.round(entry?.contentRect.width ?? 0);
+      const w = Math.floor(entry?.contentRect.width ?? 0);
       if (w > 0) setWidth((prev) => (prev === w ? prev : w));
     });
     ro.observe(el);
@@ -234,19 +256,18 @@ export function DataTable<T>(props: DataTableProps<T>) {
     },
     [gridRef],
   );
-  // Secondary columns go when the table's own box (its pane) is too narrow for them; in a compact
-  // box (the narrowest panes) only the primary columns and the others that fit stay (fitColumns).
+  // Secondary columns go when the table's own box (its pane) is too narrow for them (hideBelow);
+  // then, whatever the width, the columns that still do not fit the box go too (fitColumns): a
+  // list never scrolls sideways once its box is measured. Open a row or widen the pane for the rest.
   const boxWidth = useBoxWidth(scrollRef);
   const compact = boxWidth !== null && boxWidth < COMPACT_TABLE_WIDTH;
   const columns = useMemo(() => {
-    const shown = allColumns.filter((c) => !c.hideBelow || boxWidth === null || boxWidth >= c.hideBelow);
-    return compact ? fitColumns(shown, boxWidth, selectable ? SELECT_TRACK : 0) : shown;
-  }, [allColumns, boxWidth, compact, selectable]);
-  const contentMinWidth = compact
-    ? undefined
-    : columns.length === allColumns.length
-      ? minWidth
-      : `calc(${minWidth} * ${(columns.length / allColumns.length).toFixed(3)})`;
+    if (boxWidth === null) return allColumns;
+    const shown = allColumns.filter((c) => !c.hideBelow || boxWidth >= c.hideBelow);
+    return fitColumns(shown, boxWidth, selectable ? SELECT_TRACK : 0);
+  }, [allColumns, boxWidth, selectable]);
+  // Until the box is measured (the first paint, or no ResizeObserver) the table keeps its full width.
+  const contentMinWidth = boxWidth === null ? minWidth : undefined;
   const infinite = !!onEndReached;
   const paged = page !== undefined && pageSize !== undefined;
   const rowOffset = paged ? (page - 1) * pageSize : 0;
