@@ -260,6 +260,13 @@ async function resetLayout(page: Page) {
   await expect(panes).toHaveCount(1);
 }
 
+/** Moves the focus to the n-th pane (left to right) by keyboard: Alt+` goes to the next pane. */
+async function focusPane(page: Page, n: number) {
+  const pane = page.locator('[data-pane-id]').nth(n);
+  for (let i = 0; i < 4 && (await pane.getAttribute('data-focused')) !== 'true'; i++) await page.keyboard.press('Alt+`');
+  await expect(pane).toHaveAttribute('data-focused', 'true');
+}
+
 /** The widths of the panes, left to right. */
 const paneWidths = (page: Page) => page.locator('[data-pane-id]').evaluateAll((els) => els.map((el) => Math.round(el.getBoundingClientRect().width)));
 
@@ -282,8 +289,7 @@ test('three panes across 1024 px: no list scrolls sideways; the lists keep their
   };
   await expect.poll(shape(([a, b, c]) => Math.abs(a! - 2 * b!) < 12 && Math.abs(b! - c!) < 6)).toBe('as expected');
   // even thirds: the first pane gives up what the split left it (the resize lands after a moment)
-  await panes.nth(0).getByRole('heading', { level: 1 }).click();
-  await expect(panes.nth(0)).toHaveAttribute('data-focused', 'true');
+  await focusPane(page, 0);
   for (let i = 0; i < 3; i++) await page.keyboard.press('Alt+,');
   await expect.poll(shape((ws) => ws.every((w) => w > 280 && w < 345))).toBe('as expected');
   await expectNoSidewaysScroll(panes.nth(0), 'assets');
@@ -293,7 +299,7 @@ test('three panes across 1024 px: no list scrolls sideways; the lists keep their
   await expectNoSidewaysScroll(panes.nth(2), 'persons');
   await page.screenshot({ path: '.tmp/e2e-results/pane-three-lists-1024.png' });
   // the audit trail and the alarm list in the third pane
-  await panes.nth(2).getByRole('heading', { level: 1 }).click();
+  await focusPane(page, 2);
   await go(page, 'gl');
   await expectNoSidewaysScroll(panes.nth(2), 'audit trail');
   await go(page, 'gr');
