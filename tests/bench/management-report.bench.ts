@@ -19,6 +19,8 @@ import { isPostgres, type DB } from '../../src/server/db/index.js';
 import { defaultMonth, monthRange } from '../../src/shared/management-report.js';
 import { managementReport } from '../../src/server/modules/alarm-reports/management-report.js';
 import { rebuildTopsSql } from '../../src/server/modules/alarm-reports/month-tops.js';
+import { countingTriggerNames } from '../../src/server/db/counting-triggers.js';
+import { ANALYSIS_TRIGGERS } from '../../src/server/db/migrations/021-management-report.js';
 import { customerRow } from '../helpers/customer-rows.js';
 import { percentileOf, rng } from './stats.js';
 import * as kept from './harness/kept-data.js';
@@ -33,8 +35,8 @@ const NOW = new Date('2026-11-22T12:00:00.000Z');
 const GOAL_MS = 1000;
 const FEATURES = ['ExportManagementReportPDF', 'EnableAlarmReportIntelligence'];
 
-/** Triggers that fire per row on the preparation's writes (set aside, their work redone set-based). */
-const TOPS_TRIGGERS = { reports: 'alarmMonthTops_au', analyses: { sqlite: ['alarmMonthTops_analysis_ai'], pg: ['alarmMonthTops_analysis_aid'] } };
+/** Triggers that fire per row on the preparation's writes (set aside, their work redone set-based), by table. */
+const topsTriggers = (pg: boolean) => ({ alarmReports: ['alarmMonthTops_au'], alarmReportAnalyses: [countingTriggerNames(ANALYSIS_TRIGGERS, pg)[0]!] });
 
 function uuidOf(r: () => number) {
   const h = Array.from({ length: 32 }, () => Math.floor(r() * 16).toString(16)).join('');
@@ -74,32 +76,17 @@ async function prepare(dialect: kept.Dialect, db: DB) {
   const run = (text: string) => sql.raw(text).execute(db);
   await db.transaction().execute(async (trx) => {
     const exec = (text: string) => sql.raw(text).execute(trx);
-    let restore: string[] = [];
-    if (pg) {
-      for (const t of [TOPS_TRIGGERS.reports]) await exec(`alter table "alarmReports" disable trigger "${t}"`);
-      for (const t of TOPS_TRIGGERS.analyses.pg) await exec(`alter table "alarmReportAnalyses" disable trigger "${t}"`);
-    } else {
-      const names = [TOPS_TRIGGERS.reports, ...TOPS_TRIGGERS.analyses.sqlite];
-      const rows = await sql<{
-        name: string;
-        sql: string;
-      }>`select name, sql from sqlite_master where type = 'trigger' and name in (${sql.join(names)})`.execute(trx);
-      restore = rows.rows.map((x) => x.sql);
-      for (const x of rows.rows) await exec(`drop trigger "${x.name}"`);
-    }
-    if (pg) await exec(`update "alarmReports" r set "customerId" = c."id" from "customers" c where c."name" = r."customerAccountFullName"`);
-    else {
-      await exec(`create index "bench_customers_name" on "customers" ("name")`);
-      await exec(`update "alarmReports" set "customerId" = (select c."id" from "customers" c where c."name" = "alarmReports"."customerAccountFullName")`);
-      await exec(`drop index "bench_customers_name"`);
-    }
-    await exec(`delete from "alarmReportAnalyses"`);
-    await exec(analysisSql());
-    for (const q of rebuildTopsSql(pg)) await exec(q);
-    if (pg) {
-      await exec(`alter table "alarmReports" enable trigger "${TOPS_TRIGGERS.reports}"`);
-      for (const t of TOPS_TRIGGERS.analyses.pg) await exec(`alter table "alarmReportAnalyses" enable trigger "${t}"`);
-    } else for (const s of restore) await exec(s);
+    await kept.withTriggersAside(trx, topsTriggers(pg), async () => {
+      if (pg) await exec(`update "alarmReports" r set "customerId" = c."id" from "customers" c where c."name" = r."customerAccountFullName"`);
+      else {
+        await exec(`create index "bench_customers_name" on "customers" ("name")`);
+        await exec(`update "alarmReports" set "customerId" = (select c."id" from "customers" c where c."name" = "alarmReports"."customerAccountFullName")`);
+        await exec(`drop index "bench_customers_name"`);
+      }
+      await exec(`delete from "alarmReportAnalyses"`);
+      await exec(analysisSql());
+      for (const q of rebuildTopsSql(pg)) await exec(q);
+    });
     await exec(`create table bench_mgmt_ready (at text not null)`);
     await exec(`insert into bench_mgmt_ready values ('${new Date().toISOString()}')`);
   });

@@ -14,7 +14,8 @@ import { loadavg } from 'node:os';
 import { createApp } from '../../../src/server/app.js';
 import { testConfig } from '../../../src/server/config.js';
 import { createOutbox } from '../../../src/server/outbox.js';
-import { openPostgres, openSqlite, type DB } from '../../../src/server/db/index.js';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres, openPostgres, openSqlite, type DB } from '../../../src/server/db/index.js';
 import { migrateToLatest } from '../../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../../src/server/seed/reference.js';
 import { issueAccessToken } from '../../../src/server/auth/tokens.js';
@@ -127,6 +128,39 @@ export async function postgresLoaded(k: KeptData, c: pg.Client) {
   await c.query(`create table bench_ready ("${k.readyColumn}" int not null)`);
   await c.query(`insert into bench_ready values ($1)`, [k.size]);
   await c.end();
+}
+
+/** Where a bulk load writes: a raw SQLite handle, a pg client, or a Kysely database or transaction. */
+export type Loading = SQLite.Database | pg.Client | Kysely<any>;
+
+function statementsOn(on: Loading): { pg: boolean; run: (text: string) => Promise<unknown>; rows: <R>(text: string) => Promise<R[]> } {
+  if (on instanceof SQLite) return { pg: false, run: async (text) => on.exec(text), rows: async <R>(text: string) => on.prepare(text).all() as R[] };
+  if (on instanceof pg.Client) return { pg: true, run: (text) => on.query(text), rows: async <R>(text: string) => (await on.query(text)).rows as R[] };
+  return { pg: isPostgres(on), run: (text) => sql.raw(text).execute(on), rows: async <R>(text: string) => (await sql.raw<R>(text).execute(on)).rows };
+}
+
+/**
+ * Runs `load` with per-row triggers set aside (`triggers`: their names by table), `load` doing
+ * their work set-based itself: on SQLite they are dropped and created again after from their
+ * stored text, on PostgreSQL disabled and enabled again.
+ */
+export async function withTriggersAside(on: Loading, triggers: Record<string, readonly string[]>, load: () => Promise<void>) {
+  const db = statementsOn(on);
+  let restore: string[] = [];
+  if (db.pg) {
+    for (const [table, names] of Object.entries(triggers)) for (const t of names) await db.run(`alter table "${table}" disable trigger "${t}"`);
+  } else {
+    const names = Object.values(triggers).flat();
+    const rows = await db.rows<{ name: string; sql: string }>(
+      `select name, sql from sqlite_master where type = 'trigger' and name in (${names.map((n) => `'${n.replaceAll("'", "''")}'`).join(', ')})`,
+    );
+    for (const t of rows) await db.run(`drop trigger "${t.name}"`);
+    restore = rows.map((t) => t.sql);
+  }
+  await load();
+  if (db.pg) {
+    for (const [table, names] of Object.entries(triggers)) for (const t of names) await db.run(`alter table "${table}" enable trigger "${t}"`);
+  } else for (const s of restore) await db.run(s);
 }
 
 /** Loads (timed into figures as `<dialect>_load_s`) unless complete, then opens, migrates and measures. */
