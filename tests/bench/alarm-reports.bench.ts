@@ -160,6 +160,10 @@ const PG_INSERT_TRIGGERS = [countingTriggerNames(STATS_TRIGGERS, true)[0]!, 'ala
 
 export const INSERT_HEAD = `insert into "alarmReports" (${COLUMNS.map((c) => `"${c}"`).join(', ')}, "customerId", "escalationPlanFollowed", "incomingCallPhoneNumber", "location", "profileSnapshot", "etag")`;
 
+/** Inserts one report of rowStream's. */
+export const insertReport = (db: DB, row: (string | number)[]) =>
+  sql`${sql.raw(INSERT_HEAD)} values (${sql.join(row)}, null, 0, null, '{}', '{}', '"e"')`.execute(db);
+
 /** Loads the data set `k` into its SQLite file (rows through the real schema, per-row triggers' work done set-based). */
 export async function loadAlarmsSqlite(k: kept.KeptData = KEPT) {
   const n = k.size;
@@ -220,32 +224,7 @@ export async function loadAlarmsPostgres(k: kept.KeptData = KEPT) {
 async function insertCost(db: DB, dialect: kept.Dialect, f: Figures) {
   const next = rowStream(1009); // other ids than the loaded reports
   const rows = Array.from({ length: 400 }, () => next());
-  const triggers = countingTriggerNames(STATS_TRIGGERS, dialect === 'pg');
-  const measure = async (withStats: boolean) => {
-    const ms: number[] = [];
-    let cpu = 0;
-    await db
-      .transaction()
-      .execute(async (trx) => {
-        if (!withStats) for (const t of triggers) await sql.raw(`drop trigger "${t}"${dialect === 'pg' ? ' on "alarmReports"' : ''}`).execute(trx);
-        for (const row of rows) {
-          const c0 = process.cpuUsage();
-          const t = performance.now();
-          await sql`${sql.raw(INSERT_HEAD)} values (${sql.join(row)}, null, 0, null, '{}', '{}', '"e"')`.execute(trx);
-          ms.push(performance.now() - t);
-          const c = process.cpuUsage(c0);
-          cpu += (c.user + c.system) / 1000;
-        }
-        throw new Error('rollback');
-      })
-      .catch((e: Error) => {
-        if (e.message !== 'rollback') throw e;
-      });
-    return { p95: Math.round(percentileOf(ms, 95) * 100) / 100, cpu: Math.round((cpu / rows.length) * 1000) / 1000 };
-  };
-  await measure(true); // warm-up
-  const without = await measure(false);
-  const withStats = await measure(true);
+  const { without, with: withStats } = await kept.writeCost(db, 'alarmReports', countingTriggerNames(STATS_TRIGGERS, dialect === 'pg'), rows, insertReport);
   const before = without.p95;
   const after = withStats.p95;
   f[`${dialect}.insert.cpu_mean_ms_without_stats`] = without.cpu;

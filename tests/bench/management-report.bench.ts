@@ -24,7 +24,7 @@ import { ANALYSIS_TRIGGERS } from '../../src/server/db/migrations/021-management
 import { customerRow } from '../helpers/customer-rows.js';
 import { percentileOf, rng } from './stats.js';
 import * as kept from './harness/kept-data.js';
-import { ACCOUNTS, INSERT_HEAD, keptAlarms, loadAlarmsPostgres, loadAlarmsSqlite, rowStream } from './alarm-reports.bench.js';
+import { ACCOUNTS, insertReport, keptAlarms, loadAlarmsPostgres, loadAlarmsSqlite, rowStream } from './alarm-reports.bench.js';
 
 const { log, load, r1 } = kept;
 type Figures = kept.Figures;
@@ -178,31 +178,7 @@ async function statementTimings(dialect: kept.Dialect, db: DB, month: string, f:
 async function insertCost(dialect: kept.Dialect, db: DB, f: Figures) {
   const next = rowStream(2027); // other ids than the loaded reports
   const rows = Array.from({ length: 300 }, () => next());
-  const measure = async (withTops: boolean) => {
-    const ms: number[] = [];
-    let cpu = 0;
-    await db
-      .transaction()
-      .execute(async (trx) => {
-        if (!withTops) await sql.raw(`drop trigger "alarmMonthTops_ai"${dialect === 'pg' ? ' on "alarmReports"' : ''}`).execute(trx);
-        for (const row of rows) {
-          const c0 = process.cpuUsage();
-          const t = performance.now();
-          await sql`${sql.raw(INSERT_HEAD)} values (${sql.join(row)}, null, 0, null, '{}', '{}', '"e"')`.execute(trx);
-          ms.push(performance.now() - t);
-          const c = process.cpuUsage(c0);
-          cpu += (c.user + c.system) / 1000;
-        }
-        throw new Error('rollback');
-      })
-      .catch((e: Error) => {
-        if (e.message !== 'rollback') throw e;
-      });
-    return { p95: Math.round(percentileOf(ms, 95) * 100) / 100, cpu: Math.round((cpu / rows.length) * 1000) / 1000 };
-  };
-  await measure(true); // warm-up
-  const without = await measure(false);
-  const withTops = await measure(true);
+  const { without, with: withTops } = await kept.writeCost(db, 'alarmReports', ['alarmMonthTops_ai'], rows, insertReport);
   f[`${dialect}.insert.p95_ms_without_tops`] = without.p95;
   f[`${dialect}.insert.p95_ms_with_tops`] = withTops.p95;
   f[`${dialect}.insert.cpu_mean_ms_without_tops`] = without.cpu;

@@ -5,7 +5,9 @@
 // endpoints through app.request() with a super-admin token, on SQLite always and on PostgreSQL
 // when a server answers at TEST_PG_URL (default the tests' server). BENCH_LOAD_ONLY=1 loads what is
 // missing and measures nothing, so the long loads can run beside other work and the measuring alone;
-// BENCH_SKIP_SQLITE=1 measures PostgreSQL only.
+// BENCH_SKIP_SQLITE=1 measures PostgreSQL only. Also what the loads and the write-cost figures
+// share: per-row triggers set aside around a bulk load, single-row writes timed with and without
+// triggers.
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,7 @@ import { migrateToLatest } from '../../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../../src/server/seed/reference.js';
 import { issueAccessToken } from '../../../src/server/auth/tokens.js';
 import { PROVIDER_TENANT_ID } from '../../../src/shared/tenants.js';
+import { percentileOf } from '../stats.js';
 
 export type Figures = Record<string, number | string>;
 export type Dialect = 'sqlite' | 'pg';
@@ -161,6 +164,49 @@ export async function withTriggersAside(on: Loading, triggers: Record<string, re
   if (db.pg) {
     for (const [table, names] of Object.entries(triggers)) for (const t of names) await db.run(`alter table "${table}" enable trigger "${t}"`);
   } else for (const s of restore) await db.run(s);
+}
+
+/** One write's cost in ms: p95 wall and mean CPU (this process's). */
+export type WriteCost = { p95: number; cpu: number };
+
+/**
+ * What triggers add to single-row writes: `write` once per row of `rows`, each timed, inside a
+ * transaction that is rolled back; after a warm-up, once with the `triggers` on `table` dropped
+ * inside the transaction and once with them.
+ */
+export async function writeCost<R>(
+  db: DB,
+  table: string,
+  triggers: readonly string[],
+  rows: readonly R[],
+  write: (trx: DB, row: R) => Promise<unknown>,
+): Promise<{ without: WriteCost; with: WriteCost }> {
+  const pg = isPostgres(db);
+  const measure = async (withTriggers: boolean): Promise<WriteCost> => {
+    const ms: number[] = [];
+    let cpu = 0;
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        if (!withTriggers) for (const t of triggers) await sql.raw(`drop trigger "${t}"${pg ? ` on "${table}"` : ''}`).execute(trx);
+        for (const row of rows) {
+          const c0 = process.cpuUsage();
+          const t = performance.now();
+          await write(trx, row);
+          ms.push(performance.now() - t);
+          const c = process.cpuUsage(c0);
+          cpu += (c.user + c.system) / 1000;
+        }
+        throw new Error('rollback');
+      })
+      .catch((e: Error) => {
+        if (e.message !== 'rollback') throw e;
+      });
+    return { p95: Math.round(percentileOf(ms, 95) * 100) / 100, cpu: Math.round((cpu / rows.length) * 1000) / 1000 };
+  };
+  await measure(true); // warm-up
+  const without = await measure(false);
+  return { without, with: await measure(true) };
 }
 
 /** Loads (timed into figures as `<dialect>_load_s`) unless complete, then opens, migrates and measures. */
