@@ -232,6 +232,36 @@ describe('an imported report with auto-generation on', () => {
   });
 });
 
+describe('the detail document is the import shape', () => {
+  test('a report read from get-details and imported under a new AlarmId reads back the same, but for its ids', async () => {
+    const c = await customer();
+    const first = await imported([report(c.id)]);
+    const alarmId = first.Created[0]!.AlarmId;
+    const d = await ok<AlarmReportDetails>(await t.request(`/alarm-report/get-details?AlarmId=${alarmId}`, { token: admin.token }));
+    const copyAlarmId = randomUUID();
+    const copy = await imported([{ ...d, AlarmId: copyAlarmId, CustomerId: c.id }]);
+    expect(copy.Created).toHaveLength(1);
+    const e = await ok<AlarmReportDetails>(await t.request(`/alarm-report/get-details?AlarmId=${copyAlarmId}`, { token: admin.token }));
+    /** The document without the ids the server assigns. */
+    const strip = (x: AlarmReportDetails) => ({
+      ...x,
+      Id: '',
+      AlarmId: '',
+      Etag: '',
+      Calls: x.Calls.map((k) => ({ ...k, Id: '' })),
+      ActivityJournal: {
+        AdditionalNoteList: x.ActivityJournal.AdditionalNoteList.map((n) => ({ ...n, Id: '' })),
+        Activities: x.ActivityJournal.Activities.map((a) => ({ ...a, Id: '' })),
+      },
+      ProfileSnapshot: {
+        ...x.ProfileSnapshot,
+        MemosAndActivities: { ActivitiesWithMemos: x.ProfileSnapshot.MemosAndActivities.ActivitiesWithMemos.map((m) => ({ ...m, Id: '' })) },
+      },
+    });
+    expect(strip(e)).toEqual(strip(d));
+  });
+});
+
 describe('idempotent by AlarmId', () => {
   test('a re-sent report is already present, not stored again; a copy within one batch too', async () => {
     const c = await customer();

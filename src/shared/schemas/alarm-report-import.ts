@@ -15,7 +15,7 @@
 // - Answer: Created and AlreadyPresent (each { Index, AlarmId, AlarmReportId }) and Analysed (the
 //   ids of created reports whose Analysis was generated: customer toggles and both features on).
 import * as v from 'valibot';
-import { ALARM_TYPES, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, categoryType } from '../codes.js';
+import { ALARM_TYPES, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, categoryType, isValidId, normaliseId } from '../codes.js';
 import { guid } from './common.js';
 import { ALARM_TEXT, CALL_LINES } from './alarm-reports.js';
 
@@ -55,6 +55,13 @@ const instant = v.pipe(
   v.string(IMPORT_TEXT.badDate),
   v.check((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)), IMPORT_TEXT.badDate),
   v.transform((s) => new Date(s).toISOString()),
+);
+/** An optional id: missing, null or empty gives null (the detail document shows an unknown person's id as ''). */
+const optId = v.pipe(
+  v.optional(v.nullable(v.string(ALARM_TEXT.invalidId)), null),
+  v.transform((s) => (s ?? '').trim()),
+  v.check((s) => s === '' || isValidId(s), ALARM_TEXT.invalidId),
+  v.transform((s) => (s === '' ? null : normaliseId(s))),
 );
 const seconds = v.pipe(
   v.number(IMPORT_TEXT.seconds),
@@ -109,7 +116,7 @@ const activity = v.object({
 const note = v.object({
   Note: v.pipe(str(), v.nonEmpty(IMPORT_TEXT.text)),
   CreatedDate: instant,
-  Person: v.object({ Id: v.optional(v.nullable(guid(ALARM_TEXT.invalidId)), null), FullName: str(200), Roles: list(str(100), 20) }),
+  Person: v.object({ Id: optId, FullName: str(200), Roles: list(str(100), 20) }),
 });
 
 const memo = v.looseObject({
@@ -122,7 +129,7 @@ const memo = v.looseObject({
 
 /** The profile snapshot as it was when the alarm closed: stored whole (the detail page reads what it knows). */
 const snapshot = v.looseObject({
-  Person: v.looseObject({ Id: v.optional(v.nullable(guid(ALARM_TEXT.invalidId)), null), FirstName: str(200), LastName: str(200) }, IMPORT_TEXT.person),
+  Person: v.looseObject({ Id: optId, FirstName: str(200), LastName: str(200) }, IMPORT_TEXT.person),
   MemosAndActivities: v.optional(v.looseObject({ ActivitiesWithMemos: list(memo, IMPORT_LIST_MAX.memos) }), { ActivitiesWithMemos: [] }),
 });
 
@@ -141,7 +148,7 @@ const report = v.pipe(
     VerificationCategory: code(VERIFICATION_CATEGORIES, ALARM_TEXT.unknownCategory),
     EscalationPlanFollowed: v.optional(v.boolean(IMPORT_TEXT.flag), false),
     AlarmIncomingCallPhoneNumber: optStr(50),
-    ArcControllerId: v.optional(v.nullable(guid(ALARM_TEXT.invalidId)), null),
+    ArcControllerId: optId,
     ArcControllerFullName: optStr(200),
     VerificationStartedSeconds: seconds,
     VerificationCompletedSeconds: seconds,
