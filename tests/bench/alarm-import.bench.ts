@@ -1,9 +1,9 @@
 // Importing closed alarm reports (POST /alarm-report/import): demo data in a temporary SQLite file
 // (IMPORT_BENCH_SCALE, default 0.1 = 5,000 reports), intelligence and auto-generation on for every
-// customer, then batches of 500 reports built from the stored reports' own detail documents under
+// customer, then batches of IMPORT_MAX (100) reports built from the stored reports' own detail documents under
 // new AlarmIds (real-sized snapshots, calls, journals and notes), posted through app.request().
 // Per batch: body size, wall-clock and CPU time (process.cpuUsage) of parsing, validation, the
-// writes, the triggers and the 500 Analyses in one transaction; then the same batches re-sent
+// writes, the triggers and the Analyses in one transaction; then the same batches re-sent
 // (every report already present). With the load average beside the figures.
 // Imported by tests/bench/run.ts (`npm run bench -- alarm-import`).
 import SQLite from 'better-sqlite3';
@@ -26,11 +26,12 @@ import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { IMPORT_MAX, type ImportAlarmReportsResponse } from '../../src/shared/schemas/alarm-report-import.js';
 import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
 import { percentileOf } from './stats.js';
+import { analyseAlarmReport } from '../../src/shared/alarm-intelligence.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
-export async function benchAlarmImport(scale = Number(process.env.IMPORT_BENCH_SCALE ?? 0.1), batches = Number(process.env.IMPORT_BENCH_BATCHES ?? 5)) {
+export async function benchAlarmImport(scale = Number(process.env.IMPORT_BENCH_SCALE ?? 0.1), batches = Number(process.env.IMPORT_BENCH_BATCHES ?? 20)) {
   const file = join(tmpdir(), `import-bench-${randomBytes(4).toString('hex')}.db`);
   const raw = new SQLite(file);
   raw.pragma('journal_mode = WAL');
@@ -110,6 +111,13 @@ export async function benchAlarmImport(scale = Number(process.env.IMPORT_BENCH_S
         50,
       ) / IMPORT_MAX,
     );
+    // The Analyses made from the documents as written equal those made from the stored rows.
+    let differ = 0;
+    for (const x of created.flatMap((r) => r.out.Created).slice(0, 200)) {
+      const stored = await db.selectFrom('alarmReportAnalyses').select('analysis').where('alarmReportId', '=', x.AlarmReportId).executeTakeFirstOrThrow();
+      if (stored.analysis !== JSON.stringify(analyseAlarmReport((await alarmReportDetails(db, ALL_TENANTS, x.AlarmId))!))) differ++;
+    }
+    if (differ) throw new Error(`import: ${differ} of 200 Analyses differ from those of the stored rows`);
     const again = [];
     for (const b of bodies) again.push(await post(b));
     if (again.some((r) => r.out.AlreadyPresent.length !== IMPORT_MAX)) throw new Error('import: a re-sent report was created again');

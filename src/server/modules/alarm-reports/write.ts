@@ -17,6 +17,7 @@ import { CODE } from '../../../shared/messages.js';
 import type { AlarmLocation } from '../../../shared/schemas/alarm-reports.js';
 import { IMPORT_CLOCK_SKEW_MS, IMPORT_TEXT, type ImportAlarmReportsResponse, type ImportedAlarmReport } from '../../../shared/schemas/alarm-report-import.js';
 import { autoGenerateAnalyses } from './analysis.js';
+import { detailsOf } from './repo.js';
 
 /** A snapshot memo (spec §3 "Memo or activity"); its Id is the alarmMemos row's. */
 export type DocumentMemo = {
@@ -292,9 +293,22 @@ export async function importAlarmReports(db: DB, scope: TenantScope, reports: re
     'alarmNotes',
     created.flatMap((x) => x.notes),
   );
+  // The Analysis from the documents just written, as get-details would read them back.
+  const byTimeThenId =
+    <T extends { id: string }>(key: (x: T) => string) =>
+    (a: T, b: T) =>
+      key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
   const analysed = await autoGenerateAnalyses(
     db,
-    created.map((x) => x.report),
+    created.map((x) => ({
+      ...x.report,
+      details: detailsOf(
+        x.report,
+        [...x.calls].sort(byTimeThenId((c) => c.startTime)),
+        [...x.journal].sort(byTimeThenId((j) => j.date)),
+        [...x.notes].sort(byTimeThenId((n) => n.createdDate)),
+      ),
+    })),
     now,
   );
 
