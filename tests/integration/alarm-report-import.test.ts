@@ -336,6 +336,7 @@ describe('validation: 400 in the error shape, nothing of the batch stored', () =
 
   test.each([
     ['a date without its zone', { AlarmClosed: '2026-11-22T11:00:00' }, 'AlarmReports.0.AlarmClosed', IMPORT_TEXT.badDate],
+    ['a day that does not exist', { AlarmStared: '2026-02-30T10:00:00Z' }, 'AlarmReports.0.AlarmStared', IMPORT_TEXT.badDate],
     ['closed before it started', { AlarmClosed: '2026-11-22T10:00:00Z' }, 'AlarmReports.0.AlarmClosed', IMPORT_TEXT.closedBeforeStarted],
     [
       'closed in the future',

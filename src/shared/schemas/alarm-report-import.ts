@@ -50,10 +50,18 @@ const list = <S extends v.GenericSchema>(item: S, max: number) =>
   v.optional(v.pipe(v.array(item, IMPORT_TEXT.list), v.maxLength(max, IMPORT_TEXT.tooMany)), []);
 const code = (values: { Value: number }[], message: string) =>
   v.object({ Value: v.pipe(v.number(message), v.picklist(values.map((x) => x.Value) as [number, ...number[]], message)) }, message);
+/** A calendar date that exists (Date.parse rolls 30 February over into March). */
+const realDay = (s: string) => {
+  const [y = 0, m = 0, d = 0] = s.slice(0, 10).split('-').map(Number);
+  return m >= 1 && m <= 12 && d >= 1 && d <= new Date(Date.UTC(y, m, 0)).getUTCDate();
+};
 /** An instant with its zone, normalised to the stored form (UTC, milliseconds). */
 const instant = v.pipe(
   v.string(IMPORT_TEXT.badDate),
-  v.check((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)), IMPORT_TEXT.badDate),
+  v.check(
+    (s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/i.test(s) && !Number.isNaN(Date.parse(s)) && realDay(s),
+    IMPORT_TEXT.badDate,
+  ),
   v.transform((s) => new Date(s).toISOString()),
 );
 /** An optional id: missing, null or empty gives null (the detail document shows an unknown person's id as ''). */
