@@ -22,6 +22,7 @@ import {
 } from '../../src/shared/schemas/alarm-report-import.js';
 import type { AlarmReportDetails, AlarmReportList, TimeFrames } from '../../src/shared/schemas/alarm-reports.js';
 import type { AnalysisResponse } from '../../src/shared/schemas/alarm-intelligence.js';
+import type { SearchResponse } from '../../src/shared/schemas/search.js';
 import { importAlarmReports } from '../../src/server/modules/alarm-reports/write.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
@@ -145,7 +146,7 @@ const filter = {
 };
 
 describe('an imported report with auto-generation on', () => {
-  test('is listed, reads back, counts in the charts, has its Analysis, and is audited', async () => {
+  test('is listed, found, reads back, counts in the charts, has its Analysis, and is audited', async () => {
     const c = await customer();
     const chartBefore = await ok<TimeFrames>(
       await t.request('/alarm-report/get-verification-started-timeframes', { method: 'POST', token: admin.token, json: filter }),
@@ -169,6 +170,10 @@ describe('an imported report with auto-generation on', () => {
       CustomerAccountFullName: c.name,
       PersonFullName: `Jane ${lastName}`,
     });
+
+    // the palette finds it by its alarm id (the search index is kept in the writing transaction)
+    const found = await ok<SearchResponse>(await t.request(`/api/search?q=${doc.AlarmId}`, { token: admin.token }));
+    expect(found.groups.find((g) => g.kind === 'alarmReport')?.hits.map((h) => h.id)).toEqual([id]);
 
     const d = await ok<AlarmReportDetails>(await t.request(`/alarm-report/get-details?AlarmId=${doc.AlarmId}`, { token: admin.token }));
     expect(d).toMatchObject({
