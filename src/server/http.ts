@@ -73,9 +73,10 @@ type AnySchema = v.GenericSchema<unknown, unknown>;
  * Content-Length over the limit is refused before reading; a chunked body is cut at the limit):
  * 413 with the error shape. 'small' covers every JSON and form body of the API (the largest real
  * one, a person with phone numbers, is under 2 KB; bulk serial lists of a few thousand serials
- * fit too); 'upload' is for file imports (CSV).
+ * fit too); 'batch' is for JSON batches of whole documents (closed alarm reports from the ARC
+ * platform); 'upload' is for file imports (CSV).
  */
-export const BODY_LIMITS = { small: 64 * 1024, upload: 20 * 1024 * 1024 } as const;
+export const BODY_LIMITS = { small: 64 * 1024, batch: 4 * 1024 * 1024, upload: 20 * 1024 * 1024 } as const;
 export type BodyLimit = keyof typeof BODY_LIMITS;
 const tooLarge = (c: Context) => c.json(errorBody(MSG.bodyTooLarge, CODE.tooLarge), 413);
 
@@ -281,6 +282,7 @@ export class Api {
   readonly routes: RouteSpec[] = [];
   private readonly limiters = {
     small: bodyLimit({ maxSize: BODY_LIMITS.small, onError: tooLarge }),
+    batch: bodyLimit({ maxSize: BODY_LIMITS.batch, onError: tooLarge }),
     upload: bodyLimit({ maxSize: BODY_LIMITS.upload, onError: tooLarge }),
   };
   constructor(readonly app: Hono<AppEnv>) {

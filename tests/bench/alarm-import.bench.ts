@@ -1,6 +1,6 @@
 // Importing closed alarm reports (POST /alarm-report/import): demo data in a temporary SQLite file
 // (IMPORT_BENCH_SCALE, default 0.1 = 5,000 reports), intelligence and auto-generation on for every
-// customer, then batches of IMPORT_MAX (100) reports built from the stored reports' own detail documents under
+// customer, then batches of IMPORT_MAX (25) reports built from the stored reports' own detail documents under
 // new AlarmIds (real-sized snapshots, calls, journals and notes), posted through app.request().
 // Per batch: body size, wall-clock and CPU time (process.cpuUsage) of parsing, validation, the
 // writes, the triggers and the Analyses in one transaction; then the same batches re-sent

@@ -24,6 +24,7 @@ import type { AlarmReportDetails, AlarmReportList, TimeFrames } from '../../src/
 import type { AnalysisResponse } from '../../src/shared/schemas/alarm-intelligence.js';
 import type { SearchResponse } from '../../src/shared/schemas/search.js';
 import { importAlarmReports } from '../../src/server/modules/alarm-reports/write.js';
+import { BODY_LIMITS } from '../../src/server/http.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 let t: TestApp;
@@ -337,6 +338,14 @@ describe('validation: 400 in the error shape, nothing of the batch stored', () =
     const res = await send({ AlarmReports: Array.from({ length: IMPORT_MAX + 1 }, () => ({ ...one, AlarmId: randomUUID() })) });
     expect(res.status).toBe(400);
     expect((await errorOf(res)).Message).toBe(IMPORT_TEXT.badBatch);
+  });
+
+  test('a body over the batch size class is refused with 413 and nothing is stored', async () => {
+    const c = await customer();
+    const alarmId = randomUUID();
+    const res = await send({ AlarmReports: [{ ...report(c.id), AlarmId: alarmId, Padding: 'x'.repeat(BODY_LIMITS.batch) }] });
+    expect(res.status).toBe(413);
+    expect(await t.db.selectFrom('alarmReports').select('id').where('alarmId', '=', alarmId).executeTakeFirst()).toBeUndefined();
   });
 
   test.each([

@@ -20,7 +20,7 @@ import { guid } from './common.js';
 import { ALARM_TEXT, CALL_LINES } from './alarm-reports.js';
 
 /** The most reports one import holds. */
-export const IMPORT_MAX = 100;
+export const IMPORT_MAX = 25;
 /** Bounds of one report's lists (a closed alarm has a handful of each). */
 export const IMPORT_LIST_MAX = { calls: 200, records: 20, participants: 20, activities: 1000, notes: 500, memos: 200 } as const;
 /** A closed date may be this far ahead of the server's clock (clock skew), no further. */

@@ -246,7 +246,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
   // arrival when auto-generation is on for its customer. Provider integration accounts only.
   api.post(
     '/alarm-report/import',
-    { access: P.AlarmReportImport, bodyLimit: 'upload', json: importAlarmReportsBody, sample: { json: { AlarmReports: [SAMPLE_IMPORT] } } },
+    { access: P.AlarmReportImport, bodyLimit: 'batch', json: importAlarmReportsBody, sample: { json: { AlarmReports: [SAMPLE_IMPORT] } } },
     async (c, { body, user }) => {
       const { db, config } = deps(c);
       const now = config.now();
