@@ -16,6 +16,7 @@ import { BulkActions } from './bulk-actions';
 import { BULK_FOCUS_EVENT } from './events';
 import { prepareScanSounds } from './sounds';
 import { serialKeyAction } from './serial-keys';
+import { SCAN_DEFAULTS } from '../../../../commands/scanner';
 import './bulk.css';
 import { formatCount } from '../../../shared/numbers';
 
@@ -265,22 +266,25 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
  * The serial field with Add, and the outcome of the last scan under it. Its own component, and
  * the field is uncontrolled (its text lives in the DOM, read on Enter): a scanner types hundreds
  * of keys a second, and a key re-renders nothing. Enter adds at once, and a scanner's characters
- * are appended by the field itself (serial-keys.ts): the browser's own per-key editing is what
- * made a burst's rows wait.
+ * are appended by the field itself (serial-keys.ts) when its keys pause: the browser's own per-key
+ * editing is what made a burst's rows wait.
  */
 function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRef: RefObject<HTMLInputElement | null>; children: ReactNode }) {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const lastScan = useAtomValue(lastScanAtom);
   /** The time of the field's previous key (its own time), for the scanner gap. */
   const lastKeyAt = useRef(-Infinity);
-  /** A burst's characters taken by the field and not yet in it: they go in once per frame. */
+  /**
+   * A burst's characters taken by the field and not yet in it. They go in when the burst pauses
+   * (no key for the scanner gap): a scan that ends with Enter is read from here and never drawn.
+   */
   const typed = useRef('');
-  const frame = useRef(0);
+  const showTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
 
   /** The characters taken and not yet in the field (none are left waiting). */
   const take = () => {
-    if (frame.current) cancelAnimationFrame(frame.current);
-    frame.current = 0;
+    if (showTimer.current !== null) clearTimeout(showTimer.current);
+    showTimer.current = null;
     const text = typed.current;
     typed.current = '';
     return text;
@@ -295,7 +299,7 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
   };
   useEffect(
     () => () => {
-      if (frame.current) cancelAnimationFrame(frame.current);
+      if (showTimer.current !== null) clearTimeout(showTimer.current);
     },
     [],
   );
@@ -334,10 +338,12 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
     e.preventDefault();
     if (action === 'submit') submit();
     else {
-      // Setting the field's text moves its caret, and the browser then lays the page out at once:
-      // once per frame, not once per key.
+      // Setting the field's text moves its caret, and the browser then lays the page out and
+      // draws a frame: not per key, nor per frame while the scanner types, but once the keys
+      // pause. A scanner's Enter comes first, so its serial goes to the list without being drawn.
       typed.current += e.key;
-      frame.current ||= requestAnimationFrame(flush);
+      if (showTimer.current !== null) clearTimeout(showTimer.current);
+      showTimer.current = setTimeout(flush, SCAN_DEFAULTS.maxGapMs);
       if (fieldError !== null) setFieldError(null);
     }
   };
