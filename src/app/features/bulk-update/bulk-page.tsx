@@ -172,8 +172,12 @@ function BulkToolbar() {
 const rowKey = (d: BulkDevice) => d.id;
 const EMPTY_MESSAGE = 'No devices on the bulk list. Scan or type a serial number.';
 
-/** A row's serial, marked for screen readers while it is the last added. */
-const SerialCell = memo(function SerialCell({ serial, last }: { serial: string; last: boolean }) {
+/**
+ * A row's serial, marked for screen readers while it is the last added. The cell reads the last
+ * added row itself: when a batch answers, only the serial cells in view re-render, not every row.
+ */
+const SerialCell = memo(function SerialCell({ id, serial }: { id: string; serial: string }) {
+  const last = useAtomValue(lastAddedAtom) === id;
   return (
     <span>
       {serial}
@@ -197,6 +201,33 @@ const RemoveButton = memo(function RemoveButton({ id, serial }: { id: string; se
   );
 });
 
+/** The bulk table's columns: one array for the page's life (a new one would re-render every row). */
+const COLUMNS: DataTableColumn<BulkDevice>[] = [
+  {
+    id: 'serial',
+    header: 'Serial Number',
+    width: 'minmax(140px, 1.3fr)',
+    cell: (d) => <SerialCell id={d.id} serial={d.serialNumber} />,
+  },
+  { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => deviceTypeDisplayName(d.type) },
+  { id: 'imei', header: 'IMEI', width: 'minmax(140px, 1fr)', cell: (d) => d.imei ?? '' },
+  {
+    id: 'status',
+    header: 'Status',
+    width: 'minmax(110px, 1fr)',
+    cell: (d) => <StatusCell kind={isPlaceholder(d) ? 'not-found' : isLookingUp(d) ? 'looking-up' : 'device'} name={d.status.name} />,
+  },
+  { id: 'order', header: 'Order Number', width: 'minmax(110px, 1fr)', cell: (d) => d.orderNumber ?? '' },
+  { id: 'customer', header: 'Customer', cell: (d) => d.customerName ?? '' },
+  {
+    id: 'remove',
+    header: 'Remove',
+    width: '100px',
+    align: 'end',
+    cell: (d) => (isLookingUp(d) ? null : <RemoveButton id={d.id} serial={d.serialNumber} />),
+  },
+];
+
 /**
  * The bulk table: the list (newest first) with the scans still waiting for the server on top as
  * "looking up" rows. Virtualised (only the rows in view are in the DOM), and its cells are memoised:
@@ -206,7 +237,6 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
   const bulk = useAtomValue(bulkAtom);
   const setBulk = useSetAtom(bulkAtom);
   const pending = useAtomValue(pendingScansAtom);
-  const lastAdded = useAtomValue(lastAddedAtom);
 
   const listed = useMemo(() => bulk.list.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d), [bulk.list, bulk.devices]);
   // Scans waiting for the server show at once, in the place they will take, as "looking up" rows.
@@ -215,39 +245,10 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
   const selectedKeys = useMemo(() => new Set(bulk.selected), [bulk.selected]);
   const onSelectionChange = useCallback((keys: Set<string>) => setBulk((s) => nextSelection(s, keys)), [setBulk]);
 
-  const columns = useMemo<DataTableColumn<BulkDevice>[]>(
-    () => [
-      {
-        id: 'serial',
-        header: 'Serial Number',
-        width: 'minmax(140px, 1.3fr)',
-        cell: (d) => <SerialCell serial={d.serialNumber} last={d.id === lastAdded} />,
-      },
-      { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => deviceTypeDisplayName(d.type) },
-      { id: 'imei', header: 'IMEI', width: 'minmax(140px, 1fr)', cell: (d) => d.imei ?? '' },
-      {
-        id: 'status',
-        header: 'Status',
-        width: 'minmax(110px, 1fr)',
-        cell: (d) => <StatusCell kind={isPlaceholder(d) ? 'not-found' : isLookingUp(d) ? 'looking-up' : 'device'} name={d.status.name} />,
-      },
-      { id: 'order', header: 'Order Number', width: 'minmax(110px, 1fr)', cell: (d) => d.orderNumber ?? '' },
-      { id: 'customer', header: 'Customer', cell: (d) => d.customerName ?? '' },
-      {
-        id: 'remove',
-        header: 'Remove',
-        width: '100px',
-        align: 'end',
-        cell: (d) => (isLookingUp(d) ? null : <RemoveButton id={d.id} serial={d.serialNumber} />),
-      },
-    ],
-    [lastAdded],
-  );
-
   return (
     <DataTable<BulkDevice>
       label="Bulk list"
-      columns={columns}
+      columns={COLUMNS}
       rows={rows}
       getRowKey={rowKey}
       totalCount={rows.length}
