@@ -7,7 +7,18 @@ import { Button, Callout, Checkbox, Flex, Heading, Text } from '@radix-ui/themes
 import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn } from '../../ui/data-table/types';
 import { useTab } from '../../workspace/tab-context';
-import { bulkAtom, bulkSoundsAtom, isLookingUp, isPlaceholder, lastAddedAtom, nextSelection, pendingRows, removeIds, type BulkDevice } from '../../state/bulk';
+import {
+  bulkAtom,
+  bulkSoundsAtom,
+  isLookingUp,
+  isPlaceholder,
+  lastAddedAtom,
+  nextSelection,
+  pendingRows,
+  removeIds,
+  serialKey,
+  type BulkDevice,
+} from '../../state/bulk';
 import { MSG, PAGE_TITLES } from '../../../shared/messages';
 import { deviceTypeDisplayName, statusDisplayName } from '../../../shared/codes';
 import { addSerials, BULK_MSG, bulkQueue, bulkWarningsAtom, clearBulkList, lastScanAtom, pendingScansAtom, queueStatusAtom, scanSerial } from './bulk-service';
@@ -170,6 +181,8 @@ function BulkToolbar() {
 }
 
 const rowKey = (d: BulkDevice) => d.id;
+/** A scan's row is the same line while it is looked up and once filled (or marked not found). */
+const renderKey = (d: BulkDevice) => serialKey(d.serialNumber);
 const EMPTY_MESSAGE = 'No devices on the bulk list. Scan or type a serial number.';
 
 /**
@@ -251,6 +264,7 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
       columns={COLUMNS}
       rows={rows}
       getRowKey={rowKey}
+      getRenderKey={renderKey}
       totalCount={rows.length}
       selectable
       canSelect={canSelect}
@@ -281,6 +295,8 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
    */
   const typed = useRef('');
   const showTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  /** When the last character was taken (performance.now()): the timer is set once, not per key. */
+  const takenAt = useRef(0);
 
   /** The characters taken and not yet in the field (none are left waiting). */
   const take = () => {
@@ -297,6 +313,12 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
     if (!text || !field) return;
     const end = field.value.length;
     field.setRangeText(text, end, end, field.selectionStart === end && field.selectionEnd === end ? 'end' : 'preserve');
+  };
+  /** Shows the characters taken once no key came for the scanner gap (else waits for the rest of it). */
+  const showWhenPaused = () => {
+    const left = takenAt.current + SCAN_DEFAULTS.maxGapMs - performance.now();
+    if (left > 1) showTimer.current = setTimeout(showWhenPaused, left);
+    else flush();
   };
   useEffect(
     () => () => {
@@ -343,8 +365,8 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
       // draws a frame: not per key, nor per frame while the scanner types, but once the keys
       // pause. A scanner's Enter comes first, so its serial goes to the list without being drawn.
       typed.current += e.key;
-      if (showTimer.current !== null) clearTimeout(showTimer.current);
-      showTimer.current = setTimeout(flush, SCAN_DEFAULTS.maxGapMs);
+      takenAt.current = performance.now();
+      showTimer.current ??= setTimeout(showWhenPaused, SCAN_DEFAULTS.maxGapMs);
       if (fieldError !== null) setFieldError(null);
     }
   };
