@@ -7,18 +7,7 @@ import { Button, Callout, Checkbox, Flex, Heading, Text } from '@radix-ui/themes
 import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn } from '../../ui/data-table/types';
 import { useTab } from '../../workspace/tab-context';
-import {
-  bulkAtom,
-  bulkSoundsAtom,
-  isLookingUp,
-  isPlaceholder,
-  lastAddedAtom,
-  nextSelection,
-  pendingRows,
-  removeIds,
-  serialKey,
-  type BulkDevice,
-} from '../../state/bulk';
+import { bulkAtom, bulkSoundsAtom, isLookingUp, isPlaceholder, lastAddedAtom, nextSelection, pendingRows, removeIds, type BulkDevice } from '../../state/bulk';
 import { MSG, PAGE_TITLES } from '../../../shared/messages';
 import { deviceTypeDisplayName, statusDisplayName } from '../../../shared/codes';
 import { addSerials, BULK_MSG, bulkQueue, bulkWarningsAtom, clearBulkList, lastScanAtom, pendingScansAtom, queueStatusAtom, scanSerial } from './bulk-service';
@@ -181,8 +170,12 @@ function BulkToolbar() {
 }
 
 const rowKey = (d: BulkDevice) => d.id;
-/** A scan's row is the same line while it is looked up and once filled (or marked not found). */
-const renderKey = (d: BulkDevice) => serialKey(d.serialNumber);
+/**
+ * A scan's row is the same line while it is looked up and once filled (or marked not found). The
+ * serial as it is (no two rows share one, even in another case); a scan typed in another case than
+ * the server's is drawn anew when filled.
+ */
+const renderKey = (d: BulkDevice) => d.serialNumber;
 const EMPTY_MESSAGE = 'No devices on the bulk list. Scan or type a serial number.';
 
 /**
