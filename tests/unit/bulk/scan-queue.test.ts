@@ -108,4 +108,35 @@ describe('scan queue', () => {
       spy.mockRestore();
     }
   });
+
+  it('spaces lookups by minIntervalMs: a scan after a pause goes at once, a burst comes back in a few batches, in order', async () => {
+    const storage = new MemStorage();
+    const calls: string[][] = [];
+    const applied: string[] = [];
+    const q = new ScanQueue<string>({
+      storage,
+      minIntervalMs: 150,
+      resolve: (serials) => {
+        calls.push(serials);
+        return new Promise((r) => setTimeout(() => r(serials), 10));
+      },
+      apply: (scans) => scans.forEach((s) => applied.push(s.serial)),
+    });
+    // a scanner: a scan every 60 ms
+    for (const s of ['S1', 'S2', 'S3', 'S4', 'S5']) {
+      q.enqueue(s);
+      await vi.advanceTimersByTimeAsync(60);
+    }
+    await vi.advanceTimersByTimeAsync(1000);
+    await flush();
+    expect(calls).toEqual([['S1'], ['S2', 'S3'], ['S4', 'S5']]);
+    expect(applied).toEqual(['S1', 'S2', 'S3', 'S4', 'S5']);
+    expect(q.pending()).toEqual([]);
+    // after a pause: at once
+    q.enqueue('S6');
+    await vi.advanceTimersByTimeAsync(10);
+    await flush();
+    expect(calls.at(-1)).toEqual(['S6']);
+    expect(applied.at(-1)).toBe('S6');
+  });
 });

@@ -16,6 +16,7 @@ import { BulkActions } from './bulk-actions';
 import { BULK_FOCUS_EVENT } from './events';
 import { prepareScanSounds } from './sounds';
 import { serialKeyAction } from './serial-keys';
+import { SCAN_DEFAULTS } from '../../../../commands/scanner';
 import './bulk.css';
 import { formatCount } from '../../../shared/numbers';
 
@@ -169,10 +170,20 @@ function BulkToolbar() {
 }
 
 const rowKey = (d: BulkDevice) => d.id;
+/**
+ * A scan's row is the same line while it is looked up and once filled (or marked not found). The
+ * serial as it is (no two rows share one, even in another case); a scan typed in another case than
+ * the server's is drawn anew when filled.
+ */
+const renderKey = (d: BulkDevice) => d.serialNumber;
 const EMPTY_MESSAGE = 'No devices on the bulk list. Scan or type a serial number.';
 
-/** A row's serial, marked for screen readers while it is the last added. */
-const SerialCell = memo(function SerialCell({ serial, last }: { serial: string; last: boolean }) {
+/**
+ * A row's serial, marked for screen readers while it is the last added. The cell reads the last
+ * added row itself: when a batch answers, only the serial cells in view re-render, not every row.
+ */
+const SerialCell = memo(function SerialCell({ id, serial }: { id: string; serial: string }) {
+  const last = useAtomValue(lastAddedAtom) === id;
   return (
     <span>
       {serial}
@@ -196,6 +207,33 @@ const RemoveButton = memo(function RemoveButton({ id, serial }: { id: string; se
   );
 });
 
+/** The bulk table's columns: one array for the page's life (a new one would re-render every row). */
+const COLUMNS: DataTableColumn<BulkDevice>[] = [
+  {
+    id: 'serial',
+    header: 'Serial Number',
+    width: 'minmax(140px, 1.3fr)',
+    cell: (d) => <SerialCell id={d.id} serial={d.serialNumber} />,
+  },
+  { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => deviceTypeDisplayName(d.type) },
+  { id: 'imei', header: 'IMEI', width: 'minmax(140px, 1fr)', cell: (d) => d.imei ?? '' },
+  {
+    id: 'status',
+    header: 'Status',
+    width: 'minmax(110px, 1fr)',
+    cell: (d) => <StatusCell kind={isPlaceholder(d) ? 'not-found' : isLookingUp(d) ? 'looking-up' : 'device'} name={d.status.name} />,
+  },
+  { id: 'order', header: 'Order Number', width: 'minmax(110px, 1fr)', cell: (d) => d.orderNumber ?? '' },
+  { id: 'customer', header: 'Customer', cell: (d) => d.customerName ?? '' },
+  {
+    id: 'remove',
+    header: 'Remove',
+    width: '100px',
+    align: 'end',
+    cell: (d) => (isLookingUp(d) ? null : <RemoveButton id={d.id} serial={d.serialNumber} />),
+  },
+];
+
 /**
  * The bulk table: the list (newest first) with the scans still waiting for the server on top as
  * "looking up" rows. Virtualised (only the rows in view are in the DOM), and its cells are memoised:
@@ -205,7 +243,6 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
   const bulk = useAtomValue(bulkAtom);
   const setBulk = useSetAtom(bulkAtom);
   const pending = useAtomValue(pendingScansAtom);
-  const lastAdded = useAtomValue(lastAddedAtom);
 
   const listed = useMemo(() => bulk.list.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d), [bulk.list, bulk.devices]);
   // Scans waiting for the server show at once, in the place they will take, as "looking up" rows.
@@ -214,41 +251,13 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
   const selectedKeys = useMemo(() => new Set(bulk.selected), [bulk.selected]);
   const onSelectionChange = useCallback((keys: Set<string>) => setBulk((s) => nextSelection(s, keys)), [setBulk]);
 
-  const columns = useMemo<DataTableColumn<BulkDevice>[]>(
-    () => [
-      {
-        id: 'serial',
-        header: 'Serial Number',
-        width: 'minmax(140px, 1.3fr)',
-        cell: (d) => <SerialCell serial={d.serialNumber} last={d.id === lastAdded} />,
-      },
-      { id: 'type', header: 'Type', width: 'minmax(90px, 0.8fr)', cell: (d) => deviceTypeDisplayName(d.type) },
-      { id: 'imei', header: 'IMEI', width: 'minmax(140px, 1fr)', cell: (d) => d.imei ?? '' },
-      {
-        id: 'status',
-        header: 'Status',
-        width: 'minmax(110px, 1fr)',
-        cell: (d) => <StatusCell kind={isPlaceholder(d) ? 'not-found' : isLookingUp(d) ? 'looking-up' : 'device'} name={d.status.name} />,
-      },
-      { id: 'order', header: 'Order Number', width: 'minmax(110px, 1fr)', cell: (d) => d.orderNumber ?? '' },
-      { id: 'customer', header: 'Customer', cell: (d) => d.customerName ?? '' },
-      {
-        id: 'remove',
-        header: 'Remove',
-        width: '100px',
-        align: 'end',
-        cell: (d) => (isLookingUp(d) ? null : <RemoveButton id={d.id} serial={d.serialNumber} />),
-      },
-    ],
-    [lastAdded],
-  );
-
   return (
     <DataTable<BulkDevice>
       label="Bulk list"
-      columns={columns}
+      columns={COLUMNS}
       rows={rows}
       getRowKey={rowKey}
+      getRenderKey={renderKey}
       totalCount={rows.length}
       selectable
       canSelect={canSelect}
@@ -265,22 +274,27 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
  * The serial field with Add, and the outcome of the last scan under it. Its own component, and
  * the field is uncontrolled (its text lives in the DOM, read on Enter): a scanner types hundreds
  * of keys a second, and a key re-renders nothing. Enter adds at once, and a scanner's characters
- * are appended by the field itself (serial-keys.ts): the browser's own per-key editing is what
- * made a burst's rows wait.
+ * are appended by the field itself (serial-keys.ts) when its keys pause: the browser's own per-key
+ * editing is what made a burst's rows wait.
  */
 function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRef: RefObject<HTMLInputElement | null>; children: ReactNode }) {
   const [fieldError, setFieldError] = useState<string | null>(null);
   const lastScan = useAtomValue(lastScanAtom);
   /** The time of the field's previous key (its own time), for the scanner gap. */
   const lastKeyAt = useRef(-Infinity);
-  /** A burst's characters taken by the field and not yet in it: they go in once per frame. */
+  /**
+   * A burst's characters taken by the field and not yet in it. They go in when the burst pauses
+   * (no key for the scanner gap): a scan that ends with Enter is read from here and never drawn.
+   */
   const typed = useRef('');
-  const frame = useRef(0);
+  const showTimer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  /** When the last character was taken (performance.now()): the timer is set once, not per key. */
+  const takenAt = useRef(0);
 
   /** The characters taken and not yet in the field (none are left waiting). */
   const take = () => {
-    if (frame.current) cancelAnimationFrame(frame.current);
-    frame.current = 0;
+    if (showTimer.current !== null) clearTimeout(showTimer.current);
+    showTimer.current = null;
     const text = typed.current;
     typed.current = '';
     return text;
@@ -293,9 +307,15 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
     const end = field.value.length;
     field.setRangeText(text, end, end, field.selectionStart === end && field.selectionEnd === end ? 'end' : 'preserve');
   };
+  /** Shows the characters taken once no key came for the scanner gap (else waits for the rest of it). */
+  const showWhenPaused = () => {
+    const left = takenAt.current + SCAN_DEFAULTS.maxGapMs - performance.now();
+    if (left > 1) showTimer.current = setTimeout(showWhenPaused, left);
+    else flush();
+  };
   useEffect(
     () => () => {
-      if (frame.current) cancelAnimationFrame(frame.current);
+      if (showTimer.current !== null) clearTimeout(showTimer.current);
     },
     [],
   );
@@ -334,10 +354,12 @@ function SerialField({ fieldId, inputRef, children }: { fieldId: string; inputRe
     e.preventDefault();
     if (action === 'submit') submit();
     else {
-      // Setting the field's text moves its caret, and the browser then lays the page out at once:
-      // once per frame, not once per key.
+      // Setting the field's text moves its caret, and the browser then lays the page out and
+      // draws a frame: not per key, nor per frame while the scanner types, but once the keys
+      // pause. A scanner's Enter comes first, so its serial goes to the list without being drawn.
       typed.current += e.key;
-      frame.current ||= requestAnimationFrame(flush);
+      takenAt.current = performance.now();
+      showTimer.current ??= setTimeout(showWhenPaused, SCAN_DEFAULTS.maxGapMs);
       if (fieldError !== null) setFieldError(null);
     }
   };

@@ -38,6 +38,12 @@ export const pendingScansAtom = atom<PendingScan[]>([]);
 export const lastScanAtom = atom<ScanResult | null>(null);
 
 export const HIGHLIGHT_MS = 5000;
+/**
+ * Lookups of a burst start at most this often (ms). Each answer is applied, stored (the whole list,
+ * in localStorage) and drawn; a scanner's scans ~60 ms apart then come back a few per batch. Rows
+ * show at once as "looking up" either way; a scan after a pause is looked up at once.
+ */
+export const LOOKUP_SPACING_MS = 150;
 let highlightTimer: ReturnType<typeof setTimeout> | null = null;
 let seq = 0;
 
@@ -110,6 +116,7 @@ export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
   if (queue) return queue;
   queue = new ScanQueue<BulkDevice>({
     storage: localStorage,
+    minIntervalMs: LOOKUP_SPACING_MS,
     // Serials already on the list (or earlier in the batch) need no lookup.
     resolve: async (serials) => {
       const state = store.get(bulkAtom);

@@ -22,6 +22,12 @@ export type ScanQueueOptions<R> = {
   /** Waits between retries (ms); the last one repeats. */
   retryMs?: number[];
   maxBatch?: number;
+  /**
+   * Least time between the starts of two lookups (ms; default 0). A lookup after a pause leaves at
+   * once; during a burst the scans that arrive meanwhile wait for the next one, so a scanner's
+   * burst is a few batches (each applied, stored and drawn once), not one per scan.
+   */
+  minIntervalMs?: number;
   now?: () => number;
 };
 
@@ -31,6 +37,9 @@ export class ScanQueue<R> {
   private busy = false;
   private failures = 0;
   private timer: ReturnType<typeof setTimeout> | null = null;
+  /** The next lookup waits for `minIntervalMs` after the last one started. */
+  private spacing: ReturnType<typeof setTimeout> | null = null;
+  private lastStart = -Infinity;
   private readonly key: string;
 
   constructor(private readonly o: ScanQueueOptions<R>) {
@@ -98,12 +107,24 @@ export class ScanQueue<R> {
   dispose() {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.spacing) clearTimeout(this.spacing);
+    this.spacing = null;
   }
 
   private async run(): Promise<void> {
-    if (this.busy || this.timer) return;
+    if (this.busy || this.timer || this.spacing) return;
     const batch = this.pending().slice(0, this.o.maxBatch ?? 10_000);
     if (!batch.length) return;
+    const now = (this.o.now ?? Date.now)();
+    const wait = this.lastStart + (this.o.minIntervalMs ?? 0) - now;
+    if (wait > 0) {
+      this.spacing = setTimeout(() => {
+        this.spacing = null;
+        void this.run();
+      }, wait);
+      return;
+    }
+    this.lastStart = now;
     this.busy = true;
     this.report();
     let results: R[];

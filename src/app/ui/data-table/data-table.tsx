@@ -40,6 +40,12 @@ export type DataTableProps<T> = {
   /** The rows loaded: the current page, or everything loaded so far in "all rows" mode. */
   rows: readonly T[];
   getRowKey: (row: T) => string;
+  /**
+   * The row's identity on screen (default getRowKey): a row whose key changes but which stays the
+   * same line of the list (the bulk list's "looking up" row, filled when its lookup answers) keeps
+   * its DOM instead of being removed and drawn anew.
+   */
+  getRenderKey?: (row: T) => string;
   /** Rows on the server for the current query (aria-rowcount, pagination, empty state). */
   totalCount: number;
 
@@ -215,6 +221,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     columns: allColumns,
     rows,
     getRowKey,
+    getRenderKey,
     totalCount,
     page,
     pageSize,
@@ -302,8 +309,8 @@ export function DataTable<T>(props: DataTableProps<T>) {
   onActiveChangeRef.current = onActiveChange;
   useEffect(() => onActiveChangeRef.current?.(activeRow), [activeRow]);
 
-  const rowKeyRef = useRef(getRowKey);
-  rowKeyRef.current = getRowKey;
+  const rowKeyRef = useRef(getRenderKey ?? getRowKey);
+  rowKeyRef.current = getRenderKey ?? getRowKey;
   const getItemKey = useCallback((i: number) => (rows[i] ? rowKeyRef.current(rows[i]) : `__placeholder-${i}`), [rows]);
   const virtualizer = useVirtualizer({
     count,
