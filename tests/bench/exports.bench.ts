@@ -2,7 +2,8 @@
 // A SQLite file with BENCH_EXPORT_DEVICES devices (default 1,000,000; a tenth of them of one type)
 // and BENCH_EXPORT_ALARMS alarm reports (default 1,000,000) is built once under .tmp/bench-exports,
 // a server process (export-server.ts) is started on it, and this process measures as a client:
-//  1. one export of the typed tenth (100,000 devices by default): time to first byte, to last byte,
+//  1. one export of the typed tenth (100,000 devices by default; BENCH_EXPORT_RUNS times, one after
+//     another): time to first byte, to last byte,
 //     peak server RSS growth (goals < 500 ms, < 5 s, < 100 MB);
 //  2. a cheap authenticated GET polled every 100 ms while 3 such exports (three users) and 1 All Time
 //     alarm export run: p95 and max (goals < 50 ms, < 250 ms), server RSS growth (goal < 150 MB);
@@ -108,6 +109,10 @@ async function exportOnce(base: string, path: string, token: string, body: unkno
 export async function benchExports(): Promise<Figures> {
   mkdirSync(DIR, { recursive: true });
   const f: Figures = { devices: DEVICES, alarm_reports: ALARMS };
+  const load = () =>
+    loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ');
   log(
     `load ${loadavg()
       .map((x) => x.toFixed(2))
@@ -128,17 +133,36 @@ export async function benchExports(): Promise<Figures> {
   const admin = () => tokenFor(config, ['SuperAdminRole']);
   try {
     await exportOnce(base, '/api/v1/device/export/list-by-ids', await admin(), { ids: [randomUUID()] }).catch(() => undefined); // warm a worker
-    // 1. one export of the typed tenth
+    // 1. one export of the typed tenth, BENCH_EXPORT_RUNS times (default 1), one after another
     let base0 = srv.rss();
     let m = srv.mark();
     let cpu0 = srv.cpuS();
-    const one = await exportOnce(base, '/api/v1/device/export/list-with-filters', await admin(), { deviceTypeIds: [TYPE_TENTH] });
-    f[`export_${TYPED}_first_byte_ms`] = `${Math.round(one.first)} (goal < 500)`;
-    f[`export_${TYPED}_last_byte_s`] = `${r1(one.last / 1000)} (goal < 5)`;
+    const runs: { first: number; last: number; cpu: number }[] = [];
+    let one: Awaited<ReturnType<typeof exportOnce>> | undefined;
+    for (let i = 0; i < Math.max(1, Number(process.env.BENCH_EXPORT_RUNS ?? 1)); i++) {
+      const c0 = srv.cpuS();
+      one = await exportOnce(base, '/api/v1/device/export/list-with-filters', await admin(), { deviceTypeIds: [TYPE_TENTH] });
+      runs.push({ first: one.first, last: one.last, cpu: srv.cpuS() - c0 });
+      log(
+        `one export of ${one.rows} devices: first byte ${Math.round(one.first)} ms, last ${r1(one.last / 1000)} s, server CPU ${r1(srv.cpuS() - c0)} s (load ${load()})`,
+      );
+    }
+    const span = (xs: number[], fmt: (x: number) => number) => (xs.length === 1 ? `${fmt(xs[0])}` : `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`);
+    f[`export_${TYPED}_first_byte_ms`] = `${span(
+      runs.map((r) => r.first),
+      Math.round,
+    )} (goal < 500)`;
+    f[`export_${TYPED}_last_byte_s`] = `${span(
+      runs.map((r) => r.last / 1000),
+      r1,
+    )} (goal < 5)`;
     f[`export_${TYPED}_rss_growth_mb`] = `${r1((srv.peakSince(m) - base0) / MB)} (goal < 100)`;
-    f[`export_${TYPED}_file_mb`] = r1(one.bytes / MB);
-    f[`export_${TYPED}_server_cpu_s`] = r1(srv.cpuS() - cpu0);
-    log(`one export of ${one.rows} devices: first byte ${Math.round(one.first)} ms, last ${r1(one.last / 1000)} s`);
+    f[`export_${TYPED}_file_mb`] = r1(one!.bytes / MB);
+    f[`export_${TYPED}_server_cpu_s`] = span(
+      runs.map((r) => r.cpu),
+      r1,
+    );
+    f[`export_${TYPED}_runs`] = runs.length;
 
     // 2. polled GET during 3 device exports and 1 All Time alarm export
     base0 = srv.rss();
