@@ -147,7 +147,7 @@ export async function benchExports(): Promise<Figures> {
         `one export of ${one.rows} devices: first byte ${Math.round(one.first)} ms, last ${r1(one.last / 1000)} s, server CPU ${r1(srv.cpuS() - c0)} s (load ${load()})`,
       );
     }
-    const span = (xs: number[], fmt: (x: number) => number) => (xs.length === 1 ? `${fmt(xs[0])}` : `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`);
+    const span = (xs: number[], fmt: (x: number) => number) => (xs.length === 1 ? `${fmt(xs[0]!)}` : `${fmt(Math.min(...xs))}–${fmt(Math.max(...xs))}`);
     f[`export_${TYPED}_first_byte_ms`] = `${span(
       runs.map((r) => r.first),
       Math.round,
