@@ -27,12 +27,12 @@
 // deactivation ends them too), and every join checks the session first. The Close message allows a
 // reconnect: the client negotiates again with its access token, which the API refuses, so it
 // either refreshes (a role change: new permissions) or shows the session-expired path.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { decodeJwt } from 'jose';
-import { signHs256, verifyHs256 } from '../auth/hs256.js';
+import { keyOf, signHs256, verifyHs256 } from '../auth/hs256.js';
 import type { Context } from 'hono';
 import { dropSessionState, loadSessionStates, onSessionChange, sessionIsCurrent } from '../auth/session-epoch.js';
 import { TOKEN_ISSUER } from '../auth/tokens.js';
@@ -54,6 +54,8 @@ const HANDSHAKE_TIMEOUT_MS = 15_000;
 const MAX_BUFFERED = 4 * 1024 * 1024;
 const MAX_FRAME = 1024 * 1024;
 const MAX_GROUPS_PER_CONNECTION = 20_000;
+/** Verified hub tokens kept per node (about 1 KB each). */
+const VERIFIED_TOKENS = 20_000;
 
 export type HubUser = AuthUser & { exp: number; epoch: number };
 type Conn = {
@@ -109,36 +111,57 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     return signHs256({ ...claims, iss: TOKEN_ISSUER, aud: HUB_AUDIENCE }, deps.config.jwtSecret);
   }
 
+  /**
+   * Hub tokens already verified, by their text: a client presents the same token to the hub's
+   * negotiate and to the WebSocket upgrade, and again on every reconnect, so the HMAC and the JSON
+   * of the claims are checked once per token. Expiry and the session (epoch, lock, deactivation)
+   * are checked on every use, as for a token seen the first time: a signed-out or epoch-bumped
+   * session is refused at once, an expired token is refused and forgotten. Bounded (oldest first).
+   */
+  const verified = new Map<string, { user: HubUser; session: { sub?: unknown; epoch?: unknown } }>();
+
   /** The hub token's user, or undefined (bad signature, other audience, expired, session ended). */
   async function verifyToken(token: string | undefined): Promise<HubUser | undefined> {
     if (!token) return undefined;
     try {
-      const payload = verifyHs256(token, deps.config.jwtSecret, {
-        issuer: TOKEN_ISSUER,
-        audience: HUB_AUDIENCE,
-        requiredClaims: ['exp', 'sub'],
-        currentDate: deps.config.now(),
-      });
-      if (!payload) return undefined;
-      if (!(await sessionIsCurrent(deps, payload))) return undefined;
-      const perms = payload.permissions;
-      const role = payload.role;
-      return {
-        id: String(payload.sub),
-        tenantId: String(payload.tenantId ?? ''),
-        email: String(payload.email ?? ''),
-        permissions: (Array.isArray(perms) ? perms : []) as Permission[],
-        role: Array.isArray(role) ? (role as string[]) : [],
-        exp: Number(payload.exp),
-        epoch: Number(payload.epoch ?? 0),
-      };
+      const now = deps.config.now();
+      let hit = verified.get(token);
+      if (hit && hit.user.exp <= Math.floor(now.getTime() / 1000)) {
+        verified.delete(token);
+        return undefined;
+      }
+      if (!hit) {
+        const payload = verifyHs256(token, deps.config.jwtSecret, {
+          issuer: TOKEN_ISSUER,
+          audience: HUB_AUDIENCE,
+          requiredClaims: ['exp', 'sub'],
+          currentDate: now,
+        });
+        if (!payload) return undefined;
+        const perms = payload.permissions;
+        const role = payload.role;
+        const user: HubUser = Object.freeze({
+          id: String(payload.sub),
+          tenantId: String(payload.tenantId ?? ''),
+          email: String(payload.email ?? ''),
+          permissions: (Array.isArray(perms) ? perms : []) as Permission[],
+          role: Array.isArray(role) ? (role as string[]) : [],
+          exp: Number(payload.exp),
+          epoch: Number(payload.epoch ?? 0),
+        });
+        hit = { user, session: { sub: payload.sub, epoch: payload.epoch } };
+        if (verified.size >= VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
+        verified.set(token, hit);
+      }
+      if (!(await sessionIsCurrent(deps, hit.session))) return undefined;
+      return hit.user;
     } catch {
       return undefined;
     }
   }
 
   const sign = (connectionId: string, userId: string) =>
-    createHmac('sha256', deps.config.jwtSecret).update(`hub-connection.${connectionId}.${userId}`).digest('base64url').slice(0, 32);
+    createHmac('sha256', keyOf(deps.config.jwtSecret)).update(`hub-connection.${connectionId}.${userId}`).digest('base64url').slice(0, 32);
   function connectionIdOf(token: string, userId: string): string | undefined {
     const [id, sig] = token.split('.');
     if (!id || !sig || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) return undefined;
@@ -170,7 +193,8 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     const user = await verifyToken(requestToken(c.req.raw));
     if (!user) return c.json(errorBody(MSG.sessionExpired, CODE.unauthorized), 401);
     const version = Number(c.req.query('negotiateVersion') ?? 0) >= 1 ? 1 : 0;
-    const connectionId = randomBytes(16).toString('base64url');
+    // randomUUID draws from a pooled buffer of random bytes: randomBytes(16) costs a call into OpenSSL per connect
+    const connectionId = randomUUID().replaceAll('-', '');
     const connectionToken = `${connectionId}.${sign(connectionId, user.id)}`;
     const availableTransports = [{ transport: 'WebSockets', transferFormats: ['Text'] }];
     return c.json(
@@ -362,8 +386,12 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     if (conn.ws.readyState === WebSocket.OPEN) {
       const msg: Record<string, unknown> = { type: MSG_TYPE.Close, allowReconnect };
       if (error) msg.error = error;
+      // the Close message and the close frame leave in one write (a server dropping thousands at once)
+      const socket = (conn.ws as unknown as { _socket?: Duplex })._socket;
+      socket?.cork();
       conn.ws.send(JSON.stringify(msg) + RS);
       conn.ws.close(1000);
+      socket?.uncork();
     }
     // a peer that never answers the close handshake is cut after a second
     setTimeout(() => conn.ws.terminate(), 1_000).unref();
@@ -405,6 +433,8 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   }
   let sweeping = false;
   const sweeper = setInterval(() => {
+    const nowS = Math.floor(deps.config.now().getTime() / 1000);
+    for (const [token, v] of verified) if (v.user.exp <= nowS) verified.delete(token);
     if (sweeping || !connections.size) return;
     sweeping = true;
     endStaleSessions()
@@ -538,6 +568,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
       unregisterMetrics();
       clearInterval(sweeper);
       stopListening();
+      verified.clear();
       for (const conn of [...connections.values()]) closeConn(conn, 'Server is shutting down.', true);
       wss.close();
       const unsubs = await subscriptions.catch(() => [] as (() => Promise<void>)[]);
