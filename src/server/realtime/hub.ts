@@ -9,7 +9,9 @@
 //      The token is `${connectionId}.${hmac(connectionId, user)}`: any node accepts it (no sticky
 //      sessions needed behind a load balancer).
 //   3. GET {Url}?id=connectionToken, WebSocket upgrade (hub token in the Authorization header, or
-//      ?access_token= — accepted for upgrades only), then the handshake {"protocol":"json",
+//      ?access_token= — accepted for upgrades only). Without `id` (the client's skipNegotiation,
+//      WebSockets only: step 2 left out, as this app's client does) the hub gives the connection
+//      its id itself. Then the handshake {"protocol":"json",
 //      "version":1}␞ → {}␞, invocations (joinGroup / subscribe / leaveGroup answer a completion),
 //      pings both ways every 15 s (a client silent for 30 s is dropped), and a Close message when
 //      the hub token expires (allowReconnect: the client negotiates again) or the server stops.
@@ -160,6 +162,8 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     }
   }
 
+  // randomUUID draws from a pooled buffer of random bytes: randomBytes(16) costs a call into OpenSSL per connect
+  const newConnectionId = () => randomUUID().replaceAll('-', '');
   const sign = (connectionId: string, userId: string) =>
     createHmac('sha256', keyOf(deps.config.jwtSecret)).update(`hub-connection.${connectionId}.${userId}`).digest('base64url').slice(0, 32);
   function connectionIdOf(token: string, userId: string): string | undefined {
@@ -193,8 +197,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     const user = await verifyToken(requestToken(c.req.raw));
     if (!user) return c.json(errorBody(MSG.sessionExpired, CODE.unauthorized), 401);
     const version = Number(c.req.query('negotiateVersion') ?? 0) >= 1 ? 1 : 0;
-    // randomUUID draws from a pooled buffer of random bytes: randomBytes(16) costs a call into OpenSSL per connect
-    const connectionId = randomUUID().replaceAll('-', '');
+    const connectionId = newConnectionId();
     const connectionToken = `${connectionId}.${sign(connectionId, user.id)}`;
     const availableTransports = [{ transport: 'WebSockets', transferFormats: ['Text'] }];
     return c.json(
@@ -219,8 +222,9 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   async function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     const user = await verifyToken(requestToken(req));
     if (!user) return refuse(socket, 401, MSG.sessionExpired, CODE.unauthorized);
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const id = connectionIdOf(url.searchParams.get('id') ?? '', user.id);
+    const given = new URL(req.url ?? '/', 'http://localhost').searchParams.get('id');
+    // no id: a client that skipped the negotiate (one HTTP request fewer a connect and reconnect)
+    const id = given === null ? newConnectionId() : connectionIdOf(given, user.id);
     if (!id || connections.has(id)) return refuse(socket, 404, 'No such connection.', CODE.notFound);
     wss.handleUpgrade(req, socket, head, (ws) => open(ws, id, user));
   }
