@@ -60,6 +60,9 @@ const MAX_GROUPS_PER_CONNECTION = 20_000;
 const VERIFIED_TOKENS = 20_000;
 
 export type HubUser = AuthUser & { exp: number; epoch: number };
+
+/** The TCP socket under a WebSocket (ws keeps it as `_socket`), to cork several frames into one write; undefined once closed. */
+const socketOf = (ws: WebSocket): Duplex | undefined => (ws as unknown as { _socket?: Duplex | null })._socket ?? undefined;
 type Conn = {
   id: string;
   user: HubUser;
@@ -69,6 +72,8 @@ type Conn = {
   ready: boolean;
   buffer: string;
   expiry?: ReturnType<typeof setTimeout>;
+  /** the delivery that corked this connection's socket last (deliverLocal) */
+  corkedFor: number;
 };
 
 /** One event for the devices of a group: the invocation frame is built once and sent to every member. */
@@ -99,6 +104,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   const connections = new Map<string, Conn>();
   const groups = new Map<string, Set<Conn>>();
   const stats = { delivered: 0, dropped: 0 };
+  let deliveries = 0; // event batches delivered by this node (deliverLocal)
   let counted = 0; // of stats.delivered, already added to hub_messages_sent_total
   const unregisterMetrics = registerHub(() => ({ connections: connections.size, groups: groups.size }));
   const log = deps.log;
@@ -230,7 +236,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   }
 
   function open(ws: WebSocket, id: string, user: HubUser) {
-    const conn: Conn = { id, user, ws, groups: new Set(), lastSeen: Date.now(), ready: false, buffer: '' };
+    const conn: Conn = { id, user, ws, groups: new Set(), lastSeen: Date.now(), ready: false, buffer: '', corkedFor: -1 };
     connections.set(id, conn);
     const untilExpiry = user.exp * 1000 - deps.config.now().getTime();
     conn.expiry = setTimeout(() => closeConn(conn, 'Unauthorized: the access token expired.', true), Math.max(0, Math.min(untilExpiry, 2 ** 31 - 1)));
@@ -391,7 +397,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
       const msg: Record<string, unknown> = { type: MSG_TYPE.Close, allowReconnect };
       if (error) msg.error = error;
       // the Close message and the close frame leave in one write (a server dropping thousands at once)
-      const socket = (conn.ws as unknown as { _socket?: Duplex })._socket;
+      const socket = socketOf(conn.ws);
       socket?.cork();
       conn.ws.send(JSON.stringify(msg) + RS);
       conn.ws.close(1000);
@@ -452,11 +458,33 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
 
   // ------------------------------------------------------------ events and groups across nodes
 
+  /**
+   * An event batch to this node's members. Each socket written to is corked until the batch is
+   * written, so a connection's frames of one batch (a message's MessageStream and DeviceMonitoring,
+   * several devices it watches) leave in one write instead of one each.
+   */
   function deliverLocal(frames: [string, string][]) {
-    for (const [identity, frame] of frames) {
-      const set = groups.get(identity);
-      if (!set) continue;
-      for (const conn of set) if (conn.ready && send(conn, frame)) stats.delivered++;
+    const corked: Duplex[] = [];
+    try {
+      for (const [identity, frame] of frames) {
+        const set = groups.get(identity);
+        if (!set) continue;
+        for (const conn of set) {
+          if (!conn.ready) continue;
+          if (conn.corkedFor !== deliveries) {
+            conn.corkedFor = deliveries;
+            const socket = socketOf(conn.ws);
+            if (socket) {
+              socket.cork();
+              corked.push(socket);
+            }
+          }
+          if (send(conn, frame)) stats.delivered++;
+        }
+      }
+    } finally {
+      deliveries++;
+      for (const socket of corked) socket.uncork();
     }
     hubMessagesSent.inc(stats.delivered - counted);
     counted = stats.delivered;
