@@ -208,6 +208,13 @@ describe('exactly the subscribers of the device', () => {
     const token = await tokenFor(config, ['SuperAdminReadonlyRole'], { id: person.id, tenantId: tenantA });
     const c = await connect(token, person.id);
     expect(await c.conn.invoke('joinGroup', [IMEI.a, IMEI.b])).toEqual({ Subscribed: [IMEI.a], Refused: [IMEI.b] });
+    // joins of one device each, one after the other (the look-up's text is made once and reused with other values)
+    expect(await c.conn.invoke('joinGroup', [IMEI.b])).toEqual({ Subscribed: [], Refused: [IMEI.b] });
+    expect(await c.conn.invoke('joinGroup', [IMEI.a])).toEqual({ Subscribed: [IMEI.a], Refused: [] });
+    expect(await c.conn.invoke('joinGroup', ['HUB-B-0001'])).toEqual({ Subscribed: [], Refused: ['HUB-B-0001'] });
+    const staff = await connect(admin.token, admin.id, true);
+    expect(await staff.conn.invoke('joinGroup', [IMEI.b])).toEqual({ Subscribed: [IMEI.b], Refused: [] });
+    expect(await staff.conn.invoke('joinGroup', [IMEI.a])).toEqual({ Subscribed: [IMEI.a], Refused: [] });
     // the API's tenant-data routes refuse a caller outside the provider tenant altogether (tenant-scope.ts)
     expect((await post('/devices/subscribe-for-monitoring', token, { connectionId: c.conn.connectionId, deviceIdentities: [IMEI.b] })).status).toBe(403);
     await ingest([message(IMEI.b, { message: 'tenant B secret' })]);
