@@ -399,9 +399,12 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
       // the Close message and the close frame leave in one write (a server dropping thousands at once)
       const socket = socketOf(conn.ws);
       socket?.cork();
-      conn.ws.send(JSON.stringify(msg) + RS);
-      conn.ws.close(1000);
-      socket?.uncork();
+      try {
+        conn.ws.send(JSON.stringify(msg) + RS);
+        conn.ws.close(1000);
+      } finally {
+        socket?.uncork();
+      }
     }
     // a peer that never answers the close handshake is cut after a second
     setTimeout(() => conn.ws.terminate(), 1_000).unref();
