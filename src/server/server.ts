@@ -44,8 +44,8 @@ function refuseUpgrade(socket: Duplex, status: 401 | 404 | 500, message: string,
  * WebSocket upgrades of that path to the handler, after authentication (the Authorization header
  * or `?access_token=`): without a valid token the upgrade is answered 401. A path attached with
  * `{ access: 'public' }` checks its own token (the hub's audience is not the API's): the handler
- * gets no user and no access token is verified for it. `close()` runs the onClose hooks (a hub closes its
- * sockets there), stops accepting and waits for open requests.
+ * gets no user and no access token is verified for it. `close()` runs the onClose hooks (a hub
+ * closes its sockets there), stops accepting and waits for open requests.
  */
 export async function createServer(deps: Deps, opts: ServerOptions = {}) {
   const services = opts.services ?? createServices(deps);
