@@ -42,9 +42,10 @@ function refuseUpgrade(socket: Duplex, status: 401 | 404 | 500, message: string,
 /**
  * Builds the app and listens. Resolves once the port is bound. `onUpgrade(path, handler)` routes
  * WebSocket upgrades of that path to the handler, after authentication (the Authorization header
- * or `?access_token=`): without a valid token the upgrade is answered 401 unless the path was
- * attached with `{ access: 'public' }`. `close()` runs the onClose hooks (a hub closes its
- * sockets there), stops accepting and waits for open requests.
+ * or `?access_token=`): without a valid token the upgrade is answered 401. A path attached with
+ * `{ access: 'public' }` checks its own token (the hub's audience is not the API's): the handler
+ * gets no user and no access token is verified for it. `close()` runs the onClose hooks (a hub
+ * closes its sockets there), stops accepting and waits for open requests.
  */
 export async function createServer(deps: Deps, opts: ServerOptions = {}) {
   const services = opts.services ?? createServices(deps);
@@ -87,8 +88,9 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
       const entry = upgrades.get(path);
       if (!entry) return refuseUpgrade(socket, 404, 'Not found.', CODE.notFound);
+      if (entry.access === 'public') return entry.handler(req, socket, head, undefined);
       const user = await authenticateRequest(req, deps);
-      if (!user && entry.access !== 'public') {
+      if (!user) {
         deps.log({ msg: 'upgrade refused', path, reason: 'no valid access token' });
         return refuseUpgrade(socket, 401, MSG.sessionExpired, CODE.unauthorized);
       }

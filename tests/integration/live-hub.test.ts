@@ -68,13 +68,13 @@ const ingest = (batch: IngestMessageInput[]) => post('/api/v1/device-messages/in
 
 type Received = { event: HubEventName; payload: Record<string, unknown> };
 
-/** Negotiates with the API token and connects the official client; collects every event. */
-async function connect(token: string, userId: string) {
+/** Negotiates with the API token and connects the official client (straight to the WebSocket with `skipNegotiation`, as the app does); collects every event. */
+async function connect(token: string, userId: string, skipNegotiation = false) {
   const n = await post(`/api/admin/negotiate?userid=${userId}`, token);
   expect(n.status).toBe(200);
   const received: Received[] = [];
   const conn = new HubConnectionBuilder()
-    .withUrl(n.body.Url, { accessTokenFactory: () => n.body.AccessToken, transport: HttpTransportType.WebSockets })
+    .withUrl(n.body.Url, { accessTokenFactory: () => n.body.AccessToken, transport: HttpTransportType.WebSockets, skipNegotiation })
     .configureLogging(LogLevel.None)
     .build();
   for (const event of ['MessageStream', 'DeviceMonitoring', 'DeviceConnected', 'DeviceConfigurationUpdated'] as const)
@@ -145,6 +145,30 @@ describe('negotiate and connect', () => {
     expect(c.received.find((r) => r.event === 'DeviceConnected')!.payload).toMatchObject({ DeviceIdentity: IMEI.a, IsConnected: true });
   });
 
+  test("the app's way: straight to the WebSocket without the hub's negotiate (skipNegotiation), joinGroup, receive", async () => {
+    const c = await connect(admin.token, admin.id, true);
+    expect(c.conn.state).toBe(HubConnectionState.Connected);
+    expect(await c.conn.invoke('joinGroup', [IMEI.a, IMEI.b])).toEqual({ Subscribed: [IMEI.a, IMEI.b], Refused: [] });
+    const m = message(IMEI.b, { message: 'Heartbeat' });
+    expect((await ingest([m])).status).toBe(200);
+    await until(() => c.received.some((r) => r.event === 'MessageStream' && r.payload.MessageId === m.messageId), 1_000);
+    // a hub token is still required, and a made-up connection id is still refused
+    const upgrade = (q: string) =>
+      new Promise<number>((resolve) => {
+        const ws = new WebSocket(`ws://127.0.0.1:${srv.port}/hub/devices${q}`);
+        ws.on('unexpected-response', (_req, res) => resolve(res.statusCode ?? 0));
+        ws.on('open', () => {
+          ws.close();
+          resolve(101);
+        });
+        ws.on('error', () => {});
+      });
+    expect(await upgrade('')).toBe(401);
+    expect(await upgrade(`?access_token=${encodeURIComponent(admin.token)}`)).toBe(401); // an API token is not a hub token
+    expect(await upgrade(`?id=made-up-connection-id.sig&access_token=${encodeURIComponent(c.negotiated.AccessToken)}`)).toBe(404);
+    expect(await upgrade(`?access_token=${encodeURIComponent(c.negotiated.AccessToken)}`)).toBe(101);
+  });
+
   test('subscribe with POST /devices/subscribe-for-monitoring and the connection id', async () => {
     const c = await connect(admin.token, admin.id);
     const r = await post('/devices/subscribe-for-monitoring', admin.token, { connectionId: c.conn.connectionId, deviceIdentities: [IMEI.b] });
@@ -184,6 +208,13 @@ describe('exactly the subscribers of the device', () => {
     const token = await tokenFor(config, ['SuperAdminReadonlyRole'], { id: person.id, tenantId: tenantA });
     const c = await connect(token, person.id);
     expect(await c.conn.invoke('joinGroup', [IMEI.a, IMEI.b])).toEqual({ Subscribed: [IMEI.a], Refused: [IMEI.b] });
+    // joins of one device each, one after the other (the look-up's text is made once and reused with other values)
+    expect(await c.conn.invoke('joinGroup', [IMEI.b])).toEqual({ Subscribed: [], Refused: [IMEI.b] });
+    expect(await c.conn.invoke('joinGroup', [IMEI.a])).toEqual({ Subscribed: [IMEI.a], Refused: [] });
+    expect(await c.conn.invoke('joinGroup', ['HUB-B-0001'])).toEqual({ Subscribed: [], Refused: ['HUB-B-0001'] });
+    const staff = await connect(admin.token, admin.id, true);
+    expect(await staff.conn.invoke('joinGroup', [IMEI.b])).toEqual({ Subscribed: [IMEI.b], Refused: [] });
+    expect(await staff.conn.invoke('joinGroup', [IMEI.a])).toEqual({ Subscribed: [IMEI.a], Refused: [] });
     // the API's tenant-data routes refuse a caller outside the provider tenant altogether (tenant-scope.ts)
     expect((await post('/devices/subscribe-for-monitoring', token, { connectionId: c.conn.connectionId, deviceIdentities: [IMEI.b] })).status).toBe(403);
     await ingest([message(IMEI.b, { message: 'tenant B secret' })]);

@@ -6,7 +6,8 @@
 //
 // Hub client behaviour:
 //   - connects on the first subscriber: POST /api/admin/negotiate?userid= → { Url, AccessToken },
-//     then the official client negotiates and opens a WebSocket (JSON hub protocol);
+//     then the official client opens the WebSocket at once (skipNegotiation: the hub's own
+//     negotiate request is left out; JSON hub protocol);
 //   - joins the subscribed device identities (hub method joinGroup) and re-sends them every
 //     10 minutes (spec §4, LIVE_SUBSCRIPTION_REFRESH_MS);
 //   - when the connection drops (server restart, token expiry, network) it negotiates again with
@@ -252,7 +253,7 @@ class LiveHub {
     this.statusListeners.add(fn);
     return () => void this.statusListeners.delete(fn);
   };
-  /** The hub's id of this tab's connection (for POST /devices/subscribe-for-monitoring), or null. */
+  /** The client's connection id, or null: null with skipNegotiation (the hub method joinGroup needs none). */
   connectionId = () => this.conn?.connectionId ?? null;
 
   private setStatus(s: LiveStatus) {
@@ -331,7 +332,8 @@ class LiveHub {
       const { Url, AccessToken } = await negotiate(userId);
       if (gen !== this.generation) return;
       const c = new HubConnectionBuilder()
-        .withUrl(Url, { accessTokenFactory: () => AccessToken, transport: HttpTransportType.WebSockets })
+        // straight to the WebSocket: the hub gives the connection its id, one HTTP request fewer a (re)connect
+        .withUrl(Url, { accessTokenFactory: () => AccessToken, transport: HttpTransportType.WebSockets, skipNegotiation: true })
         .configureLogging(LogLevel.None)
         .build();
       for (const e of HUB_EVENTS) c.on(e, (payload: unknown) => this.dispatch(e, payload));

@@ -11,7 +11,7 @@ export type Hs256Checks = { issuer?: string; audience?: string; requiredClaims?:
 
 const keys = new WeakMap<Uint8Array, KeyObject>();
 /** The secret as a KeyObject, made once per secret (HMAC with a KeyObject skips copying the key on every call). */
-function keyOf(secret: Uint8Array): KeyObject {
+export function keyOf(secret: Uint8Array): KeyObject {
   let k = keys.get(secret);
   if (!k) keys.set(secret, (k = createSecretKey(secret)));
   return k;

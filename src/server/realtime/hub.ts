@@ -9,7 +9,9 @@
 //      The token is `${connectionId}.${hmac(connectionId, user)}`: any node accepts it (no sticky
 //      sessions needed behind a load balancer).
 //   3. GET {Url}?id=connectionToken, WebSocket upgrade (hub token in the Authorization header, or
-//      ?access_token= — accepted for upgrades only), then the handshake {"protocol":"json",
+//      ?access_token= — accepted for upgrades only). Without `id` (the client's skipNegotiation,
+//      WebSockets only: step 2 left out, as this app's client does) the hub gives the connection
+//      its id itself. Then the handshake {"protocol":"json",
 //      "version":1}␞ → {}␞, invocations (joinGroup / subscribe / leaveGroup answer a completion),
 //      pings both ways every 15 s (a client silent for 30 s is dropped), and a Close message when
 //      the hub token expires (allowReconnect: the client negotiates again) or the server stops.
@@ -27,12 +29,12 @@
 // deactivation ends them too), and every join checks the session first. The Close message allows a
 // reconnect: the client negotiates again with its access token, which the API refuses, so it
 // either refreshes (a role change: new permissions) or shows the session-expired path.
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { decodeJwt } from 'jose';
-import { signHs256, verifyHs256 } from '../auth/hs256.js';
+import { keyOf, signHs256, verifyHs256 } from '../auth/hs256.js';
 import type { Context } from 'hono';
 import { dropSessionState, loadSessionStates, onSessionChange, sessionIsCurrent } from '../auth/session-epoch.js';
 import { TOKEN_ISSUER } from '../auth/tokens.js';
@@ -54,8 +56,13 @@ const HANDSHAKE_TIMEOUT_MS = 15_000;
 const MAX_BUFFERED = 4 * 1024 * 1024;
 const MAX_FRAME = 1024 * 1024;
 const MAX_GROUPS_PER_CONNECTION = 20_000;
+/** Verified hub tokens kept per node (about 1 KB each). */
+const VERIFIED_TOKENS = 20_000;
 
 export type HubUser = AuthUser & { exp: number; epoch: number };
+
+/** The TCP socket under a WebSocket (ws keeps it as `_socket`), to cork several frames into one write; undefined once closed. */
+const socketOf = (ws: WebSocket): Duplex | undefined => (ws as unknown as { _socket?: Duplex | null })._socket ?? undefined;
 type Conn = {
   id: string;
   user: HubUser;
@@ -65,6 +72,8 @@ type Conn = {
   ready: boolean;
   buffer: string;
   expiry?: ReturnType<typeof setTimeout>;
+  /** the delivery that corked this connection's socket last (deliverLocal) */
+  corkedFor: number;
 };
 
 /** One event for the devices of a group: the invocation frame is built once and sent to every member. */
@@ -95,6 +104,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   const connections = new Map<string, Conn>();
   const groups = new Map<string, Set<Conn>>();
   const stats = { delivered: 0, dropped: 0 };
+  let deliveries = 0; // event batches delivered by this node (deliverLocal)
   let counted = 0; // of stats.delivered, already added to hub_messages_sent_total
   const unregisterMetrics = registerHub(() => ({ connections: connections.size, groups: groups.size }));
   const log = deps.log;
@@ -109,36 +119,59 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     return signHs256({ ...claims, iss: TOKEN_ISSUER, aud: HUB_AUDIENCE }, deps.config.jwtSecret);
   }
 
+  /**
+   * Hub tokens already verified, by their text: a client presents the same token to the hub's
+   * negotiate and to the WebSocket upgrade, and again on every reconnect, so the HMAC and the JSON
+   * of the claims are checked once per token. Expiry and the session (epoch, lock, deactivation)
+   * are checked on every use, as for a token seen the first time: a signed-out or epoch-bumped
+   * session is refused at once, an expired token is refused and forgotten. Bounded (oldest first).
+   */
+  const verified = new Map<string, { user: HubUser; session: { sub?: unknown; epoch?: unknown } }>();
+
   /** The hub token's user, or undefined (bad signature, other audience, expired, session ended). */
   async function verifyToken(token: string | undefined): Promise<HubUser | undefined> {
     if (!token) return undefined;
     try {
-      const payload = verifyHs256(token, deps.config.jwtSecret, {
-        issuer: TOKEN_ISSUER,
-        audience: HUB_AUDIENCE,
-        requiredClaims: ['exp', 'sub'],
-        currentDate: deps.config.now(),
-      });
-      if (!payload) return undefined;
-      if (!(await sessionIsCurrent(deps, payload))) return undefined;
-      const perms = payload.permissions;
-      const role = payload.role;
-      return {
-        id: String(payload.sub),
-        tenantId: String(payload.tenantId ?? ''),
-        email: String(payload.email ?? ''),
-        permissions: (Array.isArray(perms) ? perms : []) as Permission[],
-        role: Array.isArray(role) ? (role as string[]) : [],
-        exp: Number(payload.exp),
-        epoch: Number(payload.epoch ?? 0),
-      };
+      const now = deps.config.now();
+      let hit = verified.get(token);
+      if (hit && hit.user.exp <= Math.floor(now.getTime() / 1000)) {
+        verified.delete(token);
+        return undefined;
+      }
+      if (!hit) {
+        const payload = verifyHs256(token, deps.config.jwtSecret, {
+          issuer: TOKEN_ISSUER,
+          audience: HUB_AUDIENCE,
+          requiredClaims: ['exp', 'sub'],
+          currentDate: now,
+        });
+        if (!payload) return undefined;
+        const perms = payload.permissions;
+        const role = payload.role;
+        const user: HubUser = Object.freeze({
+          id: String(payload.sub),
+          tenantId: String(payload.tenantId ?? ''),
+          email: String(payload.email ?? ''),
+          permissions: (Array.isArray(perms) ? perms : []) as Permission[],
+          role: Array.isArray(role) ? (role as string[]) : [],
+          exp: Number(payload.exp),
+          epoch: Number(payload.epoch ?? 0),
+        });
+        hit = { user, session: { sub: payload.sub, epoch: payload.epoch } };
+        if (verified.size >= VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
+        verified.set(token, hit);
+      }
+      if (!(await sessionIsCurrent(deps, hit.session))) return undefined;
+      return hit.user;
     } catch {
       return undefined;
     }
   }
 
+  // randomUUID draws from a pooled buffer of random bytes: randomBytes(16) costs a call into OpenSSL per connect
+  const newConnectionId = () => randomUUID().replaceAll('-', '');
   const sign = (connectionId: string, userId: string) =>
-    createHmac('sha256', deps.config.jwtSecret).update(`hub-connection.${connectionId}.${userId}`).digest('base64url').slice(0, 32);
+    createHmac('sha256', keyOf(deps.config.jwtSecret)).update(`hub-connection.${connectionId}.${userId}`).digest('base64url').slice(0, 32);
   function connectionIdOf(token: string, userId: string): string | undefined {
     const [id, sig] = token.split('.');
     if (!id || !sig || !/^[A-Za-z0-9_-]{16,64}$/.test(id)) return undefined;
@@ -170,7 +203,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     const user = await verifyToken(requestToken(c.req.raw));
     if (!user) return c.json(errorBody(MSG.sessionExpired, CODE.unauthorized), 401);
     const version = Number(c.req.query('negotiateVersion') ?? 0) >= 1 ? 1 : 0;
-    const connectionId = randomBytes(16).toString('base64url');
+    const connectionId = newConnectionId();
     const connectionToken = `${connectionId}.${sign(connectionId, user.id)}`;
     const availableTransports = [{ transport: 'WebSockets', transferFormats: ['Text'] }];
     return c.json(
@@ -195,14 +228,15 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   async function handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer) {
     const user = await verifyToken(requestToken(req));
     if (!user) return refuse(socket, 401, MSG.sessionExpired, CODE.unauthorized);
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const id = connectionIdOf(url.searchParams.get('id') ?? '', user.id);
+    const given = new URL(req.url ?? '/', 'http://localhost').searchParams.get('id');
+    // no id: a client that skipped the negotiate (one HTTP request fewer a connect and reconnect)
+    const id = given === null ? newConnectionId() : connectionIdOf(given, user.id);
     if (!id || connections.has(id)) return refuse(socket, 404, 'No such connection.', CODE.notFound);
     wss.handleUpgrade(req, socket, head, (ws) => open(ws, id, user));
   }
 
   function open(ws: WebSocket, id: string, user: HubUser) {
-    const conn: Conn = { id, user, ws, groups: new Set(), lastSeen: Date.now(), ready: false, buffer: '' };
+    const conn: Conn = { id, user, ws, groups: new Set(), lastSeen: Date.now(), ready: false, buffer: '', corkedFor: -1 };
     connections.set(id, conn);
     const untilExpiry = user.exp * 1000 - deps.config.now().getTime();
     conn.expiry = setTimeout(() => closeConn(conn, 'Unauthorized: the access token expired.', true), Math.max(0, Math.min(untilExpiry, 2 ** 31 - 1)));
@@ -362,8 +396,15 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     if (conn.ws.readyState === WebSocket.OPEN) {
       const msg: Record<string, unknown> = { type: MSG_TYPE.Close, allowReconnect };
       if (error) msg.error = error;
-      conn.ws.send(JSON.stringify(msg) + RS);
-      conn.ws.close(1000);
+      // the Close message and the close frame leave in one write (a server dropping thousands at once)
+      const socket = socketOf(conn.ws);
+      socket?.cork();
+      try {
+        conn.ws.send(JSON.stringify(msg) + RS);
+        conn.ws.close(1000);
+      } finally {
+        socket?.uncork();
+      }
     }
     // a peer that never answers the close handshake is cut after a second
     setTimeout(() => conn.ws.terminate(), 1_000).unref();
@@ -405,6 +446,8 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   }
   let sweeping = false;
   const sweeper = setInterval(() => {
+    const nowS = Math.floor(deps.config.now().getTime() / 1000);
+    for (const [token, v] of verified) if (v.user.exp <= nowS) verified.delete(token);
     if (sweeping || !connections.size) return;
     sweeping = true;
     endStaleSessions()
@@ -418,11 +461,33 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
 
   // ------------------------------------------------------------ events and groups across nodes
 
+  /**
+   * An event batch to this node's members. Each socket written to is corked until the batch is
+   * written, so a connection's frames of one batch (a message's MessageStream and DeviceMonitoring,
+   * several devices it watches) leave in one write instead of one each.
+   */
   function deliverLocal(frames: [string, string][]) {
-    for (const [identity, frame] of frames) {
-      const set = groups.get(identity);
-      if (!set) continue;
-      for (const conn of set) if (conn.ready && send(conn, frame)) stats.delivered++;
+    const corked: Duplex[] = [];
+    try {
+      for (const [identity, frame] of frames) {
+        const set = groups.get(identity);
+        if (!set) continue;
+        for (const conn of set) {
+          if (!conn.ready) continue;
+          if (conn.corkedFor !== deliveries) {
+            conn.corkedFor = deliveries;
+            const socket = socketOf(conn.ws);
+            if (socket) {
+              socket.cork();
+              corked.push(socket);
+            }
+          }
+          if (send(conn, frame)) stats.delivered++;
+        }
+      }
+    } finally {
+      deliveries++;
+      for (const socket of corked) socket.uncork();
     }
     hubMessagesSent.inc(stats.delivered - counted);
     counted = stats.delivered;
@@ -538,6 +603,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
       unregisterMetrics();
       clearInterval(sweeper);
       stopListening();
+      verified.clear();
       for (const conn of [...connections.values()]) closeConn(conn, 'Server is shutting down.', true);
       wss.close();
       const unsubs = await subscriptions.catch(() => [] as (() => Promise<void>)[]);

@@ -3,10 +3,11 @@
 // every device, anyone else only the devices of the customer whose tenant they belong to — a
 // supervisor of one tenant never receives another tenant's device events. The rule is the
 // repositories' tenant scope (tenant-scope.ts).
-import type { DB } from '../db/index.js';
+import { CompiledQuery } from 'kysely';
+import { isPostgres, type DB } from '../db/index.js';
 import type { AuthUser } from '../http.js';
 import { P } from '../../shared/permissions.js';
-import { byCustomer, tenantScope } from '../tenant-scope.js';
+import { byCustomer, tenantScope, type TenantScope } from '../tenant-scope.js';
 
 export type Watcher = Pick<AuthUser, 'tenantId' | 'permissions'>;
 
@@ -22,18 +23,49 @@ export async function scopeIdentities(db: DB, user: Watcher, identities: readonl
   const ok = new Set<string>();
   for (let i = 0; i < wanted.length; i += CHUNK) {
     const part = wanted.slice(i, i + CHUNK);
-    const rows = await byCustomer(
-      db
-        .selectFrom('devices as d')
-        .select(['d.imei', 'd.serialNumber'])
-        .where((eb) => eb.or([eb('d.imei', 'in', part), eb('d.serialNumber', 'in', part)])),
-      scope,
-      'd.customerId',
-    ).execute();
+    const rows = await knownInScope(db, scope, part);
     for (const r of rows) {
       if (r.imei && part.includes(r.imei)) ok.add(r.imei);
       if (part.includes(r.serialNumber) && !r.imei) ok.add(r.serialNumber);
     }
   }
   return { Subscribed: wanted.filter((x) => ok.has(x)), Refused: wanted.filter((x) => !ok.has(x)) };
+}
+
+type Known = { imei: string | null; serialNumber: string };
+/** SQL texts of the look-up by dialect, scope kind and list length (a few shapes: a join names one device, or a screen's list). */
+const TEXTS = 64;
+const texts = new Map<string, string>();
+
+/**
+ * The devices of the scope among the identities. Every join of every connection runs it (a
+ * reconnect storm: thousands a second), so the builder compiles it once per shape — the tenant
+ * rule stays byCustomer's — and later look-ups bind their values to that text. A text is kept
+ * only when its parameters are exactly the ones bound here, in this order.
+ */
+async function knownInScope(db: DB, scope: TenantScope, part: string[]): Promise<Known[]> {
+  const query = (s: TenantScope, ids: string[]) =>
+    byCustomer(
+      db
+        .selectFrom('devices as d')
+        .select(['d.imei', 'd.serialNumber'])
+        .where((eb) => eb.or([eb('d.imei', 'in', ids), eb('d.serialNumber', 'in', ids)])),
+      s,
+      'd.customerId',
+    ).compile();
+  const bind = (s: TenantScope, ids: string[]): unknown[] => (s.all ? [...ids, ...ids] : [...ids, ...ids, s.tenantId]);
+  const key = `${isPostgres(db) ? 'pg' : 'sqlite'}:${scope.all ? 'all' : 'tenant'}:${part.length}`;
+  let text = texts.get(key);
+  if (text === undefined) {
+    // compiled with marker values, so the check below sees where each value goes
+    const markers = part.map((_, i) => `\u0000identity-${i}`);
+    const markerScope: TenantScope = scope.all ? scope : { all: false, tenantId: '\u0000tenant' };
+    const compiled = query(markerScope, markers);
+    const expected = bind(markerScope, markers);
+    if (compiled.parameters.length !== expected.length || !compiled.parameters.every((p, i) => p === expected[i]))
+      return (await db.executeQuery(query(scope, part))).rows;
+    texts.set(key, (text = compiled.sql));
+    if (texts.size > TEXTS) texts.delete(texts.keys().next().value!);
+  }
+  return (await db.executeQuery(CompiledQuery.raw(text, bind(scope, part)))).rows as Known[];
 }

@@ -200,18 +200,24 @@ const serial = text(LIVE_TEXT.serialRequired, 64, 'A serial number can be at mos
  * (leap years included), hour < 24, minute and second < 60. Date.parse alone rolls 2026-02-30
  * over to 03-02.
  */
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/;
 export function isCalendarDateTime(s: string): boolean {
-  const m = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2}))?/.exec(s);
+  const m = DATE_TIME.exec(s);
   if (!m || Number.isNaN(Date.parse(s))) return false;
-  const [y, mo, d, h, mi, sec] = m.slice(1).map((x) => Number(x ?? 0)) as [number, number, number, number, number, number];
-  const daysInMonth = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  return mo >= 1 && mo <= 12 && d >= 1 && d <= daysInMonth && h < 24 && mi < 60 && sec < 60;
+  const y = Number(m[1]);
+  const mo = Number(m[2]);
+  const d = Number(m[3]);
+  const sec = m[6] === undefined ? 0 : Number(m[6]);
+  if (mo < 1 || mo > 12 || d < 1 || Number(m[4]) >= 24 || Number(m[5]) >= 60 || sec >= 60) return false;
+  return d <= new Date(Date.UTC(y, mo, 0)).getUTCDate();
 }
+/** Already the form toISOString gives (a gateway's usual form): kept as it is. */
+const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const isoDate = v.pipe(
   v.string(LIVE_TEXT.badDate),
   v.trim(),
   v.check(isCalendarDateTime, LIVE_TEXT.badDate),
-  v.transform((s) => new Date(s).toISOString()),
+  v.transform((s) => (CANONICAL_UTC.test(s) ? s : new Date(s).toISOString())),
 );
 const page = v.optional(v.pipe(v.number(pageMessage), v.integer(pageMessage), v.minValue(1, pageMessage), v.maxValue(MAX_PAGE, pageMessage)), 1);
 const pageSize = v.optional(v.pipe(v.number(pageSizeMessage), v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE);

@@ -15,7 +15,9 @@
 // The hub events (MessageStream, DeviceMonitoring, DeviceConnected, DeviceConfigurationUpdated)
 // are returned for the caller to publish after the commit.
 import * as v from 'valibot';
-import { sql, tx, type DB } from '../../db/index.js';
+import { CompiledQuery } from 'kysely';
+import { isPostgres, tx, type DB } from '../../db/index.js';
+import type { DeviceLastMessageTable, DeviceMessageTable } from '../../db/schema.js';
 import { badTextKind, TEXT_MESSAGES } from '../../http.js';
 import { newEtag } from '../../util.js';
 import type { HubEvent } from '../../realtime/hub.js';
@@ -96,6 +98,91 @@ export async function devicesByIdentity(db: DB, identities: readonly string[], n
   return out;
 }
 
+// ---------------------------------------------------------------- the batch's bulk statements
+
+// The batch's multi-row statements are written as SQL text here, not through the query builder:
+// the builder makes a node per value and compiles a new text every batch (~5 µs a message), and a
+// new text of 25 KB is hashed and compared again when the connection looks up its prepared
+// statement. One text per dialect and row count, made once: both dialects read the same SQL
+// (ON CONFLICT … DO NOTHING / DO UPDATE … WHERE, RETURNING), placeholders `?` or `$n`.
+const MESSAGE_COLUMNS = [
+  'id',
+  'deviceId',
+  'deviceIdentity',
+  'serial',
+  'deviceType',
+  'date',
+  'message',
+  'signal',
+  'battery',
+  'properties',
+  'rawMessage',
+  'receivedAt',
+  'location',
+] as const satisfies readonly (keyof DeviceMessageTable)[];
+const LAST_COLUMNS = [
+  'deviceId',
+  'deviceIdentity',
+  'messageId',
+  'date',
+  'message',
+  'battery',
+  'signal',
+  'isConnected',
+  'receivedAt',
+] as const satisfies readonly (keyof DeviceLastMessageTable)[];
+
+/** Texts kept (batches of a few sizes hit; any other size makes its text again). */
+const TEXTS = 64;
+const texts = new Map<string, string>();
+function textOf(key: string, make: () => string): string {
+  let t = texts.get(key);
+  if (t === undefined) {
+    texts.set(key, (t = make()));
+    if (texts.size > TEXTS) texts.delete(texts.keys().next().value!);
+  }
+  return t;
+}
+const quoted = (cols: readonly string[]) => cols.map((c) => `"${c}"`).join(', ');
+function placeholders(pg: boolean, rows: number, cols: number): string {
+  const out: string[] = [];
+  let n = 0;
+  for (let r = 0; r < rows; r++) {
+    const row: string[] = [];
+    for (let c = 0; c < cols; c++) row.push(pg ? `$${++n}` : '?');
+    out.push(`(${row.join(', ')})`);
+  }
+  return out.join(', ');
+}
+
+/** INSERT the messages; a message id stored before is left as it is. Returns the ids stored now. */
+function insertMessagesQuery(pg: boolean, params: unknown[], rows: number): CompiledQuery<{ id: string }> {
+  const text = textOf(`messages:${pg}:${rows}`, () => {
+    return `insert into "deviceMessages" (${quoted(MESSAGE_COLUMNS)}) values ${placeholders(pg, rows, MESSAGE_COLUMNS.length)} on conflict ("id") do nothing returning "id"`;
+  });
+  return CompiledQuery.raw(text, params) as CompiledQuery<{ id: string }>;
+}
+
+/** Upsert each device's latest message, unless the stored one is newer. */
+function upsertLastQuery(pg: boolean, params: unknown[], rows: number): CompiledQuery {
+  const text = textOf(`last:${pg}:${rows}`, () => {
+    const set = LAST_COLUMNS.filter((c) => c !== 'deviceId')
+      .map((c) => `"${c}" = excluded."${c}"`)
+      .join(', ');
+    return `insert into "deviceLastMessages" (${quoted(LAST_COLUMNS)}) values ${placeholders(pg, rows, LAST_COLUMNS.length)} on conflict ("deviceId") do update set ${set} where "deviceLastMessages"."date" <= excluded."date"`;
+  });
+  return CompiledQuery.raw(text, params);
+}
+
+/** The stored latest message of each device (ids: at most IN_CHUNK). */
+function lastOfQuery(pg: boolean, ids: string[]): CompiledQuery<{ deviceId: string; date: string; isConnected: number; receivedAt: string }> {
+  const text = textOf(`prev:${pg}:${ids.length}`, () => {
+    const marks = ids.map((_, i) => (pg ? `$${i + 1}` : '?')).join(', ');
+    return `select "deviceId", "date", "isConnected", "receivedAt" from "deviceLastMessages" where "deviceId" in (${marks})`;
+  });
+  return CompiledQuery.raw(text, ids) as CompiledQuery<{ deviceId: string; date: string; isConnected: number; receivedAt: string }>;
+}
+
 // ---------------------------------------------------------------- DTOs
 
 export type MessageRow = {
@@ -148,8 +235,17 @@ function badTextIn(value: unknown, depth = 0): string | undefined {
     return k && TEXT_MESSAGES[k];
   }
   if (depth > 10 || value === null || typeof value !== 'object') return undefined;
-  for (const [k, x] of Object.entries(value)) {
-    const bad = badTextIn(k, depth + 1) ?? badTextIn(x, depth + 1);
+  if (Array.isArray(value)) {
+    for (const x of value as unknown[]) {
+      const bad = badTextIn(x, depth + 1);
+      if (bad) return bad;
+    }
+    return undefined;
+  }
+  // without Object.entries' pair arrays: this runs on every field of every ingested message
+  for (const k in value) {
+    if (!Object.hasOwn(value, k)) continue;
+    const bad = badTextIn(k, depth + 1) ?? badTextIn((value as Record<string, unknown>)[k], depth + 1);
     if (bad) return bad;
   }
   return undefined;
@@ -239,29 +335,27 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
     await tx(db, async (trx) => {
       // 3. the messages, once each
       const fresh = new Set<string>();
+      const pg = isPostgres(trx);
       for (const part of chunks(known, INSERT_CHUNK)) {
-        const rows = part.map((e) => ({
-          id: e.m.messageId,
-          deviceId: e.dev!.id,
-          deviceIdentity: e.m.deviceIdentity,
-          serial: e.dev!.serialNumber,
-          deviceType: e.m.deviceType,
-          date: e.m.date,
-          message: e.m.message,
-          signal: e.m.signal,
-          battery: e.m.battery,
-          properties: JSON.stringify(e.m.properties),
-          rawMessage: e.m.rawMessage,
-          receivedAt: nowIso,
-          location: e.m.location ? JSON.stringify(e.m.location) : null,
-        }));
-        const inserted = await trx
-          .insertInto('deviceMessages')
-          .values(rows)
-          .onConflict((oc) => oc.column('id').doNothing())
-          .returning('id')
-          .execute();
-        for (const r of inserted) fresh.add(r.id);
+        const params: unknown[] = [];
+        for (const e of part)
+          params.push(
+            e.m.messageId,
+            e.dev!.id,
+            e.m.deviceIdentity,
+            e.dev!.serialNumber,
+            e.m.deviceType,
+            e.m.date,
+            e.m.message,
+            e.m.signal,
+            e.m.battery,
+            JSON.stringify(e.m.properties),
+            e.m.rawMessage,
+            nowIso,
+            e.m.location ? JSON.stringify(e.m.location) : null,
+          );
+        const inserted = await trx.executeQuery(insertMessagesQuery(pg, params, part.length));
+        for (const r of inserted.rows) fresh.add(r.id);
       }
       const stored: Entry[] = [];
       for (const e of known) {
@@ -285,13 +379,7 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
       const deviceIds = [...byDevice.keys()];
 
       const prev = new Map<string, { date: string; isConnected: number; receivedAt: string }>();
-      for (const part of chunks(deviceIds, IN_CHUNK))
-        for (const r of await trx
-          .selectFrom('deviceLastMessages')
-          .select(['deviceId', 'date', 'isConnected', 'receivedAt'])
-          .where('deviceId', 'in', part)
-          .execute())
-          prev.set(r.deviceId, r);
+      for (const part of chunks(deviceIds, IN_CHUNK)) for (const r of (await trx.executeQuery(lastOfQuery(pg, part))).rows) prev.set(r.deviceId, r);
 
       const lastRows: {
         deviceId: string;
@@ -349,26 +437,11 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
             }),
           });
       }
-      for (const part of chunks(lastRows, INSERT_CHUNK))
-        await trx
-          .insertInto('deviceLastMessages')
-          .values(part)
-          .onConflict((oc) =>
-            oc
-              .column('deviceId')
-              .doUpdateSet({
-                deviceIdentity: sql`excluded."deviceIdentity"`,
-                messageId: sql`excluded."messageId"`,
-                date: sql`excluded."date"`,
-                message: sql`excluded."message"`,
-                battery: sql`excluded."battery"`,
-                signal: sql`excluded."signal"`,
-                isConnected: sql`excluded."isConnected"`,
-                receivedAt: sql`excluded."receivedAt"`,
-              })
-              .where(sql<boolean>`"deviceLastMessages"."date" <= excluded."date"`),
-          )
-          .execute();
+      for (const part of chunks(lastRows, INSERT_CHUNK)) {
+        const params: unknown[] = [];
+        for (const r of part) params.push(r.deviceId, r.deviceIdentity, r.messageId, r.date, r.message, r.battery, r.signal, r.isConnected, r.receivedAt);
+        await trx.executeQuery(upsertLastQuery(pg, params, part.length));
+      }
 
       // 4b. reported configuration and firmware
       const configUpdated = new Map<string, { identity: string; serial: string; lastUpdated: string | null }>();
