@@ -275,6 +275,32 @@ describe('lookups', () => {
     });
   });
 
+  test('get-list-by-serials answers each device exactly as get-list-by-ids does (its JSON is built by the database)', async () => {
+    await t.db
+      .insertInto('devices')
+      .values([
+        deviceRow({
+          serialNumber: 'ODD-0001',
+          type: 9999,
+          status: 77,
+          simTypeId: 42,
+          simStatus: 'Active',
+          supplier: 'Quote " back \\ slash é 😀 new\nline\ttab \u0001',
+          firmwareVersion: '1.0',
+        }),
+        deviceRow({ serialNumber: 'ODD-0002', status: 6, simTypeId: 2, customerId: acme, isUserAssigned: 1 }),
+      ])
+      .execute();
+    const all = await t.db.selectFrom('devices').select(['id', 'serialNumber']).orderBy('serialNumber').execute();
+    const bySerials = await req('/api/v1/device/get-list-by-serials', { method: 'POST', json: { serials: all.map((d) => d.serialNumber) } });
+    expect(bySerials.headers.get('content-type')).toMatch(/^application\/json/);
+    const byIds = await req('/api/v1/device/get-list-by-ids', { method: 'POST', json: { ids: all.map((d) => d.id) } });
+    const got = (await bySerials.json()) as { devices: DeviceDto[] };
+    expect(got.devices).toHaveLength(all.length);
+    expect(got).toEqual(await byIds.json());
+    await t.db.deleteFrom('devices').where('serialNumber', 'like', 'ODD-%').execute();
+  });
+
   test('5,000 serials in one request', async () => {
     const many = Array.from({ length: 5000 }, (_, i) => (i % 100 === 0 ? `BULK-${String(i / 100).padStart(4, '0')}` : `MISSING-${i}`));
     const res = await req('/api/v1/device/get-list-by-serials', { method: 'POST', json: { serials: many } });
