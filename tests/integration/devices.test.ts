@@ -192,6 +192,22 @@ describe('get-list', () => {
     expect((await list({ searchValue: '%%%%%' })).totalCount).toBe(0);
   });
 
+  test('search pages in serial order both ways, whether the matches are few (sorted) or many (the serial index walked)', async () => {
+    const want = Array.from({ length: 40 }, (_, i) => `BULK-${String(i).padStart(4, '0')}`);
+    for (const [searchValue, matching] of [
+      ['BULK-001', want.slice(10, 20)],
+      ['BULK-', want],
+    ] as const)
+      for (const desc of [false, true]) {
+        const ordered = desc ? [...matching].reverse() : matching;
+        for (const page of [1, 2, 3, 4]) {
+          const l = await list({ searchValue, page, pageSize: 10, orderBy: 'SerialNumber', desc });
+          expect(l.totalCount).toBe(matching.length);
+          expect(serials(l)).toEqual(ordered.slice((page - 1) * 10, page * 10));
+        }
+      }
+  });
+
   test('type, status, order number, assigned and last config filters', async () => {
     expect((await list({ deviceTypeIds: [750] })).totalCount).toBe(21);
     expect(serials(await list({ statusIds: [3, 4] }))).toEqual(['ALLOC-0001', 'AWAIT-0001']);
