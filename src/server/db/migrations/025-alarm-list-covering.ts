@@ -8,12 +8,16 @@
 //   INCLUDE (it answers from an expression index alone only when the columns inside the expression
 //   are in the index too). SQLite: trailing key columns (its index entries end with the rowid,
 //   and it computes lower(name) from the index).
+// - The sort indexes of migration 013 (list-order.ts) carry the closed date (PostgreSQL: INCLUDE;
+//   SQLite: after the id, which leaves their order as it is): a sorted page walks one of them and
+//   keeps the reports of the list's range, and that test no longer reads each report's row.
 // - Both: (controller, verification started seconds, closed date), so the missed list of one
 //   controller walks that controller's slowest reports first instead of sorting all of them or
 //   walking every controller's slowest.
 //
 // Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
+import { SORT_INDEXES } from '../../modules/alarm-reports/list-order.js';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);
@@ -25,6 +29,21 @@ const NAME_INDEXES = [
 ] as const;
 /** What the list, the charts and the targets read of a report besides its name and closed date. */
 const CARRIED = ['verificationType', 'verificationStartedSeconds', 'verificationCompletedSeconds'];
+
+/**
+ * PostgreSQL: what a sort index includes — the closed date, and the columns its key uses only
+ * inside an expression (the code a rank is computed from), without which PostgreSQL would read
+ * the row to compute the sort key again.
+ */
+function sortIncludes(sortKeys: string) {
+  const keys = sortKeys.replaceAll('collate "C"', '');
+  const plain = new Set(keys.split(',').flatMap((k) => /^\s*"(\w+)"(\s+desc)?\s*$/.exec(k)?.[1] ?? []));
+  const used = new Set([...keys.matchAll(/"(\w+)"/g)].map((m) => m[1]!));
+  return [...used, 'alarmClosed']
+    .filter((c, i, all) => !plain.has(c) && all.indexOf(c) === i)
+    .map((c) => `"${c}"`)
+    .join(', ');
+}
 
 export const CONTROLLER_STARTED_INDEX = 'alarmReports_controller_started_idx';
 
@@ -41,7 +60,14 @@ export const m025: Migration = {
           : `create index "${name}" on "alarmReports" (lower("${col}"), "alarmClosed" desc, "id", ${carried})`,
       );
     }
-    await run(db, `create index "${CONTROLLER_STARTED_INDEX}" on "alarmReports" ("arcControllerId", "verificationStartedSeconds", "alarmClosed")`);
+    for (const [name, keys] of SORT_INDEXES(pg)) {
+      await run(db, `drop index if exists "${name}"`);
+      await run(db, `create index "${name}" on "alarmReports" (${keys}${pg ? `) include (${sortIncludes(keys)})` : `, "alarmClosed")`}`);
+    }
+    await run(
+      db,
+      `create index if not exists "${CONTROLLER_STARTED_INDEX}" on "alarmReports" ("arcControllerId", "verificationStartedSeconds", "alarmClosed")`,
+    );
     await run(db, `analyze "alarmReports"`);
   },
 };
