@@ -16,6 +16,8 @@
 import { sql } from 'kysely';
 import { join } from 'node:path';
 import type { DB } from '../../src/server/db/index.js';
+import { countingTriggerNames } from '../../src/server/db/counting-triggers.js';
+import { STATS_TRIGGERS } from '../../src/server/db/migrations/013-alarm-stats.js';
 import { rebuildSql } from '../../src/server/modules/alarm-reports/aggregates.js';
 import { rebuildTopsSql } from '../../src/server/modules/alarm-reports/month-tops.js';
 import { ROOT } from './browser.js';
@@ -152,11 +154,15 @@ export function rowStream(seed = 9) {
 }
 
 /** SQLite triggers that fire per inserted report: set aside during the bulk load. */
-const SQLITE_INSERT_TRIGGERS = ['alarmStats_ai', 'alarmReports_fts_ai', 'alarmReports_serial_fts_ai', 'alarmMonthTops_ai'];
+const SQLITE_INSERT_TRIGGERS = [countingTriggerNames(STATS_TRIGGERS, false)[0]!, 'alarmReports_fts_ai', 'alarmReports_serial_fts_ai', 'alarmMonthTops_ai'];
 /** PostgreSQL triggers set aside during the bulk load. */
-const PG_INSERT_TRIGGERS = ['alarmStats_aiud', 'alarmMonthTops_ai'];
+const PG_INSERT_TRIGGERS = [countingTriggerNames(STATS_TRIGGERS, true)[0]!, 'alarmMonthTops_ai'];
 
 export const INSERT_HEAD = `insert into "alarmReports" (${COLUMNS.map((c) => `"${c}"`).join(', ')}, "customerId", "escalationPlanFollowed", "incomingCallPhoneNumber", "location", "profileSnapshot", "etag")`;
+
+/** Inserts one report of rowStream's. */
+export const insertReport = (db: DB, row: (string | number)[]) =>
+  sql`${sql.raw(INSERT_HEAD)} values (${sql.join(row)}, null, 0, null, '{}', '{}', '"e"')`.execute(db);
 
 /** Loads the data set `k` into its SQLite file (rows through the real schema, per-row triggers' work done set-based). */
 export async function loadAlarmsSqlite(k: kept.KeptData = KEPT) {
@@ -166,26 +172,23 @@ export async function loadAlarmsSqlite(k: kept.KeptData = KEPT) {
   raw.pragma('cache_size = -262144');
   // Insert triggers are set aside for the load and their work done set-based afterwards (the
   // statistics rebuilt, the trigram tables filled), then the same triggers are put back.
-  const triggers = raw
-    .prepare(`select name, sql from sqlite_master where type = 'trigger' and name in (${SQLITE_INSERT_TRIGGERS.map(() => '?').join(', ')})`)
-    .all(...SQLITE_INSERT_TRIGGERS) as { name: string; sql: string }[];
-  for (const t of triggers) raw.exec(`drop trigger "${t.name}"`);
-  const insert = raw.prepare(`${INSERT_HEAD} values (${COLUMNS.map(() => '?').join(',')}, null, 0, null, '{}', '{}', '"e"')`);
-  const next = rowStream();
-  const batch = raw.transaction((n: number) => {
-    for (let i = 0; i < n; i++) insert.run(...next());
+  await kept.withTriggersAside(raw, { alarmReports: SQLITE_INSERT_TRIGGERS }, async () => {
+    const insert = raw.prepare(`${INSERT_HEAD} values (${COLUMNS.map(() => '?').join(',')}, null, 0, null, '{}', '{}', '"e"')`);
+    const next = rowStream();
+    const batch = raw.transaction((n: number) => {
+      for (let i = 0; i < n; i++) insert.run(...next());
+    });
+    for (let done = 0; done < n; done += 50_000) {
+      batch(Math.min(50_000, n - done));
+      if (done % 200_000 === 150_000) log(`sqlite: ${(done + 50_000).toLocaleString('en-GB')} reports (${r1((performance.now() - t0) / 1000)} s)`);
+    }
+    log(`sqlite: rows in (${r1((performance.now() - t0) / 1000)} s); filling the statistics and trigram tables`);
+    raw.exec(
+      `insert into "alarmReports_fts" (rowid, alarmId, person, account) select rowid, "alarmId", "personFullName", "customerAccountFullName" from "alarmReports"`,
+    );
+    raw.exec(`insert into "alarmReports_serial_fts" (rowid, serial) select rowid, "deviceSerial" from "alarmReports" where "deviceSerial" is not null`);
+    for (const q of [...rebuildSql(false), ...rebuildTopsSql(false)]) raw.exec(q);
   });
-  for (let done = 0; done < n; done += 50_000) {
-    batch(Math.min(50_000, n - done));
-    if (done % 200_000 === 150_000) log(`sqlite: ${(done + 50_000).toLocaleString('en-GB')} reports (${r1((performance.now() - t0) / 1000)} s)`);
-  }
-  log(`sqlite: rows in (${r1((performance.now() - t0) / 1000)} s); filling the statistics and trigram tables`);
-  raw.exec(
-    `insert into "alarmReports_fts" (rowid, alarmId, person, account) select rowid, "alarmId", "personFullName", "customerAccountFullName" from "alarmReports"`,
-  );
-  raw.exec(`insert into "alarmReports_serial_fts" (rowid, serial) select rowid, "deviceSerial" from "alarmReports" where "deviceSerial" is not null`);
-  for (const q of [...rebuildSql(false), ...rebuildTopsSql(false)]) raw.exec(q);
-  for (const t of triggers) raw.exec(t.sql);
   for (const t of ['alarmReports_fts', 'alarmReports_serial_fts']) raw.exec(`insert into "${t}" ("${t}") values ('optimize')`);
   kept.sqliteLoaded(k, raw);
 }
@@ -196,21 +199,21 @@ export async function loadAlarmsPostgres(k: kept.KeptData = KEPT) {
   const t0 = performance.now();
   const c = await kept.newPostgres(k);
   // The statistics and monthly tops triggers are set aside for the load and rebuilt set-based after.
-  for (const tr of PG_INSERT_TRIGGERS) await c.query(`alter table "alarmReports" disable trigger "${tr}"`);
-  const insert = `${INSERT_HEAD} select *, null, 0, null, '{}', '{}', '"e"' from unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
-  const next = rowStream();
-  const BATCH = 10_000;
-  for (let i = 0; i < n; i += BATCH) {
-    const rows: (string | number)[][] = [];
-    for (let j = i; j < Math.min(n, i + BATCH); j++) rows.push(next());
-    await c.query(
-      insert,
-      COLUMNS.map((_, k) => rows.map((row) => row[k])),
-    );
-    if ((i / BATCH) % 20 === 19) log(`postgres: ${(i + BATCH).toLocaleString('en-GB')} reports (${r1((performance.now() - t0) / 1000)} s)`);
-  }
-  for (const q of [...rebuildSql(true), ...rebuildTopsSql(true)]) await c.query(q);
-  for (const tr of PG_INSERT_TRIGGERS) await c.query(`alter table "alarmReports" enable trigger "${tr}"`);
+  await kept.withTriggersAside(c, { alarmReports: PG_INSERT_TRIGGERS }, async () => {
+    const insert = `${INSERT_HEAD} select *, null, 0, null, '{}', '{}', '"e"' from unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
+    const next = rowStream();
+    const BATCH = 10_000;
+    for (let i = 0; i < n; i += BATCH) {
+      const rows: (string | number)[][] = [];
+      for (let j = i; j < Math.min(n, i + BATCH); j++) rows.push(next());
+      await c.query(
+        insert,
+        COLUMNS.map((_, k) => rows.map((row) => row[k])),
+      );
+      if ((i / BATCH) % 20 === 19) log(`postgres: ${(i + BATCH).toLocaleString('en-GB')} reports (${r1((performance.now() - t0) / 1000)} s)`);
+    }
+    for (const q of [...rebuildSql(true), ...rebuildTopsSql(true)]) await c.query(q);
+  });
   await kept.postgresLoaded(k, c);
 }
 
@@ -221,32 +224,7 @@ export async function loadAlarmsPostgres(k: kept.KeptData = KEPT) {
 async function insertCost(db: DB, dialect: kept.Dialect, f: Figures) {
   const next = rowStream(1009); // other ids than the loaded reports
   const rows = Array.from({ length: 400 }, () => next());
-  const triggers = dialect === 'pg' ? ['alarmStats_aiud', 'alarmStats_au'] : ['alarmStats_ai', 'alarmStats_ad', 'alarmStats_au'];
-  const measure = async (withStats: boolean) => {
-    const ms: number[] = [];
-    let cpu = 0;
-    await db
-      .transaction()
-      .execute(async (trx) => {
-        if (!withStats) for (const t of triggers) await sql.raw(`drop trigger "${t}"${dialect === 'pg' ? ' on "alarmReports"' : ''}`).execute(trx);
-        for (const row of rows) {
-          const c0 = process.cpuUsage();
-          const t = performance.now();
-          await sql`${sql.raw(INSERT_HEAD)} values (${sql.join(row)}, null, 0, null, '{}', '{}', '"e"')`.execute(trx);
-          ms.push(performance.now() - t);
-          const c = process.cpuUsage(c0);
-          cpu += (c.user + c.system) / 1000;
-        }
-        throw new Error('rollback');
-      })
-      .catch((e: Error) => {
-        if (e.message !== 'rollback') throw e;
-      });
-    return { p95: Math.round(percentileOf(ms, 95) * 100) / 100, cpu: Math.round((cpu / rows.length) * 1000) / 1000 };
-  };
-  await measure(true); // warm-up
-  const without = await measure(false);
-  const withStats = await measure(true);
+  const { without, with: withStats } = await kept.writeCost(db, 'alarmReports', countingTriggerNames(STATS_TRIGGERS, dialect === 'pg'), rows, insertReport);
   const before = without.p95;
   const after = withStats.p95;
   f[`${dialect}.insert.cpu_mean_ms_without_stats`] = without.cpu;

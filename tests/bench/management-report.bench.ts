@@ -19,10 +19,12 @@ import { isPostgres, type DB } from '../../src/server/db/index.js';
 import { defaultMonth, monthRange } from '../../src/shared/management-report.js';
 import { managementReport } from '../../src/server/modules/alarm-reports/management-report.js';
 import { rebuildTopsSql } from '../../src/server/modules/alarm-reports/month-tops.js';
+import { countingTriggerNames } from '../../src/server/db/counting-triggers.js';
+import { ANALYSIS_TRIGGERS } from '../../src/server/db/migrations/021-management-report.js';
 import { customerRow } from '../helpers/customer-rows.js';
 import { percentileOf, rng } from './stats.js';
 import * as kept from './harness/kept-data.js';
-import { ACCOUNTS, INSERT_HEAD, keptAlarms, loadAlarmsPostgres, loadAlarmsSqlite, rowStream } from './alarm-reports.bench.js';
+import { ACCOUNTS, insertReport, keptAlarms, loadAlarmsPostgres, loadAlarmsSqlite, rowStream } from './alarm-reports.bench.js';
 
 const { log, load, r1 } = kept;
 type Figures = kept.Figures;
@@ -33,8 +35,8 @@ const NOW = new Date('2026-11-22T12:00:00.000Z');
 const GOAL_MS = 1000;
 const FEATURES = ['ExportManagementReportPDF', 'EnableAlarmReportIntelligence'];
 
-/** Triggers that fire per row on the preparation's writes (set aside, their work redone set-based). */
-const TOPS_TRIGGERS = { reports: 'alarmMonthTops_au', analyses: { sqlite: ['alarmMonthTops_analysis_ai'], pg: ['alarmMonthTops_analysis_aid'] } };
+/** Triggers that fire per row on the preparation's writes (set aside, their work redone set-based), by table. */
+const topsTriggers = (pg: boolean) => ({ alarmReports: ['alarmMonthTops_au'], alarmReportAnalyses: [countingTriggerNames(ANALYSIS_TRIGGERS, pg)[0]!] });
 
 function uuidOf(r: () => number) {
   const h = Array.from({ length: 32 }, () => Math.floor(r() * 16).toString(16)).join('');
@@ -74,32 +76,17 @@ async function prepare(dialect: kept.Dialect, db: DB) {
   const run = (text: string) => sql.raw(text).execute(db);
   await db.transaction().execute(async (trx) => {
     const exec = (text: string) => sql.raw(text).execute(trx);
-    let restore: string[] = [];
-    if (pg) {
-      for (const t of [TOPS_TRIGGERS.reports]) await exec(`alter table "alarmReports" disable trigger "${t}"`);
-      for (const t of TOPS_TRIGGERS.analyses.pg) await exec(`alter table "alarmReportAnalyses" disable trigger "${t}"`);
-    } else {
-      const names = [TOPS_TRIGGERS.reports, ...TOPS_TRIGGERS.analyses.sqlite];
-      const rows = await sql<{
-        name: string;
-        sql: string;
-      }>`select name, sql from sqlite_master where type = 'trigger' and name in (${sql.join(names)})`.execute(trx);
-      restore = rows.rows.map((x) => x.sql);
-      for (const x of rows.rows) await exec(`drop trigger "${x.name}"`);
-    }
-    if (pg) await exec(`update "alarmReports" r set "customerId" = c."id" from "customers" c where c."name" = r."customerAccountFullName"`);
-    else {
-      await exec(`create index "bench_customers_name" on "customers" ("name")`);
-      await exec(`update "alarmReports" set "customerId" = (select c."id" from "customers" c where c."name" = "alarmReports"."customerAccountFullName")`);
-      await exec(`drop index "bench_customers_name"`);
-    }
-    await exec(`delete from "alarmReportAnalyses"`);
-    await exec(analysisSql());
-    for (const q of rebuildTopsSql(pg)) await exec(q);
-    if (pg) {
-      await exec(`alter table "alarmReports" enable trigger "${TOPS_TRIGGERS.reports}"`);
-      for (const t of TOPS_TRIGGERS.analyses.pg) await exec(`alter table "alarmReportAnalyses" enable trigger "${t}"`);
-    } else for (const s of restore) await exec(s);
+    await kept.withTriggersAside(trx, topsTriggers(pg), async () => {
+      if (pg) await exec(`update "alarmReports" r set "customerId" = c."id" from "customers" c where c."name" = r."customerAccountFullName"`);
+      else {
+        await exec(`create index "bench_customers_name" on "customers" ("name")`);
+        await exec(`update "alarmReports" set "customerId" = (select c."id" from "customers" c where c."name" = "alarmReports"."customerAccountFullName")`);
+        await exec(`drop index "bench_customers_name"`);
+      }
+      await exec(`delete from "alarmReportAnalyses"`);
+      await exec(analysisSql());
+      for (const q of rebuildTopsSql(pg)) await exec(q);
+    });
     await exec(`create table bench_mgmt_ready (at text not null)`);
     await exec(`insert into bench_mgmt_ready values ('${new Date().toISOString()}')`);
   });
@@ -191,31 +178,7 @@ async function statementTimings(dialect: kept.Dialect, db: DB, month: string, f:
 async function insertCost(dialect: kept.Dialect, db: DB, f: Figures) {
   const next = rowStream(2027); // other ids than the loaded reports
   const rows = Array.from({ length: 300 }, () => next());
-  const measure = async (withTops: boolean) => {
-    const ms: number[] = [];
-    let cpu = 0;
-    await db
-      .transaction()
-      .execute(async (trx) => {
-        if (!withTops) await sql.raw(`drop trigger "alarmMonthTops_ai"${dialect === 'pg' ? ' on "alarmReports"' : ''}`).execute(trx);
-        for (const row of rows) {
-          const c0 = process.cpuUsage();
-          const t = performance.now();
-          await sql`${sql.raw(INSERT_HEAD)} values (${sql.join(row)}, null, 0, null, '{}', '{}', '"e"')`.execute(trx);
-          ms.push(performance.now() - t);
-          const c = process.cpuUsage(c0);
-          cpu += (c.user + c.system) / 1000;
-        }
-        throw new Error('rollback');
-      })
-      .catch((e: Error) => {
-        if (e.message !== 'rollback') throw e;
-      });
-    return { p95: Math.round(percentileOf(ms, 95) * 100) / 100, cpu: Math.round((cpu / rows.length) * 1000) / 1000 };
-  };
-  await measure(true); // warm-up
-  const without = await measure(false);
-  const withTops = await measure(true);
+  const { without, with: withTops } = await kept.writeCost(db, 'alarmReports', ['alarmMonthTops_ai'], rows, insertReport);
   f[`${dialect}.insert.p95_ms_without_tops`] = without.p95;
   f[`${dialect}.insert.p95_ms_with_tops`] = withTops.p95;
   f[`${dialect}.insert.cpu_mean_ms_without_tops`] = without.cpu;

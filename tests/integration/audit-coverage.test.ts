@@ -457,6 +457,30 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
       expect: [{ action: 'alarmReport.generateAnalysis', entity: 'alarmReport', entityId: r.id, details: (d) => expect(typeof d.generatedAt).toBe('string') }],
     };
   },
+  'POST /alarm-report/import': async () => {
+    const c = await insertCustomer(t.db, { name: 'Audit Import Ltd' });
+    const alarmId = '7d3c2a10-0000-4000-8000-00000000a1a1';
+    return {
+      path: '/alarm-report/import',
+      json: {
+        AlarmReports: [
+          {
+            AlarmId: alarmId,
+            CustomerId: c.id,
+            AlarmStared: '2026-01-01T10:00:00Z',
+            AlarmClosed: '2026-01-01T10:05:00Z',
+            AlarmType: { Value: 1 },
+            VerificationType: { Value: 1 },
+            VerificationCategory: { Value: 101 },
+            VerificationStartedSeconds: 8,
+            VerificationCompletedSeconds: 150,
+            ProfileSnapshot: { Person: { FirstName: 'Audit', LastName: 'Import' } },
+          },
+        ],
+      },
+      expect: [{ action: 'alarmReport.import', entity: 'alarmReport', details: (d) => expect(d).toMatchObject({ alarmId, customerId: c.id }) }],
+    };
+  },
   'POST /alarm-report/schedules': async () => {
     await setFeature(t.db, 'ScheduledReports', true);
     return {

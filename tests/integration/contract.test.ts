@@ -637,6 +637,24 @@ describe('every endpoint answers its contract', () => {
     await expectContract('DELETE /alarm-report/schedules/:id', path);
   });
 
+  test('closed alarm reports imported from the ARC platform', async () => {
+    const c = await insertCustomer(t.db, { name: 'Contract Import Ltd' });
+    const doc = {
+      AlarmId: '7d3c2a10-0000-4000-8000-00000000c0c0',
+      CustomerId: c.id,
+      AlarmStared: '2026-01-01T10:00:00Z',
+      AlarmClosed: '2026-01-01T10:05:00Z',
+      AlarmType: { Value: 1 },
+      VerificationType: { Value: 4 },
+      VerificationCategory: { Value: 402 },
+      VerificationStartedSeconds: 8,
+      VerificationCompletedSeconds: 150,
+      ProfileSnapshot: { Person: { FirstName: 'Contract', LastName: 'Import' } },
+    };
+    const r = await expectContract('POST /alarm-report/import', '/alarm-report/import', { json: { AlarmReports: [doc, doc] } });
+    expect([r.Created.length, r.AlreadyPresent.length]).toEqual([1, 1]);
+  });
+
   test('every endpoint of the contract was checked above', () => {
     expect(Object.keys(ENDPOINTS).filter((e) => !checked.has(e as Endpoint))).toEqual([]);
   });

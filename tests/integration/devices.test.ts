@@ -10,6 +10,7 @@ import * as v from 'valibot';
 import type { Insertable } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
+import { deviceRow as stockDeviceRow } from '../helpers/customer-rows.js';
 import readXlsx from 'read-excel-file/node';
 import type { CustomerTable, DeviceTable } from '../../src/server/db/schema.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
@@ -26,32 +27,9 @@ const iso = (daysAgo: number) => new Date(NOW - daysAgo * 86400_000).toISOString
 const acme = randomUUID();
 const ids = { allocated: randomUUID(), awaiting: randomUUID(), fresh: randomUUID(), phone: randomUUID(), returned: randomUUID() };
 
-function deviceRow(over: Partial<DeviceTable> & { serialNumber: string }): Insertable<DeviceTable> {
-  return {
-    id: randomUUID(),
-    imei: null,
-    imsi: null,
-    type: 620,
-    phoneNumber: null,
-    simPhoneNumber: null,
-    simSerial: null,
-    simTypeId: null,
-    simStatus: null,
-    supplier: 'Supplier Ltd',
-    status: 1,
-    customerId: null,
-    orderNumber: null,
-    isUserAssigned: 0,
-    assignedPersonId: null,
-    firmwareVersion: null,
-    lastConfigurationDate: null,
-    dateReceived: iso(30),
-    lastUpdated: iso(1),
-    addedToSystem: iso(30),
-    etag: '"e0"',
-    ...over,
-  };
-}
+/** A stock device received 30 days ago and updated yesterday. */
+const deviceRow = (over: Partial<DeviceTable> & { serialNumber: string }) =>
+  stockDeviceRow({ dateReceived: iso(30), lastUpdated: iso(1), addedToSystem: iso(30), etag: '"e0"', ...over });
 
 beforeAll(async () => {
   t = await createTestApp({ now: () => new Date(NOW) });

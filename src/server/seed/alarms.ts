@@ -20,6 +20,7 @@ import type { CustomerRef, StaffRef, WorkerRef } from './model.js';
 import { seedAudioClips } from '../modules/alarm-reports/audio.js';
 import { analyseAlarmReport } from '../../shared/alarm-intelligence.js';
 import type { AlarmCallDto } from '../../shared/schemas/alarm-reports.js';
+import { addAlarmReport, type AlarmReportDocument } from '../modules/alarm-reports/write.js';
 
 /** Every CustomProperties kind of spec doc 3, in the order the first alarms are guaranteed to carry the rare ones. */
 export const JOURNAL_KINDS = ['call', 'email', 'sms', 'location', 'verification', 'note', 'supportIssueRaised', 'alarmNotice', 'alarmType'] as const;
@@ -168,6 +169,7 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
   const journal = new BatchInserter(trx, 'activityJournal', ['id', 'alarmReportId', 'date', 'creator', 'details', 'customProperties'], [reports]);
   const notes = new BatchInserter(trx, 'alarmNotes', ['id', 'alarmReportId', 'note', 'createdDate', 'personId', 'personFullName', 'personRoles'], [reports]);
   const analyses = new BatchInserter(trx, 'alarmReportAnalyses', ['alarmReportId', 'analysis', 'generatedAt', 'generatedBy'], [reports]);
+  const sinks = { reports, calls, memos, journal, notes };
 
   const controllers = staff.filter((s) => s.roles.includes('ArcControllerRole'));
   const reviewers = staff.filter((s) => s.roles.some((r) => r === 'ArcSupervisorRole' || r === 'ArcManagerRole' || r === 'ArcControllerRole'));
@@ -307,41 +309,7 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
     };
 
     const escalationPlanFollowed = r.chance(vType <= 2 ? 0.85 : 0.6) ? 1 : 0;
-    await reports.add({
-      id,
-      alarmId,
-      customerId: c.id,
-      customerAccountFullName: c.name,
-      tier: c.tier,
-      alarmType: trigger,
-      verificationType: vType,
-      verificationCategory: category,
-      personId: w.id,
-      personFullName: full(w),
-      deviceType: device?.type ?? 3,
-      deviceSerial: device?.serial ?? null,
-      arcControllerId: controller.id,
-      arcControllerFullName: full(controller),
-      alarmStarted: iso(startMs),
-      alarmClosed: iso(closedMs),
-      verificationStartedSeconds: vStarted,
-      verificationCompletedSeconds: vCompleted,
-      escalationPlanFollowed,
-      incomingCallPhoneNumber: incoming,
-      location: JSON.stringify(location),
-      profileSnapshot: JSON.stringify(snapshot),
-      etag: r.etag(),
-    });
-    for (const m of memoList)
-      await memos.add({
-        id: m.Id,
-        alarmReportId: id,
-        startDate: m.StartDate,
-        durationInMinutes: m.DurationInMinutes,
-        displayName: m.DisplayName.Name,
-        textMemo: m.TextMemo,
-        voiceMemoId: m.VoiceMemoId,
-      });
+    const etag = r.etag();
 
     // Calls: the alarm call first, then second-line and covert calls.
     type J = { at: number; creator: string; details: string; props: Record<string, unknown> & { kind: JournalKind } };
@@ -353,6 +321,7 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
       [4, 10],
     ] as const);
     const seenCalls: Pick<AlarmCallDto, 'StartTime' | 'Duration' | 'Line' | 'Number' | 'Records'>[] = [];
+    const callDocs: AlarmReportDocument['Calls'][number][] = [];
     let callAt = startMs + r.int(1, 5) * 1000;
     for (let k = 0; k < nCalls; k++) {
       const line =
@@ -386,18 +355,17 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
       const other = line === 'Outbound Second Line' && contact ? `${contact.FirstName} ${contact.LastName}` : full(w);
       const callId = r.uuid();
       seenCalls.push({ StartTime: iso(callAt), Duration: duration, Line: line, Number: number, Records: records });
-      await calls.add({
-        id: callId,
-        alarmReportId: id,
-        startTime: iso(callAt),
-        endTime: iso(callAt + Math.round(duration * 1000)),
-        duration,
-        line,
-        number,
-        participants: JSON.stringify([{ FullName: full(controller) }, { FullName: other }]),
-        alarmCall: k === 0 ? 1 : 0,
-        conferenceName: `CF${r.hex(16)}`,
-        records: JSON.stringify(records),
+      callDocs.push({
+        Id: callId,
+        StartTime: iso(callAt),
+        EndTime: iso(callAt + Math.round(duration * 1000)),
+        Duration: duration,
+        Line: line,
+        Number: number,
+        CallParticipants: [{ FullName: full(controller) }, { FullName: other }],
+        AlarmCall: k === 0,
+        ConferenceName: `CF${r.hex(16)}`,
+        Records: records,
       });
       const outbound = line === 'Outbound Second Line';
       entries.push({
@@ -504,15 +472,13 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
     optional.sort((x, y) => Number(y.props.kind === forced) - Number(x.props.kind === forced));
     entries.push(...optional.slice(0, Math.max(0, 10 - entries.length)));
     entries.sort((a, b) => a.at - b.at);
-    for (const e of entries)
-      await journal.add({
-        id: r.uuid(),
-        alarmReportId: id,
-        date: iso(e.at),
-        creator: e.creator,
-        details: e.details,
-        customProperties: JSON.stringify(e.props),
-      });
+    const activities = entries.map((e) => ({
+      Id: r.uuid(),
+      Date: iso(e.at),
+      Creator: e.creator,
+      Details: e.details,
+      CustomProperties: JSON.stringify(e.props),
+    }));
 
     // Reviewers' notes after the alarm closed.
     const nNotes = r.weighted([
@@ -522,19 +488,48 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
       [3, 5],
     ] as const);
     let noteAt = closedMs;
+    const noteDocs: AlarmReportDocument['Notes'][number][] = [];
     for (let k = 0; k < nNotes; k++) {
       noteAt = Math.min(nowMs, noteAt + r.int(2, 60 * 24 * 3) * 60_000);
       const author = r.pick(reviewers);
-      await notes.add({
-        id: r.uuid(),
-        alarmReportId: id,
-        note: r.pick(NOTE_TEXTS),
-        createdDate: iso(noteAt),
-        personId: author.id,
-        personFullName: full(author),
-        personRoles: JSON.stringify(author.roles.map((x) => ROLE_LABELS[x])),
+      noteDocs.push({
+        Id: r.uuid(),
+        Note: r.pick(NOTE_TEXTS),
+        CreatedDate: iso(noteAt),
+        PersonId: author.id,
+        PersonFullName: full(author),
+        PersonRoles: author.roles.map((x) => ROLE_LABELS[x]),
       });
     }
+
+    // The report's rows, as every writer of reports builds them (modules/alarm-reports/write.ts).
+    await addAlarmReport(sinks, {
+      Id: id,
+      AlarmId: alarmId,
+      Etag: etag,
+      CustomerId: c.id,
+      CustomerAccountFullName: c.name,
+      Tier: c.tier,
+      PersonId: w.id,
+      PersonFullName: full(w),
+      ArcControllerId: controller.id,
+      ArcControllerFullName: full(controller),
+      AlarmDevice: { Type: device?.type ?? 3, Serial: device?.serial ?? null },
+      AlarmStared: iso(startMs),
+      AlarmClosed: iso(closedMs),
+      AlarmType: trigger,
+      VerificationType: vType,
+      VerificationCategory: category,
+      EscalationPlanFollowed: escalationPlanFollowed === 1,
+      AlarmIncomingCallPhoneNumber: incoming,
+      VerificationStartedSeconds: vStarted,
+      VerificationCompletedSeconds: vCompleted,
+      Location: location,
+      ProfileSnapshot: snapshot,
+      Calls: callDocs,
+      Activities: activities,
+      Notes: noteDocs,
+    });
 
     // The Analysis, from the same data the detail document is read back from (no extra queries).
     if (ctx.autoAnalyses?.has(c.id)) {

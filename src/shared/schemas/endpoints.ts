@@ -22,6 +22,7 @@ import {
   updateAlarmReportSchema,
 } from './alarm-reports.js';
 import { analysisResponseSchema } from './alarm-intelligence.js';
+import { importAlarmReportsSchema } from './alarm-report-import.js';
 import { managementReportSchema } from './management-report.js';
 import {
   crmAccountsSchema,
@@ -113,6 +114,8 @@ export const ENDPOINTS = {
   'POST /alarm-report/log-call-download': messageResponseSchema,
   'GET /alarm-report/get-analysis': analysisResponseSchema,
   'POST /alarm-report/generate-analysis': analysisResponseSchema,
+  /** Ours: closed alarm reports from the ARC platform (alarm-report-import.ts). */
+  'POST /alarm-report/import': importAlarmReportsSchema,
   /** Ours: the monthly management report of a customer or of all customers (feature ExportManagementReportPDF). */
   'POST /alarm-report/get-management-report': managementReportSchema,
   /** Blob answer: an .xlsx workbook. */

@@ -2,10 +2,10 @@
 // copied from one template row each by a recursive series (fast, no per-row round trips), through
 // the real migrations and reference data. A tenth of the devices (every tenth serial) is of type
 // TYPE_TENTH, the rest of TYPE_ALL.
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DB } from '../../../src/server/db/index.js';
 import { insertAlarmReport } from '../../helpers/alarm-reports.js';
+import { deviceRow } from '../../helpers/customer-rows.js';
 
 export const TYPE_ALL = 620;
 export const TYPE_TENTH = 750;
@@ -18,30 +18,21 @@ const copy = (cols: string[], over: Record<string, string>) => cols.map((c) => o
 export async function insertBenchDevices(db: DB, n: number) {
   await db
     .insertInto('devices')
-    .values({
-      id: randomUUID(),
-      serialNumber: 'TEMPLATE',
-      imei: '356000000000000',
-      imsi: null,
-      type: TYPE_ALL,
-      phoneNumber: '+447700900000',
-      simPhoneNumber: null,
-      simSerial: '8944000000000000000',
-      simTypeId: null,
-      simStatus: null,
-      supplier: 'Supplier Ltd',
-      status: 1,
-      customerId: null,
-      orderNumber: null,
-      isUserAssigned: 0,
-      assignedPersonId: null,
-      firmwareVersion: '1.2.3',
-      lastConfigurationDate: '2026-07-01T12:00:00.000Z',
-      dateReceived: '2026-01-15T12:00:00.000Z',
-      lastUpdated: '2026-01-15T12:00:00.000Z',
-      addedToSystem: '2026-01-15T12:00:00.000Z',
-      etag: '"e"',
-    })
+    .values(
+      deviceRow({
+        serialNumber: 'TEMPLATE',
+        imei: '356000000000000',
+        type: TYPE_ALL,
+        phoneNumber: '+447700900000',
+        simSerial: '8944000000000000000',
+        firmwareVersion: '1.2.3',
+        lastConfigurationDate: '2026-07-01T12:00:00.000Z',
+        dateReceived: '2026-01-15T12:00:00.000Z',
+        lastUpdated: '2026-01-15T12:00:00.000Z',
+        addedToSystem: '2026-01-15T12:00:00.000Z',
+        etag: '"e"',
+      }),
+    )
     .execute();
   const devCols = await columnsOf(db, 'devices');
   await sql

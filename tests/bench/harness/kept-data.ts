@@ -5,7 +5,9 @@
 // endpoints through app.request() with a super-admin token, on SQLite always and on PostgreSQL
 // when a server answers at TEST_PG_URL (default the tests' server). BENCH_LOAD_ONLY=1 loads what is
 // missing and measures nothing, so the long loads can run beside other work and the measuring alone;
-// BENCH_SKIP_SQLITE=1 measures PostgreSQL only.
+// BENCH_SKIP_SQLITE=1 measures PostgreSQL only. Also what the loads and the write-cost figures
+// share: per-row triggers set aside around a bulk load, single-row writes timed with and without
+// triggers.
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,11 +16,13 @@ import { loadavg } from 'node:os';
 import { createApp } from '../../../src/server/app.js';
 import { testConfig } from '../../../src/server/config.js';
 import { createOutbox } from '../../../src/server/outbox.js';
-import { openPostgres, openSqlite, type DB } from '../../../src/server/db/index.js';
+import { type Kysely, sql } from 'kysely';
+import { isPostgres, openPostgres, openSqlite, type DB } from '../../../src/server/db/index.js';
 import { migrateToLatest } from '../../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../../src/server/seed/reference.js';
 import { issueAccessToken } from '../../../src/server/auth/tokens.js';
 import { PROVIDER_TENANT_ID } from '../../../src/shared/tenants.js';
+import { percentileOf } from '../stats.js';
 
 export type Figures = Record<string, number | string>;
 export type Dialect = 'sqlite' | 'pg';
@@ -133,6 +137,82 @@ export async function postgresLoaded(k: KeptData, c: pg.Client) {
   await c.query(`create table bench_ready ("${k.readyColumn}" int not null)`);
   await c.query(`insert into bench_ready values ($1)`, [k.size]);
   await c.end();
+}
+
+/** Where a bulk load writes: a raw SQLite handle, a pg client, or a Kysely database or transaction. */
+export type Loading = SQLite.Database | pg.Client | Kysely<any>;
+
+function statementsOn(on: Loading): { pg: boolean; run: (text: string) => Promise<unknown>; rows: <R>(text: string) => Promise<R[]> } {
+  if (on instanceof SQLite) return { pg: false, run: async (text) => on.exec(text), rows: async <R>(text: string) => on.prepare(text).all() as R[] };
+  if (on instanceof pg.Client) return { pg: true, run: (text) => on.query(text), rows: async <R>(text: string) => (await on.query(text)).rows as R[] };
+  return { pg: isPostgres(on), run: (text) => sql.raw(text).execute(on), rows: async <R>(text: string) => (await sql.raw<R>(text).execute(on)).rows };
+}
+
+/**
+ * Runs `load` with per-row triggers set aside (`triggers`: their names by table), `load` doing
+ * their work set-based itself: on SQLite they are dropped and created again after from their
+ * stored text, on PostgreSQL disabled and enabled again.
+ */
+export async function withTriggersAside(on: Loading, triggers: Record<string, readonly string[]>, load: () => Promise<void>) {
+  const db = statementsOn(on);
+  let restore: string[] = [];
+  if (db.pg) {
+    for (const [table, names] of Object.entries(triggers)) for (const t of names) await db.run(`alter table "${table}" disable trigger "${t}"`);
+  } else {
+    const names = Object.values(triggers).flat();
+    const rows = await db.rows<{ name: string; sql: string }>(
+      `select name, sql from sqlite_master where type = 'trigger' and name in (${names.map((n) => `'${n.replaceAll("'", "''")}'`).join(', ')})`,
+    );
+    for (const t of rows) await db.run(`drop trigger "${t.name}"`);
+    restore = rows.map((t) => t.sql);
+  }
+  await load();
+  if (db.pg) {
+    for (const [table, names] of Object.entries(triggers)) for (const t of names) await db.run(`alter table "${table}" enable trigger "${t}"`);
+  } else for (const s of restore) await db.run(s);
+}
+
+/** One write's cost in ms: p95 wall and mean CPU (this process's). */
+export type WriteCost = { p95: number; cpu: number };
+
+/**
+ * What triggers add to single-row writes: `write` once per row of `rows`, each timed, inside a
+ * transaction that is rolled back; after a warm-up, once with the `triggers` on `table` dropped
+ * inside the transaction and once with them.
+ */
+export async function writeCost<R>(
+  db: DB,
+  table: string,
+  triggers: readonly string[],
+  rows: readonly R[],
+  write: (trx: DB, row: R) => Promise<unknown>,
+): Promise<{ without: WriteCost; with: WriteCost }> {
+  const pg = isPostgres(db);
+  const measure = async (withTriggers: boolean): Promise<WriteCost> => {
+    const ms: number[] = [];
+    let cpu = 0;
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        if (!withTriggers) for (const t of triggers) await sql.raw(`drop trigger "${t}"${pg ? ` on "${table}"` : ''}`).execute(trx);
+        for (const row of rows) {
+          const c0 = process.cpuUsage();
+          const t = performance.now();
+          await write(trx, row);
+          ms.push(performance.now() - t);
+          const c = process.cpuUsage(c0);
+          cpu += (c.user + c.system) / 1000;
+        }
+        throw new Error('rollback');
+      })
+      .catch((e: Error) => {
+        if (e.message !== 'rollback') throw e;
+      });
+    return { p95: Math.round(percentileOf(ms, 95) * 100) / 100, cpu: Math.round((cpu / rows.length) * 1000) / 1000 };
+  };
+  await measure(true); // warm-up
+  const without = await measure(false);
+  return { without, with: await measure(true) };
 }
 
 /** Loads (timed into figures as `<dialect>_load_s`) unless complete, then opens, migrates and measures. */

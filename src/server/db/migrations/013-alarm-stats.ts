@@ -6,6 +6,7 @@
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
 import { SORT_INDEXES } from '../../modules/alarm-reports/list-order.js';
 import { COUNT_COLS, DIMS, GRAINS, INT_DIMS, KEY_COLS, rebuildSql, STATS_TABLE, upsertSql, WATCHED_COLS } from '../../modules/alarm-reports/aggregates.js';
+import { createCountingTriggers, type CountingTriggers } from '../counting-triggers.js';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);
@@ -23,41 +24,18 @@ async function createTable(db: Kysely<any>, pg: boolean) {
   await run(db, `create table "${STATS_TABLE}" (${cols.join(', ')}, primary key (${quoted(KEY_COLS)}))${pg ? '' : ' without rowid'}`);
 }
 
-/**
- * The statistics triggers over every grain of GRAINS (SQLite: three triggers; PostgreSQL: one
- * function and two triggers). Migration 022 drops and creates them again for its added grains.
- */
-export async function createStatsTriggers(db: Kysely<any>) {
-  const pg = isPg(db);
-  const grains = Object.keys(GRAINS).map(Number);
-  const body = (r: 'new' | 'old', sign: 1 | -1) => grains.map((g) => `${upsertSql(pg, g, r, sign)};`).join('\n');
-  if (!pg) {
-    await run(db, `create trigger "alarmStats_ai" after insert on "alarmReports" begin\n${body('new', 1)}\nend`);
-    await run(db, `create trigger "alarmStats_ad" after delete on "alarmReports" begin\n${body('old', -1)}\nend`);
-    await run(db, `create trigger "alarmStats_au" after update of ${quoted(WATCHED_COLS)} on "alarmReports" begin\n${body('old', -1)}\n${body('new', 1)}\nend`);
-    return;
-  }
-  await run(
-    db,
-    `create or replace function alarm_stats_apply() returns trigger language plpgsql as $fn$
-    begin
-      if tg_op in ('DELETE', 'UPDATE') then
-        ${body('old', -1)}
-      end if;
-      if tg_op in ('INSERT', 'UPDATE') then
-        ${body('new', 1)}
-      end if;
-      return null;
-    end
-    $fn$`,
-  );
-  await run(db, `create trigger "alarmStats_aiud" after insert or delete on "alarmReports" for each row execute function alarm_stats_apply()`);
-  await run(db, `create trigger "alarmStats_au" after update of ${quoted(WATCHED_COLS)} on "alarmReports" for each row execute function alarm_stats_apply()`);
-}
+/** The statistics triggers over every grain of GRAINS (migration 022 creates them again for its added grains). */
+export const STATS_TRIGGERS: CountingTriggers = {
+  name: 'alarmStats',
+  table: 'alarmReports',
+  watched: WATCHED_COLS,
+  fn: 'alarm_stats_apply',
+  body: (pg, r, sign) => Object.keys(GRAINS).map((g) => upsertSql(pg, Number(g), r, sign)),
+};
 
 async function upSqlite(db: Kysely<any>) {
   await createTable(db, false);
-  await createStatsTriggers(db);
+  await createCountingTriggers(db, STATS_TRIGGERS);
   for (const s of rebuildSql(false)) await run(db, s);
 
   // The list's search over the device serial (alarm id, person and account are in the palette's
@@ -85,7 +63,7 @@ async function upSqlite(db: Kysely<any>) {
 
 async function upPg(db: Kysely<any>) {
   await createTable(db, true);
-  await createStatsTriggers(db);
+  await createCountingTriggers(db, STATS_TRIGGERS);
   for (const s of rebuildSql(true)) await run(db, s);
   await run(db, `create index if not exists "alarmReports_serial_trgm" on "alarmReports" using gin ((lower("deviceSerial")) gin_trgm_ops)`);
 }

@@ -8,12 +8,23 @@
 //
 // Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
+import { createCountingTriggers, type CountingTriggers } from '../counting-triggers.js';
 import { analysisPlanSql, rebuildTopsSql, reportPlanSql, reportTopsSql, TOPS_KEY, TOPS_TABLE, TOPS_WATCHED } from '../../modules/alarm-reports/month-tops.js';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);
 const quoted = (cols: readonly string[]) => cols.map((c) => `"${c}"`).join(', ');
 const body = (statements: string[]) => statements.map((s) => `${s};`).join('\n');
+
+/** The plan outcomes' counts of the analyses (a report's own counts are kept by the triggers on alarmReports below). */
+export const ANALYSIS_TRIGGERS: CountingTriggers = {
+  name: 'alarmMonthTops_analysis',
+  table: 'alarmReportAnalyses',
+  watched: ['analysis', 'alarmReportId'],
+  fn: 'alarm_month_tops_analysis',
+  insertDelete: 'aid',
+  body: (pg, r, sign) => [analysisPlanSql(pg, r, sign)],
+};
 
 async function createTops(db: Kysely<any>, pg: boolean) {
   await run(
@@ -39,14 +50,7 @@ async function upSqlite(db: Kysely<any>) {
       ${body([...reportTopsSql(false, 'old', -1), reportPlanSql(false, 'old', -1), ...reportTopsSql(false, 'new', 1), reportPlanSql(false, 'new', 1)])}
     end`,
   );
-  await run(db, `create trigger "alarmMonthTops_analysis_ai" after insert on "alarmReportAnalyses" begin\n${body([analysisPlanSql(false, 'new', 1)])}\nend`);
-  await run(db, `create trigger "alarmMonthTops_analysis_ad" after delete on "alarmReportAnalyses" begin\n${body([analysisPlanSql(false, 'old', -1)])}\nend`);
-  await run(
-    db,
-    `create trigger "alarmMonthTops_analysis_au" after update of "analysis", "alarmReportId" on "alarmReportAnalyses" begin
-      ${body([analysisPlanSql(false, 'old', -1), analysisPlanSql(false, 'new', 1)])}
-    end`,
-  );
+  await createCountingTriggers(db, ANALYSIS_TRIGGERS);
 }
 
 async function upPg(db: Kysely<any>) {
@@ -74,28 +78,7 @@ async function upPg(db: Kysely<any>) {
     `create trigger "alarmMonthTops_au" after update of ${quoted(TOPS_WATCHED)} on "alarmReports" for each row execute function alarm_month_tops_report()`,
   );
   await run(db, `create trigger "alarmMonthTops_bd" before delete on "alarmReports" for each row execute function alarm_month_tops_report()`);
-  await run(
-    db,
-    `create or replace function alarm_month_tops_analysis() returns trigger language plpgsql as $fn$
-    begin
-      if tg_op in ('DELETE', 'UPDATE') then
-        ${body([analysisPlanSql(true, 'old', -1)])}
-      end if;
-      if tg_op in ('INSERT', 'UPDATE') then
-        ${body([analysisPlanSql(true, 'new', 1)])}
-      end if;
-      return null;
-    end
-    $fn$`,
-  );
-  await run(
-    db,
-    `create trigger "alarmMonthTops_analysis_aid" after insert or delete on "alarmReportAnalyses" for each row execute function alarm_month_tops_analysis()`,
-  );
-  await run(
-    db,
-    `create trigger "alarmMonthTops_analysis_au" after update of "analysis", "alarmReportId" on "alarmReportAnalyses" for each row execute function alarm_month_tops_analysis()`,
-  );
+  await createCountingTriggers(db, ANALYSIS_TRIGGERS);
 }
 
 export const m021: Migration = {

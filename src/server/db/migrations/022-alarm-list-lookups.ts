@@ -13,52 +13,30 @@
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
 import { rebuildGrainsSql } from '../../modules/alarm-reports/aggregates.js';
 import { NAME_WATCHED_COLS, NAMES_TABLE, namesApplySql, rebuildNamesSql } from '../../modules/alarm-reports/names.js';
-import { createStatsTriggers } from './013-alarm-stats.js';
+import { createCountingTriggers, type CountingTriggers, dropCountingTriggers } from '../counting-triggers.js';
+import { STATS_TRIGGERS } from './013-alarm-stats.js';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);
-const quoted = (cols: readonly string[]) => cols.map((c) => `"${c}"`).join(', ');
 /** The grains this migration adds (aggregates.ts GRAINS). */
 const ADDED_GRAINS = [4, 5];
 export const STATS_CONTROLLER_INDEX = `create index "alarmStats_controller_idx" on "alarmStats" ("grain", "arcControllerId", "day")`;
+
+/** The names' counts, kept like the statistics. */
+export const NAMES_TRIGGERS: CountingTriggers = {
+  name: NAMES_TABLE,
+  table: 'alarmReports',
+  watched: NAME_WATCHED_COLS,
+  fn: 'alarm_report_names_apply',
+  body: (_pg, r, sign) => namesApplySql(r, sign),
+};
 
 async function namesTable(db: Kysely<any>, pg: boolean) {
   await run(
     db,
     `create table "${NAMES_TABLE}" ("kind" text not null, "key" text not null, "n" ${pg ? 'bigint' : 'integer'} not null, primary key ("kind", "key"))${pg ? '' : ' without rowid'}`,
   );
-  const body = (r: 'new' | 'old', sign: 1 | -1) =>
-    namesApplySql(r, sign)
-      .map((s) => `${s};`)
-      .join('\n');
-  if (!pg) {
-    await run(db, `create trigger "${NAMES_TABLE}_ai" after insert on "alarmReports" begin\n${body('new', 1)}\nend`);
-    await run(db, `create trigger "${NAMES_TABLE}_ad" after delete on "alarmReports" begin\n${body('old', -1)}\nend`);
-    await run(
-      db,
-      `create trigger "${NAMES_TABLE}_au" after update of ${quoted(NAME_WATCHED_COLS)} on "alarmReports" begin\n${body('old', -1)}\n${body('new', 1)}\nend`,
-    );
-  } else {
-    await run(
-      db,
-      `create or replace function alarm_report_names_apply() returns trigger language plpgsql as $fn$
-      begin
-        if tg_op in ('DELETE', 'UPDATE') then
-          ${body('old', -1)}
-        end if;
-        if tg_op in ('INSERT', 'UPDATE') then
-          ${body('new', 1)}
-        end if;
-        return null;
-      end
-      $fn$`,
-    );
-    await run(db, `create trigger "${NAMES_TABLE}_aiud" after insert or delete on "alarmReports" for each row execute function alarm_report_names_apply()`);
-    await run(
-      db,
-      `create trigger "${NAMES_TABLE}_au" after update of ${quoted(NAME_WATCHED_COLS)} on "alarmReports" for each row execute function alarm_report_names_apply()`,
-    );
-  }
+  await createCountingTriggers(db, NAMES_TRIGGERS);
   for (const s of rebuildNamesSql()) await run(db, s);
   // A provider with hundreds of thousands of names still finds them without reading each.
   if (pg) await run(db, `create index "${NAMES_TABLE}_key_trgm" on "${NAMES_TABLE}" using gin ("key" gin_trgm_ops)`);
@@ -68,9 +46,8 @@ export const m022: Migration = {
   async up(db) {
     const pg = isPg(db);
     await namesTable(db, pg);
-    if (pg) for (const t of ['alarmStats_aiud', 'alarmStats_au']) await run(db, `drop trigger if exists "${t}" on "alarmReports"`);
-    else for (const t of ['alarmStats_ai', 'alarmStats_ad', 'alarmStats_au']) await run(db, `drop trigger if exists "${t}"`);
-    await createStatsTriggers(db);
+    await dropCountingTriggers(db, STATS_TRIGGERS);
+    await createCountingTriggers(db, STATS_TRIGGERS);
     for (const s of rebuildGrainsSql(pg, ADDED_GRAINS)) await run(db, s);
     // A controller filter reads its controller's rows of grain 3, not every controller's of the range.
     await run(db, STATS_CONTROLLER_INDEX);

@@ -5,6 +5,7 @@ import type { DB } from '../../db/index.js';
 import { analyseAlarmReport } from '../../../shared/alarm-intelligence.js';
 import type { StoredAnalysis } from '../../../shared/schemas/alarm-intelligence.js';
 import type { AlarmAnalysis } from '../../../shared/alarm-intelligence.js';
+import type { AlarmReportDetails } from '../../../shared/schemas/alarm-reports.js';
 /** The Analysis column group of a report in the .xlsx export. */
 export type ExportAnalysis = { PlanCheck: 'Agrees' | 'Questions' | 'No plan'; Anomalies: number; Summary: string };
 import { alarmReportDetails } from './repo.js';
@@ -58,9 +59,14 @@ export async function readAnalysis(db: DB, reportId: string): Promise<StoredAnal
 }
 
 /** Generates the analysis of a report from its detail document and stores it (replacing the stored one); undefined for an unknown alarm. */
-export async function generateAnalysis(db: DB, report: { id: string; alarmId: string }, now: Date, by: string | null): Promise<StoredAnalysis | undefined> {
-  // The report was found within the caller's scope; its document is read whole.
-  const details = await alarmReportDetails(db, ALL_TENANTS, report.alarmId);
+export async function generateAnalysis(
+  db: DB,
+  report: { id: string; alarmId: string; details?: AlarmReportDetails },
+  now: Date,
+  by: string | null,
+): Promise<StoredAnalysis | undefined> {
+  // The report was found within the caller's scope; its document is read whole (or given by a writer that has just written it).
+  const details = report.details ?? (await alarmReportDetails(db, ALL_TENANTS, report.alarmId));
   if (!details) return undefined;
   const analysis = analyseAlarmReport(details);
   const row = { alarmReportId: report.id, analysis: JSON.stringify(analysis), generatedAt: now.toISOString(), generatedBy: by };
@@ -103,11 +109,12 @@ export async function exportAnalyses(db: DB, reportIds: readonly string[]): Prom
  * (EnableAlarmReportIntelligence, AutoGenerateAlarmReportIntelligence) are on; nothing otherwise.
  * Every writer of reports calls it with the reports it wrote, inside its writing transaction, so a
  * report and its analysis commit together (the demo seed computes the same analysis inline while
- * batching). Returns the ids of the reports analysed.
+ * batching). A writer holding the reports' detail documents passes them (`details`), sparing the
+ * reads. Returns the ids of the reports analysed.
  */
 export async function autoGenerateAnalyses(
   db: DB,
-  reports: readonly { id: string; alarmId: string; customerId: string | null }[],
+  reports: readonly { id: string; alarmId: string; customerId: string | null; details?: AlarmReportDetails }[],
   now: Date,
 ): Promise<string[]> {
   const ids = [...new Set(reports.map((r) => r.customerId).filter((c): c is string => c !== null))];
@@ -123,10 +130,26 @@ export async function autoGenerateAnalyses(
       .execute();
     for (const r of rows) on.add(r.id);
   }
-  const done: string[] = [];
+  const rows: { alarmReportId: string; analysis: string; generatedAt: string; generatedBy: null }[] = [];
+  const seen = new Set<string>();
   for (const r of reports) {
-    if (r.customerId === null || !on.has(r.customerId)) continue;
-    if (await generateAnalysis(db, r, now, null)) done.push(r.id);
+    if (r.customerId === null || !on.has(r.customerId) || seen.has(r.id)) continue;
+    seen.add(r.id);
+    const details = r.details ?? (await alarmReportDetails(db, ALL_TENANTS, r.alarmId));
+    if (details) rows.push({ alarmReportId: r.id, analysis: JSON.stringify(analyseAlarmReport(details)), generatedAt: now.toISOString(), generatedBy: null });
   }
-  return done;
+  // Stored a few hundred at a time (replacing any stored before, as generateAnalysis does).
+  for (let i = 0; i < rows.length; i += 200)
+    await db
+      .insertInto('alarmReportAnalyses')
+      .values(rows.slice(i, i + 200))
+      .onConflict((oc) =>
+        oc.column('alarmReportId').doUpdateSet((eb) => ({
+          analysis: eb.ref('excluded.analysis'),
+          generatedAt: eb.ref('excluded.generatedAt'),
+          generatedBy: eb.ref('excluded.generatedBy'),
+        })),
+      )
+      .execute();
+  return rows.map((r) => r.alarmReportId);
 }

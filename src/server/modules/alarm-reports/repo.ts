@@ -8,7 +8,7 @@
 // scoped caller's counts are counted over their raw rows instead (exact, like the statistics).
 import { CompiledQuery, sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
-import type { Database } from '../../db/schema.js';
+import type { ActivityJournalTable, AlarmCallTable, AlarmNoteTable, AlarmReportTable, Database } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../util.js';
 import { badRequest } from '../../http.js';
 import { ALL_TENANTS, byCustomer, type TenantScope } from '../../tenant-scope.js';
@@ -699,6 +699,16 @@ export async function alarmReportDetails(db: DB, scope: TenantScope, alarmId: st
     db.selectFrom('activityJournal').selectAll().where('alarmReportId', '=', r.id).orderBy('date').orderBy('id').execute(),
     db.selectFrom('alarmNotes').selectAll().where('alarmReportId', '=', r.id).orderBy('createdDate').orderBy('id').execute(),
   ]);
+  return detailsOf(r, calls, journal, notes);
+}
+
+/** The detail document of a report's rows (calls, journal and notes each in their time order, ties by id). */
+export function detailsOf(
+  r: AlarmReportTable,
+  calls: readonly AlarmCallTable[],
+  journal: readonly ActivityJournalTable[],
+  notes: readonly AlarmNoteTable[],
+): AlarmReportDetails {
   const loc = parseJson<Record<string, unknown>>(r.location, {});
   const num = (x: unknown) => (typeof x === 'number' && Number.isFinite(x) ? x : null);
   const str = (x: unknown) => (typeof x === 'string' ? x : null);

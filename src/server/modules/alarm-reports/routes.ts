@@ -7,7 +7,7 @@
 import { deps, ApiError, conflict, notFound, type Api, type Ctx } from '../../http.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE_LABELS, type RoleName } from '../../../shared/permissions.js';
-import { audit } from '../../util.js';
+import { audit, auditMany } from '../../util.js';
 import { tenantScope } from '../../tenant-scope.js';
 import { tx } from '../../db/index.js';
 import {
@@ -61,6 +61,8 @@ import {
 import { generateAnalysis, intelligenceFeatureOn, intelligenceFor, readAnalysis } from './analysis.js';
 import { MANAGEMENT_CODE, MANAGEMENT_TEXT, managementReportBody, type ManagementReport } from '../../../shared/schemas/management-report.js';
 import { managementReport, managementReportOn } from './management-report.js';
+import { importAlarmReportsBody, type ImportAlarmReportsResponse } from '../../../shared/schemas/alarm-report-import.js';
+import { importAlarmReports } from './write.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 const SAMPLE_FILTER = {
@@ -72,6 +74,19 @@ const SAMPLE_FILTER = {
   arcControllerIds: [SAMPLE_ID],
   deviceTypes: [620],
   tierTypes: [1],
+};
+/** The smallest report the import takes (the ARC platform sends the detail document's fields). */
+const SAMPLE_IMPORT = {
+  AlarmId: SAMPLE_ID,
+  CustomerId: SAMPLE_ID,
+  AlarmStared: '2026-01-01T10:00:00Z',
+  AlarmClosed: '2026-01-01T10:05:00Z',
+  AlarmType: { Value: 1 },
+  VerificationType: { Value: 1 },
+  VerificationCategory: { Value: 101 },
+  VerificationStartedSeconds: 8,
+  VerificationCompletedSeconds: 150,
+  ProfileSnapshot: { Person: { FirstName: 'Sample', LastName: 'Person' } },
 };
 const reportNotFound = () => notFound(ALARM_TEXT.notFound);
 const recordingFailed = () => new ApiError(404, MSG.callRecordingFailed, CODE.notFound);
@@ -223,6 +238,32 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
         return a;
       });
       return c.json({ Enabled: true, Analysis: analysis } satisfies AnalysisResponse);
+    },
+  );
+
+  // Closed alarm reports from the ARC platform (docs/decisions.md 440–443): a batch of at most
+  // IMPORT_MAX in one transaction, idempotent by AlarmId, each report's Analysis generated on
+  // arrival when auto-generation is on for its customer. Provider integration accounts only.
+  api.post(
+    '/alarm-report/import',
+    { access: P.AlarmReportImport, bodyLimit: 'upload', json: importAlarmReportsBody, sample: { json: { AlarmReports: [SAMPLE_IMPORT] } } },
+    async (c, { body, user }) => {
+      const { db, config } = deps(c);
+      const now = config.now();
+      const result = await tx(db, async (trx) => {
+        const r = await importAlarmReports(trx, tenantScope(user), body.AlarmReports, now);
+        const analysed = new Set(r.Analysed);
+        await auditMany(
+          trx,
+          { actorId: user.id || null, action: 'alarmReport.import', entity: 'alarmReport', at: now },
+          r.Created.map((x) => ({
+            entityId: x.AlarmReportId,
+            details: { alarmId: x.AlarmId, customerId: body.AlarmReports[x.Index]!.CustomerId, analysed: analysed.has(x.AlarmReportId) },
+          })),
+        );
+        return r;
+      });
+      return c.json(result satisfies ImportAlarmReportsResponse);
     },
   );
 
