@@ -17,7 +17,7 @@
 //
 // Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
-import { SORT_INDEXES } from '../../modules/alarm-reports/list-order.js';
+import { CONTROLLER_STARTED_INDEX, SORT_INDEXES } from '../../modules/alarm-reports/list-order.js';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);
@@ -44,8 +44,6 @@ function sortIncludes(sortKeys: string) {
     .map((c) => `"${c}"`)
     .join(', ');
 }
-
-export const CONTROLLER_STARTED_INDEX = 'alarmReports_controller_started_idx';
 
 export const m025: Migration = {
   async up(db) {

@@ -38,10 +38,9 @@ import {
 import { closedRange, dayLabelsBetween, dayWall, hourWalls, labelsBetween, londonDayOf, timeLabel } from './time.js';
 import { bandSql, COMPLETED_COLS, COUNT_COLS, GRAINS, MONTH_GRAIN, STARTED_COLS } from './aggregates.js';
 import { cpLength, ftsPhrase } from '../search/keys.js';
-import { lowerSql, rankSql, reversedRankSql } from './list-order.js';
+import { CONTROLLER_STARTED_INDEX, lowerSql, rankSql, reversedRankSql } from './list-order.js';
 import { snapshotDto } from './snapshot.js';
 import type { NameKind } from './names.js';
-import { CONTROLLER_STARTED_INDEX } from '../../db/migrations/025-alarm-list-covering.js';
 
 type Q<O> = SelectQueryBuilder<Database, 'alarmReports', O>;
 type Filter = AlarmReportFilterBody;
@@ -148,13 +147,11 @@ const SEARCH_COLS: TextCol[] = ['personFullName', 'customerAccountFullName', 'al
  * the OR of the columns reads each matched report's row: SQLite's multi-index OR looks the row up
  * for each entry it collects (27,500 rows for 'parcel express 3' over all time), PostgreSQL's
  * bitmap heap scan rechecks the trigram conditions on each heap row (~1 s for 12,000 reports).
- *
- * SQLite: the union of each column's matching rowids — a name column's part is read from its
- * (lower(name), closed date) index alone, which holds the rowid — counted once each.
- * PostgreSQL: disjoint parts — the reports of the first column's matches, then of the second's
- * that the first did not match, and so on, each report counted in the first part whose column
- * matches it; the first part is a count over the name index alone (it includes the name, decision
- * 470) and the others are usually empty.
+ * So it is counted in disjoint parts, on both databases: the reports of the first column's
+ * matches, then of the second's that the first did not match, and so on, each report counted in
+ * the first part whose column matches it. The first part is a count over its name index alone
+ * (migration 025); the others test the earlier columns only on their own candidates (the alarm id
+ * and serial trigram matches), which are few.
  */
 async function searchCount(db: DB, scope: TenantScope, f: Resolved, now: Date): Promise<number> {
   const terms = textTerms(db, f, SEARCH_COLS, f.searchValue);
