@@ -12,7 +12,16 @@ import type { ActivityJournalTable, AlarmCallTable, AlarmNoteTable, AlarmReportT
 import { newEtag, newId, likeEscape } from '../../util.js';
 import { badRequest } from '../../http.js';
 import { ALL_TENANTS, byCustomer, type TenantScope } from '../../tenant-scope.js';
-import { ALARM_TYPES, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, lookupName, type Lookup } from '../../../shared/codes.js';
+import {
+  ALARM_TYPES,
+  DEVICE_TYPES,
+  TIER_TYPES,
+  VERIFICATION_CATEGORIES,
+  VERIFICATION_TYPES,
+  canBeInNormalisedId,
+  lookupName,
+  type Lookup,
+} from '../../../shared/codes.js';
 import {
   ALARM_TEXT,
   COMPLETED_BANDS,
@@ -133,6 +142,10 @@ function textTerms(db: DB, f: Resolved, cols: TextCol[], value: string): RawBuil
       if (!keys.length) return [];
       return [pg ? sql`lower(${col}) collate "C" = any(${[...keys]}::text[])` : sql`lower(${col}) in (${sql.join([...keys])})`];
     }
+    // Alarm ids are stored normalised (the import's guid(), the seed's UUIDs): a value with any
+    // other character is in none, and looking it up would read the trigram doclists of the names
+    // that share the table (27 ms for 'parcel express 3' at 1,000,000 reports).
+    if (c === 'alarmId' && !canBeInNormalisedId(value)) return [];
     if (pg || cpLength(value) < TRIGRAM_MIN) return [like];
     return [sql`("alarmReports".rowid in (${FTS_LOOKUP[c as 'alarmId' | 'deviceSerial'](ftsPhrase(value))}) and ${like})`];
   });
