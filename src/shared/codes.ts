@@ -203,6 +203,8 @@ export const ID_PATTERN = new RegExp(`^(\\{${G}\\}|${G})(:${G})?$`);
 export const isValidId = (id: unknown): id is string => typeof id === 'string' && ID_PATTERN.test(id);
 /** Normalise a valid id to its bare first GUID, lower-case. */
 export const normaliseId = (id: string) => (id.replace(/[{}]/g, '').split(':', 1)[0] ?? '').toLowerCase();
+/** Whether text can be part of a normalised id (a bare lower-case GUID): hex digits and hyphens, in either case. */
+export const canBeInNormalisedId = (s: string) => /^[0-9a-fA-F-]+$/.test(s);
 
 // ---------------------------------------------------------------- display names
 // What the user reads for a code: statuses in words (not the code names), device types with their

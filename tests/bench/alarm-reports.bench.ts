@@ -33,7 +33,7 @@ export const keptAlarms = (n: number): kept.KeptData => ({
   what: 'alarm reports',
   size: n,
   sqliteFile: join(ROOT, `.tmp/bench-alarms/alarms-${kept.sizeLabel(n)}.sqlite`),
-  pgDb: `bench_alarms_${kept.sizeLabel(n)}`,
+  pgDb: kept.keptPgDb(`bench_alarms_${kept.sizeLabel(n)}`),
   readyColumn: 'rows',
 });
 const KEPT = keptAlarms(N);

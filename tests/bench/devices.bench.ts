@@ -37,6 +37,7 @@ import { itemAt, percentile, percentileOf, rng } from './stats.js';
 import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
 import {
   benchApp,
+  keptPgDb,
   load,
   log,
   newPostgres,
@@ -57,7 +58,7 @@ const N = Number(process.env.BENCH_DEVICES ?? 1_000_000);
 const LABEL = sizeLabel(N);
 const CUSTOMERS = Math.max(10, Math.min(20_000, Math.round(N / 50)));
 const SQLITE_FILE = join(ROOT, `.tmp/bench-devices/devices-${LABEL}.sqlite`);
-const PG_DB = `bench_devices_${LABEL}`;
+const PG_DB = keptPgDb(`bench_devices_${LABEL}`);
 const KEPT: KeptData = { what: 'devices', size: N, sqliteFile: SQLITE_FILE, pgDb: PG_DB, readyColumn: 'devices' };
 
 const GOAL_LIST_P95 = 50;

@@ -27,6 +27,7 @@ import {
   bandOf,
   COMPLETED_BANDS,
   isWithin,
+  MISSED_MAX,
   RESPONSE_WINDOWS,
   responseTargetsBody,
   STARTED_BANDS,
@@ -60,6 +61,7 @@ const EDGES = [
 ];
 
 type Stored = {
+  id: string;
   alarmClosed: string;
   alarmType: number;
   verificationType: number;
@@ -149,6 +151,7 @@ async function stored(): Promise<Stored[]> {
   return t.db
     .selectFrom('alarmReports')
     .select([
+      'id',
       'alarmClosed',
       'alarmType',
       'verificationType',
@@ -218,7 +221,25 @@ function expected(rows: Stored[], f: F) {
   const started = STARTED_BANDS.map((b) => match.filter((r) => bandOf(STARTED_BANDS, r.verificationStartedSeconds) === b).length);
   const completed = COMPLETED_BANDS.map((b) => match.filter((r) => bandOf(COMPLETED_BANDS, r.verificationCompletedSeconds) === b).length);
   const within = (w: number) => match.filter((r) => isWithin(Math.max(0, r.verificationStartedSeconds), w)).length;
-  return { total: match.length, started, completed, within10: within(RESPONSE_WINDOWS.within10), within40: within(RESPONSE_WINDOWS.within40) };
+  // the missed list: slowest first, then the latest, then by id; at most MISSED_MAX
+  const missed = match
+    .filter((r) => !isWithin(Math.max(0, r.verificationStartedSeconds), RESPONSE_WINDOWS.within10))
+    .sort(
+      (a, b) =>
+        b.verificationStartedSeconds - a.verificationStartedSeconds ||
+        (a.alarmClosed < b.alarmClosed ? 1 : a.alarmClosed > b.alarmClosed ? -1 : 0) ||
+        (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+    )
+    .slice(0, MISSED_MAX)
+    .map((r) => r.id);
+  return {
+    total: match.length,
+    started,
+    completed,
+    within10: within(RESPONSE_WINDOWS.within10),
+    within40: within(RESPONSE_WINDOWS.within40),
+    missed,
+  };
 }
 
 describe('alarm statistics equal raw counts', () => {
@@ -244,6 +265,8 @@ describe('alarm statistics equal raw counts', () => {
           want.total - want.within10,
         ]);
         expect(rt.Within10.Count).toBe(s.TimeFrames[0]!.Count);
+        // the missed list, whichever index it walks (one controller's own, every controller's, or the planner's)
+        expect(rt.Missed.map((m) => m.AlarmReportId)).toEqual(want.missed);
         expect((await listAlarmReports(t.db, ALL_TENANTS, body, NOW)).TotalCount).toBe(want.total);
         if (body.alarmClosedDateRangeOption !== 7) {
           const ty = await verificationTypeTimeFrames(t.db, ALL_TENANTS, body, NOW);

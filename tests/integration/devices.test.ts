@@ -170,6 +170,22 @@ describe('get-list', () => {
     expect((await list({ searchValue: '%%%%%' })).totalCount).toBe(0);
   });
 
+  test('search pages in serial order both ways, whether the matches are few (sorted) or many (the serial index walked)', async () => {
+    const want = Array.from({ length: 40 }, (_, i) => `BULK-${String(i).padStart(4, '0')}`);
+    for (const [searchValue, matching] of [
+      ['BULK-001', want.slice(10, 20)],
+      ['BULK-', want],
+    ] as const)
+      for (const desc of [false, true]) {
+        const ordered = desc ? [...matching].reverse() : matching;
+        for (const page of [1, 2, 3, 4]) {
+          const l = await list({ searchValue, page, pageSize: 10, orderBy: 'SerialNumber', desc });
+          expect(l.totalCount).toBe(matching.length);
+          expect(serials(l)).toEqual(ordered.slice((page - 1) * 10, page * 10));
+        }
+      }
+  });
+
   test('type, status, order number, assigned and last config filters', async () => {
     expect((await list({ deviceTypeIds: [750] })).totalCount).toBe(21);
     expect(serials(await list({ statusIds: [3, 4] }))).toEqual(['ALLOC-0001', 'AWAIT-0001']);
@@ -251,6 +267,32 @@ describe('lookups', () => {
       status: { value: 0, name: 'Unknown' },
       type: { value: 0, name: 'Unknown' },
     });
+  });
+
+  test('get-list-by-serials answers each device exactly as get-list-by-ids does (its JSON is built by the database)', async () => {
+    await t.db
+      .insertInto('devices')
+      .values([
+        deviceRow({
+          serialNumber: 'ODD-0001',
+          type: 9999,
+          status: 77,
+          simTypeId: 42,
+          simStatus: 'Active',
+          supplier: 'Quote " back \\ slash é 😀 new\nline\ttab \u0001',
+          firmwareVersion: '1.0',
+        }),
+        deviceRow({ serialNumber: 'ODD-0002', status: 6, simTypeId: 2, customerId: acme, isUserAssigned: 1 }),
+      ])
+      .execute();
+    const all = await t.db.selectFrom('devices').select(['id', 'serialNumber']).orderBy('serialNumber').execute();
+    const bySerials = await req('/api/v1/device/get-list-by-serials', { method: 'POST', json: { serials: all.map((d) => d.serialNumber) } });
+    expect(bySerials.headers.get('content-type')).toMatch(/^application\/json/);
+    const byIds = await req('/api/v1/device/get-list-by-ids', { method: 'POST', json: { ids: all.map((d) => d.id) } });
+    const got = (await bySerials.json()) as { devices: DeviceDto[] };
+    expect(got.devices).toHaveLength(all.length);
+    expect(got).toEqual(await byIds.json());
+    await t.db.deleteFrom('devices').where('serialNumber', 'like', 'ODD-%').execute();
   });
 
   test('5,000 serials in one request', async () => {

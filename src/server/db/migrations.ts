@@ -19,6 +19,8 @@ import { m020 } from './migrations/020-device-customer-sort.js';
 import { m021 } from './migrations/021-management-report.js';
 import { m022 } from './migrations/022-alarm-list-lookups.js';
 import { m023 } from './migrations/023-device-serial-cover.js';
+import { m025 } from './migrations/025-alarm-list-covering.js';
+import { m026 } from './migrations/026-phone-key-plpgsql.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -373,6 +375,8 @@ export const migrations: Record<string, Migration> = {
   '021_management_report': m021,
   '022_alarm_list_lookups': m022,
   '023_device_serial_cover': m023,
+  '025_alarm_list_covering': m025,
+  '026_phone_key_plpgsql': m026,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -41,6 +41,12 @@ export const sizeLabel = (n: number) => (n >= 1_000_000 ? `${n / 1_000_000}m` : 
 const PG_ADMIN_URL = process.env.TEST_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 
 /**
+ * The PostgreSQL database name of a kept data set: BENCH_PG_PREFIX (default none) before `name`, so
+ * a copy (`create database h4_bench_alarms_1m template bench_alarms_1m`) can be measured instead.
+ */
+export const keptPgDb = (name: string) => `${process.env.BENCH_PG_PREFIX ?? ''}${name}`;
+
+/**
  * One kept data set: `sqliteFile` and the PostgreSQL database `pgDb`, of `size` rows (`what`
  * names them in the log). `readyColumn` is the bench_ready column that holds the size.
  */

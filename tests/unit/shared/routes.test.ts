@@ -1,7 +1,7 @@
 // The shared route table: URL paths to { route, params } and back, and id normalisation.
 import { describe, expect, test } from 'vitest';
 import { getHref, matchPath } from '../../../src/shared/routes';
-import { normaliseId } from '../../../src/shared/codes';
+import { canBeInNormalisedId, normaliseId } from '../../../src/shared/codes';
 
 const ID = '0f8fad5b-d9cb-469f-a165-70867728950e';
 
@@ -47,5 +47,13 @@ describe('normaliseId', () => {
     expect(normaliseId(`${ID}:${ID.toUpperCase()}`)).toBe(ID);
     expect(normaliseId(ID)).toBe(ID);
     expect(normaliseId('')).toBe('');
+  });
+});
+
+describe('canBeInNormalisedId', () => {
+  test('text made of hex digits and hyphens (either case) can be part of a normalised id; anything else cannot', () => {
+    expect(canBeInNormalisedId(normaliseId(`{${ID.toUpperCase()}}`))).toBe(true);
+    expect(canBeInNormalisedId('4B1E-9')).toBe(true);
+    for (const s of ['', 'parcel express 3', 'SER1234', '{4b1e', '4b1e:9', 'ab cd']) expect(canBeInNormalisedId(s), s).toBe(false);
   });
 });

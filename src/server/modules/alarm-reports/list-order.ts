@@ -50,3 +50,6 @@ export const SORT_INDEXES = (pg: boolean): [string, string][] => [
   ['alarmReports_sort_person_idx', `${lowerSql('"personFullName"', pg)}, "personFullName", "id"`],
   ['alarmReports_sort_account_idx', `${lowerSql('"customerAccountFullName"', pg)}, "customerAccountFullName", "id"`],
 ];
+
+/** (controller, verification started seconds, closed date): one controller's missed list, slowest first (migration 025). */
+export const CONTROLLER_STARTED_INDEX = 'alarmReports_controller_started_idx';

@@ -44,7 +44,7 @@ import {
   findDeviceRow,
   listDevices,
   listDevicesByIds,
-  listDevicesBySerials,
+  listDevicesBySerialsJson,
   updateGeneralDetails,
   type BulkChanged,
   type NewDevice,
@@ -158,7 +158,9 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: deviceSerialsBody,
       sample: { json: { serials: ['SAMPLE-SERIAL'] } },
     },
-    async (c, { body, user }) => c.json({ devices: await listDevicesBySerials(deps(c).db, tenantScope(user), body.serials) } satisfies DeviceMany),
+    // the answer's text is built from each device's JSON as the database writes it (DeviceMany's shape)
+    async (c, { body, user }) =>
+      c.body(await listDevicesBySerialsJson(deps(c).db, tenantScope(user), body.serials), 200, { 'content-type': 'application/json' }),
   );
 
   api.put(
