@@ -76,7 +76,13 @@ const LIST_COLS = ['id', 'tenantId', 'portalId', 'name', 'tier', 'status', 'isMi
  * generalTotalCount); a scoped caller's (their own customer) counted each time.
  */
 const TOTAL_TTL_MS = 5000;
-const totals = new WeakMap<DB, { n: number; at: number }>();
+const totals = new WeakMap<DB, { n: number; at: number; epoch: number }>();
+/**
+ * Bumped by every write that changes how many customers there are. A write usually runs in a
+ * transaction, a different object from the database the list reads through, so the kept counts
+ * are dropped by epoch, not by looking up the writer's key.
+ */
+let totalsEpoch = 0;
 async function countAllCustomers(db: DB, scope: TenantScope): Promise<number> {
   if (!scope.all)
     return Number(
@@ -87,15 +93,18 @@ async function countAllCustomers(db: DB, scope: TenantScope): Promise<number> {
       ).n,
     );
   const hit = totals.get(db);
-  if (hit && performance.now() - hit.at < TOTAL_TTL_MS) return hit.n;
+  if (hit && hit.epoch === totalsEpoch && performance.now() - hit.at < TOTAL_TTL_MS) return hit.n;
+  const epoch = totalsEpoch;
   const r = await db
     .selectFrom('customers')
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
-  totals.set(db, { n: Number(r.n), at: performance.now() });
+  totals.set(db, { n: Number(r.n), at: performance.now(), epoch });
   return Number(r.n);
 }
-export const forgetCustomerTotal = (db: DB) => totals.delete(db);
+export const forgetCustomerTotal = () => {
+  totalsEpoch++;
+};
 
 function filtered(db: DB, scope: TenantScope, f: Partial<Omit<CustomerListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>>) {
   let q = byTenant(db.selectFrom('customers as c'), scope, 'c.tenantId');
@@ -320,7 +329,7 @@ export async function insertCustomer(db: DB, cols: ReturnType<typeof payloadColu
       updatedAt: at,
     })
     .execute();
-  forgetCustomerTotal(db);
+  forgetCustomerTotal();
   return { id, tenantId, etag };
 }
 

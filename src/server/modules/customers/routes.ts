@@ -66,6 +66,7 @@ import {
   insertCustomer,
   listCustomerAdmins,
   listCustomers,
+  forgetCustomerTotal,
   payloadColumns,
   settingsColumns,
   settingsOf,
@@ -227,6 +228,8 @@ export function customerRoutes(api: Api, exports: ExportPool) {
         if (admin && (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE')) throw emailConflict();
         throw e;
       }
+      // again after the commit: a list read between the insert and the commit kept the old count
+      forgetCustomerTotal();
       if (admin) outbox.flush(db);
       return c.json(created satisfies CustomerCreated, 201);
     },
