@@ -20,6 +20,7 @@ import { createVerificationCode } from '../../src/server/auth/store.js';
 import { signResetToken } from '../../src/server/auth/reset.js';
 import { setFeature } from '../../src/server/modules/admin/repo.js';
 import { tx } from '../../src/server/db/index.js';
+import { IMPORT_SAMPLE } from '../../src/shared/schemas/alarm-report-import.js';
 
 /**
  * Non-GET routes that record nothing, each with the reason (reviewed: a write route belongs in
@@ -463,20 +464,7 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
     return {
       path: '/alarm-report/import',
       json: {
-        AlarmReports: [
-          {
-            AlarmId: alarmId,
-            CustomerId: c.id,
-            AlarmStared: '2026-01-01T10:00:00Z',
-            AlarmClosed: '2026-01-01T10:05:00Z',
-            AlarmType: { Value: 1 },
-            VerificationType: { Value: 1 },
-            VerificationCategory: { Value: 101 },
-            VerificationStartedSeconds: 8,
-            VerificationCompletedSeconds: 150,
-            ProfileSnapshot: { Person: { FirstName: 'Audit', LastName: 'Import' } },
-          },
-        ],
+        AlarmReports: [{ ...IMPORT_SAMPLE, AlarmId: alarmId, CustomerId: c.id, ProfileSnapshot: { Person: { FirstName: 'Audit', LastName: 'Import' } } }],
       },
       expect: [{ action: 'alarmReport.import', entity: 'alarmReport', details: (d) => expect(d).toMatchObject({ alarmId, customerId: c.id }) }],
     };

@@ -21,6 +21,7 @@ import readXlsx from 'read-excel-file/node';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
 import { insertCustomer } from '../helpers/customers.js';
 import { seedAudioClips } from '../../src/server/modules/alarm-reports/audio.js';
+import { IMPORT_SAMPLE } from '../../src/shared/schemas/alarm-report-import.js';
 
 let t: TestApp;
 let admin: string;
@@ -640,15 +641,11 @@ describe('every endpoint answers its contract', () => {
   test('closed alarm reports imported from the ARC platform', async () => {
     const c = await insertCustomer(t.db, { name: 'Contract Import Ltd' });
     const doc = {
+      ...IMPORT_SAMPLE,
       AlarmId: '7d3c2a10-0000-4000-8000-00000000c0c0',
       CustomerId: c.id,
-      AlarmStared: '2026-01-01T10:00:00Z',
-      AlarmClosed: '2026-01-01T10:05:00Z',
-      AlarmType: { Value: 1 },
       VerificationType: { Value: 4 },
       VerificationCategory: { Value: 402 },
-      VerificationStartedSeconds: 8,
-      VerificationCompletedSeconds: 150,
       ProfileSnapshot: { Person: { FirstName: 'Contract', LastName: 'Import' } },
     };
     const r = await expectContract('POST /alarm-report/import', '/alarm-report/import', { json: { AlarmReports: [doc, doc] } });

@@ -192,3 +192,20 @@ export const importAlarmReportsSchema = v.strictObject({
   Analysed: v.array(v.string()),
 });
 export type ImportAlarmReportsResponse = v.InferOutput<typeof importAlarmReportsSchema>;
+
+/**
+ * The smallest report the import takes (the ARC platform sends the detail document's fields): the
+ * OpenAPI sample, and the base tests spread and override (AlarmId, CustomerId, the person).
+ */
+export const IMPORT_SAMPLE = {
+  AlarmId: '00000000-0000-4000-8000-000000000000',
+  CustomerId: '00000000-0000-4000-8000-000000000000',
+  AlarmStared: '2026-01-01T10:00:00Z',
+  AlarmClosed: '2026-01-01T10:05:00Z',
+  AlarmType: { Value: 1 },
+  VerificationType: { Value: 1 },
+  VerificationCategory: { Value: 101 },
+  VerificationStartedSeconds: 8,
+  VerificationCompletedSeconds: 150,
+  ProfileSnapshot: { Person: { FirstName: 'Sample', LastName: 'Person' } },
+} as const satisfies ImportAlarmReportsBody['AlarmReports'][number];

@@ -61,7 +61,7 @@ import {
 import { generateAnalysis, intelligenceFeatureOn, intelligenceFor, readAnalysis } from './analysis.js';
 import { MANAGEMENT_CODE, MANAGEMENT_TEXT, managementReportBody, type ManagementReport } from '../../../shared/schemas/management-report.js';
 import { managementReport, managementReportOn } from './management-report.js';
-import { importAlarmReportsBody, type ImportAlarmReportsResponse } from '../../../shared/schemas/alarm-report-import.js';
+import { IMPORT_SAMPLE, importAlarmReportsBody, type ImportAlarmReportsResponse } from '../../../shared/schemas/alarm-report-import.js';
 import { importAlarmReports } from './write.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
@@ -74,19 +74,6 @@ const SAMPLE_FILTER = {
   arcControllerIds: [SAMPLE_ID],
   deviceTypes: [620],
   tierTypes: [1],
-};
-/** The smallest report the import takes (the ARC platform sends the detail document's fields). */
-const SAMPLE_IMPORT = {
-  AlarmId: SAMPLE_ID,
-  CustomerId: SAMPLE_ID,
-  AlarmStared: '2026-01-01T10:00:00Z',
-  AlarmClosed: '2026-01-01T10:05:00Z',
-  AlarmType: { Value: 1 },
-  VerificationType: { Value: 1 },
-  VerificationCategory: { Value: 101 },
-  VerificationStartedSeconds: 8,
-  VerificationCompletedSeconds: 150,
-  ProfileSnapshot: { Person: { FirstName: 'Sample', LastName: 'Person' } },
 };
 const reportNotFound = () => notFound(ALARM_TEXT.notFound);
 const recordingFailed = () => new ApiError(404, MSG.callRecordingFailed, CODE.notFound);
@@ -246,7 +233,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
   // arrival when auto-generation is on for its customer. Provider integration accounts only.
   api.post(
     '/alarm-report/import',
-    { access: P.AlarmReportImport, bodyLimit: 'batch', json: importAlarmReportsBody, sample: { json: { AlarmReports: [SAMPLE_IMPORT] } } },
+    { access: P.AlarmReportImport, bodyLimit: 'batch', json: importAlarmReportsBody, sample: { json: { AlarmReports: [IMPORT_SAMPLE] } } },
     async (c, { body, user }) => {
       const { db, config } = deps(c);
       const now = config.now();
