@@ -5,46 +5,28 @@
 // documents. Per report: wall-clock p50 / p95 and CPU time (process.cpuUsage), with the load.
 // Imported by tests/bench/run.ts (`npm run bench -- alarm-intelligence`); INTEL_BENCH_SCALE and
 // INTEL_BENCH_SAMPLE override the demo scale (0.1 = 5,000 reports) and the sample size.
-import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
-import { randomBytes } from 'node:crypto';
-import { rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { loadavg } from 'node:os';
 import { createApp } from '../../src/server/app.js';
 import { testConfig } from '../../src/server/config.js';
 import { createOutbox } from '../../src/server/outbox.js';
-import type { DB } from '../../src/server/db/index.js';
-import type { Database } from '../../src/server/db/schema.js';
-import { migrateToLatest } from '../../src/server/db/migrations.js';
-import { seedReferenceData } from '../../src/server/seed/reference.js';
-import { seedDemoData } from '../../src/server/seed/demo.js';
 import { issueAccessToken } from '../../src/server/auth/tokens.js';
 import { alarmReportDetails } from '../../src/server/modules/alarm-reports/repo.js';
 import { analyseAlarmReport } from '../../src/shared/alarm-intelligence.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { percentileOf } from './stats.js';
+import { demoSqlite } from './harness/demo-sqlite.js';
 import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
 
 export async function benchAlarmIntelligence(scale = Number(process.env.INTEL_BENCH_SCALE ?? 0.1), sample = Number(process.env.INTEL_BENCH_SAMPLE ?? 500)) {
-  const file = join(tmpdir(), `intel-bench-${randomBytes(4).toString('hex')}.db`);
-  const raw = new SQLite(file);
-  raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
-  raw.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) }) as DB;
+  const demo = await demoSqlite('intel-bench', scale, NOW);
+  const { db } = demo;
   const figures: Record<string, number | string> = {};
   try {
-    await migrateToLatest(db);
-    await seedReferenceData(db);
-    const seedCpu = process.cpuUsage();
-    const t0 = performance.now();
-    await seedDemoData(db, { seed: 11, scale, password: 'Bench-Passw0rd!', log: () => {}, now: NOW });
-    figures.seedMs = Math.round(performance.now() - t0);
-    figures.seedCpuMs = Math.round(cpuMs(process.cpuUsage(seedCpu)));
+    figures.seedMs = demo.seedMs;
+    figures.seedCpuMs = demo.seedCpuMs;
     figures.reports = Number(
       (
         await db
@@ -103,7 +85,6 @@ export async function benchAlarmIntelligence(scale = Number(process.env.INTEL_BE
     for (const [k, v] of Object.entries(figures)) console.log(`  ${k}: ${v}`);
     return figures;
   } finally {
-    await db.destroy();
-    for (const f of [file, `${file}-wal`, `${file}-shm`]) rmSync(f, { force: true });
+    await demo.close();
   }
 }

@@ -2,7 +2,8 @@
 // every value overridable. The snapshot is the full shape the demo seed stores.
 import { randomUUID } from 'node:crypto';
 import type { DB } from '../../src/server/db/index.js';
-import type { AlarmReportTable } from '../../src/server/db/schema.js';
+import type { AlarmReportTable, CustomerTable } from '../../src/server/db/schema.js';
+import { insertCustomer } from './customer-rows.js';
 
 export type CallIn = {
   id?: string;
@@ -178,4 +179,14 @@ export async function insertAlarmReport(db: DB, over: ReportIn = {}) {
       })
       .execute();
   return { ...report, calls: callRows, memos: memoRows };
+}
+
+/** A customer with Alarm Report Intelligence and its auto-generate on unless `settings` turns one off; its name starts `prefix`. */
+export function intelligenceCustomer(db: DB, prefix: string, settings: { intel?: boolean; auto?: boolean } = {}, over: Partial<CustomerTable> = {}) {
+  return insertCustomer(db, {
+    name: `${prefix} ${randomUUID().slice(0, 8)} Ltd`,
+    enableAlarmReportIntelligence: settings.intel === false ? 0 : 1,
+    autoGenerateAlarmIntelligence: settings.auto === false ? 0 : 1,
+    ...over,
+  });
 }

@@ -3,13 +3,13 @@
 // the permissions (view with View, generate with AddNote), the feature flags and the customer's
 // settings (off: nothing shown, nothing generated), and the demo seed's auto-generated analyses.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { setFeature } from '../../src/server/modules/admin/repo.js';
 import * as v from 'valibot';
 import { randomUUID } from 'node:crypto';
 import readXlsx from 'read-excel-file/node';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn } from '../helpers/auth.js';
-import { insertAlarmReport } from '../helpers/alarm-reports.js';
-import { insertCustomer } from '../helpers/customers.js';
+import { insertAlarmReport, intelligenceCustomer } from '../helpers/alarm-reports.js';
 import { createTestDb } from '../helpers/db.js';
 import { seedDemoData } from '../../src/server/seed/demo.js';
 import { analysisResponseSchema, INTELLIGENCE_TEXT } from '../../src/shared/schemas/alarm-intelligence.js';
@@ -17,7 +17,6 @@ import { createApp } from '../../src/server/app.js';
 import { testConfig } from '../../src/server/config.js';
 import { createOutbox } from '../../src/server/outbox.js';
 import { tokenFor } from '../helpers/auth.js';
-import type { DB } from '../../src/server/db/index.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 let t: TestApp;
@@ -33,13 +32,6 @@ afterAll(async () => {
   await t.close();
 });
 
-const setFeature = (db: DB, name: string, on: boolean) =>
-  db
-    .updateTable('features')
-    .set({ isEnabled: on ? 1 : 0 })
-    .where('name', '=', name)
-    .execute();
-
 async function getAnalysis(reportId: string, token = controller.token) {
   const res = await t.request(`/alarm-report/get-analysis?AlarmReportId=${reportId}`, { token });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> & { Content?: { Code: string; Message: string } } };
@@ -51,11 +43,7 @@ async function generate(reportId: string, token = controller.token) {
 
 /** A customer with intelligence (and auto-generate) on, and one report of theirs. */
 async function customerWithReport(settings: { intel?: boolean; auto?: boolean } = {}) {
-  const customer = await insertCustomer(t.db, {
-    name: `Intel ${randomUUID().slice(0, 8)} Ltd`,
-    enableAlarmReportIntelligence: settings.intel === false ? 0 : 1,
-    autoGenerateAlarmIntelligence: settings.auto === false ? 0 : 1,
-  });
+  const customer = await intelligenceCustomer(t.db, 'Intel', settings);
   const report = await insertAlarmReport(t.db, {
     customerId: customer.id,
     customerAccountFullName: customer.name,

@@ -5,13 +5,14 @@
 // the error shape naming the report's index, and nothing of the batch is stored; only the import
 // permission may call it, and a customer outside the caller's scope is refused.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { setFeature } from '../../src/server/modules/admin/repo.js';
 import * as v from 'valibot';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn, tokenFor } from '../helpers/auth.js';
-import { fullSnapshot } from '../helpers/alarm-reports.js';
-import { errorOf, insertCustomer, ok } from '../helpers/customers.js';
-import { tx, type DB } from '../../src/server/db/index.js';
+import { fullSnapshot, intelligenceCustomer } from '../helpers/alarm-reports.js';
+import { errorOf, ok } from '../helpers/customers.js';
+import { tx } from '../../src/server/db/index.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import {
   IMPORT_MAX,
@@ -40,21 +41,7 @@ afterAll(async () => {
   await t.close();
 });
 
-const setFeature = (db: DB, name: string, on: boolean) =>
-  db
-    .updateTable('features')
-    .set({ isEnabled: on ? 1 : 0 })
-    .where('name', '=', name)
-    .execute();
-
-async function customer(settings: { intel?: 0 | 1; auto?: 0 | 1 } = {}) {
-  return insertCustomer(t.db, {
-    name: `Import ${randomUUID().slice(0, 8)} Ltd`,
-    tier: 3,
-    enableAlarmReportIntelligence: settings.intel ?? 1,
-    autoGenerateAlarmIntelligence: settings.auto ?? 1,
-  });
-}
+const customer = (settings: { intel?: boolean; auto?: boolean } = {}) => intelligenceCustomer(t.db, 'Import', settings, { tier: 3 });
 
 /** A closed report as the ARC platform sends it: the detail document's fields and the customer's id. */
 function report(customerId: string, over: Record<string, unknown> = {}) {
@@ -226,8 +213,8 @@ describe('an imported report with auto-generation on', () => {
   });
 
   test.each([
-    ["the customer's Alarm Report Intelligence off", { intel: 0 } as const, null],
-    ["the customer's Auto-generate off", { auto: 0 } as const, null],
+    ["the customer's Alarm Report Intelligence off", { intel: false }, null],
+    ["the customer's Auto-generate off", { auto: false }, null],
     ['the feature AutoGenerateAlarmReportIntelligence off', {}, 'AutoGenerateAlarmReportIntelligence'],
     ['the feature EnableAlarmReportIntelligence off', {}, 'EnableAlarmReportIntelligence'],
   ])('%s: stored, no Analysis generated', async (_, settings, feature) => {

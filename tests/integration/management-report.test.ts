@@ -5,6 +5,7 @@
 // rebuild from the rows and a count in JS after inserts, moves, regenerations and deletes; the feature off, the permission missing, an
 // unknown customer and a bad month are refused.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { setFeature } from '../../src/server/modules/admin/repo.js';
 import * as v from 'valibot';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/app.js';
@@ -41,13 +42,6 @@ type Row = {
 const rows: Row[] = [];
 let custA: { id: string; name: string };
 let custB: { id: string; name: string };
-
-const setFeature = (db: DB, name: string, on: boolean) =>
-  db
-    .updateTable('features')
-    .set({ isEnabled: on ? 1 : 0 })
-    .where('name', '=', name)
-    .execute();
 
 // Closed dates of October 2026 in London, its UTC edges, the month before and the month after.
 const CLOSED = [
