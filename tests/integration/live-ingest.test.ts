@@ -9,6 +9,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
 import { GATEWAY_KEY, insertDevice, message } from '../helpers/live.js';
 import { at, first } from '../helpers/lists.js';
+import { forgetIngestDevices } from '../../src/server/modules/live/ingest.js';
 import { MSG, CODE } from '../../src/shared/messages.js';
 import { ARC_PHONE_NUMBER, CALL_BUTTON, LIVE_TEXT, type IngestMessageInput, type IngestResponse } from '../../src/shared/schemas/live.js';
 
@@ -220,6 +221,27 @@ describe('message stream and detailed message', () => {
     expect(JSON.parse(d.body.MessageProperties)).toEqual({ Seq: 7, Nested: { x: 1 } });
     expect((await api(`/devices/get-detailed-message?identity=356000000000050&messageReceived=2000-01-01T00:00:00Z`)).status).toBe(404);
     expect(e.id).toBeTruthy();
+  });
+
+  test("a device's history by its serial number before it had an IMEI and by its IMEI after; an unknown identity has none", async () => {
+    const d = await insertDevice(t.db, { serialNumber: 'STREAM-SERIAL-1', imei: null });
+    const base = Date.now() - 50_000;
+    const before = [0, 1, 2].map((i) => message('STREAM-SERIAL-1', { date: new Date(base + i * 1000).toISOString(), message: `S${i}` }));
+    expect((await ingest(before)).status).toBe(200);
+    await t.db.updateTable('devices').set({ imei: '356000000000060' }).where('id', '=', d.id).execute();
+    forgetIngestDevices(t.db);
+    const after = [3, 4].map((i) => message('356000000000060', { date: new Date(base + i * 1000).toISOString(), message: `I${i}` }));
+    expect((await ingest(after)).status).toBe(200);
+    const texts = async (identity: string) =>
+      (await api(`/devices/get-message-stream?deviceIdentity=${identity}`)).body.Items.map((m: { Message: string }) => m.Message);
+    expect(await texts('STREAM-SERIAL-1')).toEqual(['S2', 'S1', 'S0']);
+    expect(await texts('356000000000060')).toEqual(['I4', 'I3']);
+    expect(await texts('356000000000099')).toEqual([]);
+    const old = at(before, 1);
+    const one = await api(`/devices/get-detailed-message?identity=STREAM-SERIAL-1&messageReceived=${encodeURIComponent(old.date)}&deviceType=640`);
+    expect(one.body).toMatchObject({ MessageId: old.messageId, Message: 'S1' });
+    // the message of that time is not another identity's
+    expect((await api(`/devices/get-detailed-message?identity=356000000000060&messageReceived=${encodeURIComponent(old.date)}`)).status).toBe(404);
   });
 });
 

@@ -21,6 +21,7 @@ import { m022 } from './migrations/022-alarm-list-lookups.js';
 import { m023 } from './migrations/023-device-serial-cover.js';
 import { m025 } from './migrations/025-alarm-list-covering.js';
 import { m026 } from './migrations/026-phone-key-plpgsql.js';
+import { m027 } from './migrations/027-device-messages-identity.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -377,6 +378,7 @@ export const migrations: Record<string, Migration> = {
   '023_device_serial_cover': m023,
   '025_alarm_list_covering': m025,
   '026_phone_key_plpgsql': m026,
+  '027_device_messages_identity': m027,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -6,6 +6,8 @@
 // reads take the caller's TenantScope (tenant-scope.ts): a scoped caller reads the devices of their
 // own customer only; another customer's device answers as unknown.
 import { sql, type DB } from '../../db/index.js';
+import type { SelectQueryBuilder } from 'kysely';
+import type { Database } from '../../db/schema.js';
 import { newId } from '../../util.js';
 import { byCustomer, byDevice, type TenantScope } from '../../tenant-scope.js';
 import { devicesBySerials } from '../devices/repo.js';
@@ -317,6 +319,29 @@ export function decodeToken(token: string): [string, string] | undefined {
   return undefined;
 }
 
+/**
+ * The devices whose messages can carry `identity`: the device with that IMEI, and the device with
+ * that serial number (its messages before it had an IMEI). A message history is read through the
+ * device index (deviceId, date); there is no index by identity (docs/decisions.md 482).
+ */
+async function devicesOfIdentity(db: DB, identity: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('devices')
+    .select('id')
+    .where((eb) => eb.or([eb('imei', '=', identity), eb('serialNumber', '=', identity)]))
+    .execute();
+  return rows.map((r) => r.id);
+}
+
+/** Messages of `identity` among those of the devices `ids` (one device: the index's own order, no sort). */
+function ofIdentity<O>(q: SelectQueryBuilder<Database, 'deviceMessages', O>, ids: string[], identity: string) {
+  return (ids.length === 1 ? q.where('deviceMessages.deviceId', '=', ids[0]!) : q.where('deviceMessages.deviceId', 'in', ids)).where(
+    'deviceMessages.deviceIdentity',
+    '=',
+    identity,
+  );
+}
+
 /** GET get-message-stream: newest first; ContinuationToken names the last row of the page when older ones exist. */
 export async function messageStream(
   db: DB,
@@ -325,10 +350,13 @@ export async function messageStream(
   after: [string, string] | undefined,
   pageSize: number,
 ): Promise<MessageStream> {
-  let q = byDevice(db.selectFrom('deviceMessages').select(STREAM_COLS).where('deviceIdentity', '=', identity), scope, 'deviceMessages.deviceId');
+  const ids = await devicesOfIdentity(db, identity);
+  if (!ids.length) return { Items: [], ContinuationToken: null };
+  let q = byDevice(ofIdentity(db.selectFrom('deviceMessages').select(STREAM_COLS), ids, identity), scope, 'deviceMessages.deviceId');
   if (after) {
     const [d, id] = after;
-    q = q.where((eb) => eb.or([eb('date', '<', d), eb.and([eb('date', '=', d), eb('id', '<', id)])]));
+    // `date <= d` first: the index's range starts at the page's edge instead of the newest message
+    q = q.where('date', '<=', d).where((eb) => eb.or([eb('date', '<', d), eb.and([eb('date', '=', d), eb('id', '<', id)])]));
   }
   const rows = await q
     .orderBy('date', 'desc')
@@ -342,9 +370,10 @@ export async function messageStream(
 
 /** GET get-detailed-message. */
 export async function detailedMessage(db: DB, scope: TenantScope, identity: string, date: string, messageId: string): Promise<DetailedMessageDto | undefined> {
-  let q = byDevice(db.selectFrom('deviceMessages'), scope, 'deviceMessages.deviceId')
+  const ids = await devicesOfIdentity(db, identity);
+  if (!ids.length) return undefined;
+  let q = byDevice(ofIdentity(db.selectFrom('deviceMessages'), ids, identity), scope, 'deviceMessages.deviceId')
     .select([...STREAM_COLS, 'properties', 'rawMessage'])
-    .where('deviceIdentity', '=', identity)
     .where('date', '=', date);
   if (messageId) q = q.where('id', '=', messageId);
   const r = await q.orderBy('id').executeTakeFirst();
