@@ -153,6 +153,20 @@ describe('batches', () => {
   }, 60_000);
 });
 
+test("a device's new type holds for its next message once a bulk type change is saved", async () => {
+  const d = await insertDevice(t.db, { serialNumber: 'TYPE-CHANGE-1', imei: '356000000000070', type: 750 });
+  expect((await ingest([message('356000000000070', { deviceType: 750 })])).status).toBe(200);
+  const changed = await api('/api/v1/device/change-device-type', { method: 'PUT', json: { serials: ['TYPE-CHANGE-1'], newDeviceType: 640 } });
+  expect(changed.status).toBe(200);
+  const res = await ingest([message('356000000000070', { deviceType: 640, message: 'After the change' })]);
+  expect(res.status).toBe(200);
+  expect((await t.db.selectFrom('deviceMessages').select('message').where('deviceId', '=', d.id).execute()).map((m) => m.message)).toContain(
+    'After the change',
+  );
+  // the old type is refused now
+  expect((await ingest([message('356000000000070', { deviceType: 750 })])).status).toBe(400);
+});
+
 describe('last message and connection state', () => {
   test('the latest message per device, connected until Power off; a late older message does not replace it', async () => {
     const now = Date.now();
@@ -229,7 +243,7 @@ describe('message stream and detailed message', () => {
     const before = [0, 1, 2].map((i) => message('STREAM-SERIAL-1', { date: new Date(base + i * 1000).toISOString(), message: `S${i}` }));
     expect((await ingest(before)).status).toBe(200);
     await t.db.updateTable('devices').set({ imei: '356000000000060' }).where('id', '=', d.id).execute();
-    forgetIngestDevices(t.db);
+    forgetIngestDevices();
     const after = [3, 4].map((i) => message('356000000000060', { date: new Date(base + i * 1000).toISOString(), message: `I${i}` }));
     expect((await ingest(after)).status).toBe(200);
     const texts = async (identity: string) =>

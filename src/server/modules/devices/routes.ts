@@ -13,6 +13,7 @@ import type { DeviceTable } from '../../db/schema.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import { exportResponse, importJob } from '../../exports/routes.js';
 import { ImportCancelled, type ExportPool, type ImportJobHandle } from '../../exports/pool.js';
+import { forgetIngestDevices } from '../live/ingest.js';
 import {
   changeDeviceTypeBody,
   changeOrderNumberManyBody,
@@ -242,7 +243,11 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: changeDeviceTypeBody,
       sample: { json: { serials: ['SAMPLE-SERIAL'], newDeviceType: 620 } },
     },
-    (c, { body, user }) => bulkChange(c, user.id, 'device.change-type', (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now)),
+    async (c, { body, user }) => {
+      const res = await bulkChange(c, user.id, 'device.change-type', (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now));
+      forgetIngestDevices(); // after the commit: the next message of these devices is checked against their new type
+      return res;
+    },
   );
 
   // Exports (spec §7: blob answers; §9: xlsx named by a label and a timestamp): jobs of the export

@@ -62,17 +62,25 @@ const typeName = (t: number) => lookupName(DEVICE_TYPES, t);
 
 // ---------------------------------------------------------------- devices by identity (cached)
 
-const caches = new WeakMap<DB, Map<string, { dev: IngestDevice; until: number }>>();
+const caches = new WeakMap<DB, { epoch: number; devices: Map<string, { dev: IngestDevice; until: number }> }>();
+/**
+ * Bumped when a device's type or identity changes (after the change's commit). Caches of an older
+ * epoch are dropped, and a look-up that ran across a bump keeps nothing: a write runs in a
+ * transaction, another object than the database ingestion reads through, so a key would not find it.
+ */
+let cacheEpoch = 0;
 
-/** Forgets cached devices (tests; a device's IMEI or type changed). */
-export function forgetIngestDevices(db: DB) {
-  caches.delete(db);
+/** Forgets cached devices (a device's type or IMEI changed; tests). */
+export function forgetIngestDevices() {
+  cacheEpoch++;
 }
 
 /** Devices by identity: IMEI first, else the serial number of a device without IMEI. Unknown identities are left out (and not cached). */
 export async function devicesByIdentity(db: DB, identities: readonly string[], nowMs = Date.now()): Promise<Map<string, IngestDevice>> {
-  let cache = caches.get(db);
-  if (!cache) caches.set(db, (cache = new Map()));
+  const epoch = cacheEpoch;
+  let kept = caches.get(db);
+  if (kept?.epoch !== epoch) caches.set(db, (kept = { epoch, devices: new Map() }));
+  const cache = kept.devices;
   const out = new Map<string, IngestDevice>();
   const missing: string[] = [];
   for (const id of identities) {
@@ -90,6 +98,7 @@ export async function devicesByIdentity(db: DB, identities: readonly string[], n
       for (const r of bySerial) if (!r.imei) out.set(r.serialNumber, r);
     }
   }
+  if (epoch !== cacheEpoch) return out; // a device changed while this read: keep nothing of it
   if (cache.size > CACHE_MAX) cache.clear();
   for (const id of missing) {
     const dev = out.get(id);
