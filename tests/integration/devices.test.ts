@@ -15,7 +15,15 @@ import readXlsx from 'read-excel-file/node';
 import type { CustomerTable, DeviceTable } from '../../src/server/db/schema.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { errorBodySchema } from '../../src/shared/schemas/common.js';
-import { DEVICE_CODE, DEVICE_TEXT, IMPORT_MAX_BYTES, deviceListSchema, type DeviceDto, type DeviceList } from '../../src/shared/schemas/devices.js';
+import {
+  DEVICE_CODE,
+  DEVICE_TEXT,
+  IMPORT_MAX_BYTES,
+  deviceListSchema,
+  placeholderDevice,
+  type DeviceDto,
+  type DeviceList,
+} from '../../src/shared/schemas/devices.js';
 
 let t: TestApp;
 let admin: string;
@@ -293,6 +301,20 @@ describe('lookups', () => {
     expect(got.devices).toHaveLength(all.length);
     expect(got).toEqual(await byIds.json());
     await t.db.deleteFrom('devices').where('serialNumber', 'like', 'ODD-%').execute();
+  });
+
+  test('a placeholder is placeholderDevice of the serial as asked, whatever its characters', async () => {
+    const odd = ['GHOST "quote" \\ back', 'GHOST é 😀', "GHOST 'single'", 'GHOST\ttab'];
+    const res = await req('/api/v1/device/get-list-by-serials', { method: 'POST', json: { serials: odd.map((s) => ` ${s} `) } });
+    expect(((await res.json()) as { devices: DeviceDto[] }).devices).toEqual(odd.map((s) => placeholderDevice(s)));
+  });
+
+  test('more serials than one look-up takes: every one once, in the order asked', async () => {
+    const many = Array.from({ length: 7500 }, (_, i) => (i % 250 === 0 ? `BULK-${String(i / 250).padStart(4, '0')}` : `MISSING-${7500 - i}`));
+    const res = await req('/api/v1/device/get-list-by-serials', { method: 'POST', json: { serials: [...many, ...many.slice(0, 10)] } });
+    const { devices } = (await res.json()) as { devices: DeviceDto[] };
+    expect(devices.map((d) => d.serialNumber)).toEqual(many);
+    expect(devices.filter((d) => d.etag !== 'not-found').map((d) => d.serialNumber)).toEqual(many.filter((s) => s.startsWith('BULK-')));
   });
 
   test('5,000 serials in one request', async () => {
