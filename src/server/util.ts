@@ -6,6 +6,16 @@ export const newEtag = () => `"${randomUUID()}"`;
 export const bool = (n: number | null | undefined) => n === 1;
 export const int = (b: boolean | undefined | null) => (b ? 1 : 0);
 
+/**
+ * Sets `key` in a map kept to at most `max` entries: past it, the entry set longest ago goes (a map
+ * iterates in insertion order; delete a key before setting it again to make it the newest).
+ */
+export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, max: number): V {
+  map.set(key, value);
+  if (map.size > max) map.delete(map.keys().next().value as K);
+  return value;
+}
+
 /** Every write leaves a line in the audit log. */
 export async function audit(db: DB, e: { actorId: string | null; action: string; entity: string; entityId: string | null; details?: unknown; at: Date }) {
   await db

@@ -11,6 +11,7 @@
 // end the person's open connections whose session is no longer current, on every node.
 import type { DB } from '../db/index.js';
 import type { Deps } from '../http.js';
+import { setBounded } from '../util.js';
 
 type State = { epoch: number; blocked: boolean; missing: boolean; until: number };
 const cache = new Map<string, State>();
@@ -75,8 +76,7 @@ export async function sessionIsCurrent(d: Deps, claims: { sub?: unknown; epoch?:
   if (!s || s.until <= Date.now() || (!s.missing && epoch > s.epoch)) {
     s = await load(d, sub);
     cache.delete(sub);
-    cache.set(sub, s);
-    if (cache.size > MAX_ENTRIES) cache.delete(cache.keys().next().value!);
+    setBounded(cache, sub, s, MAX_ENTRIES);
   }
   if (s.missing) return true;
   return !s.blocked && epoch === s.epoch;

@@ -7,6 +7,7 @@ import { migrateToLatest, isPostgres } from './migrations.js';
 import { registerPool } from '../metrics.js';
 import { SQLITE_SIZING_DEFAULT, type SqliteSizing } from '../config.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
+import { setBounded } from '../util.js';
 
 export type DB = Kysely<Database>;
 export { isPostgres, sql };
@@ -80,10 +81,7 @@ function cachedStatements(raw: SQLite.Database, onClose: () => unknown) {
         cache.set(text, hit);
         return hit;
       }
-      const stmt = raw.prepare(text);
-      cache.set(text, stmt);
-      if (cache.size > STATEMENT_CACHE) cache.delete(cache.keys().next().value!);
-      return stmt;
+      return setBounded(cache, text, raw.prepare(text), STATEMENT_CACHE);
     },
     close() {
       cache.clear();

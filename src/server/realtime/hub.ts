@@ -35,6 +35,7 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
 import { decodeJwt } from 'jose';
 import { keyOf, signHs256, verifyHs256 } from '../auth/hs256.js';
+import { setBounded } from '../util.js';
 import type { Context } from 'hono';
 import { dropSessionState, loadSessionStates, onSessionChange, sessionIsCurrent } from '../auth/session-epoch.js';
 import { TOKEN_ISSUER } from '../auth/tokens.js';
@@ -157,9 +158,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
           exp: Number(payload.exp),
           epoch: Number(payload.epoch ?? 0),
         });
-        hit = { user, session: { sub: payload.sub, epoch: payload.epoch } };
-        if (verified.size >= VERIFIED_TOKENS) verified.delete(verified.keys().next().value!);
-        verified.set(token, hit);
+        hit = setBounded(verified, token, { user, session: { sub: payload.sub, epoch: payload.epoch } }, VERIFIED_TOKENS);
       }
       if (!(await sessionIsCurrent(deps, hit.session))) return undefined;
       return hit.user;

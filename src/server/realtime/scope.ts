@@ -8,6 +8,7 @@ import { isPostgres, type DB } from '../db/index.js';
 import type { AuthUser } from '../http.js';
 import { P } from '../../shared/permissions.js';
 import { byCustomer, tenantScope, type TenantScope } from '../tenant-scope.js';
+import { setBounded } from '../util.js';
 
 export type Watcher = Pick<AuthUser, 'tenantId' | 'permissions'>;
 
@@ -64,8 +65,7 @@ async function knownInScope(db: DB, scope: TenantScope, part: string[]): Promise
     const expected = bind(markerScope, markers);
     if (compiled.parameters.length !== expected.length || !compiled.parameters.every((p, i) => p === expected[i]))
       return (await db.executeQuery(query(scope, part))).rows;
-    texts.set(key, (text = compiled.sql));
-    if (texts.size > TEXTS) texts.delete(texts.keys().next().value!);
+    text = setBounded(texts, key, compiled.sql, TEXTS);
   }
   return (await db.executeQuery(CompiledQuery.raw(text, bind(scope, part)))).rows as Known[];
 }

@@ -19,7 +19,7 @@ import { CompiledQuery } from 'kysely';
 import { isPostgres, tx, type DB } from '../../db/index.js';
 import type { DeviceLastMessageTable, DeviceMessageTable } from '../../db/schema.js';
 import { badTextKind, TEXT_MESSAGES } from '../../http.js';
-import { newEtag } from '../../util.js';
+import { newEtag, setBounded } from '../../util.js';
 import type { HubEvent } from '../../realtime/hub.js';
 import { CODE } from '../../../shared/messages.js';
 import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
@@ -145,12 +145,7 @@ const LAST_COLUMNS = [
 const TEXTS = 64;
 const texts = new Map<string, string>();
 function textOf(key: string, make: () => string): string {
-  let t = texts.get(key);
-  if (t === undefined) {
-    texts.set(key, (t = make()));
-    if (texts.size > TEXTS) texts.delete(texts.keys().next().value!);
-  }
-  return t;
+  return texts.get(key) ?? setBounded(texts, key, make(), TEXTS);
 }
 const quoted = (cols: readonly string[]) => cols.map((c) => `"${c}"`).join(', ');
 function placeholders(pg: boolean, rows: number, cols: number): string {
@@ -448,7 +443,7 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
       }
       for (const part of chunks(lastRows, INSERT_CHUNK)) {
         const params: unknown[] = [];
-        for (const r of part) params.push(r.deviceId, r.deviceIdentity, r.messageId, r.date, r.message, r.battery, r.signal, r.isConnected, r.receivedAt);
+        for (const r of part) for (const c of LAST_COLUMNS) params.push(r[c]);
         await trx.executeQuery(upsertLastQuery(pg, params, part.length));
       }
 
