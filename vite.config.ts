@@ -44,6 +44,7 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
+          globalSetup: ['tests/helpers/global-build.ts'],
         },
       },
     ],

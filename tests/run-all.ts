@@ -1,6 +1,6 @@
 // `npm test`: the whole suite, in order. Typecheck, lint and format, unit tests, integration tests on SQLite,
 // the same integration tests on PostgreSQL (always in CI; locally when it is reachable), then
-// the end-to-end tests in Chromium against the real server. Prints one closing line
+// the end-to-end tests in Chromium against the compiled server (`npm run build`, then started as `npm start` starts it). Prints one closing line
 // "tests: N passed, N failed" and exits non-zero when anything failed.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
@@ -119,9 +119,10 @@ async function main() {
   if (want('e2e')) {
     const out = resolve('.tmp/e2e.json');
     rmSync(out, { force: true });
-    // Always test the client as it is now, not a stale build.
-    const built = run(process.execPath, ['node_modules/vite/bin/vite.js', 'build', '--logLevel', 'warn']);
-    if (!built) results.push({ step: 'client-build', passed: 0, failed: 1, skipped: 0, ok: false });
+    // What ships: the build as the README's production commands make it (`npm run build`: the client
+    // and the compiled server), which the end-to-end server then runs as `npm start` does.
+    const built = run('npm', ['run', '--silent', 'build']);
+    if (!built) results.push({ step: 'build', passed: 0, failed: 1, skipped: 0, ok: false });
     const ok =
       built &&
       run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });

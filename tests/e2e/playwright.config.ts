@@ -31,7 +31,8 @@ export default defineConfig({
   },
   webServer: {
     // fresh demo data each run (the wipe must happen before the server starts)
-    command: `rm -rf '${E2E_DATA_DIR}' && node --import tsx src/server/main.ts`,
+    // the compiled server, started as `npm start` starts it (tests/run-all.ts builds it first as the README says)
+    command: `rm -rf '${E2E_DATA_DIR}' && node bin/start.mjs`,
     cwd: '../..',
     url: `http://127.0.0.1:${E2E_PORT}/health`,
     timeout: 600_000,

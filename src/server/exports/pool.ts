@@ -96,10 +96,13 @@ export function createExportPool(o: ExportPoolOptions) {
   const size = o.size ?? defaultPoolSize();
   const maxQueue = o.maxQueue ?? 8;
   const cap = o.cap ?? EXPORT_ROW_CAP;
-  const tsx = process.execArgv.some((a) => a.includes('tsx'));
+  // Compiled (dist/server): the built worker.js, no loader. From the sources: worker.ts under tsx's loader.
+  const compiled = import.meta.url.endsWith('.js');
+  const workerFile = new URL(compiled ? './worker.js' : './worker.ts', import.meta.url).href;
+  const tsx = compiled || process.execArgv.some((a) => a.includes('tsx'));
   const piscina = o.source
     ? new Piscina<WorkerInput, TaskResult>({
-        filename: new URL('./worker.ts', import.meta.url).href,
+        filename: workerFile,
         minThreads: 0,
         maxThreads: size,
         idleTimeout: 30_000,
@@ -113,7 +116,7 @@ export function createExportPool(o: ExportPoolOptions) {
   // writeImport): an upload is parsed and written at once, never queued behind a long export.
   const importPiscina = o.source
     ? new Piscina<ImportInput | ImportWriteInput, unknown>({
-        filename: new URL('./worker.ts', import.meta.url).href,
+        filename: workerFile,
         name: 'parseImport',
         minThreads: 0,
         maxThreads: size,
