@@ -33,6 +33,9 @@ export default defineConfig({
           environment: 'jsdom',
           include: ['tests/unit/**/*.test.{ts,tsx}'],
           setupFiles: ['tests/helpers/setup-dom.ts'],
+          // Vitest's default is one worker less than the cores: one worker on a 2-core machine, with
+          // a core idle. Two keep both busy (measured in docs/development.md).
+          maxWorkers: Number(process.env.UNIT_WORKERS ?? 2),
         },
       },
       {
@@ -44,6 +47,9 @@ export default defineConfig({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
+          // Most integration time is waiting (child servers, PostgreSQL, Redis, timers), not CPU:
+          // three files at a time on a 2-core machine (measured in docs/development.md).
+          maxWorkers: Number(process.env.INTEGRATION_WORKERS ?? 3),
           globalSetup: ['tests/helpers/global-build.ts'],
         },
       },

@@ -30,7 +30,7 @@ test.skipIf(process.env.TEST_DB === 'pg')(
   'a backup taken under write load restores with every committed row',
   async () => {
     const env = serverEnv(live, { LOG_REQUESTS: 'false' });
-    const srv = await startServerProcess(['--import', 'tsx', 'src/server/main.ts'], env);
+    const srv = await startServerProcess(['bin/start.mjs'], env);
     const token = await tokenFor(loadConfig({ ...env }), ['SuperAdminRole']);
     const answered: { id: string; at: number }[] = [];
     let stop = false;

@@ -131,7 +131,7 @@ describe.skipIf(process.env.TEST_DB === 'pg')('DATA_DIR that cannot be used stop
   function start(dataDir: string): Promise<{ code: number | null; out: string; ms: number }> {
     const began = Date.now();
     return new Promise((resolve) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+      const child = spawn(process.execPath, ['bin/start.mjs'], {
         env: { ...process.env, DATA_DIR: dataDir, PORT: '0', SKIP_CLIENT_BUILD: '1', DEMO_DATA: 'false', DATABASE_URL: '', REDIS_URL: '', JWT_SECRET: '' },
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -18,7 +18,7 @@ test.skipIf(process.env.TEST_DB === 'pg')(
   'SIGTERM: open requests finish, hub clients are told to reconnect elsewhere, then exit 0',
   async () => {
     const env = serverEnv(dir, { LOG_REQUESTS: 'true' });
-    const srv = await startServerProcess(['--import', 'tsx', 'src/server/main.ts'], env);
+    const srv = await startServerProcess(['bin/start.mjs'], env);
     const token = await tokenFor(loadConfig({ ...env }), ['SuperAdminRole']);
     const post = async (path: string, bearer: string) => {
       const res = await fetch(`${srv.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${bearer}` } });
