@@ -65,9 +65,11 @@ async function main() {
   const metricsServer = config.metricsPort ? await startMetricsServer(config.metricsPort, db) : undefined;
   // Mail a crash left unsent goes out now, not with the next message (the relay skips anything over an hour old).
   outbox.flush(db);
-  // Expired, used and revoked refresh tokens are deleted hourly (docs/decisions.md 44).
+  // Expired, used and revoked refresh tokens are deleted hourly (decision "Refresh tokens are cleaned up hourly",
+  // docs/decisions/auth-and-sessions.md).
   const tokenCleanup = startRefreshTokenCleanup({ db, now: config.now, log });
-  // Live devices: devices silent past the connected window are announced as not connected (decision 80).
+  // Live devices: devices silent past the connected window are announced as not connected (decision
+  // "Silent devices are announced as not connected", docs/decisions/live-and-hub.md).
   const silenceSweep = startSilenceSweep({ db, now: config.now, log, publish: (events) => server.services.hub.publish(events) });
   // Scheduled reports: due schedules are claimed (one node per due time), built in the export pool and e-mailed through the outbox.
   const scheduler = createReportScheduler({ db, outbox, exports: server.services.exports, now: config.now, log });

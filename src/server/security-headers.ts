@@ -16,7 +16,8 @@ export const CONTENT_SECURITY_POLICY = {
   defaultSrc: ["'self'"],
   scriptSrc: ["'self'"],
   styleSrc: ["'self'", "'unsafe-inline'"],
-  // Alarm report map tiles (decision 50): the default tile server of VITE_MAP_TILE_URL; another
+  // Alarm report map tiles (decision "The alarm map is Leaflet with a build-time tile server and a drawn fallback",
+  // docs/decisions/alarm-reports.md): the default tile server of VITE_MAP_TILE_URL; another
   // tile server needs its origin here too.
   imgSrc: ["'self'", 'data:', 'https://tile.openstreetmap.org'],
   // Call recordings and voice memos play from object URLs of the fetched (authorised) audio.
@@ -70,7 +71,8 @@ export function securityHeaders(extraConnectSources: string[] = []): MiddlewareH
   // The headers are the same on every answer: read once what secureHeaders sets, then set them
   // before the handler runs, so the answer is built with them. Setting them on the finished answer
   // (secureHeaders' way) rebuilt it through the Fetch API's Headers: ~0.25 ms of CPU a request,
-  // a seventh of a hub reconnect (decision 434). A handler may still set its own (a page's
+  // a seventh of a hub reconnect (decision "Security headers are set before the handler",
+  // docs/decisions/http-and-api.md). A handler may still set its own (a page's
   // policy, an asset's Cache-Control): it replaces ours.
   let pairs: Promise<[string, string][]> | undefined;
   const headersOf = () =>

@@ -1,4 +1,5 @@
-// Devices that go quiet (decision 80): after CONNECTED_WINDOW_SECONDS without a message the
+// Devices that go quiet (decision "Silent devices are announced as not connected",
+// docs/decisions/live-and-hub.md): after CONNECTED_WINDOW_SECONDS without a message the
 // sweep stores them as not connected and announces DeviceConnected { IsConnected: false } once;
 // a device that is still talking, or already announced, is left alone.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

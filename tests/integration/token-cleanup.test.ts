@@ -1,4 +1,5 @@
-// The refresh-token clean-up job (src/server/auth/token-cleanup.ts, docs/decisions.md 44) over a
+// The refresh-token clean-up job (src/server/auth/token-cleanup.ts; decision "Refresh tokens are cleaned up hourly",
+// docs/decisions/auth-and-sessions.md) over a
 // real database (SQLite in memory, or PostgreSQL with TEST_DB=pg): what it deletes and keeps, and
 // that sessions, rotation and reuse detection behave the same afterwards.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';

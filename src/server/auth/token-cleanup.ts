@@ -1,5 +1,6 @@
 // Periodic clean-up of refresh tokens that can no longer give a session
-// (docs/decisions.md 44). Every rotation leaves the used token behind and every sign-out or
+// (decision "Refresh tokens are cleaned up hourly", docs/decisions/auth-and-sessions.md). Every
+// rotation leaves the used token behind and every sign-out or
 // reuse detection leaves a revoked family, so without this the table only grows.
 //
 // Deleted: tokens past their expiry (used or not), and tokens used or revoked more than

@@ -1,5 +1,6 @@
-// Closed alarm reports arriving from the alarm-receiving centre's platform (ours; docs/decisions.md
-// 440–443): POST /alarm-report/import { AlarmReports: [...] } with at most IMPORT_MAX reports, each
+// Closed alarm reports arriving from the alarm-receiving centre's platform (ours; decisions "Closed alarm reports
+// arrive through an import edge, in the detail document's shape" and "At most 25 alarm reports per import request",
+// docs/decisions/alarm-reports.md): POST /alarm-report/import { AlarmReports: [...] } with at most IMPORT_MAX reports, each
 // in the shape GET alarm-report/get-details answers (spec doc 3 §3) plus what that document shows
 // only by name: the customer's id (required), and optionally the person's and the controller's ids.
 //

@@ -17,7 +17,8 @@
 // - Buckets (ours where the spec leaves the edge open): every band is "from its lower bound up to but
 //   not including its upper bound", so exactly 10 s is '10-40 s', exactly 40 s is 'Over 40 s',
 //   exactly 120 s is '120-180 s', exactly 180 s is '180-600 s', exactly 600 s is 'Over 600 s'
-//   (decision 45). TimeFrames always list every band in order, zero counts included.
+//   (decision "Chart bands run from the lower bound up to, not including, the upper one",
+//   docs/decisions/alarm-reports.md). TimeFrames always list every band in order, zero counts included.
 // - get-verification-type-timeframes: TimeFrames keyed by time label (chronological key order, and
 //   the same order in Labels), each label listing the four verification types (1 Incident,
 //   2 Precautionary, 3 Planned, 4 False) with their counts, zeros included. Labels: option 1 hours
@@ -39,7 +40,8 @@
 //   (206). Unknown, unavailable or wrong-line record: 404 'Failed to fetch call recording.'
 // - Voice memos: GET /interactive-communication/portal/voice-memo/get-file?PersonId=&MemoId=
 //   (MemoId is the memo's VoiceMemoId); audio/wav. Unknown: 404 'Failed to fetch voice memo.'
-// - Response targets (ours, decisions 46 and 140): POST /alarm-report/get-response-targets with the
+// - Response targets (ours; decisions "Response targets are an endpoint of their own" and "One edge serves
+//   'within 10 s' and 'Under 10 s'", docs/decisions/alarm-reports.md): POST /alarm-report/get-response-targets with the
 //   list filters plus targets → the share of alarms whose verification started within 10 s and within
 //   40 s (the chart's edges: < 10 s and < 40 s, RESPONSE_WINDOWS) against the targets, and the alarms
 //   that missed.

@@ -1,4 +1,5 @@
-// Case-insensitive binding of request keys (decision 220): what the boundary renames before
+// Case-insensitive binding of request keys (decision "Request keys bind without regard to case",
+// docs/decisions/http-and-api.md): what the boundary renames before
 // validation, and what it leaves alone.
 import { describe, expect, test } from 'vitest';
 import * as v from 'valibot';

@@ -1,6 +1,7 @@
 // The alarm location map (spec §2: height 200 px, zoom level 13, a link to the what3words page).
 // Leaflet with a configurable tile server: VITE_MAP_TILE_URL (default OpenStreetMap's standard
-// tiles) and VITE_MAP_ATTRIBUTION, read at build time (decision 50). When tiles cannot be reached
+// tiles) and VITE_MAP_ATTRIBUTION, read at build time (decision "The alarm map is Leaflet with a build-time tile
+// server and a drawn fallback", docs/decisions/alarm-reports.md). When tiles cannot be reached
 // (an offline machine, a blocked tile server, the CSP) the map falls back to a drawn position: a
 // marker on a plain grid with the coordinates written out, so the position is never lost. The
 // printable report always uses the drawn position (no live map in print).

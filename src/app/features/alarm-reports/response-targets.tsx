@@ -1,4 +1,5 @@
-// What supervisors are measured on (ours; decisions 46 and 140): the share of the filtered alarms
+// What supervisors are measured on (ours; decisions "Response targets are an endpoint of their own" and "One edge
+// serves 'within 10 s' and 'Under 10 s'", docs/decisions/alarm-reports.md): the share of the filtered alarms
 // whose verification started within 10 s and within 40 s — the Verification Started chart's bands
 // below 10 s and 40 s, counted by the server from the same statistics — against targets the
 // supervisor can set (default 80 % and 98.5 %, the BS 8484:2016 lone-worker ARC response figures),

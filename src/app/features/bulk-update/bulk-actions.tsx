@@ -154,7 +154,10 @@ function FormEnd({ error, busy, disabled, label, onCancel }: { error: string | n
   );
 }
 
-/** The spec has no success text for the bulk order number change: ours (docs/decisions.md 42). */
+/**
+ * The spec has no success text for the bulk order number change: ours (decision "The bulk order number change has its
+ * own success text", docs/decisions/scanning-and-bulk-update.md).
+ */
 export const orderNumberUpdated = (n: number) => `Order number updated for ${formatCount(n)} device(s).`;
 
 /** Spec §9: export names are a label plus a timestamp. */

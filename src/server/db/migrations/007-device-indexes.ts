@@ -14,7 +14,8 @@ const LAST_CONFIG_NULLS_LAST = sql`(case when "lastConfigurationDate" is null th
  * - the Last Config sort (repo.ts: missing values last in both directions, ties on the serial
  *   number in the same direction): one index per direction, so a page is read from an index
  *   instead of sorting every device (seconds at 1,000,000).
- * Created on both dialects; SQLite and PostgreSQL plans use them alike (docs/decisions.md 43).
+ * Created on both dialects; SQLite and PostgreSQL plans use them alike (decision "The asset list filters and the
+ * Last Config sort are served by indexes", docs/decisions/devices-and-stock.md).
  */
 export const m007: Migration = {
   async up(db) {

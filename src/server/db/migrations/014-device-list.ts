@@ -4,7 +4,8 @@ import { nameRankSql, nullsLastSql } from '../../modules/devices/order.js';
 
 /**
  * Asset list at 1,000,000 devices: exact counts without reading most of the table, and pages
- * from indexes for every filter and sort (docs/device-lists.md; decisions 160–164).
+ * from indexes for every filter and sort (docs/device-lists.md; decisions "Device counts are kept by triggers, not
+ * counted" to "Device Type and Status sort by the name shown", docs/decisions/devices-and-stock.md).
  *
  * - deviceCounts: how many devices there are per (type, status, isUserAssigned, configured) —
  *   configured = lastConfigurationDate is set. At most types × statuses × 4 rows. Kept by triggers

@@ -3,7 +3,8 @@ import { isPostgres } from '../migrations.js';
 import { nameRankSql, nullsLastSql } from '../../modules/devices/order.js';
 
 /**
- * The asset list sorted by Customer from an index (docs/device-lists.md; decisions 340–342).
+ * The asset list sorted by Customer from an index (docs/device-lists.md; decisions "The Customer sort reads a kept
+ * copy of the customer's name" and "One rule sorts codes by name", docs/decisions/devices-and-stock.md).
  *
  * - devices.customerSortName: the name of the device's customer (null without one), the Customer
  *   sort's key. Kept by triggers in the same transaction as every write that could change it: a
@@ -12,7 +13,8 @@ import { nameRankSql, nullsLastSql } from '../../modules/devices/order.js';
  *   customer's name. Foreign keys keep a device from naming a customer that does not exist.
  *   The code never writes it (a value written is replaced by the trigger).
  * - devices_customer_sort_{asc,desc}_idx: (missing last, customerSortName, serialNumber), one
- *   index per direction as for IMEI or phone (decision 162), so a page at any depth is read from
+ *   index per direction as for IMEI or phone (decision "Sorts with missing values last have one index per
+ *   direction"), so a page at any depth is read from
  *   the index instead of joining and sorting every device.
  * - devices_type_name_idx built again: the Type sort's ranks now come from the names the list
  *   shows ('badge (42)'), the one nameRanks rule (shared/name-order.ts), which changed its CASE.

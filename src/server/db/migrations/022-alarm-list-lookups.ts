@@ -1,5 +1,6 @@
 // 022_alarm_list_lookups: the alarm list's name filters and the charts' narrower statistics at
-// volume (docs/decisions.md 420–429).
+// volume (decisions "Name filters and the search find the names first" and "Two narrower statistics grains and a
+// controller index serve narrow filters", docs/decisions/alarm-statistics.md).
 //
 // - alarmReportNames (modules/alarm-reports/names.ts): the distinct lower-cased person and account
 //   names of the reports with their report counts, kept by triggers in the writing transaction;

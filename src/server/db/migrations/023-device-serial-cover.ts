@@ -3,7 +3,8 @@ import { isPostgres } from '../migrations.js';
 
 /**
  * PostgreSQL: the serial number index carries the columns the asset list filters on
- * (docs/device-lists.md; decision 433). A filtered page in serial order walks the serial index and
+ * (docs/device-lists.md; decision "On PostgreSQL the serial index carries the list's filter columns",
+ * docs/decisions/devices-and-stock.md). A filtered page in serial order walks the serial index and
  * keeps the rows that match; through devices_serial_uq each candidate was a heap read (two
  * statuses at page 100: 8,283 rows, 113 ms; the 24-hour Last Config band at page 3: 14,851 rows,
  * 448 ms from a cold cache). With the filter columns in the index the walk is an index-only scan

@@ -1,5 +1,7 @@
 // 025_alarm_list_covering: the alarm list's name filters and search, and the response targets'
-// missed list, at volume (docs/decisions.md 470–479).
+// missed list, at volume (decisions "The name indexes carry what the list, the charts and the targets read",
+// "The sort indexes carry the closed date" and "One controller's missed list walks its own slowest",
+// docs/decisions/alarm-statistics.md).
 //
 // - The (lower(name), closed date) indexes of migration 002 carry what the list's count and page,
 //   the charts, Type of Alarms and the response targets' counts read of a report: the name and the

@@ -1,5 +1,5 @@
 // 026_phone_key_plpgsql: PostgreSQL's search_phone_key (migration 002) as PL/pgSQL, the same
-// function of its input (docs/decisions.md 470–479).
+// function of its input (decision "PostgreSQL's phone key is PL/pgSQL", docs/decisions/devices-and-stock.md).
 //
 // A LANGUAGE sql function whose body selects from subqueries is not inlined: each call runs
 // through the SQL function executor, 35–45 µs under load. The device search tests the phone key of

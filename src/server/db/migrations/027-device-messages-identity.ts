@@ -2,7 +2,8 @@ import { sql, type Kysely, type Migration } from 'kysely';
 
 /**
  * A device's message history is read through the device index (deviceId, date), not a second
- * index by identity (docs/decisions.md 482). Every ingested message wrote a leaf page of both, one
+ * index by identity (decision "A device's messages are read through the device index only",
+ * docs/decisions/live-and-hub.md). Every ingested message wrote a leaf page of both, one
  * device's leaf after another's, and the WAL frames of those pages were most of ingestion's system
  * time; without the identity index a batch writes about a quarter fewer frames. The stream and the
  * detailed message find the devices of an identity first (by IMEI or serial number), then their

@@ -50,7 +50,8 @@ export function alarmReportExport(scope: TenantScope, b: AlarmReportExportBody, 
             db,
             rows.map((r) => r.AlarmReportId),
           );
-          // Object.assign: a property added after a spread takes V8's slow path (decision 430)
+          // Object.assign: a property added after a spread takes V8's slow path (decision "Hub payloads are built with
+          // Object.assign, not a spread plus names", docs/decisions/live-and-hub.md)
           return rows.map((r) => Object.assign({}, r, { Analysis: analyses.get(r.AlarmReportId) ?? null }));
         },
         (r) => ({ closed: r.AlarmClosedDate, id: r.AlarmReportId }),

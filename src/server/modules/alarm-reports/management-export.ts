@@ -1,5 +1,6 @@
 // The monthly management report as an .xlsx workbook: what a scheduled report of the management
-// report attaches (decision 400: no PDF library, so a spreadsheet of the same numbers as the
+// report attaches (decision "A scheduled management report is an .xlsx, not a PDF",
+// docs/decisions/scheduled-reports-and-mail.md: no PDF library, so a spreadsheet of the same numbers as the
 // printed report, section by section in its order and with its headings, MANAGEMENT_SECTIONS).
 // One sheet, 'Management Report'; closed dates are London wall-clock times like every export.
 // A report is a few hundred cells: written in memory, not through the export pool.

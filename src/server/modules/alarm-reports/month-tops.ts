@@ -2,7 +2,8 @@
 // the alarm count of every person and every device, and of every escalation-plan outcome of the
 // stored analyses — kept by database triggers in the writer's transaction (the seed, imports,
 // tests and the app alike, like alarmStats), so the report reads the ten busiest users and devices
-// and the plan compliance of a month without reading its alarm reports (decisions 404–406).
+// and the plan compliance of a month without reading its alarm reports (decision "The management report reads
+// monthly tops kept by triggers", docs/decisions/management-report.md).
 //
 //   kind 1  person: key personId, label the greatest personFullName of the month
 //   kind 2  device: key deviceSerial, label the serial, code the greatest device type

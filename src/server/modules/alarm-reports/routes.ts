@@ -228,8 +228,9 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
     },
   );
 
-  // Closed alarm reports from the ARC platform (docs/decisions.md 440–443): a batch of at most
-  // IMPORT_MAX in one transaction, idempotent by AlarmId, each report's Analysis generated on
+  // Closed alarm reports from the ARC platform (decisions "Closed alarm reports arrive through an import edge, in the
+  // detail document's shape" and "At most 25 alarm reports per import request", docs/decisions/alarm-reports.md): a
+  // batch of at most IMPORT_MAX in one transaction, idempotent by AlarmId, each report's Analysis generated on
   // arrival when auto-generation is on for its customer. Provider integration accounts only.
   api.post(
     '/alarm-report/import',

@@ -322,7 +322,8 @@ export function decodeToken(token: string): [string, string] | undefined {
 /**
  * The devices whose messages can carry `identity`: the device with that IMEI, and the device with
  * that serial number (its messages before it had an IMEI). A message history is read through the
- * device index (deviceId, date); there is no index by identity (docs/decisions.md 482).
+ * device index (deviceId, date); there is no index by identity (decision "A device's messages are read through
+ * the device index only", docs/decisions/live-and-hub.md).
  */
 async function devicesOfIdentity(db: DB, identity: string): Promise<string[]> {
   const rows = await db
