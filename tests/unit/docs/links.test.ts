@@ -1,3 +1,4 @@
+// @vitest-environment node
 // Links between the documents, and decisions cited from code: every relative link in README.md and
 // docs/**/*.md names a file that exists and, when it has one, a heading of that file (GitHub's
 // anchor rule); every decision a code comment cites by title (`decision "<title>",
