@@ -2,15 +2,19 @@
 // signed in as a provider admin: random query strings, random and shape-aware JSON bodies, random
 // form bodies, malformed JSON. The server must never answer 5xx, and every 4xx must carry the
 // spec's error shape with a non-empty Content.Message (the client shows it verbatim).
+//
+// The route table is split into shards, one test file each (shard-N.test.ts), so the files run in
+// parallel: each shard file names its part with `fuzzShard` before it loads this module.
 import { afterAll, describe, expect, test } from 'vitest';
+import { currentShard } from './shard.js';
 import fc from 'fast-check';
 import { randomUUID } from 'node:crypto';
-import { createTestApp } from '../helpers/app.js';
-import { signedIn } from '../helpers/auth.js';
-import { at, last } from '../helpers/lists.js';
-import { ROLE_IDS } from '../../src/shared/permissions.js';
-import { BODY_LIMITS, type RouteSpec } from '../../src/server/http.js';
-import { CODE } from '../../src/shared/messages.js';
+import { createTestApp } from '../../helpers/app.js';
+import { signedIn } from '../../helpers/auth.js';
+import { at, last } from '../../helpers/lists.js';
+import { ROLE_IDS } from '../../../src/shared/permissions.js';
+import { BODY_LIMITS, type RouteSpec } from '../../../src/server/http.js';
+import { CODE } from '../../../src/shared/messages.js';
 
 const RUNS = Number(process.env.FUZZ_RUNS ?? 30);
 
@@ -311,7 +315,8 @@ async function check(res: Response, what: string) {
 
 const describeRoute = (r: RouteSpec) => `${r.method} ${r.path}`;
 
-describe.each(t.routes.map((r) => [describeRoute(r), r] as const))('%s', (_name, route) => {
+const shard = currentShard();
+describe.each(t.routes.filter((_, i) => i % shard.of === shard.index).map((r) => [describeRoute(r), r] as const))('%s', (_name, route) => {
   const hasBody = route.method !== 'GET';
 
   test('random query strings and path params', async () => {
