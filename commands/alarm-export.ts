@@ -1,4 +1,4 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 import { ROUTES, getHref } from '../src/app/paths';
 import { P } from '../src/shared/permissions';
 import { requestAlarmExportOnOpen, runAlarmAction } from '../src/app/features/alarm-reports/alarm-events';

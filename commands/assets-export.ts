@@ -1,4 +1,4 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 import { ROUTES, getHref } from '../src/app/paths';
 import { P } from '../src/shared/permissions';
 import { requestAssetExportOnOpen, runAssetExport } from '../src/app/features/assets/asset-events';

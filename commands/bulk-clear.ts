@@ -1,4 +1,4 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 import { ROUTES } from '../src/app/paths';
 import { bulkAtom, clearBulk } from '../src/app/state/bulk';
 import { confirm } from '../src/app/ui/confirm-dialog';

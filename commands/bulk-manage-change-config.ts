@@ -1,7 +1,7 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 import { ROUTES } from '../src/app/paths';
 import { P } from '../src/shared/permissions';
-import { hasSelection, NO_SELECTION, openManageTab } from './bulk-manage-open';
+import { hasSelection, NO_SELECTION, openManageTab } from '../src/app/features/bulk-manage/manage-tab-commands';
 
 /** Configure & Test Devices for the bulk list's selection: the Change Configuration tab. */
 export default defineCommand({

@@ -1,6 +1,6 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 import { ROUTES } from '../src/app/paths';
-import { hasSelection, NO_SELECTION, openManageTab } from './bulk-manage-open';
+import { hasSelection, NO_SELECTION, openManageTab } from '../src/app/features/bulk-manage/manage-tab-commands';
 
 /** Configure & Test Devices for the bulk list's selection: the Device Testing tab (live results). */
 export default defineCommand({

@@ -1,6 +1,6 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 import { ROUTES } from '../src/app/paths';
-import { focusedCustomerId, switchCustomerTab, CUSTOMER_ROUTES, NO_CUSTOMER } from './customer-tab';
+import { focusedCustomerId, switchCustomerTab, CUSTOMER_ROUTES, NO_CUSTOMER } from '../src/app/features/customers/customer-tab-commands';
 
 /** The open customer's Allocate devices page, in the same tab (Ctrl/⌘+Enter in the palette: beside). */
 export default defineCommand({

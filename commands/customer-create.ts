@@ -1,4 +1,4 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 import { ROUTES, getHref } from '../src/app/paths';
 
 /** Opens the Create Account form (spec document 2: /customers/create, create-customer permission). */

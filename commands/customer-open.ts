@@ -1,4 +1,4 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 import { ROUTES } from '../src/app/paths';
 import { paletteOpenScopeAtom, paletteOpenAtom } from '../src/app/palette/state';
 

@@ -1,4 +1,4 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 import { P } from '../src/shared/permissions';
 import { deviceActionsOf } from '../src/app/features/assets/device-events';
 

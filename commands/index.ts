@@ -1,6 +1,6 @@
 // The registry: every command, listed explicitly (no import side effects, no global singleton).
 // tests/unit/commands/registry.test.ts fails on duplicate ids, clashing keys and reserved keys.
-import type { Command } from './define';
+import type { Command } from '../src/app/keyboard/define';
 import paletteOpen from './palette-open';
 import helpShortcuts from './help-shortcuts';
 import navAssets from './nav-assets';

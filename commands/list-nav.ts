@@ -1,4 +1,4 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 
 // Keys inside lists (DataTables): the list holding keyboard focus, else the focused tab's list
 // (ctx.list, found by src/app/ui/data-table/list-registry.ts). Arrow keys, Home/End and

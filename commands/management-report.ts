@@ -1,6 +1,6 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 import { ROUTES, getHref } from '../src/app/paths';
-import { CUSTOMER_ROUTES, focusedCustomerId } from './customer-tab';
+import { CUSTOMER_ROUTES, focusedCustomerId } from '../src/app/features/customers/customer-tab-commands';
 import { MANAGEMENT_FEATURE } from '../src/shared/schemas/management-report';
 
 /**

@@ -1,4 +1,4 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 
 /** Percent of its split a pane grows or shrinks by per key press. */
 export const PANE_STEP = 5;

@@ -1,4 +1,4 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 import { PANE_STEP } from './pane-grow';
 
 export default defineCommand({

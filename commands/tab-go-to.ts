@@ -1,4 +1,4 @@
-import { defineCommand } from './define';
+import { defineCommand } from '../src/app/keyboard/define';
 
 // tab.go-1 … tab.go-9: Alt+N shows tab N of the focused pane; Alt+9 the last one, as browsers do.
 // Nine near-identical commands, so they share this file.

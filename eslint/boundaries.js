@@ -2,7 +2,11 @@
 // importing file, so '../../app/x' and 'src/app/x' are caught alike.
 //   src/shared   imports nothing of src/app, src/server or commands (it is the contract both sides use)
 //   src/app, commands  never import src/server;  src/server never imports src/app or commands
-//   src/app/ui   does not import src/app/workspace or src/app/features
+//   src/app      does not import commands/ (the command definitions sit above the app), except the
+//                app root (src/app/app.tsx), which takes the registry (commands/index.ts) and hands it
+//                to the workspace; the keyboard engine the commands use is src/app/keyboard
+//   src/app/ui   does not import src/app/workspace, src/app/features, src/app/api or src/app/state:
+//                generic widgets get their data through props (types included)
 //   src/app/features/<a>  does not import src/app/features/<b>
 //   the export definitions (src/server/modules/*/export.ts) and the export task and worker
 //   (src/server/exports/task.ts, worker.ts), the CSV import parsers (src/server/modules/*/import-csv.ts)
@@ -20,12 +24,18 @@ function area(abs) {
   if (m) return { top: 'app', sub: 'features', feature: m[1], rel };
   if (rel.startsWith('src/app/ui/') || rel === 'src/app/ui') return { top: 'app', sub: 'ui', rel };
   if (rel.startsWith('src/app/workspace/') || rel === 'src/app/workspace') return { top: 'app', sub: 'workspace', rel };
+  const data = /^src\/app\/(api|state)(\/|$)/.exec(rel);
+  if (data) return { top: 'app', sub: data[1], rel };
   if (rel.startsWith('src/app/')) return { top: 'app', rel };
   if (rel.startsWith('src/server/')) return { top: 'server', rel };
   if (rel.startsWith('src/shared/')) return { top: 'shared', rel };
-  if (rel.startsWith('commands/')) return { top: 'commands', rel };
+  if (rel.startsWith('commands/') || rel === 'commands') return { top: 'commands', rel };
   return { top: 'other', rel };
 }
+
+/** The app root and the one module of commands/ it may import: the registry. */
+const APP_ROOT = 'src/app/app.tsx';
+const REGISTRY = /^commands(\/index(\.tsx?)?)?$/;
 
 const POOL_ONLY = /^src\/server\/(modules\/[^/]+\/(export|import-csv)|exports\/(task|worker|import-task|import-write))\.(ts|js)$/;
 
@@ -44,14 +54,22 @@ export function violation(fromFile, spec, typeOnly = false) {
     return `server code must not import client code (${to.rel}); share it through src/shared`;
   if (POOL_ONLY.test(to.rel) && !typeOnly && (from.top === 'server' || from.top === 'app') && !from.rel.startsWith('src/server/exports/'))
     return `${to.rel} runs only in the export pool's workers: reach it through src/server/exports/pool.ts (exportResponse, parseImport, writeImport)`;
+  if (from.top === 'app' && to.top === 'commands' && !(from.rel === APP_ROOT && REGISTRY.test(to.rel)))
+    return `src/app must not import commands/ (${to.rel}): only ${APP_ROOT} takes the registry (commands/index.ts) and hands it on; the keyboard engine is src/app/keyboard`;
   if (from.sub === 'ui' && (to.sub === 'workspace' || to.sub === 'features')) return `src/app/ui holds generic widgets: it must not import ${to.rel}`;
+  if (from.sub === 'ui' && (to.sub === 'api' || to.sub === 'state'))
+    return `src/app/ui holds generic widgets: it must not import ${to.rel}; the page loads the data and passes it in through props`;
   if (from.sub === 'features' && to.sub === 'features' && from.feature !== to.feature)
     return `feature '${from.feature}' must not import feature '${to.feature}' (${to.rel}); move what both need to src/app/ui, src/app/api or src/shared`;
   return null;
 }
 
 export const boundaries = {
-  meta: { type: 'problem', docs: { description: 'Import direction between shared, app, server, ui, workspace and features' }, schema: [] },
+  meta: {
+    type: 'problem',
+    docs: { description: 'Import direction between shared, commands, app, server, ui, api, state, workspace and features' },
+    schema: [],
+  },
   create(context) {
     const check = (node, source) => {
       if (!source || typeof source.value !== 'string') return;

@@ -33,7 +33,7 @@ export const APP_WIDE_DIALOG_FILES = [
   'src/app/shell/settings-dialog.tsx', // the user's own settings (second factor, password): not about a pane
   'src/app/shell/idle-dialogs.tsx', // session expired / signed out: the whole workspace is gone
   'src/app/features/bulk-update/bulk-global.tsx', // the scanner's offer: a scan outside any field, for the bulk list
-  'commands/cheat-sheet.tsx', // the shortcut sheet: every pane's shortcuts
+  'src/app/keyboard/cheat-sheet.tsx', // the shortcut sheet: every pane's shortcuts
 ];
 
 /** Files that may take Table / ScrollArea straight from Radix: the wrapper. */

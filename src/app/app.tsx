@@ -1,7 +1,8 @@
 // The whole client: jotai store, query client, Radix theme, the global error screen, toasts,
 // the confirm host and the idle dialogs. Signed out: /login and /forgot-password (everything
 // else goes to / and from there to /login). Signed in: the shell around the workspace, which
-// owns the browser URL.
+// owns the browser URL. The one place that takes the command registry (commands/index.ts): the
+// workspace's palette, key listener and cheat sheet get it from here.
 import '@radix-ui/themes/styles.css';
 import './styles.css';
 import { useEffect, useLayoutEffect } from 'react';
@@ -24,6 +25,7 @@ import { SignInPage } from './features/auth/sign-in-page';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page';
 import { ResetPasswordPage, RESET_PASSWORD_PATH } from './features/auth/reset-password-page';
 import { Workspace } from './workspace/workspace';
+import { COMMANDS } from '../../commands/index';
 import { rememberReturnPath } from './shell/return-to';
 
 const AUTH_PATHS = new Set<string>([ROUTES.login.pattern, ROUTES.forgotPassword.pattern, RESET_PASSWORD_PATH]);
@@ -69,7 +71,7 @@ function SignedIn() {
   if (AUTH_PATHS.has(location)) return <Redirect to="/" replace />;
   return (
     <Shell>
-      <Workspace />
+      <Workspace commands={COMMANDS} />
     </Shell>
   );
 }

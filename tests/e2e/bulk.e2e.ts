@@ -204,7 +204,7 @@ test('CSV upload merges and selects all, last added is highlighted for 5 s, stat
   await page.waitForLoadState('networkidle');
   // On a loaded 2-core machine the browser may hand a key over more than the burst rule's 35 ms
   // late; the rule's timer then lets the first keys go as typing and the offer names the rest of
-  // the serial (commands/scanner.ts; a real scanner on a stalled page does the same). Up to three
+  // the serial (src/app/keyboard/scanner.ts; a real scanner on a stalled page does the same). Up to three
   // bursts, each a fresh start; the offer must name the whole serial.
   const offer = page.getByRole('dialog', { name: `Scanned ${burst}` });
   for (let attempt = 1; attempt <= 3; attempt++) {

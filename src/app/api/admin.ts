@@ -2,11 +2,13 @@
 // ['admin', ...]; a change also refreshes the reference data (features, global settings) every
 // screen reads, so it takes effect at once in this browser and within the reference staleTime
 // (or at the next window focus) in every other one.
-import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { http } from './http';
 import { exportHeaders, type ExportCall } from './exports';
 import { referenceKeys } from './reference';
-import type { AdminSettingsDto, AuditListDto, AuditListRequest, FeatureName, LoginMethodDto } from '../../shared/schemas/admin';
+import { useCan } from '../state/session';
+import { P } from '../../shared/permissions';
+import type { AdminSettingsDto, AuditEntryDto, AuditListDto, AuditListRequest, FeatureName, LoginMethodDto } from '../../shared/schemas/admin';
 import type { MessageResponse } from '../../shared/schemas/common';
 
 export const adminKeys = {
@@ -32,6 +34,18 @@ export const auditListQuery = (req: AuditListRequest) =>
     queryFn: ({ signal }) => http<AuditListDto>('/ps-admin/audit/get-list', { method: 'POST', body: req, signal }),
     placeholderData: keepPreviousData,
   });
+
+/**
+ * A record's History panel (src/app/ui/history-panel.tsx): the latest 25 audit entries for one
+ * entity. Null for users who may not read the audit trail (no panel, no request).
+ */
+export function useRecordHistory(entity: string, entityId: string): { entries: AuditEntryDto[]; pending: boolean } | null {
+  const can = useCan();
+  const allowed = can(P.AuditView);
+  const list = useQuery({ ...auditListQuery({ entity, entityId, pageNumber: 1, pageSize: 25 }), enabled: allowed && !!entityId });
+  if (!allowed) return null;
+  return { entries: list.data?.Items ?? [], pending: list.isPending };
+}
 
 export const setFeature = (name: FeatureName, isEnabled: boolean) =>
   http<MessageResponse>('/ps-admin/settings/feature', { method: 'PUT', body: { name, isEnabled } });

@@ -1,6 +1,6 @@
 // Local command filtering for the palette: plain ranking over title, keywords, group and id.
 // The server ranks records; commands are few, so this runs on every keystroke.
-import type { Command } from '../../../commands/define';
+import type { Command } from '../keyboard/define';
 
 function isSubsequence(needle: string, hay: string): boolean {
   let i = 0;

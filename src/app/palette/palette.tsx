@@ -6,10 +6,9 @@ import { useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { Command } from 'cmdk';
 import { Dialog, VisuallyHidden } from '@radix-ui/themes';
 import { useAtom, useAtomValue, useStore } from 'jotai';
-import { COMMANDS } from '../../../commands/index';
-import { disabledReasonOf, isEnabled, isPermitted, runCommand, type Command as Cmd, type CommandContext } from '../../../commands/define';
-import { createCommandContext } from '../../../commands/context';
-import { formatKeys, formatKeysText } from '../../../commands/keys';
+import { disabledReasonOf, isEnabled, isPermitted, runCommand, type Command as Cmd, type CommandContext } from '../keyboard/define';
+import { createCommandContext } from '../keyboard/context';
+import { formatKeys, formatKeysText } from '../keyboard/keys';
 import { MSG } from '../../shared/messages';
 import type { SearchHit } from '../../shared/schemas/search';
 import { useCan, userIdAtom } from '../state/session';
@@ -22,7 +21,7 @@ import { isScopeKey, SCOPES, type ScopeKey } from './scopes';
 import { useRecordSearch } from './use-record-search';
 import './palette.css';
 
-export function Palette() {
+export function Palette({ commands }: { commands: readonly Cmd[] }) {
   const [open, setOpen] = useAtom(paletteOpenAtom);
   const handedFocus = useRef(false);
   return (
@@ -45,6 +44,7 @@ export function Palette() {
         </VisuallyHidden>
         {open && (
           <PaletteBody
+            commands={commands}
             onDone={(focusMoved) => {
               handedFocus.current = focusMoved;
               setOpen(false);
@@ -65,7 +65,7 @@ type Row = {
   onSelect: (beside: boolean) => void;
 };
 
-function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
+function PaletteBody({ commands: all, onDone }: { commands: readonly Cmd[]; onDone: (focusMoved: boolean) => void }) {
   const store = useStore();
   const userId = useAtomValue(userIdAtom);
   const [text, setText] = useState('');
@@ -122,7 +122,7 @@ function PaletteBody({ onDone }: { onDone: (focusMoved: boolean) => void }) {
     setTimeout(() => void runCommand(cmd, createCommandContext({ beside: besideNow }, store)), 0);
   };
 
-  const commands = useMemo(() => COMMANDS.filter((c) => c.palette !== false && isPermitted(c, ctx.can)), [ctx]);
+  const commands = useMemo(() => all.filter((c) => c.palette !== false && isPermitted(c, ctx.can)), [all, ctx]);
   const commandRow = (cmd: Cmd, prefix: string): Row => {
     const enabled = isEnabled(cmd, ctx);
     return {

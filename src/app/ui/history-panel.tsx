@@ -1,27 +1,25 @@
 // A record's own History: the latest audit entries for one entity (who, when, what, before →
-// after), for users who may read the audit trail. Read only.
-import { useQuery } from '@tanstack/react-query';
+// after). Read only. The page loads them (useRecordHistory in src/app/api/admin.ts, null for users
+// who may not read the audit trail) and hands them in.
 import { Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { Table } from './table';
-import { useCan } from '../state/session';
-import { auditListQuery } from '../api/admin';
 import { formatShown } from '../../shared/dates';
-import { P } from '../../shared/permissions';
-import { describeAuditDetails } from '../../shared/schemas/admin';
+import { describeAuditDetails, type AuditEntryDto } from '../../shared/schemas/admin';
 
 const at = (iso: string) => formatShown(iso);
 
-export function HistoryPanel({ entity, entityId }: { entity: string; entityId: string }) {
-  const can = useCan();
-  const list = useQuery({ ...auditListQuery({ entity, entityId, pageNumber: 1, pageSize: 25 }), enabled: can(P.AuditView) && !!entityId });
-  if (!can(P.AuditView)) return null;
-  const items = list.data?.Items ?? [];
+/** The entries to show (`pending` while they load); null: no History panel at all. */
+export type HistoryPanelProps = { history: { entries: readonly AuditEntryDto[]; pending: boolean } | null };
+
+export function HistoryPanel({ history }: HistoryPanelProps) {
+  if (!history) return null;
+  const items = history.entries;
   return (
     <Card size="2">
       <Heading as="h2" size="3" mb="2">
         History
       </Heading>
-      {list.isPending ? (
+      {history.pending ? (
         <Text color="gray">Loading…</Text>
       ) : items.length === 0 ? (
         <Text color="gray">No recorded changes.</Text>

@@ -12,7 +12,7 @@ import { focusPane } from './actions';
 import { paneDomId, panelDomId, tabDomId } from './dom';
 import { TabStrip } from './tab-strip';
 import { TabSlot } from './tab-content';
-import { formatKeysText } from '../../../commands/keys';
+import { formatKeysText } from '../keyboard/keys';
 
 export function PaneView({ pane, index, focused, paneCount }: { pane: Pane; index: number; focused: boolean; paneCount: number }) {
   const name = paneCount > 1 ? `Pane ${index + 1}` : 'Workspace';

@@ -1,4 +1,5 @@
 // The signed-in workspace: panes of tabs, the palette, the shortcut listener and the cheat sheet.
+// The commands they offer come in as `commands` (the app root passes the registry).
 //
 // URL sync (the workspace owns the browser URL while signed in):
 // - On load the user's saved layout comes back first, then the URL is opened as a tab (a deep
@@ -26,8 +27,9 @@ import { LayoutView } from './layout-view';
 import { useUnsavedChangesGuard } from './unload-guard';
 import { TabContentHost } from './tab-content';
 import { Palette } from '../palette/palette';
-import { KeyListener } from '../../../commands/key-listener';
-import { CheatSheet } from '../../../commands/cheat-sheet';
+import { KeyListener } from '../keyboard/key-listener';
+import { CheatSheet } from '../keyboard/cheat-sheet';
+import type { Command } from '../keyboard/define';
 import { BulkWorkspace } from '../features/bulk-update/bulk-global';
 import './workspace.css';
 
@@ -47,7 +49,7 @@ export function openInitialLocation(pathname: string, store: Store = appStore) {
   if (!anyTab) openRoute('/', {}, store);
 }
 
-export function Workspace() {
+export function Workspace({ commands }: { commands: readonly Command[] }) {
   const store = useStore();
   const userId = useAtomValue(userIdAtom);
   const state = useAtomValue(workspaceAtom);
@@ -120,9 +122,9 @@ export function Workspace() {
     <div className="ws-root">
       <LayoutView node={state.layout} state={state} />
       <TabContentHost state={state} />
-      <Palette />
-      <CheatSheet />
-      <KeyListener />
+      <Palette commands={commands} />
+      <CheatSheet commands={commands} />
+      <KeyListener commands={commands} />
       <BulkWorkspace />
     </div>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { orderEligible, STATUS_TARGETS, statusWarning } from '../../../src/app/ui/serials/bulk-rules';
+import { orderEligible, STATUS_TARGETS, statusWarning } from '../../../src/app/features/bulk-update/bulk-rules';
 import type { BulkDevice } from '../../../src/app/state/bulk';
 
 const d = (status: number, isUserAssigned = false): BulkDevice => ({

@@ -8,8 +8,9 @@ import { useState } from 'react';
 import { DataTable } from '../../../src/app/ui/data-table/data-table';
 import type { DataTableColumn } from '../../../src/app/ui/data-table/types';
 import { addMany, EMPTY_BULK, isPlaceholder, nextSelection, placeholderFor, type BulkDevice, type BulkState } from '../../../src/app/state/bulk';
-import { KeyListener } from '../../../commands/key-listener';
+import { KeyListener } from '../../../src/app/keyboard/key-listener';
 import { stubGridLayout } from '../ui/layout';
+import { COMMANDS } from '../../../commands/index';
 
 const device = (serial: string): BulkDevice => ({
   id: `id-${serial}`,
@@ -30,7 +31,7 @@ function BulkTable({ initial }: { initial: BulkState }) {
   const rows = s.list.map((id) => s.devices[id]!);
   return (
     <>
-      <KeyListener />
+      <KeyListener commands={COMMANDS} />
       <DataTable<BulkDevice>
         label="Bulk list"
         columns={columns}

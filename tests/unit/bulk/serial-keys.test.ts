@@ -2,7 +2,7 @@
 // are appended by the field itself when the caret is at the end; everything else is the browser's.
 import { describe, expect, it } from 'vitest';
 import { serialKeyAction, type SerialKey } from '../../../src/app/features/bulk-update/serial-keys';
-import { SCAN_DEFAULTS } from '../../../commands/scanner';
+import { SCAN_DEFAULTS } from '../../../src/app/keyboard/scanner';
 
 const key = (k: string, time: number, more: Partial<SerialKey> = {}): SerialKey => ({
   key: k,

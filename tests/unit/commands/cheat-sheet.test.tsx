@@ -1,9 +1,9 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { act, cleanup, screen, within } from '@testing-library/react';
-import { CheatSheet, shortcutGroups } from '../../../commands/cheat-sheet';
-import { cheatSheetOpenAtom } from '../../../commands/cheat-sheet-state';
-import { renderShortcutSheet } from '../../../commands/shortcut-sheet';
+import { CheatSheet, shortcutGroups } from '../../../src/app/keyboard/cheat-sheet';
+import { cheatSheetOpenAtom } from '../../../src/app/keyboard/cheat-sheet-state';
+import { renderShortcutSheet } from '../../../src/app/keyboard/shortcut-sheet';
 import { COMMANDS } from '../../../commands/index';
 import { appStore } from '../../../src/app/state/store';
 import { P } from '../../../src/shared/permissions';
@@ -16,7 +16,7 @@ describe('cheat sheet', () => {
   it('lists the shortcuts the user may use, grouped, with their keys', { timeout: 15_000 }, async () => {
     resetAll('/');
     signIn('u1', [P.HasAccess, P.AlarmReportListView, P.AlarmReportView]);
-    renderWithApp(<CheatSheet />);
+    renderWithApp(<CheatSheet commands={COMMANDS} />);
     act(() => appStore.set(cheatSheetOpenAtom, true));
     const dialog = await screen.findByRole('dialog', { name: 'Keyboard shortcuts' });
     const nav = within(dialog).getByRole('region', { name: 'Navigation' });
@@ -36,6 +36,6 @@ describe('cheat sheet', () => {
   });
 
   it('docs/shortcuts.md is the generated sheet (run the generator after changing commands)', () => {
-    expect(readFileSync('docs/shortcuts.md', 'utf8')).toBe(renderShortcutSheet());
+    expect(readFileSync('docs/shortcuts.md', 'utf8')).toBe(renderShortcutSheet(COMMANDS));
   });
 });

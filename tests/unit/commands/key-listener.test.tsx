@@ -2,12 +2,12 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { first } from '../../helpers/lists';
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { KeyListener, isTypingTarget } from '../../../commands/key-listener';
+import { KeyListener, isTypingTarget } from '../../../src/app/keyboard/key-listener';
 import { COMMANDS } from '../../../commands/index';
-import type { CommandContext } from '../../../commands/define';
+import type { CommandContext } from '../../../src/app/keyboard/define';
 import { appStore } from '../../../src/app/state/store';
-import { defineCommand, runCommand } from '../../../commands/define';
-import { createCommandContext } from '../../../commands/context';
+import { defineCommand, runCommand } from '../../../src/app/keyboard/define';
+import { createCommandContext } from '../../../src/app/keyboard/context';
 import { dismissAll, getToasts } from '../../../src/app/ui/toast';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -222,8 +222,9 @@ describe('key listener', () => {
     };
     walk('src');
     walk('commands');
+    walk('bin');
     const defining = files.filter((f) => /function isTypingTarget\b|const isTypingTarget\b/.test(readFileSync(f, 'utf8')));
-    expect(defining).toEqual(['commands/keys.ts']);
+    expect(defining).toEqual(['src/app/keyboard/keys.ts']);
     // and no list has its own window/document keydown listener
     const dataTable = readFileSync('src/app/ui/data-table/data-table.tsx', 'utf8');
     expect(dataTable).not.toMatch(/addEventListener\('keydown'/);

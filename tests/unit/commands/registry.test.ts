@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../../commands/index';
-import { assertValidRegistry, defineCommand, registryProblems, type Command } from '../../../commands/define';
-import { canonicalForms, formatKeys, formatKeysText, parseKeys, RESERVED_KEYS, reservedReason, toHotkeysHook } from '../../../commands/keys';
+import { assertValidRegistry, defineCommand, registryProblems, type Command } from '../../../src/app/keyboard/define';
+import { canonicalForms, formatKeys, formatKeysText, parseKeys, RESERVED_KEYS, reservedReason, toHotkeysHook } from '../../../src/app/keyboard/keys';
 
 // A command object that skips defineCommand's own checks, to build deliberately bad registries.
 const raw = (id: string, keys?: string): Command => ({ id, title: id, group: 'General', keys, run: () => {} });

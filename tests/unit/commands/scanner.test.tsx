@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render } from '@testing-library/react';
-import { ScanDetector, registerScanHandler, currentScanHandler, type ScanKey } from '../../../commands/scanner';
-import { KeyListener } from '../../../commands/key-listener';
+import { ScanDetector, registerScanHandler, currentScanHandler, type ScanKey } from '../../../src/app/keyboard/scanner';
+import { KeyListener } from '../../../src/app/keyboard/key-listener';
 import { COMMANDS } from '../../../commands/index';
-import type { CommandContext } from '../../../commands/define';
+import type { CommandContext } from '../../../src/app/keyboard/define';
 import { appStore } from '../../../src/app/state/store';
 
 // The timing rule on its own: keys fed with explicit times, the release timer on fake timers.

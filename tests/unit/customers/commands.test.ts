@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { createStore } from 'jotai';
-import type { CommandContext } from '../../../commands/define';
-import { runCommand } from '../../../commands/define';
+import type { CommandContext } from '../../../src/app/keyboard/define';
+import { runCommand } from '../../../src/app/keyboard/define';
 import customerCreate from '../../../commands/customer-create';
 import customerOpen from '../../../commands/customer-open';
 import customerAllocate from '../../../commands/customer-allocate';

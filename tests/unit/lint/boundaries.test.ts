@@ -1,6 +1,8 @@
 // The import-direction rule used by ESLint (eslint/boundaries.js): which part may import which.
 import { describe, expect, it } from 'vitest';
-import { violation } from '../../../eslint/boundaries.js';
+import { Linter } from 'eslint';
+import tseslint from 'typescript-eslint';
+import local, { violation } from '../../../eslint/boundaries.js';
 
 describe('import boundaries', () => {
   it('keeps src/shared free of app, server and commands', () => {
@@ -25,6 +27,29 @@ describe('import boundaries', () => {
     expect(violation('src/app/features/persons/a.tsx', '../../ui/form-field')).toBeNull();
     expect(violation('src/app/workspace/x.tsx', '../features/persons/api')).toBeNull();
   });
+  it('keeps src/app below commands/: only the app root takes the registry', () => {
+    expect(violation('src/app/app.tsx', '../../commands/index')).toBeNull();
+    expect(violation('src/app/app.tsx', '../../commands')).toBeNull();
+    expect(violation('src/app/app.tsx', '../../commands/nav-users')).toMatch(/src\/app must not import commands\/ \(commands\/nav-users\)/);
+    expect(violation('src/app/palette/palette.tsx', '../../../commands/index')).toMatch(/only src\/app\/app\.tsx takes the registry/);
+    expect(violation('src/app/ui/data-table/list-registry.ts', '../../../../commands/define', true)).toMatch(/src\/app must not import commands/);
+    expect(violation('src/app/keyboard/key-listener.tsx', '../../../commands')).toMatch(/src\/app must not import commands/);
+    expect(violation('src/app/workspace/workspace.tsx', '../keyboard/key-listener')).toBeNull();
+    expect(violation('commands/nav-users.ts', '../src/app/keyboard/define')).toBeNull();
+  });
+  it('keeps ui free of api and state, types included', () => {
+    expect(violation('src/app/ui/history-panel.tsx', '../api/admin')).toMatch(
+      /generic widgets: it must not import src\/app\/api\/admin; the page loads the data/,
+    );
+    expect(violation('src/app/ui/x.tsx', '../state/session')).toMatch(/generic widgets.*src\/app\/state\/session/);
+    expect(violation('src/app/ui/serials/x.ts', '../../state/bulk', true)).toMatch(/generic widgets/);
+    expect(violation('src/app/ui/x.tsx', '../api')).toMatch(/generic widgets/);
+    expect(violation('src/app/ui/x.tsx', './toast')).toBeNull();
+    expect(violation('src/app/ui/x.tsx', '../../shared/schemas/admin')).toBeNull();
+    expect(violation('src/app/api/export-jobs.ts', '../ui/toast')).toBeNull();
+    expect(violation('src/app/features/persons/a.tsx', '../../api/admin')).toBeNull();
+    expect(violation('src/app/apiary/x.ts', '../state/session')).toBeNull();
+  });
   it('reaches export code only through the export pool', () => {
     expect(violation('src/server/modules/devices/routes.ts', './export.js')).toMatch(/export pool/);
     expect(violation('src/server/modules/customers/routes.ts', '../devices/export.js')).toMatch(/export pool/);
@@ -48,5 +73,58 @@ describe('import boundaries', () => {
   });
   it('ignores packages', () => {
     expect(violation('src/shared/routes.ts', 'react')).toBeNull();
+  });
+});
+
+// The rule as ESLint runs it (eslint.config.js): a small source that breaks each new boundary is
+// reported at the import, whatever the form of the import.
+describe('the boundaries rule in ESLint', () => {
+  const linter = new Linter({ configType: 'flat', cwd: process.cwd() });
+  const config = [
+    { files: ['**/*.{ts,tsx}'], languageOptions: { parser: tseslint.parser }, plugins: { local }, rules: { 'local/boundaries': 'error' as const } },
+  ];
+  const lint = (filename: string, code: string) =>
+    linter.verify(code, config, { filename: `${process.cwd()}/${filename}` }).map((m) => ({ rule: m.ruleId, line: m.line, message: m.message }));
+
+  it('reports src/app importing commands/, except the registry in the app root', () => {
+    const fixture = [
+      "import { COMMANDS } from '../../../commands/index';",
+      "import type { Command } from '../../../commands/nav-users';",
+      "export { default } from '../../../commands/tab-close';",
+      "export const later = () => import('../../../commands/index');",
+    ].join('\n');
+    const found = lint('src/app/palette/fixture.tsx', fixture);
+    expect(found.map((f) => [f.rule, f.line])).toEqual([
+      ['local/boundaries', 1],
+      ['local/boundaries', 2],
+      ['local/boundaries', 3],
+      ['local/boundaries', 4],
+    ]);
+    expect(found[0]!.message).toBe(
+      'src/app must not import commands/ (commands/index): only src/app/app.tsx takes the registry (commands/index.ts) and hands it on; the keyboard engine is src/app/keyboard',
+    );
+    expect(lint('src/app/app.tsx', "import { COMMANDS } from '../../commands/index';")).toEqual([]);
+    expect(lint('src/app/app.tsx', "import navUsers from '../../commands/nav-users';")).toHaveLength(1);
+  });
+
+  it('reports src/app/ui importing src/app/api or src/app/state', () => {
+    const fixture = [
+      "import { auditListQuery } from '../api/admin';",
+      "import { useCan } from '../state/session';",
+      "import type { BulkDevice } from '../state/bulk';",
+      "import { Table } from './table';",
+      "import { MSG } from '../../shared/messages';",
+    ].join('\n');
+    const found = lint('src/app/ui/fixture.tsx', fixture);
+    expect(found.map((f) => [f.rule, f.line])).toEqual([
+      ['local/boundaries', 1],
+      ['local/boundaries', 2],
+      ['local/boundaries', 3],
+    ]);
+    expect(found[0]!.message).toBe(
+      'src/app/ui holds generic widgets: it must not import src/app/api/admin; the page loads the data and passes it in through props',
+    );
+    // The same imports are fine for a page.
+    expect(lint('src/app/features/persons/fixture.tsx', fixture.replaceAll("'../", "'../../"))).toEqual([]);
   });
 });

@@ -6,7 +6,7 @@ vi.mock('../../../src/app/workspace/actions', () => ({ navigateTab: vi.fn(async 
 
 import { navigateTab } from '../../../src/app/workspace/actions';
 import { createStore } from 'jotai';
-import { runCommand, type CommandContext } from '../../../commands/define';
+import { runCommand, type CommandContext } from '../../../src/app/keyboard/define';
 import type { Tab } from '../../../src/app/workspace/model';
 import currentConfig from '../../../commands/bulk-manage-current-config';
 import deviceTesting from '../../../commands/bulk-manage-device-testing';

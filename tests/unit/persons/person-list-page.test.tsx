@@ -15,7 +15,8 @@ import { makeDictionaries, makePersonList, makePersonListItem, makeRole } from '
 import { MSG } from '../../../src/shared/messages';
 import { P, ROLE_IDS } from '../../../src/shared/permissions';
 import { slowMachine } from '../ui/slow-machine';
-import { KeyListener } from '../../../commands/key-listener';
+import { KeyListener } from '../../../src/app/keyboard/key-listener';
+import { COMMANDS } from '../../../commands/index';
 
 slowMachine();
 
@@ -174,7 +175,7 @@ describe('PersonListPage', () => {
     const user = userEvent.setup();
     renderPage(
       <>
-        <KeyListener />
+        <KeyListener commands={COMMANDS} />
         <PersonListPage />
       </>,
       { permissions: allPerms },
@@ -193,7 +194,7 @@ describe('PersonListPage', () => {
     const user = userEvent.setup();
     renderPage(
       <>
-        <KeyListener />
+        <KeyListener commands={COMMANDS} />
         <PersonListPage />
       </>,
       { permissions: [P.PersonListView] },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../../src/shared/messages';
-import { ACTION_MSG } from '../../../src/app/ui/serials/bulk-rules';
+import { ACTION_MSG } from '../../../src/app/features/bulk-update/bulk-rules';
 import { CHANGE_TEXTS } from '../../../src/app/features/bulk-manage/change-config-form';
 import { CONFIG_TEXTS } from '../../../src/app/features/assets/device-config';
 import { CUSTOMER_UI_TEXT } from '../../../src/app/features/customers/text';

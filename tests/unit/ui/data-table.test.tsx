@@ -7,7 +7,8 @@ import type { DataTableColumn, SortState } from '../../../src/app/ui/data-table/
 import { MSG } from '../../../src/shared/messages';
 import { stubGridLayout } from './layout';
 import { slowMachine } from './slow-machine';
-import { KeyListener } from '../../../commands/key-listener';
+import { KeyListener } from '../../../src/app/keyboard/key-listener';
+import { COMMANDS } from '../../../commands/index';
 
 slowMachine();
 
@@ -25,7 +26,7 @@ const columns: DataTableColumn<Row>[] = [
 function Table(props: Partial<DataTableProps<Row>> & { rows: Row[] }) {
   return (
     <>
-      <KeyListener />
+      <KeyListener commands={COMMANDS} />
       <DataTable<Row> label="People" columns={columns} getRowKey={(r) => r.id} totalCount={props.rows.length} {...props} />
     </>
   );

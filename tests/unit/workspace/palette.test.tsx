@@ -55,7 +55,7 @@ function open(permissions: readonly string[] = ALL_PERMISSIONS) {
   signIn('user-1', permissions);
   appStore.set(paletteOpenAtom, true);
   const user = userEvent.setup();
-  renderWithApp(<Palette />);
+  renderWithApp(<Palette commands={COMMANDS} />);
   return { user, input: screen.getByRole('combobox') };
 }
 
@@ -211,7 +211,7 @@ describe('commands', () => {
     );
     signIn('user-1');
     appStore.set(paletteOpenAtom, true);
-    renderWithApp(<Palette />);
+    renderWithApp(<Palette commands={COMMANDS} />);
     const groups = screen.getAllByRole('group');
     expect(groups[0]).toHaveAccessibleName('Recent');
     expect(

@@ -15,6 +15,7 @@ import { ROUTES, getHref, type RouteId } from '../../../src/app/paths';
 import { confirm } from '../../../src/app/ui/confirm-dialog';
 import { MSG } from '../../../src/shared/messages';
 import { P, ALL_PERMISSIONS } from '../../../src/shared/permissions';
+import { COMMANDS } from '../../../commands/index';
 
 // Fake pages: they use the tab contract like the real ones and count their mounts.
 vi.mock('../../../src/app/features/persons/person-list-page', async () => {
@@ -66,7 +67,7 @@ const selectedTab = () => screen.getAllByRole('tab', { selected: true });
 function start(path: string, permissions: readonly string[] = ALL_PERMISSIONS) {
   resetAll(path);
   signIn('user-1', permissions);
-  return renderWithApp(<Workspace />);
+  return renderWithApp(<Workspace commands={COMMANDS} />);
 }
 
 describe('URL and start-up', () => {
@@ -105,7 +106,7 @@ describe('URL and start-up', () => {
     resetAll('/persons');
     localStorage.setItem(storageKey('user-1'), M.serialiseWorkspace(s));
     signIn('user-1');
-    renderWithApp(<Workspace />);
+    renderWithApp(<Workspace commands={COMMANDS} />);
     await waitFor(() => expect(screen.getAllByRole('tablist')).toHaveLength(2));
     expect(await screen.findByRole('tab', { name: /Manage 3 Users/, selected: true })).toBeInTheDocument();
     expect(M.focusedTab(appStore.get(workspaceAtom))!.href).toBe('/persons');
@@ -261,7 +262,7 @@ describe('tab contents', () => {
     resetAll('/persons/edit/abc');
     localStorage.setItem(storageKey('user-1'), M.serialiseWorkspace(s));
     signIn('user-1');
-    renderWithApp(<Workspace />);
+    renderWithApp(<Workspace commands={COMMANDS} />);
     await screen.findByText('form for abc');
     expect(tabs()).toHaveLength(2);
     expect((globalThis as { listMounts?: number }).listMounts).toBe(0);

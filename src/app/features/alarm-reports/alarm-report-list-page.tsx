@@ -3,7 +3,8 @@
 // the three charts and the response-target panel, then the virtualised list with sorting, paging,
 // real row links to the detail tab, j/k/Enter (commands/list-nav.ts) and the report results view
 // ('NO RESULTS' / 'Report generation failed.').
-import { ExportProgressBar, useExportJob } from '../../ui/export-progress';
+import { ExportProgressBar } from '../../ui/export-progress';
+import { useExportJob } from '../../api/export-jobs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useReactToPrint } from 'react-to-print';

@@ -14,6 +14,7 @@ import { useCan } from '../../state/session';
 import { toast } from '../../ui/toast';
 import { PersonDetails, PersonDetailsDialog, personTitle, type PersonReadView } from '../../ui/person-details';
 import { errorMessage, errorStatus } from '../../api/query-client';
+import { useRecordHistory } from '../../api/admin';
 import {
   alarmReportAnalysisQuery,
   alarmReportDetailsQuery,
@@ -105,6 +106,7 @@ function readView(d: AlarmReportDetails): PersonReadView {
 
 function AlarmReportView({ d }: { d: AlarmReportDetails }) {
   const tab = useTab();
+  const history = useRecordHistory('alarmReport', d.Id);
   const can = useCan();
   const qc = useQueryClient();
   const canEdit = can(P.AlarmReportAddNote);
@@ -289,7 +291,7 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
           }
         />
       )}
-      <HistoryPanel entity="alarmReport" entityId={d.Id} />
+      <HistoryPanel history={history} />
 
       <NoteDialog open={noteOpen} onClose={() => setNoteOpen(false)} alarmReportId={d.Id} alarmId={d.AlarmId} />
       <PersonDetailsDialog open={profileOpen} onClose={() => setProfileOpen(false)} title={personTitle(person)}>

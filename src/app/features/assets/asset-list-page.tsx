@@ -2,7 +2,8 @@
 // search and import rules, §8 messages, §9 defaults). The 'All Assets' card shows the total and the
 // filtered count; rows open the device tab; export (with its permission and a confirmation) and
 // import sit above.
-import { ExportProgressBar, useExportJob } from '../../ui/export-progress';
+import { ExportProgressBar } from '../../ui/export-progress';
+import { useExportJob } from '../../api/export-jobs';
 import { useEffect, useMemo, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';

@@ -26,7 +26,7 @@ import { changedDetails, deviceFormSchema, deviceFormValues, DEVICE_TEXTS, isSim
 import { dash, formatDate, formatDateTime, statusLabel } from './asset-format';
 import { DeviceLiveColumn } from './device-live';
 import { HistoryPanel } from '../../ui/history-panel';
-import { adminKeys } from '../../api/admin';
+import { adminKeys, useRecordHistory } from '../../api/admin';
 import '../../ui/data-table/list-widgets.css';
 import './assets.css';
 
@@ -53,6 +53,7 @@ export function DevicePage() {
 }
 
 function DeviceView({ device }: { device: DeviceDto }) {
+  const history = useRecordHistory('device', device.id);
   return (
     <Flex direction="column" gap="4" p="4" className="lw-device">
       <header className="lw-device__header">
@@ -76,7 +77,7 @@ function DeviceView({ device }: { device: DeviceDto }) {
         <Flex direction="column" gap="4">
           <StatusSection device={device} />
           <BasicInformation key={device.id} device={device} />
-          <HistoryPanel entity="device" entityId={device.id} />
+          <HistoryPanel history={history} />
         </Flex>
         <DeviceLiveColumn device={device} />
       </div>

@@ -9,7 +9,8 @@ import { Table } from '../../ui/table';
 import { Dialog } from '../../ui/dialog';
 import { deviceKeys, importDevices, saveBlob } from '../../api/devices';
 import { toast } from '../../ui/toast';
-import { ExportProgressBar, useImportJob } from '../../ui/export-progress';
+import { ExportProgressBar } from '../../ui/export-progress';
+import { useImportJob } from '../../api/export-jobs';
 import { MSG } from '../../../shared/messages';
 import {
   IMPORT_COLUMN_HELP,

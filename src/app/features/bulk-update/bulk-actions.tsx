@@ -17,7 +17,7 @@ import { toast } from '../../ui/toast';
 import { changeDeviceType, changeOrderNumberMany, changeStatusMany, getDevicesBySerials } from './api';
 import { openRoute } from '../../workspace/actions';
 import { getHref } from '../../paths';
-import { ACTION_MSG, inAccount, orderEligible, STATUS_TARGETS, statusWarning, TYPE_TARGETS } from '../../ui/serials/bulk-rules';
+import { ACTION_MSG, inAccount, orderEligible, STATUS_TARGETS, statusWarning, TYPE_TARGETS } from './bulk-rules';
 import { formatCount } from '../../../shared/numbers';
 
 type Kind = 'status' | 'order' | 'type' | null;

@@ -3,14 +3,14 @@
 //  - the sticky warning bar (spec: 'There are some selected devices for bulk update' with 'Clear
 //    Devices Bulk List' and 'Bulk Update (count)') while the bulk list is not empty and the focused
 //    tab is not the asset list, a bulk update page, the customer devices page or a manage page;
-//  - a scanner burst outside a text field (commands/scanner.ts) offers "add to bulk list / open
+//  - a scanner burst outside a text field (src/app/keyboard/scanner.ts) offers "add to bulk list / open
 //    device". Scans gather in that one offer (kept in localStorage, so a reload loses none) while
 //    it is open: the dialog is a scan target, and nothing in it has focus on opening, so a
 //    scanner's Enter never presses one of its buttons.
 import { useEffect, useRef } from 'react';
 import { atom, useAtom, useAtomValue } from 'jotai';
 import { Button, Dialog, Flex, Text } from '@radix-ui/themes';
-import { SCAN_TARGET_ATTR, useScanHandler } from '../../../../commands/scanner';
+import { SCAN_TARGET_ATTR, useScanHandler } from '../../keyboard/scanner';
 import { bulkAtom, scanOfferAtom, withScan } from '../../state/bulk';
 import { useCan } from '../../state/session';
 import { workspaceAtom } from '../../workspace/state';

@@ -16,7 +16,7 @@ import { BulkActions } from './bulk-actions';
 import { BULK_FOCUS_EVENT } from './events';
 import { prepareScanSounds } from './sounds';
 import { serialKeyAction } from './serial-keys';
-import { SCAN_DEFAULTS } from '../../../../commands/scanner';
+import { SCAN_DEFAULTS } from '../../keyboard/scanner';
 import './bulk.css';
 import { formatCount } from '../../../shared/numbers';
 

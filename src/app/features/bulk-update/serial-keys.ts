@@ -6,11 +6,11 @@
 // and every row of the burst waits for it. So:
 //  - Enter adds the serial at once (no implicit form submission and click on Add);
 //  - a character that follows the field's previous key within the scanner gap (by the keys' own
-//    times: the same rule as a burst outside fields, commands/scanner.ts) is appended by the field
+//    times: the same rule as a burst outside fields, src/app/keyboard/scanner.ts) is appended by the field
 //    itself, when the caret is at the end with nothing selected. The text is the same; nothing
 //    else happens per key. A person typing (keys further apart), a key with Ctrl/Alt/⌘, a repeat,
 //    an IME composition, a caret inside the text or a selection: the browser types as always.
-import { isScanChar, SCAN_DEFAULTS } from '../../../../commands/scanner';
+import { isScanChar, SCAN_DEFAULTS } from '../../keyboard/scanner';
 
 export type SerialKey = {
   /** KeyboardEvent.key */

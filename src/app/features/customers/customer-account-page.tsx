@@ -11,6 +11,7 @@ import { YesNoMark } from '../../ui/data-table/yes-no-mark';
 import { useTab } from '../../workspace/tab-context';
 import { useCan } from '../../state/session';
 import { errorMessage } from '../../api/query-client';
+import { useRecordHistory } from '../../api/admin';
 import { customerAdminListQuery, type CustomerAdmin, type CustomerDetails } from '../../api/customers';
 import { getHref } from '../../paths';
 import { P } from '../../../shared/permissions';
@@ -38,11 +39,16 @@ export function CustomerAccountPage() {
         <Flex direction="column" gap="4" pt="2">
           <AccountDetails customer={customer} />
           <Administrators customer={customer} />
-          <HistoryPanel entity="customer" entityId={customer.Id} />
+          <CustomerHistory customerId={customer.Id} />
         </Flex>
       )}
     </CustomerView>
   );
+}
+
+function CustomerHistory({ customerId }: { customerId: string }) {
+  const history = useRecordHistory('customer', customerId);
+  return <HistoryPanel history={history} />;
 }
 
 export function AccountDetails({ customer: c }: { customer: CustomerDetails }) {

@@ -2,7 +2,8 @@
 // customer's devices (table, paging, sorting; rows open the device), export with 'Are you sure you
 // want to export data for N devices?' (disabled at 0), Import (the file's name with a remove icon,
 // then its devices go to Allocate Devices) and Allocate Devices.
-import { ExportProgressBar, useExportJob, useImportJob } from '../../ui/export-progress';
+import { ExportProgressBar } from '../../ui/export-progress';
+import { useExportJob, useImportJob } from '../../api/export-jobs';
 import { useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, IconButton, Text } from '@radix-ui/themes';

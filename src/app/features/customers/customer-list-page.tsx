@@ -2,7 +2,8 @@
 // Migrated, Status; filters search / tier / status / migrated only; export (export-customers
 // permission, confirmation with the count, disabled at 0) and Create Account (create-customer
 // permission). Rows are links to the customer's Account tab; j/k/Enter work through the list keys.
-import { ExportProgressBar, useExportJob } from '../../ui/export-progress';
+import { ExportProgressBar } from '../../ui/export-progress';
+import { useExportJob } from '../../api/export-jobs';
 import { useEffect, useMemo, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, Heading, Text } from '@radix-ui/themes';

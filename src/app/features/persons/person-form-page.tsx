@@ -15,6 +15,7 @@ import { MSG } from '../../../shared/messages';
 import { isValidId, normaliseId } from '../../../shared/codes';
 import { ASSIGNABLE_ROLES, P, ROLE, ROLE_IDS, ROLE_LABELS, type RoleName } from '../../../shared/permissions';
 import { dictionariesQuery } from '../../api/reference';
+import { useRecordHistory } from '../../api/admin';
 import type { PersonDetails } from '../../../shared/schemas/persons';
 import type { DictionariesDto } from '../../../shared/schemas/reference';
 import { createPerson, patchPersonInCache, personDetailQuery, personKeys, rolesFromIds, unlockPerson, updatePersonIdentity } from './api';
@@ -22,7 +23,7 @@ import { personFormSchema, superAdminRule, type PersonFormValues } from './perso
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { PageMessage } from '../../workspace/page-message';
 import '../../ui/data-table/list-widgets.css';
-import { LoginMethodCard } from '../../ui/login-method-card';
+import { LoginMethodCard } from './login-method-card';
 import { HistoryPanel } from '../../ui/history-panel';
 
 export function PersonFormPage() {
@@ -75,6 +76,7 @@ function PersonForm({ detail, dict }: { detail?: PersonDetails; dict?: Dictionar
   const me = useAtomValue(userIdAtom);
   const person = detail?.Person;
   const editing = !!person;
+  const history = useRecordHistory('person', person?.Id ?? '');
 
   const roleId = (name: RoleName) => dict?.Roles?.[name]?.Id ?? ROLE_IDS[name];
   const options: RoleOption[] = ASSIGNABLE_ROLES.map((name) => ({ name, id: roleId(name), label: ROLE_LABELS[name] }));
@@ -248,7 +250,7 @@ function PersonForm({ detail, dict }: { detail?: PersonDetails; dict?: Dictionar
         </form>
       </Card>
       {editing && <LoginMethodCard personId={person.Id} />}
-      {editing && <HistoryPanel entity="person" entityId={person.Id} />}
+      {editing && <HistoryPanel history={history} />}
     </Flex>
   );
 }

@@ -25,7 +25,7 @@ import { MSG } from '../../../shared/messages';
 import { EmptyState } from '../empty-state';
 import { Pagination } from '../pagination';
 import { isBareKey } from './keys';
-import { isTypingTarget } from '../../../../commands/keys';
+import { isTypingTarget } from '../../keyboard/keys';
 import { registerList } from './list-registry';
 import type { DataTableColumn, OpenOptions, SortState } from './types';
 import './list-widgets.css';

@@ -1,7 +1,7 @@
-// Lists (DataTables) on screen register here, so the one key dispatcher (commands/key-listener)
+// Lists (DataTables) on screen register here, so the one key dispatcher (src/app/keyboard/key-listener)
 // can hand j / k / Enter / x / `/` to the right list through the list.* commands. No list has a
 // keydown listener of its own for those keys any more.
-import type { ListContext } from '../../../../commands/define';
+import type { ListContext } from '../../keyboard/define';
 
 export type ListNav = Omit<ListContext, 'onGrid'> & {
   /** The grid element (role=grid, focusable). */

@@ -4,12 +4,12 @@
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Card, Flex, Heading, RadioGroup, Text, TextField } from '@radix-ui/themes';
-import { useCan } from '../state/session';
-import { toast } from './toast';
-import { errorMessage } from '../api/query-client';
-import { adminKeys, loginMethodQuery, setLoginMethod } from '../api/admin';
-import { P } from '../../shared/permissions';
-import { LOGIN_METHOD, LOGIN_METHOD_LABELS, type LoginMethodDto } from '../../shared/schemas/admin';
+import { useCan } from '../../state/session';
+import { toast } from '../../ui/toast';
+import { errorMessage } from '../../api/query-client';
+import { adminKeys, loginMethodQuery, setLoginMethod } from '../../api/admin';
+import { P } from '../../../shared/permissions';
+import { LOGIN_METHOD, LOGIN_METHOD_LABELS, type LoginMethodDto } from '../../../shared/schemas/admin';
 
 export function LoginMethodCard({ personId }: { personId: string }) {
   const can = useCan();

@@ -1,7 +1,7 @@
 // Shared by the customer tab commands: the customer the focused tab shows (any /customers/{id}/…
 // route), and switching that same tab to another of the customer's routes.
-import type { CommandContext } from './define';
-import { getHref, type RouteId } from '../src/app/paths';
+import type { CommandContext } from '../../keyboard/define';
+import { getHref, type RouteId } from '../../paths';
 
 export const CUSTOMER_ROUTES: RouteId[] = [
   'customerAccount',
@@ -32,6 +32,6 @@ export async function switchCustomerTab(ctx: CommandContext, route: RouteId): Pr
     return;
   }
   // Loaded on use: the workspace actions need the app's store (this module also loads in the doc generator).
-  const { navigateTab } = await import('../src/app/workspace/actions');
+  const { navigateTab } = await import('../../workspace/actions');
   await navigateTab(tab.id, href, ctx.store);
 }

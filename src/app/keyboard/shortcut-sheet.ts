@@ -1,15 +1,14 @@
-// docs/shortcuts.md, generated from the registry (tests/unit/commands/cheat-sheet.test.tsx
-// fails when the committed file is out of date).
-import { COMMANDS } from './index';
+// docs/shortcuts.md, generated from the registry (bin/print-shortcuts.ts prints it;
+// tests/unit/commands/cheat-sheet.test.tsx fails when the committed file is out of date).
 import { COMMAND_GROUPS, assertValidRegistry, type Command } from './define';
 import { formatKeysText, RESERVED_KEYS } from './keys';
 
-export function renderShortcutSheet(commands: readonly Command[] = COMMANDS): string {
+export function renderShortcutSheet(commands: readonly Command[]): string {
   assertValidRegistry(commands);
   const lines: string[] = [
     '# Keyboard shortcuts',
     '',
-    '<!-- Generated from commands/index.ts by `node --import tsx commands/print-sheet.ts > docs/shortcuts.md`. Do not edit by hand. -->',
+    '<!-- Generated from commands/index.ts by `node --import tsx bin/print-shortcuts.ts > docs/shortcuts.md`. Do not edit by hand. -->',
     '',
     'Press `?` in the app for the same list (only what your permissions allow), or Ctrl+K (⌘K) for the palette.',
     'Plain keys and sequences (`g u`: press g, then u within a second) never fire while typing in a field; Ctrl/Alt/⌘ shortcuts do.',

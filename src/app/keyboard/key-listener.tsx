@@ -6,9 +6,8 @@
 // - Inside a dialog only the palette toggle works, so a shortcut never acts behind a modal.
 // - A command that does not apply (`when`) leaves the key alone (no preventDefault): Enter on a
 //   button still presses it.
-// - A scanner burst (commands/scanner.ts) is recognised before any of this, in the capture phase.
+// - A scanner burst (scanner.ts) is recognised before any of this, in the capture phase.
 import { useEffect, useRef } from 'react';
-import { COMMANDS } from './index';
 import { isEnabled, isPermitted, runCommand, type Command, type CommandContext } from './define';
 import { canonicalForms, eventChord, hasCommandModifier, inDialog, isTypingTarget, parseKeys } from './keys';
 import { createCommandContext } from './context';
@@ -107,11 +106,11 @@ export class KeyDispatcher {
 const eventTime = (e: KeyboardEvent) => (e.timeStamp > 0 ? e.timeStamp : Date.now());
 
 export function KeyListener({
-  commands = COMMANDS,
+  commands,
   makeContext = (target) => createCommandContext({ target }),
   scanOptions,
 }: {
-  commands?: readonly Command[];
+  commands: readonly Command[];
   makeContext?: (target: EventTarget | null) => CommandContext;
   scanOptions?: Partial<ScanOptions>;
 }) {

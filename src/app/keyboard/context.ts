@@ -1,18 +1,18 @@
 // Builds the CommandContext the app's commands run with: live workspace actions and a snapshot
 // of the state they decide on (focused tab, pane and tab counts).
-import { appStore } from '../src/app/state/store';
-import { can, logout } from '../src/app/state/session';
-import { workspaceAtom, ensureWorkspaceLoaded } from '../src/app/workspace/state';
-import { focusedPane, focusedTab, paneOrder } from '../src/app/workspace/model';
-import * as actions from '../src/app/workspace/actions';
-import { paletteOpenAtom } from '../src/app/palette/state';
-import { listFor } from '../src/app/ui/data-table/list-registry';
-import { toast } from '../src/app/ui/toast';
-import { errorMessage } from '../src/app/api/query-client';
+import { appStore } from '../state/store';
+import { can, logout } from '../state/session';
+import { workspaceAtom, ensureWorkspaceLoaded } from '../workspace/state';
+import { focusedPane, focusedTab, paneOrder } from '../workspace/model';
+import * as actions from '../workspace/actions';
+import { paletteOpenAtom } from '../palette/state';
+import { listFor } from '../ui/data-table/list-registry';
+import { toast } from '../ui/toast';
+import { errorMessage } from '../api/query-client';
 import { cheatSheetOpenAtom } from './cheat-sheet-state';
 import { setFeatureLookup, type CommandContext } from './define';
-import { queryClient } from '../src/app/api/query-client';
-import { featuresQuery, isFeatureOn } from '../src/app/api/reference';
+import { queryClient } from '../api/query-client';
+import { featuresQuery, isFeatureOn } from '../api/reference';
 
 // Commands behind a feature follow the feature list (public, refreshed every 30 s): read from the
 // query cache, fetched once at start so the first palette already knows.

@@ -2,13 +2,12 @@
 // groups flow into columns and the sheet scrolls inside the screen, never past it.
 import { useAtom } from 'jotai';
 import { Dialog, Text } from '@radix-ui/themes';
-import { Table } from '../src/app/ui/table';
-import { COMMANDS } from './index';
+import { Table } from '../ui/table';
 import { COMMAND_GROUPS, isPermitted, type Command } from './define';
 import { formatKeys } from './keys';
 import { cheatSheetOpenAtom } from './cheat-sheet-state';
-import { useCan } from '../src/app/state/session';
-import { DialogCloseButton } from '../src/app/shell/dialog-close-button';
+import { useCan } from '../state/session';
+import { DialogCloseButton } from '../shell/dialog-close-button';
 import './cheat-sheet.css';
 
 export function shortcutGroups(commands: readonly Command[], can: (a: string) => boolean) {
@@ -41,7 +40,7 @@ export function sheetRows(list: readonly Command[]): SheetRow[] {
   return rows;
 }
 
-export function CheatSheet({ commands = COMMANDS }: { commands?: readonly Command[] }) {
+export function CheatSheet({ commands }: { commands: readonly Command[] }) {
   const [open, setOpen] = useAtom(cheatSheetOpenAtom);
   const can = useCan();
   return (

@@ -1,12 +1,12 @@
 // Commands are data: one object per command, listed explicitly in commands/index.ts. The palette,
 // the key listener, the `?` cheat sheet and docs/shortcuts.md are all generated from that list.
 // A command receives what it needs in `ctx` (VS Code's accessor idea) instead of importing app
-// state, so this folder's definitions load anywhere (tests, the doc generator) without a DOM.
-import type { Permission } from '../src/shared/permissions';
-import type { RouteId } from '../src/app/paths';
-import type { Tab } from '../src/app/workspace/model';
-import type { OpenRouteOptions } from '../src/app/workspace/actions';
-import type { appStore } from '../src/app/state/store';
+// state, so the definitions in commands/ load anywhere (tests, the doc generator) without a DOM.
+import type { Permission } from '../../shared/permissions';
+import type { RouteId } from '../paths';
+import type { Tab } from '../workspace/model';
+import type { OpenRouteOptions } from '../workspace/actions';
+import type { appStore } from '../state/store';
 import { canonicalForms, parseKeys, reservedReason } from './keys';
 
 /** Cheat-sheet sections, in display order. */
@@ -29,7 +29,7 @@ export type ListContext = {
   focusFilter: () => void;
 };
 
-/** What a command may use. Built by commands/context.ts for the app; tests pass fakes. */
+/** What a command may use. Built by context.ts for the app; tests pass fakes. */
 export type CommandContext = {
   /** The jotai store (commands read atoms directly, outside React). */
   store: typeof appStore;
@@ -69,7 +69,7 @@ export type Command = {
   id: string;
   title: string;
   group: CommandGroup;
-  /** Binding in the notation of commands/keys.ts ('mod+k', 'g u', 'alt+w'). */
+  /** Binding in the notation of keys.ts ('mod+k', 'g u', 'alt+w'). */
   keys?: string;
   /** Whether it applies right now; when false the palette shows it disabled with `disabledReason`. */
   when?: (ctx: CommandContext) => boolean;
@@ -154,7 +154,7 @@ export function assertValidRegistry(commands: readonly Command[]): void {
 
 /**
  * How commands learn whether a feature is on. The app installs the feature list's answer
- * (commands/context.ts); without one (tests, the doc generator) every feature counts as on.
+ * (context.ts); without one (tests, the doc generator) every feature counts as on.
  */
 let featureLookup: (name: string) => boolean = () => true;
 export function setFeatureLookup(lookup: (name: string) => boolean): void {
