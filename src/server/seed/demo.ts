@@ -20,6 +20,7 @@ import { PROVIDER_TENANT_ID } from './ids.js';
 import { Rng } from './rng.js';
 import { entryOf, itemAt, zip } from './lists.js';
 import { BatchInserter } from './insert.js';
+import { pgBulkLoad } from './pg-bulk.js';
 import {
   ACCOUNT_MANAGERS,
   COMPANY_PREFIXES,
@@ -282,6 +283,8 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
   const nowMs = now.getTime();
   const { passwordHash, nCustomers, nDevices, nPersons, nAlarms, nStaff, phase } = sizes;
   return await db.transaction().execute(async (trx) => {
+    // PostgreSQL: secondary indexes and counting triggers off during the load, built once after it (pg-bulk.ts).
+    const finishBulkLoad = isPostgres(trx) ? await pgBulkLoad(trx, DEMO_TABLES, phase) : null;
     const persons = new BatchInserter(trx, 'persons', [
       'id',
       'tenantId',
@@ -1051,6 +1054,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       crmAccounts,
       ...alarmCounts,
     };
+    if (finishBulkLoad) await finishBulkLoad();
     return counts;
   });
 }
