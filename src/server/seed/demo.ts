@@ -1018,14 +1018,16 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     }
     phase('sessions', t);
 
+    // Everything the reports refer to (customers, persons, devices) is stored before the first report.
+    for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns])
+      await ins.flush();
+
     // ---------------- alarm reports ----------------
     t = performance.now();
     const autoAnalyses = (await autoGenerateFeaturesOn(trx)) ? autoIntelligenceCustomers : new Set<string>();
     const alarmCounts = await generateAlarmReports(trx, { seed, now, nowMs, count: nAlarms, customers, workers, assignedWorkers, staff, log, autoAnalyses });
     phase('alarm reports', t, alarmCounts);
 
-    for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns])
-      await ins.flush();
     // Customers: the embedded CRM directory, from its own rng stream.
     const crmAccounts = await seedCrmDirectory(trx, seed);
     const heldEmails = await seedHeldEmails(trx, seed, now);
