@@ -61,9 +61,10 @@ async function schema(db: DB): Promise<Schema> {
     };
   const all = await rows<{ type: string; d: string }>(
     db,
-    `select type, name || ' ' || coalesce(sql, '') as d from sqlite_master where type in ('index', 'trigger') order by name`,
+    `select type, name || ' ' || coalesce(sql, '') as d from sqlite_master where type in ('index', 'trigger', 'table') order by name`,
   );
-  return { indexes: all.filter((r) => r.type === 'index').map((r) => r.d), triggers: all.filter((r) => r.type === 'trigger').map((r) => r.d) };
+  const of = (type: string) => all.filter((r) => r.type === type).map((r) => r.d);
+  return { indexes: of('index'), triggers: of('trigger'), tables: of('table') };
 }
 
 const london = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
@@ -233,6 +234,14 @@ describe('a load that fails', () => {
     } finally {
       await f.close();
     }
+  }, 120_000);
+
+  test('a batch the database refuses (the same demo rows again) fails the seed with its error and changes nothing', async () => {
+    const count = async () => Number((await rows(db(), `select count(*) as n from persons`))[0].n);
+    const before = { persons: await count(), schema: await schema(db()) };
+    await expect(seedDemoData(db(), { ...OPTS, log: () => {} })).rejects.toThrow(/unique|duplicate/i);
+    expect({ persons: await count(), schema: await schema(db()) }).toEqual(before);
+    await expectCountsExact(db());
   }, 120_000);
 });
 

@@ -31,6 +31,8 @@ export class BatchInserter<K extends keyof Database> {
   private fullSql: string | null = null;
   private pgSql: string | null = null;
   private checked = false;
+  private inFlight: Promise<void> | null = null;
+  private failure: { error: unknown } | null = null;
   total = 0;
   /** time spent in the database for this table, ms */
   ms = 0;
@@ -62,7 +64,7 @@ export class BatchInserter<K extends keyof Database> {
     return `insert into "${this.table}" (${cols}) select ${cols} from json_populate_recordset(null::"${this.table}", $1::json)`;
   }
 
-  /** Queues a row; flushes when the batch is full. Await it. */
+  /** Queues a row; sends the batch when it is full. Await it. */
   add(row: Row<K>): Promise<void> | void {
     const r = row as Record<string, unknown>;
     if (!this.checked) {
@@ -77,12 +79,25 @@ export class BatchInserter<K extends keyof Database> {
         this.values.push(v === undefined ? null : v);
       }
     this.rows++;
-    if (this.rows >= this.rowsPerBatch) return this.flush();
+    if (this.rows >= this.rowsPerBatch) return this.send();
   }
 
+  /** Sends the queued rows (parents' first) and waits until every row of this table is stored. */
   async flush(): Promise<void> {
+    await this.send();
+    await this.settle();
+  }
+
+  /**
+   * PostgreSQL: a batch is sent without waiting for it to be stored, so the next batch is generated
+   * while the database inserts this one (the transaction's one connection runs the statements in
+   * the order they were sent). One batch per table is in flight at a time; a failure is thrown by
+   * the next send or flush of the table. SQLite runs each batch at once.
+   */
+  private async send(): Promise<void> {
+    for (const p of this.parents) await p.send();
     if (this.rows === 0) return;
-    for (const p of this.parents) await p.flush();
+    await this.settle();
     let text: string;
     let params: unknown[];
     if (this.pg) {
@@ -97,8 +112,21 @@ export class BatchInserter<K extends keyof Database> {
     const n = this.rows;
     this.rows = 0;
     const t = performance.now();
-    await this.db.executeQuery(CompiledQuery.raw(text, params));
-    this.ms += performance.now() - t;
-    this.total += n;
+    const done = this.db.executeQuery(CompiledQuery.raw(text, params)).then(() => {
+      this.ms += performance.now() - t;
+      this.total += n;
+    });
+    if (!this.pg) return done;
+    // handled here, thrown by settle(): a failed batch never becomes an unhandled rejection
+    this.inFlight = done.catch((error: unknown) => {
+      this.failure ??= { error };
+    });
+  }
+
+  /** Waits for the batch in flight; throws the first failure of this table. */
+  private async settle(): Promise<void> {
+    if (this.inFlight) await this.inFlight;
+    this.inFlight = null;
+    if (this.failure) throw this.failure.error;
   }
 }
