@@ -1,9 +1,9 @@
 // PostgreSQL: the demo data's bulk load, inside the seed's one transaction.
 //
 // Before the rows go in, the tables the seed fills lose
-// - their secondary indexes (kept: primary keys and unique constraints, which the foreign keys and
-//   the seed's own look-ups use): built again after the load, one sort each instead of one index
-//   insertion per row;
+// - their secondary indexes, and so do the counting tables (kept: primary keys and unique
+//   constraints, which the foreign keys, the seed's own look-ups and the device counts' upserts
+//   use): built again after the load, one sort each instead of one index insertion per row;
 // - their foreign keys, each checked per row by a look-up in the parent table: added again after
 //   the load, each validated by one join over its table;
 // - the counting triggers on alarmReports and alarmReportAnalyses (BULK_COUNTING), which per report
@@ -43,6 +43,9 @@ export const BULK_COUNTING = [
   { table: 'alarmReportAnalyses', trigger: countingTriggerNames(ANALYSIS_TRIGGERS, true)[0]!, rebuild: () => [] },
 ] as const;
 
+/** The tables the counting triggers and the device counts' statement trigger fill. */
+const COUNTING_TABLES = ['alarmStats', 'alarmReportNames', 'alarmMonthTops', 'deviceCounts'];
+
 type Saved = { table: string; name: string; def: string };
 
 /** The secondary indexes of the tables (not those of a primary key or unique constraint), with their definitions. */
@@ -81,7 +84,7 @@ export async function pgBulkLoad(
   let t = performance.now();
   // Index builds sort in memory when they can (this transaction only).
   await run(db, `set local maintenance_work_mem = '256MB'`);
-  const indexes = await secondaryIndexes(db, tables);
+  const indexes = await secondaryIndexes(db, [...tables, ...COUNTING_TABLES]);
   const keys = await foreignKeys(db, tables);
   for (const fk of keys) await run(db, `alter table "${fk.table}" drop constraint "${fk.name}"`);
   for (const ix of indexes) await run(db, `drop index "${ix.name}"`);
@@ -100,8 +103,7 @@ export async function pgBulkLoad(
     for (const fk of keys) await run(db, `alter table "${fk.table}" add constraint "${fk.name}" ${fk.def}`);
     phase('foreign keys', t, { foreignKeys: keys.length });
     t = performance.now();
-    const counted = ['alarmStats', 'alarmReportNames', 'alarmMonthTops', 'deviceCounts'];
-    for (const table of [...tables, ...counted]) await run(db, `analyze "${table}"`);
+    for (const table of [...tables, ...COUNTING_TABLES]) await run(db, `analyze "${table}"`);
     phase('analyze', t);
   };
 }
