@@ -283,7 +283,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
   const nowMs = now.getTime();
   const { passwordHash, nCustomers, nDevices, nPersons, nAlarms, nStaff, phase } = sizes;
   return await db.transaction().execute(async (trx) => {
-    // PostgreSQL: secondary indexes and counting triggers off during the load, built once after it (pg-bulk.ts).
+    // PostgreSQL: secondary indexes, foreign keys and counting triggers off during the load, built once after it (pg-bulk.ts).
     const finishBulkLoad = isPostgres(trx) ? await pgBulkLoad(trx, DEMO_TABLES, phase) : null;
     const persons = new BatchInserter(trx, 'persons', [
       'id',
