@@ -20,6 +20,7 @@ import { PROVIDER_TENANT_ID } from './ids.js';
 import { Rng } from './rng.js';
 import { entryOf, itemAt, zip } from './lists.js';
 import { BatchInserter } from './insert.js';
+import { pgBulkLoad } from './pg-bulk.js';
 import {
   ACCOUNT_MANAGERS,
   COMPANY_PREFIXES,
@@ -282,6 +283,8 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
   const nowMs = now.getTime();
   const { passwordHash, nCustomers, nDevices, nPersons, nAlarms, nStaff, phase } = sizes;
   return await db.transaction().execute(async (trx) => {
+    // PostgreSQL: secondary indexes, foreign keys and counting triggers off during the load, built once after it (pg-bulk.ts).
+    const finishBulkLoad = isPostgres(trx) ? await pgBulkLoad(trx, DEMO_TABLES, phase) : null;
     const persons = new BatchInserter(trx, 'persons', [
       'id',
       'tenantId',
@@ -1015,14 +1018,16 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     }
     phase('sessions', t);
 
+    // Everything the reports refer to (customers, persons, devices) is stored before the first report.
+    for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns])
+      await ins.flush();
+
     // ---------------- alarm reports ----------------
     t = performance.now();
     const autoAnalyses = (await autoGenerateFeaturesOn(trx)) ? autoIntelligenceCustomers : new Set<string>();
     const alarmCounts = await generateAlarmReports(trx, { seed, now, nowMs, count: nAlarms, customers, workers, assignedWorkers, staff, log, autoAnalyses });
     phase('alarm reports', t, alarmCounts);
 
-    for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns])
-      await ins.flush();
     // Customers: the embedded CRM directory, from its own rng stream.
     const crmAccounts = await seedCrmDirectory(trx, seed);
     const heldEmails = await seedHeldEmails(trx, seed, now);
@@ -1051,6 +1056,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       crmAccounts,
       ...alarmCounts,
     };
+    if (finishBulkLoad) await finishBulkLoad();
     return counts;
   });
 }
