@@ -545,7 +545,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   let busAway = false;
   function busReachable() {
     const up = deps.redis?.status === 'ready';
-    if (!up && !busAway) log({ msg: 'hub: Redis away, events reach this node’s connections only until it is back', level: 'warn', status: deps.redis?.status });
+    if (!up && !busAway) log({ msg: "hub: Redis away, events reach this node's connections only until it is back", level: 'warn', status: deps.redis?.status });
     if (up && busAway) log({ msg: 'hub: Redis back, events reach every node again' });
     busAway = !up;
     return up;
