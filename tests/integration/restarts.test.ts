@@ -39,7 +39,7 @@ import { message } from '../helpers/live.js';
 import { AUTH_LIMITS } from '../../src/server/auth/routes.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 
-const SHUTDOWN_TIMEOUT_MS = 8_000;
+const SHUTDOWN_TIMEOUT_MS = 6_000;
 const EXPORT_DEVICES = 10_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -105,12 +105,13 @@ describeCluster('restarts of what two compiled nodes depend on', () => {
     const outageBatches = stream.batches.filter((b) => b.at >= down).length;
     const back = Date.now();
     await c.redis.start();
-    const delivered = await probeUntilDelivered(A, [onA, onB], back);
-    const reverse = await probeUntilDelivered(B, [onA, onB], back);
-    const health = await until('both nodes see Redis back', async () => {
+    const healthBack = until('both nodes see Redis back', async () => {
       const h = await Promise.all([A(), B()].map((n) => call<{ redis: string }>(n, '/health')));
       return h.every((x) => x.status === 200 && x.body.redis === 'ok');
     });
+    const delivered = await probeUntilDelivered(A, [onA, onB], back);
+    const reverse = await probeUntilDelivered(B, [onA, onB], back);
+    const health = await healthBack;
     await sleep(500);
     const batches = await stream.stop();
     const acked = acknowledged(batches);
