@@ -123,10 +123,17 @@ export const PG_CONNECT_TIMEOUT_MS = 5_000;
  * logged once per outage, not thrown), a query waits at most PG_CONNECT_TIMEOUT_MS for a
  * connection and otherwise fails at once (ECONNREFUSED, 57P01…: answered 503 by faults.ts), and
  * the pool connects again on the next query once the server is back — no restart needed.
- * TCP keep-alive notices a server that vanished without closing its connections.
+ * TCP keep-alive (probes after 10 s idle) notices a server that vanished without closing its
+ * connections.
  */
 export function openPostgres(url: string, max = 10): DB {
-  const pool = new pg.Pool({ connectionString: url, max, connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS, keepAlive: true });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
   let down = false;
   const lost = (e: Error & { code?: string }) => {
     if (!down) log({ msg: 'database connection lost; reconnecting on the next query', level: 'warn', code: e.code, error: e.message });
