@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 
 const apiPrefixes = [
@@ -15,6 +15,11 @@ const apiPrefixes = [
   // the device hub (#11): SignalR negotiate and its WebSocket
   '/hub/',
 ];
+
+// Tests that start compiled server nodes on a PostgreSQL and a Redis of their own and stop and
+// restart those (tests/helpers/cluster.ts): a project of their own, one file at a time, after the
+// server is compiled once (its globalSetup).
+const clusterTests = ['tests/integration/two-nodes.test.ts', 'tests/integration/restarts.test.ts'];
 
 export default defineConfig({
   plugins: [react()],
@@ -44,6 +49,7 @@ export default defineConfig({
           name: 'integration',
           environment: 'node',
           include: ['tests/integration/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...clusterTests],
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: 'forks',
@@ -51,6 +57,19 @@ export default defineConfig({
           // three files at a time on a 2-core machine (measured in docs/development.md).
           maxWorkers: Number(process.env.INTEGRATION_WORKERS ?? 3),
           globalSetup: ['tests/helpers/global-build.ts'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'cluster',
+          environment: 'node',
+          include: clusterTests,
+          globalSetup: ['tests/helpers/cluster-build.ts'],
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+          pool: 'forks',
+          fileParallelism: false,
         },
       },
     ],

@@ -116,6 +116,8 @@ async function main() {
       });
     else results.push({ step: 'integration-redis', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: Redis not reachable' });
   }
+  // Two compiled nodes on a PostgreSQL and a Redis the tests start themselves: several nodes as one, and restarts of what they depend on.
+  if (want('integration') || want('cluster')) vitest('integration-cluster', 'cluster');
   if (want('e2e')) {
     const out = resolve('.tmp/e2e.json');
     rmSync(out, { force: true });

@@ -31,6 +31,8 @@ export type Config = {
   metricsPort?: number;
   /** How long SIGTERM waits for requests, exports and the outbox before exiting anyway (SHUTDOWN_TIMEOUT_MS, default 25 s). */
   shutdownTimeoutMs?: number;
+  /** How often each node looks for due scheduled reports (SCHEDULER_INTERVAL_MS, default 30 s). */
+  schedulerIntervalMs?: number;
   /** Failed sign-ins (wrong password or code) in a row that lock a person (LOCKOUT_MAX_FAILURES). */
   lockoutMaxFailures: number;
   /** How long that lock lasts (LOCKOUT_MINUTES); an unlock or a completed password reset ends it at once. */
@@ -303,6 +305,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN?.trim() || undefined,
     metricsPort: positiveInt(env.METRICS_PORT, 0) || undefined,
     shutdownTimeoutMs: positiveInt(env.SHUTDOWN_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS),
+    schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS ? positiveInt(env.SCHEDULER_INTERVAL_MS, 30_000) : undefined,
     lockoutMaxFailures: positiveInt(env.LOCKOUT_MAX_FAILURES, 5),
     lockoutMinutes: positiveInt(env.LOCKOUT_MINUTES, 5),
     sessionCheckMs: 5000,

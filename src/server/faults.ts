@@ -28,12 +28,18 @@ const UNAVAILABLE = new Set([
   '53300',
 ]);
 
+// node-postgres' own errors carry no code: no connection within the pool's connectionTimeoutMillis,
+// or a connection the server (or the network) dropped while a query was on it.
+const PG_CONNECTION_LOST =
+  /^(timeout exceeded when trying to connect|Connection terminated\b|Client (has encountered a connection error|was closed) and is not queryable)/;
+
 /** The storage fault behind an error (its own code, or a cause's), if it is one. */
 export function storageFault(err: unknown): { fault: StorageFault; code: string } | undefined {
   for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
     const code = String((e as { code?: unknown }).code ?? '');
     if (FULL.has(code)) return { fault: 'full', code };
     if (UNAVAILABLE.has(code) || code.startsWith('SQLITE_IOERR_')) return { fault: 'unavailable', code };
+    if (!code && PG_CONNECTION_LOST.test(String((e as { message?: unknown }).message ?? ''))) return { fault: 'unavailable', code: 'connection' };
   }
   return undefined;
 }

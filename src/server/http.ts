@@ -199,25 +199,30 @@ export function requestIdOf(header: string | undefined): string {
   return header && /^[\x21\x23-\x5b\x5d-\x7e]{1,128}$/.test(header) ? header : randomUUID();
 }
 
-/** Verifies an access token: signature, exp, issuer, audience, and the person's session epoch (database, cached). */
+/**
+ * Verifies an access token: signature, exp, issuer, audience, and the person's session epoch
+ * (database, cached). A token that fails is undefined (401); a database that cannot be asked
+ * throws (503 through faults.ts), so an outage never reads as a signed-out session.
+ */
 export async function verifyAccessToken(d: Deps, token: string): Promise<AuthUser | undefined> {
+  let payload: ReturnType<typeof verifyHs256>;
   try {
     // node:crypto HMAC (auth/hs256.ts): every request verifies one, so it stays off jose's WebCrypto path
-    const payload = verifyHs256(token, d.config.jwtSecret, { ...ACCESS_TOKEN_CHECKS, currentDate: d.config.now() });
-    if (!payload) return undefined;
-    if (!(await sessionIsCurrent(d, payload))) return undefined; // password, roles or lock changed since issued
-    const perms = payload.permissions;
-    const role = payload.role;
-    return {
-      id: String(payload.sub),
-      tenantId: String(payload.tenantId ?? ''),
-      email: String(payload.email ?? ''),
-      permissions: (Array.isArray(perms) ? perms : typeof perms === 'string' ? [perms] : []) as Permission[],
-      role: Array.isArray(role) ? (role as string[]) : typeof role === 'string' ? [role] : [],
-    };
+    payload = verifyHs256(token, d.config.jwtSecret, { ...ACCESS_TOKEN_CHECKS, currentDate: d.config.now() });
   } catch {
     return undefined;
   }
+  if (!payload) return undefined;
+  if (!(await sessionIsCurrent(d, payload))) return undefined; // password, roles or lock changed since issued
+  const perms = payload.permissions;
+  const role = payload.role;
+  return {
+    id: String(payload.sub),
+    tenantId: String(payload.tenantId ?? ''),
+    email: String(payload.email ?? ''),
+    permissions: (Array.isArray(perms) ? perms : typeof perms === 'string' ? [perms] : []) as Permission[],
+    role: Array.isArray(role) ? (role as string[]) : typeof role === 'string' ? [role] : [],
+  };
 }
 
 /** A request as either side sees it: a fetch Request (Hono) or a Node IncomingMessage (upgrades). */

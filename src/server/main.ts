@@ -21,6 +21,16 @@ import { runShutdownHooks, setPhase } from './lifecycle.js';
 import { startMetricsServer } from './metrics.js';
 import { startingResponder } from './starting.js';
 
+/** Whether the promise settles within ms (its outcome is the caller's to await). */
+const settlesWithin = (p: Promise<unknown>, ms: number) =>
+  new Promise<boolean>((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    p.then(
+      () => (clearTimeout(timer), resolve(true)),
+      () => (clearTimeout(timer), resolve(true)),
+    );
+  });
+
 // start-up time is counted from the process start (module loading included)
 const sinceStart = () => Math.round(process.uptime() * 1000);
 
@@ -73,7 +83,7 @@ async function main() {
   const silenceSweep = startSilenceSweep({ db, now: config.now, log, publish: (events) => server.services.hub.publish(events) });
   // Scheduled reports: due schedules are claimed (one node per due time), built in the export pool and e-mailed through the outbox.
   const scheduler = createReportScheduler({ db, outbox, exports: server.services.exports, now: config.now, log });
-  scheduler.start();
+  scheduler.start(config.schedulerIntervalMs);
   // Live devices: with demo data the device simulator drives a few demo devices through the public ingestion endpoint (SIMULATOR=off: not).
   let simulator: Simulator | undefined;
   if (config.simulator.enabled && config.gatewayKeys[0]) {
@@ -119,9 +129,10 @@ async function main() {
   setPhase('ready');
   log({ msg: 'ready', port: server.port, startupMs: sinceStart() });
 
-  // SIGTERM/SIGINT drain: /ready turns 503, background timers stop, the hub closes its connections
-  // with a reconnect hint, the server stops accepting and finishes open requests, registered
-  // shutdown hooks (exports) finish, the outbox sends what is pending, then the process exits 0.
+  // SIGTERM/SIGINT drain: /ready turns 503, background timers stop, exports and a scheduled run
+  // under way get half of SHUTDOWN_TIMEOUT_MS to finish (then they are cancelled), the hub closes
+  // its connections with a reconnect hint, the server stops accepting and finishes open requests,
+  // registered shutdown hooks finish, the outbox sends what is pending, then the process exits 0.
   // Past SHUTDOWN_TIMEOUT_MS it exits 1 whatever is still running.
   let stopping = false;
   const shutdown = async (signal: string) => {
@@ -130,21 +141,37 @@ async function main() {
     setPhase('draining');
     log({ msg: 'shutting down', signal });
     const timeoutMs = config.shutdownTimeoutMs ?? SHUTDOWN_TIMEOUT_MS;
+    let step = 'background work';
     const force = setTimeout(() => {
-      log({ msg: 'shutdown timed out; exiting with work unfinished', level: 'error', timeoutMs });
+      log({ msg: 'shutdown timed out; exiting with work unfinished', level: 'error', timeoutMs, waitingFor: step });
       process.exit(1);
     }, timeoutMs);
     force.unref();
     tokenCleanup.stop();
     silenceSweep.stop();
-    await scheduler.stop(); // a run under way finishes (its e-mails are queued) before the export pool drains
-    await simulator?.stop();
-    await server.services.exports.drain(); // exports queued or running finish (their downloads are open requests)
+    // A scheduled run under way finishes (its e-mails are queued) and exports queued or running
+    // finish (their downloads are open requests), for at most half the drain time: what is still
+    // running then is cancelled (its download ends, a scheduled run is tried again by a node that
+    // takes it over), so the rest of the drain fits in the time left.
+    step = 'exports and scheduled runs';
+    const exportGraceMs = Math.floor(timeoutMs / 2);
+    const background = Promise.all([scheduler.stop(), simulator?.stop(), server.services.exports.drain()]);
+    if (!(await settlesWithin(background, exportGraceMs))) {
+      const s = server.services.exports.stats();
+      log({ msg: 'exports cancelled on shutdown', level: 'warn', running: s.running, queued: s.queued, imports: s.imports, graceMs: exportGraceMs });
+      step = 'cancelled exports';
+      await server.services.exports.close();
+      await background.catch(() => {}); // each part logs its own failure
+    }
+    step = 'open requests and connections';
     await server.close(); // hub connections closed with allowReconnect, then no new connections, open requests finish
+    step = 'shutdown hooks';
     await runShutdownHooks(log);
     metricsServer?.close();
+    step = 'outbox';
     outbox.flush(db);
     await outbox.close(); // waits for the relay to finish what is pending
+    step = 'Redis and the database';
     await bus.close();
     await redis?.close();
     await db.destroy();

@@ -137,14 +137,24 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
     onClose(hook: () => void | Promise<void>) {
       closeHooks.push(hook);
     },
-    /** Stops the server: close hooks first, then no new connections, idle keep-alive ones dropped, open requests finish. */
+    /**
+     * Stops the server: close hooks first, then no new connections, open requests finish. A
+     * keep-alive connection is closed once its request is answered (the answer says `Connection:
+     * close`), so a client that keeps sending (a gateway) moves to another node instead of holding
+     * this one open.
+     */
     close: () =>
       (closing ??= (async () => {
         for (const hook of closeHooks.splice(0).reverse()) await hook();
+        server.on('request', (_req: IncomingMessage, res: import('node:http').ServerResponse) => {
+          if (!res.headersSent) res.setHeader('Connection', 'close');
+        });
+        const idle = setInterval(() => server.closeIdleConnections(), 100);
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        clearInterval(idle);
       })()),
   };
 }

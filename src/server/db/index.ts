@@ -8,6 +8,7 @@ import { registerPool } from '../metrics.js';
 import { SQLITE_SIZING_DEFAULT, type SqliteSizing } from '../config.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { setBounded } from '../util.js';
+import { log } from '../logger.js';
 
 export type DB = Kysely<Database>;
 export { isPostgres, sql };
@@ -113,8 +114,40 @@ export const openSource = (s: DbSource): DB => (s.kind === 'pg' ? openPostgres(s
 export const openSourceForWrites = (s: DbSource): DB =>
   s.kind === 'pg' ? openPostgres(s.url, 1) : openSqlite(s.file, { cacheMb: 16, mmapMb: SQLITE_SIZING_DEFAULT.mmapMb });
 
+/** How long a query waits for a connection (a free one from the pool, or a new one to the server) before it fails. */
+export const PG_CONNECT_TIMEOUT_MS = 5_000;
+
+/**
+ * A pool of `max` connections. When PostgreSQL goes away (restart, failover, network) nothing
+ * hangs and nothing crashes: a connection the server ends is dropped from the pool (its error
+ * logged once per outage, not thrown), a query waits at most PG_CONNECT_TIMEOUT_MS for a
+ * connection and otherwise fails at once (ECONNREFUSED, 57P01…: answered 503 by faults.ts), and
+ * the pool connects again on the next query once the server is back — no restart needed.
+ * TCP keep-alive (probes after 10 s idle) notices a server that vanished without closing its
+ * connections.
+ */
 export function openPostgres(url: string, max = 10): DB {
-  const pool = new pg.Pool({ connectionString: url, max });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
+  });
+  let down = false;
+  const lost = (e: Error & { code?: string }) => {
+    if (!down) log({ msg: 'database connection lost; reconnecting on the next query', level: 'warn', code: e.code, error: e.message });
+    down = true;
+  };
+  // The pool listens to its idle connections only: a connection held between two queries (in a
+  // transaction) that the server ends would otherwise throw its 'error' event and end the process.
+  // Its next query fails instead (answered 503) and the pool drops it when it is released.
+  pool.on('error', lost);
+  pool.on('connect', (client) => {
+    client.on('error', lost);
+    if (down) log({ msg: 'database connection made again' });
+    down = false;
+  });
   registerPool(pool); // its use on /metrics
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -536,9 +536,24 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   /** Sends events to the subscribers of their devices, on every node. Batches of up to 500 events per bus message. */
   const frameOf = (e: HubEvent) => JSON.stringify({ type: MSG_TYPE.Invocation, target: e.event, arguments: [e.payload] }) + RS;
 
+  /**
+   * Whether the bus reaches the other nodes now. While Redis is away (down, reconnecting) events
+   * and broadcasts go to this node's connections only and are not queued for Redis: ingestion is
+   * answered without waiting for it, and the connections of other nodes miss what happens until
+   * it is back (their screens refetch when they reconnect). Logged once per outage.
+   */
+  let busAway = false;
+  function busReachable() {
+    const up = deps.redis?.status === 'ready';
+    if (!up && !busAway) log({ msg: "hub: Redis away, events reach this node's connections only until it is back", level: 'warn', status: deps.redis?.status });
+    if (up && busAway) log({ msg: 'hub: Redis back, events reach every node again' });
+    busAway = !up;
+    return up;
+  }
+
   async function publish(events: HubEvent[]) {
-    // One node (no Redis): straight to this node's members, frames built only for watched devices.
-    if (!deps.redis) {
+    // One node (no Redis), or Redis away: straight to this node's members, frames built only for watched devices.
+    if (!deps.redis || !busReachable()) {
       deliverLocal(events.filter((e) => groups.has(e.identity)).map((e) => [e.identity, frameOf(e)]));
       return;
     }
@@ -559,7 +574,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
    */
   async function broadcast(event: string, payload: unknown) {
     const frame = JSON.stringify({ type: MSG_TYPE.Invocation, target: event, arguments: [payload] }) + RS;
-    if (!deps.redis) return deliverAll(frame);
+    if (!deps.redis || !busReachable()) return deliverAll(frame);
     try {
       await bus.publish(BROADCAST, frame);
     } catch (e) {
@@ -570,14 +585,21 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   /**
    * POST /devices/subscribe-for-monitoring: adds the (already scoped) identities to a connection's
    * groups. A connection of this node is updated at once; otherwise, with several nodes (Redis),
-   * the node holding it applies the message. Returns false when no node can hold it.
+   * the node holding it applies the message. Returns false when no node can hold it (or Redis,
+   * which would carry the message, is away).
    */
   async function subscribeConnection(connectionId: string, userId: string, identities: string[]): Promise<boolean> {
     const m: ControlMessage = { op: 'join', connectionId, userId, identities };
     if (applyControl(m)) return true;
-    if (!deps.redis) return false;
-    await bus.publish(CONTROL, JSON.stringify(m));
-    return true;
+    // Redis away: no other node can be told (the client connects again and subscribes anew).
+    if (!deps.redis || !busReachable()) return false;
+    try {
+      await bus.publish(CONTROL, JSON.stringify(m));
+      return true;
+    } catch (e) {
+      log({ msg: 'hub control message not sent', error: String((e as Error)?.message ?? e) });
+      return false;
+    }
   }
 
   return {
