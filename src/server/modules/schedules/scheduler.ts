@@ -53,7 +53,7 @@ const RUN_RETRY_MS = 60_000;
 export const RUN_LEASE_MS = 60_000;
 /** How often the node building a run renews its lease. */
 export const RUN_RENEW_MS = 15_000;
-/** A run with no lease (written before leases) still 'running' after this long lost its node. */
+/** A run with no lease (written by a node of an older version) still 'running' after this long lost its node. */
 const RUN_STALE_MS = 10 * 60_000;
 /** The error recorded on a run whose node stopped while it built, on its last attempt. */
 export const RUN_NODE_LOST = 'the node building the report stopped before it finished';
