@@ -1,10 +1,11 @@
-// The server's SQLite connection: WAL checkpoints run on a thread of their own once start-up is
-// done, and prepared statements are kept and reused, also after a streamed read left early.
+// The server's SQLite connection: every commit is synced before it returns, WAL checkpoints run on a
+// thread of their own once start-up is done, and prepared statements are kept and reused, also after a
+// streamed read left early.
 import { afterEach, describe, expect, it } from 'vitest';
 import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { checkpointInBackground, openSqlite, sql, type DB } from '../../src/server/db/index.js';
+import { checkpointInBackground, openSourceForWrites, openSqlite, sql, type DB } from '../../src/server/db/index.js';
 
 let dir = '';
 let db: DB | undefined;
@@ -55,6 +56,21 @@ describe('SQLite WAL checkpoints', () => {
     const { db: d } = open();
     const auto = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(d);
     expect(auto.rows[0]?.wal_autocheckpoint).toBe(1000);
+  });
+});
+
+describe('durable commits', () => {
+  it('a commit returns once the WAL is synced (WAL, synchronous FULL), also on a connection of a worker that writes', async () => {
+    const { db: d } = open();
+    checkpointInBackground(d);
+    expect((await sql<{ journal_mode: string }>`pragma journal_mode`.execute(d)).rows[0]?.journal_mode).toBe('wal');
+    expect((await sql<{ synchronous: number }>`pragma synchronous`.execute(d)).rows[0]?.synchronous).toBe(2); // 2 = FULL
+    const worker = openSourceForWrites({ kind: 'sqlite', file: join(dir, 'db.sqlite') });
+    try {
+      expect((await sql<{ synchronous: number }>`pragma synchronous`.execute(worker)).rows[0]?.synchronous).toBe(2);
+    } finally {
+      await worker.destroy();
+    }
   });
 });
 

@@ -38,7 +38,11 @@ export function openSqlite(file: string, sizing: SqliteSizing = SQLITE_SIZING_DE
   const raw = new SQLite(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma('foreign_keys = ON');
-  raw.pragma('synchronous = NORMAL');
+  // A commit returns once its WAL frames are on the disk (the WAL is synced at every commit), so an
+  // answer the server gave (a stored ingestion batch, a saved form) survives a killed process and
+  // also an operating-system crash, a power cut or a stopped virtual machine. With NORMAL the WAL
+  // was synced only at checkpoints: the commits since the last one were in the page cache only.
+  raw.pragma('synchronous = FULL');
   raw.pragma('busy_timeout = 5000');
   raw.pragma(`cache_size = ${-Math.round(sizing.cacheMb * 1024)}`);
   raw.pragma(`mmap_size = ${Math.round(sizing.mmapMb * 1024 * 1024)}`);

@@ -22,6 +22,7 @@ import { m023 } from './migrations/023-device-serial-cover.js';
 import { m025 } from './migrations/025-alarm-list-covering.js';
 import { m026 } from './migrations/026-phone-key-plpgsql.js';
 import { m027 } from './migrations/027-device-messages-identity.js';
+import { m028 } from './migrations/028-schedule-run-lease.js';
 
 export const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -379,6 +380,7 @@ export const migrations: Record<string, Migration> = {
   '025_alarm_list_covering': m025,
   '026_phone_key_plpgsql': m026,
   '027_device_messages_identity': m027,
+  '028_schedule_run_lease': m028,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -457,6 +457,8 @@ export interface ReportScheduleRunTable {
   claimedBy: string;
   startedAt: string;
   finishedAt: string | null;
+  /** until when claimedBy holds the run (renewed while it builds); a 'running' run past it is taken over (028) */
+  leaseUntil: string | null;
 }
 /** The embedded CRM directory (009): the accounts POST /api/v1/salesforce/account/query finds without Salesforce. */
 export interface CrmAccountTable {

@@ -1,6 +1,6 @@
 // A throw-away SQLite file with the demo data at a scale, for benches that measure one edge on a
 // small realistic data set (alarm-import.bench.ts, alarm-intelligence.bench.ts). The file is
-// opened as the server's default would journal it (WAL, synchronous NORMAL, foreign keys) but
+// opened as the server's default would journal it (WAL, synchronous FULL, foreign keys) but
 // without the server's checkpoint thread, so a bench times only the work it drives.
 import SQLite from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
@@ -30,7 +30,7 @@ export async function demoSqlite(name: string, scale: number, now: Date): Promis
   const file = join(tmpdir(), `${name}-${randomBytes(4).toString('hex')}.db`);
   const raw = new SQLite(file);
   raw.pragma('journal_mode = WAL');
-  raw.pragma('synchronous = NORMAL');
+  raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: raw }) }) as DB;
   const close = async () => {
