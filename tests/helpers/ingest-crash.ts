@@ -102,7 +102,7 @@ export async function createCrashStore(dialect: 'sqlite' | 'pg', pgAdminUrl: str
 
 type Started = { child: ChildProcess; port: number; output: () => string; readyAt: number };
 
-/** Starts the server (`node --import tsx src/server/main.ts`, demo data on) and waits until /ready answers 200. */
+/** Starts the server as `npm start` starts it (the compiled build; demo data on) and waits until /ready answers 200. */
 async function startServer(store: CrashStore, scale: number, extra: Record<string, string> = {}): Promise<Started> {
   const port = 20000 + Math.floor(Math.random() * 20000);
   const env: Record<string, string> = {
@@ -122,7 +122,7 @@ async function startServer(store: CrashStore, scale: number, extra: Record<strin
     ...extra,
   };
   const { DATABASE_URL: _inherited, ...parentEnv } = process.env;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], { env: { ...parentEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/start.mjs'], { env: { ...parentEnv, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
