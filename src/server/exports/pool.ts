@@ -96,30 +96,34 @@ export function createExportPool(o: ExportPoolOptions) {
   const size = o.size ?? defaultPoolSize();
   const maxQueue = o.maxQueue ?? 8;
   const cap = o.cap ?? EXPORT_ROW_CAP;
-  const tsx = process.execArgv.some((a) => a.includes('tsx'));
+  // The worker file sits next to this one: compiled JavaScript (dist/server) loads worker.js as
+  // it is; from the TypeScript sources the threads load worker.ts through tsx's loader, as this
+  // process does (tests run without it on the command line).
+  const compiled = import.meta.url.endsWith('.js');
+  const workerFile = new URL(compiled ? './worker.js' : './worker.ts', import.meta.url).href;
+  const execArgv = compiled || process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
   const piscina = o.source
     ? new Piscina<WorkerInput, TaskResult>({
-        filename: new URL('./worker.ts', import.meta.url).href,
+        filename: workerFile,
         minThreads: 0,
         maxThreads: size,
         idleTimeout: 30_000,
         atomics: 'disabled',
         resourceLimits: EXPORT_WORKER_LIMITS,
-        // The worker is TypeScript: it needs tsx's loader as this process does (tests run without it).
-        execArgv: tsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+        execArgv,
       })
     : undefined;
   // Imports have threads of their own (same worker file, the named tasks parseImport and
   // writeImport): an upload is parsed and written at once, never queued behind a long export.
   const importPiscina = o.source
     ? new Piscina<ImportInput | ImportWriteInput, unknown>({
-        filename: new URL('./worker.ts', import.meta.url).href,
+        filename: workerFile,
         name: 'parseImport',
         minThreads: 0,
         maxThreads: size,
         idleTimeout: 30_000,
         atomics: 'disabled',
-        execArgv: tsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
+        execArgv,
       })
     : undefined;
   const jobs = new Map<string, Job>();
