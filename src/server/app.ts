@@ -54,6 +54,7 @@ export function createServices(deps: Deps) {
       size: deps.config.exports?.workers,
       maxQueue: deps.config.exports?.queue,
       importStep: deps.config.exports?.importStep,
+      workerFile: deps.config.exports?.workerFile,
       log: deps.log,
     }),
   };

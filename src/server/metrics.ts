@@ -46,6 +46,19 @@ export const ingestBatchesRefused = new client.Counter({
   registers: [registry],
 });
 
+export const workerFailures = new client.Counter({
+  name: 'export_worker_failures_total',
+  help: 'Export and import worker threads that failed (pool: export, import; kind: load = could not start, error = its task threw, out_of_memory, exit = ended mid-task)',
+  labelNames: ['pool', 'kind'] as const,
+  registers: [registry],
+});
+export const errorEvents = new client.Counter({
+  name: 'error_events_total',
+  help: "'error' events handled (source: export_pool, import_pool, redis, database, smtp, hub_socket, hub_server, http_server)",
+  labelNames: ['source'] as const,
+  registers: [registry],
+});
+
 // ---------------------------------------------------------------- sampled at scrape time
 
 type ExportStats = () => { queued: number; running: number };

@@ -10,7 +10,6 @@
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
-import { Piscina } from 'piscina';
 import type { DB, DbSource } from '../db/index.js';
 import { ApiError } from '../http.js';
 import { CODE, MSG } from '../../shared/messages.js';
@@ -21,6 +20,7 @@ import type { WorkerInput } from './worker.js';
 import type { ImportInput, ImportJob, ImportParseMessage, ImportParsed, ImportRows } from './import-task.js';
 import type { ImportWriteControl, ImportWriteJob, ImportWriteMessage, ImportWriteResult } from './import-write.js';
 import type { ImportWriteInput } from './worker.js';
+import { WorkerFailed, workerThreads } from './threads.js';
 
 export type ExportPoolOptions = {
   db: DB;
@@ -33,6 +33,8 @@ export type ExportPoolOptions = {
   cap?: number;
   /** rows an import writes (or looks up) between two progress steps (default 500) */
   importStep?: number;
+  /** the worker threads' module (a file URL); default: worker.js or worker.ts next to this file (tests point it elsewhere to make a worker fail) */
+  workerFile?: string;
   log: (e: Record<string, unknown>) => void;
 };
 
@@ -100,31 +102,39 @@ export function createExportPool(o: ExportPoolOptions) {
   // it is; from the TypeScript sources the threads load worker.ts through tsx's loader, as this
   // process does (tests run without it on the command line).
   const compiled = import.meta.url.endsWith('.js');
-  const workerFile = new URL(compiled ? './worker.js' : './worker.ts', import.meta.url).href;
+  const workerFile = o.workerFile ?? new URL(compiled ? './worker.js' : './worker.ts', import.meta.url).href;
   const execArgv = compiled || process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
   const piscina = o.source
-    ? new Piscina<WorkerInput, TaskResult>({
-        filename: workerFile,
-        minThreads: 0,
-        maxThreads: size,
-        idleTimeout: 30_000,
-        atomics: 'disabled',
-        resourceLimits: EXPORT_WORKER_LIMITS,
-        execArgv,
-      })
+    ? workerThreads<WorkerInput, TaskResult>(
+        'export',
+        {
+          filename: workerFile,
+          minThreads: 0,
+          maxThreads: size,
+          idleTimeout: 30_000,
+          atomics: 'disabled',
+          resourceLimits: EXPORT_WORKER_LIMITS,
+          execArgv,
+        },
+        o.log,
+      )
     : undefined;
   // Imports have threads of their own (same worker file, the named tasks parseImport and
   // writeImport): an upload is parsed and written at once, never queued behind a long export.
   const importPiscina = o.source
-    ? new Piscina<ImportInput | ImportWriteInput, unknown>({
-        filename: workerFile,
-        name: 'parseImport',
-        minThreads: 0,
-        maxThreads: size,
-        idleTimeout: 30_000,
-        atomics: 'disabled',
-        execArgv,
-      })
+    ? workerThreads<ImportInput | ImportWriteInput, unknown>(
+        'import',
+        {
+          filename: workerFile,
+          name: 'parseImport',
+          minThreads: 0,
+          maxThreads: size,
+          idleTimeout: 30_000,
+          atomics: 'disabled',
+          execArgv,
+        },
+        o.log,
+      )
     : undefined;
   const jobs = new Map<string, Job>();
   const active = new Map<string, Job>(); // user id → their queued or running export
@@ -133,8 +143,8 @@ export function createExportPool(o: ExportPoolOptions) {
 
   const queued = () => [...active.values()].filter((j) => j.state === 'queued').length;
 
-  function runTask(job: ExportJob, port: MessagePort): Promise<TaskResult> {
-    if (piscina) return piscina.run({ source: o.source!, job, port, cap }, { transferList: [port] as never });
+  function runTask(id: string, job: ExportJob, port: MessagePort): Promise<TaskResult> {
+    if (piscina) return piscina.run({ source: o.source!, job, port, cap }, { transferList: [port] as never, job: id });
     // In this thread (no source to open): same task, same protocol.
     return import('./task.js').then(({ exportTask }) => exportTask(o.db, job, port, cap));
   }
@@ -197,11 +207,11 @@ export function createExportPool(o: ExportPoolOptions) {
       notify?.();
     });
 
-    const task = runTask(job, port2)
+    const task = runTask(id, job, port2)
       .catch((e: unknown) => {
         failure = e instanceof Error ? e : new Error(String(e));
         if (rec.state !== 'cancelled') rec.state = 'failed';
-        o.log({ msg: 'export failed', kind: job.kind, error: String(failure.stack ?? failure) });
+        o.log({ msg: 'export failed', job: id, kind: job.kind, error: String(failure.stack ?? failure) });
         startedReject(failure);
         notify?.();
       })
@@ -320,12 +330,13 @@ export function createExportPool(o: ExportPoolOptions) {
     port1.on('message', (m: ImportParseMessage) => progress?.(m.rows, m.estimate));
     importsParsing++;
     try {
-      return (await importPiscina.run({ job, port: port2 }, { transferList: [...bytes, port2] as never, signal: handle?.signal })) as ImportParsed<
-        ImportRows[K]
-      >;
+      return (await importPiscina.run(
+        { job, port: port2 },
+        { transferList: [...bytes, port2] as never, signal: handle?.signal, job: handle?.id },
+      )) as ImportParsed<ImportRows[K]>;
     } catch (e) {
       if (handle?.signal.aborted) throw new ImportCancelled();
-      throw e;
+      throw importFailure(e);
     } finally {
       importsParsing--;
       port1.close();
@@ -348,12 +359,20 @@ export function createExportPool(o: ExportPoolOptions) {
     const input = { job: { ...job, size: handle.size }, port: port2 };
     try {
       if (!importPiscina) return await (await import('./import-write.js')).importWriteTask(o.db, input.job, port2);
-      return (await importPiscina.run({ ...input, source: o.source! }, { name: 'writeImport', transferList: [port2] as never })) as ImportWriteResult;
+      return (await importPiscina.run(
+        { ...input, source: o.source! },
+        { name: 'writeImport', transferList: [port2] as never, job: handle.id },
+      )) as ImportWriteResult;
+    } catch (e) {
+      throw importFailure(e);
     } finally {
       handle.signal.removeEventListener('abort', cancel);
       port1.close();
     }
   }
+
+  /** An import whose thread died answers 500 in the API's error shape (its transaction never committed). */
+  const importFailure = (e: unknown) => (e instanceof WorkerFailed ? new ApiError(500, MSG.importFailed, CODE.workerFailed) : e);
 
   const progressOf = (j: Job): ExportProgress => ({
     Id: j.id,
@@ -383,7 +402,7 @@ export function createExportPool(o: ExportPoolOptions) {
     },
     /** Threads, running and queued exports (for tests and health). */
     stats: () => ({
-      threads: piscina?.threads.length ?? 0,
+      threads: piscina?.threads ?? 0,
       running: [...active.values()].filter((j) => j.state === 'running').length,
       queued: queued(),
       busyTasks: pending.size,
@@ -391,7 +410,7 @@ export function createExportPool(o: ExportPoolOptions) {
       importsParsing,
       /** imports running (parsing, writing or looking up rows) */
       imports: importsActive.size,
-      importThreads: importPiscina?.threads.length ?? 0,
+      importThreads: importPiscina?.threads ?? 0,
     }),
     /** Stops taking exports and waits for those queued or running to finish. */
     async drain() {
