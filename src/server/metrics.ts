@@ -205,7 +205,7 @@ export function metricsAuthorized(header: string | undefined, token: string | un
 export const METRICS_CONTENT_TYPE = registry.contentType;
 
 /** METRICS_PORT: a second listener on 127.0.0.1 that answers GET /metrics without a token. */
-export function startMetricsServer(port: number, db: DB | undefined): Promise<Server> {
+export function startMetricsServer(port: number, db: DB | undefined, log?: (e: Record<string, unknown>) => void): Promise<Server> {
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404).end();
@@ -218,6 +218,13 @@ export function startMetricsServer(port: number, db: DB | undefined): Promise<Se
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve(server));
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      server.on('error', (e: Error) => {
+        errorEvents.inc({ source: 'http_server' });
+        log?.({ msg: 'metrics server error', level: 'error', error: e.message });
+      });
+      resolve(server);
+    });
   });
 }

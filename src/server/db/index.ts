@@ -4,7 +4,8 @@ import pg from 'pg';
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import type { Database } from './schema.js';
 import { migrateToLatest, isPostgres } from './migrations.js';
-import { registerPool } from '../metrics.js';
+import { errorEvents, registerPool } from '../metrics.js';
+import { log as processLog, type Log } from '../logger.js';
 import { SQLITE_SIZING_DEFAULT, type SqliteSizing } from '../config.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { setBounded } from '../util.js';
@@ -113,9 +114,15 @@ export const openSource = (s: DbSource): DB => (s.kind === 'pg' ? openPostgres(s
 export const openSourceForWrites = (s: DbSource): DB =>
   s.kind === 'pg' ? openPostgres(s.url, 1) : openSqlite(s.file, { cacheMb: 16, mmapMb: SQLITE_SIZING_DEFAULT.mmapMb });
 
-export function openPostgres(url: string, max = 10): DB {
+export function openPostgres(url: string, max = 10, log: Log = processLog): DB {
   const pool = new pg.Pool({ connectionString: url, max });
   registerPool(pool); // its use on /metrics
+  // An idle connection that fails (the server restarted or ended it) is an 'error' on the pool: the
+  // pool drops that connection and opens another for the next query; logged, never fatal.
+  pool.on('error', (e: Error & { code?: string }) => {
+    errorEvents.inc({ source: 'database' });
+    log({ msg: 'database connection error', level: 'warn', error: e.message, code: e.code });
+  });
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
