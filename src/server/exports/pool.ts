@@ -15,12 +15,15 @@ import { ApiError } from '../http.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { EXPORT_ROW_CAP } from '../../shared/export-format.js';
 import type { ControlMessage, ExportJob, TaskMessage, TaskResult } from './task.js';
-import type { ExportJobState, ExportProgress } from '../../shared/schemas/exports.js';
+import type { ExportProgress } from '../../shared/schemas/exports.js';
 import type { WorkerInput } from './worker.js';
 import type { ImportInput, ImportJob, ImportParseMessage, ImportParsed, ImportRows } from './import-task.js';
 import type { ImportWriteControl, ImportWriteJob, ImportWriteMessage, ImportWriteResult } from './import-write.js';
 import type { ImportWriteInput } from './worker.js';
 import { WorkerFailed, workerThreads } from './threads.js';
+import { createJobRegistry, progressOf, type SharedJob } from './cluster.js';
+import type { Redis } from 'ioredis';
+import type { Bus } from '../redis.js';
 
 export type ExportPoolOptions = {
   db: DB;
@@ -35,21 +38,18 @@ export type ExportPoolOptions = {
   importStep?: number;
   /** the worker threads' module (a file URL); default: worker.js or worker.ts next to this file (tests point it elsewhere to make a worker fail) */
   workerFile?: string;
+  /**
+   * Several nodes (REDIS_URL): the Redis command connection and the bus over Redis. With both, jobs
+   * are shared by the nodes (cluster.ts): one export and one import per user and the export queue
+   * limit across nodes, progress and Cancel on any node. Without them, jobs live in this process.
+   */
+  redis?: Redis;
+  bus?: Bus;
   log: (e: Record<string, unknown>) => void;
 };
 
-type Job = {
-  id: string;
-  userId: string;
-  kind: 'export' | 'import';
-  state: ExportJobState;
-  total: number | null;
-  written: number;
-  omitted: number;
-  /** an import whose file is being parsed: rows parsed so far of an estimate */
-  parsed: { rows: number; estimate: number } | null;
-  cancel: () => void;
-};
+/** `parsed`: an import whose file is being parsed: rows parsed so far of an estimate. */
+type Job = SharedJob & { cancel: () => void };
 
 export type StartedExport = { id: string; total: number; omitted: number; body: ReadableStream<Uint8Array> };
 
@@ -142,6 +142,33 @@ export function createExportPool(o: ExportPoolOptions) {
   let accepting = true;
 
   const queued = () => [...active.values()].filter((j) => j.state === 'queued').length;
+  const cluster = o.redis && o.bus ? createJobRegistry({ redis: o.redis, bus: o.bus, node: randomUUID(), log: o.log }) : undefined;
+  // another node cancelled one of this node's jobs
+  cluster?.onCancel((id, userId) => {
+    const j = jobs.get(id);
+    if (j && j.userId === userId) j.cancel();
+  });
+
+  /**
+   * Admits a job across the nodes (with Redis), or throws the refusal; the job's id changes when the
+   * one asked for is another job's. `maxQueued`: the queue limit, for a job that will wait for a
+   * thread of this node. Redis away: the node decides alone (`localFull`).
+   */
+  async function admitShared(rec: Job, maxQueued: number | null, localFull: boolean): Promise<void> {
+    if (!cluster) return;
+    let r = await cluster.admit(rec, maxQueued);
+    if (r === 'taken') {
+      jobs.delete(rec.id);
+      rec.id = randomUUID();
+      jobs.set(rec.id, rec);
+      r = await cluster.admit(rec, maxQueued);
+    }
+    if (r === 'unavailable' && !localFull) cluster.track(rec);
+    if (r === 'ok' || (r === 'unavailable' && !localFull)) return;
+    if (rec.kind === 'import')
+      throw r === 'busy' ? new ApiError(429, MSG.importAlreadyRunning, CODE.importBusy) : new ApiError(429, MSG.importQueueFull, CODE.importQueueFull);
+    throw r === 'busy' ? new ApiError(429, MSG.exportAlreadyRunning, CODE.exportBusy) : new ApiError(429, MSG.exportQueueFull, CODE.exportQueueFull);
+  }
 
   function runTask(id: string, job: ExportJob, port: MessagePort): Promise<TaskResult> {
     if (piscina) return piscina.run({ source: o.source!, job, port, cap }, { transferList: [port] as never, job: id });
@@ -157,8 +184,8 @@ export function createExportPool(o: ExportPoolOptions) {
   async function start(userId: string, job: ExportJob, requestedId?: string): Promise<StartedExport> {
     if (!accepting) throw new ApiError(503, MSG.exportQueueFull, CODE.exportQueueFull);
     if (active.has(userId)) throw new ApiError(429, MSG.exportAlreadyRunning, CODE.exportBusy);
-    if (queued() >= maxQueue) throw new ApiError(429, MSG.exportQueueFull, CODE.exportQueueFull);
-    const id = requestedId && !jobs.has(requestedId) ? requestedId : randomUUID();
+    const localFull = queued() >= maxQueue;
+    if (localFull && !cluster) throw new ApiError(429, MSG.exportQueueFull, CODE.exportQueueFull);
     const { port1, port2 } = new MessageChannel();
     const chunks: Uint8Array[] = [];
     let ended = false;
@@ -168,7 +195,7 @@ export function createExportPool(o: ExportPoolOptions) {
     let startedReject!: (e: Error) => void;
     const started = new Promise<number>((res, rej) => ((startedResolve = res), (startedReject = rej)));
     const rec: Job = {
-      id,
+      id: requestedId && !jobs.has(requestedId) ? requestedId : randomUUID(),
       userId,
       kind: 'export',
       state: 'queued',
@@ -179,28 +206,45 @@ export function createExportPool(o: ExportPoolOptions) {
       cancel: () => {
         if (rec.state !== 'queued' && rec.state !== 'running') return;
         rec.state = 'cancelled';
+        cluster?.changed(rec, true);
         port1.postMessage({ type: 'cancel' } satisfies ControlMessage);
         ended = true;
         notify?.();
       },
     };
-    jobs.set(id, rec);
+    jobs.set(rec.id, rec);
     active.set(userId, rec);
+    try {
+      // across the nodes: one export per user, and at most maxQueue exports waiting for a thread
+      // (this one waits when this node's threads are all busy)
+      await admitShared(rec, pending.size >= size ? maxQueue : null, localFull);
+    } catch (e) {
+      jobs.delete(rec.id);
+      if (active.get(userId) === rec) active.delete(userId);
+      port1.close();
+      throw e;
+    }
+    const id = rec.id;
 
     port1.on('message', (m: TaskMessage) => {
       if (m.type === 'start') {
         rec.total = m.total;
         rec.omitted = Math.max(0, m.total - cap);
         if (rec.state === 'queued') rec.state = 'running';
+        cluster?.changed(rec, true);
         startedResolve(m.total);
       } else if (m.type === 'data') chunks.push(m.chunk);
-      else if (m.type === 'progress') rec.written = m.written;
-      else if (m.type === 'end') {
+      else if (m.type === 'progress') {
+        rec.written = m.written;
+        cluster?.changed(rec);
+      } else if (m.type === 'end') {
         rec.written = m.written;
         rec.omitted = m.omitted;
         if (rec.state === 'running') rec.state = m.cancelled ? 'cancelled' : 'done';
         // The file is complete: the user may start another export while the thread finishes up.
         if (active.get(userId) === rec) active.delete(userId);
+        cluster?.changed(rec, true);
+        cluster?.release(rec);
         ended = true;
         port1.close();
       }
@@ -219,6 +263,7 @@ export function createExportPool(o: ExportPoolOptions) {
         if (failure) port1.close();
         if (active.get(userId) === rec) active.delete(userId);
         if (rec.state === 'queued' || rec.state === 'running') rec.state = failure ? 'failed' : 'done';
+        cluster?.finished(rec, KEEP_FINISHED_MS);
         setTimeout(() => jobs.delete(id), KEEP_FINISHED_MS).unref();
         pending.delete(task);
       });
@@ -258,14 +303,13 @@ export function createExportPool(o: ExportPoolOptions) {
    * free), its progress and its cancellation. Refuses (429) a second import of the same user and
    * more imports than the import threads and the queue hold.
    */
-  function beginImport(userId: string, requestedId?: string): ImportJobHandle {
+  async function beginImport(userId: string, requestedId?: string): Promise<ImportJobHandle> {
     if (!accepting) throw new ApiError(503, MSG.importQueueFull, CODE.importQueueFull);
     if (importsActive.has(userId)) throw new ApiError(429, MSG.importAlreadyRunning, CODE.importBusy);
     if (importsActive.size >= size + maxQueue) throw new ApiError(429, MSG.importQueueFull, CODE.importQueueFull);
-    const id = requestedId && !jobs.has(requestedId) ? requestedId : randomUUID();
     const ac = new AbortController();
     const rec: Job = {
-      id,
+      id: requestedId && !jobs.has(requestedId) ? requestedId : randomUUID(),
       userId,
       kind: 'import',
       state: 'running',
@@ -276,11 +320,21 @@ export function createExportPool(o: ExportPoolOptions) {
       cancel: () => {
         if (rec.state !== 'running') return;
         rec.state = 'cancelled';
+        cluster?.changed(rec, true);
         ac.abort(new ImportCancelled());
       },
     };
-    jobs.set(id, rec);
+    jobs.set(rec.id, rec);
     importsActive.set(userId, rec);
+    try {
+      // one import per user across the nodes; the import threads and their queue are this node's
+      await admitShared(rec, null, false);
+    } catch (e) {
+      jobs.delete(rec.id);
+      if (importsActive.get(userId) === rec) importsActive.delete(userId);
+      throw e;
+    }
+    const id = rec.id;
     let ended = false;
     return {
       id,
@@ -289,16 +343,20 @@ export function createExportPool(o: ExportPoolOptions) {
       parsed(rows, estimate) {
         // (a last message may arrive after the parse's answer: the count is final then)
         if (rec.total === null && rec.state === 'running') rec.parsed = { rows, estimate };
+        cluster?.changed(rec);
       },
       counted(total) {
         rec.total = total;
+        cluster?.changed(rec);
       },
       handled(done) {
         if (rec.state === 'running') rec.written = done;
+        cluster?.changed(rec);
       },
       async step(done) {
         if (ac.signal.aborted) throw new ImportCancelled();
         rec.written = done;
+        cluster?.changed(rec);
         // Let the event loop turn: progress is read and a cancel arrives between steps.
         await new Promise((r) => setImmediate(r));
         if (ac.signal.aborted) throw new ImportCancelled();
@@ -309,6 +367,7 @@ export function createExportPool(o: ExportPoolOptions) {
         if (rec.state === 'running') rec.state = ok ? 'done' : 'failed';
         if (ok && rec.total !== null) rec.written = rec.total;
         if (importsActive.get(userId) === rec) importsActive.delete(userId);
+        cluster?.finished(rec, KEEP_FINISHED_MS);
         setTimeout(() => jobs.delete(id), KEEP_FINISHED_MS).unref();
       },
     };
@@ -374,31 +433,35 @@ export function createExportPool(o: ExportPoolOptions) {
   /** An import whose thread died answers 500 in the API's error shape (its transaction never committed). */
   const importFailure = (e: unknown) => (e instanceof WorkerFailed ? new ApiError(500, MSG.importFailed, CODE.workerFailed) : e);
 
-  const progressOf = (j: Job): ExportProgress => ({
-    Id: j.id,
-    State: j.state,
-    Written: j.written,
-    Total: j.total,
-    Omitted: j.omitted,
-    Parsed: j.parsed && j.total === null ? { Rows: j.parsed.rows, Estimate: j.parsed.estimate } : null,
-  });
-
   return {
     start,
     beginImport,
     parseImport,
     writeImport,
-    /** A job's progress (an export or an import), for its owner only. */
-    progress(userId: string, id: string): ExportProgress | undefined {
-      const j = jobs.get(id);
+    /** A job's progress (an export or an import), for its owner only: this node's, else (with Redis) any node's. */
+    async progress(userId: string, id: string): Promise<ExportProgress | undefined> {
+      const j = jobs.get(id) ?? (await cluster?.read(id));
       return j && j.userId === userId ? progressOf(j) : undefined;
     },
-    /** Cancels a queued or running job of its owner: which kind it was, false when there is none. */
-    cancel(userId: string, id: string): 'export' | 'import' | false {
+    /**
+     * Cancels a queued or running job of its owner: which kind it was, false when there is none. A
+     * job of another node (with Redis) is cancelled by that node, which hears of it on pub/sub.
+     */
+    async cancel(userId: string, id: string): Promise<'export' | 'import' | false> {
       const j = jobs.get(id);
-      if (!j || j.userId !== userId) return false;
-      j.cancel();
-      return j.kind;
+      if (j) {
+        if (j.userId !== userId) return false;
+        j.cancel();
+        return j.kind;
+      }
+      const shared = await cluster?.read(id);
+      if (!shared || shared.userId !== userId) return false;
+      if (shared.state === 'queued' || shared.state === 'running') await cluster!.cancel(id, userId);
+      return shared.kind;
+    },
+    /** Resolves once this node hears the other nodes' cancels (with Redis). */
+    ready: async () => {
+      await cluster?.ready();
     },
     /** Threads, running and queued exports (for tests and health). */
     stats: () => ({
@@ -425,6 +488,7 @@ export function createExportPool(o: ExportPoolOptions) {
       await Promise.allSettled([...pending]);
       await piscina?.destroy();
       await importPiscina?.destroy();
+      await cluster?.close();
     },
   };
 }

@@ -89,7 +89,7 @@ async function fileResponse(
  */
 export async function importJob<T>(c: Ctx, pool: ExportPool, user: AuthUser, run: (job: ImportJobHandle) => Promise<T>): Promise<T> {
   const asked = c.req.header(EXPORT_ID_HEADER);
-  const job = pool.beginImport(user.id, asked && v.is(exportIdParam, asked) ? asked : undefined);
+  const job = await pool.beginImport(user.id, asked && v.is(exportIdParam, asked) ? asked : undefined);
   c.header(EXPORT_ID_HEADER, job.id);
   c.header('Access-Control-Expose-Headers', EXPORT_ID_HEADER);
   let ok = false;
@@ -112,13 +112,13 @@ function jobId(c: Ctx): string {
 }
 
 export function exportRoutes(api: Api, pool: ExportPool) {
-  api.get('/api/v1/export/progress/:id', { access: 'signed-in' }, (c, { user }) => {
-    const p = pool.progress(user.id, jobId(c));
+  api.get('/api/v1/export/progress/:id', { access: 'signed-in' }, async (c, { user }) => {
+    const p = await pool.progress(user.id, jobId(c));
     if (!p) throw notFound();
     return c.json(p satisfies ExportProgress);
   });
-  api.delete('/api/v1/export/:id', { access: 'signed-in' }, (c, { user }) => {
-    const kind = pool.cancel(user.id, jobId(c));
+  api.delete('/api/v1/export/:id', { access: 'signed-in' }, async (c, { user }) => {
+    const kind = await pool.cancel(user.id, jobId(c));
     if (!kind) throw notFound();
     return c.json({ Content: { Message: kind === 'import' ? MSG.importCancelled : MSG.exportCancelled } } satisfies MessageResponse);
   });
