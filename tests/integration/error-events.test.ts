@@ -64,10 +64,13 @@ describe('Redis', () => {
     const redis = openRedis(`redis://127.0.0.1:${await closedPort()}`, { log, connectTimeoutMs: 200, commandTimeoutMs: 200 });
     const bus = openRedisBus(redis, { log });
     try {
-      await vi.waitFor(() => {
-        expect(logs).toContainEqual(expect.objectContaining({ msg: 'redis error', role: 'commands' }));
-        expect(logs).toContainEqual(expect.objectContaining({ msg: 'redis error', role: 'subscriber' }));
-      });
+      await vi.waitFor(
+        () => {
+          expect(logs).toContainEqual(expect.objectContaining({ msg: 'redis error', role: 'commands' }));
+          expect(logs).toContainEqual(expect.objectContaining({ msg: 'redis error', role: 'subscriber' }));
+        },
+        { timeout: 10_000 },
+      );
       // a command fails (the caller falls back); nothing is thrown at the process
       await expect(redis.get('k')).rejects.toThrow();
       const n = logs.length;
@@ -104,7 +107,7 @@ describe('the PostgreSQL pool', () => {
       const { rows } = await backendPid.execute(db);
       await admin.connect();
       await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
-      await vi.waitFor(() => expect(logs).toContainEqual(expect.objectContaining({ msg: 'database connection error', code: '57P01' })));
+      await vi.waitFor(() => expect(logs).toContainEqual(expect.objectContaining({ msg: 'database connection error', code: '57P01' })), { timeout: 10_000 });
       expect(await counted('database')).toBe(before + 1);
       const again = await backendPid.execute(db);
       expect(again.rows[0]!.pid).not.toBe(rows[0]!.pid);
@@ -178,9 +181,9 @@ describe('the Node server and the hub', () => {
     // A client frame must be masked: an unmasked one is a protocol error on the server's socket.
     (ws as unknown as { _socket: import('node:net').Socket })._socket.write(Buffer.from([0x81, 0x02, 0x68, 0x69]));
     await closed;
-    await vi.waitFor(() => expect(logs).toContainEqual(expect.objectContaining({ msg: 'hub socket error', user: admin.id })));
+    await vi.waitFor(() => expect(logs).toContainEqual(expect.objectContaining({ msg: 'hub socket error', user: admin.id })), { timeout: 10_000 });
     expect(await counted('hub_socket')).toBe(before + 1);
-    await vi.waitFor(() => expect(srv.services.hub.stats().connections).toBe(0));
+    await vi.waitFor(() => expect(srv.services.hub.stats().connections).toBe(0), { timeout: 10_000 });
     const next = await connect();
     expect(next.readyState).toBe(WebSocket.OPEN);
     next.close();

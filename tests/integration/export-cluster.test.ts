@@ -104,7 +104,7 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
     const id = res.headers.get(EXPORT_ID_HEADER)!;
 
     // B has no such job in memory: it answers from Redis
-    await vi.waitFor(async () => expect(await progress(b, user, id)).toMatchObject({ Id: id, State: 'running', Total: BIG }));
+    await vi.waitFor(async () => expect(await progress(b, user, id)).toMatchObject({ Id: id, State: 'running', Total: BIG }), { timeout: 10_000 });
     const other = await token();
     expect(await progress(b, other, id)).toBe(404); // the owner only, on every node
 
@@ -136,7 +136,7 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
     const onA = await exportDevices(a, u1, [750]); // holds A's one worker (not read)
     expect(onA.status).toBe(200);
     const waitingOnA = exportDevices(a, u2, [750]); // waits for A's worker: the queue (1) is full
-    await vi.waitFor(() => expect(a.services.exports.stats().queued).toBe(1));
+    await vi.waitFor(() => expect(a.services.exports.stats().queued).toBe(1), { timeout: 10_000 });
     const onB = await exportDevices(b, u3, [750]); // B's worker was free: runs at once
     expect(onB.status).toBe(200);
     const refused = await exportDevices(b, u4, [620]); // would wait on B: the queue is full across the nodes
@@ -148,10 +148,13 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
     expect(second.status).toBe(200);
     await second.body!.cancel();
     await onB.body!.cancel();
-    await vi.waitFor(() => {
-      expect(a.services.exports.stats()).toMatchObject({ running: 0, queued: 0, busyTasks: 0 });
-      expect(b.services.exports.stats()).toMatchObject({ running: 0, queued: 0, busyTasks: 0 });
-    });
+    await vi.waitFor(
+      () => {
+        expect(a.services.exports.stats()).toMatchObject({ running: 0, queued: 0, busyTasks: 0 });
+        expect(b.services.exports.stats()).toMatchObject({ running: 0, queued: 0, busyTasks: 0 });
+      },
+      { timeout: 15_000 },
+    );
     // nothing waits any more: the fourth user's export runs on B
     const now = await exportDevices(b, u4, [620]);
     expect(now.status).toBe(200);
@@ -164,10 +167,11 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
     expect(res.status).toBe(200);
     const id = res.headers.get(EXPORT_ID_HEADER)!;
     await res.arrayBuffer();
-    await vi.waitFor(async () =>
-      expect(await progress(b, user, id)).toEqual({ Id: id, State: 'done', Written: SMALL, Total: SMALL, Omitted: 0, Parsed: null }),
+    await vi.waitFor(
+      async () => expect(await progress(b, user, id)).toEqual({ Id: id, State: 'done', Written: SMALL, Total: SMALL, Omitted: 0, Parsed: null }),
+      { timeout: 10_000 },
     );
-  });
+  }, 60_000);
 
   test("an import's job is shared too: its progress is read from the other node once it is done", async () => {
     const user = await token();
@@ -185,7 +189,7 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
       headers: { authorization: `Bearer ${user}`, [EXPORT_ID_HEADER]: id },
     });
     expect(res.status).toBe(200);
-    await vi.waitFor(async () => expect(await progress(b, user, id)).toMatchObject({ Id: id, State: 'done', Written: 5, Total: 5 }));
+    await vi.waitFor(async () => expect(await progress(b, user, id)).toMatchObject({ Id: id, State: 'done', Written: 5, Total: 5 }), { timeout: 10_000 });
   }, 60_000);
 
   test('without Redis a node exports alone and logs the outage once', async () => {
@@ -225,7 +229,7 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
       const res = await exportDevices(node, user, [750]);
       expect(res.status).toBe(200);
       const id = res.headers.get(EXPORT_ID_HEADER)!;
-      await vi.waitFor(async () => expect(await node!.redis.hget(`jobs:job:${id}`, 'state')).toBe('running'));
+      await vi.waitFor(async () => expect(await node!.redis.hget(`jobs:job:${id}`, 'state')).toBe('running'), { timeout: 10_000 });
       server.kill('SIGKILL');
       await exited;
       const bytes = (await res.arrayBuffer()).byteLength;
