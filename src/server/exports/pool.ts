@@ -7,6 +7,9 @@
 //
 // Without a database source (an in-memory SQLite test database, which another thread cannot open)
 // the same task runs in this thread over the same port protocol.
+//
+// With Redis (several nodes) the jobs are shared by the nodes (cluster.ts): the limits hold across
+// them, and progress and Cancel answer on any node. A failing thread fails its job only (threads.ts).
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
