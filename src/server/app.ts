@@ -54,6 +54,10 @@ export function createServices(deps: Deps) {
       size: deps.config.exports?.workers,
       maxQueue: deps.config.exports?.queue,
       importStep: deps.config.exports?.importStep,
+      workerFile: deps.config.exports?.workerFile,
+      // several nodes: jobs shared through Redis (progress, Cancel, one per user, the queue limit)
+      redis: deps.redis,
+      bus: deps.redis ? deps.bus : undefined,
       log: deps.log,
     }),
   };

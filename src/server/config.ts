@@ -69,9 +69,10 @@ export type Config = {
   crm?: CrmConfig;
   /**
    * The export pool (src/server/exports): worker threads (EXPORT_WORKERS, default cores − 1) and exports that may wait (EXPORT_QUEUE, default 8);
-   * rows an import writes between progress steps (default 500) and rows a CSV download reads at a time (default 1,000), set by tests.
+   * rows an import writes between progress steps (default 500) and rows a CSV download reads at a time (default 1,000), set by tests;
+   * tests also point the worker threads at another module (workerFile, a file URL) to make them fail.
    */
-  exports?: { workers?: number; queue?: number; importStep?: number; csvPage?: number };
+  exports?: { workers?: number; queue?: number; importStep?: number; csvPage?: number; workerFile?: string };
 };
 
 /**

@@ -72,7 +72,7 @@ async function main() {
     ? ({ kind: 'pg', url: config.databaseUrl } as const)
     : ({ kind: 'sqlite', file: join(config.dataDir, 'workspace.sqlite') } as const);
   const server = await createServer({ db, config, outbox, log, redis, bus, dbSource }, { clientDir });
-  const metricsServer = config.metricsPort ? await startMetricsServer(config.metricsPort, db) : undefined;
+  const metricsServer = config.metricsPort ? await startMetricsServer(config.metricsPort, db, log) : undefined;
   // Mail a crash left unsent goes out now, not with the next message (the relay skips anything over an hour old).
   outbox.flush(db);
   // Expired, used and revoked refresh tokens are deleted hourly (decision "Refresh tokens are cleaned up hourly",

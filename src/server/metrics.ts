@@ -46,6 +46,19 @@ export const ingestBatchesRefused = new client.Counter({
   registers: [registry],
 });
 
+export const workerFailures = new client.Counter({
+  name: 'export_worker_failures_total',
+  help: 'Export and import worker threads that failed (pool: export, import; kind: load = could not start, error = its task threw, out_of_memory, exit = ended mid-task)',
+  labelNames: ['pool', 'kind'] as const,
+  registers: [registry],
+});
+export const errorEvents = new client.Counter({
+  name: 'error_events_total',
+  help: "'error' events handled (source: export_pool, import_pool, redis, database, smtp, hub_socket, hub_server, http_server)",
+  labelNames: ['source'] as const,
+  registers: [registry],
+});
+
 // ---------------------------------------------------------------- sampled at scrape time
 
 type ExportStats = () => { queued: number; running: number };
@@ -192,7 +205,7 @@ export function metricsAuthorized(header: string | undefined, token: string | un
 export const METRICS_CONTENT_TYPE = registry.contentType;
 
 /** METRICS_PORT: a second listener on 127.0.0.1 that answers GET /metrics without a token. */
-export function startMetricsServer(port: number, db: DB | undefined): Promise<Server> {
+export function startMetricsServer(port: number, db: DB | undefined, log?: (e: Record<string, unknown>) => void): Promise<Server> {
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404).end();
@@ -205,6 +218,13 @@ export function startMetricsServer(port: number, db: DB | undefined): Promise<Se
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => resolve(server));
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      server.on('error', (e: Error) => {
+        errorEvents.inc({ source: 'http_server' });
+        log?.({ msg: 'metrics server error', level: 'error', error: e.message });
+      });
+      resolve(server);
+    });
   });
 }

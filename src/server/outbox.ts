@@ -20,6 +20,7 @@
 // only when no SMTP_URL is configured (development), and start-up says so.
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { DB } from './db/index.js';
+import { errorEvents } from './metrics.js';
 
 export type OutboxMessage = {
   channel: 'email' | 'sms';
@@ -122,6 +123,12 @@ export function createOutbox(opts: { smtpUrl?: string; log: Log; now: () => Date
   if (opts.smtpUrl) {
     const o = smtpOptions(opts.smtpUrl);
     mailer = { transporter: nodemailer.createTransport(o.transport), from: o.from };
+    // A send that fails rejects its own promise (recorded on its row); anything the transport emits
+    // outside a send is logged, never left to end the process.
+    mailer.transporter.on('error', (e: Error) => {
+      errorEvents.inc({ source: 'smtp' });
+      log({ msg: 'smtp transport error', level: 'error', smtp: safeUrl(opts.smtpUrl!), error: e.message });
+    });
     log({ msg: `outbox: e-mail is sent through ${safeUrl(opts.smtpUrl)}; message bodies are not logged` });
   } else {
     log({ msg: 'outbox: SMTP_URL is not set, so e-mail is not sent; message bodies (verification codes, reset links) are written to this log instead' });

@@ -9,6 +9,7 @@
 // commands past their timeout. Messages are published on the command connection.
 import { EventEmitter } from 'node:events';
 import { Redis, type RedisOptions } from 'ioredis';
+import { errorEvents } from './metrics.js';
 
 export type OpenedRedis = Redis & {
   /** QUIT (pending replies first), or drop the connection when that fails. Safe to call twice. */
@@ -40,6 +41,7 @@ export function openRedis(url: string, opts: OpenRedisOptions = {}): OpenedRedis
 function withClose(client: Redis, where: string, role: 'commands' | 'subscriber', log?: (e: Record<string, unknown>) => void): OpenedRedis {
   let down = false;
   client.on('error', (e: Error) => {
+    errorEvents.inc({ source: 'redis' });
     if (!down) log?.({ msg: 'redis error', url: where, role, error: e.message });
     down = true;
   });

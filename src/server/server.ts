@@ -1,7 +1,7 @@
 // The Node server around the app: the built client (static assets, index.html for client routes),
 // the API (createApp) and WebSocket upgrades (the hub attaches itself with onUpgrade). main.ts
 // calls this; tests start it on an ephemeral port.
-import { registerExportPool } from './metrics.js';
+import { errorEvents, registerExportPool } from './metrics.js';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { existsSync, readFileSync } from 'node:fs';
@@ -107,6 +107,12 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
     server.once('error', reject);
   });
   const port = (server.address() as AddressInfo).port;
+  // Once listening, an 'error' on the server (e.g. accept failing for want of file descriptors) is
+  // logged; the server keeps serving the connections it has and accepts again when it can.
+  server.on('error', (e: Error & { code?: string }) => {
+    errorEvents.inc({ source: 'http_server' });
+    deps.log({ msg: 'http server error', level: 'error', error: e.message, code: e.code });
+  });
   // The device hub: WebSocket upgrades of HUB_PATH; the hub checks its own token (audience 'safety-workspace-hub').
   upgrades.set(HUB_PATH, { handler: (req, socket, head) => void services.hub.handleUpgrade(req, socket, head), access: 'public' });
   closeHooks.push(() => services.hub.close());

@@ -160,6 +160,7 @@ export const MSG = {
   importAlreadyRunning: 'You already have an import running. Wait for it to finish or cancel it, then try again.',
   importQueueFull: 'The server is busy with other imports. Please try again in a minute.',
   importCancelled: 'Import cancelled. Nothing was imported.',
+  importFailed: 'The import stopped unexpectedly. Nothing was imported. Please try again.',
   importReading: 'Reading the file…',
   importReadingRows: (rows: number, estimate: number) => `Reading the file: ${rows.toLocaleString('en-GB')} of about ${estimate.toLocaleString('en-GB')} rows…`,
   importProgress: (written: number, total: number) => `Importing ${written.toLocaleString('en-GB')} of ${total.toLocaleString('en-GB')} rows…`,
@@ -276,6 +277,8 @@ export const CODE = {
   importBusy: 'import_busy',
   importQueueFull: 'import_queue_full',
   importCancelled: 'import_cancelled',
+  /** an export's or import's worker thread failed (could not load, ran out of memory, ended): 500 */
+  workerFailed: 'worker_failed',
   unavailable: 'storage_unavailable',
   // sign-in (ours, from the spec's sso_* family)
   ssoUnavailable: 'sso_unavailable',

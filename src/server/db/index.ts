@@ -4,11 +4,11 @@ import pg from 'pg';
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import type { Database } from './schema.js';
 import { migrateToLatest, isPostgres } from './migrations.js';
-import { registerPool } from '../metrics.js';
+import { errorEvents, registerPool } from '../metrics.js';
+import { log as processLog, type Log } from '../logger.js';
 import { SQLITE_SIZING_DEFAULT, type SqliteSizing } from '../config.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { setBounded } from '../util.js';
-import { log } from '../logger.js';
 
 export type DB = Kysely<Database>;
 export { isPostgres, sql };
@@ -130,7 +130,7 @@ export const PG_CONNECT_TIMEOUT_MS = 5_000;
  * TCP keep-alive (probes after 10 s idle) notices a server that vanished without closing its
  * connections.
  */
-export function openPostgres(url: string, max = 10): DB {
+export function openPostgres(url: string, max = 10, log: Log = processLog): DB {
   const pool = new pg.Pool({
     connectionString: url,
     max,
@@ -140,6 +140,7 @@ export function openPostgres(url: string, max = 10): DB {
   });
   let down = false;
   const lost = (e: Error & { code?: string }) => {
+    errorEvents.inc({ source: 'database' });
     if (!down) log({ msg: 'database connection lost; reconnecting on the next query', level: 'warn', code: e.code, error: e.message });
     down = true;
   };

@@ -7,20 +7,26 @@
 //
 // Without a database source (an in-memory SQLite test database, which another thread cannot open)
 // the same task runs in this thread over the same port protocol.
+//
+// With Redis (several nodes) the jobs are shared by the nodes (cluster.ts): the limits hold across
+// them, and progress and Cancel answer on any node. A failing thread fails its job only (threads.ts).
 import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
-import { Piscina } from 'piscina';
 import type { DB, DbSource } from '../db/index.js';
 import { ApiError } from '../http.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { EXPORT_ROW_CAP } from '../../shared/export-format.js';
 import type { ControlMessage, ExportJob, TaskMessage, TaskResult } from './task.js';
-import type { ExportJobState, ExportProgress } from '../../shared/schemas/exports.js';
+import type { ExportProgress } from '../../shared/schemas/exports.js';
 import type { WorkerInput } from './worker.js';
 import type { ImportInput, ImportJob, ImportParseMessage, ImportParsed, ImportRows } from './import-task.js';
 import type { ImportWriteControl, ImportWriteJob, ImportWriteMessage, ImportWriteResult } from './import-write.js';
 import type { ImportWriteInput } from './worker.js';
+import { WorkerFailed, workerThreads } from './threads.js';
+import { createJobRegistry, progressOf, type SharedJob } from './cluster.js';
+import type { Redis } from 'ioredis';
+import type { Bus } from '../redis.js';
 
 export type ExportPoolOptions = {
   db: DB;
@@ -33,21 +39,20 @@ export type ExportPoolOptions = {
   cap?: number;
   /** rows an import writes (or looks up) between two progress steps (default 500) */
   importStep?: number;
+  /** the worker threads' module (a file URL); default: worker.js or worker.ts next to this file (tests point it elsewhere to make a worker fail) */
+  workerFile?: string;
+  /**
+   * Several nodes (REDIS_URL): the Redis command connection and the bus over Redis. With both, jobs
+   * are shared by the nodes (cluster.ts): one export and one import per user and the export queue
+   * limit across nodes, progress and Cancel on any node. Without them, jobs live in this process.
+   */
+  redis?: Redis;
+  bus?: Bus;
   log: (e: Record<string, unknown>) => void;
 };
 
-type Job = {
-  id: string;
-  userId: string;
-  kind: 'export' | 'import';
-  state: ExportJobState;
-  total: number | null;
-  written: number;
-  omitted: number;
-  /** an import whose file is being parsed: rows parsed so far of an estimate */
-  parsed: { rows: number; estimate: number } | null;
-  cancel: () => void;
-};
+/** `parsed`: an import whose file is being parsed: rows parsed so far of an estimate. */
+type Job = SharedJob & { cancel: () => void };
 
 export type StartedExport = { id: string; total: number; omitted: number; body: ReadableStream<Uint8Array> };
 
@@ -96,34 +101,43 @@ export function createExportPool(o: ExportPoolOptions) {
   const size = o.size ?? defaultPoolSize();
   const maxQueue = o.maxQueue ?? 8;
   const cap = o.cap ?? EXPORT_ROW_CAP;
-  // Compiled (dist/server): the built worker.js, no loader. From the sources: worker.ts under tsx's loader.
+  // The worker file sits next to this one: compiled JavaScript (dist/server) loads worker.js as
+  // it is; from the TypeScript sources the threads load worker.ts through tsx's loader, as this
+  // process does (tests run without it on the command line).
   const compiled = import.meta.url.endsWith('.js');
-  const workerFile = new URL(compiled ? './worker.js' : './worker.ts', import.meta.url).href;
-  const tsx = compiled || process.execArgv.some((a) => a.includes('tsx'));
+  const workerFile = o.workerFile ?? new URL(compiled ? './worker.js' : './worker.ts', import.meta.url).href;
+  const execArgv = compiled || process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
   const piscina = o.source
-    ? new Piscina<WorkerInput, TaskResult>({
-        filename: workerFile,
-        minThreads: 0,
-        maxThreads: size,
-        idleTimeout: 30_000,
-        atomics: 'disabled',
-        resourceLimits: EXPORT_WORKER_LIMITS,
-        // The worker is TypeScript: it needs tsx's loader as this process does (tests run without it).
-        execArgv: tsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
-      })
+    ? workerThreads<WorkerInput, TaskResult>(
+        'export',
+        {
+          filename: workerFile,
+          minThreads: 0,
+          maxThreads: size,
+          idleTimeout: 30_000,
+          atomics: 'disabled',
+          resourceLimits: EXPORT_WORKER_LIMITS,
+          execArgv,
+        },
+        o.log,
+      )
     : undefined;
   // Imports have threads of their own (same worker file, the named tasks parseImport and
   // writeImport): an upload is parsed and written at once, never queued behind a long export.
   const importPiscina = o.source
-    ? new Piscina<ImportInput | ImportWriteInput, unknown>({
-        filename: workerFile,
-        name: 'parseImport',
-        minThreads: 0,
-        maxThreads: size,
-        idleTimeout: 30_000,
-        atomics: 'disabled',
-        execArgv: tsx ? process.execArgv : [...process.execArgv, '--import', 'tsx'],
-      })
+    ? workerThreads<ImportInput | ImportWriteInput, unknown>(
+        'import',
+        {
+          filename: workerFile,
+          name: 'parseImport',
+          minThreads: 0,
+          maxThreads: size,
+          idleTimeout: 30_000,
+          atomics: 'disabled',
+          execArgv,
+        },
+        o.log,
+      )
     : undefined;
   const jobs = new Map<string, Job>();
   const active = new Map<string, Job>(); // user id → their queued or running export
@@ -131,9 +145,36 @@ export function createExportPool(o: ExportPoolOptions) {
   let accepting = true;
 
   const queued = () => [...active.values()].filter((j) => j.state === 'queued').length;
+  const cluster = o.redis && o.bus ? createJobRegistry({ redis: o.redis, bus: o.bus, node: randomUUID(), log: o.log }) : undefined;
+  // another node cancelled one of this node's jobs
+  cluster?.onCancel((id, userId) => {
+    const j = jobs.get(id);
+    if (j && j.userId === userId) j.cancel();
+  });
 
-  function runTask(job: ExportJob, port: MessagePort): Promise<TaskResult> {
-    if (piscina) return piscina.run({ source: o.source!, job, port, cap }, { transferList: [port] as never });
+  /**
+   * Admits a job across the nodes (with Redis), or throws the refusal; the job's id changes when the
+   * one asked for is another job's. `maxQueued`: the queue limit, for a job that will wait for a
+   * thread of this node. Redis away: the node decides alone (`localFull`).
+   */
+  async function admitShared(rec: Job, maxQueued: number | null, localFull: boolean): Promise<void> {
+    if (!cluster) return;
+    let r = await cluster.admit(rec, maxQueued);
+    if (r === 'taken') {
+      jobs.delete(rec.id);
+      rec.id = randomUUID();
+      jobs.set(rec.id, rec);
+      r = await cluster.admit(rec, maxQueued);
+    }
+    if (r === 'unavailable' && !localFull) cluster.track(rec);
+    if (r === 'ok' || (r === 'unavailable' && !localFull)) return;
+    if (rec.kind === 'import')
+      throw r === 'busy' ? new ApiError(429, MSG.importAlreadyRunning, CODE.importBusy) : new ApiError(429, MSG.importQueueFull, CODE.importQueueFull);
+    throw r === 'busy' ? new ApiError(429, MSG.exportAlreadyRunning, CODE.exportBusy) : new ApiError(429, MSG.exportQueueFull, CODE.exportQueueFull);
+  }
+
+  function runTask(id: string, job: ExportJob, port: MessagePort): Promise<TaskResult> {
+    if (piscina) return piscina.run({ source: o.source!, job, port, cap }, { transferList: [port] as never, job: id });
     // In this thread (no source to open): same task, same protocol.
     return import('./task.js').then(({ exportTask }) => exportTask(o.db, job, port, cap));
   }
@@ -146,8 +187,8 @@ export function createExportPool(o: ExportPoolOptions) {
   async function start(userId: string, job: ExportJob, requestedId?: string): Promise<StartedExport> {
     if (!accepting) throw new ApiError(503, MSG.exportQueueFull, CODE.exportQueueFull);
     if (active.has(userId)) throw new ApiError(429, MSG.exportAlreadyRunning, CODE.exportBusy);
-    if (queued() >= maxQueue) throw new ApiError(429, MSG.exportQueueFull, CODE.exportQueueFull);
-    const id = requestedId && !jobs.has(requestedId) ? requestedId : randomUUID();
+    const localFull = queued() >= maxQueue;
+    if (localFull && !cluster) throw new ApiError(429, MSG.exportQueueFull, CODE.exportQueueFull);
     const { port1, port2 } = new MessageChannel();
     const chunks: Uint8Array[] = [];
     let ended = false;
@@ -157,7 +198,7 @@ export function createExportPool(o: ExportPoolOptions) {
     let startedReject!: (e: Error) => void;
     const started = new Promise<number>((res, rej) => ((startedResolve = res), (startedReject = rej)));
     const rec: Job = {
-      id,
+      id: requestedId && !jobs.has(requestedId) ? requestedId : randomUUID(),
       userId,
       kind: 'export',
       state: 'queued',
@@ -168,39 +209,56 @@ export function createExportPool(o: ExportPoolOptions) {
       cancel: () => {
         if (rec.state !== 'queued' && rec.state !== 'running') return;
         rec.state = 'cancelled';
+        cluster?.changed(rec, true);
         port1.postMessage({ type: 'cancel' } satisfies ControlMessage);
         ended = true;
         notify?.();
       },
     };
-    jobs.set(id, rec);
+    jobs.set(rec.id, rec);
     active.set(userId, rec);
+    try {
+      // across the nodes: one export per user, and at most maxQueue exports waiting for a thread
+      // (this one waits when this node's threads are all busy)
+      await admitShared(rec, pending.size >= size ? maxQueue : null, localFull);
+    } catch (e) {
+      jobs.delete(rec.id);
+      if (active.get(userId) === rec) active.delete(userId);
+      port1.close();
+      throw e;
+    }
+    const id = rec.id;
 
     port1.on('message', (m: TaskMessage) => {
       if (m.type === 'start') {
         rec.total = m.total;
         rec.omitted = Math.max(0, m.total - cap);
         if (rec.state === 'queued') rec.state = 'running';
+        cluster?.changed(rec, true);
         startedResolve(m.total);
       } else if (m.type === 'data') chunks.push(m.chunk);
-      else if (m.type === 'progress') rec.written = m.written;
-      else if (m.type === 'end') {
+      else if (m.type === 'progress') {
+        rec.written = m.written;
+        cluster?.changed(rec);
+      } else if (m.type === 'end') {
         rec.written = m.written;
         rec.omitted = m.omitted;
         if (rec.state === 'running') rec.state = m.cancelled ? 'cancelled' : 'done';
         // The file is complete: the user may start another export while the thread finishes up.
         if (active.get(userId) === rec) active.delete(userId);
+        cluster?.changed(rec, true);
+        cluster?.release(rec);
         ended = true;
         port1.close();
       }
       notify?.();
     });
 
-    const task = runTask(job, port2)
+    const task = runTask(id, job, port2)
       .catch((e: unknown) => {
         failure = e instanceof Error ? e : new Error(String(e));
         if (rec.state !== 'cancelled') rec.state = 'failed';
-        o.log({ msg: 'export failed', kind: job.kind, error: String(failure.stack ?? failure) });
+        o.log({ msg: 'export failed', job: id, kind: job.kind, error: String(failure.stack ?? failure) });
         startedReject(failure);
         notify?.();
       })
@@ -208,6 +266,7 @@ export function createExportPool(o: ExportPoolOptions) {
         if (failure) port1.close();
         if (active.get(userId) === rec) active.delete(userId);
         if (rec.state === 'queued' || rec.state === 'running') rec.state = failure ? 'failed' : 'done';
+        cluster?.finished(rec, KEEP_FINISHED_MS);
         setTimeout(() => jobs.delete(id), KEEP_FINISHED_MS).unref();
         pending.delete(task);
       });
@@ -247,14 +306,13 @@ export function createExportPool(o: ExportPoolOptions) {
    * free), its progress and its cancellation. Refuses (429) a second import of the same user and
    * more imports than the import threads and the queue hold.
    */
-  function beginImport(userId: string, requestedId?: string): ImportJobHandle {
+  async function beginImport(userId: string, requestedId?: string): Promise<ImportJobHandle> {
     if (!accepting) throw new ApiError(503, MSG.importQueueFull, CODE.importQueueFull);
     if (importsActive.has(userId)) throw new ApiError(429, MSG.importAlreadyRunning, CODE.importBusy);
     if (importsActive.size >= size + maxQueue) throw new ApiError(429, MSG.importQueueFull, CODE.importQueueFull);
-    const id = requestedId && !jobs.has(requestedId) ? requestedId : randomUUID();
     const ac = new AbortController();
     const rec: Job = {
-      id,
+      id: requestedId && !jobs.has(requestedId) ? requestedId : randomUUID(),
       userId,
       kind: 'import',
       state: 'running',
@@ -265,11 +323,21 @@ export function createExportPool(o: ExportPoolOptions) {
       cancel: () => {
         if (rec.state !== 'running') return;
         rec.state = 'cancelled';
+        cluster?.changed(rec, true);
         ac.abort(new ImportCancelled());
       },
     };
-    jobs.set(id, rec);
+    jobs.set(rec.id, rec);
     importsActive.set(userId, rec);
+    try {
+      // one import per user across the nodes; the import threads and their queue are this node's
+      await admitShared(rec, null, false);
+    } catch (e) {
+      jobs.delete(rec.id);
+      if (importsActive.get(userId) === rec) importsActive.delete(userId);
+      throw e;
+    }
+    const id = rec.id;
     let ended = false;
     return {
       id,
@@ -278,16 +346,20 @@ export function createExportPool(o: ExportPoolOptions) {
       parsed(rows, estimate) {
         // (a last message may arrive after the parse's answer: the count is final then)
         if (rec.total === null && rec.state === 'running') rec.parsed = { rows, estimate };
+        cluster?.changed(rec);
       },
       counted(total) {
         rec.total = total;
+        cluster?.changed(rec);
       },
       handled(done) {
         if (rec.state === 'running') rec.written = done;
+        cluster?.changed(rec);
       },
       async step(done) {
         if (ac.signal.aborted) throw new ImportCancelled();
         rec.written = done;
+        cluster?.changed(rec);
         // Let the event loop turn: progress is read and a cancel arrives between steps.
         await new Promise((r) => setImmediate(r));
         if (ac.signal.aborted) throw new ImportCancelled();
@@ -298,6 +370,7 @@ export function createExportPool(o: ExportPoolOptions) {
         if (rec.state === 'running') rec.state = ok ? 'done' : 'failed';
         if (ok && rec.total !== null) rec.written = rec.total;
         if (importsActive.get(userId) === rec) importsActive.delete(userId);
+        cluster?.finished(rec, KEEP_FINISHED_MS);
         setTimeout(() => jobs.delete(id), KEEP_FINISHED_MS).unref();
       },
     };
@@ -319,12 +392,13 @@ export function createExportPool(o: ExportPoolOptions) {
     port1.on('message', (m: ImportParseMessage) => progress?.(m.rows, m.estimate));
     importsParsing++;
     try {
-      return (await importPiscina.run({ job, port: port2 }, { transferList: [...bytes, port2] as never, signal: handle?.signal })) as ImportParsed<
-        ImportRows[K]
-      >;
+      return (await importPiscina.run(
+        { job, port: port2 },
+        { transferList: [...bytes, port2] as never, signal: handle?.signal, job: handle?.id },
+      )) as ImportParsed<ImportRows[K]>;
     } catch (e) {
       if (handle?.signal.aborted) throw new ImportCancelled();
-      throw e;
+      throw importFailure(e);
     } finally {
       importsParsing--;
       port1.close();
@@ -347,42 +421,54 @@ export function createExportPool(o: ExportPoolOptions) {
     const input = { job: { ...job, size: handle.size }, port: port2 };
     try {
       if (!importPiscina) return await (await import('./import-write.js')).importWriteTask(o.db, input.job, port2);
-      return (await importPiscina.run({ ...input, source: o.source! }, { name: 'writeImport', transferList: [port2] as never })) as ImportWriteResult;
+      return (await importPiscina.run(
+        { ...input, source: o.source! },
+        { name: 'writeImport', transferList: [port2] as never, job: handle.id },
+      )) as ImportWriteResult;
+    } catch (e) {
+      throw importFailure(e);
     } finally {
       handle.signal.removeEventListener('abort', cancel);
       port1.close();
     }
   }
 
-  const progressOf = (j: Job): ExportProgress => ({
-    Id: j.id,
-    State: j.state,
-    Written: j.written,
-    Total: j.total,
-    Omitted: j.omitted,
-    Parsed: j.parsed && j.total === null ? { Rows: j.parsed.rows, Estimate: j.parsed.estimate } : null,
-  });
+  /** An import whose thread died answers 500 in the API's error shape (its transaction never committed). */
+  const importFailure = (e: unknown) => (e instanceof WorkerFailed ? new ApiError(500, MSG.importFailed, CODE.workerFailed) : e);
 
   return {
     start,
     beginImport,
     parseImport,
     writeImport,
-    /** A job's progress (an export or an import), for its owner only. */
-    progress(userId: string, id: string): ExportProgress | undefined {
-      const j = jobs.get(id);
+    /** A job's progress (an export or an import), for its owner only: this node's, else (with Redis) any node's. */
+    async progress(userId: string, id: string): Promise<ExportProgress | undefined> {
+      const j = jobs.get(id) ?? (await cluster?.read(id));
       return j && j.userId === userId ? progressOf(j) : undefined;
     },
-    /** Cancels a queued or running job of its owner: which kind it was, false when there is none. */
-    cancel(userId: string, id: string): 'export' | 'import' | false {
+    /**
+     * Cancels a queued or running job of its owner: which kind it was, false when there is none. A
+     * job of another node (with Redis) is cancelled by that node, which hears of it on pub/sub.
+     */
+    async cancel(userId: string, id: string): Promise<'export' | 'import' | false> {
       const j = jobs.get(id);
-      if (!j || j.userId !== userId) return false;
-      j.cancel();
-      return j.kind;
+      if (j) {
+        if (j.userId !== userId) return false;
+        j.cancel();
+        return j.kind;
+      }
+      const shared = await cluster?.read(id);
+      if (!shared || shared.userId !== userId) return false;
+      if (shared.state === 'queued' || shared.state === 'running') await cluster!.cancel(id, userId);
+      return shared.kind;
+    },
+    /** Resolves once this node hears the other nodes' cancels (with Redis). */
+    ready: async () => {
+      await cluster?.ready();
     },
     /** Threads, running and queued exports (for tests and health). */
     stats: () => ({
-      threads: piscina?.threads.length ?? 0,
+      threads: piscina?.threads ?? 0,
       running: [...active.values()].filter((j) => j.state === 'running').length,
       queued: queued(),
       busyTasks: pending.size,
@@ -390,7 +476,7 @@ export function createExportPool(o: ExportPoolOptions) {
       importsParsing,
       /** imports running (parsing, writing or looking up rows) */
       imports: importsActive.size,
-      importThreads: importPiscina?.threads.length ?? 0,
+      importThreads: importPiscina?.threads ?? 0,
     }),
     /** Stops taking exports and waits for those queued or running to finish. */
     async drain() {
@@ -405,6 +491,7 @@ export function createExportPool(o: ExportPoolOptions) {
       await Promise.allSettled([...pending]);
       await piscina?.destroy();
       await importPiscina?.destroy();
+      await cluster?.close();
     },
   };
 }

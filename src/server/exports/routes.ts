@@ -8,6 +8,7 @@ import { CODE, MSG } from '../../shared/messages.js';
 import { EXPORT_ID_HEADER, EXPORT_OMITTED_HEADER, EXPORT_TOTAL_HEADER, exportIdParam, type ExportProgress } from '../../shared/schemas/exports.js';
 import type { MessageResponse } from '../../shared/schemas/common.js';
 import { ImportCancelled, type ExportPool, type ImportJobHandle } from './pool.js';
+import { WorkerFailed } from './threads.js';
 import type { ExportRequest } from './task.js';
 import { tenantScope } from '../tenant-scope.js';
 
@@ -22,7 +23,8 @@ export function exportFileName(label: string, at: Date) {
 /**
  * Runs an export in the pool and answers its file as it is written, its rows narrowed to the
  * caller's tenant scope (the job carries it to the worker). Nothing matching: 400 'Export payload
- * is empty'. A failure before the first byte: 500 with the module's message.
+ * is empty'. A failure before the first byte: 500 with the module's message (code worker_failed
+ * when the export's thread died).
  */
 export async function exportResponse(
   c: Ctx,
@@ -61,7 +63,7 @@ async function fileResponse(
     started = await pool.start(user.id, { ...job, scope: tenantScope(user) }, id);
   } catch (e) {
     if (e instanceof ApiError) throw e;
-    throw new ApiError(500, failMessage, CODE.internal);
+    throw new ApiError(500, failMessage, e instanceof WorkerFailed ? CODE.workerFailed : CODE.internal);
   }
   if (started.total === 0) {
     await started.body.cancel();
@@ -87,7 +89,7 @@ async function fileResponse(
  */
 export async function importJob<T>(c: Ctx, pool: ExportPool, user: AuthUser, run: (job: ImportJobHandle) => Promise<T>): Promise<T> {
   const asked = c.req.header(EXPORT_ID_HEADER);
-  const job = pool.beginImport(user.id, asked && v.is(exportIdParam, asked) ? asked : undefined);
+  const job = await pool.beginImport(user.id, asked && v.is(exportIdParam, asked) ? asked : undefined);
   c.header(EXPORT_ID_HEADER, job.id);
   c.header('Access-Control-Expose-Headers', EXPORT_ID_HEADER);
   let ok = false;
@@ -110,13 +112,13 @@ function jobId(c: Ctx): string {
 }
 
 export function exportRoutes(api: Api, pool: ExportPool) {
-  api.get('/api/v1/export/progress/:id', { access: 'signed-in' }, (c, { user }) => {
-    const p = pool.progress(user.id, jobId(c));
+  api.get('/api/v1/export/progress/:id', { access: 'signed-in' }, async (c, { user }) => {
+    const p = await pool.progress(user.id, jobId(c));
     if (!p) throw notFound();
     return c.json(p satisfies ExportProgress);
   });
-  api.delete('/api/v1/export/:id', { access: 'signed-in' }, (c, { user }) => {
-    const kind = pool.cancel(user.id, jobId(c));
+  api.delete('/api/v1/export/:id', { access: 'signed-in' }, async (c, { user }) => {
+    const kind = await pool.cancel(user.id, jobId(c));
     if (!kind) throw notFound();
     return c.json({ Content: { Message: kind === 'import' ? MSG.importCancelled : MSG.exportCancelled } } satisfies MessageResponse);
   });

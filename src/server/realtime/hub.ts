@@ -45,7 +45,7 @@ import { scopeIdentities } from './scope.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import type { Permission } from '../../shared/permissions.js';
 import { HUB_CLIENT_TIMEOUT_MS, HUB_PATH, HUB_PING_MS, type HubEventName, type HubEventPayloads } from '../../shared/schemas/live.js';
-import { hubMessagesSent, registerHub } from '../metrics.js';
+import { errorEvents, hubMessagesSent, registerHub } from '../metrics.js';
 
 export const HUB_AUDIENCE = 'safety-workspace-hub';
 const SESSION_ENDED = 'Unauthorized: the session ended.';
@@ -102,6 +102,10 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   const pingMs = opts.pingMs ?? HUB_PING_MS;
   const clientTimeoutMs = opts.clientTimeoutMs ?? HUB_CLIENT_TIMEOUT_MS;
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_FRAME });
+  wss.on('error', (e: Error) => {
+    errorEvents.inc({ source: 'hub_server' });
+    deps.log({ msg: 'hub server error', level: 'error', error: e.message });
+  });
   const connections = new Map<string, Conn>();
   const groups = new Map<string, Set<Conn>>();
   const stats = { delivered: 0, dropped: 0 };
@@ -262,7 +266,12 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
       clearTimeout(handshakeTimer);
       drop(conn);
     });
-    ws.on('error', () => ws.terminate());
+    // A socket that fails (a malformed frame, a reset connection) is dropped; its close event tidies up.
+    ws.on('error', (e: Error & { code?: string }) => {
+      errorEvents.inc({ source: 'hub_socket' });
+      log({ msg: 'hub socket error', level: 'warn', connection: id, user: user.id, error: e.message, code: e.code });
+      ws.terminate();
+    });
   }
 
   function handshake(conn: Conn, frame: string) {
