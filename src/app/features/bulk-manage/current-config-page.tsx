@@ -2,20 +2,18 @@
 // list's selected devices (POST ps-admin/devices/get-configurations), every filter of the spec,
 // 'On - N minutes', 'On - settings', '-', 'No configuration for this device', and the CSV
 // download CurrentConfiguration_<date>.csv (POST ps-admin/devices/download-configurations-csv).
-import { useEffect, useMemo, useRef } from 'react';
+import { useEffect, useMemo } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button } from '@radix-ui/themes';
-import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
-import { useListState } from '../../workspace/list-state';
+import type { FilterDef, FilterValues } from '../../ui/filter-bar';
+import { ListFilters, ListTable, useListPage } from '../../workspace/list-page';
 import { toast } from '../../ui/toast';
-import { useTab } from '../../workspace/tab-context';
 import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
 import { getHref } from '../../paths';
 import { P } from '../../../shared/permissions';
-import { errorMessage, errorStatus } from '../../api/query-client';
+import { errorStatus } from '../../api/query-client';
 import { deviceTypesQuery, saveBlob } from '../../api/devices';
 import { configurationListQuery, configurationTypesQuery, downloadConfigurationsCsv, liveKeys, useDeviceLive } from '../../api/live';
 import type { ConfigurationRow } from '../../../shared/schemas/live';
@@ -25,7 +23,6 @@ import { fallDetectionLabel, formatInstant as formatDateTime } from '../../../sh
 import { deviceIdentityOf, trackingLabel } from '../../../shared/schemas/live';
 import { ManageShell, useSelectedDevices } from './manage-shell';
 import { csvFileName, toConfigurationsFilter, YES_NO_OPTIONS } from './manage-filters';
-import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 
 export const NO_CONFIGURATION = 'No configuration for this device';
 export const PENDING = 'Pending';
@@ -66,16 +63,21 @@ export function configurationColumns(): DataTableColumn<ConfigurationRow>[] {
 }
 
 export function CurrentConfigPage() {
-  const tab = useTab();
   const can = useCan();
   const qc = useQueryClient();
   const devices = useSelectedDevices();
   const serials = useMemo(() => devices.map((d) => d.serialNumber), [devices]);
-  const [state, setState, scrollKey] = useListState<State>(INITIAL);
+  const list = useListPage({
+    initial: INITIAL,
+    request: (s: State) => ({ ...toConfigurationsFilter(serials, s.filters, s.sort), page: s.page, pageSize: s.pageSize }),
+    query: configurationListQuery,
+    enabled: () => serials.length > 0,
+    rows: (d) => d.Items,
+    count: (d) => d.TotalCount,
+  });
+  const { page: _page, pageSize: _size, ...filter } = list.request;
   const types = useQuery(deviceTypesQuery()).data;
   const callTypes = useQuery(configurationTypesQuery()).data;
-  const filter = useMemo(() => toConfigurationsFilter(serials, state.filters, state.sort), [serials, state.filters, state.sort]);
-  const list = useQuery({ ...configurationListQuery({ ...filter, page: state.page, pageSize: state.pageSize }), enabled: serials.length > 0 });
   // Arriving from Change Configuration: show what the server has now.
   useEffect(() => void qc.invalidateQueries({ queryKey: [...liveKeys.all, 'configurations'] }), [qc]);
   // A selected device applied a configuration (it was turned on): fetch the list again, so the
@@ -105,46 +107,34 @@ export function CurrentConfigPage() {
     onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportDevices),
   });
 
-  const searchRef = useRef<HTMLInputElement>(null);
   const columns = useMemo(() => configurationColumns(), []);
-  const rows = list.data?.Items ?? [];
   return (
     <ManageShell
       current="bulkCurrentConfig"
       count={devices.length}
-      loading={list.isPending}
+      loading={list.query.isPending}
       actions={
-        <Button variant="soft" disabled={!rows.length || download.isPending} loading={download.isPending} onClick={() => download.mutate()}>
+        <Button variant="soft" disabled={!list.rows.length || download.isPending} loading={download.isPending} onClick={() => download.mutate()}>
           Download CSV
         </Button>
       }
     >
-      <FilterBar
+      <ListFilters
+        list={list}
         label="Current configuration filters"
         filters={filterDefs}
-        value={state.filters}
         search={{ id: 'search', label: 'Search serial or IMEI', placeholder: 'Search serial or IMEI' }}
-        searchRef={searchRef}
-        onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
       />
-      <div className="lw-manage__table">
-        <DataTable<ConfigurationRow>
-          label="Current configuration"
-          columns={columns}
-          rows={rows}
-          getRowKey={(r) => r.Serial}
-          totalCount={list.data?.TotalCount ?? 0}
-          {...pagingProps(state, setState)}
-          scrollKey={scrollKey}
-          {...listQueryProps(list, errorMessage)}
-          emptyMessage={MSG.noResultsFound}
-          // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
-          {...openRowProps(can(P.DeviceView), (r: ConfigurationRow) => getHref('device', { deviceId: r.Id }))}
-          filterRef={searchRef}
-          keyboardActive={tab.active}
-          minWidth="1080px"
-        />
-      </div>
+      <ListTable<ConfigurationRow>
+        list={list}
+        boxClassName="lw-manage__table"
+        label="Current configuration"
+        columns={columns}
+        getRowKey={(r) => r.Serial}
+        // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
+        {...openRowProps(can(P.DeviceView), (r: ConfigurationRow) => getHref('device', { deviceId: r.Id }))}
+        minWidth="1080px"
+      />
     </ManageShell>
   );
 }

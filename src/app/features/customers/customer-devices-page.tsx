@@ -2,18 +2,16 @@
 // customer's devices (table, paging, sorting; rows open the device), export with 'Are you sure you
 // want to export data for N devices?' (disabled at 0), Import (the file's name with a remove icon,
 // then its devices go to Allocate Devices) and Allocate Devices.
-import { ExportProgressBar, useExportJob, useImportJob } from '../../ui/export-progress';
+import { ExportProgressBar, useImportJob } from '../../ui/export-progress';
 import { useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, IconButton, Text } from '@radix-ui/themes';
-import { DataTable } from '../../ui/data-table/data-table';
-import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
+import type { FilterDef, FilterValues } from '../../ui/filter-bar';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { useListState } from '../../workspace/list-state';
+import { ListExportButton, ListFilters, ListTable, useListPage } from '../../workspace/list-page';
 import { YesNoMark } from '../../ui/data-table/yes-no-mark';
 import { isCsvFile } from '../../ui/serials/csv';
 import { toast } from '../../ui/toast';
-import { confirm } from '../../ui/confirm-dialog';
 import { useTab } from '../../workspace/tab-context';
 import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
@@ -29,7 +27,6 @@ import { CustomerView } from './customer-view';
 import { handOver } from './allocation-handoff';
 import { dash, exportFileName } from './customer-format';
 import { CUSTOMER_UI_TEXT } from './text';
-import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'SerialNumber', desc: false }, filters: {} };
@@ -73,7 +70,20 @@ export function CustomerDevicesPage() {
 function DevicesPanel({ customer }: { customer: CustomerDetails }) {
   const tab = useTab();
   const can = useCan();
-  const [state, setState, scrollKey] = useListState<ListState>(INITIAL);
+  const list = useListPage({
+    initial: INITIAL,
+    request: (s: ListState) => toFilter(s.filters, s),
+    query: (filter) => customerDeviceListQuery(customer.Id, filter),
+    rows: (d) => d.devices,
+    count: (d) => d.totalCount,
+    exporter: {
+      allowed: can(P.DeviceExport),
+      start: ({ page: _p, pageSize: _s, ...filter }, o) => exportCustomerDevices(customer.Id, filter, o),
+      fileName: () => exportFileName(`${customer.Name} devices`),
+      failMessage: MSG.deviceExportFailed,
+      confirm: { title: 'Export devices', message: CUSTOMER_UI_TEXT.exportDevicesConfirm },
+    },
+  });
   const types = useQuery(deviceTypesQuery()).data;
   const statuses = useQuery(assetStatusesQuery()).data;
   const filterDefs: FilterDef[] = useMemo(
@@ -98,24 +108,9 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
     ],
     [types, statuses],
   );
-  const filter = useMemo(() => toFilter(state.filters, state), [state]);
-  const list = useQuery(customerDeviceListQuery(customer.Id, filter));
-  const count = list.data?.totalCount ?? 0;
-  const searchRef = useRef<HTMLInputElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const allocateHref = getHref('customerAllocate', { customerId: customer.Id });
-
-  const { page: _p, pageSize: _s, ...exportFilter } = filter;
-  const exporter = useExportJob(
-    (o) => exportCustomerDevices(customer.Id, exportFilter, o),
-    () => exportFileName(`${customer.Name} devices`),
-    MSG.deviceExportFailed,
-  );
-  const runExport = async () => {
-    if (count === 0 || exporter.isPending) return;
-    if (await confirm({ title: 'Export devices', message: CUSTOMER_UI_TEXT.exportDevicesConfirm(count), confirmLabel: 'Export' })) exporter.mutate();
-  };
 
   // A job of the server's pool: rows looked up of total while it runs, with Cancel.
   const importer = useImportJob((f, o) => importDevicesToAllocate(customer.Id, f, o), {
@@ -130,13 +125,8 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
   return (
     <Flex direction="column" gap="3" pt="2" style={{ height: '100%', minHeight: 0 }}>
       <Flex gap="2" align="center" justify="end" wrap="wrap">
-        <ExportProgressBar job={exporter} />
         <ExportProgressBar job={importer} />
-        {can(P.DeviceExport) && (
-          <Button variant="soft" disabled={count === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
-            Export
-          </Button>
-        )}
+        <ListExportButton list={list} />
         {can(ROUTES.customerAllocate.permission) && (
           <>
             <input
@@ -173,32 +163,22 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
           </>
         )}
       </Flex>
-      <FilterBar
+      <ListFilters
+        list={list}
         label="Customer device filters"
         filters={filterDefs}
-        value={state.filters}
         search={{ id: 'search', label: 'Search customer devices', placeholder: 'Search serial, IMEI or phone' }}
-        searchRef={searchRef}
-        onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
       />
-      <div style={{ flex: '1 1 auto', minHeight: '16rem', display: 'flex', flexDirection: 'column' }}>
-        <DataTable<DeviceDto>
-          label="Customer devices"
-          columns={COLUMNS}
-          rows={list.data?.devices ?? []}
-          getRowKey={(d) => d.id}
-          totalCount={count}
-          {...pagingProps(state, setState)}
-          scrollKey={scrollKey}
-          {...listQueryProps(list, errorMessage)}
-          emptyMessage={MSG.noResultsFound}
-          // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
-          {...openRowProps(can(P.DeviceView), (d: DeviceDto) => getHref('device', { deviceId: d.id }))}
-          filterRef={searchRef}
-          keyboardActive={tab.active}
-          minWidth="860px"
-        />
-      </div>
+      <ListTable<DeviceDto>
+        list={list}
+        boxStyle={{ minHeight: '16rem' }}
+        label="Customer devices"
+        columns={COLUMNS}
+        getRowKey={(d) => d.id}
+        // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
+        {...openRowProps(can(P.DeviceView), (d: DeviceDto) => getHref('device', { deviceId: d.id }))}
+        minWidth="860px"
+      />
     </Flex>
   );
 }
