@@ -39,7 +39,9 @@ import type { ExportCall } from '../api/exports';
 import { MSG } from '../../shared/messages';
 import { useListState, type ListState } from './list-state';
 import { useTab } from './tab-context';
-import { openRoute } from './actions';
+import { openRoute, openRowProps } from './actions';
+import { getHref } from '../paths';
+import { P } from '../../shared/permissions';
 import './list-page.css';
 
 /** The export of a list: every row the filters match, as a file (the page strips its paging from the request). */
@@ -183,7 +185,13 @@ export function useListPage<S extends ListState, Req, Data, Row, K extends Query
   };
 }
 
-type AnyListPage<Row = unknown> = ListPage<ListState, unknown, unknown, Row>;
+/** Any list page, as the components below read it. */
+export type AnyListPage<Row = unknown> = ListPage<ListState, unknown, unknown, Row>;
+
+/** Rows that open their device's tab (Enter or a click; Ctrl+Enter beside) for a reader who may view devices. */
+export function openDeviceRows<Row>(can: (access: string) => boolean, deviceIdOf: (row: Row) => string) {
+  return openRowProps(can(P.DeviceView), (row: Row) => getHref('device', { deviceId: deviceIdOf(row) }));
+}
 
 /** A list tab: its heading with the page's actions, then the list. */
 export function ListPageFrame({

@@ -7,11 +7,9 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Text } from '@radix-ui/themes';
 import type { FilterDef, FilterValues } from '../../ui/filter-bar';
 import type { SortState } from '../../ui/data-table/types';
-import { ListExportButton, ListFilters, ListPageFrame, ListTable, useListPage } from '../../workspace/list-page';
+import { ListExportButton, ListFilters, ListPageFrame, ListTable, openDeviceRows, useListPage } from '../../workspace/list-page';
 import { useTab } from '../../workspace/tab-context';
-import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
-import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE, deviceTypeDisplayName } from '../../../shared/codes';
 import { formatCount } from '../../../shared/numbers';
@@ -130,8 +128,7 @@ export function AssetListPage() {
         label="Assets"
         columns={columns}
         getRowKey={(d) => d.id}
-        // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
-        {...openRowProps(can(P.DeviceView), (d: DeviceDto) => getHref('device', { deviceId: d.id }))}
+        {...openDeviceRows(can, (d: DeviceDto) => d.id)}
         minWidth="1100px"
       />
     </ListPageFrame>

@@ -3,26 +3,18 @@
 // 'On - N minutes', 'On - settings', '-', 'No configuration for this device', and the CSV
 // download CurrentConfiguration_<date>.csv (POST ps-admin/devices/download-configurations-csv).
 import { useEffect, useMemo } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button } from '@radix-ui/themes';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
 import type { FilterDef, FilterValues } from '../../ui/filter-bar';
-import { ListFilters, ListTable, useListPage } from '../../workspace/list-page';
-import { toast } from '../../ui/toast';
-import { openRowProps } from '../../workspace/actions';
-import { useCan } from '../../state/session';
-import { getHref } from '../../paths';
-import { P } from '../../../shared/permissions';
-import { errorStatus } from '../../api/query-client';
-import { deviceTypesQuery, saveBlob } from '../../api/devices';
+import { useListPage } from '../../workspace/list-page';
+import { deviceTypesQuery } from '../../api/devices';
 import { configurationListQuery, configurationTypesQuery, downloadConfigurationsCsv, liveKeys, useDeviceLive } from '../../api/live';
 import type { ConfigurationRow } from '../../../shared/schemas/live';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
-import { MSG } from '../../../shared/messages';
 import { fallDetectionLabel, formatInstant as formatDateTime } from '../../../shared/device-config-format';
 import { deviceIdentityOf, trackingLabel } from '../../../shared/schemas/live';
-import { ManageShell, useSelectedDevices } from './manage-shell';
-import { csvFileName, toConfigurationsFilter, YES_NO_OPTIONS } from './manage-filters';
+import { DownloadCsvButton, ManageList, ManageShell, useSelectedDevices } from './manage-shell';
+import { toConfigurationsFilter, YES_NO_OPTIONS } from './manage-filters';
 
 export const NO_CONFIGURATION = 'No configuration for this device';
 export const PENDING = 'Pending';
@@ -63,7 +55,6 @@ export function configurationColumns(): DataTableColumn<ConfigurationRow>[] {
 }
 
 export function CurrentConfigPage() {
-  const can = useCan();
   const qc = useQueryClient();
   const devices = useSelectedDevices();
   const serials = useMemo(() => devices.map((d) => d.serialNumber), [devices]);
@@ -102,38 +93,21 @@ export function CurrentConfigPage() {
     ];
   }, [types, callTypes, selectedTypes]);
 
-  const download = useMutation({
-    mutationFn: async () => saveBlob(await downloadConfigurationsCsv(filter), csvFileName('CurrentConfiguration')),
-    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportDevices),
-  });
-
   const columns = useMemo(() => configurationColumns(), []);
   return (
     <ManageShell
       current="bulkCurrentConfig"
       count={devices.length}
       loading={list.query.isPending}
-      actions={
-        <Button variant="soft" disabled={!list.rows.length || download.isPending} loading={download.isPending} onClick={() => download.mutate()}>
-          Download CSV
-        </Button>
-      }
+      actions={<DownloadCsvButton disabled={!list.rows.length} download={() => downloadConfigurationsCsv(filter)} prefix="CurrentConfiguration" />}
     >
-      <ListFilters
+      <ManageList<ConfigurationRow>
         list={list}
-        label="Current configuration filters"
+        name="Current configuration"
         filters={filterDefs}
-        search={{ id: 'search', label: 'Search serial or IMEI', placeholder: 'Search serial or IMEI' }}
-      />
-      <ListTable<ConfigurationRow>
-        list={list}
-        boxClassName="lw-manage__table"
-        label="Current configuration"
         columns={columns}
         getRowKey={(r) => r.Serial}
-        // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
-        {...openRowProps(can(P.DeviceView), (r: ConfigurationRow) => getHref('device', { deviceId: r.Id }))}
-        minWidth="1080px"
+        deviceIdOf={(r) => r.Id}
       />
     </ManageShell>
   );

@@ -5,27 +5,21 @@
 // changes as its device reports (SOS, fall, heartbeat ...). 'Failed to establish connection for
 // live updates.' shows when the hub cannot be reached.
 import { useMemo, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button } from '@radix-ui/themes';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
 import type { FilterDef, FilterValues } from '../../ui/filter-bar';
-import { ListFilters, ListTable, useListPage } from '../../workspace/list-page';
+import { useListPage } from '../../workspace/list-page';
 import { LiveBadge } from '../../ui/live-badge';
 import { toast } from '../../ui/toast';
-import { openRowProps } from '../../workspace/actions';
-import { useCan } from '../../state/session';
-import { getHref } from '../../paths';
-import { P } from '../../../shared/permissions';
-import { errorStatus } from '../../api/query-client';
-import { deviceTypesQuery, saveBlob } from '../../api/devices';
+import { deviceTypesQuery } from '../../api/devices';
 import { downloadLastMessagesCsv, lastMessagesQuery, useDeviceLive, type LastMessages } from '../../api/live';
 import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import * as v from 'valibot';
 import { deviceIdentityOf, HUB_EVENT_SCHEMAS, type DeviceMessageDto, type HubEventPayloads, type LastMessageDto } from '../../../shared/schemas/live';
 import { formatInstant } from '../../../shared/device-config-format';
-import { ManageShell, useSelectedDevices } from './manage-shell';
-import { csvFileName, toLastMessagesFilter, YES_NO_OPTIONS } from './manage-filters';
+import { DownloadCsvButton, ManageList, ManageShell, useSelectedDevices } from './manage-shell';
+import { toLastMessagesFilter, YES_NO_OPTIONS } from './manage-filters';
 
 export const NO_COMMUNICATION = 'No communication received from this device';
 /** How long a row that just reported stays highlighted. */
@@ -93,7 +87,6 @@ export function testingColumns(recent: ReadonlySet<string>): DataTableColumn<Las
 }
 
 export function DeviceTestingPage() {
-  const can = useCan();
   const qc = useQueryClient();
   const devices = useSelectedDevices();
   const identities = useMemo(() => devices.map((d) => deviceIdentityOf({ imei: d.imei ?? null, serialNumber: d.serialNumber })), [devices]);
@@ -150,11 +143,6 @@ export function DeviceTestingPage() {
     [types, selectedTypes],
   );
 
-  const download = useMutation({
-    mutationFn: async () => saveBlob(await downloadLastMessagesCsv(filter), csvFileName('TestingConfiguration')),
-    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportDevices),
-  });
-
   const columns = useMemo(() => testingColumns(recent), [recent]);
   return (
     <ManageShell
@@ -164,27 +152,17 @@ export function DeviceTestingPage() {
       actions={
         <>
           <LiveBadge state={status} />
-          <Button variant="soft" disabled={!list.rows.length || download.isPending} loading={download.isPending} onClick={() => download.mutate()}>
-            Download CSV
-          </Button>
+          <DownloadCsvButton disabled={!list.rows.length} download={() => downloadLastMessagesCsv(filter)} prefix="TestingConfiguration" />
         </>
       }
     >
-      <ListFilters
+      <ManageList<LastMessageDto>
         list={list}
-        label="Device testing filters"
+        name="Device testing"
         filters={filterDefs}
-        search={{ id: 'search', label: 'Search serial or IMEI', placeholder: 'Search serial or IMEI' }}
-      />
-      <ListTable<LastMessageDto>
-        list={list}
-        boxClassName="lw-manage__table"
-        label="Device testing"
         columns={columns}
         getRowKey={(r) => r.DeviceIdentity}
-        // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
-        {...openRowProps(can(P.DeviceView), (r: LastMessageDto) => getHref('device', { deviceId: r.DeviceId }))}
-        minWidth="1080px"
+        deviceIdOf={(r) => r.DeviceId}
       />
     </ManageShell>
   );

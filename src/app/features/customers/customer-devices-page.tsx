@@ -8,21 +8,19 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, IconButton, Text } from '@radix-ui/themes';
 import type { FilterDef, FilterValues } from '../../ui/filter-bar';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { ListExportButton, ListFilters, ListTable, useListPage } from '../../workspace/list-page';
-import { YesNoMark } from '../../ui/data-table/yes-no-mark';
+import { ListExportButton, ListFilters, ListTable, openDeviceRows, useListPage } from '../../workspace/list-page';
+import { yesNoColumn } from '../../ui/data-table/yes-no-mark';
 import { isCsvFile } from '../../ui/serials/csv';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
-import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
 import { errorMessage } from '../../api/query-client';
-import { assetStatusesQuery, deviceTypesQuery, type DeviceDto, type DeviceListFilter } from '../../api/devices';
+import { assetStatusesQuery, deviceListFilterOf, deviceTypesQuery, type DeviceDto } from '../../api/devices';
 import { customerDeviceListQuery, exportCustomerDevices, importDevicesToAllocate, type CustomerDetails } from '../../api/customers';
 import { getHref, ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
-import { DEVICE_ORDER_BY, type DeviceOrderBy } from '../../../shared/schemas/devices';
 import { CustomerView } from './customer-view';
 import { handOver } from './allocation-handoff';
 import { dash, exportFileName } from './customer-format';
@@ -38,30 +36,15 @@ const COLUMNS: DataTableColumn<DeviceDto>[] = [
   { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(130px, 1fr)', cell: (d) => dash(d.phoneNumber) },
   { id: 'order', header: 'Order Number', sortKey: 'OrderNumber', width: 'minmax(110px, 0.8fr)', cell: (d) => dash(d.orderNumber) },
   { id: 'status', header: 'Status', sortKey: 'Status', width: 'minmax(110px, 1fr)', cell: (d) => dash(d.status.name.replace(/_/g, ' ')) },
-  {
+  yesNoColumn<DeviceDto>({
     id: 'assigned',
     header: 'Assigned',
     sortKey: 'Assigned',
     width: '94px',
-    align: 'center',
-    cell: (d) => <YesNoMark value={d.isUserAssigned} label={`Assigned ${d.serialNumber}`} />,
-  },
+    value: (d) => d.isUserAssigned,
+    label: (d) => `Assigned ${d.serialNumber}`,
+  }),
 ];
-
-const nums = (v: unknown) => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isFinite(n)) : []);
-function toFilter(values: FilterValues, s: ListState): DeviceListFilter {
-  const orderBy: DeviceOrderBy = (DEVICE_ORDER_BY as readonly string[]).includes(s.sort.key) ? (s.sort.key as DeviceOrderBy) : 'SerialNumber';
-  const out: DeviceListFilter = { page: s.page, pageSize: s.pageSize, orderBy, desc: s.sort.desc };
-  const search = typeof values.search === 'string' ? values.search.trim() : '';
-  if (search) out.searchValue = search;
-  const types = nums(values.types);
-  if (types.length) out.deviceTypeIds = types;
-  const statuses = nums(values.statuses);
-  if (statuses.length) out.statusIds = statuses;
-  if (values.assigned === 'yes') out.assigned = true;
-  else if (values.assigned === 'no') out.assigned = false;
-  return out;
-}
 
 export function CustomerDevicesPage() {
   return <CustomerView current="customerDevices">{(customer) => <DevicesPanel customer={customer} />}</CustomerView>;
@@ -72,7 +55,7 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
   const can = useCan();
   const list = useListPage({
     initial: INITIAL,
-    request: (s: ListState) => toFilter(s.filters, s),
+    request: (s: ListState) => deviceListFilterOf(s.filters, s.page, s.pageSize, s.sort),
     query: (filter) => customerDeviceListQuery(customer.Id, filter),
     rows: (d) => d.devices,
     count: (d) => d.totalCount,
@@ -175,8 +158,7 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
         label="Customer devices"
         columns={COLUMNS}
         getRowKey={(d) => d.id}
-        // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
-        {...openRowProps(can(P.DeviceView), (d: DeviceDto) => getHref('device', { deviceId: d.id }))}
+        {...openDeviceRows(can, (d: DeviceDto) => d.id)}
         minWidth="860px"
       />
     </Flex>

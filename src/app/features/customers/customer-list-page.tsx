@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Button, Text } from '@radix-ui/themes';
 import type { FilterDef, FilterValues } from '../../ui/filter-bar';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { YesNoMark } from '../../ui/data-table/yes-no-mark';
+import { yesNoColumn } from '../../ui/data-table/yes-no-mark';
 import { ListExportButton, ListFilters, ListPageFrame, ListTable, RouteLink, useListPage } from '../../workspace/list-page';
 import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
@@ -26,14 +26,14 @@ const COLUMNS: DataTableColumn<CustomerListItem>[] = [
   { id: 'reference', header: 'Reference', sortKey: 'Reference', width: 'minmax(110px, 0.6fr)', cell: (c) => dash(c.reference) },
   { id: 'name', header: 'Name', sortKey: 'Name', width: 'minmax(220px, 2fr)', primary: true, cell: (c) => <span title={c.name}>{c.name}</span> },
   { id: 'tier', header: 'Tier', sortKey: 'Tier', width: 'minmax(100px, 0.7fr)', cell: (c) => dash(c.tier?.name) },
-  {
+  yesNoColumn<CustomerListItem>({
     id: 'migrated',
     header: 'Migrated',
     sortKey: 'Migrated',
     width: '110px',
-    align: 'center',
-    cell: (c) => <YesNoMark value={c.migrated} label={`Migrated ${c.name}`} />,
-  },
+    value: (c) => c.migrated,
+    label: (c) => `Migrated ${c.name}`,
+  }),
   { id: 'status', header: 'Status', sortKey: 'Status', width: 'minmax(110px, 0.8fr)', cell: (c) => dash(c.status?.name) },
 ];
 
