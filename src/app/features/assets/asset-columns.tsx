@@ -28,13 +28,6 @@ export function assetColumns(): DataTableColumn<DeviceDto>[] {
       width: 'minmax(120px, 1fr)',
       cell: (d) => <span title={statusLabel(d.status?.name)}>{statusLabel(d.status?.name)}</span>,
     },
-    yesNoColumn<DeviceDto>({
-      id: 'assigned',
-      header: 'Assigned',
-      sortKey: 'Assigned',
-      width: '94px',
-      value: (d) => d.isUserAssigned,
-      label: (d) => `Assigned ${d.serialNumber}`,
-    }),
+    yesNoColumn<DeviceDto>({ id: 'assigned', header: 'Assigned', width: '94px', value: (d) => d.isUserAssigned, label: (d) => `Assigned ${d.serialNumber}` }),
   ];
 }

@@ -5,7 +5,7 @@
 import { useEffect, useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Text } from '@radix-ui/themes';
-import type { FilterDef, FilterValues } from '../../ui/filter-bar';
+import { yesNoFilter, type FilterDef, type FilterValues } from '../../ui/filter-bar';
 import type { SortState } from '../../ui/data-table/types';
 import { ListExportButton, ListFilters, ListPageFrame, ListTable, openDeviceRows, useListPage } from '../../workspace/list-page';
 import { useTab } from '../../workspace/tab-context';
@@ -64,16 +64,7 @@ export function AssetListPage() {
       },
       { id: 'statuses', type: 'multiselect', label: 'Status', options: (statuses ?? []).map((s) => ({ value: String(s.Value), label: statusLabel(s.Name) })) },
       { id: 'orderNumber', type: 'input', label: 'Order number', placeholder: 'Order number' },
-      {
-        id: 'assigned',
-        type: 'dropdown',
-        label: 'Assigned',
-        placeholder: 'All',
-        options: [
-          { value: 'yes', label: 'Yes' },
-          { value: 'no', label: 'No' },
-        ],
-      },
+      yesNoFilter('assigned', 'Assigned'),
       {
         id: 'lastConfig',
         type: 'dropdown',

@@ -5,7 +5,7 @@
 import { useEffect, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import type { FilterDef, FilterValues } from '../../ui/filter-bar';
+import { yesNoFilter, type FilterDef, type FilterValues } from '../../ui/filter-bar';
 import { useListPage } from '../../workspace/list-page';
 import { deviceTypesQuery } from '../../api/devices';
 import { configurationListQuery, configurationTypesQuery, downloadConfigurationsCsv, liveKeys, useDeviceLive } from '../../api/live';
@@ -14,7 +14,7 @@ import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { fallDetectionLabel, formatInstant as formatDateTime } from '../../../shared/device-config-format';
 import { deviceIdentityOf, trackingLabel } from '../../../shared/schemas/live';
 import { DownloadCsvButton, ManageList, ManageShell, useSelectedDevices } from './manage-shell';
-import { toConfigurationsFilter, YES_NO_OPTIONS } from './manage-filters';
+import { toConfigurationsFilter } from './manage-filters';
 
 export const NO_CONFIGURATION = 'No configuration for this device';
 export const PENDING = 'Pending';
@@ -88,8 +88,8 @@ export function CurrentConfigPage() {
       },
       { id: 'call1', type: 'multiselect', label: 'Call 1 type', options: callOptions },
       { id: 'call2', type: 'multiselect', label: 'Call 2 type', options: callOptions },
-      { id: 'fallDetection', type: 'dropdown', label: 'Fall detection', placeholder: 'All', options: YES_NO_OPTIONS },
-      { id: 'tracking', type: 'dropdown', label: 'Tracking', placeholder: 'All', options: YES_NO_OPTIONS },
+      yesNoFilter('fallDetection', 'Fall detection'),
+      yesNoFilter('tracking', 'Tracking'),
     ];
   }, [types, callTypes, selectedTypes]);
 

@@ -7,7 +7,7 @@
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import type { FilterDef, FilterValues } from '../../ui/filter-bar';
+import { yesNoFilter, type FilterDef, type FilterValues } from '../../ui/filter-bar';
 import { useListPage } from '../../workspace/list-page';
 import { LiveBadge } from '../../ui/live-badge';
 import { toast } from '../../ui/toast';
@@ -19,7 +19,7 @@ import * as v from 'valibot';
 import { deviceIdentityOf, HUB_EVENT_SCHEMAS, type DeviceMessageDto, type HubEventPayloads, type LastMessageDto } from '../../../shared/schemas/live';
 import { formatInstant } from '../../../shared/device-config-format';
 import { DownloadCsvButton, ManageList, ManageShell, useSelectedDevices } from './manage-shell';
-import { toLastMessagesFilter, YES_NO_OPTIONS } from './manage-filters';
+import { toLastMessagesFilter } from './manage-filters';
 
 export const NO_COMMUNICATION = 'No communication received from this device';
 /** How long a row that just reported stays highlighted. */
@@ -137,7 +137,7 @@ export function DeviceTestingPage() {
         label: 'Device type',
         options: (types ?? []).filter((t) => selectedTypes.has(t.Value)).map((t) => ({ value: String(t.Value), label: t.Name })),
       },
-      { id: 'connected', type: 'dropdown', label: 'Connected', placeholder: 'All', options: YES_NO_OPTIONS },
+      yesNoFilter('connected', 'Connected'),
       { id: 'withNoMessagesOnly', type: 'check-filter', label: 'No messages only' },
     ],
     [types, selectedTypes],

@@ -6,7 +6,7 @@ import { ExportProgressBar, useImportJob } from '../../ui/export-progress';
 import { useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, IconButton, Text } from '@radix-ui/themes';
-import type { FilterDef, FilterValues } from '../../ui/filter-bar';
+import { yesNoFilter, type FilterDef, type FilterValues } from '../../ui/filter-bar';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
 import { ListExportButton, ListFilters, ListTable, openDeviceRows, useListPage } from '../../workspace/list-page';
 import { yesNoColumn } from '../../ui/data-table/yes-no-mark';
@@ -36,14 +36,7 @@ const COLUMNS: DataTableColumn<DeviceDto>[] = [
   { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(130px, 1fr)', cell: (d) => dash(d.phoneNumber) },
   { id: 'order', header: 'Order Number', sortKey: 'OrderNumber', width: 'minmax(110px, 0.8fr)', cell: (d) => dash(d.orderNumber) },
   { id: 'status', header: 'Status', sortKey: 'Status', width: 'minmax(110px, 1fr)', cell: (d) => dash(d.status.name.replace(/_/g, ' ')) },
-  yesNoColumn<DeviceDto>({
-    id: 'assigned',
-    header: 'Assigned',
-    sortKey: 'Assigned',
-    width: '94px',
-    value: (d) => d.isUserAssigned,
-    label: (d) => `Assigned ${d.serialNumber}`,
-  }),
+  yesNoColumn<DeviceDto>({ id: 'assigned', header: 'Assigned', width: '94px', value: (d) => d.isUserAssigned, label: (d) => `Assigned ${d.serialNumber}` }),
 ];
 
 export function CustomerDevicesPage() {
@@ -78,16 +71,7 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
         label: 'Status',
         options: (statuses ?? []).map((s) => ({ value: String(s.Value), label: s.Name.replace(/_/g, ' ') })),
       },
-      {
-        id: 'assigned',
-        type: 'dropdown',
-        label: 'Assigned',
-        placeholder: 'All',
-        options: [
-          { value: 'yes', label: 'Yes' },
-          { value: 'no', label: 'No' },
-        ],
-      },
+      yesNoFilter('assigned', 'Assigned'),
     ],
     [types, statuses],
   );

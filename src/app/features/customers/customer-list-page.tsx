@@ -26,14 +26,7 @@ const COLUMNS: DataTableColumn<CustomerListItem>[] = [
   { id: 'reference', header: 'Reference', sortKey: 'Reference', width: 'minmax(110px, 0.6fr)', cell: (c) => dash(c.reference) },
   { id: 'name', header: 'Name', sortKey: 'Name', width: 'minmax(220px, 2fr)', primary: true, cell: (c) => <span title={c.name}>{c.name}</span> },
   { id: 'tier', header: 'Tier', sortKey: 'Tier', width: 'minmax(100px, 0.7fr)', cell: (c) => dash(c.tier?.name) },
-  yesNoColumn<CustomerListItem>({
-    id: 'migrated',
-    header: 'Migrated',
-    sortKey: 'Migrated',
-    width: '110px',
-    value: (c) => c.migrated,
-    label: (c) => `Migrated ${c.name}`,
-  }),
+  yesNoColumn<CustomerListItem>({ id: 'migrated', header: 'Migrated', width: '110px', value: (c) => c.migrated, label: (c) => `Migrated ${c.name}` }),
   { id: 'status', header: 'Status', sortKey: 'Status', width: 'minmax(110px, 0.8fr)', cell: (c) => dash(c.status?.name) },
 ];
 

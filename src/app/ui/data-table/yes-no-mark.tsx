@@ -26,21 +26,15 @@ export function YesNoMark({ value, label }: { value: boolean; label: string }) {
   );
 }
 
-/** A sortable, centred yes/no column of a list (e.g. Assigned, Migrated); `label` names the row's mark. */
+/** A centred yes/no column of a list (e.g. Assigned, Migrated), sorted by its header unless `sortKey` says otherwise; `label` names a row's mark. */
 export function yesNoColumn<T>(c: {
   id: string;
   header: string;
-  sortKey: string;
+  sortKey?: string;
   width: string;
   value: (row: T) => boolean;
   label: (row: T) => string;
 }): DataTableColumn<T> {
-  return {
-    id: c.id,
-    header: c.header,
-    sortKey: c.sortKey,
-    width: c.width,
-    align: 'center',
-    cell: (row) => <YesNoMark value={c.value(row)} label={c.label(row)} />,
-  };
+  const cell = (row: T) => <YesNoMark value={c.value(row)} label={c.label(row)} />;
+  return { id: c.id, header: c.header, sortKey: c.sortKey ?? c.header, width: c.width, align: 'center', cell };
 }
