@@ -5,7 +5,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertPerson, signedIn } from '../helpers/auth.js';
-import { errorOf, insertCustomer, ok } from '../helpers/customers.js';
+import { randomUUID } from 'node:crypto';
+import type { KyselyPlugin } from 'kysely';
+import { deviceRow, errorOf, insertCustomer, ok } from '../helpers/customers.js';
+import { insertAlarmReport } from '../helpers/alarm-reports.js';
+import { listAudit } from '../../src/server/modules/admin/repo.js';
 import type { AdminSettingsDto, AuditEntryDto, AuditListDto } from '../../src/shared/schemas/admin.js';
 import type { GlobalSettingsDto, FeaturesDto } from '../../src/shared/schemas/reference.js';
 import readXlsx from 'read-excel-file/node';
@@ -177,5 +181,125 @@ describe('the audit trail', () => {
     // a reader without the audit permission may not export
     const arc = await signedIn(t.db, t.config, ['ArcControllerRole']);
     expect((await t.request('/ps-admin/audit/export-list', { method: 'POST', token: arc.token, json: {} })).status).toBe(403);
+  });
+});
+
+describe('the audit list names each record', () => {
+  test('a device by its serial, a customer by its name, a person by name, an alarm report by its alarm id, a schedule by its name; each with the link that opens it', async () => {
+    const device = deviceRow({ serialNumber: `SG750-LABEL${Date.now() % 100000}` });
+    await t.db.insertInto('devices').values(device).execute();
+    const customer = await insertCustomer(t.db, { name: 'Labelled Care Ltd' });
+    const personId = await insertPerson(t.db, { email: `labelled-${randomUUID()}@test.test`, firstName: 'Lena', lastName: 'Label', roles: [] });
+    const reportId = randomUUID();
+    const alarmId = `A-${randomUUID().slice(0, 8)}`;
+    await insertAlarmReport(t.db, { id: reportId, alarmId });
+    const scheduleId = randomUUID();
+    const now = new Date().toISOString();
+    await t.db
+      .insertInto('reportSchedules')
+      .values({
+        id: scheduleId,
+        name: 'Weekly labels',
+        ownerId: admin.id,
+        customerId: null,
+        frequency: 'weekly',
+        dayOfWeek: 1,
+        dayOfMonth: null,
+        timeOfDay: '08:00',
+        recipients: '[]',
+        format: 'xlsx',
+        filters: '{}',
+        nextDueAt: now,
+        claimedBy: null,
+        claimedAt: null,
+        etag: '"s"',
+        createdAt: now,
+        updatedAt: now,
+      })
+      .execute();
+    const gone = randomUUID();
+    const entries: [string, string | null][] = [
+      ['device', device.id],
+      ['customer', customer.id],
+      ['person', personId],
+      ['alarmReport', reportId],
+      ['schedule', scheduleId],
+      ['device', gone], // a record deleted since
+      ['feature', 'ScheduledReports'], // a kind without a record of its own
+      ['customer', null],
+    ];
+    await t.db
+      .insertInto('auditLog')
+      .values(
+        entries.map(([entity, entityId]) => ({
+          at: '2031-06-01T10:00:00.000Z',
+          actorId: admin.id,
+          action: 'labelcheck.update',
+          entity,
+          entityId,
+          details: '{}',
+        })),
+      )
+      .execute();
+
+    const list = await ok<AuditListDto>(
+      await t.request('/ps-admin/audit/get-list', { method: 'POST', token: readonly.token, json: { action: 'labelcheck', pageSize: 25 } }),
+    );
+    expect(list.TotalCount).toBe(entries.length);
+    const shown = (entity: string, entityId: string | null) => {
+      const e = list.Items.find((x) => x.Entity === entity && x.EntityId === entityId)!;
+      return { label: e.RecordLabel, href: e.RecordHref };
+    };
+    expect(shown('device', device.id)).toEqual({ label: device.serialNumber, href: `/asset-management/${device.id}` });
+    expect(shown('customer', customer.id)).toEqual({ label: 'Labelled Care Ltd', href: `/customers/${customer.id}/account` });
+    expect(shown('person', personId)).toEqual({ label: 'Lena Label', href: `/persons/edit/${personId}` });
+    // an alarm report opens by its alarm id (the detail route's key), not by the report row's id
+    expect(shown('alarmReport', reportId)).toEqual({ label: alarmId, href: `/alarm-reports/${alarmId}` });
+    expect(shown('schedule', scheduleId)).toEqual({ label: 'Weekly labels', href: null });
+    expect(shown('device', gone)).toEqual({ label: null, href: null });
+    expect(shown('feature', 'ScheduledReports')).toEqual({ label: null, href: null });
+    expect(shown('customer', null)).toEqual({ label: null, href: null });
+  });
+
+  test('a page of many entries looks its records up once per entity kind, not once per entry', async () => {
+    const devices = Array.from({ length: 30 }, (_, i) => deviceRow({ serialNumber: `SG750-BATCH${String(i).padStart(3, '0')}` }));
+    await t.db.insertInto('devices').values(devices).execute();
+    const customers = await Promise.all(Array.from({ length: 10 }, (_, i) => insertCustomer(t.db, { name: `Batch Customer ${i}` })));
+    await t.db
+      .insertInto('auditLog')
+      .values([
+        ...devices.map((d) => ({
+          at: '2031-07-01T10:00:00.000Z',
+          actorId: null,
+          action: 'batchcheck.update',
+          entity: 'device',
+          entityId: d.id,
+          details: '{}',
+        })),
+        ...customers.map((c) => ({
+          at: '2031-07-01T10:00:00.000Z',
+          actorId: null,
+          action: 'batchcheck.update',
+          entity: 'customer',
+          entityId: c.id,
+          details: '{}',
+        })),
+      ])
+      .execute();
+    let queries = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (a) => {
+        queries++;
+        return a.node;
+      },
+      transformResult: async (a) => a.result,
+    };
+    const filter = { actor: '', entity: '', action: 'batchcheck', entityId: '', from: null, to: null };
+    const page = await listAudit(t.db.withPlugin(counting), filter, 1, 50);
+    expect(page.Items).toHaveLength(40);
+    expect(page.Items.every((e) => e.RecordLabel && e.RecordHref)).toBe(true);
+    expect(new Set(page.Items.filter((e) => e.Entity === 'device').map((e) => e.RecordLabel))).toEqual(new Set(devices.map((d) => d.serialNumber)));
+    // the page, its count, one look-up of the devices and one of the customers
+    expect(queries).toBe(4);
   });
 });

@@ -8,20 +8,48 @@ import { http } from './http';
 import { isValidId } from '../../shared/codes';
 import type { LookupDto, DeviceTypeDto } from '../../shared/schemas/reference';
 
-import type {
-  BulkChangeResponse,
-  DeviceDto,
-  DeviceGeneralDetailsBody,
-  DeviceList,
-  DeviceListFilter,
-  DeviceMany,
-  ImportResponse,
+import {
+  DEVICE_ORDER_BY,
+  type BulkChangeResponse,
+  type DeviceDto,
+  type DeviceGeneralDetailsBody,
+  type DeviceList,
+  type DeviceListFilter,
+  type DeviceMany,
+  type DeviceOrderBy,
+  type ImportResponse,
 } from '../../shared/schemas/devices';
 
 // The answer and input types are the contract's (src/shared/schemas/devices.ts); re-exported for the pages.
 export type { BulkChangeResponse, DeviceDto, DeviceList, DeviceListFilter, DeviceMany, ImportResponse };
 export type DeviceGeneralDetails = DeviceGeneralDetailsBody['generalDetails'];
 export type DeviceRef = { id: string; etag: string };
+
+const nums = (v: unknown) => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isFinite(n)) : []);
+const trimmed = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+/**
+ * A device list's filter bar values (search, types, statuses, orderNumber, assigned 'yes' / 'no',
+ * lastConfig), paging and sort → the get-list body (the asset list's and a customer's devices').
+ * Empty filters are left out; a sort the contract does not know is by serial number.
+ */
+export function deviceListFilterOf(values: Record<string, unknown>, page: number, pageSize: number, sort: { key: string; desc: boolean }): DeviceListFilter {
+  const orderBy: DeviceOrderBy = (DEVICE_ORDER_BY as readonly string[]).includes(sort.key) ? (sort.key as DeviceOrderBy) : 'SerialNumber';
+  const out: DeviceListFilter = { page, pageSize, orderBy, desc: sort.desc };
+  const search = trimmed(values.search);
+  if (search) out.searchValue = search;
+  const types = nums(values.types);
+  if (types.length) out.deviceTypeIds = types;
+  const statuses = nums(values.statuses);
+  if (statuses.length) out.statusIds = statuses;
+  const order = trimmed(values.orderNumber);
+  if (order) out.orderNumber = order;
+  if (values.assigned === 'yes') out.assigned = true;
+  else if (values.assigned === 'no') out.assigned = false;
+  const lastConfig = typeof values.lastConfig === 'string' && values.lastConfig !== '' ? Number(values.lastConfig) : 0;
+  if (lastConfig) out.lastConfig = lastConfig;
+  return out;
+}
 
 export const deviceKeys = {
   all: ['devices'] as const,

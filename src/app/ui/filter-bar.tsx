@@ -32,6 +32,18 @@ export type FilterDef =
 
 export { DATE_FORMAT, DATE_TIME_FORMAT } from '../../shared/dates';
 
+/** A Yes / No choice ('yes', 'no'; empty is All), e.g. Assigned, Connected, Tracking. */
+export const yesNoFilter = (id: string, label: string): FilterDef => ({
+  id,
+  type: 'dropdown',
+  label,
+  placeholder: 'All',
+  options: [
+    { value: 'yes', label: 'Yes' },
+    { value: 'no', label: 'No' },
+  ],
+});
+
 /**
  * What is wrong with the date filters of a draft, by filter id (empty when nothing): a value not in
  * DD/MM/YYYY (HH:mm), a future date where the filter refuses them (the server's message), and a

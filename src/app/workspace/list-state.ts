@@ -2,7 +2,8 @@
 // query string of the tab's href. So it survives a reload (the saved layout keeps the href), a
 // copied link opens the same list, and the browser's Back walks the changes (each one is a history
 // entry of the focused tab). The scroll position is kept per tab in sessionStorage (it is not part
-// of a shared link). Every list page uses useListState; nothing else stores list state.
+// of a shared link). Every list page uses useListState (through useListPage); nothing else stores
+// list state.
 //
 // Query format (only what differs from the page's defaults is written):
 //   page=3  size=50  sort=Name | sort=-Name (descending)  q=<search>  f.<filterId>=<value>
@@ -110,18 +111,22 @@ export function useListState<S extends ListState>(initial: S): [S, (next: SetSta
   const search = href === null ? null : searchOf(href);
   const state = useMemo(() => (search === null ? local : decodeListState(search, initialRef.current)), [search, local]);
   const stateRef = useRef(state);
+  const inTab = useRef(href !== null);
   useEffect(() => {
     stateRef.current = state;
-  }, [state]);
+    inTab.current = href !== null;
+  }, [state, href]);
+  // The setter stays the same while the link changes: effects that set the state run on their own
+  // changes, not on every step of the list (a stale value of theirs would undo a Back).
   const set = useCallback(
     (next: SetStateAction<S>) => {
       const prev = stateRef.current;
       const v = typeof next === 'function' ? (next as (p: S) => S)(prev) : next;
       stateRef.current = v;
-      if (href === null) setLocal(v);
+      if (!inTab.current) setLocal(v);
       else setTabSearch(tabId, encodeListState(v, initialRef.current));
     },
-    [href, tabId],
+    [tabId],
   );
   return [state, set, `${tabId}::scroll`];
 }

@@ -137,7 +137,18 @@ export const auditEntrySchema = v.strictObject({
   Details: v.unknown(),
 });
 export type AuditEntryDto = v.InferOutput<typeof auditEntrySchema>;
-export const auditListSchema = v.strictObject({ Items: v.array(auditEntrySchema), TotalCount: v.number() });
+/**
+ * An entry as the audit list shows it: what its record is (a device's serial, a customer's name, a
+ * person's name, an alarm report's alarm id, a schedule's name; null for a record of another kind or
+ * one that no longer exists) and the client route that opens it (null where no screen shows it).
+ */
+export const auditListItemSchema = v.strictObject({
+  ...auditEntrySchema.entries,
+  RecordLabel: v.nullable(v.string()),
+  RecordHref: v.nullable(v.string()),
+});
+export type AuditListItemDto = v.InferOutput<typeof auditListItemSchema>;
+export const auditListSchema = v.strictObject({ Items: v.array(auditListItemSchema), TotalCount: v.number() });
 export type AuditListDto = v.InferOutput<typeof auditListSchema>;
 
 /** An audit entry's details as one line: `key: value` pairs, or before → after where the write knows both. */

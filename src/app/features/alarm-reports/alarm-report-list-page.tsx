@@ -3,18 +3,14 @@
 // the three charts and the response-target panel, then the virtualised list with sorting, paging,
 // real row links to the detail tab, j/k/Enter (commands/list-nav.ts) and the report results view
 // ('NO RESULTS' / 'Report generation failed.').
-import { ExportProgressBar } from '../../ui/export-progress';
-import { useExportJob } from '../../api/export-jobs';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useReactToPrint } from 'react-to-print';
-import { Button, Flex, Heading, Text } from '@radix-ui/themes';
-import { DataTable } from '../../ui/data-table/data-table';
-import { FilterBar, type FilterDef } from '../../ui/filter-bar';
+import { Button, Text } from '@radix-ui/themes';
+import type { FilterDef } from '../../ui/filter-bar';
 import { useTabState } from '../../ui/data-table/use-tab-state';
-import { useListState } from '../../workspace/list-state';
+import { ListExportButton, ListFilters, ListPageFrame, ListTable, useListPage } from '../../workspace/list-page';
 import { toast } from '../../ui/toast';
-import { confirm } from '../../ui/confirm-dialog';
 import { useTab } from '../../workspace/tab-context';
 import { navigateTab, openRoute } from '../../workspace/actions';
 import { workspaceAtom } from '../../workspace/state';
@@ -63,7 +59,6 @@ import {
   type AlarmListState,
 } from './alarm-list-model';
 import './alarm-reports.css';
-import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 
 const STARTED_COLORS = ['#30a46c', '#ffb224', '#e5484d'];
 const COMPLETED_COLORS = ['#30a46c', '#3e63dd', '#ffb224', '#e5484d'];
@@ -97,9 +92,26 @@ export function NoResults() {
 export function AlarmReportListPage() {
   const tab = useTab();
   const can = useCan();
-  const { setTitle } = tab;
-  useEffect(() => setTitle(MSG.navAlarmReports), [setTitle]);
-  const [state, setState, scrollKey] = useListState<AlarmListState>(INITIAL_ALARM_LIST);
+  const canExport = can(P.AlarmReportExport);
+  const list = useListPage({
+    title: MSG.navAlarmReports,
+    initial: INITIAL_ALARM_LIST,
+    request: (s: AlarmListState) => toAlarmListFilter(s),
+    query: alarmReportListQuery,
+    rows: (d) => d.AlarmReports,
+    count: (d) => d.TotalCount,
+    // A refused filter (400) says why in the server's words; anything else is the spec's failure text.
+    errorText: (err) => (errorStatus(err) === 400 ? errorMessage(err) : MSG.reportGenerationFailed),
+    exporter: {
+      allowed: canExport,
+      start: ({ page: _page, pageSize: _size, ...filter }, o) => exportAlarmReports(filter, o),
+      fileName: () => alarmExportFileName(),
+      // Spec §8: a 403 is the permission message; other failures 'Can not export alarm reports'.
+      failMessage: MSG.cannotExportAlarmReports,
+      confirm: { title: 'Export alarm reports', message: ALARM_TEXT.exportConfirm, cancelLabel: 'Cancel' },
+    },
+  });
+  const { state, setState, request: filter } = list;
 
   const ranges = useQuery(dateRangeOptionsQuery()).data;
   const triggers = useQuery(alarmTypesQuery()).data;
@@ -132,10 +144,8 @@ export function AlarmReportListPage() {
     ];
   }, [ranges, tiers, triggers, vTypes, categories, devices, controllers]);
 
-  const filter = useMemo(() => toAlarmListFilter(state), [state]);
   const charts = useMemo(() => chartFilter(filter), [filter]);
   const rangeOption = dateRangeOf(state.filters);
-  const list = useQuery(alarmReportListQuery(filter));
   const started = useQuery(verificationStartedQuery(charts));
   const completed = useQuery(verificationCompletedQuery(charts));
   const types = useQuery(verificationTypeTimeFramesQuery(charts));
@@ -149,17 +159,17 @@ export function AlarmReportListPage() {
     }));
   }, [types.data]);
 
-  const total = list.data?.TotalCount ?? 0;
+  const listData = list.query.data;
   const qc = useQueryClient();
   useEffect(() => {
-    if (!list.data) return;
+    if (!listData) return;
     // Next / previous report walk the whole filtered list: past this page's ends they read the
     // neighbouring page, and this list follows to that page.
     setAlarmListOrder(
-      list.data.AlarmReports.map((r) => r.AlarmId),
+      listData.AlarmReports.map((r) => r.AlarmId),
       {
         page: state.page,
-        pageCount: Math.max(1, Math.ceil(list.data.TotalCount / state.pageSize)),
+        pageCount: Math.max(1, Math.ceil(listData.TotalCount / state.pageSize)),
         fetchPage: async (page) => {
           const data = await qc.fetchQuery(alarmReportListQuery({ ...filter, page }));
           setState((s) => ({ ...s, page }));
@@ -167,25 +177,10 @@ export function AlarmReportListPage() {
         },
       },
     );
-  }, [list.data, filter, state.page, state.pageSize, qc, setState]);
-  const canExport = can(P.AlarmReportExport);
+  }, [listData, filter, state.page, state.pageSize, qc, setState]);
   const { page: _page, pageSize: _size, ...exportFilter } = filter;
-  // Spec §8: a 403 is the permission message; other failures 'Can not export alarm reports'.
-  const exporter = useExportJob(
-    (o) => exportAlarmReports(exportFilter, o),
-    () => alarmExportFileName(),
-    MSG.cannotExportAlarmReports,
-  );
-  const runExport = async () => {
-    if (!canExport || total === 0 || exporter.isPending) return;
-    const ok = await confirm({ title: 'Export alarm reports', message: ALARM_TEXT.exportConfirm(total), confirmLabel: 'Export', cancelLabel: 'Cancel' });
-    if (ok) exporter.mutate();
-  };
-  const runExportRef = useRef(runExport);
-  useEffect(() => {
-    runExportRef.current = runExport;
-  });
-  useEffect(() => registerAlarmAction(tab.tabId, 'export', () => runExportRef.current()), [tab.tabId]);
+  const runExport = list.export.run;
+  useEffect(() => registerAlarmAction(tab.tabId, 'export', runExport), [tab.tabId, runExport]);
 
   // Scheduled reports: "Schedule…" saves these filters as a schedule (feature ScheduledReports and its permission).
   const features = useQuery(featuresQuery()).data;
@@ -250,7 +245,7 @@ export function AlarmReportListPage() {
   const openRow = (r: AlarmReportRow, beside: boolean) => {
     openRoute(getHref('alarmReport', { alarmId: r.AlarmId }), beside ? { beside: true } : undefined);
     previewTab.current = beside ? (focusedTab(appStore.get(workspaceAtom))?.id ?? null) : null;
-    if (beside) setTimeout(() => gridRef.current?.focus({ preventScroll: true }), 50);
+    if (beside) setTimeout(() => list.gridRef.current?.focus({ preventScroll: true }), 50);
   };
   const follow = (r: AlarmReportRow | undefined) => {
     const id = previewTab.current;
@@ -263,18 +258,16 @@ export function AlarmReportListPage() {
     if (hit.tab.params.alarmId !== r.AlarmId) void navigateTab(id, getHref('alarmReport', { alarmId: r.AlarmId }));
   };
 
-  const searchRef = useRef<HTMLInputElement>(null);
-  const gridRef = useRef<HTMLDivElement>(null);
   const columns = useMemo(() => alarmColumns(), []);
   const canView = can(P.AlarmReportView);
 
   return (
-    <div className="ar-list-page" ref={rootRef}>
-      <Flex align="center" justify="between" gap="3" wrap="wrap">
-        <Heading as="h1" size="5">
-          {MSG.navAlarmReports}
-        </Heading>
-        <Flex gap="2" align="center" wrap="wrap">
+    <ListPageFrame
+      title={MSG.navAlarmReports}
+      className="ar-list-page"
+      rootRef={rootRef}
+      actions={
+        <>
           {canExport && selected.length > 0 && (
             <>
               <Button variant="soft" loading={loadBatch.isPending || !!batch} onClick={() => loadBatch.mutate()}>
@@ -285,44 +278,28 @@ export function AlarmReportListPage() {
               </Button>
             </>
           )}
-          <ExportProgressBar job={exporter} />
           {canSchedule && (
             <Button variant="soft" onClick={() => setScheduling(true)} title="Save these filters as a scheduled report (Alt+Shift+S)">
               Schedule…
             </Button>
           )}
-          {canExport && (
-            <Button variant="soft" disabled={total === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
-              Export
-            </Button>
-          )}
-        </Flex>
-      </Flex>
-      <div
-        onKeyDown={(e) => {
-          // From the search box, Escape or ArrowDown goes to the list, so j/k/Enter work at once.
-          if (e.target === searchRef.current && (e.key === 'Escape' || e.key === 'ArrowDown')) {
-            e.preventDefault();
-            gridRef.current?.focus();
-          }
-        }}
+          <ListExportButton list={list} />
+        </>
+      }
+    >
+      <ListFilters
+        list={list}
+        label="Alarm report filters"
+        filters={filterDefs}
+        emptyValue={DEFAULT_ALARM_FILTERS}
+        search={{ id: 'search', label: 'Search alarm reports', placeholder: 'Search alarm id, user, account or device serial' }}
       >
-        <FilterBar
-          label="Alarm report filters"
-          filters={filterDefs}
-          value={state.filters}
-          emptyValue={DEFAULT_ALARM_FILTERS}
-          search={{ id: 'search', label: 'Search alarm reports', placeholder: 'Search alarm id, user, account or device serial' }}
-          searchRef={searchRef}
-          // Spec §2: changing a filter resets the page to 1.
-          onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
-        />
         {closedRangeNote(state.filters) && (
           <p className="ar-filter-note" role="note" data-testid="closed-range-note">
             {closedRangeNote(state.filters)}
           </p>
         )}
-      </div>
+      </ListFilters>
       <details className="ar-charts-box" open={showCharts} onToggle={(e) => setChartsOpen(e.currentTarget.open)}>
         <summary>Charts and response targets</summary>
         <div className="ar-charts">
@@ -338,31 +315,22 @@ export function AlarmReportListPage() {
           <ResponseTargets filter={charts} />
         </div>
       </details>
-      <div style={{ flex: '1 0 360px', minHeight: 360, display: 'flex', flexDirection: 'column' }}>
-        <DataTable<AlarmReportRow>
-          label="Alarm reports"
-          columns={columns}
-          rows={list.data?.AlarmReports ?? []}
-          getRowKey={(r) => r.AlarmId}
-          selectable={canExport}
-          selectedKeys={selectedKeys}
-          onSelectionChange={(keys) => setSelected([...keys])}
-          totalCount={total}
-          {...pagingProps(state, setState)}
-          scrollKey={scrollKey}
-          // A refused filter (400) says why in the server's words; anything else is the spec's failure text.
-          {...listQueryProps(list, (err) => (errorStatus(err) === 400 ? errorMessage(err) : MSG.reportGenerationFailed))}
-          emptyMessage={<NoResults />}
-          canOpen={() => canView}
-          onOpen={(r, { beside }) => openRow(r, beside)}
-          onActiveChange={follow}
-          rowHref={(r) => (canView ? getHref('alarmReport', { alarmId: r.AlarmId }) : null)}
-          filterRef={searchRef}
-          gridRef={gridRef}
-          keyboardActive={tab.active}
-          minWidth="1150px"
-        />
-      </div>
+      <ListTable<AlarmReportRow>
+        list={list}
+        boxStyle={{ flex: '1 0 360px', minHeight: 360 }}
+        label="Alarm reports"
+        columns={columns}
+        getRowKey={(r) => r.AlarmId}
+        selectable={canExport}
+        selectedKeys={selectedKeys}
+        onSelectionChange={(keys) => setSelected([...keys])}
+        emptyMessage={<NoResults />}
+        canOpen={() => canView}
+        onOpen={(r, { beside }) => openRow(r, beside)}
+        onActiveChange={follow}
+        rowHref={(r) => (canView ? getHref('alarmReport', { alarmId: r.AlarmId }) : null)}
+        minWidth="1150px"
+      />
       {canSchedule && <ScheduleDialog open={scheduling} onClose={() => setScheduling(false)} filters={exportFilter} defaultRecipient={myEmail} />}
       {batch && (
         <div className="ar-print-source" hidden>
@@ -373,6 +341,6 @@ export function AlarmReportListPage() {
           </div>
         </div>
       )}
-    </div>
+    </ListPageFrame>
   );
 }

@@ -1,7 +1,7 @@
 // The asset list's columns (spec document 2 §2 "Assets device list"): Type, Serial Number, IMEI,
 // SIM Serial, Phone number, Order Number, Last Config, Status, Assigned.
 import type { DataTableColumn } from '../../ui/data-table/types';
-import { YesNoMark } from '../../ui/data-table/yes-no-mark';
+import { yesNoColumn } from '../../ui/data-table/yes-no-mark';
 import type { DeviceDto } from '../../api/devices';
 import { deviceTypeDisplayName } from '../../../shared/codes';
 import { dash, formatDate, formatDateTime, statusLabel } from './asset-format';
@@ -28,13 +28,6 @@ export function assetColumns(): DataTableColumn<DeviceDto>[] {
       width: 'minmax(120px, 1fr)',
       cell: (d) => <span title={statusLabel(d.status?.name)}>{statusLabel(d.status?.name)}</span>,
     },
-    {
-      id: 'assigned',
-      header: 'Assigned',
-      sortKey: 'Assigned',
-      width: '94px',
-      align: 'center',
-      cell: (d) => <YesNoMark value={d.isUserAssigned} label={`Assigned ${d.serialNumber}`} />,
-    },
+    yesNoColumn<DeviceDto>({ id: 'assigned', header: 'Assigned', width: '94px', value: (d) => d.isUserAssigned, label: (d) => `Assigned ${d.serialNumber}` }),
   ];
 }

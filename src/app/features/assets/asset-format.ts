@@ -4,8 +4,8 @@ import { format } from 'date-fns';
 import { DATE_FORMAT, DATE_TIME_FORMAT, formatShown } from '../../../shared/dates';
 import type { FilterValues } from '../../ui/filter-bar';
 import type { SortState } from '../../ui/data-table/types';
-import type { DeviceListFilter } from '../../api/devices';
-import { DEVICE_ORDER_BY, SEARCH_MIN, type DeviceOrderBy } from '../../../shared/schemas/devices';
+import { deviceListFilterOf } from '../../api/devices';
+import { SEARCH_MIN } from '../../../shared/schemas/devices';
 
 /** Spec §5: the asset search runs only when empty or at least 5 characters long. */
 export const ASSET_SEARCH_MIN = SEARCH_MIN;
@@ -19,26 +19,8 @@ export const EMPTY_ASSET_FILTERS: FilterValues = {};
 
 export const searchTooShort = (search: string) => search.length > 0 && search.length < ASSET_SEARCH_MIN;
 
-const nums = (v: unknown) => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isFinite(n)) : []);
-
 /** The filter bar's applied values (plus paging and sort) → the get-list body. Empty filters are left out. */
-export function toListFilter(values: FilterValues, page: number, pageSize: number, sort: SortState): DeviceListFilter {
-  const orderBy: DeviceOrderBy = (DEVICE_ORDER_BY as readonly string[]).includes(sort.key) ? (sort.key as DeviceOrderBy) : 'SerialNumber';
-  const out: DeviceListFilter = { page, pageSize, orderBy, desc: sort.desc };
-  const search = typeof values.search === 'string' ? values.search.trim() : '';
-  if (search) out.searchValue = search;
-  const types = nums(values.types);
-  if (types.length) out.deviceTypeIds = types;
-  const statuses = nums(values.statuses);
-  if (statuses.length) out.statusIds = statuses;
-  const order = typeof values.orderNumber === 'string' ? values.orderNumber.trim() : '';
-  if (order) out.orderNumber = order;
-  if (values.assigned === 'yes') out.assigned = true;
-  else if (values.assigned === 'no') out.assigned = false;
-  const lastConfig = typeof values.lastConfig === 'string' && values.lastConfig !== '' ? Number(values.lastConfig) : 0;
-  if (lastConfig) out.lastConfig = lastConfig;
-  return out;
-}
+export const toListFilter = (values: FilterValues, page: number, pageSize: number, sort: SortState) => deviceListFilterOf(values, page, pageSize, sort);
 
 /** A status as the user reads it ('Awaiting Return (Replacement)'; the list's Status sort follows these labels); empty as '-'. */
 export { statusLabel } from '../../../shared/name-order';

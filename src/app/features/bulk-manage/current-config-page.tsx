@@ -2,30 +2,19 @@
 // list's selected devices (POST ps-admin/devices/get-configurations), every filter of the spec,
 // 'On - N minutes', 'On - settings', '-', 'No configuration for this device', and the CSV
 // download CurrentConfiguration_<date>.csv (POST ps-admin/devices/download-configurations-csv).
-import { useEffect, useMemo, useRef } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button } from '@radix-ui/themes';
-import { DataTable } from '../../ui/data-table/data-table';
+import { useEffect, useMemo } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
-import { useListState } from '../../workspace/list-state';
-import { toast } from '../../ui/toast';
-import { useTab } from '../../workspace/tab-context';
-import { openRowProps } from '../../workspace/actions';
-import { useCan } from '../../state/session';
-import { getHref } from '../../paths';
-import { P } from '../../../shared/permissions';
-import { errorMessage, errorStatus } from '../../api/query-client';
-import { deviceTypesQuery, saveBlob } from '../../api/devices';
+import { yesNoFilter, type FilterDef, type FilterValues } from '../../ui/filter-bar';
+import { useListPage } from '../../workspace/list-page';
+import { deviceTypesQuery } from '../../api/devices';
 import { configurationListQuery, configurationTypesQuery, downloadConfigurationsCsv, liveKeys, useDeviceLive } from '../../api/live';
 import type { ConfigurationRow } from '../../../shared/schemas/live';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
-import { MSG } from '../../../shared/messages';
 import { fallDetectionLabel, formatInstant as formatDateTime } from '../../../shared/device-config-format';
 import { deviceIdentityOf, trackingLabel } from '../../../shared/schemas/live';
-import { ManageShell, useSelectedDevices } from './manage-shell';
-import { csvFileName, toConfigurationsFilter, YES_NO_OPTIONS } from './manage-filters';
-import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
+import { DownloadCsvButton, ManageList, ManageShell, useSelectedDevices } from './manage-shell';
+import { toConfigurationsFilter } from './manage-filters';
 
 export const NO_CONFIGURATION = 'No configuration for this device';
 export const PENDING = 'Pending';
@@ -66,16 +55,20 @@ export function configurationColumns(): DataTableColumn<ConfigurationRow>[] {
 }
 
 export function CurrentConfigPage() {
-  const tab = useTab();
-  const can = useCan();
   const qc = useQueryClient();
   const devices = useSelectedDevices();
   const serials = useMemo(() => devices.map((d) => d.serialNumber), [devices]);
-  const [state, setState, scrollKey] = useListState<State>(INITIAL);
+  const list = useListPage({
+    initial: INITIAL,
+    request: (s: State) => ({ ...toConfigurationsFilter(serials, s.filters, s.sort), page: s.page, pageSize: s.pageSize }),
+    query: configurationListQuery,
+    enabled: () => serials.length > 0,
+    rows: (d) => d.Items,
+    count: (d) => d.TotalCount,
+  });
+  const { page: _page, pageSize: _size, ...filter } = list.request;
   const types = useQuery(deviceTypesQuery()).data;
   const callTypes = useQuery(configurationTypesQuery()).data;
-  const filter = useMemo(() => toConfigurationsFilter(serials, state.filters, state.sort), [serials, state.filters, state.sort]);
-  const list = useQuery({ ...configurationListQuery({ ...filter, page: state.page, pageSize: state.pageSize }), enabled: serials.length > 0 });
   // Arriving from Change Configuration: show what the server has now.
   useEffect(() => void qc.invalidateQueries({ queryKey: [...liveKeys.all, 'configurations'] }), [qc]);
   // A selected device applied a configuration (it was turned on): fetch the list again, so the
@@ -95,56 +88,27 @@ export function CurrentConfigPage() {
       },
       { id: 'call1', type: 'multiselect', label: 'Call 1 type', options: callOptions },
       { id: 'call2', type: 'multiselect', label: 'Call 2 type', options: callOptions },
-      { id: 'fallDetection', type: 'dropdown', label: 'Fall detection', placeholder: 'All', options: YES_NO_OPTIONS },
-      { id: 'tracking', type: 'dropdown', label: 'Tracking', placeholder: 'All', options: YES_NO_OPTIONS },
+      yesNoFilter('fallDetection', 'Fall detection'),
+      yesNoFilter('tracking', 'Tracking'),
     ];
   }, [types, callTypes, selectedTypes]);
 
-  const download = useMutation({
-    mutationFn: async () => saveBlob(await downloadConfigurationsCsv(filter), csvFileName('CurrentConfiguration')),
-    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportDevices),
-  });
-
-  const searchRef = useRef<HTMLInputElement>(null);
   const columns = useMemo(() => configurationColumns(), []);
-  const rows = list.data?.Items ?? [];
   return (
     <ManageShell
       current="bulkCurrentConfig"
       count={devices.length}
-      loading={list.isPending}
-      actions={
-        <Button variant="soft" disabled={!rows.length || download.isPending} loading={download.isPending} onClick={() => download.mutate()}>
-          Download CSV
-        </Button>
-      }
+      loading={list.query.isPending}
+      actions={<DownloadCsvButton disabled={!list.rows.length} download={() => downloadConfigurationsCsv(filter)} prefix="CurrentConfiguration" />}
     >
-      <FilterBar
-        label="Current configuration filters"
+      <ManageList<ConfigurationRow>
+        list={list}
+        name="Current configuration"
         filters={filterDefs}
-        value={state.filters}
-        search={{ id: 'search', label: 'Search serial or IMEI', placeholder: 'Search serial or IMEI' }}
-        searchRef={searchRef}
-        onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
+        columns={columns}
+        getRowKey={(r) => r.Serial}
+        deviceIdOf={(r) => r.Id}
       />
-      <div className="lw-manage__table">
-        <DataTable<ConfigurationRow>
-          label="Current configuration"
-          columns={columns}
-          rows={rows}
-          getRowKey={(r) => r.Serial}
-          totalCount={list.data?.TotalCount ?? 0}
-          {...pagingProps(state, setState)}
-          scrollKey={scrollKey}
-          {...listQueryProps(list, errorMessage)}
-          emptyMessage={MSG.noResultsFound}
-          // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
-          {...openRowProps(can(P.DeviceView), (r: ConfigurationRow) => getHref('device', { deviceId: r.Id }))}
-          filterRef={searchRef}
-          keyboardActive={tab.active}
-          minWidth="1080px"
-        />
-      </div>
     </ManageShell>
   );
 }

@@ -4,31 +4,22 @@
 // TestingConfiguration_<date>.csv, and live rows: the devices are subscribed on the hub and a row
 // changes as its device reports (SOS, fall, heartbeat ...). 'Failed to establish connection for
 // live updates.' shows when the hub cannot be reached.
-import { useMemo, useRef, useState } from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button } from '@radix-ui/themes';
-import { DataTable } from '../../ui/data-table/data-table';
+import { useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
-import { useListState } from '../../workspace/list-state';
+import { yesNoFilter, type FilterDef, type FilterValues } from '../../ui/filter-bar';
+import { useListPage } from '../../workspace/list-page';
 import { LiveBadge } from '../../ui/live-badge';
 import { toast } from '../../ui/toast';
-import { useTab } from '../../workspace/tab-context';
-import { openRowProps } from '../../workspace/actions';
-import { useCan } from '../../state/session';
-import { getHref } from '../../paths';
-import { P } from '../../../shared/permissions';
-import { errorMessage, errorStatus } from '../../api/query-client';
-import { deviceTypesQuery, saveBlob } from '../../api/devices';
+import { deviceTypesQuery } from '../../api/devices';
 import { downloadLastMessagesCsv, lastMessagesQuery, useDeviceLive, type LastMessages } from '../../api/live';
 import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import * as v from 'valibot';
 import { deviceIdentityOf, HUB_EVENT_SCHEMAS, type DeviceMessageDto, type HubEventPayloads, type LastMessageDto } from '../../../shared/schemas/live';
 import { formatInstant } from '../../../shared/device-config-format';
-import { ManageShell, useSelectedDevices } from './manage-shell';
-import { csvFileName, toLastMessagesFilter, YES_NO_OPTIONS } from './manage-filters';
-import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
+import { DownloadCsvButton, ManageList, ManageShell, useSelectedDevices } from './manage-shell';
+import { toLastMessagesFilter } from './manage-filters';
 
 export const NO_COMMUNICATION = 'No communication received from this device';
 /** How long a row that just reported stays highlighted. */
@@ -96,16 +87,19 @@ export function testingColumns(recent: ReadonlySet<string>): DataTableColumn<Las
 }
 
 export function DeviceTestingPage() {
-  const tab = useTab();
-  const can = useCan();
   const qc = useQueryClient();
   const devices = useSelectedDevices();
   const identities = useMemo(() => devices.map((d) => deviceIdentityOf({ imei: d.imei ?? null, serialNumber: d.serialNumber })), [devices]);
-  const [state, setState, scrollKey] = useListState<State>(INITIAL);
+  const list = useListPage({
+    initial: INITIAL,
+    request: (s: State) => ({ ...toLastMessagesFilter(identities, s.filters, s.sort), page: s.page, pageSize: s.pageSize }),
+    query: lastMessagesQuery,
+    enabled: () => identities.length > 0,
+    rows: (d) => d.Items,
+    count: (d) => d.TotalCount,
+  });
+  const { page: _page, pageSize: _size, ...filter } = list.request;
   const types = useQuery(deviceTypesQuery()).data;
-  const filter = useMemo(() => toLastMessagesFilter(identities, state.filters, state.sort), [identities, state.filters, state.sort]);
-  const query = lastMessagesQuery({ ...filter, page: state.page, pageSize: state.pageSize });
-  const list = useQuery({ ...query, enabled: identities.length > 0 });
   const [recent, setRecent] = useState<ReadonlySet<string>>(new Set());
 
   const apply = (ev: Live, identity: string) => {
@@ -114,7 +108,7 @@ export function DeviceTestingPage() {
       toast.error(MSG.badLiveMessage, { key: 'bulk-manage.bad-live' });
       return;
     }
-    qc.setQueryData<LastMessages>(query.queryKey, (old) => (old ? { ...old, Items: applyLive(old.Items, ev) } : old));
+    qc.setQueryData<LastMessages>(lastMessagesQuery(list.request).queryKey, (old) => (old ? { ...old, Items: applyLive(old.Items, ev) } : old));
     if (ev.kind === 'connected') return;
     setRecent((s) => new Set(s).add(identity));
     setTimeout(
@@ -143,60 +137,33 @@ export function DeviceTestingPage() {
         label: 'Device type',
         options: (types ?? []).filter((t) => selectedTypes.has(t.Value)).map((t) => ({ value: String(t.Value), label: t.Name })),
       },
-      { id: 'connected', type: 'dropdown', label: 'Connected', placeholder: 'All', options: YES_NO_OPTIONS },
+      yesNoFilter('connected', 'Connected'),
       { id: 'withNoMessagesOnly', type: 'check-filter', label: 'No messages only' },
     ],
     [types, selectedTypes],
   );
 
-  const download = useMutation({
-    mutationFn: async () => saveBlob(await downloadLastMessagesCsv(filter), csvFileName('TestingConfiguration')),
-    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportDevices),
-  });
-
-  const searchRef = useRef<HTMLInputElement>(null);
   const columns = useMemo(() => testingColumns(recent), [recent]);
-  const rows = list.data?.Items ?? [];
   return (
     <ManageShell
       current="bulkDeviceTesting"
       count={devices.length}
-      loading={list.isPending}
+      loading={list.query.isPending}
       actions={
         <>
           <LiveBadge state={status} />
-          <Button variant="soft" disabled={!rows.length || download.isPending} loading={download.isPending} onClick={() => download.mutate()}>
-            Download CSV
-          </Button>
+          <DownloadCsvButton disabled={!list.rows.length} download={() => downloadLastMessagesCsv(filter)} prefix="TestingConfiguration" />
         </>
       }
     >
-      <FilterBar
-        label="Device testing filters"
+      <ManageList<LastMessageDto>
+        list={list}
+        name="Device testing"
         filters={filterDefs}
-        value={state.filters}
-        search={{ id: 'search', label: 'Search serial or IMEI', placeholder: 'Search serial or IMEI' }}
-        searchRef={searchRef}
-        onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
+        columns={columns}
+        getRowKey={(r) => r.DeviceIdentity}
+        deviceIdOf={(r) => r.DeviceId}
       />
-      <div className="lw-manage__table">
-        <DataTable<LastMessageDto>
-          label="Device testing"
-          columns={columns}
-          rows={rows}
-          getRowKey={(r) => r.DeviceIdentity}
-          totalCount={list.data?.TotalCount ?? 0}
-          {...pagingProps(state, setState)}
-          scrollKey={scrollKey}
-          {...listQueryProps(list, errorMessage)}
-          emptyMessage={MSG.noResultsFound}
-          // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
-          {...openRowProps(can(P.DeviceView), (r: LastMessageDto) => getHref('device', { deviceId: r.DeviceId }))}
-          filterRef={searchRef}
-          keyboardActive={tab.active}
-          minWidth="1080px"
-        />
-      </div>
     </ManageShell>
   );
 }

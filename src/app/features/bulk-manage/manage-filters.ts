@@ -12,11 +12,6 @@ const yesNo = (v: unknown): boolean | null => (v === 'yes' ? true : v === 'no' ?
 const pick = <T extends string>(allowed: readonly T[], key: string, fallback: T): T => ((allowed as readonly string[]).includes(key) ? (key as T) : fallback);
 const text = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
 
-export const YES_NO_OPTIONS = [
-  { value: 'yes', label: 'Yes' },
-  { value: 'no', label: 'No' },
-];
-
 /** Current Configuration: serialNumbers, orderBy, desc, deviceTypeIds, call1TypeIds, call2TypeIds, fallDetection, tracking, identifier. */
 export function toConfigurationsFilter(
   serialNumbers: readonly string[],

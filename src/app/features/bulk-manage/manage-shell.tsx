@@ -1,11 +1,21 @@
 // The frame of the three bulk management tabs (spec document 2 §2 "Bulk management tabs"): the
 // shared page title 'Configure & Test Devices', the tab strip (each tab its own route; the strip
 // highlights the current one and switches within the same workspace tab), the selected devices
-// of the bulk list they work on, and a loader while those load.
+// of the bulk list they work on, and a loader while those load; the list of a tab (filters and
+// table) and its CSV download.
 import { useEffect, type ReactNode } from 'react';
 import { useAtomValue } from 'jotai';
+import { useMutation } from '@tanstack/react-query';
 import { Button, Callout, Flex, Heading, Spinner, TabNav, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
+import { ListFilters, ListTable, openDeviceRows, type AnyListPage } from '../../workspace/list-page';
+import type { FilterDef } from '../../ui/filter-bar';
+import type { DataTableColumn } from '../../ui/data-table/types';
+import { toast } from '../../ui/toast';
+import { useCan } from '../../state/session';
+import { errorStatus } from '../../api/query-client';
+import { saveBlob } from '../../api/devices';
+import { csvFileName } from './manage-filters';
 import { bulkAtom, isPlaceholder, type BulkDevice } from '../../state/bulk';
 import { getHref, type RouteId } from '../../paths';
 import { MSG, PAGE_TITLES } from '../../../shared/messages';
@@ -94,5 +104,65 @@ export function ManageShell({
         children
       )}
     </Flex>
+  );
+}
+
+/** A tab's list of the selected devices: its filter bar (search by serial or IMEI) and its table; a row opens its device. */
+export function ManageList<Row>({
+  list,
+  name,
+  filters,
+  columns,
+  getRowKey,
+  deviceIdOf,
+}: {
+  list: Pick<AnyListPage<Row>, 'table' | 'state' | 'applyFilters' | 'searchRef' | 'gridRef'>;
+  /** The table's accessible name; the filter bar's is '{name} filters'. */
+  name: string;
+  filters: FilterDef[];
+  columns: DataTableColumn<Row>[];
+  getRowKey: (row: Row) => string;
+  deviceIdOf: (row: Row) => string;
+}) {
+  const can = useCan();
+  return (
+    <>
+      <ListFilters
+        list={list}
+        label={`${name} filters`}
+        filters={filters}
+        search={{ id: 'search', label: 'Search serial or IMEI', placeholder: 'Search serial or IMEI' }}
+      />
+      <ListTable<Row>
+        list={list}
+        boxClassName="lw-manage__table"
+        label={name}
+        columns={columns}
+        getRowKey={getRowKey}
+        {...openDeviceRows(can, deviceIdOf)}
+        minWidth="1080px"
+      />
+    </>
+  );
+}
+
+/** Download CSV: the rows the filters match as `{prefix}_<date>.csv`; disabled while nothing is listed. */
+export function DownloadCsvButton({
+  disabled,
+  download,
+  prefix,
+}: {
+  disabled: boolean;
+  download: () => Promise<Blob>;
+  prefix: Parameters<typeof csvFileName>[0];
+}) {
+  const job = useMutation({
+    mutationFn: async () => saveBlob(await download(), csvFileName(prefix)),
+    onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportDevices),
+  });
+  return (
+    <Button variant="soft" disabled={disabled || job.isPending} loading={job.isPending} onClick={() => job.mutate()}>
+      Download CSV
+    </Button>
   );
 }

@@ -3,34 +3,29 @@
 // want to export data for N devices?' (disabled at 0), Import (the file's name with a remove icon,
 // then its devices go to Allocate Devices) and Allocate Devices.
 import { ExportProgressBar } from '../../ui/export-progress';
-import { useExportJob, useImportJob } from '../../api/export-jobs';
+import { useImportJob } from '../../api/export-jobs';
 import { useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Button, Flex, IconButton, Text } from '@radix-ui/themes';
-import { DataTable } from '../../ui/data-table/data-table';
-import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
+import { yesNoFilter, type FilterDef, type FilterValues } from '../../ui/filter-bar';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { useListState } from '../../workspace/list-state';
-import { YesNoMark } from '../../ui/data-table/yes-no-mark';
+import { ListExportButton, ListFilters, ListTable, openDeviceRows, useListPage } from '../../workspace/list-page';
+import { yesNoColumn } from '../../ui/data-table/yes-no-mark';
 import { isCsvFile } from '../../ui/serials/csv';
 import { toast } from '../../ui/toast';
-import { confirm } from '../../ui/confirm-dialog';
 import { useTab } from '../../workspace/tab-context';
-import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
 import { errorMessage } from '../../api/query-client';
-import { assetStatusesQuery, deviceTypesQuery, type DeviceDto, type DeviceListFilter } from '../../api/devices';
+import { assetStatusesQuery, deviceListFilterOf, deviceTypesQuery, type DeviceDto } from '../../api/devices';
 import { customerDeviceListQuery, exportCustomerDevices, importDevicesToAllocate, type CustomerDetails } from '../../api/customers';
 import { getHref, ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
-import { DEVICE_ORDER_BY, type DeviceOrderBy } from '../../../shared/schemas/devices';
 import { CustomerView } from './customer-view';
 import { handOver } from './allocation-handoff';
 import { dash, exportFileName } from './customer-format';
 import { CUSTOMER_UI_TEXT } from './text';
-import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'SerialNumber', desc: false }, filters: {} };
@@ -42,30 +37,8 @@ const COLUMNS: DataTableColumn<DeviceDto>[] = [
   { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(130px, 1fr)', cell: (d) => dash(d.phoneNumber) },
   { id: 'order', header: 'Order Number', sortKey: 'OrderNumber', width: 'minmax(110px, 0.8fr)', cell: (d) => dash(d.orderNumber) },
   { id: 'status', header: 'Status', sortKey: 'Status', width: 'minmax(110px, 1fr)', cell: (d) => dash(d.status.name.replace(/_/g, ' ')) },
-  {
-    id: 'assigned',
-    header: 'Assigned',
-    sortKey: 'Assigned',
-    width: '94px',
-    align: 'center',
-    cell: (d) => <YesNoMark value={d.isUserAssigned} label={`Assigned ${d.serialNumber}`} />,
-  },
+  yesNoColumn<DeviceDto>({ id: 'assigned', header: 'Assigned', width: '94px', value: (d) => d.isUserAssigned, label: (d) => `Assigned ${d.serialNumber}` }),
 ];
-
-const nums = (v: unknown) => (Array.isArray(v) ? v.map(Number).filter((n) => Number.isFinite(n)) : []);
-function toFilter(values: FilterValues, s: ListState): DeviceListFilter {
-  const orderBy: DeviceOrderBy = (DEVICE_ORDER_BY as readonly string[]).includes(s.sort.key) ? (s.sort.key as DeviceOrderBy) : 'SerialNumber';
-  const out: DeviceListFilter = { page: s.page, pageSize: s.pageSize, orderBy, desc: s.sort.desc };
-  const search = typeof values.search === 'string' ? values.search.trim() : '';
-  if (search) out.searchValue = search;
-  const types = nums(values.types);
-  if (types.length) out.deviceTypeIds = types;
-  const statuses = nums(values.statuses);
-  if (statuses.length) out.statusIds = statuses;
-  if (values.assigned === 'yes') out.assigned = true;
-  else if (values.assigned === 'no') out.assigned = false;
-  return out;
-}
 
 export function CustomerDevicesPage() {
   return <CustomerView current="customerDevices">{(customer) => <DevicesPanel customer={customer} />}</CustomerView>;
@@ -74,7 +47,20 @@ export function CustomerDevicesPage() {
 function DevicesPanel({ customer }: { customer: CustomerDetails }) {
   const tab = useTab();
   const can = useCan();
-  const [state, setState, scrollKey] = useListState<ListState>(INITIAL);
+  const list = useListPage({
+    initial: INITIAL,
+    request: (s: ListState) => deviceListFilterOf(s.filters, s.page, s.pageSize, s.sort),
+    query: (filter) => customerDeviceListQuery(customer.Id, filter),
+    rows: (d) => d.devices,
+    count: (d) => d.totalCount,
+    exporter: {
+      allowed: can(P.DeviceExport),
+      start: ({ page: _p, pageSize: _s, ...filter }, o) => exportCustomerDevices(customer.Id, filter, o),
+      fileName: () => exportFileName(`${customer.Name} devices`),
+      failMessage: MSG.deviceExportFailed,
+      confirm: { title: 'Export devices', message: CUSTOMER_UI_TEXT.exportDevicesConfirm },
+    },
+  });
   const types = useQuery(deviceTypesQuery()).data;
   const statuses = useQuery(assetStatusesQuery()).data;
   const filterDefs: FilterDef[] = useMemo(
@@ -86,37 +72,13 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
         label: 'Status',
         options: (statuses ?? []).map((s) => ({ value: String(s.Value), label: s.Name.replace(/_/g, ' ') })),
       },
-      {
-        id: 'assigned',
-        type: 'dropdown',
-        label: 'Assigned',
-        placeholder: 'All',
-        options: [
-          { value: 'yes', label: 'Yes' },
-          { value: 'no', label: 'No' },
-        ],
-      },
+      yesNoFilter('assigned', 'Assigned'),
     ],
     [types, statuses],
   );
-  const filter = useMemo(() => toFilter(state.filters, state), [state]);
-  const list = useQuery(customerDeviceListQuery(customer.Id, filter));
-  const count = list.data?.totalCount ?? 0;
-  const searchRef = useRef<HTMLInputElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
   const [file, setFile] = useState<File | null>(null);
   const allocateHref = getHref('customerAllocate', { customerId: customer.Id });
-
-  const { page: _p, pageSize: _s, ...exportFilter } = filter;
-  const exporter = useExportJob(
-    (o) => exportCustomerDevices(customer.Id, exportFilter, o),
-    () => exportFileName(`${customer.Name} devices`),
-    MSG.deviceExportFailed,
-  );
-  const runExport = async () => {
-    if (count === 0 || exporter.isPending) return;
-    if (await confirm({ title: 'Export devices', message: CUSTOMER_UI_TEXT.exportDevicesConfirm(count), confirmLabel: 'Export' })) exporter.mutate();
-  };
 
   // A job of the server's pool: rows looked up of total while it runs, with Cancel.
   const importer = useImportJob((f, o) => importDevicesToAllocate(customer.Id, f, o), {
@@ -131,13 +93,8 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
   return (
     <Flex direction="column" gap="3" pt="2" style={{ height: '100%', minHeight: 0 }}>
       <Flex gap="2" align="center" justify="end" wrap="wrap">
-        <ExportProgressBar job={exporter} />
         <ExportProgressBar job={importer} />
-        {can(P.DeviceExport) && (
-          <Button variant="soft" disabled={count === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
-            Export
-          </Button>
-        )}
+        <ListExportButton list={list} />
         {can(ROUTES.customerAllocate.permission) && (
           <>
             <input
@@ -174,32 +131,21 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
           </>
         )}
       </Flex>
-      <FilterBar
+      <ListFilters
+        list={list}
         label="Customer device filters"
         filters={filterDefs}
-        value={state.filters}
         search={{ id: 'search', label: 'Search customer devices', placeholder: 'Search serial, IMEI or phone' }}
-        searchRef={searchRef}
-        onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
       />
-      <div style={{ flex: '1 1 auto', minHeight: '16rem', display: 'flex', flexDirection: 'column' }}>
-        <DataTable<DeviceDto>
-          label="Customer devices"
-          columns={COLUMNS}
-          rows={list.data?.devices ?? []}
-          getRowKey={(d) => d.id}
-          totalCount={count}
-          {...pagingProps(state, setState)}
-          scrollKey={scrollKey}
-          {...listQueryProps(list, errorMessage)}
-          emptyMessage={MSG.noResultsFound}
-          // Enter (or a click) on a row opens the device tab; Ctrl+Enter beside.
-          {...openRowProps(can(P.DeviceView), (d: DeviceDto) => getHref('device', { deviceId: d.id }))}
-          filterRef={searchRef}
-          keyboardActive={tab.active}
-          minWidth="860px"
-        />
-      </div>
+      <ListTable<DeviceDto>
+        list={list}
+        boxStyle={{ minHeight: '16rem' }}
+        label="Customer devices"
+        columns={COLUMNS}
+        getRowKey={(d) => d.id}
+        {...openDeviceRows(can, (d: DeviceDto) => d.id)}
+        minWidth="860px"
+      />
     </Flex>
   );
 }

@@ -2,21 +2,15 @@
 // Migrated, Status; filters search / tier / status / migrated only; export (export-customers
 // permission, confirmation with the count, disabled at 0) and Create Account (create-customer
 // permission). Rows are links to the customer's Account tab; j/k/Enter work through the list keys.
-import { ExportProgressBar } from '../../ui/export-progress';
-import { useExportJob } from '../../api/export-jobs';
-import { useEffect, useMemo, useRef } from 'react';
+import { useMemo } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Heading, Text } from '@radix-ui/themes';
-import { DataTable } from '../../ui/data-table/data-table';
-import { FilterBar, type FilterDef, type FilterValues } from '../../ui/filter-bar';
+import { Button, Text } from '@radix-ui/themes';
+import type { FilterDef, FilterValues } from '../../ui/filter-bar';
 import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { useListState } from '../../workspace/list-state';
-import { YesNoMark } from '../../ui/data-table/yes-no-mark';
-import { confirm } from '../../ui/confirm-dialog';
-import { useTab } from '../../workspace/tab-context';
-import { openRoute } from '../../workspace/actions';
+import { yesNoColumn } from '../../ui/data-table/yes-no-mark';
+import { ListExportButton, ListFilters, ListPageFrame, ListTable, RouteLink, useListPage } from '../../workspace/list-page';
+import { openRowProps } from '../../workspace/actions';
 import { useCan } from '../../state/session';
-import { errorMessage } from '../../api/query-client';
 import { customerFiltersQuery, customerListQuery, exportCustomersWithFilters, type CustomerListItem } from '../../api/customers';
 import { getHref } from '../../paths';
 import { MSG } from '../../../shared/messages';
@@ -24,7 +18,6 @@ import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
 import { CUSTOMER_UI_TEXT } from './text';
 import { DEFAULT_CUSTOMER_SORT, dash, exportFileName, toCustomerListFilter } from './customer-format';
-import { listQueryProps, pagingProps } from '../../ui/data-table/list-props';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT_CUSTOMER_SORT, filters: {} };
@@ -33,24 +26,28 @@ const COLUMNS: DataTableColumn<CustomerListItem>[] = [
   { id: 'reference', header: 'Reference', sortKey: 'Reference', width: 'minmax(110px, 0.6fr)', cell: (c) => dash(c.reference) },
   { id: 'name', header: 'Name', sortKey: 'Name', width: 'minmax(220px, 2fr)', primary: true, cell: (c) => <span title={c.name}>{c.name}</span> },
   { id: 'tier', header: 'Tier', sortKey: 'Tier', width: 'minmax(100px, 0.7fr)', cell: (c) => dash(c.tier?.name) },
-  {
-    id: 'migrated',
-    header: 'Migrated',
-    sortKey: 'Migrated',
-    width: '110px',
-    align: 'center',
-    cell: (c) => <YesNoMark value={c.migrated} label={`Migrated ${c.name}`} />,
-  },
+  yesNoColumn<CustomerListItem>({ id: 'migrated', header: 'Migrated', width: '110px', value: (c) => c.migrated, label: (c) => `Migrated ${c.name}` }),
   { id: 'status', header: 'Status', sortKey: 'Status', width: 'minmax(110px, 0.8fr)', cell: (c) => dash(c.status?.name) },
 ];
 
 export function CustomerListPage() {
-  const tab = useTab();
   const can = useCan();
-  const { setTitle } = tab;
-  useEffect(() => setTitle(MSG.navCustomers), [setTitle]);
-
-  const [state, setState, scrollKey] = useListState<ListState>(INITIAL);
+  const list = useListPage({
+    title: MSG.navCustomers,
+    initial: INITIAL,
+    request: (s: ListState) => toCustomerListFilter(s.filters, s.page, s.pageSize, s.sort),
+    query: customerListQuery,
+    rows: (d) => d.customers,
+    count: (d) => d.totalCount,
+    exporter: {
+      allowed: can(P.CustomerExport),
+      start: ({ page: _page, pageSize: _size, ...filter }, o) => exportCustomersWithFilters(filter, o),
+      fileName: () => exportFileName('Customers'),
+      // Spec §8: a 403 is the permission message, other failures 'Failed to export customers.'
+      failMessage: MSG.customerExportFailed,
+      confirm: { title: 'Export customers', message: CUSTOMER_UI_TEXT.exportConfirm },
+    },
+  });
   const options = useQuery(customerFiltersQuery()).data;
   const filterDefs: FilterDef[] = useMemo(
     () => [
@@ -61,97 +58,37 @@ export function CustomerListPage() {
     [options],
   );
 
-  const filter = useMemo(() => toCustomerListFilter(state.filters, state.page, state.pageSize, state.sort), [state]);
-  const list = useQuery(customerListQuery(filter));
-  const data = list.data;
-  const filtered = data?.totalCount ?? 0;
-
-  const searchRef = useRef<HTMLInputElement>(null);
-  const gridRef = useRef<HTMLDivElement>(null);
-
-  const { page: _page, pageSize: _size, ...exportFilter } = filter;
-  // Spec §8: a 403 is the permission message, other failures 'Failed to export customers.'
-  const exporter = useExportJob(
-    (o) => exportCustomersWithFilters(exportFilter, o),
-    () => exportFileName('Customers'),
-    MSG.customerExportFailed,
-  );
-  const canExport = can(P.CustomerExport);
-  const runExport = async () => {
-    if (!canExport || filtered === 0 || exporter.isPending) return;
-    const ok = await confirm({ title: 'Export customers', message: CUSTOMER_UI_TEXT.exportConfirm(filtered), confirmLabel: 'Export' });
-    if (ok) exporter.mutate();
-  };
-
   return (
-    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
-      <Flex align="center" justify="between" gap="3" wrap="wrap">
-        <Heading as="h1" size="5">
-          {MSG.navCustomers}
-        </Heading>
-        <Flex gap="2" align="center">
+    <ListPageFrame
+      title={MSG.navCustomers}
+      actions={
+        <>
           <Text size="2" color="gray" data-testid="customers-count">
-            {filtered.toLocaleString('en-GB')} of {(data?.generalTotalCount ?? 0).toLocaleString('en-GB')}
+            {list.count.toLocaleString('en-GB')} of {(list.query.data?.generalTotalCount ?? 0).toLocaleString('en-GB')}
           </Text>
-          <ExportProgressBar job={exporter} />
-          {canExport && (
-            <Button variant="soft" disabled={filtered === 0 || exporter.isPending} loading={exporter.isPending} onClick={() => void runExport()}>
-              Export
-            </Button>
-          )}
+          <ListExportButton list={list} />
           {can(P.CustomerCreate) && (
             <Button asChild>
-              <a
-                href={getHref('customerCreate')}
-                onClick={(e) => {
-                  if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-                  e.preventDefault();
-                  openRoute(getHref('customerCreate'), { focus: true });
-                }}
-              >
-                Create Account
-              </a>
+              <RouteLink href={getHref('customerCreate')}>Create Account</RouteLink>
             </Button>
           )}
-        </Flex>
-      </Flex>
-      <div
-        onKeyDown={(e) => {
-          if (e.target === searchRef.current && (e.key === 'Escape' || e.key === 'ArrowDown')) {
-            e.preventDefault();
-            gridRef.current?.focus();
-          }
-        }}
-      >
-        <FilterBar
-          label="Customer filters"
-          filters={filterDefs}
-          value={state.filters}
-          search={{ id: 'search', label: 'Search customers', placeholder: 'Search reference or name' }}
-          searchRef={searchRef}
-          onApply={(filters) => setState((s) => ({ ...s, filters, page: 1 }))}
-        />
-      </div>
-      <div style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
-        <DataTable<CustomerListItem>
-          label="Customers"
-          columns={COLUMNS}
-          rows={data?.customers ?? []}
-          getRowKey={(c) => c.id}
-          totalCount={filtered}
-          {...pagingProps(state, setState)}
-          scrollKey={scrollKey}
-          {...listQueryProps(list, errorMessage)}
-          emptyMessage={MSG.noResultsFound}
-          canOpen={() => can(P.CustomerView)}
-          onOpen={(c, { beside }) => openRoute(getHref('customerAccount', { customerId: c.id }), beside ? { beside: true } : undefined)}
-          rowHref={(c) => (can(P.CustomerView) ? getHref('customerAccount', { customerId: c.id }) : null)}
-          filterRef={searchRef}
-          gridRef={gridRef}
-          keyboardActive={tab.active}
-          minWidth="640px"
-        />
-      </div>
-    </Flex>
+        </>
+      }
+    >
+      <ListFilters
+        list={list}
+        label="Customer filters"
+        filters={filterDefs}
+        search={{ id: 'search', label: 'Search customers', placeholder: 'Search reference or name' }}
+      />
+      <ListTable<CustomerListItem>
+        list={list}
+        label="Customers"
+        columns={COLUMNS}
+        getRowKey={(c) => c.id}
+        {...openRowProps(can(P.CustomerView), (c: CustomerListItem) => getHref('customerAccount', { customerId: c.id }))}
+        minWidth="640px"
+      />
+    </ListPageFrame>
   );
 }

@@ -1,5 +1,6 @@
-// List state (page, page size, sort, search) that belongs to one workspace tab: it survives the
-// tab's page unmounting and mounting again (pane moves, tab switches) but not a reload.
+// A page's passing state that belongs to one workspace tab but not in its link (e.g. the rows
+// selected for printing): it survives the tab's page unmounting and mounting again (pane moves, tab
+// switches) but not a reload. A list's filters, sort and page are in the link (useListState).
 import { useCallback, useState, type SetStateAction } from 'react';
 
 const store = new Map<string, unknown>();

@@ -3,7 +3,16 @@
 import { sql } from 'kysely';
 import type { DB } from '../../db/index.js';
 import { likeEscape } from '../../util.js';
-import { FEATURES, TWO_FACTOR_MODE, type AdminSettingsDto, type AuditEntryDto, type AuditListDto, type FeatureName } from '../../../shared/schemas/admin.js';
+import { getHref } from '../../../shared/routes.js';
+import {
+  FEATURES,
+  TWO_FACTOR_MODE,
+  type AdminSettingsDto,
+  type AuditEntryDto,
+  type AuditListDto,
+  type AuditListItemDto,
+  type FeatureName,
+} from '../../../shared/schemas/admin.js';
 
 export async function readAdminSettings(db: DB): Promise<AdminSettingsDto> {
   const [features, mode, domains] = await Promise.all([
@@ -86,10 +95,57 @@ export async function listAudit(db: DB, f: AuditFilter, pageNumber: number, page
       .execute(),
     base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return {
-    TotalCount: Number(total.n),
-    Items: rows.map(auditItem),
-  };
+  const items = rows.map(auditItem);
+  return { TotalCount: Number(total.n), Items: await withRecords(db, items) };
+}
+
+type RecordRef = { label: string; href: string | null };
+type RecordLookup = (db: DB, ids: string[]) => Promise<[string, RecordRef][]>;
+
+/**
+ * What an entry's record is, per entity kind: one query for all the ids of a kind on a page. The
+ * links are the routes the palette opens for the same records (an alarm report by its alarm id).
+ */
+const RECORD_LOOKUPS: Record<string, RecordLookup> = {
+  device: async (db, ids) =>
+    (await db.selectFrom('devices').select(['id', 'serialNumber']).where('id', 'in', ids).execute()).map((r) => [
+      r.id,
+      { label: r.serialNumber, href: getHref('device', { deviceId: r.id }) },
+    ]),
+  customer: async (db, ids) =>
+    (await db.selectFrom('customers').select(['id', 'name']).where('id', 'in', ids).execute()).map((r) => [
+      r.id,
+      { label: r.name, href: getHref('customerAccount', { customerId: r.id }) },
+    ]),
+  person: async (db, ids) =>
+    (await db.selectFrom('persons').select(['id', 'firstName', 'lastName', 'email']).where('id', 'in', ids).execute()).map((r) => [
+      r.id,
+      { label: `${r.firstName} ${r.lastName}`.trim() || r.email, href: getHref('personEdit', { userId: r.id }) },
+    ]),
+  alarmReport: async (db, ids) =>
+    (await db.selectFrom('alarmReports').select(['id', 'alarmId']).where('id', 'in', ids).execute()).map((r) => [
+      r.id,
+      { label: r.alarmId, href: getHref('alarmReport', { alarmId: r.alarmId }) },
+    ]),
+  // Schedules are listed on one page, not opened one by one.
+  schedule: async (db, ids) =>
+    (await db.selectFrom('reportSchedules').select(['id', 'name']).where('id', 'in', ids).execute()).map((r) => [r.id, { label: r.name, href: null }]),
+};
+
+/** A page of entries with what each record is: at most one look-up per entity kind on the page, never one per entry. */
+async function withRecords(db: DB, items: AuditEntryDto[]): Promise<AuditListItemDto[]> {
+  const idsByKind = new Map<string, Set<string>>();
+  for (const e of items) {
+    if (!e.EntityId || !RECORD_LOOKUPS[e.Entity]) continue;
+    const ids = idsByKind.get(e.Entity) ?? new Set<string>();
+    ids.add(e.EntityId);
+    idsByKind.set(e.Entity, ids);
+  }
+  const found = new Map(await Promise.all([...idsByKind].map(async ([kind, ids]) => [kind, new Map(await RECORD_LOOKUPS[kind]!(db, [...ids]))] as const)));
+  return items.map((e) => {
+    const ref = e.EntityId ? found.get(e.Entity)?.get(e.EntityId) : undefined;
+    return { ...e, RecordLabel: ref?.label ?? null, RecordHref: ref?.href ?? null };
+  });
 }
 
 /** The audit entries the filter matches (with their actor joined), unordered. */
