@@ -2,7 +2,8 @@
 // one PostgreSQL and one Redis of the test's own behave as one: a token signed in on A works on B
 // (and refreshes there); a message ingested on A reaches a browser connected to B, and the other
 // way round; failed sign-ins on A count against the limit on B; a scheduled report that falls due
-// runs once across the nodes and its recipient gets one e-mail. Run by the `cluster` project
+// runs once across the nodes and its recipient gets one e-mail; an export started on A shows its
+// progress on B, is cancelled through B, and the same user's second export on B is refused meanwhile. Run by the `cluster` project
 // (`vitest run --project cluster`); skipped without PostgreSQL's and Redis's binaries, except in CI.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -14,10 +15,12 @@ import {
   figure,
   hubClient,
   ingest,
+  insertDevices,
   passwordGrant,
   personWithPassword,
   PASSWORD,
   startCluster,
+  startExport,
   until,
   type Cluster,
   type HubClient,
@@ -25,6 +28,7 @@ import {
 import { AUTH_LIMITS } from '../../src/server/auth/routes.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import type { ScheduleDto } from '../../src/shared/schemas/schedules.js';
+import type { ExportProgress } from '../../src/shared/schemas/exports.js';
 
 const SCHEDULER_INTERVAL_MS = 500;
 
@@ -121,8 +125,44 @@ describeCluster('two compiled nodes on one PostgreSQL and one Redis', () => {
     figure('scheduled report across two nodes', { runs: runs.length, mails: mailsFor().length, ranOn, dueToMailMs: ms, state: runs[0]!.state });
   });
 
-  // Export jobs across nodes (progress and Cancel through the other node, one export per user
-  // across nodes) come with the cluster-wide export jobs of src/server/exports/pool.ts; the
-  // helper startExport in tests/helpers/cluster.ts starts one with a known X-Export-Id.
-  test.todo('an export started on A shows progress and is cancelled through B; a second export of the same user on B is refused while the first runs on A');
+  test('an export started on A shows progress and is cancelled through B; a second export of the same user on B is refused while the first runs on A', async () => {
+    const admin = await signedIn(c.db, c.config, ['SuperAdminRole']);
+    await insertDevices(c.db, 30_000, 'CLX');
+    const t0 = Date.now();
+    // The download is not read: the worker on A waits for it, so the export stays running.
+    const first = await startExport(A(), admin.token, randomUUID(), { deviceTypeIds: [750] });
+    expect(first.res.status).toBe(200);
+    expect(first.res.headers.get('x-export-total')).toBe('30000');
+    const progress = (node: { url: string }) => call<ExportProgress>(node, `/api/v1/export/progress/${first.id}`, { token: admin.token });
+    const seenOnB = await progress(B());
+    expect(seenOnB.status).toBe(200);
+    expect(seenOnB.body).toMatchObject({ Id: first.id, State: 'running', Total: 30_000 });
+
+    const second = await startExport(B(), admin.token);
+    expect(second.res.status).toBe(429);
+    expect(((await second.res.json()) as { Content: unknown }).Content).toEqual({ Message: MSG.exportAlreadyRunning, Code: CODE.exportBusy });
+
+    const cancelled = await call<{ Content: { Message: string } }>(B(), `/api/v1/export/${first.id}`, { method: 'DELETE', token: admin.token });
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.Content.Message).toBe(MSG.exportCancelled);
+    // the owning node stopped its worker: both nodes read the job as cancelled
+    const ms = await until('cancelled on A', async () => (await progress(A())).body.State === 'cancelled', 20_000);
+    expect((await progress(B())).body.State).toBe('cancelled');
+    await first.res.body?.cancel().catch(() => undefined);
+    // and, once A's worker has stopped, the user may export again on the other node
+    let again: Awaited<ReturnType<typeof startExport>> | undefined;
+    await until(
+      'a new export accepted on B',
+      async () => {
+        again = await startExport(B(), admin.token, randomUUID(), { deviceTypeIds: [750] });
+        if (again.res.status === 200) return true;
+        expect(again.res.status).toBe(429);
+        await again.res.arrayBuffer();
+        return false;
+      },
+      20_000,
+    );
+    expect((await again!.res.arrayBuffer()).byteLength).toBeGreaterThan(100_000);
+    figure('export on A, progress and Cancel through B', { cancelledAfterMs: ms, totalMs: Date.now() - t0 });
+  });
 });
