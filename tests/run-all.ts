@@ -13,8 +13,16 @@ const only = process.argv.slice(2); // e.g. `npm test -- unit integration`
 const want = (step: string) => only.length === 0 || only.includes(step);
 mkdirSync('.tmp', { recursive: true });
 
-type Result = { step: string; passed: number; failed: number; skipped: number; ok: boolean; note?: string };
+type Result = { step: string; passed: number; failed: number; skipped: number; ok: boolean; note?: string; seconds?: number };
 const results: Result[] = [];
+const began = Date.now();
+/** When the step now running started: each result is stamped with the time since the previous one. */
+let stepStart = Date.now();
+function record(r: Result) {
+  const now = Date.now();
+  results.push({ ...r, seconds: (now - stepStart) / 1000 });
+  stepStart = now;
+}
 
 function run(cmd: string, args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
@@ -39,7 +47,7 @@ function vitest(step: string, project: string, env: Record<string, string> = {},
     skipped = j.numPendingTests + (j.numTodoTests ?? 0);
     if (!ok && failed === 0) failed = 1; // a suite that failed to load
   } else if (!ok) failed = 1;
-  results.push({ step, passed, failed, skipped, ok });
+  record({ step, passed, failed, skipped, ok });
 }
 
 async function pgReachable() {
@@ -71,21 +79,21 @@ async function main() {
   if (want('typecheck')) {
     // TypeScript 7 (native) checks the types; the `typescript` package (5.9) serves ESLint only.
     const ok = run(process.execPath, ['node_modules/tsgo/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
-    results.push({ step: 'typecheck', passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, ok });
+    record({ step: 'typecheck', passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, ok });
   }
   if (want('lint')) {
     // ESLint (typescript-eslint, react-hooks, no floating promises, import directions) and Prettier.
     const lint = run(process.execPath, ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.']);
-    results.push({ step: 'lint', passed: lint ? 1 : 0, failed: lint ? 0 : 1, skipped: 0, ok: lint });
+    record({ step: 'lint', passed: lint ? 1 : 0, failed: lint ? 0 : 1, skipped: 0, ok: lint });
     const format = run(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level=warn', '.']);
-    results.push({ step: 'format', passed: format ? 1 : 0, failed: format ? 0 : 1, skipped: 0, ok: format, note: format ? undefined : 'run `npm run format`' });
+    record({ step: 'format', passed: format ? 1 : 0, failed: format ? 0 : 1, skipped: 0, ok: format, note: format ? undefined : 'run `npm run format`' });
   }
   if (want('unit')) vitest('unit', 'unit');
   if (want('integration')) vitest('integration-sqlite', 'integration');
   if (want('integration') || want('pg')) {
     if (await pgReachable()) vitest('integration-pg', 'integration', { TEST_DB: 'pg' });
     else if (CI)
-      results.push({
+      record({
         step: 'integration-pg',
         passed: 0,
         failed: 1,
@@ -93,7 +101,7 @@ async function main() {
         ok: false,
         note: 'PostgreSQL is not reachable at 127.0.0.1:5432 (required in CI)',
       });
-    else results.push({ step: 'integration-pg', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: PostgreSQL not reachable' });
+    else record({ step: 'integration-pg', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: PostgreSQL not reachable' });
   }
   // Rate limits shared by two nodes through Redis and the Redis pub/sub bus (the other integration steps test them in memory).
   if (want('integration') || want('redis')) {
@@ -107,7 +115,7 @@ async function main() {
         'tests/integration/export-cluster.test.ts',
       ]);
     else if (CI)
-      results.push({
+      record({
         step: 'integration-redis',
         passed: 0,
         failed: 1,
@@ -115,7 +123,7 @@ async function main() {
         ok: false,
         note: `Redis is not reachable at ${TEST_REDIS_URL} (required in CI)`,
       });
-    else results.push({ step: 'integration-redis', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: Redis not reachable' });
+    else record({ step: 'integration-redis', passed: 0, failed: 0, skipped: 0, ok: true, note: 'skipped: Redis not reachable' });
   }
   // Two compiled nodes on a PostgreSQL and a Redis the tests start themselves: several nodes as one, and restarts of what they depend on.
   if (want('integration') || want('cluster')) vitest('integration-cluster', 'cluster');
@@ -125,7 +133,7 @@ async function main() {
     // What ships: the build as the README's production commands make it (`npm run build`: the client
     // and the compiled server), which the end-to-end server then runs as `npm start` does.
     const built = run('npm', ['run', '--silent', 'build']);
-    if (!built) results.push({ step: 'build', passed: 0, failed: 1, skipped: 0, ok: false });
+    record({ step: 'build', passed: built ? 1 : 0, failed: built ? 0 : 1, skipped: 0, ok: built });
     const ok =
       built &&
       run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
@@ -139,18 +147,19 @@ async function main() {
       skipped = s.skipped ?? 0;
     }
     if (!ok && failed === 0) failed = 1;
-    results.push({ step: 'e2e', passed, failed, skipped, ok });
+    record({ step: 'e2e', passed, failed, skipped, ok });
   }
 
   console.log('\nSummary');
   for (const r of results)
     console.log(
-      `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.step.padEnd(20)} ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? `  (${r.note})` : ''}`,
+      `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.step.padEnd(20)} ${`${Math.round(r.seconds ?? 0)} s`.padStart(6)}  ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? `  (${r.note})` : ''}`,
     );
   const passed = results.reduce((a, r) => a + r.passed, 0);
   const failed = results.reduce((a, r) => a + r.failed, 0);
   const skipped = results.reduce((a, r) => a + r.skipped, 0);
-  console.log(`\ntests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+  console.log(`\nwhole suite: ${Math.round((Date.now() - began) / 1000)} s`);
+  console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
   process.exit(results.every((r) => r.ok) && failed === 0 ? 0 : 1);
 }
 
