@@ -139,7 +139,11 @@ export function openPostgres(url: string, max = 10, log: Log = processLog): DB {
     keepAliveInitialDelayMillis: 10_000,
   });
   let down = false;
+  // An idle connection's error reaches both its own listener and the pool's: counted once.
+  const seen = new WeakSet<Error>();
   const lost = (e: Error & { code?: string }) => {
+    if (seen.has(e)) return;
+    seen.add(e);
     errorEvents.inc({ source: 'database' });
     if (!down) log({ msg: 'database connection lost; reconnecting on the next query', level: 'warn', code: e.code, error: e.message });
     down = true;
