@@ -107,7 +107,10 @@ describe('the PostgreSQL pool', () => {
       const { rows } = await backendPid.execute(db);
       await admin.connect();
       await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
-      await vi.waitFor(() => expect(logs).toContainEqual(expect.objectContaining({ msg: 'database connection lost; reconnecting on the next query', code: '57P01' })), { timeout: 10_000 });
+      await vi.waitFor(
+        () => expect(logs).toContainEqual(expect.objectContaining({ msg: 'database connection lost; reconnecting on the next query', code: '57P01' })),
+        { timeout: 10_000 },
+      );
       expect(await counted('database')).toBe(before + 1);
       const again = await backendPid.execute(db);
       expect(again.rows[0]!.pid).not.toBe(rows[0]!.pid);
