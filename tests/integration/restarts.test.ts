@@ -241,15 +241,15 @@ describeCluster('restarts of what two compiled nodes depend on', () => {
     await sleep(500);
     const before = await call<{ State: string; Written: number }>(A(), `/api/v1/export/progress/${exp.id}`, { token: exporter.token });
     expect(before.body.State).toBe('running'); // its download is not read: the export waits for it
-    const download = exp.res
-      .arrayBuffer()
-      .then((b) => ({ outcome: 'ended', bytes: b.byteLength }))
-      .catch((e: Error) => ({ outcome: `aborted (${e.message})`, bytes: -1 }));
-
     const stream = ingestStream(() => [A()], c.gatewayKey, IDENTITIES, { concurrency: 3 });
     await sleep(500);
     const term = A().terminate();
     const exit = await term;
+    // read only now: a download read during the drain could let the export finish before its grace ends
+    const download = exp.res
+      .arrayBuffer()
+      .then((b) => ({ outcome: 'ended', bytes: b.byteLength }))
+      .catch((e: Error) => ({ outcome: `aborted (${e.message})`, bytes: -1 }));
     await sleep(200);
     const batches = await stream.stop();
     const acked = acknowledged(batches);

@@ -373,12 +373,15 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
       if (!stored.length) return;
 
       // 4a. per device, in date order
-      const byDevice = new Map<string, Entry[]>();
+      const grouped = new Map<string, Entry[]>();
       for (const e of stored) {
-        const list = byDevice.get(e.dev!.id);
+        const list = grouped.get(e.dev!.id);
         if (list) list.push(e);
-        else byDevice.set(e.dev!.id, [e]);
+        else grouped.set(e.dev!.id, [e]);
       }
+      // Every per-device write below goes in device id order: two batches touching the same
+      // devices (two gateways, two nodes) then lock their rows in one order and never deadlock.
+      const byDevice = new Map([...grouped].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
       for (const list of byDevice.values()) list.sort((a, b) => (a.m.date < b.m.date ? -1 : a.m.date > b.m.date ? 1 : a.index - b.index));
       const deviceIds = [...byDevice.keys()];
 
