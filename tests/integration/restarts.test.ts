@@ -272,7 +272,12 @@ describeCluster('restarts of what two compiled nodes depend on', () => {
     expect(exit.code).toBe(0);
     expect(exit.ms).toBeLessThan(SHUTDOWN_TIMEOUT_MS);
     expect(acked.filter((id) => !stored.has(id))).toEqual([]);
-    expect(lines.find((l) => l.msg === 'exports cancelled on shutdown')).toMatchObject({ running: 1 });
+    // The export is either cancelled after half the drain time (its download still unread) or, when
+    // the client's socket buffers took the whole file first, it finished within it: never both, and
+    // never holding the node past its drain time.
+    const cancelled = lines.find((l) => l.msg === 'exports cancelled on shutdown');
+    if (cancelled) expect(cancelled).toMatchObject({ running: 1 });
+    else expect(dl).toMatchObject({ outcome: 'ended' });
     expect(lines.at(-1)).toMatchObject({ msg: 'stopped' });
     expect(lines.filter((l) => /unhandled|timed out/.test(String(l.msg)))).toEqual([]);
     // B carries on
