@@ -65,7 +65,7 @@ export default defineConfig({
           name: 'cluster',
           environment: 'node',
           include: clusterTests,
-          globalSetup: ['tests/helpers/cluster-build.ts'],
+          globalSetup: ['tests/helpers/global-build.ts'],
           testTimeout: 90_000,
           hookTimeout: 120_000,
           pool: 'forks',

@@ -3,13 +3,11 @@
 // user to run PostgreSQL as. CI provisions them (.ci/provision.sh); elsewhere the tests skip with
 // the reason, and in CI (CI=true) they fail with it instead.
 import { accessSync, constants, existsSync, readdirSync } from 'node:fs';
-import { delimiter, join, resolve } from 'node:path';
+import { delimiter, join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 
-/** Where the globalSetup compiles the server (tests/helpers/cluster-build.ts), mirroring dist/server. */
-export const CLUSTER_BUILD_DIR = resolve('.tmp/cluster-dist/server');
-/** The compiled entry point: what `npm start` runs from dist/server/server/main.js. */
-export const CLUSTER_ENTRY = join(CLUSTER_BUILD_DIR, 'server/main.js');
+/** The compiled entry point `npm start` runs (dist/server, made current by the project's global set-up). */
+export { compiledMain as CLUSTER_ENTRY } from '../../bin/server-build.mjs';
 
 export const CI = process.env.CI === 'true' || process.env.CI === '1';
 
