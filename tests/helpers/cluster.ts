@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pgClient from 'pg';
 import { describe, test } from 'vitest';
-import { SMTPServer } from 'smtp-server';
+import { startMailbox, type Mail, type Mailbox } from './mailbox.js';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { openPostgres, sql, type DB } from '../../src/server/db/index.js';
 import type { RawBuilder } from 'kysely';
@@ -222,7 +222,7 @@ export type Cluster = {
   config: Config;
   gatewayKey: string;
   /** Mail the nodes sent (with `smtp: true`). */
-  mails: { to: string[]; raw: string }[];
+  mails: Mail[];
   /** Starts one more node (named by letter) with the cluster's environment plus `env`. */
   startNode(env?: Record<string, string>): Promise<ClusterNode>;
   close(): Promise<void>;
@@ -245,8 +245,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
   const [pg, redis] = await Promise.all([startPostgres(), startRedis()]);
   const secret = randomBytes(32).toString('base64url');
   const gatewayKey = `cluster-gateway-${randomBytes(8).toString('hex')}`;
-  const mails: Cluster['mails'] = [];
-  let smtp: SMTPServer | undefined;
+  let mailbox: Mailbox | undefined;
   const env: Record<string, string> = {
     DATABASE_URL: pg.url(),
     REDIS_URL: redis.url,
@@ -258,21 +257,8 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     ...opts.env,
   };
   if (opts.smtp) {
-    smtp = new SMTPServer({
-      logger: false,
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, cb) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (c: Buffer) => chunks.push(c));
-        stream.on('end', () => {
-          mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-          cb();
-        });
-      },
-    });
-    await new Promise<void>((r) => smtp!.listen(0, '127.0.0.1', () => r()));
-    env.SMTP_URL = `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}?from=reports@cluster.test`;
+    mailbox = await startMailbox();
+    env.SMTP_URL = mailbox.smtpUrl('reports@cluster.test');
   }
 
   const nodes: ClusterNode[] = [];
@@ -312,7 +298,7 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     }
     await db.destroy();
     await Promise.all([pg.close(), redis.close()]);
-    if (smtp) await new Promise<void>((r) => smtp!.close(() => r()));
+    await mailbox?.close();
     for (const d of dirs) rmSync(d, { recursive: true, force: true });
   };
   try {
@@ -324,7 +310,17 @@ export async function startCluster(opts: ClusterOptions = {}): Promise<Cluster> 
     await close();
     throw e;
   }
-  return { pg, redis, nodes, db, config: testConfig({ jwtSecret: new TextEncoder().encode(secret) }), gatewayKey, mails, startNode, close };
+  return {
+    pg,
+    redis,
+    nodes,
+    db,
+    config: testConfig({ jwtSecret: new TextEncoder().encode(secret) }),
+    gatewayKey,
+    mails: mailbox?.mails ?? [],
+    startNode,
+    close,
+  };
 }
 
 // ------------------------------------------------------------------ talking to the nodes

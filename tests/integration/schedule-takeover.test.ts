@@ -5,8 +5,7 @@
 // Each scheduler is a node of its own (its own connection on PostgreSQL); the clock is injected.
 // SQLite and, with TEST_DB=pg, PostgreSQL.
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import { startMailbox, type Mailbox } from '../helpers/mailbox.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn } from '../helpers/auth.js';
 import { ok } from '../helpers/customers.js';
@@ -17,29 +16,15 @@ import { RUN_LEASE_MS, RUN_MAX_ATTEMPTS, RUN_NODE_LOST, createReportScheduler, t
 import type { ScheduleDto, ScheduleInput, ScheduleListDto, ScheduleRunsDto } from '../../src/shared/schemas/schedules.js';
 
 let t: TestApp;
-let smtp: SMTPServer;
-const mails: string[] = [];
+let mailbox: Mailbox;
 let manager: { token: string };
 let clock = new Date();
 /** the other node: its own connection (PostgreSQL) and outbox, the same database */
 let other: { db: DB; outbox: Outbox; close: () => Promise<void> };
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    logger: false,
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, _session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push(Buffer.concat(chunks).toString('utf8'));
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
-  t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}?from=reports@workspace.test` });
+  mailbox = await startMailbox();
+  t = await createTestApp({ smtpUrl: mailbox.smtpUrl('reports@workspace.test') });
   manager = await signedIn(t.db, t.config, ['ArcManagerRole'], 'manager@arc.test');
   const source = t.deps.dbSource;
   const db = source?.kind === 'pg' ? openPostgres(source.url, 4) : t.db;
@@ -56,7 +41,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await other?.close();
   await t?.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await mailbox?.close();
 });
 
 const schedule = async (name: string, timeOfDay: string) => {
@@ -77,7 +62,7 @@ afterEach(async () => {
 });
 const runRows = (scheduleId: string) => t.db.selectFrom('reportScheduleRuns').selectAll().where('scheduleId', '=', scheduleId).orderBy('id').execute();
 const runDtos = async (id: string) => (await ok<ScheduleRunsDto>(await t.request(`/alarm-report/schedules/${id}/runs`, { token: manager.token }))).Runs;
-const mailsOf = (name: string) => mails.filter((m) => m.includes(name)).length;
+const mailsOf = (name: string) => mailbox.mails.filter((m) => m.raw.includes(name)).length;
 async function settle() {
   for (let i = 0; i < 3; i++) {
     await t.deps.outbox.idle();

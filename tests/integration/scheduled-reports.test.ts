@@ -6,9 +6,8 @@
 // numbers are the report's (and nothing while ExportManagementReportPDF is off); two scheduler instances (two connections to one database) racing the same due times run each once.
 // SQLite and, with TEST_DB=pg, PostgreSQL.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { AddressInfo } from 'node:net';
 import { randomUUID } from 'node:crypto';
-import { SMTPServer } from 'smtp-server';
+import { startMailbox, type Mailbox } from '../helpers/mailbox.js';
 import ExcelJS from '@zurmokeeper/exceljs';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertPerson, signedIn } from '../helpers/auth.js';
@@ -23,10 +22,9 @@ import { monthLabel, monthRange, shiftMonth } from '../../src/shared/management-
 import type { ManagementReport } from '../../src/shared/schemas/management-report.js';
 import { SCHEDULE_TEXT, type ScheduleDto, type ScheduleInput, type ScheduleListDto, type ScheduleRunsDto } from '../../src/shared/schemas/schedules.js';
 
-type Mail = { to: string[]; raw: string };
 let t: TestApp;
-let smtp: SMTPServer;
-const mails: Mail[] = [];
+let mailbox: Mailbox;
+let mails: Mailbox['mails'];
 let manager: { id: string; token: string; email: string };
 let supervisor: { token: string; email: string };
 let controller: { token: string };
@@ -36,21 +34,9 @@ let clock = new Date();
 let scheduler: ReportScheduler;
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    logger: false,
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onData(stream, session, cb) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        mails.push({ to: session.envelope.rcptTo.map((r) => r.address), raw: Buffer.concat(chunks).toString('utf8') });
-        cb();
-      });
-    },
-  });
-  await new Promise<void>((r) => smtp.listen(0, '127.0.0.1', () => r()));
-  t = await createTestApp({ smtpUrl: `smtp://127.0.0.1:${(smtp.server.address() as AddressInfo).port}?from=reports@workspace.test` });
+  mailbox = await startMailbox();
+  mails = mailbox.mails;
+  t = await createTestApp({ smtpUrl: mailbox.smtpUrl('reports@workspace.test') });
   manager = await signedIn(t.db, t.config, ['ArcManagerRole'], 'manager@arc.test');
   supervisor = await signedIn(t.db, t.config, ['ArcSupervisorRole'], 'supervisor@arc.test');
   controller = await signedIn(t.db, t.config, ['ArcControllerRole'], 'controller@arc.test');
@@ -60,7 +46,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await t?.close();
-  await new Promise<void>((r) => smtp.close(() => r()));
+  await mailbox?.close();
 });
 
 const base = (over: Partial<ScheduleInput> = {}): ScheduleInput => ({
