@@ -2,7 +2,7 @@
 // the same integration tests on PostgreSQL (always in CI; locally when it is reachable), then
 // the end-to-end tests in Chromium against the compiled server (`npm run build`, then started as `npm start` starts it). Prints one closing line
 // "tests: N passed, N failed" and exits non-zero when anything failed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import pg from 'pg';
 import { Redis } from 'ioredis';
@@ -13,15 +13,38 @@ const only = process.argv.slice(2); // e.g. `npm test -- unit integration`
 const want = (step: string) => only.length === 0 || only.includes(step);
 mkdirSync('.tmp', { recursive: true });
 
-type Result = { step: string; passed: number; failed: number; skipped: number; ok: boolean; note?: string; seconds?: number };
+type Result = {
+  step: string;
+  passed: number;
+  failed: number;
+  skipped: number;
+  ok: boolean;
+  note?: string;
+  seconds?: number;
+  cpu?: number;
+  /** The names of the tests that failed, printed again under the summary so a long log need not be searched. */
+  failures?: string[];
+};
 const results: Result[] = [];
 const began = Date.now();
-/** When the step now running started: each result is stamped with the time since the previous one. */
+/** CPU seconds used by the finished child processes (Linux: cutime + cstime of /proc/self/stat), or 0 elsewhere. */
+function childCpu() {
+  try {
+    const f = (readFileSync('/proc/self/stat', 'utf8').split(') ')[1] ?? '').split(' ');
+    return (Number(f[13]) + Number(f[14])) / 100; // fields 16 and 17, in clock ticks of 1/100 s
+  } catch {
+    return 0;
+  }
+}
+/** When the step now running started: each result is stamped with the time and CPU since the previous one. */
 let stepStart = Date.now();
+let stepCpu = childCpu();
 function record(r: Result) {
   const now = Date.now();
-  results.push({ ...r, seconds: (now - stepStart) / 1000 });
+  const cpu = childCpu();
+  results.push({ ...r, seconds: (now - stepStart) / 1000, cpu: cpu - stepCpu });
   stepStart = now;
+  stepCpu = cpu;
 }
 
 function run(cmd: string, args: string[], env: Record<string, string> = {}) {
@@ -29,25 +52,33 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}) {
   return r.status === 0;
 }
 
-function vitest(step: string, project: string, env: Record<string, string> = {}, files: string[] = []) {
+function vitest(step: string, project: string, env: Record<string, string> = {}, files: string[] = [], alsoProjects: string[] = []) {
   const out = `.tmp/vitest-${step}.json`;
   rmSync(out, { force: true });
+  const projects = [project, ...alsoProjects].flatMap((p) => ['--project', p]);
   const ok = run(
     process.execPath,
-    ['node_modules/vitest/vitest.mjs', 'run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile=${out}`, ...files],
+    ['node_modules/vitest/vitest.mjs', 'run', ...projects, '--reporter=default', '--reporter=json', `--outputFile=${out}`, ...files],
     env,
   );
   let passed = 0,
     failed = 0,
     skipped = 0;
+  const failures: string[] = [];
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
     passed = j.numPassedTests;
     failed = j.numFailedTests;
     skipped = j.numPendingTests + (j.numTodoTests ?? 0);
+    for (const file of j.testResults ?? []) {
+      const where = String(file.name ?? '').replace(`${process.cwd()}/`, '');
+      const bad = (file.assertionResults ?? []).filter((t: { status: string }) => t.status === 'failed');
+      for (const t of bad) failures.push(`${where} › ${t.fullName ?? t.title}`);
+      if (bad.length === 0 && file.status === 'failed') failures.push(`${where} (did not load: ${String(file.message ?? '').split('\n')[0]})`);
+    }
     if (!ok && failed === 0) failed = 1; // a suite that failed to load
   } else if (!ok) failed = 1;
-  record({ step, passed, failed, skipped, ok });
+  record({ step, passed, failed, skipped, ok, failures });
 }
 
 async function pgReachable() {
@@ -75,6 +106,81 @@ async function redisReachable() {
   }
 }
 
+/** Runs a command without blocking the others, its output prefixed with `tag` line by line; resolves with its exit status. */
+function runTagged(tag: string, cmd: string, args: string[], env: Record<string, string>) {
+  return new Promise<boolean>((done) => {
+    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+    for (const [from, to] of [
+      [child.stdout, process.stdout],
+      [child.stderr, process.stderr],
+    ] as const) {
+      let rest = '';
+      from.setEncoding('utf8');
+      from.on('data', (chunk: string) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop() ?? '';
+        for (const line of lines) to.write(`${tag} ${line}\n`);
+      });
+      from.on('end', () => rest && to.write(`${tag} ${rest}\n`));
+    }
+    child.on('close', (code) => done(code === 0));
+  });
+}
+
+type PlaywrightSuite = {
+  title?: string;
+  file?: string;
+  specs?: { title: string; file?: string; line?: number; tests?: { status: string }[] }[];
+  suites?: PlaywrightSuite[];
+};
+function unexpectedTests(suite: PlaywrightSuite, out: string[]) {
+  for (const spec of suite.specs ?? [])
+    if ((spec.tests ?? []).some((t) => t.status === 'unexpected')) out.push(`tests/e2e/${spec.file ?? suite.file}:${spec.line ?? 0} › ${spec.title}`);
+  for (const s of suite.suites ?? []) unexpectedTests(s, out);
+}
+
+/**
+ * The end-to-end tests, split by file over E2E_SHARDS Playwright runs side by side (default 2), each
+ * with a server of its own (its own port and data directory), as two operators' machines would be.
+ */
+async function e2e(): Promise<Result> {
+  const shards = Math.max(1, Number(process.env.E2E_SHARDS ?? 2));
+  const basePort = Number(process.env.E2E_PORT ?? 8199);
+  const runs = Array.from({ length: shards }, (_, i) => {
+    const out = resolve(`.tmp/e2e-${i + 1}.json`);
+    rmSync(out, { force: true });
+    const args = ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'];
+    if (shards > 1) args.push(`--shard=${i + 1}/${shards}`);
+    const env = {
+      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+      E2E_PORT: String(basePort + i),
+      E2E_DATA_DIR: resolve(`.tmp/e2e-data-${i + 1}`),
+      E2E_OUTPUT_DIR: resolve(`.tmp/e2e-results-${i + 1}`),
+    };
+    return runTagged(shards > 1 ? `[e2e ${i + 1}/${shards}]` : '', process.execPath, args, env).then((ok) => ({ ok, out }));
+  });
+  let passed = 0,
+    failed = 0,
+    skipped = 0,
+    ok = true;
+  const failures: string[] = [];
+  for (const r of await Promise.all(runs)) {
+    ok &&= r.ok;
+    if (!existsSync(r.out)) {
+      if (!r.ok) failed += 1;
+      continue;
+    }
+    const report = JSON.parse(readFileSync(r.out, 'utf8'));
+    const s = report.stats ?? {};
+    passed += s.expected ?? 0;
+    failed += s.unexpected ?? 0;
+    skipped += s.skipped ?? 0;
+    for (const suite of report.suites ?? []) unexpectedTests(suite, failures);
+    if (!r.ok && (s.unexpected ?? 0) === 0) failed += 1;
+  }
+  return { step: 'e2e', passed, failed, skipped, ok, failures, note: shards > 1 ? `${shards} shards, a server each` : undefined };
+}
+
 async function main() {
   if (want('typecheck')) {
     // TypeScript 7 (native) checks the types; the `typescript` package (5.9) serves ESLint only.
@@ -88,7 +194,7 @@ async function main() {
     const format = run(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level=warn', '.']);
     record({ step: 'format', passed: format ? 1 : 0, failed: format ? 0 : 1, skipped: 0, ok: format, note: format ? undefined : 'run `npm run format`' });
   }
-  if (want('unit')) vitest('unit', 'unit');
+  if (want('unit')) vitest('unit', 'unit', {}, [], ['unit-dom']);
   if (want('integration')) vitest('integration-sqlite', 'integration');
   if (want('integration') || want('pg')) {
     if (await pgReachable()) vitest('integration-pg', 'integration', { TEST_DB: 'pg' });
@@ -128,33 +234,21 @@ async function main() {
   // Two compiled nodes on a PostgreSQL and a Redis the tests start themselves: several nodes as one, and restarts of what they depend on.
   if (want('integration') || want('cluster')) vitest('integration-cluster', 'cluster');
   if (want('e2e')) {
-    const out = resolve('.tmp/e2e.json');
-    rmSync(out, { force: true });
     // What ships: the build as the README's production commands make it (`npm run build`: the client
-    // and the compiled server), which the end-to-end server then runs as `npm start` does.
+    // and the compiled server), which the end-to-end servers then run as `npm start` does.
     const built = run('npm', ['run', '--silent', 'build']);
     record({ step: 'build', passed: built ? 1 : 0, failed: built ? 0 : 1, skipped: 0, ok: built });
-    const ok =
-      built &&
-      run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'], { PLAYWRIGHT_JSON_OUTPUT_NAME: out });
-    let passed = 0,
-      failed = 0,
-      skipped = 0;
-    if (existsSync(out)) {
-      const s = JSON.parse(readFileSync(out, 'utf8')).stats ?? {};
-      passed = s.expected ?? 0;
-      failed = (s.unexpected ?? 0) + (s.flaky ?? 0) * 0;
-      skipped = s.skipped ?? 0;
-    }
-    if (!ok && failed === 0) failed = 1;
-    record({ step: 'e2e', passed, failed, skipped, ok });
+    if (built) record(await e2e());
+    else record({ step: 'e2e', passed: 0, failed: 1, skipped: 0, ok: false, note: 'the build failed' });
   }
 
-  console.log('\nSummary');
+  console.log("\nSummary (wall time, and CPU time of the step's processes)");
   for (const r of results)
     console.log(
-      `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.step.padEnd(20)} ${`${Math.round(r.seconds ?? 0)} s`.padStart(6)}  ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? `  (${r.note})` : ''}`,
+      `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.step.padEnd(20)} ${`${Math.round(r.seconds ?? 0)} s`.padStart(6)} ${`cpu ${Math.round(r.cpu ?? 0)} s`.padStart(10)}  ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? `  (${r.note})` : ''}`,
     );
+  const failures = results.flatMap((r) => (r.failures ?? []).map((f) => `  ${r.step}: ${f}`));
+  if (failures.length) console.log(`\nFailed:\n${failures.join('\n')}`);
   const passed = results.reduce((a, r) => a + r.passed, 0);
   const failed = results.reduce((a, r) => a + r.failed, 0);
   const skipped = results.reduce((a, r) => a + r.skipped, 0);

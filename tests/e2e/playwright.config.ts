@@ -10,7 +10,8 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json']],
-  outputDir: '../../.tmp/e2e-results',
+  // Each shard of `npm test` has its own (tests/run-all.ts): Playwright empties this folder when it starts.
+  outputDir: process.env.E2E_OUTPUT_DIR ?? '../../.tmp/e2e-results',
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     viewport: { width: 1440, height: 900 },

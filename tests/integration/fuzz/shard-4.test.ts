@@ -1,5 +1,4 @@
 // Property tests over the route table, part 4 of 4 (tests/integration/fuzz/routes.ts).
-import { fuzzShard } from './shard.js';
+import { fuzzRoutes } from './routes.js';
 
-fuzzShard(3, 4);
-await import('./routes.js');
+await fuzzRoutes(3, 4);

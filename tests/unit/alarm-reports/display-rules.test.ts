@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // Display rules of spec document 3 §4 and the activity journal formats of §3, as pure functions.
 import { describe, expect, it } from 'vitest';
 import {

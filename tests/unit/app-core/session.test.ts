@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { appStore } from '../../../src/app/state/store';
 import { can, currentUserAtom, landingHref, logout, onLogout, permissionsAtom, sessionAtom, userIdAtom, SESSION_KEY } from '../../../src/app/state/session';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // The client side of the contract:
 //   - every endpoint the client's api modules call is one the contract (and so the server) declares,
 //     with the method the contract gives it;

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import { MSG } from '../../../src/shared/messages';
 import { ACTION_MSG } from '../../../src/app/features/bulk-update/bulk-rules';

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // Dates are shown in Europe/London wall-clock time whatever the zone the browser runs in.
 import { afterEach, describe, expect, it } from 'vitest';
 import { DATE_FORMAT, formatShown } from '../../../src/shared/dates';

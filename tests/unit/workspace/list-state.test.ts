@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { decodeListState, decodeFilterValue, encodeFilterValue, encodeListState, type ListState } from '../../../src/app/workspace/list-state';
