@@ -41,6 +41,9 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
+          // Vitest's 5 s default fails a test that is only slow because the machine is busy (CI runs
+          // other steps beside it); a test that hangs still fails.
+          testTimeout: 15_000,
           include: ['tests/unit/**/*.test.ts'],
           setupFiles: ['tests/helpers/setup-dom.ts'],
           maxWorkers: Number(process.env.UNIT_WORKERS ?? 2),
@@ -51,6 +54,7 @@ export default defineConfig({
         test: {
           name: 'unit-dom',
           environment: 'jsdom',
+          testTimeout: 15_000,
           include: ['tests/unit/**/*.test.tsx'],
           setupFiles: ['tests/helpers/setup-dom.ts'],
           // Vitest's default is one worker less than the cores: one worker on a 2-core machine, with

@@ -2,7 +2,7 @@
 // the same integration tests on PostgreSQL (always in CI; locally when it is reachable), then
 // the end-to-end tests in Chromium against the compiled server (`npm run build`, then started as `npm start` starts it). Prints one closing line
 // "tests: N passed, N failed" and exits non-zero when anything failed.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import pg from 'pg';
 import { Redis } from 'ioredis';
@@ -106,27 +106,6 @@ async function redisReachable() {
   }
 }
 
-/** Runs a command without blocking the others, its output prefixed with `tag` line by line; resolves with its exit status. */
-function runTagged(tag: string, cmd: string, args: string[], env: Record<string, string>) {
-  return new Promise<boolean>((done) => {
-    const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
-    for (const [from, to] of [
-      [child.stdout, process.stdout],
-      [child.stderr, process.stderr],
-    ] as const) {
-      let rest = '';
-      from.setEncoding('utf8');
-      from.on('data', (chunk: string) => {
-        const lines = (rest + chunk).split('\n');
-        rest = lines.pop() ?? '';
-        for (const line of lines) to.write(`${tag} ${line}\n`);
-      });
-      from.on('end', () => rest && to.write(`${tag} ${rest}\n`));
-    }
-    child.on('close', (code) => done(code === 0));
-  });
-}
-
 type PlaywrightSuite = {
   title?: string;
   file?: string;
@@ -140,45 +119,33 @@ function unexpectedTests(suite: PlaywrightSuite, out: string[]) {
 }
 
 /**
- * The end-to-end tests, split by file over E2E_SHARDS Playwright runs side by side (default 2), each
- * with a server of its own (its own port and data directory), as two operators' machines would be.
+ * The end-to-end tests in E2E_WORKERS Playwright workers (default 3), each with a server of its own
+ * (its own port and data directory, tests/e2e/env.ts): most of a browser test's time is waiting for
+ * the page, so three run side by side on two cores, and Playwright hands the next file to whichever
+ * worker is free.
  */
 async function e2e(): Promise<Result> {
-  const shards = Math.max(1, Number(process.env.E2E_SHARDS ?? 2));
-  const basePort = Number(process.env.E2E_PORT ?? 8199);
-  const runs = Array.from({ length: shards }, (_, i) => {
-    const out = resolve(`.tmp/e2e-${i + 1}.json`);
-    rmSync(out, { force: true });
-    const args = ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'];
-    if (shards > 1) args.push(`--shard=${i + 1}/${shards}`);
-    const env = {
-      PLAYWRIGHT_JSON_OUTPUT_NAME: out,
-      E2E_PORT: String(basePort + i),
-      E2E_DATA_DIR: resolve(`.tmp/e2e-data-${i + 1}`),
-      E2E_OUTPUT_DIR: resolve(`.tmp/e2e-results-${i + 1}`),
-    };
-    return runTagged(shards > 1 ? `[e2e ${i + 1}/${shards}]` : '', process.execPath, args, env).then((ok) => ({ ok, out }));
+  const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 3));
+  const out = resolve('.tmp/e2e.json');
+  rmSync(out, { force: true });
+  const ok = run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: out,
+    E2E_WORKERS: String(workers),
   });
   let passed = 0,
     failed = 0,
-    skipped = 0,
-    ok = true;
+    skipped = 0;
   const failures: string[] = [];
-  for (const r of await Promise.all(runs)) {
-    ok &&= r.ok;
-    if (!existsSync(r.out)) {
-      if (!r.ok) failed += 1;
-      continue;
-    }
-    const report = JSON.parse(readFileSync(r.out, 'utf8'));
+  if (existsSync(out)) {
+    const report = JSON.parse(readFileSync(out, 'utf8'));
     const s = report.stats ?? {};
-    passed += s.expected ?? 0;
-    failed += s.unexpected ?? 0;
-    skipped += s.skipped ?? 0;
+    passed = s.expected ?? 0;
+    failed = s.unexpected ?? 0;
+    skipped = s.skipped ?? 0;
     for (const suite of report.suites ?? []) unexpectedTests(suite, failures);
-    if (!r.ok && (s.unexpected ?? 0) === 0) failed += 1;
   }
-  return { step: 'e2e', passed, failed, skipped, ok, failures, note: shards > 1 ? `${shards} shards, a server each` : undefined };
+  if (!ok && failed === 0) failed = 1;
+  return { step: 'e2e', passed, failed, skipped, ok, failures, note: `${workers} workers, a server each` };
 }
 
 async function main() {

@@ -1,17 +1,17 @@
 import { defineConfig } from '@playwright/test';
-import { E2E_PORT, E2E_DATA_DIR, E2E_GATEWAY_KEY } from './env';
+import { E2E_PORT, E2E_GATEWAY_KEY, E2E_WORKERS, e2eServer } from './env';
 
 export default defineConfig({
   testDir: '.',
   testMatch: /.*\.e2e\.ts$/,
   fullyParallel: false,
-  workers: 1,
+  // One server per worker (env.ts): a test sees only its own worker's data, as one operator's machine would.
+  workers: E2E_WORKERS,
   retries: 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json']],
-  // Each shard of `npm test` has its own (tests/run-all.ts): Playwright empties this folder when it starts.
-  outputDir: process.env.E2E_OUTPUT_DIR ?? '../../.tmp/e2e-results',
+  outputDir: '../../.tmp/e2e-results',
   use: {
     baseURL: `http://127.0.0.1:${E2E_PORT}`,
     viewport: { width: 1440, height: 900 },
@@ -30,19 +30,19 @@ export default defineConfig({
       ],
     },
   },
-  webServer: {
+  webServer: Array.from({ length: E2E_WORKERS }, (_, n) => e2eServer(n)).map(({ port, dataDir }) => ({
     // fresh demo data each run (the wipe must happen before the server starts)
     // the compiled server, started as `npm start` starts it (tests/run-all.ts builds it first as the README says)
-    command: `rm -rf '${E2E_DATA_DIR}' && node bin/start.mjs`,
+    command: `rm -rf '${dataDir}' && node bin/start.mjs`,
     cwd: '../..',
-    url: `http://127.0.0.1:${E2E_PORT}/health`,
+    url: `http://127.0.0.1:${port}/health`,
     timeout: 600_000,
     reuseExistingServer: false,
     stdout: 'ignore',
     stderr: 'pipe',
     env: {
-      PORT: String(E2E_PORT),
-      DATA_DIR: E2E_DATA_DIR,
+      PORT: String(port),
+      DATA_DIR: dataDir,
       SCALE: process.env.E2E_SCALE ?? '0.05',
       SEED: '7',
       LOG_REQUESTS: 'false',
@@ -51,5 +51,5 @@ export default defineConfig({
       GATEWAY_KEYS: E2E_GATEWAY_KEY,
       SIMULATOR: 'off',
     },
-  },
+  })),
 });
