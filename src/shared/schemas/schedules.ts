@@ -32,6 +32,8 @@ export const SCHEDULE_TEXT = {
   tooManyRecipients: `At most ${SCHEDULE_RECIPIENTS_MAX} recipients.`,
   badEmail: 'Please enter valid e-mail addresses.',
   notARecipient: (email: string) => `${email} is not the e-mail address of a person you may send reports to.`,
+  otherTenant: (email: string) =>
+    `${email} is a person of a customer: a report sent to them must be of their customer alone (name it exactly in the account name filter), and every other recipient of their customer or provider staff.`,
   badFormat: 'Please choose a format.',
   badReport: 'Please choose the alarm list or the management report.',
   managementMonthly: 'The management report covers a whole month: please choose monthly.',
