@@ -387,3 +387,35 @@ export class Api {
 }
 
 export const deps = (c: Ctx) => c.get('deps');
+
+/** A route pattern ('/api/v1/person/:id', ':id{[0-9]+}', a trailing '*') as a regular expression of whole paths. */
+const patternCache = new Map<string, RegExp>();
+function patternRegex(pattern: string): RegExp {
+  const cached = patternCache.get(pattern);
+  if (cached) return cached;
+  const parts = pattern.split('/').map((seg) => {
+    if (seg === '*') return '.*';
+    const param = /^:[A-Za-z0-9_]+(\{(.+)\})?(\?)?$/.exec(seg);
+    if (!param) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return `(?:${param[2] ?? '[^/]+'})${param[3] ? '?' : ''}`;
+  });
+  const re = new RegExp(`^${parts.join('/')}$`);
+  patternCache.set(pattern, re);
+  return re;
+}
+
+/**
+ * The methods a path is served with, for 405 answers and their `Allow` header: every method of a
+ * declared route whose pattern matches the path (HEAD wherever GET is: Hono answers HEAD with the
+ * GET handler). Catch-all patterns ('*', '/*': middleware, the client's index.html) do not count.
+ * Empty: the path is unknown (404).
+ */
+export function allowedMethods(routes: readonly { method: string; path: string }[], path: string): string[] {
+  const found = new Set<string>();
+  for (const r of routes) {
+    if (r.method === 'ALL' || r.path === '*' || r.path === '/*') continue;
+    if (patternRegex(r.path).test(path)) found.add(r.method);
+  }
+  if (found.has('GET')) found.add('HEAD');
+  return ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => found.has(m));
+}

@@ -20,6 +20,7 @@ export const MSG = {
   resetLinkFailed: 'Failed to request reset link.',
   sessionExpired: 'Your session has expired, please login.',
   forbidden: 'You do not have sufficient permissions to perform this action',
+  methodNotAllowed: 'This address does not take that method: see the Allow header.',
   permissionMissing: 'Required permission for access is missing.',
   selectTypeToShow: 'Type to show results',
   selectNoResults: 'No results',
@@ -263,6 +264,8 @@ export const CODE = {
   cosmosDocument: 'cosmos_db_document_error',
   validation: 'validation_error',
   notFound: 'not_found',
+  /** A known path asked with a method it does not take (405, with Allow). */
+  methodNotAllowed: 'method_not_allowed',
   forbidden: 'forbidden',
   unauthorized: 'unauthorized',
   deviceNotFound: 'stock_device_not_found',
