@@ -178,13 +178,49 @@ function findBadText(value: unknown, path: string[] = []): { path: string[]; kin
   return undefined;
 }
 
+const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
+const WRAPPER_TYPES = new Set(['optional', 'nullable', 'nullish', 'exact_optional', 'undefinedable', 'non_optional', 'non_nullable', 'non_nullish']);
+type SchemaNode = { type?: string; wrapped?: SchemaNode; entries?: Record<string, SchemaNode>; item?: SchemaNode };
+
+/**
+ * The path of the first array sent where the schema expects an object. valibot's object schemas
+ * take an array as an object without fields (every field then takes its default), so a list sent
+ * in place of an object would be read as empty: the boundary refuses it instead, at any depth.
+ */
+function arrayForObject(schema: SchemaNode | undefined, value: unknown, path: string[] = []): string[] | undefined {
+  let s = schema;
+  while (s?.type && WRAPPER_TYPES.has(s.type)) s = s.wrapped;
+  if (!s?.type || value === null || typeof value !== 'object' || path.length > 20) return undefined;
+  if (OBJECT_TYPES.has(s.type)) {
+    if (Array.isArray(value)) return path;
+    for (const [key, entry] of Object.entries(s.entries ?? {})) {
+      const found = arrayForObject(entry, (value as Record<string, unknown>)[key], [...path, key]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (s.type === 'array' && Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = arrayForObject(s.item, value[i], [...path, String(i)]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
 function parse<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S> {
   const bad = findBadText(value);
   if (bad) {
     const message = TEXT_MESSAGES[bad.kind];
     throw badRequest(message, CODE.validation, { [bad.path.join('.') || '_']: message });
   }
-  const r = v.safeParse(schema, matchKeyCasing(schema, value));
+  const input = matchKeyCasing(schema, value);
+  const listed = arrayForObject(schema as SchemaNode, input);
+  if (listed) {
+    const message = MSG.pleaseEnterValid(fieldWords(listed.filter((k) => !/^\d+$/.test(k)).at(-1) ?? 'body'));
+    throw badRequest(message, CODE.validation, { [listed.join('.') || '_']: message });
+  }
+  const r = v.safeParse(schema, input);
   if (r.success) return r.output;
   const errors = issuesToErrors(r.issues);
   const first = Object.values(errors)[0] ?? MSG.default;
