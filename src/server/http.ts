@@ -208,7 +208,8 @@ function arrayForObject(schema: SchemaNode | undefined, value: unknown, path: st
   return undefined;
 }
 
-function parse<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S> {
+/** Validates one input of a route (query, JSON body or form) as the route does: 400 `validation_error` with the field messages, else the parsed value. */
+export function parseInput<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S> {
   const bad = findBadText(value);
   if (bad) {
     const message = TEXT_MESSAGES[bad.kind];
@@ -368,13 +369,13 @@ export class Api {
         throw new RequestAborted(e);
       }
       if (refused) return refused;
-      const query = opts.query ? parse(opts.query, c.req.query()) : undefined;
+      const query = opts.query ? parseInput(opts.query, c.req.query()) : undefined;
       let body: unknown;
       if (opts.json) {
         const raw = await readJson(c);
         // Every JSON body of the API is an object (some accept null): an array is refused, not read as an object without fields.
         if ((typeof raw !== 'object' || Array.isArray(raw)) && raw !== null) throw badRequest(MSG.bodyNotObject, CODE.validation);
-        body = parse(opts.json, raw);
+        body = parseInput(opts.json, raw);
       }
       let form: unknown;
       if (opts.form) {
@@ -385,7 +386,7 @@ export class Api {
         } catch {
           throw badRequest('The request body must be form-encoded.', CODE.validation);
         }
-        form = parse(opts.form, raw);
+        form = parseInput(opts.form, raw);
       }
       user ??= { id: '', tenantId: '', email: '', role: [], permissions: [] };
       return handler(c, { query, body, form, user } as Input<Q, B, F>);
