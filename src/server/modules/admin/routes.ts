@@ -1,9 +1,8 @@
 // Provider administration (ours): the settings area (feature toggles, the global 2FA mode, the
 // companies that require single sign-on), a person's login method, and the audit trail. A change
 // to the sign-in rules that would lock the acting admin (or every provider admin) out is refused
-// (auth/lockout.ts). Every
-// write records an audit entry with its before and after values in the same transaction; the
-// audit trail has no write route at all. A settings change is announced on the hub after the
+// (auth/lockout.ts). Every write records an audit entry with its before and after values in the
+// same transaction; the audit trail has no write route at all. A settings change is announced on the hub after the
 // commit (SettingsChanged, to every connection on every node) so open clients refetch it.
 // Queries: ./repo.ts.
 import { deps, badRequest, notFound, type Api } from '../../http.js';
