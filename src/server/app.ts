@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { Api, ApiError, RequestAborted, errorBody, requestIdOf, type AppEnv, type Deps } from './http.js';
+import { Api, ApiError, RequestAborted, allowedMethods, errorBody, requestIdOf, type AppEnv, type Deps } from './http.js';
 import { CODE, MSG } from '../shared/messages.js';
 import type { DB } from './db/index.js';
 import { authRoutes, createAuthLimiters } from './auth/routes.js';
@@ -88,8 +88,13 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
 
   app.use('*', requestMetrics());
 
-  // Unknown paths answer in the API's error shape too (createServer puts index.html in front of this for client routes).
-  app.notFound((c) => c.json(errorBody('Not found.', CODE.notFound), 404));
+  // Unknown paths answer in the API's error shape too (createServer puts index.html in front of this for client routes);
+  // a known path asked with a method it does not take answers 405 with the methods it does in Allow.
+  app.notFound((c) => {
+    const allow = allowedMethods(app.routes, c.req.path);
+    if (allow.length) return c.json(errorBody(MSG.methodNotAllowed, CODE.methodNotAllowed), 405, { Allow: allow.join(', ') });
+    return c.json(errorBody('Not found.', CODE.notFound), 404);
+  });
   app.use('*', securityHeaders(ssoConnectSources(deps.config))); // sso: the identity provider's origin
 
   app.onError((err, c) => {

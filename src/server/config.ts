@@ -33,6 +33,12 @@ export type Config = {
   shutdownTimeoutMs?: number;
   /** How often each node looks for due scheduled reports (SCHEDULER_INTERVAL_MS, default 30 s). */
   schedulerIntervalMs?: number;
+  /**
+   * Break-glass accounts (SIGN_IN_BREAK_GLASS, comma-separated e-mail addresses): their password
+   * sign-in works even where single sign-on is required (their domain's or their own login method);
+   * the second factor still applies. For getting back in when single sign-on fails.
+   */
+  signInBreakGlass?: string[];
   /** Failed sign-ins (wrong password or code) in a row that lock a person (LOCKOUT_MAX_FAILURES). */
   lockoutMaxFailures: number;
   /** How long that lock lasts (LOCKOUT_MINUTES); an unlock or a completed password reset ends it at once. */
@@ -307,6 +313,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsPort: positiveInt(env.METRICS_PORT, 0) || undefined,
     shutdownTimeoutMs: positiveInt(env.SHUTDOWN_TIMEOUT_MS, SHUTDOWN_TIMEOUT_MS),
     schedulerIntervalMs: env.SCHEDULER_INTERVAL_MS ? positiveInt(env.SCHEDULER_INTERVAL_MS, 30_000) : undefined,
+    signInBreakGlass: (env.SIGN_IN_BREAK_GLASS ?? '')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter(Boolean),
     lockoutMaxFailures: positiveInt(env.LOCKOUT_MAX_FAILURES, 5),
     lockoutMinutes: positiveInt(env.LOCKOUT_MINUTES, 5),
     sessionCheckMs: 5000,

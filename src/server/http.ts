@@ -178,13 +178,50 @@ function findBadText(value: unknown, path: string[] = []): { path: string[]; kin
   return undefined;
 }
 
-function parse<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S> {
+const OBJECT_TYPES = new Set(['object', 'loose_object', 'strict_object', 'object_with_rest']);
+const WRAPPER_TYPES = new Set(['optional', 'nullable', 'nullish', 'exact_optional', 'undefinedable', 'non_optional', 'non_nullable', 'non_nullish']);
+type SchemaNode = { type?: string; wrapped?: SchemaNode; entries?: Record<string, SchemaNode>; item?: SchemaNode };
+
+/**
+ * The path of the first array sent where the schema expects an object. valibot's object schemas
+ * take an array as an object without fields (every field then takes its default), so a list sent
+ * in place of an object would be read as empty: the boundary refuses it instead, at any depth.
+ */
+function arrayForObject(schema: SchemaNode | undefined, value: unknown, path: string[] = []): string[] | undefined {
+  let s = schema;
+  while (s?.type && WRAPPER_TYPES.has(s.type)) s = s.wrapped;
+  if (!s?.type || value === null || typeof value !== 'object' || path.length > 20) return undefined;
+  if (OBJECT_TYPES.has(s.type)) {
+    if (Array.isArray(value)) return path;
+    for (const [key, entry] of Object.entries(s.entries ?? {})) {
+      const found = arrayForObject(entry, (value as Record<string, unknown>)[key], [...path, key]);
+      if (found) return found;
+    }
+    return undefined;
+  }
+  if (s.type === 'array' && Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = arrayForObject(s.item, value[i], [...path, String(i)]);
+      if (found) return found;
+    }
+  }
+  return undefined;
+}
+
+/** Validates one input of a route (query, JSON body or form) as the route does: 400 `validation_error` with the field messages, else the parsed value. */
+export function parseInput<S extends AnySchema>(schema: S, value: unknown): v.InferOutput<S> {
   const bad = findBadText(value);
   if (bad) {
     const message = TEXT_MESSAGES[bad.kind];
     throw badRequest(message, CODE.validation, { [bad.path.join('.') || '_']: message });
   }
-  const r = v.safeParse(schema, matchKeyCasing(schema, value));
+  const input = matchKeyCasing(schema, value);
+  const listed = arrayForObject(schema as SchemaNode, input);
+  if (listed) {
+    const message = MSG.pleaseEnterValid(fieldWords(listed.filter((k) => !/^\d+$/.test(k)).at(-1) ?? 'body'));
+    throw badRequest(message, CODE.validation, { [listed.join('.') || '_']: message });
+  }
+  const r = v.safeParse(schema, input);
   if (r.success) return r.output;
   const errors = issuesToErrors(r.issues);
   const first = Object.values(errors)[0] ?? MSG.default;
@@ -332,13 +369,13 @@ export class Api {
         throw new RequestAborted(e);
       }
       if (refused) return refused;
-      const query = opts.query ? parse(opts.query, c.req.query()) : undefined;
+      const query = opts.query ? parseInput(opts.query, c.req.query()) : undefined;
       let body: unknown;
       if (opts.json) {
         const raw = await readJson(c);
         // Every JSON body of the API is an object (some accept null): an array is refused, not read as an object without fields.
         if ((typeof raw !== 'object' || Array.isArray(raw)) && raw !== null) throw badRequest(MSG.bodyNotObject, CODE.validation);
-        body = parse(opts.json, raw);
+        body = parseInput(opts.json, raw);
       }
       let form: unknown;
       if (opts.form) {
@@ -349,7 +386,7 @@ export class Api {
         } catch {
           throw badRequest('The request body must be form-encoded.', CODE.validation);
         }
-        form = parse(opts.form, raw);
+        form = parseInput(opts.form, raw);
       }
       user ??= { id: '', tenantId: '', email: '', role: [], permissions: [] };
       return handler(c, { query, body, form, user } as Input<Q, B, F>);
@@ -387,3 +424,35 @@ export class Api {
 }
 
 export const deps = (c: Ctx) => c.get('deps');
+
+/** A route pattern ('/api/v1/person/:id', ':id{[0-9]+}', a trailing '*') as a regular expression of whole paths. */
+const patternCache = new Map<string, RegExp>();
+function patternRegex(pattern: string): RegExp {
+  const cached = patternCache.get(pattern);
+  if (cached) return cached;
+  const parts = pattern.split('/').map((seg) => {
+    if (seg === '*') return '.*';
+    const param = /^:[A-Za-z0-9_]+(\{(.+)\})?(\?)?$/.exec(seg);
+    if (!param) return seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return `(?:${param[2] ?? '[^/]+'})${param[3] ? '?' : ''}`;
+  });
+  const re = new RegExp(`^${parts.join('/')}$`);
+  patternCache.set(pattern, re);
+  return re;
+}
+
+/**
+ * The methods a path is served with, for 405 answers and their `Allow` header: every method of a
+ * declared route whose pattern matches the path (HEAD wherever GET is: Hono answers HEAD with the
+ * GET handler). Catch-all patterns ('*', '/*': middleware, the client's index.html) do not count.
+ * Empty: the path is unknown (404).
+ */
+export function allowedMethods(routes: readonly { method: string; path: string }[], path: string): string[] {
+  const found = new Set<string>();
+  for (const r of routes) {
+    if (r.method === 'ALL' || r.path === '*' || r.path === '/*') continue;
+    if (patternRegex(r.path).test(path)) found.add(r.method);
+  }
+  if (found.has('GET')) found.add('HEAD');
+  return ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => found.has(m));
+}

@@ -180,7 +180,11 @@ function routeLabel(c: Context): string {
   return !r || r === '*' || r === '/*' ? 'other' : r;
 }
 
-/** Counts in-flight requests and observes each request's duration by route and status. */
+/** The methods a request series is labelled with; any other method a client sends is one 'other' series. */
+export const METRIC_METHODS: ReadonlySet<string> = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS']);
+export const methodLabel = (method: string) => (METRIC_METHODS.has(method) ? method : 'other');
+
+/** Counts in-flight requests and observes each request's duration by method, route and status (each from a bounded set). */
 export function requestMetrics(): MiddlewareHandler {
   return async (c, next) => {
     httpInFlight.inc();
@@ -189,7 +193,7 @@ export function requestMetrics(): MiddlewareHandler {
       await next();
     } finally {
       httpInFlight.dec();
-      end({ method: c.req.method, route: routeLabel(c), status: String(c.res.status) });
+      end({ method: methodLabel(c.req.method), route: routeLabel(c), status: String(c.res.status) });
     }
   };
 }

@@ -30,8 +30,60 @@ const BINARY = { type: 'string', format: 'binary' } as const;
 /** A Uint8Array answer (a file) is a binary string; anything JSON Schema cannot say (transforms, custom checks) is left out. */
 const overrideSchema: ConversionConfig['overrideSchema'] = ({ valibotSchema }) => (valibotSchema.type === 'instance' ? { ...BINARY } : undefined);
 
+/**
+ * valibot's conversion stops an input's pipe at its first transform and cannot state custom
+ * checks; the schemas say what such an input accepts with `inputJson` (src/shared/schemas/common.ts):
+ * an `x-input` schema that replaces the converted one, and `x-required` for a key that defaults
+ * and then must not be empty. Output schemas drop the hints.
+ */
+function applyInputHints(node: unknown, typeMode: 'input' | 'output'): unknown {
+  if (Array.isArray(node)) return node.map((n) => applyInputHints(n, typeMode));
+  if (!node || typeof node !== 'object') return node;
+  const { 'x-input': input, 'x-required': _required, 'x-trimmed': _trimmed, 'x-not-null': notNull, ...rest } = node as Json;
+  if (typeMode === 'input' && input && typeof input === 'object') return applyInputHints(input, typeMode);
+  if (typeMode === 'input' && notNull && Array.isArray(rest.anyOf)) {
+    const left = (rest.anyOf as Json[]).filter((a) => a.type !== 'null');
+    const { anyOf: _anyOf, ...others } = rest;
+    return applyInputHints(left.length === 1 ? { ...others, ...left[0] } : { ...others, anyOf: left }, typeMode);
+  }
+  const out: Json = {};
+  for (const [k, x] of Object.entries(rest)) out[k] = k === 'enum' || k === 'const' || k === 'default' || k === 'examples' ? x : applyInputHints(x, typeMode);
+  const props = (rest as { properties?: Record<string, Json> }).properties;
+  if (typeMode === 'input' && props) {
+    const required = new Set((rest.required as string[] | undefined) ?? []);
+    for (const [k, p] of Object.entries(props)) if (p && p['x-required'] === true) required.add(k);
+    if (required.size) out.required = [...required];
+  }
+  return out;
+}
+
+/**
+ * Actions the input side passes over: they normalise a value, or check what JSON Schema cannot say
+ * (the hints say it). A trimmed string that must then be non-empty must have something besides
+ * spaces: pattern \S.
+ */
+const overrideAction: ConversionConfig['overrideAction'] = ({ valibotAction, jsonSchema }) => {
+  const type = valibotAction.type;
+  if (type === 'trim' || type === 'trim_start' || type === 'trim_end') return { ...jsonSchema, 'x-trimmed': true };
+  // valibot's own e-mail rule, stricter than JSON Schema's format 'email' (RFC 5321)
+  if (type === 'email') return { ...jsonSchema, pattern: (valibotAction as unknown as { requirement: RegExp }).requirement.source };
+  // a trimmed, non-empty string's own pattern replaces the \S that stood for "not blank"
+  if (type === 'regex' && (jsonSchema as Json)['x-trimmed'] && jsonSchema.pattern === '\\S')
+    return { ...jsonSchema, pattern: (valibotAction as unknown as { requirement: RegExp }).requirement.source };
+  if (
+    (type === 'min_length' || type === 'non_empty') &&
+    (jsonSchema as Json)['x-trimmed'] &&
+    jsonSchema.type === 'string' &&
+    !jsonSchema.pattern &&
+    (jsonSchema.minLength ?? 0) > 0
+  )
+    return { ...jsonSchema, pattern: '\\S' };
+  return ['to_lower_case', 'to_upper_case', 'check', 'raw_check', 'forward', 'partial_check', 'normalize'].includes(type) ? jsonSchema : undefined;
+};
+
 function jsonSchema(schema: AnySchema, typeMode: 'input' | 'output'): Json {
-  const { $schema: _ignored, ...rest } = toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore', overrideSchema }) as Json;
+  const converted = toJsonSchema(schema, { target: 'draft-2020-12', typeMode, errorMode: 'ignore', overrideSchema, overrideAction }) as Json;
+  const { $schema: _ignored, ...rest } = applyInputHints(converted, typeMode) as Json;
   return rest;
 }
 
@@ -42,15 +94,27 @@ function fileType(path: string): string {
   return XLSX;
 }
 
-const TAGS: [RegExp, string][] = [
-  [/alarm-report|alarm-line|second-line|voice-memo/, 'Alarm reports'],
-  [/negotiate|subscribe-for-monitoring|device-messages|\/devices\/|device-configuration|desired-configuration|ps-admin\/devices/, 'Live devices'],
-  [/get-types|get-last-config|get-sim-types|get-asset-statuses|get-tier-types|get-statuses|dictionaries|features|global-settings/, 'Reference data'],
-  [/customer|salesforce|emails|allocate/, 'Customers'],
-  [/device/, 'Device stock'],
-  [/person|unlock/, 'Persons'],
-  [/api\/search/, 'Search'],
-  [/./, 'Sign-in and account'],
+const TAGS: [RegExp, string, string][] = [
+  [
+    /alarm-report|alarm-line|second-line|voice-memo/,
+    'Alarm reports',
+    'Closed alarms: the list, details, notes, statistics, the management report, scheduled reports and the import from the ARC platform.',
+  ],
+  [
+    /negotiate|subscribe-for-monitoring|device-messages|\/devices\/|device-configuration|desired-configuration|ps-admin\/devices/,
+    'Live devices',
+    "Live updates (the hub), device messages, configuration and firmware, and the gateways' ingestion endpoint.",
+  ],
+  [
+    /get-types|get-last-config|get-sim-types|get-asset-statuses|get-tier-types|get-statuses|dictionaries|features|global-settings/,
+    'Reference data',
+    'Code tables, dictionaries, features and global settings.',
+  ],
+  [/customer|salesforce|emails|allocate/, 'Customers', 'Customer accounts, their subscriptions, settings, devices and administrators.'],
+  [/device/, 'Device stock', 'Devices in stock: lists, details, bulk changes, imports and exports.'],
+  [/person|unlock/, 'Persons', 'Users and their roles, profiles and login methods.'],
+  [/api\/search/, 'Search', "The command palette's search across records."],
+  [/./, 'Sign-in and account', 'Tokens, single sign-on, captcha, passwords, second factor, provider settings and the audit trail.'],
 ];
 const tagOf = (path: string) => TAGS.find(([re]) => re.test(path))![1];
 
@@ -110,6 +174,7 @@ function operation(route: RouteSpec): Json {
   if (route.access !== 'public') responses['401'] = errorAnswer('No token, or an expired or revoked one.');
   if (route.access !== 'public' && route.access !== 'signed-in') responses['403'] = errorAnswer('The token lacks the permission.');
   if (requestBody) responses['413'] = errorAnswer('The body is larger than the route accepts.');
+  if (!Object.keys(responses).some((code) => code.startsWith('4'))) responses['4XX'] = errorAnswer('A client error (429: too many requests).');
   responses.default = errorAnswer('Any other error (404 not found, 409 stale etag, 422 refused by a rule, 429 too many attempts, 503 unavailable).');
 
   const permission = route.access === 'public' || route.access === 'signed-in' ? undefined : route.access;
@@ -155,10 +220,27 @@ export function openApiDocument(routes: readonly RouteSpec[]): Json {
         "The back-office API (the provider's API, spec documents 1–3 §7). Errors answer `{ Content: { Message, Code, Errors? } }`.",
         'Query and JSON keys bind without regard to case (`CustomerId` and `customerId` are the same key).',
         "Deliberate differences from the provider's API are listed in docs/compatibility.md; the hub in docs/hub.md.",
+        'Every text field refuses NUL characters, unpaired surrogates and bidirectional override characters; a path asked with a method it does not take answers 405 with Allow.',
       ].join(' '),
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
     },
-    tags: [...new Set(TAGS.map(([, t]) => t))].map((name) => ({ name })),
+    servers: [{ url: '/', description: 'This server (the API is served from the origin the document is read from).' }],
+    tags: TAGS.map(([, name, description]) => ({ name, description })),
     paths,
+    // The hub's events are not HTTP requests: the server sends them over the SignalR connection of
+    // POST /api/admin/negotiate. They are listed here, as messages the API initiates, for their payloads.
+    webhooks: Object.fromEntries(
+      Object.keys(hubEvents).map((name) => [
+        name.replace(/^Hub|Event$/g, ''),
+        {
+          post: {
+            summary: `Hub event ${name.replace(/^Hub|Event$/g, '')} (a SignalR invocation on the hub connection, not an HTTP request)`,
+            requestBody: { content: { 'application/json': { schema: { $ref: `#/components/schemas/${name}` } } } },
+            responses: { '200': { description: 'Not answered: the client receives the event.' } },
+          },
+        },
+      ]),
+    ),
     components: {
       securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The access_token of POST /connect/token.' } },
       schemas: { ErrorBody: jsonSchema(errorBodySchema, 'output'), ...hubEvents },

@@ -20,6 +20,7 @@ export const MSG = {
   resetLinkFailed: 'Failed to request reset link.',
   sessionExpired: 'Your session has expired, please login.',
   forbidden: 'You do not have sufficient permissions to perform this action',
+  methodNotAllowed: 'This address does not take that method: see the Allow header.',
   permissionMissing: 'Required permission for access is missing.',
   selectTypeToShow: 'Type to show results',
   selectNoResults: 'No results',
@@ -250,6 +251,8 @@ export const MSG = {
 
 /** Server error codes the API emits (Content.Code). */
 export const CODE = {
+  /** A change to the sign-in rules that would leave the acting admin, or every provider admin, unable to sign in. */
+  selfLockout: 'self_lockout',
   twoFactorRequired: '2fa_code_required',
   invalidCode: 'invalid_verification_code',
   invalidGrant: 'invalid_grant',
@@ -261,6 +264,8 @@ export const CODE = {
   cosmosDocument: 'cosmos_db_document_error',
   validation: 'validation_error',
   notFound: 'not_found',
+  /** A known path asked with a method it does not take (405, with Allow). */
+  methodNotAllowed: 'method_not_allowed',
   forbidden: 'forbidden',
   unauthorized: 'unauthorized',
   deviceNotFound: 'stock_device_not_found',
@@ -334,6 +339,16 @@ export const PAGE_TITLES = {
 } as const;
 
 /** Provider administration: the settings area, login methods and the audit trail. */
+/** Refusals of sign-in changes that would lock the acting admin, or every provider admin, out (server/auth/lockout.ts). */
+export const LOCKOUT_TEXT = {
+  self: (change: string) =>
+    `Not saved: ${change} would stop your own password sign-in, and if single sign-on failed nobody could get back in. ` +
+    'Make this change from an admin account of another domain, or name a break-glass account in SIGN_IN_BREAK_GLASS first (see Operations).',
+  everyAdmin: (change: string) =>
+    `Not saved: ${change} would leave no provider admin able to sign in with a password. ` +
+    'Keep one provider admin on password sign-in, or name a break-glass account in SIGN_IN_BREAK_GLASS first (see Operations).',
+} as const;
+
 export const ADMIN_TEXT = {
   featureSaved: (name: string, on: boolean) => `${name} is now ${on ? 'on' : 'off'}.`,
   twoFactorModeSaved: (enforced: boolean) => (enforced ? 'A second factor is now required at sign-in.' : 'A second factor is now optional.'),

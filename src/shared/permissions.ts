@@ -26,6 +26,8 @@ export const P = {
   AlarmReportExport: 'AdminPanel.AlarmReport.Export',
   /** Ours: scheduled reports (create, edit, pause, delete; see runs). Those who annotate and export alarm reports: ARC managers and supervisors. */
   AlarmReportSchedule: 'AdminPanel.AlarmReport.Schedule',
+  /** Ours: seeing and changing (edit, pause, delete) other people's schedules; without it a schedule is its creator's alone. Provider admins. */
+  AlarmReportScheduleOthers: 'AdminPanel.AlarmReport.Schedule.Others',
   /** Ours: writing closed alarm reports that arrive from the ARC platform (POST /alarm-report/import). Provider admins only: an integration account of the provider. */
   AlarmReportImport: 'AdminPanel.AlarmReport.Import',
   /** Ours: the provider settings area (features, global settings, single-sign-on domains), read. */

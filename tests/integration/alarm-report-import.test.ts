@@ -348,6 +348,15 @@ describe('validation: 400 in the error shape, nothing of the batch stored', () =
     ['a category of another verification type', { VerificationCategory: { Value: 201 } }, 'AlarmReports.0.VerificationCategory', IMPORT_TEXT.categoryOfType],
     ['an unknown customer', { CustomerId: randomUUID() }, 'AlarmReports.0.CustomerId', IMPORT_TEXT.unknownCustomer],
     ['an unknown call line', { Calls: [{ ...report('x').Calls[0], Line: 'Fax' }] }, 'AlarmReports.0.Calls.0.Line', null],
+    // a list where an object belongs is refused, not read as an empty object
+    ['an ActivityJournal sent as a list', { ActivityJournal: [] }, 'AlarmReports.0.ActivityJournal', 'Please enter a valid activity journal'],
+    [
+      'an ActivityJournal sent as a list of notes',
+      { ActivityJournal: [{ Note: 'x', CreatedDate: '2026-11-22T10:00:00Z' }] },
+      'AlarmReports.0.ActivityJournal',
+      'Please enter a valid activity journal',
+    ],
+    ['a Location sent as a list', { Location: [] }, 'AlarmReports.0.Location', 'Please enter a valid location'],
   ])('%s', async (_, over, key, message) => {
     const c = await customer();
     const before = await reportCount();

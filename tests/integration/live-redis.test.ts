@@ -1,6 +1,7 @@
 // Two server nodes sharing Redis (TEST_REDIS_URL; runs in the redis step of `npm test`, skipped
 // without it): a browser connected to node B receives a message ingested on node A, and a
-// subscribe-for-monitoring answered by node A for a connection held by node B takes effect there.
+// subscribe-for-monitoring answered by node A for a connection held by node B takes effect there,
+// and one for an unknown, ended or another user's connection answers 404 as on a single node.
 // Each run uses its own hub channel prefix, so runs sharing a Redis do not hear each other.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
@@ -12,6 +13,7 @@ import { openRedis, openRedisBus, type OpenedRedis, type RedisBus } from '../../
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { signedIn } from '../helpers/auth.js';
 import { GATEWAY_KEY, insertDevice, message } from '../helpers/live.js';
+import { LIVE_CODE } from '../../src/shared/schemas/live.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 
@@ -20,11 +22,12 @@ describe.skipIf(!REDIS_URL)('two nodes behind Redis (TEST_REDIS_URL)', () => {
   const nodes: { srv: AppServer; redis: OpenedRedis; bus: RedisBus }[] = [];
   const conns: HubConnection[] = [];
   let admin: { id: string; token: string };
+  let config: ReturnType<typeof testConfig>;
   const IMEI = '358000000000001';
 
   beforeAll(async () => {
     tdb = await createTestDb();
-    const config = testConfig({ hubChannelPrefix: `test-hub-${randomUUID()}` });
+    config = testConfig({ hubChannelPrefix: `test-hub-${randomUUID()}` });
     const log = () => {};
     for (let i = 0; i < 2; i++) {
       const redis = openRedis(REDIS_URL!);
@@ -99,5 +102,33 @@ describe.skipIf(!REDIS_URL)('two nodes behind Redis (TEST_REDIS_URL)', () => {
     const m = message(IMEI, { message: 'Fall detected' });
     expect((await post(0, '/api/v1/device-messages/ingest', [m], { 'X-Gateway-Key': GATEWAY_KEY })).status).toBe(200);
     await until(() => onB.got.some((p) => p.MessageId === m.messageId), 2_000);
+  });
+
+  test("subscribe-for-monitoring for an unknown connection, or another user's on another node, answers 404 as on one node", async () => {
+    const onB = await connectTo(1);
+    const other = await signedIn(tdb.db, config, ['SuperAdminRole']);
+    const id = onB.conn.connectionId!;
+    for (const [connectionId, token] of [
+      ['no-such-connection-0000000000', admin.token],
+      [id, other.token],
+    ] as const) {
+      const r = await post(0, '/devices/subscribe-for-monitoring', { connectionId, deviceIdentities: [IMEI] }, { authorization: `Bearer ${token}` });
+      expect(r.status, connectionId).toBe(404);
+      expect(r.body.Content.Code).toBe(LIVE_CODE.unknownConnection);
+    }
+    // the connection's own user still subscribes it from the other node
+    const mine = await post(0, '/devices/subscribe-for-monitoring', { connectionId: id, deviceIdentities: [IMEI] }, { authorization: `Bearer ${admin.token}` });
+    expect(mine.status).toBe(200);
+    // a connection that ended: 404 too
+    await onB.conn.stop();
+    const subscribe = () =>
+      post(0, '/devices/subscribe-for-monitoring', { connectionId: id, deviceIdentities: [IMEI] }, { authorization: `Bearer ${admin.token}` });
+    const end = Date.now() + 3_000;
+    let ended = await subscribe();
+    while (ended.status !== 404 && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 50));
+      ended = await subscribe();
+    }
+    expect(ended.status).toBe(404);
   });
 });

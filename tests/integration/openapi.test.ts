@@ -80,6 +80,41 @@ describe('GET /api/openapi.json', () => {
   });
 });
 
+describe('what a linter (redocly recommended) asks of the document', () => {
+  test('servers, licence, tag descriptions, every component used, a 4XX answer on every operation', () => {
+    const d = doc as unknown as {
+      servers?: { url: string }[];
+      info: { license?: { name: string } };
+      tags: { name: string; description?: string }[];
+      webhooks?: Record<string, unknown>;
+    };
+    expect(d.servers?.length).toBeGreaterThan(0);
+    expect(d.info.license?.name).toBeTruthy();
+    for (const tag of d.tags) expect(tag.description, tag.name).toBeTruthy();
+    const text = JSON.stringify({ ...doc, components: undefined });
+    const unused = Object.keys(doc.components.schemas).filter((name) => !text.includes(`"#/components/schemas/${name}"`));
+    expect(unused).toEqual([]);
+    const without4xx: string[] = [];
+    for (const [path, ops] of Object.entries(doc.paths))
+      for (const [method, o] of Object.entries(ops)) if (!Object.keys(o.responses).some((c) => c.startsWith('4'))) without4xx.push(`${method} ${path}`);
+    expect(without4xx).toEqual([]);
+  });
+
+  test('ambiguous path templates: only the pair the spec names', () => {
+    const paths = Object.keys(doc.paths);
+    const segs = (p: string) => p.split('/');
+    const overlap = (a: string, b: string) => {
+      const [x, y] = [segs(a), segs(b)];
+      return x.length === y.length && x.every((s, i) => s === y[i] || s.startsWith('{') || y[i]!.startsWith('{'));
+    };
+    const pairs: string[] = [];
+    for (let i = 0; i < paths.length; i++)
+      for (let j = i + 1; j < paths.length; j++) if (overlap(paths[i]!, paths[j]!)) pairs.push(`${paths[i]} ~ ${paths[j]}`);
+    // The spec's own routes: /api/v1/export/{id} (an export job) and /api/v1/{id}/unlock (a person) both match /api/v1/export/unlock.
+    expect(pairs).toEqual(['/api/v1/{id}/unlock ~ /api/v1/export/{id}']);
+  });
+});
+
 describe('GET /api/docs', () => {
   test('the reference page loads its script from our origin; only its inline start-up script is allowed, by hash', async () => {
     const res = await t.request('/api/docs');

@@ -60,7 +60,7 @@ const base = (over: Partial<ScheduleInput> = {}): ScheduleInput => ({
 });
 const create = (body: unknown, token = manager.token) => t.request('/alarm-report/schedules', { method: 'POST', token, json: body });
 const list = async (token = manager.token) => ok<ScheduleListDto>(await t.request('/alarm-report/schedules', { token }));
-const runs = async (id: string) => (await ok<ScheduleRunsDto>(await t.request(`/alarm-report/schedules/${id}/runs`, { token: manager.token }))).Runs;
+const runs = async (id: string, token = manager.token) => (await ok<ScheduleRunsDto>(await t.request(`/alarm-report/schedules/${id}/runs`, { token }))).Runs;
 const auditOf = (entityId: string) =>
   t.db
     .selectFrom('auditLog')
@@ -130,9 +130,183 @@ describe('permissions and validation', () => {
     expect(refused.status).toBe(400);
     expect((await errorOf(refused)).Message).toBe('worker@recipient-care.test is not the e-mail address of a person you may send reports to.');
     expect((await create(base({ recipients: ['nobody@nowhere.test'] }))).status).toBe(400);
-    const byAdmin = await ok<ScheduleDto>(await create(base({ name: 'Admin to a customer', recipients: ['worker@recipient-care.test'] }), admin.token), 201);
+    const byAdmin = await ok<ScheduleDto>(
+      await create(
+        base({ name: 'Admin to a customer', recipients: ['worker@recipient-care.test'], filters: { customerAccountFullName: 'Recipient Care Ltd' } }),
+        admin.token,
+      ),
+      201,
+    );
     expect(byAdmin.Recipients).toEqual(['worker@recipient-care.test']);
     await ok(await t.request(`/alarm-report/schedules/${byAdmin.Id}`, { method: 'DELETE', token: admin.token }));
+  });
+});
+
+describe('whose schedule it is', () => {
+  test("a schedule is its creator's: another ARC role neither sees nor changes it; a provider admin sees and changes every one", async () => {
+    const mine = await ok<ScheduleDto>(await create(base({ name: 'Owned by the admin', recipients: ['manager@arc.test'] }), admin.token), 201);
+    const path = `/alarm-report/schedules/${mine.Id}`;
+    for (const who of [supervisor, manager]) {
+      expect((await list(who.token)).Schedules.map((s) => s.Id)).not.toContain(mine.Id);
+      const edit = await t.request(path, { method: 'PUT', token: who.token, json: { ...base({ name: 'Taken over' }), etag: mine.Etag } });
+      expect(edit.status).toBe(404);
+      expect((await errorOf(edit)).Message).toBe(SCHEDULE_TEXT.notFound);
+      expect((await t.request(`${path}/pause`, { method: 'PUT', token: who.token, json: { paused: true } })).status).toBe(404);
+      expect((await t.request(path, { method: 'DELETE', token: who.token })).status).toBe(404);
+      expect((await t.request(`${path}/runs`, { token: who.token })).status).toBe(404);
+    }
+    // nothing of it changed, and no audit entry but its creation
+    const stored = await t.db.selectFrom('reportSchedules').select(['name', 'paused', 'etag']).where('id', '=', mine.Id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ name: 'Owned by the admin', paused: 0, etag: mine.Etag });
+    expect((await auditOf(mine.Id)).map((e) => e.action)).toEqual(['schedule.create']);
+
+    // the supervisor's own schedule: theirs to change, and the provider admin's too
+    const theirs = await ok<ScheduleDto>(await create(base({ name: 'Owned by the supervisor', recipients: ['supervisor@arc.test'] }), supervisor.token), 201);
+    expect((await list(supervisor.token)).Schedules.map((s) => s.Id)).toEqual([theirs.Id]);
+    expect((await list(admin.token)).Schedules.map((s) => s.Id)).toEqual(expect.arrayContaining([mine.Id, theirs.Id]));
+    const paused = await ok<ScheduleDto>(
+      await t.request(`/alarm-report/schedules/${theirs.Id}/pause`, { method: 'PUT', token: admin.token, json: { paused: true } }),
+    );
+    expect(paused.Paused).toBe(true);
+    await ok(await t.request(`/alarm-report/schedules/${theirs.Id}`, { method: 'DELETE', token: supervisor.token }));
+    await ok(await t.request(path, { method: 'DELETE', token: admin.token }));
+  });
+});
+
+describe('where a report may be sent', () => {
+  let acme: { id: string; tenantId: string };
+  beforeAll(async () => {
+    acme = await insertCustomer(t.db, { name: 'Tenant Rule Care' });
+    await insertCustomer(t.db, { name: 'Tenant Rule Care Two' });
+    await insertPerson(t.db, { email: 'carer@tenant-rule.test', roles: ['PortalUserRole'], tenantId: acme.tenantId });
+    const other = await insertCustomer(t.db, { name: 'Elsewhere Care' });
+    await insertPerson(t.db, { email: 'carer@elsewhere.test', roles: ['PortalUserRole'], tenantId: other.tenantId });
+  });
+
+  test("a customer's person receives only their customer's report: every customer's alarm list or management report is refused, so is a mix of customers", async () => {
+    const refusals = [
+      base({ name: 'All customers to a customer', recipients: ['carer@tenant-rule.test'] }),
+      base({ name: 'Loose filter', recipients: ['carer@tenant-rule.test'], filters: { customerAccountFullName: 'tenant rule' } }),
+      base({ name: 'Other customer', recipients: ['carer@elsewhere.test'], filters: { customerAccountFullName: 'Tenant Rule Care' } }),
+      base({ name: 'Two customers', recipients: ['carer@tenant-rule.test', 'carer@elsewhere.test'], filters: { customerAccountFullName: 'Tenant Rule Care' } }),
+      base({ name: 'Management of all', report: 'managementReport', frequency: 'monthly', dayOfMonth: 1, recipients: ['carer@tenant-rule.test'] }),
+    ];
+    for (const body of refusals) {
+      const res = await create(body, admin.token);
+      expect(res.status, body.name).toBe(400);
+      const err = await errorOf(res);
+      expect(err.Code).toBe('validation_error');
+      expect(err.Errors?.recipients).toBe(err.Message);
+      expect(err.Message).toMatch(/is a person of a customer: a report sent to them must be of their customer alone/);
+    }
+    expect(
+      await t.db
+        .selectFrom('reportSchedules')
+        .select('id')
+        .where(
+          'name',
+          'in',
+          refusals.map((b) => b.name),
+        )
+        .execute(),
+    ).toEqual([]);
+
+    // the same refusal on edit
+    const fine = await ok<ScheduleDto>(await create(base({ name: 'Staff only', recipients: ['manager@arc.test'] }), admin.token), 201);
+    const edit = await t.request(`/alarm-report/schedules/${fine.Id}`, { method: 'PUT', token: admin.token, json: { ...refusals[0]!, etag: fine.Etag } });
+    expect(edit.status).toBe(400);
+    expect((await t.db.selectFrom('reportSchedules').select('recipients').where('id', '=', fine.Id).executeTakeFirstOrThrow()).recipients).toBe(
+      JSON.stringify(['manager@arc.test']),
+    );
+    await ok(await t.request(`/alarm-report/schedules/${fine.Id}`, { method: 'DELETE', token: admin.token }));
+
+    // provider staff may receive every customer's; a customer's person with provider staff their own customer's
+    const mixed = await ok<ScheduleDto>(
+      await create(
+        base({
+          name: 'Own customer with staff',
+          recipients: ['carer@tenant-rule.test', 'manager@arc.test'],
+          filters: { customerAccountFullName: 'tenant rule care' },
+        }),
+        admin.token,
+      ),
+      201,
+    );
+    const monthlyOwn = await ok<ScheduleDto>(
+      await create(
+        base({
+          name: 'Own management report',
+          report: 'managementReport',
+          frequency: 'monthly',
+          dayOfMonth: 1,
+          recipients: ['carer@tenant-rule.test'],
+          filters: { customerAccountFullName: 'Tenant Rule Care' },
+        }),
+        admin.token,
+      ),
+      201,
+    );
+    for (const s of [mixed, monthlyOwn]) await ok(await t.request(`/alarm-report/schedules/${s.Id}`, { method: 'DELETE', token: admin.token }));
+  });
+
+  test("a run sends a customer's person only that customer's rows, and sends nothing once a recipient is of another tenant", async () => {
+    const s = await ok<ScheduleDto>(
+      await create(
+        base({
+          name: 'Tenant rule daily',
+          recipients: ['carer@tenant-rule.test'],
+          filters: { customerAccountFullName: 'tenant rule care', alarmVerificationTypes: [2] },
+        }),
+        admin.token,
+      ),
+      201,
+    );
+    const due = new Date(s.NextRunAt!);
+    const period = reportPeriod(ruleOf(s), due);
+    const closed = `${period.to}T10:00:00.000Z`;
+    // the saved filter ('tenant rule care') also matches the second customer's name: its rows stay out
+    await insertAlarmReport(t.db, {
+      alarmId: '22222222-0000-4000-8000-000000000001',
+      customerId: acme.id,
+      customerAccountFullName: 'Tenant Rule Care',
+      alarmClosed: closed,
+      verificationType: 2,
+    });
+    const two = await t.db.selectFrom('customers').select('id').where('name', '=', 'Tenant Rule Care Two').executeTakeFirstOrThrow();
+    await insertAlarmReport(t.db, {
+      alarmId: '22222222-0000-4000-8000-000000000002',
+      customerId: two.id,
+      customerAccountFullName: 'Tenant Rule Care Two',
+      alarmClosed: closed,
+      verificationType: 2,
+    });
+    mails.length = 0;
+    clock = new Date(due.getTime() + 1000);
+    expect(await scheduler.tick()).toBeGreaterThanOrEqual(1);
+    await settle();
+    const mine = mails.filter((m) => /Tenant rule daily/.test(m.raw));
+    expect(mine.map((m) => m.to).flat()).toEqual(['carer@tenant-rule.test']);
+    const rows = await sheetRows(attachmentsOf(mine[0]!.raw)[0]!.bytes);
+    const idCol = rows[0]!.indexOf('Alarm Id');
+    expect(rows.slice(1).map((r) => r[idCol])).toEqual(['22222222-0000-4000-8000-000000000001']);
+
+    // the recipient moves to another customer: the next run is refused before anything is built
+    const elsewhere = await t.db.selectFrom('customers').select('tenantId').where('name', '=', 'Elsewhere Care').executeTakeFirstOrThrow();
+    await t.db.updateTable('persons').set({ tenantId: elsewhere.tenantId }).where('email', '=', 'carer@tenant-rule.test').execute();
+    try {
+      mails.length = 0;
+      const next = (await list(admin.token)).Schedules.find((x) => x.Id === s.Id)!;
+      clock = new Date(new Date(next.NextRunAt!).getTime() + 1000);
+      await scheduler.tick();
+      await settle();
+      expect(mails.filter((m) => /Tenant rule daily/.test(m.raw))).toEqual([]);
+      const [latest] = await runs(s.Id, admin.token);
+      expect(latest).toMatchObject({ Outcome: 'failed' });
+      expect(latest!.Error).toMatch(/^not sent: carer@tenant-rule.test is a person of a customer/);
+    } finally {
+      await t.db.updateTable('persons').set({ tenantId: acme.tenantId }).where('email', '=', 'carer@tenant-rule.test').execute();
+      await ok(await t.request(`/alarm-report/schedules/${s.Id}`, { method: 'DELETE', token: admin.token }));
+    }
   });
 });
 
@@ -156,7 +330,7 @@ describe('create, edit, pause, delete: stored and audited', () => {
     const edited = await ok<ScheduleDto>(
       await t.request(`/alarm-report/schedules/${created.Id}`, {
         method: 'PUT',
-        token: supervisor.token,
+        token: admin.token,
         json: { ...base({ name: 'Monthly falls', frequency: 'monthly', dayOfMonth: 31 }), etag: created.Etag },
       }),
     );

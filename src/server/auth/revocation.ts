@@ -6,7 +6,8 @@
 //
 // Public clients (the browser app) name themselves with client_id; confidential clients
 // (CLIENT_SECRETS) authenticate with client_id + client_secret, in the form or in an HTTP Basic
-// Authorization header (RFC 7009 §2.1, RFC 6749 §2.3.1). A wrong secret is invalid_client.
+// Authorization header (RFC 7009 §2.1, RFC 6749 §2.3.1). A wrong secret is invalid_client, and so
+// is any secret sent for a client that has none (portal).
 import * as v from 'valibot';
 import { deps, type Api } from '../http.js';
 import { CODE, MSG } from '../../shared/messages.js';
@@ -47,6 +48,8 @@ export function revocationRoute(api: Api) {
       const credentials = { client_id: basic.client_id ?? form.client_id, client_secret: basic.client_secret ?? form.client_secret };
       const clientId = credentials.client_id;
       const confidential = authenticateClient(d.config, credentials);
+      // A secret sent for a client that has none (the public browser app) is not ignored: the caller is not who it says.
+      if (credentials.client_secret && !confidential) throw oauthError(400, MSG.invalidClient, CODE.invalidClient);
       if (!clientId || !(confidential || d.config.clientIds.includes(clientId))) throw oauthError(400, MSG.invalidClient, CODE.invalidClient);
       if (!form.token) throw oauthError(400, MSG.pleaseEnter('token'), CODE.validation, 'invalid_request', { token: MSG.pleaseEnter('token') });
       const token = form.token;

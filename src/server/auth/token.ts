@@ -34,6 +34,7 @@ import { authenticateClient, requireCaptcha } from '../captcha/index.js';
 import { bumpSessionEpoch, forgetSessionState } from './session-epoch.js';
 import { tx, type DB } from '../db/index.js';
 import { refuseEnforcedPassword, tokenExchange } from './sso/exchange.js';
+import { isBreakGlass } from './lockout.js';
 
 export type SignInLimiters = { perEmail: Limiter; perAddress: Limiter };
 
@@ -155,11 +156,16 @@ async function passwordGrant(d: Deps, input: v.InferOutput<typeof passwordGrantS
   }
   // From here the password was right: the attempt does not count against the rate limits.
   await refund();
-  await refuseEnforcedPassword(d, person.email).catch(async (e: unknown) => {
-    await failed('sso-enforced', person.id);
-    throw e;
-  });
-  if (person.loginMethod === LOGIN_METHOD.SingleSignOn) {
+  // A break-glass account (SIGN_IN_BREAK_GLASS) passes the single-sign-on rules: the way back in
+  // when single sign-on fails. Its sign-in is logged as a warning and audited as such.
+  const breakGlass = isBreakGlass(d.config, person.email);
+  if (breakGlass) d.log({ msg: 'break-glass password sign-in', level: 'warn', personId: person.id });
+  if (!breakGlass)
+    await refuseEnforcedPassword(d, person.email).catch(async (e: unknown) => {
+      await failed('sso-enforced', person.id);
+      throw e;
+    });
+  if (!breakGlass && person.loginMethod === LOGIN_METHOD.SingleSignOn) {
     await failed('sso-required', person.id);
     throw oauthError(400, MSG.ssoRequired, CODE.ssoRequired);
   }
@@ -195,7 +201,14 @@ async function passwordGrant(d: Deps, input: v.InferOutput<typeof passwordGrantS
   return tx(db, async (trx) => {
     await recordSuccessfulLogin(trx, person.id, at);
     const tokens = await issueSession(d, trx, person, roles, clientId);
-    await audit(trx, { actorId: person.id, action: 'login-succeeded', entity: 'person', entityId: person.id, details: { clientId, secondFactor: factor }, at });
+    await audit(trx, {
+      actorId: person.id,
+      action: 'login-succeeded',
+      entity: 'person',
+      entityId: person.id,
+      details: { clientId, secondFactor: factor, ...(breakGlass ? { breakGlass } : {}) },
+      at,
+    });
     return tokens;
   });
 }

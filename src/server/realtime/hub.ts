@@ -99,6 +99,16 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   const CONTROL = `${prefix}:control`;
   const SESSIONS = `${prefix}:sessions`;
   const BROADCAST = `${prefix}:broadcast`;
+  // Which user holds a connection, for the other nodes (with REDIS_URL): a key per connection, set
+  // when it opens, renewed by the pinger, removed when it closes, expiring if its node stops. A
+  // subscribe-for-monitoring for a connection of another node is sent on only when the key names
+  // the caller, so an unknown id or another user's answers 404 on every node.
+  const presenceKey = (id: string) => `${prefix}:conn:${id}`;
+  const presenceTtlMs = () => clientTimeoutMs + 2 * pingMs;
+  const presence = (op: (r: NonNullable<Deps['redis']>) => Promise<unknown>) => {
+    if (!deps.redis || deps.redis.status !== 'ready') return;
+    op(deps.redis).catch((e: unknown) => log({ msg: 'hub presence not written', error: String((e as Error)?.message ?? e) }));
+  };
   const pingMs = opts.pingMs ?? HUB_PING_MS;
   const clientTimeoutMs = opts.clientTimeoutMs ?? HUB_CLIENT_TIMEOUT_MS;
   const wss = new WebSocketServer({ noServer: true, perMessageDeflate: false, maxPayload: MAX_FRAME });
@@ -241,6 +251,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   function open(ws: WebSocket, id: string, user: HubUser) {
     const conn: Conn = { id, user, ws, groups: new Set(), lastSeen: Date.now(), ready: false, buffer: '', corkedFor: -1 };
     connections.set(id, conn);
+    presence((r) => r.set(presenceKey(id), user.id, 'PX', presenceTtlMs()));
     const untilExpiry = user.exp * 1000 - deps.config.now().getTime();
     conn.expiry = setTimeout(() => closeConn(conn, 'Unauthorized: the access token expired.', true), Math.max(0, Math.min(untilExpiry, 2 ** 31 - 1)));
     const handshakeTimer = setTimeout(() => {
@@ -422,12 +433,19 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   function drop(conn: Conn) {
     if (connections.get(conn.id) !== conn) return;
     connections.delete(conn.id);
+    presence((r) => r.del(presenceKey(conn.id)));
     clearTimeout(conn.expiry);
     for (const g of [...conn.groups]) leaveGroup(conn, g);
   }
 
   const pinger = setInterval(() => {
     const now = Date.now();
+    if (connections.size)
+      presence((r) => {
+        const batch = r.pipeline();
+        for (const conn of connections.values()) batch.pexpire(presenceKey(conn.id), presenceTtlMs());
+        return batch.exec();
+      });
     for (const conn of connections.values()) {
       if (now - conn.lastSeen > clientTimeoutMs) {
         closeConn(conn, 'Server timeout elapsed without receiving a message from the client.', true);
@@ -603,6 +621,8 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     // Redis away: no other node can be told (the client connects again and subscribes anew).
     if (!deps.redis || !busReachable()) return false;
     try {
+      // another node's connection of this user, or none (unknown, ended, or another user's)
+      if ((await deps.redis.get(presenceKey(connectionId))) !== userId) return false;
       await bus.publish(CONTROL, JSON.stringify(m));
       return true;
     } catch (e) {

@@ -1,8 +1,8 @@
 // Provider administration: the feature toggles and global settings, the companies that require
 // single sign-on, a person's login method, and the audit trail. Inputs and answers both sides share.
 import * as v from 'valibot';
-import { isValidId, normaliseId } from '../codes.js';
-import { noNul } from './common.js';
+import { ID_PATTERN, isValidId, normaliseId } from '../codes.js';
+import { inputJson, noNul } from './common.js';
 
 /** The twelve features of spec document 1 §1, each with what it switches. An absent feature counts as off. */
 export const FEATURES = {
@@ -39,6 +39,7 @@ const email = (field: string) =>
 const guid = (field: string) =>
   v.pipe(
     v.string(`${field} must be text.`),
+    inputJson({ type: 'string', pattern: ID_PATTERN.source }),
     v.check((s: string) => isValidId(s), `${field} must be a valid id.`),
     v.transform(normaliseId),
   );
@@ -63,6 +64,7 @@ export const ssoDomainAddBody = v.object({
     v.string('domain must be text.'),
     v.trim(),
     v.toLowerCase(),
+    inputJson({ type: 'string', pattern: `^\\s*@?${DOMAIN_PATTERN.source.slice(1, -1)}\\s*$` }),
     v.transform((s) => s.replace(/^@/, '')),
     v.regex(DOMAIN_PATTERN, 'Enter a domain such as example.com.'),
   ),
@@ -100,6 +102,7 @@ const isoDate = (field: string) =>
     v.nullable(
       v.pipe(
         v.string(`${field} must be a date.`),
+        inputJson({ type: 'string', format: 'date-time' }),
         v.check((s) => !Number.isNaN(Date.parse(s)), `${field} must be a date.`),
       ),
     ),

@@ -50,7 +50,7 @@ const optStr = (max = MAX_TEXT) => v.optional(v.nullable(str(max)), null);
 const list = <S extends v.GenericSchema>(item: S, max: number) =>
   v.optional(v.pipe(v.array(item, IMPORT_TEXT.list), v.maxLength(max, IMPORT_TEXT.tooMany)), []);
 const code = (values: { Value: number }[], message: string) =>
-  v.object({ Value: v.pipe(v.number(message), v.picklist(values.map((x) => x.Value) as [number, ...number[]], message)) }, message);
+  v.object({ Value: v.pipe(v.picklist(values.map((x) => x.Value) as [number, ...number[]], message)) }, message);
 /** A calendar date that exists (Date.parse rolls 30 February over into March). */
 const realDay = (s: string) => {
   const [y = 0, m = 0, d = 0] = s.slice(0, 10).split('-').map(Number);

@@ -57,7 +57,7 @@ import {
   VERIFICATION_CATEGORIES,
   VERIFICATION_TYPES,
 } from '../codes.js';
-import { guid, MAX_PAGE, MAX_SEARCH_LENGTH, noNul, pageMessage, pageSizeMessage } from './common.js';
+import { guid, inputJson, MAX_PAGE, MAX_SEARCH_LENGTH, noNul, NOT_BLANK, pageMessage, pageSizeMessage } from './common.js';
 
 // ---------------------------------------------------------------- constants and messages
 
@@ -129,7 +129,7 @@ const values = (list: { Value: number }[]) => list.map((l) => l.Value);
 const codeList = (allowed: number[], message: string) =>
   v.optional(
     v.pipe(
-      v.nullable(v.pipe(v.array(v.pipe(v.number(message), v.picklist(allowed, message)), message), v.maxLength(100, message))),
+      v.nullable(v.pipe(v.array(v.pipe(v.picklist(allowed, message)), message), v.maxLength(100, message))),
       v.transform((a) => [...new Set(a ?? [])]),
     ),
     [],
@@ -147,6 +147,7 @@ const text = (message: string) =>
 const isoDay = v.optional(
   v.pipe(
     v.nullable(v.string(ALARM_TEXT.badDate)),
+    inputJson<string | null>({ anyOf: [{ type: 'string', pattern: '^\\s*(\\d{4}-(0[1-9]|1[0-2])-(0[1-9]|[12]\\d|3[01]))?\\s*$' }, { type: 'null' }] }),
     v.transform((s) => (s ?? '').trim()),
     v.check((s) => s === '' || (/^\d{4}-\d{2}-\d{2}$/.test(s) && !Number.isNaN(Date.parse(`${s}T00:00:00Z`))), ALARM_TEXT.badDate),
     v.transform((s) => (s === '' ? null : s)),
@@ -171,10 +172,7 @@ export type AlarmReportSortBy = (typeof ALARM_REPORT_SORT_BY)[number];
 const filterEntries = {
   /** ALARM_TYPES values (what raised the alarm; the list's Trigger column). */
   alarmTypes: codeList(values(ALARM_TYPES), ALARM_TEXT.unknownAlarmType),
-  alarmClosedDateRangeOption: v.optional(
-    v.pipe(v.number(ALARM_TEXT.unknownDateRange), v.picklist(values(DATE_RANGE_OPTIONS), ALARM_TEXT.unknownDateRange)),
-    DATE_RANGE.Last7Days,
-  ),
+  alarmClosedDateRangeOption: v.optional(v.pipe(v.picklist(values(DATE_RANGE_OPTIONS), ALARM_TEXT.unknownDateRange)), DATE_RANGE.Last7Days),
   /** Custom range (ours): UK days 'YYYY-MM-DD', inclusive, within the option's range. */
   alarmClosedDateFrom: isoDay,
   alarmClosedDateTo: isoDay,
@@ -221,7 +219,7 @@ export type AlarmReportFilter = v.InferInput<typeof alarmReportFilterBody>;
 const listObject = v.object(
   {
     page: v.optional(v.pipe(v.number(pageMessage), v.integer(pageMessage), v.minValue(1, pageMessage), v.maxValue(MAX_PAGE, pageMessage)), 1),
-    pageSize: v.optional(v.pipe(v.number(pageSizeMessage), v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
+    pageSize: v.optional(v.pipe(v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
     ...filterEntries,
     ...sortEntries,
   },
@@ -235,6 +233,7 @@ export type AlarmReportListFilter = v.InferInput<typeof alarmReportListBody>;
 const exportObject = v.object({ ...filterEntries, ...sortEntries }, ALARM_TEXT.badBody);
 export const alarmReportExportBody = v.pipe(
   v.nullable(exportObject),
+  v.metadata<v.InferOutput<typeof exportObject> | null, Record<string, unknown>>({ 'x-not-null': true }),
   v.check((b) => b !== null, ALARM_TEXT.exportEmpty),
   v.transform((b) => b!),
   dateOrder<v.InferOutput<typeof exportObject>>(),
@@ -262,6 +261,7 @@ export const alarmReportDetailsQuery = v.object({ AlarmId: guid(ALARM_TEXT.inval
 
 const noteText = v.pipe(
   v.optional(v.nullable(v.string(MSG.enterNoteText)), ''),
+  inputJson<string | null>({ type: 'string', pattern: NOT_BLANK, maxLength: NOTE_MAX }, { required: true }),
   v.transform((s) => (s ?? '').trim()),
   v.nonEmpty(MSG.enterNoteText),
   v.maxLength(NOTE_MAX, ALARM_TEXT.noteTooLong),

@@ -1,13 +1,14 @@
 // Sign-in, session and own-security payloads (spec document 1, sections 5 and 7). The server
 // validates with these; the client's sign-in, forgot-password and settings forms use them too.
 import * as v from 'valibot';
+import { requiredKey } from './common.js';
 import { MSG } from '../messages.js';
 
 const MIN_PASSWORD = 8;
 const CODE_PATTERN = /^\d{6}$/;
 
 /** A missing key reads as '' so that the field's own "Please enter ..." message is the one shown. */
-const required = <S extends v.GenericSchema<string, unknown>>(schema: S) => v.optional(schema, '');
+const required = <S extends v.GenericSchema<string, unknown>>(schema: S) => requiredKey(v.optional(schema, ''));
 
 /** Optional form field: missing and '' both mean "not given". */
 const optionalText = v.optional(

@@ -2,7 +2,24 @@
 // arrive as strings), paging, GUID ids, and text fields that can never reach the database in a
 // shape it rejects (PostgreSQL refuses NUL characters in text; everything has a length cap).
 import * as v from 'valibot';
-import { isValidId, normaliseId, PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../codes.js';
+import { ID_PATTERN, isValidId, normaliseId, PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../codes.js';
+
+/**
+ * How the published document (src/server/openapi.ts) states what this input accepts, where
+ * valibot's own JSON Schema conversion cannot: transforms and custom checks. Put it in the pipe
+ * before the first transform. `json` replaces the converted schema of the value; `required` adds
+ * the key to its object's required list (a value that defaults to '' and then must not be empty).
+ * The document's property test (tests/integration/openapi-property.test.ts) keeps it honest.
+ */
+export const inputJson = <TInput = string>(json: Record<string, unknown>, opts: { required?: boolean } = {}) =>
+  v.metadata<TInput, Record<string, unknown>>({ 'x-input': json, ...(opts.required ? { 'x-required': true } : {}) });
+/** The same schema, its key stated as required in the published document (it defaults, and then must not be empty). */
+export const requiredKey = <S extends v.GenericSchema>(schema: S) =>
+  v.pipe(schema, v.metadata<v.InferOutput<S>, Record<string, unknown>>({ 'x-required': true }));
+/** Text with something besides spaces (what a trimmed, non-empty value accepts). */
+export const NOT_BLANK = '\\S';
+/** An id as the spec allows it (a GUID, optionally braced, optionally ':' and a second GUID), surrounding spaces allowed. */
+export const ID_JSON = { type: 'string', pattern: `^\\s*${ID_PATTERN.source.slice(1, -1)}\\s*$` } as const;
 
 /** Largest page number a list accepts; beyond it the offset is meaningless. */
 export const MAX_PAGE = 1_000_000;
@@ -16,9 +33,10 @@ const NUL_MESSAGE = 'Text must not contain NUL characters.';
  * An optional query-string integer. Empty or missing gives `dflt`; anything that is not a whole
  * number in [min, max] is a 400 with `message`.
  */
-export function qsInt(dflt: number, min: number, max: number, message: string) {
+export function qsInt(dflt: number, min: number, max: number, message: string, allowed?: readonly number[]) {
   return v.pipe(
     v.optional(v.string(message), ''),
+    inputJson(allowed ? { type: 'integer', enum: [...allowed] } : { type: 'integer', minimum: min, maximum: max }),
     v.trim(),
     v.transform((s) => (s === '' ? dflt : /^[+-]?\d+$/.test(s) ? Number(s) : NaN)),
     v.number(message),
@@ -34,6 +52,7 @@ export function qsBool(dflt: boolean, message: string) {
     v.optional(v.string(message), ''),
     v.trim(),
     v.toLowerCase(),
+    inputJson({ type: 'string', enum: ['', 'true', 'false', '1', '0', 'TRUE', 'FALSE', 'True', 'False'] }),
     v.picklist(['', 'true', 'false', '1', '0'], message),
     v.transform((s) => (s === '' ? dflt : s === 'true' || s === '1')),
   );
@@ -47,6 +66,7 @@ export function qsChoice<const T extends string>(values: readonly T[], dflt: T, 
   const byLower = new Map(values.map((x) => [x.toLowerCase(), x] as const));
   return v.pipe(
     v.optional(v.string(message), ''),
+    inputJson({ type: 'string', enum: ['', ...values] }),
     v.trim(),
     v.check((s) => s === '' || byLower.has(s.toLowerCase()), message),
     v.transform((s): T => (s === '' ? dflt : byLower.get(s.toLowerCase())!)),
@@ -66,7 +86,7 @@ export const pageSizeMessage = `pageSize must be one of ${PAGE_SIZES.join(', ')}
 export const pagingQuery = {
   page: qsInt(1, 1, MAX_PAGE, pageMessage),
   pageSize: v.pipe(
-    qsInt(DEFAULT_PAGE_SIZE, 1, 100, pageSizeMessage),
+    qsInt(DEFAULT_PAGE_SIZE, 1, 100, pageSizeMessage, PAGE_SIZES),
     v.check((n) => (PAGE_SIZES as readonly number[]).includes(n), pageSizeMessage),
   ),
 };
@@ -75,6 +95,7 @@ export const pagingQuery = {
 export function guid(message: string) {
   return v.pipe(
     v.string(message),
+    inputJson(ID_JSON),
     v.trim(),
     v.check((s) => isValidId(s), message),
     v.transform((s) => normaliseId(s)),
@@ -85,6 +106,7 @@ export function guid(message: string) {
 export function optionalGuid(message: string) {
   return v.pipe(
     v.optional(v.string(message), ''),
+    inputJson({ type: 'string', pattern: `^\\s*(${ID_PATTERN.source.slice(1, -1)})?\\s*$` }),
     v.trim(),
     v.check((s) => s === '' || isValidId(s), message),
     v.transform((s) => (s === '' ? undefined : normaliseId(s))),
@@ -95,9 +117,15 @@ export function optionalGuid(message: string) {
  * A required text field: missing, null, a non-string or only spaces gives `requiredMessage`
  * (the spec's 'Please enter {field}'); longer than `max` gives `tooLongMessage`.
  */
-export function requiredText(requiredMessage: string, max: number, tooLongMessage: string) {
+export function requiredText(
+  requiredMessage: string,
+  max: number,
+  tooLongMessage: string,
+  json: Record<string, unknown> = { type: 'string', pattern: NOT_BLANK, maxLength: max },
+) {
   return v.pipe(
     v.optional(v.nullable(v.string(requiredMessage)), ''),
+    inputJson<string | null>(json, { required: true }),
     v.transform((s) => s ?? ''),
     v.trim(),
     v.nonEmpty(requiredMessage),
@@ -110,6 +138,7 @@ export function requiredText(requiredMessage: string, max: number, tooLongMessag
 export function optionalText(typeMessage: string, max: number, tooLongMessage: string) {
   return v.pipe(
     v.optional(v.nullable(v.string(typeMessage))),
+    inputJson<string | null | undefined>({ anyOf: [{ type: 'string', maxLength: max }, { type: 'null' }] }),
     v.transform((s) => (s == null ? undefined : s.trim())),
     v.check((s) => s === undefined || s.length <= max, tooLongMessage),
     v.check((s) => s === undefined || noNul(s), NUL_MESSAGE),

@@ -35,7 +35,7 @@
 import * as v from 'valibot';
 import { MSG } from '../messages.js';
 import { CUSTOMER_STATUSES, DEVICE_TYPES, PAGE_SIZES, DEFAULT_PAGE_SIZE, TIER_TYPES } from '../codes.js';
-import { guid, MAX_PAGE, noNul, pageMessage, pageSizeMessage, qsBool, qsChoice, qsInt, qsSearch } from './common.js';
+import { guid, inputJson, MAX_PAGE, noNul, NOT_BLANK, pageMessage, pageSizeMessage, qsBool, qsChoice, qsInt, qsSearch } from './common.js';
 import { lookupDtoSchema, type DeviceListFilter } from './devices.js';
 import { lookupSchema } from './reference.js';
 
@@ -154,7 +154,7 @@ export type CustomerOrderBy = (typeof CUSTOMER_ORDER_BY)[number];
 export const customerListBody = v.object(
   {
     page: v.optional(v.pipe(v.number(pageMessage), v.integer(pageMessage), v.minValue(1, pageMessage), v.maxValue(MAX_PAGE, pageMessage)), 1),
-    pageSize: v.optional(v.pipe(v.number(pageSizeMessage), v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
+    pageSize: v.optional(v.pipe(v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
     searchValue: v.optional(
       v.pipe(
         v.nullable(v.string('Search text must be text.')),
@@ -292,6 +292,13 @@ export type CustomerDuplicates = v.InferOutput<typeof customerDuplicatesSchema>;
 
 const portalReference = v.pipe(
   v.optional(v.nullable(v.union([v.string(MSG.portalRefNumber), v.number(MSG.portalRefNumber)], MSG.portalRefNumber)), null),
+  inputJson<string | number | null>({
+    anyOf: [
+      { type: 'string', pattern: `^\\s*\\d{0,${PORTAL_REFERENCE_MAX}}\\s*$` },
+      { type: 'integer', minimum: 0, maximum: 10 ** Math.min(PORTAL_REFERENCE_MAX, 15) - 1 },
+      { type: 'null' },
+    ],
+  }),
   v.transform((x) => (x == null ? null : String(x).trim() || null)),
   v.check((s) => s === null || /^\d+$/.test(s), MSG.portalRefNumber),
   v.check((s) => s === null || s.length <= PORTAL_REFERENCE_MAX, CUSTOMER_TEXT.portalReferenceTooLong),
@@ -311,6 +318,7 @@ export const customerPayload = v.object(
   {
     name: v.pipe(
       v.optional(v.nullable(v.string(CUSTOMER_TEXT.nameRequired)), ''),
+      inputJson<string | null>({ type: 'string', pattern: NOT_BLANK, maxLength: CUSTOMER_NAME_MAX }, { required: true }),
       v.transform((s) => (s ?? '').trim()),
       v.nonEmpty(CUSTOMER_TEXT.nameRequired),
       v.maxLength(CUSTOMER_NAME_MAX, CUSTOMER_TEXT.nameTooLong),
@@ -335,6 +343,7 @@ export const customerPayload = v.object(
     ),
     isMigratedAccount: v.pipe(
       v.optional(v.nullable(v.boolean(CUSTOMER_TEXT.migratedRequired)), null),
+      inputJson<boolean | null>({ type: 'boolean' }, { required: true }),
       v.check((b) => b !== null, CUSTOMER_TEXT.migratedRequired),
       v.transform((b) => b === true),
     ),
@@ -616,7 +625,7 @@ export const ADMIN_ORDER_BY = ['UserName', 'FirstName', 'LastName', 'Email'] as 
 export const customerAdminListQuery = v.object({
   Page: qsInt(1, 1, MAX_PAGE, pageMessage),
   PageSize: v.pipe(
-    qsInt(ADMIN_PAGE_SIZE, 1, 100, pageSizeMessage),
+    qsInt(ADMIN_PAGE_SIZE, 1, 100, pageSizeMessage, PAGE_SIZES),
     v.check((n) => (PAGE_SIZES as readonly number[]).includes(n), pageSizeMessage),
   ),
   Desc: qsBool(true, 'Desc must be true or false.'),

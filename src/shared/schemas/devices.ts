@@ -25,7 +25,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { MSG } from '../messages.js';
 import { ASSET_STATUSES, DEVICE_CAPABILITIES, DEVICE_TYPES, CAPABILITY, LAST_CONFIG_FILTERS, SIM_TYPES } from '../codes.js';
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../codes.js';
-import { guid, MAX_PAGE, noNul, pageMessage, pageSizeMessage } from './common.js';
+import { guid, inputJson, MAX_PAGE, noNul, pageMessage, pageSizeMessage } from './common.js';
 
 // ---------------------------------------------------------------- constants and messages
 
@@ -152,8 +152,8 @@ const statusValues = ASSET_STATUSES.map((s) => s.Value);
 const simTypeValues = SIM_TYPES.map((s) => s.Value);
 const lastConfigValues = LAST_CONFIG_FILTERS.map((s) => s.Value);
 
-const deviceTypeValue = v.pipe(v.number(DEVICE_TEXT.unknownType), v.integer(DEVICE_TEXT.unknownType), v.picklist(devTypeValues, DEVICE_TEXT.unknownType));
-const statusValue = v.pipe(v.number(DEVICE_TEXT.unknownStatus), v.integer(DEVICE_TEXT.unknownStatus), v.picklist(statusValues, DEVICE_TEXT.unknownStatus));
+const deviceTypeValue = v.picklist(devTypeValues, DEVICE_TEXT.unknownType);
+const statusValue = v.picklist(statusValues, DEVICE_TEXT.unknownStatus);
 
 const serial = v.pipe(
   v.string(DEVICE_TEXT.serialRequired),
@@ -274,10 +274,11 @@ const orderByMessage = `orderBy must be one of ${DEVICE_ORDER_BY.join(', ')}.`;
 export const deviceListBody = v.object(
   {
     page: v.optional(v.pipe(v.number(pageMessage), v.integer(pageMessage), v.minValue(1, pageMessage), v.maxValue(MAX_PAGE, pageMessage)), 1),
-    pageSize: v.optional(v.pipe(v.number(pageSizeMessage), v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
+    pageSize: v.optional(v.pipe(v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
     searchValue: v.optional(
       v.pipe(
         v.nullable(v.string(DEVICE_TEXT.searchTooShort)),
+        inputJson<string | null>({ anyOf: [{ type: 'string', pattern: `^\\s*(|\\S[\\s\\S]{${SEARCH_MIN - 2},}\\S)\\s*$`, maxLength: 255 }, { type: 'null' }] }),
         v.transform((s) => (s ?? '').trim()),
         v.check((s) => s === '' || s.length >= SEARCH_MIN, DEVICE_TEXT.searchTooShort),
         v.maxLength(255, 'Search text can be at most 255 characters long.'),
@@ -307,7 +308,7 @@ export const deviceListBody = v.object(
       '',
     ),
     assigned: v.optional(v.nullable(v.boolean('assigned must be true, false or null.')), null),
-    lastConfig: v.optional(v.pipe(v.number('Unknown last config filter.'), v.picklist(lastConfigValues, 'Unknown last config filter.')), 0),
+    lastConfig: v.optional(v.pipe(v.picklist(lastConfigValues, 'Unknown last config filter.')), 0),
     orderBy: v.optional(v.picklist(DEVICE_ORDER_BY, orderByMessage), 'SerialNumber'),
     desc: v.optional(v.boolean('desc must be true or false.'), false),
   },
@@ -360,7 +361,7 @@ export const deviceGeneralDetailsBody = v.object(
         imsi: optText,
         phoneNumber: optText,
         simSerial: optText,
-        simTypeId: v.optional(v.nullable(v.pipe(v.number(DEVICE_TEXT.unknownSimType), v.picklist(simTypeValues, DEVICE_TEXT.unknownSimType)))),
+        simTypeId: v.optional(v.nullable(v.pipe(v.picklist(simTypeValues, DEVICE_TEXT.unknownSimType)))),
         orderNumber: v.optional(
           v.nullable(v.pipe(v.string(DEVICE_TEXT.orderNumberTooLong), v.trim(), v.maxLength(ORDER_NUMBER_MAX, DEVICE_TEXT.orderNumberTooLong))),
         ),
@@ -379,6 +380,7 @@ export const changeStatusManyBody = v.object(
   {
     status: v.pipe(
       statusValue,
+      inputJson<number>({ enum: statusValues.filter((s) => s !== STATUS.Allocated) }),
       v.check((s) => s !== STATUS.Allocated, DEVICE_TEXT.allocatedNotTarget),
     ),
     devices: deviceRefs,

@@ -27,7 +27,7 @@
 import * as v from 'valibot';
 import { MSG } from '../messages.js';
 import { CAPABILITY, DEFAULT_PAGE_SIZE, DEVICE_CAPABILITIES, DEVICE_TYPES, PAGE_SIZES } from '../codes.js';
-import { MAX_PAGE, noNul, pageMessage, pageSizeMessage } from './common.js';
+import { inputJson, MAX_PAGE, noNul, pageMessage, pageSizeMessage } from './common.js';
 
 // ---------------------------------------------------------------- constants
 
@@ -215,16 +215,17 @@ export function isCalendarDateTime(s: string): boolean {
 const CANONICAL_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const isoDate = v.pipe(
   v.string(LIVE_TEXT.badDate),
+  inputJson({ type: 'string', format: 'date-time' }),
   v.trim(),
   v.check(isCalendarDateTime, LIVE_TEXT.badDate),
   v.transform((s) => (CANONICAL_UTC.test(s) ? s : new Date(s).toISOString())),
 );
 const page = v.optional(v.pipe(v.number(pageMessage), v.integer(pageMessage), v.minValue(1, pageMessage), v.maxValue(MAX_PAGE, pageMessage)), 1);
-const pageSize = v.optional(v.pipe(v.number(pageSizeMessage), v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE);
+const pageSize = v.optional(v.pipe(v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE);
 const numberList = (values: readonly number[], message: string) =>
   v.optional(
     v.pipe(
-      v.nullable(v.array(v.pipe(v.number(message), v.picklist(values as number[], message)), message)),
+      v.nullable(v.array(v.pipe(v.picklist(values as number[], message)), message)),
       v.transform((a) => a ?? []),
     ),
     [],
@@ -536,6 +537,7 @@ export const messageStreamQuery = v.object({
   pageSize: v.optional(
     v.pipe(
       v.string(pageSizeMessage),
+      inputJson({ type: 'integer', minimum: 1, maximum: MESSAGE_STREAM_MAX_PAGE }),
       v.transform((s) => (s.trim() === '' ? MESSAGE_STREAM_PAGE : Number(s))),
       v.integer(pageSizeMessage),
       v.minValue(1, pageSizeMessage),
@@ -747,7 +749,7 @@ export type ReportedConfiguration = v.InferOutput<typeof reportedConfigurationSc
 export const ingestMessageSchema = v.object({
   messageId: text('messageId is required.', 100, 'messageId can be at most 100 characters long.'),
   deviceIdentity: identity,
-  deviceType: v.pipe(v.number(LIVE_TEXT.unknownType), v.picklist(devTypeValues, LIVE_TEXT.unknownType)),
+  deviceType: v.pipe(v.picklist(devTypeValues, LIVE_TEXT.unknownType)),
   date: isoDate,
   message: text('message is required.', 200, 'message can be at most 200 characters long.'),
   battery: v.optional(

@@ -8,7 +8,7 @@
 //   that is not 'YYYY-MM'.
 // Rules (months, shares, the month before): src/shared/management-report.ts.
 import * as v from 'valibot';
-import { guid } from './common.js';
+import { guid, inputJson } from './common.js';
 import { ALARM_TEXT, DEFAULT_TARGETS } from './alarm-reports.js';
 import { parseMonth } from '../management-report.js';
 
@@ -42,6 +42,7 @@ export const managementReportBody = v.object(
   {
     month: v.pipe(
       v.string(MANAGEMENT_TEXT.badMonth),
+      inputJson({ type: 'string', pattern: '^(20\\d\\d|2100)-(0[1-9]|1[0-2])$' }),
       v.check((m) => parseMonth(m) !== null, MANAGEMENT_TEXT.badMonth),
     ),
     customerId: v.optional(v.nullable(guid(ALARM_TEXT.invalidId)), null),

@@ -7,7 +7,21 @@ import metadata from 'libphonenumber-js/min/metadata';
 import { MSG } from '../messages.js';
 import { PHONE_TYPE } from '../codes.js';
 import { roleSchema } from './reference.js';
-import { guid, optionalGuid, pagingQuery, qsBool, qsChoice, qsSearch, requiredText, optionalText, noNul } from './common.js';
+import {
+  guid,
+  ID_JSON,
+  inputJson,
+  NOT_BLANK,
+  optionalGuid,
+  pagingQuery,
+  qsBool,
+  qsChoice,
+  qsSearch,
+  requiredKey,
+  requiredText,
+  optionalText,
+  noNul,
+} from './common.js';
 
 export const NAME_MAX = 100;
 export const EMAIL_MAX = 254;
@@ -70,13 +84,14 @@ export const EMAIL_PATTERN = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+\.[^\s@<
 const firstName = requiredText(MSG.pleaseEnter('first name'), NAME_MAX, PERSON_TEXT.firstNameTooLong);
 const lastName = requiredText(MSG.pleaseEnter('last name'), NAME_MAX, PERSON_TEXT.lastNameTooLong);
 const emailAddress = v.pipe(
-  requiredText(MSG.pleaseEnter('email'), EMAIL_MAX, PERSON_TEXT.emailTooLong),
+  requiredText(MSG.pleaseEnter('email'), EMAIL_MAX, PERSON_TEXT.emailTooLong, { type: 'string', pattern: EMAIL_PATTERN.source, maxLength: EMAIL_MAX }),
   v.regex(EMAIL_PATTERN, MSG.enterValidEmail),
   v.toLowerCase(),
 );
 const rolesMessage = MSG.pleaseSelectOne('roles');
 const roleIds = v.pipe(
   v.optional(v.nullable(v.array(v.unknown(), rolesMessage)), []),
+  inputJson<unknown[] | null>({ type: 'array', minItems: 1, maxItems: MAX_ROLES, items: ID_JSON }, { required: true }),
   v.transform((a) => a ?? []),
   v.minLength(1, rolesMessage),
   v.maxLength(MAX_ROLES, PERSON_TEXT.tooManyRoles),
@@ -84,11 +99,16 @@ const roleIds = v.pipe(
   v.transform((ids) => [...new Set(ids)]),
 );
 const etag = requiredText(PERSON_TEXT.etagRequired, ETAG_MAX, PERSON_TEXT.etagRequired);
+/** The etag sent inside person: when given (not null), it is the one used, so it must not be blank. */
+const innerEtag = v.pipe(
+  v.optional(v.nullable(v.string(PERSON_TEXT.etagRequired))),
+  inputJson<string | null | undefined>({ anyOf: [{ type: 'string', pattern: NOT_BLANK, maxLength: ETAG_MAX }, { type: 'null' }] }),
+);
 
 /** POST /api/v1/person — body { person: { firstName, lastName, emailAddress, roleIds } } */
 export const personCreateBody = v.object(
   {
-    person: v.optional(v.object({ firstName, lastName, emailAddress, roleIds }, PERSON_TEXT.badPerson), {}),
+    person: requiredKey(v.optional(v.object({ firstName, lastName, emailAddress, roleIds }, PERSON_TEXT.badPerson), {})),
   },
   PERSON_TEXT.badBody,
 );
@@ -103,22 +123,27 @@ export const personIdentityUpdateBody = v.pipe(
   v.object(
     {
       personId: v.optional(v.nullable(v.string(PERSON_TEXT.personIdMismatch))),
-      etag: v.optional(v.nullable(v.string(PERSON_TEXT.etagRequired))),
-      person: v.optional(
-        v.object(
-          {
-            firstName,
-            lastName,
-            emailAddress: v.pipe(
-              optionalText(MSG.enterValidEmail, EMAIL_MAX, PERSON_TEXT.emailTooLong),
-              v.transform((s) => (s ? s.toLowerCase() : undefined)),
-            ),
-            roleIds,
-            etag: v.optional(v.nullable(v.string(PERSON_TEXT.etagRequired))),
-          },
-          PERSON_TEXT.badPerson,
+      etag: v.pipe(
+        v.optional(v.nullable(v.string(PERSON_TEXT.etagRequired))),
+        inputJson<string | null | undefined>({ type: 'string', pattern: NOT_BLANK, maxLength: ETAG_MAX }, { required: true }),
+      ),
+      person: requiredKey(
+        v.optional(
+          v.object(
+            {
+              firstName,
+              lastName,
+              emailAddress: v.pipe(
+                optionalText(MSG.enterValidEmail, EMAIL_MAX, PERSON_TEXT.emailTooLong),
+                v.transform((s) => (s ? s.toLowerCase() : undefined)),
+              ),
+              roleIds,
+              etag: innerEtag,
+            },
+            PERSON_TEXT.badPerson,
+          ),
+          {},
         ),
-        {},
       ),
     },
     PERSON_TEXT.badBody,
@@ -219,11 +244,11 @@ export const phoneNumbers = v.pipe(
 export const ownProfileUpdateBody = v.pipe(
   v.object(
     {
-      etag: v.optional(v.nullable(v.string(PERSON_TEXT.etagRequired))),
-      person: v.optional(
-        v.object({ firstName, lastName, phoneNumbers, etag: v.optional(v.nullable(v.string(PERSON_TEXT.etagRequired))) }, PERSON_TEXT.badPerson),
-        {},
+      etag: v.pipe(
+        v.optional(v.nullable(v.string(PERSON_TEXT.etagRequired))),
+        inputJson<string | null | undefined>({ type: 'string', pattern: NOT_BLANK, maxLength: ETAG_MAX }, { required: true }),
       ),
+      person: requiredKey(v.optional(v.object({ firstName, lastName, phoneNumbers, etag: innerEtag }, PERSON_TEXT.badPerson), {})),
     },
     PERSON_TEXT.badBody,
   ),

@@ -14,6 +14,7 @@ import * as v from 'valibot';
 import { alarmReportFilterBody } from './alarm-reports.js';
 import { SCHEDULE_FORMATS, SCHEDULE_FREQUENCIES, SCHEDULE_REPORTS, TIME_OF_DAY } from '../schedules.js';
 import { MANAGEMENT_TEXT } from './management-report.js';
+import { inputJson } from './common.js';
 
 export const SCHEDULE_NAME_MAX = 100;
 export const SCHEDULE_RECIPIENTS_MAX = 20;
@@ -32,6 +33,8 @@ export const SCHEDULE_TEXT = {
   tooManyRecipients: `At most ${SCHEDULE_RECIPIENTS_MAX} recipients.`,
   badEmail: 'Please enter valid e-mail addresses.',
   notARecipient: (email: string) => `${email} is not the e-mail address of a person you may send reports to.`,
+  otherTenant: (email: string) =>
+    `${email} is a person of a customer: a report sent to them must be of their customer alone (name it exactly in the account name filter), and every other recipient of their customer or provider staff.`,
   badFormat: 'Please choose a format.',
   badReport: 'Please choose the alarm list or the management report.',
   managementMonthly: 'The management report covers a whole month: please choose monthly.',
@@ -59,30 +62,27 @@ const dayNumber = (max: number, message: string) =>
 const scheduleEntries = {
   name: v.pipe(
     v.string(SCHEDULE_TEXT.nameRequired),
-    v.transform((s) => s.trim()),
+    v.trim(),
     v.minLength(1, SCHEDULE_TEXT.nameRequired),
     v.maxLength(SCHEDULE_NAME_MAX, SCHEDULE_TEXT.nameTooLong),
   ),
   frequency: v.picklist(SCHEDULE_FREQUENCIES, SCHEDULE_TEXT.badFrequency),
   dayOfWeek: dayNumber(7, SCHEDULE_TEXT.dayOfWeekRequired),
   dayOfMonth: dayNumber(31, SCHEDULE_TEXT.dayOfMonthRequired),
-  timeOfDay: v.pipe(
-    v.string(SCHEDULE_TEXT.badTime),
-    v.transform((s) => s.trim()),
-    v.regex(TIME_OF_DAY, SCHEDULE_TEXT.badTime),
-  ),
+  timeOfDay: v.pipe(v.string(SCHEDULE_TEXT.badTime), v.trim(), v.regex(TIME_OF_DAY, SCHEDULE_TEXT.badTime)),
   recipients: v.pipe(
     v.array(
-      v.pipe(
-        v.string(SCHEDULE_TEXT.badEmail),
-        v.transform((s) => s.trim().toLowerCase()),
-        v.regex(EMAIL, SCHEDULE_TEXT.badEmail),
-        v.maxLength(254, SCHEDULE_TEXT.badEmail),
-      ),
+      v.pipe(v.string(SCHEDULE_TEXT.badEmail), v.trim(), v.toLowerCase(), v.regex(EMAIL, SCHEDULE_TEXT.badEmail), v.maxLength(254, SCHEDULE_TEXT.badEmail)),
       SCHEDULE_TEXT.recipientsRequired,
     ),
-    v.transform((a) => [...new Set(a)]),
+    inputJson<string[]>({
+      type: 'array',
+      minItems: 1,
+      maxItems: SCHEDULE_RECIPIENTS_MAX,
+      items: { type: 'string', pattern: `^\\s*${EMAIL.source.slice(1, -1)}\\s*$`, maxLength: 254 },
+    }),
     v.minLength(1, SCHEDULE_TEXT.recipientsRequired),
+    v.transform((a) => [...new Set(a)]),
     v.maxLength(SCHEDULE_RECIPIENTS_MAX, SCHEDULE_TEXT.tooManyRecipients),
   ),
   format: v.optional(v.picklist(SCHEDULE_FORMATS, SCHEDULE_TEXT.badFormat), 'xlsx'),

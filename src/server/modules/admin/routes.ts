@@ -1,7 +1,8 @@
 // Provider administration (ours): the settings area (feature toggles, the global 2FA mode, the
-// companies that require single sign-on), a person's login method, and the audit trail. Every
-// write records an audit entry with its before and after values in the same transaction; the
-// audit trail has no write route at all. A settings change is announced on the hub after the
+// companies that require single sign-on), a person's login method, and the audit trail. A change
+// to the sign-in rules that would lock the acting admin (or every provider admin) out is refused
+// (auth/lockout.ts). Every write records an audit entry with its before and after values in the
+// same transaction; the audit trail has no write route at all. A settings change is announced on the hub after the
 // commit (SettingsChanged, to every connection on every node) so open clients refetch it.
 // Queries: ./repo.ts.
 import { deps, badRequest, notFound, type Api } from '../../http.js';
@@ -9,6 +10,7 @@ import { tx } from '../../db/index.js';
 import { audit } from '../../util.js';
 import { findPersonById } from '../../auth/store.js';
 import { bumpSessionEpoch } from '../../auth/session-epoch.js';
+import { refuseLockout } from '../../auth/lockout.js';
 import { publicBaseUrl, RESET_LINK_TTL_MINUTES, signResetToken } from '../../auth/reset.js';
 import { P } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';
@@ -49,6 +51,7 @@ export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
     async (c, { body, user }) => {
       const d = deps(c);
       const at = d.config.now();
+      if (body.name === 'SingleSignOn' && !body.isEnabled) await refuseLockout(d, user.id, { kind: 'sso-feature', isEnabled: false });
       await tx(d.db, async (trx) => {
         const before = await setFeature(trx, body.name, body.isEnabled);
         await audit(trx, {
@@ -95,6 +98,7 @@ export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
       const at = d.config.now();
       if (body.customerId && !(await d.db.selectFrom('customers').select('id').where('id', '=', body.customerId).executeTakeFirst()))
         throw badRequest(ADMIN_TEXT.customerNotFound, CODE.validation, { customerId: ADMIN_TEXT.customerNotFound });
+      await refuseLockout(d, user.id, { kind: 'require-sso-domain', domain: body.domain });
       await tx(d.db, async (trx) => {
         const added = await addSsoDomain(trx, body.domain, body.customerId);
         if (!added) throw badRequest(ADMIN_TEXT.domainExists(body.domain), CODE.validation, { domain: ADMIN_TEXT.domainExists(body.domain) });
@@ -158,6 +162,7 @@ export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
       const person = await findPersonById(d.db, id);
       if (!person) throw notFound(ADMIN_TEXT.personNotFound);
       const ssoEmail = body.ssoEmail || null;
+      await refuseLockout(d, user.id, { kind: 'login-method', personId: id, loginMethod: body.loginMethod });
       const backToPassword = person.loginMethod === LOGIN_METHOD.SingleSignOn && body.loginMethod === LOGIN_METHOD.Password;
       await tx(d.db, async (trx) => {
         await trx.updateTable('persons').set({ loginMethod: body.loginMethod, ssoEmail, updatedAt: at.toISOString() }).where('id', '=', id).execute();

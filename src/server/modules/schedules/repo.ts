@@ -10,6 +10,21 @@ import { describeSchedule, nextDueAt, type ScheduleFormat, type ScheduleFrequenc
 import type { RunOutcome, ScheduleCreateBody, ScheduleDto, ScheduleRunDto } from '../../../shared/schemas/schedules.js';
 import type { AlarmReportFilterBody } from '../../../shared/schemas/alarm-reports.js';
 import { newEtag } from '../../util.js';
+import { P } from '../../../shared/permissions.js';
+import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
+import { SCHEDULE_TEXT } from '../../../shared/schemas/schedules.js';
+import { ALL_TENANTS, type TenantScope } from '../../tenant-scope.js';
+
+/**
+ * Whose schedules a caller may see and change: every schedule (the permission
+ * AlarmReportScheduleOthers: provider admins; and the server's own loop), or only the caller's own.
+ * Every read of a schedule takes one (required, so each caller passes it): a schedule of someone
+ * else is not listed and, asked for by id, answers as not found.
+ */
+export type ScheduleScope = { readonly all: true } | { readonly all: false; readonly ownerId: string };
+export const ALL_SCHEDULES: ScheduleScope = Object.freeze({ all: true });
+export const scheduleScope = (user: Pick<AuthUser, 'id' | 'permissions'>): ScheduleScope =>
+  user.permissions.includes(P.AlarmReportScheduleOthers) ? ALL_SCHEDULES : { all: false, ownerId: user.id };
 
 export const SCHEDULED_REPORTS_FEATURE = 'ScheduledReports';
 
@@ -43,6 +58,39 @@ export async function recipientsOutOfScope(db: DB, user: Pick<AuthUser, 'permiss
   const found = await scopePersons(db.selectFrom('persons').select('persons.email').where('persons.email', 'in', emails), user).execute();
   const ok = new Set(found.map((p) => p.email.toLowerCase()));
   return emails.filter((e) => !ok.has(e));
+}
+
+/**
+ * The tenant rule of every outgoing report (docs/security.md, "Where a report may be sent"): its
+ * rows and its recipients belong to one tenant, or its recipients are provider staff. Every
+ * recipient must be a person; when all are provider staff the report may cover every customer
+ * (scope: every tenant); otherwise the report must be of one customer (`customerId`) and every
+ * recipient outside the provider tenant a person of that customer, and its rows are read in that
+ * customer's tenant scope only. Checked when a schedule is saved and again by each run before
+ * anything is built (a person may have moved since).
+ */
+export async function reportAudience(
+  db: DB,
+  recipients: string[],
+  customerId: string | null,
+): Promise<{ ok: true; scope: TenantScope } | { ok: false; message: string }> {
+  const emails = recipients.map((e) => e.trim().toLowerCase());
+  const persons = emails.length
+    ? await db
+        .selectFrom('persons')
+        .select(['email', 'tenantId'])
+        .where((eb) => eb(eb.fn('lower', ['email']), 'in', emails))
+        .execute()
+    : [];
+  const tenantOf = new Map(persons.map((p) => [p.email.toLowerCase(), p.tenantId]));
+  const unknown = emails.find((e) => !tenantOf.has(e));
+  if (unknown) return { ok: false, message: SCHEDULE_TEXT.notARecipient(unknown) };
+  const outside = emails.filter((e) => tenantOf.get(e) !== PROVIDER_TENANT_ID);
+  if (!outside.length) return { ok: true, scope: ALL_TENANTS };
+  const customer = customerId ? await db.selectFrom('customers').select('tenantId').where('id', '=', customerId).executeTakeFirst() : undefined;
+  const stranger = outside.find((e) => tenantOf.get(e) !== customer?.tenantId);
+  if (stranger) return { ok: false, message: SCHEDULE_TEXT.otherTenant(stranger) };
+  return { ok: true, scope: { all: false, tenantId: customer!.tenantId } };
 }
 
 /** The customer a filter names exactly (the account name filter equals one customer's name, ignoring case), else null. */
@@ -90,7 +138,10 @@ export async function insertSchedule(db: DB, b: Fields, p: { id: string; ownerId
   return row;
 }
 
-export const findSchedule = (db: DB, id: string) => db.selectFrom('reportSchedules').selectAll().where('id', '=', id).executeTakeFirst();
+export const findSchedule = (db: DB, scope: ScheduleScope, id: string) => {
+  const q = db.selectFrom('reportSchedules').selectAll().where('id', '=', id);
+  return (scope.all ? q : q.where('ownerId', '=', scope.ownerId)).executeTakeFirst();
+};
 
 /** Saves new fields (the next due time follows the new rule); 'stale' when the etag is given and no longer current. */
 export async function updateSchedule(
@@ -107,8 +158,8 @@ export async function updateSchedule(
     .where('id', '=', id);
   if (b.etag) q = q.where('etag', '=', b.etag);
   const r = await q.executeTakeFirst();
-  if (Number(r.numUpdatedRows) === 1) return (await findSchedule(db, id))!;
-  return (await findSchedule(db, id)) ? 'stale' : 'missing';
+  if (Number(r.numUpdatedRows) === 1) return (await findSchedule(db, ALL_SCHEDULES, id))!;
+  return (await findSchedule(db, ALL_SCHEDULES, id)) ? 'stale' : 'missing';
 }
 
 /** Pauses or resumes; resuming starts again from the next due time after now (paused due times are not caught up). */
@@ -120,7 +171,7 @@ export async function setPaused(db: DB, s: ScheduleRow, paused: boolean, now: Da
     ...(paused ? {} : { nextDueAt: nextDueAt(ruleOf(s), now).toISOString() }),
   };
   await db.updateTable('reportSchedules').set(set).where('id', '=', s.id).execute();
-  return (await findSchedule(db, s.id))!;
+  return (await findSchedule(db, ALL_SCHEDULES, s.id))!;
 }
 
 export async function deleteSchedule(db: DB, id: string): Promise<boolean> {
@@ -171,8 +222,8 @@ export async function listRuns(db: DB, scheduleId: string, limit: number): Promi
   return runDtos(db, runs);
 }
 
-/** Every schedule, by name, with its latest run. */
-export async function listSchedules(db: DB, onlyId?: string): Promise<ScheduleDto[]> {
+/** The schedules of the scope, by name, with their latest run. */
+export async function listSchedules(db: DB, scope: ScheduleScope, onlyId?: string): Promise<ScheduleDto[]> {
   let q = db
     .selectFrom('reportSchedules as s')
     .leftJoin('persons as p', 'p.id', 's.ownerId')
@@ -182,6 +233,7 @@ export async function listSchedules(db: DB, onlyId?: string): Promise<ScheduleDt
     .orderBy('s.name')
     .orderBy('s.id');
   if (onlyId) q = q.where('s.id', '=', onlyId);
+  if (!scope.all) q = q.where('s.ownerId', '=', scope.ownerId);
   const rows = await q.execute();
   if (!rows.length) return [];
   const ids = rows.map((r) => r.id);

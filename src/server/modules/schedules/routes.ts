@@ -1,6 +1,7 @@
 // Scheduled reports (feature ScheduledReports; docs/scheduled-reports.md): the list, create, edit,
 // pause/resume, delete and the run history. Permission AlarmReportSchedule (ARC managers and
-// supervisors, provider admins). With the feature off the list answers Enabled: false and no
+// supervisors, provider admins); a schedule is its creator's: others' are seen and changed only
+// with AlarmReportScheduleOthers (provider admins), through the repository's ScheduleScope. With the feature off the list answers Enabled: false and no
 // rows, and every write is refused. Every write is audited in its transaction.
 import { ApiError, badRequest, conflict, deps, notFound, type Api, type Ctx } from '../../http.js';
 import { tx } from '../../db/index.js';
@@ -22,13 +23,16 @@ import {
   type ScheduleRunsDto,
 } from '../../../shared/schemas/schedules.js';
 import {
+  ALL_SCHEDULES,
   customerOfFilters,
+  reportAudience,
   deleteSchedule,
   findSchedule,
   insertSchedule,
   listRuns,
   listSchedules,
   recipientsOutOfScope,
+  scheduleScope,
   scheduledReportsOn,
   setPaused,
   updateSchedule,
@@ -74,6 +78,11 @@ async function scheduleCustomer(c: Ctx, body: Pick<ScheduleCreateBody, 'report' 
     throw badRequest(SCHEDULE_TEXT.managementCustomer, CODE.validation, { report: SCHEDULE_TEXT.managementCustomer });
   return customerId;
 }
+/** The tenant rule of every outgoing report (docs/security.md): refused with the recipient that breaks it. */
+async function checkAudience(c: Ctx, recipients: string[], customerId: string | null) {
+  const audience = await reportAudience(deps(c).db, recipients, customerId);
+  if (!audience.ok) throw badRequest(audience.message, CODE.validation, { recipients: audience.message });
+}
 const summary = (s: Pick<ScheduleRow, 'name' | 'frequency' | 'dayOfWeek' | 'dayOfMonth' | 'timeOfDay' | 'recipients' | 'format' | 'report' | 'paused'>) => ({
   name: s.name,
   frequency: s.frequency,
@@ -85,13 +94,13 @@ const summary = (s: Pick<ScheduleRow, 'name' | 'frequency' | 'dayOfWeek' | 'dayO
   report: s.report,
   paused: s.paused === 1,
 });
-const dtoOf = async (c: Ctx, id: string): Promise<ScheduleDto> => (await listSchedules(deps(c).db, id))[0]!;
+const dtoOf = async (c: Ctx, id: string): Promise<ScheduleDto> => (await listSchedules(deps(c).db, ALL_SCHEDULES, id))[0]!;
 
 export function scheduleRoutes(api: Api) {
-  api.get('/alarm-report/schedules', { access: P.AlarmReportSchedule }, async (c) => {
+  api.get('/alarm-report/schedules', { access: P.AlarmReportSchedule }, async (c, { user }) => {
     const { db } = deps(c);
     const enabled = await scheduledReportsOn(db);
-    return c.json({ Enabled: enabled, Schedules: enabled ? await listSchedules(db) : [] } satisfies ScheduleListDto);
+    return c.json({ Enabled: enabled, Schedules: enabled ? await listSchedules(db, scheduleScope(user)) : [] } satisfies ScheduleListDto);
   });
 
   api.post('/alarm-report/schedules', { access: P.AlarmReportSchedule, json: scheduleCreateBody, sample: { json: SAMPLE_BODY } }, async (c, { body, user }) => {
@@ -100,6 +109,7 @@ export function scheduleRoutes(api: Api) {
     const { db, config } = deps(c);
     const now = config.now();
     const customerId = await scheduleCustomer(c, body);
+    await checkAudience(c, body.recipients, customerId);
     const id = newId();
     await tx(db, async (trx) => {
       const row = await insertSchedule(trx, body, { id, ownerId: user.id, customerId, now });
@@ -115,12 +125,13 @@ export function scheduleRoutes(api: Api) {
       await featureOn(c);
       const id = idParam(c);
       const { db, config } = deps(c);
-      if (!(await findSchedule(db, id))) throw notFound(SCHEDULE_TEXT.notFound);
+      if (!(await findSchedule(db, scheduleScope(user), id))) throw notFound(SCHEDULE_TEXT.notFound);
       await checkRecipients(c, user, body.recipients);
       const now = config.now();
       const customerId = await scheduleCustomer(c, body);
+      await checkAudience(c, body.recipients, customerId);
       await tx(db, async (trx) => {
-        const before = await findSchedule(trx, id);
+        const before = await findSchedule(trx, scheduleScope(user), id);
         if (!before) throw notFound(SCHEDULE_TEXT.notFound);
         const r = await updateSchedule(trx, id, body, customerId, now);
         if (r === 'missing') throw notFound(SCHEDULE_TEXT.notFound);
@@ -147,7 +158,7 @@ export function scheduleRoutes(api: Api) {
       const { db, config } = deps(c);
       const now = config.now();
       await tx(db, async (trx) => {
-        const s = await findSchedule(trx, id);
+        const s = await findSchedule(trx, scheduleScope(user), id);
         if (!s) throw notFound(SCHEDULE_TEXT.notFound);
         await setPaused(trx, s, body.paused, now);
         await audit(trx, {
@@ -169,7 +180,7 @@ export function scheduleRoutes(api: Api) {
     const { db, config } = deps(c);
     const now = config.now();
     const name = await tx(db, async (trx) => {
-      const s = await findSchedule(trx, id);
+      const s = await findSchedule(trx, scheduleScope(user), id);
       if (!s || !(await deleteSchedule(trx, id))) throw notFound(SCHEDULE_TEXT.notFound);
       await audit(trx, { actorId: user.id || null, action: 'schedule.delete', entity: 'schedule', entityId: id, at: now, details: { before: summary(s) } });
       return s.name;
@@ -177,11 +188,11 @@ export function scheduleRoutes(api: Api) {
     return c.json({ Content: { Message: SCHEDULE_TEXT.deleted(name) } } satisfies MessageResponse);
   });
 
-  api.get('/alarm-report/schedules/:id/runs', { access: P.AlarmReportSchedule }, async (c) => {
+  api.get('/alarm-report/schedules/:id/runs', { access: P.AlarmReportSchedule }, async (c, { user }) => {
     const id = idParam(c);
     const { db } = deps(c);
     if (!(await scheduledReportsOn(db))) return c.json({ Runs: [] } satisfies ScheduleRunsDto);
-    if (!(await findSchedule(db, id))) throw notFound(SCHEDULE_TEXT.notFound);
+    if (!(await findSchedule(db, scheduleScope(user), id))) throw notFound(SCHEDULE_TEXT.notFound);
     return c.json({ Runs: await listRuns(db, id, SCHEDULE_RUNS_SHOWN) } satisfies ScheduleRunsDto);
   });
 }

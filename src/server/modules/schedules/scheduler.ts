@@ -40,9 +40,8 @@ import { SCHEDULE_TEXT } from '../../../shared/schemas/schedules.js';
 import { managementReport, managementReportOn } from '../alarm-reports/management-report.js';
 import { managementFileName, managementReportXlsx } from '../alarm-reports/management-export.js';
 import { formatShown, DATE_FORMAT } from '../../../shared/dates.js';
-// A schedule is the alarm-receiving centre's (provider staff make them): its report reads every tenant's rows.
-import { ALL_TENANTS } from '../../tenant-scope.js';
-import { findSchedule, ruleOf, runRef, scheduledReportsOn, type ScheduleRow } from './repo.js';
+import type { TenantScope } from '../../tenant-scope.js';
+import { ALL_SCHEDULES, findSchedule, reportAudience, ruleOf, runRef, scheduledReportsOn, type ScheduleRow } from './repo.js';
 
 export const SCHEDULER_INTERVAL_MS = 30_000;
 /** A run is built at most this many times (the first try and two retries). */
@@ -196,7 +195,7 @@ export function createReportScheduler(d: SchedulerDeps) {
       if (Number(claim.numUpdatedRows) !== 1) continue;
       if (r.state === 'running')
         d.log({ msg: 'scheduled report: run taken over', scheduleId: r.scheduleId, runId: r.id, from: r.claimedBy, attempt: r.attempts + 1 });
-      const s = await findSchedule(d.db, r.scheduleId);
+      const s = await findSchedule(d.db, ALL_SCHEDULES, r.scheduleId);
       if (!s) continue;
       await execute(s, r.id, new Date(r.dueAt));
       n++;
@@ -208,7 +207,7 @@ export function createReportScheduler(d: SchedulerDeps) {
   type Built = { file: { fileName: string; contentType: string; content: Uint8Array } | null; rows: number; subject: string; text: string };
 
   /** The alarm list .xlsx of the saved filters and the run's period, through the export pool. */
-  async function buildAlarmList(s: ScheduleRow, dueAt: Date, now: Date): Promise<Built> {
+  async function buildAlarmList(s: ScheduleRow, dueAt: Date, now: Date, scope: TenantScope): Promise<Built> {
     const rule = ruleOf(s);
     const period = runPeriod(rule, 'alarmList', dueAt);
     // Through the filter schema: what was stored (or seeded) gets every default of the list's filters.
@@ -222,7 +221,7 @@ export function createReportScheduler(d: SchedulerDeps) {
       sortDescending: true,
     };
     // Every schedule is its own export "user": one build per schedule at a time, within the pool's queue.
-    const started = await d.exports.start(`schedule:${s.id}`, { kind: 'alarmReports', filter, now: now.toISOString(), scope: ALL_TENANTS });
+    const started = await d.exports.start(`schedule:${s.id}`, { kind: 'alarmReports', filter, now: now.toISOString(), scope });
     const bytes = started.total > 0 ? new Uint8Array(await new Response(started.body).arrayBuffer()) : null;
     const rows = started.total - started.omitted;
     const periodText = period.from === period.to ? day(period.from) : `${day(period.from)} to ${day(period.to)}`;
@@ -260,7 +259,11 @@ export function createReportScheduler(d: SchedulerDeps) {
     const rule = ruleOf(s);
     const lease = holdLease(s.id, runId);
     try {
-      const built = s.report === 'managementReport' ? await buildManagementReport(s, dueAt) : await buildAlarmList(s, dueAt, now);
+      // The tenant rule, again at each run: rows of every tenant go to provider staff only; a
+      // customer's person gets that customer's rows alone (the alarm list is read in its tenant scope).
+      const audience = await reportAudience(d.db, JSON.parse(s.recipients) as string[], s.customerId);
+      if (!audience.ok) throw new Error(`not sent: ${audience.message}`);
+      const built = s.report === 'managementReport' ? await buildManagementReport(s, dueAt) : await buildAlarmList(s, dueAt, now, audience.scope);
       const customer = s.customerId
         ? await d.db.selectFrom('customers').select(['tenantId', 'isAutomaticEmailsPaused']).where('id', '=', s.customerId).executeTakeFirst()
         : undefined;
