@@ -3,7 +3,7 @@
 // frozen copies of the helpers some of them were written with): a released migration is history
 // and never changes (tests/unit/db/migration-checksums.test.ts). A new migration: a new file with the
 // next number, one import line and one line at the end of the list below, and its checksum
-// (docs/development.md, "Database").
+// (docs/development.md, "Database migrations").
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import { m001 } from './migrations/001-initial.js';
 import { m002 } from './migrations/002-search.js';
