@@ -13,6 +13,9 @@
 //   and the import tasks (src/server/exports/import-task.ts, import-write.ts) are imported only inside
 //   src/server/exports (types excepted): exports, import parsing and import writes run in the worker
 //   pool, never on the request loop
+//   src/server/db/migrations/**  imports nothing but kysely and its own folder (its frozen helpers
+//                are in db/migrations/lib): a released migration must not change when live code does;
+//                and no live code imports a migration, except the list (src/server/db/migrations.ts)
 import { dirname, relative, resolve, sep } from 'node:path';
 
 const ROOT = resolve(dirname(new URL(import.meta.url).pathname), '..');
@@ -39,13 +42,26 @@ const REGISTRY = /^commands(\/index(\.tsx?)?)?$/;
 
 const POOL_ONLY = /^src\/server\/(modules\/[^/]+\/(export|import-csv)|exports\/(task|worker|import-task|import-write))\.(ts|js)$/;
 
+const MIGRATIONS = 'src/server/db/migrations/';
+const MIGRATION_LIST = /^src\/server\/db\/migrations\.(ts|js)$/;
+const inMigrations = (rel) => rel.startsWith(MIGRATIONS);
+
 export function violation(fromFile, spec, typeOnly = false) {
-  if (!spec.startsWith('.') && !spec.startsWith('/') && !spec.startsWith('src/') && !spec.startsWith('commands/')) return null;
+  const local = spec.startsWith('.') || spec.startsWith('/') || spec.startsWith('src/') || spec.startsWith('commands/');
   const from = area(resolve(fromFile));
   if (!from) return null;
+  if (!local) {
+    if (inMigrations(from.rel) && spec !== 'kysely')
+      return `a migration imports nothing but kysely (${spec}): it must run the same SQL for as long as it exists; copy what it needs into src/server/db/migrations/lib`;
+    return null;
+  }
   const target = spec.startsWith('.') ? resolve(dirname(resolve(fromFile)), spec) : resolve(ROOT, spec);
   const to = area(target);
   if (!to) return null;
+  if (inMigrations(from.rel) && !inMigrations(to.rel))
+    return `a migration must not import ${to.rel}: it would change when that code does; give it a frozen copy in src/server/db/migrations/lib`;
+  if (inMigrations(to.rel) && !inMigrations(from.rel) && !MIGRATION_LIST.test(from.rel) && from.top !== 'other')
+    return `live code must not import a migration (${to.rel}): only src/server/db/migrations.ts lists them; move what both need into live code`;
   if (from.top === 'shared' && ['app', 'server', 'commands'].includes(to.top))
     return `src/shared is the contract both sides import: it must not import ${to.rel}`;
   if ((from.top === 'app' || from.top === 'commands') && to.top === 'server')

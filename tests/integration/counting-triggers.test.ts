@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { sql } from 'kysely';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { countingTriggerNames, type CountingTriggers } from '../../src/server/db/counting-triggers.js';
-import { STATS_TRIGGERS } from '../../src/server/db/migrations/013-alarm-stats.js';
-import { ANALYSIS_TRIGGERS } from '../../src/server/db/migrations/021-management-report.js';
-import { NAMES_TRIGGERS } from '../../src/server/db/migrations/022-alarm-list-lookups.js';
+import { STATS_TRIGGERS } from '../../src/server/modules/alarm-reports/aggregates.js';
+import { ANALYSIS_TRIGGERS } from '../../src/server/modules/alarm-reports/month-tops.js';
+import { NAMES_TRIGGERS } from '../../src/server/modules/alarm-reports/names.js';
 
 const SETS: CountingTriggers[] = [STATS_TRIGGERS, NAMES_TRIGGERS, ANALYSIS_TRIGGERS];
 

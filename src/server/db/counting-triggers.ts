@@ -2,12 +2,11 @@
 // the alarm list's names, the monthly tops of the analyses): every insert into the watched table
 // adds the new row's counts, every delete takes the old row's off, and an update of a watched
 // column does both. SQLite: three triggers; PostgreSQL: one plpgsql function and two triggers.
-//
-// Migrations import this file: it must not import migrations.ts (which imports them), so `isPg` is
-// the same test as `isPostgres` there.
-import { type Kysely, PostgresAdapter, sql } from 'kysely';
+// Migrations 013, 021 and 022 created these triggers with a frozen copy of this file
+// (db/migrations/lib/counting-triggers.ts); the live code names them from here.
+import { type Kysely, sql } from 'kysely';
+import { isPostgres as isPg } from './dialect.js';
 
-const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);
 const quoted = (cols: readonly string[]) => cols.map((c) => `"${c}"`).join(', ');
 

@@ -22,12 +22,9 @@
 import { sql } from 'kysely';
 import type { DB } from '../db/index.js';
 import { countingTriggerNames } from '../db/counting-triggers.js';
-import { STATS_TRIGGERS } from '../db/migrations/013-alarm-stats.js';
-import { ANALYSIS_TRIGGERS } from '../db/migrations/021-management-report.js';
-import { NAMES_TRIGGERS } from '../db/migrations/022-alarm-list-lookups.js';
-import { rebuildSql } from '../modules/alarm-reports/aggregates.js';
-import { rebuildNamesSql } from '../modules/alarm-reports/names.js';
-import { rebuildTopsSql } from '../modules/alarm-reports/month-tops.js';
+import { rebuildSql, STATS_TRIGGERS } from '../modules/alarm-reports/aggregates.js';
+import { NAMES_TRIGGERS, rebuildNamesSql } from '../modules/alarm-reports/names.js';
+import { ANALYSIS_TRIGGERS, rebuildTopsSql } from '../modules/alarm-reports/month-tops.js';
 
 const run = (db: DB, text: string) => sql.raw(text).execute(db);
 

@@ -74,6 +74,32 @@ describe('import boundaries', () => {
   it('ignores packages', () => {
     expect(violation('src/shared/routes.ts', 'react')).toBeNull();
   });
+  it('keeps migrations to kysely and their own folder', () => {
+    const m = 'src/server/db/migrations/013-alarm-stats.ts';
+    expect(violation(m, '../../modules/alarm-reports/list-order.js')).toMatch(
+      /a migration must not import src\/server\/modules\/alarm-reports\/list-order\.js: .* frozen copy in src\/server\/db\/migrations\/lib/,
+    );
+    expect(violation(m, '../counting-triggers.js')).toMatch(/a migration must not import src\/server\/db\/counting-triggers\.js/);
+    expect(violation(m, '../migrations.js')).toMatch(/a migration must not import src\/server\/db\/migrations\.js/);
+    expect(violation(m, '../../../shared/codes.js', true)).toMatch(/a migration must not import src\/shared\/codes\.js/);
+    expect(violation('src/server/db/migrations/lib/alarm-stats.ts', '../../dialect.js')).toMatch(/a migration must not import src\/server\/db\/dialect\.js/);
+    expect(violation(m, 'node:crypto')).toMatch(/a migration imports nothing but kysely \(node:crypto\)/);
+    expect(violation(m, 'kysely')).toBeNull();
+    expect(violation(m, './lib/alarm-stats.js')).toBeNull();
+    expect(violation('src/server/db/migrations/022-alarm-list-lookups.ts', './013-alarm-stats.js')).toBeNull();
+    expect(violation('src/server/db/migrations/lib/alarm-month-tops.ts', './alarm-stats.js')).toBeNull();
+  });
+  it('keeps live code from importing migrations, except the list', () => {
+    expect(violation('src/server/modules/search/maintenance.ts', '../../db/migrations/002-search.js')).toMatch(
+      /live code must not import a migration \(src\/server\/db\/migrations\/002-search\.js\): only src\/server\/db\/migrations\.ts lists them/,
+    );
+    expect(violation('src/server/seed/pg-bulk.ts', '../db/migrations/lib/counting-triggers.js', true)).toMatch(/live code must not import a migration/);
+    expect(violation('src/server/db/migrations-extra.ts', './migrations/002-search.js')).toMatch(/live code must not import a migration/);
+    expect(violation('src/server/db/migrations.ts', './migrations/002-search.js')).toBeNull();
+    expect(violation('src/server/db/index.ts', './migrations.js')).toBeNull();
+    // Tests may run a migration on its own (a populated database before and after it).
+    expect(violation('tests/integration/search.test.ts', '../../src/server/db/migrations/002-search.js')).toBeNull();
+  });
 });
 
 // The rule as ESLint runs it (eslint.config.js): a small source that breaks each new boundary is
@@ -105,6 +131,33 @@ describe('the boundaries rule in ESLint', () => {
     );
     expect(lint('src/app/app.tsx', "import { COMMANDS } from '../../commands/index';")).toEqual([]);
     expect(lint('src/app/app.tsx', "import navUsers from '../../commands/nav-users';")).toHaveLength(1);
+  });
+
+  it('reports a migration importing live code and live code importing a migration', () => {
+    const migration = [
+      "import { sql } from 'kysely';",
+      "import { SORT_INDEXES } from '../../modules/alarm-reports/list-order.js';",
+      "import { STATS_TABLE } from './lib/alarm-stats.js';",
+      "import { createHash } from 'node:crypto';",
+      "export { isPostgres } from '../dialect.js';",
+    ].join('\n');
+    const found = lint('src/server/db/migrations/fixture.ts', migration);
+    expect(found.map((f) => [f.rule, f.line])).toEqual([
+      ['local/boundaries', 2],
+      ['local/boundaries', 4],
+      ['local/boundaries', 5],
+    ]);
+    expect(found[0]!.message).toBe(
+      'a migration must not import src/server/modules/alarm-reports/list-order.js: it would change when that code does; give it a frozen copy in src/server/db/migrations/lib',
+    );
+    const live = ["import { m002 } from '../../db/migrations/002-search.js';", "export const later = () => import('../../db/migrations/002-search.js');"].join(
+      '\n',
+    );
+    expect(lint('src/server/modules/search/fixture.ts', live).map((f) => [f.rule, f.line])).toEqual([
+      ['local/boundaries', 1],
+      ['local/boundaries', 2],
+    ]);
+    expect(lint('src/server/db/migrations.ts', "import { m002 } from './migrations/002-search.js';")).toEqual([]);
   });
 
   it('reports src/app/ui importing src/app/api or src/app/state', () => {

@@ -13,8 +13,9 @@
 // The same rule is written three times (SQL here for each dialect, JS in modules/search/keys.ts);
 // the integration test checks that they agree.
 //
-// Note: this file deliberately does not import migrations.ts (which imports this file) to avoid
-// an import cycle; `isPg` is the same test as `isPostgres` there.
+// Imports nothing outside db/migrations/: `isPg` is the same test as `isPostgres` of db/dialect.ts.
+// The SQLite search tables and triggers are rebuilt by live code (modules/search/fts.ts), a twin of
+// the SQLite part below.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -1,4 +1,4 @@
-// Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
+// Imports nothing outside db/migrations/: `isPg` is the same test as `isPostgres` of db/dialect.ts.
 import { type Kysely, type Migration, PostgresAdapter } from 'kysely';
 
 const isPg = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -7,7 +7,7 @@
 //     name and URN.
 //   - lower(name) / lower(salesforceUrn) indexes on customers for the duplicates check.
 //
-// Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
+// Imports nothing outside db/migrations/: `isPg` is the same test as `isPostgres` of db/dialect.ts.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -1,12 +1,12 @@
 // 013_alarm_stats: the alarm statistics behind the charts, the response targets and the alarm
-// list's total (modules/alarm-reports/aggregates.ts), kept by triggers in the writing transaction;
-// the alarm list's device-serial search index; the list's sort indexes (list-order.ts).
+// list's total (lib/alarm-stats.ts, frozen from modules/alarm-reports/aggregates.ts), kept by triggers in the writing transaction;
+// the alarm list's device-serial search index; the list's sort indexes (lib/alarm-list-sort-indexes.ts).
 //
-// Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
+// Imports nothing outside db/migrations/: `isPg` is the same test as `isPostgres` of db/dialect.ts.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
-import { SORT_INDEXES } from '../../modules/alarm-reports/list-order.js';
-import { COUNT_COLS, DIMS, GRAINS, INT_DIMS, KEY_COLS, rebuildSql, STATS_TABLE, upsertSql, WATCHED_COLS } from '../../modules/alarm-reports/aggregates.js';
-import { createCountingTriggers, type CountingTriggers } from '../counting-triggers.js';
+import { SORT_INDEXES } from './lib/alarm-list-sort-indexes.js';
+import { COUNT_COLS, DIMS, GRAINS, INT_DIMS, KEY_COLS, rebuildSql, STATS_TABLE, upsertSql, WATCHED_COLS } from './lib/alarm-stats.js';
+import { createCountingTriggers, type CountingTriggers } from './lib/counting-triggers.js';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);

@@ -1,6 +1,7 @@
-import { sql, type Kysely, type Migration } from 'kysely';
-import { isPostgres } from '../migrations.js';
-import { nameRankSql, nullsLastSql } from '../../modules/devices/order.js';
+import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
+import { nameRankSql, nullsLastSql } from './lib/device-list-order.js';
+
+const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * Asset list at 1,000,000 devices: exact counts without reading most of the table, and pages

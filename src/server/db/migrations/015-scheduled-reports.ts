@@ -1,4 +1,4 @@
-// Does not import migrations.ts (which imports this file): `isPostgres` is the same test as there.
+// Imports nothing outside db/migrations/: `isPostgres` here is the same test as in db/dialect.ts.
 import { type Kysely, type Migration, PostgresAdapter } from 'kysely';
 
 const isPostgres = (db: Kysely<unknown>) => db.getExecutor().adapter instanceof PostgresAdapter;

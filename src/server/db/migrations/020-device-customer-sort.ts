@@ -1,6 +1,7 @@
-import { sql, type Kysely, type Migration } from 'kysely';
-import { isPostgres } from '../migrations.js';
-import { nameRankSql, nullsLastSql } from '../../modules/devices/order.js';
+import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
+import { nameRankSql, nullsLastSql } from './lib/device-list-order.js';
+
+const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * The asset list sorted by Customer from an index (docs/device-lists.md; decisions "The Customer sort reads a kept

@@ -6,10 +6,10 @@
 //   escalation-plan outcome (modules/alarm-reports/month-tops.ts), kept by triggers in the writing
 //   transaction on both databases, filled from the existing rows here.
 //
-// Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
+// Imports nothing outside db/migrations/: `isPg` is the same test as `isPostgres` of db/dialect.ts.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
-import { createCountingTriggers, type CountingTriggers } from '../counting-triggers.js';
-import { analysisPlanSql, rebuildTopsSql, reportPlanSql, reportTopsSql, TOPS_KEY, TOPS_TABLE, TOPS_WATCHED } from '../../modules/alarm-reports/month-tops.js';
+import { createCountingTriggers, type CountingTriggers } from './lib/counting-triggers.js';
+import { analysisPlanSql, rebuildTopsSql, reportPlanSql, reportTopsSql, TOPS_KEY, TOPS_TABLE, TOPS_WATCHED } from './lib/alarm-month-tops.js';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);

@@ -10,11 +10,11 @@
 //   alarmStats (aggregates.ts): the triggers are created again over every grain and the two
 //   grains counted from the reports; an index by controller and day for grain 3.
 //
-// Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
+// Imports nothing outside db/migrations/: `isPg` is the same test as `isPostgres` of db/dialect.ts.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
-import { rebuildGrainsSql } from '../../modules/alarm-reports/aggregates.js';
-import { NAME_WATCHED_COLS, NAMES_TABLE, namesApplySql, rebuildNamesSql } from '../../modules/alarm-reports/names.js';
-import { createCountingTriggers, type CountingTriggers, dropCountingTriggers } from '../counting-triggers.js';
+import { rebuildGrainsSql } from './lib/alarm-stats.js';
+import { NAME_WATCHED_COLS, NAMES_TABLE, namesApplySql, rebuildNamesSql } from './lib/alarm-report-names.js';
+import { createCountingTriggers, type CountingTriggers, dropCountingTriggers } from './lib/counting-triggers.js';
 import { STATS_TRIGGERS } from './013-alarm-stats.js';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;

@@ -1,5 +1,6 @@
-import { sql, type Kysely, type Migration } from 'kysely';
-import { isPostgres } from '../migrations.js';
+import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
+
+const isPostgres = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * PostgreSQL: the serial number index carries the columns the asset list filters on

@@ -17,9 +17,9 @@
 //   controller walks that controller's slowest reports first instead of sorting all of them or
 //   walking every controller's slowest.
 //
-// Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
+// Imports nothing outside db/migrations/: `isPg` is the same test as `isPostgres` of db/dialect.ts.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
-import { CONTROLLER_STARTED_INDEX, SORT_INDEXES } from '../../modules/alarm-reports/list-order.js';
+import { CONTROLLER_STARTED_INDEX, SORT_INDEXES } from './lib/alarm-list-sort-indexes.js';
 
 const isPg = (db: Kysely<any>) => db.getExecutor().adapter instanceof PostgresAdapter;
 const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);

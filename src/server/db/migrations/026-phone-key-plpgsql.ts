@@ -9,7 +9,7 @@
 // the result is the same for every input (tests/integration/search.test.ts compares it with
 // phoneKey in shared code).
 //
-// Does not import migrations.ts (which imports this file): `isPg` is the same test as `isPostgres` there.
+// Imports nothing outside db/migrations/: `isPg` is the same test as `isPostgres` of db/dialect.ts.
 import { type Kysely, type Migration, PostgresAdapter, sql } from 'kysely';
 import { PHONE_JUNK } from './002-search.js';
 

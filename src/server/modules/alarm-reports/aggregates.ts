@@ -15,9 +15,12 @@
 // these dimensions (or tier with device type) reads a tenth of the rows (migration 022).
 // A filter that needs dimensions of two grains, an account or person contains-filter or a search
 // is answered from the raw rows instead (through the trigram and date indexes): an account or
-// person grain would hold about one row per report, costing a write for nothing. Migration 013 creates the table and its triggers from
-// these definitions; the bands are the shared STARTED_BANDS / COMPLETED_BANDS.
+// person grain would hold about one row per report, costing a write for nothing. Migrations 013 and
+// 022 created the table and its triggers from a frozen copy of these definitions
+// (db/migrations/lib/alarm-stats.ts): a change here that changes the table or its triggers needs a
+// new migration. The bands are the shared STARTED_BANDS / COMPLETED_BANDS.
 import { COMPLETED_BANDS, STARTED_BANDS } from '../../../shared/schemas/alarm-reports.js';
+import type { CountingTriggers } from '../../db/counting-triggers.js';
 
 export const STATS_TABLE = 'alarmStats';
 
@@ -127,3 +130,12 @@ export function rebuildGrainsSql(pg: boolean, grains: number[]): string[] {
 
 /** Report columns whose change moves a report between statistics rows. */
 export const WATCHED_COLS = ['alarmClosed', 'verificationType', ...DIMS, 'verificationStartedSeconds', 'verificationCompletedSeconds'];
+
+/** The triggers that keep alarmStats over every grain of GRAINS (the bulk load sets them aside and rebuilds). */
+export const STATS_TRIGGERS: CountingTriggers = {
+  name: 'alarmStats',
+  table: 'alarmReports',
+  watched: WATCHED_COLS,
+  fn: 'alarm_stats_apply',
+  body: (pg, r, sign) => Object.keys(GRAINS).map((g) => upsertSql(pg, Number(g), r, sign)),
+};

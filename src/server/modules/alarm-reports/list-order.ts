@@ -1,6 +1,7 @@
 // The alarm list's sort keys as SQL, shared by the list query (repo.ts) and the indexes that serve
-// it (migration 013): an index is used only when its expression is the query's, so both are built
-// here. Codes sort by the name shown: a `case` giving each code its position among the sorted
+// it (migrations 013 and 025, from a frozen copy: db/migrations/lib/alarm-list-sort-indexes.ts): an
+// index is used only when its expression is the query's, so a change of a sort key here needs a new
+// migration that builds its index again. Codes sort by the name shown: a `case` giving each code its position among the sorted
 // names (nameRanks in shared/name-order.ts, the rule the device list's sorts use too); text sorts
 // case-insensitively in byte order (COLLATE "C" on PostgreSQL).
 import { ALARM_TYPES, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, type Lookup } from '../../../shared/codes.js';

@@ -15,6 +15,7 @@
 // the customers whose intelligence setting is on, a join of at most customers × outcomes rows.
 // Rows whose count fell to 0 stay (n = 0) and are skipped by the reads.
 import { londonDaySql } from './aggregates.js';
+import type { CountingTriggers } from '../../db/counting-triggers.js';
 
 export const TOPS_TABLE = 'alarmMonthTops';
 export const TOP_KIND = { person: 1, device: 2, plan: 3 } as const;
@@ -139,3 +140,13 @@ export function rebuildTopsSql(pg: boolean): string[] {
       from "alarmReports" r inner join "alarmReportAnalyses" a on a."alarmReportId" = r."id" group by ${month}, ${customer}, ${plan}`,
   ];
 }
+
+/** The plan outcomes' counts of the analyses (a report's own counts are kept by the triggers on alarmReports). */
+export const ANALYSIS_TRIGGERS: CountingTriggers = {
+  name: 'alarmMonthTops_analysis',
+  table: 'alarmReportAnalyses',
+  watched: ['analysis', 'alarmReportId'],
+  fn: 'alarm_month_tops_analysis',
+  insertDelete: 'aid',
+  body: (pg, r, sign) => [analysisPlanSql(pg, r, sign)],
+};

@@ -5,8 +5,10 @@
 // look the value up among these few thousand names first and then read the reports of the names
 // found through the (lower(name), closed date) indexes, instead of testing the text of every
 // report in the range: a report matches exactly when its lower-cased name is one of the names
-// found, because every report's name is in the table. Migration 022 creates the table and its
-// triggers from these definitions.
+// found, because every report's name is in the table. Migration 022 created the table and its
+// triggers from a frozen copy of these definitions (db/migrations/lib/alarm-report-names.ts): a
+// change here that changes them needs a new migration.
+import type { CountingTriggers } from '../../db/counting-triggers.js';
 
 export const NAMES_TABLE = 'alarmReportNames';
 
@@ -46,3 +48,12 @@ export function rebuildNamesSql(): string[] {
 
 /** Report columns whose change moves a report between names. */
 export const NAME_WATCHED_COLS = Object.values(NAME_COLUMNS);
+
+/** The triggers that keep the names' counts, like the statistics. */
+export const NAMES_TRIGGERS: CountingTriggers = {
+  name: NAMES_TABLE,
+  table: 'alarmReports',
+  watched: NAME_WATCHED_COLS,
+  fn: 'alarm_report_names_apply',
+  body: (_pg, r, sign) => namesApplySql(r, sign),
+};

@@ -1,6 +1,6 @@
-// SQL of the asset list's sorts that migrations 014 and 020 index: one definition, used by the
-// list query and by the migrations that build the indexes (an index serves an ORDER BY only when
-// its expression is the same).
+// SQL of the asset list's sorts that migrations 014 and 020 index (from a frozen copy,
+// db/migrations/lib/device-list-order.ts): an index serves an ORDER BY only when its expression is
+// the same, so a change here needs a new migration that builds the index again.
 import { sql, type RawBuilder } from 'kysely';
 import { ASSET_STATUS_NAME_RANKS, DEVICE_TYPE_NAME_RANKS, rankCount } from '../../../shared/name-order.js';
 

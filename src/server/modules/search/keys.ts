@@ -1,6 +1,6 @@
 // Normalisation shared by the search queries and the ranking. The phone key rule must match the
-// SQL written in db/migrations/002-search.ts (sqlitePhoneKey / search_phone_key); the integration
-// test checks all three agree.
+// SQL of modules/search/fts.ts and migration 002 (sqlitePhoneKey) and of migration 026
+// (search_phone_key on PostgreSQL); the integration test checks that they agree.
 
 const PHONE_JUNK_RE = /[ +\-()./]/g;
 
