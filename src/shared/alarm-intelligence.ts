@@ -20,6 +20,7 @@
 //   duress words active, verification started outside the target.
 // - Summary: two to four en-GB sentences with Europe/London times.
 import { bandOf, COMPLETED_BANDS, STARTED_BANDS, type AlarmReportDetails } from './schemas/alarm-reports.js';
+import { formatPhone } from './phone.js';
 
 /** Times in the analysis are shown on the UK clock. */
 export const UK_TIME_ZONE = 'Europe/London';
@@ -190,7 +191,8 @@ function planCheck(input: AnalysisInput): PlanCheck | null {
     return {
       Instruction: ins.Instruction,
       ContactName: ins.Contact.InstructionContactName,
-      Number: ins.Contact.Value,
+      // the whole number with its dial code, as every phone number reads ('+44 7700 900123')
+      Number: formatPhone(ins.Contact.Value, ins.Contact.CountryCode),
       Outcome: outcome,
       CalledAt: matched[0]?.at ?? null,
       Calls: matched.length,
@@ -241,7 +243,8 @@ function timeline(input: AnalysisInput): TimelineStep[] {
 function anomalies(input: AnalysisInput): Anomaly[] {
   const out: Anomaly[] = [];
   for (const c of input.Calls) {
-    if (!(Number(c.Duration) > 0)) out.push({ Kind: 'failedCall', Text: `Call failed: ${c.Line} call with ${c.Number} at ${ukDateTime(c.StartTime)}.` });
+    if (!(Number(c.Duration) > 0))
+      out.push({ Kind: 'failedCall', Text: `Call failed: ${c.Line} call with ${formatPhone(c.Number)} at ${ukDateTime(c.StartTime)}.` });
     for (const r of c.Records)
       if (r.Unavailable)
         out.push({

@@ -2,10 +2,13 @@
 // user is told (created apart from already present), the template file.
 import { describe, expect, it } from 'vitest';
 import Papa from 'papaparse';
-import { IMPORT_OPTIONAL_COLUMNS, IMPORT_TEMPLATE_CSV, normaliseImportPhone } from '../../../src/shared/schemas/devices';
+import { IMPORT_OPTIONAL_COLUMNS, IMPORT_TEMPLATE_CSV } from '../../../src/shared/schemas/devices';
+import { normalisePhone } from '../../../src/shared/phone';
 import { importOutcome } from '../../../src/app/features/assets/import';
 import { MSG } from '../../../src/shared/messages';
 import { formatCount } from '../../../src/shared/numbers';
+
+const normaliseImportPhone = (raw: string) => normalisePhone(raw) ?? undefined;
 
 describe('import phone numbers', () => {
   it('national numbers are GB numbers; international ones stay as written; E.164 out', () => {

@@ -6,6 +6,7 @@ import { DATE_FORMAT, formatShown } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { CAPABILITY, hasCapability } from '../../../shared/codes';
 import { formatCount } from '../../../shared/numbers';
+import { formatPhone as formatSharedPhone } from '../../../shared/phone';
 
 export const EMPTY = '-';
 
@@ -40,7 +41,7 @@ export const formatDate = (value: string | null | undefined): string => formatSh
 /** Header: the person's name, falling back to the incoming call's phone number. */
 export function headerName(person: { FirstName?: string | null; LastName?: string | null } | null | undefined, incomingPhone?: string | null): string {
   const full = `${person?.FirstName ?? ''} ${person?.LastName ?? ''}`.trim();
-  return full || incomingPhone?.trim() || EMPTY;
+  return full || formatSharedPhone(incomingPhone, null, EMPTY);
 }
 
 /** A note author's label: the first role containing 'manager', else the first containing 'supervisor', else 'Unknown'. */
@@ -119,12 +120,9 @@ export const hasItems = (list: readonly unknown[] | null | undefined): boolean =
 /** Teams flagged as primary group first; then the default plan first, then by plan name (one rule with the analysis's plan in force). */
 export { sortEscalationPlans } from '../../../shared/alarm-intelligence';
 
-/** '+44 7700 900123' from {CountryCode, Number}; '-' when there is no number. */
+/** '+44 7700 900123' from {CountryCode, Number} (the one phone format, src/shared/phone.ts); '-' when there is no number. */
 export function formatPhone(p: { CountryCode?: string | null; Number?: string | null } | null | undefined): string {
-  const n = p?.Number?.trim();
-  if (!n) return EMPTY;
-  const cc = p?.CountryCode?.trim().replace(/^\+/, '');
-  return cc ? `+${cc} ${n.replace(/^0/, '')}` : n;
+  return formatSharedPhone(p?.Number, p?.CountryCode, EMPTY);
 }
 
 export function formatAddressLines(a: { AddressLine1?: string | null; AddressLine2?: string | null } | null | undefined): string {

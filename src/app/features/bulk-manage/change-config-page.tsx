@@ -42,6 +42,7 @@ import {
   type ChangeContext,
 } from './change-config-form';
 import * as v from 'valibot';
+import { formatPhone } from '../../../shared/phone';
 import '../../ui/data-table/list-widgets.css';
 
 // The rules need the selection (firmware, call types): they run in the resolver's `extra`.
@@ -290,7 +291,7 @@ export function ChangeConfigForm({
                     {callTypes.map((t) => (
                       <option key={t.value} value={String(t.value)}>
                         {t.label}
-                        {t.phoneNumber ? ` (${t.phoneNumber})` : ''}
+                        {t.phoneNumber ? ` (${formatPhone(t.phoneNumber)})` : ''}
                       </option>
                     ))}
                   </select>
