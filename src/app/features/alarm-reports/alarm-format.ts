@@ -2,7 +2,7 @@
 // "Dates"). Pure functions over the spec's field names, so the detail tab, the printable report and
 // the unit tests share one source of truth. Inputs are typed structurally (only the fields a rule
 // reads), so the contract's answer types fit them as they are.
-import { DATE_FORMAT, formatShown } from '../../../shared/dates';
+import { DATE_FORMAT, formatAlarmDateTime, formatShown } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { CAPABILITY, hasCapability } from '../../../shared/codes';
 import { formatCount } from '../../../shared/numbers';
@@ -35,7 +35,7 @@ export const dash = str;
 export const nameOf = (o: Named) => str(o?.Name);
 
 /** Spec §9: 24-hour, day / short month / 2-digit year, with seconds (en-GB): '22 Nov 26 21:47:05'. */
-export const formatDateTime = (value: string | null | undefined): string => formatShown(value, 'dd MMM yy HH:mm:ss', EMPTY);
+export const formatDateTime = (value: string | null | undefined): string => formatAlarmDateTime(value, EMPTY);
 export const formatDate = (value: string | null | undefined): string => formatShown(value, DATE_FORMAT, EMPTY);
 
 /** Header: the person's name, falling back to the incoming call's phone number. */
