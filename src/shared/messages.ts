@@ -54,6 +54,10 @@ export const MSG = {
   scanOfferOne: 'Add this serial number to the bulk list, or open the device? Further scans are added to this list.',
   scanOfferMany: 'Add these serial numbers to the bulk list? Further scans are added to this list.',
   scanOfferAdd: (n: number) => (n === 1 ? 'Add to bulk list' : `Add ${formatCount(n)} to bulk list`),
+  /** Scans that are not in the serial number format: shown apart, never offered. */
+  scanOfferDoubtful: (scans: readonly string[]) =>
+    `Not serial numbers, so not offered: ${scans.join(', ')}. A scan that arrives in pieces (a slow or busy machine) reads like this; scan ${scans.length === 1 ? 'it' : 'them'} again.`,
+  scanOfferNothing: 'Scan not recognised',
   scanOfferAdded: (n: number) => (n === 1 ? '1 serial number added to the bulk list.' : `${formatCount(n)} serial numbers added to the bulk list.`),
   rolePlaceholder: 'Chose role(s)',
   personSearchPlaceholder: 'Search (name, email address)...',
