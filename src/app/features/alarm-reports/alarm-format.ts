@@ -5,7 +5,7 @@
 import { DATE_FORMAT, formatAlarmDateTime, formatShown } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { CAPABILITY, hasCapability } from '../../../shared/codes';
-import { formatCount } from '../../../shared/numbers';
+import { formatCount, formatPercent } from '../../../shared/numbers';
 import { formatPhone as formatSharedPhone } from '../../../shared/phone';
 
 export const EMPTY = '-';
@@ -263,8 +263,5 @@ export function shortLabel(label: string, rangeOption: number): string {
 /** Share (0..1) of `part` in `total`, 0 for an empty total. */
 export const share = (part: number, total: number) => (total > 0 ? part / total : 0);
 
-/** '80%', '98.5%' — one decimal only when it is not zero. */
-export function formatPercent(ratio: number): string {
-  const v = Math.round(ratio * 1000) / 10;
-  return `${Number.isInteger(v) ? v.toFixed(0) : v.toFixed(1)}%`;
-}
+/** '80%', '98.5%' (src/shared/numbers.ts). */
+export { formatPercent };
