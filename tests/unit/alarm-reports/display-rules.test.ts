@@ -9,6 +9,7 @@ import {
   headerName,
   labelStep,
   noteAuthorLabel,
+  noteAuthorRoles,
   shortLabel,
   showDuressWords,
   showInstructionsPanel,
@@ -35,6 +36,10 @@ describe('note author label', () => {
     expect(noteAuthorLabel(['ArcControllerRole'])).toBe('Unknown');
     expect(noteAuthorLabel([])).toBe('Unknown');
     expect(noteAuthorLabel(null)).toBe('Unknown');
+    // on screen as in print: the author's roles rather than 'Unknown' when the label finds none
+    expect(noteAuthorRoles(['ARC Controller'])).toBe('ARC Controller');
+    expect(noteAuthorRoles(['ARC Manager', 'ARC Controller'])).toBe('ARC Manager');
+    expect(noteAuthorRoles([])).toBe('Unknown');
   });
 });
 

@@ -50,6 +50,18 @@ export function noteAuthorLabel(roles: readonly (string | null | undefined)[] | 
   return list.find((r) => /manager/i.test(r)) ?? list.find((r) => /supervisor/i.test(r)) ?? ALARM_TEXT.unknownRole;
 }
 
+/**
+ * What the report says of a note's author on screen and in print alike: the spec's label when it
+ * finds a manager or supervisor role; otherwise the author's roles as the printed report lists them
+ * ('ARC Controller'), and 'Unknown' only for an author without any role.
+ */
+export function noteAuthorRoles(roles: readonly (string | null | undefined)[] | null | undefined): string {
+  const label = noteAuthorLabel(roles);
+  if (label !== ALARM_TEXT.unknownRole) return label;
+  const list = (roles ?? []).filter((r): r is string => typeof r === 'string' && r.trim() !== '');
+  return list.length ? list.join(', ') : label;
+}
+
 /** Seconds without fractions: 125.7 → '2m 05s', 42.9 → '42s', 3725 → '1h 02m 05s'. */
 export function formatDuration(seconds: number | null | undefined): string {
   if (seconds == null || !Number.isFinite(seconds) || seconds < 0) return EMPTY;

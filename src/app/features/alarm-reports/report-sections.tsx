@@ -18,7 +18,7 @@ import {
   formatPhone,
   hasItems,
   nameOf,
-  noteAuthorLabel,
+  noteAuthorRoles,
   serviceFlags,
   showDuressWords,
   showInstructionsPanel,
@@ -388,12 +388,14 @@ export function NotesSection({
                 {showRoles ? (
                   // Printed (spec: author name, author roles): the author once, roles beside the name.
                   <span>
-                    Author: <strong>{dash(n.Person?.FullName)}</strong> ({(n.Person?.Roles ?? []).join(', ') || noteAuthorLabel(n.Person?.Roles)})
+                    Author: <strong>{dash(n.Person?.FullName)}</strong> ({(n.Person?.Roles ?? []).join(', ') || noteAuthorRoles(n.Person?.Roles)})
                   </span>
                 ) : (
                   <>
                     <strong>{dash(n.Person?.FullName)}</strong>
-                    <span className="ar-badge">{noteAuthorLabel(n.Person?.Roles)}</span>
+                    <span className="ar-badge" data-testid="note-author-role">
+                      {noteAuthorRoles(n.Person?.Roles)}
+                    </span>
                   </>
                 )}
                 <span>{formatDateTime(n.CreatedDate)}</span>
