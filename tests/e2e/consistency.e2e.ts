@@ -141,3 +141,25 @@ test('pieces of a split scanner burst are shown as doubtful, never offered as se
   });
   expect(list.join(',')).not.toMatch(/0174609|G6211831997/);
 });
+
+test('the g d "Open device" dialog is styled like every dialog: the product font and buttons', async ({ page }) => {
+  await signedInAs(page, 'admin@demo.test');
+  await page.locator('body').focus();
+  await page.keyboard.press('g');
+  await page.keyboard.press('d');
+  const dialog = page.getByRole('dialog', { name: 'Open device' });
+  await expect(dialog).toBeVisible();
+  const style = await dialog.evaluate((el) => {
+    const s = getComputedStyle(el);
+    const open = el.querySelector('button[type=submit]')!;
+    const b = getComputedStyle(open);
+    return { font: s.fontFamily, inTheme: !!el.closest('.radix-themes'), buttonBg: b.backgroundColor, buttonFont: b.fontFamily };
+  });
+  expect(style.inTheme).toBe(true);
+  expect(style.font).not.toMatch(/^(serif|"?Times)/i);
+  expect(style.buttonFont).toBe(style.font);
+  expect(style.buttonBg).not.toBe('rgb(239, 239, 239)'); // the browser's default button
+  await shoot(page, 'open-device-dialog');
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+});
