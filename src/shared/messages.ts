@@ -15,6 +15,9 @@ export const MSG = {
   loginFailed: 'Your email address and password combination is either not recognised, or your account has been locked due to too many failed login attempts.',
   invalidCode: 'Invalid or expired code, try resending the verification code.',
   ssoUnavailable: 'Single Sign-on is not available, please Sign-in with your provided credentials.',
+  /** Ours: single sign-on started from an address its provider does not return to (a configuration matter, not the account). */
+  ssoWrongAddress: (publicUrl: string) =>
+    `Single Sign-on works only at ${publicUrl}: this page was opened at another address. Open ${publicUrl} and sign in there.`,
   ssoNotRecognised: 'Your account is not recognised, please check you are using the correct account information and that an account has been created for you.',
   userNotFound: 'User not found.',
   resetLinkFailed: 'Failed to request reset link.',
