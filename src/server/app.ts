@@ -18,7 +18,7 @@ import { createSearchService } from './modules/search/service.js';
 import { securityHeaders, ssoConnectSources } from './security-headers.js';
 import { faultResponse, health, readiness } from './faults.js';
 import { requestContext } from './logger.js';
-import { METRICS_CONTENT_TYPE, metricsAuthorized, requestMetrics, scrape } from './metrics.js';
+import { METRICS_CONTENT_TYPE, METRICS_TOKEN_REQUIRED, metricsAuthorized, requestMetrics, scrape } from './metrics.js';
 import { ssoRoutes } from './auth/sso/routes.js'; // sso
 import { createHub } from './realtime/hub.js';
 import { createIngestLimiter, liveRoutes } from './modules/live/routes.js';
@@ -122,7 +122,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
     const token = deps.config.metricsToken;
     if (!token) return c.json(errorBody('Not found.', CODE.notFound), 404);
     if (!metricsAuthorized(c.req.header('authorization'), token))
-      return c.json(errorBody(MSG.sessionExpired, CODE.unauthorized), 401, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
+      return c.json(errorBody(METRICS_TOKEN_REQUIRED, CODE.unauthorized), 401, { 'WWW-Authenticate': 'Bearer realm="metrics"' });
     return c.body(await scrape(deps.db), 200, { 'Content-Type': METRICS_CONTENT_TYPE, 'Cache-Control': 'no-store' });
   });
 

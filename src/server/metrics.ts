@@ -208,6 +208,9 @@ export function metricsAuthorized(header: string | undefined, token: string | un
 
 export const METRICS_CONTENT_TYPE = registry.contentType;
 
+/** What a scrape without METRICS_TOKEN as its bearer token is told (no session is involved, so not the sign-in's 'session expired'). */
+export const METRICS_TOKEN_REQUIRED = 'The metrics need the METRICS_TOKEN as a bearer token (Authorization: Bearer <token>).';
+
 /** METRICS_PORT: a second listener on 127.0.0.1 that answers GET /metrics without a token. */
 export function startMetricsServer(port: number, db: DB | undefined, log?: (e: Record<string, unknown>) => void): Promise<Server> {
   const server = createServer((req, res) => {

@@ -20,6 +20,8 @@
 //   duress words active, verification started outside the target.
 // - Summary: two to four en-GB sentences with Europe/London times.
 import { bandOf, COMPLETED_BANDS, STARTED_BANDS, type AlarmReportDetails } from './schemas/alarm-reports.js';
+import { formatPhone } from './phone.js';
+import { formatAlarmDateTime } from './dates.js';
 
 /** Times in the analysis are shown on the UK clock. */
 export const UK_TIME_ZONE = 'Europe/London';
@@ -113,22 +115,9 @@ export function sortEscalationPlans<T extends TeamPlan>(list: readonly T[] | nul
   );
 }
 
-const ukFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: UK_TIME_ZONE,
-  year: '2-digit',
-  month: 'short',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-/** An instant on the UK clock in the report's date format: '22 Nov 26 21:47:05'. */
+/** An instant on the UK clock in the report's date format: '22 Nov 26 21:47:05' (src/shared/dates.ts). */
 export function ukDateTime(iso: string): string {
-  const ms = Date.parse(iso);
-  if (!Number.isFinite(ms)) return '-';
-  const p = Object.fromEntries(ukFormat.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  return `${p.day} ${p.month} ${p.year} ${p.hour}:${p.minute}:${p.second}`;
+  return formatAlarmDateTime(iso);
 }
 
 /** Whole seconds as '2m 05s' / '42s' / '1h 02m 05s'. */
@@ -190,7 +179,8 @@ function planCheck(input: AnalysisInput): PlanCheck | null {
     return {
       Instruction: ins.Instruction,
       ContactName: ins.Contact.InstructionContactName,
-      Number: ins.Contact.Value,
+      // the whole number with its dial code, as every phone number reads ('+44 7700 900123')
+      Number: formatPhone(ins.Contact.Value, ins.Contact.CountryCode),
       Outcome: outcome,
       CalledAt: matched[0]?.at ?? null,
       Calls: matched.length,
@@ -241,7 +231,8 @@ function timeline(input: AnalysisInput): TimelineStep[] {
 function anomalies(input: AnalysisInput): Anomaly[] {
   const out: Anomaly[] = [];
   for (const c of input.Calls) {
-    if (!(Number(c.Duration) > 0)) out.push({ Kind: 'failedCall', Text: `Call failed: ${c.Line} call with ${c.Number} at ${ukDateTime(c.StartTime)}.` });
+    if (!(Number(c.Duration) > 0))
+      out.push({ Kind: 'failedCall', Text: `Call failed: ${c.Line} call with ${formatPhone(c.Number)} at ${ukDateTime(c.StartTime)}.` });
     for (const r of c.Records)
       if (r.Unavailable)
         out.push({

@@ -1,11 +1,23 @@
 // The one definition of how dates read and are typed (spec documents 1 §5, 3 §5): DD/MM/YYYY and
 // DD/MM/YYYY HH:mm, 24-hour, whatever the browser's locale; the product's time zone.
+//
+// Two formats, one per kind of date, and no other on screen (tests/unit/shared/house-dates.test.tsx
+// walks every place):
+// - The house format (documents 1 and 2: en-GB, 24-hour; the date pickers' DD/MM/YYYY HH:mm):
+//   every date-time of a record — lists, history, the audit trail, schedules, devices, persons,
+//   the error screen — reads DD/MM/YYYY HH:mm (DATE_TIME_FORMAT), a calendar date DD/MM/YYYY.
+// - An alarm's dates, wherever they are shown (the alarm list, the report and its print, the
+//   analysis, the management report, response targets, the palette's alarm hits), use the format
+//   document 3 §9 gives them: "24-hour, day / short month / 2-digit year, with seconds",
+//   '22 Nov 26 21:47:05' (ALARM_DATE_TIME_FORMAT).
 import { format, isValid, parseISO } from 'date-fns';
 import { TZDate } from '@date-fns/tz';
 
 /** date-fns patterns of the typed and shown values. */
 export const DATE_FORMAT = 'dd/MM/yyyy';
 export const DATE_TIME_FORMAT = 'dd/MM/yyyy HH:mm';
+/** An alarm's dates (spec document 3 §9): '22 Nov 26 21:47:05'. */
+export const ALARM_DATE_TIME_FORMAT = 'dd MMM yy HH:mm:ss';
 /** What a date box shows while empty. */
 export const DATE_PLACEHOLDER = 'DD/MM/YYYY';
 export const DATE_TIME_PLACEHOLDER = 'DD/MM/YYYY HH:mm';
@@ -108,3 +120,10 @@ export function formatShown(value: string | number | Date | null | undefined, pa
   const d = typeof value === 'string' ? parseISO(value) : new Date(value);
   return isValid(d) ? format(new TZDate(d.getTime(), TIME_ZONE), pattern) : empty;
 }
+
+/** A stored date-time in the house format, DD/MM/YYYY HH:mm, London time; '-' when missing. */
+export const formatDateTime = (value: string | number | Date | null | undefined, empty = '-'): string => formatShown(value, DATE_TIME_FORMAT, empty);
+/** An alarm's date-time, '22 Nov 26 21:47:05', London time (spec document 3 §9); '-' when missing. */
+export const formatAlarmDateTime = (value: string | number | Date | null | undefined, empty = '-'): string => formatShown(value, ALARM_DATE_TIME_FORMAT, empty);
+/** A stored date (or the London day of an instant), DD/MM/YYYY; '-' when missing. */
+export const formatDate = (value: string | number | Date | null | undefined, empty = '-'): string => formatShown(value, DATE_FORMAT, empty);

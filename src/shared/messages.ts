@@ -15,6 +15,9 @@ export const MSG = {
   loginFailed: 'Your email address and password combination is either not recognised, or your account has been locked due to too many failed login attempts.',
   invalidCode: 'Invalid or expired code, try resending the verification code.',
   ssoUnavailable: 'Single Sign-on is not available, please Sign-in with your provided credentials.',
+  /** Ours: single sign-on started from an address its provider does not return to (a configuration matter, not the account). */
+  ssoWrongAddress: (publicUrl: string) =>
+    `Single Sign-on works only at ${publicUrl}: this page was opened at another address. Open ${publicUrl} and sign in there.`,
   ssoNotRecognised: 'Your account is not recognised, please check you are using the correct account information and that an account has been created for you.',
   userNotFound: 'User not found.',
   resetLinkFailed: 'Failed to request reset link.',
@@ -55,6 +58,10 @@ export const MSG = {
   scanOfferOne: 'Add this serial number to the bulk list, or open the device? Further scans are added to this list.',
   scanOfferMany: 'Add these serial numbers to the bulk list? Further scans are added to this list.',
   scanOfferAdd: (n: number) => (n === 1 ? 'Add to bulk list' : `Add ${formatCount(n)} to bulk list`),
+  /** Scans that are not in the serial number format: shown apart, never offered. */
+  scanOfferDoubtful: (scans: readonly string[]) =>
+    `Not serial numbers, so not offered: ${scans.join(', ')}. A scan that arrives in pieces (a slow or busy machine) reads like this; scan ${scans.length === 1 ? 'it' : 'them'} again.`,
+  scanOfferNothing: 'Scan not recognised',
   scanOfferAdded: (n: number) => (n === 1 ? '1 serial number added to the bulk list.' : `${formatCount(n)} serial numbers added to the bulk list.`),
   rolePlaceholder: 'Chose role(s)',
   personSearchPlaceholder: 'Search (name, email address)...',

@@ -67,7 +67,7 @@ test('ARC supervisor, keyboard only: list, filter, open, side by side, note, esc
   // a call recording plays in the page (the authorised blob through an object URL, allowed by the CSP)
   const play = page
     .getByRole('button', { name: /^Play recording/ })
-    .and(page.locator(':not([disabled])'))
+    .and(page.locator(':not([disabled]):not([aria-disabled="true"])'))
     .first();
   if (await play.count()) {
     await play.click();

@@ -215,6 +215,9 @@ describe('create and update', () => {
       [{ ...linked, customerStatus: null }, 'customerStatus', CUSTOMER_TEXT.statusRequired],
       [{ ...linked, addressDto: { countryId: 'country-xx' } }, 'addressDto.countryId', CUSTOMER_TEXT.unknownCountry],
       [{ ...linked, administrator: { firstName: 'A', lastName: 'B', emailAddress: 'not-an-email' } }, 'administrator.emailAddress', MSG.enterValidEmail],
+      [{ ...linked, phoneNumber: '0770' }, 'phoneNumber', MSG.validPhoneExample('07400 123456')],
+      [{ ...linked, phoneNumber: '+07700900123' }, 'phoneNumber', MSG.validPhoneExample('07400 123456')],
+      [{ ...linked, addressDto: { ...linked.addressDto, postCode: 'ZZ99 9ZZZZ' } }, 'addressDto.postCode', 'Please enter a valid post code, example: SW1A 1AA'],
     ];
     for (const [json, field, message] of cases) {
       const res = await req('/api/v1/customer/create', { method: 'POST', json });
@@ -249,6 +252,23 @@ describe('create and update', () => {
     });
     const audit = await t.db.selectFrom('auditLog').selectAll().where('entityId', '=', created.Id).execute();
     expect(audit.map((a) => a.action)).toEqual(['customer.create']);
+  });
+
+  test('a national phone number is stored as the international number, never +0…; a post code in its format', async () => {
+    for (const [typed, storedAs] of [
+      ['07700 900123', '+447700900123'],
+      ['447700900123', '+447700900123'],
+      ['+44 7700 900123', '+447700900123'],
+    ] as const) {
+      const created = await ok<CustomerCreated>(
+        await req('/api/v1/customer/create', {
+          method: 'POST',
+          json: { name: `Phone ${typed}`, isMigratedAccount: false, phoneNumber: typed, addressDto: { postCode: 'sw1a1aa' } },
+        }),
+        201,
+      );
+      expect(await stored(created.Id)).toMatchObject({ phoneNumber: storedAs, postCode: 'SW1A 1AA' });
+    }
   });
 
   test('an internal account keeps no URN, managers, tier or status, and no portal reference unless migrated', async () => {

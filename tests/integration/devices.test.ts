@@ -349,6 +349,16 @@ describe('general-details update', () => {
     expect((await stored(ids.fresh)).supplier).toBe('New Supplier');
   });
 
+  test('a national phone number is stored as the international number; an invalid one is refused with the message', async () => {
+    const national = await put(ids.fresh, { etag: (await stored(ids.fresh)).etag, generalDetails: { phoneNumber: '07700 900123' } });
+    expect(national.status).toBe(200);
+    expect((await stored(ids.fresh)).phoneNumber).toBe('+447700900123');
+    const bad = await put(ids.fresh, { etag: (await stored(ids.fresh)).etag, generalDetails: { phoneNumber: '0770' } });
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).Errors?.['generalDetails.phoneNumber']).toBe(MSG.validPhoneExample('07400 123456'));
+    expect((await stored(ids.fresh)).phoneNumber).toBe('+447700900123');
+  });
+
   test('supplier required; SIM fields required unless the type is exempt; order number only for allocated devices', async () => {
     const d = await stored(ids.fresh);
     const noSupplier = await put(ids.fresh, { etag: d.etag, generalDetails: { supplier: '' } });

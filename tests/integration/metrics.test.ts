@@ -3,7 +3,8 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { GATEWAY_KEY } from '../helpers/live.js';
-import { startMetricsServer } from '../../src/server/metrics.js';
+import { METRICS_TOKEN_REQUIRED, startMetricsServer } from '../../src/server/metrics.js';
+import { MSG } from '../../src/shared/messages.js';
 
 const TOKEN = 'metrics-test-token-0123456789';
 let t: TestApp;
@@ -27,7 +28,8 @@ test('without the bearer token, or with another one, /metrics is 401 and shows n
     expect(res.status).toBe(401);
     const text = await res.text();
     expect(text).not.toContain('http_request_duration_seconds');
-    expect(JSON.parse(text)).toEqual({ Content: { Message: expect.any(String), Code: 'unauthorized' } });
+    expect(JSON.parse(text)).toEqual({ Content: { Message: METRICS_TOKEN_REQUIRED, Code: 'unauthorized' } });
+    expect(text).not.toContain(MSG.sessionExpired);
   }
 });
 

@@ -754,6 +754,16 @@ describe('alarm reports', () => {
     for (const k of per.values()) expect(k).toBeLessThanOrEqual(3);
     expect(notes.some((n) => json(n.personRoles).some((r: string) => /supervisor|manager/i.test(r)))).toBe(true);
   });
+
+  test('analyses show every state of the plan check: followed and not, agreeing with the tick and questioning it', async () => {
+    const checks = (await all<any>(a, 'alarmReportAnalyses')).map((x) => json(x.analysis).PlanCheck).filter(Boolean);
+    expect(checks.length).toBeGreaterThan(0);
+    const followed = checks.filter((p) => p.Followed).length;
+    expect(followed, 'plans followed').toBeGreaterThan(checks.length * 0.2);
+    expect(followed, 'plans not followed').toBeLessThan(checks.length);
+    expect(checks.some((p) => p.Verdict === 'Agrees' && p.Followed)).toBe(true);
+    expect(checks.some((p) => p.Verdict === 'Questions')).toBe(true);
+  });
 });
 
 describe('customers', () => {

@@ -159,6 +159,8 @@ describe('embedded identity provider', () => {
       clientId: 'workspace-sso',
       scope: 'openid profile email',
       prompt: 'login',
+      // where the embedded provider returns to: PUBLIC_URL first, then this port on localhost and 127.0.0.1
+      appOrigins: [...new Set([...(process.env.PUBLIC_URL ? [new URL(process.env.PUBLIC_URL).origin] : []), `http://localhost:${new URL(base).port}`, base])],
     });
     const csp = (await fetch(`${base}/health`)).headers.get('content-security-policy') ?? '';
     expect(csp).toMatch(new RegExp(`connect-src 'self' ${new URL(issuer).origin.replace(/[.]/g, '\\.')}`));

@@ -202,6 +202,8 @@ describe('configuration and availability', () => {
       clientId: CLIENT_ID,
       scope: 'openid profile email',
       prompt: 'select_account',
+      // an external provider returns to PUBLIC_URL only (none known without it)
+      appOrigins: process.env.PUBLIC_URL ? [new URL(process.env.PUBLIC_URL).origin] : [],
     });
     const n1 = await nonce();
     const n2 = await nonce();

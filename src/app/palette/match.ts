@@ -1,4 +1,7 @@
-// Local command filtering for the palette: plain ranking over title, keywords, group and id.
+// Local command filtering for the palette: plain ranking over title, keywords, group and id. The
+// words of a command's title rank above its keywords, and a contextual command (one of the focused
+// page) only wins between equal matches: `>monthly` finds the monthly report before a command that
+// merely lists "monthly" among its keywords.
 // The server ranks records; commands are few, so this runs on every keystroke.
 import type { Command } from '../keyboard/define';
 
@@ -37,6 +40,6 @@ export function filterCommands<C extends Pick<Command, 'title' | 'keywords' | 'g
   return commands
     .map((c, i) => ({ c, i, s: scoreCommand(c, query), ctx: route && c.routes?.includes(route as never) ? 1 : 0 }))
     .filter((x) => x.s >= minScore)
-    .sort((a, b) => b.ctx - a.ctx || b.s - a.s || a.i - b.i)
+    .sort((a, b) => b.s - a.s || b.ctx - a.ctx || a.i - b.i)
     .map((x) => x.c);
 }

@@ -6,6 +6,7 @@
 // The rules are plain functions (tests/unit/bulk/rules.test.ts); the atoms apply them.
 import { atom } from 'jotai';
 import { atomWithStorage, createJSONStorage } from 'jotai/utils';
+import { isSerialFormat } from '../../shared/serials';
 
 export type BulkDevice = {
   id: string;
@@ -194,6 +195,14 @@ export const bulkSoundsAtom = atomWithStorage<boolean>('bulk.sounds', true, crea
 
 /** Serials scanned outside the bulk page, waiting in the "add to bulk list" offer (persisted: a reload loses none). */
 export const scanOfferAtom = atomWithStorage<string[]>('bulk.scanOffer', [], createJSONStorage<string[]>(local), { getOnInit: true });
+
+/**
+ * The offer's scans split by the serial format (src/shared/serials.ts): `serials` are offered,
+ * `doubtful` ones (a burst the browser split, another barcode) are shown apart and never added.
+ */
+export function splitOffer(offer: readonly string[]): { serials: string[]; doubtful: string[] } {
+  return { serials: offer.filter((s) => isSerialFormat(s)), doubtful: offer.filter((s) => !isSerialFormat(s)) };
+}
 
 /** The offer after one more scan: appended once (a repeat of a serial already offered adds nothing). */
 export function withScan(offer: string[], serial: string): string[] {

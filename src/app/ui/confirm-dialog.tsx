@@ -1,6 +1,8 @@
 // Imperative confirmation: `await confirm({ message })` resolves true (confirmed) or false
 // (cancelled, Escape). <ConfirmHost /> is mounted once by the app and shows one request at a
-// time; later requests wait their turn. Focus starts on Cancel, so a stray Enter never confirms.
+// time; later requests wait their turn. Focus starts on Cancel, so a stray Enter never confirms;
+// when the question is answered the focus goes back to what had it when it was asked (the switch
+// or button that asked), so the keyboard carries on where it was.
 // A request opens over the pane it is about: the one named by `layer` (closing a tab asks over the
 // pane holding the tab, wherever the focus is), else the pane holding the focus (ui/dialog.tsx);
 // outside any pane it covers the window.
@@ -23,7 +25,7 @@ export type ConfirmOptions = {
   layer?: HTMLElement | null;
 };
 
-type Request = ConfirmOptions & { id: number; resolve: (ok: boolean) => void; layer: HTMLElement | null };
+type Request = ConfirmOptions & { id: number; resolve: (ok: boolean) => void; layer: HTMLElement | null; returnTo: Element | null };
 
 let queue: Request[] = [];
 let seq = 0;
@@ -46,7 +48,8 @@ export function confirm(options: ConfirmOptions): Promise<boolean> {
   }
   return new Promise<boolean>((resolve) => {
     const layer = options.layer !== undefined ? options.layer : typeof document === 'undefined' ? null : dialogLayerOf(document.activeElement);
-    queue = [...queue, { ...options, id: ++seq, resolve, layer }];
+    const returnTo = typeof document === 'undefined' ? null : document.activeElement;
+    queue = [...queue, { ...options, id: ++seq, resolve, layer, returnTo }];
     emit();
   });
 }
@@ -57,6 +60,13 @@ function settle(id: number, ok: boolean) {
   queue = queue.filter((r) => r.id !== id);
   emit();
   req.resolve(ok);
+  // Once the dialog has gone (and no other question took its place), the asker gets the focus back.
+  setTimeout(() => {
+    const el = req.returnTo;
+    if (queue.length || !(el instanceof HTMLElement) || !el.isConnected) return;
+    const active = document.activeElement;
+    if (!active || active === document.body || !active.isConnected) el.focus();
+  }, 0);
 }
 
 /** Test helper: answer every pending request with false (e.g. between tests). */
@@ -82,7 +92,12 @@ export function ConfirmHost() {
   return (
     <AlertDialog.Root open={!!current} onOpenChange={(open) => !open && current && settle(current.id, false)}>
       {current && (
-        <AlertDialog.Content maxWidth="32rem" container={current.layer?.isConnected ? current.layer : undefined}>
+        <AlertDialog.Content
+          maxWidth="32rem"
+          container={current.layer?.isConnected ? current.layer : undefined}
+          // settle() gives the focus back to the asker
+          onCloseAutoFocus={(e) => e.preventDefault()}
+        >
           {current.title ? (
             <AlertDialog.Title>{current.title}</AlertDialog.Title>
           ) : (

@@ -28,7 +28,7 @@ export function ExportProgressBar({ job }: { job: JobProgress }) {
       : reading
         ? MSG.importReadingRows(reading.Rows, reading.Estimate)
         : MSG.importReading
-    : !p
+    : !p || (p.State !== 'queued' && p.Total === null)
       ? MSG.exportStarting
       : p.State === 'queued'
         ? MSG.exportQueued

@@ -8,6 +8,7 @@ import { Button, Flex, Heading } from '@radix-ui/themes';
 import { Dialog } from './dialog';
 import { DialogCloseButton } from '../shell/dialog-close-button';
 import type { PersonRecord as Person } from '../../shared/schemas/persons';
+import { DATE_FORMAT } from '../../shared/dates';
 import './person-details.css';
 
 export const DETAILS_TEXT = {
@@ -60,7 +61,7 @@ export function formatDateOfBirth(value: string | null | undefined, now = new Da
   if (!value) return DETAILS_TEXT.empty;
   const d = parseISO(value);
   if (!isValid(d)) return DETAILS_TEXT.empty;
-  return `${format(d, 'dd/MM/yyyy')} (age ${differenceInYears(now, d)})`;
+  return `${format(d, DATE_FORMAT)} (age ${differenceInYears(now, d)})`;
 }
 
 /** Height in the person's unit: '178 centimeters' or '5 ft 10 in'. */

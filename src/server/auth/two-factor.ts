@@ -6,6 +6,7 @@ import type { Person } from '../db/schema.js';
 import type { Deps } from '../http.js';
 import { audit } from '../util.js';
 import { TWO_FACTOR_TYPE, TWO_FACTOR_TYPES } from '../../shared/codes.js';
+import { isAcceptedPhone } from '../../shared/phone.js';
 import type { TwoFactorPhone, TwoFactorSetting } from '../../shared/schemas/auth.js';
 import { CODE_TTL_MS, createVerificationCode, globalSetting, lockPersonRow, pendingCode } from './store.js';
 import { tx } from '../db/index.js';
@@ -38,7 +39,7 @@ export async function internationalNumber(db: DB, phone: { countryId: string; nu
   const country = await db.selectFrom('countries').select('code').where('id', '=', phone.countryId).executeTakeFirst();
   if (!country) return null;
   const parsed = parsePhoneNumberFromString(phone.number, country.code as CountryCode);
-  return parsed?.isValid() ? parsed.number : null;
+  return isAcceptedPhone(parsed, country.code) ? parsed.number : null;
 }
 
 export function twoFactorSetting(person: Person): TwoFactorSetting {

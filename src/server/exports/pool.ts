@@ -230,7 +230,11 @@ export function createExportPool(o: ExportPoolOptions) {
     const id = rec.id;
 
     port1.on('message', (m: TaskMessage) => {
-      if (m.type === 'start') {
+      // 'queued' is only the wait for a thread: once one takes the export it runs (counting first).
+      if (m.type === 'begin') {
+        if (rec.state === 'queued') rec.state = 'running';
+        cluster?.changed(rec, true);
+      } else if (m.type === 'start') {
         rec.total = m.total;
         rec.omitted = Math.max(0, m.total - cap);
         if (rec.state === 'queued') rec.state = 'running';

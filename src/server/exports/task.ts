@@ -43,6 +43,8 @@ export type ExportJob = ExportRequest & { scope: TenantScope };
 
 /** Worker → request side. */
 export type TaskMessage =
+  /** A thread has taken the export (it was waiting for one until now); its rows are being counted. */
+  | { type: 'begin' }
   | { type: 'start'; total: number }
   | { type: 'data'; chunk: Uint8Array }
   | { type: 'progress'; written: number }
@@ -163,6 +165,7 @@ export async function exportTask(db: DB, job: ExportJob, port: MessagePort, cap:
     while (inFlight >= MAX_IN_FLIGHT && !cancelled) await changed();
   };
   try {
+    post({ type: 'begin' });
     const def = definitionOf(job);
     const total = await def.count(db);
     post({ type: 'start', total });

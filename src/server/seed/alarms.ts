@@ -18,7 +18,7 @@ import { ALARM_NOTICES, ARC_NUMBER, MEMO_ACTIVITIES, MEMO_TEXTS, NOTE_TEXTS, REL
 import { e164, gridReference, homeAddress, nearTown, oneLine, personBundle, personName, ukLandline, ukMobile, w3w } from './gen.js';
 import type { CustomerRef, StaffRef, WorkerRef } from './model.js';
 import { seedAudioClips } from '../modules/alarm-reports/audio.js';
-import { analyseAlarmReport } from '../../shared/alarm-intelligence.js';
+import { analyseAlarmReport, phoneKey } from '../../shared/alarm-intelligence.js';
 import type { AlarmCallDto } from '../../shared/schemas/alarm-reports.js';
 import { addAlarmReport, type AlarmReportDocument } from '../modules/alarm-reports/write.js';
 
@@ -381,6 +381,43 @@ export async function generateAlarmReports(trx: DB, ctx: Ctx) {
         },
       });
       callAt += Math.round(duration * 1000) + r.int(10, 120) * 1000;
+    }
+    // A plan ticked as followed was, in eight alarms of ten: each of its contacts not called yet is
+    // called in turn (answered), so the analysis and the management report's escalation compliance
+    // show followed plans beside questioned ones. Drawn without the generator, so the rest of the
+    // demo data is the same as before.
+    const called = new Set(seenCalls.map((s) => phoneKey(s.Number)));
+    const uncalled = team.plan.Instructions.filter((ins, k, all) => {
+      const key = phoneKey(e164(ins.Contact.Value));
+      return !called.has(key) && all.findIndex((x) => phoneKey(e164(x.Contact.Value)) === key) === k;
+    });
+    // (an alarm keeps at most four calls)
+    if (escalationPlanFollowed === 1 && i % 10 < 8 && uncalled.length && seenCalls.length + uncalled.length <= 4) {
+      for (const [k, ins] of uncalled.entries()) {
+        const number = e164(ins.Contact.Value);
+        const duration = 35 + ((i + k * 7) % 90);
+        const at = iso(callAt);
+        seenCalls.push({ StartTime: at, Duration: duration, Line: 'Outbound Second Line', Number: number, Records: [] });
+        callDocs.push({
+          Id: `${id.slice(0, 24)}${String(k).padStart(12, '0')}`,
+          StartTime: at,
+          EndTime: iso(callAt + duration * 1000),
+          Duration: duration,
+          Line: 'Outbound Second Line',
+          Number: number,
+          CallParticipants: [{ FullName: full(controller) }, { FullName: ins.Contact.InstructionContactName }],
+          AlarmCall: false,
+          ConferenceName: `CF${id.replace(/-/g, '').slice(0, 12)}${String(k).padStart(4, '0')}`,
+          Records: [],
+        });
+        entries.push({
+          at: callAt,
+          creator: full(controller),
+          details: 'Outbound Second Line',
+          props: { kind: 'call', to: number, from: ARC_NUMBER, duration, status: 'completed' },
+        });
+        callAt += duration * 1000 + 30_000;
+      }
     }
 
     entries.push({

@@ -3,6 +3,7 @@
 import { Rng } from './rng.js';
 import { entryOf, itemAt } from './lists.js';
 import { PHONE_TYPE } from '../../shared/codes.js';
+import { SERIAL_PREFIX, serialDigits } from '../../shared/serials.js';
 import {
   BLOOD_TYPES,
   BUSINESS_PLACES,
@@ -290,32 +291,11 @@ export function imeiFor(type: number, n: number, offset: number): string | null 
   return body + luhnDigit(body);
 }
 
-/** Serial prefixes per device type; the rest is 7 digits (8 for Identicom), unique per type. */
-export const SERIAL_PREFIX: Record<number, string> = {
-  3: 'SMP',
-  10: 'ID',
-  15: 'EV07',
-  20: 'TWX',
-  30: 'T4',
-  42: 'BG42',
-  52: 'BG52',
-  60: 'SC',
-  70: 'ESIM',
-  140: 'B140',
-  370: 'MG37',
-  400: 'GIM2',
-  620: 'SG620',
-  621: 'SG621',
-  640: 'SG640',
-  740: 'SG740',
-  750: 'SG750',
-  803: 'SPT3',
-  804: 'SPT4',
-  810: 'SPTX',
-};
+export { SERIAL_PREFIX };
+
 /** n-th serial of a type: prefix + base + n*3 + jitter (jitter < 3 keeps them unique). */
 export function serialFor(type: number, n: number, base: number, jitter: number): string {
-  const width = type === 10 ? 8 : 7;
+  const width = serialDigits(type);
   return SERIAL_PREFIX[type] + String(base + n * 3 + jitter).padStart(width, '0');
 }
 

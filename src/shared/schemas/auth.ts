@@ -98,6 +98,11 @@ export const ssoConfigurationSchema = v.union([
     scope: v.string(),
     /** OpenID `prompt` for the redirect: Entra ID 'select_account', the embedded provider 'login'. */
     prompt: v.string(),
+    /**
+     * The addresses (origins) the provider sends the browser back to, PUBLIC_URL first; a sign-on
+     * started from any other address is refused before the redirect, naming PUBLIC_URL. Empty: not known.
+     */
+    appOrigins: v.array(v.string()),
   }),
 ]);
 export type SsoConfiguration = v.InferOutput<typeof ssoConfigurationSchema>;

@@ -21,7 +21,6 @@
 //   in the file in file order (new ones created, known serials left as they are), `created` of
 //   them new, `alreadyPresent` the serials that existed (their file values were not applied).
 import * as v from 'valibot';
-import { parsePhoneNumberFromString } from 'libphonenumber-js/min';
 import { MSG } from '../messages.js';
 import { ASSET_STATUSES, DEVICE_CAPABILITIES, DEVICE_TYPES, CAPABILITY, LAST_CONFIG_FILTERS, SIM_TYPES } from '../codes.js';
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../codes.js';
@@ -57,18 +56,6 @@ export const IMPORT_COLUMN_HELP: Record<(typeof IMPORT_OPTIONAL_COLUMNS)[number]
 /** A template import file: the header and one example row. */
 export const IMPORT_TEMPLATE_CSV = `${[IMPORT_SERIAL_COLUMN, IMPORT_TYPE_COLUMN, ...IMPORT_OPTIONAL_COLUMNS].join(',')}\r\nSG6200001234,620,356938035643809,234150999999999,8944100000000000001,07700900123,Acme Devices,PO-1001\r\n`;
 export const IMPORT_TEMPLATE_NAME = 'device-import-template.csv';
-
-/** National phone numbers in an import file are read as numbers of this country (dial code 44). */
-export const IMPORT_PHONE_COUNTRY = 'GB';
-
-/**
- * A phone number from an import file in E.164 (+447700900001), or undefined when it is not a
- * possible number: international numbers as written, national ones as GB numbers (07700 900001).
- */
-export function normaliseImportPhone(raw: string): string | undefined {
-  const p = parsePhoneNumberFromString(raw.trim(), { defaultCountry: IMPORT_PHONE_COUNTRY });
-  return p?.isPossible() ? p.number : undefined;
-}
 
 export const STATUS = {
   New: 1,

@@ -26,6 +26,7 @@
 //   Each entry is stored or refused on its own; see ingestResponseSchema.
 import * as v from 'valibot';
 import { MSG } from '../messages.js';
+import { normalisePhone, phoneMessage } from '../phone.js';
 import { CAPABILITY, DEFAULT_PAGE_SIZE, DEVICE_CAPABILITIES, DEVICE_TYPES, PAGE_SIZES } from '../codes.js';
 import { inputJson, MAX_PAGE, noNul, pageMessage, pageSizeMessage } from './common.js';
 
@@ -162,7 +163,7 @@ export const LIVE_TEXT = {
   trackingIntervalMax: `Should be at most ${MAX_TRACKING_INTERVAL}.`,
   fallRange: `Fall detection values must be numbers from ${FALL_VALUE_MIN} to ${FALL_VALUE_MAX}.`,
   callNumberRequired: 'Please enter the phone number for the custom call button.',
-  callNumberInvalid: 'Please enter a valid phone number.',
+  callNumberInvalid: phoneMessage(),
   unknownCallButton: 'Unknown call button type.',
   sameFirmware: 'Fall detection can only be changed when all selected devices have the same firmware version; select similar devices.',
   gatewayKey: 'The gateway key (X-Gateway-Key) is missing or not valid.',
@@ -372,7 +373,8 @@ const customNumber = v.optional(
       phoneNumber: v.optional(
         v.pipe(
           v.nullable(v.string(LIVE_TEXT.callNumberInvalid)),
-          v.transform((s) => (s ?? '').replace(/[\s()-]/g, '')),
+          // read as every phone number is (src/shared/phone.ts): '07700 900123' → '+447700900123'
+          v.transform((s) => normalisePhone(s) ?? (s ?? '').replace(/[\s()-]/g, '')),
         ),
         '',
       ),
@@ -389,7 +391,7 @@ const rawCommand = v.object({
   ),
   communicationProtocol: v.picklist(COMMUNICATION_PROTOCOLS, MSG.selectDeliveryMethod),
 });
-const PHONE = /^\+?\d{5,15}$/;
+const isPhone = (s: string) => normalisePhone(s) !== null;
 
 /**
  * PUT /api/v1/device/desired-configuration — spec §3 "Configuration change payload". Each group is
@@ -441,7 +443,7 @@ export const configurationChangeBody = v.pipe(
     ['custom1Number', 'phoneNumber'],
   ),
   v.forward(
-    v.check((b) => b.call1Button !== CALL_BUTTON.Custom || PHONE.test(b.custom1Number?.phoneNumber ?? ''), LIVE_TEXT.callNumberInvalid),
+    v.check((b) => b.call1Button !== CALL_BUTTON.Custom || isPhone(b.custom1Number?.phoneNumber ?? ''), LIVE_TEXT.callNumberInvalid),
     ['custom1Number', 'phoneNumber'],
   ),
   v.forward(
@@ -449,7 +451,7 @@ export const configurationChangeBody = v.pipe(
     ['custom2Number', 'phoneNumber'],
   ),
   v.forward(
-    v.check((b) => b.call2Button !== CALL_BUTTON.Custom || PHONE.test(b.custom2Number?.phoneNumber ?? ''), LIVE_TEXT.callNumberInvalid),
+    v.check((b) => b.call2Button !== CALL_BUTTON.Custom || isPhone(b.custom2Number?.phoneNumber ?? ''), LIVE_TEXT.callNumberInvalid),
     ['custom2Number', 'phoneNumber'],
   ),
   v.forward(

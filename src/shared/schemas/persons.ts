@@ -6,6 +6,7 @@ import { parsePhoneNumberFromString, isSupportedCountry, getCountryCallingCode, 
 import metadata from 'libphonenumber-js/min/metadata';
 import { MSG } from '../messages.js';
 import { PHONE_TYPE } from '../codes.js';
+import { isAcceptedPhone } from '../phone.js';
 import { roleSchema } from './reference.js';
 import {
   guid,
@@ -191,7 +192,7 @@ export function resolvePhone(countryCode: string, number: string): { CountryCode
     if (!country) return undefined;
     parsed = parsePhoneNumberFromString(n, country as CountryCode);
   } else return undefined;
-  if (!parsed || !parsed.isValid()) return undefined;
+  if (!isAcceptedPhone(parsed, country)) return undefined;
   // '+33 …' typed under GB parses as a French number: the number must belong to the chosen dial code.
   if (parsed.countryCallingCode !== getCountryCallingCode(country as CountryCode)) return undefined;
   return { CountryCode: country, Number: String(parsed.nationalNumber) };

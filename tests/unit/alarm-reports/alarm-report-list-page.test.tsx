@@ -105,6 +105,9 @@ describe('alarm report list', () => {
     expect(screen.getByRole('figure', { name: 'Verification Started' })).toHaveTextContent('Under 10 s');
     expect(screen.getByRole('figure', { name: 'Verification Completed' })).toHaveTextContent('Over 600 s');
     expect(await screen.findByRole('meter', { name: /Within 10 s: 66.7%, target 80%/ })).toBeInTheDocument();
+    // the count and its share within the target time, then the target's verdict: never 'NN% missed'
+    const shares = screen.getAllByTestId('target-share').map((e) => e.textContent);
+    expect(shares).toEqual(['2 of 3 (66.7%) · target 80% missed', '3 of 3 (100%) · target 98.5% met']);
   });
 
   it("shows 'NO RESULTS' with the prompt when nothing matches, and disables export", async () => {

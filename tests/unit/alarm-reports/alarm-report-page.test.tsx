@@ -79,7 +79,7 @@ describe('Closed Alarm Report tab', () => {
   it('falls back to the incoming call number when the person has no name', async () => {
     detail = makeDetail({ person: { FirstName: '', LastName: '' } });
     renderPage(<AlarmReportPage />, { permissions: supervisor, route: 'alarmReport', params: { alarmId: ALARM_ID } });
-    expect(await screen.findByRole('heading', { level: 1, name: '+447491813523' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: '+44 7491 813523' })).toBeInTheDocument();
   });
 
   it('hides the instructions panel, duress words, vehicle, devices and contacts when there is nothing to show', async () => {
@@ -245,7 +245,7 @@ describe('Analysis section (alarm report intelligence)', () => {
     expect(within(timeline).getAllByRole('row')).toHaveLength(5);
     expect(timeline).toHaveTextContent('Verification started22 Nov 26 21:36:208s8sUnder 10 sMet');
     const plan = within(region).getByRole('table', { name: 'Escalation plan check' });
-    expect(plan).toHaveTextContent('Leah James · 1722334637Not called');
+    expect(plan).toHaveTextContent('Leah James · +44 1722 334637Not called');
     expect(region).toHaveTextContent("Questions the controller's tick");
     const anomalies = within(region).getByRole('list', { name: 'Anomalies' });
     expect(

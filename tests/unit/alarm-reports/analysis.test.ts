@@ -50,7 +50,7 @@ describe('escalation plan check', () => {
     expect(p.TeamName).toBe('Outreach');
     expect(p.PlanName).toBe('Out of hours escalation');
     expect(p.Instructions).toEqual([
-      { Instruction: 'Call the on-call officer.', ContactName: 'Leah James', Number: '1722334637', Outcome: 'Not called', CalledAt: null, Calls: 0 },
+      { Instruction: 'Call the on-call officer.', ContactName: 'Leah James', Number: '+44 1722 334637', Outcome: 'Not called', CalledAt: null, Calls: 0 },
     ]);
     expect(p).toMatchObject({ Followed: false, Ticked: false, Verdict: 'Agrees' });
   });
@@ -101,7 +101,7 @@ describe('escalation plan check', () => {
 describe('anomalies', () => {
   it('lists a failed call and an unavailable recording with its reason', () => {
     const a = analyse(base).Anomalies;
-    expect(a.find((x) => x.Kind === 'failedCall')!.Text).toBe('Call failed: Outbound Second Line call with +447820095688 at 22 Nov 26 21:42:44.');
+    expect(a.find((x) => x.Kind === 'failedCall')!.Text).toBe('Call failed: Outbound Second Line call with +44 7820 095688 at 22 Nov 26 21:42:44.');
     expect(a.find((x) => x.Kind === 'recordingUnavailable')!.Text).toBe(
       'Recording of the Alarm call at 22 Nov 26 21:36:14 is unavailable: Recording deleted after the retention period.',
     );

@@ -10,6 +10,7 @@ import {
   headerName,
   labelStep,
   noteAuthorLabel,
+  noteAuthorRoles,
   shortLabel,
   showDuressWords,
   showInstructionsPanel,
@@ -36,6 +37,10 @@ describe('note author label', () => {
     expect(noteAuthorLabel(['ArcControllerRole'])).toBe('Unknown');
     expect(noteAuthorLabel([])).toBe('Unknown');
     expect(noteAuthorLabel(null)).toBe('Unknown');
+    // on screen as in print: the author's roles rather than 'Unknown' when the label finds none
+    expect(noteAuthorRoles(['ARC Controller'])).toBe('ARC Controller');
+    expect(noteAuthorRoles(['ARC Manager', 'ARC Controller'])).toBe('ARC Manager');
+    expect(noteAuthorRoles([])).toBe('Unknown');
   });
 });
 

@@ -23,6 +23,7 @@ vi.mock('../../../src/app/features/auth/sso', () => ({
   ...sso,
   isProviderReturn: () => /[#&]code=/.test(window.location.hash),
   SsoUnavailableError: class extends Error {},
+  SsoWrongAddressError: class extends Error {},
 }));
 
 import { SignInPage } from '../../../src/app/features/auth/sign-in-page';
@@ -37,7 +38,15 @@ function server(token: TokenHandler) {
     if (c.url === CAPTCHA_PATH) return altchaChallengeResponse();
     if (c.url === '/features/all') return json(makeFeatures({ SingleSignOn: true, Devices: true }));
     if (c.url === '/api/v1/sso/configuration')
-      return json({ enabled: true, providerName: PROVIDER, authority: 'https://login.example.test/t/v2.0', clientId: 'c', scope: 'openid', prompt: 'login' });
+      return json({
+        enabled: true,
+        providerName: PROVIDER,
+        authority: 'https://login.example.test/t/v2.0',
+        clientId: 'c',
+        scope: 'openid',
+        prompt: 'login',
+        appOrigins: [],
+      });
     if (c.url === '/connect/token') return token(new URLSearchParams(c.body ?? ''));
     if (c.url === '/api/v1/get-user-info') return json(makeUserInfo({ loginMethod: { value: 2, name: 'SingleSignOn' } }));
     return errorResponse(404, 'not_found');

@@ -8,6 +8,7 @@ import {
   removeIds,
   setSelected,
   withScan,
+  splitOffer,
   pendingRows,
   isLookingUp,
   isRepeatScan,
@@ -86,6 +87,12 @@ describe('scan offer (scans outside the bulk page)', () => {
     expect(offer).toEqual(['SC0000001', 'sc0000002', 'SC0000003']);
     const same = withScan(offer, 'SC0000002');
     expect(same).toBe(offer);
+  });
+  it('offers only scans in the serial number format; pieces of a split burst are doubtful', () => {
+    expect(splitOffer(['SG6211831997', '0174609', 'G6211831997', 'sc0000002', 'ID12345678'])).toEqual({
+      serials: ['SG6211831997', 'sc0000002', 'ID12345678'],
+      doubtful: ['0174609', 'G6211831997'],
+    });
   });
 });
 

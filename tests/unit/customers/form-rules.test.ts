@@ -15,7 +15,6 @@ import {
   lockedFields,
   portalReferenceOut,
   portalReferenceRequired,
-  withPlus,
   type CustomerFormValues,
 } from '../../../src/app/features/customers/customer-form-schema';
 
@@ -84,9 +83,9 @@ describe('customer form rules (spec document 2 §5)', () => {
     expect(rules(form({ accountType: 'internal', salesforceURN: '', salesforceId: '', accountStatus: '' }))).toEqual({});
   });
 
-  it('builds the payload: internal accounts send no URN, managers, tier or status; phone gets its +', () => {
+  it('builds the payload: internal accounts send no URN, managers, tier or status; phone as an international number', () => {
     const internal = toCustomerPayload(
-      form({ accountType: 'internal', accountManager: 'M', successTier: '2', accountStatus: '1', phoneNumber: '4477', country: 'GB-ID' }),
+      form({ accountType: 'internal', accountManager: 'M', successTier: '2', accountStatus: '1', phoneNumber: '07700 900123', country: 'GB-ID' }),
     );
     expect(internal).toMatchObject({
       name: 'Acme Ltd',
@@ -95,7 +94,7 @@ describe('customer form rules (spec document 2 §5)', () => {
       ownerFullName: null,
       customerSuccessTier: null,
       customerStatus: null,
-      phoneNumber: '+4477',
+      phoneNumber: '+447700900123',
       isMigratedAccount: false,
       portalReferenceNumber: null,
     });
@@ -127,8 +126,8 @@ describe('customer form rules (spec document 2 §5)', () => {
       county: null,
       city: 'Leeds',
       postalCode: 'LS1 1AA',
-      countryId: 'c-gb',
-      phone: '441130000000',
+      countryId: 'country-gb',
+      phone: '441134960000',
       accountManagerFullName: 'Ann Manager',
       customerSuccessManagerFullName: null,
       customerSuccessTier: 2,
@@ -138,7 +137,7 @@ describe('customer form rules (spec document 2 §5)', () => {
       accountName: 'Northwind',
       salesforceURN: 'URN-1',
       city: 'Leeds',
-      phoneNumber: '+441130000000',
+      phoneNumber: '0113 496 0000',
       successTier: '2',
       successManager: '',
     });
@@ -160,10 +159,16 @@ describe('customer form rules (spec document 2 §5)', () => {
     expect(formFieldOfServerKey('unknown')).toBeNull();
   });
 
-  it('a leading + is added to the phone number', () => {
-    expect(withPlus('447700900123')).toBe('+447700900123');
-    expect(withPlus(' +447700900123 ')).toBe('+447700900123');
-    expect(withPlus('  ')).toBe('');
+  it('phone number and post code are read in the account country (GB by default) and refused with the message', () => {
+    const rules = customerFormRules({ editing: false });
+    expect(rules(form({ phoneNumber: '07700 900123', postCode: 'SW1A 1AA' }))).toEqual({});
+    expect(rules(form({ phoneNumber: '0770', postCode: 'ZZ99 9ZZZZ' }))).toEqual({
+      phoneNumber: MSG.validPhoneExample('07400 123456'),
+      postCode: 'Please enter a valid post code, example: SW1A 1AA',
+    });
+    expect(toCustomerPayload(form({ phoneNumber: '447700900123' })).phoneNumber).toBe('+447700900123');
+    expect(toCustomerPayload(form({ phoneNumber: '' })).phoneNumber).toBeNull();
+    expect(toCustomerPayload(form({ postCode: 'sw1a1aa' })).addressDto.postCode).toBe('SW1A 1AA');
   });
 
   it('internal accounts lock URN, managers, tier and status; a CRM link locks what the CRM filled', () => {

@@ -262,6 +262,16 @@ describe('helpers', () => {
     );
     expect(first(onPersons).id).toBe('person.add');
   });
+
+  it('a word of a command’s title ranks above keywords, even a contextual command’s: >monthly on the alarm list finds the monthly report first', () => {
+    const commands = COMMANDS.filter((c) => c.palette !== false);
+    const monthly = filterCommands(commands, 'monthly', 'alarmReports');
+    expect(first(monthly).title).toBe('Open Monthly Management Report');
+    const schedule = monthly.findIndex((c) => c.title.startsWith('Schedule this alarm list'));
+    expect(schedule).toBeGreaterThan(0);
+    // with no text, the focused page's commands still come first
+    expect(filterCommands(commands, '', 'alarmReports')[0]!.routes).toContain('alarmReports');
+  });
 });
 
 describe('records the role cannot open', () => {

@@ -62,7 +62,7 @@ function RecordCell({ entry }: { entry: AuditListItemDto }) {
   );
 }
 
-const columns: DataTableColumn<AuditListItemDto>[] = [
+export const auditColumns: DataTableColumn<AuditListItemDto>[] = [
   { id: 'at', header: 'When', width: '150px', cell: (e) => formatShown(e.At) },
   { id: 'actor', header: 'Actor', width: 'minmax(140px, 1fr)', cell: (e) => e.ActorName ?? (e.ActorId ? e.ActorId : 'System') },
   { id: 'action', header: 'Action', width: 'minmax(160px, 1fr)', cell: (e) => e.Action },
@@ -142,7 +142,7 @@ export function AuditTrailPage() {
       <ListTable<AuditListItemDto>
         list={list}
         label="Audit entries"
-        columns={columns}
+        columns={auditColumns}
         getRowKey={(e) => String(e.Id)}
         pageSizes={AUDIT_PAGE_SIZES}
         canOpen={(e) => !!e.RecordHref}

@@ -4,7 +4,8 @@
 // and is audited); read-only admins see the same screen with every control disabled.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Heading, Select, Switch, Text } from '@radix-ui/themes';
+import { Button, Card, Flex, Heading, Select, Text } from '@radix-ui/themes';
+import { SettingSwitch } from '../../ui/setting-switch';
 import { Table } from '../../ui/table';
 import { useTab } from '../../workspace/tab-context';
 import { useCan } from '../../state/session';
@@ -66,9 +67,10 @@ export function ProviderSettingsPage() {
             {s.Features.map((f) => (
               <Text as="label" size="2" key={f.FeatureName}>
                 <Flex gap="3" align="start">
-                  <Switch
+                  <SettingSwitch
                     checked={f.IsEnabled}
-                    disabled={!editable || change.isPending}
+                    readOnly={!editable}
+                    busy={change.isPending}
                     aria-label={f.FeatureName}
                     onCheckedChange={(on) => change.mutate(() => setFeature(f.FeatureName as FeatureName, on))}
                   />
@@ -90,9 +92,10 @@ export function ProviderSettingsPage() {
             </Heading>
             <Text as="label" size="2">
               <Flex gap="3" align="start">
-                <Switch
+                <SettingSwitch
                   checked={enforced}
-                  disabled={!editable || change.isPending}
+                  readOnly={!editable}
+                  busy={change.isPending}
                   aria-label="Require a second factor"
                   onCheckedChange={(on) => change.mutate(() => setTwoFactorMode(on ? 1 : 0))}
                 />

@@ -2,10 +2,11 @@
 // "Dates"). Pure functions over the spec's field names, so the detail tab, the printable report and
 // the unit tests share one source of truth. Inputs are typed structurally (only the fields a rule
 // reads), so the contract's answer types fit them as they are.
-import { DATE_FORMAT, formatShown } from '../../../shared/dates';
+import { DATE_FORMAT, formatAlarmDateTime, formatShown } from '../../../shared/dates';
 import { MSG } from '../../../shared/messages';
 import { CAPABILITY, hasCapability } from '../../../shared/codes';
-import { formatCount } from '../../../shared/numbers';
+import { formatCount, formatPercent } from '../../../shared/numbers';
+import { formatPhone as formatSharedPhone } from '../../../shared/phone';
 
 export const EMPTY = '-';
 
@@ -34,19 +35,31 @@ export const dash = str;
 export const nameOf = (o: Named) => str(o?.Name);
 
 /** Spec §9: 24-hour, day / short month / 2-digit year, with seconds (en-GB): '22 Nov 26 21:47:05'. */
-export const formatDateTime = (value: string | null | undefined): string => formatShown(value, 'dd MMM yy HH:mm:ss', EMPTY);
+export const formatDateTime = (value: string | null | undefined): string => formatAlarmDateTime(value, EMPTY);
 export const formatDate = (value: string | null | undefined): string => formatShown(value, DATE_FORMAT, EMPTY);
 
 /** Header: the person's name, falling back to the incoming call's phone number. */
 export function headerName(person: { FirstName?: string | null; LastName?: string | null } | null | undefined, incomingPhone?: string | null): string {
   const full = `${person?.FirstName ?? ''} ${person?.LastName ?? ''}`.trim();
-  return full || incomingPhone?.trim() || EMPTY;
+  return full || formatSharedPhone(incomingPhone, null, EMPTY);
 }
 
 /** A note author's label: the first role containing 'manager', else the first containing 'supervisor', else 'Unknown'. */
 export function noteAuthorLabel(roles: readonly (string | null | undefined)[] | null | undefined): string {
   const list = (roles ?? []).filter((r): r is string => typeof r === 'string');
   return list.find((r) => /manager/i.test(r)) ?? list.find((r) => /supervisor/i.test(r)) ?? ALARM_TEXT.unknownRole;
+}
+
+/**
+ * What the report says of a note's author on screen and in print alike: the spec's label when it
+ * finds a manager or supervisor role; otherwise the author's roles as the printed report lists them
+ * ('ARC Controller'), and 'Unknown' only for an author without any role.
+ */
+export function noteAuthorRoles(roles: readonly (string | null | undefined)[] | null | undefined): string {
+  const label = noteAuthorLabel(roles);
+  if (label !== ALARM_TEXT.unknownRole) return label;
+  const list = (roles ?? []).filter((r): r is string => typeof r === 'string' && r.trim() !== '');
+  return list.length ? list.join(', ') : label;
 }
 
 /** Seconds without fractions: 125.7 → '2m 05s', 42.9 → '42s', 3725 → '1h 02m 05s'. */
@@ -119,12 +132,9 @@ export const hasItems = (list: readonly unknown[] | null | undefined): boolean =
 /** Teams flagged as primary group first; then the default plan first, then by plan name (one rule with the analysis's plan in force). */
 export { sortEscalationPlans } from '../../../shared/alarm-intelligence';
 
-/** '+44 7700 900123' from {CountryCode, Number}; '-' when there is no number. */
+/** '+44 7700 900123' from {CountryCode, Number} (the one phone format, src/shared/phone.ts); '-' when there is no number. */
 export function formatPhone(p: { CountryCode?: string | null; Number?: string | null } | null | undefined): string {
-  const n = p?.Number?.trim();
-  if (!n) return EMPTY;
-  const cc = p?.CountryCode?.trim().replace(/^\+/, '');
-  return cc ? `+${cc} ${n.replace(/^0/, '')}` : n;
+  return formatSharedPhone(p?.Number, p?.CountryCode, EMPTY);
 }
 
 export function formatAddressLines(a: { AddressLine1?: string | null; AddressLine2?: string | null } | null | undefined): string {
@@ -265,8 +275,5 @@ export function shortLabel(label: string, rangeOption: number): string {
 /** Share (0..1) of `part` in `total`, 0 for an empty total. */
 export const share = (part: number, total: number) => (total > 0 ? part / total : 0);
 
-/** '80%', '98.5%' — one decimal only when it is not zero. */
-export function formatPercent(ratio: number): string {
-  const v = Math.round(ratio * 1000) / 10;
-  return `${Number.isInteger(v) ? v.toFixed(0) : v.toFixed(1)}%`;
-}
+/** '80%', '98.5%' (src/shared/numbers.ts). */
+export { formatPercent };

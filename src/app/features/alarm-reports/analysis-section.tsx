@@ -7,6 +7,7 @@ import type { ReactNode } from 'react';
 import { ukDateTime } from '../../../shared/alarm-intelligence';
 import type { StoredAnalysis } from '../../../shared/schemas/alarm-intelligence';
 import { EMPTY, formatDuration } from './alarm-format';
+import { formatPhone } from '../../../shared/phone';
 import { Section } from './report-sections';
 
 export const ANALYSIS_UI_TEXT = {
@@ -90,7 +91,7 @@ export function AnalysisSection({ analysis, action, collapsible }: { analysis: S
                       <tr key={k}>
                         <td>{i.Instruction}</td>
                         <td>
-                          {i.ContactName} · {i.Number}
+                          {i.ContactName} · {formatPhone(i.Number)}
                         </td>
                         <td className={i.Outcome === 'Answered' ? undefined : 'ar-failed'}>{i.Outcome}</td>
                         <td>{i.CalledAt ? ukDateTime(i.CalledAt) : EMPTY}</td>

@@ -30,7 +30,9 @@ export function changeText(points: number | null): string {
 export function BarChart({ title, rows }: { title: string; rows: readonly { label: string; count: number }[] }) {
   const max = Math.max(1, ...rows.map((r) => r.count));
   const rowH = 20;
-  const labelW = 190;
+  // Room for the longest label at 11px (about 6.5px a character) and a gap before its bar:
+  // 'Domestic Violence (Precautionary)' never runs into the bar.
+  const labelW = Math.max(120, Math.ceil(Math.max(0, ...rows.map((r) => r.label.length)) * 6.5) + 14);
   const barW = 260;
   const height = rows.length * rowH + 4;
   return (
@@ -153,7 +155,7 @@ export function PrintableManagementReport({ r, ref }: { r: ManagementReport; ref
                   <td>{formatDateTime(m.AlarmClosedDate)}</td>
                   <td>{m.PersonFullName}</td>
                   {r.CustomerId === null && <td>{m.CustomerAccountFullName}</td>}
-                  <td>
+                  <td className="mr-nowrap">
                     {m.VerificationStartedSeconds} s{m.Over40 ? ' (over 40 s)' : ''}
                   </td>
                 </tr>

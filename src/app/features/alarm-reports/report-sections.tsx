@@ -4,6 +4,7 @@
 // report can leave them out. Collapsible sections are <details open>: they start expanded.
 import type { ReactNode } from 'react';
 import { MSG } from '../../../shared/messages';
+import { formatPhone as formatSharedPhone } from '../../../shared/phone';
 import {
   ALARM_TEXT,
   EMPTY,
@@ -17,7 +18,7 @@ import {
   formatPhone,
   hasItems,
   nameOf,
-  noteAuthorLabel,
+  noteAuthorRoles,
   serviceFlags,
   showDuressWords,
   showInstructionsPanel,
@@ -76,7 +77,7 @@ export function SummarySection({ d, escalation, map, collapsible }: { d: Detail;
           <Field label="Alarm closed">{formatDateTime(d.AlarmClosed)}</Field>
           <Field label="Verification type">{nameOf(d.VerificationType)}</Field>
           <Field label="Verification category">{nameOf(d.VerificationCategory)}</Field>
-          <Field label="Incoming call">{dash(d.AlarmIncomingCallPhoneNumber)}</Field>
+          <Field label="Incoming call">{formatSharedPhone(d.AlarmIncomingCallPhoneNumber)}</Field>
           <Field label="Address">{dash(loc?.GoogleApiAddress)}</Field>
           <Field label="what3words">{loc?.W3WAddress ? `///${loc.W3WAddress.replace(/^\/+/, '')}` : EMPTY}</Field>
           <Field label="Coordinates">
@@ -204,7 +205,7 @@ export function DevicesSection({ d, collapsible }: { d: Detail; collapsible?: bo
             <tr key={x.Id ?? i}>
               <td>{nameOf(x.Type)}</td>
               <td>{dash(x.Serial)}</td>
-              <td>{dash(x.PhoneNumber)}</td>
+              <td>{formatSharedPhone(x.PhoneNumber)}</td>
               <td>
                 {formatBattery(x.LastKnownBattery, x.Type?.Value) === ALARM_TEXT.batteryNotApplicable ? (
                   // Reachable by keyboard so the reason is not hover-only.
@@ -303,7 +304,7 @@ export function CallItem({ call, player }: { call: Call; player?: ReactNode }) {
         <span className={call.Duration ? undefined : 'ar-failed'}>{callDuration(call.Duration)}</span>
       </div>
       <div className="ar-muted">
-        {dash(call.Number)}
+        {formatSharedPhone(call.Number)}
         {who ? ` · ${who}` : ''}
       </div>
       {player}
@@ -387,12 +388,14 @@ export function NotesSection({
                 {showRoles ? (
                   // Printed (spec: author name, author roles): the author once, roles beside the name.
                   <span>
-                    Author: <strong>{dash(n.Person?.FullName)}</strong> ({(n.Person?.Roles ?? []).join(', ') || noteAuthorLabel(n.Person?.Roles)})
+                    Author: <strong>{dash(n.Person?.FullName)}</strong> ({(n.Person?.Roles ?? []).join(', ') || noteAuthorRoles(n.Person?.Roles)})
                   </span>
                 ) : (
                   <>
                     <strong>{dash(n.Person?.FullName)}</strong>
-                    <span className="ar-badge">{noteAuthorLabel(n.Person?.Roles)}</span>
+                    <span className="ar-badge" data-testid="note-author-role">
+                      {noteAuthorRoles(n.Person?.Roles)}
+                    </span>
                   </>
                 )}
                 <span>{formatDateTime(n.CreatedDate)}</span>

@@ -13,7 +13,7 @@ import { getHref } from '../../paths';
 import { DEFAULT_TARGETS, STARTED_BANDS, type AlarmReportFilter } from '../../../shared/schemas/alarm-reports';
 import { MSG } from '../../../shared/messages';
 import { formatDateTime, formatPercent } from './alarm-format';
-import { formatCount } from '../../../shared/numbers';
+import { formatCount, formatShare } from '../../../shared/numbers';
 
 export const TARGETS_STORAGE_KEY = 'alarmReports.responseTargets';
 export type Targets = { within10: number; within40: number };
@@ -50,7 +50,22 @@ function useTargets(): [Targets, (t: Targets) => void] {
   ];
 }
 
-function Bar({ label, percent, target, met }: { label: string; percent: number | null; target: number; met: boolean }) {
+/** One target: '391 of 754 (51.9%)' within it, and whether the target (80%) was met or missed, said as such. */
+function Bar({
+  label,
+  count,
+  total,
+  percent,
+  target,
+  met,
+}: {
+  label: string;
+  count: number;
+  total: number;
+  percent: number | null;
+  target: number;
+  met: boolean;
+}) {
   const color = met ? 'var(--green-9)' : 'var(--red-9)';
   return (
     <div className="ar-targets__row">
@@ -66,9 +81,16 @@ function Bar({ label, percent, target, met }: { label: string; percent: number |
         <div className="ar-bar__fill" style={{ width: `${percent ?? 0}%`, background: color }} />
         <div className="ar-bar__target" style={{ left: `calc(${target}% - 1px)` }} title={`Target ${formatPercent(target / 100)}`} />
       </div>
-      <span>
-        {percent == null ? '-' : formatPercent(percent / 100)}{' '}
-        {percent != null && <span className={met ? 'ar-met' : 'ar-missed'}>{met ? 'met' : 'missed'}</span>}
+      <span data-testid="target-share">
+        {percent == null ? '-' : formatShare(count, total)}
+        {percent != null && (
+          <>
+            {' · '}
+            <span className={met ? 'ar-met' : 'ar-missed'}>
+              target {formatPercent(target / 100)} {met ? 'met' : 'missed'}
+            </span>
+          </>
+        )}
       </span>
     </div>
   );
@@ -108,8 +130,22 @@ export function ResponseTargets({ filter }: { filter: AlarmReportFilter }) {
       ) : (
         <div className="ar-targets__body">
           <div className="ar-targets__main">
-            <Bar label="Within 10 s" percent={data.Within10.Percent} target={data.Within10.TargetPercent} met={data.Within10.Met} />
-            <Bar label="Within 40 s" percent={data.Within40.Percent} target={data.Within40.TargetPercent} met={data.Within40.Met} />
+            <Bar
+              label="Within 10 s"
+              count={data.Within10.Count}
+              total={data.TotalCount}
+              percent={data.Within10.Percent}
+              target={data.Within10.TargetPercent}
+              met={data.Within10.Met}
+            />
+            <Bar
+              label="Within 40 s"
+              count={data.Within40.Count}
+              total={data.TotalCount}
+              percent={data.Within40.Percent}
+              target={data.Within40.TargetPercent}
+              met={data.Within40.Met}
+            />
             <Text size="1" color="gray">
               {data.Within10.Count.toLocaleString('en-GB')} of {data.TotalCount.toLocaleString('en-GB')} within 10 s (the chart&apos;s &lsquo;
               {STARTED_BANDS[0].TimeFrame}&rsquo;), {data.Within40.Count.toLocaleString('en-GB')} within 40 s. Missed 10 s:{' '}

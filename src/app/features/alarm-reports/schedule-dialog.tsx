@@ -20,6 +20,7 @@ import {
   SCHEDULE_FORMAT_LABELS,
   SCHEDULE_REPORTS,
   SCHEDULE_REPORT_LABELS,
+  TIME_OF_DAY,
   WEEKDAYS,
   describeSchedule,
   type ScheduleFormat,
@@ -137,8 +138,19 @@ export function ScheduleDialog({
       setErrors(Object.keys(fields).length ? fields : { _: errorMessage(err) });
     },
   });
-  const set = (k: keyof Draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [k]: e.target.value }));
+  // A field's message goes once the field changes (its rule is checked again on save).
+  const set = (k: keyof Draft) => (e: { target: { value: string } }) => {
+    setDraft((d) => ({ ...d, [k]: e.target.value }));
+    setErrors((errs) => {
+      if (!(k in errs)) return errs;
+      const next = { ...errs };
+      delete next[k];
+      return next;
+    });
+  };
+  // Said only for a time that is one ('25:99' is not).
   const preview = (() => {
+    if (!TIME_OF_DAY.test(draft.timeOfDay.trim())) return '';
     try {
       return describeSchedule({
         frequency: draft.frequency,
@@ -174,8 +186,14 @@ export function ScheduleDialog({
             if (!Object.keys(refused).length) save.mutate(body);
           }}
         >
-          <FormField label="Name" required error={errors.name}>
-            {(control) => <input {...control} className="lw-input" value={draft.name} maxLength={SCHEDULE_NAME_MAX} autoFocus onChange={set('name')} />}
+          <FormField
+            label="Name"
+            required
+            error={errors.name ?? (draft.name.length > SCHEDULE_NAME_MAX ? SCHEDULE_TEXT.nameTooLong : undefined)}
+            hint={`At most ${SCHEDULE_NAME_MAX} characters.`}
+          >
+            {/* Not cut at the limit as typed or pasted: a longer name is refused with its message. */}
+            {(control) => <input {...control} className="lw-input" value={draft.name} autoFocus onChange={set('name')} />}
           </FormField>
           <div className="sr-form__when">
             <FormField label="Frequency" required error={errors.frequency}>

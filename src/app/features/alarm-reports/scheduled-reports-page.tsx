@@ -185,31 +185,34 @@ export function ScheduledReportsPage() {
                 <td data-label="Recipients" className="sr-recipients">
                   {s.Recipients.join(', ')}
                 </td>
-                <td className="sr-actions">
-                  <Button
-                    size="1"
-                    variant="soft"
-                    onClick={() => setHistoryOf(historyOf === s.Id ? null : s.Id)}
-                    aria-expanded={historyOf === s.Id}
-                    aria-label={`Run history of ${s.Name}`}
-                  >
-                    History
-                  </Button>
-                  <Button size="1" variant="soft" onClick={() => setEditing(s)} aria-label={`Edit ${s.Name}`}>
-                    Edit
-                  </Button>
-                  <Button
-                    size="1"
-                    variant="soft"
-                    onClick={() => pause.mutate(s)}
-                    loading={pause.isPending && pause.variables?.Id === s.Id}
-                    aria-label={`${s.Paused ? 'Resume' : 'Pause'} ${s.Name}`}
-                  >
-                    {s.Paused ? 'Resume' : 'Pause'}
-                  </Button>
-                  <Button size="1" variant="soft" color="red" onClick={() => void askDelete(s)} aria-label={`Delete ${s.Name}`}>
-                    Delete
-                  </Button>
+                <td className="sr-actions-cell">
+                  {/* the cell stays a table cell (so it lines up with its row); its buttons flow inside */}
+                  <div className="sr-actions">
+                    <Button
+                      size="1"
+                      variant="soft"
+                      onClick={() => setHistoryOf(historyOf === s.Id ? null : s.Id)}
+                      aria-expanded={historyOf === s.Id}
+                      aria-label={`Run history of ${s.Name}`}
+                    >
+                      History
+                    </Button>
+                    <Button size="1" variant="soft" onClick={() => setEditing(s)} aria-label={`Edit ${s.Name}`}>
+                      Edit
+                    </Button>
+                    <Button
+                      size="1"
+                      variant="soft"
+                      onClick={() => pause.mutate(s)}
+                      loading={pause.isPending && pause.variables?.Id === s.Id}
+                      aria-label={`${s.Paused ? 'Resume' : 'Pause'} ${s.Name}`}
+                    >
+                      {s.Paused ? 'Resume' : 'Pause'}
+                    </Button>
+                    <Button size="1" variant="soft" color="red" onClick={() => void askDelete(s)} aria-label={`Delete ${s.Name}`}>
+                      Delete
+                    </Button>
+                  </div>
                 </td>
               </tr>
             ))}

@@ -4,6 +4,7 @@ import type { DataTableColumn } from '../../ui/data-table/types';
 import { yesNoColumn } from '../../ui/data-table/yes-no-mark';
 import type { DeviceDto } from '../../api/devices';
 import { deviceTypeDisplayName } from '../../../shared/codes';
+import { formatPhone } from '../../../shared/phone';
 import { dash, formatDate, formatDateTime, statusLabel } from './asset-format';
 
 export function assetColumns(): DataTableColumn<DeviceDto>[] {
@@ -12,7 +13,7 @@ export function assetColumns(): DataTableColumn<DeviceDto>[] {
     { id: 'serial', header: 'Serial Number', sortKey: 'SerialNumber', width: 'minmax(120px, 0.9fr)', cell: (d) => d.serialNumber },
     { id: 'imei', header: 'IMEI', sortKey: 'Imei', width: 'minmax(152px, 1fr)', cell: (d) => dash(d.imei) },
     { id: 'simSerial', header: 'SIM Serial', sortKey: 'SimSerial', width: 'minmax(184px, 1.2fr)', hideBelow: 1000, cell: (d) => dash(d.simSerial) },
-    { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(136px, 0.9fr)', cell: (d) => dash(d.phoneNumber) },
+    { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(136px, 0.9fr)', cell: (d) => formatPhone(d.phoneNumber) },
     { id: 'order', header: 'Order Number', sortKey: 'OrderNumber', width: 'minmax(110px, 0.8fr)', hideBelow: 900, cell: (d) => dash(d.orderNumber) },
     {
       id: 'lastConfig',

@@ -4,6 +4,7 @@
 // type is SIM-exempt (the contract's list); IMSI is optional. Only changed fields are sent.
 import * as v from 'valibot';
 import { DEVICE_TEXT, SIM_EXEMPT_TYPES, TEXT_MAX } from '../../../shared/schemas/devices';
+import { normalisePhone, phoneError, phoneForInput, phoneMessage } from '../../../shared/phone';
 import type { DeviceDto, DeviceGeneralDetails } from '../../api/devices';
 
 export const DEVICE_TEXTS = {
@@ -20,7 +21,7 @@ export function deviceFormValues(d: DeviceDto): DeviceFormValues {
     supplier: d.supplier ?? '',
     simTypeId: d.simTypeId === null || d.simTypeId === undefined ? '' : String(d.simTypeId),
     simSerial: d.simSerial ?? '',
-    phoneNumber: d.phoneNumber ?? '',
+    phoneNumber: phoneForInput(d.phoneNumber),
     imsi: d.imsi ?? '',
   };
 }
@@ -36,7 +37,11 @@ export function deviceFormSchema(typeValue: number) {
     supplier: text(DEVICE_TEXT.supplierRequired),
     simTypeId: exempt ? v.string() : v.pipe(v.string(), v.nonEmpty(DEVICE_TEXT.simTypeRequired)),
     simSerial: text(exempt ? null : DEVICE_TEXT.simSerialRequired),
-    phoneNumber: text(exempt ? null : DEVICE_TEXT.phoneRequired),
+    // A SIM's number is read in the provider's country (GB), as the import reads it.
+    phoneNumber: v.pipe(
+      text(exempt ? null : DEVICE_TEXT.phoneRequired),
+      v.check((s) => !phoneError(s), phoneMessage()),
+    ),
     imsi: text(null),
   });
 }
@@ -51,7 +56,7 @@ export function changedDetails(before: DeviceFormValues, values: DeviceFormValue
   if (t(values.supplier) !== t(before.supplier)) out.supplier = t(values.supplier);
   if (values.simTypeId !== before.simTypeId) out.simTypeId = values.simTypeId === '' ? null : Number(values.simTypeId);
   if (t(values.simSerial) !== t(before.simSerial)) out.simSerial = t(values.simSerial);
-  if (t(values.phoneNumber) !== t(before.phoneNumber)) out.phoneNumber = t(values.phoneNumber);
+  if (t(values.phoneNumber) !== t(before.phoneNumber)) out.phoneNumber = normalisePhone(values.phoneNumber) ?? t(values.phoneNumber);
   if (t(values.imsi) !== t(before.imsi)) out.imsi = t(values.imsi);
   return out;
 }

@@ -27,10 +27,10 @@ export function importErrorMessage(err: unknown): string {
  * the file's values not applied).
  */
 export function importOutcome(res: Pick<ImportResponse, 'created' | 'alreadyPresent'>): { kind: 'success' | 'warning'; message: string }[] {
-  const out: { kind: 'success' | 'warning'; message: string }[] = [];
+  // One toast (a page shows one at a time): the spec's success sentence first, then what was left as it was.
   const present = res.alreadyPresent ?? [];
-  if (res.created > 0) out.push({ kind: 'success', message: MSG.importedN(res.created) });
-  if (present.length) out.push({ kind: 'warning', message: MSG.importAlreadyPresent(present) });
-  if (!out.length) out.push({ kind: 'success', message: MSG.imported });
-  return out;
+  if (res.created > 0 && present.length) return [{ kind: 'warning', message: `${MSG.importedN(res.created)} ${MSG.importAlreadyPresent(present)}` }];
+  if (res.created > 0) return [{ kind: 'success', message: MSG.importedN(res.created) }];
+  if (present.length) return [{ kind: 'warning', message: MSG.importAlreadyPresent(present) }];
+  return [{ kind: 'success', message: MSG.imported }];
 }

@@ -1,8 +1,11 @@
 import './assets.css';
+import '../../ui/data-table/list-widgets.css';
 import { MSG } from '../../../shared/messages';
 
 // A small native <dialog> asking for a serial number (the 'open device by serial' command). Native
-// so it needs no React host: Enter submits, Escape cancels, focus returns where it was.
+// so it needs no React host: Enter submits, Escape cancels, focus returns where it was. It opens
+// inside the app's theme root (.radix-themes), so it has the product's font, colours and buttons
+// like every other dialog, not the browser's defaults.
 export function askSerial(opts: { title: string; label: string; submitLabel: string }): Promise<string | null> {
   return new Promise((resolve) => {
     const back = document.activeElement as HTMLElement | null;
@@ -38,7 +41,7 @@ export function askSerial(opts: { title: string; label: string; submitLabel: str
     actions.append(cancel, ok);
     form.append(heading, label, error, actions);
     dialog.append(form);
-    document.body.append(dialog);
+    (document.querySelector('.radix-themes') ?? document.body).append(dialog);
 
     let value: string | null = null;
     const finish = () => {

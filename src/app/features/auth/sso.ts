@@ -16,6 +16,14 @@ type EnabledConfig = Extract<SsoConfiguration, { enabled: true }>;
 /** oidc-client-ts keeps its request state and user in this tab's sessionStorage under this prefix (the provider cache). */
 const STORE_PREFIX = 'sso.';
 
+/** Single sign-on started at an address the provider does not return to; `publicUrl` is the one it does. */
+export class SsoWrongAddressError extends Error {
+  constructor(readonly publicUrl: string) {
+    super('sso_wrong_address');
+    this.name = 'SsoWrongAddressError';
+  }
+}
+
 export class SsoUnavailableError extends Error {
   constructor() {
     super('sso_unavailable');
@@ -45,6 +53,8 @@ function manager(cfg: EnabledConfig): UserManager {
 async function enabledConfig(): Promise<EnabledConfig> {
   const cfg = await queryClient.fetchQuery(ssoConfigurationQuery());
   if (!cfg.enabled) throw new SsoUnavailableError();
+  // The provider would refuse to come back here: say which address works instead of "not recognised".
+  if (cfg.appOrigins.length && !cfg.appOrigins.includes(window.location.origin)) throw new SsoWrongAddressError(cfg.appOrigins[0]!);
   return cfg;
 }
 

@@ -10,7 +10,7 @@ import { PermissionMissingError, requestSsoToken, signInWithTokens } from '../..
 import { SSO_LOADING_KEY } from '../../state/session';
 import { isCaptchaFailure } from './captcha';
 import { errorCode } from './sign-in-errors';
-import { clearSsoCache, completeSsoRedirect, isProviderReturn, SsoUnavailableError, startSsoRedirect } from './sso';
+import { clearSsoCache, completeSsoRedirect, isProviderReturn, SsoUnavailableError, SsoWrongAddressError, startSsoRedirect } from './sso';
 
 export type SsoView =
   | { kind: 'none' }
@@ -26,6 +26,7 @@ export const sortAccounts = (list: SsoAccount[]) => [...list].sort((a, b) => Num
 
 function outcomeOf(err: unknown, idToken: string, selectedAccount: string | undefined): SsoView {
   if (err instanceof SsoUnavailableError) return { kind: 'error', message: MSG.ssoUnavailable };
+  if (err instanceof SsoWrongAddressError) return { kind: 'error', message: MSG.ssoWrongAddress(err.publicUrl) };
   if (err instanceof PermissionMissingError) return { kind: 'error', message: MSG.permissionMissing };
   if (isCaptchaFailure(err)) return { kind: 'error', message: MSG.captchaFailed };
   const code = errorCode(err);

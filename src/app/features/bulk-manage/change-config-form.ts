@@ -30,6 +30,7 @@ import {
   type FallPreset,
 } from '../../../shared/schemas/live';
 import { formatCount } from '../../../shared/numbers';
+import { normalisePhone, phoneError, phoneMessage } from '../../../shared/phone';
 
 /** Messages of this form the spec does not quote (ours, worded like its own, or the server's). */
 export const CHANGE_TEXTS = {
@@ -124,8 +125,10 @@ export function changeConfigErrors(x: ChangeConfigValues, ctx: ChangeContext): C
     if (!x[`call${n}Change`]) continue;
     const button = x[`call${n}Button`];
     if (button === '') e[`call${n}Button`] = CHANGE_TEXTS.callTypeRequired;
-    else if (ctx.customCallType !== null && Number(button) === ctx.customCallType && !x[`call${n}Number`].trim())
-      e[`call${n}Number`] = CHANGE_TEXTS.callNumberRequired;
+    else if (ctx.customCallType !== null && Number(button) === ctx.customCallType) {
+      if (!x[`call${n}Number`].trim()) e[`call${n}Number`] = CHANGE_TEXTS.callNumberRequired;
+      else if (phoneError(x[`call${n}Number`])) e[`call${n}Number`] = phoneMessage();
+    }
   }
   return e;
 }
@@ -160,11 +163,13 @@ export function buildChangePayload(x: ChangeConfigValues, serials: readonly stri
   }
   if (x.call1Change) {
     out.call1Button = Number(x.call1Button);
-    if (ctx.customCallType !== null && out.call1Button === ctx.customCallType) out.custom1Number = { phoneNumber: x.call1Number.trim() };
+    if (ctx.customCallType !== null && out.call1Button === ctx.customCallType)
+      out.custom1Number = { phoneNumber: normalisePhone(x.call1Number) ?? x.call1Number.trim() };
   }
   if (x.call2Change) {
     out.call2Button = Number(x.call2Button);
-    if (ctx.customCallType !== null && out.call2Button === ctx.customCallType) out.custom2Number = { phoneNumber: x.call2Number.trim() };
+    if (ctx.customCallType !== null && out.call2Button === ctx.customCallType)
+      out.custom2Number = { phoneNumber: normalisePhone(x.call2Number) ?? x.call2Number.trim() };
   }
   if (x.rawCommands.length) out.rawCommands = x.rawCommands.map((c) => ({ ...c }));
   return out;

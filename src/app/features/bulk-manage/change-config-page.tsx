@@ -6,7 +6,8 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { Button, Callout, Flex, Grid, Heading, Switch, Text, TextField } from '@radix-ui/themes';
+import { Button, Callout, Flex, Grid, Heading, Text, TextField } from '@radix-ui/themes';
+import { SettingSwitch } from '../../ui/setting-switch';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
@@ -42,6 +43,7 @@ import {
   type ChangeContext,
 } from './change-config-form';
 import * as v from 'valibot';
+import { formatPhone } from '../../../shared/phone';
 import '../../ui/data-table/list-widgets.css';
 
 // The rules need the selection (firmware, call types): they run in the resolver's `extra`.
@@ -195,9 +197,10 @@ export function ChangeConfigForm({
           <Flex gap="4" align="end" wrap="wrap">
             <Text as="label" size="2">
               <Flex gap="2" align="center">
-                <Switch
+                <SettingSwitch
                   checked={!!x.isTrackingEnabled}
-                  disabled={disabledAll || !x.trackingChange}
+                  readOnly={!editable || !!typeProblem || !x.trackingChange}
+                  busy={send.isPending}
                   onCheckedChange={(c) => setValue('isTrackingEnabled', c, { shouldDirty: true, shouldValidate: true })}
                 />
                 Tracking {x.isTrackingEnabled ? 'on' : 'off'}
@@ -237,9 +240,10 @@ export function ChangeConfigForm({
           <Flex gap="4" align="end" wrap="wrap">
             <Text as="label" size="2">
               <Flex gap="2" align="center">
-                <Switch
+                <SettingSwitch
                   checked={!!x.isManDownEnabled}
-                  disabled={disabledAll || !x.fallChange}
+                  readOnly={!editable || !!typeProblem || !x.fallChange}
+                  busy={send.isPending}
                   onCheckedChange={(c) => setValue('isManDownEnabled', c, { shouldDirty: true, shouldValidate: true })}
                 />
                 Fall detection {x.isManDownEnabled ? 'on' : 'off'}
@@ -290,7 +294,7 @@ export function ChangeConfigForm({
                     {callTypes.map((t) => (
                       <option key={t.value} value={String(t.value)}>
                         {t.label}
-                        {t.phoneNumber ? ` (${t.phoneNumber})` : ''}
+                        {t.phoneNumber ? ` (${formatPhone(t.phoneNumber)})` : ''}
                       </option>
                     ))}
                   </select>

@@ -9,9 +9,9 @@
 //    scanner's Enter never presses one of its buttons.
 import { useEffect, useRef } from 'react';
 import { atom, useAtom, useAtomValue } from 'jotai';
-import { Button, Dialog, Flex, Text } from '@radix-ui/themes';
+import { Button, Callout, Dialog, Flex, Text } from '@radix-ui/themes';
 import { SCAN_TARGET_ATTR, useScanHandler } from '../../keyboard/scanner';
-import { bulkAtom, scanOfferAtom, withScan } from '../../state/bulk';
+import { bulkAtom, scanOfferAtom, splitOffer, withScan } from '../../state/bulk';
 import { useCan } from '../../state/session';
 import { workspaceAtom } from '../../workspace/state';
 import { focusedTab } from '../../workspace/model';
@@ -73,7 +73,9 @@ export function BulkWorkspace() {
   );
 
   const close = () => setOffer([]);
-  const only = offer.length === 1 ? offer[0] : undefined;
+  // Only scans in the serial number format are offered; the rest are shown apart, as doubtful.
+  const { serials, doubtful } = splitOffer(offer);
+  const only = serials.length === 1 ? serials[0] : undefined;
 
   return (
     <>
@@ -101,14 +103,19 @@ export function BulkWorkspace() {
             contentRef.current?.focus();
           }}
         >
-          <Dialog.Title>{MSG.scanOfferTitle(offer)}</Dialog.Title>
-          <Dialog.Description size="2">{offer.length === 1 ? MSG.scanOfferOne : MSG.scanOfferMany}</Dialog.Description>
-          {offer.length > 1 && (
+          <Dialog.Title>{serials.length ? MSG.scanOfferTitle(serials) : MSG.scanOfferNothing}</Dialog.Title>
+          <Dialog.Description size="2">{serials.length === 0 ? '' : serials.length === 1 ? MSG.scanOfferOne : MSG.scanOfferMany}</Dialog.Description>
+          {serials.length > 1 && (
             <ol className="bulk-scan-offer" aria-label="Scanned serial numbers">
-              {offer.map((s) => (
+              {serials.map((s) => (
                 <li key={s}>{s}</li>
               ))}
             </ol>
+          )}
+          {doubtful.length > 0 && (
+            <Callout.Root color="amber" size="1" mt="3" role="status" data-testid="scan-doubtful">
+              <Callout.Text>{MSG.scanOfferDoubtful(doubtful)}</Callout.Text>
+            </Callout.Root>
           )}
           <Flex gap="2" mt="4" justify="end">
             <Dialog.Close>
@@ -127,15 +134,17 @@ export function BulkWorkspace() {
                 Open device
               </Button>
             )}
-            <Button
-              onClick={() => {
-                bulkQueue().enqueueMany(offer);
-                toast.success(MSG.scanOfferAdded(offer.length));
-                close();
-              }}
-            >
-              {MSG.scanOfferAdd(offer.length)}
-            </Button>
+            {serials.length > 0 && (
+              <Button
+                onClick={() => {
+                  bulkQueue().enqueueMany(serials);
+                  toast.success(MSG.scanOfferAdded(serials.length));
+                  close();
+                }}
+              >
+                {MSG.scanOfferAdd(serials.length)}
+              </Button>
+            )}
           </Flex>
         </Dialog.Content>
       </Dialog.Root>

@@ -17,6 +17,7 @@ import { getHref } from '../../paths';
 import { P } from '../../../shared/permissions';
 import { MSG } from '../../../shared/messages';
 import { ADMIN_PAGE_SIZE } from '../../../shared/schemas/customers';
+import { formatPhone } from '../../../shared/phone';
 import { CustomerView } from './customer-view';
 import { AddAdministratorDialog } from './add-administrator-dialog';
 import { dash } from './customer-format';
@@ -56,7 +57,7 @@ export function AccountDetails({ customer: c }: { customer: CustomerDetails }) {
   const rows: [string, React.ReactNode][] = [
     ['Name', c.Name],
     ['Portal id', dash(c.PortalId)],
-    ['Phone number', dash(c.PhoneNumber)],
+    ['Phone number', formatPhone(c.PhoneNumber)],
     ['Tier', dash(c.Tier?.Name)],
     ['Status', dash(c.Status?.Name)],
     ['Migrated', <YesNoMark key="m" value={c.IsMigratedAccount} label="Migrated account" />],

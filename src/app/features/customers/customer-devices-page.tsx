@@ -22,6 +22,7 @@ import { getHref, ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
+import { formatPhone } from '../../../shared/phone';
 import { CustomerView } from './customer-view';
 import { handOver } from './allocation-handoff';
 import { dash, exportFileName } from './customer-format';
@@ -34,7 +35,7 @@ const COLUMNS: DataTableColumn<DeviceDto>[] = [
   { id: 'type', header: 'Type', sortKey: 'Type', width: 'minmax(72px, 0.6fr)', cell: (d) => dash(d.type.name) },
   { id: 'serial', header: 'Serial Number', sortKey: 'SerialNumber', width: 'minmax(120px, 1fr)', cell: (d) => d.serialNumber },
   { id: 'imei', header: 'IMEI', sortKey: 'Imei', width: 'minmax(140px, 1fr)', cell: (d) => dash(d.imei) },
-  { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(130px, 1fr)', cell: (d) => dash(d.phoneNumber) },
+  { id: 'phone', header: 'Phone number', sortKey: 'PhoneNumber', width: 'minmax(130px, 1fr)', cell: (d) => formatPhone(d.phoneNumber) },
   { id: 'order', header: 'Order Number', sortKey: 'OrderNumber', width: 'minmax(110px, 0.8fr)', cell: (d) => dash(d.orderNumber) },
   { id: 'status', header: 'Status', sortKey: 'Status', width: 'minmax(110px, 1fr)', cell: (d) => dash(d.status.name.replace(/_/g, ' ')) },
   yesNoColumn<DeviceDto>({ id: 'assigned', header: 'Assigned', width: '94px', value: (d) => d.isUserAssigned, label: (d) => `Assigned ${d.serialNumber}` }),

@@ -33,6 +33,7 @@ import { getHref, ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { isValidId } from '../../../shared/codes';
 import { CRM_DEBOUNCE_MS } from '../../../shared/schemas/customers';
+import { normalisePhone, phoneForInput } from '../../../shared/phone';
 import {
   administratorOf,
   CRM_REQUIRED,
@@ -46,7 +47,6 @@ import {
   showsPortalReference,
   portalReferenceRequired,
   toCustomerPayload,
-  withPlus,
   type CustomerFormValues,
 } from './customer-form-schema';
 import { formValuesOf } from './customer-format';
@@ -172,11 +172,17 @@ function CustomerForm({ customer, onReload }: Props) {
           readOnly={readOnly}
           variant={readOnly ? 'soft' : undefined}
           color={readOnly ? 'gray' : undefined}
-          // Spec §5: the phone number gets its leading + (shown as soon as the field is left).
+          // A phone number is shown as read in the account's country once the field is left
+          // ('447700900123' → '07700 900123'); one that cannot be read stays as typed, with its message.
           {...register(
             name,
             name === 'phoneNumber'
-              ? { onBlur: (e: React.FocusEvent<HTMLInputElement>) => setValue('phoneNumber', withPlus(e.target.value), { shouldDirty: true }) }
+              ? {
+                  onBlur: (e: React.FocusEvent<HTMLInputElement>) => {
+                    const shown = phoneForInput(normalisePhone(e.target.value, values.country) ?? e.target.value, values.country);
+                    if (shown !== e.target.value) setValue('phoneNumber', shown, { shouldDirty: true });
+                  },
+                }
               : undefined,
           )}
         />

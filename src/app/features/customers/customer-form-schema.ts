@@ -5,6 +5,7 @@ import * as v from 'valibot';
 import { MSG } from '../../../shared/messages';
 import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX } from '../../../shared/schemas/persons';
 import { CUSTOMER_TEXT } from '../../../shared/schemas/customers';
+import { normalisePhone, normalisePostCode, phoneError, phoneForInput, postCodeError } from '../../../shared/phone';
 
 /** Form only (spec §3 "Account type"): a customer linked to a CRM account, or an internal (testing) one. */
 export type AccountType = 'customer' | 'internal';
@@ -66,11 +67,14 @@ export type FormContext = {
   wasMigrated?: boolean;
 };
 
-/** Spec §5: a leading + is added to the phone number if missing. */
-export function withPlus(phone: string): string {
-  const t = phone.trim();
-  if (!t) return '';
-  return t.startsWith('+') ? t : `+${t}`;
+/**
+ * The phone number as sent: international (E.164) when it is a number of the account's country
+ * or one typed with its country code (src/shared/phone.ts); as typed otherwise, for the server to refuse.
+ */
+export function phoneOut(values: Pick<CustomerFormValues, 'phoneNumber' | 'country'>): string | null {
+  const t = values.phoneNumber.trim();
+  if (!t) return null;
+  return normalisePhone(t, values.country) ?? t;
 }
 
 /** Spec §5: the portal reference only exists for migrated accounts; required on create, and on edit while the stored account is not migrated yet. */
@@ -111,11 +115,7 @@ export function customerFormSchema() {
     city: optionalText(100),
     postCode: optionalText(20),
     country: optionalText(100),
-    phoneNumber: v.pipe(
-      v.string(),
-      v.trim(),
-      v.check((s) => s === '' || /^\+?[\d\s()-]{4,20}$/.test(s), 'Please enter a valid phone number'),
-    ),
+    phoneNumber: optionalText(32),
     accountManager: optionalText(200),
     successManager: optionalText(200),
     successTier: v.string(),
@@ -132,6 +132,11 @@ export function customerFormSchema() {
 export function customerFormRules(ctx: FormContext) {
   return (values: CustomerFormValues): Partial<Record<keyof CustomerFormValues, string>> => {
     const errors: Partial<Record<keyof CustomerFormValues, string>> = {};
+    // Phone number and post code are read in the account's country (GB when none is chosen).
+    const phone = phoneError(values.phoneNumber, values.country);
+    if (phone) errors.phoneNumber = phone;
+    const postCode = postCodeError(values.postCode, values.country);
+    if (postCode) errors.postCode = postCode;
     const portal = values.portalReferenceNumber.trim();
     if (showsPortalReference(values)) {
       if (!portal && portalReferenceRequired(values, ctx)) errors.portalReferenceNumber = MSG.pleaseEnter('portal reference');
@@ -212,7 +217,7 @@ export function fromCrmAccount(a: {
     city: a.city ?? '',
     postCode: a.postalCode ?? '',
     country: a.countryId ?? '',
-    phoneNumber: a.phone ? withPlus(a.phone) : '',
+    phoneNumber: phoneForInput(a.phone, a.countryId),
     accountManager: a.accountManagerFullName ?? '',
     successManager: a.customerSuccessManagerFullName ?? '',
     successTier: a.customerSuccessTier === null ? '' : String(a.customerSuccessTier),
@@ -232,11 +237,11 @@ export function toCustomerPayload(values: CustomerFormValues) {
       addressLine2: orNull(values.addressLine2),
       county: orNull(values.county),
       city: orNull(values.city),
-      postCode: orNull(values.postCode),
+      postCode: normalisePostCode(values.postCode, values.country),
       countryId: orNull(values.country),
     },
     isMigratedAccount: values.isMigratedAccount === 'yes',
-    phoneNumber: withPlus(values.phoneNumber) || null,
+    phoneNumber: phoneOut(values),
     customerStatus: customer && values.accountStatus ? Number(values.accountStatus) : null,
     portalReferenceNumber: portal === null ? null : String(portal),
     salesforceId: customer ? orNull(values.salesforceId) : null,

@@ -6,6 +6,7 @@ import type { SortState } from '../../ui/data-table/types';
 import type { CustomerDetails, CustomerListFilter } from '../../api/customers';
 import { CUSTOMER_ORDER_BY, type CustomerOrderBy } from '../../../shared/schemas/customers';
 import { EMPTY_CUSTOMER_FORM, type CustomerFormValues } from './customer-form-schema';
+import { phoneForInput } from '../../../shared/phone';
 
 /** Spec §9: the customer list sorts by Reference by default, ascending. */
 export const DEFAULT_CUSTOMER_SORT: SortState = { key: 'Reference', desc: false };
@@ -43,7 +44,7 @@ export function formValuesOf(c: CustomerDetails): CustomerFormValues {
     city: c.Address.City ?? '',
     postCode: c.Address.PostCode ?? '',
     country: c.Address.CountryId ?? '',
-    phoneNumber: c.PhoneNumber ?? '',
+    phoneNumber: phoneForInput(c.PhoneNumber, c.Address.CountryId),
     accountManager: c.AccountManagerFullName ?? '',
     successManager: c.CustomerSuccessManagerFullName ?? '',
     successTier: c.Tier ? String(c.Tier.Value) : '',

@@ -5,7 +5,8 @@
 // toggles show only to whom they apply; Alarm Report Intelligence off forces auto-generate off.
 import { useQuery, useMutation, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { Card, Flex, Heading, Switch, Text } from '@radix-ui/themes';
+import { Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { SettingSwitch } from '../../ui/setting-switch';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
 import { claimsAtom } from '../../state/session';
@@ -101,9 +102,10 @@ function SettingsPanel({ customer }: { customer: CustomerDetails }) {
           <Flex key={key} direction="column" gap="1">
             <Text as="label" size="2">
               <Flex gap="3" align="center">
-                <Switch
+                <SettingSwitch
                   checked={current.Settings[key]}
-                  disabled={!editable || settingDisabled(current.Settings, key) || save.isPending}
+                  readOnly={!editable || settingDisabled(current.Settings, key)}
+                  busy={save.isPending}
                   onCheckedChange={(on) => void toggle(key, on)}
                 />
                 {SETTING_LABELS[key]}

@@ -7,7 +7,8 @@
 // answers 409) nothing is overwritten: the user is told and may reload the tab.
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Heading, Switch, Text } from '@radix-ui/themes';
+import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { SettingSwitch } from '../../ui/setting-switch';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
 import { useCan } from '../../state/session';
@@ -257,7 +258,7 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
             <Flex key={key} gap="3" align="center" wrap="wrap">
               <Text as="label" size="2">
                 <Flex gap="2" align="center">
-                  <Switch checked={draft.features[key]} disabled={!editable} onCheckedChange={(on) => void setFeature(key, on)} />
+                  <SettingSwitch checked={draft.features[key]} readOnly={!editable} onCheckedChange={(on) => void setFeature(key, on)} />
                   {label}
                   <SwitchState on={draft.features[key]} readOnly={!editable} />
                 </Flex>
@@ -292,10 +293,10 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
           <Flex direction="column" gap="1">
             <Text as="label" size="2">
               <Flex gap="2" align="center">
-                <Switch
+                <SettingSwitch
                   color="red"
                   checked={draft.features.IsSosDisabled}
-                  disabled={!editable}
+                  readOnly={!editable}
                   onCheckedChange={(on) => void setFeature('IsSosDisabled', on)}
                 />
                 Disable SOS
@@ -367,9 +368,9 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
           {SERVICE_LABELS.filter(([key]) => key !== 'CheckInTimers' || checkInTimers).map(([key, label]) => (
             <Text as="label" size="2" key={key}>
               <Flex gap="2" align="center">
-                <Switch
+                <SettingSwitch
                   checked={draft.services[key]}
-                  disabled={!editable}
+                  readOnly={!editable}
                   onCheckedChange={(on) => setDraft((d) => ({ ...d, services: { ...d.services, [key]: on } }))}
                 />
                 {label}

@@ -12,6 +12,7 @@ import metadata from 'libphonenumber-js/min/metadata';
 import examples from 'libphonenumber-js/examples.mobile.json';
 import { MSG } from '../../../shared/messages';
 import { PHONE_TYPE } from '../../../shared/codes';
+import { isAcceptedPhone } from '../../../shared/phone';
 import type { CountryDto } from '../../../shared/schemas/reference';
 
 /** A country of the dictionaries (GET ps-admin/dictionaries/get-all → Countries); the built-in fallback list has no ids. */
@@ -117,7 +118,7 @@ export function parseFor(country: string, value: string) {
   const rest = nationalPart(value, dial);
   if (!rest) return undefined;
   const parsed = compact(rest).startsWith('+') ? parsePhoneNumberFromString(compact(rest)) : parsePhoneNumberFromString(rest, country as CountryCode);
-  if (!parsed || !parsed.isValid() || parsed.countryCallingCode !== dial) return undefined;
+  if (!isAcceptedPhone(parsed, country) || parsed.countryCallingCode !== dial) return undefined;
   return parsed;
 }
 

@@ -25,6 +25,13 @@ export function appOrigins(config: Config): string[] {
   return [...new Set(list.map((u) => new URL(u).origin))];
 }
 
+/** The origins the configured provider returns to: the embedded one's own list; an external one's PUBLIC_URL (none known without it). */
+export function ssoReturnOrigins(config: Config): string[] {
+  if (config.sso?.mode === 'embedded') return appOrigins(config);
+  const url = process.env.PUBLIC_URL?.trim();
+  return url ? [new URL(url).origin] : [];
+}
+
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 function page(title: string, body: string) {

@@ -4,6 +4,7 @@ import { deps, type Api } from '../../http.js';
 import type { SsoConfiguration, SsoNonce } from '../../../shared/schemas/auth.js';
 import { issueNonce } from './nonce.js';
 import { ssoFeatureOn } from './accounts.js';
+import { ssoReturnOrigins } from './embedded.js';
 
 export function ssoRoutes(api: Api) {
   // Public: the sign-in page asks before the redirect. Nothing secret here (a public client).
@@ -12,7 +13,15 @@ export function ssoRoutes(api: Api) {
     const sso = d.config.sso;
     const body: SsoConfiguration =
       sso && (await ssoFeatureOn(d.db))
-        ? { enabled: true, providerName: sso.providerName, authority: sso.issuer, clientId: sso.clientId, scope: sso.scope, prompt: sso.prompt }
+        ? {
+            enabled: true,
+            providerName: sso.providerName,
+            authority: sso.issuer,
+            clientId: sso.clientId,
+            scope: sso.scope,
+            prompt: sso.prompt,
+            appOrigins: ssoReturnOrigins(d.config),
+          }
         : { enabled: false };
     return c.json(body);
   });

@@ -1,19 +1,20 @@
 // The alarm-reports group of the palette search: alarm id, person and account name. Hits are
 // titled the way people remember an alarm — who, what, when: 'Jane Smith · SOS Button ·
-// 12/03/2026 14:05' (closed date, as the alarm list shows it) — with the alarm id and the account
+// 12 Mar 26 14:05:09' (closed date, as the alarm list shows it) — with the alarm id and the account
 // below. Within a tier the newest alarm comes first.
 import { getHref } from '../../../shared/routes.js';
 import { P } from '../../../shared/permissions.js';
 import { ALARM_TYPES } from '../../../shared/codes.js';
 import { ftsPhrase } from '../search/keys.js';
-import { best, formatDateTime, fts, joinParts, lookupName, range, rate, trgm, type SearchProvider } from '../search/provider.js';
+import { formatAlarmDateTime } from '../../../shared/dates.js';
+import { best, fts, joinParts, lookupName, range, rate, trgm, type SearchProvider } from '../search/provider.js';
 
 type AlarmRow = { id: string; alarmId: string; alarmType: number; personFullName: string; customerAccountFullName: string; alarmClosed: string };
 const ALARM_COLS = `"id", "alarmId", "alarmType", "personFullName", "customerAccountFullName", "alarmClosed"`;
 
-/** 'Jane Smith · SOS Button · 12/03/2026 14:05' (UK time); parts that are missing are left out. */
+/** 'Jane Smith · SOS Button · 12 Mar 26 14:05:09' (UK time, an alarm's date format); parts that are missing are left out. */
 export const alarmReportTitle = (r: Pick<AlarmRow, 'personFullName' | 'alarmType' | 'alarmClosed'>) =>
-  joinParts(r.personFullName, lookupName(ALARM_TYPES, r.alarmType), formatDateTime(r.alarmClosed));
+  joinParts(r.personFullName, lookupName(ALARM_TYPES, r.alarmType), formatAlarmDateTime(r.alarmClosed, ''));
 
 export const alarmReportSearch: SearchProvider<AlarmRow> = {
   kind: 'alarmReport',

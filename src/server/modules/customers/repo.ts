@@ -9,6 +9,7 @@ import { bool, int, likeEscape, newEtag, newId } from '../../util.js';
 import { byTenant, type TenantScope } from '../../tenant-scope.js';
 import { CUSTOMER_STATUSES, DEVICE_TYPES, TIER_TYPES, lookupName } from '../../../shared/codes.js';
 import { ROLE_IDS } from '../../../shared/permissions.js';
+import { normalisePhone, normalisePostCode } from '../../../shared/phone.js';
 import {
   APP_SUBSCRIPTION_TYPES,
   type CustomerAdminList,
@@ -253,12 +254,6 @@ export async function findDuplicates(db: DB, p: { name: string; portalReference:
 
 // ---------------------------------------------------------------- create / update
 
-/** Spec §5: a leading + is added to a phone number if missing. */
-export const withPlus = (s: string) => {
-  const t = s.replace(/[\s()-]/g, '');
-  return t.startsWith('+') ? t : `+${t}`;
-};
-
 /**
  * The stored columns of a validated payload (rules of customerPayload in the contract).
  * `current` is the stored row on update. Internal accounts (no CRM URN) keep no URN, managers,
@@ -272,7 +267,8 @@ export function payloadColumns(p: CustomerPayload, current?: CustomerRow) {
   return {
     name: p.name,
     portalId,
-    phoneNumber: p.phoneNumber ? withPlus(p.phoneNumber) : null,
+    // checked by the routes first (phoneError): read in the account's country, stored as E.164
+    phoneNumber: normalisePhone(p.phoneNumber, a?.countryId),
     tier: linked ? p.customerSuccessTier : null,
     status: linked ? p.customerStatus : null,
     isMigratedAccount: int(migrated),
@@ -285,7 +281,7 @@ export function payloadColumns(p: CustomerPayload, current?: CustomerRow) {
     addressLine2: a?.addressLine2 ?? null,
     city: a?.city ?? null,
     county: a?.county ?? null,
-    postCode: a?.postCode ?? null,
+    postCode: normalisePostCode(a?.postCode, a?.countryId),
     countryId: a?.countryId ?? null,
   } satisfies Partial<CustomerRow>;
 }

@@ -48,6 +48,7 @@ import {
   type CustomerSubscriptions,
   type EmailBacklog,
 } from '../../../shared/schemas/customers.js';
+import { phoneError, postCodeError } from '../../../shared/phone.js';
 import { readFeatures } from '../reference/repo.js';
 import { emailTaken, insertPerson } from '../persons/repo.js';
 import { exportResponse, importJob } from '../../exports/routes.js';
@@ -119,6 +120,11 @@ async function checkPayload(db: DB, p: CustomerPayload, current?: CustomerRow): 
   if (p.salesforceUrn && p.customerStatus == null) errors.customerStatus = CUSTOMER_TEXT.statusRequired;
   const countryId = p.addressDto?.countryId;
   if (countryId && !(await countryExists(db, countryId))) errors['addressDto.countryId'] = CUSTOMER_TEXT.unknownCountry;
+  // Phone number and post code are read in the account's country (GB when it has none).
+  const phone = phoneError(p.phoneNumber, countryId);
+  if (phone) errors.phoneNumber = phone;
+  const postCode = postCodeError(p.addressDto?.postCode, countryId);
+  if (postCode) errors['addressDto.postCode'] = postCode;
   return errors;
 }
 

@@ -11,10 +11,10 @@ import {
   IMPORT_OPTIONAL_COLUMNS,
   IMPORT_SERIAL_COLUMN,
   IMPORT_TYPE_COLUMN,
-  normaliseImportPhone,
   SERIAL_MAX,
   TEXT_MAX,
 } from '../../../shared/schemas/devices.js';
+import { normalisePhone } from '../../../shared/phone.js';
 import type { ImportParsed } from '../../exports/import-task.js';
 import { parseCsvChunks, type ParseProgress } from '../../exports/csv-chunks.js';
 import type { NewDevice } from './repo.js';
@@ -79,7 +79,7 @@ export function parseDeviceImport(bytes: Uint8Array, progress?: ParseProgress): 
                   ? 'supplier'
                   : 'orderNumber';
       if (k === 'phoneNumber') {
-        const phone = normaliseImportPhone(val);
+        const phone = normalisePhone(val);
         if (!phone) return problem(DEVICE_TEXT.phoneInvalid);
         d.phoneNumber = phone;
       } else d[k] = val;

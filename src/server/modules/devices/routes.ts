@@ -4,6 +4,7 @@
 // Exports (list-with-filters, list-by-ids as .xlsx) are jobs of the export pool (src/server/exports).
 import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http.js';
 import { tx, type DB } from '../../db/index.js';
+import { normalisePhone, phoneError } from '../../../shared/phone.js';
 import { tenantScope } from '../../tenant-scope.js';
 import { audit, auditMany } from '../../util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
@@ -59,9 +60,6 @@ function pathId(c: Ctx) {
   if (!isValidId(raw)) throw badRequest(DEVICE_TEXT.invalidId);
   return normaliseId(raw);
 }
-
-/** Spec §5: a leading + is added to a phone number if missing. */
-const withPlus = (s: string) => (s.startsWith('+') ? s : `+${s}`);
 
 /**
  * A bulk change: one transaction, all listed devices or none. Each device gets its own audit
@@ -183,7 +181,12 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
         const next: Partial<DeviceTable> = {};
         if (g.supplier !== undefined) next.supplier = g.supplier?.trim() || null;
         if (g.imsi !== undefined) next.imsi = g.imsi || null;
-        if (g.phoneNumber !== undefined) next.phoneNumber = g.phoneNumber ? withPlus(g.phoneNumber) : null;
+        let phoneProblem: string | undefined;
+        if (g.phoneNumber !== undefined) {
+          // A SIM's number is read as the import reads it: in the provider's country (GB).
+          phoneProblem = phoneError(g.phoneNumber);
+          next.phoneNumber = normalisePhone(g.phoneNumber);
+        }
         if (g.simSerial !== undefined) next.simSerial = g.simSerial || null;
         if (g.simTypeId !== undefined) next.simTypeId = g.simTypeId;
         if (g.orderNumber !== undefined && (g.orderNumber || null) !== row.orderNumber) {
@@ -193,12 +196,13 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
         }
         const merged = { ...row, ...next };
         const errors: Record<string, string> = {};
+        if (phoneProblem) errors['generalDetails.phoneNumber'] = phoneProblem;
         if (!merged.supplier) errors['generalDetails.supplier'] = DEVICE_TEXT.supplierRequired;
         else if (merged.supplier.length > TEXT_MAX) errors['generalDetails.supplier'] = DEVICE_TEXT.tooLong;
         if (!SIM_EXEMPT_TYPES.includes(row.type)) {
           if (merged.simTypeId == null) errors['generalDetails.simTypeId'] = DEVICE_TEXT.simTypeRequired;
           if (!merged.simSerial) errors['generalDetails.simSerial'] = DEVICE_TEXT.simSerialRequired;
-          if (!merged.phoneNumber) errors['generalDetails.phoneNumber'] = DEVICE_TEXT.phoneRequired;
+          if (!merged.phoneNumber && !phoneProblem) errors['generalDetails.phoneNumber'] = DEVICE_TEXT.phoneRequired;
         }
         const first = Object.values(errors)[0];
         if (first) throw badRequest(first, CODE.validation, errors);

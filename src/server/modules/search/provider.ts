@@ -77,23 +77,6 @@ export const lookupName = (table: { Value: number; Name: string }[], v: number |
 /** Parts of a title or subtitle, empty ones left out, joined with ' · '. */
 export const joinParts = (...parts: (string | null | undefined)[]) => parts.filter((p) => p != null && p !== '').join(' · ');
 
-const dateTimeParts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: 'Europe/London',
-  day: '2-digit',
-  month: '2-digit',
-  year: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-  hourCycle: 'h23',
-});
-/** DD/MM/YYYY HH:mm, 24-hour, UK time (the spec's date-time format); the input itself when it is not a date. */
-export function formatDateTime(iso: string) {
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return iso;
-  const p = Object.fromEntries(dateTimeParts.formatToParts(d).map((x) => [x.type, x.value]));
-  return `${p.day}/${p.month}/${p.year} ${p.hour}:${p.minute}`;
-}
-
 // ---- query building blocks
 
 const rows = <R>(q: RawBuilder<R>, db: DB) => q.execute(db).then((r) => r.rows);
