@@ -11,8 +11,9 @@ import { apiToken, BASE, dbQuery, expectAccessibleScreen, signedInAs } from './h
 import { first } from '../helpers/lists';
 import { MSG } from '../../src/shared/messages';
 
-// axe walks the whole page: on a shared machine that takes a while.
-test.describe.configure({ timeout: 240_000 });
+// axe walks the whole page: on a shared machine that takes a while. Each test signs in and sets up
+// what it looks at, so the file's tests may run on several workers at once (the longest file).
+test.describe.configure({ mode: 'parallel', timeout: 240_000 });
 
 async function go(page: Page, keys: string) {
   await page.locator('body').focus();
