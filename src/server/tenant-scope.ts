@@ -13,7 +13,7 @@
 //    signing key), the rows still stay within their customer.
 // The live hub applies the same rule to the devices a connection may watch (realtime/scope.ts).
 import { sql, type RawBuilder } from 'kysely';
-import type { AuthUser } from './http.js';
+import type { AuthUser } from './http/types.js';
 import { P, type Permission } from '../shared/permissions.js';
 import { PROVIDER_TENANT_ID } from '../shared/tenants.js';
 

@@ -11,7 +11,8 @@ import { SQLITE_SIZING_DEFAULT, type SqliteSizing } from '../config.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
 import { setBounded } from '../util.js';
 
-export type DB = Kysely<Database>;
+export type { DB } from './types.js';
+import type { DB } from './types.js';
 export { isPostgres, sql };
 
 // int8 (count(*), sums) arrive as strings from pg; our counts fit in a JS number.

@@ -4,8 +4,7 @@
 import { sql, type DB } from '../../../db/index.js';
 import { likeEscape } from '../../../util.js';
 import type { CrmAccount } from '../../../../shared/schemas/customers.js';
-import type { CrmAdapter } from './index.js';
-import { countryIds } from './index.js';
+import { countryIds, type CrmAdapter } from './adapter.js';
 
 export function embeddedCrm(db: DB): CrmAdapter {
   return {

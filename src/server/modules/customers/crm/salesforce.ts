@@ -15,21 +15,8 @@ import { ApiError } from '../../../http.js';
 import type { DB } from '../../../db/index.js';
 import { TIER_TYPES } from '../../../../shared/codes.js';
 import { CUSTOMER_CODE, CUSTOMER_TEXT, type CrmAccount } from '../../../../shared/schemas/customers.js';
-import type { CrmAdapter } from './index.js';
-import { countryIds } from './index.js';
-
-export type SalesforceConfig = {
-  instanceUrl: string;
-  apiVersion: string;
-  accessToken?: string;
-  clientId?: string;
-  clientSecret?: string;
-  tokenUrl?: string;
-  urnField: string;
-  csmField: string;
-  tierField: string;
-  timeoutMs?: number;
-};
+import type { SalesforceConfig } from '../../../config.js';
+import { countryIds, type CrmAdapter } from './adapter.js';
 
 /** A field API name as SOQL takes it (letters, digits, underscores, dots for relationships). */
 const FIELD = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)?$/;
