@@ -18,7 +18,7 @@ import { clientAddress } from '../../client-address.js';
 import { authenticateClient, requireCaptcha } from '../../captcha/index.js';
 import { takeAll } from '../rate-limit.js';
 import { recordSuccessfulLogin } from '../store.js';
-import { issueSession, oauthError, tooMany, type SignInLimiters } from '../token.js';
+import { issueSession, oauthError, tooMany, type SignInLimiters } from '../grant.js';
 import { candidatesFor, ssoEnforcedFor, ssoFeatureOn, type SsoCandidate } from './accounts.js';
 import { consumeNonce } from './nonce.js';
 import { SsoTokenError, verifyIdToken, type SsoIdentity } from './verify.js';
