@@ -24,6 +24,7 @@ import { createHub } from './realtime/hub.js';
 import { createIngestLimiter, liveRoutes } from './modules/live/routes.js';
 import { openApiRoutes } from './openapi.js';
 import { createExportPool } from './exports/pool.js';
+import { EXPORT_WORKER_FILE } from './modules/export-definitions.js';
 import { exportRoutes } from './exports/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { scheduleRoutes } from './modules/schedules/routes.js';
@@ -54,7 +55,7 @@ export function createServices(deps: Deps) {
       size: deps.config.exports?.workers,
       maxQueue: deps.config.exports?.queue,
       importStep: deps.config.exports?.importStep,
-      workerFile: deps.config.exports?.workerFile,
+      workerFile: deps.config.exports?.workerFile ?? EXPORT_WORKER_FILE,
       // several nodes: jobs shared through Redis (progress, Cancel, one per user, the queue limit)
       redis: deps.redis,
       bus: deps.redis ? deps.bus : undefined,

@@ -23,6 +23,7 @@ import * as customers from '../../src/server/modules/customers/repo.js';
 import * as persons from '../../src/server/modules/persons/repo.js';
 import * as alarms from '../../src/server/modules/alarm-reports/repo.js';
 import * as live from '../../src/server/modules/live/repo.js';
+import '../../src/server/modules/export-definitions.js'; // the modules' export kinds
 import { exportTask, type ExportJob, type TaskMessage } from '../../src/server/exports/task.js';
 import { deviceListBody, placeholderDevice } from '../../src/shared/schemas/devices.js';
 import { customerAdminListQuery, customerListBody } from '../../src/shared/schemas/customers.js';
