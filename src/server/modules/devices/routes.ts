@@ -13,7 +13,7 @@ import type { DeviceTable } from '../../db/schema.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import { exportResponse, importJob } from '../../exports/routes.js';
 import { ImportCancelled, type ExportPool, type ImportJobHandle } from '../../exports/pool.js';
-import { forgetIngestDevices } from '../live/ingest.js';
+import { deviceIdentitiesChanged } from './identity-changes.js';
 import {
   changeDeviceTypeBody,
   changeOrderNumberManyBody,
@@ -245,7 +245,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
     },
     async (c, { body, user }) => {
       const res = await bulkChange(c, user.id, 'device.change-type', (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now));
-      forgetIngestDevices(); // after the commit: the next message of these devices is checked against their new type
+      deviceIdentitiesChanged(); // after the commit: the next message of these devices is checked against their new type
       return res;
     },
   );
