@@ -14,7 +14,7 @@ import { insertPerson, signedIn } from '../helpers/auth.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
 import { errorOf, insertCustomer, ok } from '../helpers/customers.js';
 import { openPostgres, type DB } from '../../src/server/db/index.js';
-import { createOutbox } from '../../src/server/outbox.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
 import { createExportPool } from '../../src/server/exports/pool.js';
 import { EXPORT_WORKER_FILE } from '../../src/server/modules/export-definitions.js';
 import { createReportScheduler, type ReportScheduler } from '../../src/server/modules/schedules/scheduler.js';

@@ -2,11 +2,11 @@
 // OAuth-shaped error, the 429 answer, the sign-in limiters and issuing a session.
 import type { Person } from '../db/schema.js';
 import type { DB } from '../db/index.js';
-import { ApiError } from '../http.js';
+import { ApiError } from '../http/api.js';
 import type { Ctx, Deps } from '../http/types.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import type { TokenResponse } from '../../shared/schemas/auth.js';
-import { newId } from '../util.js';
+import { newId } from '../platform/util.js';
 import type { Limiter } from './rate-limit.js';
 import { issueAccessToken } from './tokens.js';
 import { newOpaqueToken, storeRefreshToken } from './store.js';

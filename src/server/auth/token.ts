@@ -2,15 +2,15 @@
 // refresh-token grant (rotation with reuse detection). Errors carry the project's
 // { Content: { Message, Code } } plus the OAuth fields error / error_description.
 import * as v from 'valibot';
-import { clientAddress } from '../client-address.js';
-import { ApiError, deps, issuesToErrors, type Api, type Deps } from '../http.js';
+import { clientAddress } from '../http/client-address.js';
+import { ApiError, deps, issuesToErrors, type Api, type Deps } from '../http/api.js';
 import type { Person } from '../db/schema.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { P, permissionsForRoles } from '../../shared/permissions.js';
 import { effectiveRoles } from './tokens.js';
 import { LOGIN_METHOD } from '../../shared/codes.js';
 import { passwordGrantSchema, refreshGrantSchema, tokenRequestSchema, type TokenRequest, type TokenResponse } from '../../shared/schemas/auth.js';
-import { audit } from '../util.js';
+import { audit } from '../platform/util.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { takeAll } from './rate-limit.js';
 import {
@@ -49,7 +49,7 @@ function parseGrant<S extends v.GenericSchema<unknown, unknown>>(schema: S, form
 }
 
 // The client address (socket peer, or X-Forwarded-For as far as TRUST_PROXY trusts it): ../client-address.ts.
-export { clientAddress } from '../client-address.js';
+export { clientAddress } from '../http/client-address.js';
 
 // Unknown e-mails and persons without a password still pay for one argon2 verify, so response
 // time does not tell which accounts exist.

@@ -7,7 +7,7 @@
 // throw, so the transaction rolls back and nothing is written.
 import type { MessagePort } from 'node:worker_threads';
 import { writeTx, type DB } from '../db/index.js';
-import { audit } from '../util.js';
+import { audit } from '../platform/util.js';
 import { importWriterOf, type ImportKinds } from './registry.js';
 
 /** What to write: plain data (it crosses to a worker thread). `now` is an ISO instant. */

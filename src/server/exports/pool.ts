@@ -14,7 +14,7 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import type { DB, DbSource } from '../db/index.js';
-import { ApiError } from '../http.js';
+import { ApiError } from '../http/api.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { EXPORT_ROW_CAP } from '../../shared/export-format.js';
 import type { ControlMessage, ExportJob, TaskMessage, TaskResult } from './task.js';
@@ -26,7 +26,7 @@ import type { ImportWriteInput } from './worker.js';
 import { WorkerFailed, workerThreads } from './threads.js';
 import { createJobRegistry, progressOf, type SharedJob } from './cluster.js';
 import type { Redis } from 'ioredis';
-import type { Bus } from '../redis.js';
+import type { Bus } from '../platform/redis.js';
 
 export type ExportPoolOptions = {
   db: DB;

@@ -4,7 +4,7 @@
 // kinds' request fields by adding to the interfaces below (declaration merging), so routes and the
 // pool stay typed by kind.
 import type { DB } from '../db/types.js';
-import type { TenantScope } from '../tenant-scope.js';
+import type { TenantScope } from '../auth/tenant-scope.js';
 import type { ExportDefinition } from './definition.js';
 import type { ParseProgress } from './csv-chunks.js';
 

@@ -3,10 +3,10 @@
 import type { Context } from 'hono';
 import type { Redis } from 'ioredis';
 import type { DB, DbSource } from '../db/index.js';
-import type { Config } from '../config.js';
+import type { Config } from '../platform/config.js';
 import type { Permission } from '../../shared/permissions.js';
-import type { Outbox } from '../outbox.js';
-import type { Bus } from '../redis.js';
+import type { Outbox } from '../mail/outbox.js';
+import type { Bus } from '../platform/redis.js';
 
 export type AuthUser = {
   id: string;

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHmac } from 'node:crypto';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { exportJWK, generateKeyPair, createLocalJWKSet, type JWK } from 'jose';
-import { EMBEDDED_SSO_PATH, type Config, type SsoConfig } from '../../config.js';
+import { EMBEDDED_SSO_PATH, type Config, type SsoConfig } from '../../platform/config.js';
 import { SSO_DEMO_IDENTITIES } from './demo-identities.js';
 import { registerLocalKeys } from './verify.js';
 

@@ -1,6 +1,6 @@
 // Single sign-on endpoints besides the token exchange: the public configuration the
 // browser needs for the provider redirect, and the signed nonce it sends there.
-import { deps, type Api } from '../../http.js';
+import { deps, type Api } from '../../http/api.js';
 import type { SsoConfiguration, SsoNonce } from '../../../shared/schemas/auth.js';
 import { issueNonce } from './nonce.js';
 import { ssoFeatureOn } from './accounts.js';

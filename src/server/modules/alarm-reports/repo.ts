@@ -9,9 +9,9 @@
 import { CompiledQuery, sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
 import type { ActivityJournalTable, AlarmCallTable, AlarmNoteTable, AlarmReportTable, Database } from '../../db/schema.js';
-import { newEtag, newId, likeEscape } from '../../util.js';
-import { badRequest } from '../../http.js';
-import { ALL_TENANTS, byCustomer, type TenantScope } from '../../tenant-scope.js';
+import { newEtag, newId, likeEscape } from '../../platform/util.js';
+import { badRequest } from '../../http/api.js';
+import { ALL_TENANTS, byCustomer, type TenantScope } from '../../auth/tenant-scope.js';
 import {
   ALARM_TYPES,
   DEVICE_TYPES,

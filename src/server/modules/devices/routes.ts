@@ -2,10 +2,10 @@
 // serial, ids and serials, the general-details update, the three bulk changes and the CSV
 // import. Shapes and error answers are described in src/shared/schemas/devices.ts (the contract).
 // Exports (list-with-filters, list-by-ids as .xlsx) are jobs of the export pool (src/server/exports).
-import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http.js';
+import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http/api.js';
 import { tx, type DB } from '../../db/index.js';
-import { tenantScope } from '../../tenant-scope.js';
-import { audit, auditMany } from '../../util.js';
+import { tenantScope } from '../../auth/tenant-scope.js';
+import { audit, auditMany } from '../../platform/util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';

@@ -13,9 +13,9 @@ import { sql, type RawBuilder } from 'kysely';
 import type { DB } from '../../db/index.js';
 import type { Permission } from '../../../shared/permissions.js';
 import type { SearchHit, SearchKind, SearchMatched } from '../../../shared/schemas/search.js';
-import { likeEscape } from '../../util.js';
+import { likeEscape } from '../../platform/util.js';
 import { cpLength } from './keys.js';
-import { scopePredicate, type TenantScope } from '../../tenant-scope.js';
+import { scopePredicate, type TenantScope } from '../../auth/tenant-scope.js';
 
 export type Tier = 1 | 2 | 3;
 export type Match = { tier: Tier; matched: SearchMatched; raw: number };

@@ -15,7 +15,7 @@ import {
 import { asciiLower, cpLength, prefixEnd, queryPhoneKey } from './keys.js';
 import type { Match, SearchCtx, SearchProvider } from './provider.js';
 import { personScope } from '../persons/scope.js';
-import type { TenantScope } from '../../tenant-scope.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
 
 export type { SearchCtx, SearchProvider } from './provider.js';
 

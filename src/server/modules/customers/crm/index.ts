@@ -1,14 +1,14 @@
 // The CRM behind "linked customer account" (POST /api/v1/salesforce/account/query): an adapter
-// chosen by configuration (Config.crm, src/server/config.ts). Default: the embedded CRM directory
+// chosen by configuration (Config.crm, src/server/platform/config.ts). Default: the embedded CRM directory
 // (table crmAccounts, seeded with demo accounts) so the product works out of the box; with
 // SALESFORCE_INSTANCE_URL set: Salesforce's REST query API (./salesforce.ts).
 import type { DB } from '../../../db/index.js';
 import { embeddedCrm } from './embedded.js';
 import { salesforceCrm } from './salesforce.js';
-import type { CrmConfig } from '../../../config.js';
+import type { CrmConfig } from '../../../platform/config.js';
 import type { CrmAdapter } from './adapter.js';
 
-export type { CrmConfig, SalesforceConfig } from '../../../config.js';
+export type { CrmConfig, SalesforceConfig } from '../../../platform/config.js';
 export { countryIds, type CrmAdapter } from './adapter.js';
 
 /** The CRM page of an account, or null when the CRM has none (the embedded directory). */

@@ -19,9 +19,9 @@
 // Message bodies hold secrets (verification codes, reset links): they are written to the log
 // only when no SMTP_URL is configured (development), and start-up says so.
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { DB } from './db/types.js';
-import { errorEvents } from './metrics.js';
-import { OUTBOX_MAX_ATTEMPTS } from './mail/limits.js';
+import type { DB } from '../db/types.js';
+import { errorEvents } from '../platform/metrics.js';
+import { OUTBOX_MAX_ATTEMPTS } from './limits.js';
 
 export { OUTBOX_MAX_ATTEMPTS };
 

@@ -3,18 +3,18 @@
 // route table tests iterate over to check the permission guard for every role and route.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { verifyHs256 } from './auth/hs256.js';
+import { verifyHs256 } from '../auth/hs256.js';
 import * as v from 'valibot';
-import { ACCESS_TOKEN_CHECKS } from './auth/tokens.js';
-import { sessionIsCurrent } from './auth/session-epoch.js';
-import { tenantMayUse } from './tenant-scope.js';
+import { ACCESS_TOKEN_CHECKS } from '../auth/tokens.js';
+import { sessionIsCurrent } from '../auth/session-epoch.js';
+import { tenantMayUse } from '../auth/tenant-scope.js';
 import { randomUUID } from 'node:crypto';
-import { CODE, MSG } from '../shared/messages.js';
-import type { Permission } from '../shared/permissions.js';
+import { CODE, MSG } from '../../shared/messages.js';
+import type { Permission } from '../../shared/permissions.js';
 import { matchKeyCasing } from './input-casing.js';
 
-export type { AppEnv, AuthUser, Ctx, Deps } from './http/types.js';
-import type { AppEnv, AuthUser, Ctx, Deps } from './http/types.js';
+export type { AppEnv, AuthUser, Ctx, Deps } from './types.js';
+import type { AppEnv, AuthUser, Ctx, Deps } from './types.js';
 
 export class ApiError extends Error {
   constructor(
@@ -61,7 +61,7 @@ export type RouteSpec = {
   bodyLimit: BodyLimit;
   /** a minimal valid request, for tests that only probe the guard */
   sample?: { query?: Record<string, string>; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> };
-  /** the input schemas, for the published contract (src/server/openapi.ts) */
+  /** the input schemas, for the published contract (src/server/http/openapi.ts) */
   input: { query?: AnySchema; json?: AnySchema; form?: AnySchema };
 };
 
