@@ -46,7 +46,7 @@ import {
 } from '../../../shared/schemas/alarm-reports.js';
 import { closedRange, dayLabelsBetween, dayWall, hourWalls, labelsBetween, londonDayOf, timeLabel } from './time.js';
 import { bandSql, COMPLETED_COLS, COUNT_COLS, GRAINS, MONTH_GRAIN, STARTED_COLS } from './aggregates.js';
-import { cpLength, ftsPhrase } from '../search/keys.js';
+import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
 import { CONTROLLER_STARTED_INDEX, lowerSql, rankSql, reversedRankSql } from './list-order.js';
 import { snapshotDto } from './snapshot.js';
 import type { NameKind } from './names.js';

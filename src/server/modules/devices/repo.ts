@@ -13,7 +13,7 @@ import { sql, isPostgres, type DB } from '../../db/index.js';
 import { CompiledQuery, type RawBuilder } from 'kysely';
 import { DEVICE_COLUMNS, type DeviceColumn, type DeviceTable } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../platform/util.js';
-import { ftsPhrase, queryPhoneKey } from '../search/keys.js';
+import { ftsPhrase, queryPhoneKey } from '../../lib/search-keys.js';
 import { ApiError } from '../../http/api.js';
 import { ALL_TENANTS, byCustomer, type TenantScope } from '../../auth/tenant-scope.js';
 import { CODE } from '../../../shared/messages.js';
