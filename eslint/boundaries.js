@@ -11,8 +11,11 @@
 //   the export definitions (src/server/modules/*/export.ts) and the export task and worker
 //   (src/server/exports/task.ts, worker.ts), the CSV import parsers (src/server/modules/*/import-csv.ts)
 //   and the import tasks (src/server/exports/import-task.ts, import-write.ts) are imported only inside
-//   src/server/exports (types excepted): exports, import parsing and import writes run in the worker
-//   pool, never on the request loop
+//   src/server/exports and by the modules' registrations (src/server/modules/*/exports.ts, and the
+//   pool threads' module src/server/modules/export-worker.ts), types excepted: exports, import parsing
+//   and import writes run in the worker pool, never on the request loop
+//   src/server/exports (the pool) imports no module, types included: the modules register their
+//   export and import kinds with it (src/server/exports/registry.ts)
 //   src/server/db/migrations/**  imports nothing but kysely and its own folder (its frozen helpers
 //                are in db/migrations/lib): a released migration must not change when live code does;
 //                and no live code imports a migration, except the list (src/server/db/migrations.ts)
@@ -41,6 +44,10 @@ const APP_ROOT = 'src/app/app.tsx';
 const REGISTRY = /^commands(\/index(\.tsx?)?)?$/;
 
 const POOL_ONLY = /^src\/server\/(modules\/[^/]+\/(export|import-csv)|exports\/(task|worker|import-task|import-write))\.(ts|js)$/;
+/** The modules' registrations with the pool, which may import the pool-only files. */
+const POOL_REGISTRATION = /^src\/server\/modules\/([^/]+\/exports|export-worker)\.(ts|js)$/;
+const POOL = 'src/server/exports/';
+const MODULES = 'src/server/modules/';
 
 const MIGRATIONS = 'src/server/db/migrations/';
 const MIGRATION_LIST = /^src\/server\/db\/migrations\.(ts|js)$/;
@@ -68,7 +75,9 @@ export function violation(fromFile, spec, typeOnly = false) {
     return `client code must not import server code (${to.rel}); share it through src/shared`;
   if (from.top === 'server' && (to.top === 'app' || to.top === 'commands'))
     return `server code must not import client code (${to.rel}); share it through src/shared`;
-  if (POOL_ONLY.test(to.rel) && !typeOnly && (from.top === 'server' || from.top === 'app') && !from.rel.startsWith('src/server/exports/'))
+  if (from.rel.startsWith(POOL) && to.rel.startsWith(MODULES))
+    return `the export pool imports no module (${to.rel}): the module registers its export and import kinds (src/server/exports/registry.ts, from modules/<area>/exports.ts)`;
+  if (POOL_ONLY.test(to.rel) && !typeOnly && (from.top === 'server' || from.top === 'app') && !from.rel.startsWith(POOL) && !POOL_REGISTRATION.test(from.rel))
     return `${to.rel} runs only in the export pool's workers: reach it through src/server/exports/pool.ts (exportResponse, parseImport, writeImport)`;
   if (from.top === 'app' && to.top === 'commands' && !(from.rel === APP_ROOT && REGISTRY.test(to.rel)))
     return `src/app must not import commands/ (${to.rel}): only ${APP_ROOT} takes the registry (commands/index.ts) and hands it on; the keyboard engine is src/app/keyboard`;

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { Api, ApiError, RequestAborted, allowedMethods, errorBody, requestIdOf, type AppEnv, type Deps } from './http.js';
+import { Api, ApiError, RequestAborted, allowedMethods, errorBody, requestIdOf, type AppEnv, type Deps } from './http/api.js';
 import { CODE, MSG } from '../shared/messages.js';
 import type { DB } from './db/index.js';
 import { authRoutes, createAuthLimiters } from './auth/routes.js';
@@ -15,15 +15,16 @@ import { alarmReportSearch } from './modules/alarm-reports/search.js';
 import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
 import { createSearchService } from './modules/search/service.js';
-import { securityHeaders, ssoConnectSources } from './security-headers.js';
-import { faultResponse, health, readiness } from './faults.js';
-import { requestContext } from './logger.js';
-import { METRICS_CONTENT_TYPE, METRICS_TOKEN_REQUIRED, metricsAuthorized, requestMetrics, scrape } from './metrics.js';
+import { securityHeaders, ssoConnectSources } from './http/security-headers.js';
+import { faultResponse, health, readiness } from './platform/faults.js';
+import { requestContext } from './platform/logger.js';
+import { METRICS_CONTENT_TYPE, METRICS_TOKEN_REQUIRED, metricsAuthorized, requestMetrics, scrape } from './platform/metrics.js';
 import { ssoRoutes } from './auth/sso/routes.js'; // sso
 import { createHub } from './realtime/hub.js';
 import { createIngestLimiter, liveRoutes } from './modules/live/routes.js';
-import { openApiRoutes } from './openapi.js';
+import { openApiRoutes } from './http/openapi.js';
 import { createExportPool } from './exports/pool.js';
+import { EXPORT_WORKER_FILE } from './modules/export-definitions.js';
 import { exportRoutes } from './exports/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { scheduleRoutes } from './modules/schedules/routes.js';
@@ -54,7 +55,7 @@ export function createServices(deps: Deps) {
       size: deps.config.exports?.workers,
       maxQueue: deps.config.exports?.queue,
       importStep: deps.config.exports?.importStep,
-      workerFile: deps.config.exports?.workerFile,
+      workerFile: deps.config.exports?.workerFile ?? EXPORT_WORKER_FILE,
       // several nodes: jobs shared through Redis (progress, Cancel, one per user, the queue limit)
       redis: deps.redis,
       bus: deps.redis ? deps.bus : undefined,

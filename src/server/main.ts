@@ -3,10 +3,10 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { demoGatewayKey, embeddedSsoWarning, isLoopbackUrl, loadConfig, SHUTDOWN_TIMEOUT_MS, StartupError } from './config.js';
-import { prepareDatabase } from './startup.js';
-import { createOutbox } from './outbox.js';
-import { createMemoryBus, openRedis, openRedisBus } from './redis.js';
+import { demoGatewayKey, embeddedSsoWarning, isLoopbackUrl, loadConfig, SHUTDOWN_TIMEOUT_MS, StartupError } from './platform/config.js';
+import { prepareDatabase } from './platform/startup.js';
+import { createOutbox } from './mail/outbox.js';
+import { createMemoryBus, openRedis, openRedisBus } from './platform/redis.js';
 import { createServer } from './server.js';
 import { DEMO_ACCOUNTS } from './seed/accounts.js';
 import { SSO_DEMO_IDENTITIES } from './auth/sso/demo-identities.js';
@@ -16,10 +16,10 @@ import { createSimulator, type Simulator } from './simulator/simulator.js';
 import { startSilenceSweep } from './modules/live/silence.js';
 import { createReportScheduler } from './modules/schedules/scheduler.js';
 import { simulatedDevices } from './simulator/devices.js';
-import { log } from './logger.js';
-import { runShutdownHooks, setPhase } from './lifecycle.js';
-import { startMetricsServer } from './metrics.js';
-import { startingResponder } from './starting.js';
+import { log } from './platform/logger.js';
+import { runShutdownHooks, setPhase } from './platform/lifecycle.js';
+import { startMetricsServer } from './platform/metrics.js';
+import { startingResponder } from './platform/starting.js';
 
 /** Whether the promise settles within ms (its outcome is the caller's to await). */
 const settlesWithin = (p: Promise<unknown>, ms: number) =>

@@ -1,7 +1,7 @@
 // The Node server around the app: the built client (static assets, index.html for client routes),
 // the API (createApp) and WebSocket upgrades (the hub attaches itself with onUpgrade). main.ts
 // calls this; tests start it on an ephemeral port.
-import { errorEvents, registerExportPool } from './metrics.js';
+import { errorEvents, registerExportPool } from './platform/metrics.js';
 import { serve } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { existsSync, readFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { createServer as createHttpServer, type IncomingMessage, type Server } f
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createApp, createServices, type Services } from './app.js';
-import { authenticateRequest, errorBody, type AuthUser, type Deps } from './http.js';
+import { authenticateRequest, errorBody, type AuthUser, type Deps } from './http/api.js';
 import { CODE, MSG } from '../shared/messages.js';
 import { HUB_PATH } from '../shared/schemas/live.js';
 

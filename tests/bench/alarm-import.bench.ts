@@ -9,13 +9,13 @@
 import { randomUUID } from 'node:crypto';
 import { loadavg } from 'node:os';
 import { createApp } from '../../src/server/app.js';
-import { testConfig } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
+import { testConfig } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
 import { issueAccessToken } from '../../src/server/auth/tokens.js';
 import { alarmReportDetails } from '../../src/server/modules/alarm-reports/repo.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { IMPORT_MAX, type ImportAlarmReportsResponse } from '../../src/shared/schemas/alarm-report-import.js';
-import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
+import { ALL_TENANTS } from '../../src/server/auth/tenant-scope.js';
 import { percentileOf } from './stats.js';
 import { demoSqlite } from './harness/demo-sqlite.js';
 import { analyseAlarmReport } from '../../src/shared/alarm-intelligence.js';

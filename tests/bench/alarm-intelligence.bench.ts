@@ -7,15 +7,15 @@
 // INTEL_BENCH_SAMPLE override the demo scale (0.1 = 5,000 reports) and the sample size.
 import { loadavg } from 'node:os';
 import { createApp } from '../../src/server/app.js';
-import { testConfig } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
+import { testConfig } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
 import { issueAccessToken } from '../../src/server/auth/tokens.js';
 import { alarmReportDetails } from '../../src/server/modules/alarm-reports/repo.js';
 import { analyseAlarmReport } from '../../src/shared/alarm-intelligence.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { percentileOf } from './stats.js';
 import { demoSqlite } from './harness/demo-sqlite.js';
-import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
+import { ALL_TENANTS } from '../../src/server/auth/tenant-scope.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;

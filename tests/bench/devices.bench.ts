@@ -34,7 +34,7 @@ import { CUSTOMER_FLAGS } from '../helpers/customer-rows.js';
 import { DEVICE_COLUMNS } from '../../src/server/db/schema.js';
 import { ROOT } from './browser.js';
 import { itemAt, percentile, percentileOf, rng } from './stats.js';
-import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
+import { ALL_TENANTS } from '../../src/server/auth/tenant-scope.js';
 import {
   benchApp,
   keptPgDb,

@@ -16,8 +16,9 @@ import { sql } from 'kysely';
 import { openSqlite, openSqliteReadOnly } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../src/server/seed/reference.js';
+import '../../src/server/modules/export-definitions.js'; // the modules' export kinds
 import { exportTask, type TaskMessage } from '../../src/server/exports/task.js';
-import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
+import { ALL_TENANTS } from '../../src/server/auth/tenant-scope.js';
 import { EXPORT_ROW_CAP } from '../../src/shared/export-format.js';
 import { insertBenchDevices, TYPE_TENTH } from './harness/export-data.js';
 import * as v from 'valibot';

@@ -2,8 +2,8 @@
 // Runs createServer as `npm start` does, with the export pool opening the same file read-only, prints
 // "ready <port>", then its resident memory and CPU time every 50 ms ("rss <bytes> <cpu µs>"); SIGTERM closes it.
 import { createServer } from '../../src/server/server.js';
-import { testConfig } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
+import { testConfig } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
 import { openSqlite } from '../../src/server/db/index.js';
 
 const [file = ''] = process.argv.slice(2);

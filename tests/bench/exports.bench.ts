@@ -19,7 +19,7 @@ import { sql } from 'kysely';
 import { openSqlite } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../src/server/seed/reference.js';
-import { testConfig } from '../../src/server/config.js';
+import { testConfig } from '../../src/server/platform/config.js';
 import { insertBenchAlarmReports, insertBenchDevices, TYPE_TENTH } from './harness/export-data.js';
 import { signedIn, tokenFor } from '../helpers/auth.js';
 import { percentileOf } from './stats.js';

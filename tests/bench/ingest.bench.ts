@@ -20,7 +20,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import WebSocket from 'ws';
 import { percentile } from './stats.js';
-import { testConfig } from '../../src/server/config.js';
+import { testConfig } from '../../src/server/platform/config.js';
 import { openSqlite } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../src/server/seed/reference.js';

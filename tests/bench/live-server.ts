@@ -2,8 +2,8 @@
 // Runs createServer as `npm start` does (no demo data, test signing key) and prints "ready <port>"; SIGTERM closes it
 // (every hub connection gets a Close message first); SIGUSR2 drops every hub connection and keeps serving.
 import { createServer } from '../../src/server/server.js';
-import { testConfig } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
+import { testConfig } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
 import { checkpointInBackground, openSqlite } from '../../src/server/db/index.js';
 
 const [file = '', port = '0'] = process.argv.slice(2);

@@ -3,8 +3,8 @@
 // over SQLite in memory. Imported by tests/bench/run.ts.
 import { itemAt, percentile } from './stats.js';
 import { createApp } from '../../src/server/app.js';
-import { testConfig } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
+import { testConfig } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
 import { openSqlite } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../src/server/seed/reference.js';

@@ -1,7 +1,7 @@
 // An app over a throwaway database, plus request helpers.
 import { createApp } from '../../src/server/app.js';
-import { testConfig, type Config } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
+import { testConfig, type Config } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
 import type { Redis } from 'ioredis';
 import { createTestDb, type TestDb } from './db.js';
 

@@ -1,7 +1,7 @@
 // Persons and tokens for tests, without going through /connect/token.
 import { randomUUID } from 'node:crypto';
 import type { DB } from '../../src/server/db/index.js';
-import type { Config } from '../../src/server/config.js';
+import type { Config } from '../../src/server/platform/config.js';
 import { issueAccessToken } from '../../src/server/auth/tokens.js';
 import { ROLE_IDS, type RoleName } from '../../src/shared/permissions.js';
 

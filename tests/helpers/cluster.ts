@@ -17,7 +17,7 @@ import { startMailbox, type Mail, type Mailbox } from './mailbox.js';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { openPostgres, sql, type DB } from '../../src/server/db/index.js';
 import type { RawBuilder } from 'kysely';
-import { testConfig, type Config } from '../../src/server/config.js';
+import { testConfig, type Config } from '../../src/server/platform/config.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import type { RoleName } from '../../src/shared/permissions.js';
 import { EXPORT_ID_HEADER } from '../../src/shared/schemas/exports.js';

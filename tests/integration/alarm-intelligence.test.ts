@@ -14,8 +14,8 @@ import { createTestDb } from '../helpers/db.js';
 import { seedDemoData } from '../../src/server/seed/demo.js';
 import { analysisResponseSchema, INTELLIGENCE_TEXT } from '../../src/shared/schemas/alarm-intelligence.js';
 import { createApp } from '../../src/server/app.js';
-import { testConfig } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
+import { testConfig } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
 import { tokenFor } from '../helpers/auth.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');

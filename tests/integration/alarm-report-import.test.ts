@@ -25,7 +25,7 @@ import type { AlarmReportDetails, AlarmReportList, TimeFrames } from '../../src/
 import type { AnalysisResponse } from '../../src/shared/schemas/alarm-intelligence.js';
 import type { SearchResponse } from '../../src/shared/schemas/search.js';
 import { importAlarmReports } from '../../src/server/modules/alarm-reports/write.js';
-import { BODY_LIMITS } from '../../src/server/http.js';
+import { BODY_LIMITS } from '../../src/server/http/api.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 let t: TestApp;

@@ -15,8 +15,8 @@ import { seedAudioClips } from '../../src/server/modules/alarm-reports/audio.js'
 import { seedDemoData } from '../../src/server/seed/demo.js';
 import { createTestDb } from '../helpers/db.js';
 import { createApp } from '../../src/server/app.js';
-import { testConfig } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
+import { testConfig } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
 import { alarmReportDetailsSchema, alarmReportListSchema, ALARM_TEXT, type AlarmReportSortBy } from '../../src/shared/schemas/alarm-reports.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import type { RoleName } from '../../src/shared/permissions.js';

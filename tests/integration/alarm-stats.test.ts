@@ -32,7 +32,7 @@ import {
   responseTargetsBody,
   STARTED_BANDS,
 } from '../../src/shared/schemas/alarm-reports.js';
-import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
+import { ALL_TENANTS } from '../../src/server/auth/tenant-scope.js';
 
 /** Sunday 22 November 2026, 12:00 UK (GMT). */
 const NOW = new Date('2026-11-22T12:00:00.000Z');

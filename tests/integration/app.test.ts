@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createApp, createServices } from '../../src/server/app.js';
 import { createSearchService } from '../../src/server/modules/search/service.js';
-import type { SearchProvider } from '../../src/server/modules/search/provider.js';
+import type { SearchProvider } from '../../src/server/lib/search-provider.js';
 import { P } from '../../src/shared/permissions.js';
 import { CODE } from '../../src/shared/messages.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';

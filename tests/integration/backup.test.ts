@@ -8,7 +8,7 @@ import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { openSqlite } from '../../src/server/db/index.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
 import { tokenFor } from '../helpers/auth.js';
 import { serverEnv, startServerProcess, tempDataDir } from '../helpers/process.js';

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn } from '../helpers/auth.js';
 import { announce, listen, postStream } from '../helpers/server.js';
-import { Api, BODY_LIMITS, type AppEnv } from '../../src/server/http.js';
+import { Api, BODY_LIMITS, type AppEnv } from '../../src/server/http/api.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
 

@@ -12,8 +12,8 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { insertPerson } from '../helpers/auth.js';
 import { solveAltcha, solvedCaptcha } from '../helpers/captcha.js';
 import { hashPassword, verifyPassword } from '../../src/server/auth/password.js';
-import { openRedis } from '../../src/server/redis.js';
-import { testConfig, type Config } from '../../src/server/config.js';
+import { openRedis } from '../../src/server/platform/redis.js';
+import { testConfig, type Config } from '../../src/server/platform/config.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import type { CaptchaChallengeResponse } from '../../src/shared/captcha.js';
 
@@ -347,7 +347,7 @@ test('solveAltcha answers a challenge the server accepts', async () => {
 });
 
 test('configuration from the environment: CLIENT_SECRETS, reCAPTCHA only with secret and site key, ALTCHA numbers', async () => {
-  const { loadConfig } = await import('../../src/server/config.js');
+  const { loadConfig } = await import('../../src/server/platform/config.js');
   const { mkdtempSync } = await import('node:fs');
   const { tmpdir } = await import('node:os');
   const { join } = await import('node:path');

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { createTestApp } from '../helpers/app.js';
 import { listen } from '../helpers/server.js';
 import { AUTH_LIMITS } from '../../src/server/auth/routes.js';
-import { addressKey, resolveClientAddress } from '../../src/server/client-address.js';
+import { addressKey, resolveClientAddress } from '../../src/server/http/client-address.js';
 import { memoryStore } from '../../src/server/auth/rate-limit.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { CODE } from '../../src/shared/messages.js';
 
 const cleanups: (() => Promise<void>)[] = [];

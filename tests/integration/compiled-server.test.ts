@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import { serverEnv, startServerProcess, tempDataDir, type ServerProcess } from '../helpers/process.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { tokenFor } from '../helpers/auth.js';
 import { IMPORT_SAMPLE } from '../../src/shared/schemas/alarm-report-import.js';
 import { EXPORT_TOTAL_HEADER } from '../../src/shared/schemas/exports.js';

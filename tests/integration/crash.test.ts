@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openSqlite } from '../../src/server/db/index.js';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { tokenFor } from '../helpers/auth.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
 import { sql } from 'kysely';

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
 import { errorOf, insertCustomer, ok } from '../helpers/customers.js';
 import { first } from '../helpers/lists.js';
-import { crmConfig, StartupError } from '../../src/server/config.js';
+import { crmConfig, StartupError } from '../../src/server/platform/config.js';
 import { accountQuery, soqlLikeLiteral } from '../../src/server/modules/customers/crm/salesforce.js';
 import { CUSTOMER_CODE, CUSTOMER_TEXT, type CrmAccount, type CustomerDetails } from '../../src/shared/schemas/customers.js';
 

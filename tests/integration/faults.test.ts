@@ -10,7 +10,7 @@ import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
 import { first, last } from '../helpers/lists.js';
-import { openRedis } from '../../src/server/redis.js';
+import { openRedis } from '../../src/server/platform/redis.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
 

@@ -12,7 +12,7 @@ import { createTestApp } from '../helpers/app.js';
 import { insertPerson, tokenFor } from '../helpers/auth.js';
 import { ROLE_PERMISSIONS, ROLE_IDS, type RoleName } from '../../src/shared/permissions.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
-import type { RouteSpec } from '../../src/server/http.js';
+import type { RouteSpec } from '../../src/server/http/api.js';
 
 const t = await createTestApp();
 afterAll(async () => {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn, tokenFor } from '../helpers/auth.js';
-import { TEXT_MESSAGES } from '../../src/server/http.js';
+import { TEXT_MESSAGES } from '../../src/server/http/api.js';
 import { CODE } from '../../src/shared/messages.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
 

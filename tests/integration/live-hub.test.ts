@@ -10,9 +10,9 @@ import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, 
 import { SignJWT } from 'jose';
 import WebSocket from 'ws';
 import { createServer, type AppServer } from '../../src/server/server.js';
-import { testConfig, type Config } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
-import type { Deps } from '../../src/server/http.js';
+import { testConfig, type Config } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
+import type { Deps } from '../../src/server/http/api.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { signedIn, tokenFor } from '../helpers/auth.js';
 import { GATEWAY_KEY, insertCustomer, insertDevice, message } from '../helpers/live.js';

@@ -4,8 +4,8 @@
 // the device powers on and reported back applied.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createServer, type AppServer } from '../../src/server/server.js';
-import { testConfig } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
+import { testConfig } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { signedIn } from '../helpers/auth.js';
 import { GATEWAY_KEY, insertDevice } from '../helpers/live.js';

@@ -4,9 +4,9 @@
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createApp } from '../../src/server/app.js';
-import { testConfig } from '../../src/server/config.js';
-import { createOutbox } from '../../src/server/outbox.js';
-import { createLogger, logFunction, logLevel } from '../../src/server/logger.js';
+import { testConfig } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
+import { createLogger, logFunction, logLevel } from '../../src/server/platform/logger.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { insertPerson } from '../helpers/auth.js';
 import { hashPassword } from '../../src/server/auth/password.js';

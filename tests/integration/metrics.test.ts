@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { GATEWAY_KEY } from '../helpers/live.js';
-import { METRICS_TOKEN_REQUIRED, startMetricsServer } from '../../src/server/metrics.js';
+import { METRICS_TOKEN_REQUIRED, startMetricsServer } from '../../src/server/platform/metrics.js';
 import { MSG } from '../../src/shared/messages.js';
 
 const TOKEN = 'metrics-test-token-0123456789';

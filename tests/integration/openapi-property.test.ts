@@ -6,7 +6,7 @@
 import { afterAll, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { ApiError, badTextKind, parseInput, type RouteSpec } from '../../src/server/http.js';
+import { ApiError, badTextKind, parseInput, type RouteSpec } from '../../src/server/http/api.js';
 
 type Schema = {
   $ref?: string;

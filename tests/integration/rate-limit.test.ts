@@ -12,7 +12,7 @@ import { at } from '../helpers/lists.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { AUTH_LIMITS } from '../../src/server/auth/routes.js';
 import { createLimiter, memoryStore, redisStore, takeAll, type LimiterStore } from '../../src/server/auth/rate-limit.js';
-import { openRedis, type OpenedRedis } from '../../src/server/redis.js';
+import { openRedis, type OpenedRedis } from '../../src/server/platform/redis.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;

@@ -4,8 +4,8 @@
 import { createServer as createNetServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { onShutdown, runShutdownHooks, setPhase } from '../../src/server/lifecycle.js';
-import { startingResponder } from '../../src/server/starting.js';
+import { onShutdown, runShutdownHooks, setPhase } from '../../src/server/platform/lifecycle.js';
+import { startingResponder } from '../../src/server/platform/starting.js';
 
 let t: TestApp;
 beforeAll(async () => {

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { Redis } from 'ioredis';
-import { createMemoryBus, openRedis, openRedisBus, type Bus } from '../../src/server/redis.js';
+import { createMemoryBus, openRedis, openRedisBus, type Bus } from '../../src/server/platform/redis.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 

@@ -13,7 +13,7 @@ import { personListQuery } from '../../src/shared/schemas/persons.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { first } from '../helpers/lists.js';
-import { ALL_TENANTS } from '../../src/server/tenant-scope.js';
+import { ALL_TENANTS } from '../../src/server/auth/tenant-scope.js';
 
 let t: TestDb;
 beforeAll(async () => {

@@ -10,7 +10,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn } from '../helpers/auth.js';
 import { ok } from '../helpers/customers.js';
 import { openPostgres, type DB } from '../../src/server/db/index.js';
-import { createOutbox, type Outbox } from '../../src/server/outbox.js';
+import { createOutbox, type Outbox } from '../../src/server/mail/outbox.js';
 import type { ExportPool } from '../../src/server/exports/pool.js';
 import { RUN_LEASE_MS, RUN_MAX_ATTEMPTS, RUN_NODE_LOST, createReportScheduler, type SchedulerDeps } from '../../src/server/modules/schedules/scheduler.js';
 import type { ScheduleDto, ScheduleInput, ScheduleListDto, ScheduleRunsDto } from '../../src/shared/schemas/schedules.js';

@@ -14,8 +14,9 @@ import { insertPerson, signedIn } from '../helpers/auth.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
 import { errorOf, insertCustomer, ok } from '../helpers/customers.js';
 import { openPostgres, type DB } from '../../src/server/db/index.js';
-import { createOutbox } from '../../src/server/outbox.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
 import { createExportPool } from '../../src/server/exports/pool.js';
+import { EXPORT_WORKER_FILE } from '../../src/server/modules/export-definitions.js';
 import { createReportScheduler, type ReportScheduler } from '../../src/server/modules/schedules/scheduler.js';
 import { managementPeriod, reportPeriod, type ScheduleRule } from '../../src/shared/schedules.js';
 import { monthLabel, monthRange, shiftMonth } from '../../src/shared/management-report.js';
@@ -586,7 +587,7 @@ describe('two scheduler instances on one database', () => {
     const db2 = source?.kind === 'pg' ? openPostgres(source.url, 4) : t.db;
     // the outbox's clock is the server's (its claims expire by it), as on every node
     const outbox2 = createOutbox({ smtpUrl: t.config.smtpUrl, log: t.deps.log, now: () => t.config.now() });
-    const pool2 = createExportPool({ db: db2, source, log: t.deps.log, size: 1 });
+    const pool2 = createExportPool({ db: db2, source, workerFile: EXPORT_WORKER_FILE, log: t.deps.log, size: 1 });
     second = {
       db: db2,
       scheduler: createReportScheduler({ db: db2, outbox: outbox2, exports: pool2, now: () => clock, log: t.deps.log, nodeId: 'node-b' }),

@@ -13,7 +13,7 @@ import type { AlarmReportTable, Database, DeviceTable, PersonTable } from '../..
 import type { DB } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { m002, sqlitePhoneKey } from '../../src/server/db/migrations/002-search.js';
-import { phoneKey, prefixEnd, queryPhoneKey } from '../../src/server/modules/search/keys.js';
+import { phoneKey, prefixEnd, queryPhoneKey } from '../../src/server/lib/search-keys.js';
 import { search } from '../helpers/search.js';
 import { customerRow } from '../helpers/customer-rows.js';
 import { optimizeSearchIndex, rebuildSearchIndex } from '../../src/server/modules/search/maintenance.js';

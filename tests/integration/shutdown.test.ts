@@ -6,7 +6,7 @@ import http from 'node:http';
 import { rmSync } from 'node:fs';
 import WebSocket from 'ws';
 import { join } from 'node:path';
-import { loadConfig } from '../../src/server/config.js';
+import { loadConfig } from '../../src/server/platform/config.js';
 import { openSqlite } from '../../src/server/db/index.js';
 import { tokenFor } from '../helpers/auth.js';
 import { logLines, serverEnv, startServerProcess, tempDataDir } from '../helpers/process.js';

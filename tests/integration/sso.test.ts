@@ -15,7 +15,7 @@ import { hashPassword } from '../../src/server/auth/password.js';
 import { forgetDiscovery } from '../../src/server/auth/sso/verify.js';
 import { SSO_NONCE_TTL_MS } from '../../src/server/auth/sso/nonce.js';
 import { PROVIDER_ACCOUNT_NAME } from '../../src/server/auth/sso/accounts.js';
-import { embeddedSsoWarning, isLoopbackUrl, ssoConfig, StartupError, type SsoConfig } from '../../src/server/config.js';
+import { embeddedSsoWarning, isLoopbackUrl, ssoConfig, StartupError, type SsoConfig } from '../../src/server/platform/config.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import type { RoleName } from '../../src/shared/permissions.js';
 

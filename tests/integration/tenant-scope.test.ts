@@ -1,4 +1,4 @@
-// Tenant scoping in the repositories (src/server/tenant-scope.ts), without HTTP, on SQLite and,
+// Tenant scoping in the repositories (src/server/auth/tenant-scope.ts), without HTTP, on SQLite and,
 // with TEST_DB=pg, PostgreSQL. The database holds the rows of two customers (A and B, each with its
 // own tenant), an unallocated device and provider staff. A caller scoped to customer A's tenant
 // reads A's rows only — lists, counts (the kept device counts and alarm statistics hold every
@@ -15,7 +15,7 @@ import { insertPerson } from '../helpers/auth.js';
 import { insertCustomer, insertDevice } from '../helpers/live.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
 import { search } from '../helpers/search.js';
-import { ALL_TENANTS, tenantScope, type TenantScope } from '../../src/server/tenant-scope.js';
+import { ALL_TENANTS, tenantScope, type TenantScope } from '../../src/server/auth/tenant-scope.js';
 import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { P } from '../../src/shared/permissions.js';
 import * as devices from '../../src/server/modules/devices/repo.js';
@@ -23,6 +23,7 @@ import * as customers from '../../src/server/modules/customers/repo.js';
 import * as persons from '../../src/server/modules/persons/repo.js';
 import * as alarms from '../../src/server/modules/alarm-reports/repo.js';
 import * as live from '../../src/server/modules/live/repo.js';
+import '../../src/server/modules/export-definitions.js'; // the modules' export kinds
 import { exportTask, type ExportJob, type TaskMessage } from '../../src/server/exports/task.js';
 import { deviceListBody, placeholderDevice } from '../../src/shared/schemas/devices.js';
 import { customerAdminListQuery, customerListBody } from '../../src/shared/schemas/customers.js';

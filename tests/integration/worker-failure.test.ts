@@ -17,7 +17,7 @@ import { EXPORT_ID_HEADER, type ExportProgress } from '../../src/shared/schemas/
 
 const METRICS_TOKEN = 'worker-failure-metrics-token';
 const faultyWorker = new URL('../fixtures/faulty-worker.ts', import.meta.url).href;
-const realWorker = new URL('../../src/server/exports/worker.ts', import.meta.url).href;
+const realWorker = new URL('../../src/server/modules/export-worker.ts', import.meta.url).href;
 
 let t: TestApp;
 beforeAll(async () => {

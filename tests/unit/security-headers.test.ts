@@ -3,7 +3,7 @@
 // header of its own (a page's policy, an asset's caching), which it keeps.
 import { describe, expect, test } from 'vitest';
 import { Hono } from 'hono';
-import { securityHeaders } from '../../src/server/security-headers.js';
+import { securityHeaders } from '../../src/server/http/security-headers.js';
 
 const app = new Hono()
   .use(securityHeaders(['https://idp.example']))

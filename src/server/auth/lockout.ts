@@ -11,8 +11,8 @@
 // The second factor never locks anyone out: codes go to the person's e-mail address (SMS falls
 // back to it), or into the server log when SMTP_URL is not set.
 import type { DB } from '../db/index.js';
-import type { Config } from '../config.js';
-import { ApiError } from '../http.js';
+import type { Config } from '../platform/config.js';
+import { ApiError } from '../http/api.js';
 import { CODE, LOCKOUT_TEXT } from '../../shared/messages.js';
 import { ROLE_IDS } from '../../shared/permissions.js';
 import { PROVIDER_TENANT_ID } from '../../shared/tenants.js';

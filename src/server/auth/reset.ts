@@ -3,7 +3,7 @@
 // password hash (so it stops working once the password has changed: single use in effect).
 import { createHmac } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
-import type { Config } from '../config.js';
+import type { Config } from '../platform/config.js';
 import type { Person } from '../db/schema.js';
 import { sha256 } from './store.js';
 

@@ -9,10 +9,10 @@
 // Authorization header (RFC 7009 §2.1, RFC 6749 §2.3.1). A wrong secret is invalid_client, and so
 // is any secret sent for a client that has none (portal).
 import * as v from 'valibot';
-import { deps, type Api } from '../http.js';
+import { deps, type Api } from '../http/api.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { tx } from '../db/index.js';
-import { audit } from '../util.js';
+import { audit } from '../platform/util.js';
 import { findRefreshToken, lockPersonRow, revokeFamily } from './store.js';
 import { bumpSessionEpoch, forgetSessionState } from './session-epoch.js';
 import { oauthError } from './token.js';

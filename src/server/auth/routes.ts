@@ -2,7 +2,7 @@
 // settings, password change and reset. Rate limits live in Redis when the deps carry a client
 // (REDIS_URL: shared by every node), else in this app's memory.
 import { decodeJwt } from 'jose';
-import { badRequest, deps, notFound, type Api, type Ctx, type Deps } from '../http.js';
+import { badRequest, deps, notFound, type Api, type Ctx, type Deps } from '../http/api.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { LOGIN_METHOD, PHONE_TYPE, TWO_FACTOR_TYPES } from '../../shared/codes.js';
 import {
@@ -15,7 +15,7 @@ import {
   type UserInfo,
 } from '../../shared/schemas/auth.js';
 import type { MessageResponse } from '../../shared/schemas/common.js';
-import { audit } from '../util.js';
+import { audit } from '../platform/util.js';
 import { tx } from '../db/index.js';
 import { bumpSessionEpoch, forgetSessionState } from './session-epoch.js';
 import { hashPassword, verifyPassword } from './password.js';

@@ -10,8 +10,8 @@
 // After the change is committed, forgetSessionState tells the listeners (the live hub), which
 // end the person's open connections whose session is no longer current, on every node.
 import type { DB } from '../db/index.js';
-import type { Deps } from '../http.js';
-import { setBounded } from '../util.js';
+import type { Deps } from '../http/types.js';
+import { setBounded } from '../platform/util.js';
 
 type State = { epoch: number; blocked: boolean; missing: boolean; until: number };
 const cache = new Map<string, State>();

@@ -4,7 +4,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { sql } from 'kysely';
 import { isPostgres, type DB } from '../db/index.js';
 import type { Person } from '../db/schema.js';
-import { newId } from '../util.js';
+import { newId } from '../platform/util.js';
 
 /** A verification code is valid this long. */
 export const CODE_TTL_MS = 10 * 60_000;

@@ -2,18 +2,17 @@
 // refresh-token grant (rotation with reuse detection). Errors carry the project's
 // { Content: { Message, Code } } plus the OAuth fields error / error_description.
 import * as v from 'valibot';
-import { clientAddress } from '../client-address.js';
-import { ApiError, deps, issuesToErrors, type Api, type Ctx, type Deps } from '../http.js';
+import { clientAddress } from '../http/client-address.js';
+import { ApiError, deps, issuesToErrors, type Api, type Deps } from '../http/api.js';
 import type { Person } from '../db/schema.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { P, permissionsForRoles } from '../../shared/permissions.js';
 import { effectiveRoles } from './tokens.js';
 import { LOGIN_METHOD } from '../../shared/codes.js';
 import { passwordGrantSchema, refreshGrantSchema, tokenRequestSchema, type TokenRequest, type TokenResponse } from '../../shared/schemas/auth.js';
-import { audit, newId } from '../util.js';
+import { audit } from '../platform/util.js';
 import { hashPassword, verifyPassword } from './password.js';
-import { issueAccessToken } from './tokens.js';
-import { takeAll, type Limiter } from './rate-limit.js';
+import { takeAll } from './rate-limit.js';
 import {
   claimRefreshToken,
   consumeVerificationCode,
@@ -22,28 +21,23 @@ import {
   findRefreshToken,
   isLockedAt,
   lockPersonRow,
-  newOpaqueToken,
   recordFailedAttempt,
   recordSuccessfulLogin,
   revokeFamily,
   roleNamesOf,
-  storeRefreshToken,
 } from './store.js';
 import { effectiveFactor, internationalNumber, parseTwoFactorPhone, sendVerificationCode, twoFactorEnforced } from './two-factor.js';
 import { authenticateClient, requireCaptcha } from '../captcha/index.js';
 import { bumpSessionEpoch, forgetSessionState } from './session-epoch.js';
-import { tx, type DB } from '../db/index.js';
+import { tx } from '../db/index.js';
 import { refuseEnforcedPassword, tokenExchange } from './sso/exchange.js';
-import { isBreakGlass } from './lockout.js';
+import { issueSession, oauthError, tooMany, type SignInLimiters } from './grant.js';
 
-export type SignInLimiters = { perEmail: Limiter; perAddress: Limiter };
+export { issueSession, oauthError, tooMany, type SignInLimiters } from './grant.js';
+import { isBreakGlass } from './lockout.js';
 
 const TOKEN_EXCHANGE = ['token-exchange', 'urn:ietf:params:oauth:grant-type:token-exchange'];
 
-/** Token-endpoint error: project shape plus OAuth's error / error_description. */
-export function oauthError(status: ApiError['status'], message: string, code: string, error: string = code, errors?: Record<string, string>) {
-  return new ApiError(status, message, code, errors, { error, error_description: message });
-}
 const loginFailed = () => oauthError(400, MSG.loginFailed, CODE.invalidGrant);
 const sessionInvalid = () => oauthError(400, MSG.sessionExpired, CODE.invalidGrant);
 
@@ -55,34 +49,12 @@ function parseGrant<S extends v.GenericSchema<unknown, unknown>>(schema: S, form
 }
 
 // The client address (socket peer, or X-Forwarded-For as far as TRUST_PROXY trusts it): ../client-address.ts.
-export { clientAddress } from '../client-address.js';
-
-export function tooMany(c: Ctx, retryAfterSeconds: number, message: string = MSG.tooManySignInAttempts) {
-  return c.json({ Content: { Message: message, Code: CODE.rateLimited }, error: CODE.rateLimited, error_description: message }, 429, {
-    'Retry-After': String(retryAfterSeconds),
-  });
-}
+export { clientAddress } from '../http/client-address.js';
 
 // Unknown e-mails and persons without a password still pay for one argon2 verify, so response
 // time does not tell which accounts exist.
 let dummyHash: Promise<string> | undefined;
 const timingDummy = () => (dummyHash ??= hashPassword(`no-such-account-${Math.random()}`));
-
-/** Stores a new refresh token of the family and signs the access token; `db` is the caller's transaction. */
-export async function issueSession(d: Deps, db: DB, person: Person, roles: string[], clientId: string, familyId: string = newId()): Promise<TokenResponse> {
-  const at = d.config.now();
-  const refresh = newOpaqueToken();
-  await storeRefreshToken(db, { personId: person.id, familyId, clientId, token: refresh, at, days: d.config.refreshTokenDays });
-  const access = await issueAccessToken(d.config, {
-    id: person.id,
-    tenantId: person.tenantId,
-    email: person.email,
-    roles,
-    sid: familyId,
-    epoch: person.sessionEpoch,
-  });
-  return { access_token: access, token_type: 'Bearer', refresh_token: refresh, expires_in: d.config.accessTokenSeconds };
-}
 
 const noStore = { 'Cache-Control': 'no-store', Pragma: 'no-cache' };
 

@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import type { Config } from '../config.js';
+import type { Config } from '../platform/config.js';
 import { CUSTOMER_TENANT_ROLES, permissionsForRoles, ROLE } from '../../shared/permissions.js';
 import { PROVIDER_TENANT_ID } from '../../shared/tenants.js';
 

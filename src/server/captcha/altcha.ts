@@ -5,7 +5,7 @@
 import { createChallenge, randomInt, verifySolution } from 'altcha-lib';
 import { deriveKey } from 'altcha-lib/algorithms/sha';
 import * as v from 'valibot';
-import type { CaptchaConfig } from '../config.js';
+import type { CaptchaConfig } from '../platform/config.js';
 import { CAPTCHA_ACTION, type AltchaChallenge } from '../../shared/captcha.js';
 import type { CaptchaAdapter } from './types.js';
 

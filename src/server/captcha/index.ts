@@ -3,8 +3,8 @@
 // A token passes once (replay store). The browser client (portal) must send one; a confidential
 // client that authenticates with its client secret (CLIENT_SECRETS) is exempt at the token endpoint.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ApiError, deps, type Api, type Ctx, type Deps } from '../http.js';
-import type { Config } from '../config.js';
+import { ApiError, deps, type Api, type Ctx, type Deps } from '../http/api.js';
+import type { Config } from '../platform/config.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { CAPTCHA_CHALLENGE_PATH } from '../../shared/captcha.js';
 import { altchaAdapter } from './altcha.js';

@@ -3,7 +3,7 @@
 // server): success, action 'login' and a score of at least RECAPTCHA_MIN_SCORE. Fails closed:
 // when Google cannot be reached the captcha fails.
 import { createHash } from 'node:crypto';
-import type { CaptchaConfig } from '../config.js';
+import type { CaptchaConfig } from '../platform/config.js';
 import { CAPTCHA_ACTION } from '../../shared/captcha.js';
 import type { CaptchaAdapter } from './types.js';
 

@@ -5,13 +5,14 @@ import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrations.js';
 import { isPostgres } from './dialect.js';
-import { errorEvents, registerPool } from '../metrics.js';
-import { log as processLog, type Log } from '../logger.js';
-import { SQLITE_SIZING_DEFAULT, type SqliteSizing } from '../config.js';
+import { errorEvents, registerPool } from '../platform/metrics.js';
+import { log as processLog, type Log } from '../platform/logger.js';
+import { SQLITE_SIZING_DEFAULT, type SqliteSizing } from '../platform/config.js';
 import { startCheckpointer, type Checkpointer } from './checkpointer.js';
-import { setBounded } from '../util.js';
+import { setBounded } from '../platform/util.js';
 
-export type DB = Kysely<Database>;
+export type { DB } from './types.js';
+import type { DB } from './types.js';
 export { isPostgres, sql };
 
 // int8 (count(*), sums) arrive as strings from pg; our counts fit in a JS number.

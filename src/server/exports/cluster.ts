@@ -13,7 +13,7 @@
 // Redis away: every call here resolves (admission answers 'unavailable', writes are dropped) and
 // the pool carries on with its own memory, as without Redis; the outage is logged once.
 import type { Redis } from 'ioredis';
-import type { Bus } from '../redis.js';
+import type { Bus } from '../platform/redis.js';
 import type { ExportJobState, ExportProgress } from '../../shared/schemas/exports.js';
 
 /** How long a job's keys live without renewal (a dead node's jobs are gone after this). */

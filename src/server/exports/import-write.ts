@@ -7,11 +7,13 @@
 // throw, so the transaction rolls back and nothing is written.
 import type { MessagePort } from 'node:worker_threads';
 import { writeTx, type DB } from '../db/index.js';
-import { audit } from '../util.js';
-import { planDeviceImport, writeDeviceImport, type NewDevice } from '../modules/devices/repo.js';
+import { audit } from '../platform/util.js';
+import { importWriterOf, type ImportKinds } from './registry.js';
 
 /** What to write: plain data (it crosses to a worker thread). `now` is an ISO instant. */
-export type ImportWriteJob = { kind: 'devices'; rows: NewDevice[]; now: string; actorId: string; size: number };
+export type ImportWriteRequest = { [K in keyof ImportKinds]: { kind: K; rows: ImportKinds[K][]; now: string; actorId: string } }[keyof ImportKinds];
+/** As the thread runs it: with the rows per step. */
+export type ImportWriteJob = ImportWriteRequest & { size: number };
 
 /** Worker → request side: rows of the file handled (looked up and written) so far. */
 export type ImportWriteMessage = { type: 'step'; done: number };
@@ -44,9 +46,10 @@ export async function importWriteTask(db: DB, job: ImportWriteJob, port: Message
   };
   try {
     const now = new Date(job.now);
-    const plan = await planDeviceImport(db, job.rows, now, { size: job.size, check });
+    const writer = importWriterOf(job.kind);
+    const plan = await writer.plan(db, job.rows, now, { size: job.size, check });
     const created = await writeTx(db, async (trx) => {
-      const n = await writeDeviceImport(trx, plan, {
+      const n = await writer.write(trx, plan, {
         step: async (done) => {
           port.postMessage({ type: 'step', done } satisfies ImportWriteMessage);
           await check();
@@ -54,8 +57,8 @@ export async function importWriteTask(db: DB, job: ImportWriteJob, port: Message
       });
       await audit(trx, {
         actorId: job.actorId,
-        action: 'device.import',
-        entity: 'device',
+        action: writer.audit.action,
+        entity: writer.audit.entity,
         entityId: null,
         at: now,
         details: { rows: job.rows.length, created: n },

@@ -14,19 +14,19 @@ import { availableParallelism } from 'node:os';
 import { MessageChannel, type MessagePort } from 'node:worker_threads';
 import { randomUUID } from 'node:crypto';
 import type { DB, DbSource } from '../db/index.js';
-import { ApiError } from '../http.js';
+import { ApiError } from '../http/api.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { EXPORT_ROW_CAP } from '../../shared/export-format.js';
 import type { ControlMessage, ExportJob, TaskMessage, TaskResult } from './task.js';
 import type { ExportProgress } from '../../shared/schemas/exports.js';
 import type { WorkerInput } from './worker.js';
 import type { ImportInput, ImportJob, ImportParseMessage, ImportParsed, ImportRows } from './import-task.js';
-import type { ImportWriteControl, ImportWriteJob, ImportWriteMessage, ImportWriteResult } from './import-write.js';
+import type { ImportWriteControl, ImportWriteMessage, ImportWriteRequest, ImportWriteResult } from './import-write.js';
 import type { ImportWriteInput } from './worker.js';
 import { WorkerFailed, workerThreads } from './threads.js';
 import { createJobRegistry, progressOf, type SharedJob } from './cluster.js';
 import type { Redis } from 'ioredis';
-import type { Bus } from '../redis.js';
+import type { Bus } from '../platform/redis.js';
 
 export type ExportPoolOptions = {
   db: DB;
@@ -39,7 +39,11 @@ export type ExportPoolOptions = {
   cap?: number;
   /** rows an import writes (or looks up) between two progress steps (default 500) */
   importStep?: number;
-  /** the worker threads' module (a file URL); default: worker.js or worker.ts next to this file (tests point it elsewhere to make a worker fail) */
+  /**
+   * the worker threads' module (a file URL): one that registers the export and import definitions
+   * and re-exports worker.ts's tasks (the app assembly's modules/export-worker.ts; tests point it
+   * elsewhere to make a worker fail). Needed with `source`.
+   */
   workerFile?: string;
   /**
    * Several nodes (REDIS_URL): the Redis command connection and the bus over Redis. With both, jobs
@@ -101,11 +105,12 @@ export function createExportPool(o: ExportPoolOptions) {
   const size = o.size ?? defaultPoolSize();
   const maxQueue = o.maxQueue ?? 8;
   const cap = o.cap ?? EXPORT_ROW_CAP;
-  // The worker file sits next to this one: compiled JavaScript (dist/server) loads worker.js as
-  // it is; from the TypeScript sources the threads load worker.ts through tsx's loader, as this
-  // process does (tests run without it on the command line).
+  // Compiled JavaScript (dist/server) loads the worker file as it is; from the TypeScript sources
+  // the threads load it through tsx's loader, as this process does (tests run without it on the
+  // command line).
   const compiled = import.meta.url.endsWith('.js');
-  const workerFile = o.workerFile ?? new URL(compiled ? './worker.js' : './worker.ts', import.meta.url).href;
+  const workerFile = o.workerFile;
+  if (o.source && !workerFile) throw new Error("createExportPool: a database source needs the worker threads' module (workerFile)");
   const execArgv = compiled || process.execArgv.some((a) => a.includes('tsx')) ? process.execArgv : [...process.execArgv, '--import', 'tsx'];
   const piscina = o.source
     ? workerThreads<WorkerInput, TaskResult>(
@@ -415,7 +420,7 @@ export function createExportPool(o: ExportPoolOptions) {
    * job. Cancelling the job tells the thread, which rolls the import's transaction back. Without a
    * database source it runs in this thread over the same protocol.
    */
-  async function writeImport(job: Omit<ImportWriteJob, 'size'>, handle: ImportJobHandle): Promise<ImportWriteResult> {
+  async function writeImport(job: ImportWriteRequest, handle: ImportJobHandle): Promise<ImportWriteResult> {
     if (!accepting) throw new ApiError(503, MSG.importQueueFull, CODE.importQueueFull);
     if (handle.signal.aborted) return { ok: false, reason: 'cancelled' };
     const { port1, port2 } = new MessageChannel();

@@ -3,14 +3,14 @@
 // a CSV import as a job, a job's progress and its cancellation. The export and import routes
 // themselves stay in their modules.
 import * as v from 'valibot';
-import { ApiError, badRequest, deps, notFound, type Api, type AuthUser, type Ctx } from '../http.js';
+import { ApiError, badRequest, deps, notFound, type Api, type AuthUser, type Ctx } from '../http/api.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { EXPORT_ID_HEADER, EXPORT_OMITTED_HEADER, EXPORT_TOTAL_HEADER, exportIdParam, type ExportProgress } from '../../shared/schemas/exports.js';
 import type { MessageResponse } from '../../shared/schemas/common.js';
 import { ImportCancelled, type ExportPool, type ImportJobHandle } from './pool.js';
 import { WorkerFailed } from './threads.js';
 import type { ExportRequest } from './task.js';
-import { tenantScope } from '../tenant-scope.js';
+import { tenantScope } from '../auth/tenant-scope.js';
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 

@@ -14,32 +14,9 @@ import Papa from 'papaparse';
 import { EXPORT_DATE_FORMAT, londonCellSerial, londonText } from '../../shared/export-format.js';
 import { MSG } from '../../shared/messages.js';
 import type { CellValue, ExportColumn, ExportDefinition } from './definition.js';
-import type { DeviceListBody } from '../../shared/schemas/devices.js';
-import type { CustomerListBody } from '../../shared/schemas/customers.js';
-import type { AlarmReportExportBody } from '../../shared/schemas/alarm-reports.js';
-import { deviceExport, deviceIdsExport } from '../modules/devices/export.js';
-import { customerExport } from '../modules/customers/export.js';
-import { alarmReportExport } from '../modules/alarm-reports/export.js';
-import { auditExport } from '../modules/admin/export.js';
-import type { AuditFilter } from '../modules/admin/repo.js';
-import type { TenantScope } from '../tenant-scope.js';
-import type { ConfigurationListBody, LastMessagesBody } from '../../shared/schemas/live.js';
-import { configurationsCsv, lastMessagesCsv } from '../modules/live/export.js';
+import { exportDefinitionOf, type ExportJob } from './registry.js';
 
-/** What to export, as a route asks for it. `now` is an ISO instant. */
-export type ExportRequest =
-  | { kind: 'devices'; filter: Omit<DeviceListBody, 'page' | 'pageSize'>; customerId?: string; now: string }
-  | { kind: 'deviceIds'; ids: string[] }
-  | { kind: 'customers'; filter: CustomerListBody }
-  | { kind: 'alarmReports'; filter: AlarmReportExportBody; now: string; withAnalysis?: boolean }
-  | { kind: 'audit'; filter: AuditFilter }
-  | { kind: 'configurationsCsv'; filter: ConfigurationListBody; pageSize?: number }
-  | { kind: 'lastMessagesCsv'; filter: LastMessagesBody; now: string; pageSize?: number };
-/**
- * An export as the worker runs it: plain data (it crosses to a worker thread), with the tenant
- * scope of the caller who asked for it, which the worker's reads are narrowed by.
- */
-export type ExportJob = ExportRequest & { scope: TenantScope };
+export type { ExportJob, ExportRequest } from './registry.js';
 
 /** Worker → request side. */
 export type TaskMessage =
@@ -53,25 +30,6 @@ export type TaskMessage =
 export type ControlMessage = { type: 'ack'; bytes: number } | { type: 'cancel' };
 
 export type TaskResult = { written: number; omitted: number; cancelled: boolean };
-
-function definitionOf(job: ExportJob): ExportDefinition<unknown> {
-  switch (job.kind) {
-    case 'devices':
-      return deviceExport(job.scope, job.filter, new Date(job.now), job.customerId) as ExportDefinition<unknown>;
-    case 'deviceIds':
-      return deviceIdsExport(job.scope, job.ids) as ExportDefinition<unknown>;
-    case 'customers':
-      return customerExport(job.scope, job.filter) as ExportDefinition<unknown>;
-    case 'alarmReports':
-      return alarmReportExport(job.scope, job.filter, new Date(job.now), job.withAnalysis) as ExportDefinition<unknown>;
-    case 'audit':
-      return auditExport(job.filter) as ExportDefinition<unknown>;
-    case 'configurationsCsv':
-      return configurationsCsv(job.scope, job.filter, job.pageSize) as ExportDefinition<unknown>;
-    case 'lastMessagesCsv':
-      return lastMessagesCsv(job.scope, job.filter, new Date(job.now), job.pageSize) as ExportDefinition<unknown>;
-  }
-}
 
 type StyleRegistry = { addStyleModel: (model: Record<string, unknown>, cellType?: number) => number };
 
@@ -166,7 +124,7 @@ export async function exportTask(db: DB, job: ExportJob, port: MessagePort, cap:
   };
   try {
     post({ type: 'begin' });
-    const def = definitionOf(job);
+    const def = exportDefinitionOf(job);
     const total = await def.count(db);
     post({ type: 'start', total });
     if (total === 0 || cancelled) return end({ written: 0, omitted: 0, cancelled });

@@ -9,7 +9,7 @@
 // thread itself died (could not load, ran out of memory, exited); each is logged with the job's id
 // and counted in export_worker_failures_total{pool, kind}.
 import { Piscina } from 'piscina';
-import { errorEvents, workerFailures } from '../metrics.js';
+import { errorEvents, workerFailures } from '../platform/metrics.js';
 
 export type WorkerFailureKind = 'load' | 'error' | 'out_of_memory' | 'exit';
 

@@ -5,10 +5,10 @@
 // repositories' tenant scope (tenant-scope.ts).
 import { CompiledQuery } from 'kysely';
 import { isPostgres, type DB } from '../db/index.js';
-import type { AuthUser } from '../http.js';
+import type { AuthUser } from '../http/api.js';
 import { P } from '../../shared/permissions.js';
-import { byCustomer, tenantScope, type TenantScope } from '../tenant-scope.js';
-import { setBounded } from '../util.js';
+import { byCustomer, tenantScope, type TenantScope } from '../auth/tenant-scope.js';
+import { setBounded } from '../platform/util.js';
 
 export type Watcher = Pick<AuthUser, 'tenantId' | 'permissions'>;
 

@@ -4,12 +4,12 @@
 // persons unless --reset is given, which first deletes every non-reference row.
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../platform/config.js';
 import { openDatabase, type DB } from '../db/index.js';
 import { seedReferenceData } from './reference.js';
 import { seedDemoData, hasData, DEMO_TABLES } from './demo.js';
 import { DEMO_ACCOUNTS } from './accounts.js';
-import { log } from '../logger.js';
+import { log } from '../platform/logger.js';
 
 export { DEMO_TABLES };
 

@@ -5,11 +5,11 @@
 // runs: `sos <serial|IMEI>`, `fall <…>`, `on <…>`, `off <…>`, `list`.
 import { createInterface } from 'node:readline';
 import { join } from 'node:path';
-import { demoGatewayKey, loadConfig } from '../config.js';
+import { demoGatewayKey, loadConfig } from '../platform/config.js';
 import { openDatabase } from '../db/index.js';
 import { createSimulator } from './simulator.js';
 import { simulatedDevices } from './devices.js';
-import { log } from '../logger.js';
+import { log } from '../platform/logger.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);

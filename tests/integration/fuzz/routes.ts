@@ -12,7 +12,7 @@ import { createTestApp } from '../../helpers/app.js';
 import { signedIn } from '../../helpers/auth.js';
 import { at, last } from '../../helpers/lists.js';
 import { ROLE_IDS } from '../../../src/shared/permissions.js';
-import { BODY_LIMITS, type RouteSpec } from '../../../src/server/http.js';
+import { BODY_LIMITS, type RouteSpec } from '../../../src/server/http/api.js';
 import { CODE } from '../../../src/shared/messages.js';
 
 /** Defines the property tests of every route whose index in the route table modulo `of` is `index`, on an app of its own. */

@@ -1,3 +1,4 @@
+// @vitest-environment jsdom
 // Single sign-on started at an address its provider does not return to is refused before the
 // redirect with a message naming PUBLIC_URL, not the account's "not recognised".
 import { afterEach, describe, expect, it, vi } from 'vitest';

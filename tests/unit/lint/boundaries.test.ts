@@ -55,7 +55,12 @@ describe('import boundaries', () => {
     expect(violation('src/server/modules/customers/routes.ts', '../devices/export.js')).toMatch(/export pool/);
     expect(violation('src/server/app.ts', './exports/task.js')).toMatch(/export pool/);
     expect(violation('src/server/app.ts', './exports/worker.js')).toMatch(/export pool/);
-    expect(violation('src/server/exports/task.ts', '../modules/devices/export.js')).toBeNull();
+    expect(violation('src/server/exports/task.ts', '../modules/devices/export.js')).toMatch(/export pool imports no module/);
+    expect(violation('src/server/exports/task.ts', '../modules/admin/repo.js', true)).toMatch(/export pool imports no module/);
+    expect(violation('src/server/modules/devices/exports.ts', './export.js')).toBeNull();
+    expect(violation('src/server/modules/devices/exports.ts', '../../exports/registry.js')).toBeNull();
+    expect(violation('src/server/modules/export-worker.ts', '../exports/worker.js')).toBeNull();
+    expect(violation('src/server/modules/export-definitions.ts', '../exports/worker.js')).toMatch(/export pool/);
     expect(violation('src/server/exports/pool.ts', './task.js')).toBeNull();
     expect(violation('src/server/app.ts', './exports/pool.js')).toBeNull();
   });
@@ -64,7 +69,8 @@ describe('import boundaries', () => {
     expect(violation('src/server/modules/devices/routes.ts', './import-csv.js')).toMatch(/export pool/);
     expect(violation('src/server/modules/customers/allocation.ts', './import-csv.js')).toMatch(/export pool/);
     expect(violation('src/server/modules/customers/routes.ts', '../../exports/import-task.js')).toMatch(/export pool/);
-    expect(violation('src/server/exports/import-task.ts', '../modules/devices/import-csv.js')).toBeNull();
+    expect(violation('src/server/exports/import-task.ts', '../modules/devices/import-csv.js')).toMatch(/export pool imports no module/);
+    expect(violation('src/server/modules/customers/exports.ts', './import-csv.js')).toBeNull();
     expect(violation('src/server/exports/worker.ts', './import-task.js')).toBeNull();
     expect(violation('src/server/modules/devices/routes.ts', '../../exports/import-write.js')).toMatch(/export pool/);
     expect(violation('src/server/exports/worker.ts', './import-write.js')).toBeNull();

@@ -3,8 +3,8 @@
 // validation, and what it leaves alone.
 import { describe, expect, test } from 'vitest';
 import * as v from 'valibot';
-import { matchKeyCasing } from '../../../src/server/input-casing';
-import { fieldWords } from '../../../src/server/http';
+import { matchKeyCasing } from '../../../src/server/http/input-casing';
+import { fieldWords } from '../../../src/server/http/api';
 
 const body = v.object({
   connectionId: v.string(),

@@ -1,7 +1,7 @@
 // setBounded: the maps the server keeps bounded (prepared statements, session states, verified hub
 // tokens, SQL texts) hold at most their limit and give up the entry set longest ago.
 import { describe, expect, test } from 'vitest';
-import { setBounded } from '../../../src/server/util.js';
+import { setBounded } from '../../../src/server/platform/util.js';
 
 describe('setBounded', () => {
   test('keeps at most max entries, the oldest set going first, and returns the value', () => {

@@ -1,7 +1,7 @@
 // Which errors are the storage's fault (answered 503 'storage_unavailable' / full) rather than a bug
 // (500): the database's own codes, and node-postgres' connection errors, which carry no code.
 import { expect, test } from 'vitest';
-import { storageFault } from '../../../src/server/faults.js';
+import { storageFault } from '../../../src/server/platform/faults.js';
 
 const coded = (message: string, code: string) => Object.assign(new Error(message), { code });
 

@@ -5,7 +5,7 @@ import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
 import { ROLE_IDS } from '../../../shared/permissions.js';
 import type { RoleName } from '../../../shared/permissions.js';
 import { hashPassword } from '../password.js';
-import { newEtag, newId } from '../../util.js';
+import { newEtag, newId } from '../../platform/util.js';
 import { LOGIN_METHOD } from '../../../shared/codes.js';
 
 export type SsoDemoIdentity = { id: string; email: string; name: string; label: string };

@@ -8,29 +8,16 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createHmac } from 'node:crypto';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
 import { exportJWK, generateKeyPair, createLocalJWKSet, type JWK } from 'jose';
-import { EMBEDDED_SSO_PATH, type Config, type SsoConfig } from '../../config.js';
+import { EMBEDDED_SSO_PATH, type Config, type SsoConfig } from '../../platform/config.js';
 import { SSO_DEMO_IDENTITIES } from './demo-identities.js';
 import { registerLocalKeys } from './verify.js';
+import { appOrigins } from './origins.js';
 
 export type EmbeddedProvider = {
   /** Whether the request is the provider's (its path prefix). */
   owns(req: IncomingMessage): boolean;
   handle(req: IncomingMessage, res: ServerResponse): void;
 };
-
-/** The origins the browser app may run at (redirect URIs, CORS, form-action). */
-export function appOrigins(config: Config): string[] {
-  const port = config.port || 8080;
-  const list = [process.env.PUBLIC_URL?.trim(), `http://localhost:${port}`, `http://127.0.0.1:${port}`].filter((x): x is string => !!x);
-  return [...new Set(list.map((u) => new URL(u).origin))];
-}
-
-/** The origins the configured provider returns to: the embedded one's own list; an external one's PUBLIC_URL (none known without it). */
-export function ssoReturnOrigins(config: Config): string[] {
-  if (config.sso?.mode === 'embedded') return appOrigins(config);
-  const url = process.env.PUBLIC_URL?.trim();
-  return url ? [new URL(url).origin] : [];
-}
 
 const esc = (s: string) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 

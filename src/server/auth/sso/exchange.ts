@@ -8,17 +8,17 @@
 // Consent switches the person's login method to single sign-on; from then on the password grant
 // answers sso_required. A company that requires single sign-on (ssoDomains) needs no consent.
 import * as v from 'valibot';
-import { ApiError, deps, issuesToErrors, type Ctx, type Deps } from '../../http.js';
+import { ApiError, deps, issuesToErrors, type Ctx, type Deps } from '../../http/api.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { LOGIN_METHOD } from '../../../shared/codes.js';
 import { tokenExchangeSchema, type TokenRequest, type TokenResponse } from '../../../shared/schemas/auth.js';
-import { audit } from '../../util.js';
+import { audit } from '../../platform/util.js';
 import { tx } from '../../db/index.js';
-import { clientAddress } from '../../client-address.js';
+import { clientAddress } from '../../http/client-address.js';
 import { authenticateClient, requireCaptcha } from '../../captcha/index.js';
 import { takeAll } from '../rate-limit.js';
 import { recordSuccessfulLogin } from '../store.js';
-import { issueSession, oauthError, tooMany, type SignInLimiters } from '../token.js';
+import { issueSession, oauthError, tooMany, type SignInLimiters } from '../grant.js';
 import { candidatesFor, ssoEnforcedFor, ssoFeatureOn, type SsoCandidate } from './accounts.js';
 import { consumeNonce } from './nonce.js';
 import { SsoTokenError, verifyIdToken, type SsoIdentity } from './verify.js';

@@ -4,7 +4,7 @@
 // token obtained for another application, or minted before, is refused. Once an ID token has
 // produced a session its nonce is recorded (ssoNonces) and the same ID token cannot sign in again.
 import { createHmac, randomBytes } from 'node:crypto';
-import type { Config } from '../../config.js';
+import type { Config } from '../../platform/config.js';
 import type { DB } from '../../db/index.js';
 import { sameHash, sha256 } from '../store.js';
 

@@ -1,10 +1,10 @@
 // Single sign-on endpoints besides the token exchange: the public configuration the
 // browser needs for the provider redirect, and the signed nonce it sends there.
-import { deps, type Api } from '../../http.js';
+import { deps, type Api } from '../../http/api.js';
 import type { SsoConfiguration, SsoNonce } from '../../../shared/schemas/auth.js';
 import { issueNonce } from './nonce.js';
 import { ssoFeatureOn } from './accounts.js';
-import { ssoReturnOrigins } from './embedded.js';
+import { ssoReturnOrigins } from './origins.js';
 
 export function ssoRoutes(api: Api) {
   // Public: the sign-in page asks before the redirect. Nothing secret here (a public client).

@@ -3,7 +3,7 @@
 // signature, issuer, audience (our client id), expiry and, for Entra ID, the tenant (tid). The
 // nonce must be one this server issued (./nonce.ts).
 import { createLocalJWKSet, createRemoteJWKSet, errors, jwtVerify, type JWTPayload } from 'jose';
-import type { Config, SsoConfig } from '../../config.js';
+import type { Config, SsoConfig } from '../../platform/config.js';
 import { checkNonce } from './nonce.js';
 
 export type SsoIdentity = { email: string; subject: string; nonce: string; nonceExpiresAt: Date; name?: string };

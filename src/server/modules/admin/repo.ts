@@ -2,7 +2,7 @@
 // companies (e-mail domains) that require single sign-on, and the audit trail read side.
 import { sql } from 'kysely';
 import type { DB } from '../../db/index.js';
-import { likeEscape } from '../../util.js';
+import { likeEscape } from '../../platform/util.js';
 import { getHref } from '../../../shared/routes.js';
 import {
   FEATURES,

@@ -5,9 +5,9 @@
 // same transaction; the audit trail has no write route at all. A settings change is announced on the hub after the
 // commit (SettingsChanged, to every connection on every node) so open clients refetch it.
 // Queries: ./repo.ts.
-import { deps, badRequest, notFound, type Api } from '../../http.js';
+import { deps, badRequest, notFound, type Api } from '../../http/api.js';
 import { tx } from '../../db/index.js';
-import { audit } from '../../util.js';
+import { audit } from '../../platform/util.js';
 import { findPersonById } from '../../auth/store.js';
 import { bumpSessionEpoch } from '../../auth/session-epoch.js';
 import { refuseLockout } from '../../auth/lockout.js';

@@ -9,7 +9,7 @@ import type { AlarmReportDetails } from '../../../shared/schemas/alarm-reports.j
 /** The Analysis column group of a report in the .xlsx export. */
 export type ExportAnalysis = { PlanCheck: 'Agrees' | 'Questions' | 'No plan'; Anomalies: number; Summary: string };
 import { alarmReportDetails } from './repo.js';
-import { ALL_TENANTS } from '../../tenant-scope.js';
+import { ALL_TENANTS } from '../../auth/tenant-scope.js';
 
 export const INTELLIGENCE_FEATURE = 'EnableAlarmReportIntelligence';
 export const AUTO_GENERATE_FEATURE = 'AutoGenerateAlarmReportIntelligence';

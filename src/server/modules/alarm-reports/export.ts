@@ -9,7 +9,7 @@ import { withZone } from '../../../shared/export-format.js';
 import { keysetPages, type ExportColumn, type ExportDefinition } from '../../exports/definition.js';
 import { countExportRows, exportPage, type ExportKey } from './repo.js';
 import { exportAnalyses, type ExportAnalysis } from './analysis.js';
-import type { TenantScope } from '../../tenant-scope.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
 
 export type ExportRow = AlarmReportRow & { DeviceSerial: string | null; Analysis?: ExportAnalysis | null };
 

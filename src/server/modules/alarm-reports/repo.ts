@@ -9,9 +9,9 @@
 import { CompiledQuery, sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
 import type { ActivityJournalTable, AlarmCallTable, AlarmNoteTable, AlarmReportTable, Database } from '../../db/schema.js';
-import { newEtag, newId, likeEscape } from '../../util.js';
-import { badRequest } from '../../http.js';
-import { ALL_TENANTS, byCustomer, type TenantScope } from '../../tenant-scope.js';
+import { newEtag, newId, likeEscape } from '../../platform/util.js';
+import { badRequest } from '../../http/api.js';
+import { ALL_TENANTS, byCustomer, type TenantScope } from '../../auth/tenant-scope.js';
 import {
   ALARM_TYPES,
   DEVICE_TYPES,
@@ -46,7 +46,7 @@ import {
 } from '../../../shared/schemas/alarm-reports.js';
 import { closedRange, dayLabelsBetween, dayWall, hourWalls, labelsBetween, londonDayOf, timeLabel } from './time.js';
 import { bandSql, COMPLETED_COLS, COUNT_COLS, GRAINS, MONTH_GRAIN, STARTED_COLS } from './aggregates.js';
-import { cpLength, ftsPhrase } from '../search/keys.js';
+import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
 import { CONTROLLER_STARTED_INDEX, lowerSql, rankSql, reversedRankSql } from './list-order.js';
 import { snapshotDto } from './snapshot.js';
 import type { NameKind } from './names.js';

@@ -4,11 +4,11 @@
 // modules/reference. Shapes, messages and bucket rules: src/shared/schemas/alarm-reports.ts.
 // Permissions (spec §6): listing, charts and targets ListView; detail, audio and logging a
 // download View; note and escalation flag AddNote (the edit permission); export Export.
-import { deps, ApiError, conflict, notFound, type Api, type Ctx } from '../../http.js';
+import { deps, ApiError, conflict, notFound, type Api, type Ctx } from '../../http/api.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE_LABELS, type RoleName } from '../../../shared/permissions.js';
-import { audit, auditMany } from '../../util.js';
-import { tenantScope } from '../../tenant-scope.js';
+import { audit, auditMany } from '../../platform/util.js';
+import { tenantScope } from '../../auth/tenant-scope.js';
 import { tx } from '../../db/index.js';
 import {
   addNoteBody,

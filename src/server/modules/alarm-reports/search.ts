@@ -5,9 +5,9 @@
 import { getHref } from '../../../shared/routes.js';
 import { P } from '../../../shared/permissions.js';
 import { ALARM_TYPES } from '../../../shared/codes.js';
-import { ftsPhrase } from '../search/keys.js';
+import { ftsPhrase } from '../../lib/search-keys.js';
 import { formatAlarmDateTime } from '../../../shared/dates.js';
-import { best, fts, joinParts, lookupName, range, rate, trgm, type SearchProvider } from '../search/provider.js';
+import { best, fts, joinParts, lookupName, range, rate, trgm, type SearchProvider } from '../../lib/search-provider.js';
 
 type AlarmRow = { id: string; alarmId: string; alarmType: number; personFullName: string; customerAccountFullName: string; alarmClosed: string };
 const ALARM_COLS = `"id", "alarmId", "alarmType", "personFullName", "customerAccountFullName", "alarmClosed"`;

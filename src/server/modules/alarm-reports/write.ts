@@ -10,9 +10,9 @@
 import type { Insertable } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
 import type { ActivityJournalTable, AlarmCallTable, AlarmMemoTable, AlarmNoteTable, AlarmReportTable, Database } from '../../db/schema.js';
-import { badRequest } from '../../http.js';
-import { newEtag, newId } from '../../util.js';
-import { byTenant, type TenantScope } from '../../tenant-scope.js';
+import { badRequest } from '../../http/api.js';
+import { newEtag, newId } from '../../platform/util.js';
+import { byTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import { CODE } from '../../../shared/messages.js';
 import type { AlarmLocation } from '../../../shared/schemas/alarm-reports.js';
 import { IMPORT_CLOCK_SKEW_MS, IMPORT_TEXT, type ImportAlarmReportsResponse, type ImportedAlarmReport } from '../../../shared/schemas/alarm-report-import.js';

@@ -4,10 +4,10 @@
 // writers), every device is checked (exists, etag and type as the page saw them, allocatable) and
 // the per-type quota (purchased minus allocated) is checked unless forced; only then are all of
 // them written.
-import { ApiError, type Ctx } from '../../http.js';
+import { ApiError, type Ctx } from '../../http/api.js';
 import type { ExportPool, ImportJobHandle } from '../../exports/pool.js';
 import { isPostgres, type DB } from '../../db/index.js';
-import { newEtag } from '../../util.js';
+import { newEtag } from '../../platform/util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
 import { DEVICE_CODE, DEVICE_TEXT, IMPORT_MAX_BYTES, STATUS } from '../../../shared/schemas/devices.js';

@@ -1,13 +1,13 @@
 // E-mail pausing (spec §2 settings "pause email delivery", §4 settings toggles, §7 backlog count).
 // While a customer's IsAutomaticEmailsPaused is on, the outbox records e-mails to the persons of
-// its tenant with heldTenantId set (src/server/outbox.ts) and the relay leaves them; the backlog
+// its tenant with heldTenantId set (src/server/mail/outbox.ts) and the relay leaves them; the backlog
 // count is those rows; turning the pause off clears heldTenantId (and restarts their age, so the
 // relay's one-hour limit counts from the release) and flushes the relay, which sends them.
 import type { DB } from '../../db/index.js';
-import type { Outbox } from '../../outbox.js';
-import type { Config } from '../../config.js';
+import type { Outbox } from '../../mail/outbox.js';
+import type { Config } from '../../platform/config.js';
 import { publicBaseUrl } from '../../auth/reset.js';
-import { byTenant, type TenantScope } from '../../tenant-scope.js';
+import { byTenant, type TenantScope } from '../../auth/tenant-scope.js';
 
 /** E-mails waiting for the customer of this tenant (none for a tenant outside the scope). */
 export async function backlogCount(db: DB, scope: TenantScope, tenantId: string): Promise<number> {

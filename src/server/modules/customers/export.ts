@@ -3,7 +3,7 @@
 import type { CustomerListBody, CustomerListItem } from '../../../shared/schemas/customers.js';
 import { keysetPages, type ExportColumn, type ExportDefinition } from '../../exports/definition.js';
 import { countFilteredCustomers, customerExportPage } from './repo.js';
-import type { TenantScope } from '../../tenant-scope.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
 
 /** The customer list's columns, in its order (spec §2 "Customer list"). */
 const COLUMNS: ExportColumn<CustomerListItem>[] = [

@@ -5,8 +5,8 @@
 // only, and another customer asked for by id answers as not found.
 import { sql, isPostgres, type DB } from '../../db/index.js';
 import type { CustomerTable } from '../../db/schema.js';
-import { bool, int, likeEscape, newEtag, newId } from '../../util.js';
-import { byTenant, type TenantScope } from '../../tenant-scope.js';
+import { bool, int, likeEscape, newEtag, newId } from '../../platform/util.js';
+import { byTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import { CUSTOMER_STATUSES, DEVICE_TYPES, TIER_TYPES, lookupName } from '../../../shared/codes.js';
 import { ROLE_IDS } from '../../../shared/permissions.js';
 import { normalisePhone, normalisePostCode } from '../../../shared/phone.js';

@@ -4,10 +4,10 @@
 // allocate and allocate-many. Shapes and error answers: src/shared/schemas/customers.ts (the
 // contract). Queries: ./repo.ts; allocation: ./allocation.ts; e-mail pausing: ./email-pause.ts;
 // CRM adapters: ./crm/.
-import { deps, ApiError, badRequest, conflict, type Api, type AuthUser, type Ctx } from '../../http.js';
+import { deps, ApiError, badRequest, conflict, type Api, type AuthUser, type Ctx } from '../../http/api.js';
 import { tx, type DB } from '../../db/index.js';
-import { audit, auditMany, newEtag, newId } from '../../util.js';
-import { tenantScope, type TenantScope } from '../../tenant-scope.js';
+import { audit, auditMany, newEtag, newId } from '../../platform/util.js';
+import { tenantScope, type TenantScope } from '../../auth/tenant-scope.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE } from '../../../shared/permissions.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';

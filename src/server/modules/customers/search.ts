@@ -2,8 +2,8 @@
 import { getHref } from '../../../shared/routes.js';
 import { P } from '../../../shared/permissions.js';
 import { CUSTOMER_STATUSES, TIER_TYPES } from '../../../shared/codes.js';
-import { ftsPhrase } from '../search/keys.js';
-import { best, fts, joinParts, lookupName, range, rate, trgm, type SearchProvider } from '../search/provider.js';
+import { ftsPhrase } from '../../lib/search-keys.js';
+import { best, fts, joinParts, lookupName, range, rate, trgm, type SearchProvider } from '../../lib/search-provider.js';
 
 type CustomerRow = { id: string; name: string; portalId: string | null; tier: number | null; status: number | null; createdAt: string };
 const CUSTOMER_COLS = `"id", "name", "portalId", "tier", "status", "createdAt"`;

@@ -5,7 +5,7 @@ import type { DeviceDto, DeviceListBody } from '../../../shared/schemas/devices.
 import { withZone } from '../../../shared/export-format.js';
 import { keysetPages, type ExportColumn, type ExportDefinition } from '../../exports/definition.js';
 import { countFilteredDevices, deviceExportPage, listDevicesByIds } from './repo.js';
-import type { TenantScope } from '../../tenant-scope.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
 
 /** The asset list's columns (spec §2 "Assets device list"), SIM Serial included. */
 const COLUMNS: ExportColumn<DeviceDto>[] = [

@@ -2,7 +2,7 @@
 // or semicolon cells, rows with an empty serial skipped, per-row messages with line numbers, phone
 // numbers normalised. Runs on the export pool's worker threads (src/server/exports/import-task.ts),
 // never on the request loop; the rows are checked a chunk of text at a time, with progress.
-import { badTextKind, TEXT_MESSAGES } from '../../http.js';
+import { badTextKind, TEXT_MESSAGES } from '../../http/api.js';
 import { MSG } from '../../../shared/messages.js';
 import { DEVICE_TYPES } from '../../../shared/codes.js';
 import {

@@ -12,10 +12,10 @@
 import { sql, isPostgres, type DB } from '../../db/index.js';
 import { CompiledQuery, type RawBuilder } from 'kysely';
 import { DEVICE_COLUMNS, type DeviceColumn, type DeviceTable } from '../../db/schema.js';
-import { newEtag, newId, likeEscape } from '../../util.js';
-import { ftsPhrase, queryPhoneKey } from '../search/keys.js';
-import { ApiError } from '../../http.js';
-import { ALL_TENANTS, byCustomer, type TenantScope } from '../../tenant-scope.js';
+import { newEtag, newId, likeEscape } from '../../platform/util.js';
+import { ftsPhrase, queryPhoneKey } from '../../lib/search-keys.js';
+import { ApiError } from '../../http/api.js';
+import { ALL_TENANTS, byCustomer, type TenantScope } from '../../auth/tenant-scope.js';
 import { CODE } from '../../../shared/messages.js';
 import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, type Lookup } from '../../../shared/codes.js';
 import { nameRankSql, nullsLastSql } from './order.js';

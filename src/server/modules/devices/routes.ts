@@ -2,11 +2,11 @@
 // serial, ids and serials, the general-details update, the three bulk changes and the CSV
 // import. Shapes and error answers are described in src/shared/schemas/devices.ts (the contract).
 // Exports (list-with-filters, list-by-ids as .xlsx) are jobs of the export pool (src/server/exports).
-import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http.js';
+import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http/api.js';
 import { tx, type DB } from '../../db/index.js';
 import { normalisePhone, phoneError } from '../../../shared/phone.js';
-import { tenantScope } from '../../tenant-scope.js';
-import { audit, auditMany } from '../../util.js';
+import { tenantScope } from '../../auth/tenant-scope.js';
+import { audit, auditMany } from '../../platform/util.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P } from '../../../shared/permissions.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';
@@ -14,7 +14,7 @@ import type { DeviceTable } from '../../db/schema.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import { exportResponse, importJob } from '../../exports/routes.js';
 import { ImportCancelled, type ExportPool, type ImportJobHandle } from '../../exports/pool.js';
-import { forgetIngestDevices } from '../live/ingest.js';
+import { deviceIdentitiesChanged } from './identity-changes.js';
 import {
   changeDeviceTypeBody,
   changeOrderNumberManyBody,
@@ -249,7 +249,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
     },
     async (c, { body, user }) => {
       const res = await bulkChange(c, user.id, 'device.change-type', (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now));
-      forgetIngestDevices(); // after the commit: the next message of these devices is checked against their new type
+      deviceIdentitiesChanged(); // after the commit: the next message of these devices is checked against their new type
       return res;
     },
   );

@@ -2,8 +2,8 @@
 import { getHref } from '../../../shared/routes.js';
 import { P } from '../../../shared/permissions.js';
 import { DEVICE_TYPES } from '../../../shared/codes.js';
-import { phoneKey, prefixEnd, ftsPhrase } from '../search/keys.js';
-import { best, fts, joinParts, lookupName, range, rate, trgm, type Match, type SearchProvider, type Tier } from '../search/provider.js';
+import { phoneKey, prefixEnd, ftsPhrase } from '../../lib/search-keys.js';
+import { best, fts, joinParts, lookupName, range, rate, trgm, type Match, type SearchProvider, type Tier } from '../../lib/search-provider.js';
 import { customerNames } from '../customers/repo.js';
 
 type DeviceRow = {

@@ -13,7 +13,7 @@ import {
   type LastMessagesBody,
 } from '../../../shared/schemas/live.js';
 import type { DB } from '../../db/index.js';
-import type { TenantScope } from '../../tenant-scope.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
 import type { ExportColumn, ExportDefinition } from '../../exports/definition.js';
 import { configurationOrder, configurationPage, lastMessageOrder, lastMessagePage } from './repo.js';
 

@@ -18,9 +18,10 @@ import * as v from 'valibot';
 import { CompiledQuery } from 'kysely';
 import { isPostgres, tx, type DB } from '../../db/index.js';
 import type { DeviceLastMessageTable, DeviceMessageTable } from '../../db/schema.js';
-import { badTextKind, TEXT_MESSAGES } from '../../http.js';
-import { newEtag, setBounded } from '../../util.js';
+import { badTextKind, TEXT_MESSAGES } from '../../http/api.js';
+import { newEtag, setBounded } from '../../platform/util.js';
 import type { HubEvent } from '../../realtime/hub.js';
+import { deviceIdentitiesChanged, deviceIdentityEpoch } from '../devices/identity-changes.js';
 import { CODE } from '../../../shared/messages.js';
 import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
 import {
@@ -63,21 +64,17 @@ const typeName = (t: number) => lookupName(DEVICE_TYPES, t);
 // ---------------------------------------------------------------- devices by identity (cached)
 
 const caches = new WeakMap<DB, { epoch: number; devices: Map<string, { dev: IngestDevice; until: number }> }>();
-/**
- * Bumped when a device's type or identity changes (after the change's commit). Caches of an older
- * epoch are dropped, and a look-up that ran across a bump keeps nothing: a write runs in a
- * transaction, another object than the database ingestion reads through, so a key would not find it.
- */
-let cacheEpoch = 0;
+// The cache's epoch is devices/identity-changes.ts's counter, bumped when a device's type or
+// identity changes (after the change's commit). Caches of an older epoch are dropped, and a look-up
+// that ran across a bump keeps nothing: a write runs in a transaction, another object than the
+// database ingestion reads through, so a key would not find it.
 
-/** Forgets cached devices (a device's type or IMEI changed; tests). */
-export function forgetIngestDevices() {
-  cacheEpoch++;
-}
+/** Forgets cached devices (tests; the devices module bumps the epoch itself). */
+export const forgetIngestDevices = deviceIdentitiesChanged;
 
 /** Devices by identity: IMEI first, else the serial number of a device without IMEI. Unknown identities are left out (and not cached). */
 export async function devicesByIdentity(db: DB, identities: readonly string[], nowMs = Date.now()): Promise<Map<string, IngestDevice>> {
-  const epoch = cacheEpoch;
+  const epoch = deviceIdentityEpoch();
   let kept = caches.get(db);
   if (kept?.epoch !== epoch) caches.set(db, (kept = { epoch, devices: new Map() }));
   const cache = kept.devices;
@@ -98,7 +95,7 @@ export async function devicesByIdentity(db: DB, identities: readonly string[], n
       for (const r of bySerial) if (!r.imei) out.set(r.serialNumber, r);
     }
   }
-  if (epoch !== cacheEpoch) return out; // a device changed while this read: keep nothing of it
+  if (epoch !== deviceIdentityEpoch()) return out; // a device changed while this read: keep nothing of it
   if (cache.size > CACHE_MAX) cache.clear();
   for (const id of missing) {
     const dev = out.get(id);

@@ -8,8 +8,8 @@
 import { sql, type DB } from '../../db/index.js';
 import type { SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
-import { newId } from '../../util.js';
-import { byCustomer, byDevice, type TenantScope } from '../../tenant-scope.js';
+import { newId } from '../../platform/util.js';
+import { byCustomer, byDevice, type TenantScope } from '../../auth/tenant-scope.js';
 import { devicesBySerials } from '../devices/repo.js';
 import { devicesByIdentity, isConnectedNow, messageDto, storedChange } from './ingest.js';
 import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';

@@ -2,11 +2,11 @@
 // service", the negotiate call; our ingestion endpoint for gateways). Shapes and rules:
 // src/shared/schemas/live.ts. Every change that a watching screen must see is published on the hub.
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { ApiError, badRequest, deps, errorBody, notFound, readJson, type Api, type Ctx, type Deps } from '../../http.js';
+import { ApiError, badRequest, deps, errorBody, notFound, readJson, type Api, type Ctx, type Deps } from '../../http/api.js';
 import { createLimiter, memoryStore, redisStore, type Limiter } from '../../auth/rate-limit.js';
 import type { Hub } from '../../realtime/hub.js';
-import { tenantScope } from '../../tenant-scope.js';
-import { audit, auditMany } from '../../util.js';
+import { tenantScope } from '../../auth/tenant-scope.js';
+import { audit, auditMany } from '../../platform/util.js';
 import { tx } from '../../db/index.js';
 import type { ExportPool } from '../../exports/pool.js';
 import { csvExportResponse } from '../../exports/routes.js';
@@ -64,7 +64,7 @@ import {
   hubPayload,
 } from '../../../shared/schemas/live.js';
 import { scopeIdentities } from '../../realtime/scope.js';
-import { ingestBatchesRefused, ingestMessages as ingestCounter } from '../../metrics.js';
+import { ingestBatchesRefused, ingestMessages as ingestCounter } from '../../platform/metrics.js';
 
 const deviceNotFound = () => new ApiError(404, MSG.deviceUnknown, CODE.deviceNotFound);
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';

@@ -6,8 +6,8 @@
 import { narrowToScope, type PersonScope } from './scope.js';
 import { isLockedAt } from '../../auth/store.js';
 import { sql, type DB } from '../../db/index.js';
-import { likeEscape } from '../../util.js';
-import { byTenant, type TenantScope } from '../../tenant-scope.js';
+import { likeEscape } from '../../platform/util.js';
+import { byTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import type { RoleName } from '../../../shared/permissions.js';
 import type { RoleDto } from '../../../shared/schemas/reference.js';
 import { PERSON_PROFILE_KEYS, type PersonListItem, type PersonListQuery, type PersonRecord, type PhoneEntry } from '../../../shared/schemas/persons.js';

@@ -4,9 +4,9 @@
 // Concurrency: every update is `UPDATE ... WHERE id = :id AND etag = :old` inside one transaction
 // together with the role rewrite, so of N concurrent writers holding the same etag exactly one
 // wins and the others get 409 with nothing half-written.
-import { deps, ApiError, badRequest, conflict, forbidden, notFound, type Api, type AuthUser, type Ctx } from '../../http.js';
+import { deps, ApiError, badRequest, conflict, forbidden, notFound, type Api, type AuthUser, type Ctx } from '../../http/api.js';
 import { tx, type DB } from '../../db/index.js';
-import { audit, newEtag, newId } from '../../util.js';
+import { audit, newEtag, newId } from '../../platform/util.js';
 import { bumpSessionEpochIfRolesChange, forgetSessionState } from '../../auth/session-epoch.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { CUSTOMER_TENANT_ROLES, P, ROLE, ROLE_IDS, type RoleName } from '../../../shared/permissions.js';
@@ -39,7 +39,7 @@ import {
   updatePersonNames,
 } from './repo.js';
 import { canSeePerson, personScope } from './scope.js';
-import { tenantScope } from '../../tenant-scope.js';
+import { tenantScope } from '../../auth/tenant-scope.js';
 
 const isUniqueViolation = (e: unknown) => {
   const code = (e as { code?: unknown } | null)?.code;

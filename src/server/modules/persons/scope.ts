@@ -6,11 +6,11 @@
 import type { ExpressionBuilder, SelectQueryBuilder } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { sql, type DB } from '../../db/index.js';
-import { likeEscape } from '../../util.js';
-import type { AuthUser } from '../../http.js';
+import { likeEscape } from '../../platform/util.js';
+import type { AuthUser } from '../../http/api.js';
 import { P, ROLE_IDS } from '../../../shared/permissions.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
-import { byTenant, type TenantScope } from '../../tenant-scope.js';
+import { byTenant, type TenantScope } from '../../auth/tenant-scope.js';
 
 export const ARC_ROLE_IDS = [ROLE_IDS.ArcManagerRole, ROLE_IDS.ArcSupervisorRole, ROLE_IDS.ArcControllerRole];
 

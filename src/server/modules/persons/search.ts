@@ -2,8 +2,8 @@
 import { arcStaffMatching } from './scope.js';
 import { getHref } from '../../../shared/routes.js';
 import { P } from '../../../shared/permissions.js';
-import { ftsPhrase } from '../search/keys.js';
-import { best, fts, range, rate, trgm, type SearchProvider } from '../search/provider.js';
+import { ftsPhrase } from '../../lib/search-keys.js';
+import { best, fts, range, rate, trgm, type SearchProvider } from '../../lib/search-provider.js';
 
 type PersonRow = { id: string; firstName: string; lastName: string; email: string; createdAt: string };
 const PERSON_COLS = `"id", "firstName", "lastName", "email", "createdAt"`;

@@ -1,6 +1,6 @@
 // Reference data: the person dictionaries (roles, countries), feature toggles, global settings
 // and the lookup lists of the stock service and the alarm reports. Queries: ./repo.ts.
-import { deps, type Api } from '../../http.js';
+import { deps, type Api } from '../../http/api.js';
 import { P } from '../../../shared/permissions.js';
 import { DEVICE_CAPABILITIES } from '../../../shared/codes.js';
 import { featuresQuery, type DeviceTypeDto, type DictionariesDto, type GlobalSettingsDto } from '../../../shared/schemas/reference.js';

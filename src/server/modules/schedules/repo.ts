@@ -3,17 +3,17 @@
 import type { DB } from '../../db/index.js';
 import type { Selectable } from 'kysely';
 import type { ReportScheduleRunTable, ReportScheduleTable } from '../../db/schema.js';
-import type { AuthUser } from '../../http.js';
+import type { AuthUser } from '../../http/api.js';
 import { scopePersons } from '../persons/scope.js';
-import { OUTBOX_MAX_ATTEMPTS } from '../../outbox.js';
+import { OUTBOX_MAX_ATTEMPTS } from '../../mail/outbox.js';
 import { describeSchedule, nextDueAt, type ScheduleFormat, type ScheduleFrequency, type ScheduleReport, type ScheduleRule } from '../../../shared/schedules.js';
 import type { RunOutcome, ScheduleCreateBody, ScheduleDto, ScheduleRunDto } from '../../../shared/schemas/schedules.js';
 import type { AlarmReportFilterBody } from '../../../shared/schemas/alarm-reports.js';
-import { newEtag } from '../../util.js';
+import { newEtag } from '../../platform/util.js';
 import { P } from '../../../shared/permissions.js';
 import { PROVIDER_TENANT_ID } from '../../../shared/tenants.js';
 import { SCHEDULE_TEXT } from '../../../shared/schemas/schedules.js';
-import { ALL_TENANTS, type TenantScope } from '../../tenant-scope.js';
+import { ALL_TENANTS, type TenantScope } from '../../auth/tenant-scope.js';
 
 /**
  * Whose schedules a caller may see and change: every schedule (the permission

@@ -3,9 +3,9 @@
 // supervisors, provider admins); a schedule is its creator's: others' are seen and changed only
 // with AlarmReportScheduleOthers (provider admins), through the repository's ScheduleScope. With the feature off the list answers Enabled: false and no
 // rows, and every write is refused. Every write is audited in its transaction.
-import { ApiError, badRequest, conflict, deps, notFound, type Api, type Ctx } from '../../http.js';
+import { ApiError, badRequest, conflict, deps, notFound, type Api, type Ctx } from '../../http/api.js';
 import { tx } from '../../db/index.js';
-import { audit, newId } from '../../util.js';
+import { audit, newId } from '../../platform/util.js';
 import { P } from '../../../shared/permissions.js';
 import { CODE } from '../../../shared/messages.js';
 import { isValidId, normaliseId } from '../../../shared/codes.js';

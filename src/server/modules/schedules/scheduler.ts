@@ -26,7 +26,7 @@ import type { ExpressionBuilder } from 'kysely';
 import type { DB } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { tx } from '../../db/index.js';
-import { addAttachment, type Outbox } from '../../outbox.js';
+import { addAttachment, type Outbox } from '../../mail/outbox.js';
 import type { ExportPool } from '../../exports/pool.js';
 import { XLSX_TYPE, exportFileName } from '../../exports/routes.js';
 import { EXPORT_LABEL } from '../../../shared/export-format.js';
@@ -40,7 +40,7 @@ import { SCHEDULE_TEXT } from '../../../shared/schemas/schedules.js';
 import { managementReport, managementReportOn } from '../alarm-reports/management-report.js';
 import { managementFileName, managementReportXlsx } from '../alarm-reports/management-export.js';
 import { formatShown, DATE_FORMAT } from '../../../shared/dates.js';
-import type { TenantScope } from '../../tenant-scope.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
 import { ALL_SCHEDULES, findSchedule, reportAudience, ruleOf, runRef, scheduledReportsOn, type ScheduleRow } from './repo.js';
 
 export const SCHEDULER_INTERVAL_MS = 30_000;

@@ -12,12 +12,12 @@ import {
   type SearchResponse,
   type SearchScope,
 } from '../../../shared/schemas/search.js';
-import { asciiLower, cpLength, prefixEnd, queryPhoneKey } from './keys.js';
-import type { Match, SearchCtx, SearchProvider } from './provider.js';
+import { asciiLower, cpLength, prefixEnd, queryPhoneKey } from '../../lib/search-keys.js';
+import type { Match, SearchCtx, SearchProvider } from '../../lib/search-provider.js';
 import { personScope } from '../persons/scope.js';
-import type { TenantScope } from '../../tenant-scope.js';
+import type { TenantScope } from '../../auth/tenant-scope.js';
 
-export type { SearchCtx, SearchProvider } from './provider.js';
+export type { SearchCtx, SearchProvider } from '../../lib/search-provider.js';
 
 const round = (n: number) => Math.round(n * 1000) / 1000;
 

@@ -2,10 +2,9 @@
 // accounts). Matches part of the name or of the URN, case-insensitive; names starting with the
 // text come first, then by name.
 import { sql, type DB } from '../../../db/index.js';
-import { likeEscape } from '../../../util.js';
+import { likeEscape } from '../../../platform/util.js';
 import type { CrmAccount } from '../../../../shared/schemas/customers.js';
-import type { CrmAdapter } from './index.js';
-import { countryIds } from './index.js';
+import { countryIds, type CrmAdapter } from './adapter.js';
 
 export function embeddedCrm(db: DB): CrmAdapter {
   return {

@@ -1,6 +1,6 @@
 // The Salesforce adapter: REST query API (GET {instance}/services/data/v{version}/query?q={SOQL}),
 // answered in Salesforce's documented shape { totalSize, done, records: [{ attributes: { type,
-// url }, ...fields }] }. Credentials from the environment (src/server/config.ts):
+// url }, ...fields }] }. Credentials from the environment (src/server/platform/config.ts):
 //   SALESFORCE_INSTANCE_URL        https://yourorg.my.salesforce.com (selects this adapter)
 //   SALESFORCE_ACCESS_TOKEN        a ready bearer token, or
 //   SALESFORCE_CLIENT_ID/_SECRET   OAuth 2.0 client credentials flow against
@@ -11,25 +11,12 @@
 //                                  manager's name and the tier (defaults URN__c,
 //                                  Customer_Success_Manager__c, Customer_Success_Tier__c)
 // The search text goes into the SOQL string literal escaped (soqlLikeLiteral), never as SOQL.
-import { ApiError } from '../../../http.js';
+import { ApiError } from '../../../http/api.js';
 import type { DB } from '../../../db/index.js';
 import { TIER_TYPES } from '../../../../shared/codes.js';
 import { CUSTOMER_CODE, CUSTOMER_TEXT, type CrmAccount } from '../../../../shared/schemas/customers.js';
-import type { CrmAdapter } from './index.js';
-import { countryIds } from './index.js';
-
-export type SalesforceConfig = {
-  instanceUrl: string;
-  apiVersion: string;
-  accessToken?: string;
-  clientId?: string;
-  clientSecret?: string;
-  tokenUrl?: string;
-  urnField: string;
-  csmField: string;
-  tierField: string;
-  timeoutMs?: number;
-};
+import type { SalesforceConfig } from '../../../platform/config.js';
+import { countryIds, type CrmAdapter } from './adapter.js';
 
 /** A field API name as SOQL takes it (letters, digits, underscores, dots for relationships). */
 const FIELD = /^[A-Za-z][A-Za-z0-9_]*(\.[A-Za-z][A-Za-z0-9_]*)?$/;

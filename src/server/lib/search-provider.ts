@@ -2,20 +2,20 @@
 // matches the query, how it is scored and shown), plus the building blocks the providers share.
 // Candidates come from indexes only (B-tree prefix ranges, then trigram substring lookups when the
 // prefix tiers cannot fill the page), each source capped with LIMIT; ranking happens in the
-// service (./service.ts), on the few candidate rows, from their real field values. Every source
-// is narrowed by the caller's tenant scope (tenant-scope.ts) before its cap, so a scoped caller's
+// service (modules/search/service.ts), on the few candidate rows, from their real field values. Every source
+// is narrowed by the caller's tenant scope (auth/tenant-scope.ts) before its cap, so a scoped caller's
 // candidates are their own tenant's rows, as many as anyone else's.
 //
 // Tiers: exact (3) > prefix (2) > substring (1). A provider's score is usually tier + 0.9 ×
 // (query length / field length), so within a tier the shorter field wins; ties go to the more
 // recent record.
 import { sql, type RawBuilder } from 'kysely';
-import type { DB } from '../../db/index.js';
-import type { Permission } from '../../../shared/permissions.js';
-import type { SearchHit, SearchKind, SearchMatched } from '../../../shared/schemas/search.js';
-import { likeEscape } from '../../util.js';
-import { cpLength } from './keys.js';
-import { scopePredicate, type TenantScope } from '../../tenant-scope.js';
+import type { DB } from '../db/index.js';
+import type { Permission } from '../../shared/permissions.js';
+import type { SearchHit, SearchKind, SearchMatched } from '../../shared/schemas/search.js';
+import { likeEscape } from '../platform/util.js';
+import { cpLength } from './search-keys.js';
+import { scopePredicate, type TenantScope } from '../auth/tenant-scope.js';
 
 export type Tier = 1 | 2 | 3;
 export type Match = { tier: Tier; matched: SearchMatched; raw: number };

@@ -1,7 +1,6 @@
 import { chmodSync, mkdirSync, existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createHmac, randomBytes } from 'node:crypto';
-import type { CrmConfig } from './modules/customers/crm/index.js';
 
 export type Config = {
   port: number;
@@ -340,6 +339,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     crm: crmConfig(env),
   };
 }
+
+/** The Salesforce adapter's settings (modules/customers/crm/salesforce.ts). */
+export type SalesforceConfig = {
+  instanceUrl: string;
+  apiVersion: string;
+  accessToken?: string;
+  clientId?: string;
+  clientSecret?: string;
+  tokenUrl?: string;
+  urnField: string;
+  csmField: string;
+  tierField: string;
+  timeoutMs?: number;
+};
+
+/** Which CRM answers customer account searches (modules/customers/crm). */
+export type CrmConfig = { provider: 'embedded' } | ({ provider: 'salesforce' } & SalesforceConfig);
 
 /** Customers' CRM (modules/customers/crm): Salesforce when SALESFORCE_INSTANCE_URL is set (README "Customers"), else the embedded directory. */
 export function crmConfig(env: NodeJS.ProcessEnv): CrmConfig {

@@ -19,8 +19,11 @@
 // Message bodies hold secrets (verification codes, reset links): they are written to the log
 // only when no SMTP_URL is configured (development), and start-up says so.
 import nodemailer, { type Transporter } from 'nodemailer';
-import type { DB } from './db/index.js';
-import { errorEvents } from './metrics.js';
+import type { DB } from '../db/types.js';
+import { errorEvents } from '../platform/metrics.js';
+import { OUTBOX_MAX_ATTEMPTS } from './limits.js';
+
+export { OUTBOX_MAX_ATTEMPTS };
 
 export type OutboxMessage = {
   channel: 'email' | 'sms';
@@ -58,8 +61,6 @@ export type Outbox = {
   close: () => Promise<void>;
 };
 
-/** Sends one message at most this many times. */
-export const OUTBOX_MAX_ATTEMPTS = 5;
 /** A claim older than this (the sender died) may be taken over. */
 const STALE_CLAIM_MS = 10 * 60_000;
 const RETRY_DELAY_MS = 30_000;

@@ -6,7 +6,7 @@
 // subscriber or host gets), so rotating addresses inside it does not help either.
 import { isIPv4, isIPv6 } from 'node:net';
 import { getConnInfo } from '@hono/node-server/conninfo';
-import type { Ctx } from './http.js';
+import type { Ctx } from './api.js';
 
 /** A bare IP from an X-Forwarded-For entry or socket address ('1.2.3.4:80', '[::1]:80', '::ffff:1.2.3.4' allowed), else undefined. */
 export function normaliseAddress(raw: string | undefined): string | undefined {

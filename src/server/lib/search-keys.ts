@@ -1,4 +1,4 @@
-// Normalisation shared by the search queries and the ranking. The phone key rule must match the
+// Normalisation shared by the search queries and the ranking (a server library: any module's search and repository use it). The phone key rule must match the
 // SQL of modules/search/fts.ts and migration 002 (sqlitePhoneKey) and of migration 026
 // (search_phone_key on PostgreSQL); the integration test checks that they agree.
 

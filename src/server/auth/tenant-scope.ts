@@ -13,9 +13,9 @@
 //    signing key), the rows still stay within their customer.
 // The live hub applies the same rule to the devices a connection may watch (realtime/scope.ts).
 import { sql, type RawBuilder } from 'kysely';
-import type { AuthUser } from './http.js';
-import { P, type Permission } from '../shared/permissions.js';
-import { PROVIDER_TENANT_ID } from '../shared/tenants.js';
+import type { AuthUser } from '../http/types.js';
+import { P, type Permission } from '../../shared/permissions.js';
+import { PROVIDER_TENANT_ID } from '../../shared/tenants.js';
 
 /** Provider or ARC staff: may work across customers (the rows are not narrowed to one tenant). */
 export const isProviderStaff = (user: Pick<AuthUser, 'tenantId'>) => user.tenantId === PROVIDER_TENANT_ID;

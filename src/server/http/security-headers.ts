@@ -3,7 +3,7 @@
 // so API answers with personal data never sit in a browser or proxy cache.
 import { Hono, type MiddlewareHandler } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
-import type { Config } from './config.js';
+import type { Config } from '../platform/config.js';
 
 /**
  * Scripts only from our origin, never inline or eval'd (the built index.html loads one module

@@ -9,11 +9,11 @@ import { Scalar } from '@scalar/hono-api-reference';
 import { toJsonSchema, type ConversionConfig } from '@valibot/to-json-schema';
 import type { Hono } from 'hono';
 import * as v from 'valibot';
-import { ENDPOINTS, type Endpoint } from '../shared/schemas/endpoints.js';
-import { errorBodySchema } from '../shared/schemas/common.js';
-import { SETTINGS_CHANGED_EVENT, settingsChangedEventSchema } from '../shared/schemas/admin.js';
-import { GATEWAY_KEY_HEADER, HUB_EVENT_SCHEMAS, HUB_EVENTS, HUB_METHODS, HUB_PATH, ingestMessageSchema } from '../shared/schemas/live.js';
-import type { AppEnv, RouteSpec } from './http.js';
+import { ENDPOINTS, type Endpoint } from '../../shared/schemas/endpoints.js';
+import { errorBodySchema } from '../../shared/schemas/common.js';
+import { SETTINGS_CHANGED_EVENT, settingsChangedEventSchema } from '../../shared/schemas/admin.js';
+import { GATEWAY_KEY_HEADER, HUB_EVENT_SCHEMAS, HUB_EVENTS, HUB_METHODS, HUB_PATH, ingestMessageSchema } from '../../shared/schemas/live.js';
+import type { AppEnv, RouteSpec } from './api.js';
 import { pageContentSecurityPolicy } from './security-headers.js';
 
 export const OPENAPI_PATH = '/api/openapi.json';
@@ -193,7 +193,7 @@ function operation(route: RouteSpec): Json {
 
 function version(): string {
   try {
-    return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
+    return (JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version?: string }).version ?? '0.0.0';
   } catch {
     return '0.0.0';
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { DB } from './db/index.js';
+import type { DB } from '../db/types.js';
 
 export const newId = () => randomUUID();
 export const newEtag = () => `"${randomUUID()}"`;

@@ -5,8 +5,8 @@
 // waits for /health to say 200 still waits for the real server). main.ts closes it just before the
 // real server binds the same port.
 import { createServer, type Server } from 'node:http';
-import { errorBody } from './http.js';
-import { CODE, MSG } from '../shared/messages.js';
+import { errorBody } from '../http/api.js';
+import { CODE, MSG } from '../../shared/messages.js';
 
 export async function startingResponder(port: number, hostname: string): Promise<{ close: () => Promise<void> }> {
   if (!port) return { close: async () => {} }; // an ephemeral port is chosen by the real server

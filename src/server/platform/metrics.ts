@@ -11,8 +11,8 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { routePath } from 'hono/route';
 import client from 'prom-client';
 import type pg from 'pg';
-import type { DB } from './db/index.js';
-import { OUTBOX_MAX_ATTEMPTS } from './outbox.js';
+import type { DB } from '../db/types.js';
+import { OUTBOX_MAX_ATTEMPTS } from '../mail/limits.js';
 
 export const registry = new client.Registry();
 // process CPU and memory, event-loop lag (nodejs_eventloop_lag_seconds and percentiles), GC, handles

@@ -2,8 +2,8 @@
 // 53100 disk_full) or a database that does not answer. They answer 503 with the error shape and
 // a Retry-After, and leave a log line that says what happened; /health reports them.
 import type { Context } from 'hono';
-import { errorBody, type Deps } from './http.js';
-import { CODE, MSG } from '../shared/messages.js';
+import { errorBody, type Deps } from '../http/api.js';
+import { CODE, MSG } from '../../shared/messages.js';
 import { currentPhase, type Phase } from './lifecycle.js';
 
 export type StorageFault = 'full' | 'unavailable';

@@ -3,44 +3,18 @@
 // route table tests iterate over to check the permission guard for every role and route.
 import { Hono, type Context } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { verifyHs256 } from './auth/hs256.js';
+import { verifyHs256 } from '../auth/hs256.js';
 import * as v from 'valibot';
-import { ACCESS_TOKEN_CHECKS } from './auth/tokens.js';
-import { sessionIsCurrent } from './auth/session-epoch.js';
-import { tenantMayUse } from './tenant-scope.js';
+import { ACCESS_TOKEN_CHECKS } from '../auth/tokens.js';
+import { sessionIsCurrent } from '../auth/session-epoch.js';
+import { tenantMayUse } from '../auth/tenant-scope.js';
 import { randomUUID } from 'node:crypto';
-import type { DB, DbSource } from './db/index.js';
-import type { Config } from './config.js';
-import { CODE, MSG } from '../shared/messages.js';
-import type { Permission } from '../shared/permissions.js';
-import type { Outbox } from './outbox.js';
-import type { Redis } from 'ioredis';
-import type { Bus } from './redis.js';
+import { CODE, MSG } from '../../shared/messages.js';
+import type { Permission } from '../../shared/permissions.js';
 import { matchKeyCasing } from './input-casing.js';
 
-export type AuthUser = {
-  id: string;
-  tenantId: string;
-  email: string;
-  role: string[];
-  permissions: Permission[];
-};
-
-export type Deps = {
-  db: DB;
-  config: Config;
-  outbox: Outbox;
-  log: (entry: Record<string, unknown>) => void;
-  /** Set when REDIS_URL is: sign-in rate limits shared by every node. Commands only: never subscribe on it. */
-  redis?: Redis;
-  /** Pub/sub (the hub's backplane): over Redis on its own subscriber connection when REDIS_URL is set, else in process. */
-  bus?: Bus;
-  /** Where the database is, for the export pool's workers to open their own connections; without it exports run in this thread. */
-  dbSource?: DbSource;
-};
-
-export type AppEnv = { Variables: { deps: Deps; user: AuthUser | undefined; requestId: string } };
-export type Ctx = Context<AppEnv>;
+export type { AppEnv, AuthUser, Ctx, Deps } from './types.js';
+import type { AppEnv, AuthUser, Ctx, Deps } from './types.js';
 
 export class ApiError extends Error {
   constructor(
@@ -87,7 +61,7 @@ export type RouteSpec = {
   bodyLimit: BodyLimit;
   /** a minimal valid request, for tests that only probe the guard */
   sample?: { query?: Record<string, string>; json?: unknown; form?: Record<string, string>; headers?: Record<string, string> };
-  /** the input schemas, for the published contract (src/server/openapi.ts) */
+  /** the input schemas, for the published contract (src/server/http/openapi.ts) */
   input: { query?: AnySchema; json?: AnySchema; form?: AnySchema };
 };
 

@@ -1,9 +1,9 @@
 import { join } from 'node:path';
 import type { Config } from './config.js';
-import { checkpointInBackground, isPostgres, openDatabase, sql, tx, type DB } from './db/index.js';
-import { seedReferenceData } from './seed/reference.js';
-import { seedDemoData, hasData } from './seed/demo.js';
-import { seedSsoDemo } from './auth/sso/demo-identities.js';
+import { checkpointInBackground, isPostgres, openDatabase, sql, tx, type DB } from '../db/index.js';
+import { seedReferenceData } from '../seed/reference.js';
+import { seedDemoData, hasData } from '../seed/demo.js';
+import { seedSsoDemo } from '../auth/sso/demo-identities.js';
 
 /** pg_advisory_xact_lock key of the start-up writes ('workspace' in ASCII). */
 const STARTUP_LOCK = 0x776f726b7370;
