@@ -237,12 +237,12 @@ test("closing a dirty tab by its close button asks over that tab's pane; Escape,
 
 /** The list in `scope` (a pane) and its page fit sideways: no scrolling (the columns follow a resize after a moment). */
 async function expectNoSidewaysScroll(scope: Locator, what: string) {
-  const grid = scope.locator('[role="grid"]:visible').first();
-  await expect(grid).toBeVisible();
+  // The visible tab's list once it has loaded (a tab just opened shows "Loading…" for a moment).
+  const grid = scope.locator('[role="tabpanel"]:visible [role="grid"]').first();
+  await expect(grid.locator('[role="columnheader"]').first(), `${what}: at least one column`).toBeVisible({ timeout: 30_000 });
   await expect(grid.getByRole('row').nth(1)).toBeVisible();
   const overflow = (el: Element) => el.scrollWidth - el.clientWidth;
   await expect.poll(() => grid.evaluate(overflow), { message: `${what}: the list scrolls sideways` }).toBeLessThanOrEqual(0);
-  expect(await grid.locator('[role="columnheader"]').count(), `${what}: at least one column`).toBeGreaterThan(0);
   const panel = scope.locator('[role="tabpanel"]:visible');
   await expect.poll(() => panel.evaluate(overflow), { message: `${what}: the page scrolls sideways` }).toBeLessThanOrEqual(1);
 }
