@@ -119,13 +119,13 @@ function unexpectedTests(suite: PlaywrightSuite, out: string[]) {
 }
 
 /**
- * The end-to-end tests in E2E_WORKERS Playwright workers (default 3), each with a server of its own
+ * The end-to-end tests in E2E_WORKERS Playwright workers (default 2), each with a server of its own
  * (its own port and data directory, tests/e2e/env.ts): most of a browser test's time is waiting for
- * the page, so three run side by side on two cores, and Playwright hands the next file to whichever
- * worker is free.
+ * the page, so two run side by side on two cores (three were no faster: they kept the load at
+ * 15–19), and Playwright hands the next file to whichever worker is free.
  */
 async function e2e(): Promise<Result> {
-  const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 3));
+  const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
   const out = resolve('.tmp/e2e.json');
   rmSync(out, { force: true });
   const ok = run(process.execPath, ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'], {

@@ -43,6 +43,8 @@ test('a list tab keeps filters, sort and page in its link: reload and Back', asy
   await expect(next).toBeEnabled();
   await next.click();
   await expect(page).toHaveURL(/page=2/);
+  // page 1's rows stay on screen (the list busy) until page 2's arrive
+  await expect(grid).not.toHaveAttribute('aria-busy', 'true');
   const firstRowPage2 = await grid.getByRole('row').nth(1).textContent();
 
   await page.reload();
