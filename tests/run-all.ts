@@ -112,10 +112,10 @@ type PlaywrightSuite = {
   specs?: { title: string; file?: string; line?: number; tests?: { status: string }[] }[];
   suites?: PlaywrightSuite[];
 };
-function unexpectedTests(suite: PlaywrightSuite, out: string[]) {
+function testsWithStatus(suite: PlaywrightSuite, status: 'unexpected' | 'flaky', out: string[]) {
   for (const spec of suite.specs ?? [])
-    if ((spec.tests ?? []).some((t) => t.status === 'unexpected')) out.push(`tests/e2e/${spec.file ?? suite.file}:${spec.line ?? 0} › ${spec.title}`);
-  for (const s of suite.suites ?? []) unexpectedTests(s, out);
+    if ((spec.tests ?? []).some((t) => t.status === status)) out.push(`tests/e2e/${spec.file ?? suite.file}:${spec.line ?? 0} › ${spec.title}`);
+  for (const s of suite.suites ?? []) testsWithStatus(s, status, out);
 }
 
 /**
@@ -136,16 +136,19 @@ async function e2e(): Promise<Result> {
     failed = 0,
     skipped = 0;
   const failures: string[] = [];
+  const flaky: string[] = [];
   if (existsSync(out)) {
     const report = JSON.parse(readFileSync(out, 'utf8'));
     const s = report.stats ?? {};
-    passed = s.expected ?? 0;
+    passed = (s.expected ?? 0) + (s.flaky ?? 0);
     failed = s.unexpected ?? 0;
     skipped = s.skipped ?? 0;
-    for (const suite of report.suites ?? []) unexpectedTests(suite, failures);
+    for (const suite of report.suites ?? []) testsWithStatus(suite, 'unexpected', failures);
+    for (const suite of report.suites ?? []) testsWithStatus(suite, 'flaky', flaky);
   }
   if (!ok && failed === 0) failed = 1;
-  return { step: 'e2e', passed, failed, skipped, ok, failures, note: `${workers} workers, a server each` };
+  const note = `${workers} workers, a server each${flaky.length ? `; passed on a second try: ${flaky.join('; ')}` : ''}`;
+  return { step: 'e2e', passed, failed, skipped, ok, failures, note };
 }
 
 async function main() {

@@ -103,7 +103,9 @@ test('g d opens a device by its serial number', async ({ page }) => {
   await signedInAs(page, 'admin@demo.test');
   // the landing page (asset list) settled first: on a loaded machine it may otherwise take the focus between g and d
   await expect(page.getByTestId('assets-total')).not.toHaveText('0');
-  await page.waitForLoadState('networkidle');
+  // settled: the page's list has loaded (networkidle never comes while the live hub polls on a busy machine)
+  await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
+  await expect(page.locator('[role="grid"][aria-busy="true"]')).toHaveCount(0);
   await page.locator('body').focus();
   await page.keyboard.press('g');
   await page.keyboard.press('d');
