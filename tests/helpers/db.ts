@@ -19,6 +19,21 @@ export const pgSelected = () => process.env.TEST_DB === 'pg';
 /** `source`: where other threads (the export pool) can open the database; an in-memory SQLite one has none. */
 export type TestDb = { db: DB; dialect: 'sqlite' | 'pg'; source?: DbSource; close: () => Promise<void> };
 
+/** Drops a test database once the pool that used it has let its connections go. */
+export async function dropPgDatabase(name: string) {
+  const a = new pg.Client({ connectionString: PG_ADMIN_URL });
+  await a.connect();
+  // pool.end() resolves before its connections have gone; dropping "with (force)" while they
+  // are still closing kills them with FATAL 57P01, which surfaces as an unhandled error.
+  for (let i = 0; i < 50; i++) {
+    const r = await a.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
+    if (r.rows[0].n === 0) break;
+    await new Promise((res) => setTimeout(res, 20));
+  }
+  await a.query(`drop database if exists ${name} with (force)`);
+  await a.end();
+}
+
 /** `file`: SQLite in a temporary file (not in memory), so worker threads can open it too. */
 export async function createTestDb(opts: { reference?: boolean; file?: boolean } = {}): Promise<TestDb> {
   let t: TestDb;
@@ -38,17 +53,7 @@ export async function createTestDb(opts: { reference?: boolean; file?: boolean }
       source: { kind: 'pg', url: url.toString() },
       close: async () => {
         await db.destroy();
-        const a = new pg.Client({ connectionString: PG_ADMIN_URL });
-        await a.connect();
-        // pool.end() resolves before its connections have gone; dropping "with (force)" while they
-        // are still closing kills them with FATAL 57P01, which surfaces as an unhandled error.
-        for (let i = 0; i < 50; i++) {
-          const r = await a.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-          if (r.rows[0].n === 0) break;
-          await new Promise((res) => setTimeout(res, 20));
-        }
-        await a.query(`drop database if exists ${name} with (force)`);
-        await a.end();
+        await dropPgDatabase(name);
       },
     };
   } else if (opts.file) {

@@ -18,7 +18,7 @@ import { join } from 'node:path';
 import { isPostgres, openPostgres, openSqlite, type DB } from '../../src/server/db/index.js';
 import { migrateToLatest, migrations } from '../../src/server/db/migrations.js';
 import { rebuildSearchIndex } from '../../src/server/modules/search/maintenance.js';
-import { PG_ADMIN_URL, pgSelected } from '../helpers/db.js';
+import { dropPgDatabase, PG_ADMIN_URL, pgSelected } from '../helpers/db.js';
 
 const dialect = pgSelected() ? 'pg' : 'sqlite';
 const SNAPSHOT = join(process.cwd(), `tests/fixtures/schema-${dialect}.txt`);
@@ -45,15 +45,7 @@ async function emptyDb(): Promise<DB> {
   const db = openPostgres(url.toString(), 2);
   opened.push(async () => {
     await db.destroy();
-    const a = new pg.Client({ connectionString: PG_ADMIN_URL });
-    await a.connect();
-    for (let i = 0; i < 50; i++) {
-      const r = await a.query('select count(*)::int as n from pg_stat_activity where datname = $1', [name]);
-      if (r.rows[0].n === 0) break;
-      await new Promise((res) => setTimeout(res, 20));
-    }
-    await a.query(`drop database if exists ${name} with (force)`);
-    await a.end();
+    await dropPgDatabase(name);
   });
   return db;
 }
