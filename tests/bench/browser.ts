@@ -96,7 +96,16 @@ export async function startServer(preferredPort = 8391, opts: ServerOptions = {}
   const out = createWriteStream(logFile, { flags: 'w' });
   const child = spawn(process.execPath, opts.compiled ? ['bin/start.mjs'] : ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SCALE: String(scale), LOG_REQUESTS: 'false', SKIP_CLIENT_BUILD: '1', ...opts.env },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SCALE: String(scale),
+      LOG_REQUESTS: 'false',
+      SKIP_CLIENT_BUILD: '1',
+      ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);

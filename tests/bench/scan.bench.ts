@@ -108,12 +108,19 @@ function busyLoops(n: number): ChildProcess[] {
 /** The bulk list as the page stored it (serials, newest first), once nothing waits to be stored. */
 async function storedList(page: Page): Promise<string[]> {
   await page
-    .waitForFunction(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length === 0 && !localStorage.getItem('bulk.state.added'), undefined, {
-      timeout: 30_000,
-    })
+    .waitForFunction(
+      () => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length === 0 && !localStorage.getItem('bulk.state.added'),
+      undefined,
+      {
+        timeout: 30_000,
+      },
+    )
     .catch(() => log('the page still had scans or added rows waiting to be stored after 30 s'));
   return page.evaluate(() => {
-    const s = JSON.parse(localStorage.getItem('bulk.state') ?? '{"list":[],"devices":{}}') as { list: string[]; devices: Record<string, { serialNumber: string }> };
+    const s = JSON.parse(localStorage.getItem('bulk.state') ?? '{"list":[],"devices":{}}') as {
+      list: string[];
+      devices: Record<string, { serialNumber: string }>;
+    };
     return s.list.map((id) => s.devices[id]?.serialNumber ?? '');
   });
 }
@@ -124,8 +131,13 @@ async function burst(page: Page, baseUrl: string, prefill: string[], burstSerial
   const field = page.getByLabel('Serial Number', { exact: true });
   await field.waitFor({ state: 'visible', timeout: 60_000 });
   // the list before the burst: a CSV upload of `prefill` (one lookup, every row selected)
-  await page.getByLabel('CSV file').setInputFiles({ name: 'serials.csv', mimeType: 'text/csv', buffer: Buffer.from(['SerialNumber', ...prefill].join('\n') + '\n') });
-  await page.getByTestId('bulk-counts').filter({ hasText: `${prefill.length.toLocaleString('en-US')} device` }).waitFor({ timeout: 120_000 });
+  await page
+    .getByLabel('CSV file')
+    .setInputFiles({ name: 'serials.csv', mimeType: 'text/csv', buffer: Buffer.from(['SerialNumber', ...prefill].join('\n') + '\n') });
+  await page
+    .getByTestId('bulk-counts')
+    .filter({ hasText: `${prefill.length.toLocaleString('en-US')} device` })
+    .waitFor({ timeout: 120_000 });
   const before = await storedList(page);
   if (before.length !== prefill.length) throw new Error(`the list holds ${before.length} rows before the burst, not ${prefill.length}`);
   await field.focus();

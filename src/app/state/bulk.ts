@@ -131,6 +131,17 @@ export function lookingUpRow(serial: string): BulkDevice {
  * The rows of scans still waiting for the server, in the place they will take (newest first; a
  * CSV's rows in file order), without serials already on the list or earlier in the queue.
  */
+/** Each waiting scan keeps its "looking up" row object while it waits: its row is not drawn again per scan. */
+const waitingRows = new WeakMap<object, BulkDevice>();
+function waitingRow(p: { serial: string }): BulkDevice {
+  let row = waitingRows.get(p);
+  if (!row) {
+    row = lookingUpRow(p.serial);
+    waitingRows.set(p, row);
+  }
+  return row;
+}
+
 export function pendingRows(s: BulkState, pending: readonly { serial: string; many?: boolean }[]): BulkDevice[] {
   if (!pending.length) return [];
   const onList = listIndex(s).byKey;
@@ -145,10 +156,10 @@ export function pendingRows(s: BulkState, pending: readonly { serial: string; ma
     const key = norm(p.serial);
     if (!key || seen.has(key) || onList.has(key)) continue;
     seen.add(key);
-    if (p.many) block.push(lookingUpRow(p.serial));
+    if (p.many) block.push(waitingRow(p));
     else {
       flush();
-      rows = [lookingUpRow(p.serial), ...rows];
+      rows = [waitingRow(p), ...rows];
     }
   }
   flush();
