@@ -224,7 +224,7 @@ export async function benchScan(): Promise<Record<string, number | string>> {
   const n = Number(process.env.BENCH_SCAN_N ?? 200);
   const sizes = (process.env.BENCH_SCAN_LISTS ?? '10,5000').split(',').map(Number);
   const busy = Number(process.env.BENCH_SCAN_BUSY ?? 0);
-  const server = await startServer(8392, { compiled: true, scale });
+  const server = await startServer(Number(process.env.BENCH_PORT ?? 8392), { compiled: true, scale });
   const db = new Database(join(dataDirOf(scale), 'workspace.sqlite'), { readonly: true, fileMustExist: true });
   const all = (db.prepare(`select serialNumber from devices order by rowid`).all() as { serialNumber: string }[]).map((r) => r.serialNumber);
   db.close();
