@@ -65,6 +65,29 @@ async function snapshot(cdp: CDPSession, server: BenchServer): Promise<Snapshot>
   };
 }
 
+/** Event listeners by target and type: on window, and on document and every node under it. */
+async function listenersByType(cdp: CDPSession): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const [name, expr, depth] of [
+    ['window', 'window', 0],
+    ['dom', 'document', -1],
+  ] as const) {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: expr });
+    if (!result.objectId) continue;
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth, pierce: true });
+    for (const l of listeners) out.set(`${name}:${l.type}`, (out.get(`${name}:${l.type}`) ?? 0) + 1);
+    await cdp.send('Runtime.releaseObject', { objectId: result.objectId });
+  }
+  return out;
+}
+
+const listenerGrowth = (a: Map<string, number>, b: Map<string, number>) =>
+  [...b.entries()]
+    .map(([k, n]) => [k, n - (a.get(k) ?? 0)] as const)
+    .filter(([, d]) => d !== 0)
+    .map(([k, d]) => `${k} ${d > 0 ? '+' : ''}${d}`)
+    .join(', ') || 'none';
+
 /** Presses keys one after the other outside any field. */
 async function keys(page: Page, ...steps: string[]) {
   for (const k of steps) await page.keyboard.press(k);
@@ -169,7 +192,11 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       }
       done.messages += n;
       const stream = page.getByRole('region', { name: 'Message Stream' }).filter({ visible: true });
-      await stream.getByRole('listitem').first().filter({ hasText: `Soak message ${messageSeq}` }).waitFor({ timeout: 30_000 });
+      await stream
+        .getByRole('listitem')
+        .first()
+        .filter({ hasText: `Soak message ${messageSeq}` })
+        .waitFor({ timeout: 30_000 });
     };
 
     const scans = async (n: number) => {
@@ -184,7 +211,9 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       const cdpScan = await context.newCDPSession(page);
       await scanSerials(cdpScan, serials);
       await cdpScan.detach();
-      await page.waitForFunction(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length === 0, undefined, { timeout: 60_000 });
+      await page.waitForFunction(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length === 0, undefined, {
+        timeout: 60_000,
+      });
       done.scans += n;
     };
 
@@ -195,7 +224,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       const search = page.getByRole('searchbox', { name: 'Search devices' }).filter({ visible: true });
       await search.waitFor();
       for (let i = 0; i < n; i++) {
-        const grid = page.getByRole('grid', { name: 'Devices' }).filter({ visible: true });
+        const grid = page.getByRole('grid', { name: 'Assets' }).filter({ visible: true });
         if (i % 2 === 0) {
           // a filter change: a search of five characters of a serial (a new query each time)
           const d = itemAt(devices, (done.listChanges + i) % devices.length);
@@ -217,7 +246,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       await keys(page, 'g', 'a');
       const search = page.getByRole('searchbox', { name: 'Search devices' }).filter({ visible: true });
       await search.fill(itemAt(devices, done.exports % devices.length).serialNumber.slice(0, 6));
-      await page.getByRole('grid', { name: 'Devices' }).filter({ visible: true }).and(page.locator(':not([aria-busy])')).waitFor({ timeout: 30_000 });
+      await page.getByRole('grid', { name: 'Assets' }).filter({ visible: true }).and(page.locator(':not([aria-busy])')).waitFor({ timeout: 30_000 });
       for (let i = 0; i < n; i++) {
         const download = page.waitForEvent('download', { timeout: 120_000 });
         await page.getByRole('button', { name: 'Export', exact: true }).filter({ visible: true }).click();
@@ -238,11 +267,15 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       await clear.click();
       const dialog = page.getByRole('alertdialog');
       if (await dialog.isVisible().catch(() => false)) await dialog.getByRole('button', { name: 'Clear' }).click();
-      await page.getByTestId('bulk-counts').filter({ visible: true }).filter({ hasText: /^0 devices/ }).waitFor();
+      await page
+        .getByTestId('bulk-counts')
+        .filter({ visible: true })
+        .filter({ hasText: /^0 devices/ })
+        .waitFor();
     };
 
-    /** How much of each activity is due by the end of round r (of `rounds`). */
-    const due = (total: number, r: number) => Math.round((total * (r + 1)) / rounds);
+    /** How much of each activity is due by the end of round r (of `rounds`): the first round does each at least once. */
+    const due = (total: number, r: number) => Math.max(1, Math.round((total * (r + 1)) / rounds));
     const round = async (r: number) => {
       // device tabs in the pane of this round, live messages into them, then closed
       await keys(page, 'Alt+`');
@@ -266,6 +299,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     await clearBulk();
     await sleep(2000);
     const start = await snapshot(cdp, server);
+    const startListeners = await listenersByType(cdp);
     let rssMax = start.rssMB;
     log(`start (after one round): ${JSON.stringify(start)}; ${loadNote()}`);
     const every = Math.max(1, Math.floor(rounds / 10));
@@ -282,6 +316,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     await sleep(2000);
     const end = await snapshot(cdp, server);
     log(`end: ${JSON.stringify(end)}`);
+    log(`listeners on window and the DOM, change since the start: ${listenerGrowth(startListeners, await listenersByType(cdp))}`);
     let settled = end;
     if (settleS > 0) {
       log(`waiting ${settleS} s for the query cache's closed-tab answers to expire…`);
