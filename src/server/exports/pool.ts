@@ -214,7 +214,10 @@ export function createExportPool(o: ExportPoolOptions) {
       cancel: () => {
         if (rec.state !== 'queued' && rec.state !== 'running') return;
         rec.state = 'cancelled';
+        // The user may start another export at once: this one's thread stops on its own.
+        if (active.get(userId) === rec) active.delete(userId);
         cluster?.changed(rec, true);
+        cluster?.release(rec);
         port1.postMessage({ type: 'cancel' } satisfies ControlMessage);
         ended = true;
         notify?.();
