@@ -299,6 +299,8 @@ export function createExportPool(o: ExportPoolOptions) {
             port1.postMessage({ type: 'ack', bytes: chunk.byteLength } satisfies ControlMessage);
             stalled.refresh();
           } else if (failure) ctrl.error(failure);
+          // A cancelled file is incomplete: the download breaks off instead of ending as if whole.
+          else if (rec.state === 'cancelled') ctrl.error(new Error('export cancelled'));
           else ctrl.close();
         },
         cancel() {
