@@ -54,7 +54,12 @@ export async function expectSignedIn(page: Page, timeout = SIGN_IN_TIMEOUT) {
  */
 export async function signedInAs(page: Page, email: string, timeout = SIGN_IN_TIMEOUT) {
   const t = await tokens(email);
-  const session = { accessToken: t.access_token, tokenType: t.token_type || 'Bearer', refreshToken: t.refresh_token, expiresAt: Date.now() + t.expires_in * 1000 };
+  const session = {
+    accessToken: t.access_token,
+    tokenType: t.token_type || 'Bearer',
+    refreshToken: t.refresh_token,
+    expiresAt: Date.now() + t.expires_in * 1000,
+  };
   await page.goto('/health'); // the app's origin, without starting the app
   await page.evaluate((value) => localStorage.setItem('session', value), JSON.stringify(session));
   await page.goto('/');
