@@ -6,8 +6,7 @@ import { DEVICE_TEXT, IMPORT_MAX_ROWS, SERIAL_MAX } from '../../../shared/schema
 import { ALLOCATE_IMPORT_COLUMN } from '../../../shared/schemas/customers.js';
 import type { ImportParsed } from '../../exports/import-task.js';
 import { parseCsvChunks, type ParseProgress } from '../../exports/csv-chunks.js';
-
-const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
+import { csvText, headerKey } from '../../lib/csv-upload.js';
 
 /**
  * A CSV with a SerialNumber column (case-insensitive, spaces ignored); cells split on comma or
@@ -16,13 +15,8 @@ const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
  */
 export function parseSerialsImport(bytes: Uint8Array, progress?: ParseProgress): ImportParsed<string> {
   const refuse = (message: string) => ({ ok: false, message }) as const;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return refuse(MSG.csvParseFailed);
-  }
-  if (text.includes('\u0000')) return refuse(MSG.csvParseFailed);
+  const text = csvText(bytes);
+  if (text === null) return refuse(MSG.csvParseFailed);
   let header: string[] | undefined;
   let col = -1;
   let dataRows = 0;
@@ -35,7 +29,7 @@ export function parseSerialsImport(bytes: Uint8Array, progress?: ParseProgress):
       for (const cells of rows) {
         if (!header) {
           header = cells;
-          col = header.findIndex((h) => normHeader(h ?? '') === normHeader(ALLOCATE_IMPORT_COLUMN));
+          col = header.findIndex((h) => headerKey(h ?? '') === headerKey(ALLOCATE_IMPORT_COLUMN));
           continue;
         }
         dataRows++;

@@ -17,9 +17,9 @@ import {
 import { normalisePhone } from '../../../shared/phone.js';
 import type { ImportParsed } from '../../exports/import-task.js';
 import { parseCsvChunks, type ParseProgress } from '../../exports/csv-chunks.js';
+import { csvText, headerKey } from '../../lib/csv-upload.js';
 import type { NewDevice } from './repo.js';
 
-const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
 const typeByName = new Map(DEVICE_TYPES.map((t) => [t.Name.toLowerCase(), t.Value]));
 const typeValues = new Set(DEVICE_TYPES.map((t) => t.Value));
 
@@ -29,13 +29,8 @@ const typeValues = new Set(DEVICE_TYPES.map((t) => t.Value));
  */
 export function parseDeviceImport(bytes: Uint8Array, progress?: ParseProgress): ImportParsed<NewDevice> {
   const refuse = (message: string) => ({ ok: false, message }) as const;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    return refuse(MSG.csvParseFailed);
-  }
-  if (text.includes('\u0000')) return refuse(MSG.csvParseFailed);
+  const text = csvText(bytes);
+  if (text === null) return refuse(MSG.csvParseFailed);
   let header: string[] | undefined;
   let serialCol = -1;
   let typeCol = -1;
@@ -44,7 +39,7 @@ export function parseDeviceImport(bytes: Uint8Array, progress?: ParseProgress): 
   const errors: Record<string, string> = {};
   const seen = new Set<string>();
   const out: NewDevice[] = [];
-  const col = (name: string) => header!.findIndex((h) => normHeader(h ?? '') === normHeader(name));
+  const col = (name: string) => header!.findIndex((h) => headerKey(h ?? '') === headerKey(name));
   const check = (cells: string[], rowNo: number) => {
     const serial = (cells[serialCol] ?? '').trim();
     if (!serial) return; // spec §5: rows with an empty cell in the column are skipped
