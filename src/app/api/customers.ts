@@ -12,19 +12,16 @@ import type { CreatedResponse, EtagResponse } from '../../shared/schemas/common'
 import type {
   AllocateManyInput,
   CrmAccount,
-  CustomerAdmin,
   CustomerAdminList,
   CustomerCreated,
   CustomerCreateInput,
   CustomerDetails,
   CustomerDeviceListFilter,
   CustomerDto,
-  CustomerDuplicate,
   CustomerDuplicates,
   CustomerFilters,
   CustomerList,
   CustomerListFilter,
-  CustomerListItem,
   CustomerPayloadInput,
   CustomerSettings,
   CustomerSettingsFlags,
@@ -33,29 +30,8 @@ import type {
   SubscriptionsUpdateInput,
 } from '../../shared/schemas/customers';
 
-export type {
-  AllocateManyInput,
-  CrmAccount,
-  CustomerAdmin,
-  CustomerAdminList,
-  CustomerCreated,
-  CustomerCreateInput,
-  CustomerDetails,
-  CustomerDeviceListFilter,
-  CustomerDto,
-  CustomerDuplicate,
-  CustomerDuplicates,
-  CustomerFilters,
-  CustomerList,
-  CustomerListFilter,
-  CustomerListItem,
-  CustomerPayloadInput,
-  CustomerSettings,
-  CustomerSettingsFlags,
-  CustomerSubscriptions,
-  EmailBacklog,
-  SubscriptionsUpdateInput,
-};
+// the customers contract's types, for the pages that call these
+export type * from '../../shared/schemas/customers';
 
 export type CustomerAdminListParams = {
   tenantId: string;

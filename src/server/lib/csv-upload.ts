@@ -5,6 +5,7 @@
 import { ApiError, badRequest, type Ctx } from '../http/api.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { DEVICE_CODE, DEVICE_TEXT, IMPORT_MAX_BYTES } from '../../shared/schemas/devices.js';
+import { parseCsvChunks, type ParseProgress } from '../exports/csv-chunks.js';
 
 const CSV_TYPES = ['text/csv', 'application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel'];
 
@@ -26,15 +27,35 @@ export async function readCsvUpload(c: Ctx): Promise<Uint8Array> {
   return new Uint8Array(await file.arrayBuffer());
 }
 
-/** The file's text, or null when it cannot be read as CSV (not UTF-8, or a NUL in it): 'Failed to parse CSV file.'. */
-export function csvText(bytes: Uint8Array): string | null {
+/**
+ * Reads an uploaded CSV a chunk of text at a time (cells split on comma or semicolon): the first
+ * row to `header`, each row after it to `row`. False when the file cannot be read as CSV (not
+ * UTF-8, a NUL in it, a CSV error, no header): 'Failed to parse CSV file.'. `progress` hears the
+ * data rows parsed so far, of an estimate.
+ */
+export function readCsvRows(bytes: Uint8Array, on: { header: (cells: string[]) => void; row: (cells: string[]) => void }, progress?: ParseProgress): boolean {
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
-    return null;
+    return false;
   }
-  return text.includes('\u0000') ? null : text;
+  if (text.includes('\u0000')) return false;
+  let headerSeen = false;
+  const parsed = parseCsvChunks(
+    text,
+    (rows) => {
+      for (const cells of rows) {
+        if (headerSeen) on.row(cells);
+        else {
+          headerSeen = true;
+          on.header(cells);
+        }
+      }
+    },
+    progress,
+  );
+  return parsed && headerSeen;
 }
 
 /** A header cell as column names are matched: case, spaces, '_' and '-' ignored. */
