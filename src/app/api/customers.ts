@@ -29,6 +29,7 @@ import type {
   EmailBacklog,
   SubscriptionsUpdateInput,
 } from '../../shared/schemas/customers';
+import { recordQuery } from './record-query';
 
 // the customers contract's types, for the pages that call these
 export type * from '../../shared/schemas/customers';
@@ -86,42 +87,21 @@ export const customerListQuery = (filter: CustomerListFilter) =>
 
 /** GET /api/v1/customer/get-by-id?id= — runs only with a valid id (spec §5). */
 export const customerByIdQuery = (id: string) =>
-  queryOptions({
-    queryKey: customerKeys.byId(id),
-    queryFn: ({ signal }) => http<CustomerDto>('/api/v1/customer/get-by-id', { signal, query: { id } }),
-    enabled: isValidId(id),
-    meta: { silent: true },
-  });
+  recordQuery(customerKeys.byId(id), id, (signal) => http<CustomerDto>('/api/v1/customer/get-by-id', { signal, query: { id } }));
 
 /** GET ps-admin/customers/get-details?CustomerId= */
 export const customerDetailsQuery = (id: string) =>
-  queryOptions({
-    queryKey: customerKeys.details(id),
-    queryFn: ({ signal }) => http<CustomerDetails>('/ps-admin/customers/get-details', { signal, query: { CustomerId: id } }),
-    enabled: isValidId(id),
-    meta: { silent: true },
-  });
+  recordQuery(customerKeys.details(id), id, (signal) => http<CustomerDetails>('/ps-admin/customers/get-details', { signal, query: { CustomerId: id } }));
 
 /** GET ps-admin/customers/get-subscriptions?CustomerId= */
-export const customerSubscriptionsQuery = (id: string) =>
-  queryOptions({
-    queryKey: customerKeys.subscriptions(id),
-    queryFn: ({ signal }) => getCustomerSubscriptions(id, signal),
-    enabled: isValidId(id),
-    meta: { silent: true },
-  });
+export const customerSubscriptionsQuery = (id: string) => recordQuery(customerKeys.subscriptions(id), id, (signal) => getCustomerSubscriptions(id, signal));
 /** The same request outside a query: the fresh etag fetch before saving subscriptions (spec §4). */
 export const getCustomerSubscriptions = (id: string, signal?: AbortSignal) =>
   http<CustomerSubscriptions>('/ps-admin/customers/get-subscriptions', { signal, query: { CustomerId: id } });
 
 /** GET ps-admin/customers/get-settings?CustomerId= */
 export const customerSettingsQuery = (id: string) =>
-  queryOptions({
-    queryKey: customerKeys.settings(id),
-    queryFn: ({ signal }) => http<CustomerSettings>('/ps-admin/customers/get-settings', { signal, query: { CustomerId: id } }),
-    enabled: isValidId(id),
-    meta: { silent: true },
-  });
+  recordQuery(customerKeys.settings(id), id, (signal) => http<CustomerSettings>('/ps-admin/customers/get-settings', { signal, query: { CustomerId: id } }));
 
 /** POST /api/v1/customer/get-device-list/{customerId} — the asset list's filter body. */
 export const customerDeviceListQuery = (id: string, filter: CustomerDeviceListFilter) =>
@@ -154,13 +134,7 @@ export const customerAdminListQuery = (params: CustomerAdminListParams) =>
   });
 
 /** GET ps-admin/emails/get-backlog-count?TenantId= → { count } of e-mails held while delivery is paused. */
-export const emailBacklogQuery = (tenantId: string) =>
-  queryOptions({
-    queryKey: customerKeys.backlog(tenantId),
-    queryFn: ({ signal }) => getEmailBacklog(tenantId, signal),
-    enabled: isValidId(tenantId),
-    meta: { silent: true },
-  });
+export const emailBacklogQuery = (tenantId: string) => recordQuery(customerKeys.backlog(tenantId), tenantId, (signal) => getEmailBacklog(tenantId, signal));
 export const getEmailBacklog = (tenantId: string, signal?: AbortSignal) =>
   http<EmailBacklog>('/ps-admin/emails/get-backlog-count', { signal, query: { TenantId: tenantId } });
 

@@ -5,7 +5,6 @@
 import { exportHeaders, type ExportCall } from './exports';
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { http } from './http';
-import { isValidId } from '../../shared/codes';
 import type { LookupDto, DeviceTypeDto } from '../../shared/schemas/reference';
 
 import {
@@ -19,6 +18,7 @@ import {
   type DeviceOrderBy,
   type ImportResponse,
 } from '../../shared/schemas/devices';
+import { recordQuery } from './record-query';
 
 // The answer and input types are the contract's (src/shared/schemas/devices.ts); re-exported for the pages.
 export type { BulkChangeResponse, DeviceDto, DeviceList, DeviceListFilter, DeviceMany, ImportResponse };
@@ -91,12 +91,7 @@ export const deviceListQuery = (filter: DeviceListFilter) =>
 
 /** GET /api/v1/device/get-by-id?id= */
 export const deviceDetailQuery = (id: string) =>
-  queryOptions({
-    queryKey: deviceKeys.detail(id),
-    queryFn: ({ signal }) => http<DeviceDto>('/api/v1/device/get-by-id', { signal, query: { id } }),
-    enabled: isValidId(id),
-    meta: { silent: true },
-  });
+  recordQuery(deviceKeys.detail(id), id, (signal) => http<DeviceDto>('/api/v1/device/get-by-id', { signal, query: { id } }));
 
 /** GET /api/v1/device/get-by-serial?serial= */
 export const getDeviceBySerial = (serial: string, signal?: AbortSignal) => http<DeviceDto>('/api/v1/device/get-by-serial', { signal, query: { serial } });

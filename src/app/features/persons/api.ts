@@ -8,6 +8,7 @@ import { ROLE_IDS, type RoleName } from '../../../shared/permissions';
 import type { CreatedResponse, EtagResponse } from '../../../shared/schemas/common';
 import type { PersonDetails, PersonList, PersonListItem, PersonListQuery } from '../../../shared/schemas/persons';
 import type { DictionariesDto, RoleDto } from '../../../shared/schemas/reference';
+import { recordQuery } from '../../api/record-query';
 
 // The answer types are the contract's (src/shared/schemas/persons.ts); re-exported for the list columns.
 export type { PersonListItem };
@@ -48,12 +49,10 @@ export const personListQuery = (params: PersonListParams) =>
 
 /** GET /persons/get-by-id?Id= — only runs with a valid id (spec §5). */
 export const personDetailQuery = (id: string) =>
-  queryOptions({
-    queryKey: personKeys.detail(isValidId(id) ? normaliseId(id) : id),
-    queryFn: ({ signal }) => http<PersonDetails>('/persons/get-by-id', { signal, query: { Id: id } }),
-    enabled: isValidId(id),
-    meta: { silent: true }, // the form shows 'User not found.' itself
-  });
+  // the form shows 'User not found.' itself
+  recordQuery(personKeys.detail(isValidId(id) ? normaliseId(id) : id), id, (signal) =>
+    http<PersonDetails>('/persons/get-by-id', { signal, query: { Id: id } }),
+  );
 
 export type PersonFields = { firstName: string; lastName: string; emailAddress: string; roleIds: string[] };
 

@@ -385,17 +385,7 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
       const prev = new Map<string, { date: string; isConnected: number; receivedAt: string }>();
       for (const part of chunks(deviceIds, IN_CHUNK)) for (const r of (await trx.executeQuery(lastOfQuery(pg, part))).rows) prev.set(r.deviceId, r);
 
-      const lastRows: {
-        deviceId: string;
-        deviceIdentity: string;
-        messageId: string;
-        date: string;
-        message: string;
-        battery: number | null;
-        signal: number | null;
-        isConnected: number;
-        receivedAt: string;
-      }[] = [];
+      const lastRows: DeviceLastMessageTable[] = [];
       for (const [deviceId, list] of byDevice) {
         const latest = list[list.length - 1]!;
         const p = prev.get(deviceId);
