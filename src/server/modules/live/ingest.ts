@@ -186,15 +186,8 @@ function lastOfQuery(pg: boolean, ids: string[]): CompiledQuery<{ deviceId: stri
 
 // ---------------------------------------------------------------- DTOs
 
-export type MessageRow = {
-  id: string;
-  deviceIdentity: string;
-  serial: string;
-  deviceType: number;
-  date: string;
-  message: string;
-  signal: number | null;
-  battery: number | null;
+/** A stored message as the DTOs read it (the columns a message list selects). */
+export type MessageRow = Pick<DeviceMessageTable, 'id' | 'deviceIdentity' | 'serial' | 'deviceType' | 'date' | 'message' | 'signal' | 'battery'> & {
   receivedAt: string | null;
   location: string | null;
 };
