@@ -29,7 +29,7 @@ import {
 import type { MessageResponse } from '../../shared/schemas/common';
 import type { AnalysisResponse, GenerateAnalysisBody } from '../../shared/schemas/alarm-intelligence';
 import type { ManagementReport } from '../../shared/schemas/management-report';
-import { recordQuery } from './record-query';
+import { recordQuery } from './queries';
 
 export type {
   AlarmCallDto,

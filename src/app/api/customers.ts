@@ -3,7 +3,7 @@
 // keys (['customers', 'list', filter], ['customers', 'details', id] ...). The answer and input
 // types, rules and error answers are the contract's (src/shared/schemas/customers.ts).
 import { exportHeaders, type ExportCall } from './exports';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { http } from './http';
 import { isValidId } from '../../shared/codes';
 import type { LookupDto } from '../../shared/schemas/reference';
@@ -29,7 +29,7 @@ import type {
   EmailBacklog,
   SubscriptionsUpdateInput,
 } from '../../shared/schemas/customers';
-import { recordQuery } from './record-query';
+import { listQuery, recordQuery } from './queries';
 
 // the customers contract's types, for the pages that call these
 export type * from '../../shared/schemas/customers';
@@ -78,12 +78,7 @@ export const customerStatusesQuery = () =>
 // ---- list and one customer
 /** POST api/v1/customer/get-list — the previous page stays on screen while the next loads. */
 export const customerListQuery = (filter: CustomerListFilter) =>
-  queryOptions({
-    queryKey: customerKeys.list(filter),
-    queryFn: ({ signal }) => http<CustomerList>('/api/v1/customer/get-list', { method: 'POST', body: filter, signal }),
-    placeholderData: keepPreviousData,
-    meta: { silent: true },
-  });
+  listQuery(customerKeys.list(filter), (signal) => http<CustomerList>('/api/v1/customer/get-list', { method: 'POST', body: filter, signal }));
 
 /** GET /api/v1/customer/get-by-id?id= — runs only with a valid id (spec §5). */
 export const customerByIdQuery = (id: string) =>
@@ -105,19 +100,17 @@ export const customerSettingsQuery = (id: string) =>
 
 /** POST /api/v1/customer/get-device-list/{customerId} — the asset list's filter body. */
 export const customerDeviceListQuery = (id: string, filter: CustomerDeviceListFilter) =>
-  queryOptions({
-    queryKey: customerKeys.devices(id, filter),
-    queryFn: ({ signal }) => http<DeviceList>(`/api/v1/customer/get-device-list/${encodeURIComponent(id)}`, { method: 'POST', body: filter, signal }),
-    enabled: isValidId(id),
-    placeholderData: keepPreviousData,
-    meta: { silent: true },
-  });
+  listQuery(
+    customerKeys.devices(id, filter),
+    (signal) => http<DeviceList>(`/api/v1/customer/get-device-list/${encodeURIComponent(id)}`, { method: 'POST', body: filter, signal }),
+    isValidId(id),
+  );
 
 /** GET ps-admin/persons/get-customer-admin-list — page size 10, UserName descending by default (spec §9). */
 export const customerAdminListQuery = (params: CustomerAdminListParams) =>
-  queryOptions({
-    queryKey: customerKeys.admins(params),
-    queryFn: ({ signal }) =>
+  listQuery(
+    customerKeys.admins(params),
+    (signal) =>
       http<CustomerAdminList>('/ps-admin/persons/get-customer-admin-list', {
         signal,
         query: {
@@ -128,10 +121,8 @@ export const customerAdminListQuery = (params: CustomerAdminListParams) =>
           OrderBy: params.orderBy ?? 'UserName',
         },
       }),
-    enabled: isValidId(params.tenantId),
-    placeholderData: keepPreviousData,
-    meta: { silent: true },
-  });
+    isValidId(params.tenantId),
+  );
 
 /** GET ps-admin/emails/get-backlog-count?TenantId= → { count } of e-mails held while delivery is paused. */
 export const emailBacklogQuery = (tenantId: string) => recordQuery(customerKeys.backlog(tenantId), tenantId, (signal) => getEmailBacklog(tenantId, signal));
