@@ -1,11 +1,11 @@
 // `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
 // nothing here fails a build (speed goals live in benchmarks, not timed tests).
-// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers ingest exports alarm-intelligence management-report alarm-import crash`.
-// `crash` (kill -9 under load, about 23 minutes) runs only when named.
+// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers ingest exports alarm-intelligence management-report alarm-import crash soak`.
+// `crash` (kill -9 under load, about 23 minutes) and `soak` (a compressed shift, an hour or so at full size) run only when named.
 import { loadavg } from 'node:os';
 
 const parts = process.argv.slice(2);
-const ONLY_WHEN_NAMED = new Set(['crash']);
+const ONLY_WHEN_NAMED = new Set(['crash', 'soak']);
 const want = (p: string) => (parts.length === 0 && !ONLY_WHEN_NAMED.has(p)) || parts.includes(p);
 
 type Figures = Record<string, number | string>;
@@ -50,6 +50,7 @@ async function main() {
   await section('management-report', async () => (await import('./management-report.bench.js')).benchManagementReport());
   await section('alarm-import', async () => (await import('./alarm-import.bench.js')).benchAlarmImport());
   await section('crash', async () => (await import('./crash.bench.js')).benchCrash());
+  await section('soak', async () => (await import('./soak.bench.js')).benchSoak());
   console.log('\n== summary');
   for (const [k, f] of Object.entries(all)) for (const [m, v] of Object.entries(f)) console.log(`  ${k}.${m}: ${v}`);
 }
