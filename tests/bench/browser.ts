@@ -14,8 +14,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DATA_DIR = join(ROOT, '.tmp/bench-data-scale1');
 export const SQLITE_FILE = join(DATA_DIR, 'workspace.sqlite');
-/** Written once the server has answered /health over a fully generated data directory. */
-const READY_MARKER = join(DATA_DIR, 'bench-ready.json');
+// A data directory holds bench-ready.json once the server has answered /health over it fully generated.
 export const ADMIN_EMAIL = 'admin@demo.test';
 export const DEMO_PASSWORD = 'Demo-Passw0rd!';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -65,23 +64,29 @@ process.once('exit', () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
 });
 
-/** The real server over the cached scale-1 demo data (generated on the first run, ~1 min or more). */
-export async function startServer(preferredPort = 8391): Promise<BenchServer> {
+/**
+ * The real server over the cached scale-1 demo data (generated on the first run, ~1 min or more).
+ * `scale` picks another size, cached in a folder of its own (a benchmark checked on a tiny size).
+ */
+export async function startServer(preferredPort = 8391, scale = 1): Promise<BenchServer> {
+  const dataDir = scale === 1 ? DATA_DIR : join(ROOT, `.tmp/bench-data-scale${scale}`);
+  const sqliteFile = join(dataDir, 'workspace.sqlite');
+  const readyMarker = join(dataDir, 'bench-ready.json');
   ensureClientBuilt();
-  if (existsSync(SQLITE_FILE) && !existsSync(READY_MARKER)) {
+  if (existsSync(sqliteFile) && !existsSync(readyMarker)) {
     // A generation that did not finish: start over rather than measure half a data set.
-    log(`${DATA_DIR} holds an unfinished data set: generating it again`);
-    rmSync(DATA_DIR, { recursive: true, force: true });
+    log(`${dataDir} holds an unfinished data set: generating it again`);
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  mkdirSync(DATA_DIR, { recursive: true });
-  const fresh = !existsSync(SQLITE_FILE);
-  if (fresh) log(`generating the scale-1 demo data in ${DATA_DIR} (first run; ~1 minute, longer on a busy machine)…`);
+  mkdirSync(dataDir, { recursive: true });
+  const fresh = !existsSync(sqliteFile);
+  if (fresh) log(`generating the scale-${scale} demo data in ${dataDir} (first run; ~1 minute, longer on a busy machine)…`);
   const port = await freePort(preferredPort);
   const logFile = join(ROOT, '.tmp/bench-server.log');
   const out = createWriteStream(logFile, { flags: 'w' });
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR, SCALE: '1', LOG_REQUESTS: 'false', SKIP_CLIENT_BUILD: '1' },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SCALE: String(scale), LOG_REQUESTS: 'false', SKIP_CLIENT_BUILD: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -116,7 +121,7 @@ export async function startServer(preferredPort = 8391): Promise<BenchServer> {
     }
     await sleep(fresh ? 1000 : 200);
   }
-  if (!existsSync(READY_MARKER)) writeFileSync(READY_MARKER, JSON.stringify({ scale: 1, readyAt: new Date().toISOString() }) + '\n');
+  if (!existsSync(readyMarker)) writeFileSync(readyMarker, JSON.stringify({ scale, readyAt: new Date().toISOString() }) + '\n');
   return { url, port, stop };
 }
 

@@ -1,6 +1,6 @@
 // `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
 // nothing here fails a build (speed goals live in benchmarks, not timed tests).
-// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers ingest exports alarm-intelligence management-report alarm-import crash`.
+// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers ingest exports alarm-intelligence management-report alarm-import crash first-load`.
 const parts = process.argv.slice(2);
 const want = (p: string) => parts.length === 0 || parts.includes(p);
 
@@ -37,6 +37,7 @@ async function main() {
   await section('management-report', async () => (await import('./management-report.bench.js')).benchManagementReport());
   await section('alarm-import', async () => (await import('./alarm-import.bench.js')).benchAlarmImport());
   await section('crash', async () => (await import('./crash.bench.js')).benchCrash());
+  await section('first-load', async () => (await import('./first-load.bench.js')).benchFirstLoad());
   console.log('\n== summary');
   for (const [k, f] of Object.entries(all)) for (const [m, v] of Object.entries(f)) console.log(`  ${k}.${m}: ${v}`);
 }
