@@ -3,7 +3,7 @@
 // (a dynamic `import()` is loaded later, by the workspace after sign-in, and is not counted). Each
 // file's size as served: gzip (the .gz the build wrote beside it, or gzip level 9 when there is
 // none) and brotli. The bundle budget (tests/bundle-budget.ts) and the first-load benchmark read it.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
@@ -96,4 +96,26 @@ export function describeBundle(b: SignInBundle): string {
     `  JavaScript: ${b.js.length} files, ${kB(b.total.js.bytes)}, ${kB(b.total.js.gzip)} gzip (budget ${kB(SIGN_IN_BUDGET.js)}), ${kB(b.total.js.brotli)} brotli`,
     `  CSS: ${b.css.length} files, ${kB(b.total.css.bytes)}, ${kB(b.total.css.gzip)} gzip (budget ${kB(SIGN_IN_BUDGET.css)}), ${kB(b.total.css.brotli)} brotli`,
   ].join('\n');
+}
+
+/** What is over the budget, one line each; empty when the sign-in page is within it. */
+export function budgetFailures(b: SignInBundle, budget = SIGN_IN_BUDGET): string[] {
+  const out: string[] = [];
+  if (b.total.js.gzip > budget.js)
+    out.push(`the sign-in page's JavaScript is ${kB(b.total.js.gzip)} gzip, over the budget of ${kB(budget.js)} (${b.js.length} files)`);
+  if (b.total.css.gzip > budget.css) out.push(`the sign-in page's CSS is ${kB(b.total.css.gzip)} gzip, over the budget of ${kB(budget.css)}`);
+  return out;
+}
+
+/** Text assets of the build (1 kB or more) without the brotli or gzip file the server would send. */
+export function missingPrecompressed(clientDir: string): string[] {
+  const out: string[] = [];
+  const assets = join(clientDir, 'assets');
+  for (const name of readdirSync(assets)) {
+    if (!/\.(js|css|svg|json|html)$/.test(name)) continue;
+    const path = join(assets, name);
+    if (statSync(path).size < 1024) continue;
+    for (const suffix of ['.br', '.gz']) if (!existsSync(path + suffix)) out.push(`assets/${name}${suffix}`);
+  }
+  return out;
 }
