@@ -17,7 +17,7 @@ import { formatDateTime as alarmEventTime } from '../../../src/app/features/alar
 import { formatDateTime as deviceDateTime } from '../../../src/app/features/assets/asset-format';
 import { ukDateTime } from '../../../src/shared/alarm-intelligence';
 import { alarmReportTitle } from '../../../src/server/modules/alarm-reports/search';
-import { formatNow } from '../../../src/app/shell/error-screen';
+import { formatNow } from '../../../src/app/shell/error-screen-date';
 
 const ROOT = join(__dirname, '../../../src');
 const files = (dir: string): string[] =>
