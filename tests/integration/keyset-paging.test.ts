@@ -1,0 +1,121 @@
+// Next / Previous by the edge row's sort key (`after` / `before`) and jumps to any page answer the
+// same rows as numbered pages, on SQLite and on PostgreSQL (TEST_DB=pg): a property test over
+// random data (ties and missing values included), random filters and every sort, walking Next to
+// the end and Previous back to the start, and jumping to each page, each page compared with the
+// slice of the whole selection read as one page.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import fc from 'fast-check';
+import { createTestApp, type TestApp } from '../helpers/app.js';
+import { tokenFor } from '../helpers/auth.js';
+import { insertDevice } from '../helpers/live.js';
+import { insertCustomer } from '../helpers/customers.js';
+import { ASSET_STATUSES } from '../../src/shared/codes.js';
+import { DEVICE_ORDER_BY, type DeviceList } from '../../src/shared/schemas/devices.js';
+
+const NOW = new Date('2026-11-01T12:00:00.000Z');
+const DAY = 86_400_000;
+const TYPES = [3, 10, 15, 20];
+const STATUSES = ASSET_STATUSES.map((s) => s.Value);
+
+let t: TestApp;
+let admin: string;
+
+function rng(seed: number) {
+  let x = seed;
+  return () => (x = (x * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31;
+}
+const pick = <T>(r: () => number, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+/** A value from a few (ties), or missing. */
+const someOf = (r: () => number, xs: readonly string[], missing = 0.25) => (r() < missing ? null : pick(r, xs));
+
+/**
+ * Walks a list of `total` rows by pages of `size`: Next from page 1 to the last, Previous back to
+ * page 1, and a jump to every page; each page must be the slice of `whole`.
+ */
+async function walk<R>(whole: R[], size: number, read: (page: number, edge: { after?: string; before?: string }) => Promise<R[]>, idOf: (r: R) => string) {
+  const pages = Math.max(1, Math.ceil(whole.length / size));
+  const expected = (p: number) => whole.slice((p - 1) * size, p * size).map(idOf);
+  let rows = await read(1, {});
+  expect(rows.map(idOf)).toEqual(expected(1));
+  for (let p = 2; p <= pages; p++) {
+    rows = await read(p, { after: idOf(rows.at(-1)!) });
+    expect(rows.map(idOf), `Next to page ${p}`).toEqual(expected(p));
+  }
+  for (let p = pages - 1; p >= 1; p--) {
+    rows = await read(p, { before: idOf(rows[0]!) });
+    expect(rows.map(idOf), `Previous to page ${p}`).toEqual(expected(p));
+  }
+  for (let p = 1; p <= pages + 1; p++) expect((await read(p, {})).map(idOf), `jump to page ${p}`).toEqual(expected(p));
+}
+
+describe('device list', () => {
+  beforeAll(async () => {
+    t = await createTestApp({ now: () => NOW });
+    admin = await tokenFor(t.config, ['SuperAdminRole']);
+    const r = rng(7);
+    const customers = [];
+    for (const name of ['Acme', 'acme', 'Beta', 'Zed']) customers.push((await insertCustomer(t.db, { name })).id);
+    for (let i = 0; i < 90; i++) {
+      const age = someOf(r, ['0.5', '3', '20', '45', '300']);
+      const customerId = r() < 0.5 ? pick(r, customers) : null;
+      await insertDevice(t.db, {
+        id: `dev-${String(i).padStart(3, '0')}-0000-4000-8000-000000000000`,
+        serialNumber: `K${pick(r, ['A', 'b', 'C'])}-${String(Math.floor(r() * 1000)).padStart(4, '0')}-${i}`,
+        type: pick(r, TYPES),
+        status: customerId ? 4 : pick(r, STATUSES),
+        customerId,
+        isUserAssigned: r() < 0.4 ? 1 : 0,
+        imei: someOf(r, ['35000', '35001', '35002']),
+        simSerial: someOf(r, ['8944a', '8944B', '8944c']),
+        phoneNumber: someOf(r, ['+447700900001', '+447700900002']),
+        orderNumber: someOf(r, ['PO-1', 'PO-2', 'po-3']),
+        lastConfigurationDate: age === null ? null : new Date(NOW.getTime() - Number(age) * DAY).toISOString(),
+        addedToSystem: new Date(NOW.getTime() - Math.floor(r() * 5) * DAY).toISOString(),
+      });
+    }
+  });
+  afterAll(() => t.close());
+
+  const list = async (body: Record<string, unknown>) => {
+    const res = await t.request('/api/v1/device/get-list', { token: admin, json: body });
+    expect(res.status).toBe(200);
+    return (await res.json()) as DeviceList;
+  };
+
+  test('Next, Previous and jumps answer the numbered pages, for every sort and filter', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          deviceTypeIds: fc.subarray(TYPES, { maxLength: 2 }),
+          statusIds: fc.subarray(STATUSES, { maxLength: 3 }),
+          assigned: fc.constantFrom(null, true, false),
+          lastConfig: fc.constantFrom(0, 0, 3, 4, 5),
+          searchValue: fc.constantFrom('', '', '', '35001', '00900002'),
+          orderBy: fc.constantFrom(...DEVICE_ORDER_BY),
+          desc: fc.boolean(),
+        }),
+        fc.constantFrom(10, 25),
+        async (filter, pageSize) => {
+          const whole = (await list({ ...filter, page: 1, pageSize: 100 })).devices;
+          const total = (await list({ ...filter, page: 1, pageSize: 10 })).totalCount;
+          expect(whole.length).toBe(total);
+          await walk(
+            whole,
+            pageSize,
+            async (page, edge) => (await list({ ...filter, page, pageSize, ...edge })).devices,
+            (d) => d.id,
+          );
+        },
+      ),
+      { numRuns: 60 },
+    );
+  });
+
+  test('an edge row the caller cannot see, or that does not exist, answers the numbered page', async () => {
+    const whole = (await list({ page: 1, pageSize: 100 })).devices;
+    const page2 = (await list({ page: 2, pageSize: 10, after: 'no-such-device' })).devices;
+    expect(page2.map((d) => d.id)).toEqual(whole.slice(10, 20).map((d) => d.id));
+    const back = (await list({ page: 3, pageSize: 10, before: 'no-such-device' })).devices;
+    expect(back.map((d) => d.id)).toEqual(whole.slice(20, 30).map((d) => d.id));
+  });
+});
