@@ -9,7 +9,9 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
 import { insertDevice } from '../helpers/live.js';
 import { insertCustomer } from '../helpers/customers.js';
-import { ASSET_STATUSES } from '../../src/shared/codes.js';
+import { insertAlarmReport } from '../helpers/alarm-reports.js';
+import { ALARM_TYPES, ASSET_STATUSES, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES } from '../../src/shared/codes.js';
+import { ALARM_REPORT_SORT_BY, type AlarmReportList } from '../../src/shared/schemas/alarm-reports.js';
 import { DEVICE_ORDER_BY, type DeviceList } from '../../src/shared/schemas/devices.js';
 
 const NOW = new Date('2026-11-01T12:00:00.000Z');
@@ -117,5 +119,70 @@ describe('device list', () => {
     expect(page2.map((d) => d.id)).toEqual(whole.slice(10, 20).map((d) => d.id));
     const back = (await list({ page: 3, pageSize: 10, before: 'no-such-device' })).devices;
     expect(back.map((d) => d.id)).toEqual(whole.slice(20, 30).map((d) => d.id));
+  });
+});
+
+describe('alarm report list', () => {
+  let a: TestApp;
+  let token: string;
+  const codes = (list: readonly { Value: number }[], n: number) => list.slice(0, n).map((x) => x.Value);
+  beforeAll(async () => {
+    a = await createTestApp({ now: () => NOW });
+    token = await tokenFor(a.config, ['SuperAdminRole']);
+    const r = rng(11);
+    for (let i = 0; i < 90; i++) {
+      const closed = new Date(NOW.getTime() - Math.floor(r() * 6) * DAY - 3600_000).toISOString();
+      await insertAlarmReport(a.db, {
+        id: `rep-${String(i).padStart(3, '0')}-0000-4000-8000-000000000000`,
+        alarmId: `ALM-${pick(r, ['a', 'B', 'c'])}-${i}`,
+        alarmClosed: closed,
+        alarmStarted: closed,
+        tier: r() < 0.3 ? null : pick(r, codes(TIER_TYPES, 4)),
+        alarmType: pick(r, codes(ALARM_TYPES, 4)),
+        verificationType: pick(r, codes(VERIFICATION_TYPES, 3)),
+        verificationCategory: pick(r, codes(VERIFICATION_CATEGORIES, 3)),
+        personFullName: pick(r, ['Ann Lee', 'ann lee', 'Bob Roe', 'Zoë Ng']),
+        customerAccountFullName: pick(r, ['Acme Care', 'acme care', 'Beta Ltd']),
+        deviceType: r() < 0.3 ? null : pick(r, codes(DEVICE_TYPES, 4)),
+        deviceSerial: `SER-${pick(r, ['1', '2'])}-${i}`,
+        arcControllerFullName: someOf(r, ['Carl', 'carl', 'Dana']),
+      });
+    }
+  });
+  afterAll(() => a.close());
+
+  const list = async (body: Record<string, unknown>) => {
+    const res = await a.request('/alarm-report/get-list', { token, json: body });
+    expect(res.status).toBe(200);
+    return (await res.json()) as AlarmReportList;
+  };
+
+  test('Next, Previous and jumps answer the numbered pages, for every sort and filter', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          alarmClosedDateRangeOption: fc.constantFrom(2, 7),
+          alarmTypes: fc.subarray(codes(ALARM_TYPES, 4), { maxLength: 2 }),
+          alarmVerificationTypes: fc.subarray(codes(VERIFICATION_TYPES, 3), { maxLength: 2 }),
+          tierTypes: fc.subarray(codes(TIER_TYPES, 4), { maxLength: 2 }),
+          searchValue: fc.constantFrom('', '', '', 'ann', 'SER-1', 'acme'),
+          personFullName: fc.constantFrom('', '', 'lee'),
+          sortBy: fc.constantFrom(...ALARM_REPORT_SORT_BY),
+          sortDescending: fc.boolean(),
+        }),
+        fc.constantFrom(10, 25),
+        async (filter, pageSize) => {
+          const answer = await list({ ...filter, page: 1, pageSize: 100 });
+          expect(answer.AlarmReports.length).toBe(answer.TotalCount);
+          await walk(
+            answer.AlarmReports,
+            pageSize,
+            async (page, edge) => (await list({ ...filter, page, pageSize, ...edge })).AlarmReports,
+            (x) => x.AlarmReportId,
+          );
+        },
+      ),
+      { numRuns: 50 },
+    );
   });
 });
