@@ -6,7 +6,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import fc from 'fast-check';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { tokenFor } from '../helpers/auth.js';
+import { insertPerson, tokenFor } from '../helpers/auth.js';
+import { ROLE_IDS } from '../../src/shared/permissions.js';
+import { CUSTOMER_ORDER_BY, type CustomerList } from '../../src/shared/schemas/customers.js';
+import { PERSON_ORDER_BY } from '../../src/shared/schemas/persons.js';
 import { insertDevice } from '../helpers/live.js';
 import { insertCustomer } from '../helpers/customers.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
@@ -48,6 +51,13 @@ async function walk<R>(whole: R[], size: number, read: (page: number, edge: { af
     expect(rows.map(idOf), `Previous to page ${p}`).toEqual(expected(p));
   }
   for (let p = 1; p <= pages + 1; p++) expect((await read(p, {})).map(idOf), `jump to page ${p}`).toEqual(expected(p));
+}
+
+/** The rows after (before) an edge row follow it whatever page number comes with it: the edge is read, not an offset. */
+async function expectEdgeRead<R>(whole: R[], read: (page: number, edge: { after?: string; before?: string }) => Promise<R[]>, idOf: (r: R) => string) {
+  expect(whole.length).toBeGreaterThan(30);
+  expect((await read(99, { after: idOf(whole[4]!) })).map(idOf)).toEqual(whole.slice(5, 15).map(idOf));
+  expect((await read(99, { before: idOf(whole[25]!) })).map(idOf)).toEqual(whole.slice(15, 25).map(idOf));
 }
 
 describe('device list', () => {
@@ -101,6 +111,12 @@ describe('device list', () => {
           const whole = (await list({ ...filter, page: 1, pageSize: 100 })).devices;
           const total = (await list({ ...filter, page: 1, pageSize: 10 })).totalCount;
           expect(whole.length).toBe(total);
+          if (total > 30 && pageSize === 10)
+            await expectEdgeRead(
+              whole,
+              async (page, edge) => (await list({ ...filter, page, pageSize, ...edge })).devices,
+              (d) => d.id,
+            );
           await walk(
             whole,
             pageSize,
@@ -115,6 +131,11 @@ describe('device list', () => {
 
   test('an edge row the caller cannot see, or that does not exist, answers the numbered page', async () => {
     const whole = (await list({ page: 1, pageSize: 100 })).devices;
+    await expectEdgeRead(
+      whole,
+      async (page, edge) => (await list({ page, pageSize: 10, ...edge })).devices,
+      (d) => d.id,
+    );
     const page2 = (await list({ page: 2, pageSize: 10, after: 'no-such-device' })).devices;
     expect(page2.map((d) => d.id)).toEqual(whole.slice(10, 20).map((d) => d.id));
     const back = (await list({ page: 3, pageSize: 10, before: 'no-such-device' })).devices;
@@ -174,6 +195,12 @@ describe('alarm report list', () => {
         async (filter, pageSize) => {
           const answer = await list({ ...filter, page: 1, pageSize: 100 });
           expect(answer.AlarmReports.length).toBe(answer.TotalCount);
+          if (answer.TotalCount > 30 && pageSize === 10)
+            await expectEdgeRead(
+              answer.AlarmReports,
+              async (page, edge) => (await list({ ...filter, page, pageSize, ...edge })).AlarmReports,
+              (x) => x.AlarmReportId,
+            );
           await walk(
             answer.AlarmReports,
             pageSize,
@@ -183,6 +210,111 @@ describe('alarm report list', () => {
         },
       ),
       { numRuns: 50 },
+    );
+  });
+});
+
+describe('customer and user lists', () => {
+  let a: TestApp;
+  let token: string;
+  beforeAll(async () => {
+    a = await createTestApp({ now: () => NOW });
+    token = await tokenFor(a.config, ['SuperAdminRole']);
+    const r = rng(13);
+    for (let i = 0; i < 90; i++) {
+      await insertCustomer(a.db, {
+        id: `cus-${String(i).padStart(3, '0')}-0000-4000-8000-000000000000`,
+        name: `${pick(r, ['Acme', 'acme', 'Beta', 'Zed'])} ${pick(r, ['Care', 'Ltd'])}`,
+        portalId: someOf(r, ['7', '42', '100', '1000']),
+        tier: r() < 0.3 ? null : pick(r, [1, 2, 3, 4]),
+        status: r() < 0.3 ? null : pick(r, [1, 2, 3, 4]),
+        isMigratedAccount: r() < 0.5 ? 1 : 0,
+      });
+      const id = await insertPerson(a.db, {
+        email: `p${i}-${pick(r, ['a', 'b'])}@example.test`,
+        firstName: pick(r, ['Ann', 'ann', 'Bob', 'Émile']),
+        lastName: pick(r, ['Lee', 'Roe', 'lee']),
+        roles: [pick(r, ['ArcManagerRole', 'SuperAdminRole', 'SuperAdminReadonlyRole'] as const)],
+      });
+      const login = someOf(r, ['2026-10-01T00:00:00.000Z', '2026-10-02T00:00:00.000Z']);
+      if (login) await a.db.updateTable('persons').set({ lastLoginDate: login }).where('id', '=', id).execute();
+    }
+  });
+  afterAll(() => a.close());
+
+  const customers = async (body: Record<string, unknown>) => {
+    const res = await a.request('/api/v1/customer/get-list', { token, json: body });
+    expect(res.status).toBe(200);
+    return (await res.json()) as CustomerList;
+  };
+  const persons = async (query: Record<string, string | number | boolean | undefined>) => {
+    const qs = new URLSearchParams(Object.entries(query).flatMap(([k, v]) => (v === undefined ? [] : [[k, String(v)]])));
+    const res = await a.request(`/ps-admin/persons/get-list?${qs}`, { token });
+    expect(res.status).toBe(200);
+    return (await res.json()) as { Items: { Id: string }[]; TotalCount: number };
+  };
+
+  test('customers: Next, Previous and jumps answer the numbered pages, for every sort and filter', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          searchValue: fc.constantFrom('', '', 'acme', '10'),
+          tierIds: fc.subarray([1, 2, 3, 4], { maxLength: 2 }),
+          statusIds: fc.subarray([1, 2, 3, 4], { maxLength: 2 }),
+          migratedOnly: fc.boolean(),
+          orderBy: fc.constantFrom(...CUSTOMER_ORDER_BY),
+          desc: fc.boolean(),
+        }),
+        fc.constantFrom(10, 25),
+        async (filter, pageSize) => {
+          const answer = await customers({ ...filter, page: 1, pageSize: 100 });
+          expect(answer.customers.length).toBe(answer.totalCount);
+          if (answer.totalCount > 30 && pageSize === 10)
+            await expectEdgeRead(
+              answer.customers,
+              async (page, edge) => (await customers({ ...filter, page, pageSize, ...edge })).customers,
+              (c) => c.id,
+            );
+          await walk(
+            answer.customers,
+            pageSize,
+            async (page, edge) => (await customers({ ...filter, page, pageSize, ...edge })).customers,
+            (c) => c.id,
+          );
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  test('users: Next, Previous and jumps answer the numbered pages, for every sort and search', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          searchValue: fc.constantFrom('', '', 'ann', 'lee'),
+          orderBy: fc.constantFrom(...PERSON_ORDER_BY),
+          desc: fc.boolean(),
+          sortRoleId: fc.constantFrom(undefined, undefined, ROLE_IDS.ArcManagerRole, ROLE_IDS.SuperAdminRole),
+        }),
+        fc.constantFrom(10, 25),
+        async (filter, pageSize) => {
+          const answer = await persons({ ...filter, page: 1, pageSize: 100 });
+          expect(answer.Items.length).toBe(answer.TotalCount);
+          if (answer.TotalCount > 30 && pageSize === 10)
+            await expectEdgeRead(
+              answer.Items,
+              async (page, edge) => (await persons({ ...filter, page, pageSize, ...edge })).Items,
+              (p) => p.Id,
+            );
+          await walk(
+            answer.Items,
+            pageSize,
+            async (page, edge) => (await persons({ ...filter, page, pageSize, ...edge })).Items,
+            (p) => p.Id,
+          );
+        },
+      ),
+      { numRuns: 40 },
     );
   });
 });

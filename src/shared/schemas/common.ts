@@ -109,8 +109,9 @@ const edgeId = v.optional(
  * answer is the same page. A row it does not find (deleted, or not the caller's) is ignored.
  */
 export const edgeEntries = { after: edgeId, before: edgeId };
-/** The same from a query string (after=, before=). */
-export const edgeQuery = { after: edgeId, before: edgeId };
+/** The same from a query string (after=, before=; missing when not given). */
+const edgeParam = v.optional(v.pipe(v.string(edgeMessage), v.trim(), v.maxLength(100, edgeMessage), v.check(noNul, edgeMessage)));
+export const edgeQuery = { after: edgeParam, before: edgeParam };
 
 /** A required id (spec §5: GUID, optionally braced, optionally ':' + GUID), normalised to its bare lower-case GUID. */
 export function guid(message: string) {
