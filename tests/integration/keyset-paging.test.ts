@@ -129,6 +129,23 @@ describe('device list', () => {
     );
   });
 
+  test('a search for repeated characters finds every device whose serial, IMEI or phone holds them, and only those', async () => {
+    const runs = [
+      { serialNumber: 'RUN-0000000', imei: null, phoneNumber: null },
+      { serialNumber: 'RUN-A', imei: '350000000012345', phoneNumber: null },
+      { serialNumber: 'RUN-B', imei: '350000001234567', phoneNumber: '+44 7700 000000' },
+      { serialNumber: 'RUN-C', imei: '351000000000000', phoneNumber: null },
+      { serialNumber: 'RUN-D0000-00', imei: '350000', phoneNumber: '07700 900000' },
+    ];
+    for (const [i, d] of runs.entries()) await insertDevice(t.db, { id: `run-${i}-0000-4000-8000-000000000000`, ...d });
+    const found = async (searchValue: string) => (await list({ searchValue, pageSize: 100 })).devices.map((d) => d.serialNumber).sort();
+    expect(await found('0000000')).toEqual(['RUN-0000000', 'RUN-A', 'RUN-C']);
+    expect(await found('00000000')).toEqual(['RUN-A', 'RUN-C']);
+    expect(await found('7700000000')).toEqual(['RUN-B']);
+    expect(await found('d0000-00')).toEqual(['RUN-D0000-00']);
+    await t.db.deleteFrom('devices').where('id', 'like', 'run-%').execute();
+  });
+
   test('an edge row the caller cannot see, or that does not exist, answers the numbered page', async () => {
     const whole = (await list({ page: 1, pageSize: 100 })).devices;
     await expectEdgeRead(

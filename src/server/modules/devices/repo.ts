@@ -341,6 +341,22 @@ async function withNeverConfiguredIndex(db: DB, page: CompiledQuery): Promise<Ro
 
 type DeviceFilterBody = Omit<DeviceListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>;
 
+/**
+ * The runs of four or more of one character in a search text, as migration 029's search_runs
+ * names them ('c:L'): a value containing the text holds each of them.
+ */
+function longRuns(text: string): string[] {
+  const chars = Array.from(text);
+  const out: string[] = [];
+  for (let i = 0; i < chars.length;) {
+    let j = i;
+    while (j + 1 < chars.length && chars[j + 1] === chars[i]) j++;
+    if (j - i + 1 >= 4) out.push(`${chars[i]}:${j - i + 1}`);
+    i = j + 1;
+  }
+  return out;
+}
+
 /** The devices the list's filters select apart from the Last Config band (one customer's when customerId is given), within the scope. */
 function filteredBeforeBand(db: DB, scope: TenantScope, f: DeviceFilterBody, customerId?: string) {
   const pg = isPostgres(db);
@@ -356,12 +372,20 @@ function filteredBeforeBand(db: DB, scope: TenantScope, f: DeviceFilterBody, cus
     const phone = queryPhoneKey(f.searchValue);
     const usePhone = phone !== null && phone.length >= 3;
     if (pg) {
-      const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
+      const term = f.searchValue.toLowerCase();
+      const like = `%${likeEscape(term)}%`;
+      // A run of four or more of one character also reads the runs index (migration 029): its
+      // trigrams alone hold too little ('0000000' has one, '000', in ~2% of the keys).
+      const contains = (key: RawBuilder<unknown>, pattern: RawBuilder<unknown> | string, text: string) => {
+        const runs = longRuns(text);
+        const likeIt = sql<boolean>`${key} like ${pattern}`;
+        return runs.length ? sql<boolean>`(${likeIt} and search_runs(${key}) @> ${runs}::text[])` : likeIt;
+      };
       q = q.where((eb) =>
         eb.or([
-          eb(sql`lower(d."serialNumber")`, 'like', sql`${like} escape '\\'`),
-          eb(sql`lower(d."imei")`, 'like', sql`${like} escape '\\'`),
-          ...(usePhone ? [eb(sql`search_phone_key(d."phoneNumber")`, 'like', `%${phone}%`)] : []),
+          contains(sql`lower(d."serialNumber")`, sql`${like} escape '\\'`, term),
+          contains(sql`lower(d."imei")`, sql`${like} escape '\\'`, term),
+          ...(usePhone ? [contains(sql`search_phone_key(d."phoneNumber")`, `%${phone}%`, phone)] : []),
         ]),
       );
     } else {
