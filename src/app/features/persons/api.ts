@@ -39,6 +39,8 @@ export const personListQuery = (params: PersonListParams) =>
         desc: params.desc,
         searchValue: params.searchValue || undefined,
         sortRoleId: params.sortRoleId,
+        after: params.after || undefined,
+        before: params.before || undefined,
       },
     }),
   );
