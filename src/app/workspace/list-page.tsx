@@ -27,7 +27,7 @@ import {
   type SetStateAction,
 } from 'react';
 import { useQuery, type QueryKey, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
-import { Button, Flex, Heading } from '@radix-ui/themes';
+import { Flex, Heading } from '@radix-ui/themes';
 import { DataTable, type DataTableProps } from '../ui/data-table/data-table';
 import { FilterBar, type FilterBarProps, type FilterValues } from '../ui/filter-bar';
 import { listQueryProps, pagingProps } from '../ui/data-table/list-props';
@@ -44,6 +44,7 @@ import { openRoute, openRowProps } from './actions';
 import { getHref } from '../paths';
 import { P } from '../../shared/permissions';
 import './list-page.css';
+import { ActionButton } from '../ui/action-button';
 
 /** The export of a list: every row the filters match, as a file (the page strips its paging from the request). */
 export type ListExportOptions<Req> = {
@@ -231,9 +232,9 @@ export function ListExportButton({ list }: { list: Pick<AnyListPage, 'export' | 
     <>
       <ExportProgressBar job={job} />
       {allowed && (
-        <Button variant="soft" disabled={list.count === 0 || job.isPending} loading={job.isPending} onClick={() => void run()}>
+        <ActionButton variant="soft" disabled={list.count === 0} busy={job.isPending} onClick={() => void run()}>
           Export
-        </Button>
+        </ActionButton>
       )}
     </>
   );

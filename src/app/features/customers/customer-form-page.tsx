@@ -53,6 +53,7 @@ import { formValuesOf } from './customer-format';
 import { PageLoading } from './customer-view';
 import { CUSTOMER_UI_TEXT } from './text';
 import './customers.css';
+import { ActionButton } from '../../ui/action-button';
 
 export function CustomerFormPage() {
   const { params, setTitle } = useTab();
@@ -335,12 +336,12 @@ function CustomerForm({ customer, onReload }: Props) {
             </Card>
           )}
           <Flex gap="3" justify="end">
-            <Button type="button" variant="soft" color="gray" disabled={busy} onClick={tab.back}>
+            <ActionButton type="button" variant="soft" color="gray" disabled={busy} onClick={tab.back}>
               {MSG.uiCancel}
-            </Button>
-            <Button type="submit" disabled={busy || (editing && !isDirty)} loading={busy}>
+            </ActionButton>
+            <ActionButton type="submit" disabled={editing && !isDirty} busy={busy}>
               {editing ? 'Save' : 'Create Account'}
-            </Button>
+            </ActionButton>
           </Flex>
         </Flex>
       </form>
