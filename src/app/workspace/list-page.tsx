@@ -75,6 +75,8 @@ export type ListPageOptions<S extends ListState, Req, Data, Row, K extends Query
   /** The text the table shows for a failed query; default: the server's message. */
   errorText?: (error: unknown) => string;
   exporter?: ListExportOptions<Req>;
+  /** Filters a link may name without the 'f.' prefix ('/audit-trail?entity=device'). */
+  linkFilters?: readonly string[];
 };
 
 export type ListPage<S extends ListState, Req, Data, Row> = {
@@ -124,7 +126,7 @@ export function useListPage<S extends ListState, Req, Data, Row, K extends Query
     if (title) setTitle(title);
   }, [setTitle, title]);
 
-  const [state, setState, scrollKey] = useListState<S>(o.initial);
+  const [state, setState, scrollKey] = useListState<S>(o.initial, o.linkFilters);
   // The same request (by value) while nothing it names changes: effects and callbacks keyed on it stay put.
   const built = o.request(state);
   const requestKey = JSON.stringify(built);
