@@ -2,7 +2,7 @@
 // the same integration tests on PostgreSQL (always in CI; locally when it is reachable), then
 // the end-to-end tests in Chromium against the compiled server (`npm run build`, then started as `npm start` starts it). Prints one closing line
 // "tests: N passed, N failed" and exits non-zero when anything failed.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import pg from 'pg';
 import { Redis } from 'ioredis';
@@ -50,6 +50,16 @@ function record(r: Result) {
 function run(cmd: string, args: string[], env: Record<string, string> = {}) {
   const r = spawnSync(cmd, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   return r.status === 0;
+}
+
+/** Runs a command beside others; resolves with whether it passed and its own wall time. */
+function runBeside(cmd: string, args: string[]): Promise<{ ok: boolean; seconds: number }> {
+  const start = Date.now();
+  return new Promise((done) => {
+    const child = spawn(cmd, args, { stdio: 'inherit' });
+    child.on('error', () => done({ ok: false, seconds: (Date.now() - start) / 1000 }));
+    child.on('exit', (code) => done({ ok: code === 0, seconds: (Date.now() - start) / 1000 }));
+  });
 }
 
 function vitest(step: string, project: string, env: Record<string, string> = {}, files: string[] = [], alsoProjects: string[] = []) {
@@ -152,17 +162,36 @@ async function e2e(): Promise<Result> {
 }
 
 async function main() {
-  if (want('typecheck')) {
-    // TypeScript 7 (native) checks the types; the `typescript` package (5.9) serves ESLint only.
-    const ok = run(process.execPath, ['node_modules/tsgo/bin/tsc', '--noEmit', '-p', 'tsconfig.json']);
-    record({ step: 'typecheck', passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, ok });
-  }
+  // Typecheck, lint and format read the same files and each leaves a core idle part of the time:
+  // they run side by side, and each line of the summary gives the step's own wall time (the CPU
+  // time of the three is given once, on the last of them).
+  const checks: [string, string[], string | undefined][] = [];
+  // TypeScript 7 (native) checks the types; the `typescript` package (5.9) serves ESLint only.
+  if (want('typecheck')) checks.push(['typecheck', ['node_modules/tsgo/bin/tsc', '--noEmit', '-p', 'tsconfig.json'], undefined]);
   if (want('lint')) {
     // ESLint (typescript-eslint, react-hooks, no floating promises, import directions) and Prettier.
-    const lint = run(process.execPath, ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.']);
-    record({ step: 'lint', passed: lint ? 1 : 0, failed: lint ? 0 : 1, skipped: 0, ok: lint });
-    const format = run(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level=warn', '.']);
-    record({ step: 'format', passed: format ? 1 : 0, failed: format ? 0 : 1, skipped: 0, ok: format, note: format ? undefined : 'run `npm run format`' });
+    checks.push(['lint', ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.'], undefined]);
+    checks.push(['format', ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level=warn', '.'], 'run `npm run format`']);
+  }
+  if (checks.length) {
+    const done = await Promise.all(checks.map(([, args]) => runBeside(process.execPath, args)));
+    const cpu = childCpu();
+    checks.forEach(([step, , hint], i) => {
+      const { ok, seconds } = done[i]!;
+      const last = i === checks.length - 1;
+      results.push({
+        step,
+        passed: ok ? 1 : 0,
+        failed: ok ? 0 : 1,
+        skipped: 0,
+        ok,
+        note: ok ? undefined : hint,
+        seconds,
+        cpu: last ? cpu - stepCpu : undefined,
+      });
+    });
+    stepStart = Date.now();
+    stepCpu = cpu;
   }
   if (want('unit')) vitest('unit', 'unit', {}, [], ['unit-dom']);
   if (want('integration')) vitest('integration-sqlite', 'integration');
@@ -215,7 +244,7 @@ async function main() {
   console.log("\nSummary (wall time, and CPU time of the step's processes)");
   for (const r of results)
     console.log(
-      `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.step.padEnd(20)} ${`${Math.round(r.seconds ?? 0)} s`.padStart(6)} ${`cpu ${Math.round(r.cpu ?? 0)} s`.padStart(10)}  ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? `  (${r.note})` : ''}`,
+      `  ${r.ok ? 'ok  ' : 'FAIL'} ${r.step.padEnd(20)} ${`${Math.round(r.seconds ?? 0)} s`.padStart(6)} ${(r.cpu === undefined ? 'cpu beside' : `cpu ${Math.round(r.cpu)} s`).padStart(10)}  ${r.passed} passed, ${r.failed} failed${r.skipped ? `, ${r.skipped} skipped` : ''}${r.note ? `  (${r.note})` : ''}`,
     );
   const failures = results.flatMap((r) => (r.failures ?? []).map((f) => `  ${r.step}: ${f}`));
   if (failures.length) console.log(`\nFailed:\n${failures.join('\n')}`);

@@ -3,7 +3,7 @@
 // code in the fragment, token exchange) for each demo SSO account: consent with Back and Accept,
 // account choice, a company that requires SSO, an unknown account. Keyboard first; no CSP violation.
 import { test, expect, type Page, type TestInfo } from '@playwright/test';
-import { dbQuery, signIn } from './helpers';
+import { dbQuery, signIn, SIGN_IN_TIMEOUT } from './helpers';
 import { only } from '../helpers/lists';
 import { MSG } from '../../src/shared/messages';
 
@@ -52,7 +52,7 @@ const ssoStorage = (page: Page) => page.evaluate(() => Object.keys(sessionStorag
 test('new SSO user: consent notice, Back clears, Accept signs in; then no Settings and no password', async ({ page }, info) => {
   const csp = await watchCsp(page);
   await viaProvider(page, 'sso-new@demo.test');
-  await expect(page.getByRole('heading', { name: MSG.ssoConsentTitle })).toBeVisible();
+  await expect(page.getByRole('heading', { name: MSG.ssoConsentTitle })).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
   await expect(page.getByText(MSG.ssoConsentText)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Accept' })).toBeFocused();
   await shots(page, info, 'sso-consent');
@@ -69,9 +69,9 @@ test('new SSO user: consent notice, Back clears, Accept signs in; then no Settin
 
   // Again, and Accept.
   await viaProvider(page, 'sso-new@demo.test');
-  await expect(page.getByRole('button', { name: 'Accept' })).toBeFocused();
+  await expect(page.getByRole('button', { name: 'Accept' })).toBeFocused({ timeout: SIGN_IN_TIMEOUT });
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
   expect(loginMethodOf('sso-new@demo.test')).toBe(2);
   expect(await ssoStorage(page)).toEqual([]);
 
@@ -89,14 +89,14 @@ test('new SSO user: consent notice, Back clears, Accept signs in; then no Settin
 
   // The portal password no longer works.
   await signIn(page, 'sso-new@demo.test');
-  await expect(page.getByRole('alert')).toHaveText(MSG.ssoRequired);
+  await expect(page.getByRole('alert')).toHaveText(MSG.ssoRequired, { timeout: SIGN_IN_TIMEOUT });
   expect(csp()).toEqual([]);
 });
 
 test('one e-mail, several accounts: the picker lists them, selectable first; choosing one signs in with it', async ({ page }, info) => {
   const csp = await watchCsp(page);
   await viaProvider(page, 'sso-multi@demo.test');
-  await expect(page.getByRole('heading', { name: MSG.ssoSelectAccount })).toBeVisible();
+  await expect(page.getByRole('heading', { name: MSG.ssoSelectAccount })).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
   const list = page.getByRole('list', { name: MSG.ssoSelectAccount });
   const entries = list.getByRole('button');
   await expect(entries).toHaveCount(3);
@@ -117,7 +117,7 @@ test('one e-mail, several accounts: the picker lists them, selectable first; cho
   await page.keyboard.press('Tab');
   await expect(entries.nth(1)).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
   const lastLogin = (email: string) =>
     only(dbQuery<{ lastLoginDate: string | null }>('select lastLoginDate from persons where email = ?', email)).lastLoginDate;
   expect(lastLogin('sso-multi@demo.test')).not.toBeNull();
@@ -128,15 +128,15 @@ test('one e-mail, several accounts: the picker lists them, selectable first; cho
 
 test("a company that requires SSO: the password gets the provider's name in the message; SSO signs in without consent", async ({ page }) => {
   await signIn(page, 'sso@enforced.demo.test');
-  await expect(page.getByRole('alert')).toHaveText(MSG.ssoEnforced(PROVIDER));
+  await expect(page.getByRole('alert')).toHaveText(MSG.ssoEnforced(PROVIDER), { timeout: SIGN_IN_TIMEOUT });
   await viaProvider(page, 'sso@enforced.demo.test');
-  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible();
+  await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
   expect(loginMethodOf('sso@enforced.demo.test')).toBe(2);
 });
 
 test('an identity without an account is not recognised; Back returns to the form', async ({ page }, info) => {
   await viaProvider(page, 'sso-unknown@demo.test');
-  await expect(page.getByRole('alert')).toHaveText(MSG.ssoNotRecognised);
+  await expect(page.getByRole('alert')).toHaveText(MSG.ssoNotRecognised, { timeout: SIGN_IN_TIMEOUT });
   await expect(page.getByRole('button', { name: MSG.back })).toBeFocused();
   await shots(page, info, 'sso-not-recognised');
   await page.keyboard.press('Enter');
