@@ -29,21 +29,6 @@ import {
 
 export type CustomerRow = CustomerTable;
 
-/** The customer whose tenant this is (customer administrators live in that tenant), within the scope. */
-export const findCustomerByTenant = (db: DB, scope: TenantScope, tenantId: string) =>
-  byTenant(db.selectFrom('customers'), scope, 'customers.tenantId')
-    .select(['id', 'name', 'tenantId', 'isAutomaticEmailsPaused'])
-    .where('tenantId', '=', tenantId)
-    .executeTakeFirst();
-
-/** Customer names by id, for lists that show the customer of a row. */
-export async function customerNames(db: DB, ids: string[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  const unique = [...new Set(ids)];
-  if (unique.length) for (const c of await db.selectFrom('customers').select(['id', 'name']).where('id', 'in', unique).execute()) names.set(c.id, c.name);
-  return names;
-}
-
 /** One customer row within the scope, or undefined. On PostgreSQL inside a transaction `lock` takes the row lock (FOR UPDATE). */
 export async function findCustomerRow(db: DB, scope: TenantScope, id: string, lock = false): Promise<CustomerRow | undefined> {
   let q = byTenant(db.selectFrom('customers').selectAll().where('id', '=', id), scope, 'customers.tenantId');
