@@ -1,4 +1,4 @@
-// The product's buttons and checkboxes that change something: the focus never falls to <body>
+// The product's buttons that change something: the focus never falls to <body>
 // because of the change. A browser drops the focus of an element that becomes disabled, and Radix's
 // `loading` disables its button, so a Save pressed with Space (or a row's Pause) lost the focus the
 // moment it started saving and the next key did nothing.
@@ -8,10 +8,11 @@
 // - `disabled` (nothing to do now, e.g. a form without changes): natively disabled, except while
 //   it holds the focus (a save that just finished makes the form clean): then it says so with
 //   aria-disabled and ignores presses, and becomes natively disabled once the focus moves on.
-// SettingSwitch (setting-switch.tsx) is the same rule for switches; keepRowFocus (row-focus.ts)
+// SettingSwitch (setting-switch.tsx) is the same rule for switches, ActionCheckbox
+// (action-checkbox.tsx) for checkboxes; keepRowFocus (row-focus.ts)
 // for a row action that removes its own row.
 import { forwardRef, useState, type FocusEvent, type MouseEvent } from 'react';
-import { Button, Checkbox } from '@radix-ui/themes';
+import { Button } from '@radix-ui/themes';
 
 type ButtonProps = Omit<React.ComponentPropsWithoutRef<typeof Button>, 'loading'> & {
   /** Its change is running: spinner, input ignored, the focus stays. */
@@ -73,36 +74,5 @@ export const ActionButton = forwardRef<HTMLButtonElement, ButtonProps>(function 
     >
       {children}
     </Button>
-  );
-});
-
-type CheckboxProps = Omit<React.ComponentPropsWithoutRef<typeof Checkbox>, 'disabled' | 'onCheckedChange' | 'checked'> & {
-  checked: boolean;
-  onCheckedChange: (on: boolean) => void;
-  /** The user may not change it: disabled. */
-  readOnly?: boolean;
-  /** Its change is saving: input ignored, the focus stays. */
-  busy?: boolean;
-};
-
-/** A checkbox whose change saves: like SettingSwitch, busy while saving and never disabled for it. */
-export const ActionCheckbox = forwardRef<HTMLButtonElement, CheckboxProps>(function ActionCheckbox(
-  { checked, onCheckedChange, readOnly = false, busy = false, ...rest },
-  ref,
-) {
-  return (
-    <Checkbox
-      ref={ref}
-      {...rest}
-      checked={checked}
-      disabled={readOnly}
-      aria-readonly={readOnly || undefined}
-      aria-busy={busy || undefined}
-      aria-disabled={busy || undefined}
-      data-busy={busy || undefined}
-      onCheckedChange={(v) => {
-        if (!busy && !readOnly) onCheckedChange(v === true);
-      }}
-    />
   );
 });

@@ -1,7 +1,7 @@
 // Sign-in, session and own-security payloads (spec document 1, sections 5 and 7). The server
 // validates with these; the client's sign-in, forgot-password and settings forms use them too.
 import * as v from 'valibot';
-import { requiredKey } from './common.js';
+import { requiredKey } from './doc-metadata.js';
 import { MSG } from '../messages.js';
 
 const MIN_PASSWORD = 8;

@@ -4,18 +4,10 @@
 import * as v from 'valibot';
 import { ID_PATTERN, isValidId, normaliseId, PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../codes.js';
 
-/**
- * How the published document (src/server/openapi.ts) states what this input accepts, where
- * valibot's own JSON Schema conversion cannot: transforms and custom checks. Put it in the pipe
- * before the first transform. `json` replaces the converted schema of the value; `required` adds
- * the key to its object's required list (a value that defaults to '' and then must not be empty).
- * The document's property test (tests/integration/openapi-property.test.ts) keeps it honest.
- */
-export const inputJson = <TInput = string>(json: Record<string, unknown>, opts: { required?: boolean } = {}) =>
-  v.metadata<TInput, Record<string, unknown>>({ 'x-input': json, ...(opts.required ? { 'x-required': true } : {}) });
-/** The same schema, its key stated as required in the published document (it defaults, and then must not be empty). */
-export const requiredKey = <S extends v.GenericSchema>(schema: S) =>
-  v.pipe(schema, v.metadata<v.InferOutput<S>, Record<string, unknown>>({ 'x-required': true }));
+import { inputJson, requiredKey } from './doc-metadata.js';
+
+export { inputJson, requiredKey };
+
 /** Text with something besides spaces (what a trimmed, non-empty value accepts). */
 export const NOT_BLANK = '\\S';
 /** An id as the spec allows it (a GUID, optionally braced, optionally ':' and a second GUID), surrounding spaces allowed. */

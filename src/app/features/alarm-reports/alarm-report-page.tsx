@@ -54,7 +54,8 @@ import {
 import type { Call } from './detail-types';
 import { HistoryPanel } from '../../ui/history-panel';
 import './alarm-reports.css';
-import { ActionButton, ActionCheckbox } from '../../ui/action-button';
+import { ActionButton } from '../../ui/action-button';
+import { ActionCheckbox } from '../../ui/action-checkbox';
 
 export function AlarmReportPage() {
   const { params, setTitle } = useTab();

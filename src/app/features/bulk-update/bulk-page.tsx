@@ -30,7 +30,8 @@ import { serialKeyAction } from './serial-keys';
 import { SCAN_DEFAULTS } from '../../keyboard/scanner';
 import './bulk.css';
 import { formatCount } from '../../../shared/numbers';
-import { ActionButton, ActionCheckbox } from '../../ui/action-button';
+import { ActionButton } from '../../ui/action-button';
+import { ActionCheckbox } from '../../ui/action-checkbox';
 
 const SPLIT = /[\s,;]+/;
 /** Spec §4: placeholder rows (unknown serials) cannot be selected: no checkbox, not in select-all. Nor can rows still being looked up. */
