@@ -14,8 +14,6 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 export const DATA_DIR = join(ROOT, '.tmp/bench-data-scale1');
 export const SQLITE_FILE = join(DATA_DIR, 'workspace.sqlite');
-/** Written once the server has answered /health over a fully generated data directory. */
-const READY_MARKER = join(DATA_DIR, 'bench-ready.json');
 export const ADMIN_EMAIL = 'admin@demo.test';
 export const DEMO_PASSWORD = 'Demo-Passw0rd!';
 export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -58,30 +56,56 @@ export async function freePort(preferred: number): Promise<number> {
   });
 }
 
-export type BenchServer = { url: string; port: number; stop: () => Promise<void> };
+export type BenchServer = { url: string; port: number; stop: () => Promise<void>; pid: number };
 
 const children = new Set<ChildProcess>();
 process.once('exit', () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
 });
 
-/** The real server over the cached scale-1 demo data (generated on the first run, ~1 min or more). */
-export async function startServer(preferredPort = 8391): Promise<BenchServer> {
+/** Where the demo data of a scale is kept (scale 1: DATA_DIR). */
+export const dataDirOf = (scale: number) => (scale === 1 ? DATA_DIR : join(ROOT, `.tmp/bench-data-scale${scale}`));
+
+export type ServerOptions = {
+  /** Demo data scale (1: 100,000 devices); each scale has a data directory of its own. */
+  scale?: number;
+  /** Run the compiled server as `npm start` does (bin/start.mjs: dist/server, compiled first when older than a source). */
+  compiled?: boolean;
+  /** More environment for the server (GATEWAY_KEYS, SIMULATOR ...). */
+  env?: Record<string, string>;
+};
+
+/** The real server over the cached demo data (scale 1 unless told; generated on the first run, ~1 min or more). */
+export async function startServer(preferredPort = 8391, opts: ServerOptions = {}): Promise<BenchServer> {
+  const scale = opts.scale ?? 1;
+  const dataDir = dataDirOf(scale);
+  const sqliteFile = join(dataDir, 'workspace.sqlite');
+  /** Written once the server has answered /health over a fully generated data directory. */
+  const readyMarker = join(dataDir, 'bench-ready.json');
   ensureClientBuilt();
-  if (existsSync(SQLITE_FILE) && !existsSync(READY_MARKER)) {
+  if (existsSync(sqliteFile) && !existsSync(readyMarker)) {
     // A generation that did not finish: start over rather than measure half a data set.
-    log(`${DATA_DIR} holds an unfinished data set: generating it again`);
-    rmSync(DATA_DIR, { recursive: true, force: true });
+    log(`${dataDir} holds an unfinished data set: generating it again`);
+    rmSync(dataDir, { recursive: true, force: true });
   }
-  mkdirSync(DATA_DIR, { recursive: true });
-  const fresh = !existsSync(SQLITE_FILE);
-  if (fresh) log(`generating the scale-1 demo data in ${DATA_DIR} (first run; ~1 minute, longer on a busy machine)…`);
+  mkdirSync(dataDir, { recursive: true });
+  const fresh = !existsSync(sqliteFile);
+  if (fresh) log(`generating the scale-${scale} demo data in ${dataDir} (first run; ~1 minute at scale 1, longer on a busy machine)…`);
   const port = await freePort(preferredPort);
   const logFile = join(ROOT, '.tmp/bench-server.log');
   const out = createWriteStream(logFile, { flags: 'w' });
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const child = spawn(process.execPath, opts.compiled ? ['bin/start.mjs'] : ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR, SCALE: '1', LOG_REQUESTS: 'false', SKIP_CLIENT_BUILD: '1' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SCALE: String(scale),
+      LOG_REQUESTS: 'false',
+      SKIP_CLIENT_BUILD: '1',
+      ...opts.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   children.add(child);
@@ -116,8 +140,8 @@ export async function startServer(preferredPort = 8391): Promise<BenchServer> {
     }
     await sleep(fresh ? 1000 : 200);
   }
-  if (!existsSync(READY_MARKER)) writeFileSync(READY_MARKER, JSON.stringify({ scale: 1, readyAt: new Date().toISOString() }) + '\n');
-  return { url, port, stop };
+  if (!existsSync(readyMarker)) writeFileSync(readyMarker, JSON.stringify({ scale, readyAt: new Date().toISOString() }) + '\n');
+  return { url, port, stop, pid: child.pid ?? 0 };
 }
 
 export async function launchChromium(): Promise<Browser> {
@@ -162,13 +186,13 @@ export type Bench = { server: BenchServer; browser: Browser; context: BrowserCon
  */
 export async function withBench<T>(
   fn: (b: Bench, onCleanup: (f: () => unknown) => void) => Promise<T>,
-  opts: { signedIn?: boolean; initScript?: string } = {},
+  opts: { signedIn?: boolean; initScript?: string; server?: ServerOptions } = {},
 ): Promise<T> {
   const cleanups: (() => unknown)[] = [];
   let server: BenchServer | undefined;
   let browser: Browser | undefined;
   try {
-    server = await startServer();
+    server = await startServer(undefined, opts.server);
     browser = await launchChromium();
     const context = await newContext(browser, server.url);
     if (opts.initScript) await context.addInitScript({ content: opts.initScript });

@@ -1,23 +1,36 @@
 // `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
 // nothing here fails a build (speed goals live in benchmarks, not timed tests).
-// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers ingest exports alarm-intelligence management-report alarm-import crash`.
+// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers ingest exports alarm-intelligence management-report alarm-import crash soak`.
+// `crash` (kill -9 under load, about 23 minutes) and `soak` (a compressed shift, an hour or so at full size) run only when named.
+import { loadavg } from 'node:os';
+
 const parts = process.argv.slice(2);
-const want = (p: string) => parts.length === 0 || parts.includes(p);
+const ONLY_WHEN_NAMED = new Set(['crash', 'soak']);
+const want = (p: string) => (parts.length === 0 && !ONLY_WHEN_NAMED.has(p)) || parts.includes(p);
 
 type Figures = Record<string, number | string>;
 const all: Record<string, Figures> = {};
 
 async function section(name: string, fn: () => Promise<Figures>) {
   if (!want(name)) return;
-  console.log(`\n== ${name}`);
+  const load = () =>
+    loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ');
+  console.log(`\n== ${name}  (load before: ${load()})`);
   const t = performance.now();
+  const cpu = process.cpuUsage();
   try {
     all[name] = await fn();
   } catch (e) {
     console.log(`  ${name} failed: ${(e as Error).stack ?? e}`);
     all[name] = { error: String((e as Error).message ?? e) };
   }
-  console.log(`  (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+  const used = process.cpuUsage(cpu);
+  // The bench process's own CPU; servers and browsers it starts are other processes.
+  console.log(
+    `  (${((performance.now() - t) / 1000).toFixed(1)} s wall, ${((used.user + used.system) / 1e6).toFixed(1)} s CPU of this process, load after: ${load()})`,
+  );
 }
 
 async function main() {
@@ -37,6 +50,7 @@ async function main() {
   await section('management-report', async () => (await import('./management-report.bench.js')).benchManagementReport());
   await section('alarm-import', async () => (await import('./alarm-import.bench.js')).benchAlarmImport());
   await section('crash', async () => (await import('./crash.bench.js')).benchCrash());
+  await section('soak', async () => (await import('./soak.bench.js')).benchSoak());
   console.log('\n== summary');
   for (const [k, f] of Object.entries(all)) for (const [m, v] of Object.entries(f)) console.log(`  ${k}.${m}: ${v}`);
 }

@@ -1,16 +1,11 @@
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, dbQuery } from './helpers';
+import { signedInAs, dbQuery, storedBulkSerials } from './helpers';
 import { MSG } from '../../src/shared/messages';
 import { formatCount } from '../../src/shared/numbers';
 import { at, first } from '../helpers/lists';
 import { scanSerials } from '../helpers/scanner';
 
-type BulkState = { list: string[]; selected: string[]; devices: Record<string, { serialNumber: string; etag: string }> };
-const bulkSerials = (page: Page) =>
-  page.evaluate(() => {
-    const s = JSON.parse(localStorage.getItem('bulk.state') ?? '{"list":[],"devices":{}}') as BulkState;
-    return s.list.map((id) => s.devices[id]?.serialNumber ?? '(missing)');
-  });
+const bulkSerials = storedBulkSerials;
 const pendingCount = (page: Page) => page.evaluate(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length);
 
 /** A hand-held scanner (tests/helpers/scanner.ts): 5 ms per key, Enter after each serial. */

@@ -9,7 +9,7 @@
 //   burst a busy machine split) is shown as doubtful, never offered or added, also after a reload.
 // Screenshots at 1440x900 and 1024x768 in the test output directory.
 import { test, expect, type Page } from '@playwright/test';
-import { dbQuery, openProviderSettings, signedInAs } from './helpers';
+import { dbQuery, openProviderSettings, signedInAs, storedBulkSerials } from './helpers';
 import { scanSerials } from '../helpers/scanner';
 import { MSG } from '../../src/shared/messages';
 
@@ -132,13 +132,7 @@ test('pieces of a split scanner burst are shown as doubtful, never offered as se
   await expect(again.getByTestId('scan-doubtful')).toHaveText(MSG.scanOfferDoubtful(['0174609', 'G6211831997']));
   await again.getByRole('button', { name: 'Add to bulk list' }).click();
   await expect(page.getByText(MSG.scanOfferAdded(1))).toBeVisible();
-  const list = await page.evaluate(() => {
-    const s = JSON.parse(localStorage.getItem('bulk.state') ?? '{"list":[],"devices":{}}') as {
-      list: string[];
-      devices: Record<string, { serialNumber: string }>;
-    };
-    return s.list.map((id) => s.devices[id]?.serialNumber ?? id);
-  });
+  const list = await storedBulkSerials(page);
   expect(list.join(',')).not.toMatch(/0174609|G6211831997/);
 });
 

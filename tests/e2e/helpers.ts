@@ -54,7 +54,12 @@ export async function expectSignedIn(page: Page, timeout = SIGN_IN_TIMEOUT) {
  */
 export async function signedInAs(page: Page, email: string, timeout = SIGN_IN_TIMEOUT) {
   const t = await tokens(email);
-  const session = { accessToken: t.access_token, tokenType: t.token_type || 'Bearer', refreshToken: t.refresh_token, expiresAt: Date.now() + t.expires_in * 1000 };
+  const session = {
+    accessToken: t.access_token,
+    tokenType: t.token_type || 'Bearer',
+    refreshToken: t.refresh_token,
+    expiresAt: Date.now() + t.expires_in * 1000,
+  };
   await page.goto('/health'); // the app's origin, without starting the app
   await page.evaluate((value) => localStorage.setItem('session', value), JSON.stringify(session));
   await page.goto('/');
@@ -183,3 +188,22 @@ export async function expectAccessibleScreen(page: Page, screen: string) {
   expect(outside, `h1 outside the page on ${screen}`).toBe(0);
   for (const panel of await page.locator('[role="tabpanel"]:visible').all()) await expect(panel.locator('h1:visible')).toHaveCount(1);
 }
+
+/**
+ * The bulk list's serials (newest first) as the page stored them: the whole list (`bulk.state`)
+ * with the rows scans added since on top (`bulk.state.added`, stored whole again once scanning pauses).
+ */
+export const storedBulkSerials = (page: Page) =>
+  page.evaluate(() => {
+    type Row = { id: string; serialNumber: string };
+    const s = JSON.parse(localStorage.getItem('bulk.state') ?? '{"list":[],"devices":{}}') as { list: string[]; devices: Record<string, Row> };
+    const added = JSON.parse(localStorage.getItem('bulk.state.added') ?? '[]') as { ids: string[]; devices: Row[] }[];
+    const devices = { ...s.devices };
+    let list = s.list;
+    for (const a of added) {
+      const fresh = a.devices.filter((d) => !devices[d.id]);
+      for (const d of fresh) devices[d.id] = d;
+      list = [...a.ids.filter((id) => fresh.some((d) => d.id === id)), ...list];
+    }
+    return list.map((id) => devices[id]?.serialNumber ?? '(missing)');
+  });

@@ -1,16 +1,11 @@
 // Scanning anywhere: scans outside the bulk page are never lost (they gather in one offer), a
 // scanner's Enter never presses a button, nothing throws; read-only staff see no bulk change.
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, dbQuery } from './helpers';
+import { signedInAs, dbQuery, storedBulkSerials } from './helpers';
 import { MSG } from '../../src/shared/messages';
 import { scanSerials } from '../helpers/scanner';
 
-type BulkState = { list: string[]; devices: Record<string, { serialNumber: string }> };
-const bulkSerials = (page: Page) =>
-  page.evaluate(() => {
-    const s = JSON.parse(localStorage.getItem('bulk.state') ?? '{"list":[],"devices":{}}') as BulkState;
-    return s.list.map((id) => s.devices[id]?.serialNumber ?? '(missing)');
-  });
+const bulkSerials = storedBulkSerials;
 
 async function scan(page: Page, serials: string[]) {
   const cdp = await page.context().newCDPSession(page);

@@ -106,6 +106,11 @@ describe('the export pool', () => {
     expect((await reader.read()).value?.length).toBeGreaterThan(0);
     const cancelled = await t.request(`/api/v1/export/${id}`, { method: 'DELETE', token });
     expect((await cancelled.json()).Content.Message).toBe(MSG.exportCancelled);
+    // The download breaks off: it never ends as if the file were whole.
+    const drain = async () => {
+      for (;;) if ((await reader.read()).done) return 'ended';
+    };
+    await expect(drain()).rejects.toThrow();
     await vi.waitFor(() => expect(t.services.exports.stats()).toMatchObject({ running: 0, queued: 0, busyTasks: 0 }));
     const after = await progress(token, id);
     expect(after.State).toBe('cancelled');
@@ -115,6 +120,19 @@ describe('the export pool', () => {
     const again = await t.request('/api/v1/device/export/list-by-ids', { ...exportBody({ ids: [randomUUID()] }), token });
     expect(again.status).toBe(400);
     expect((await again.json()).Content.Message).toBe(MSG.exportPayloadEmpty);
+  });
+
+  test('right after Cancel the same user starts another export (no 429 while the old thread stops)', async () => {
+    const token = await tokenFor(t.config, ['SuperAdminRole']);
+    const res = await t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [750] }), token });
+    const id = res.headers.get(EXPORT_ID_HEADER)!;
+    const cancelled = await t.request(`/api/v1/export/${id}`, { method: 'DELETE', token });
+    expect(cancelled.status).toBe(200);
+    const next = await t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [750] }), token });
+    expect(next.status).toBe(200);
+    await next.arrayBuffer();
+    await res.body!.cancel().catch(() => {});
+    await vi.waitFor(() => expect(t.services.exports.stats()).toMatchObject({ running: 0, queued: 0, busyTasks: 0 }));
   });
 
   test('a body that is not an object is refused, never read as no filters', async () => {

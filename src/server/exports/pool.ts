@@ -214,7 +214,10 @@ export function createExportPool(o: ExportPoolOptions) {
       cancel: () => {
         if (rec.state !== 'queued' && rec.state !== 'running') return;
         rec.state = 'cancelled';
+        // The user may start another export at once: this one's thread stops on its own.
+        if (active.get(userId) === rec) active.delete(userId);
         cluster?.changed(rec, true);
+        cluster?.release(rec);
         port1.postMessage({ type: 'cancel' } satisfies ControlMessage);
         ended = true;
         notify?.();
@@ -296,6 +299,8 @@ export function createExportPool(o: ExportPoolOptions) {
             port1.postMessage({ type: 'ack', bytes: chunk.byteLength } satisfies ControlMessage);
             stalled.refresh();
           } else if (failure) ctrl.error(failure);
+          // A cancelled file is incomplete: the download breaks off instead of ending as if whole.
+          else if (rec.state === 'cancelled') ctrl.error(new Error('export cancelled'));
           else ctrl.close();
         },
         cancel() {

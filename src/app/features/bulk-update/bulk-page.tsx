@@ -7,7 +7,18 @@ import { Button, Callout, Checkbox, Flex, Heading, Text } from '@radix-ui/themes
 import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn } from '../../ui/data-table/types';
 import { useTab } from '../../workspace/tab-context';
-import { bulkAtom, bulkSoundsAtom, isLookingUp, isPlaceholder, lastAddedAtom, nextSelection, pendingRows, removeIds, type BulkDevice } from '../../state/bulk';
+import {
+  bulkAtom,
+  bulkSoundsAtom,
+  isLookingUp,
+  isPlaceholder,
+  lastAddedAtom,
+  nextSelection,
+  pendingRows,
+  removeIds,
+  selectableCount,
+  type BulkDevice,
+} from '../../state/bulk';
 import { MSG, PAGE_TITLES } from '../../../shared/messages';
 import { deviceTypeDisplayName, statusDisplayName } from '../../../shared/codes';
 import { addSerials, BULK_MSG, bulkQueue, bulkWarningsAtom, clearBulkList, lastScanAtom, pendingScansAtom, queueStatusAtom, scanSerial } from './bulk-service';
@@ -249,6 +260,9 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
   const waiting = useMemo(() => pendingRows(bulk, pending), [bulk, pending]);
   const rows = useMemo(() => (waiting.length ? [...waiting, ...listed] : listed), [waiting, listed]);
   const selectedKeys = useMemo(() => new Set(bulk.selected), [bulk.selected]);
+  // The select-all box from counts the list keeps (selected rows are selectable rows on the list).
+  const selectable = selectableCount(bulk);
+  const allSelected = selectable > 0 && bulk.selected.length === selectable;
   const onSelectionChange = useCallback((keys: Set<string>) => setBulk((s) => nextSelection(s, keys)), [setBulk]);
 
   return (
@@ -263,6 +277,7 @@ const BulkTable = memo(function BulkTable({ keyboardActive }: { keyboardActive: 
       canSelect={canSelect}
       selectedKeys={selectedKeys}
       onSelectionChange={onSelectionChange}
+      allSelected={allSelected}
       keyboardActive={keyboardActive}
       emptyMessage={EMPTY_MESSAGE}
       minWidth="820px"

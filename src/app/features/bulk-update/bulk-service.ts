@@ -12,7 +12,9 @@ import {
   isPlaceholder,
   isRepeatScan,
   lastAddedAtom,
+  listIndex,
   serialKey,
+  withAddedRows,
   type BulkDevice,
   type BulkState,
 } from '../../state/bulk';
@@ -51,26 +53,29 @@ type Scan = PendingScan;
 
 /**
  * Applies a resolved batch to the bulk state, in scan order: the same result as adding each scan
- * in turn (addOne; a CSV's run of rows: addMany, which selects everything), in one pass over the
- * list however long the batch (one copy of the rows, not one per scan). Only repeats: the state
- * itself comes back (nothing to write).
+ * in turn (addOne; a CSV's run of rows: addMany, which selects everything). Single scans cost what
+ * the batch adds, not what the list holds: the list's index answers "already on the list", and the
+ * new state is the old one with rows on top (withAddedRows: stored as those rows only). A CSV run
+ * selects the whole list (one pass over it). Only repeats: the state itself comes back (nothing to write).
  */
 export function applyBatch(s: BulkState, scans: Scan[], results: BulkDevice[]) {
   if (results.length !== scans.length) throw new Error(`applyBatch: ${scans.length} scans but ${results.length} results`);
-  const onList = new Set(s.list.map((id) => serialKey(s.devices[id]?.serialNumber ?? '')));
-  let devices: Record<string, BulkDevice> | null = null; // copied on the first row added
+  const onList = listIndex(s).byKey;
+  const addedKeys = new Set<string>();
+  const addedIds = new Set<string>();
   /** Rows added, oldest first, in blocks: a scan is a block of one, a CSV run a block in file order. */
   const blocks: string[][] = [];
+  const addedRows: BulkDevice[] = [];
   /** Devices (not placeholders) added by single scans, oldest first. */
   const picked: string[] = [];
   let selectAll = false;
   const outcomes: { serial: string; kind: ScanSound; id: string | null }[] = [];
   const add = (d: BulkDevice): boolean => {
     const key = serialKey(d.serialNumber);
-    if ((devices ?? s.devices)[d.id] || onList.has(key)) return false;
-    devices ??= { ...s.devices };
-    devices[d.id] = d;
-    onList.add(key);
+    if (s.devices[d.id] || addedIds.has(d.id) || onList.has(key) || addedKeys.has(key)) return false;
+    addedIds.add(d.id);
+    addedKeys.add(key);
+    addedRows.push(d);
     return true;
   };
   let i = 0;
@@ -98,9 +103,12 @@ export function applyBatch(s: BulkState, scans: Scan[], results: BulkDevice[]) {
     }
   }
   if (!blocks.length && !selectAll) return { state: s, outcomes };
-  const rows = devices ?? { ...s.devices };
-  const list = [...blocks.reverse().flat(), ...s.list];
-  const selected = selectAll ? list.filter((id) => !isPlaceholder(rows[id])) : [...picked.reverse(), ...s.selected];
+  const ids = blocks.reverse().flat();
+  if (!selectAll) return { state: withAddedRows(s, { ids, selected: picked.reverse(), devices: addedRows }), outcomes };
+  const rows = { ...s.devices };
+  for (const d of addedRows) rows[d.id] = d;
+  const list = [...ids, ...s.list];
+  const selected = list.filter((id) => !isPlaceholder(rows[id]));
   return { state: { list, selected, devices: rows }, outcomes };
 }
 
@@ -121,8 +129,7 @@ export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
     resolve: async (serials) => {
       const state = store.get(bulkAtom);
       const known = new Map<string, BulkDevice>();
-      const onList = new Map<string, string>();
-      for (const id of state.list) onList.set((state.devices[id]?.serialNumber ?? '').trim().toUpperCase(), id);
+      const onList = listIndex(state).byKey;
       const ask: string[] = [];
       const asked = new Set<string>();
       for (const s of serials) {

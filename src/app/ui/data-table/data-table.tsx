@@ -8,6 +8,7 @@
 // Rows that open a record (rowHref) are real links: middle click, Ctrl/⌘/Shift-click and "copy
 // link" do what they do on any link, while a plain click or Enter opens the workspace tab.
 import {
+  memo,
   useCallback,
   useEffect,
   useId,
@@ -89,6 +90,11 @@ export type DataTableProps<T> = {
   canSelect?: (row: T) => boolean;
   selectedKeys?: ReadonlySet<string>;
   onSelectionChange?: (keys: Set<string>) => void;
+  /**
+   * Whether every selectable row is selected (the select-all box), when the page keeps that itself:
+   * else the table works it out on every render, a pass over all its rows.
+   */
+  allSelected?: boolean;
 
   /** The list's filter box: `/` focuses it. */
   filterRef?: RefObject<HTMLElement | null>;
@@ -213,6 +219,46 @@ function revealTruncated(e: { target: EventTarget }) {
 }
 
 const cellAlign = (a?: 'start' | 'center' | 'end') => (a === 'center' ? 'lw-cell--center' : a === 'end' ? 'lw-cell--end' : '');
+
+type RowCellsProps<T> = {
+  row: T;
+  columns: readonly DataTableColumn<T>[];
+  selectable: boolean;
+  /** undefined: the row cannot be selected (no checkbox). */
+  selected: boolean | undefined;
+  href: string | null | undefined;
+  onToggle: (row: T) => void;
+};
+
+/**
+ * A row's cells. Memoised on the row itself (and its selection and link), not on its place: when
+ * rows are added above (the bulk list puts each scan on top), the rows already shown move down
+ * without their cells being drawn again.
+ */
+const RowCells = memo(function RowCells<T>({ row, columns, selectable, selected, href, onToggle }: RowCellsProps<T>) {
+  return (
+    <>
+      {selectable && (
+        <div role="gridcell" className="lw-cell lw-cell--center">
+          {selected !== undefined && <input type="checkbox" aria-label="Select row" checked={selected} onChange={() => onToggle(row)} />}
+        </div>
+      )}
+      {columns.map((col, ci) => (
+        <div key={col.id} role="gridcell" className={`lw-cell ${cellAlign(col.align)}`}>
+          {href && ci === 0 ? (
+            // Out of the Tab order: the grid moves the focus (aria-activedescendant).
+            <a href={href} className="lw-row-link" tabIndex={-1}>
+              {col.cell(row)}
+            </a>
+          ) : (
+            col.cell(row)
+          )}
+        </div>
+      ))}
+    </>
+  );
+}) as <T>(props: RowCellsProps<T>) => ReactNode;
+
 const INTERACTIVE = 'a,button,input,select,textarea,label,[role="checkbox"],[role="button"]';
 
 export function DataTable<T>(props: DataTableProps<T>) {
@@ -244,6 +290,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
     canSelect,
     selectedKeys,
     onSelectionChange,
+    allSelected,
     filterRef,
     keyboardActive,
     rowHeight = DEFAULT_ROW_HEIGHT,
@@ -373,6 +420,11 @@ export function DataTable<T>(props: DataTableProps<T>) {
     },
     [selectable, canSelect, onSelectionChange, selectedKeys, getRowKey],
   );
+  // The rows' checkboxes call the latest toggleSelected through one stable function, so a
+  // selection change redraws only the rows whose checkbox changed.
+  const toggleRef = useRef(toggleSelected);
+  toggleRef.current = toggleSelected;
+  const onToggleRow = useCallback((row: T) => toggleRef.current(row), []);
 
   const pageStep = Math.max(1, Math.floor(((scrollRef.current?.clientHeight ?? 0) - HEADER_HEIGHT) / rowHeight) - 1);
 
@@ -465,12 +517,17 @@ export function DataTable<T>(props: DataTableProps<T>) {
     onSortChange(sort?.key === key ? { key, desc: !sort.desc } : { key, desc: false });
   };
 
-  const selectableRows = selectable ? (canSelect ? rows.filter(canSelect) : rows) : [];
-  const allOnPageSelected = selectableRows.length > 0 && selectableRows.every((r) => selectedKeys?.has(getRowKey(r)));
+  const selectableRows = () => (selectable ? (canSelect ? rows.filter(canSelect) : rows) : []);
+  const allOnPageSelected =
+    allSelected ??
+    (() => {
+      const all = selectableRows();
+      return all.length > 0 && all.every((r) => selectedKeys?.has(getRowKey(r)));
+    })();
   const toggleAll = () => {
     if (!onSelectionChange) return;
     const next = new Set(selectedKeys ?? []);
-    for (const r of selectableRows) {
+    for (const r of selectableRows()) {
       if (allOnPageSelected) next.delete(getRowKey(r));
       else next.add(getRowKey(r));
     }
@@ -582,23 +639,7 @@ export function DataTable<T>(props: DataTableProps<T>) {
                     onClick={(e) => onRowClick(e, index)}
                     onAuxClick={(e) => onRowAuxClick(e, index)}
                   >
-                    {selectable && (
-                      <div role="gridcell" className="lw-cell lw-cell--center">
-                        {selected !== undefined && <input type="checkbox" aria-label="Select row" checked={selected} onChange={() => toggleSelected(row)} />}
-                      </div>
-                    )}
-                    {columns.map((col, ci) => (
-                      <div key={col.id} role="gridcell" className={`lw-cell ${cellAlign(col.align)}`}>
-                        {href && ci === 0 ? (
-                          // Out of the Tab order: the grid moves the focus (aria-activedescendant).
-                          <a href={href} className="lw-row-link" tabIndex={-1}>
-                            {col.cell(row, index)}
-                          </a>
-                        ) : (
-                          col.cell(row, index)
-                        )}
-                      </div>
-                    ))}
+                    <RowCells row={row} columns={columns} selectable={!!selectable} selected={selected} href={href} onToggle={onToggleRow} />
                   </div>
                 );
               })}

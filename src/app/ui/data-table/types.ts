@@ -9,7 +9,8 @@ export type DataTableColumn<T> = {
   header: string;
   /** Optional custom header rendering; `header` stays the accessible name. */
   renderHeader?: () => ReactNode;
-  cell: (row: T, index: number) => ReactNode;
+  /** The row's cell. Drawn again only when the row, its selection or its link changes (not when it moves). */
+  cell: (row: T) => ReactNode;
   /** Present = sortable; the value handed to onSortChange. */
   sortKey?: string;
   /** CSS grid track, e.g. '160px', '2fr', 'minmax(180px, 2fr)'. Default 'minmax(120px, 1fr)'. */

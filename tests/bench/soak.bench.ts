@@ -1,0 +1,378 @@
+// A shift without growth: one signed-in workspace in Chromium, against the compiled server, through
+// an ARC and stock shift compressed in time: device tabs opened (g d + serial) and closed (Alt+W)
+// in both panes, live messages posted to the ingestion endpoint (as a gateway does) for the devices
+// whose tabs are open, scanner bursts into Bulk Update, filter and page changes on the asset list,
+// and exports of a filtered asset list. A first round of each activity warms the page (its code
+// loaded, its caches filled); then everything is garbage-collected and measured, the rest of the
+// shift runs, the extra tabs are closed and the bulk list cleared as at the start, and the same is
+// measured again:
+//   - the page's JavaScript heap after a full GC (CDP HeapProfiler.collectGarbage): growth < 10 MB;
+//   - DOM nodes within 5 % of the start; event listeners (Performance.getMetrics JSEventListeners)
+//     and the hub's groups and connections on the server (/metrics): none left from closed tabs;
+//   - the server's resident memory (/proc/<pid>/status VmRSS) over the run: within 50 MB.
+// The page's query cache keeps a closed tab's answers for 5 minutes (TanStack Query's gcTime), as
+// an 8-hour shift would not notice: the end is measured at once and again after that settle time.
+//
+// Environment:
+//   BENCH_SOAK_FACTOR   share of the full shift (default 1: 2,000 tabs, 20,000 live messages, 500
+//                       scans, 300 list changes, 50 exports; 0.02 for a quick check)
+//   BENCH_SOAK_SCALE    demo data scale (default 1; 0.1 for a quick check)
+//   BENCH_SOAK_SETTLE_S seconds to wait before the second end measurement (default 330; 0: none)
+//   BENCH_PORT          the server's port (default 8393)
+import Database from 'better-sqlite3';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { CDPSession, Page } from 'playwright-core';
+import { dataDirOf, launchChromium, loadNote, log, newContext, round1, signIn, sleep, startServer, type BenchServer } from './browser.js';
+import { itemAt } from './stats.js';
+import { scanSerials } from '../helpers/scanner.js';
+import { GATEWAY_KEY_HEADER } from '../../src/shared/schemas/live.js';
+
+const GATEWAY_KEY = 'bench-soak-gateway-key';
+const METRICS_TOKEN = 'bench-soak-metrics-token';
+const MB = 1024 * 1024;
+const GOALS = { heapGrowthMB: 10, nodesPct: 5, rssGrowthMB: 50 };
+/** Device tabs opened per round (then closed). */
+const TABS_PER_ROUND = 5;
+
+type Device = { id: string; serialNumber: string; imei: string; type: number };
+type Snapshot = { heapMB: number; nodes: number; listeners: number; documents: number; hubGroups: number; hubConnections: number; rssMB: number };
+
+const rssOf = (pid: number) => {
+  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+};
+
+async function hubStats(server: BenchServer) {
+  const text = await (await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { groups: value('hub_groups'), connections: value('hub_connections') };
+}
+
+async function snapshot(cdp: CDPSession, server: BenchServer): Promise<Snapshot> {
+  for (let i = 0; i < 3; i++) await cdp.send('HeapProfiler.collectGarbage');
+  const m = (await cdp.send('Performance.getMetrics')).metrics;
+  const v = (name: string) => m.find((x) => x.name === name)?.value ?? NaN;
+  const hub = await hubStats(server);
+  return {
+    heapMB: round1(v('JSHeapUsedSize') / MB),
+    nodes: v('Nodes'),
+    listeners: v('JSEventListeners'),
+    documents: v('Documents'),
+    hubGroups: hub.groups,
+    hubConnections: hub.connections,
+    rssMB: round1(rssOf(server.pid)),
+  };
+}
+
+/** Event listeners by target and type: on window, and on document and every node under it. */
+async function listenersByType(cdp: CDPSession): Promise<Map<string, number>> {
+  const out = new Map<string, number>();
+  for (const [name, expr, depth] of [
+    ['window', 'window', 0],
+    ['dom', 'document', -1],
+  ] as const) {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: expr });
+    if (!result.objectId) continue;
+    const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId, depth, pierce: true });
+    for (const l of listeners) out.set(`${name}:${l.type}`, (out.get(`${name}:${l.type}`) ?? 0) + 1);
+    await cdp.send('Runtime.releaseObject', { objectId: result.objectId });
+  }
+  return out;
+}
+
+const listenerGrowth = (a: Map<string, number>, b: Map<string, number>) =>
+  [...b.entries()]
+    .map(([k, n]) => [k, n - (a.get(k) ?? 0)] as const)
+    .filter(([, d]) => d !== 0)
+    .map(([k, d]) => `${k} ${d > 0 ? '+' : ''}${d}`)
+    .join(', ') || 'none';
+
+/** Presses keys one after the other outside any field. */
+async function keys(page: Page, ...steps: string[]) {
+  for (const k of steps) await page.keyboard.press(k);
+}
+
+/** Moves the focus out of any field, to the focused tab's page, so shortcuts run. */
+async function leaveFields(page: Page) {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur?.());
+}
+
+export async function benchSoak(): Promise<Record<string, number | string>> {
+  const factor = Number(process.env.BENCH_SOAK_FACTOR ?? 1);
+  const scale = Number(process.env.BENCH_SOAK_SCALE ?? 1);
+  const settleS = Number(process.env.BENCH_SOAK_SETTLE_S ?? 330);
+  const size = (full: number) => Math.max(1, Math.round(full * factor));
+  const want = { tabs: size(2000), messages: size(20_000), scans: size(500), listChanges: size(300), exports: size(50) };
+  const rounds = Math.max(2, Math.ceil(want.tabs / TABS_PER_ROUND));
+  log(
+    `shift of ${want.tabs} tabs, ${want.messages} live messages, ${want.scans} scans, ${want.listChanges} list changes, ${want.exports} exports in ${rounds} rounds (factor ${factor}, scale ${scale})`,
+  );
+
+  const server = await startServer(Number(process.env.BENCH_PORT ?? 8393), {
+    compiled: true,
+    scale,
+    env: { GATEWAY_KEYS: GATEWAY_KEY, SIMULATOR: 'off', METRICS_TOKEN },
+  });
+  const db = new Database(join(dataDirOf(scale), 'workspace.sqlite'), { readonly: true, fileMustExist: true });
+  const devices = db.prepare(`select id, serialNumber, imei, type from devices where imei is not null order by rowid limit 300`).all() as Device[];
+  const scanPool = (db.prepare(`select serialNumber from devices order by rowid desc limit ?`).all(Math.max(want.scans, 50)) as { serialNumber: string }[]).map(
+    (r) => r.serialNumber,
+  );
+  db.close();
+  if (devices.length < TABS_PER_ROUND * 2) throw new Error(`scale ${scale}: too few devices with an IMEI`);
+
+  const browser = await launchChromium();
+  const done = { tabs: 0, messages: 0, scans: 0, listChanges: 0, exports: 0 };
+  let messageSeq = 0;
+  const started = performance.now();
+  const cpu0 = process.cpuUsage();
+  try {
+    const context = await newContext(browser, server.url);
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await signIn(page, server.url);
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Performance.enable');
+    await cdp.send('HeapProfiler.enable');
+
+    // The fixed tabs of the shift: the asset list on the left, Bulk Update on the right.
+    await leaveFields(page);
+    await keys(page, 'g', 'a');
+    await page.getByRole('searchbox', { name: 'Search devices' }).filter({ visible: true }).waitFor();
+    await leaveFields(page);
+    await keys(page, 'Alt+\\');
+    await leaveFields(page);
+    await keys(page, 'g', 'b');
+    await page.getByLabel('Serial Number', { exact: true }).filter({ visible: true }).waitFor();
+    let pane = 0;
+
+    const openDevice = async (d: Device) => {
+      await leaveFields(page);
+      await keys(page, 'g', 'd');
+      const prompt = page.getByRole('dialog', { name: 'Open device' });
+      await prompt.waitFor();
+      await page.keyboard.type(d.serialNumber);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { level: 1, name: d.serialNumber, exact: true }).filter({ visible: true }).waitFor({ timeout: 30_000 });
+      done.tabs++;
+    };
+    const closeTab = async () => {
+      await leaveFields(page);
+      await keys(page, 'Alt+w');
+    };
+
+    /** Posts `n` messages spread over `open`, then waits for the last one in the visible device tab. */
+    const live = async (open: Device[], n: number) => {
+      if (!n || !open.length) return;
+      const last = itemAt(open, open.length - 1);
+      const body: Record<string, unknown>[] = [];
+      for (let i = 0; i < n; i++) {
+        // the visible tab's device gets the last message
+        const d = i === n - 1 ? last : itemAt(open, i % open.length);
+        body.push({
+          messageId: `soak-${process.pid}-${++messageSeq}`,
+          deviceIdentity: d.imei,
+          deviceType: d.type,
+          date: new Date().toISOString(),
+          message: `Soak message ${messageSeq}`,
+          battery: 40 + (messageSeq % 60),
+          signal: 50,
+          rawMessage: '+RESP:GTINF',
+        });
+      }
+      for (let i = 0; i < body.length; i += 200) {
+        const res = await fetch(`${server.url}/api/v1/device-messages/ingest`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [GATEWAY_KEY_HEADER]: GATEWAY_KEY },
+          body: JSON.stringify(body.slice(i, i + 200)),
+        });
+        if (res.status !== 200) throw new Error(`ingest: ${res.status} ${await res.text()}`);
+      }
+      done.messages += n;
+      const stream = page.getByRole('region', { name: 'Message Stream' }).filter({ visible: true });
+      await stream
+        .getByRole('listitem')
+        .first()
+        .filter({ hasText: `Soak message ${messageSeq}` })
+        .waitFor({ timeout: 30_000 });
+    };
+
+    const scans = async (n: number) => {
+      if (!n) return;
+      // Bulk Update is the other pane's first tab
+      await leaveFields(page);
+      await keys(page, 'g', 'b');
+      const field = page.getByLabel('Serial Number', { exact: true }).filter({ visible: true });
+      await field.waitFor();
+      await field.focus();
+      const serials = Array.from({ length: n }, (_, i) => itemAt(scanPool, (done.scans + i) % scanPool.length));
+      const cdpScan = await context.newCDPSession(page);
+      await scanSerials(cdpScan, serials);
+      await cdpScan.detach();
+      await page.waitForFunction(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length === 0, undefined, {
+        timeout: 60_000,
+      });
+      done.scans += n;
+    };
+
+    const listChanges = async (n: number) => {
+      if (!n) return;
+      await leaveFields(page);
+      await keys(page, 'g', 'a');
+      const search = page.getByRole('searchbox', { name: 'Search devices' }).filter({ visible: true });
+      await search.waitFor();
+      for (let i = 0; i < n; i++) {
+        const grid = page.getByRole('grid', { name: 'Assets' }).filter({ visible: true });
+        if (i % 2 === 0) {
+          // a filter change: a search of five characters of a serial (a new query each time)
+          const d = itemAt(devices, (done.listChanges + i) % devices.length);
+          await search.fill(d.serialNumber.slice(0, 5 + (i % 3)));
+        } else {
+          await search.fill('');
+          const next = page.getByRole('button', { name: 'Next page' }).filter({ visible: true });
+          await grid.and(page.locator(':not([aria-busy])')).waitFor({ timeout: 30_000 });
+          if (await next.isEnabled()) await next.click();
+        }
+        await grid.and(page.locator(':not([aria-busy])')).waitFor({ timeout: 30_000 });
+      }
+      done.listChanges += n;
+    };
+
+    const exportsOf = async (n: number) => {
+      if (!n) return;
+      await leaveFields(page);
+      await keys(page, 'g', 'a');
+      const search = page.getByRole('searchbox', { name: 'Search devices' }).filter({ visible: true });
+      await search.fill(itemAt(devices, done.exports % devices.length).serialNumber.slice(0, 6));
+      await page.getByRole('grid', { name: 'Assets' }).filter({ visible: true }).and(page.locator(':not([aria-busy])')).waitFor({ timeout: 30_000 });
+      for (let i = 0; i < n; i++) {
+        const download = page.waitForEvent('download', { timeout: 120_000 });
+        await page.getByRole('button', { name: 'Export', exact: true }).filter({ visible: true }).click();
+        await page.getByRole('alertdialog').getByRole('button', { name: 'Export' }).click();
+        const file = await download;
+        await file.delete();
+        done.exports++;
+      }
+      await search.fill('');
+    };
+
+    const clearBulk = async () => {
+      await leaveFields(page);
+      await keys(page, 'g', 'b');
+      const clear = page.getByRole('button', { name: 'Clear Devices Bulk List' }).filter({ visible: true });
+      await clear.waitFor();
+      if (await clear.isDisabled()) return;
+      await clear.click();
+      const dialog = page.getByRole('alertdialog');
+      if (await dialog.isVisible().catch(() => false)) await dialog.getByRole('button', { name: 'Clear' }).click();
+      await page
+        .getByTestId('bulk-counts')
+        .filter({ visible: true })
+        .filter({ hasText: /^0 devices/ })
+        .waitFor();
+    };
+
+    /** How much of each activity is due by the end of round r (of `rounds`): the first round does each at least once. */
+    const due = (total: number, r: number) => Math.max(1, Math.round((total * (r + 1)) / rounds));
+    const round = async (r: number) => {
+      // device tabs in the pane of this round, live messages into them, then closed
+      await keys(page, 'Alt+`');
+      pane = 1 - pane;
+      const open: Device[] = [];
+      const tabs = Math.min(TABS_PER_ROUND, want.tabs - done.tabs);
+      for (let i = 0; i < tabs; i++) {
+        const d = itemAt(devices, (r * TABS_PER_ROUND + i) % devices.length);
+        await openDevice(d);
+        open.push(d);
+      }
+      await live(open, due(want.messages, r) - done.messages);
+      for (let i = 0; i < open.length; i++) await closeTab();
+      await scans(due(want.scans, r) - done.scans);
+      await listChanges(due(want.listChanges, r) - done.listChanges);
+      await exportsOf(due(want.exports, r) - done.exports);
+    };
+
+    // warm-up: the first round, then the start figures
+    await round(0);
+    await clearBulk();
+    await sleep(2000);
+    const start = await snapshot(cdp, server);
+    const startListeners = await listenersByType(cdp);
+    let rssMax = start.rssMB;
+    log(`start (after one round): ${JSON.stringify(start)}; ${loadNote()}`);
+    const every = Math.max(1, Math.floor(rounds / 10));
+    for (let r = 1; r < rounds; r++) {
+      await round(r);
+      rssMax = Math.max(rssMax, rssOf(server.pid));
+      if (r % every === 0)
+        log(
+          `round ${r}/${rounds}: ${done.tabs} tabs, ${done.messages} messages, ${done.scans} scans, ${done.listChanges} list changes, ${done.exports} exports; ` +
+            `server RSS ${round1(rssOf(server.pid))} MB; ${((performance.now() - started) / 1000).toFixed(0)} s; ${loadNote()}`,
+        );
+    }
+    await clearBulk();
+    await sleep(2000);
+    const end = await snapshot(cdp, server);
+    log(`end: ${JSON.stringify(end)}`);
+    log(`listeners on window and the DOM, change since the start: ${listenerGrowth(startListeners, await listenersByType(cdp))}`);
+    let settled = end;
+    if (settleS > 0) {
+      log(`waiting ${settleS} s for the query cache's closed-tab answers to expire…`);
+      await sleep(settleS * 1000);
+      settled = await snapshot(cdp, server);
+      log(`end, settled: ${JSON.stringify(settled)}`);
+    }
+    const heapGrowth = round1(settled.heapMB - start.heapMB);
+    const nodesPct = round1(((settled.nodes - start.nodes) / start.nodes) * 100);
+    const rssGrowth = round1(Math.max(rssMax, settled.rssMB) - start.rssMB);
+    const cpu = process.cpuUsage(cpu0);
+    const figures: Record<string, number | string> = {
+      ...Object.fromEntries(Object.entries(done).map(([k, v]) => [`done.${k}`, v])),
+      heapStartMB: start.heapMB,
+      heapEndMB: end.heapMB,
+      heapSettledMB: settled.heapMB,
+      heapGrowthMB: heapGrowth,
+      nodesStart: start.nodes,
+      nodesEnd: settled.nodes,
+      nodesChangePct: nodesPct,
+      listenersStart: start.listeners,
+      listenersEnd: settled.listeners,
+      documentsStart: start.documents,
+      documentsEnd: settled.documents,
+      hubGroupsStart: start.hubGroups,
+      hubGroupsEnd: settled.hubGroups,
+      hubConnectionsStart: start.hubConnections,
+      hubConnectionsEnd: settled.hubConnections,
+      serverRssStartMB: start.rssMB,
+      serverRssMaxMB: round1(rssMax),
+      serverRssEndMB: settled.rssMB,
+      serverRssGrowthMB: rssGrowth,
+      pageErrors: errors.length,
+      goalMet:
+        heapGrowth < GOALS.heapGrowthMB &&
+        Math.abs(nodesPct) <= GOALS.nodesPct &&
+        settled.listeners <= start.listeners &&
+        settled.hubGroups <= start.hubGroups &&
+        settled.hubConnections <= start.hubConnections &&
+        rssGrowth < GOALS.rssGrowthMB
+          ? 'yes'
+          : 'no',
+      seconds: Math.round((performance.now() - started) / 1000),
+      benchCpuS: round1((cpu.user + cpu.system) / 1e6),
+      load: loadNote(),
+    };
+    log(
+      `JS heap after GC ${start.heapMB} → ${settled.heapMB} MB (growth ${heapGrowth} MB, goal < ${GOALS.heapGrowthMB}); DOM nodes ${start.nodes} → ${settled.nodes} (${nodesPct} %, goal within ${GOALS.nodesPct} %); ` +
+        `listeners ${start.listeners} → ${settled.listeners}; hub groups ${start.hubGroups} → ${settled.hubGroups}, connections ${start.hubConnections} → ${settled.hubConnections}; ` +
+        `server RSS ${start.rssMB} → max ${round1(rssMax)}, end ${settled.rssMB} MB (growth ${rssGrowth} MB, goal < ${GOALS.rssGrowthMB}) → ${figures.goalMet === 'yes' ? 'met' : 'NOT met'}`,
+    );
+    if (errors.length) log(`page errors: ${errors.slice(0, 5).join(' | ')}`);
+    log(`${figures.seconds} s; ${figures.load}`);
+    return figures;
+  } finally {
+    await browser.close().catch(() => undefined);
+    await server.stop();
+  }
+}
