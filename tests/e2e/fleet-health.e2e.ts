@@ -1,9 +1,9 @@
 // Fleet Health by keyboard: the provider admin presses `g f`, sees a count for every category (the
 // demo data has devices in each, the same counts the API gives), walks with Tab to "Silent" and
 // opens it with Enter: Asset Management shows exactly those devices (its Filtered count is the
-// Silent count, its first page the API's first page of the same filter).
+// Silent count, its first page the API's first page of the same filter). The page passes axe.
 import { test, expect, type Page } from '@playwright/test';
-import { apiToken, BASE, signedInAs, tabTo } from './helpers';
+import { apiToken, BASE, expectAccessibleScreen, signedInAs, tabTo } from './helpers';
 import { FLEET_CATEGORIES, FLEET_CATEGORY_LABELS, type FleetHealthDto } from '../../src/shared/schemas/fleet';
 
 const keys = async (page: Page, ...k: string[]) => {
@@ -30,6 +30,7 @@ test('g f, the counts, open Silent: the device list holds exactly those devices'
     await expect(page.getByTestId(`fleet-count-${c}`)).toHaveAccessibleName(`${FLEET_CATEGORY_LABELS[c]}: ${health.Counts[c]}`);
   }
   await expect(page.getByRole('table', { name: 'Customers, worst first' })).toBeVisible();
+  await expectAccessibleScreen(page, 'Fleet Health');
 
   const silent = page.getByTestId('fleet-count-silent');
   await tabTo(page, silent);

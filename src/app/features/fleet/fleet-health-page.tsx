@@ -49,24 +49,26 @@ export function FleetHealthPage() {
 
 function CategoryCard({ category, count, thresholds }: { category: FleetCategory; count: number; thresholds: FleetThresholds }) {
   return (
-    <Card asChild size="2" role="listitem">
-      <RouteLink
-        href={fleetListHref(category)}
-        className="lw-fleet__card"
-        data-testid={`fleet-count-${category}`}
-        aria-label={`${FLEET_CATEGORY_LABELS[category]}: ${count}`}
-      >
-        <Flex direction="column" gap="1">
-          <Text weight="bold">{FLEET_CATEGORY_LABELS[category]}</Text>
-          <Text size="7" weight="bold" className="lw-fleet__count" color={count ? 'red' : 'green'}>
-            {count.toLocaleString('en-GB')}
-          </Text>
-          <Text size="1" color="gray">
-            {thresholdText(category, thresholds)}
-          </Text>
-        </Flex>
-      </RouteLink>
-    </Card>
+    <div role="listitem">
+      <Card asChild size="2">
+        <RouteLink
+          href={fleetListHref(category)}
+          className="lw-fleet__card"
+          data-testid={`fleet-count-${category}`}
+          aria-label={`${FLEET_CATEGORY_LABELS[category]}: ${count}`}
+        >
+          <Flex direction="column" gap="1">
+            <Text weight="bold">{FLEET_CATEGORY_LABELS[category]}</Text>
+            <Text size="7" weight="bold" className="lw-fleet__count" color={count ? 'red' : 'green'}>
+              {count.toLocaleString('en-GB')}
+            </Text>
+            <Text size="1" color="gray">
+              {thresholdText(category, thresholds)}
+            </Text>
+          </Flex>
+        </RouteLink>
+      </Card>
+    </div>
   );
 }
 
