@@ -2,14 +2,16 @@
 // devices just inside and just outside its threshold (messages through ingestion at a fixed
 // clock), the device list's fleetHealth filter holding exactly the counted devices (the asset
 // list and a customer's devices), a customer's override and the provider's thresholds moving
-// devices in and out, customers worst first, and the roles refused.
+// devices in and out, customers worst first, the roles refused, and the live sweep: two nodes
+// sweeping side by side announce a change once, and nothing while the figures stay.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
 import { insertCustomer, insertDevice } from '../helpers/live.js';
 import { forgetIngestDevices, ingestMessages } from '../../src/server/modules/live/ingest.js';
 import { DEVICE_MESSAGE } from '../../src/shared/schemas/live.js';
-import { FLEET_CATEGORIES, type FleetCategory, type FleetHealthDto } from '../../src/shared/schemas/fleet.js';
+import { FLEET_CATEGORIES, FLEET_HEALTH_CHANGED_EVENT, type FleetCategory, type FleetHealthDto } from '../../src/shared/schemas/fleet.js';
+import { sweepFleetHealth } from '../../src/server/modules/fleet/sweep.js';
 
 /** Wednesday 15 July 2026, 13:00 in London (BST): London's today is 2026-07-15. */
 const NOW = new Date('2026-07-15T12:00:00.000Z');
@@ -306,5 +308,24 @@ describe('roles', () => {
     expect((await api('/ps-admin/customers/fleet-thresholds', { method: 'PUT', json: { customerId: customers.a.id, silentHours: 1 } }, readonly)).status).toBe(
       403,
     );
+  });
+});
+
+describe('live', () => {
+  test('two nodes sweeping side by side announce a change once; unchanged figures are not announced', async () => {
+    const announced: { node: string; event: string; at: string }[] = [];
+    const node = (name: string) => async (event: string, payload: { At: string }) => void announced.push({ node: name, event, at: payload.At });
+    const sweep = (at: Date) => Promise.all([sweepFleetHealth(t.db, at, node('a')), sweepFleetHealth(t.db, at, node('b'))]);
+    await sweep(NOW);
+    expect(announced).toHaveLength(1);
+    expect(announced[0]).toMatchObject({ event: FLEET_HEALTH_CHANGED_EVENT, at: NOW.toISOString() });
+    // swept again with nothing changed (the devices at their thresholds cross with any time that passes)
+    await sweep(NOW);
+    expect(announced).toHaveLength(1);
+    // an hour on: FH-SILENT-OUT (its last message exactly 24 hours old) has crossed into silent
+    const later = new Date(NOW.getTime() + H);
+    await sweep(later);
+    expect(announced).toHaveLength(2);
+    expect(announced[1]!.at).toBe(later.toISOString());
   });
 });

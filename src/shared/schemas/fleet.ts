@@ -149,3 +149,12 @@ export const fleetHealthSchema = v.strictObject({
   At: v.string(),
 });
 export type FleetHealthDto = v.InferOutput<typeof fleetHealthSchema>;
+
+/**
+ * Hub event to every connection (like SettingsChanged): Fleet Health's counts changed — a device
+ * crossed a threshold, or thresholds changed. Clients holding the page refetch it (the event
+ * carries no figures: the refetch is the permission-checked read).
+ */
+export const FLEET_HEALTH_CHANGED_EVENT = 'FleetHealthChanged';
+export const fleetHealthChangedEventSchema = v.strictObject({ At: v.string() });
+export type FleetHealthChangedEvent = v.InferOutput<typeof fleetHealthChangedEventSchema>;
