@@ -1,5 +1,7 @@
 import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
+import { compression } from 'vite-plugin-compression2';
+import { radixCss } from './bin/radix-css.js';
 
 const apiPrefixes = [
   '/connect',
@@ -22,7 +24,16 @@ const apiPrefixes = [
 const clusterTests = ['tests/integration/two-nodes.test.ts', 'tests/integration/restarts.test.ts'];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Radix Themes' stylesheet in two parts: what the sign-in page uses, and the rest, loaded with
+    // the workspace (bin/radix-css.ts).
+    radixCss(),
+    // Brotli and gzip files beside each text asset (name.br, name.gz), at the highest levels: made
+    // once per build, served by src/server/http/static-client.ts to browsers that accept them.
+    // Files under 1 KB, and any that would not shrink, are left as they are.
+    compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|mjs|css|html|svg|json|txt|wasm)$/, threshold: 1024, logLevel: 'silent' }),
+  ],
   // No source maps in the build: the server would publish them next to the bundles.
   build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: false },
   server: {

@@ -237,6 +237,18 @@ async function main() {
     // and the compiled server), which the end-to-end servers then run as `npm start` does.
     const built = run('npm', ['run', '--silent', 'build']);
     record({ step: 'build', passed: built ? 1 : 0, failed: built ? 0 : 1, skipped: 0, ok: built });
+    if (built) {
+      // The sign-in page's bundle within its budget, and every asset precompressed (tests/bundle-budget.ts).
+      const budget = run(process.execPath, ['--import', 'tsx', 'tests/bundle-budget.ts']);
+      record({
+        step: 'bundle-budget',
+        passed: budget ? 1 : 0,
+        failed: budget ? 0 : 1,
+        skipped: 0,
+        ok: budget,
+        note: budget ? undefined : 'see the sizes above',
+      });
+    }
     if (built) record(await e2e());
     else record({ step: 'e2e', passed: 0, failed: 1, skipped: 0, ok: false, note: 'the build failed' });
   }

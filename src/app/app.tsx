@@ -2,10 +2,14 @@
 // the confirm host and the idle dialogs. Signed out: /login and /forgot-password (everything
 // else goes to / and from there to /login). Signed in: the shell around the workspace, which
 // owns the browser URL. The one place that takes the command registry (commands/index.ts): the
-// workspace's palette, key listener and cheat sheet get it from here.
-import '@radix-ui/themes/styles.css';
+// workspace's palette, key listener and cheat sheet get it from here. The signed-in part (shell,
+// workspace, commands and every feature behind them) is its own chunk, loaded after sign-in (and
+// fetched ahead while the sign-in page is idle), so the sign-in page loads only what it shows.
+// Radix Themes' tokens and the rules of the components the sign-in page uses; the rest comes with
+// the workspace (bin/radix-css.ts).
+import 'virtual:radix-sign-in.css';
 import './styles.css';
-import { useEffect, useLayoutEffect } from 'react';
+import { lazy, Suspense, useEffect, useLayoutEffect, useState } from 'react';
 import { Provider as JotaiProvider, useAtomValue } from 'jotai';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Theme } from '@radix-ui/themes';
@@ -14,18 +18,13 @@ import { appStore } from './state/store';
 import { queryClient } from './api/query-client';
 import { restoreSession } from './api/auth';
 import { currentUserAtom, sessionAtom } from './state/session';
-import { startIdleWatch } from './state/idle';
+import { idleDialogAtom, startIdleWatch } from './state/idle';
 import { getHref, ROUTES } from './paths';
 import { ToastHost, toast } from './ui/toast';
-import { ConfirmHost } from './ui/confirm-dialog';
 import { ErrorBoundary } from './shell/error-screen';
-import { IdleDialogs } from './shell/idle-dialogs';
-import { Shell } from './shell/shell';
 import { SignInPage } from './features/auth/sign-in-page';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page';
 import { ResetPasswordPage, RESET_PASSWORD_PATH } from './features/auth/reset-password-page';
-import { Workspace } from './workspace/workspace';
-import { COMMANDS } from '../../commands/index';
 import { rememberReturnPath } from './shell/return-to';
 
 const AUTH_PATHS = new Set<string>([ROUTES.login.pattern, ROUTES.forgotPassword.pattern, RESET_PASSWORD_PATH]);
@@ -34,6 +33,7 @@ const AUTH_PATHS = new Set<string>([ROUTES.login.pattern, ROUTES.forgotPassword.
 const isProviderReturn = () => /^#(code|id_token)=/.test(window.location.hash);
 
 export function SignedOutRoutes() {
+  usePrefetchWorkspace();
   if (isProviderReturn()) return <SignInPage />;
   return (
     <Switch>
@@ -61,6 +61,65 @@ function RememberAndGoToRoot() {
   return <Redirect key="to-root" to="/" replace />;
 }
 
+// The idle dialogs load with their first use: their primitives (focus trap, scroll lock) are not
+// needed to sign in. Once loaded they stay mounted.
+const IdleDialogs = lazy(() => import('./shell/idle-dialogs').then((m) => ({ default: m.IdleDialogs })));
+
+/** The idle dialogs, from the first time one opens (the 'Logged out' dialog can open over the sign-in page). */
+function LazyIdleDialogs() {
+  const dialog = useAtomValue(idleDialogAtom);
+  const [wanted, setWanted] = useState(false);
+  if (dialog && !wanted) setWanted(true);
+  return wanted ? (
+    <Suspense fallback={null}>
+      <IdleDialogs />
+    </Suspense>
+  ) : null;
+}
+
+/**
+ * The signed-in workspace's modules: the shell, the workspace, the command registry (and all they
+ * import) and the confirm host (only the workspace asks questions; it mounts with it).
+ */
+const loadWorkspace = () =>
+  Promise.all([
+    // First, so its stylesheet is linked before the workspace's own (which may override Radix's rules).
+    import('./workspace-styles'),
+    import('./shell/shell'),
+    import('./workspace/workspace'),
+    import('../../commands/index'),
+    import('./ui/confirm-dialog'),
+  ]);
+
+const SignedInWorkspace = lazy(async () => {
+  const [, { Shell }, { Workspace }, { COMMANDS }, { ConfirmHost }] = await loadWorkspace();
+  return {
+    default: function SignedInWorkspace() {
+      return (
+        <>
+          <Shell>
+            <Workspace commands={COMMANDS} />
+          </Shell>
+          <ConfirmHost />
+        </>
+      );
+    },
+  };
+});
+
+/**
+ * Fetches the workspace's chunks once the sign-in page has painted and the browser is idle, so
+ * signing in does not wait for them; the sign-in page itself never needs them.
+ */
+function usePrefetchWorkspace() {
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 200));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const id = idle(() => void loadWorkspace().catch(() => {}), { timeout: 2000 });
+    return () => cancel(id);
+  }, []);
+}
+
 function SignedIn() {
   const [location] = useLocation();
   // Signed in: the sign-in errors on screen ('Your session has expired, please login.', a failed
@@ -70,9 +129,9 @@ function SignedIn() {
   // the landing area (or keeps the restored layout's focused tab).
   if (AUTH_PATHS.has(location)) return <Redirect to="/" replace />;
   return (
-    <Shell>
-      <Workspace commands={COMMANDS} />
-    </Shell>
+    <Suspense fallback={<Splash />}>
+      <SignedInWorkspace />
+    </Suspense>
   );
 }
 
@@ -90,6 +149,10 @@ export function Root() {
   const [location] = useLocation();
 
   useEffect(() => startIdleWatch(), []);
+  // Signed in already (a reload, a second visit): the workspace's chunks load beside the user.
+  useEffect(() => {
+    if (session) void loadWorkspace().catch(() => {});
+  }, [session]);
   // Start-up (and a sign-in in another tab): with credentials but no user yet, fetch the user.
   useEffect(() => {
     if (session && !user) void restoreSession();
@@ -109,8 +172,7 @@ export function App() {
           <ErrorBoundary>
             <Root />
           </ErrorBoundary>
-          <IdleDialogs />
-          <ConfirmHost />
+          <LazyIdleDialogs />
           <ToastHost />
         </Theme>
       </QueryClientProvider>

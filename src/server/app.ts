@@ -25,6 +25,7 @@ import { createIngestLimiter, liveRoutes } from './modules/live/routes.js';
 import { openApiRoutes } from './http/openapi.js';
 import { createExportPool } from './exports/pool.js';
 import { EXPORT_WORKER_FILE } from './modules/export-definitions.js';
+import './modules/scheduled-reports.js'; // each module's kinds of scheduled report, registered with the scheduler
 import { exportRoutes } from './exports/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { scheduleRoutes } from './modules/schedules/routes.js';

@@ -52,7 +52,7 @@ async function main() {
     config.gatewayKeys = [demoGatewayKey(config.dataDir)];
     config.gatewayKeyGenerated = true;
   }
-  const clientDir = resolve('dist/client');
+  const clientDir = resolve(process.env.CLIENT_DIR || 'dist/client');
   if (!existsSync(join(clientDir, 'index.html')) && process.env.SKIP_CLIENT_BUILD !== '1') {
     log({ msg: 'building the client (first start)…' });
     execFileSync(process.execPath, [resolve('node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'], { stdio: 'inherit' });

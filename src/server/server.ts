@@ -3,14 +3,14 @@
 // calls this; tests start it on an ephemeral port.
 import { errorEvents, registerExportPool } from './platform/metrics.js';
 import { serve } from '@hono/node-server';
-import { serveStatic } from '@hono/node-server/serve-static';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createApp, createServices, type Services } from './app.js';
 import { authenticateRequest, errorBody, type AuthUser, type Deps } from './http/api.js';
+import { clientPage, serveClientFiles } from './http/static-client.js';
 import { CODE, MSG } from '../shared/messages.js';
 import { HUB_PATH } from '../shared/schemas/live.js';
 
@@ -51,15 +51,17 @@ export async function createServer(deps: Deps, opts: ServerOptions = {}) {
   const services = opts.services ?? createServices(deps);
   const { app, routes } = createApp(deps, services);
 
-  // The built client: static assets, and index.html for every other GET that wants HTML (client routes).
+  // The built client: static assets (precompressed by the build, served in the encoding the browser
+  // takes, hashed files cached for a year), and index.html for every other GET that wants HTML
+  // (client routes).
   const clientDir = opts.clientDir;
   if (clientDir && existsSync(join(clientDir, 'index.html'))) {
-    const indexHtml = readFileSync(join(clientDir, 'index.html'), 'utf8');
-    const root = clientDir;
-    app.use('/assets/*', serveStatic({ root }));
-    app.get('/favicon.svg', serveStatic({ root }));
+    const files = serveClientFiles(resolve(clientDir));
+    const page = clientPage(clientDir);
+    app.use('/assets/*', files);
+    app.get('/favicon.svg', files);
     app.get('*', (c) => {
-      if ((c.req.header('accept') ?? '').includes('text/html')) return c.html(indexHtml);
+      if ((c.req.header('accept') ?? '').includes('text/html')) return page(c);
       return c.notFound();
     });
   }

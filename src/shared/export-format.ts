@@ -2,10 +2,11 @@
 // an export is Europe/London wall-clock time, the zone the screens use: a real date cell with
 // EXPORT_DATE_FORMAT in .xlsx, en-GB text in CSV; the column header names the zone.
 
+import { londonOffsetAt } from './london-wall.js';
+
 /** The label a file name starts with (spec §9: a label plus a timestamp, 'Devices_20261122_203000.xlsx'). */
 export const EXPORT_LABEL = { devices: 'Devices', customers: 'Customers', alarmReports: 'AlarmReports', audit: 'AuditTrail' } as const;
 
-export const EXPORT_TIME_ZONE = 'Europe/London';
 /** The number format of date cells in .xlsx exports. */
 export const EXPORT_DATE_FORMAT = 'dd/mm/yyyy hh:mm:ss';
 /** What a date column's header says after its name: '… (UK time)'. */
@@ -18,17 +19,6 @@ export const withZone = (header: string) => `${header} (${EXPORT_ZONE_NOTE})`;
  */
 export const EXPORT_ROW_CAP = 1_000_000;
 
-const parts = new Intl.DateTimeFormat('en-GB', {
-  timeZone: EXPORT_TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
 const HOUR = 3_600_000;
 /**
  * London's offset from UTC (ms) during the UTC hour an instant falls in: the clocks change on a
@@ -39,9 +29,7 @@ function offsetAt(ms: number): number {
   const hour = Math.floor(ms / HOUR);
   let o = offsets.get(hour);
   if (o === undefined) {
-    const p: Record<string, string> = {};
-    for (const x of parts.formatToParts(new Date(hour * HOUR))) p[x.type] = x.value;
-    o = Date.UTC(+p.year!, +p.month! - 1, +p.day!, +p.hour!, +p.minute!, +p.second!) - hour * HOUR;
+    o = londonOffsetAt(hour * HOUR);
     if (offsets.size > 50_000) offsets.clear();
     offsets.set(hour, o);
   }

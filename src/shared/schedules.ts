@@ -12,7 +12,7 @@
 //   the due date (daily: yesterday; weekly: the 7 days before; monthly: the month before, from the
 //   previous due date). The management report (monthly schedules only) covers the last full
 //   London calendar month before the due date, whatever its date.
-import { TIME_ZONE } from './dates.js';
+import { londonOffsetAt as offsetAt, londonWallOf as wallOf } from './london-wall.js';
 import { defaultMonth } from './management-report.js';
 
 export const SCHEDULE_FREQUENCIES = ['daily', 'weekly', 'monthly'] as const;
@@ -45,29 +45,6 @@ export type ScheduleRule = {
 export const TIME_OF_DAY = /^([01]\d|2[0-3]):[0-5]\d$/;
 
 const DAY_MS = 86_400_000;
-const wallFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: TIME_ZONE,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
-
-type Wall = { y: number; m: number; d: number; h: number; mi: number; s: number };
-
-/** London wall-clock parts of an instant (m 1–12). */
-function wallOf(ms: number): Wall {
-  const p = Object.fromEntries(wallFormat.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  return { y: Number(p.year), m: Number(p.month), d: Number(p.day), h: Number(p.hour), mi: Number(p.minute), s: Number(p.second) };
-}
-/** London's offset from UTC (ms) at an instant. */
-function offsetAt(ms: number): number {
-  const w = wallOf(ms);
-  return Date.UTC(w.y, w.m - 1, w.d, w.h, w.mi, w.s) - Math.floor(ms / 1000) * 1000;
-}
 
 /**
  * The instant of a London wall-clock time (m 1–12). Twice-occurring times: the first (summer

@@ -59,7 +59,8 @@ const LABEL = sizeLabel(N);
 const CUSTOMERS = Math.max(10, Math.min(20_000, Math.round(N / 50)));
 const SQLITE_FILE = join(ROOT, `.tmp/bench-devices/devices-${LABEL}.sqlite`);
 const PG_DB = keptPgDb(`bench_devices_${LABEL}`);
-const KEPT: KeptData = { what: 'devices', size: N, sqliteFile: SQLITE_FILE, pgDb: PG_DB, readyColumn: 'devices' };
+/** The kept device data set (shared with paging.bench.ts). */
+export const KEPT: KeptData = { what: 'devices', size: N, sqliteFile: SQLITE_FILE, pgDb: PG_DB, readyColumn: 'devices' };
 
 const GOAL_LIST_P95 = 50;
 const GOAL_SERIALS_MS = 150;
@@ -67,10 +68,10 @@ const GOAL_EXPORT_S = 10;
 const GOAL_EXPORT_MB = 200;
 
 /** The bench's "now": last-config bands are relative to it, so a cached database keeps its meaning. */
-const NOW = new Date(Date.UTC(2026, 10, 1, 12));
+export const NOW = new Date(Date.UTC(2026, 10, 1, 12));
 const DAY = 86_400_000;
 /** Ten device types, 100,000 devices each at 1M: the export filters on the first. */
-const TYPES = DEVICE_TYPES.slice(10, 20).map((t) => t.Value);
+export const TYPES = DEVICE_TYPES.slice(10, 20).map((t) => t.Value);
 const EXPORT_TYPE = itemAt(TYPES, 0);
 const STATUS_WEIGHTS: [number, number][] = [
   [STATUS.New, 0.2],
@@ -163,7 +164,7 @@ const customerValues = (i: number, at: string) => [
 ];
 const CUSTOMER_HEAD = `insert into customers (id, "tenantId", name, "portalId", tier, status, ${CUSTOMER_FLAGS.map((f) => `"${f}"`).join(', ')}, "trackingInterval", etag, "deviceSubscriptionsEtag", "appSubscriptionsEtag", "createdAt", "updatedAt")`;
 
-async function loadSqlite() {
+export async function loadSqlite() {
   const t0 = performance.now();
   const raw = await newSqlite(KEPT);
   const multi = (head: string, width: number, rows: number) =>
@@ -197,7 +198,7 @@ async function loadSqlite() {
   sqliteLoaded(KEPT, raw);
 }
 
-async function loadPostgres() {
+export async function loadPostgres() {
   const t0 = performance.now();
   const c = await newPostgres(KEPT);
   const at = NOW.toISOString();

@@ -1,6 +1,6 @@
 // `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
 // nothing here fails a build (speed goals live in benchmarks, not timed tests).
-// Select parts: `npm run bench -- seed search token palette persons-list devices scan alarm-reports print customers ingest exports alarm-intelligence management-report alarm-import crash soak`.
+// Select parts: `npm run bench -- seed search token palette persons-list devices paging scan alarm-reports print customers ingest exports alarm-intelligence management-report alarm-import crash soak first-load`.
 // `crash` (kill -9 under load, about 23 minutes) and `soak` (a compressed shift, an hour or so at full size) run only when named.
 import { loadavg } from 'node:os';
 
@@ -40,6 +40,7 @@ async function main() {
   await section('palette', async () => (await import('./palette.bench.js')).benchPalette());
   await section('persons-list', async () => (await import('./persons-list.bench.js')).benchPersonsList());
   await section('devices', async () => (await import('./devices.bench.js')).benchDevices());
+  await section('paging', async () => (await import('./paging.bench.js')).benchPaging());
   await section('scan', async () => (await import('./scan.bench.js')).benchScan());
   await section('alarm-reports', async () => (await import('./alarm-reports.bench.js')).benchAlarmReports());
   await section('print', async () => (await import('./print.bench.js')).benchPrint());
@@ -51,6 +52,7 @@ async function main() {
   await section('alarm-import', async () => (await import('./alarm-import.bench.js')).benchAlarmImport());
   await section('crash', async () => (await import('./crash.bench.js')).benchCrash());
   await section('soak', async () => (await import('./soak.bench.js')).benchSoak());
+  await section('first-load', async () => (await import('./first-load.bench.js')).benchFirstLoad());
   console.log('\n== summary');
   for (const [k, f] of Object.entries(all)) for (const [m, v] of Object.entries(f)) console.log(`  ${k}.${m}: ${v}`);
 }

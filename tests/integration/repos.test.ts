@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { tx } from '../../src/server/db/index.js';
 import * as persons from '../../src/server/modules/persons/repo.js';
 import * as reference from '../../src/server/modules/reference/repo.js';
-import * as customers from '../../src/server/modules/customers/repo.js';
+import { customerNames, findCustomerByTenant } from '../../src/server/lib/customer-lookups.js';
 import * as v from 'valibot';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
 import { personListQuery } from '../../src/shared/schemas/persons.js';
@@ -93,7 +93,7 @@ describe('reference and customers repos', () => {
   });
 
   test('customer by tenant; names by id', async () => {
-    expect(await customers.findCustomerByTenant(t.db, ALL_TENANTS, randomUUID())).toBeUndefined();
-    expect((await customers.customerNames(t.db, [])).size).toBe(0);
+    expect(await findCustomerByTenant(t.db, ALL_TENANTS, randomUUID())).toBeUndefined();
+    expect((await customerNames(t.db, [])).size).toBe(0);
   });
 });

@@ -13,6 +13,7 @@ import type { AlarmReportTable, Database, DeviceTable, PersonTable } from '../..
 import type { DB } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { m002, sqlitePhoneKey } from '../../src/server/db/migrations/002-search.js';
+import { m029 } from '../../src/server/db/migrations/029-device-search-runs.js';
 import { phoneKey, prefixEnd, queryPhoneKey } from '../../src/server/lib/search-keys.js';
 import { search } from '../helpers/search.js';
 import { customerRow } from '../helpers/customer-rows.js';
@@ -546,6 +547,8 @@ describe('index sync', () => {
   test('rows that exist before the migration are indexed by it', async () => {
     const tdb = await createTestDb();
     try {
+      // migration 029's indexes use search_phone_key, which 002's down drops
+      await m029.down!(tdb.db);
       await m002.down!(tdb.db);
       await tdb.db
         .insertInto('customers')

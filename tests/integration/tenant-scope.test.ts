@@ -20,6 +20,7 @@ import { PROVIDER_TENANT_ID } from '../../src/shared/tenants.js';
 import { P } from '../../src/shared/permissions.js';
 import * as devices from '../../src/server/modules/devices/repo.js';
 import * as customers from '../../src/server/modules/customers/repo.js';
+import { findCustomerByTenant } from '../../src/server/lib/customer-lookups.js';
 import * as persons from '../../src/server/modules/persons/repo.js';
 import * as alarms from '../../src/server/modules/alarm-reports/repo.js';
 import * as live from '../../src/server/modules/live/repo.js';
@@ -195,8 +196,8 @@ describe('customers', () => {
   test('another customer by id: not found; its administrators: none', async () => {
     expect((await customers.findCustomerRow(t.db, scopeA, A.id))?.name).toBe('TS Alpha Care');
     expect(await customers.findCustomerRow(t.db, scopeA, B.id)).toBeUndefined();
-    expect((await customers.findCustomerByTenant(t.db, scopeA, A.tenantId))?.id).toBe(A.id);
-    expect(await customers.findCustomerByTenant(t.db, scopeA, B.tenantId)).toBeUndefined();
+    expect((await findCustomerByTenant(t.db, scopeA, A.tenantId))?.id).toBe(A.id);
+    expect(await findCustomerByTenant(t.db, scopeA, B.tenantId)).toBeUndefined();
     const q = (tenantId: string) => v.parse(customerAdminListQuery, { TenantId: tenantId, Page: '1', PageSize: '10' });
     expect((await customers.listCustomerAdmins(t.db, scopeA, q(A.tenantId))).TotalCount).toBe(2);
     expect(await customers.listCustomerAdmins(t.db, scopeA, q(B.tenantId))).toEqual({ Items: [], TotalCount: 0 });

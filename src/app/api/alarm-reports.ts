@@ -6,7 +6,6 @@
 import { exportHeaders, type ExportCall } from './exports';
 import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
 import { http } from './http';
-import { isValidId } from '../../shared/codes';
 import type { ControllerDto, LookupDto } from '../../shared/schemas/reference';
 import {
   isSecondLine,
@@ -30,6 +29,7 @@ import {
 import type { MessageResponse } from '../../shared/schemas/common';
 import type { AnalysisResponse, GenerateAnalysisBody } from '../../shared/schemas/alarm-intelligence';
 import type { ManagementReport } from '../../shared/schemas/management-report';
+import { recordQuery } from './queries';
 
 export type {
   AlarmCallDto,
@@ -160,21 +160,15 @@ export const responseTargetsQuery = (filter: ResponseTargetsFilter) =>
 
 /** GET alarm-report/get-details?AlarmId= */
 export const alarmReportDetailsQuery = (alarmId: string) =>
-  queryOptions({
-    queryKey: alarmReportKeys.detail(alarmId),
-    queryFn: ({ signal }) => http<AlarmReportDetails>('/alarm-report/get-details', { signal, query: { AlarmId: alarmId } }),
-    enabled: isValidId(alarmId),
-    meta: { silent: true },
-  });
+  recordQuery(alarmReportKeys.detail(alarmId), alarmId, (signal) =>
+    http<AlarmReportDetails>('/alarm-report/get-details', { signal, query: { AlarmId: alarmId } }),
+  );
 
 /** GET alarm-report/get-analysis?AlarmReportId= — { Enabled, Analysis }; Enabled false: no Analysis section. */
 export const alarmReportAnalysisQuery = (alarmReportId: string) =>
-  queryOptions({
-    queryKey: alarmReportKeys.analysis(alarmReportId),
-    queryFn: ({ signal }) => http<AnalysisResponse>('/alarm-report/get-analysis', { signal, query: { AlarmReportId: alarmReportId } }),
-    enabled: isValidId(alarmReportId),
-    meta: { silent: true },
-  });
+  recordQuery(alarmReportKeys.analysis(alarmReportId), alarmReportId, (signal) =>
+    http<AnalysisResponse>('/alarm-report/get-analysis', { signal, query: { AlarmReportId: alarmReportId } }),
+  );
 
 /** POST alarm-report/generate-analysis — generates and stores the Analysis (AddNote); 403 when intelligence is off. */
 export const generateAlarmReportAnalysis = (body: GenerateAnalysisBody) => http<AnalysisResponse>('/alarm-report/generate-analysis', { method: 'POST', body });

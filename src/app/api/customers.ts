@@ -3,7 +3,7 @@
 // keys (['customers', 'list', filter], ['customers', 'details', id] ...). The answer and input
 // types, rules and error answers are the contract's (src/shared/schemas/customers.ts).
 import { exportHeaders, type ExportCall } from './exports';
-import { keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { http } from './http';
 import { isValidId } from '../../shared/codes';
 import type { LookupDto } from '../../shared/schemas/reference';
@@ -12,19 +12,16 @@ import type { CreatedResponse, EtagResponse } from '../../shared/schemas/common'
 import type {
   AllocateManyInput,
   CrmAccount,
-  CustomerAdmin,
   CustomerAdminList,
   CustomerCreated,
   CustomerCreateInput,
   CustomerDetails,
   CustomerDeviceListFilter,
   CustomerDto,
-  CustomerDuplicate,
   CustomerDuplicates,
   CustomerFilters,
   CustomerList,
   CustomerListFilter,
-  CustomerListItem,
   CustomerPayloadInput,
   CustomerSettings,
   CustomerSettingsFlags,
@@ -32,30 +29,10 @@ import type {
   EmailBacklog,
   SubscriptionsUpdateInput,
 } from '../../shared/schemas/customers';
+import { listQuery, recordQuery } from './queries';
 
-export type {
-  AllocateManyInput,
-  CrmAccount,
-  CustomerAdmin,
-  CustomerAdminList,
-  CustomerCreated,
-  CustomerCreateInput,
-  CustomerDetails,
-  CustomerDeviceListFilter,
-  CustomerDto,
-  CustomerDuplicate,
-  CustomerDuplicates,
-  CustomerFilters,
-  CustomerList,
-  CustomerListFilter,
-  CustomerListItem,
-  CustomerPayloadInput,
-  CustomerSettings,
-  CustomerSettingsFlags,
-  CustomerSubscriptions,
-  EmailBacklog,
-  SubscriptionsUpdateInput,
-};
+// the customers contract's types, for the pages that call these
+export type * from '../../shared/schemas/customers';
 
 export type CustomerAdminListParams = {
   tenantId: string;
@@ -101,67 +78,39 @@ export const customerStatusesQuery = () =>
 // ---- list and one customer
 /** POST api/v1/customer/get-list — the previous page stays on screen while the next loads. */
 export const customerListQuery = (filter: CustomerListFilter) =>
-  queryOptions({
-    queryKey: customerKeys.list(filter),
-    queryFn: ({ signal }) => http<CustomerList>('/api/v1/customer/get-list', { method: 'POST', body: filter, signal }),
-    placeholderData: keepPreviousData,
-    meta: { silent: true },
-  });
+  listQuery(customerKeys.list(filter), (signal) => http<CustomerList>('/api/v1/customer/get-list', { method: 'POST', body: filter, signal }));
 
 /** GET /api/v1/customer/get-by-id?id= — runs only with a valid id (spec §5). */
 export const customerByIdQuery = (id: string) =>
-  queryOptions({
-    queryKey: customerKeys.byId(id),
-    queryFn: ({ signal }) => http<CustomerDto>('/api/v1/customer/get-by-id', { signal, query: { id } }),
-    enabled: isValidId(id),
-    meta: { silent: true },
-  });
+  recordQuery(customerKeys.byId(id), id, (signal) => http<CustomerDto>('/api/v1/customer/get-by-id', { signal, query: { id } }));
 
 /** GET ps-admin/customers/get-details?CustomerId= */
 export const customerDetailsQuery = (id: string) =>
-  queryOptions({
-    queryKey: customerKeys.details(id),
-    queryFn: ({ signal }) => http<CustomerDetails>('/ps-admin/customers/get-details', { signal, query: { CustomerId: id } }),
-    enabled: isValidId(id),
-    meta: { silent: true },
-  });
+  recordQuery(customerKeys.details(id), id, (signal) => http<CustomerDetails>('/ps-admin/customers/get-details', { signal, query: { CustomerId: id } }));
 
 /** GET ps-admin/customers/get-subscriptions?CustomerId= */
-export const customerSubscriptionsQuery = (id: string) =>
-  queryOptions({
-    queryKey: customerKeys.subscriptions(id),
-    queryFn: ({ signal }) => getCustomerSubscriptions(id, signal),
-    enabled: isValidId(id),
-    meta: { silent: true },
-  });
+export const customerSubscriptionsQuery = (id: string) => recordQuery(customerKeys.subscriptions(id), id, (signal) => getCustomerSubscriptions(id, signal));
 /** The same request outside a query: the fresh etag fetch before saving subscriptions (spec §4). */
 export const getCustomerSubscriptions = (id: string, signal?: AbortSignal) =>
   http<CustomerSubscriptions>('/ps-admin/customers/get-subscriptions', { signal, query: { CustomerId: id } });
 
 /** GET ps-admin/customers/get-settings?CustomerId= */
 export const customerSettingsQuery = (id: string) =>
-  queryOptions({
-    queryKey: customerKeys.settings(id),
-    queryFn: ({ signal }) => http<CustomerSettings>('/ps-admin/customers/get-settings', { signal, query: { CustomerId: id } }),
-    enabled: isValidId(id),
-    meta: { silent: true },
-  });
+  recordQuery(customerKeys.settings(id), id, (signal) => http<CustomerSettings>('/ps-admin/customers/get-settings', { signal, query: { CustomerId: id } }));
 
 /** POST /api/v1/customer/get-device-list/{customerId} — the asset list's filter body. */
 export const customerDeviceListQuery = (id: string, filter: CustomerDeviceListFilter) =>
-  queryOptions({
-    queryKey: customerKeys.devices(id, filter),
-    queryFn: ({ signal }) => http<DeviceList>(`/api/v1/customer/get-device-list/${encodeURIComponent(id)}`, { method: 'POST', body: filter, signal }),
-    enabled: isValidId(id),
-    placeholderData: keepPreviousData,
-    meta: { silent: true },
-  });
+  listQuery(
+    customerKeys.devices(id, filter),
+    (signal) => http<DeviceList>(`/api/v1/customer/get-device-list/${encodeURIComponent(id)}`, { method: 'POST', body: filter, signal }),
+    isValidId(id),
+  );
 
 /** GET ps-admin/persons/get-customer-admin-list — page size 10, UserName descending by default (spec §9). */
 export const customerAdminListQuery = (params: CustomerAdminListParams) =>
-  queryOptions({
-    queryKey: customerKeys.admins(params),
-    queryFn: ({ signal }) =>
+  listQuery(
+    customerKeys.admins(params),
+    (signal) =>
       http<CustomerAdminList>('/ps-admin/persons/get-customer-admin-list', {
         signal,
         query: {
@@ -172,19 +121,11 @@ export const customerAdminListQuery = (params: CustomerAdminListParams) =>
           OrderBy: params.orderBy ?? 'UserName',
         },
       }),
-    enabled: isValidId(params.tenantId),
-    placeholderData: keepPreviousData,
-    meta: { silent: true },
-  });
+    isValidId(params.tenantId),
+  );
 
 /** GET ps-admin/emails/get-backlog-count?TenantId= → { count } of e-mails held while delivery is paused. */
-export const emailBacklogQuery = (tenantId: string) =>
-  queryOptions({
-    queryKey: customerKeys.backlog(tenantId),
-    queryFn: ({ signal }) => getEmailBacklog(tenantId, signal),
-    enabled: isValidId(tenantId),
-    meta: { silent: true },
-  });
+export const emailBacklogQuery = (tenantId: string) => recordQuery(customerKeys.backlog(tenantId), tenantId, (signal) => getEmailBacklog(tenantId, signal));
 export const getEmailBacklog = (tenantId: string, signal?: AbortSignal) =>
   http<EmailBacklog>('/ps-admin/emails/get-backlog-count', { signal, query: { TenantId: tenantId } });
 

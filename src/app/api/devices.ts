@@ -3,9 +3,8 @@
 // Shared by the asset list, the device tab and the bulk update page (features never import each
 // other, so this lives in src/app/api).
 import { exportHeaders, type ExportCall } from './exports';
-import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { http } from './http';
-import { isValidId } from '../../shared/codes';
 import type { LookupDto, DeviceTypeDto } from '../../shared/schemas/reference';
 
 import {
@@ -20,6 +19,7 @@ import {
   type ImportResponse,
 } from '../../shared/schemas/devices';
 import { FLEET_CATEGORIES, type FleetCategory } from '../../shared/schemas/fleet';
+import { listQuery, recordQuery } from './queries';
 
 // The answer and input types are the contract's (src/shared/schemas/devices.ts); re-exported for the pages.
 export type { BulkChangeResponse, DeviceDto, DeviceList, DeviceListFilter, DeviceMany, ImportResponse };
@@ -84,21 +84,11 @@ export const lastConfigFiltersQuery = () =>
 // ---- devices
 /** POST api/v1/device/get-list — the previous page stays on screen while the next loads. */
 export const deviceListQuery = (filter: DeviceListFilter) =>
-  queryOptions({
-    queryKey: deviceKeys.list(filter),
-    queryFn: ({ signal }) => http<DeviceList>('/api/v1/device/get-list', { method: 'POST', body: filter, signal }),
-    placeholderData: keepPreviousData,
-    meta: { silent: true }, // the list shows its own error state
-  });
+  listQuery(deviceKeys.list(filter), (signal) => http<DeviceList>('/api/v1/device/get-list', { method: 'POST', body: filter, signal }));
 
 /** GET /api/v1/device/get-by-id?id= */
 export const deviceDetailQuery = (id: string) =>
-  queryOptions({
-    queryKey: deviceKeys.detail(id),
-    queryFn: ({ signal }) => http<DeviceDto>('/api/v1/device/get-by-id', { signal, query: { id } }),
-    enabled: isValidId(id),
-    meta: { silent: true },
-  });
+  recordQuery(deviceKeys.detail(id), id, (signal) => http<DeviceDto>('/api/v1/device/get-by-id', { signal, query: { id } }));
 
 /** GET /api/v1/device/get-by-serial?serial= */
 export const getDeviceBySerial = (serial: string, signal?: AbortSignal) => http<DeviceDto>('/api/v1/device/get-by-serial', { signal, query: { serial } });

@@ -19,7 +19,7 @@
 //     global settings and the Provider Settings area are refetched at once (also after a
 //     reconnect, as an announcement may have been missed). The signed-in shell keeps a subscriber
 //     (useSettingsLive), so every signed-in tab holds the connection.
-import { infiniteQueryOptions, keepPreviousData, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { http } from './http';
@@ -53,6 +53,7 @@ import { FLEET_HEALTH_CHANGED_EVENT } from '../../shared/schemas/fleet';
 import { fleetKeys } from './fleet';
 import { referenceKeys } from './reference';
 import { adminKeys } from './admin';
+import { listQuery } from './queries';
 
 export type {
   ConfigurationChangeInput,
@@ -115,12 +116,9 @@ export const deviceConfigurationByIdQuery = (id: string) =>
 
 /** POST ps-admin/devices/get-configurations — the Current Configuration tab. */
 export const configurationListQuery = (filter: ConfigurationListFilter) =>
-  queryOptions({
-    queryKey: liveKeys.configurations(filter),
-    queryFn: ({ signal }) => http<ConfigurationList>('/ps-admin/devices/get-configurations', { method: 'POST', body: filter, signal }),
-    placeholderData: keepPreviousData,
-    meta: { silent: true },
-  });
+  listQuery(liveKeys.configurations(filter), (signal) =>
+    http<ConfigurationList>('/ps-admin/devices/get-configurations', { method: 'POST', body: filter, signal }),
+  );
 
 /** POST ps-admin/devices/get-firmware-versions { serials } — Change Configuration: fall detection needs one version. */
 export const firmwareVersionsQuery = (serials: readonly string[]) =>
@@ -175,12 +173,7 @@ export const detailedMessageQuery = (p: DetailedMessageParams) =>
 
 /** POST /devices/get-last-messages — the Device Testing tab. */
 export const lastMessagesQuery = (filter: LastMessagesFilter) =>
-  queryOptions({
-    queryKey: liveKeys.lastMessages(filter),
-    queryFn: ({ signal }) => http<LastMessages>('/devices/get-last-messages', { method: 'POST', body: filter, signal }),
-    placeholderData: keepPreviousData,
-    meta: { silent: true },
-  });
+  listQuery(liveKeys.lastMessages(filter), (signal) => http<LastMessages>('/devices/get-last-messages', { method: 'POST', body: filter, signal }));
 
 // ---------------------------------------------------------------- mutations and downloads
 

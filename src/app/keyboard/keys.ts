@@ -279,6 +279,24 @@ export function reservedReason(keys: string, scoped = false): string | null {
 
 // ---------------------------------------------------------------- key events
 
+/** Keys whose code and printed key are the same name, in this notation. */
+const NAMED_KEYS: Record<string, string> = {
+  Enter: 'enter',
+  Escape: 'escape',
+  Backspace: 'backspace',
+  Delete: 'delete',
+  Tab: 'tab',
+  Home: 'home',
+  End: 'end',
+  PageUp: 'pageup',
+  PageDown: 'pagedown',
+  Insert: 'insert',
+  ArrowLeft: 'left',
+  ArrowRight: 'right',
+  ArrowUp: 'up',
+  ArrowDown: 'down',
+};
+/** The key of each code (physical position) that is not a letter, digit or F key. */
 const CODE_KEY: Record<string, string> = {
   Slash: '/',
   Backslash: '\\',
@@ -291,41 +309,12 @@ const CODE_KEY: Record<string, string> = {
   Period: '.',
   Semicolon: ';',
   Quote: "'",
-  Enter: 'enter',
   NumpadEnter: 'enter',
-  Escape: 'escape',
-  Backspace: 'backspace',
-  Delete: 'delete',
-  Tab: 'tab',
   Space: 'space',
-  Home: 'home',
-  End: 'end',
-  PageUp: 'pageup',
-  PageDown: 'pagedown',
-  Insert: 'insert',
-  ArrowLeft: 'left',
-  ArrowRight: 'right',
-  ArrowUp: 'up',
-  ArrowDown: 'down',
+  ...NAMED_KEYS,
 };
-const KEY_NAME: Record<string, string> = {
-  Enter: 'enter',
-  Escape: 'escape',
-  Esc: 'escape',
-  Backspace: 'backspace',
-  Delete: 'delete',
-  Tab: 'tab',
-  ' ': 'space',
-  Home: 'home',
-  End: 'end',
-  PageUp: 'pageup',
-  PageDown: 'pagedown',
-  Insert: 'insert',
-  ArrowLeft: 'left',
-  ArrowRight: 'right',
-  ArrowUp: 'up',
-  ArrowDown: 'down',
-};
+/** The named keys by the key they print (no usable code). */
+const KEY_NAME: Record<string, string> = { ...NAMED_KEYS, Esc: 'escape', ' ': 'space' };
 const MODIFIER_KEYS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'AltGraph', 'CapsLock', 'OS', 'Hyper', 'Super', 'Fn']);
 
 type KeyEventLike = Pick<KeyboardEvent, 'key' | 'code' | 'altKey' | 'ctrlKey' | 'metaKey' | 'shiftKey'>;

@@ -1,18 +1,17 @@
 // Spec §2 global error screen: 'Something went wrong.', the explanation, the current date and
 // 'Back to main page'. Render errors are reported with severity Error (console here: no
 // error-reporting service is configured).
-import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { Component, lazy, Suspense, type ErrorInfo, type ReactNode } from 'react';
 import { Button, Flex, Heading, Text } from '@radix-ui/themes';
 import { MSG } from '../../shared/messages';
-import { formatShown } from '../../shared/dates';
+
+/** Today's date under the message: loaded with the date library when the screen shows. */
+const ErrorScreenDate = lazy(() => import('./error-screen-date'));
 
 /** The error-reporting hook: one place to plug a real service in. */
 export function reportError(error: unknown, context: Record<string, unknown> = {}) {
   console.error({ severity: 'Error', error, ...context });
 }
-
-/** en-GB date with a 24-hour clock in the product's zone (spec §9). */
-export const formatNow = (d = new Date()) => formatShown(d);
 
 export function ErrorScreen({ onBack }: { onBack?: () => void }) {
   return (
@@ -24,9 +23,9 @@ export function ErrorScreen({ onBack }: { onBack?: () => void }) {
         <Text as="p" size="3" align="center">
           {MSG.errorScreenText}
         </Text>
-        <Text as="p" size="2" color="gray">
-          {formatNow()}
-        </Text>
+        <Suspense fallback={null}>
+          <ErrorScreenDate />
+        </Suspense>
         <Button size="3" autoFocus onClick={onBack ?? (() => window.location.assign('/'))}>
           {MSG.backToMainPage}
         </Button>

@@ -10,6 +10,7 @@ import { MSG, PAGE_TITLES } from '../../shared/messages';
 import { getHref, ROUTES, type RouteId } from '../paths';
 import { useCan } from '../state/session';
 import { openRoute } from '../workspace/actions';
+import { LineIcon } from '../ui/line-icon';
 
 export const NAV_ENTRIES: { route: RouteId; label: string; icon: string }[] = [
   { route: 'assets', label: MSG.navAssetManagement, icon: 'M4 7h16M4 12h16M4 17h10' },
@@ -75,19 +76,7 @@ export function SideNav() {
                 aria-current={active ? 'page' : undefined}
                 onClick={(ev) => onClick(ev, href)}
               >
-                <svg
-                  width="18"
-                  height="18"
-                  viewBox="0 0 24 24"
-                  fill="none"
-                  stroke="currentColor"
-                  strokeWidth="2"
-                  strokeLinecap="round"
-                  strokeLinejoin="round"
-                  aria-hidden="true"
-                >
-                  <path d={e.icon} />
-                </svg>
+                <LineIcon d={e.icon} />
                 <span>{e.label}</span>
               </a>
             </li>

@@ -11,6 +11,7 @@ import { getHref, matchPath, ROUTES } from '../paths';
 import { currentUserAtom, isSsoUserAtom, logout, useCan } from '../state/session';
 import { focusedTabTitleAtom } from '../workspace/state';
 import { openRoute } from '../workspace/actions';
+import { LineIcon } from '../ui/line-icon';
 import { SettingsDialog } from './settings-dialog';
 
 function usePageTitle() {
@@ -33,19 +34,7 @@ export function TopBar() {
   return (
     <header className="top-bar">
       <IconButton variant="ghost" size="2" aria-label={MSG.back} title={MSG.back} onClick={() => window.history.back()}>
-        <svg
-          width="18"
-          height="18"
-          viewBox="0 0 24 24"
-          fill="none"
-          stroke="currentColor"
-          strokeWidth="2"
-          strokeLinecap="round"
-          strokeLinejoin="round"
-          aria-hidden="true"
-        >
-          <path d="M19 12H5M12 19l-7-7 7-7" />
-        </svg>
+        <LineIcon d="M19 12H5M12 19l-7-7 7-7" />
       </IconButton>
       {/* Not a heading: the page in the focused tab holds the page's one h1 (the same title). */}
       <Text as="div" size="4" weight="medium" className="top-bar-title" truncate>

@@ -340,14 +340,19 @@ export function flushBulkStore() {
 const storedBulkAtom = atom<BulkState>(readStoredBulk(local()));
 storedBulkAtom.onMount = (set) => {
   if (typeof window === 'undefined') return;
-  // Another page of the workspace changed the list: read it again.
-  const onStorage = (e: StorageEvent) => {
-    if (e.key !== null && e.key !== BULK_KEY && e.key !== BULK_ADDED_KEY) return;
+  const readAgain = () => {
     const added = parseJson(local().getItem(BULK_ADDED_KEY));
     pendingAdded = Array.isArray(added) ? (added as Added[]) : [];
     pendingAddedRows = pendingAdded.reduce((n, a) => n + (a.ids?.length ?? 0), 0);
     latest = null;
     set(readStoredBulk(local()));
+  };
+  // What is stored now, as a page that uses the list appears (it may have changed since start-up).
+  readAgain();
+  // Another page of the workspace changed the list: read it again.
+  const onStorage = (e: StorageEvent) => {
+    if (e.key !== null && e.key !== BULK_KEY && e.key !== BULK_ADDED_KEY) return;
+    readAgain();
   };
   window.addEventListener('storage', onStorage);
   window.addEventListener('pagehide', flushBulkStore);

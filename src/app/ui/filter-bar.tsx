@@ -3,7 +3,7 @@
 // large breakpoint the filters fold behind a toggle; the search box stays visible so `/` can always
 // reach it. In the workspace the pane is the screen: the fold is a container query on the pane
 // (list-widgets.css), so a narrow pane folds its filters whatever the window's width.
-import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type RefObject } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { isTypedFuture, londonInstant } from '../../shared/dates';
 import { DateField } from './date-field';
 import { MSG } from '../../shared/messages';
@@ -182,10 +182,7 @@ function FilterControl({ def, value, error, onChange }: { def: FilterDef; value:
   switch (def.type) {
     case 'input':
       return (
-        <div className="lw-filter">
-          <label htmlFor={id} className="lw-filter__label">
-            {def.label}
-          </label>
+        <Labelled id={id} label={def.label}>
           <input
             id={id}
             type="text"
@@ -196,7 +193,7 @@ function FilterControl({ def, value, error, onChange }: { def: FilterDef; value:
             value={typeof value === 'string' ? value : ''}
             onChange={(e) => onChange(e.target.value)}
           />
-        </div>
+        </Labelled>
       );
     case 'check-filter':
       return (
@@ -209,10 +206,7 @@ function FilterControl({ def, value, error, onChange }: { def: FilterDef; value:
       );
     case 'dropdown':
       return (
-        <div className="lw-filter">
-          <label htmlFor={id} className="lw-filter__label">
-            {def.label}
-          </label>
+        <Labelled id={id} label={def.label}>
           <select id={id} className="lw-select" value={typeof value === 'string' ? value : ''} onChange={(e) => onChange(e.target.value)}>
             <option value="">{def.placeholder ?? 'All'}</option>
             {def.options.map((o) => (
@@ -221,15 +215,12 @@ function FilterControl({ def, value, error, onChange }: { def: FilterDef; value:
               </option>
             ))}
           </select>
-        </div>
+        </Labelled>
       );
     case 'date':
     case 'date-time':
       return (
-        <div className="lw-filter">
-          <label htmlFor={id} className="lw-filter__label">
-            {def.label}
-          </label>
+        <Labelled id={id} label={def.label}>
           <DateField
             id={id}
             label={def.label}
@@ -246,13 +237,25 @@ function FilterControl({ def, value, error, onChange }: { def: FilterDef; value:
               {error}
             </span>
           )}
-        </div>
+        </Labelled>
       );
     case 'multiselect':
       return <MultiSelect def={def} value={Array.isArray(value) ? value : []} onChange={onChange} />;
     case 'autocomplete':
       return <Autocomplete def={def} value={value && typeof value === 'object' && !Array.isArray(value) ? value : null} onChange={onChange} />;
   }
+}
+
+/** A filter with its label above it. */
+function Labelled({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="lw-filter">
+      <label htmlFor={id} className="lw-filter__label">
+        {label}
+      </label>
+      {children}
+    </div>
+  );
 }
 
 /** Closes a popup when focus or a click goes elsewhere. */

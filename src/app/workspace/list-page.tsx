@@ -74,6 +74,13 @@ export type ListPageOptions<S extends ListState, Req, Data, Row, K extends Query
   /** The text the table shows for a failed query; default: the server's message. */
   errorText?: (error: unknown) => string;
   exporter?: ListExportOptions<Req>;
+  /**
+   * A row's id, for lists whose endpoint reads Next and Previous from the edge row (`after` /
+   * `before`, shared/schemas/common.ts edgeEntries): going to the next (previous) page sends the id
+   * of the last (first) row on screen with the page number, so the server reads the page from that
+   * row's sort key instead of skipping the pages before it. The answer is the same page.
+   */
+  edgeId?: (row: Row) => string;
 };
 
 export type ListPage<S extends ListState, Req, Data, Row> = {
@@ -130,10 +137,31 @@ export function useListPage<S extends ListState, Req, Data, Row, K extends Query
   // eslint-disable-next-line react-hooks/exhaustive-deps -- the request is the same while its JSON is
   const request = useMemo(() => built, [requestKey]);
   const enabled = o.enabled ? o.enabled(state) : true;
-  const query = useQuery({ ...o.query(request), enabled });
+  // Next / Previous: the edge row of the page that was on screen, for the page next to it under
+  // the same filters and sort (a jump, a Back through the link or any other change sends none).
+  const [e, setEdge] = useState<{ page: number; rest: string; key: 'after' | 'before'; id: string } | null>(null);
+  const rest = JSON.stringify({ ...(built as object), page: 0 });
+  const sent = useMemo(
+    () => (e && e.page === state.page && e.rest === rest ? ({ ...(request as object), [e.key]: e.id } as Req) : request),
+    [e, state.page, rest, request],
+  );
+  const query = useQuery({ ...o.query(sent), enabled });
   const data = query.data;
   const rows = data ? o.rows(data) : [];
   const count = data ? o.count(data) : 0;
+  const paging = pagingProps(state, setState);
+  const { edgeId } = o;
+  const onPageChange = (page: number) => {
+    const onScreen = !query.isPlaceholderData && rows.length > 0;
+    setEdge(
+      edgeId && onScreen && Math.abs(page - state.page) === 1
+        ? page > state.page
+          ? { page, rest, key: 'after', id: edgeId(rows[rows.length - 1]!) }
+          : { page, rest, key: 'before', id: edgeId(rows[0]!) }
+        : null,
+    );
+    paging.onPageChange(page);
+  };
 
   const searchRef = useRef<HTMLInputElement>(null);
   const gridRef = useRef<HTMLDivElement>(null);
@@ -173,7 +201,8 @@ export function useListPage<S extends ListState, Req, Data, Row, K extends Query
     table: {
       rows,
       totalCount: count,
-      ...pagingProps(state, setState),
+      ...paging,
+      onPageChange,
       ...listQueryProps(query, o.errorText ?? errorMessage),
       loading: query.isPending && enabled,
       scrollKey,

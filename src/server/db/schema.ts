@@ -514,7 +514,7 @@ export interface DeviceCountTable {
 }
 
 /**
- * Per device and Europe/London day ('YYYY-MM-DD'): its messages of that day (migration 029), kept by
+ * Per device and Europe/London day ('YYYY-MM-DD'): its messages of that day (migration 030), kept by
  * ingestion in the transaction that stores them (modules/live/daily-usage.ts).
  */
 export interface DeviceDailyUsageTable {
@@ -538,7 +538,7 @@ export interface DeviceDailyUsageTable {
   configPending: number;
 }
 
-/** Fleet health thresholds (migration 029): scope '' the provider's, else a customer id (null: the provider's value). */
+/** Fleet health thresholds (migration 030): scope '' the provider's, else a customer id (null: the provider's value). */
 export interface FleetThresholdTable {
   scope: string;
   silentHours: number | null;
@@ -549,7 +549,7 @@ export interface FleetThresholdTable {
   updatedAt: string;
 }
 
-/** The newest firmware version reported for each device type (migration 029). */
+/** The newest firmware version reported for each device type (migration 030). */
 export interface DeviceTypeFirmwareTable {
   type: number;
   newestVersion: string;

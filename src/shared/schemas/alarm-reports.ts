@@ -57,7 +57,7 @@ import {
   VERIFICATION_CATEGORIES,
   VERIFICATION_TYPES,
 } from '../codes.js';
-import { guid, inputJson, MAX_PAGE, MAX_SEARCH_LENGTH, noNul, NOT_BLANK, pageMessage, pageSizeMessage } from './common.js';
+import { edgeEntries, guid, inputJson, MAX_PAGE, MAX_SEARCH_LENGTH, noNul, NOT_BLANK, pageMessage, pageSizeMessage } from './common.js';
 
 // ---------------------------------------------------------------- constants and messages
 
@@ -222,6 +222,7 @@ const listObject = v.object(
     pageSize: v.optional(v.pipe(v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
     ...filterEntries,
     ...sortEntries,
+    ...edgeEntries,
   },
   ALARM_TEXT.badBody,
 );

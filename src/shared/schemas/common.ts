@@ -91,6 +91,28 @@ export const pagingQuery = {
   ),
 };
 
+const edgeMessage = 'after and before must be the id of a row of the list.';
+/** An optional row id (null or '' = none). */
+const edgeId = v.optional(
+  v.pipe(
+    v.nullable(v.string(edgeMessage)),
+    v.transform((s) => (s ?? '').trim()),
+    v.maxLength(100, edgeMessage),
+    v.check(noNul, edgeMessage),
+  ),
+  '',
+);
+/**
+ * Next and Previous of a paged list (ours; the spec pages by number): `after` the id of the last
+ * row of the page on screen, `before` the id of its first row, with `page` the page asked for. The
+ * server then reads the page from that row's sort key instead of skipping the earlier pages; the
+ * answer is the same page. A row it does not find (deleted, or not the caller's) is ignored.
+ */
+export const edgeEntries = { after: edgeId, before: edgeId };
+/** The same from a query string (after=, before=; missing when not given). */
+const edgeParam = v.optional(v.pipe(v.string(edgeMessage), v.trim(), v.maxLength(100, edgeMessage), v.check(noNul, edgeMessage)));
+export const edgeQuery = { after: edgeParam, before: edgeParam };
+
 /** A required id (spec §5: GUID, optionally braced, optionally ':' + GUID), normalised to its bare lower-case GUID. */
 export function guid(message: string) {
   return v.pipe(

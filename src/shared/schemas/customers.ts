@@ -35,7 +35,7 @@
 import * as v from 'valibot';
 import { MSG } from '../messages.js';
 import { CUSTOMER_STATUSES, DEVICE_TYPES, PAGE_SIZES, DEFAULT_PAGE_SIZE, TIER_TYPES } from '../codes.js';
-import { guid, inputJson, MAX_PAGE, noNul, NOT_BLANK, pageMessage, pageSizeMessage, qsBool, qsChoice, qsInt, qsSearch } from './common.js';
+import { edgeEntries, guid, inputJson, MAX_PAGE, noNul, NOT_BLANK, pageMessage, pageSizeMessage, qsBool, qsChoice, qsInt, qsSearch } from './common.js';
 import { lookupDtoSchema, type DeviceListFilter } from './devices.js';
 import { lookupSchema } from './reference.js';
 
@@ -187,6 +187,7 @@ export const customerListBody = v.object(
     ),
     orderBy: v.optional(v.picklist(CUSTOMER_ORDER_BY, `orderBy must be one of ${CUSTOMER_ORDER_BY.join(', ')}.`), 'Reference'),
     desc: v.optional(v.boolean('desc must be true or false.'), false),
+    ...edgeEntries,
   },
   CUSTOMER_TEXT.badBody,
 );

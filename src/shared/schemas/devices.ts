@@ -24,7 +24,7 @@ import * as v from 'valibot';
 import { MSG } from '../messages.js';
 import { ASSET_STATUSES, DEVICE_CAPABILITIES, DEVICE_TYPES, CAPABILITY, LAST_CONFIG_FILTERS, SIM_TYPES } from '../codes.js';
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../codes.js';
-import { guid, inputJson, MAX_PAGE, noNul, pageMessage, pageSizeMessage } from './common.js';
+import { edgeEntries, guid, inputJson, MAX_PAGE, noNul, pageMessage, pageSizeMessage } from './common.js';
 import { FLEET_CATEGORIES } from './fleet.js';
 
 // ---------------------------------------------------------------- constants and messages
@@ -257,7 +257,7 @@ const orderByMessage = `orderBy must be one of ${DEVICE_ORDER_BY.join(', ')}.`;
  * { page = 1, pageSize = 10 (10/25/50/100), searchValue (serial, IMEI or phone; '' or at least 5
  * characters), deviceTypeIds [], statusIds [], orderNumber (exact, case-insensitive), assigned
  * (true/false/null = All), lastConfig (LAST_CONFIG_FILTERS value, 0 = All), orderBy =
- * 'SerialNumber', desc = false }.
+ * 'SerialNumber', desc = false, after / before (Next / Previous: edgeEntries) }.
  */
 export const deviceListBody = v.object(
   {
@@ -301,6 +301,7 @@ export const deviceListBody = v.object(
     fleetHealth: v.optional(v.nullable(v.picklist(FLEET_CATEGORIES, 'Unknown fleet health category.')), null),
     orderBy: v.optional(v.picklist(DEVICE_ORDER_BY, orderByMessage), 'SerialNumber'),
     desc: v.optional(v.boolean('desc must be true or false.'), false),
+    ...edgeEntries,
   },
   DEVICE_TEXT.badBody,
 );

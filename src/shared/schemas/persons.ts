@@ -22,6 +22,7 @@ import {
   requiredText,
   optionalText,
   noNul,
+  edgeQuery,
 } from './common.js';
 
 export const NAME_MAX = 100;
@@ -68,6 +69,7 @@ export const personListQuery = v.object({
   desc: qsBool(false, 'desc must be true or false.'),
   searchValue: qsSearch(),
   sortRoleId: optionalGuid('sortRoleId must be a role id.'),
+  ...edgeQuery,
 });
 export type PersonListQuery = v.InferOutput<typeof personListQuery>;
 

@@ -53,7 +53,8 @@ describe('routing and start-up', () => {
     window.history.replaceState(null, '', '/persons');
     const { calls } = stubFetch((c) => (c.url === '/api/v1/get-user-info' ? userInfo() : features()));
     renderRoot();
-    expect(await screen.findByText('workspace here')).toBeInTheDocument();
+    // The workspace is a chunk of its own, loaded once signed in (the splash shows meanwhile).
+    expect(await screen.findByText('workspace here', undefined, { timeout: 10_000 })).toBeInTheDocument();
     expect(screen.getByRole('navigation')).toBeInTheDocument();
     expect(calls.filter((c) => c.url === '/api/v1/get-user-info')).toHaveLength(1);
     expect(appStore.get(currentUserAtom)?.firstName).toBe('Ann');
@@ -75,7 +76,8 @@ describe('routing and start-up', () => {
     window.history.replaceState(null, '', '/login');
     stubFetch((c) => (c.url === '/api/v1/get-user-info' ? userInfo() : features()));
     renderRoot();
-    expect(await screen.findByText('workspace here')).toBeInTheDocument();
+    // The workspace is a chunk of its own, loaded once signed in (the splash shows meanwhile).
+    expect(await screen.findByText('workspace here', undefined, { timeout: 10_000 })).toBeInTheDocument();
     expect(window.location.pathname).toBe('/');
   });
 });

@@ -131,7 +131,7 @@ describe('global error screen', () => {
     expect(screen.getByRole('heading', { name: MSG.default })).toBeInTheDocument();
     expect(screen.getByText(MSG.errorScreenText)).toBeInTheDocument();
     const today = new Date().toLocaleDateString('en-GB');
-    expect(screen.getByText(new RegExp(today.replace(/\//g, '\\/')))).toBeInTheDocument();
+    expect(await screen.findByText(new RegExp(today.replace(/\//g, '\\/')))).toBeInTheDocument();
     expect(screen.getByRole('button', { name: MSG.backToMainPage })).toBeInTheDocument();
     const reports = logged.mock.calls.map((c) => c[0]).filter((x) => (x as { severity?: string })?.severity === 'Error');
     expect(reports).toHaveLength(1);

@@ -216,6 +216,7 @@ describe('client calls', () => {
     for (const [file, mod] of Object.entries(modules)) {
       for (const [name, value] of Object.entries(mod)) {
         if (!name.endsWith('Query') || typeof value !== 'function') continue;
+        if (file.endsWith('/api/queries.ts')) continue; // the helpers the factories are built with
         const opts = (value as (...a: unknown[]) => Factory)(...(SAMPLE_ARGS[name] ?? []));
         await opts.queryFn({ signal: new AbortController().signal, queryKey: opts.queryKey, meta: undefined });
         const calls = takeCalls();

@@ -1,5 +1,5 @@
 // Firmware versions compare part by part (fleet health's "firmware behind"), and the frozen copy
-// migration 029 used reads the same.
+// migration 030 used reads the same.
 import { describe, expect, test } from 'vitest';
 import { compareFirmware, newestFirmware } from '../../../src/shared/firmware';
 import * as frozen from '../../../src/server/db/migrations/lib/device-daily-usage';

@@ -17,7 +17,7 @@ import { formatDateTime as alarmEventTime } from '../../../src/app/features/alar
 import { formatDateTime as deviceDateTime } from '../../../src/app/features/assets/asset-format';
 import { ukDateTime } from '../../../src/shared/alarm-intelligence';
 import { alarmReportTitle } from '../../../src/server/modules/alarm-reports/search';
-import { formatNow } from '../../../src/app/shell/error-screen';
+import { formatNow } from '../../../src/app/shell/error-screen-date';
 
 const ROOT = join(__dirname, '../../../src');
 const files = (dir: string): string[] =>
@@ -31,7 +31,7 @@ const HOUSE = '28/11/2026 13:45';
 const ALARM = '28 Nov 26 13:45:02';
 
 /** Files that compute with London's wall clock (schedules, export cells, chart buckets), showing nothing themselves. */
-const WALL_CLOCK_ARITHMETIC = ['shared/dates.ts', 'shared/schedules.ts', 'shared/export-format.ts', 'server/modules/alarm-reports/time.ts'];
+const WALL_CLOCK_ARITHMETIC = ['shared/london-wall.ts'];
 /** date-fns patterns allowed outside dates.ts: file-name stamps only. */
 const FILE_NAME_PATTERN = /^yyyy-MM-dd(_HH-mm-ss)?$/;
 

@@ -21,7 +21,7 @@ import { slowMachine } from '../ui/slow-machine';
 
 slowMachine();
 
-type Req = { page: number; pageSize: number; sortBy: string; desc: boolean; search: string; tier: string };
+type Req = { page: number; pageSize: number; sortBy: string; desc: boolean; search: string; tier: string; after?: string; before?: string };
 type Row = { id: string; name: string };
 type State = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: State = { page: 1, pageSize: 10, sort: { key: 'Name', desc: false }, filters: {} };
@@ -40,7 +40,7 @@ const listQuery = (req: Req) =>
     },
   });
 
-function TestList() {
+function TestList({ edges = false }: { edges?: boolean }) {
   const list = useListPage({
     title: 'Test list',
     initial: INITIAL,
@@ -55,6 +55,7 @@ function TestList() {
     query: listQuery,
     rows: (d) => d.Items,
     count: (d) => d.TotalCount,
+    ...(edges ? { edgeId: (r: Row) => r.id } : {}),
   });
   return (
     <ListPageFrame title="Test list">
@@ -85,7 +86,7 @@ afterEach(() => {
 });
 
 /** The list in its workspace tab, as the app renders it (the app's store holds the workspace). */
-function renderInTab() {
+function renderInTab(edges = false) {
   const tab: TabApi = {
     tabId,
     paneId: M.findTab(appStore.get(workspaceAtom), tabId)!.pane.id,
@@ -104,7 +105,7 @@ function renderInTab() {
       <QueryClientProvider client={queryClient}>
         <Theme>
           <TabContext.Provider value={tab}>
-            <TestList />
+            <TestList edges={edges} />
           </TabContext.Provider>
         </Theme>
       </QueryClientProvider>
@@ -112,6 +113,24 @@ function renderInTab() {
   );
 }
 const href = () => M.findTab(appStore.get(workspaceAtom), tabId)!.tab.href;
+
+describe('useListPage: Next and Previous name the edge row', () => {
+  it('Next sends the last row on screen, Previous the first, a jump neither', async () => {
+    const user = userEvent.setup();
+    renderInTab(true);
+    expect(await screen.findByText('Customer 10')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(asked.at(-1)).toEqual({ page: 2, pageSize: 10, sortBy: 'Name', desc: false, search: '', tier: '', after: 'Customer 10' }));
+    expect(await screen.findByText('Customer 11')).toBeInTheDocument();
+    expect(href()).toBe('/customers?page=2');
+    await user.click(screen.getByRole('button', { name: 'Previous page' }));
+    await waitFor(() => expect(asked.at(-1)).toEqual({ page: 1, pageSize: 10, sortBy: 'Name', desc: false, search: '', tier: '', before: 'Customer 11' }));
+    expect(await screen.findByText('Customer 01')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Page 3' }));
+    await waitFor(() => expect(asked.at(-1)).toEqual({ page: 3, pageSize: 10, sortBy: 'Name', desc: false, search: '', tier: '' }));
+    expect(await screen.findByText('Customer 21')).toBeInTheDocument();
+  });
+});
 
 describe('useListPage: the list state in the link', () => {
   it('defaults are no query; the search, sort and page go to the link and the request follows', async () => {

@@ -100,6 +100,7 @@ export function AlarmReportListPage() {
     query: alarmReportListQuery,
     rows: (d) => d.AlarmReports,
     count: (d) => d.TotalCount,
+    edgeId: (r) => r.AlarmReportId,
     // A refused filter (400) says why in the server's words; anything else is the spec's failure text.
     errorText: (err) => (errorStatus(err) === 400 ? errorMessage(err) : MSG.reportGenerationFailed),
     exporter: {

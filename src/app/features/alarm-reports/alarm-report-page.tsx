@@ -6,7 +6,6 @@
 // the printable report (react-to-print) the print command and the button share.
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useReactToPrint } from 'react-to-print';
 import { Button, Checkbox, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
 import { PageMessage } from '../../workspace/page-message';
@@ -37,7 +36,7 @@ import { ALARM_TEXT, EMPTY, headerName, nameOf } from './alarm-format';
 import { AlarmMap } from './alarm-map';
 import { AudioClip } from './audio-clip';
 import { NoteDialog } from './note-dialog';
-import { PRINT_PAGE_STYLE, PRINT_TITLE, PrintableReport } from './print-report';
+import { PRINT_TITLE, PrintableReport, usePrint } from './print-report';
 import { registerAlarmAction, stepAlarm } from './alarm-events';
 import { ANALYSIS_UI_TEXT, AnalysisSection } from './analysis-section';
 import {
@@ -144,21 +143,7 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
     onError: (err) => toast.error(errorMessage(err)),
   });
 
-  const printRef = useRef<HTMLDivElement>(null);
-  const [printing, setPrinting] = useState(false);
-  const print = useReactToPrint({
-    contentRef: printRef,
-    documentTitle: `${PRINT_TITLE} ${name === EMPTY ? d.AlarmId : name}`,
-    pageStyle: PRINT_PAGE_STYLE,
-    // The printable report renders from the loaded detail (the map is drawn, no images to wait for);
-    // wait for the web fonts so the first page does not print in a fallback font.
-    onBeforePrint: async () => {
-      setPrinting(true);
-      await document.fonts?.ready;
-    },
-    onAfterPrint: () => setPrinting(false),
-    onPrintError: () => setPrinting(false),
-  });
+  const { printRef, printing, print } = usePrint(`${PRINT_TITLE} ${name === EMPTY ? d.AlarmId : name}`);
 
   // Commands (print, add note, toggle escalation) reach this tab through the registrations.
   const live = useRef({ print, canEdit, canPrint, d, escalation, navigate: tab.navigate });

@@ -4,11 +4,10 @@
 // with previous / next, Print (Export to PDF) through react-to-print with the document shown on
 // screen (management-report-print.tsx). With the feature ExportManagementReportPDF off the page
 // says so and the server refuses (403).
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
 import { selectAtom } from 'jotai/utils';
-import { useReactToPrint } from 'react-to-print';
 import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
 import { PageMessage } from '../../workspace/page-message';
@@ -22,7 +21,7 @@ import { isValidId } from '../../../shared/codes';
 import { MSG } from '../../../shared/messages';
 import { defaultMonth, monthLabel, parseMonth, shiftMonth } from '../../../shared/management-report';
 import { MANAGEMENT_FEATURE, MANAGEMENT_TEXT } from '../../../shared/schemas/management-report';
-import { PRINT_PAGE_STYLE } from './print-report';
+import { usePrint } from './print-report';
 import { PrintableManagementReport } from './management-report-print';
 import './alarm-reports.css';
 
@@ -58,19 +57,7 @@ export function ManagementReportPage() {
   const name = report.data?.CustomerName;
   useEffect(() => setTitle(name ? `${MANAGEMENT_TEXT.title}: ${name}` : MANAGEMENT_TEXT.title), [name, setTitle]);
 
-  const printRef = useRef<HTMLDivElement>(null);
-  const [printing, setPrinting] = useState(false);
-  const print = useReactToPrint({
-    contentRef: printRef,
-    documentTitle: `${MANAGEMENT_TEXT.title} ${name ?? ''} ${monthLabel(month)}`.replace(/\s+/g, ' ').trim(),
-    pageStyle: PRINT_PAGE_STYLE,
-    onBeforePrint: async () => {
-      setPrinting(true);
-      await document.fonts?.ready;
-    },
-    onAfterPrint: () => setPrinting(false),
-    onPrintError: () => setPrinting(false),
-  });
+  const { printRef, printing, print } = usePrint(`${MANAGEMENT_TEXT.title} ${name ?? ''} ${monthLabel(month)}`.replace(/\s+/g, ' ').trim());
 
   if (!valid) return <PageMessage message={MSG.badUrl} />;
   if (features.isPending)

@@ -7,7 +7,8 @@
 // on one page of A4. Each report is a named page (CSS paged media): continuation pages carry a
 // running header (person, alarm id, 'Page N of M') and every page carries the footer in its bottom
 // margin, so no page holds only the footer.
-import type { Ref } from 'react';
+import { useRef, useState, type Ref } from 'react';
+import { useReactToPrint } from 'react-to-print';
 import { DrawnPosition } from './alarm-map';
 import { ALARM_TEXT, EMPTY, formatDateTime, headerName, nameOf } from './alarm-format';
 import {
@@ -33,6 +34,29 @@ export const PRINT_PAGE_STYLE = `
 html, body { background: #fff !important; color: #000; }
 body { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
 `;
+
+/**
+ * Printing a report of this page (`printRef` on the printable element): the page setup above, and
+ * `printing` while the print dialog is being prepared. The printable report renders from loaded data
+ * (a map is drawn, no images to wait for); the web fonts are awaited so the first page does not
+ * print in a fallback font.
+ */
+export function usePrint(documentTitle: string) {
+  const printRef = useRef<HTMLDivElement>(null);
+  const [printing, setPrinting] = useState(false);
+  const print = useReactToPrint({
+    contentRef: printRef,
+    documentTitle,
+    pageStyle: PRINT_PAGE_STYLE,
+    onBeforePrint: async () => {
+      setPrinting(true);
+      await document.fonts?.ready;
+    },
+    onAfterPrint: () => setPrinting(false),
+    onPrintError: () => setPrinting(false),
+  });
+  return { printRef, printing, print };
+}
 
 /** Section order of the printable report, top to bottom (the e2e test reads the printed text in this order); 'analysis' only when intelligence is on. */
 export const PRINT_SECTIONS = ['summary', 'snapshot', 'user', 'contacts', 'devices', 'teams', 'instructions', 'notes', 'analysis', 'journal'] as const;

@@ -20,6 +20,7 @@ import { SCHEDULE_FORMAT_LABELS, SCHEDULE_REPORT_LABELS } from '../../../shared/
 import { MANAGEMENT_TEXT } from '../../../shared/schemas/management-report';
 import { SCHEDULE_TEXT, type RunOutcome, type ScheduleDto, type ScheduleRunDto } from '../../../shared/schemas/schedules';
 import { ScheduleDialog } from './schedule-dialog';
+import '../../ui/data-table/list-widgets.css';
 import './scheduled-reports.css';
 
 export const OUTCOME_LABELS: Record<RunOutcome, string> = {
@@ -164,7 +165,7 @@ export function ScheduledReportsPage() {
               <th scope="col">Last run</th>
               <th scope="col">Recipients</th>
               <th scope="col">
-                <span className="sr-only">Actions</span>
+                <span className="lw-sr-only">Actions</span>
               </th>
             </tr>
           </thead>

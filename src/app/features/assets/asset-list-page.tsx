@@ -39,6 +39,7 @@ export function AssetListPage() {
     enabled: (s) => !searchTooShort(searchText(s)),
     rows: (d) => d.devices,
     count: (d) => d.totalCount,
+    edgeId: (d) => d.id,
     exporter: {
       allowed: can(P.DeviceExport),
       start: ({ page: _page, pageSize: _size, ...filters }, o) => exportDevicesWithFilters(filters, o),

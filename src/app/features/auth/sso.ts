@@ -4,7 +4,7 @@
 // in the URL fragment (spec start-up: "the URL hash begins with a code fragment"); oidc-client-ts
 // redeems it at the provider and hands over the ID token, which the token exchange turns into our
 // session. 'IsSSOLoading' in localStorage marks a redirect under way (it survives the round trip).
-import { UserManager, WebStorageStateStore } from 'oidc-client-ts';
+import type { UserManager } from 'oidc-client-ts';
 import type { SsoConfiguration } from '../../../shared/schemas/auth';
 import { requestSsoNonce, ssoConfigurationQuery } from '../../api/auth';
 import { queryClient } from '../../api/query-client';
@@ -33,7 +33,9 @@ export class SsoUnavailableError extends Error {
 
 const redirectUri = () => `${window.location.origin}${getHref('login')}`;
 
-function manager(cfg: EnabledConfig): UserManager {
+/** The OpenID Connect client, loaded only when single sign-on is used (about 18 kB of script compressed). */
+async function manager(cfg: EnabledConfig): Promise<UserManager> {
+  const { UserManager, WebStorageStateStore } = await import('oidc-client-ts');
   const store = new WebStorageStateStore({ store: window.sessionStorage, prefix: STORE_PREFIX });
   return new UserManager({
     authority: cfg.authority,
@@ -70,7 +72,7 @@ export async function startSsoRedirect(): Promise<void> {
   const { nonce } = await requestSsoNonce();
   localStorage.setItem(SSO_LOADING_KEY, 'true');
   try {
-    await manager(cfg).signinRedirect({ nonce, prompt: cfg.prompt });
+    await (await manager(cfg)).signinRedirect({ nonce, prompt: cfg.prompt });
   } catch (err) {
     localStorage.setItem(SSO_LOADING_KEY, 'false');
     throw err;
@@ -82,7 +84,7 @@ export async function completeSsoRedirect(): Promise<string> {
   const url = window.location.href;
   window.history.replaceState(window.history.state, '', `${window.location.pathname}${window.location.search}`);
   const cfg = await enabledConfig();
-  const user = await manager(cfg).signinRedirectCallback(url);
+  const user = await (await manager(cfg)).signinRedirectCallback(url);
   if (!user.id_token) throw new Error('no id_token');
   return user.id_token;
 }

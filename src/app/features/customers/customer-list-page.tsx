@@ -39,6 +39,7 @@ export function CustomerListPage() {
     query: customerListQuery,
     rows: (d) => d.customers,
     count: (d) => d.totalCount,
+    edgeId: (c) => c.id,
     exporter: {
       allowed: can(P.CustomerExport),
       start: ({ page: _page, pageSize: _size, ...filter }, o) => exportCustomersWithFilters(filter, o),

@@ -1,13 +1,14 @@
 // Person calls (spec document 1 §7): one queryOptions factory per endpoint, hierarchical keys
 // (['persons', 'list', params], ['persons', 'detail', id]) so invalidation can be broad or narrow,
 // and the in-place cache updates the spec asks for after an identity update (new etag).
-import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { type QueryClient } from '@tanstack/react-query';
 import { http } from '../../api/http';
 import { isValidId, normaliseId } from '../../../shared/codes';
 import { ROLE_IDS, type RoleName } from '../../../shared/permissions';
 import type { CreatedResponse, EtagResponse } from '../../../shared/schemas/common';
 import type { PersonDetails, PersonList, PersonListItem, PersonListQuery } from '../../../shared/schemas/persons';
 import type { DictionariesDto, RoleDto } from '../../../shared/schemas/reference';
+import { listQuery, recordQuery } from '../../api/queries';
 
 // The answer types are the contract's (src/shared/schemas/persons.ts); re-exported for the list columns.
 export type { PersonListItem };
@@ -28,32 +29,28 @@ export const personKeys = {
 
 /** GET /ps-admin/persons/get-list — previous page stays on screen while the next loads. */
 export const personListQuery = (params: PersonListParams) =>
-  queryOptions({
-    queryKey: personKeys.list(params),
-    queryFn: ({ signal }) =>
-      http<PersonList>('/ps-admin/persons/get-list', {
-        signal,
-        query: {
-          page: params.page,
-          pageSize: params.pageSize,
-          orderBy: params.orderBy,
-          desc: params.desc,
-          searchValue: params.searchValue || undefined,
-          sortRoleId: params.sortRoleId,
-        },
-      }),
-    placeholderData: keepPreviousData,
-    meta: { silent: true }, // the list shows its own error state
-  });
+  listQuery(personKeys.list(params), (signal) =>
+    http<PersonList>('/ps-admin/persons/get-list', {
+      signal,
+      query: {
+        page: params.page,
+        pageSize: params.pageSize,
+        orderBy: params.orderBy,
+        desc: params.desc,
+        searchValue: params.searchValue || undefined,
+        sortRoleId: params.sortRoleId,
+        after: params.after || undefined,
+        before: params.before || undefined,
+      },
+    }),
+  );
 
 /** GET /persons/get-by-id?Id= — only runs with a valid id (spec §5). */
 export const personDetailQuery = (id: string) =>
-  queryOptions({
-    queryKey: personKeys.detail(isValidId(id) ? normaliseId(id) : id),
-    queryFn: ({ signal }) => http<PersonDetails>('/persons/get-by-id', { signal, query: { Id: id } }),
-    enabled: isValidId(id),
-    meta: { silent: true }, // the form shows 'User not found.' itself
-  });
+  // the form shows 'User not found.' itself
+  recordQuery(personKeys.detail(isValidId(id) ? normaliseId(id) : id), id, (signal) =>
+    http<PersonDetails>('/persons/get-by-id', { signal, query: { Id: id } }),
+  );
 
 export type PersonFields = { firstName: string; lastName: string; emailAddress: string; roleIds: string[] };
 

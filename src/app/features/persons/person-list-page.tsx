@@ -48,6 +48,7 @@ export function PersonListPage() {
     query: personListQuery,
     rows: (d) => d.Items,
     count: (d) => d.TotalCount,
+    edgeId: (p) => p.Id,
   });
   const { setState } = list;
   // The box is searched as typed (debounced); spec §4: a new search starts at page 1.

@@ -1,23 +1,12 @@
 // A yes/no cell readable at a glance: a tick in a green circle for yes, a faint dash for no.
 // Screen readers hear the label with ': yes' or ': no' (role img), not an unlabelled checkbox.
 import type { DataTableColumn } from './types';
+import { LineIcon } from '../line-icon';
 
 export function YesNoMark({ value, label }: { value: boolean; label: string }) {
   return value ? (
     <span className="lw-mark lw-mark--yes" role="img" aria-label={`${label}: yes`} title={label}>
-      <svg
-        width="14"
-        height="14"
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="3"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-      >
-        <path d="M5 12.5l4.5 4.5L19 7.5" />
-      </svg>
+      <LineIcon d="M5 12.5l4.5 4.5L19 7.5" size={14} strokeWidth={3} />
     </span>
   ) : (
     <span className="lw-mark lw-mark--no" role="img" aria-label={`${label}: no`}>

@@ -6,7 +6,7 @@
 // commit (SettingsChanged, to every connection on every node) so open clients refetch it.
 // Queries: ./repo.ts.
 import { deps, badRequest, notFound, type Api } from '../../http/api.js';
-import { tx } from '../../db/index.js';
+import { tx, type DB } from '../../db/index.js';
 import { audit } from '../../platform/util.js';
 import { findPersonById } from '../../auth/store.js';
 import { bumpSessionEpoch } from '../../auth/session-epoch.js';
@@ -102,14 +102,7 @@ export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
       await tx(d.db, async (trx) => {
         const added = await addSsoDomain(trx, body.domain, body.customerId);
         if (!added) throw badRequest(ADMIN_TEXT.domainExists(body.domain), CODE.validation, { domain: ADMIN_TEXT.domainExists(body.domain) });
-        await audit(trx, {
-          actorId: user.id,
-          action: 'sso-domain.add',
-          entity: 'ssoDomain',
-          entityId: body.domain,
-          at,
-          details: { customerId: body.customerId },
-        });
+        await auditSsoDomain(trx, 'sso-domain.add', { actorId: user.id, domain: body.domain, customerId: body.customerId, at });
       });
       await announce(hub, 'sso-domain', body.domain, at);
       return c.json(ok(ADMIN_TEXT.domainAdded(body.domain)));
@@ -125,14 +118,7 @@ export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
       await tx(d.db, async (trx) => {
         const before = await findSsoDomain(trx, query.domain);
         if (!before || !(await removeSsoDomain(trx, query.domain))) throw notFound(ADMIN_TEXT.domainNotFound);
-        await audit(trx, {
-          actorId: user.id,
-          action: 'sso-domain.remove',
-          entity: 'ssoDomain',
-          entityId: query.domain,
-          at,
-          details: { customerId: before.customerId },
-        });
+        await auditSsoDomain(trx, 'sso-domain.remove', { actorId: user.id, domain: query.domain, customerId: before.customerId, at });
       });
       await announce(hub, 'sso-domain', query.domain, at);
       return c.json(ok(ADMIN_TEXT.domainRemoved(query.domain)));
@@ -215,3 +201,7 @@ export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
     );
   });
 }
+
+/** The audit entry of a single-sign-on domain added or removed (with the customer it belongs to). */
+const auditSsoDomain = (trx: DB, action: string, e: { actorId: string; domain: string; customerId: string | null; at: Date }) =>
+  audit(trx, { actorId: e.actorId, action, entity: 'ssoDomain', entityId: e.domain, at: e.at, details: { customerId: e.customerId } });

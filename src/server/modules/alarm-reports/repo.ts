@@ -49,6 +49,7 @@ import { bandSql, COMPLETED_COLS, COUNT_COLS, GRAINS, MONTH_GRAIN, STARTED_COLS 
 import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
 import { CONTROLLER_STARTED_INDEX, lowerSql, rankSql, reversedRankSql } from './list-order.js';
 import { snapshotDto } from './snapshot.js';
+import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
 import type { NameKind } from './names.js';
 
 type Q<O> = SelectQueryBuilder<Database, 'alarmReports', O>;
@@ -373,25 +374,35 @@ const SORT_COLUMN: Record<AlarmReportSortBy, SortKind> = {
 };
 
 /**
- * ORDER BY for a sort field: empty values last in both directions; text case-insensitively in
- * byte order; codes by the name shown (codes with the same name together); then the id.
+ * The order of a sort field (lib/keyset.ts): empty values last in both directions; text
+ * case-insensitively in byte order; codes by the name shown (codes with the same name together);
+ * then the id.
  */
-function sorted<O>(db: DB, q: Q<O>, sortBy: AlarmReportSortBy, desc: boolean, sortFiltered = false): Q<O> {
+function sortKeys(db: DB, sortBy: AlarmReportSortBy, desc: boolean, sortFiltered = false): SortKey[] {
   const s = SORT_COLUMN[sortBy];
+  const key = (text: string, d = desc): SortKey => ({ expr: sql.raw(text), desc: d });
+  const id = key(`"alarmReports"."id"`);
   // `|| ''` leaves the order as it is but matches no index: PostgreSQL then sorts the filtered rows
-  if (sortFiltered && s.kind === 'date')
-    return q.orderBy(sql.raw(`"alarmReports"."${s.col}" || '' ${desc ? 'desc' : 'asc'}`)).orderBy(sql.raw(`"alarmReports"."id" ${desc ? 'desc' : 'asc'}`));
-  const dir = desc ? 'desc' : 'asc';
+  if (sortFiltered && s.kind === 'date') return [key(`"alarmReports"."${s.col}" || ''`), id];
   const col = `"alarmReports"."${s.col}"`;
   // A nullable code: its position (empty values last) ascending, or its reversed position
   // ascending, with the id in the sort's direction; list-order.ts has an index for each.
-  if (s.kind === 'code' && s.nullable)
-    return q.orderBy(sql.raw(desc ? reversedRankSql(col, s.names!) : rankSql(col, s.names!))).orderBy(sql.raw(`"alarmReports"."id" ${dir}`));
-  if (s.nullable) q = q.orderBy(sql.raw(`case when ${col} is null then 1 else 0 end`));
-  if (s.kind === 'text') q = q.orderBy(sql.raw(`${lowerSql(col, isPostgres(db))} ${dir}`));
-  else if (s.kind === 'code') q = q.orderBy(sql.raw(`${rankSql(col, s.names!)} ${dir}`));
-  if (s.kind !== 'code') q = q.orderBy(sql.raw(`${col} ${dir}`));
-  return q.orderBy(sql.raw(`"alarmReports"."id" ${dir}`));
+  if (s.kind === 'code' && s.nullable) return [key(desc ? reversedRankSql(col, s.names!) : rankSql(col, s.names!), false), id];
+  const keys: SortKey[] = [];
+  if (s.nullable) keys.push(key(`case when ${col} is null then 1 else 0 end`, false));
+  if (s.kind === 'text') keys.push(key(lowerSql(col, isPostgres(db))));
+  else if (s.kind === 'code') keys.push(key(rankSql(col, s.names!)));
+  if (s.kind !== 'code') keys.push(key(col));
+  return [...keys, id];
+}
+
+/** The sort key of the report `id` (Next / Previous), if the caller may see it. */
+async function alarmEdgeKeys(db: DB, scope: TenantScope, id: string, keys: readonly SortKey[]): Promise<unknown[] | undefined> {
+  const r = await byCustomer(db.selectFrom('alarmReports'), scope, 'alarmReports.customerId')
+    .where('alarmReports.id', '=', id)
+    .select(keyColumns(keys))
+    .executeTakeFirst();
+  return r && keyValues(r as Record<string, unknown>, keys);
 }
 
 const ROW_COLUMNS = [
@@ -440,7 +451,8 @@ export function toRow(r: RowIn): AlarmReportRow {
 
 /**
  * SQLite: the index whose order the page should walk (INDEXED BY), or null to leave the plan to
- * the planner. Walking a sort index reaches the page after about (offset + page size) × all
+ * the planner. Walking a sort index reaches the page after about `upTo` (the rows it skips and the
+ * page: offset + page size, or the page size from a Next / Previous edge) × all
  * reports / matching reports entries, each a row lookup for the filters; sorting reads and sorts
  * every matching report (a row lookup each, then the sort). So the page walks when that estimate is
  * at most the exact count (known first). The planner does otherwise: it reads the 7-day range
@@ -451,13 +463,13 @@ export function toRow(r: RowIn): AlarmReportRow {
  * also covers the other filters (alarmReports_vtype_closed_idx). PostgreSQL plans with the bound
  * values and estimates these itself.
  */
-async function walkIndex(db: DB, b: AlarmReportListBody, count: number): Promise<string | null> {
+async function walkIndex(db: DB, b: AlarmReportListBody, count: number, upTo: number): Promise<string | null> {
   const index = SORT_COLUMN[b.sortBy].index?.[b.sortDescending ? 1 : 0];
   if (!index || isPostgres(db) || count === 0) return null;
   if (b.sortBy === 'AlarmClosedDate' && !b.searchValue && !b.personFullName && !b.customerAccountFullName) return null;
   // the highest rowid: about the number of reports (an estimate, read from the table's b-tree edge)
   const all = Number((await sql<{ n: number | null }>`select max(rowid) as n from "alarmReports"`.execute(db)).rows[0]?.n ?? 0);
-  return (b.page * b.pageSize * all) / count <= count ? index : null;
+  return (upTo * all) / count <= count ? index : null;
 }
 
 /** Runs the page query naming `index` for its (outer) reports table: SQLite's INDEXED BY. */
@@ -484,31 +496,60 @@ export async function listAlarmReports(
   plan: 'auto' | 'planner' = 'auto',
 ): Promise<AlarmReportList> {
   b = await resolveNames(db, b);
-  const pageIds = (sortFiltered = false) =>
-    sorted(db, filtered(db, scope, db.selectFrom('alarmReports'), b, now).select('alarmReports.id'), b.sortBy, b.sortDescending, sortFiltered)
-      .limit(b.pageSize)
-      .offset((b.page - 1) * b.pageSize);
-  let count: number;
-  let ids: { id: string }[];
+  const keys = sortKeys(db, b.sortBy, b.sortDescending);
+  type At = { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number };
+  const pageIds = (at: At, sortFiltered = false) => {
+    let q = filtered(db, scope, db.selectFrom('alarmReports'), b, now).select('alarmReports.id');
+    if (at.where) q = q.where(at.where);
+    return orderByKeys(q, sortFiltered ? sortKeys(db, b.sortBy, b.sortDescending, true) : keys, at.reversed)
+      .limit(at.limit)
+      .offset(at.offset);
+  };
+  pageIds({ offset: 0, limit: 1 }); // built first: a bad range throws here, before any query starts
   const hasText = !!(b.searchValue || b.personFullName || b.customerAccountFullName);
-  if (isPostgres(db) && !(plan === 'auto' && hasText && b.sortBy === 'AlarmClosedDate')) {
-    const page = pageIds(); // built first: a bad range throws here, before any query starts
-    [count, ids] = await Promise.all([totalCount(db, scope, b, now), page.execute()]);
-  } else if (isPostgres(db)) {
-    // A contains-filter by closed date: PostgreSQL's planner walks the closed-date index hoping to
-    // meet the page soon (2.4 s for one customer's 1,650 reports over 6 months at load 16); when
-    // the count says the walk would pass more entries than there are matches, the matches are
-    // sorted instead (the same rule as walkIndex).
-    count = await totalCount(db, scope, b, now);
-    const all = Number(
-      (await sql<{ n: number }>`select greatest(reltuples, 0)::bigint as n from pg_class where oid = '"alarmReports"'::regclass`.execute(db)).rows[0]?.n ?? 0,
-    );
-    ids = count <= (b.page - 1) * b.pageSize ? [] : await pageIds((b.page * b.pageSize * all) / count > count).execute();
+  // PostgreSQL plans with the bound values and estimates the page itself, the count beside it; but
+  // for a contains-filter by closed date its planner walks the closed-date index hoping to meet the
+  // page soon (2.4 s for one customer's 1,650 reports over 6 months at load 16): when the count
+  // says the walk would pass more entries than there are matches, the matches are sorted instead
+  // (the same rule as walkIndex). SQLite: the count first, then walkIndex.
+  const beside = isPostgres(db) && !(plan === 'auto' && hasText && b.sortBy === 'AlarmClosedDate');
+  /** The ids of `at` (`upTo`: how far the walk goes along the sort's order) in the order read. */
+  const read = async (at: At, count: number | undefined, upTo: number): Promise<{ id: string }[]> => {
+    if (at.limit <= 0) return [];
+    if (isPostgres(db)) {
+      if (beside || count === undefined) return pageIds(at).execute();
+      const all = Number(
+        (await sql<{ n: number }>`select greatest(reltuples, 0)::bigint as n from pg_class where oid = '"alarmReports"'::regclass`.execute(db)).rows[0]?.n ?? 0,
+      );
+      return pageIds(at, (upTo * all) / Math.max(count, 1) > count).execute();
+    }
+    const index = plan === 'auto' && count !== undefined ? await walkIndex(db, b, count, upTo) : null;
+    return index ? withIndex(db, pageIds(at), index) : pageIds(at).execute();
+  };
+  const edge = edgeOf(b);
+  const values = edge && (await alarmEdgeKeys(db, scope, edge.id, keys));
+  let count: number;
+  let ids: { id: string }[] = [];
+  const first: At = { offset: 0, limit: b.pageSize };
+  if (edge && values) {
+    // Next / Previous: the ids after (before) the edge report's sort key, from the index range.
+    const next = (n: number | undefined) =>
+      keysetPage(keys, values, edge.backwards, b.pageSize, (where, reversed, limit) => read({ where, reversed, offset: 0, limit }, n, limit));
+    if (beside) [count, ids] = await Promise.all([totalCount(db, scope, b, now), next(undefined)]);
+    else {
+      count = await totalCount(db, scope, b, now);
+      ids = count ? await next(count) : [];
+    }
+    // fewer reports before the edge than a page: the first page
+    if (edge.backwards && ids.length < b.pageSize) ids = await read(first, count, b.pageSize);
+  } else if (beside && (b.page === 1 || edge)) {
+    [count, ids] = await Promise.all([totalCount(db, scope, b, now), read({ offset: (b.page - 1) * b.pageSize, limit: b.pageSize }, undefined, 0)]);
   } else {
+    // A jump to page N (or page 1 once counted): from the nearer end of the selection.
     count = await totalCount(db, scope, b, now);
-    const index = plan === 'auto' ? await walkIndex(db, b, count) : null;
-    const page = pageIds();
-    ids = count <= (b.page - 1) * b.pageSize ? [] : index ? await withIndex(db, page, index) : await page.execute();
+    const at = nearerEnd(b.page, b.pageSize, count);
+    ids = await read(at, count, at.offset + at.limit);
+    if (at.reversed) ids.reverse();
   }
   if (!ids.length) return { AlarmReports: [], TotalCount: count };
   const rows = await db

@@ -1,32 +1,14 @@
 // UK calendar arithmetic for the alarm report date ranges and chart labels (Europe/London, with
 // its summer time), without a time-zone library: Intl gives the wall-clock parts of an instant.
 import { DATE_RANGE } from '../../../shared/schemas/alarm-reports.js';
-
-const TZ = 'Europe/London';
-const partsFormat = new Intl.DateTimeFormat('en-GB', {
-  timeZone: TZ,
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-  hourCycle: 'h23',
-});
+import { londonOffsetAt as offsetAt, londonWallOf } from '../../../shared/london-wall.js';
 
 export type Wall = { y: number; m: number; d: number; h: number };
 
 /** Wall-clock date and hour in London of an instant (m 1–12). */
 export function londonWall(ms: number): Wall {
-  const p = Object.fromEntries(partsFormat.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  return { y: Number(p.year), m: Number(p.month), d: Number(p.day), h: Number(p.hour) };
-}
-
-/** London's offset from UTC (ms) at an instant. */
-function offsetAt(ms: number) {
-  const p = Object.fromEntries(partsFormat.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
-  const asUtc = Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second));
-  return asUtc - Math.floor(ms / 1000) * 1000;
+  const w = londonWallOf(ms);
+  return { y: w.y, m: w.m, d: w.d, h: w.h };
 }
 
 /** The instant London's day y-m-d (m 1–12; out-of-range days and months roll over) begins. */

@@ -8,9 +8,10 @@ import { ApiError, type Ctx } from '../../http/api.js';
 import type { ExportPool, ImportJobHandle } from '../../exports/pool.js';
 import { isPostgres, type DB } from '../../db/index.js';
 import { newEtag } from '../../platform/util.js';
-import { CODE, MSG } from '../../../shared/messages.js';
+import { readCsvUpload } from '../../lib/csv-upload.js';
+import { CODE } from '../../../shared/messages.js';
 import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
-import { DEVICE_CODE, DEVICE_TEXT, IMPORT_MAX_BYTES, STATUS } from '../../../shared/schemas/devices.js';
+import { DEVICE_CODE, DEVICE_TEXT, STATUS } from '../../../shared/schemas/devices.js';
 import { CUSTOMER_CODE, CUSTOMER_TEXT, type AllocateManyBody } from '../../../shared/schemas/customers.js';
 import { ALLOCATABLE_STATUSES, type BulkChanged } from '../devices/repo.js';
 import { allocatedByType, purchasedByType } from './repo.js';
@@ -89,30 +90,16 @@ export async function allocateMany(trx: DB, body: AllocateManyBody, now: Date): 
 
 // ---------------------------------------------------------------- import devices to allocate
 
-const CSV_TYPES = ['text/csv', 'application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel'];
 const importError = (message: string) => new ApiError(400, message, DEVICE_CODE.importInvalid);
 
 /**
- * Reads the multipart field File: a CSV (spec §5 generic CSV rules) with a SerialNumber column
- * (case-insensitive, spaces ignored); cells split on comma or semicolon; rows with an empty serial
- * skipped. Returns the distinct serials (case-insensitive) in file order, parsed on a pool worker
- * (modules/customers/import-csv.ts).
+ * Reads the multipart field File: a CSV (spec §5 generic CSV rules, lib/csv-upload.ts) with a
+ * SerialNumber column (case-insensitive, spaces ignored); cells split on comma or semicolon; rows
+ * with an empty serial skipped. Returns the distinct serials (case-insensitive) in file order,
+ * parsed on a pool worker (modules/customers/import-csv.ts).
  */
 export async function readSerialsFile(c: Ctx, exports: ExportPool, job?: ImportJobHandle): Promise<string[]> {
-  let form: Record<string, unknown>;
-  try {
-    form = await c.req.parseBody();
-  } catch {
-    throw importError(DEVICE_TEXT.fileRequired);
-  }
-  const file = form.File ?? form.file;
-  if (!(file instanceof File)) throw importError(DEVICE_TEXT.fileRequired);
-  const type = (file.type.split(';')[0] ?? '').trim().toLowerCase();
-  const csvName = /\.csv$/i.test(file.name);
-  if (!(type === 'text/csv' || (CSV_TYPES.includes(type) && csvName) || ((type === '' || type === 'application/octet-stream') && csvName)))
-    throw new ApiError(415, MSG.notCsv, DEVICE_CODE.importInvalid);
-  if (file.size > IMPORT_MAX_BYTES) throw new ApiError(413, DEVICE_TEXT.fileTooLarge, CODE.tooLarge);
-  const parsed = await exports.parseImport({ kind: 'serials', bytes: new Uint8Array(await file.arrayBuffer()) }, job);
+  const parsed = await exports.parseImport({ kind: 'serials', bytes: await readCsvUpload(c) }, job);
   if (!parsed.ok) throw importError(parsed.message);
   return parsed.rows;
 }

@@ -5,9 +5,8 @@ import { MSG } from '../../../shared/messages.js';
 import { DEVICE_TEXT, IMPORT_MAX_ROWS, SERIAL_MAX } from '../../../shared/schemas/devices.js';
 import { ALLOCATE_IMPORT_COLUMN } from '../../../shared/schemas/customers.js';
 import type { ImportParsed } from '../../exports/import-task.js';
-import { parseCsvChunks, type ParseProgress } from '../../exports/csv-chunks.js';
-
-const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
+import type { ParseProgress } from '../../exports/csv-chunks.js';
+import { headerKey, readCsvRows } from '../../lib/csv-upload.js';
 
 /**
  * A CSV with a SerialNumber column (case-insensitive, spaces ignored); cells split on comma or
@@ -16,45 +15,35 @@ const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
  */
 export function parseSerialsImport(bytes: Uint8Array, progress?: ParseProgress): ImportParsed<string> {
   const refuse = (message: string) => ({ ok: false, message }) as const;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return refuse(MSG.csvParseFailed);
-  }
-  if (text.includes('\u0000')) return refuse(MSG.csvParseFailed);
-  let header: string[] | undefined;
   let col = -1;
   let dataRows = 0;
   let tooLong = false;
   const seen = new Set<string>();
   const out: string[] = [];
-  const csv = parseCsvChunks(
-    text,
-    (rows) => {
-      for (const cells of rows) {
-        if (!header) {
-          header = cells;
-          col = header.findIndex((h) => normHeader(h ?? '') === normHeader(ALLOCATE_IMPORT_COLUMN));
-          continue;
-        }
+  const read = readCsvRows(
+    bytes,
+    {
+      header: (cells) => {
+        col = cells.findIndex((h) => headerKey(h ?? '') === headerKey(ALLOCATE_IMPORT_COLUMN));
+      },
+      row: (cells) => {
         dataRows++;
-        if (col < 0 || tooLong || dataRows > IMPORT_MAX_ROWS) continue; // only parsed: the file is refused below
+        if (col < 0 || tooLong || dataRows > IMPORT_MAX_ROWS) return; // only parsed: the file is refused below
         const serial = (cells[col] ?? '').trim();
-        if (!serial) continue;
+        if (!serial) return;
         if (serial.length > SERIAL_MAX) {
           tooLong = true;
-          continue;
+          return;
         }
         const k = serial.toLowerCase();
-        if (seen.has(k)) continue;
+        if (seen.has(k)) return;
         seen.add(k);
         out.push(serial);
-      }
+      },
     },
     progress,
   );
-  if (!csv || !header) return refuse(MSG.csvParseFailed);
+  if (!read) return refuse(MSG.csvParseFailed);
   if (col < 0) return refuse(MSG.csvMissingColumn(ALLOCATE_IMPORT_COLUMN));
   if (dataRows > IMPORT_MAX_ROWS) return refuse(DEVICE_TEXT.tooManyRows);
   if (tooLong) return refuse(DEVICE_TEXT.serialTooLong);

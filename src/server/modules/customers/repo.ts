@@ -4,6 +4,8 @@
 // reads take the caller's TenantScope (tenant-scope.ts): a scoped caller sees their own customer
 // only, and another customer asked for by id answers as not found.
 import { sql, isPostgres, type DB } from '../../db/index.js';
+import type { RawBuilder } from 'kysely';
+import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
 import type { CustomerTable } from '../../db/schema.js';
 import { bool, int, likeEscape, newEtag, newId } from '../../platform/util.js';
 import { byTenant, type TenantScope } from '../../auth/tenant-scope.js';
@@ -28,21 +30,6 @@ import {
 } from '../../../shared/schemas/customers.js';
 
 export type CustomerRow = CustomerTable;
-
-/** The customer whose tenant this is (customer administrators live in that tenant), within the scope. */
-export const findCustomerByTenant = (db: DB, scope: TenantScope, tenantId: string) =>
-  byTenant(db.selectFrom('customers'), scope, 'customers.tenantId')
-    .select(['id', 'name', 'tenantId', 'isAutomaticEmailsPaused'])
-    .where('tenantId', '=', tenantId)
-    .executeTakeFirst();
-
-/** Customer names by id, for lists that show the customer of a row. */
-export async function customerNames(db: DB, ids: string[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  const unique = [...new Set(ids)];
-  if (unique.length) for (const c of await db.selectFrom('customers').select(['id', 'name']).where('id', 'in', unique).execute()) names.set(c.id, c.name);
-  return names;
-}
 
 /** One customer row within the scope, or undefined. On PostgreSQL inside a transaction `lock` takes the row lock (FOR UPDATE). */
 export async function findCustomerRow(db: DB, scope: TenantScope, id: string, lock = false): Promise<CustomerRow | undefined> {
@@ -122,19 +109,24 @@ function filtered(db: DB, scope: TenantScope, f: Partial<Omit<CustomerListBody, 
   return q;
 }
 
-function ordered(db: DB, scope: TenantScope, f: Omit<CustomerListBody, 'page' | 'pageSize'>) {
-  const dir = sql.raw(f.desc ? 'desc' : 'asc');
-  const ORDER: Record<CustomerOrderBy, ReturnType<typeof sql>[]> = {
-    Reference: [sql`case when c."portalId" is null then 1 else 0 end`, sql`length(c."portalId") ${dir}`, sql`c."portalId" ${dir}`],
-    Name: [sql`c."name" ${dir}`],
-    Tier: [sql`case when c."tier" is null then 1 else 0 end`, sql`c."tier" ${dir}`],
-    Status: [sql`case when c."status" is null then 1 else 0 end`, sql`c."status" ${dir}`],
-    Migrated: [sql`c."isMigratedAccount" ${dir}`],
+/** The list's order as keys (lib/keyset.ts): missing values last in both directions, ties on the name, then the id. */
+function customerSortKeys(f: Pick<CustomerListBody, 'orderBy' | 'desc'>): SortKey[] {
+  const desc = f.desc;
+  const k = (expr: RawBuilder<unknown>, d = desc): SortKey => ({ expr, desc: d });
+  const ORDER: Record<CustomerOrderBy, SortKey[]> = {
+    Reference: [k(sql`case when c."portalId" is null then 1 else 0 end`, false), k(sql`length(c."portalId")`), k(sql`c."portalId"`)],
+    Name: [k(sql`c."name"`)],
+    Tier: [k(sql`case when c."tier" is null then 1 else 0 end`, false), k(sql`c."tier"`)],
+    Status: [k(sql`case when c."status" is null then 1 else 0 end`, false), k(sql`c."status"`)],
+    Migrated: [k(sql`c."isMigratedAccount"`)],
   };
-  let page = filtered(db, scope, f).select(LIST_COLS.map((c) => `c.${c}` as const));
-  for (const o of ORDER[f.orderBy]) page = page.orderBy(o);
-  if (f.orderBy !== 'Name') page = page.orderBy(sql`c."name" ${dir}`);
-  return page.orderBy(sql`c."id" ${dir}`);
+  return [...ORDER[f.orderBy], ...(f.orderBy !== 'Name' ? [k(sql`c."name"`)] : []), k(sql`c."id"`)];
+}
+
+/** The sort key of the customer `id` (Next / Previous), if the caller may see it. */
+async function customerEdgeKeys(db: DB, scope: TenantScope, id: string, keys: readonly SortKey[]): Promise<unknown[] | undefined> {
+  const r = await byTenant(db.selectFrom('customers as c'), scope, 'c.tenantId').where('c.id', '=', id).select(keyColumns(keys)).executeTakeFirst();
+  return r && keyValues(r as Record<string, unknown>, keys);
 }
 
 /**
@@ -144,25 +136,57 @@ function ordered(db: DB, scope: TenantScope, f: Omit<CustomerListBody, 'page' | 
  */
 export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListBody): Promise<CustomerList> {
   const unfiltered = !f.searchValue && !f.tierIds.length && !f.statusIds.length && !f.migratedOnly;
-  // Filtered: the page and the filtered count in one pass (count(*) over ()), not two scans.
-  const page = ordered(db, scope, f)
-    .$if(!unfiltered, (qb) => qb.select(sql<number | string>`count(*) over ()`.as('total')))
-    .limit(f.pageSize)
-    .offset((f.page - 1) * f.pageSize);
-  const [rows, all] = await Promise.all([page.execute() as Promise<(ListRow & { total?: number | string })[]>, countAllCustomers(db, scope)]);
-  let count = all;
-  if (!unfiltered) {
-    const firstRow = rows[0];
-    count = firstRow
-      ? Number(firstRow.total)
-      : Number(
-          (
-            await filtered(db, scope, f)
-              .select((eb) => eb.fn.countAll<number | string>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+  const keys = customerSortKeys(f);
+  type At = { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number };
+  const read = async (at: At): Promise<ListRow[]> => {
+    if (at.limit <= 0) return [];
+    let q = filtered(db, scope, f).select(LIST_COLS.map((c) => `c.${c}` as const));
+    if (at.where) q = q.where(at.where);
+    return (await orderByKeys(q, keys, at.reversed).limit(at.limit).offset(at.offset).execute()) as ListRow[];
+  };
+  const countFiltered = async () =>
+    Number(
+      (
+        await filtered(db, scope, f)
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+  const allCount = countAllCustomers(db, scope);
+  const edge = edgeOf(f);
+  const values = edge && (await customerEdgeKeys(db, scope, edge.id, keys));
+  let rows: ListRow[] = [];
+  let count: number | undefined;
+  if (edge && values) {
+    // Next / Previous: the rows after (before) the edge customer's sort key.
+    [rows, count] = await Promise.all([
+      keysetPage(keys, values, edge.backwards, f.pageSize, (where, reversed, limit) => read({ where, reversed, offset: 0, limit })),
+      unfiltered ? undefined : countFiltered(),
+    ]);
+    if (edge.backwards && rows.length < f.pageSize) rows = await read({ offset: 0, limit: f.pageSize });
+  } else if (f.page === 1 || unfiltered) {
+    // Filtered: the page and the filtered count in one pass (count(*) over ()), not two scans.
+    const page = filtered(db, scope, f)
+      .select(LIST_COLS.map((c) => `c.${c}` as const))
+      .$if(!unfiltered, (qb) => qb.select(sql<number | string>`count(*) over ()`.as('total')));
+    const at =
+      unfiltered && f.page > 1 ? nearerEnd(f.page, f.pageSize, await allCount) : { reversed: false, offset: (f.page - 1) * f.pageSize, limit: f.pageSize };
+    const got =
+      at.limit > 0
+        ? ((await orderByKeys(page, keys, at.reversed).limit(at.limit).offset(at.offset).execute()) as (ListRow & { total?: number | string })[])
+        : [];
+    if (!unfiltered && got[0]) count = Number(got[0].total);
+    rows = at.reversed ? got.reverse() : got;
+  } else {
+    // A jump to page N: the count first, then from the nearer end of the selection.
+    count = await countFiltered();
+    const at = nearerEnd(f.page, f.pageSize, count);
+    rows = await read(at);
+    if (at.reversed) rows.reverse();
   }
+  const all = await allCount;
+  if (unfiltered) count = all;
+  count ??= await countFiltered();
   return { customers: rows.map(toListItem), totalCount: count, generalTotalCount: all };
 }
 

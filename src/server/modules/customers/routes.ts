@@ -60,7 +60,6 @@ import {
   allocatedByType,
   countryExists,
   customerDetails,
-  findCustomerByTenant,
   customerSubscriptions,
   findCustomerRow,
   findDuplicates,
@@ -78,7 +77,9 @@ import {
   type CustomerRow,
 } from './repo.js';
 import { allocateMany, readSerialsFile } from './allocation.js';
-import { backlogCount, queueAdministratorWelcome, releaseHeld } from './email-pause.js';
+import { backlogCount, releaseHeld } from './email-pause.js';
+import { queueAdministratorWelcome } from '../../mail/administrator-welcome.js';
+import { findCustomerByTenant } from '../../lib/customer-lookups.js';
 import { crmAccountLink, crmAdapter } from './crm/index.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';

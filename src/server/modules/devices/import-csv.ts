@@ -16,10 +16,10 @@ import {
 } from '../../../shared/schemas/devices.js';
 import { normalisePhone } from '../../../shared/phone.js';
 import type { ImportParsed } from '../../exports/import-task.js';
-import { parseCsvChunks, type ParseProgress } from '../../exports/csv-chunks.js';
+import type { ParseProgress } from '../../exports/csv-chunks.js';
+import { headerKey, readCsvRows } from '../../lib/csv-upload.js';
 import type { NewDevice } from './repo.js';
 
-const normHeader = (s: string) => s.replace(/[\s_-]/g, '').toLowerCase();
 const typeByName = new Map(DEVICE_TYPES.map((t) => [t.Name.toLowerCase(), t.Value]));
 const typeValues = new Set(DEVICE_TYPES.map((t) => t.Value));
 
@@ -29,14 +29,7 @@ const typeValues = new Set(DEVICE_TYPES.map((t) => t.Value));
  */
 export function parseDeviceImport(bytes: Uint8Array, progress?: ParseProgress): ImportParsed<NewDevice> {
   const refuse = (message: string) => ({ ok: false, message }) as const;
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes);
-  } catch {
-    return refuse(MSG.csvParseFailed);
-  }
-  if (text.includes('\u0000')) return refuse(MSG.csvParseFailed);
-  let header: string[] | undefined;
+  let header: string[] = [];
   let serialCol = -1;
   let typeCol = -1;
   let optional: (readonly [string, number])[] = [];
@@ -44,7 +37,7 @@ export function parseDeviceImport(bytes: Uint8Array, progress?: ParseProgress): 
   const errors: Record<string, string> = {};
   const seen = new Set<string>();
   const out: NewDevice[] = [];
-  const col = (name: string) => header!.findIndex((h) => normHeader(h ?? '') === normHeader(name));
+  const col = (name: string) => header.findIndex((h) => headerKey(h ?? '') === headerKey(name));
   const check = (cells: string[], rowNo: number) => {
     const serial = (cells[serialCol] ?? '').trim();
     if (!serial) return; // spec §5: rows with an empty cell in the column are skipped
@@ -55,7 +48,7 @@ export function parseDeviceImport(bytes: Uint8Array, progress?: ParseProgress): 
     // The boundary's text rule (NUL, lone surrogates, bidirectional controls) holds for every cell.
     for (const [idx, cell] of cells.entries()) {
       const bad = badTextKind(cell ?? '');
-      if (bad) return problem(`${header![idx] ?? `column ${idx + 1}`}: ${TEXT_MESSAGES[bad]}`);
+      if (bad) return problem(`${header[idx] ?? `column ${idx + 1}`}: ${TEXT_MESSAGES[bad]}`);
     }
     if (serial.length > SERIAL_MAX) return problem(DEVICE_TEXT.serialTooLong);
     const rawType = (cells[typeCol] ?? '').trim();
@@ -86,26 +79,25 @@ export function parseDeviceImport(bytes: Uint8Array, progress?: ParseProgress): 
     }
     out.push(d);
   };
-  const csv = parseCsvChunks(
-    text,
-    (rows) => {
-      for (const cells of rows) {
-        if (!header) {
-          header = cells;
-          serialCol = col(IMPORT_SERIAL_COLUMN);
-          typeCol = col(IMPORT_TYPE_COLUMN);
-          optional = IMPORT_OPTIONAL_COLUMNS.map((name) => [name, col(name)] as const).filter(([, i]) => i >= 0);
-          continue;
-        }
+  const read = readCsvRows(
+    bytes,
+    {
+      header: (cells) => {
+        header = cells;
+        serialCol = col(IMPORT_SERIAL_COLUMN);
+        typeCol = col(IMPORT_TYPE_COLUMN);
+        optional = IMPORT_OPTIONAL_COLUMNS.map((name) => [name, col(name)] as const).filter(([, i]) => i >= 0);
+      },
+      row: (cells) => {
         dataRows++;
         // Rows are checked only while the file can be imported; the rest is only parsed (a CSV
         // error anywhere still answers 'Failed to parse CSV file.', as the checks below order them).
         if (serialCol >= 0 && typeCol >= 0 && dataRows <= IMPORT_MAX_ROWS) check(cells, dataRows + 1); // 1-based, after the header
-      }
+      },
     },
     progress,
   );
-  if (!csv || !header) return refuse(MSG.csvParseFailed);
+  if (!read) return refuse(MSG.csvParseFailed);
   if (serialCol < 0) return refuse(MSG.csvMissingColumn(IMPORT_SERIAL_COLUMN));
   if (typeCol < 0) return refuse(MSG.csvMissingColumn(IMPORT_TYPE_COLUMN));
   if (dataRows > IMPORT_MAX_ROWS) return refuse(DEVICE_TEXT.tooManyRows);

@@ -19,6 +19,7 @@ import { ALL_TENANTS, byCustomer, type TenantScope } from '../../auth/tenant-sco
 import { CODE } from '../../../shared/messages.js';
 import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, type Lookup } from '../../../shared/codes.js';
 import { nameRankSql, nullsLastSql } from './order.js';
+import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
 import {
   DEVICE_CODE,
   DEVICE_TEXT,
@@ -145,6 +146,33 @@ const NULLABLE_SORT = new Set<DeviceOrderBy>(['Imei', 'SimSerial', 'PhoneNumber'
 /** Sorts by a coded column order by the name shown (shared/name-order.ts), through migration 014's indexes. */
 const NAME_SORT: Partial<Record<DeviceOrderBy, 'type' | 'status'>> = { Type: 'type', Status: 'status' };
 
+/**
+ * The list's order as keys (lib/keyset.ts): missing values last in both directions, Type and
+ * Status by the name shown, ties on the serial number in the sort's direction. A Type or Status
+ * sort filtered to one type or status (or Assigned to one value) orders by the serial number alone.
+ */
+function deviceSortKeys(f: Pick<DeviceListBody, 'orderBy' | 'desc' | 'deviceTypeIds' | 'statusIds' | 'assigned'>): SortKey[] {
+  const col = SORT[f.orderBy];
+  const nameSort = NAME_SORT[f.orderBy];
+  const constantSort =
+    (nameSort === 'type' && f.deviceTypeIds.length === 1) ||
+    (nameSort === 'status' && f.statusIds.length === 1) ||
+    (f.orderBy === 'Assigned' && f.assigned !== null);
+  const keys: SortKey[] = [];
+  if (!constantSort) {
+    if (NULLABLE_SORT.has(f.orderBy)) keys.push({ expr: nullsLastSql(col.slice(2), 'd'), desc: false });
+    keys.push({ expr: nameSort ? nameRankSql(nameSort, 'd') : sql.ref(col), desc: f.desc });
+  }
+  if (f.orderBy !== 'SerialNumber') keys.push({ expr: sql`d."serialNumber"`, desc: f.desc });
+  return keys;
+}
+
+/** The sort key of the device `id` (Next / Previous), if the caller may see it. */
+async function edgeKeys(db: DB, scope: TenantScope, id: string, keys: readonly SortKey[]): Promise<unknown[] | undefined> {
+  const r = await byCustomer(db.selectFrom('devices as d'), scope, 'd.customerId').where('d.id', '=', id).select(keyColumns(keys)).executeTakeFirst();
+  return r && keyValues(r as Record<string, unknown>, keys);
+}
+
 const DAY = 24 * 3600 * 1000;
 
 /**
@@ -212,50 +240,30 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
   // migration 020's triggers), which its indexes hand out in order.
   const beforeBand = filteredBeforeBand(db, scope, f, customerId);
   const q = withFleetHealth(withBand(beforeBand, f, now), isPostgres(db), f, now);
-  const dir = f.desc ? 'desc' : 'asc';
-  const col = SORT[f.orderBy];
-  // A Type or Status sort filtered to one type or status orders by the serial number alone.
-  const nameSort = NAME_SORT[f.orderBy];
-  const constantSort =
-    (nameSort === 'type' && f.deviceTypeIds.length === 1) ||
-    (nameSort === 'status' && f.statusIds.length === 1) ||
-    (f.orderBy === 'Assigned' && f.assigned !== null);
-  // Text sorts by the database collation on PostgreSQL (the provisioned C.UTF-8 gives SQLite's byte
-  // order) so the indexes serve the common sorts; ties break on the serial number in the same
-  // direction, which lets an index scan run backwards.
-  const ordered = <QB extends { orderBy: (e: RawBuilder<unknown>) => QB }>(qb: QB): QB => {
-    let o = qb;
-    if (!constantSort) {
-      if (NULLABLE_SORT.has(f.orderBy)) o = o.orderBy(nullsLastSql(col.slice(2), 'd'));
-      o = o.orderBy(sql`${nameSort ? nameRankSql(nameSort, 'd') : sql.ref(col)} ${sql.raw(dir)}`);
-    }
-    if (f.orderBy !== 'SerialNumber') o = o.orderBy(sql`d."serialNumber" ${sql.raw(dir)}`);
-    return o;
-  };
+  const keys = deviceSortKeys(f);
   // The page's serial numbers first (from the indexes alone where they cover filter and sort), then
   // their rows: sorting 120,000 whole rows (two statuses, sorted by serial) to keep 10 took
   // seconds at 1,000,000 devices; sorting their serial numbers takes milliseconds.
-  const pageOf = (sortMatches: boolean) => {
-    // `|| ''` keeps the order but matches no index: PostgreSQL then sorts the matches
-    const serials = sortMatches
-      ? q
-          .select('d.serialNumber')
-          .orderBy(sql`d."serialNumber" || '' ${sql.raw(dir)}`)
-          .limit(f.pageSize)
-          .offset((f.page - 1) * f.pageSize)
-      : ordered(q.select('d.serialNumber'))
-          .limit(f.pageSize)
-          .offset((f.page - 1) * f.pageSize);
-    return ordered(
+  // `|| ''` keeps the serial order but matches no index: PostgreSQL then sorts the matches.
+  const bySerialText: SortKey[] = [{ expr: sql`d."serialNumber" || ''`, desc: f.desc }];
+  const pageOf = (sortMatches: boolean, at: { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number }) => {
+    const order = sortMatches ? bySerialText : keys;
+    let inner = orderByKeys(q.select('d.serialNumber'), order, at.reversed);
+    if (at.where) inner = inner.where(at.where);
+    const serials = inner.limit(at.limit).offset(at.offset);
+    return orderByKeys(
       db
         .selectFrom('devices as d')
         .leftJoin('customers as c', 'c.id', 'd.customerId')
         .selectAll('d')
         .select(['c.name as customerName', 'c.tenantId as customerTenantId'])
         .where('d.serialNumber', 'in', serials),
+      keys,
+      at.reversed,
     );
   };
-  const unfiltered = !f.searchValue && !f.deviceTypeIds.length && !f.statusIds.length && !f.orderNumber && f.assigned === null && !f.lastConfig && !f.fleetHealth;
+  const unfiltered =
+    !f.searchValue && !f.deviceTypeIds.length && !f.statusIds.length && !f.orderNumber && f.assigned === null && !f.lastConfig && !f.fleetHealth;
   // The kept counts are of every tenant: a scoped caller's counts are counted from their rows.
   const fromCounts = !f.searchValue && !f.orderNumber && customerId === undefined && scope.all && !f.fleetHealth;
   const countRows = (qb: typeof q) => qb.select((eb) => eb.fn.countAll<number | string>().as('n'));
@@ -272,19 +280,41 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
     filteredCount = counted.executeTakeFirstOrThrow().then((r) => Number(r.n));
   }
   const allCount = customerId !== undefined || !scope.all ? countDevicesOf(db, scope, customerId) : countAllDevices(db);
-  let pageRows: Promise<Row[]>;
-  if (isPostgres(db) && f.searchValue && f.orderBy === 'SerialNumber' && filteredCount) {
-    // A search in serial order on PostgreSQL: its planner walks the serial index testing each
-    // device until the page is full, which for a search with few matches passes much of the table
-    // (page 1 of '0000000' tested 17,529 of 100,000 devices for 10 of its 47 matches). The count
-    // comes first; when the walk would pass more devices than match — (offset + page size) ×
-    // devices / matches against the matches, the rule of the alarm list — the matches are sorted.
-    const [n, total] = await Promise.all([filteredCount, allCount]);
-    pageRows = pageOf((f.page * f.pageSize * total) / Math.max(n, 1) > n).execute() as Promise<Row[]>;
-  } else {
-    const page = pageOf(false);
-    pageRows = neverConfiguredBySerial(db, f, customerId) && scope.all ? withNeverConfiguredIndex(db, page.compile()) : (page.execute() as Promise<Row[]>);
-  }
+  const neverConfiguredIndex = neverConfiguredBySerial(db, f, customerId) && scope.all;
+  /** The rows of pageOf in the order read (last first when reversed). */
+  const read = (sortMatches: boolean, at: Parameters<typeof pageOf>[1]): Promise<Row[]> => {
+    if (at.limit <= 0) return Promise.resolve([]);
+    const page = pageOf(sortMatches, at);
+    return neverConfiguredIndex ? withNeverConfiguredIndex(db, page.compile()) : (page.execute() as Promise<Row[]>);
+  };
+  // A search in serial order on PostgreSQL: its planner walks the serial index testing each device
+  // until the page is full, which for a search with few matches passes much of the table (page 1
+  // of '0000000' tested 17,529 of 100,000 devices for 10 of its 47 matches). The count comes
+  // first; when the walk would pass more devices than match — (rows skipped + page size) ×
+  // devices / matches against the matches, the rule of the alarm list — the matches are sorted.
+  const searchWalk = isPostgres(db) && !!f.searchValue && f.orderBy === 'SerialNumber' && !!filteredCount;
+  const sortMatches = async (upTo: number) => {
+    if (!searchWalk) return false;
+    const [n, total] = await Promise.all([filteredCount!, allCount]);
+    return (upTo * total) / Math.max(n, 1) > n;
+  };
+  const total = filteredCount ?? allCount;
+  const pageRows = (async (): Promise<Row[]> => {
+    const edge = edgeOf(f);
+    const values = edge && (await edgeKeys(db, scope, edge.id, keys));
+    if (edge && values) {
+      // Next / Previous: the rows after (before) the edge row's sort key, from the index range.
+      const viaSort = await sortMatches(f.pageSize);
+      const rows = await keysetPage(keys, values, edge.backwards, f.pageSize, (where, reversed, limit) => read(viaSort, { where, reversed, offset: 0, limit }));
+      // fewer rows before the edge than a page: the first page
+      if (!edge.backwards || rows.length === f.pageSize) return rows;
+    }
+    if (f.page === 1 || (edge?.backwards && values)) return read(await sortMatches(f.pageSize), { offset: 0, limit: f.pageSize });
+    // A jump to page N: the count first, then from the nearer end of the selection.
+    const at = nearerEnd(f.page, f.pageSize, await total);
+    const rows = await read(await sortMatches(at.offset + at.limit), at);
+    return at.reversed ? rows.reverse() : rows;
+  })();
   const [rows, filtered, all] = await Promise.all([pageRows, filteredCount, allCount]);
   return { devices: rows.map(toDto), totalCount: filtered ?? all, generalTotalCount: all };
 }
@@ -313,6 +343,22 @@ async function withNeverConfiguredIndex(db: DB, page: CompiledQuery): Promise<Ro
 
 type DeviceFilterBody = Omit<DeviceListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>;
 
+/**
+ * The runs of four or more of one character in a search text, as migration 029's search_runs
+ * names them ('c:L'): a value containing the text holds each of them.
+ */
+function longRuns(text: string): string[] {
+  const chars = Array.from(text);
+  const out: string[] = [];
+  for (let i = 0; i < chars.length;) {
+    let j = i;
+    while (j + 1 < chars.length && chars[j + 1] === chars[i]) j++;
+    if (j - i + 1 >= 4) out.push(`${chars[i]}:${j - i + 1}`);
+    i = j + 1;
+  }
+  return out;
+}
+
 /** The devices the list's filters select apart from the Last Config band (one customer's when customerId is given), within the scope. */
 function filteredBeforeBand(db: DB, scope: TenantScope, f: DeviceFilterBody, customerId?: string) {
   const pg = isPostgres(db);
@@ -328,12 +374,20 @@ function filteredBeforeBand(db: DB, scope: TenantScope, f: DeviceFilterBody, cus
     const phone = queryPhoneKey(f.searchValue);
     const usePhone = phone !== null && phone.length >= 3;
     if (pg) {
-      const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
+      const term = f.searchValue.toLowerCase();
+      const like = `%${likeEscape(term)}%`;
+      // A run of four or more of one character also reads the runs index (migration 029): its
+      // trigrams alone hold too little ('0000000' has one, '000', in ~2% of the keys).
+      const contains = (key: RawBuilder<unknown>, pattern: RawBuilder<unknown> | string, text: string) => {
+        const runs = longRuns(text);
+        const likeIt = sql<boolean>`${key} like ${pattern}`;
+        return runs.length ? sql<boolean>`(${likeIt} and search_runs(${key}) @> ${runs}::text[])` : likeIt;
+      };
       q = q.where((eb) =>
         eb.or([
-          eb(sql`lower(d."serialNumber")`, 'like', sql`${like} escape '\\'`),
-          eb(sql`lower(d."imei")`, 'like', sql`${like} escape '\\'`),
-          ...(usePhone ? [eb(sql`search_phone_key(d."phoneNumber")`, 'like', `%${phone}%`)] : []),
+          contains(sql`lower(d."serialNumber")`, sql`${like} escape '\\'`, term),
+          contains(sql`lower(d."imei")`, sql`${like} escape '\\'`, term),
+          ...(usePhone ? [contains(sql`search_phone_key(d."phoneNumber")`, `%${phone}%`, phone)] : []),
         ]),
       );
     } else {

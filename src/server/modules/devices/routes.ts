@@ -15,6 +15,7 @@ import { EXPORT_LABEL } from '../../../shared/export-format.js';
 import { exportResponse, importJob } from '../../exports/routes.js';
 import { ImportCancelled, type ExportPool, type ImportJobHandle } from '../../exports/pool.js';
 import { deviceIdentitiesChanged } from './identity-changes.js';
+import { readCsvUpload } from '../../lib/csv-upload.js';
 import {
   changeDeviceTypeBody,
   changeOrderNumberManyBody,
@@ -27,7 +28,6 @@ import {
   deviceSerialsBody,
   DEVICE_CODE,
   DEVICE_TEXT,
-  IMPORT_MAX_BYTES,
   SIM_EXEMPT_TYPES,
   TEXT_MAX,
   isOrderNumberEligible,
@@ -301,7 +301,6 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
 
 // ---------------------------------------------------------------- import file
 
-const CSV_TYPES = ['text/csv', 'application/csv', 'text/comma-separated-values', 'application/vnd.ms-excel'];
 const importError = (message: string, errors?: Record<string, string>) => badRequest(message, DEVICE_CODE.importInvalid, errors);
 
 /**
@@ -310,20 +309,7 @@ const importError = (message: string, errors?: Record<string, string>) => badReq
  * skipped, 'Failed to parse CSV file.' when it cannot be read (including text that is not UTF-8).
  */
 async function readImportFile(c: Ctx, exports: ExportPool, job: ImportJobHandle): Promise<NewDevice[]> {
-  let form: Record<string, unknown>;
-  try {
-    form = await c.req.parseBody();
-  } catch {
-    throw importError(DEVICE_TEXT.fileRequired);
-  }
-  const file = form.File ?? form.file;
-  if (!(file instanceof File)) throw importError(DEVICE_TEXT.fileRequired);
-  const type = (file.type.split(';')[0] ?? '').trim().toLowerCase();
-  const csvName = /\.csv$/i.test(file.name);
-  if (!(type === 'text/csv' || (CSV_TYPES.includes(type) && csvName) || (type === '' && csvName) || (type === 'application/octet-stream' && csvName)))
-    throw new ApiError(415, MSG.notCsv, DEVICE_CODE.importInvalid);
-  if (file.size > IMPORT_MAX_BYTES) throw new ApiError(413, DEVICE_TEXT.fileTooLarge, CODE.tooLarge);
-  const parsed = await exports.parseImport({ kind: 'devices', bytes: new Uint8Array(await file.arrayBuffer()) }, job);
+  const parsed = await exports.parseImport({ kind: 'devices', bytes: await readCsvUpload(c) }, job);
   if (!parsed.ok) throw importError(parsed.message, parsed.errors);
   return parsed.rows;
 }

@@ -4,7 +4,7 @@ import { P } from '../../../shared/permissions.js';
 import { DEVICE_TYPES } from '../../../shared/codes.js';
 import { phoneKey, prefixEnd, ftsPhrase } from '../../lib/search-keys.js';
 import { best, fts, joinParts, lookupName, range, rate, trgm, type Match, type SearchProvider, type Tier } from '../../lib/search-provider.js';
-import { customerNames } from '../customers/repo.js';
+import { customerNames } from '../../lib/customer-lookups.js';
 
 type DeviceRow = {
   id: string;

@@ -5,7 +5,7 @@
 // multi-row upsert that adds counts and keeps the earliest, latest and lowest values: adding is
 // the same in any order, so messages that arrive late or out of order land on their own day and
 // the rows always equal a count of the stored messages. The demo data's history is counted from
-// the stored messages (rebuildDailyUsage); migration 029 did the same for what was stored before.
+// the stored messages (rebuildDailyUsage); migration 030 did the same for what was stored before.
 import { CompiledQuery, sql } from 'kysely';
 import type { DB } from '../../db/index.js';
 import type { DeviceDailyUsageTable } from '../../db/schema.js';

@@ -190,15 +190,8 @@ function lastOfQuery(pg: boolean, ids: string[]): CompiledQuery<{ deviceId: stri
 
 // ---------------------------------------------------------------- DTOs
 
-export type MessageRow = {
-  id: string;
-  deviceIdentity: string;
-  serial: string;
-  deviceType: number;
-  date: string;
-  message: string;
-  signal: number | null;
-  battery: number | null;
+/** A stored message as the DTOs read it (the columns a message list selects). */
+export type MessageRow = Pick<DeviceMessageTable, 'id' | 'deviceIdentity' | 'serial' | 'deviceType' | 'date' | 'message' | 'signal' | 'battery'> & {
   receivedAt: string | null;
   location: string | null;
 };
@@ -389,17 +382,7 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
       const prev = new Map<string, { date: string; isConnected: number; receivedAt: string }>();
       for (const part of chunks(deviceIds, IN_CHUNK)) for (const r of (await trx.executeQuery(lastOfQuery(pg, part))).rows) prev.set(r.deviceId, r);
 
-      const lastRows: {
-        deviceId: string;
-        deviceIdentity: string;
-        messageId: string;
-        date: string;
-        message: string;
-        battery: number | null;
-        signal: number | null;
-        isConnected: number;
-        receivedAt: string;
-      }[] = [];
+      const lastRows: DeviceLastMessageTable[] = [];
       for (const [deviceId, list] of byDevice) {
         const latest = list[list.length - 1]!;
         const p = prev.get(deviceId);

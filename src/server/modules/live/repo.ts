@@ -7,7 +7,7 @@
 // own customer only; another customer's device answers as unknown.
 import { sql, type DB } from '../../db/index.js';
 import type { SelectQueryBuilder } from 'kysely';
-import type { Database } from '../../db/schema.js';
+import type { Database, DeviceConfigurationTable, DeviceTable } from '../../db/schema.js';
 import { newId } from '../../platform/util.js';
 import { byCustomer, byDevice, type TenantScope } from '../../auth/tenant-scope.js';
 import { devicesBySerials } from '../devices/repo.js';
@@ -41,28 +41,11 @@ const callType = (v: number | null) => (v == null ? null : { Value: v, Name: cal
 
 // ---------------------------------------------------------------- device configuration
 
-type ConfigJoin = {
-  id: string;
-  serialNumber: string;
-  imei: string | null;
-  type: number;
+/** A device with its configuration, left-joined: the configuration's columns are null when it has none. */
+type ConfigJoin = Pick<DeviceTable, 'id' | 'serialNumber' | 'imei' | 'type'> & {
   devFirmware: string | null;
   cfgDeviceId: string | null;
-  lastUpdated: string | null;
-  isTracking: number | null;
-  trackingSeconds: number | null;
-  isFallDetection: number | null;
-  fallDetectionSettings: string | null;
-  firmwareVersion: string | null;
-  sosButton: number | null;
-  call1Type: number | null;
-  call1Number: string | null;
-  call2Type: number | null;
-  call2Number: string | null;
-  primaryEndPoint: string | null;
-  secondaryEndPoint: string | null;
-  smsBackup: number | null;
-};
+} & { [K in keyof Omit<DeviceConfigurationTable, 'deviceId' | 'isConnected' | 'etag'>]: DeviceConfigurationTable[K] | null };
 
 function configQuery(db: DB) {
   return db

@@ -6,6 +6,8 @@
 import { narrowToScope, type PersonScope } from './scope.js';
 import { isLockedAt } from '../../auth/store.js';
 import { sql, type DB } from '../../db/index.js';
+import type { RawBuilder } from 'kysely';
+import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
 import { likeEscape } from '../../platform/util.js';
 import { byTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import type { RoleName } from '../../../shared/permissions.js';
@@ -88,6 +90,28 @@ export async function findPerson(
 }
 
 /**
+ * The user list's order as keys (lib/keyset.ts): with sortRoleId the holders of that role first
+ * (last when desc), then by name; Email; LastLoginDate (never-logged-in counts as oldest), then by
+ * name; else by name (first then last, case-insensitive); the id breaks ties.
+ */
+function personSortKeys(query: Pick<PersonListQuery, 'orderBy' | 'desc' | 'sortRoleId'>): SortKey[] {
+  const k = (expr: RawBuilder<unknown>): SortKey => ({ expr, desc: query.desc });
+  const byName = [k(sql`lower(${sql.ref('persons.firstName')})`), k(sql`lower(${sql.ref('persons.lastName')})`)];
+  const id = k(sql.ref('persons.id'));
+  if (query.sortRoleId)
+    return [
+      k(
+        sql`case when exists (select "personRoles"."roleId" from "personRoles" where "personRoles"."personId" = "persons"."id" and "personRoles"."roleId" = ${query.sortRoleId}) then 0 else 1 end`,
+      ),
+      ...byName,
+      id,
+    ];
+  if (query.orderBy === 'Email') return [k(sql.ref('persons.email')), id];
+  if (query.orderBy === 'LastLoginDate') return [k(sql`coalesce(${sql.ref('persons.lastLoginDate')}, '')`), ...byName, id];
+  return [...byName, id];
+}
+
+/**
  * Every person, paged. orderBy UserName (first then last name), Email or LastLoginDate
  * (never-logged-in counts as oldest); with sortRoleId the holders of that role come first (last
  * when desc), then by name. Names and e-mails sort case-insensitively; id breaks ties so pages
@@ -105,12 +129,11 @@ export async function listPersons(
   scope: PersonScope = 'directory',
   at: Date = new Date(),
 ): Promise<{ Items: PersonListItemDto[]; TotalCount: number }> {
-  const dir = query.desc ? 'desc' : 'asc';
   let base = narrowToScope(byTenant(db.selectFrom('persons'), tenant, 'persons.tenantId'), scope);
   const term = query.searchValue.replace(/\s+/g, ' ').toLowerCase();
   if (term) base = base.where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(term)}%`} escape '\\'`);
 
-  let page = base.select([
+  const page = base.select([
     'persons.id',
     'persons.firstName',
     'persons.lastName',
@@ -121,45 +144,41 @@ export async function listPersons(
     'persons.personStatus',
     'persons.etag',
   ]);
-  const byName = () => {
-    page = page.orderBy(sql`lower(${sql.ref('persons.firstName')})`, dir).orderBy(sql`lower(${sql.ref('persons.lastName')})`, dir);
+  const keys = personSortKeys(query);
+  const read = async (w: { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number }) => {
+    if (w.limit <= 0) return [];
+    let q = page;
+    if (w.where) q = q.where(w.where);
+    return orderByKeys(q, keys, w.reversed).limit(w.limit).offset(w.offset).execute();
   };
-  if (query.sortRoleId) {
-    const roleId = query.sortRoleId;
-    page = page.orderBy(
-      (eb) =>
-        eb
-          .case()
-          .when(
-            eb.exists(
-              eb
-                .selectFrom('personRoles')
-                .select('personRoles.roleId')
-                .whereRef('personRoles.personId', '=', 'persons.id')
-                .where('personRoles.roleId', '=', roleId),
-            ),
-          )
-          .then(0)
-          .else(1)
-          .end(),
-      dir,
-    );
-    byName();
-  } else if (query.orderBy === 'Email') {
-    page = page.orderBy('persons.email', dir);
-  } else if (query.orderBy === 'LastLoginDate') {
-    page = page.orderBy(sql`coalesce(${sql.ref('persons.lastLoginDate')}, '')`, dir);
-    byName();
-  } else byName();
-  page = page.orderBy('persons.id', dir);
-
-  const [rows, total] = await Promise.all([
-    page
-      .limit(query.pageSize)
-      .offset((query.page - 1) * query.pageSize)
-      .execute(),
-    base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
-  ]);
+  const counting = base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  const edge = edgeOf(query);
+  let values: unknown[] | undefined;
+  if (edge) {
+    const r = await narrowToScope(byTenant(db.selectFrom('persons'), tenant, 'persons.tenantId'), scope)
+      .where('persons.id', '=', edge.id)
+      .select(keyColumns(keys))
+      .executeTakeFirst();
+    values = r && keyValues(r as Record<string, unknown>, keys);
+  }
+  let rows: Awaited<ReturnType<typeof read>>;
+  let total: number;
+  if (edge && values) {
+    // Next / Previous: the persons after (before) the edge person's sort key.
+    [rows, total] = await Promise.all([
+      keysetPage(keys, values, edge.backwards, query.pageSize, (where, reversed, limit) => read({ where, reversed, offset: 0, limit })),
+      counting.then((r) => Number(r.n)),
+    ]);
+    if (edge.backwards && rows.length < query.pageSize) rows = await read({ offset: 0, limit: query.pageSize });
+  } else if (query.page === 1) {
+    [rows, total] = await Promise.all([read({ offset: 0, limit: query.pageSize }), counting.then((r) => Number(r.n))]);
+  } else {
+    // A jump to page N: the count first, then from the nearer end of the selection.
+    total = Number((await counting).n);
+    const from = nearerEnd(query.page, query.pageSize, total);
+    rows = await read(from);
+    if (from.reversed) rows.reverse();
+  }
   const roles = await rolesOf(
     db,
     rows.map((r) => r.id),
@@ -175,7 +194,7 @@ export async function listPersons(
     PersonStatus: r.personStatus,
     Etag: r.etag,
   }));
-  return { Items, TotalCount: Number(total.n) };
+  return { Items, TotalCount: total };
 }
 
 /** The roles with these ids that exist (id and name). */

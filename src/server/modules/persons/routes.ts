@@ -24,8 +24,8 @@ import {
   type PersonDetails,
   type PersonList,
 } from '../../../shared/schemas/persons.js';
-import { findCustomerByTenant } from '../customers/repo.js';
-import { queueAdministratorWelcome } from '../customers/email-pause.js';
+import { findCustomerByTenant } from '../../lib/customer-lookups.js';
+import { queueAdministratorWelcome } from '../../mail/administrator-welcome.js';
 import {
   emailTaken,
   findPerson,

@@ -38,7 +38,7 @@ import {
   updateSchedule,
   type ScheduleRow,
 } from './repo.js';
-import { managementReportOn } from '../alarm-reports/management-report.js';
+import { scheduledReportOf } from '../../lib/scheduled-reports.js';
 
 const SAMPLE_BODY = {
   name: 'Sample schedule',
@@ -73,7 +73,8 @@ async function scheduleCustomer(c: Ctx, body: Pick<ScheduleCreateBody, 'report' 
   const filters = body.filters as ScheduleCreateBody['filters'];
   const customerId = await customerOfFilters(db, filters);
   if (body.report !== 'managementReport') return customerId;
-  if (!(await managementReportOn(db))) throw badRequest(SCHEDULE_TEXT.managementOff, CODE.validation, { report: SCHEDULE_TEXT.managementOff });
+  if (!((await scheduledReportOf(body.report).available?.(db)) ?? true))
+    throw badRequest(SCHEDULE_TEXT.managementOff, CODE.validation, { report: SCHEDULE_TEXT.managementOff });
   if ((filters.customerAccountFullName ?? '').trim() && customerId === null)
     throw badRequest(SCHEDULE_TEXT.managementCustomer, CODE.validation, { report: SCHEDULE_TEXT.managementCustomer });
   return customerId;

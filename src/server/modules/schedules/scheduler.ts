@@ -1,10 +1,9 @@
 // The scheduled-report loop. Every `intervalMs` (30 s) each node looks for due schedules and claims
 // each with one conditional update of the schedule row — SET nextDueAt = <next due after now>,
 // claimedBy = <this node> WHERE id = ? AND nextDueAt = <the value read> — so exactly one node runs
-// a due time, however many nodes there are (no Redis needed). The run builds its file — the alarm
-// report .xlsx through the export pool (the saved filters, closed dates of the run's period), or
-// the monthly management report .xlsx of the last full London month (its customer or all; the
-// feature ExportManagementReportPDF off: the run fails and nothing is sent) — and, in one
+// a due time, however many nodes there are (no Redis needed). The run builds its file through the
+// schedule's kind, which the module that owns the report registered (lib/scheduled-reports.ts; the
+// alarm list and the monthly management report: modules/alarm-reports/scheduled.ts) — and, in one
 // transaction, stores the file, puts one e-mail per recipient in the outbox and marks the run
 // queued; the outbox sends them after the commit (retrying a failed send, bounded by its attempts).
 //
@@ -28,19 +27,8 @@ import type { Database } from '../../db/schema.js';
 import { tx } from '../../db/index.js';
 import { addAttachment, type Outbox } from '../../mail/outbox.js';
 import type { ExportPool } from '../../exports/pool.js';
-import { XLSX_TYPE, exportFileName } from '../../exports/routes.js';
-import { EXPORT_LABEL } from '../../../shared/export-format.js';
-import * as v from 'valibot';
-import { DATE_RANGE, alarmReportFilterBody, type AlarmReportExportBody } from '../../../shared/schemas/alarm-reports.js';
-import { describeSchedule, latestDueAt, managementPeriod, nextDueAt, runPeriod, type ScheduleReport } from '../../../shared/schedules.js';
-import { monthLabel } from '../../../shared/management-report.js';
-import { DEFAULT_TARGETS } from '../../../shared/schemas/alarm-reports.js';
-import { MANAGEMENT_TEXT } from '../../../shared/schemas/management-report.js';
-import { SCHEDULE_TEXT } from '../../../shared/schemas/schedules.js';
-import { managementReport, managementReportOn } from '../alarm-reports/management-report.js';
-import { managementFileName, managementReportXlsx } from '../alarm-reports/management-export.js';
-import { formatShown, DATE_FORMAT } from '../../../shared/dates.js';
-import type { TenantScope } from '../../auth/tenant-scope.js';
+import { scheduledReportOf } from '../../lib/scheduled-reports.js';
+import { describeSchedule, latestDueAt, nextDueAt, runPeriod, type ScheduleReport } from '../../../shared/schedules.js';
 import { ALL_SCHEDULES, findSchedule, reportAudience, ruleOf, runRef, scheduledReportsOn, type ScheduleRow } from './repo.js';
 
 export const SCHEDULER_INTERVAL_MS = 30_000;
@@ -70,8 +58,6 @@ export type SchedulerDeps = {
   /** how often a run's lease is renewed while it builds, in real time (RUN_RENEW_MS) */
   renewMs?: number;
 };
-
-const day = (iso: string) => formatShown(`${iso}T12:00:00Z`, DATE_FORMAT);
 
 export function createReportScheduler(d: SchedulerDeps) {
   const nodeId = d.nodeId ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 8)}`;
@@ -203,56 +189,6 @@ export function createReportScheduler(d: SchedulerDeps) {
     return n;
   }
 
-  /** What a run sends: the file (null when nothing matched), its row count, the subject and the body's middle. */
-  type Built = { file: { fileName: string; contentType: string; content: Uint8Array } | null; rows: number; subject: string; text: string };
-
-  /** The alarm list .xlsx of the saved filters and the run's period, through the export pool. */
-  async function buildAlarmList(s: ScheduleRow, dueAt: Date, now: Date, scope: TenantScope): Promise<Built> {
-    const rule = ruleOf(s);
-    const period = runPeriod(rule, 'alarmList', dueAt);
-    // Through the filter schema: what was stored (or seeded) gets every default of the list's filters.
-    const filters = v.parse(alarmReportFilterBody, JSON.parse(s.filters));
-    const filter: AlarmReportExportBody = {
-      ...filters,
-      alarmClosedDateRangeOption: DATE_RANGE.AllTime,
-      alarmClosedDateFrom: period.from,
-      alarmClosedDateTo: period.to,
-      sortBy: 'AlarmClosedDate',
-      sortDescending: true,
-    };
-    // Every schedule is its own export "user": one build per schedule at a time, within the pool's queue.
-    const started = await d.exports.start(`schedule:${s.id}`, { kind: 'alarmReports', filter, now: now.toISOString(), scope });
-    const bytes = started.total > 0 ? new Uint8Array(await new Response(started.body).arrayBuffer()) : null;
-    const rows = started.total - started.omitted;
-    const periodText = period.from === period.to ? day(period.from) : `${day(period.from)} to ${day(period.to)}`;
-    const when = `${period.from === period.to ? 'on' : 'from'} ${periodText}`;
-    return {
-      file: bytes ? { fileName: exportFileName(EXPORT_LABEL.alarmReports, dueAt), contentType: XLSX_TYPE, content: bytes } : null,
-      rows,
-      subject: `Scheduled report: ${s.name} (${periodText})`,
-      text:
-        (bytes
-          ? `The attached file lists the ${rows} alarm report${rows === 1 ? '' : 's'} closed ${when} that match the saved filters.`
-          : `No alarm reports closed ${when} match the saved filters, so no file is attached.`) +
-        (started.omitted ? `\n${started.omitted} more matched and were left out of the file.` : ''),
-    };
-  }
-
-  /** The monthly management report of the last full London month, of the schedule's customer or of all customers. */
-  async function buildManagementReport(s: ScheduleRow, dueAt: Date): Promise<Built> {
-    if (!(await managementReportOn(d.db))) throw new Error(`not sent: ${SCHEDULE_TEXT.managementOff}`);
-    const { month } = managementPeriod(dueAt);
-    const report = await managementReport(d.db, { month, customerId: s.customerId, targets: DEFAULT_TARGETS });
-    if (!report) throw new Error(MANAGEMENT_TEXT.customerNotFound);
-    const n = report.TotalCount;
-    return {
-      file: { fileName: managementFileName(month), contentType: XLSX_TYPE, content: await managementReportXlsx(report) },
-      rows: n,
-      subject: `Scheduled report: ${s.name} (${report.CustomerName}, ${monthLabel(month)})`,
-      text: `The attached file is the management report of ${report.CustomerName} for ${monthLabel(month)}: ${n} alarm report${n === 1 ? '' : 's'} closed in the month.`,
-    };
-  }
-
   /** Builds the report of one run and queues its e-mails; a failure is recorded on the run (and retried later). */
   async function execute(s: ScheduleRow, runId: number, dueAt: Date) {
     const now = d.now();
@@ -263,7 +199,7 @@ export function createReportScheduler(d: SchedulerDeps) {
       // customer's person gets that customer's rows alone (the alarm list is read in its tenant scope).
       const audience = await reportAudience(d.db, JSON.parse(s.recipients) as string[], s.customerId);
       if (!audience.ok) throw new Error(`not sent: ${audience.message}`);
-      const built = s.report === 'managementReport' ? await buildManagementReport(s, dueAt) : await buildAlarmList(s, dueAt, now, audience.scope);
+      const built = await scheduledReportOf(s.report).build({ db: d.db, exports: d.exports, schedule: s, rule, dueAt, now, scope: audience.scope });
       const customer = s.customerId
         ? await d.db.selectFrom('customers').select(['tenantId', 'isAutomaticEmailsPaused']).where('id', '=', s.customerId).executeTakeFirst()
         : undefined;

@@ -1,5 +1,5 @@
 // Frozen from src/server/modules/live/daily-usage.ts (DAILY_USAGE_COUNTS) and
-// src/shared/firmware.ts (compareFirmware, newestFirmware), for migration 029.
+// src/shared/firmware.ts (compareFirmware, newestFirmware), for migration 030.
 
 /** Count column and the message text it counts. */
 export const DAILY_USAGE_COUNTS = [

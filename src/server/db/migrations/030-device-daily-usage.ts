@@ -17,7 +17,7 @@ const run = (db: Kysely<any>, text: string) => sql.raw(text).execute(db);
  * - deviceTypeFirmware: the newest firmware version reported for each device type (ingestion
  *   raises it when a device reports a newer one); filled here from the devices.
  */
-export const m029: Migration = {
+export const m030: Migration = {
   async up(db: Kysely<any>) {
     const pg = isPg(db);
     await run(

@@ -1,0 +1,11 @@
+// The two shapes most queries take. Their failures are the page's to show, not a toast.
+import { keepPreviousData, queryOptions, type QueryKey } from '@tanstack/react-query';
+import { isValidId } from '../../shared/codes';
+
+/** One record by its id (a device, a customer's details, an alarm report…): runs only with a valid id (spec §5). */
+export const recordQuery = <T, K extends QueryKey>(queryKey: K, id: string, fetch: (signal: AbortSignal) => Promise<T>) =>
+  queryOptions({ queryKey, queryFn: ({ signal }) => fetch(signal), enabled: isValidId(id), meta: { silent: true } });
+
+/** A page of a list: the previous page stays on screen while the next loads; the list shows its own error state. */
+export const listQuery = <T, K extends QueryKey>(queryKey: K, fetch: (signal: AbortSignal) => Promise<T>, enabled = true) =>
+  queryOptions({ queryKey, queryFn: ({ signal }) => fetch(signal), enabled, placeholderData: keepPreviousData, meta: { silent: true } });

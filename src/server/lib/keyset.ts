@@ -1,0 +1,102 @@
+// Paging a sorted list by its sort key instead of an offset (the lists of devices, customers,
+// persons and alarm reports). A list's order is a list of keys (SQL expressions, each ascending or
+// descending, the last one unique); Next and Previous name the edge row of the page on screen
+// (`after`: its last row, `before`: its first) and the server reads that row's keys, then the rows
+// after (before) them from the index range, never reading and discarding the earlier pages. A jump
+// to page N reads with an offset from the nearer end of the selection (nearerEnd).
+//
+// "After the edge" in a lexicographic order of mixed directions is a union of ranges: with the
+// keys split into runs of one direction (r0, r1, …), the rows after the edge are those equal on r0
+// and after it on r1, …, then those after it on r0; each part is one row-value comparison
+// (`(a, b) > (?, ?)`) that both databases read as an index range, and the parts are read in that
+// order until the page is full (two parts at most for a sort with missing values last).
+//
+// A key whose value is missing (null) for the edge row is missing for every row equal to it on
+// the keys before it: the lists put a "missing last" key (0 or 1) before every nullable key. Such a
+// key is compared as `is null` and splits the runs.
+import { sql, type RawBuilder } from 'kysely';
+
+/** One key of a list's order. */
+export type SortKey = { expr: RawBuilder<unknown>; desc: boolean };
+
+/** Next or Previous: the id of the edge row of the page on screen. */
+export type Edge = { id: string; backwards: boolean };
+
+/** The edge named by a list's body (after: Next, before: Previous), if any. */
+export function edgeOf(b: { after?: string | null; before?: string | null }): Edge | undefined {
+  if (b.after) return { id: b.after, backwards: false };
+  if (b.before) return { id: b.before, backwards: true };
+  return undefined;
+}
+
+/** `qb` ordered by `keys`, every direction turned round when `reversed`. */
+export function orderByKeys<QB extends { orderBy: (e: RawBuilder<unknown>) => QB }>(qb: QB, keys: readonly SortKey[], reversed = false): QB {
+  let o = qb;
+  for (const k of keys) o = o.orderBy(sql`${k.expr} ${sql.raw(k.desc !== reversed ? 'desc' : 'asc')}`);
+  return o;
+}
+
+/** The keys as columns k0, k1, … of a select (to read the edge row's values). */
+export const keyColumns = (keys: readonly SortKey[]) => keys.map((k, i) => k.expr.as(`k${i}`));
+
+/** The values of keyColumns' row in key order. */
+export const keyValues = (row: Record<string, unknown>, keys: readonly SortKey[]) => keys.map((_, i) => row[`k${i}`]);
+
+/**
+ * The conditions "after the edge" (before it when `backwards`), in the order their rows come:
+ * read each with the order (reversed when backwards) until the page is full.
+ */
+export function keysetParts(keys: readonly SortKey[], values: readonly unknown[], backwards: boolean): RawBuilder<boolean>[] {
+  type Run = { start: number; keys: number[] };
+  const runs: Run[] = [];
+  keys.forEach((k, i) => {
+    if (values[i] === null || values[i] === undefined) return;
+    const last = runs.at(-1);
+    const prev = last && last.keys.at(-1)!;
+    if (last && prev === i - 1 && keys[prev]!.desc === k.desc) last.keys.push(i);
+    else runs.push({ start: i, keys: [i] });
+  });
+  const equal = (i: number) =>
+    values[i] === null || values[i] === undefined ? sql<boolean>`${keys[i]!.expr} is null` : sql<boolean>`${keys[i]!.expr} = ${values[i]}`;
+  const tuple = (xs: RawBuilder<unknown>[]) => (xs.length === 1 ? xs[0]! : sql`(${sql.join(xs)})`);
+  const parts = runs.map((run) => {
+    const ahead = keys[run.start]!.desc === backwards ? '>' : '<';
+    const compare = sql<boolean>`${tuple(run.keys.map((i) => keys[i]!.expr))} ${sql.raw(ahead)} ${tuple(run.keys.map((i) => sql`${values[i]}`))}`;
+    const before = Array.from({ length: run.start }, (_, i) => equal(i));
+    return before.length ? sql<boolean>`${sql.join([...before, compare], sql` and `)}` : compare;
+  });
+  return parts.reverse();
+}
+
+/**
+ * A page after (before) the edge: `read(condition, reversed, limit)` reads the rows of one part in
+ * the list's order (reversed when going backwards); the parts are read until `limit` rows are
+ * found. Returns the rows in the list's order.
+ */
+export async function keysetPage<R>(
+  keys: readonly SortKey[],
+  values: readonly unknown[],
+  backwards: boolean,
+  limit: number,
+  read: (where: RawBuilder<boolean>, reversed: boolean, limit: number) => Promise<R[]>,
+): Promise<R[]> {
+  const out: R[] = [];
+  for (const where of keysetParts(keys, values, backwards)) {
+    if (out.length >= limit) break;
+    out.push(...(await read(where, backwards, limit - out.length)));
+  }
+  return backwards ? out.reverse() : out;
+}
+
+/**
+ * Where a jump to `page` reads from when the selection's size is known: forward with the offset of
+ * the pages before it, or backwards (the order reversed) with the offset of the pages after it,
+ * whichever skips fewer rows; the last page reads like the first. `limit` rows from `offset`
+ * (none past the end); reversed rows come last first.
+ */
+export function nearerEnd(page: number, pageSize: number, total: number): { reversed: boolean; offset: number; limit: number } {
+  const from = (page - 1) * pageSize;
+  if (from >= total) return { reversed: false, offset: from, limit: 0 };
+  const end = Math.min(from + pageSize, total);
+  return total - end < from ? { reversed: true, offset: total - end, limit: end - from } : { reversed: false, offset: from, limit: pageSize };
+}
