@@ -157,3 +157,30 @@ test('the g d "Open device" dialog is styled like every dialog: the product font
   await page.keyboard.press('Escape');
   await expect(dialog).toBeHidden();
 });
+
+test('the asset list shows every phone number whole, at 1440 and at 1024 px wide', async ({ page }) => {
+  await signedInAs(page, 'admin@demo.test');
+  await page.goto('/asset-management');
+  const grid = page.getByRole('grid', { name: 'Assets', exact: true });
+  for (const [w, h] of [
+    [1440, 900],
+    [1024, 768],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await expect(grid.getByRole('row').nth(1)).toBeVisible();
+    await expect(grid).not.toHaveAttribute('aria-busy', 'true');
+    await expect(grid.getByRole('columnheader', { name: /Phone number/ })).toBeVisible();
+    // every phone cell holds its whole text: nothing cut to '…'
+    const cut = await grid.evaluate((g) => {
+      const heads = [...g.querySelectorAll('[role="columnheader"]')].map((h) => h.textContent ?? '');
+      const col = heads.findIndex((t) => t.startsWith('Phone number'));
+      return [...g.querySelectorAll('[role="row"]')]
+        .map((r) => r.querySelectorAll('[role="gridcell"]')[col] as HTMLElement | undefined)
+        .filter((c): c is HTMLElement => !!c && /\d/.test(c.textContent ?? ''))
+        .filter((c) => [c, ...c.querySelectorAll<HTMLElement>('*')].some((e) => e.scrollWidth > e.clientWidth + 1))
+        .map((c) => c.textContent);
+    });
+    expect(cut, `${w} px: phone numbers cut`).toEqual([]);
+    await page.screenshot({ path: test.info().outputPath(`asset-phones-${w}x${h}.png`) });
+  }
+});

@@ -20,6 +20,7 @@ import { displayNumber, examplePlaceholder } from '../features/profile/phone';
 import { valibotResolver } from '../ui/valibot-resolver';
 import { errorCode } from '../features/auth/sign-in-errors';
 import { isCaptchaFailure, useCaptcha } from '../features/auth/captcha';
+import { ActionButton } from '../ui/action-button';
 
 export function SettingsDialog({ open, onOpenChange }: { open: boolean; onOpenChange: (open: boolean) => void }) {
   return (
@@ -207,9 +208,9 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
               Cancel
             </Button>
           </Dialog.Close>
-          <Button type="submit" loading={save.isPending} disabled={type === null}>
+          <ActionButton type="submit" busy={save.isPending} disabled={type === null}>
             Save
-          </Button>
+          </ActionButton>
         </Flex>
       </Flex>
     </form>
@@ -260,9 +261,9 @@ function ChangePasswordTab({ onDone }: { onDone: () => void }) {
               Cancel
             </Button>
           </Dialog.Close>
-          <Button type="submit" loading={isSubmitting}>
+          <ActionButton type="submit" busy={isSubmitting}>
             Save
-          </Button>
+          </ActionButton>
         </Flex>
       </Flex>
     </form>

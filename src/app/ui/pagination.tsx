@@ -1,5 +1,6 @@
 // Pagination with boundary count 1 (spec §2) and a rows-per-page selector (10, 25, 50, 100).
-import { useId } from 'react';
+import { useId, type ReactNode } from 'react';
+import { useFocusSafeDisabled } from './action-button';
 import { PAGE_SIZES } from '../../shared/codes';
 import './data-table/list-widgets.css';
 
@@ -50,6 +51,8 @@ export function Pagination({
   disabled,
 }: PaginationProps) {
   const selectId = useId();
+  // the page size chosen makes the list load (disabled meanwhile): the select keeps the focus
+  const sizeSelect = useFocusSafeDisabled<HTMLSelectElement>(!!disabled);
   const pageCount = Math.max(1, Math.ceil(totalCount / pageSize));
   const from = totalCount === 0 ? 0 : (page - 1) * pageSize + 1;
   const to = Math.min(totalCount, page * pageSize);
@@ -62,7 +65,13 @@ export function Pagination({
       {onPageSizeChange && (
         <span className="lw-pagination__size">
           <label htmlFor={selectId}>Rows per page</label>
-          <select id={selectId} className="lw-select" value={pageSize} disabled={disabled} onChange={(e) => onPageSizeChange(Number(e.target.value))}>
+          <select
+            id={selectId}
+            className="lw-select"
+            value={pageSize}
+            {...sizeSelect.props}
+            onChange={(e) => !sizeSelect.inert && onPageSizeChange(Number(e.target.value))}
+          >
             {pageSizes.map((n) => (
               <option key={n} value={n}>
                 {n}
@@ -75,32 +84,53 @@ export function Pagination({
         {from}–{to} of {totalCount.toLocaleString('en-GB')}
       </span>
       <span className="lw-pagination__pages">
-        <button type="button" className="lw-page-btn" aria-label="Previous page" disabled={disabled || page <= 1} onClick={() => go(page - 1)}>
+        <PageButton label="Previous page" disabled={disabled || page <= 1} onClick={() => go(page - 1)}>
           ‹
-        </button>
+        </PageButton>
         {pageItems(page, pageCount).map((item) =>
           typeof item === 'number' ? (
-            <button
-              key={item}
-              type="button"
-              className="lw-page-btn"
-              aria-label={`Page ${item}`}
-              aria-current={item === page ? 'page' : undefined}
-              disabled={disabled}
-              onClick={() => go(item)}
-            >
+            <PageButton key={item} label={`Page ${item}`} current={item === page} disabled={!!disabled} onClick={() => go(item)}>
               {item}
-            </button>
+            </PageButton>
           ) : (
             <span key={item} className="lw-page-gap" aria-hidden="true">
               …
             </span>
           ),
         )}
-        <button type="button" className="lw-page-btn" aria-label="Next page" disabled={disabled || page >= pageCount} onClick={() => go(page + 1)}>
+        <PageButton label="Next page" disabled={disabled || page >= pageCount} onClick={() => go(page + 1)}>
           ›
-        </button>
+        </PageButton>
       </span>
     </nav>
+  );
+}
+
+/** A page button that keeps the focus when it becomes disabled (the last page reached, the list loading). */
+function PageButton({
+  label,
+  current,
+  disabled,
+  onClick,
+  children,
+}: {
+  label: string;
+  current?: boolean;
+  disabled: boolean;
+  onClick: () => void;
+  children: ReactNode;
+}) {
+  const safe = useFocusSafeDisabled<HTMLButtonElement>(disabled);
+  return (
+    <button
+      type="button"
+      className="lw-page-btn"
+      aria-label={label}
+      aria-current={current ? 'page' : undefined}
+      {...safe.props}
+      onClick={() => !safe.inert && onClick()}
+    >
+      {children}
+    </button>
   );
 }

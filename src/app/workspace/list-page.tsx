@@ -27,7 +27,7 @@ import {
   type SetStateAction,
 } from 'react';
 import { useQuery, type QueryKey, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
-import { Button, Flex, Heading } from '@radix-ui/themes';
+import { Flex, Heading } from '@radix-ui/themes';
 import { DataTable, type DataTableProps } from '../ui/data-table/data-table';
 import { FilterBar, type FilterBarProps, type FilterValues } from '../ui/filter-bar';
 import { listQueryProps, pagingProps } from '../ui/data-table/list-props';
@@ -44,6 +44,7 @@ import { openRoute, openRowProps } from './actions';
 import { getHref } from '../paths';
 import { P } from '../../shared/permissions';
 import './list-page.css';
+import { ActionButton } from '../ui/action-button';
 
 /** The export of a list: every row the filters match, as a file (the page strips its paging from the request). */
 export type ListExportOptions<Req> = {
@@ -81,6 +82,8 @@ export type ListPageOptions<S extends ListState, Req, Data, Row, K extends Query
    * row's sort key instead of skipping the pages before it. The answer is the same page.
    */
   edgeId?: (row: Row) => string;
+  /** Filters a link may name without the 'f.' prefix ('/audit-trail?entity=device'). */
+  linkFilters?: readonly string[];
 };
 
 export type ListPage<S extends ListState, Req, Data, Row> = {
@@ -130,7 +133,7 @@ export function useListPage<S extends ListState, Req, Data, Row, K extends Query
     if (title) setTitle(title);
   }, [setTitle, title]);
 
-  const [state, setState, scrollKey] = useListState<S>(o.initial);
+  const [state, setState, scrollKey] = useListState<S>(o.initial, o.linkFilters);
   // The same request (by value) while nothing it names changes: effects and callbacks keyed on it stay put.
   const built = o.request(state);
   const requestKey = JSON.stringify(built);
@@ -260,9 +263,9 @@ export function ListExportButton({ list }: { list: Pick<AnyListPage, 'export' | 
     <>
       <ExportProgressBar job={job} />
       {allowed && (
-        <Button variant="soft" disabled={list.count === 0 || job.isPending} loading={job.isPending} onClick={() => void run()}>
+        <ActionButton variant="soft" disabled={list.count === 0} busy={job.isPending} onClick={() => void run()}>
           Export
-        </Button>
+        </ActionButton>
       )}
     </>
   );

@@ -67,8 +67,12 @@ export function encodeListState<S extends ListState>(state: S, initial: S): stri
   return s ? `?${s}` : '';
 }
 
-/** The list state a query string names; whatever is missing or unreadable is the default. */
-export function decodeListState<S extends ListState>(query: string, initial: S): S {
+/**
+ * The list state a query string names; whatever is missing or unreadable is the default. `bare`
+ * names the filters a link may also give without the prefix ('?entity=device' as 'f.entity=device';
+ * the prefixed one wins), so a hand-written link filters as it reads.
+ */
+export function decodeListState<S extends ListState>(query: string, initial: S, bare: readonly string[] = []): S {
   const q = new URLSearchParams(query);
   const out: S = { ...initial };
   const page = Number(q.get('page'));
@@ -80,8 +84,10 @@ export function decodeListState<S extends ListState>(query: string, initial: S):
   const search = q.get('q');
   if (search !== null && initial.search !== undefined) out.search = search;
   const filterKeys = [...q.keys()].filter((k) => k.startsWith(FILTER_PREFIX));
-  if (initial.filters && (filterKeys.length || q.has('f'))) {
+  const bareKeys = bare.filter((k) => q.has(k) && !q.has(FILTER_PREFIX + k));
+  if (initial.filters && (filterKeys.length || bareKeys.length || q.has('f'))) {
     const filters: FilterValues = {};
+    for (const k of bareKeys) filters[k] = decodeFilterValue(q.get(k) ?? '');
     for (const k of filterKeys) filters[k.slice(FILTER_PREFIX.length)] = decodeFilterValue(q.get(k) ?? '');
     out.filters = filters;
   }
@@ -102,14 +108,15 @@ export const searchOf = (href: string): string => {
  * A list page's state, kept in its tab's link. Outside a workspace tab (unit tests, a page
  * rendered on its own) it is plain component state.
  */
-export function useListState<S extends ListState>(initial: S): [S, (next: SetStateAction<S>) => void, string] {
+export function useListState<S extends ListState>(initial: S, bare: readonly string[] = []): [S, (next: SetStateAction<S>) => void, string] {
   const { tabId } = useTab();
   const hrefAtom = useMemo(() => selectAtom(workspaceAtom, (ws) => findTab(ws, tabId)?.tab.href ?? null), [tabId]);
   const href = useAtomValue(hrefAtom);
   const initialRef = useRef(initial);
+  const bareRef = useRef(bare);
   const [local, setLocal] = useState<S>(initial);
   const search = href === null ? null : searchOf(href);
-  const state = useMemo(() => (search === null ? local : decodeListState(search, initialRef.current)), [search, local]);
+  const state = useMemo(() => (search === null ? local : decodeListState(search, initialRef.current, bareRef.current)), [search, local]);
   const stateRef = useRef(state);
   const inTab = useRef(href !== null);
   useEffect(() => {

@@ -157,6 +157,20 @@ describe('Audit Trail', () => {
     await waitFor(() => expect(asked().at(-1)).toMatchObject({ actor: 'sam', pageNumber: 3 }));
   });
 
+  it("a link naming the entity ('?entity=device', as written by hand, or '?f.entity=device') filters the list and shows the filter", async () => {
+    for (const link of ['/audit-trail?entity=device', '/audit-trail?f.entity=device']) {
+      const ws = M.openTab(M.emptyWorkspace(), resolveHref(link)!);
+      tabId = M.focusedTab(ws)!.id;
+      appStore.set(workspaceAtom, ws);
+      httpMock.mockClear();
+      const { unmount } = renderInTab();
+      await screen.findByText('SG750-AAAAA');
+      expect(asked()[0], link).toMatchObject({ entity: 'device', pageNumber: 1 });
+      expect(screen.getByRole('combobox', { name: 'Entity' }), link).toHaveTextContent('device');
+      unmount();
+    }
+  });
+
   it('Record shows what the record is, as a link that opens it in a tab; a record without a screen shows its id', async () => {
     const user = userEvent.setup();
     renderInTab();

@@ -15,7 +15,7 @@ import {
   targetShare,
   withinCount,
 } from '../../../src/shared/management-report';
-import { changeText, percentText } from '../../../src/app/features/alarm-reports/management-report-print';
+import { changeText } from '../../../src/app/features/alarm-reports/management-report-print';
 
 describe('London months', () => {
   it('a winter month runs from UTC midnight to UTC midnight', () => {
@@ -83,8 +83,6 @@ describe('response-target shares', () => {
     expect(shareChange(50, 50)).toBe(0);
   });
   it('shares and changes read as the page shows them', () => {
-    expect(percentText(81.25)).toBe('81.25%');
-    expect(percentText(null)).toBe('-');
     expect(changeText(6.25)).toBe('+6.25 pts');
     expect(changeText(-33.33)).toBe('−33.33 pts');
     expect(changeText(0)).toBe('no change');

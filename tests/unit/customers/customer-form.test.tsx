@@ -29,3 +29,61 @@ describe('Create Account', () => {
     expect(await screen.findAllByText(CRM_REQUIRED)).toHaveLength(1);
   });
 });
+
+describe('Edit Account', () => {
+  const ID = 'cccccccc-0000-4000-8000-000000000001';
+  const details = {
+    Id: ID,
+    TenantId: 'tttttttt-0000-4000-8000-000000000001',
+    Name: 'Acme Care Ltd',
+    Etag: 'etag-1',
+    PortalId: null,
+    PhoneNumber: '+447700900123',
+    Tier: null,
+    Status: null,
+    IsMigratedAccount: false,
+    SalesforceId: null,
+    SalesforceUrn: null,
+    IsSalesforceAccount: false,
+    SalesforceLink: null,
+    AccountManagerFullName: null,
+    CustomerSuccessManagerFullName: null,
+    Address: {
+      AddressLine1: '1 High Street',
+      AddressLine2: null,
+      City: 'Leeds',
+      County: null,
+      PostCode: 'LS1 1AA',
+      Country: 'United Kingdom',
+      CountryId: 'country-gb',
+    },
+  };
+  const COUNTRIES = [
+    { Id: 'country-fr', Name: 'France', IsoCode: 'FR' },
+    { Id: 'country-gb', Name: 'United Kingdom', IsoCode: 'GB' },
+  ];
+
+  it.each([
+    ['after the form', 150],
+    ['before the form', 0],
+  ])('shows the stored country (the country list answering %s), never "Select…"', async (_when, delay) => {
+    vi.mocked(http).mockImplementation(async (path: string) => {
+      if (path === '/ps-admin/customers/get-details') return details;
+      if (path === '/ps-admin/dictionaries/get-all') {
+        await new Promise((r) => setTimeout(r, delay));
+        return { Roles: [], Countries: COUNTRIES };
+      }
+      return { Items: [], TotalCount: 0, Tiers: [], Statuses: [] };
+    });
+    renderPage(<CustomerFormPage />, {
+      permissions: [P.CustomerManage, P.CustomerView, P.CustomerListView],
+      route: 'customerAccountEdit',
+      params: { customerId: ID },
+    });
+    const country = (await screen.findByLabelText(/^Country/)) as HTMLSelectElement;
+    expect(country.selectedOptions[0]?.textContent).toBe('United Kingdom');
+    await screen.findByRole('option', { name: 'France' });
+    expect(country.selectedOptions[0]?.textContent).toBe('United Kingdom');
+    expect(country).toHaveValue('country-gb');
+  });
+});

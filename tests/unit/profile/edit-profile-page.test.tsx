@@ -217,8 +217,10 @@ describe('EditProfilePage', () => {
     await waitFor(() => expect(store.get(currentUserAtom)).toMatchObject({ firstName: 'Server', lastName: 'Copy' }));
     expect(httpMock.mock.calls.some(([p]) => p === '/api/v1/get-user-info')).toBe(true);
     expect(qc.getQueryState(personsKey)?.isInvalidated).toBe(true);
-    // the form now holds the saved values: clean, Save disabled, the tab not dirty, still on the page
-    await waitFor(() => expect(save()).toBeDisabled());
+    // the form now holds the saved values: clean, Save disabled (it keeps the focus it was pressed
+    // with, so it says so with aria-disabled), the tab not dirty, still on the page
+    await waitFor(() => expect(save()).toHaveAttribute('aria-disabled', 'true'));
+    expect(save()).toHaveFocus();
     expect(tab.setDirty).toHaveBeenLastCalledWith(false);
     expect(tab.back).not.toHaveBeenCalled();
     expect(last).toHaveValue('Smythe');

@@ -88,6 +88,8 @@ export function AuditTrailPage() {
     query: auditListQuery,
     rows: (d) => d.Items,
     count: (d) => d.TotalCount,
+    // '/audit-trail?entity=device' filters as it reads, as '?f.entity=device' does
+    linkFilters: FILTER_KEYS,
     exporter: {
       allowed: true,
       start: ({ pageNumber: _page, pageSize: _size, ...filter }, o) => exportAuditList(filter, o),

@@ -4,7 +4,7 @@
 // and is audited); read-only admins see the same screen with every control disabled.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Heading, Select, Text } from '@radix-ui/themes';
+import { Card, Flex, Heading, Select, Text } from '@radix-ui/themes';
 import { SettingSwitch } from '../../ui/setting-switch';
 import { Table } from '../../ui/table';
 import { useTab } from '../../workspace/tab-context';
@@ -19,6 +19,8 @@ import { ADMIN_TEXT, PAGE_TITLES } from '../../../shared/messages';
 import { P } from '../../../shared/permissions';
 import { FleetThresholdsCard } from './fleet-thresholds-card';
 import { TWO_FACTOR_MODE, type FeatureName } from '../../../shared/schemas/admin';
+import { ActionButton } from '../../ui/action-button';
+import { keepRowFocus } from '../../ui/row-focus';
 
 const NO_CUSTOMER = 'none';
 
@@ -148,14 +150,15 @@ function SsoDomains({
       // the mutation's toast says why
     }
   };
-  const remove = async (d: string) => {
+  const remove = async (d: string, button: HTMLElement) => {
+    const restoreFocus = keepRowFocus(button);
     const ok = await confirm({
       title: 'Remove domain',
       message: `Persons of ${d} will sign in with their passwords again.`,
       confirmLabel: 'Remove',
       danger: true,
     });
-    if (ok) await onChange(() => removeSsoDomain(d)).catch(() => {});
+    if (ok) await onChange(() => removeSsoDomain(d)).then(restoreFocus, () => {});
   };
 
   return (
@@ -188,9 +191,16 @@ function SsoDomains({
               <Table.Cell>{d.CustomerName ?? 'Provider staff'}</Table.Cell>
               <Table.Cell>
                 {editable && (
-                  <Button size="1" variant="soft" color="red" disabled={busy} onClick={() => void remove(d.Domain)} aria-label={`Remove ${d.Domain}`}>
+                  <ActionButton
+                    size="1"
+                    variant="soft"
+                    color="red"
+                    disabled={busy}
+                    onClick={(e) => void remove(d.Domain, e.currentTarget)}
+                    aria-label={`Remove ${d.Domain}`}
+                  >
                     Remove
-                  </Button>
+                  </ActionButton>
                 )}
               </Table.Cell>
             </Table.Row>
@@ -236,9 +246,9 @@ function SsoDomains({
                   ))}
                 </Select.Content>
               </Select.Root>
-              <Button type="submit" disabled={busy || !domain.trim()}>
+              <ActionButton type="submit" disabled={busy || !domain.trim()}>
                 Add domain
-              </Button>
+              </ActionButton>
             </Flex>
           </Flex>
         </form>

@@ -8,8 +8,8 @@ import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { MSG } from '../../../shared/messages';
-import { ALARM_SERIES, ALL_TIME_OPTION, formatPercent, labelStep, share, shortLabel } from './alarm-format';
-import { formatCount } from '../../../shared/numbers';
+import { ALARM_SERIES, ALL_TIME_OPTION, labelStep, shortLabel } from './alarm-format';
+import { formatCount, formatShare } from '../../../shared/numbers';
 
 export const DONUT_HEIGHT = 150;
 export const DONUT_WIDTH = 200;
@@ -58,14 +58,14 @@ export function Donut({ title, slices, legend = true }: { title: string; slices:
                   strokeDashoffset={-offset}
                   transform={`rotate(-90 ${size / 2} ${size / 2})`}
                 >
-                  <title>{`${s.label}: ${formatCount(s.count)}`}</title>
+                  <title>{`${s.label}: ${formatShare(s.count, total)}`}</title>
                 </circle>
               );
               offset += len;
               return el;
             })}
             <text x={size / 2} y={size / 2 + 6} textAnchor="middle" className="ar-donut__total">
-              {total.toLocaleString('en-GB')}
+              {formatCount(total)}
             </text>
           </svg>
           {legend && (
@@ -74,9 +74,7 @@ export function Donut({ title, slices, legend = true }: { title: string; slices:
                 <li key={s.label}>
                   <span className="ar-legend__swatch" style={{ background: s.color }} aria-hidden="true" />
                   <span className="ar-legend__label">{s.label}</span>
-                  <span className="ar-legend__value">
-                    {s.count.toLocaleString('en-GB')} ({formatPercent(share(s.count, total))})
-                  </span>
+                  <span className="ar-legend__value">{formatShare(s.count, total)}</span>
                 </li>
               ))}
             </ul>

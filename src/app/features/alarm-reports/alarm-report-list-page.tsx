@@ -59,6 +59,7 @@ import {
   type AlarmListState,
 } from './alarm-list-model';
 import './alarm-reports.css';
+import { ActionButton } from '../../ui/action-button';
 
 const STARTED_COLORS = ['#30a46c', '#ffb224', '#e5484d'];
 const COMPLETED_COLORS = ['#30a46c', '#3e63dd', '#ffb224', '#e5484d'];
@@ -271,9 +272,9 @@ export function AlarmReportListPage() {
         <>
           {canExport && selected.length > 0 && (
             <>
-              <Button variant="soft" loading={loadBatch.isPending || !!batch} onClick={() => loadBatch.mutate()}>
+              <ActionButton variant="soft" busy={loadBatch.isPending || !!batch} onClick={() => loadBatch.mutate()}>
                 Print selected ({Math.min(selected.length, PRINT_BATCH_MAX)})
-              </Button>
+              </ActionButton>
               <Button variant="ghost" color="gray" onClick={() => setSelected([])}>
                 Clear selection
               </Button>

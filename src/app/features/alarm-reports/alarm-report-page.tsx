@@ -6,7 +6,7 @@
 // the printable report (react-to-print) the print command and the button share.
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { Button, Checkbox, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
 import { PageMessage } from '../../workspace/page-message';
 import { useCan } from '../../state/session';
@@ -54,6 +54,7 @@ import {
 import type { Call } from './detail-types';
 import { HistoryPanel } from '../../ui/history-panel';
 import './alarm-reports.css';
+import { ActionButton, ActionCheckbox } from '../../ui/action-button';
 
 export function AlarmReportPage() {
   const { params, setTitle } = useTab();
@@ -170,12 +171,7 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
   const escalationBox = (
     <Text as="label" size="2">
       <Flex gap="2" align="center">
-        <Checkbox
-          checked={d.EscalationPlanFollowed}
-          disabled={!canEdit || escalation.isPending}
-          aria-readonly={!canEdit || undefined}
-          onCheckedChange={(v) => canEdit && escalation.mutate(v === true)}
-        />
+        <ActionCheckbox checked={d.EscalationPlanFollowed} readOnly={!canEdit} busy={escalation.isPending} onCheckedChange={(on) => escalation.mutate(on)} />
         {ALARM_TEXT.escalationFollowed}
       </Flex>
     </Text>
@@ -204,9 +200,9 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
             </Button>
           )}
           {canPrint && (
-            <Button onClick={() => print()} loading={printing}>
+            <ActionButton onClick={() => print()} busy={printing}>
               {ALARM_TEXT.exportPdf}
-            </Button>
+            </ActionButton>
           )}
         </Flex>
       </header>
@@ -269,9 +265,9 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
           analysis={intelligence.Analysis}
           action={
             canEdit && (
-              <Button variant="soft" size="1" mb="2" onClick={() => generate.mutate()} loading={generate.isPending}>
+              <ActionButton variant="soft" size="1" mb="2" onClick={() => generate.mutate()} busy={generate.isPending}>
                 {intelligence.Analysis ? ANALYSIS_UI_TEXT.regenerate : ANALYSIS_UI_TEXT.generate}
-              </Button>
+              </ActionButton>
             )
           }
         />

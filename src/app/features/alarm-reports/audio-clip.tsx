@@ -7,6 +7,7 @@ import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { Button, Flex, Text } from '@radix-ui/themes';
 import { toast } from '../../ui/toast';
 import { saveBlob } from '../../api/devices';
+import { ActionButton } from '../../ui/action-button';
 
 export type AudioClipProps = {
   label: string;
@@ -77,13 +78,13 @@ export function AudioClip({ label, fetchBlob, fileName, failedMessage, unavailab
       {url ? (
         <audio controls autoPlay src={url} aria-label={label} className="ar-audio__player" />
       ) : (
-        <Button size="1" variant="soft" loading={busy} onClick={() => void play()} aria-label={`Play ${label}`}>
+        <ActionButton size="1" variant="soft" busy={busy} onClick={() => void play()} aria-label={`Play ${label}`}>
           ▶ Play
-        </Button>
+        </ActionButton>
       )}
-      <Button size="1" variant="ghost" disabled={busy} onClick={() => void download()} aria-label={`Download ${label}`}>
+      <ActionButton size="1" variant="ghost" disabled={busy} onClick={() => void download()} aria-label={`Download ${label}`}>
         Download
-      </Button>
+      </ActionButton>
     </Flex>
   );
 }

@@ -24,6 +24,7 @@ import { MANAGEMENT_FEATURE, MANAGEMENT_TEXT } from '../../../shared/schemas/man
 import { usePrint } from './print-report';
 import { PrintableManagementReport } from './management-report-print';
 import './alarm-reports.css';
+import { ActionButton } from '../../ui/action-button';
 
 /** The month of a tab link's query (?month=YYYY-MM), or null. */
 export function monthOfSearch(search: string): string | null {
@@ -94,9 +95,9 @@ export function ManagementReportPage() {
           <Button variant="soft" onClick={() => setMonth(shiftMonth(month, 1))} aria-label="Next month">
             ›
           </Button>
-          <Button onClick={() => print()} loading={printing} disabled={!report.data}>
+          <ActionButton onClick={() => print()} busy={printing} disabled={!report.data}>
             Print (Export to PDF)
-          </Button>
+          </ActionButton>
         </Flex>
       </Flex>
       <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>

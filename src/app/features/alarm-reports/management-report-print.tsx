@@ -8,7 +8,7 @@ import type { ReactNode, Ref } from 'react';
 import type { ManagementReport } from '../../api/alarm-reports';
 import { monthLabel } from '../../../shared/management-report';
 import { MANAGEMENT_SECTIONS, MANAGEMENT_TEXT } from '../../../shared/schemas/management-report';
-import { formatCount } from '../../../shared/numbers';
+import { formatCount, formatPercent, formatShare } from '../../../shared/numbers';
 import { Donut } from './alarm-charts';
 import { formatDateTime } from './alarm-format';
 import { printPageName, printPageRules } from './print-report';
@@ -17,8 +17,6 @@ const STARTED_COLORS = ['#30a46c', '#ffb224', '#e5484d'];
 const COMPLETED_COLORS = ['#30a46c', '#3e63dd', '#ffb224', '#e5484d'];
 const BAR_COLOR = '#3e63dd';
 
-/** '81.25%' or '-' for a month without alarms. */
-export const percentText = (p: number | null) => (p === null ? '-' : `${p.toLocaleString('en-GB', { maximumFractionDigits: 2 })}%`);
 /** '+2.5 pts', '-1 pts', 'no change', or '-' when either month had no alarms. */
 export function changeText(points: number | null): string {
   if (points === null) return '-';
@@ -124,10 +122,11 @@ export function PrintableManagementReport({ r, ref }: { r: ManagementReport; ref
               <tr key={label}>
                 <th scope="row">{label}</th>
                 <td>
-                  {percentText(t.Percent)} ({formatCount(t.Count)}) {t.Percent === null ? '' : t.Met ? 'Met' : 'Missed'}
+                  {formatShare(t.Count, r.TotalCount)}
+                  {t.Percent === null ? '' : t.Met ? ' · Met' : ' · Missed'}
                 </td>
-                <td>{percentText(t.TargetPercent)}</td>
-                <td>{percentText(t.PreviousPercent)}</td>
+                <td>{formatPercent(t.TargetPercent / 100)}</td>
+                <td>{formatShare(t.PreviousCount, r.PreviousTotalCount)}</td>
                 <td>{changeText(t.Change)}</td>
               </tr>
             ))}
@@ -182,8 +181,8 @@ export function PrintableManagementReport({ r, ref }: { r: ManagementReport; ref
         <Section title={MANAGEMENT_SECTIONS[7]}>
           <p data-testid="plan-compliance">
             {formatCount(c.Analysed)} of {formatCount(r.TotalCount)} alarms analysed; {formatCount(c.WithPlan)} had an escalation plan, followed in{' '}
-            {formatCount(c.Followed)} ({percentText(c.FollowedPercent)}). The check agrees with the controller's tick in {formatCount(c.Agrees)} and questions
-            it in {formatCount(c.Questions)}.
+            {formatShare(c.Followed, c.WithPlan)}. The check agrees with the controller's tick in {formatCount(c.Agrees)} and questions it in{' '}
+            {formatCount(c.Questions)}.
           </p>
         </Section>
       )}

@@ -16,6 +16,7 @@ import { adminKeys } from '../../api/admin';
 import { MSG } from '../../../shared/messages';
 import { NOTE_MAX } from '../../../shared/schemas/alarm-reports';
 import { ALARM_TEXT } from './alarm-format';
+import { ActionButton } from '../../ui/action-button';
 
 type NoteForm = { note: string };
 export const noteFormSchema = v.object({
@@ -68,9 +69,9 @@ export function NoteDialog({ open, onClose, alarmReportId, alarmId }: { open: bo
             <Button type="button" variant="soft" color="gray" onClick={close}>
               {ALARM_TEXT.cancel}
             </Button>
-            <Button type="submit" loading={save.isPending}>
+            <ActionButton type="submit" busy={save.isPending}>
               {ALARM_TEXT.add}
-            </Button>
+            </ActionButton>
           </Flex>
         </form>
       </Dialog.Content>

@@ -8,7 +8,7 @@
 import { useEffect, useId, useState } from 'react';
 import * as v from 'valibot';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Flex, Text } from '@radix-ui/themes';
+import { Flex, Text } from '@radix-ui/themes';
 import { Dialog } from '../../ui/dialog';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
@@ -30,6 +30,7 @@ import {
 import { SCHEDULE_NAME_MAX, SCHEDULE_TEXT, scheduleCreateBody, type ScheduleDto, type ScheduleInput } from '../../../shared/schemas/schedules';
 import { MANAGEMENT_FEATURE } from '../../../shared/schemas/management-report';
 import type { AlarmReportFilter } from '../../../shared/schemas/alarm-reports';
+import { ActionButton } from '../../ui/action-button';
 
 type Draft = {
   name: string;
@@ -273,12 +274,12 @@ export function ScheduleDialog({
             </Text>
           )}
           <Flex gap="3" justify="end" mt="4">
-            <Button type="button" variant="soft" color="gray" onClick={onClose} disabled={save.isPending}>
+            <ActionButton type="button" variant="soft" color="gray" onClick={onClose} disabled={save.isPending}>
               Cancel
-            </Button>
-            <Button type="submit" loading={save.isPending}>
+            </ActionButton>
+            <ActionButton type="submit" busy={save.isPending}>
               {schedule ? 'Save' : 'Save schedule'}
-            </Button>
+            </ActionButton>
           </Flex>
         </form>
       </Dialog.Content>

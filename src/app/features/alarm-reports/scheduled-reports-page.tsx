@@ -22,6 +22,8 @@ import { SCHEDULE_TEXT, type RunOutcome, type ScheduleDto, type ScheduleRunDto }
 import { ScheduleDialog } from './schedule-dialog';
 import '../../ui/data-table/list-widgets.css';
 import './scheduled-reports.css';
+import { ActionButton } from '../../ui/action-button';
+import { keepRowFocus } from '../../ui/row-focus';
 
 export const OUTCOME_LABELS: Record<RunOutcome, string> = {
   running: 'Running',
@@ -114,7 +116,8 @@ export function ScheduledReportsPage() {
     },
     onError: (err) => toast.error(errorMessage(err)),
   });
-  const askDelete = async (s: ScheduleDto) => {
+  const askDelete = async (s: ScheduleDto, button: HTMLElement) => {
+    const restoreFocus = keepRowFocus(button);
     const ok = await confirm({
       title: 'Delete scheduled report',
       message: SCHEDULE_TEXT.confirmDelete(s.Name),
@@ -122,7 +125,7 @@ export function ScheduledReportsPage() {
       cancelLabel: 'Cancel',
       danger: true,
     });
-    if (ok) remove.mutate(s);
+    if (ok) remove.mutate(s, { onSuccess: restoreFocus });
   };
 
   const schedules = list.data?.Schedules ?? [];
@@ -201,18 +204,25 @@ export function ScheduledReportsPage() {
                     <Button size="1" variant="soft" onClick={() => setEditing(s)} aria-label={`Edit ${s.Name}`}>
                       Edit
                     </Button>
-                    <Button
+                    <ActionButton
                       size="1"
                       variant="soft"
                       onClick={() => pause.mutate(s)}
-                      loading={pause.isPending && pause.variables?.Id === s.Id}
+                      busy={pause.isPending && pause.variables?.Id === s.Id}
                       aria-label={`${s.Paused ? 'Resume' : 'Pause'} ${s.Name}`}
                     >
                       {s.Paused ? 'Resume' : 'Pause'}
-                    </Button>
-                    <Button size="1" variant="soft" color="red" onClick={() => void askDelete(s)} aria-label={`Delete ${s.Name}`}>
+                    </ActionButton>
+                    <ActionButton
+                      size="1"
+                      variant="soft"
+                      color="red"
+                      onClick={(e) => void askDelete(s, e.currentTarget)}
+                      busy={remove.isPending && remove.variables?.Id === s.Id}
+                      aria-label={`Delete ${s.Name}`}
+                    >
                       Delete
-                    </Button>
+                    </ActionButton>
                   </div>
                 </td>
               </tr>

@@ -6,7 +6,7 @@
 // reads 'Pending' until it answers); the d r / d f commands run them on the focused device tab.
 import { useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Card, DataList, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { Badge, Card, DataList, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
 import { useCan } from '../../state/session';
@@ -18,6 +18,7 @@ import { trackingLabel } from '../../../shared/schemas/live';
 import { fallDetectionLabel, formatInstant, onOff } from '../../../shared/device-config-format';
 import { registerDeviceActions } from './device-events';
 import { formatCount } from '../../../shared/numbers';
+import { ActionButton } from '../../ui/action-button';
 
 export const CONFIG_TEXTS = {
   title: 'Configuration',
@@ -171,12 +172,12 @@ export function DeviceConfiguration({ deviceId, serial, connected }: { deviceId:
             )}
             {canManage && (
               <Flex gap="2" wrap="wrap">
-                <Button variant="soft" onClick={() => refreshConfig.mutate()} loading={refreshConfig.isPending}>
+                <ActionButton variant="soft" onClick={() => refreshConfig.mutate()} busy={refreshConfig.isPending}>
                   {CONFIG_TEXTS.refreshConfiguration}
-                </Button>
-                <Button variant="soft" onClick={() => refreshFw.mutate()} loading={refreshFw.isPending}>
+                </ActionButton>
+                <ActionButton variant="soft" onClick={() => refreshFw.mutate()} busy={refreshFw.isPending}>
                   {CONFIG_TEXTS.refreshFirmware}
-                </Button>
+                </ActionButton>
               </Flex>
             )}
           </Flex>

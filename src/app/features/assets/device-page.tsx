@@ -7,7 +7,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Button, Callout, Card, DataList, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
+import { Badge, Callout, Card, DataList, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
@@ -29,6 +29,7 @@ import { HistoryPanel } from '../../ui/history-panel';
 import { adminKeys, useRecordHistory } from '../../api/admin';
 import '../../ui/data-table/list-widgets.css';
 import './assets.css';
+import { ActionButton } from '../../ui/action-button';
 
 export function DevicePage() {
   const { params, setTitle } = useTab();
@@ -222,12 +223,12 @@ function BasicInformation({ device }: { device: DeviceDto }) {
             </div>
             {editable && (
               <Flex gap="3" justify="end">
-                <Button type="button" variant="soft" color="gray" disabled={!isDirty || save.isPending} onClick={() => void onCancel()}>
+                <ActionButton type="button" variant="soft" color="gray" disabled={!isDirty || save.isPending} onClick={() => void onCancel()}>
                   {MSG.uiCancel}
-                </Button>
-                <Button type="submit" disabled={!isDirty || !isValid || save.isPending} loading={save.isPending}>
+                </ActionButton>
+                <ActionButton type="submit" disabled={!isDirty || !isValid} busy={save.isPending}>
                   Save
-                </Button>
+                </ActionButton>
               </Flex>
             )}
           </Flex>

@@ -15,6 +15,7 @@ import { MSG } from '../../../shared/messages';
 import type { DeviceMessageDto } from '../../../shared/schemas/live';
 import { formatInstant } from '../../../shared/device-config-format';
 import { batteryText, DASH, mergeStream, scalarProperties, showLoadMore, signalText } from './stream-model';
+import { ActionButton } from '../../ui/action-button';
 
 export const STREAM_TEXTS = {
   title: 'Message Stream',
@@ -101,9 +102,9 @@ export function DeviceStream({ identity, live, state }: { identity: string; live
         )}
         {showLoadMore(loaded, token) && (
           <Flex justify="center" mt="2">
-            <Button variant="soft" onClick={() => void stream.fetchNextPage()} loading={stream.isFetchingNextPage}>
+            <ActionButton variant="soft" onClick={() => void stream.fetchNextPage()} busy={stream.isFetchingNextPage}>
               {STREAM_TEXTS.loadMore}
-            </Button>
+            </ActionButton>
           </Flex>
         )}
         <MessageDialog identity={identity} message={open} onClose={() => setOpen(null)} />

@@ -21,6 +21,7 @@ import {
   IMPORT_TYPE_COLUMN,
 } from '../../../shared/schemas/devices';
 import { importErrorMessage, importOutcome, isCsvFile } from './import';
+import { ActionButton } from '../../ui/action-button';
 
 const COLUMNS = [IMPORT_SERIAL_COLUMN, IMPORT_TYPE_COLUMN, ...IMPORT_OPTIONAL_COLUMNS] as const;
 const REQUIRED = new Set<string>([IMPORT_SERIAL_COLUMN, IMPORT_TYPE_COLUMN]);
@@ -62,9 +63,9 @@ export function ImportDevicesButton() {
       {!open && <ExportProgressBar job={importer} />}
       <Dialog.Root open={open} onOpenChange={setOpen}>
         <Dialog.Trigger>
-          <Button variant="soft" loading={importer.isPending}>
+          <ActionButton variant="soft" busy={importer.isPending}>
             Import
-          </Button>
+          </ActionButton>
         </Dialog.Trigger>
         <Dialog.Content maxWidth="640px">
           <Dialog.Title>Import devices</Dialog.Title>
@@ -107,9 +108,9 @@ export function ImportDevicesButton() {
                   Cancel
                 </Button>
               </Dialog.Close>
-              <Button loading={importer.isPending} onClick={() => fileRef.current?.click()}>
+              <ActionButton busy={importer.isPending} onClick={() => fileRef.current?.click()}>
                 Choose CSV file
-              </Button>
+              </ActionButton>
             </Flex>
           </Flex>
         </Dialog.Content>

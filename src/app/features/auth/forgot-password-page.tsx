@@ -4,7 +4,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { Button, Flex, Heading, Link, Text, TextField } from '@radix-ui/themes';
+import { Flex, Heading, Link, Text, TextField } from '@radix-ui/themes';
 import { MSG, messageFromError } from '../../../shared/messages';
 import { resetPasswordSchema } from '../../../shared/schemas/auth';
 import { requestPasswordReset } from '../../api/auth';
@@ -15,6 +15,7 @@ import { AuthLayout } from './auth-layout';
 import { FormField } from '../../ui/form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { isCaptchaFailure, useCaptcha } from './captcha';
+import { ActionButton } from '../../ui/action-button';
 
 type Values = { email: string };
 
@@ -60,9 +61,9 @@ export function ForgotPasswordPage() {
           <FormField label="Email" required error={formState.errors.email?.message}>
             <TextField.Root size="3" type="email" autoComplete="username" autoFocus color={formState.errors.email ? 'red' : undefined} {...register('email')} />
           </FormField>
-          <Button type="submit" size="3" loading={formState.isSubmitting}>
+          <ActionButton type="submit" size="3" busy={formState.isSubmitting}>
             {MSG.submit}
-          </Button>
+          </ActionButton>
           <Text size="2" align="center">
             <Link asChild>
               <RouterLink href={getHref('login')}>{MSG.backToLogin}</RouterLink>

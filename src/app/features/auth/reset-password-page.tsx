@@ -5,7 +5,7 @@ import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link as RouterLink } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { Button, Callout, Flex, Heading, Link, Text } from '@radix-ui/themes';
+import { Callout, Flex, Heading, Link, Text } from '@radix-ui/themes';
 import { MSG, messageFromError } from '../../../shared/messages';
 import { resetPasswordConfirmSchema } from '../../../shared/schemas/auth';
 import { confirmPasswordReset } from '../../api/auth';
@@ -14,6 +14,7 @@ import { getHref } from '../../paths';
 import { AuthLayout } from './auth-layout';
 import { PasswordField } from '../../ui/form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
+import { ActionButton } from '../../ui/action-button';
 
 /** The path the server's reset e-mail links to (not a workspace route: signed-out only). */
 export const RESET_PASSWORD_PATH = '/reset-password';
@@ -72,9 +73,9 @@ export function ResetPasswordPage() {
               error={formState.errors.newPasswordRepeated?.message}
               {...register('newPasswordRepeated')}
             />
-            <Button type="submit" size="3" loading={formState.isSubmitting}>
+            <ActionButton type="submit" size="3" busy={formState.isSubmitting}>
               {MSG.submit}
-            </Button>
+            </ActionButton>
           </Flex>
         </form>
       )}

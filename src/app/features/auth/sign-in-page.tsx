@@ -21,6 +21,7 @@ import { classifySignInError, SSO_PROVIDER_NAME } from './sign-in-errors';
 import { useCaptcha } from './captcha';
 import { useSso } from './use-sso';
 import { SsoAccountPicker, SsoConsent, SsoError, SsoLoading } from './sso-views';
+import { ActionButton, useFocusSafeDisabled } from '../../ui/action-button';
 
 type Values = { email: string; password: string; verificationCode: string };
 
@@ -33,6 +34,7 @@ export function SignInPage() {
   codeShownRef.current = codeShown;
   const [error, setError] = useState<string | null>(null);
   const [resending, setResending] = useState(false);
+  const resendButton = useFocusSafeDisabled<HTMLButtonElement>(resending);
 
   const captcha = useCaptcha();
   const sso = useSso(captcha.getCaptchaResponse);
@@ -148,15 +150,15 @@ export function SignInPage() {
                 />
               </FormField>
               <Text size="2">
-                <button type="button" className="link-button" onClick={resend} disabled={resending}>
+                <button type="button" className="link-button" {...resendButton.props} onClick={() => !resendButton.inert && void resend()}>
                   {MSG.resendVerificationCode}
                 </button>
               </Text>
             </>
           )}
-          <Button type="submit" size="3" loading={isSubmitting}>
+          <ActionButton type="submit" size="3" busy={isSubmitting}>
             {MSG.logIn}
-          </Button>
+          </ActionButton>
           <Text size="2" align="center">
             <Link asChild>
               <RouterLink href={getHref('forgotPassword')}>{MSG.forgotPassword}</RouterLink>

@@ -45,6 +45,7 @@ import {
 import * as v from 'valibot';
 import { formatPhone } from '../../../shared/phone';
 import '../../ui/data-table/list-widgets.css';
+import { ActionButton } from '../../ui/action-button';
 
 // The rules need the selection (firmware, call types): they run in the resolver's `extra`.
 const anything = v.any();
@@ -169,7 +170,8 @@ export function ChangeConfigForm({
     setCommand('');
   };
 
-  const disabledAll = !editable || !!typeProblem || send.isPending;
+  // Not while sending: a field that becomes disabled drops the focus (the submit button is busy instead).
+  const disabledAll = !editable || !!typeProblem;
   const id = tab.tabId;
   return (
     <form
@@ -340,9 +342,9 @@ export function ChangeConfigForm({
                 ))}
               </select>
             </FormField>
-            <Button type="button" variant="soft" mt="5" disabled={disabledAll} onClick={addCommand}>
+            <ActionButton type="button" variant="soft" mt="5" disabled={disabledAll} onClick={addCommand}>
               Add command
-            </Button>
+            </ActionButton>
           </Flex>
           {(x.rawCommands ?? []).length > 0 && (
             <ul className="lw-manage__commands" aria-label="Commands to send">
@@ -377,12 +379,12 @@ export function ChangeConfigForm({
 
         {editable && (
           <Flex gap="3" justify="end">
-            <Button type="button" variant="soft" color="gray" disabled={!isDirty || send.isPending} onClick={() => reset(EMPTY_CHANGE)}>
+            <ActionButton type="button" variant="soft" color="gray" disabled={!isDirty || send.isPending} onClick={() => reset(EMPTY_CHANGE)}>
               {MSG.uiCancel}
-            </Button>
-            <Button type="submit" disabled={!!typeProblem || send.isPending} loading={send.isPending}>
+            </ActionButton>
+            <ActionButton type="submit" disabled={!!typeProblem} busy={send.isPending}>
               Send configuration
-            </Button>
+            </ActionButton>
           </Flex>
         )}
       </Flex>

@@ -21,6 +21,7 @@ import { getHref, type RouteId } from '../../paths';
 import { MSG, PAGE_TITLES } from '../../../shared/messages';
 import './bulk-manage.css';
 import { formatCount } from '../../../shared/numbers';
+import { ActionButton } from '../../ui/action-button';
 
 export const MANAGE_TABS = [
   { route: 'bulkCurrentConfig', label: 'Current Configuration' },
@@ -161,8 +162,8 @@ export function DownloadCsvButton({
     onError: (err) => toast.error(errorStatus(err) === 403 ? MSG.forbidden : MSG.cannotExportDevices),
   });
   return (
-    <Button variant="soft" disabled={disabled || job.isPending} loading={job.isPending} onClick={() => job.mutate()}>
+    <ActionButton variant="soft" disabled={disabled} busy={job.isPending} onClick={() => job.mutate()}>
       Download CSV
-    </Button>
+    </ActionButton>
   );
 }

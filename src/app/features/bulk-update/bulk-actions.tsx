@@ -19,6 +19,7 @@ import { openRoute } from '../../workspace/actions';
 import { getHref } from '../../paths';
 import { ACTION_MSG, inAccount, orderEligible, STATUS_TARGETS, statusWarning, TYPE_TARGETS } from './bulk-rules';
 import { formatCount } from '../../../shared/numbers';
+import { ActionButton } from '../../ui/action-button';
 
 type Kind = 'status' | 'order' | 'type' | null;
 
@@ -51,23 +52,23 @@ export function BulkActions({ selected }: { selected: BulkDevice[] }) {
   return (
     <>
       {manage && (
-        <Button variant="soft" disabled={none} onClick={() => setOpen('type')}>
+        <ActionButton variant="soft" disabled={none} onClick={() => setOpen('type')}>
           Change type
-        </Button>
+        </ActionButton>
       )}
       {/* Spec §2: Change Configuration goes to the current-configuration tab (the Configure & Test tabs work on the selected devices). */}
-      <Button variant="soft" disabled={none} onClick={() => openRoute(getHref('bulkCurrentConfig'), { focus: true })}>
+      <ActionButton variant="soft" disabled={none} onClick={() => openRoute(getHref('bulkCurrentConfig'), { focus: true })}>
         Change Configuration
-      </Button>
+      </ActionButton>
       {manage && (
-        <Button variant="soft" disabled={none} onClick={() => setOpen('order')}>
+        <ActionButton variant="soft" disabled={none} onClick={() => setOpen('order')}>
           Change order number
-        </Button>
+        </ActionButton>
       )}
       {manage && (
-        <Button variant="soft" disabled={none} onClick={() => setOpen('status')}>
+        <ActionButton variant="soft" disabled={none} onClick={() => setOpen('status')}>
           Change Status
-        </Button>
+        </ActionButton>
       )}
       {manage && open === 'status' && <StatusDrawer selected={selected} onClose={() => setOpen(null)} />}
       {manage && open === 'order' && <OrderDialog selected={selected} onClose={() => setOpen(null)} />}
@@ -146,9 +147,9 @@ function FormEnd({ error, busy, disabled, label, onCancel }: { error: string | n
         <Button type="button" variant="soft" color="gray" onClick={onCancel}>
           Cancel
         </Button>
-        <Button type="submit" loading={busy} disabled={disabled}>
+        <ActionButton type="submit" busy={busy} disabled={disabled}>
           {label}
-        </Button>
+        </ActionButton>
       </Flex>
     </>
   );
@@ -185,9 +186,9 @@ function DownloadSelected({ ids }: { ids: string[] }) {
   };
   return (
     <>
-      <Button variant="soft" loading={busy} onClick={() => void download()}>
+      <ActionButton variant="soft" busy={busy} onClick={() => void download()}>
         Download
-      </Button>
+      </ActionButton>
       {error && (
         <Callout.Root color="red" size="1" role="alert">
           <Callout.Text>{error}</Callout.Text>

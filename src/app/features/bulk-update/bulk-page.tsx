@@ -3,7 +3,7 @@
 // CSV upload, and the bulk table (virtualised: thousands of rows stay fast).
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
-import { Button, Callout, Checkbox, Flex, Heading, Text } from '@radix-ui/themes';
+import { Button, Callout, Flex, Heading, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn } from '../../ui/data-table/types';
 import { useTab } from '../../workspace/tab-context';
@@ -30,6 +30,7 @@ import { serialKeyAction } from './serial-keys';
 import { SCAN_DEFAULTS } from '../../keyboard/scanner';
 import './bulk.css';
 import { formatCount } from '../../../shared/numbers';
+import { ActionButton, ActionCheckbox } from '../../ui/action-button';
 
 const SPLIT = /[\s,;]+/;
 /** Spec §4: placeholder rows (unknown serials) cannot be selected: no checkbox, not in select-all. Nor can rows still being looked up. */
@@ -88,7 +89,7 @@ export function BulkUpdatePage() {
         </Heading>
         <Text as="label" size="2">
           <Flex gap="2" align="center">
-            <Checkbox checked={sounds} onCheckedChange={(v) => setSounds(v === true)} />
+            <ActionCheckbox checked={sounds} onCheckedChange={setSounds} />
             {BULK_MSG.soundsLabel}
           </Flex>
         </Text>
@@ -169,12 +170,12 @@ function BulkToolbar() {
       </Text>
       <Flex gap="2" wrap="wrap">
         <BulkActions selected={selectedDevices} />
-        <Button variant="soft" color="gray" disabled={!bulk.selected.length} onClick={() => setBulk((s) => removeIds(s, s.selected))}>
+        <ActionButton variant="soft" color="gray" disabled={!bulk.selected.length} onClick={() => setBulk((s) => removeIds(s, s.selected))}>
           Remove selected
-        </Button>
-        <Button variant="soft" color="red" disabled={!listed} onClick={() => clearBulkList()}>
+        </ActionButton>
+        <ActionButton variant="soft" color="red" disabled={!listed} onClick={() => clearBulkList()}>
           {MSG.clearBulkList}
-        </Button>
+        </ActionButton>
       </Flex>
     </Flex>
   );

@@ -15,6 +15,7 @@ import { errorMessage } from '../../api/query-client';
 import { MSG } from '../../../shared/messages';
 import { ROLE } from '../../../shared/permissions';
 import { adminFormErrors, type AdminFormValues } from './customer-form-schema';
+import { ActionButton } from '../../ui/action-button';
 
 export function AddAdministratorDialog({ tenantId, onClose }: { tenantId: string; onClose: () => void }) {
   const qc = useQueryClient();
@@ -83,9 +84,9 @@ export function AddAdministratorDialog({ tenantId, onClose }: { tenantId: string
                   {MSG.uiCancel}
                 </Button>
               </Dialog.Close>
-              <Button type="submit" loading={add.isPending}>
+              <ActionButton type="submit" busy={add.isPending}>
                 Add
-              </Button>
+              </ActionButton>
             </Flex>
           </Flex>
         </form>

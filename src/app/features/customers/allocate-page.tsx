@@ -25,6 +25,7 @@ import { takeHandedOver } from './allocation-handoff';
 import { CUSTOMER_UI_TEXT } from './text';
 import './customers.css';
 import { formatCount } from '../../../shared/numbers';
+import { ActionButton } from '../../ui/action-button';
 
 type Row = { key: string; serial: string; device: DeviceDto | null; checked: boolean; error?: string };
 
@@ -268,9 +269,9 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
               if (f) importer.mutate(f);
             }}
           />
-          <Button variant="soft" loading={importer.isPending} onClick={() => fileRef.current?.click()}>
+          <ActionButton variant="soft" busy={importer.isPending} onClick={() => fileRef.current?.click()}>
             Import CSV
-          </Button>
+          </ActionButton>
           <ExportProgressBar job={importer} />
           <Flex direction="column" gap="1">
             <Text as="label" htmlFor="allocate-order" size="2" weight="medium">
@@ -278,9 +279,9 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
             </Text>
             <TextField.Root id="allocate-order" maxLength={64} autoComplete="off" value={orderNumber} onChange={(e) => setOrderNumber(e.target.value)} />
           </Flex>
-          <Button onClick={() => void run()} loading={allocate.isPending} disabled={!selected.length}>
+          <ActionButton onClick={() => void run()} busy={allocate.isPending} disabled={!selected.length}>
             Allocate ({formatCount(selected.length)})
-          </Button>
+          </ActionButton>
         </Flex>
         {entryError && (
           <Text id="allocate-serial-error" size="2" color="red" role="alert">

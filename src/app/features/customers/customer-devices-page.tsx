@@ -28,6 +28,7 @@ import { CustomerView } from './customer-view';
 import { handOver } from './allocation-handoff';
 import { dash, exportFileName } from './customer-format';
 import { CUSTOMER_UI_TEXT } from './text';
+import { ActionButton } from '../../ui/action-button';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'SerialNumber', desc: false }, filters: {} };
@@ -121,9 +122,9 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
                 <IconButton size="1" variant="ghost" color="gray" aria-label={`Remove ${file.name}`} onClick={() => setFile(null)}>
                   ✕
                 </IconButton>
-                <Button size="2" loading={importer.isPending} onClick={() => importer.mutate(file)}>
+                <ActionButton size="2" busy={importer.isPending} onClick={() => importer.mutate(file)}>
                   Upload
-                </Button>
+                </ActionButton>
               </Flex>
             ) : (
               <Button variant="soft" onClick={() => fileRef.current?.click()}>

@@ -53,6 +53,7 @@ import { formValuesOf } from './customer-format';
 import { PageLoading } from './customer-view';
 import { CUSTOMER_UI_TEXT } from './text';
 import './customers.css';
+import { ActionButton } from '../../ui/action-button';
 
 export function CustomerFormPage() {
   const { params, setTitle } = useTab();
@@ -72,6 +73,13 @@ export function CustomerFormPage() {
 }
 
 type Props = { customer?: CustomerDetails; onReload: () => void };
+
+/** The countries to choose from, with the account's stored one even before (or without) the list. */
+function countryOptions(countries: readonly { Id: string; Name: string }[], stored: { id: string | null; name: string | null } | null) {
+  const options = countries.map((c) => ({ value: c.Id, label: c.Name }));
+  if (stored?.id && !options.some((o) => o.value === stored.id)) options.unshift({ value: stored.id, label: stored.name ?? stored.id });
+  return options;
+}
 
 function CustomerForm({ customer, onReload }: Props) {
   const tab = useTab();
@@ -194,7 +202,9 @@ function CustomerForm({ customer, onReload }: Props) {
       {locked.has(name) ? (
         <TextField.Root readOnly variant="soft" color="gray" value={options.find((o) => o.value === values[name])?.label ?? ''} />
       ) : (
-        <select className="cu-select" {...register(name)}>
+        // Controlled: the stored value shows even when its options arrive after the form (the
+        // country list loads on its own); an uncontrolled select would have fallen back to 'Select…'.
+        <select className="cu-select" {...register(name)} value={String(values[name] ?? '')}>
           <option value="">Select…</option>
           {options.map((o) => (
             <option key={o.value} value={o.value}>
@@ -315,11 +325,7 @@ function CustomerForm({ customer, onReload }: Props) {
               {text('city', 'City', { max: 100 })}
               {text('county', 'County', { max: 100 })}
               {text('postCode', 'Post code', { max: 20 })}
-              {select(
-                'country',
-                'Country',
-                countries.map((c) => ({ value: c.Id, label: c.Name })),
-              )}
+              {select('country', 'Country', countryOptions(countries, customer ? { id: customer.Address.CountryId, name: customer.Address.Country } : null))}
             </div>
           </Card>
           {!editing && (
@@ -335,12 +341,12 @@ function CustomerForm({ customer, onReload }: Props) {
             </Card>
           )}
           <Flex gap="3" justify="end">
-            <Button type="button" variant="soft" color="gray" disabled={busy} onClick={tab.back}>
+            <ActionButton type="button" variant="soft" color="gray" disabled={busy} onClick={tab.back}>
               {MSG.uiCancel}
-            </Button>
-            <Button type="submit" disabled={busy || (editing && !isDirty)} loading={busy}>
+            </ActionButton>
+            <ActionButton type="submit" disabled={editing && !isDirty} busy={busy}>
               {editing ? 'Save' : 'Create Account'}
-            </Button>
+            </ActionButton>
           </Flex>
         </Flex>
       </form>

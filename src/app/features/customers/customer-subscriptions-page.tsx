@@ -7,7 +7,7 @@
 // answers 409) nothing is overwritten: the user is told and may reload the tab.
 import { useEffect, useMemo, useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Heading, Text } from '@radix-ui/themes';
+import { Card, Flex, Heading, Text } from '@radix-ui/themes';
 import { SettingSwitch } from '../../ui/setting-switch';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
@@ -38,6 +38,7 @@ import {
 } from './subscription-rules';
 import { CUSTOMER_UI_TEXT } from './text';
 import { SwitchState } from '../../ui/switch-state';
+import { ActionButton } from '../../ui/action-button';
 
 type Features = CustomerSubscriptions['AppSubscriptions']['AppFeatures'];
 type Services = CustomerSubscriptions['AdditionalServices'];
@@ -382,9 +383,9 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
       </Card>
       {editable && (
         <Flex justify="end">
-          <Button onClick={submit} loading={save.isPending}>
+          <ActionButton onClick={submit} busy={save.isPending}>
             Save changes
-          </Button>
+          </ActionButton>
         </Flex>
       )}
     </Flex>

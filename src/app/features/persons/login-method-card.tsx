@@ -3,13 +3,14 @@
 // admins see it. Saved on its own, not with the form's Save.
 import { useState } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Card, Flex, Heading, RadioGroup, Text, TextField } from '@radix-ui/themes';
+import { Card, Flex, Heading, RadioGroup, Text, TextField } from '@radix-ui/themes';
 import { useCan } from '../../state/session';
 import { toast } from '../../ui/toast';
 import { errorMessage } from '../../api/query-client';
 import { adminKeys, loginMethodQuery, setLoginMethod } from '../../api/admin';
 import { P } from '../../../shared/permissions';
 import { LOGIN_METHOD, LOGIN_METHOD_LABELS, type LoginMethodDto } from '../../../shared/schemas/admin';
+import { ActionButton } from '../../ui/action-button';
 
 export function LoginMethodCard({ personId }: { personId: string }) {
   const can = useCan();
@@ -63,9 +64,9 @@ function LoginMethodForm({ personId, current, editable }: { personId: string; cu
         )}
         {editable && (
           <Flex justify="end">
-            <Button type="button" disabled={!dirty || save.isPending} loading={save.isPending} onClick={() => save.mutate()}>
+            <ActionButton type="button" disabled={!dirty} busy={save.isPending} onClick={() => save.mutate()}>
               Save login method
-            </Button>
+            </ActionButton>
           </Flex>
         )}
       </Flex>

@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { Button, Callout, Card, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
+import { Callout, Card, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
@@ -25,6 +25,7 @@ import { PageMessage } from '../../workspace/page-message';
 import '../../ui/data-table/list-widgets.css';
 import { LoginMethodCard } from './login-method-card';
 import { HistoryPanel } from '../../ui/history-panel';
+import { ActionButton } from '../../ui/action-button';
 
 export function PersonFormPage() {
   const { params, setTitle } = useTab();
@@ -235,16 +236,16 @@ function PersonForm({ detail, dict }: { detail?: PersonDetails; dict?: Dictionar
             </FormField>
             <Flex gap="3" justify="end" wrap="wrap">
               {person?.IsLocked && can(P.UserUnlock) && (
-                <Button type="button" variant="soft" color="orange" disabled={busy} onClick={() => unlock.mutate()} style={{ marginInlineEnd: 'auto' }}>
+                <ActionButton type="button" variant="soft" color="orange" disabled={busy} onClick={() => unlock.mutate()} style={{ marginInlineEnd: 'auto' }}>
                   {MSG.personsUnlock}
-                </Button>
+                </ActionButton>
               )}
-              <Button type="button" variant="soft" color="gray" disabled={busy} onClick={tab.back}>
+              <ActionButton type="button" variant="soft" color="gray" disabled={busy} onClick={tab.back}>
                 {MSG.uiCancel}
-              </Button>
-              <Button type="submit" disabled={!isDirty || !isValid || busy} loading={save.isPending}>
+              </ActionButton>
+              <ActionButton type="submit" disabled={!isDirty || !isValid || busy} busy={save.isPending}>
                 {editing ? MSG.personsSave : MSG.personsAdd}
-              </Button>
+              </ActionButton>
             </Flex>
           </Flex>
         </form>

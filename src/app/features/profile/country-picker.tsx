@@ -5,11 +5,12 @@
 // back to the button. The filter matches the country name (names starting with the text first),
 // the ISO code and the dial code ('+44' or '44').
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
-import { Button, Popover, Text, TextField } from '@radix-ui/themes';
+import { Popover, Text, TextField } from '@radix-ui/themes';
 import { MSG } from '../../../shared/messages';
 import type { Country } from './phone';
 import { PROFILE_TEXT } from './text';
 import './profile.css';
+import { ActionButton } from '../../ui/action-button';
 
 /** Lower case without accents: 'Åland' matches 'aland'. */
 const fold = (s: string) =>
@@ -106,7 +107,7 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
   return (
     <Popover.Root open={open} onOpenChange={openWith}>
       <Popover.Trigger>
-        <Button
+        <ActionButton
           ref={buttonRef}
           type="button"
           variant="surface"
@@ -126,7 +127,7 @@ export function CountryPicker({ countries, value, onChange, onBlur, label, disab
           {/* The dial code is shown in the number field next to this button. */}
           <CountryBadge code={selected?.Code} />
           <ChevronIcon />
-        </Button>
+        </ActionButton>
       </Popover.Trigger>
       <Popover.Content
         className="profile-country-popover"

@@ -7,7 +7,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useController, useForm, type Control } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSetAtom } from 'jotai';
-import { Button, Callout, Card, Flex, Heading, Radio, Spinner, Text, TextField } from '@radix-ui/themes';
+import { Callout, Card, Flex, Heading, Radio, Spinner, Text, TextField } from '@radix-ui/themes';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
@@ -36,6 +36,7 @@ import { valibotResolver } from '../../ui/valibot-resolver';
 import { PageMessage } from '../../workspace/page-message';
 import { PROFILE_TEXT } from './text';
 import './profile.css';
+import { ActionButton } from '../../ui/action-button';
 
 const TOAST = { area: 'persons' } as const;
 
@@ -178,9 +179,9 @@ function ProfileForm({ profile, countries }: { profile: OwnProfile; countries: C
                 )}
                 {problem.conflict && (
                   <div>
-                    <Button type="button" size="1" variant="soft" color="red" loading={reload.isPending} onClick={() => reload.mutate()}>
+                    <ActionButton type="button" size="1" variant="soft" color="red" busy={reload.isPending} onClick={() => reload.mutate()}>
                       {PROFILE_TEXT.reload}
-                    </Button>
+                    </ActionButton>
                   </div>
                 )}
               </Callout.Root>
@@ -209,7 +210,6 @@ function ProfileForm({ profile, countries }: { profile: OwnProfile; countries: C
                   control={control}
                   countries={countries}
                   error={errors[field]?.message}
-                  disabled={busy}
                   register={register}
                   revalidate={() => {
                     if (form.getValues(field)) void trigger(field);
@@ -219,12 +219,12 @@ function ProfileForm({ profile, countries }: { profile: OwnProfile; countries: C
             </section>
 
             <Flex gap="3" justify="end" wrap="wrap">
-              <Button type="button" variant="soft" color="gray" disabled={save.isPending} onClick={tab.back}>
+              <ActionButton type="button" variant="soft" color="gray" disabled={save.isPending} onClick={tab.back}>
                 {MSG.uiCancel}
-              </Button>
-              <Button type="submit" disabled={!isDirty || !isValid || busy} loading={save.isPending}>
+              </ActionButton>
+              <ActionButton type="submit" disabled={!isDirty || !isValid || busy} busy={save.isPending}>
                 {MSG.profileSave}
-              </Button>
+              </ActionButton>
             </Flex>
           </Flex>
         </form>
@@ -250,12 +250,11 @@ type PhoneRowProps = {
   control: Control<ProfileFormValues>;
   countries: Country[];
   error?: string;
-  disabled: boolean;
   register: ReturnType<typeof useForm<ProfileFormValues>>['register'];
   revalidate: () => void;
 };
 
-function PhoneRow({ field, control, countries, error, disabled, register, revalidate }: PhoneRowProps) {
+function PhoneRow({ field, control, countries, error, register, revalidate }: PhoneRowProps) {
   const label = PHONE_FIELD_LABEL[field];
   const country = useController({ control, name: countryField(field) });
   const dial = dialCodeOf(country.field.value, countries);
@@ -269,7 +268,6 @@ function PhoneRow({ field, control, countries, error, disabled, register, revali
             countries={countries}
             value={country.field.value}
             label={label}
-            disabled={disabled}
             onBlur={country.field.onBlur}
             onChange={(code) => {
               country.field.onChange(code);
@@ -285,7 +283,6 @@ function PhoneRow({ field, control, countries, error, disabled, register, revali
             autoComplete="off"
             maxLength={40}
             placeholder={example}
-            disabled={disabled}
           >
             <TextField.Slot>
               <span className="profile-dial" aria-hidden="true">
@@ -294,7 +291,7 @@ function PhoneRow({ field, control, countries, error, disabled, register, revali
             </TextField.Slot>
           </TextField.Root>
           <Text as="label" size="2" className="profile-primary">
-            <Radio value={field} disabled={disabled} aria-label={PROFILE_TEXT.primaryFor(label)} {...register('primary')} />
+            <Radio value={field} aria-label={PROFILE_TEXT.primaryFor(label)} {...register('primary')} />
             {MSG.profilePrimary}
           </Text>
         </div>
