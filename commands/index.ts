@@ -11,6 +11,7 @@ import navBulkUpdate from './nav-bulk-update';
 import navProfile from './nav-profile';
 import navSettings from './nav-settings';
 import navAudit from './nav-audit';
+import navFleet from './nav-fleet';
 import personAdd from './person-add';
 import bulkAddSerial from './bulk-add-serial';
 import bulkClear from './bulk-clear';
@@ -67,6 +68,7 @@ export const COMMANDS: readonly Command[] = [
   navProfile,
   navSettings,
   navAudit,
+  navFleet,
   ...listNav,
   personAdd,
   bulkAddSerial,

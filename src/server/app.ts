@@ -29,6 +29,7 @@ import './modules/scheduled-reports.js'; // each module's kinds of scheduled rep
 import { exportRoutes } from './exports/routes.js';
 import { adminRoutes } from './modules/admin/routes.js';
 import { scheduleRoutes } from './modules/schedules/routes.js';
+import { fleetRoutes } from './modules/fleet/routes.js';
 
 /** The palette search with each module's group registered (the order breaks ties between groups). */
 export function createSearch(db: DB) {
@@ -143,6 +144,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   openApiRoutes(app, api.routes); // the published contract and its reference page (outside the route table: they describe it)
   adminRoutes(api, services.exports, services.hub);
   scheduleRoutes(api);
+  fleetRoutes(api);
 
   return { app, routes: api.routes, services };
 }

@@ -14,6 +14,7 @@ import { startRefreshTokenCleanup } from './auth/token-cleanup.js';
 import { backfillLastMessages } from './modules/live/repo.js';
 import { createSimulator, type Simulator } from './simulator/simulator.js';
 import { startSilenceSweep } from './modules/live/silence.js';
+import { startFleetSweep } from './modules/fleet/sweep.js';
 import { createReportScheduler } from './modules/schedules/scheduler.js';
 import { simulatedDevices } from './simulator/devices.js';
 import { log } from './platform/logger.js';
@@ -81,6 +82,8 @@ async function main() {
   // Live devices: devices silent past the connected window are announced as not connected (decision
   // "Silent devices are announced as not connected", docs/decisions/live-and-hub.md).
   const silenceSweep = startSilenceSweep({ db, now: config.now, log, publish: (events) => server.services.hub.publish(events) });
+  // Fleet Health: counted again every minute; a change is announced once across nodes (modules/fleet/sweep.ts).
+  const fleetSweep = startFleetSweep({ db, now: config.now, log, broadcast: (event, payload) => server.services.hub.broadcast(event, payload) });
   // Scheduled reports: due schedules are claimed (one node per due time), built in the export pool and e-mailed through the outbox.
   const scheduler = createReportScheduler({ db, outbox, exports: server.services.exports, now: config.now, log });
   scheduler.start(config.schedulerIntervalMs);
@@ -149,6 +152,7 @@ async function main() {
     force.unref();
     tokenCleanup.stop();
     silenceSweep.stop();
+    fleetSweep.stop();
     // A scheduled run under way finishes (its e-mails are queued) and exports queued or running
     // finish (their downloads are open requests), for at most half the drain time: what is still
     // running then is cancelled (its download ends, a scheduled run is tried again by a node that

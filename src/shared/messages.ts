@@ -342,6 +342,7 @@ export const PAGE_TITLES = {
   customerManagementReport: 'Management Report',
   providerSettings: 'Provider Settings',
   auditTrail: 'Audit Trail',
+  fleetHealth: 'Fleet Health',
   scheduledReports: 'Scheduled Reports',
 } as const;
 

@@ -36,6 +36,8 @@ export const P = {
   SettingsManage: 'AdminPanel.Settings.Manage',
   /** Ours: reading the audit trail. */
   AuditView: 'AdminPanel.Audit.View',
+  /** Ours: Fleet Health, the allocated devices that are silent, not charged, unused, switched off, unconfigured or behind on firmware. Provider staff. */
+  FleetHealthView: 'AdminPanel.FleetHealth.View',
 } as const;
 
 export type Permission = (typeof P)[keyof typeof P];
@@ -98,6 +100,7 @@ export const ROLE_PERMISSIONS: Record<RoleName, Permission[]> = {
     P.AlarmReportExport,
     P.SettingsView,
     P.AuditView,
+    P.FleetHealthView,
   ],
   // ARC manager: runs the centre; reviews, annotates and exports alarm reports, sees staff.
   ArcManagerRole: [...own, ...alarmRead, P.AlarmReportAddNote, P.AlarmReportExport, P.AlarmReportSchedule, P.PersonListView],

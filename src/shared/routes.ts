@@ -76,6 +76,7 @@ export const ROUTES = {
   },
   providerSettings: { id: 'providerSettings', pattern: '/provider-settings', permission: P.SettingsView, title: PAGE_TITLES.providerSettings },
   auditTrail: { id: 'auditTrail', pattern: '/audit-trail', permission: P.AuditView, title: PAGE_TITLES.auditTrail },
+  fleetHealth: { id: 'fleetHealth', pattern: '/fleet-health', permission: P.FleetHealthView, title: PAGE_TITLES.fleetHealth },
   scheduledReports: { id: 'scheduledReports', pattern: '/scheduled-reports', permission: P.AlarmReportSchedule, title: PAGE_TITLES.scheduledReports },
 } as const satisfies Record<string, RouteDef>;
 

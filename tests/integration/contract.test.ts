@@ -396,6 +396,16 @@ describe('every endpoint answers its contract', () => {
     });
     const devices = await expectContract('POST /api/v1/customer/get-device-list/:customerId', `/api/v1/customer/get-device-list/${id}`, { json: {} });
     expect(devices.devices.map((d) => d.serialNumber)).toEqual(['CONTRACT-ALLOC-1']);
+    // fleet health: the allocated device has never sent a message (silent), and the thresholds of the provider and of the customer
+    const fleet = await expectContract('GET /ps-admin/fleet-health', '/ps-admin/fleet-health');
+    expect(fleet.Customers.find((c) => c.CustomerId === id)?.Counts.silent).toBe(1);
+    await expectContract('PUT /ps-admin/fleet-health/thresholds', '/ps-admin/fleet-health/thresholds', {
+      json: { silentHours: 24, lowBattery: 20, notChargedDays: 3, unusedDays: 7, configHours: 24 },
+    });
+    expect((await expectContract('GET /ps-admin/fleet-health/thresholds', '/ps-admin/fleet-health/thresholds')).Thresholds.silentHours).toBe(24);
+    await expectContract('PUT /ps-admin/customers/fleet-thresholds', '/ps-admin/customers/fleet-thresholds', { json: { customerId: id, silentHours: 48 } });
+    const own = await expectContract('GET /ps-admin/customers/fleet-thresholds', `/ps-admin/customers/fleet-thresholds?customerId=${id}`);
+    expect([own.Override.silentHours, own.Effective.silentHours, own.Effective.unusedDays]).toEqual([48, 48, 7]);
     for (const [endpoint, path, json, sheetName] of [
       ['POST /api/v1/customer/export/list-with-filters', '/api/v1/customer/export/list-with-filters', { searchValue: 'contract' }, 'Customers'],
       ['POST /api/v1/customer/export/device-list/:customerId', `/api/v1/customer/export/device-list/${id}`, {}, 'Devices'],

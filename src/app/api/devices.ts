@@ -18,6 +18,7 @@ import {
   type DeviceOrderBy,
   type ImportResponse,
 } from '../../shared/schemas/devices';
+import { FLEET_CATEGORIES, type FleetCategory } from '../../shared/schemas/fleet';
 import { listQuery, recordQuery } from './queries';
 
 // The answer and input types are the contract's (src/shared/schemas/devices.ts); re-exported for the pages.
@@ -48,6 +49,7 @@ export function deviceListFilterOf(values: Record<string, unknown>, page: number
   else if (values.assigned === 'no') out.assigned = false;
   const lastConfig = typeof values.lastConfig === 'string' && values.lastConfig !== '' ? Number(values.lastConfig) : 0;
   if (lastConfig) out.lastConfig = lastConfig;
+  if (typeof values.fleet === 'string' && (FLEET_CATEGORIES as readonly string[]).includes(values.fleet)) out.fleetHealth = values.fleet as FleetCategory;
   return out;
 }
 

@@ -49,6 +49,8 @@ import {
 } from '../../shared/schemas/live';
 import type { MessageResponse } from '../../shared/schemas/common';
 import { SETTINGS_CHANGED_EVENT } from '../../shared/schemas/admin';
+import { FLEET_HEALTH_CHANGED_EVENT } from '../../shared/schemas/fleet';
+import { fleetKeys } from './fleet';
 import { referenceKeys } from './reference';
 import { adminKeys } from './admin';
 import { listQuery } from './queries';
@@ -221,6 +223,11 @@ function refetchSettings() {
   void queryClient.invalidateQueries({ queryKey: adminKeys.settings() });
 }
 
+/** Fleet Health's counts changed (a device crossed a threshold): refetch them where the page is open. */
+function refetchFleetHealth() {
+  void queryClient.invalidateQueries({ queryKey: fleetKeys.health() });
+}
+
 /** Identity of an event's device (every payload names it). */
 const identityOf = (payload: unknown) => (payload as { DeviceIdentity?: unknown } | null)?.DeviceIdentity;
 
@@ -331,6 +338,7 @@ class LiveHub {
         .build();
       for (const e of HUB_EVENTS) c.on(e, (payload: unknown) => this.dispatch(e, payload));
       c.on(SETTINGS_CHANGED_EVENT, refetchSettings);
+      c.on(FLEET_HEALTH_CHANGED_EVENT, refetchFleetHealth);
       c.onclose(() => {
         if (this.conn !== c) return;
         this.conn = null;

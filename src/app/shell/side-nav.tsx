@@ -17,6 +17,7 @@ export const NAV_ENTRIES: { route: RouteId; label: string; icon: string }[] = [
   { route: 'customers', label: MSG.navCustomers, icon: 'M8 11a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM2 20a6 6 0 0 1 12 0M16 11a3 3 0 1 0 0-6M22 20a6 6 0 0 0-5-5.9' },
   { route: 'persons', label: MSG.navUserManagement, icon: 'M12 12a4 4 0 1 0 0-8 4 4 0 0 0 0 8zM4 21a8 8 0 0 1 16 0' },
   { route: 'alarmReports', label: MSG.navAlarmReports, icon: 'M12 3l9 16H3L12 3zM12 10v4M12 17h.01' },
+  { route: 'fleetHealth', label: PAGE_TITLES.fleetHealth, icon: 'M3 12h4l3-7 4 14 3-7h4' },
   { route: 'auditTrail', label: PAGE_TITLES.auditTrail, icon: 'M6 3h9l3 3v15H6zM9 9h6M9 13h6M9 17h4' },
   { route: 'providerSettings', label: PAGE_TITLES.providerSettings, icon: 'M12 15a3 3 0 1 0 0-6 3 3 0 0 0 0 6zM4 12h2M18 12h2M12 4v2M12 18v2' },
 ];

@@ -42,6 +42,7 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   customerManagementReport: lazy(() => import('../features/alarm-reports/management-report-page').then((m) => ({ default: m.ManagementReportPage }))),
   providerSettings: lazy(() => import('../features/admin/provider-settings-page').then((m) => ({ default: m.ProviderSettingsPage }))),
   auditTrail: lazy(() => import('../features/admin/audit-trail-page').then((m) => ({ default: m.AuditTrailPage }))),
+  fleetHealth: lazy(() => import('../features/fleet/fleet-health-page').then((m) => ({ default: m.FleetHealthPage }))),
   scheduledReports: lazy(() => import('../features/alarm-reports/scheduled-reports-page').then((m) => ({ default: m.ScheduledReportsPage }))),
 };
 

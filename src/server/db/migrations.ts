@@ -31,6 +31,7 @@ import { m026 } from './migrations/026-phone-key-plpgsql.js';
 import { m027 } from './migrations/027-device-messages-identity.js';
 import { m028 } from './migrations/028-schedule-run-lease.js';
 import { m029 } from './migrations/029-device-search-runs.js';
+import { m030 } from './migrations/030-device-daily-usage.js';
 
 /** Every migration by the name Kysely records, in the order they run. Add new ones at the end with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -60,6 +61,7 @@ export const migrations: Record<string, Migration> = {
   '027_device_messages_identity': m027,
   '028_schedule_run_lease': m028,
   '029_device_search_runs': m029,
+  '030_device_daily_usage': m030,
 };
 
 class StaticProvider implements MigrationProvider {

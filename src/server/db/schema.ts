@@ -513,6 +513,48 @@ export interface DeviceCountTable {
   n: number;
 }
 
+/**
+ * Per device and Europe/London day ('YYYY-MM-DD'): its messages of that day (migration 030), kept by
+ * ingestion in the transaction that stores them (modules/live/daily-usage.ts).
+ */
+export interface DeviceDailyUsageTable {
+  deviceId: string;
+  day: string;
+  firstMessageAt: string;
+  lastMessageAt: string;
+  messages: number;
+  heartbeats: number;
+  locations: number;
+  checkIns: number;
+  lowBatteries: number;
+  powerOns: number;
+  powerOffs: number;
+  chargings: number;
+  sosAlarms: number;
+  falls: number;
+  configurationAcks: number;
+  minBattery: number | null;
+  /** 1: a message of the day arrived while a configuration change waited for the device */
+  configPending: number;
+}
+
+/** Fleet health thresholds (migration 030): scope '' the provider's, else a customer id (null: the provider's value). */
+export interface FleetThresholdTable {
+  scope: string;
+  silentHours: number | null;
+  lowBattery: number | null;
+  notChargedDays: number | null;
+  unusedDays: number | null;
+  configHours: number | null;
+  updatedAt: string;
+}
+
+/** The newest firmware version reported for each device type (migration 030). */
+export interface DeviceTypeFirmwareTable {
+  type: number;
+  newestVersion: string;
+}
+
 export interface Database {
   deviceCounts: DeviceCountTable;
   roles: RoleTable;
@@ -530,6 +572,9 @@ export interface Database {
   desiredConfigurations: DesiredConfigurationTable;
   deviceMessages: DeviceMessageTable;
   deviceLastMessages: DeviceLastMessageTable;
+  deviceDailyUsage: DeviceDailyUsageTable;
+  fleetThresholds: FleetThresholdTable;
+  deviceTypeFirmware: DeviceTypeFirmwareTable;
   alarmReports: AlarmReportTable;
   alarmStats: AlarmStatsTable;
   alarmMonthTops: AlarmMonthTopsTable;

@@ -12,6 +12,7 @@ import * as v from 'valibot';
 import { ENDPOINTS, type Endpoint } from '../../shared/schemas/endpoints.js';
 import { errorBodySchema } from '../../shared/schemas/common.js';
 import { SETTINGS_CHANGED_EVENT, settingsChangedEventSchema } from '../../shared/schemas/admin.js';
+import { FLEET_HEALTH_CHANGED_EVENT, fleetHealthChangedEventSchema } from '../../shared/schemas/fleet.js';
 import { GATEWAY_KEY_HEADER, HUB_EVENT_SCHEMAS, HUB_EVENTS, HUB_METHODS, HUB_PATH, ingestMessageSchema } from '../../shared/schemas/live.js';
 import type { AppEnv, RouteSpec } from './api.js';
 import { pageContentSecurityPolicy } from './security-headers.js';
@@ -210,6 +211,8 @@ export function openApiDocument(routes: readonly RouteSpec[]): Json {
     ...Object.fromEntries(HUB_EVENTS.map((e) => [`Hub${e}Event`, jsonSchema(HUB_EVENT_SCHEMAS[e], 'output')])),
     // sent to every connection, not a device group: a provider setting changed
     [`Hub${SETTINGS_CHANGED_EVENT}Event`]: jsonSchema(settingsChangedEventSchema, 'output'),
+    // sent to every connection: Fleet Health's counts changed
+    [`Hub${FLEET_HEALTH_CHANGED_EVENT}Event`]: jsonSchema(fleetHealthChangedEventSchema, 'output'),
   };
   return {
     openapi: '3.1.0',

@@ -59,6 +59,7 @@ import type { CustomerRef, StaffRef, Team, WorkerRef } from './model.js';
 import { generateAlarmReports } from './alarms.js';
 import { autoGenerateFeaturesOn } from '../modules/alarm-reports/analysis.js';
 import { ARC_NUMBER } from './data.js';
+import { rebuildDailyUsage, rebuildTypeFirmware } from '../modules/live/daily-usage.js';
 export { ARC_NUMBER };
 
 export type DemoOptions = { seed: number; scale: number; password: string; log: (e: Record<string, unknown>) => void; now: Date };
@@ -73,6 +74,7 @@ export const DEMO_TABLES = [
   'alarmMemos',
   'alarmCalls',
   'alarmReports',
+  'deviceDailyUsage',
   'deviceMessages',
   'desiredConfigurations',
   'deviceConfigurations',
@@ -1021,6 +1023,9 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     // Everything the reports refer to (customers, persons, devices) is stored before the first report.
     for (const ins of [persons, personRoles, customersIns, devSubs, appSubs, devices, configs, desired, messages, tokens, codes, outbox, auditIns])
       await ins.flush();
+    // Daily usage counted from the message history; the newest firmware of each type from the devices.
+    const dailyUsage = await rebuildDailyUsage(trx, isPostgres(trx));
+    await rebuildTypeFirmware(trx);
 
     // ---------------- alarm reports ----------------
     t = performance.now();
@@ -1046,6 +1051,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       deviceConfigurations: configs.total,
       desiredConfigurations: desired.total,
       deviceMessages: messages.total,
+      deviceDailyUsage: dailyUsage,
       refreshTokens: tokens.total,
       verificationCodes: codes.total,
       outbox: outbox.total + heldEmails,

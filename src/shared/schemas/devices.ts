@@ -25,6 +25,7 @@ import { MSG } from '../messages.js';
 import { ASSET_STATUSES, DEVICE_CAPABILITIES, DEVICE_TYPES, CAPABILITY, LAST_CONFIG_FILTERS, SIM_TYPES } from '../codes.js';
 import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../codes.js';
 import { edgeEntries, guid, inputJson, MAX_PAGE, noNul, pageMessage, pageSizeMessage } from './common.js';
+import { FLEET_CATEGORIES } from './fleet.js';
 
 // ---------------------------------------------------------------- constants and messages
 
@@ -296,6 +297,8 @@ export const deviceListBody = v.object(
     ),
     assigned: v.optional(v.nullable(v.boolean('assigned must be true, false or null.')), null),
     lastConfig: v.optional(v.pipe(v.picklist(lastConfigValues, 'Unknown last config filter.')), 0),
+    /** Fleet health (schemas/fleet.ts): allocated devices in the category; null = All. */
+    fleetHealth: v.optional(v.nullable(v.picklist(FLEET_CATEGORIES, 'Unknown fleet health category.')), null),
     orderBy: v.optional(v.picklist(DEVICE_ORDER_BY, orderByMessage), 'SerialNumber'),
     desc: v.optional(v.boolean('desc must be true or false.'), false),
     ...edgeEntries,

@@ -41,6 +41,7 @@ import * as live from './live.js';
 import { exportProgressSchema } from './exports.js';
 import * as admin from './admin.js';
 import * as schedules from './schedules.js';
+import * as fleet from './fleet.js';
 
 export const ENDPOINTS = {
   // auth service (spec document 1 §7)
@@ -183,6 +184,13 @@ export const ENDPOINTS = {
   'PUT /alarm-report/schedules/:id/pause': schedules.scheduleSchema,
   'DELETE /alarm-report/schedules/:id': messageResponseSchema,
   'GET /alarm-report/schedules/:id/runs': schedules.scheduleRunsSchema,
+
+  // fleet health (ours; inputs in fleet.ts)
+  'GET /ps-admin/fleet-health': fleet.fleetHealthSchema,
+  'GET /ps-admin/fleet-health/thresholds': fleet.providerThresholdsSchema,
+  'PUT /ps-admin/fleet-health/thresholds': messageResponseSchema,
+  'GET /ps-admin/customers/fleet-thresholds': fleet.customerThresholdsSchema,
+  'PUT /ps-admin/customers/fleet-thresholds': messageResponseSchema,
 
   // palette search (ours)
   'GET /api/search': searchResponseSchema,

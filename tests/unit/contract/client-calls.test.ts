@@ -285,10 +285,13 @@ describe('client calls', () => {
         'GET /ps-admin/settings ← api/admin.ts#adminSettingsQuery',
         'POST /ps-admin/audit/get-list ← api/admin.ts#auditListQuery',
         'GET /ps-admin/persons/get-login-method ← api/admin.ts#loginMethodQuery',
+        'GET /ps-admin/fleet-health ← api/fleet.ts#fleetHealthQuery',
+        'GET /ps-admin/fleet-health/thresholds ← api/fleet.ts#providerThresholdsQuery',
+        'GET /ps-admin/customers/fleet-thresholds ← api/fleet.ts#customerThresholdsQuery',
       ].sort(),
     );
     // Keys: an area root, then the endpoint's own name; no key is a prefix of another endpoint's key.
-    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices', 'alarm-reports', 'customers', 'live', 'admin', 'schedules'];
+    const ROOTS = ['auth', 'reference', 'persons', 'profile', 'devices', 'alarm-reports', 'customers', 'live', 'admin', 'schedules', 'fleet'];
     for (const f of factories) {
       expect(ROOTS, f.name).toContain(f.key[0]);
       expect(f.key.length, f.name).toBeGreaterThanOrEqual(2);

@@ -17,6 +17,7 @@ import { customerListQuery } from '../../api/customers';
 import { addSsoDomain, adminSettingsQuery, afterSettingsChange, removeSsoDomain, setFeature, setTwoFactorMode } from '../../api/admin';
 import { ADMIN_TEXT, PAGE_TITLES } from '../../../shared/messages';
 import { P } from '../../../shared/permissions';
+import { FleetThresholdsCard } from './fleet-thresholds-card';
 import { TWO_FACTOR_MODE, type FeatureName } from '../../../shared/schemas/admin';
 import { ActionButton } from '../../ui/action-button';
 import { keepRowFocus } from '../../ui/row-focus';
@@ -111,6 +112,7 @@ export function ProviderSettingsPage() {
             </Text>
           </Card>
           <SsoDomains editable={editable} domains={s.SsoDomains} busy={change.isPending} onChange={(run) => change.mutateAsync(run)} />
+          <FleetThresholdsCard editable={editable} />
         </Flex>
       </Flex>
     </Flex>

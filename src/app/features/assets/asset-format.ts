@@ -33,3 +33,6 @@ export const dash = (v: string | number | null | undefined) => (v === null || v 
 
 /** Export file name: a label plus a timestamp (spec §9). */
 export const exportFileName = (label: string, now = new Date()) => `${label}_${format(now, 'yyyy-MM-dd_HH-mm-ss')}.xlsx`;
+
+/** Fleet health (Fleet Health's counts open the list with it). */
+export { FLEET_FILTER } from '../../api/fleet';

@@ -20,6 +20,7 @@ import { DEFAULT_DEVICE_SORT, EMPTY_ASSET_FILTERS, exportFileName, searchTooShor
 import { ImportDevicesButton } from './import-dialog';
 import './assets.css';
 import { registerAssetExport } from './asset-events';
+import { FLEET_FILTER } from './asset-format';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT_DEVICE_SORT, filters: EMPTY_ASSET_FILTERS };
@@ -73,6 +74,7 @@ export function AssetListPage() {
         placeholder: 'All',
         options: (lastConfigs ?? []).filter((o) => o.Value !== 0).map((o) => ({ value: String(o.Value), label: o.Name })),
       },
+      FLEET_FILTER,
     ],
     [types, statuses, lastConfigs],
   );

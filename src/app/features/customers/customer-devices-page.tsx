@@ -17,6 +17,7 @@ import { useTab } from '../../workspace/tab-context';
 import { useCan } from '../../state/session';
 import { errorMessage } from '../../api/query-client';
 import { assetStatusesQuery, deviceListFilterOf, deviceTypesQuery, type DeviceDto } from '../../api/devices';
+import { FLEET_FILTER } from '../../api/fleet';
 import { customerDeviceListQuery, exportCustomerDevices, importDevicesToAllocate, type CustomerDetails } from '../../api/customers';
 import { getHref, ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
@@ -75,6 +76,7 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
         options: (statuses ?? []).map((s) => ({ value: String(s.Value), label: s.Name.replace(/_/g, ' ') })),
       },
       yesNoFilter('assigned', 'Assigned'),
+      FLEET_FILTER,
     ],
     [types, statuses],
   );

@@ -28,9 +28,20 @@ import { applySetting, SETTING_LABELS, settingDisabled, visibleSettings, type Se
 import { CustomerView, PageLoading } from './customer-view';
 import { CUSTOMER_UI_TEXT } from './text';
 import { SwitchState } from '../../ui/switch-state';
+import { CustomerFleetThresholds } from './customer-fleet-thresholds';
 
 export function CustomerSettingsPage() {
-  return <CustomerView current="customerSettings">{(customer) => <SettingsPanel customer={customer} />}</CustomerView>;
+  const can = useCan();
+  return (
+    <CustomerView current="customerSettings">
+      {(customer) => (
+        <>
+          <SettingsPanel customer={customer} />
+          {can(P.FleetHealthView) && <CustomerFleetThresholds customerId={customer.Id} editable={can(P.CustomerManage)} />}
+        </>
+      )}
+    </CustomerView>
+  );
 }
 
 function SettingsPanel({ customer }: { customer: CustomerDetails }) {

@@ -34,6 +34,7 @@ import {
   type DeviceOrderBy,
   type BulkChangeResponse,
 } from '../../../shared/schemas/devices.js';
+import { fleetHealthWhere } from '../fleet/conditions.js';
 
 type Row = DeviceTable & { customerName: string | null; customerTenantId: string | null };
 
@@ -238,7 +239,7 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
   // rows. The Customer sort orders by the devices' own copy of the name (customerSortName, kept by
   // migration 020's triggers), which its indexes hand out in order.
   const beforeBand = filteredBeforeBand(db, scope, f, customerId);
-  const q = withBand(beforeBand, f, now);
+  const q = withFleetHealth(withBand(beforeBand, f, now), isPostgres(db), f, now);
   const keys = deviceSortKeys(f);
   // The page's serial numbers first (from the indexes alone where they cover filter and sort), then
   // their rows: sorting 120,000 whole rows (two statuses, sorted by serial) to keep 10 took
@@ -261,9 +262,10 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
       at.reversed,
     );
   };
-  const unfiltered = !f.searchValue && !f.deviceTypeIds.length && !f.statusIds.length && !f.orderNumber && f.assigned === null && !f.lastConfig;
+  const unfiltered =
+    !f.searchValue && !f.deviceTypeIds.length && !f.statusIds.length && !f.orderNumber && f.assigned === null && !f.lastConfig && !f.fleetHealth;
   // The kept counts are of every tenant: a scoped caller's counts are counted from their rows.
-  const fromCounts = !f.searchValue && !f.orderNumber && customerId === undefined && scope.all;
+  const fromCounts = !f.searchValue && !f.orderNumber && customerId === undefined && scope.all && !f.fleetHealth;
   const countRows = (qb: typeof q) => qb.select((eb) => eb.fn.countAll<number | string>().as('n'));
   let filteredCount: Promise<number> | undefined;
   if (!unfiltered) {
@@ -414,7 +416,12 @@ function withBand(q: ReturnType<typeof filteredBeforeBand>, f: DeviceFilterBody,
 
 /** The devices the list's filters select (one customer's when customerId is given), without columns or order. */
 export function filteredDevices(db: DB, scope: TenantScope, f: DeviceFilterBody, now: Date, customerId?: string) {
-  return withBand(filteredBeforeBand(db, scope, f, customerId), f, now);
+  return withFleetHealth(withBand(filteredBeforeBand(db, scope, f, customerId), f, now), isPostgres(db), f, now);
+}
+
+/** The fleet health filter (modules/fleet/conditions.ts): the devices a Fleet Health count counted. */
+function withFleetHealth(q: ReturnType<typeof filteredBeforeBand>, pg: boolean, f: DeviceFilterBody, now: Date) {
+  return f.fleetHealth ? q.where(fleetHealthWhere(pg, f.fleetHealth, now)) : q;
 }
 
 type DeviceFilter = Parameters<typeof filteredDevices>[2];

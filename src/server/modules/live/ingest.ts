@@ -11,7 +11,9 @@
 //      configuration it reports (deviceConfigurations, devices.lastConfigurationDate /
 //      firmwareVersion), queued requests it applied (desiredConfigurations.appliedAt);
 //   5. the commands the gateway must hand to the devices: queued configuration changes for a
-//      device that sent 'Power on', refresh requests for any device that spoke (sentAt is set).
+//      device that sent 'Power on', refresh requests for any device that spoke (sentAt is set);
+//   6. the stored messages added to each device's daily usage (daily-usage.ts), and the newest
+//      firmware of a device type raised when a device reports a newer one.
 // The hub events (MessageStream, DeviceMonitoring, DeviceConnected, DeviceConfigurationUpdated)
 // are returned for the caller to publish after the commit.
 import * as v from 'valibot';
@@ -22,6 +24,8 @@ import { badTextKind, TEXT_MESSAGES } from '../../http/api.js';
 import { newEtag, setBounded } from '../../platform/util.js';
 import type { HubEvent } from '../../realtime/hub.js';
 import { deviceIdentitiesChanged, deviceIdentityEpoch } from '../devices/identity-changes.js';
+import { addDailyUsage, noteFirmware, usageRows } from './daily-usage.js';
+import { newestFirmware } from '../../../shared/firmware.js';
 import { CODE } from '../../../shared/messages.js';
 import { DEVICE_TYPES, lookupName } from '../../../shared/codes.js';
 import {
@@ -432,6 +436,7 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
 
       // 4b. reported configuration and firmware
       const configUpdated = new Map<string, { identity: string; serial: string; lastUpdated: string | null }>();
+      const firmwareSeen = new Map<number, string>();
       const reported = [...byDevice].filter(([, list]) =>
         list.some((e) => e.config || e.applied.length || (e.firmware && e.firmware !== e.dev!.firmwareVersion)),
       );
@@ -502,6 +507,7 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
             .where('id', '=', deviceId)
             .execute();
           dev.firmwareVersion = merged.firmwareVersion;
+          if (firmwareChanged) firmwareSeen.set(dev.type, newestFirmware(firmwareSeen.get(dev.type) ?? null, firmware));
           configUpdated.set(deviceId, { identity: list[0]!.m.deviceIdentity, serial: dev.serialNumber, lastUpdated: merged.lastUpdated });
         }
       }
@@ -520,6 +526,7 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
         );
       const appliedIds: string[] = [];
       const sentIds: string[] = [];
+      const waiting = new Set<string>(); // devices with a configuration change still to apply
       for (const p of pending) {
         const list = byDevice.get(p.deviceId)!;
         const kind = p.kind as DesiredKind;
@@ -534,6 +541,7 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
             configUpdated.set(p.deviceId, { identity: list[0]!.m.deviceIdentity, serial: dev.serialNumber, lastUpdated: null });
           continue;
         }
+        if (kind === 'configuration') waiting.add(p.deviceId);
         const poweredOn = list.some((e) => e.m.message === DEVICE_MESSAGE.powerOn);
         if (kind === 'configuration' && !poweredOn) continue;
         commands.push({
@@ -548,6 +556,17 @@ export async function ingestMessages(db: DB, raw: readonly unknown[], now: Date)
       for (const part of chunks(appliedIds, IN_CHUNK))
         await trx.updateTable('desiredConfigurations').set({ appliedAt: nowIso }).where('id', 'in', part).execute();
       for (const part of chunks(sentIds, IN_CHUNK)) await trx.updateTable('desiredConfigurations').set({ sentAt: nowIso }).where('id', 'in', part).execute();
+
+      // 6. daily usage and the newest firmware of each type
+      await addDailyUsage(
+        trx,
+        pg,
+        usageRows(
+          stored.map((e) => ({ deviceId: e.dev!.id, date: e.m.date, message: e.m.message, battery: e.m.battery })),
+          waiting,
+        ),
+      );
+      await noteFirmware(trx, firmwareSeen);
 
       for (const [deviceId, u] of configUpdated)
         events.push({

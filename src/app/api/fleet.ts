@@ -1,0 +1,53 @@
+// Fleet health calls: the counts and customers of the Fleet Health page, and the thresholds (the
+// provider's in Provider Settings, a customer's override in its Settings tab). Keys under
+// ['fleet', ...]; a threshold change refreshes the counts.
+import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { http } from './http';
+import type { MessageResponse } from '../../shared/schemas/common';
+import type { FilterDef } from '../ui/filter-bar';
+import { FLEET_CATEGORIES, FLEET_CATEGORY_LABELS } from '../../shared/schemas/fleet';
+import type { CustomerThresholdsDto, FleetHealthDto, FleetOverride, FleetThresholds, ProviderThresholdsDto } from '../../shared/schemas/fleet';
+
+export const fleetKeys = {
+  all: ['fleet'] as const,
+  health: () => ['fleet', 'health'] as const,
+  thresholds: () => ['fleet', 'thresholds'] as const,
+  providerThresholds: () => ['fleet', 'thresholds', 'provider'] as const,
+  customerThresholds: (customerId: string) => ['fleet', 'thresholds', 'customer', customerId] as const,
+};
+
+export const fleetHealthQuery = () =>
+  queryOptions({ queryKey: fleetKeys.health(), queryFn: ({ signal }) => http<FleetHealthDto>('/ps-admin/fleet-health', { signal }), refetchInterval: 60_000 });
+
+export const providerThresholdsQuery = () =>
+  queryOptions({
+    queryKey: fleetKeys.providerThresholds(),
+    queryFn: ({ signal }) => http<ProviderThresholdsDto>('/ps-admin/fleet-health/thresholds', { signal }),
+  });
+
+export const customerThresholdsQuery = (customerId: string) =>
+  queryOptions({
+    queryKey: fleetKeys.customerThresholds(customerId),
+    queryFn: ({ signal }) => http<CustomerThresholdsDto>('/ps-admin/customers/fleet-thresholds', { query: { customerId }, signal }),
+  });
+
+export async function saveProviderThresholds(qc: QueryClient, values: FleetThresholds) {
+  const r = await http<MessageResponse>('/ps-admin/fleet-health/thresholds', { method: 'PUT', body: values });
+  await qc.invalidateQueries({ queryKey: fleetKeys.all });
+  return r;
+}
+
+export async function saveCustomerThresholds(qc: QueryClient, customerId: string, values: FleetOverride) {
+  const r = await http<MessageResponse>('/ps-admin/customers/fleet-thresholds', { method: 'PUT', body: { customerId, ...values } });
+  await qc.invalidateQueries({ queryKey: fleetKeys.all });
+  return r;
+}
+
+/** The device lists' Fleet health filter (id `fleet`, read by deviceListFilterOf): Fleet Health's counts open the lists with it. */
+export const FLEET_FILTER: FilterDef = {
+  id: 'fleet',
+  type: 'dropdown',
+  label: 'Fleet health',
+  placeholder: 'All',
+  options: FLEET_CATEGORIES.map((c) => ({ value: c, label: FLEET_CATEGORY_LABELS[c] })),
+};
