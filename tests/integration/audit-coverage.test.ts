@@ -321,6 +321,35 @@ const FIXTURES: Record<string, () => Promise<Call>> = {
       ],
     };
   },
+  'PUT /ps-admin/fleet-health/thresholds': async () => ({
+    path: '/ps-admin/fleet-health/thresholds',
+    json: { silentHours: 36, lowBattery: 20, notChargedDays: 3, unusedDays: 7, configHours: 24 },
+    expect: [
+      {
+        action: 'fleet-thresholds.update',
+        entity: 'globalSetting',
+        entityId: 'fleetThresholds',
+        beforeAfter: true,
+        details: (d) => expect(d.after).toMatchObject({ silentHours: 36 }),
+      },
+    ],
+  }),
+  'PUT /ps-admin/customers/fleet-thresholds': async () => {
+    const c = await insertCustomer(t.db, { name: 'Audit Fleet Ltd' });
+    return {
+      path: '/ps-admin/customers/fleet-thresholds',
+      json: { customerId: c.id, unusedDays: 14 },
+      expect: [
+        {
+          action: 'fleet-thresholds.update',
+          entity: 'customer',
+          entityId: c.id,
+          beforeAfter: true,
+          details: (d) => expect(d.after).toMatchObject({ unusedDays: 14, silentHours: null }),
+        },
+      ],
+    };
+  },
   'POST /api/v1/device/allocate-many': async () => {
     const c = await insertCustomer(t.db, { name: 'Audit Allocation Ltd' });
     await t.db.insertInto('deviceSubscriptions').values({ customerId: c.id, deviceType: 620, purchased: 5 }).execute();

@@ -2,7 +2,8 @@
 // number per threshold with its unit, checked against its bounds before saving. With `inherited`
 // (a customer's override) a box may stay empty and shows the provider's value as its placeholder.
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button, Flex, Text } from '@radix-ui/themes';
+import { Flex, Text } from '@radix-ui/themes';
+import { ActionButton } from './action-button';
 import { FLEET_TEXT, THRESHOLD_DEFS, THRESHOLD_KEYS, type ThresholdKey } from '../../shared/schemas/fleet';
 
 export type ThresholdValues = Record<ThresholdKey, number | null>;
@@ -101,9 +102,9 @@ export function FleetThresholdsForm({
         )}
         {editable && (
           <Flex>
-            <Button type="submit" disabled={busy}>
+            <ActionButton type="submit" busy={busy}>
               Save thresholds
-            </Button>
+            </ActionButton>
           </Flex>
         )}
       </Flex>

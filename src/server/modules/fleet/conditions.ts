@@ -6,14 +6,17 @@
 // Imports no module: the devices module imports it.
 import { sql, type RawBuilder } from 'kysely';
 import { DEVICE_MESSAGE } from '../../../shared/schemas/live.js';
+import { londonWallOf } from '../../../shared/london-wall.js';
 import { FLEET_DEFAULTS, type FleetCategory, type ThresholdKey } from '../../../shared/schemas/fleet.js';
 
 /** Asset status Allocated: a device in a customer account. */
 export const ALLOCATED = 3;
 
-const dayFormat = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
 /** Today in Europe/London, 'YYYY-MM-DD' (the days of deviceDailyUsage). */
-export const londonToday = (now: Date) => dayFormat.format(now);
+export const londonToday = (now: Date) => {
+  const w = londonWallOf(now.getTime());
+  return `${w.y}-${String(w.m).padStart(2, '0')}-${String(w.d).padStart(2, '0')}`;
+};
 
 /** The threshold that holds for the device's customer. */
 function threshold(k: ThresholdKey): RawBuilder<number> {
