@@ -41,6 +41,8 @@ export const SIGN_IN_TIMEOUT = 30_000;
 /** Waits for the workspace a sign-in leads to. */
 export async function expectSignedIn(page: Page, timeout = SIGN_IN_TIMEOUT) {
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout });
+  // the workspace's key listener attached (src/app/keyboard/key-listener.tsx): shortcuts work
+  await expect(page.locator('html[data-keys="ready"]')).toHaveCount(1, { timeout });
 }
 
 /**
