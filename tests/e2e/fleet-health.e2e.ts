@@ -3,11 +3,11 @@
 // opens it with Enter: Asset Management shows exactly those devices (its Filtered count is the
 // Silent count, its first page the API's first page of the same filter). The page passes axe.
 import { test, expect, type Page } from '@playwright/test';
-import { apiToken, BASE, expectAccessibleScreen, signedInAs, tabTo } from './helpers';
+import { apiToken, BASE, expectAccessibleScreen, signedInAs, tabTo, focusPage } from './helpers';
 import { FLEET_CATEGORIES, FLEET_CATEGORY_LABELS, type FleetHealthDto } from '../../src/shared/schemas/fleet';
 
 const keys = async (page: Page, ...k: string[]) => {
-  await page.locator('body').focus();
+  await focusPage(page);
   for (const key of k) await page.keyboard.press(key);
 };
 
