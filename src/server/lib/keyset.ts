@@ -16,7 +16,9 @@
 // key is compared as `is null` and splits the runs. A "missing last" key is a run of its own
 // (`alone`): its part is then `missing = ? and (b, c) > (?, ?)`, which SQLite reads as a range of an
 // index beginning with the key; a row-value comparison whose first term is an expression is not
-// one for SQLite, so a run of several keys also bounds its first key alone (`a >= ? and (a, b) > (?, ?)`).
+// one for SQLite, so a run of several keys also bounds its first key alone
+// (`a >= ? and (a, b) > (?, ?)`; decision "A Next or Previous part is an index range on both
+// databases", docs/decisions/devices-and-stock.md).
 import { sql, type RawBuilder } from 'kysely';
 
 /** One key of a list's order. */

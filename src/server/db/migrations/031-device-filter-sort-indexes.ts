@@ -1,7 +1,8 @@
 // 031_device_filter_sort_indexes: the asset list filtered by status and sorted by Customer, and
 // filtered by Assigned and sorted by IMEI descending, read from an index that holds the filter
-// first and the sort after it (decision "A filter and a sort many devices share have one index",
-// docs/decisions/devices-and-stock.md; docs/device-lists.md).
+// first and the sort after it (decisions "A filter and a sort many devices share have one index"
+// and "PostgreSQL's serial index carries the search keys too", docs/decisions/devices-and-stock.md;
+// docs/device-lists.md).
 //
 // The sort indexes of migrations 014 and 020 begin with the sort key, so a page filtered by a value
 // half of the devices have either walked the sort index testing each device (PostgreSQL: a row read

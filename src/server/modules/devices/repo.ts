@@ -472,7 +472,8 @@ const serialKey = (s: string) => s.trim().toLowerCase();
  * `array(select unnest(…))`, which the planner does not look into: with the array itself it
  * estimated each of 5,000 values against its statistics (6–20 ms of planning) and then preferred
  * reading every device (a parallel sequential scan, ~250 ms at 200,000 devices under load) to the
- * index; now it plans in under 1 ms and reads the index (a bitmap scan of the 5,000 keys).
+ * index; now it plans in under 1 ms and reads the index (a bitmap scan of the 5,000 keys; decision "5,000
+ * serials are looked up without planning each one", docs/decisions/devices-and-stock.md).
  */
 function serialIn(db: DB, keys: string[]) {
   return isPostgres(db)
