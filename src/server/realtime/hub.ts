@@ -578,7 +578,6 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     return true;
   }
 
-
   // ------------------------------------------------------------ records open in tabs: changes and presence
 
   type OpenEntry = { u: string; n: string };

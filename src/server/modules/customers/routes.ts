@@ -581,7 +581,10 @@ export function customerRoutes(api: Api, exports: ExportPool, hub: Hub) {
       });
       await hub.recordsChanged(
         user,
-        [{ kind: 'customer', id: body.customerId, what: 'change' }, ...out.devices.map((d) => ({ kind: 'device' as const, id: d.id, what: 'change' as const }))],
+        [
+          { kind: 'customer', id: body.customerId, what: 'change' },
+          ...out.devices.map((d) => ({ kind: 'device' as const, id: d.id, what: 'change' as const })),
+        ],
         now,
       );
       return c.json(out satisfies BulkChangeResponse);

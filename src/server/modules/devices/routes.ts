@@ -250,7 +250,8 @@ export function deviceRoutes(api: Api, exports: ExportPool, hub: Hub) {
       json: changeOrderNumberManyBody,
       sample: { json: { orderNumber: 'PO-1', devices: [{ id: SAMPLE_ID, etag: '"sample"' }] } },
     },
-    (c, { body, user }) => bulkChange(c, hub, user, 'device.change-order-number', (trx, now) => changeOrderNumberMany(trx, body.devices, body.orderNumber, now)),
+    (c, { body, user }) =>
+      bulkChange(c, hub, user, 'device.change-order-number', (trx, now) => changeOrderNumberMany(trx, body.devices, body.orderNumber, now)),
   );
 
   api.put(
