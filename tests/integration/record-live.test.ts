@@ -18,7 +18,7 @@ import { createTestDb, type TestDb } from '../helpers/db.js';
 import { insertPerson, tokenFor } from '../helpers/auth.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
 import { insertCustomer } from '../helpers/live.js';
-import type { RoleName } from '../../src/shared/permissions.js';
+import { ROLE_IDS, type RoleName } from '../../src/shared/permissions.js';
 import {
   RECORD_CHANGED_EVENT,
   RECORD_METHODS,
@@ -211,6 +211,31 @@ describe('one node', () => {
     expect(onB.changes).toEqual([]);
   });
 
+  test('who may read is asked again for every change: a person who leaves the centre stops reaching the ARC manager who had them open', async () => {
+    const admin = await person(tdb.db, config, ['SuperAdminRole'], 'Olga');
+    const manager = await person(tdb.db, config, ['ArcManagerRole'], 'Pete');
+    const staff = await person(tdb.db, config, ['ArcControllerRole'], 'Quinn');
+    const m = await connect(node, manager, conns);
+    const a = await connect(node, admin, conns);
+    expect((await open(m, 'person', staff.id)).Open).toBe(true);
+    expect((await open(a, 'person', staff.id)).Open).toBe(true);
+    const etagOf = async () => (await tdb.db.selectFrom('persons').select('etag').where('id', '=', staff.id).executeTakeFirstOrThrow()).etag;
+    const update = async (roleIds: string[]) =>
+      call(node, 'PUT', `/api/v1/person/${staff.id}/identity-update`, admin.token, {
+        personId: staff.id,
+        person: { firstName: 'Quinn', lastName: 'Tester', emailAddress: (await emailOf(tdb.db, staff.id)) ?? '', roleIds, etag: await etagOf() },
+      });
+    // still ARC staff: the manager may read the person, and hears of the change
+    expect((await update([ROLE_IDS.ArcSupervisorRole])).status).toBe(200);
+    await until(() => m.changes.length === 1 && a.changes.length === 1);
+    // now a read-only provider admin: no longer the centre's staff, so no longer the manager's to see
+    expect((await update([ROLE_IDS.SuperAdminReadonlyRole])).status).toBe(200);
+    await until(() => a.changes.length === 2);
+    await quiet();
+    expect(m.changes).toHaveLength(1);
+    expect((await call(node, 'GET', `/persons/get-by-id?Id=${staff.id}`, manager.token)).status).toBe(404);
+  });
+
   test('after sign-out the connection ends, and with it the open record and the presence', async () => {
     const hash = await hashPassword(PASSWORD);
     const email = `mona-${randomUUID().slice(0, 8)}@record-live.test`;
@@ -237,6 +262,10 @@ describe('one node', () => {
     expect(ned.changes.at(-1)).toMatchObject({ Note: { Note: 'After the sign-out.' } });
   });
 });
+
+async function emailOf(db: DB, personId: string) {
+  return (await db.selectFrom('persons').select('email').where('id', '=', personId).executeTakeFirst())?.email;
+}
 
 async function alarmIdOf(db: DB, reportId: string) {
   return (await db.selectFrom('alarmReports').select('alarmId').where('id', '=', reportId).executeTakeFirstOrThrow()).alarmId;
