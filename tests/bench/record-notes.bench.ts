@@ -142,6 +142,7 @@ export async function benchRecordNotes(): Promise<Record<string, number | string
     while (arrived < expected && Date.now() < end) await sleep(50);
     const cpuMs = (await cpuOf(srv.child)) - cpu0;
 
+    latencies.sort((a, b) => a - b);
     out.recordNotes = nNotes;
     out.recordNotesRefused = statuses.filter((s) => s !== 200).length;
     out.recordDeliveriesExpected = expected;
