@@ -3,8 +3,8 @@
 // of someone else's note or change the tab knows, and it learns who else has the record open.
 // What the tab does with it is the page's: a note goes into the notes at once (onNote); a change
 // only raises the quiet "Changed by NAME — reload" bar, never touching what the user is typing.
-// The signed-in user's own notes and changes (any of their tabs) are left out: the tab that made
-// them shows them already.
+// The signed-in user's own changes (any of their tabs) raise no bar; their own notes still go to
+// onNote (a note written in another of their tabs appears here too; the page adds a note once).
 import { useEffect, useRef, useState } from 'react';
 import { liveHub } from './live';
 import { appStore } from '../state/store';
@@ -23,8 +23,8 @@ export type RecordLive = {
 const sameId = (a: string | null | undefined, b: string) => !!a && a.toLowerCase() === b.toLowerCase();
 
 /**
- * Follows the record while the component is mounted (no id: nothing). `onNote` receives another
- * user's note (What 'note'); without it a note counts as a change.
+ * Follows the record while the component is mounted (no id: nothing). `onNote` receives every note
+ * added (What 'note', the user's own included); without it another user's note counts as a change.
  */
 export function useRecordLive(kind: RecordKind, id: string | null | undefined, opts: { onNote?: (e: RecordChangedEvent) => void } = {}): RecordLive {
   const [changedBy, setChangedBy] = useState<string | null>(null);
@@ -39,10 +39,9 @@ export function useRecordLive(kind: RecordKind, id: string | null | undefined, o
     setPresent([]);
     return liveHub.watchRecord(kind, id, {
       onChanged: (e) => {
-        if (sameId(appStore.get(userIdAtom), e.ByUserId)) return;
         const onNote = ref.current.onNote;
         if (e.What === 'note' && onNote) onNote(e);
-        else setChangedBy(e.By);
+        else if (!sameId(appStore.get(userIdAtom), e.ByUserId)) setChangedBy(e.By);
       },
       onPresence: setPresent,
     });

@@ -1,8 +1,9 @@
 // A record's tab while others work on it (src/app/api/record-live.ts, src/app/ui/record-live-bar.tsx),
 // over a stand-in hub client: another user's change shows "Changed by NAME — reload" and nothing
 // else — what the user typed stays, the record is not fetched again — until the user reaches Reload
-// with the keyboard; the user's own changes raise no bar; another user's note goes to the page's
-// note handler instead; "Also open:" names the others; leaving the tab stops following the record.
+// with the keyboard; the user's own changes raise no bar; a note (also the user's own, from another
+// tab) goes to the page's note handler instead; "Also open:" names the others; leaving the tab stops
+// following the record.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { atom } from 'jotai';
 import { cleanup, render, screen, act } from '@testing-library/react';
@@ -119,11 +120,16 @@ describe('the record tab while someone else changes the record', () => {
     expect(screen.queryByText(RECORD_LIVE_TEXT.changedBy('Bob Tester'))).toBeNull();
   });
 
-  it("raises no bar for the user's own change", async () => {
-    renderTab();
+  it("raises no bar for the user's own change (another of their tabs), but hands their own note to the page", async () => {
+    const notes: RecordChangedEvent[] = [];
+    renderTab({ onNote: (e) => notes.push(e) });
     await screen.findByLabelText('Supplier');
     emit(change({ ByUserId: 'ME-0000', By: 'Me Myself' }));
     expect(screen.queryByRole('button', { name: RECORD_LIVE_TEXT.reload })).toBeNull();
+    expect(screen.queryByText(/Changed by/)).toBeNull();
+    const note = { Id: 'n0', Note: 'From my other tab.', CreatedDate: '2026-11-29T10:00:00.000Z', Person: { FullName: 'Me Myself', Roles: [] } };
+    emit(change({ ByUserId: 'ME-0000', By: 'Me Myself', What: 'note', Note: note }));
+    expect(notes).toMatchObject([{ Note: { Note: 'From my other tab.' } }]);
     expect(screen.queryByText(/Changed by/)).toBeNull();
   });
 
