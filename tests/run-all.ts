@@ -252,6 +252,7 @@ async function main() {
         'tests/integration/redis.test.ts',
         'tests/integration/live-redis.test.ts',
         'tests/integration/settings-live.test.ts',
+        'tests/integration/record-live.test.ts',
         'tests/integration/export-cluster.test.ts',
       ]);
     else if (CI)

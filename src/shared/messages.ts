@@ -370,3 +370,15 @@ export const ADMIN_TEXT = {
   setPasswordSent: (email: string) => `Login method saved. An e-mail to set a password was sent to ${email}.`,
   readOnly: 'You can see these settings but not change them.',
 } as const;
+
+/** A record open in several tabs (alarm report, customer, person, device): what the tab shows of the others. */
+export const RECORD_LIVE_TEXT = {
+  /** the quiet bar after someone else changed the record */
+  changedBy: (name: string) => `Changed by ${name} — reload`,
+  reload: 'Reload',
+  /** Reload with unsaved changes in the tab */
+  discardAndReload: 'You have unsaved changes here. Discard them and load the latest version?',
+  discardConfirm: 'Discard and reload',
+  /** presence: who else has the record open */
+  alsoOpen: (names: readonly string[]) => `Also open: ${names.join(', ')}`,
+} as const;

@@ -5,6 +5,7 @@
 import { deps, notFound, type Api } from '../../http/api.js';
 import { tx } from '../../db/index.js';
 import { audit } from '../../platform/util.js';
+import type { Hub } from '../../realtime/hub.js';
 import { P } from '../../../shared/permissions.js';
 import type { MessageResponse } from '../../../shared/schemas/common.js';
 import {
@@ -23,7 +24,7 @@ import { customerOverride, fleetHealth, providerThresholds, setCustomerOverride,
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 const ok = (Message: string): MessageResponse => ({ Content: { Message } });
 
-export function fleetRoutes(api: Api) {
+export function fleetRoutes(api: Api, hub: Hub) {
   api.get('/ps-admin/fleet-health', { access: P.FleetHealthView }, async (c) => {
     const d = deps(c);
     return c.json(await fleetHealth(d.db, d.config.now()));
@@ -89,6 +90,7 @@ export function fleetRoutes(api: Api) {
           details: { before: before ?? null, after: values },
         });
       });
+      await hub.recordsChanged(user, [{ kind: 'customer', id: customerId, what: 'change' }], at);
       return c.json(ok(FLEET_TEXT.customerSaved));
     },
   );
