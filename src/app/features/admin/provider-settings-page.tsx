@@ -1,5 +1,5 @@
-// Provider Settings: the twelve features with what each switches, the global 2FA mode (enforced
-// removes 'Disabled' from everyone's 2FA choice), and the company e-mail domains that require
+// Provider Settings: the features (the spec's twelve and ours) with what each switches, the global
+// 2FA mode (enforced removes 'Disabled' from everyone's 2FA choice), and the company e-mail domains that require
 // single sign-on, each with its customer. Provider admins change them (each change saves at once
 // and is audited); read-only admins see the same screen with every control disabled.
 import { useEffect, useState, type FormEvent } from 'react';
