@@ -929,17 +929,16 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
           });
         }
       }
-      // The usage report's history: the first allocated device of each customer sends a check-in on
-      // most days of the last 62 (this month and the whole month before, whatever today's date), a
-      // low-battery warning on some and an SOS now and then. Its own random stream, so the rest of
-      // the demo data stays as it was.
-      if (type !== 70 && status === 3 && c && !withHistory.has(c.id)) {
+      // The usage report's history: the first allocated device of each customer (in the system for
+      // the whole time) sends a check-in on most days of the last 62 (this month and the whole
+      // month before, whatever today's date), a low-battery warning on some and an SOS now and
+      // then. Its own random stream, so the rest of the demo data stays as it was.
+      if (type !== 70 && status === 3 && c && !withHistory.has(c.id) && addedMs <= nowMs - 62 * DAY) {
         withHistory.add(c.id);
         const u = new Rng(seed, 'usage-history', withHistory.size);
         const identity = imei ?? serial;
         for (let day = 61; day >= 0; day--) {
           const dayMs = nowMs - day * DAY - u.int(0, 6 * 3_600_000);
-          if (dayMs < addedMs || dayMs > nowMs) continue;
           if (u.chance(0.7)) await messages.add(deviceMessage(u, id, identity, serial, type, dayMs, c.town, firmware, caps, 'Check-in'));
           if (caps & CAPABILITY.Battery && u.chance(0.1))
             await messages.add(deviceMessage(u, id, identity, serial, type, dayMs - 3_600_000, c.town, firmware, caps, 'Low battery'));

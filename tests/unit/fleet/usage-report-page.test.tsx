@@ -21,7 +21,7 @@ slowMachine();
 
 const httpMock = vi.mocked(http);
 const CUSTOMER = '6d1c2a10-0000-4000-8000-00000000c001';
-type Opts = { query?: Record<string, string> };
+type Opts = { query?: Record<string, unknown> };
 
 const report = (month: string): UsageReport => ({
   CustomerId: CUSTOMER,
@@ -69,7 +69,7 @@ const report = (month: string): UsageReport => ({
 beforeEach(() => {
   httpMock.mockReset();
   httpMock.mockImplementation(async (path: string, opts?: Opts) => {
-    if (path === '/ps-admin/customers/usage-report') return report(opts!.query!.month!);
+    if (path === '/ps-admin/customers/usage-report') return report(String(opts!.query!.month));
     throw new Error(`unexpected ${path}`);
   });
 });
