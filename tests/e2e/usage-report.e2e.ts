@@ -2,9 +2,11 @@
 // keyboard: a provider admin with a customer's tab open presses Ctrl+K, types "usage report" and
 // Enter; the report of last month opens in a tab of its own with a row for every device allocated
 // to the customer, the figures the daily usage holds for the customer's first device, and the
-// usage rate against the month before; `c u` opens it too, and the month before is one key away.
+// usage rate against the month before; the month before prints on A4 with 'Page N of M' and the
+// running header; `c u` opens it too, and the customer page links to it.
 import { test, expect, type Page } from '@playwright/test';
 import { dbQuery, openPalette, signedInAs } from './helpers';
+import { capturePrint, printedDocument, printToPdf, positionsInOrder, squash } from '../helpers/print-pdf';
 import { defaultMonth, monthLabel, shiftMonth } from '../../src/shared/management-report';
 import { monthDays } from '../../src/shared/usage-report';
 
@@ -71,6 +73,18 @@ test('palette on a customer: "usage report" opens last month with every allocate
   const before = shiftMonth(month, -1);
   await expect(page).toHaveURL(new RegExp(`/customers/${customer.id}/usage-report\\?month=${before}$`));
   await expect(page.getByRole('table', { name: `Usage by device, ${monthLabel(before)}` }).locator('tbody tr')).toHaveCount(devices.length);
+
+  // Print: A4 pages, each with 'Page N of M', continuation pages with the customer and month.
+  await capturePrint(page);
+  await page.getByRole('button', { name: 'Print (Export to PDF)' }).click();
+  const { text, html } = await printedDocument(page);
+  expect(positionsInOrder(text, ['Usage Report', customer.name, monthLabel(before), 'Person', used.serialNumber]).every((i) => i >= 0)).toBe(true);
+  const pages = await printToPdf(page, html, { path: '.tmp/e2e-results/usage-report.pdf' });
+  expect(squash(pages.join('\n'))).toContain(squash(used.serialNumber));
+  pages.forEach((p, i) => {
+    expect(squash(p), `page ${i + 1}`).toContain(squash(`Page ${i + 1} of ${pages.length}`));
+    if (i > 0) expect(squash(p), `page ${i + 1}`).toContain(squash(`${customer.name} · ${monthLabel(before)}`));
+  });
 });
 
 test('c u on a customer opens its usage report; the customer page links to it', async ({ page }) => {
