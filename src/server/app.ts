@@ -148,7 +148,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   openApiRoutes(app, api.routes); // the published contract and its reference page (outside the route table: they describe it)
   adminRoutes(api, services.exports, services.hub);
   scheduleRoutes(api);
-  fleetRoutes(api, services.hub);
+  fleetRoutes(api, services.hub, services.exports);
 
   return { app, routes: api.routes, services };
 }

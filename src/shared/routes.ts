@@ -77,6 +77,13 @@ export const ROUTES = {
   providerSettings: { id: 'providerSettings', pattern: '/provider-settings', permission: P.SettingsView, title: PAGE_TITLES.providerSettings },
   auditTrail: { id: 'auditTrail', pattern: '/audit-trail', permission: P.AuditView, title: PAGE_TITLES.auditTrail },
   fleetHealth: { id: 'fleetHealth', pattern: '/fleet-health', permission: P.FleetHealthView, title: PAGE_TITLES.fleetHealth },
+  /** The usage report of one customer (docs/fleet-health.md "Usage report"); the month is the link's ?month=YYYY-MM. */
+  customerUsageReport: {
+    id: 'customerUsageReport',
+    pattern: '/customers/:customerId/usage-report',
+    permission: P.UsageReportView,
+    title: PAGE_TITLES.usageReport,
+  },
   scheduledReports: { id: 'scheduledReports', pattern: '/scheduled-reports', permission: P.AlarmReportSchedule, title: PAGE_TITLES.scheduledReports },
 } as const satisfies Record<string, RouteDef>;
 

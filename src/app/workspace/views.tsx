@@ -43,6 +43,7 @@ export const VIEWS: Partial<Record<RouteId, Page>> = {
   providerSettings: lazy(() => import('../features/admin/provider-settings-page').then((m) => ({ default: m.ProviderSettingsPage }))),
   auditTrail: lazy(() => import('../features/admin/audit-trail-page').then((m) => ({ default: m.AuditTrailPage }))),
   fleetHealth: lazy(() => import('../features/fleet/fleet-health-page').then((m) => ({ default: m.FleetHealthPage }))),
+  customerUsageReport: lazy(() => import('../features/usage/usage-report-page').then((m) => ({ default: m.UsageReportPage }))),
   scheduledReports: lazy(() => import('../features/alarm-reports/scheduled-reports-page').then((m) => ({ default: m.ScheduledReportsPage }))),
 };
 

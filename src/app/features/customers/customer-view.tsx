@@ -69,7 +69,8 @@ export function CustomerView({ current, children, actions }: { current: RouteId;
     setGeneration((g) => g + 1);
   };
   useEffect(() => setTitle(name ?? ROUTES[current].title), [name, current, setTitle]);
-  // The monthly management report of this customer, beside this tab (feature and export permission).
+  // The monthly management report of this customer (feature and export permission) and its usage
+  // report (usage report permission), in this tab.
   const features = useQuery(featuresQuery());
   const canReport = isFeatureOn(features.data, MANAGEMENT_FEATURE) && can(ROUTES.customerManagementReport.permission);
   if (problem || !customer) return problem;
@@ -91,6 +92,20 @@ export function CustomerView({ current, children, actions }: { current: RouteId;
                 }}
               >
                 Management report
+              </a>
+            </Button>
+          )}
+          {can(ROUTES.customerUsageReport.permission) && (
+            <Button asChild variant="soft">
+              <a
+                href={getHref('customerUsageReport', { customerId: id })}
+                onClick={(e) => {
+                  if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                  e.preventDefault();
+                  tab.navigate(getHref('customerUsageReport', { customerId: id }));
+                }}
+              >
+                Usage report
               </a>
             </Button>
           )}
