@@ -154,7 +154,7 @@ async function e2e(background: boolean): Promise<Result> {
   });
   if (log !== undefined) {
     closeSync(log);
-    console.log(`\n---- e2e (ran beside the steps above; its output, also in .tmp/e2e.log) ----`);
+    console.log(`\n---- e2e (ran in the background; its output, also in .tmp/e2e.log) ----`);
     process.stdout.write(readFileSync(logFile, 'utf8'));
     console.log('---- end of e2e ----');
   }
@@ -209,7 +209,7 @@ async function main() {
       e2eRun = e2e(beside);
       if (beside) {
         niceness = 10;
-        console.log('\ne2e: running in the background beside the steps below (its output follows them)\n');
+        console.log('\ne2e: running in the background beside the steps below (its output is printed when it ends)\n');
       }
     } else results.push({ step: 'e2e', passed: 0, failed: 1, skipped: 0, ok: false, note: 'the build failed' });
   }
