@@ -149,14 +149,16 @@ export function Root() {
   const [location] = useLocation();
 
   useEffect(() => startIdleWatch(), []);
-  // Signed in already (a reload, a second visit): the workspace's chunks load beside the user.
-  useEffect(() => {
-    if (session) void loadWorkspace().catch(() => {});
-  }, [session]);
   // Start-up (and a sign-in in another tab): with credentials but no user yet, fetch the user.
+  // First of the effects, so its request leaves before the chunks below are asked for.
   useEffect(() => {
     if (session && !user) void restoreSession();
   }, [session, user]);
+  // Signed in (a reload, a second visit, or the tokens just received): the workspace's chunks and
+  // the pages it will show first load beside the user.
+  useEffect(() => {
+    if (session) void loadWorkspace().then(([, , workspace]) => workspace.preloadInitialViews()).catch(() => {});
+  }, [session]);
 
   if (session && user) return <SignedIn />;
   // While the user loads, the sign-in page stays up (its button shows progress); elsewhere a splash.
