@@ -3,23 +3,17 @@
 // route the user has no permission for shows the spec's permission message instead of the page,
 // unless the route has a read view the user may use (a person the role may list but not edit
 // opens the spec's 'User Details' dialog).
-import { lazy, Suspense, type ComponentType, type LazyExoticComponent } from 'react';
+import { Suspense, type ComponentType } from 'react';
+import { preloadable, type Preloadable } from '../ui/preloadable';
 import { ROUTES, type RouteId } from '../paths';
 import { P, type Permission } from '../../shared/permissions';
 import { useCan } from '../state/session';
 import { ForbiddenPanel, NotAvailablePanel, TabLoading } from './panels';
 
-type Page = LazyExoticComponent<ComponentType>;
+type Page = Preloadable<object>;
 
-/** Each page's import, kept beside its lazy component so that it can be started before the page renders. */
-const loaders = new Map<Page, () => Promise<unknown>>();
-
-/** A lazily loaded page whose chunk preloadView can fetch ahead. */
-function page(load: () => Promise<{ default: ComponentType }>): Page {
-  const view = lazy(load);
-  loaders.set(view, load);
-  return view;
-}
+/** A page loaded with its first use (or ahead, preloadView), one chunk per area. */
+const page = (load: () => Promise<{ default: ComponentType }>): Page => preloadable(load);
 
 const PersonListPage: Page = page(() => import('../features/persons/person-list-page').then((m) => ({ default: m.PersonListPage })));
 const PersonFormPage: Page = page(() => import('../features/persons/person-form-page').then((m) => ({ default: m.PersonFormPage })));
@@ -72,12 +66,11 @@ function viewFor(route: RouteId, can: (access: string) => boolean): Page | null 
 
 /**
  * Starts loading the chunk of the page the route shows to this user, so that a tab about to open
- * does not wait for it after the workspace has rendered (the lazy page then resolves from the
- * module already loaded).
+ * does not wait for it after the workspace has rendered, and renders at once when it does.
+ * Resolves when it has loaded or failed (the page then shows the failure when it renders).
  */
-export function preloadView(route: RouteId, can: (access: string) => boolean): void {
-  const view = viewFor(route, can);
-  if (view) void loaders.get(view)?.().catch(() => undefined);
+export function preloadView(route: RouteId, can: (access: string) => boolean): Promise<unknown> {
+  return viewFor(route, can)?.preload().catch(() => undefined) ?? Promise.resolve();
 }
 
 /** Whether the user can open the route at all: its page, or its read view. */

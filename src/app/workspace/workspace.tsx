@@ -56,11 +56,12 @@ export function openInitialLocation(pathname: string, store: Store = appStore) {
  * fetched: the active tab of each pane of the saved layout, and the tab the start-up opens (the
  * URL's route; after a sign-in the remembered link or the landing area; the landing area when
  * nothing was open). Without it each page's chunk is only requested once the workspace has
- * rendered, one more round trip before the page can ask for its data.
+ * rendered, one more round trip before the page can ask for its data. Resolves when they have
+ * loaded (or failed).
  */
-export function preloadInitialViews(store: Store = appStore): void {
+export function preloadInitialViews(store: Store = appStore): Promise<unknown> {
   const userId = store.get(userIdAtom);
-  if (!userId) return;
+  if (!userId) return Promise.resolve();
   const saved = loadWorkspace(userId);
   const panes = Object.values(saved.panes);
   const hrefs = panes.map((p) => p.tabs.find((t) => t.id === p.activeTabId)?.href);
@@ -69,7 +70,7 @@ export function preloadInitialViews(store: Store = appStore): void {
   else if (window.location.pathname !== '/') hrefs.push(peekReturnPath() ?? landingHref()); // signing in: where the sign-in goes next
   else if (!panes.some((p) => p.tabs.length > 0)) hrefs.push(landingHref());
   const routes = new Set(hrefs.map((h) => (h ? resolveHref(h)?.route : undefined)));
-  for (const route of routes) if (route) preloadView(route, can);
+  return Promise.all([...routes].map((route) => route && preloadView(route, can)));
 }
 
 export function Workspace({ commands }: { commands: readonly Command[] }) {
