@@ -123,7 +123,7 @@ export async function benchFirstLoad(): Promise<Record<string, number | string>>
     `sign-in bundle (static graph of index.html): JavaScript ${kB(bundle.total.js.gzip)} gzip / ${kB(bundle.total.js.brotli)} brotli (budget ${kB(SIGN_IN_BUDGET.js)} gzip), CSS ${kB(bundle.total.css.gzip)} gzip / ${kB(bundle.total.css.brotli)} brotli (budget ${kB(SIGN_IN_BUDGET.css)} gzip)`,
   );
   // The compiled server, as `npm start` runs it, serving dist/client.
-  const server = await startServer(8391, { scale, compiled: true });
+  const server = await startServer(Number(process.env.BENCH_PORT ?? 8391), { scale, compiled: true });
   const browser = await launchChromium();
   const results: Awaited<ReturnType<typeof coldThenWarm>>[] = [];
   try {

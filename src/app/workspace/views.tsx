@@ -70,7 +70,11 @@ function viewFor(route: RouteId, can: (access: string) => boolean): Page | null 
  * Resolves when it has loaded or failed (the page then shows the failure when it renders).
  */
 export function preloadView(route: RouteId, can: (access: string) => boolean): Promise<unknown> {
-  return viewFor(route, can)?.preload().catch(() => undefined) ?? Promise.resolve();
+  return (
+    viewFor(route, can)
+      ?.preload()
+      .catch(() => undefined) ?? Promise.resolve()
+  );
 }
 
 /** Whether the user can open the route at all: its page, or its read view. */

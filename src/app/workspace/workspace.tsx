@@ -67,7 +67,8 @@ export function preloadInitialViews(store: Store = appStore): Promise<unknown> {
   const hrefs = panes.map((p) => p.tabs.find((t) => t.id === p.activeTabId)?.href);
   const here = locationHref();
   if (resolveHref(here)) hrefs.push(here);
-  else if (window.location.pathname !== '/') hrefs.push(peekReturnPath() ?? landingHref()); // signing in: where the sign-in goes next
+  else if (window.location.pathname !== '/')
+    hrefs.push(peekReturnPath() ?? landingHref()); // signing in: where the sign-in goes next
   else if (!panes.some((p) => p.tabs.length > 0)) hrefs.push(landingHref());
   const routes = new Set(hrefs.map((h) => (h ? resolveHref(h)?.route : undefined)));
   return Promise.all([...routes].map((route) => route && preloadView(route, can)));
