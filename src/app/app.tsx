@@ -177,12 +177,21 @@ export function Root() {
   useEffect(() => {
     if (session && !user) void restoreSession();
   }, [session, user]);
+  // The workspace shows once its chunks (and its first pages) are here: rendered before, it would
+  // suspend, and React holds back what replaces a Suspense fallback for 300 ms. A failed load
+  // renders it anyway, so the lazy import retries and reports.
+  const [workspaceLoaded, setWorkspaceLoaded] = useState(SignedInWorkspace.isLoaded);
   useEffect(() => {
-    if (session) preloadSignedIn();
-  }, [session]);
+    if (!session) return;
+    preloadSignedIn();
+    if (workspaceLoaded) return;
+    const done = () => setWorkspaceLoaded(true);
+    SignedInWorkspace.preload().then(done, done);
+  }, [session, workspaceLoaded]);
 
-  if (session && user) return <SignedIn />;
-  // While the user loads, the sign-in page stays up (its button shows progress); elsewhere a splash.
+  if (session && user && (workspaceLoaded || AUTH_PATHS.has(location))) return <SignedIn />;
+  // While the user (or the workspace) loads, the sign-in page stays up (its button shows
+  // progress); elsewhere a splash.
   if (session && !AUTH_PATHS.has(location)) return <Splash />;
   return <SignedOutRoutes />;
 }

@@ -7,6 +7,8 @@ import { lazy, useState, type ComponentType } from 'react';
 export type Preloadable<P extends object> = ComponentType<P> & {
   /** Starts loading the module (once; again after a failure). */
   preload: () => Promise<unknown>;
+  /** Whether the module has loaded (the component then renders without suspending). */
+  isLoaded: () => boolean;
 };
 
 export function preloadable<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): Preloadable<P> {
@@ -29,5 +31,5 @@ export function preloadable<P extends object>(load: () => Promise<{ default: Com
     const [Component] = useState<ComponentType<P>>(() => loaded ?? Lazy);
     return <Component {...props} />;
   }
-  return Object.assign(Preloaded, { preload });
+  return Object.assign(Preloaded, { preload, isLoaded: () => !!loaded });
 }

@@ -90,10 +90,12 @@ describe('preloadable', () => {
     let calls = 0;
     const View = preloadable(() => {
       calls++;
-      return calls === 1 ? Promise.reject(new Error('offline')) : Promise.resolve({ default: Counter });
+      return calls === 1 ? Promise.reject<{ default: typeof Counter }>(new Error('offline')) : Promise.resolve({ default: Counter });
     });
     await expect(View.preload()).rejects.toThrow('offline');
+    expect(View.isLoaded()).toBe(false);
     await View.preload();
+    expect(View.isLoaded()).toBe(true);
     render(<View label="again" />);
     expect(screen.getByRole('button', { name: 'again 0' })).toBeTruthy();
     expect(calls).toBe(2);
