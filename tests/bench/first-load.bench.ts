@@ -13,7 +13,7 @@
 //
 // Per run: bytes over the wire by kind (scripts, stylesheets, documents, API), the page's main-
 // thread time (CDP Performance.getMetrics: TaskDuration, ScriptDuration) and the load.
-// `npm run bench -- first-load`; FIRST_LOAD_RUNS (default 5), BENCH_SCALE (default 1: the demo data
+// `npm run bench -- first-load`; FIRST_LOAD_RUNS (default 5), BENCH_PORT (default 8391), BENCH_SCALE (default 1: the demo data
 // set the other browser benchmarks use; 0.01 checks that it runs).
 import { percentileOf } from './stats.js';
 import { join } from 'node:path';
