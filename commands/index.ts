@@ -17,6 +17,7 @@ import bulkAddSerial from './bulk-add-serial';
 import bulkClear from './bulk-clear';
 import deviceOpenBySerial from './device-open-by-serial';
 import assetsExport from './assets-export';
+import assetsToBulk from './assets-to-bulk';
 // customers
 import customerCreate from './customer-create';
 import customerOpen from './customer-open';
@@ -76,6 +77,7 @@ export const COMMANDS: readonly Command[] = [
   bulkClear,
   deviceOpenBySerial,
   assetsExport,
+  assetsToBulk,
   // customers
   customerCreate,
   customerOpen,

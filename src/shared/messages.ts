@@ -215,6 +215,10 @@ export const MSG = {
   configUpdateRequested: 'Configuration update requested.',
   firmwareUpdateRequested: 'Firmware update requested.',
   configQueued: 'Configuration change(s) queued and will be sent when the device(s) are turned on.',
+  /** (ours) the device list's `b l`: every device the filters select onto the Bulk Update list */
+  listToBulkConfirm: (n: number) => `Put the ${formatCount(n)} device(s) matching the current filters on the bulk list?`,
+  listToBulkTooMany: (max: number) => `At most ${formatCount(max)} devices can be put on the bulk list at once: narrow the filters.`,
+  listToBulkNone: 'No devices match the current filters.',
   serialRequired: 'Please provide a serial number before searching',
   noSerialEntered: 'No serial number entered.',
   deviceAlreadyAdded: 'Device already added.',

@@ -9,6 +9,7 @@ import type { LookupDto, DeviceTypeDto } from '../../shared/schemas/reference';
 
 import {
   DEVICE_ORDER_BY,
+  MAX_BULK,
   type BulkChangeResponse,
   type DeviceDto,
   type DeviceGeneralDetailsBody,
@@ -85,6 +86,26 @@ export const lastConfigFiltersQuery = () =>
 /** POST api/v1/device/get-list — the previous page stays on screen while the next loads. */
 export const deviceListQuery = (filter: DeviceListFilter) =>
   listQuery(deviceKeys.list(filter), (signal) => http<DeviceList>('/api/v1/device/get-list', { method: 'POST', body: filter, signal }));
+
+/**
+ * The serial numbers of every device a list's filter selects (its paging left aside), in the
+ * list's order: page after page of 100 by Next (`after` the last row), at most MAX_BULK (the
+ * bulk list's and the bulk changes' limit). `total` is how many the filter selects.
+ */
+export async function listedSerials(filter: DeviceListFilter, signal?: AbortSignal): Promise<{ serials: string[]; total: number }> {
+  const serials: string[] = [];
+  let total = 0;
+  let after: string | undefined;
+  for (let page = 1; serials.length < MAX_BULK; page++) {
+    const body: DeviceListFilter = { ...filter, page, pageSize: 100, ...(after ? { after } : {}) };
+    const list = await http<DeviceList>('/api/v1/device/get-list', { method: 'POST', body, signal });
+    total = list.totalCount;
+    serials.push(...list.devices.map((d) => d.serialNumber));
+    if (list.devices.length < 100 || serials.length >= total) break;
+    after = list.devices[list.devices.length - 1]!.id;
+  }
+  return { serials: serials.slice(0, MAX_BULK), total };
+}
 
 /** GET /api/v1/device/get-by-id?id= */
 export const deviceDetailQuery = (id: string) =>

@@ -27,3 +27,23 @@ export function runAssetExport(tabId: string | undefined): boolean {
 export function requestAssetExportOnOpen() {
   pending = true;
 }
+
+/**
+ * The serial numbers of the devices an asset list shows (all its pages, at most the bulk list's
+ * limit), for the 'put the listed devices on the bulk list' command; null when the user said no
+ * or there is nothing to put. A mounted list registers how it collects them.
+ */
+export type CollectSerials = () => Promise<string[] | null>;
+const collectors = new Map<string, CollectSerials>();
+
+export function registerAssetSerials(tabId: string, collect: CollectSerials): () => void {
+  collectors.set(tabId, collect);
+  return () => {
+    if (collectors.get(tabId) === collect) collectors.delete(tabId);
+  };
+}
+
+/** The focused asset list's collector, if that tab shows one. */
+export function assetSerials(tabId: string | undefined): CollectSerials | undefined {
+  return tabId ? collectors.get(tabId) : undefined;
+}

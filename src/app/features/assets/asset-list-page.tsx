@@ -2,7 +2,7 @@
 // search and import rules, §8 messages, §9 defaults). The 'All Assets' card shows the total and the
 // filtered count; rows open the device tab; export (with its permission and a confirmation) and
 // import sit above.
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Text } from '@radix-ui/themes';
 import { yesNoFilter, type FilterDef, type FilterValues } from '../../ui/filter-bar';
@@ -14,12 +14,23 @@ import { MSG } from '../../../shared/messages';
 import { DEFAULT_PAGE_SIZE, deviceTypeDisplayName } from '../../../shared/codes';
 import { formatCount } from '../../../shared/numbers';
 import { P } from '../../../shared/permissions';
-import { assetStatusesQuery, deviceListQuery, deviceTypesQuery, exportDevicesWithFilters, lastConfigFiltersQuery, type DeviceDto } from '../../api/devices';
+import {
+  assetStatusesQuery,
+  deviceListQuery,
+  deviceTypesQuery,
+  exportDevicesWithFilters,
+  lastConfigFiltersQuery,
+  listedSerials,
+  type DeviceDto,
+} from '../../api/devices';
+import { MAX_BULK } from '../../../shared/schemas/devices';
+import { confirm } from '../../ui/confirm-dialog';
+import { toast } from '../../ui/toast';
 import { assetColumns } from './asset-columns';
 import { DEFAULT_DEVICE_SORT, EMPTY_ASSET_FILTERS, exportFileName, searchTooShort, statusLabel, toListFilter, ASSET_SEARCH_MIN } from './asset-format';
 import { ImportDevicesButton } from './import-dialog';
 import './assets.css';
-import { registerAssetExport } from './asset-events';
+import { registerAssetExport, registerAssetSerials, type CollectSerials } from './asset-events';
 import { FLEET_FILTER } from './asset-format';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
@@ -52,6 +63,25 @@ export function AssetListPage() {
   // The 'export assets' command reaches this list through the registration.
   const runExport = list.export.run;
   useEffect(() => registerAssetExport(tab.tabId, runExport), [tab.tabId, runExport]);
+  // The 'put the listed devices on the bulk list' command (`b l`) collects this list's serials, as
+  // it is when the command runs: every page of the current filters, after the user says yes.
+  const { count, request } = list;
+  const collect = useRef<CollectSerials>(async () => null);
+  useEffect(() => {
+    collect.current = async () => {
+      if (count === 0) {
+        toast.info(MSG.listToBulkNone);
+        return null;
+      }
+      if (count > MAX_BULK) {
+        toast.warning(MSG.listToBulkTooMany(MAX_BULK));
+        return null;
+      }
+      if (!(await confirm({ title: 'Bulk Update', message: MSG.listToBulkConfirm(count), confirmLabel: 'Put on the bulk list' }))) return null;
+      return (await listedSerials(request)).serials;
+    };
+  });
+  useEffect(() => registerAssetSerials(tab.tabId, () => collect.current()), [tab.tabId]);
 
   const types = useQuery(deviceTypesQuery()).data;
   const statuses = useQuery(assetStatusesQuery()).data;
