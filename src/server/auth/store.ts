@@ -4,7 +4,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { sql } from 'kysely';
 import { isPostgres, type DB } from '../db/index.js';
 import type { Person } from '../db/schema.js';
-import { newId } from '../platform/util.js';
+import { audit, newId } from '../platform/util.js';
 
 /** A verification code is valid this long. */
 export const CODE_TTL_MS = 10 * 60_000;
@@ -18,6 +18,13 @@ export function sameHash(a: string, b: string) {
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
+
+/**
+ * An audit entry about a person's account (sign-in, sign-out, password, second factor, sign-in
+ * method): the person is the actor unless `actorId` names another (an administrator, or null).
+ */
+export const auditAccount = (db: DB, personId: string, action: string, details: unknown, at: Date, actorId: string | null = personId) =>
+  audit(db, { actorId, action, entity: 'person', entityId: personId, details, at });
 
 export const findPersonByEmail = (db: DB, email: string) =>
   db.selectFrom('persons').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
