@@ -151,15 +151,12 @@ export async function revokePersonSessions(db: DB, personId: string, at: Date, k
 
 export const newVerificationCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
+/** The person's codes that still work at `at`: not used, not expired. */
+const validCodes = (db: DB, personId: string, at: Date) =>
+  db.selectFrom('verificationCodes').where('personId', '=', personId).where('consumedAt', 'is', null).where('expiresAt', '>', at.toISOString());
+
 /** The unconsumed, unexpired code of the person, if one was sent. */
-export const pendingCode = (db: DB, personId: string, at: Date) =>
-  db
-    .selectFrom('verificationCodes')
-    .select(['id', 'expiresAt'])
-    .where('personId', '=', personId)
-    .where('consumedAt', 'is', null)
-    .where('expiresAt', '>', at.toISOString())
-    .executeTakeFirst();
+export const pendingCode = (db: DB, personId: string, at: Date) => validCodes(db, personId, at).select(['id', 'expiresAt']).executeTakeFirst();
 
 /** True when the person's last code was issued recently and has not been used (a sign-in is under way). */
 export async function hasOpenCodeRequest(db: DB, personId: string, at: Date) {
@@ -195,13 +192,7 @@ export async function createVerificationCode(db: DB, personId: string, at: Date)
 /** Uses the code if it is the person's valid one; false for wrong, expired or used codes. */
 export async function consumeVerificationCode(db: DB, personId: string, code: string, at: Date) {
   if (!/^\d{6}$/.test(code)) return false;
-  const rows = await db
-    .selectFrom('verificationCodes')
-    .select(['id', 'codeHash'])
-    .where('personId', '=', personId)
-    .where('consumedAt', 'is', null)
-    .where('expiresAt', '>', at.toISOString())
-    .execute();
+  const rows = await validCodes(db, personId, at).select(['id', 'codeHash']).execute();
   const wanted = sha256(code);
   const match = rows.find((r) => sameHash(r.codeHash, wanted));
   if (!match) return false;
