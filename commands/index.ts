@@ -56,6 +56,7 @@ import alarmPrev from './alarm-prev';
 import alarmSchedule from './alarm-schedule';
 import navScheduledReports from './nav-scheduled-reports';
 import managementReport from './management-report';
+import usageReport from './usage-report';
 
 export const COMMANDS: readonly Command[] = [
   paletteOpen,
@@ -84,6 +85,7 @@ export const COMMANDS: readonly Command[] = [
   customerTabDevices,
   customerTabSettings,
   customerAllocate,
+  usageReport,
   // live devices
   bulkManageCurrentConfig,
   bulkManageDeviceTesting,

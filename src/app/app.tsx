@@ -22,6 +22,7 @@ import { idleDialogAtom, startIdleWatch } from './state/idle';
 import { getHref, ROUTES } from './paths';
 import { ToastHost, toast } from './ui/toast';
 import { ErrorBoundary } from './shell/error-screen';
+import { preloadable } from './ui/preloadable';
 import { SignInPage } from './features/auth/sign-in-page';
 import { ForgotPasswordPage } from './features/auth/forgot-password-page';
 import { ResetPasswordPage, RESET_PASSWORD_PATH } from './features/auth/reset-password-page';
@@ -91,8 +92,11 @@ const loadWorkspace = () =>
     import('./ui/confirm-dialog'),
   ]);
 
-const SignedInWorkspace = lazy(async () => {
-  const [, { Shell }, { Workspace }, { COMMANDS }, { ConfirmHost }] = await loadWorkspace();
+const SignedInWorkspace = preloadable(async () => {
+  const [, { Shell }, { Workspace, preloadInitialViews }, { COMMANDS }, { ConfirmHost }] = await loadWorkspace();
+  // The pages shown first come with it: a page still loading when the workspace renders would show
+  // its fallback, and React holds the page back until that fallback has been up for 300 ms.
+  await preloadInitialViews();
   return {
     default: function SignedInWorkspace() {
       return (
@@ -106,6 +110,26 @@ const SignedInWorkspace = lazy(async () => {
     },
   };
 });
+
+/**
+ * Signed in (a reload, a second visit, or the tokens just received): the workspace's chunks and
+ * the pages it will show first load beside the current user, so the workspace renders as soon as
+ * the user is known and its first page does not wait for a chunk of its own.
+ */
+function preloadSignedIn() {
+  if (appStore.get(sessionAtom)) void SignedInWorkspace.preload().catch(() => {});
+}
+
+/**
+ * Start-up before the first render (main.tsx): with stored credentials the current user is asked
+ * for and the workspace starts loading at once, not after the app's first render and effects;
+ * tokens received later (a sign-in) start the workspace's loading as they are stored.
+ */
+export function startLoading() {
+  if (appStore.get(sessionAtom)) void restoreSession();
+  preloadSignedIn();
+  appStore.sub(sessionAtom, preloadSignedIn);
+}
 
 /**
  * Fetches the workspace's chunks once the sign-in page has painted and the browser is idle, so
@@ -149,17 +173,25 @@ export function Root() {
   const [location] = useLocation();
 
   useEffect(() => startIdleWatch(), []);
-  // Signed in already (a reload, a second visit): the workspace's chunks load beside the user.
-  useEffect(() => {
-    if (session) void loadWorkspace().catch(() => {});
-  }, [session]);
   // Start-up (and a sign-in in another tab): with credentials but no user yet, fetch the user.
   useEffect(() => {
     if (session && !user) void restoreSession();
   }, [session, user]);
+  // The workspace shows once its chunks (and its first pages) are here: rendered before, it would
+  // suspend, and React holds back what replaces a Suspense fallback for 300 ms. A failed load
+  // renders it anyway, so the lazy import retries and reports.
+  const [workspaceLoaded, setWorkspaceLoaded] = useState(SignedInWorkspace.isLoaded);
+  useEffect(() => {
+    if (!session) return;
+    preloadSignedIn();
+    if (workspaceLoaded) return;
+    const done = () => setWorkspaceLoaded(true);
+    SignedInWorkspace.preload().then(done, done);
+  }, [session, workspaceLoaded]);
 
-  if (session && user) return <SignedIn />;
-  // While the user loads, the sign-in page stays up (its button shows progress); elsewhere a splash.
+  if (session && user && (workspaceLoaded || AUTH_PATHS.has(location))) return <SignedIn />;
+  // While the user (or the workspace) loads, the sign-in page stays up (its button shows
+  // progress); elsewhere a splash.
   if (session && !AUTH_PATHS.has(location)) return <Splash />;
   return <SignedOutRoutes />;
 }

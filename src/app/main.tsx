@@ -1,7 +1,8 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { App } from './app';
+import { App, startLoading } from './app';
 
+startLoading();
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <App />

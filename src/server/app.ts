@@ -4,13 +4,13 @@ import { CODE, MSG } from '../shared/messages.js';
 import type { DB } from './db/index.js';
 import { authRoutes, createAuthLimiters } from './auth/routes.js';
 import { captchaRoutes } from './captcha/index.js';
-import { personRoutes } from './modules/persons/routes.js';
+import { personReader, personRoutes } from './modules/persons/routes.js';
 import { personSearch } from './modules/persons/search.js';
 import { customerSearch } from './modules/customers/search.js';
 import { deviceSearch } from './modules/devices/search.js';
-import { deviceRoutes } from './modules/devices/routes.js';
-import { alarmReportRoutes } from './modules/alarm-reports/routes.js';
-import { customerRoutes } from './modules/customers/routes.js';
+import { deviceReader, deviceRoutes } from './modules/devices/routes.js';
+import { alarmReportReader, alarmReportRoutes } from './modules/alarm-reports/routes.js';
+import { customerReader, customerRoutes } from './modules/customers/routes.js';
 import { alarmReportSearch } from './modules/alarm-reports/search.js';
 import { referenceRoutes } from './modules/reference/routes.js';
 import { searchRoutes } from './modules/search/routes.js';
@@ -21,6 +21,7 @@ import { requestContext } from './platform/logger.js';
 import { METRICS_CONTENT_TYPE, METRICS_TOKEN_REQUIRED, metricsAuthorized, requestMetrics, scrape } from './platform/metrics.js';
 import { ssoRoutes } from './auth/sso/routes.js'; // sso
 import { createHub } from './realtime/hub.js';
+import type { RecordReaders } from './realtime/records.js';
 import { createIngestLimiter, liveRoutes } from './modules/live/routes.js';
 import { openApiRoutes } from './http/openapi.js';
 import { createExportPool } from './exports/pool.js';
@@ -41,13 +42,16 @@ export function createSearch(db: DB) {
   return search;
 }
 
+/** Who may follow which record live (a tab open on it): each module's read rule (realtime/records.ts). */
+const RECORD_READERS: RecordReaders = { 'alarm-report': alarmReportReader, customer: customerReader, person: personReader, device: deviceReader };
+
 /** The services the routes use, built once per app from its deps (no lookups keyed by deps). */
 export function createServices(deps: Deps) {
   return {
     search: createSearch(deps.db),
     authLimiters: createAuthLimiters(deps),
     /** the device hub (live devices): its connections live in this process */
-    hub: createHub(deps),
+    hub: createHub(deps, { records: RECORD_READERS }),
     /** batches per gateway key (live ingestion) */
     ingestLimiter: createIngestLimiter(deps),
     /** the export pool: every export runs on its worker threads (src/server/exports) */
@@ -132,11 +136,11 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   const api = new Api(app);
   authRoutes(api, services.authLimiters);
   captchaRoutes(api);
-  personRoutes(api);
+  personRoutes(api, services.hub);
   referenceRoutes(api);
-  deviceRoutes(api, services.exports);
-  alarmReportRoutes(api, services.exports);
-  customerRoutes(api, services.exports);
+  deviceRoutes(api, services.exports, services.hub);
+  alarmReportRoutes(api, services.exports, services.hub);
+  customerRoutes(api, services.exports, services.hub);
   exportRoutes(api, services.exports);
   searchRoutes(api, services.search);
   ssoRoutes(api); // sso
@@ -144,7 +148,7 @@ export function createApp(deps: Deps, services: Services = createServices(deps))
   openApiRoutes(app, api.routes); // the published contract and its reference page (outside the route table: they describe it)
   adminRoutes(api, services.exports, services.hub);
   scheduleRoutes(api);
-  fleetRoutes(api);
+  fleetRoutes(api, services.hub, services.exports);
 
   return { app, routes: api.routes, services };
 }

@@ -147,6 +147,7 @@ export const FEATURE_NAMES = [
   'AppTileLayoutConfiguration',
   'EnableAlarmReportIntelligence',
   'AutoGenerateAlarmReportIntelligence',
+  'ScheduledUsageReport',
 ] as const;
 
 export const PAGE_SIZES = [10, 25, 50, 100] as const;

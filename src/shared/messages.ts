@@ -343,6 +343,7 @@ export const PAGE_TITLES = {
   providerSettings: 'Provider Settings',
   auditTrail: 'Audit Trail',
   fleetHealth: 'Fleet Health',
+  usageReport: 'Usage Report',
   scheduledReports: 'Scheduled Reports',
 } as const;
 
@@ -369,4 +370,33 @@ export const ADMIN_TEXT = {
   loginMethodSaved: 'Login method saved.',
   setPasswordSent: (email: string) => `Login method saved. An e-mail to set a password was sent to ${email}.`,
   readOnly: 'You can see these settings but not change them.',
+} as const;
+
+/** A record open in several tabs (alarm report, customer, person, device): what the tab shows of the others. */
+export const RECORD_LIVE_TEXT = {
+  /** the quiet bar after someone else changed the record */
+  changedBy: (name: string) => `Changed by ${name} — reload`,
+  reload: 'Reload',
+  /** Reload with unsaved changes in the tab */
+  discardAndReload: 'You have unsaved changes here. Discard them and load the latest version?',
+  discardConfirm: 'Discard and reload',
+  /** presence: who else has the record open */
+  alsoOpen: (names: readonly string[]) => `Also open: ${names.join(', ')}`,
+} as const;
+
+/** The usage report of a customer (docs/fleet-health.md "Usage report"). */
+export const USAGE_TEXT = {
+  title: 'Usage Report',
+  badMonth: 'Choose a month (YYYY-MM).',
+  invalidCustomer: 'customerId must be a customer id.',
+  badBody: 'The request body must be a JSON object.',
+  customerNotFound: 'Customer not found.',
+  noDevices: 'This customer has no allocated devices.',
+  notAssigned: 'Not assigned',
+  exportFailed: 'The usage report could not be exported.',
+  scheduleOff: 'The scheduled usage report is not enabled.',
+  scheduleCustomer: 'The usage report is of one customer: name it exactly in the account name filter.',
+  scheduleMonthly: 'The usage report covers a whole month: please choose monthly.',
+  schedulePermission: 'You may not see usage reports, so you cannot schedule one.',
+  otherAlarms: (n: number) => `${n} more alarm${n === 1 ? '' : 's'} of this customer came from devices not listed here.`,
 } as const;

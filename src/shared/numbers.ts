@@ -6,16 +6,27 @@ export function formatCount(n: number): string {
   return COUNT.format(n);
 }
 
-/** '80%', '98.5%' — a share (0..1) with one decimal only when it is not zero. */
-export function formatPercent(ratio: number): string {
+/**
+ * '80%', '98.5%' — a share (0..1) with one decimal only when it is not zero. Beside a `target` (a
+ * percentage, judged met on the share rounded to two decimals, as the server judges it) a second
+ * decimal is shown when one would put the share on the other side of the target: 79.96% against
+ * 80 reads '79.96%', never '80%' next to "Missed".
+ */
+export function formatPercent(ratio: number, target?: number): string {
   const v = Math.round(ratio * 1000) / 10;
+  if (target !== undefined) {
+    const judged = Math.round(ratio * 10000) / 100;
+    if (v >= target !== judged >= target) return `${judged.toFixed(2).replace(/0$/, '')}%`;
+  }
   return `${Number.isInteger(v) ? v.toFixed(0) : v.toFixed(1)}%`;
 }
 
 /**
  * Every count-and-percentage label: '391 of 754 (51.9%)', the count first, the percentage its
- * share of the total, so it never reads as its complement. An empty total gives '0 of 0'.
+ * share of the total, so it never reads as its complement. An empty total gives '0 of 0'. Beside a
+ * target (a percentage) the share is written so that it reads on the side of the target it is on
+ * (formatPercent).
  */
-export function formatShare(part: number, total: number): string {
-  return total > 0 ? `${formatCount(part)} of ${formatCount(total)} (${formatPercent(part / total)})` : `${formatCount(part)} of ${formatCount(total)}`;
+export function formatShare(part: number, total: number, target?: number): string {
+  return total > 0 ? `${formatCount(part)} of ${formatCount(total)} (${formatPercent(part / total, target)})` : `${formatCount(part)} of ${formatCount(total)}`;
 }

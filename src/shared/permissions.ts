@@ -38,6 +38,8 @@ export const P = {
   AuditView: 'AdminPanel.Audit.View',
   /** Ours: Fleet Health, the allocated devices that are silent, not charged, unused, switched off, unconfigured or behind on firmware. Provider staff. */
   FleetHealthView: 'AdminPanel.FleetHealth.View',
+  /** Ours: the usage report of a customer (days used, check-ins, alarms, low battery per device and month). Provider staff who see customers and devices. */
+  UsageReportView: 'AdminPanel.UsageReport.View',
 } as const;
 
 export type Permission = (typeof P)[keyof typeof P];
@@ -101,6 +103,7 @@ export const ROLE_PERMISSIONS: Record<RoleName, Permission[]> = {
     P.SettingsView,
     P.AuditView,
     P.FleetHealthView,
+    P.UsageReportView,
   ],
   // ARC manager: runs the centre; reviews, annotates and exports alarm reports, sees staff.
   ArcManagerRole: [...own, ...alarmRead, P.AlarmReportAddNote, P.AlarmReportExport, P.AlarmReportSchedule, P.PersonListView],

@@ -13,7 +13,7 @@ export type RouteDef = {
   title: string;
 };
 
-/** Each route's pattern and permission; its id is its key, its static title PAGE_TITLES' entry of the same key. */
+/** Each route's pattern and permission; its id is its key, its static title PAGE_TITLES' entry of the same key unless it names one. */
 const PATHS = {
   login: { pattern: '/login', permission: 'public' },
   forgotPassword: { pattern: '/forgot-password', permission: 'public' },
@@ -43,13 +43,22 @@ const PATHS = {
   providerSettings: { pattern: '/provider-settings', permission: P.SettingsView },
   auditTrail: { pattern: '/audit-trail', permission: P.AuditView },
   fleetHealth: { pattern: '/fleet-health', permission: P.FleetHealthView },
+  /** The usage report of one customer (docs/fleet-health.md "Usage report"); the month is the link's ?month=YYYY-MM. */
+  customerUsageReport: { pattern: '/customers/:customerId/usage-report', permission: P.UsageReportView, title: PAGE_TITLES.usageReport },
   scheduledReports: { pattern: '/scheduled-reports', permission: P.AlarmReportSchedule },
-} as const satisfies Record<keyof typeof PAGE_TITLES, Pick<RouteDef, 'pattern' | 'permission'>>;
+} as const satisfies Record<string, Pick<RouteDef, 'pattern' | 'permission'> & { title?: string }>;
 
 export type RouteId = keyof typeof PATHS;
+type TitledRoute = { [K in RouteId]: (typeof PATHS)[K] extends { title: string } ? K : never }[RouteId];
+/** PAGE_TITLES has an entry for every route that names no title of its own (checked by the compiler). */
+const titles: Record<Exclude<RouteId, TitledRoute>, string> = PAGE_TITLES;
+const titleOf = (id: RouteId): string => {
+  const p = PATHS[id];
+  return 'title' in p ? p.title : titles[id as Exclude<RouteId, TitledRoute>];
+};
 
-export const ROUTES = Object.fromEntries((Object.keys(PATHS) as RouteId[]).map((id) => [id, { id, ...PATHS[id], title: PAGE_TITLES[id] }])) as {
-  [K in RouteId]: { id: K; title: (typeof PAGE_TITLES)[K] } & (typeof PATHS)[K];
+export const ROUTES = Object.fromEntries((Object.keys(PATHS) as RouteId[]).map((id) => [id, { id, ...PATHS[id], title: titleOf(id) }])) as {
+  [K in RouteId]: { id: K; title: string } & Omit<(typeof PATHS)[K], 'title'>;
 } satisfies Record<string, RouteDef>;
 
 // More specific patterns first, so /persons/add is not read as something else.

@@ -10,8 +10,8 @@
 //   repeated when summer time ends) runs once, at its first occurrence (BST).
 // - A run covers whole London days: from the previous due date up to and including the day before
 //   the due date (daily: yesterday; weekly: the 7 days before; monthly: the month before, from the
-//   previous due date). The management report (monthly schedules only) covers the last full
-//   London calendar month before the due date, whatever its date.
+//   previous due date). The management and usage reports (monthly schedules only) cover the last
+//   full London calendar month before the due date, whatever its date.
 import { londonOffsetAt as offsetAt, londonWallOf as wallOf } from './london-wall.js';
 import { defaultMonth } from './management-report.js';
 
@@ -22,12 +22,19 @@ export const SCHEDULE_FORMATS = ['xlsx'] as const;
 export type ScheduleFormat = (typeof SCHEDULE_FORMATS)[number];
 export const SCHEDULE_FORMAT_LABELS: Record<ScheduleFormat, string> = { xlsx: 'Excel (.xlsx)' };
 /**
- * Which report a schedule sends: the alarm list of its saved filters, or the monthly management
- * report of its customer (the account name filter naming exactly one customer) or of all customers.
+ * Which report a schedule sends: the alarm list of its saved filters, the monthly management
+ * report of its customer (the account name filter naming exactly one customer) or of all customers,
+ * or the monthly usage report of its customer (named exactly; docs/fleet-health.md "Usage report").
  */
-export const SCHEDULE_REPORTS = ['alarmList', 'managementReport'] as const;
+export const SCHEDULE_REPORTS = ['alarmList', 'managementReport', 'usageReport'] as const;
 export type ScheduleReport = (typeof SCHEDULE_REPORTS)[number];
-export const SCHEDULE_REPORT_LABELS: Record<ScheduleReport, string> = { alarmList: 'Alarm list', managementReport: 'Monthly management report' };
+export const SCHEDULE_REPORT_LABELS: Record<ScheduleReport, string> = {
+  alarmList: 'Alarm list',
+  managementReport: 'Monthly management report',
+  usageReport: 'Monthly usage report',
+};
+/** The reports of a whole London month (monthly schedules only; each run covers the last full month before its due date). */
+export const MONTHLY_REPORTS: readonly ScheduleReport[] = ['managementReport', 'usageReport'];
 
 /** ISO weekday names, 1 Monday … 7 Sunday. */
 export const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
@@ -151,7 +158,7 @@ export function managementPeriod(due: Date): { month: string; from: string; to: 
 
 /** The closed days a run of this schedule for this due instant covers (the report decides). */
 export const runPeriod = (rule: ScheduleRule, report: ScheduleReport, due: Date): { from: string; to: string } => {
-  if (report !== 'managementReport') return reportPeriod(rule, due);
+  if (!MONTHLY_REPORTS.includes(report)) return reportPeriod(rule, due);
   const { from, to } = managementPeriod(due);
   return { from, to };
 };

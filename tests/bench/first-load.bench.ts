@@ -13,7 +13,7 @@
 //
 // Per run: bytes over the wire by kind (scripts, stylesheets, documents, API), the page's main-
 // thread time (CDP Performance.getMetrics: TaskDuration, ScriptDuration) and the load.
-// `npm run bench -- first-load`; FIRST_LOAD_RUNS (default 5), BENCH_SCALE (default 1: the demo data
+// `npm run bench -- first-load`; FIRST_LOAD_RUNS (default 5), BENCH_PORT (default 8391), BENCH_SCALE (default 1: the demo data
 // set the other browser benchmarks use; 0.01 checks that it runs).
 import { percentileOf } from './stats.js';
 import { join } from 'node:path';
@@ -123,7 +123,7 @@ export async function benchFirstLoad(): Promise<Record<string, number | string>>
     `sign-in bundle (static graph of index.html): JavaScript ${kB(bundle.total.js.gzip)} gzip / ${kB(bundle.total.js.brotli)} brotli (budget ${kB(SIGN_IN_BUDGET.js)} gzip), CSS ${kB(bundle.total.css.gzip)} gzip / ${kB(bundle.total.css.brotli)} brotli (budget ${kB(SIGN_IN_BUDGET.css)} gzip)`,
   );
   // The compiled server, as `npm start` runs it, serving dist/client.
-  const server = await startServer(8391, { scale, compiled: true });
+  const server = await startServer(Number(process.env.BENCH_PORT ?? 8391), { scale, compiled: true });
   const browser = await launchChromium();
   const results: Awaited<ReturnType<typeof coldThenWarm>>[] = [];
   try {

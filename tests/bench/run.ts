@@ -1,6 +1,6 @@
 // `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
 // nothing here fails a build (speed goals live in benchmarks, not timed tests).
-// Select parts: `npm run bench -- seed search token palette persons-list devices paging scan alarm-reports print customers ingest exports alarm-intelligence management-report alarm-import crash soak first-load`.
+// Select parts: `npm run bench -- seed search token palette persons-list devices paging scan alarm-reports print customers ingest record-notes exports alarm-intelligence management-report alarm-import crash soak first-load`.
 // `crash` (kill -9 under load, about 23 minutes) and `soak` (a compressed shift, an hour or so at full size) run only when named.
 import { loadavg } from 'node:os';
 
@@ -46,6 +46,7 @@ async function main() {
   await section('print', async () => (await import('./print.bench.js')).benchPrint());
   await section('customers', async () => (await import('./customers.bench.js')).benchCustomers());
   await section('ingest', async () => (await import('./ingest.bench.js')).benchIngest());
+  await section('record-notes', async () => (await import('./record-notes.bench.js')).benchRecordNotes());
   await section('exports', async () => (await import('./exports.bench.js')).benchExports());
   await section('alarm-intelligence', async () => (await import('./alarm-intelligence.bench.js')).benchAlarmIntelligence());
   await section('management-report', async () => (await import('./management-report.bench.js')).benchManagementReport());

@@ -23,6 +23,7 @@ import {
   SIGN_IN_TIMEOUT,
   SSO_PROVIDER,
   tabTo,
+  focusPage,
 } from './helpers';
 import { first, group } from '../helpers/lists';
 import { ADMIN_TEXT, MSG, PAGE_TITLES } from '../../src/shared/messages';
@@ -39,7 +40,7 @@ const shoot = async (page: Page, name: string) => {
 };
 
 const keys = async (page: Page, ...k: string[]) => {
-  await page.locator('body').focus();
+  await focusPage(page);
   for (const key of k) await page.keyboard.press(key);
 };
 /** A two-key go-to shortcut, pressed again until its page is there (the first list may still be taking focus after sign-in). */

@@ -4,7 +4,7 @@
 // reads the PDF back; a report of a customer with auto-generate shows the seeded analysis; a
 // customer with intelligence off shows no Analysis section.
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, dbQuery } from './helpers';
+import { signedInAs, dbQuery, focusPage } from './helpers';
 import { capturePrint, printedDocument, printToPdf, squash } from '../helpers/print-pdf';
 
 type Report = { id: string; alarmId: string; personFullName: string };
@@ -55,7 +55,7 @@ test('ARC supervisor: generate the Analysis, see it stored, print it after the c
 
   // Ctrl+P: the printed report has the Analysis after the controller notes, before the journal.
   await capturePrint(page);
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('ControlOrMeta+p');
   const { text: printed, html } = await printedDocument(page);
   const order = ['Closed Alarm Report', 'Controller notes', 'Analysis', summaryText, 'Escalation plan check', 'Activity journal'];

@@ -3,7 +3,7 @@
 // note (Alt+N), toggles 'Escalation plan followed' (Alt+Shift+F) and prints (Ctrl+P) the Closed
 // Alarm Report; an ARC controller may annotate but neither export nor print.
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, dbQuery } from './helpers';
+import { signedInAs, dbQuery, focusPage } from './helpers';
 import { capturePrint, printedDocument, printToPdf, squash } from '../helpers/print-pdf';
 import { MSG } from '../../src/shared/messages';
 
@@ -33,7 +33,7 @@ test('ARC supervisor, keyboard only: list, filter, open, side by side, note, esc
   await signedInAs(page, 'arc-supervisor@demo.test');
 
   // g r opens the list with its defaults: last 7 days, Real Incident
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('r');
   await expect(page).toHaveURL(/\/alarm-reports$/);
@@ -100,7 +100,7 @@ test('ARC supervisor, keyboard only: list, filter, open, side by side, note, esc
   const before = report!.escalationPlanFollowed === 1;
   const box = page.getByRole('checkbox', { name: 'Escalation plan followed' });
   await expect(box).toHaveAttribute('aria-checked', String(before));
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('Alt+Shift+F');
   await expect(page.getByText(MSG.escalationUpdated)).toBeVisible();
   await expect(box).toHaveAttribute('aria-checked', String(!before));
@@ -181,7 +181,7 @@ test('ARC supervisor, keyboard only: list, filter, open, side by side, note, esc
 test('ARC controller: may add notes and tick the flag, but has no export and no Export to PDF', async ({ page }) => {
   const [report] = recent();
   await signedInAs(page, 'arc-controller@demo.test');
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('r');
   const grid = page.getByRole('grid', { name: 'Alarm reports' });

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, openPalette, dbQuery } from './helpers';
+import { signedInAs, openPalette, dbQuery, focusPage } from './helpers';
 import { MSG } from '../../src/shared/messages';
 import { SIM_EXEMPT_TYPES } from '../../src/shared/schemas/devices';
 
@@ -106,7 +106,7 @@ test('g d opens a device by its serial number', async ({ page }) => {
   // settled: the page's list has loaded (networkidle never comes while the live hub polls on a busy machine)
   await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
   await expect(page.locator('[role="grid"][aria-busy="true"]')).toHaveCount(0);
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('d');
   const input = page.getByRole('dialog', { name: 'Open device' }).getByRole('textbox', { name: 'Serial number' });
@@ -117,7 +117,7 @@ test('g d opens a device by its serial number', async ({ page }) => {
   await expect(page.getByRole('heading', { level: 1, name: device.serialNumber, exact: true })).toBeVisible();
 
   // an unknown serial says so (spec §8) and opens nothing
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('d');
   await expect(page.getByRole('dialog', { name: 'Open device' }).getByRole('textbox', { name: 'Serial number' })).toBeFocused();

@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, dbQuery, storedBulkSerials } from './helpers';
+import { signedInAs, dbQuery, storedBulkSerials, focusPage } from './helpers';
 import { MSG } from '../../src/shared/messages';
 import { formatCount } from '../../src/shared/numbers';
 import { at, first } from '../helpers/lists';
@@ -205,7 +205,7 @@ test('CSV upload merges and selects all, last added is highlighted for 5 s, stat
   // bursts, each a fresh start; the offer must name the whole serial.
   const offer = page.getByRole('dialog', { name: `Scanned ${burst}` });
   for (let attempt = 1; attempt <= 3; attempt++) {
-    await page.locator('body').focus();
+    await focusPage(page);
     await scan(page, [burst]);
     const shown = page.getByRole('dialog', { name: /^Scanned / });
     await expect(shown).toBeVisible();

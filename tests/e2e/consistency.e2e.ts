@@ -9,7 +9,7 @@
 //   burst a busy machine split) is shown as doubtful, never offered or added, also after a reload.
 // Screenshots at 1440x900 and 1024x768 in the test output directory.
 import { test, expect, type Page } from '@playwright/test';
-import { dbQuery, openProviderSettings, signedInAs, storedBulkSerials } from './helpers';
+import { dbQuery, openProviderSettings, signedInAs, storedBulkSerials, focusPage } from './helpers';
 import { scanSerials } from '../helpers/scanner';
 import { MSG } from '../../src/shared/messages';
 
@@ -117,7 +117,7 @@ test('pieces of a split scanner burst are shown as doubtful, never offered as se
   const [{ serialNumber: real }] = dbQuery<{ serialNumber: string }>(`select "serialNumber" from devices order by "serialNumber" limit 1 offset 40`) as [
     { serialNumber: string },
   ];
-  await page.locator('body').focus();
+  await focusPage(page);
   const cdp = await page.context().newCDPSession(page);
   await scanSerials(cdp, ['0174609']);
   const offer = page.getByRole('dialog');
@@ -138,7 +138,7 @@ test('pieces of a split scanner burst are shown as doubtful, never offered as se
 
 test('the g d "Open device" dialog is styled like every dialog: the product font and buttons', async ({ page }) => {
   await signedInAs(page, 'admin@demo.test');
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('d');
   const dialog = page.getByRole('dialog', { name: 'Open device' });

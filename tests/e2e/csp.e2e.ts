@@ -3,7 +3,7 @@
 // for the scroll lock) without a single CSP violation. And the ARC manager's user list holds ARC
 // staff only (item 9).
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, openPalette, dbQuery } from './helpers';
+import { signedInAs, openPalette, dbQuery, focusPage } from './helpers';
 import { first } from '../helpers/lists';
 import { ROLE_IDS } from '../../src/shared/permissions';
 
@@ -30,7 +30,7 @@ test('no CSP violations: sign-in, user list, palette, person form, shortcuts dia
   expect(csp).toContain("frame-ancestors 'none'");
 
   await signedInAs(page, 'admin@demo.test');
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('u');
   await expect(page).toHaveURL(/\/persons$/);
@@ -76,7 +76,7 @@ test('the ARC manager’s user list holds the centre’s staff only', async ({ p
     if (r.url().includes('/ps-admin/persons/get-list') && r.ok()) seen.push((await r.json()).TotalCount);
   });
   await signedInAs(page, 'arc-manager@demo.test');
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('u');
   await expect(page).toHaveURL(/\/persons$/);

@@ -4,7 +4,7 @@
 // release dialog with the count), c l → Allocate Devices by serial; the read-only admin sees no
 // Create Account. Screenshots at 1440x900 and 1024x768 in .tmp/e2e-results/customers-*.png.
 import { test, expect, type Page } from '@playwright/test';
-import { BASE, apiToken, dbQuery, signedInAs } from './helpers';
+import { BASE, apiToken, dbQuery, signedInAs, focusPage } from './helpers';
 import { MSG } from '../../src/shared/messages';
 
 async function shot(page: Page, name: string) {
@@ -29,7 +29,7 @@ async function signedIn(page: Page, email: string) {
 
 /** Presses a key sequence such as 'g c' outside any field. */
 async function keys(page: Page, seq: string) {
-  await page.locator('body').focus();
+  await focusPage(page);
   for (const k of seq.split(' ')) await page.keyboard.press(k);
 }
 

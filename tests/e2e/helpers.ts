@@ -41,6 +41,8 @@ export const SIGN_IN_TIMEOUT = 30_000;
 /** Waits for the workspace a sign-in leads to. */
 export async function expectSignedIn(page: Page, timeout = SIGN_IN_TIMEOUT) {
   await expect(page.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout });
+  // the workspace's key listener attached (src/app/keyboard/key-listener.tsx): shortcuts work
+  await expect(page.locator('html[data-keys="ready"]')).toHaveCount(1, { timeout });
 }
 
 /**
@@ -123,6 +125,16 @@ export async function signInViaProvider(page: Page, email: string, timeout = SIG
   await expect(page).toHaveURL(/\/login$/, { timeout });
 }
 
+/**
+ * Takes the keyboard focus off whatever holds it (a field a page focused when it loaded, a button),
+ * as a click on an empty part of the page does, so that the next keys reach the workspace's
+ * shortcuts. `body.focus()` alone does not: the body cannot take the focus, so a focused field
+ * keeps it and the shortcut's letters are typed into it.
+ */
+export async function focusPage(page: Page) {
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+}
+
 /** A notice in the notifications region. */
 export const notice = (page: Page, text: string) => page.getByRole('region', { name: 'Notifications' }).getByText(text);
 
@@ -134,13 +146,13 @@ export const notice = (page: Page, text: string) => page.getByRole('region', { n
 export async function openProviderSettings(page: Page, via: 'shortcut' | 'palette' = 'shortcut') {
   if (via === 'shortcut') {
     await expect(async () => {
-      await page.locator('body').focus();
+      await focusPage(page);
       await page.keyboard.press('g');
       await page.keyboard.press('s');
       await expect(page).toHaveURL(/\/provider-settings$/, { timeout: 2000 });
     }).toPass({ timeout: 15_000 });
   } else {
-    await page.locator('body').focus();
+    await focusPage(page);
     await openPalette(page);
     await page.keyboard.type('settings');
     await expect(page.getByRole('option', { name: /Go to Provider Settings/ }).first()).toBeVisible();

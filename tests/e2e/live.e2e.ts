@@ -4,7 +4,7 @@
 // from Configure & Test Devices (b a, b e), find the desired configuration stored, and watch the
 // Current Configuration tab show it once the device (played by the test, as a gateway) applies it.
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, dbQuery, BASE } from './helpers';
+import { signedInAs, dbQuery, BASE, focusPage } from './helpers';
 import { E2E_GATEWAY_KEY } from './env';
 import { MSG } from '../../src/shared/messages';
 import { CAPABILITY, DEVICE_CAPABILITIES } from '../../src/shared/codes';
@@ -58,7 +58,7 @@ test('device tab: g d opens it, configuration shows, an ingested message arrives
   await signedInAs(page, 'admin@demo.test');
 
   // g d + serial opens the device tab
-  await page.locator('body').focus();
+  await focusPage(page);
   await keys(page, 'g', 'd');
   const prompt = page.getByRole('dialog', { name: 'Open device' });
   await expect(prompt).toBeVisible();
@@ -108,7 +108,7 @@ test('device tab: g d opens it, configuration shows, an ingested message arrives
   await expect(dialog).toBeHidden(); // shortcuts wait while a dialog is open
 
   // b a: add it to the bulk list; b e: Change Configuration for the selection
-  await page.locator('body').focus();
+  await focusPage(page);
   await keys(page, 'b', 'a');
   // (the device tab's read-only 'Serial Number' stays in the page: pick Bulk Update's field)
   const serialField = page.locator('input[id$="-bulk-serial"]');

@@ -7,7 +7,7 @@
 // that can open it (a device whose History scrolls sideways too). Each test starts from its own
 // browser context, so from no remembered layout; tests that measure panes start from one pane.
 import { test, expect, type Locator, type Page } from '@playwright/test';
-import { apiToken, BASE, dbQuery, expectAccessibleScreen, signedInAs } from './helpers';
+import { apiToken, BASE, dbQuery, expectAccessibleScreen, signedInAs, focusPage } from './helpers';
 import { first } from '../helpers/lists';
 import { MSG } from '../../src/shared/messages';
 
@@ -16,7 +16,7 @@ import { MSG } from '../../src/shared/messages';
 test.describe.configure({ mode: 'parallel', timeout: 240_000 });
 
 async function go(page: Page, keys: string) {
-  await page.locator('body').focus();
+  await focusPage(page);
   for (const k of keys) await page.keyboard.press(k);
 }
 

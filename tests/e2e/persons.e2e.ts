@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { signedInAs, openPalette, dbQuery, apiToken, BASE } from './helpers';
+import { signedInAs, openPalette, dbQuery, apiToken, BASE, focusPage } from './helpers';
 import { at, first } from '../helpers/lists';
 import { MSG } from '../../src/shared/messages';
 import { ROLE_IDS } from '../../src/shared/permissions';
@@ -17,7 +17,7 @@ const staff = (): [Row, Row] => {
 
 test('g u opens User Management', async ({ page }) => {
   await signedInAs(page, 'admin@demo.test');
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('u');
   await expect(page).toHaveURL(/\/persons$/);
@@ -91,7 +91,7 @@ test('editing a person with a stale etag shows a clear message', async ({ page }
 
 test('a user without the add permission never sees Add User, and the server refuses anyway', async ({ page }) => {
   await signedInAs(page, 'admin-readonly@demo.test');
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('u');
   await expect(page.getByPlaceholder(MSG.personSearchPlaceholder)).toBeVisible();
@@ -141,7 +141,7 @@ test('a locked person is shown Locked in the list and can be unlocked', async ({
   test.skip(!locked, 'demo data has no locked person');
   if (!locked) return; // test.skip has ended the test already; this tells TypeScript
   await signedInAs(page, 'admin@demo.test');
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('u');
   const search = page.getByPlaceholder(MSG.personSearchPlaceholder);

@@ -1,11 +1,11 @@
 import { test, expect } from '@playwright/test';
-import { signedInAs, dbQuery } from './helpers';
+import { signedInAs, dbQuery, focusPage } from './helpers';
 import { first } from '../helpers/lists';
 import { MSG } from '../../src/shared/messages';
 
 test('g p opens Edit Profile; a changed name is saved and stored, invalid phone shows the example', async ({ page }) => {
   await signedInAs(page, 'arc-controller@demo.test');
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('p');
   await expect(page).toHaveURL(/\/edit-own-profile$/);

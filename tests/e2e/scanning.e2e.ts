@@ -1,7 +1,7 @@
 // Scanning anywhere: scans outside the bulk page are never lost (they gather in one offer), a
 // scanner's Enter never presses a button, nothing throws; read-only staff see no bulk change.
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, dbQuery, storedBulkSerials } from './helpers';
+import { signedInAs, dbQuery, storedBulkSerials, focusPage } from './helpers';
 import { MSG } from '../../src/shared/messages';
 import { scanSerials } from '../helpers/scanner';
 
@@ -36,7 +36,7 @@ test('three scans on User Management, 1.5 s and then 80 ms apart: every one is k
   // settled: the page's list has loaded (networkidle never comes while the live hub polls on a busy machine)
   await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
   await expect(page.locator('[role="grid"][aria-busy="true"]')).toHaveCount(0);
-  await page.locator('body').focus();
+  await focusPage(page);
   const before = await bulkSerials(page);
 
   // 1.5 s apart
@@ -61,7 +61,7 @@ test('three scans on User Management, 1.5 s and then 80 ms apart: every one is k
 
   // 80 ms apart
   await expect(page.getByRole('grid', { name: 'Users' }).getByRole('row').nth(1)).toBeVisible();
-  await page.locator('body').focus();
+  await focusPage(page);
   const fast = serialsAt(320);
   await scanApart(page, fast, 80);
   const offer2 = page.getByRole('dialog', { name: MSG.scanOfferTitle(fast) });
@@ -80,7 +80,7 @@ test('fast keys after "/" on a list are typed into its search box, not taken as 
   // settled: the page's list has loaded (networkidle never comes while the live hub polls on a busy machine)
   await page.waitForLoadState('networkidle', { timeout: 10_000 }).catch(() => undefined);
   await expect(page.locator('[role="grid"][aria-busy="true"]')).toHaveCount(0);
-  await page.locator('body').focus();
+  await focusPage(page);
   const cdp = await page.context().newCDPSession(page);
   // '/', then "10076" 5 ms per key (automation, a text expander), no Enter
   await cdp.send('Input.dispatchKeyEvent', { type: 'keyDown', key: '/', code: 'Slash', windowsVirtualKeyCode: 191, text: '/', unmodifiedText: '/' });

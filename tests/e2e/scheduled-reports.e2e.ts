@@ -3,12 +3,12 @@
 // dialog), then opens Scheduled Reports (g h) and finds it there, without the demo ARC manager's
 // schedules (a schedule is its creator's); the server stored the list's filter with it.
 import { test, expect } from '@playwright/test';
-import { signedInAs, dbQuery } from './helpers';
+import { signedInAs, dbQuery, focusPage } from './helpers';
 
 test('ARC supervisor, keyboard only: filter the alarm list, schedule it, see it in Scheduled Reports', async ({ page }) => {
   test.setTimeout(150_000); // sign-in, the list with its charts, the dialog and the second page on a shared machine
   await signedInAs(page, 'arc-supervisor@demo.test');
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('r');
   await expect(page).toHaveURL(/\/alarm-reports$/);
@@ -45,7 +45,7 @@ test('ARC supervisor, keyboard only: filter the alarm list, schedule it, see it 
   await expect(dialog).toBeHidden();
 
   // g h: the list, with the new schedule and the demo ones
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('h');
   await expect(page).toHaveURL(/\/scheduled-reports$/);

@@ -1,5 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { signedInAs, dbQuery } from './helpers';
+import { signedInAs, dbQuery, focusPage } from './helpers';
 import { first } from '../helpers/lists';
 import { MSG } from '../../src/shared/messages';
 
@@ -10,7 +10,7 @@ test('keyboard pane work: split, move a tab, resize, unsaved-changes guard on cl
     ),
   );
   await signedInAs(page, 'admin@demo.test');
-  await page.locator('body').focus();
+  await focusPage(page);
   await page.keyboard.press('g');
   await page.keyboard.press('u');
   await expect(page.getByRole('tab', { name: /Manage Users/, selected: true })).toBeVisible();

@@ -43,7 +43,7 @@ describe('features and the global 2FA mode', () => {
     const e = await latest({ entity: 'feature', entityId: 'ScheduledReports' });
     expect(e).toMatchObject({ ActorId: admin.id, ActorName: 'Test Person', Action: 'feature.update', Details: { before: false, after: true } });
     const settings = await ok<AdminSettingsDto>(await t.request('/ps-admin/settings', { token: readonly.token }));
-    expect(settings.Features).toHaveLength(12);
+    expect(settings.Features).toHaveLength(13);
     expect(settings.Features.find((f) => f.FeatureName === 'ScheduledReports')?.IsEnabled).toBe(true);
   });
 

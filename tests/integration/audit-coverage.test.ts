@@ -29,6 +29,7 @@ import { IMPORT_SAMPLE } from '../../src/shared/schemas/alarm-report-import.js';
 const NOT_AUDITED: [RegExp, string][] = [
   [/\/get-/, 'a list or look-up with its filters in the body: reads only'],
   [/\/export\/|export-list$/, 'an export: reads the list into a file'],
+  [/^\/ps-admin\/customers\/usage-report\/export$/, "an export: reads a customer's usage report into a file"],
   [/\/download-/, 'a CSV download of a list: reads only'],
   [/^\/api\/v1\/salesforce\/account\/query$/, 'a search of the CRM: reads only'],
   [/^\/api\/v1\/import\/devices-to-allocate\//, 'reads a serial list into allocation rows; the allocation itself is audited'],

@@ -406,9 +406,13 @@ describe('every endpoint answers its contract', () => {
     await expectContract('PUT /ps-admin/customers/fleet-thresholds', '/ps-admin/customers/fleet-thresholds', { json: { customerId: id, silentHours: 48 } });
     const own = await expectContract('GET /ps-admin/customers/fleet-thresholds', `/ps-admin/customers/fleet-thresholds?customerId=${id}`);
     expect([own.Override.silentHours, own.Effective.silentHours, own.Effective.unusedDays]).toEqual([48, 48, 7]);
+    // the usage report: the allocated device, never used
+    const usage = await expectContract('GET /ps-admin/customers/usage-report', `/ps-admin/customers/usage-report?customerId=${id}&month=2026-10`);
+    expect(usage.Rows.map((r) => [r.Serial, r.DaysUsed, r.LastSeen])).toEqual([['CONTRACT-ALLOC-1', 0, null]]);
     for (const [endpoint, path, json, sheetName] of [
       ['POST /api/v1/customer/export/list-with-filters', '/api/v1/customer/export/list-with-filters', { searchValue: 'contract' }, 'Customers'],
       ['POST /api/v1/customer/export/device-list/:customerId', `/api/v1/customer/export/device-list/${id}`, {}, 'Devices'],
+      ['POST /ps-admin/customers/usage-report/export', '/ps-admin/customers/usage-report/export', { customerId: id, month: '2026-10' }, 'Usage Report'],
     ] as const) {
       const res = await t.request(path, { method: 'POST', token: admin, json });
       expect(res.status, endpoint).toBe(200);
@@ -582,7 +586,7 @@ describe('every endpoint answers its contract', () => {
 
   test('provider administration', async () => {
     const s = await expectContract('GET /ps-admin/settings', '/ps-admin/settings');
-    expect(s.Features).toHaveLength(12);
+    expect(s.Features).toHaveLength(13);
     await expectContract('PUT /ps-admin/settings/feature', '/ps-admin/settings/feature', { json: { name: 'ScheduledReports', isEnabled: true } });
     await expectContract('PUT /ps-admin/settings/two-factor-mode', '/ps-admin/settings/two-factor-mode', { json: { value: 0 } });
     await expectContract('POST /ps-admin/sso-domains', '/ps-admin/sso-domains', { json: { domain: 'contract-company.test' } });

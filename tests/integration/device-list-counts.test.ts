@@ -178,12 +178,18 @@ describe('sort by the name shown', () => {
 describe('filtered pages in serial order', () => {
   test('PostgreSQL reads them from the serial index that carries the filter columns (an index-only walk); SQLite needs no such index', async () => {
     if (t.dialect !== 'pg') {
-      const r = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and name = 'devices_serial_cover_idx'`.execute(t.db);
+      const r = await sql<{ name: string }>`select name from sqlite_master where type = 'index' and name like 'devices_serial_%cover_idx'`.execute(t.db);
       expect(r.rows).toHaveLength(0);
       return;
     }
-    const def = await sql<{ indexdef: string }>`select indexdef from pg_indexes where indexname = 'devices_serial_cover_idx'`.execute(t.db);
-    expect(def.rows[0]?.indexdef).toMatch(/\("serialNumber"\) INCLUDE \(status, type, "isUserAssigned", "lastConfigurationDate", "customerId"\)/);
+    const def = await sql<{
+      indexname: string;
+      indexdef: string;
+    }>`select indexname, indexdef from pg_indexes where indexname like 'devices_serial_%cover_idx'`.execute(t.db);
+    expect(def.rows.map((r) => r.indexname)).toEqual(['devices_serial_search_cover_idx']);
+    expect(def.rows[0]?.indexdef).toMatch(
+      /\("serialNumber"\) INCLUDE \(status, type, "isUserAssigned", "lastConfigurationDate", "customerId", imei, "phoneNumber"\)/,
+    );
     // a page in serial order without sorting (what a large table gets): an index-only walk of it
     await sql`vacuum analyze devices`.execute(t.db);
     const plan = await t.db.transaction().execute(async (trx) => {
@@ -192,6 +198,17 @@ describe('filtered pages in serial order', () => {
         'QUERY PLAN': string;
       }>`explain select "serialNumber" from devices where status in (2, 5) order by "serialNumber" desc limit 10 offset 990`.execute(trx);
     });
-    expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan Backward using devices_serial_cover_idx/);
+    expect(plan.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan Backward using devices_serial_search_cover_idx/);
+    // a search in serial order tests serial and IMEI from the index entries, reading no row
+    const search = await t.db.transaction().execute(async (trx) => {
+      await sql`set local enable_sort = off`.execute(trx);
+      await sql`set local enable_bitmapscan = off`.execute(trx);
+      return sql<{
+        'QUERY PLAN': string;
+      }>`explain select "serialNumber" from devices d where lower(d."serialNumber") like '%t4%' or lower(d.imei) like '%t4%' order by "serialNumber" limit 10`.execute(
+        trx,
+      );
+    });
+    expect(search.rows.map((r) => r['QUERY PLAN']).join('\n')).toMatch(/Index Only Scan using devices_serial_search_cover_idx/);
   });
 });

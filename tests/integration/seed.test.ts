@@ -24,6 +24,9 @@ import {
   isValidId,
 } from '../../src/shared/codes.js';
 import type { DB } from '../../src/server/db/index.js';
+import { usageReport } from '../../src/server/modules/fleet/usage-report.js';
+import { ALL_TENANTS } from '../../src/server/auth/tenant-scope.js';
+import { londonMonthOf } from '../../src/shared/management-report.js';
 
 const NOW = new Date('2025-03-14T09:30:00.000Z');
 const PASSWORD = 'Seed-Test-Passw0rd!';
@@ -538,6 +541,28 @@ describe('devices', () => {
       k.ok(m.date <= NOW.toISOString(), () => `${who()}: date in the future`);
       k.ok(typeof json(m.properties) === 'object' && m.rawMessage.includes(m.deviceIdentity), () => `${who()}: properties/raw`);
       k.ok(m.battery === null || (m.battery >= 0 && m.battery <= 100), () => `${who()}: battery ${m.battery}`);
+    }
+    expect(k.bad).toEqual([]);
+  });
+
+  test('usage history: every customer with an allocated device has a usage report with used days this month and the month before', async () => {
+    const customers = await a
+      .selectFrom('devices')
+      .select('customerId')
+      .distinct()
+      .where('status', '=', 3)
+      .where('type', '!=', 70)
+      .where('customerId', 'is not', null)
+      .execute();
+    expect(customers.length).toBeGreaterThan(0);
+    const month = londonMonthOf(NOW);
+    const k = checks();
+    for (const { customerId } of customers) {
+      const r = await usageReport(a, ALL_TENANTS, { customerId: customerId!, month, now: NOW });
+      k.ok(
+        !!r && r.Rows.length > 0 && r.UsedDeviceDays > 0 && r.PreviousUsedDeviceDays > 0,
+        () => `${customerId}: ${JSON.stringify(r && { ...r, Rows: r.Rows.length })}`,
+      );
     }
     expect(k.bad).toEqual([]);
   });

@@ -161,10 +161,12 @@ export const logCallDownload = (body: LogCallDownloadBody) => http<MessageRespon
 export const exportAlarmReports = (filter: AlarmReportExportFilter, o: ExportCall = {}) =>
   http<Blob>('/alarm-report/export-list', { method: 'POST', body: filter, responseType: 'blob', signal: o.signal, headers: exportHeaders(o) });
 
-/** Puts a new note into the cached detail (no refetch). */
+/** Puts a new note into the cached detail (no refetch); a note already there (by its Id) is not added twice. */
 export function addNoteToCache(qc: QueryClient, alarmId: string, note: AlarmNoteDto) {
   qc.setQueryData<AlarmReportDetails>(alarmReportKeys.detail(alarmId), (old) =>
-    old ? { ...old, ActivityJournal: { ...old.ActivityJournal, AdditionalNoteList: [...old.ActivityJournal.AdditionalNoteList, note] } } : old,
+    old && !old.ActivityJournal.AdditionalNoteList.some((n) => n.Id === note.Id)
+      ? { ...old, ActivityJournal: { ...old.ActivityJournal, AdditionalNoteList: [...old.ActivityJournal.AdditionalNoteList, note] } }
+      : old,
   );
 }
 /** Puts the update's answer (flag and new Etag) into the cached detail. */

@@ -1,8 +1,10 @@
 // Fleet health calls: the counts and customers of the Fleet Health page, and the thresholds (the
-// provider's in Provider Settings, a customer's override in its Settings tab). Keys under
-// ['fleet', ...]; a threshold change refreshes the counts.
+// provider's in Provider Settings, a customer's override in its Settings tab); the usage report of
+// a customer and its export. Keys under ['fleet', ...]; a threshold change refreshes the counts.
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { http } from './http';
+import { exportHeaders, type ExportCall } from './exports';
+import type { UsageReport, UsageReportParams } from '../../shared/schemas/usage-report';
 import type { MessageResponse } from '../../shared/schemas/common';
 import type { FilterDef } from '../ui/filter-bar';
 import { FLEET_CATEGORIES, FLEET_CATEGORY_LABELS } from '../../shared/schemas/fleet';
@@ -51,3 +53,21 @@ export const FLEET_FILTER: FilterDef = {
   placeholder: 'All',
   options: FLEET_CATEGORIES.map((c) => ({ value: c, label: FLEET_CATEGORY_LABELS[c] })),
 };
+
+// ---------------------------------------------------------------- the usage report of a customer
+
+export const usageKeys = {
+  all: ['fleet', 'usage-report'] as const,
+  report: (p: UsageReportParams) => ['fleet', 'usage-report', p] as const,
+};
+
+/** GET /ps-admin/customers/usage-report — the customer's report for a London month. */
+export const usageReportQuery = (p: UsageReportParams) =>
+  queryOptions({
+    queryKey: usageKeys.report(p),
+    queryFn: ({ signal }) => http<UsageReport>('/ps-admin/customers/usage-report', { query: p, signal }),
+  });
+
+/** POST /ps-admin/customers/usage-report/export → the report's rows as an .xlsx (an export job). */
+export const exportUsageReport = (p: UsageReportParams, o: ExportCall = {}) =>
+  http<Blob>('/ps-admin/customers/usage-report/export', { method: 'POST', body: p, responseType: 'blob', signal: o.signal, headers: exportHeaders(o) });

@@ -19,6 +19,9 @@
 //     global settings and the Provider Settings area are refetched at once (also after a
 //     reconnect, as an announcement may have been missed). The signed-in shell keeps a subscriber
 //     (useSettingsLive), so every signed-in tab holds the connection.
+//   - records open in tabs (watchRecord, used by useRecordLive in ./record-live.ts): the hub method
+//     openRecord when the first watcher of a record comes (again after every reconnect), closeRecord
+//     when the last leaves; RecordChanged and RecordPresence go to that record's watchers.
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
@@ -54,6 +57,16 @@ import { fleetKeys } from './fleet';
 import { referenceKeys } from './reference';
 import { adminKeys } from './admin';
 import { listQuery } from './queries';
+import { isValidId, normaliseId } from '../../shared/codes';
+import {
+  RECORD_CHANGED_EVENT,
+  RECORD_METHODS,
+  RECORD_PRESENCE_EVENT,
+  type OpenRecordResult,
+  type RecordChangedEvent,
+  type RecordKind,
+  type RecordPresenceEvent,
+} from '../../shared/schemas/record-live';
 
 export type {
   ConfigurationChangeInput,
@@ -212,6 +225,18 @@ export type LiveHandlers = { [K in HubEventName]?: (payload: HubEventPayloads[K]
   onSubscribeFailed?: (identities: string[]) => void;
 };
 type Subscriber = { identities: ReadonlySet<string>; handlers: LiveHandlers };
+export type RecordHandlers = {
+  /** someone changed the record or added a note (the tab leaves out its own user's) */
+  onChanged?: (e: RecordChangedEvent) => void;
+  /** the display names of the others who have it open */
+  onPresence?: (names: string[]) => void;
+};
+type RecordWatcher = { key: string; handlers: RecordHandlers };
+const recordKeyOf = (kind: RecordKind, id: string) => `${kind}:${isValidId(id) ? normaliseId(id) : String(id).toLowerCase()}`;
+const recordPartsOf = (key: string) => {
+  const i = key.indexOf(':');
+  return [key.slice(0, i), key.slice(i + 1)] as const;
+};
 
 const BACKOFF_MS = [1_000, 2_000, 5_000, 10_000, 30_000];
 const IDLE_STOP_MS = 5_000;
@@ -236,6 +261,8 @@ class LiveHub {
   private status: LiveStatus = 'idle';
   private readonly subs = new Set<Subscriber>();
   private readonly counts = new Map<string, number>();
+  private readonly recordWatchers = new Set<RecordWatcher>();
+  private readonly recordCounts = new Map<string, number>();
   private readonly statusListeners = new Set<() => void>();
   private attempt = 0;
   private everConnected = false;
@@ -290,6 +317,52 @@ class LiveHub {
     };
   }
 
+  /** Follows a record open in a tab (see RecordHandlers); returns the function that stops it. Holds the connection meanwhile. */
+  watchRecord(kind: RecordKind, id: string, handlers: RecordHandlers): () => void {
+    const w: RecordWatcher = { key: recordKeyOf(kind, id), handlers };
+    this.recordWatchers.add(w);
+    const n = this.recordCounts.get(w.key) ?? 0;
+    this.recordCounts.set(w.key, n + 1);
+    const release = this.subscribe([], {});
+    if (n === 0 && this.conn?.state === HubConnectionState.Connected) void this.openRecords([w.key]);
+    return () => {
+      if (!this.recordWatchers.delete(w)) return;
+      const left = (this.recordCounts.get(w.key) ?? 1) - 1;
+      if (left <= 0) {
+        this.recordCounts.delete(w.key);
+        if (this.conn?.state === HubConnectionState.Connected) this.conn.invoke(RECORD_METHODS.close, ...recordPartsOf(w.key)).catch(() => {});
+      } else this.recordCounts.set(w.key, left);
+      release();
+    };
+  }
+
+  private async openRecords(keys: readonly string[]) {
+    const c = this.conn;
+    if (!c) return;
+    await Promise.all(
+      keys.map(async (key) => {
+        const r = await c.invoke<OpenRecordResult | null>(RECORD_METHODS.open, ...recordPartsOf(key)).catch(() => null);
+        if (r?.Open) this.dispatchPresence(key, r.Present);
+      }),
+    );
+  }
+
+  private dispatchPresence(key: string, names: string[]) {
+    for (const w of [...this.recordWatchers]) if (w.key === key) w.handlers.onPresence?.(names);
+  }
+
+  private dispatchRecord(e: RecordChangedEvent) {
+    const key = recordKeyOf(e.Kind, e.Id);
+    for (const w of [...this.recordWatchers]) {
+      if (w.key !== key) continue;
+      try {
+        w.handlers.onChanged?.(e);
+      } catch (err) {
+        console.error(err);
+      }
+    }
+  }
+
   private async join(identities: readonly string[]) {
     const c = this.conn;
     if (!c || !identities.length) return;
@@ -339,6 +412,8 @@ class LiveHub {
       for (const e of HUB_EVENTS) c.on(e, (payload: unknown) => this.dispatch(e, payload));
       c.on(SETTINGS_CHANGED_EVENT, refetchSettings);
       c.on(FLEET_HEALTH_CHANGED_EVENT, refetchFleetHealth);
+      c.on(RECORD_CHANGED_EVENT, (e: RecordChangedEvent) => this.dispatchRecord(e));
+      c.on(RECORD_PRESENCE_EVENT, (e: RecordPresenceEvent) => this.dispatchPresence(recordKeyOf(e.Kind, e.Id), e.Present));
       c.onclose(() => {
         if (this.conn !== c) return;
         this.conn = null;
@@ -352,7 +427,7 @@ class LiveHub {
         return;
       }
       this.conn = c;
-      await this.join([...this.counts.keys()]);
+      await Promise.all([this.join([...this.counts.keys()]), this.openRecords([...this.recordCounts.keys()])]);
       const wasReconnect = this.everConnected;
       this.everConnected = true;
       this.attempt = 0;
@@ -384,6 +459,8 @@ class LiveHub {
     if (forget) {
       this.subs.clear();
       this.counts.clear();
+      this.recordWatchers.clear();
+      this.recordCounts.clear();
     }
     this.generation++;
     clearTimeout(this.retryTimer);

@@ -148,7 +148,11 @@ export function KeyListener({
     };
     window.addEventListener('keydown', onCapture, true);
     document.addEventListener('keydown', onBubble);
+    // Says that the shortcuts work from now on: a browser test waits for it before it presses keys
+    // (the side navigation shows before the workspace's listener is attached).
+    document.documentElement.dataset.keys = 'ready';
     return () => {
+      delete document.documentElement.dataset.keys;
       window.removeEventListener('keydown', onCapture, true);
       document.removeEventListener('keydown', onBubble);
       detector.dispose();

@@ -21,6 +21,12 @@ export function rememberReturnPath(path: string): void {
   if (target) storage()?.setItem(RETURN_TO_KEY, target.href);
 }
 
+/** The remembered route (canonical href), left in place (takeReturnPath reads and removes it). */
+export function peekReturnPath(): string | null {
+  const href = storage()?.getItem(RETURN_TO_KEY) ?? null;
+  return href && resolveHref(href) ? href : null;
+}
+
 /** The remembered route (canonical href), removed as it is read. */
 export function takeReturnPath(): string | null {
   const s = storage();

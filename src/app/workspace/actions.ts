@@ -4,7 +4,7 @@
 import { appStore } from '../state/store';
 import { landingHref, onLogout } from '../state/session';
 import { confirm } from '../ui/confirm-dialog';
-import { MSG } from '../../shared/messages';
+import { MSG, RECORD_LIVE_TEXT } from '../../shared/messages';
 import * as M from './model';
 import { ensureWorkspaceLoaded, resetWorkspace, workspaceAtom } from './state';
 import { resolveHref } from './url';
@@ -161,6 +161,23 @@ export function setTabTitle(tabId: string, title: string, store: Store = appStor
 
 export function setTabDirty(tabId: string, dirty: boolean, store: Store = appStore) {
   update((s) => M.setTabDirty(s, tabId, dirty), store);
+}
+
+/**
+ * Whether the tab may load the latest version of its record now (the "Changed by NAME — reload"
+ * bar): at once without unsaved changes, else only when the user agrees to discard them.
+ */
+export async function mayReloadTab(tabId: string, store: Store = appStore): Promise<boolean> {
+  const hit = M.findTab(current(store), tabId);
+  if (!hit?.tab.dirty) return true;
+  const ok = await confirm({
+    message: RECORD_LIVE_TEXT.discardAndReload,
+    confirmLabel: RECORD_LIVE_TEXT.discardConfirm,
+    danger: true,
+    layer: paneDialogLayer(hit.pane.id) ?? undefined,
+  });
+  if (ok) setTabDirty(tabId, false, store);
+  return ok;
 }
 
 /** The tab shows another route (keeps the old one for back()); asks first when dirty. */

@@ -31,7 +31,7 @@ export function NotAvailablePanel({ route }: { route: RouteId; href?: string }) 
 
 export function TabLoading() {
   return (
-    <Flex p="5" role="status" aria-live="polite">
+    <Flex p="5" role="status" aria-live="polite" aria-busy="true">
       <Text color="gray">Loading…</Text>
     </Flex>
   );

@@ -15,10 +15,11 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useAtomValue, useStore } from 'jotai';
 import { usePathname, useSearch, navigate } from 'wouter/use-browser-location';
-import { userIdAtom } from '../state/session';
+import { can, landingHref, userIdAtom } from '../state/session';
+import { peekReturnPath } from '../shell/return-to';
 import { appStore } from '../state/store';
 import { MSG } from '../../shared/messages';
-import { ensureWorkspaceLoaded, focusedTabAtom, focusedTabTitleAtom, workspaceAtom } from './state';
+import { ensureWorkspaceLoaded, focusedTabAtom, focusedTabTitleAtom, loadWorkspace, workspaceAtom } from './state';
 import { findTab, focusTab, hrefKey, paneOrder, sameRecord, setTabSearch } from './model';
 import { focusFocusedPaneSoon, openRoute } from './actions';
 import { searchOf } from './list-state';
@@ -26,6 +27,7 @@ import { resolveHref } from './url';
 import { LayoutView } from './layout-view';
 import { useUnsavedChangesGuard } from './unload-guard';
 import { TabContentHost } from './tab-content';
+import { preloadView } from './views';
 import { Palette } from '../palette/palette';
 import { KeyListener } from '../keyboard/key-listener';
 import { CheatSheet } from '../keyboard/cheat-sheet';
@@ -47,6 +49,29 @@ export function openInitialLocation(pathname: string, store: Store = appStore) {
   }
   const anyTab = Object.values(state.panes).some((p) => p.tabs.length > 0);
   if (!anyTab) openRoute('/', {}, store);
+}
+
+/**
+ * Starts loading the pages the workspace will show first, while the current user is still being
+ * fetched: the active tab of each pane of the saved layout, and the tab the start-up opens (the
+ * URL's route; after a sign-in the remembered link or the landing area; the landing area when
+ * nothing was open). Without it each page's chunk is only requested once the workspace has
+ * rendered, one more round trip before the page can ask for its data. Resolves when they have
+ * loaded (or failed).
+ */
+export function preloadInitialViews(store: Store = appStore): Promise<unknown> {
+  const userId = store.get(userIdAtom);
+  if (!userId) return Promise.resolve();
+  const saved = loadWorkspace(userId);
+  const panes = Object.values(saved.panes);
+  const hrefs = panes.map((p) => p.tabs.find((t) => t.id === p.activeTabId)?.href);
+  const here = locationHref();
+  if (resolveHref(here)) hrefs.push(here);
+  else if (window.location.pathname !== '/')
+    hrefs.push(peekReturnPath() ?? landingHref()); // signing in: where the sign-in goes next
+  else if (!panes.some((p) => p.tabs.length > 0)) hrefs.push(landingHref());
+  const routes = new Set(hrefs.map((h) => (h ? resolveHref(h)?.route : undefined)));
+  return Promise.all([...routes].map((route) => route && preloadView(route, can)));
 }
 
 export function Workspace({ commands }: { commands: readonly Command[] }) {

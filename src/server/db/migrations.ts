@@ -32,6 +32,7 @@ import { m027 } from './migrations/027-device-messages-identity.js';
 import { m028 } from './migrations/028-schedule-run-lease.js';
 import { m029 } from './migrations/029-device-search-runs.js';
 import { m030 } from './migrations/030-device-daily-usage.js';
+import { m031 } from './migrations/031-device-filter-sort-indexes.js';
 
 /** Every migration by the name Kysely records, in the order they run. Add new ones at the end with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -62,6 +63,7 @@ export const migrations: Record<string, Migration> = {
   '028_schedule_run_lease': m028,
   '029_device_search_runs': m029,
   '030_device_daily_usage': m030,
+  '031_device_filter_sort_indexes': m031,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -12,6 +12,7 @@ import * as v from 'valibot';
 import { ENDPOINTS, type Endpoint } from '../../shared/schemas/endpoints.js';
 import { errorBodySchema } from '../../shared/schemas/common.js';
 import { SETTINGS_CHANGED_EVENT, settingsChangedEventSchema } from '../../shared/schemas/admin.js';
+import { RECORD_CHANGED_EVENT, RECORD_PRESENCE_EVENT, recordChangedEventSchema, recordPresenceEventSchema } from '../../shared/schemas/record-live.js';
 import { FLEET_HEALTH_CHANGED_EVENT, fleetHealthChangedEventSchema } from '../../shared/schemas/fleet.js';
 import { GATEWAY_KEY_HEADER, HUB_EVENT_SCHEMAS, HUB_EVENTS, HUB_METHODS, HUB_PATH, ingestMessageSchema } from '../../shared/schemas/live.js';
 import type { AppEnv, RouteSpec } from './api.js';
@@ -213,6 +214,9 @@ export function openApiDocument(routes: readonly RouteSpec[]): Json {
     [`Hub${SETTINGS_CHANGED_EVENT}Event`]: jsonSchema(settingsChangedEventSchema, 'output'),
     // sent to every connection: Fleet Health's counts changed
     [`Hub${FLEET_HEALTH_CHANGED_EVENT}Event`]: jsonSchema(fleetHealthChangedEventSchema, 'output'),
+    // sent to the connections that opened the record (openRecord) and may read it
+    [`Hub${RECORD_CHANGED_EVENT}Event`]: jsonSchema(recordChangedEventSchema, 'output'),
+    [`Hub${RECORD_PRESENCE_EVENT}Event`]: jsonSchema(recordPresenceEventSchema, 'output'),
   };
   return {
     openapi: '3.1.0',

@@ -13,11 +13,16 @@
 //
 // A key whose value is missing (null) for the edge row is missing for every row equal to it on
 // the keys before it: the lists put a "missing last" key (0 or 1) before every nullable key. Such a
-// key is compared as `is null` and splits the runs.
+// key is compared as `is null` and splits the runs. A "missing last" key is a run of its own
+// (`alone`): its part is then `missing = ? and (b, c) > (?, ?)`, which SQLite reads as a range of an
+// index beginning with the key; a row-value comparison whose first term is an expression is not
+// one for SQLite, so a run of several keys also bounds its first key alone
+// (`a >= ? and (a, b) > (?, ?)`; decision "A Next or Previous part is an index range on both
+// databases", docs/decisions/devices-and-stock.md).
 import { sql, type RawBuilder } from 'kysely';
 
 /** One key of a list's order. */
-export type SortKey = { expr: RawBuilder<unknown>; desc: boolean };
+export type SortKey = { expr: RawBuilder<unknown>; desc: boolean; alone?: boolean };
 
 /** Next or Previous: the id of the edge row of the page on screen. */
 export type Edge = { id: string; backwards: boolean };
@@ -43,17 +48,26 @@ export const keyColumns = (keys: readonly SortKey[]) => keys.map((k, i) => k.exp
 export const keyValues = (row: Record<string, unknown>, keys: readonly SortKey[]) => keys.map((_, i) => row[`k${i}`]);
 
 /**
- * The conditions "after the edge" (before it when `backwards`), in the order their rows come:
- * read each with the order (reversed when backwards) until the page is full.
+ * One part of the rows after the edge: its condition, and the keys that order it — the list's keys
+ * less those the condition holds equal to the edge row's (constant within the part).
  */
-export function keysetParts(keys: readonly SortKey[], values: readonly unknown[], backwards: boolean): RawBuilder<boolean>[] {
+export type KeysetPart = { where: RawBuilder<boolean>; order: readonly SortKey[] };
+
+/**
+ * The conditions "after the edge" (before it when `backwards`), in the order their rows come:
+ * read each with its order (reversed when backwards) until the page is full. A part orders by the
+ * keys after those it holds equal: SQLite walks an index in order for `a = ? and (b, c) > (?, ?)
+ * order by b, c`, but sorts the whole range when the ORDER BY names `a` too and `a` is an
+ * expression (the "missing last" keys are).
+ */
+export function keysetParts(keys: readonly SortKey[], values: readonly unknown[], backwards: boolean): KeysetPart[] {
   type Run = { start: number; keys: number[] };
   const runs: Run[] = [];
   keys.forEach((k, i) => {
     if (values[i] === null || values[i] === undefined) return;
     const last = runs.at(-1);
     const prev = last && last.keys.at(-1)!;
-    if (last && prev === i - 1 && keys[prev]!.desc === k.desc) last.keys.push(i);
+    if (last && prev === i - 1 && keys[prev]!.desc === k.desc && !k.alone && !keys[prev]!.alone) last.keys.push(i);
     else runs.push({ start: i, keys: [i] });
   });
   const equal = (i: number) =>
@@ -61,29 +75,31 @@ export function keysetParts(keys: readonly SortKey[], values: readonly unknown[]
   const tuple = (xs: RawBuilder<unknown>[]) => (xs.length === 1 ? xs[0]! : sql`(${sql.join(xs)})`);
   const parts = runs.map((run) => {
     const ahead = keys[run.start]!.desc === backwards ? '>' : '<';
-    const compare = sql<boolean>`${tuple(run.keys.map((i) => keys[i]!.expr))} ${sql.raw(ahead)} ${tuple(run.keys.map((i) => sql`${values[i]}`))}`;
+    const rows = sql<boolean>`${tuple(run.keys.map((i) => keys[i]!.expr))} ${sql.raw(ahead)} ${tuple(run.keys.map((i) => sql`${values[i]}`))}`;
+    const compare = run.keys.length > 1 ? sql<boolean>`${keys[run.start]!.expr} ${sql.raw(ahead)}= ${values[run.start]} and ${rows}` : rows;
     const before = Array.from({ length: run.start }, (_, i) => equal(i));
-    return before.length ? sql<boolean>`${sql.join([...before, compare], sql` and `)}` : compare;
+    const where = before.length ? sql<boolean>`${sql.join([...before, compare], sql` and `)}` : compare;
+    return { where, order: keys.slice(run.start) };
   });
   return parts.reverse();
 }
 
 /**
- * A page after (before) the edge: `read(condition, reversed, limit)` reads the rows of one part in
- * the list's order (reversed when going backwards); the parts are read until `limit` rows are
- * found. Returns the rows in the list's order.
+ * A page after (before) the edge: `read(condition, reversed, limit, order)` reads the rows of one
+ * part in `order` (the part's keys of the list's order, reversed when going backwards); the parts
+ * are read until `limit` rows are found. Returns the rows in the list's order.
  */
 export async function keysetPage<R>(
   keys: readonly SortKey[],
   values: readonly unknown[],
   backwards: boolean,
   limit: number,
-  read: (where: RawBuilder<boolean>, reversed: boolean, limit: number) => Promise<R[]>,
+  read: (where: RawBuilder<boolean>, reversed: boolean, limit: number, order: readonly SortKey[]) => Promise<R[]>,
 ): Promise<R[]> {
   const out: R[] = [];
-  for (const where of keysetParts(keys, values, backwards)) {
+  for (const { where, order } of keysetParts(keys, values, backwards)) {
     if (out.length >= limit) break;
-    out.push(...(await read(where, backwards, limit - out.length)));
+    out.push(...(await read(where, backwards, limit - out.length, order)));
   }
   return backwards ? out.reverse() : out;
 }

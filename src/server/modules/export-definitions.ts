@@ -5,6 +5,7 @@ import './admin/exports.js';
 import './alarm-reports/exports.js';
 import './customers/exports.js';
 import './devices/exports.js';
+import './fleet/exports.js';
 import './live/exports.js';
 
 /** The pool threads' module (a file URL): compiled JavaScript in dist/server, else the TypeScript source (loaded through tsx). */

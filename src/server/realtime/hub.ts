@@ -22,6 +22,14 @@
 // B; a subscribe-for-monitoring answered by node A for a connection held by node B is applied by B.
 // A broadcast (a provider setting changed) goes to every connection of every node, whatever it watches.
 //
+// Records (an alarm report, customer, person or device open in a tab, src/shared/schemas/record-live.ts)
+// are followed apart from the device groups: openRecord checks the user may read the record by the
+// REST read's rules (realtime/records.ts: the readers each module registers), RecordChanged travels on
+// the bus to every node, and each node hands it to its connections that opened the record and may
+// still read it (checked again per delivery). Presence (who has a record open) is kept per node in
+// memory and, with Redis, in a hash per record (connection → name, with an expiry the pinger
+// renews); a join or leave is announced on the bus and each node sends the record's tabs the names.
+//
 // A connection lives only as long as its session. A committed session change (sign-out,
 // refresh-token reuse, password change or reset, role change) is announced on the bus, and every
 // node closes that person's connections whose epoch is no longer current; every
@@ -33,6 +41,7 @@ import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, WebSocket, type RawData } from 'ws';
+import type { ChainableCommander } from 'ioredis';
 import { decodeJwt } from 'jose';
 import { keyOf, signHs256, verifyHs256 } from '../auth/hs256.js';
 import { setBounded } from '../platform/util.js';
@@ -42,6 +51,16 @@ import { TOKEN_ISSUER } from '../auth/tokens.js';
 import { errorBody, requestToken, type AuthUser, type Deps } from '../http/api.js';
 import { createMemoryBus, type Bus } from '../platform/redis.js';
 import { scopeIdentities } from './scope.js';
+import { displayName, mayReadRecord, recordKey, type RecordChangeInput, type RecordReaders } from './records.js';
+import {
+  MAX_OPEN_RECORDS,
+  RECORD_CHANGED_EVENT,
+  RECORD_PRESENCE_EVENT,
+  type OpenRecordResult,
+  type RecordChangedEvent,
+  type RecordKind,
+  type RecordPresenceEvent,
+} from '../../shared/schemas/record-live.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import type { Permission } from '../../shared/permissions.js';
 import { HUB_CLIENT_TIMEOUT_MS, HUB_PATH, HUB_PING_MS, type HubEventName, type HubEventPayloads } from '../../shared/schemas/live.js';
@@ -75,6 +94,10 @@ type Conn = {
   expiry?: ReturnType<typeof setTimeout>;
   /** the delivery that corked this connection's socket last (deliverLocal) */
   corkedFor: number;
+  /** records open in this connection's tabs (recordKey) */
+  records: Set<string>;
+  /** the user's display name, read when the connection first opens a record */
+  name?: string;
 };
 
 /** One event for the devices of a group: the invocation frame is built once and sent to every member. */
@@ -87,6 +110,8 @@ export type HubOptions = {
   channelPrefix?: string;
   pingMs?: number;
   clientTimeoutMs?: number;
+  /** Who may follow which record (each module's read rule); without it every openRecord is refused. */
+  records?: RecordReaders;
 };
 
 export type Hub = ReturnType<typeof createHub>;
@@ -99,6 +124,11 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   const CONTROL = `${prefix}:control`;
   const SESSIONS = `${prefix}:sessions`;
   const BROADCAST = `${prefix}:broadcast`;
+  const RECORDS = `${prefix}:records`;
+  const PRESENCE = `${prefix}:presence`;
+  const readers: RecordReaders = opts.records ?? {};
+  /** Who has a record open, with Redis: a hash per record, connection id → { u: user id, n: name, e: expires at (ms) }. */
+  const openKey = (key: string) => `${prefix}:open:${key}`;
   // Which user holds a connection, for the other nodes (with REDIS_URL): a key per connection, set
   // when it opens, renewed by the pinger, removed when it closes, expiring if its node stops. A
   // subscribe-for-monitoring for a connection of another node is sent on only when the key names
@@ -118,6 +148,8 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   });
   const connections = new Map<string, Conn>();
   const groups = new Map<string, Set<Conn>>();
+  /** this node's connections by the record they have open (recordKey) */
+  const recordConns = new Map<string, Set<Conn>>();
   const stats = { delivered: 0, dropped: 0 };
   let deliveries = 0; // event batches delivered by this node (deliverLocal)
   let counted = 0; // of stats.delivered, already added to hub_messages_sent_total
@@ -249,7 +281,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
   }
 
   function open(ws: WebSocket, id: string, user: HubUser) {
-    const conn: Conn = { id, user, ws, groups: new Set(), lastSeen: Date.now(), ready: false, buffer: '', corkedFor: -1 };
+    const conn: Conn = { id, user, ws, groups: new Set(), lastSeen: Date.now(), ready: false, buffer: '', corkedFor: -1, records: new Set() };
     connections.set(id, conn);
     presence((r) => r.set(presenceKey(id), user.id, 'PX', presenceTtlMs()));
     const untilExpiry = user.exp * 1000 - deps.config.now().getTime();
@@ -365,6 +397,13 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
           for (const g of identitiesOf(args)) leaveGroup(conn, g);
           return complete(conn, invocationId, null);
         }
+        case 'openrecord':
+          return complete(conn, invocationId, await openRecord(conn, args[0], args[1]));
+        case 'closerecord': {
+          const key = recordKey(args[0], args[1]);
+          if (key) closeRecord(conn, key);
+          return complete(conn, invocationId, null);
+        }
         default:
           return complete(conn, invocationId, undefined, `Unknown hub method '${target}'.`);
       }
@@ -436,6 +475,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     presence((r) => r.del(presenceKey(conn.id)));
     clearTimeout(conn.expiry);
     for (const g of [...conn.groups]) leaveGroup(conn, g);
+    for (const key of [...conn.records]) closeRecord(conn, key);
   }
 
   const pinger = setInterval(() => {
@@ -444,6 +484,8 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
       presence((r) => {
         const batch = r.pipeline();
         for (const conn of connections.values()) batch.pexpire(presenceKey(conn.id), presenceTtlMs());
+        // who has which record open: renewed (and written again after a Redis outage)
+        for (const conn of connections.values()) for (const key of conn.records) writeOpen(batch, conn, key);
         return batch.exec();
       });
     for (const conn of connections.values()) {
@@ -536,6 +578,143 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     return true;
   }
 
+  // ------------------------------------------------------------ records open in tabs: changes and presence
+
+  type OpenEntry = { u: string; n: string };
+  const invocationFrame = (target: string, payload: unknown) => JSON.stringify({ type: MSG_TYPE.Invocation, target, arguments: [payload] }) + RS;
+  /** The kind and id of a recordKey (`kind:id`; kinds hold no colon). */
+  const partsOf = (key: string) => {
+    const i = key.indexOf(':');
+    return { Kind: key.slice(0, i) as RecordKind, Id: key.slice(i + 1) };
+  };
+  const redisUp = () => deps.redis?.status === 'ready';
+
+  function writeOpen(batch: ChainableCommander, conn: Conn, key: string) {
+    batch.hset(openKey(key), conn.id, JSON.stringify({ u: conn.user.id, n: conn.name ?? conn.user.email, e: Date.now() + presenceTtlMs() }));
+    batch.pexpire(openKey(key), presenceTtlMs());
+  }
+
+  /** openRecord(kind, id): refused without the read permission, for a record of another tenant or unknown, past MAX_OPEN_RECORDS. */
+  async function openRecord(conn: Conn, kind: unknown, id: unknown): Promise<OpenRecordResult> {
+    const refused: OpenRecordResult = { Open: false, Present: [] };
+    const key = recordKey(kind, id);
+    if (!key) return refused;
+    if (!conn.records.has(key)) {
+      if (conn.records.size >= MAX_OPEN_RECORDS) return refused;
+      if (!(await sessionIsCurrent(deps, { sub: conn.user.id, epoch: conn.user.epoch }))) {
+        closeConn(conn, SESSION_ENDED, true);
+        return refused;
+      }
+      const { Kind, Id } = partsOf(key);
+      if (!(await mayReadRecord(deps.db, readers, conn.user, Kind, Id))) return refused;
+      conn.name ??= await displayName(deps.db, conn.user);
+      // closed meanwhile, or other opens of the same moment filled it
+      if (connections.get(conn.id) !== conn || conn.records.size >= MAX_OPEN_RECORDS) return refused;
+      if (!conn.records.has(key)) {
+        conn.records.add(key);
+        let set = recordConns.get(key);
+        if (!set) recordConns.set(key, (set = new Set()));
+        set.add(conn);
+        await presenceChanged(key, (b) => writeOpen(b, conn, key));
+      }
+    }
+    return { Open: true, Present: namesFor(conn, await openEntries(key)) };
+  }
+
+  /** closeRecord(kind, id), and every open record of a connection that ends. */
+  function closeRecord(conn: Conn, key: string) {
+    if (!conn.records.delete(key)) return;
+    const set = recordConns.get(key);
+    set?.delete(conn);
+    if (set && !set.size) recordConns.delete(key);
+    void presenceChanged(key, (b) => b.hdel(openKey(key), conn.id));
+  }
+
+  /** Stores a join or leave (in Redis when it is up) and tells the record's tabs on every node. Never throws. */
+  async function presenceChanged(key: string, write: (b: ChainableCommander) => void) {
+    try {
+      if (deps.redis && busReachable()) {
+        const batch = deps.redis.multi();
+        write(batch);
+        await batch.exec();
+        await bus.publish(PRESENCE, key);
+      } else await sendPresence(key);
+    } catch (e) {
+      log({ msg: 'hub presence change not announced', error: String((e as Error)?.message ?? e) });
+    }
+  }
+
+  /** Who has the record open: this node's connections, and with Redis every node's entries that have not expired. */
+  async function openEntries(key: string): Promise<OpenEntry[]> {
+    const out: OpenEntry[] = [...(recordConns.get(key) ?? [])].map((c) => ({ u: c.user.id, n: c.name ?? c.user.email }));
+    if (!deps.redis || !redisUp()) return out;
+    const now = Date.now();
+    for (const v of Object.values(await deps.redis.hgetall(openKey(key)))) {
+      try {
+        const x = JSON.parse(v) as { u?: unknown; n?: unknown; e?: unknown };
+        if (typeof x.e === 'number' && x.e > now) out.push({ u: String(x.u), n: String(x.n) });
+      } catch {
+        /* an unreadable entry counts as nobody */
+      }
+    }
+    return out;
+  }
+
+  /** The names a connection is shown: the others (its own user left out), each once, sorted. */
+  const namesFor = (conn: Conn, entries: OpenEntry[]) =>
+    [...new Set(entries.filter((x) => x.u !== conn.user.id).map((x) => x.n))].sort((a, b) => a.localeCompare(b));
+
+  /** RecordPresence to this node's connections that have the record open. */
+  async function sendPresence(key: string) {
+    const set = recordConns.get(key);
+    if (!set?.size) return;
+    const entries = await openEntries(key);
+    const { Kind, Id } = partsOf(key);
+    for (const conn of [...set])
+      if (conn.ready && send(conn, invocationFrame(RECORD_PRESENCE_EVENT, { Kind, Id, Present: namesFor(conn, entries) } satisfies RecordPresenceEvent)))
+        stats.delivered++;
+  }
+
+  /**
+   * RecordChanged to this node's connections that have the record open and whose user may still
+   * read it (the reader asked once per tenant and permission set of the receivers).
+   */
+  async function deliverRecordEvents(events: RecordChangedEvent[]) {
+    for (const e of events) {
+      const key = `${e.Kind}:${e.Id}`;
+      const set = recordConns.get(key);
+      if (!set?.size) continue;
+      const frame = invocationFrame(RECORD_CHANGED_EVENT, e);
+      const verdicts = new Map<string, Promise<boolean>>();
+      for (const conn of [...set]) {
+        const scope = `${conn.user.tenantId}\n${conn.user.permissions.join(',')}`;
+        let may = verdicts.get(scope);
+        if (!may) verdicts.set(scope, (may = mayReadRecord(deps.db, readers, conn.user, e.Kind, e.Id).catch(() => false)));
+        if ((await may) && conn.records.has(key) && conn.ready && send(conn, frame)) stats.delivered++;
+      }
+    }
+  }
+
+  /**
+   * Announces committed changes of records (a write route calls it after its transaction): to the
+   * tabs that have them open, on every node. A failure is logged, never thrown.
+   */
+  async function recordsChanged(by: Pick<AuthUser, 'id' | 'email'>, changes: readonly RecordChangeInput[], at: Date) {
+    if (!changes.length) return;
+    try {
+      const By = await displayName(deps.db, by);
+      const events: RecordChangedEvent[] = [];
+      for (const ch of changes) {
+        const key = recordKey(ch.kind, ch.id);
+        if (key) events.push({ ...partsOf(key), What: ch.what, By, ByUserId: by.id, At: at.toISOString(), Note: ch.note ?? null });
+      }
+      if (!deps.redis || !busReachable()) return await deliverRecordEvents(events);
+      for (let i = 0; i < events.length; i += 500) await bus.publish(RECORDS, JSON.stringify(events.slice(i, i + 500)));
+    } catch (e) {
+      log({ msg: 'hub record change not announced', error: String((e as Error)?.message ?? e) });
+    }
+  }
+
   const subscriptions = Promise.all([
     bus.subscribe(EVENTS, (message) => {
       try {
@@ -550,6 +729,18 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
       endStaleSessions([personId]).catch((e) => log({ msg: 'hub session check failed', error: String((e as Error)?.message ?? e) }));
     }),
     bus.subscribe(BROADCAST, (frame) => deliverAll(frame)),
+    bus.subscribe(RECORDS, (message) => {
+      let events: RecordChangedEvent[];
+      try {
+        events = JSON.parse(message) as RecordChangedEvent[];
+      } catch (e) {
+        return log({ msg: 'hub record changes unreadable', error: String(e) });
+      }
+      deliverRecordEvents(events).catch((e) => log({ msg: 'hub record changes not delivered', error: String((e as Error)?.message ?? e) }));
+    }),
+    bus.subscribe(PRESENCE, (key) => {
+      if (recordConns.has(key)) sendPresence(key).catch((e) => log({ msg: 'hub presence not sent', error: String((e as Error)?.message ?? e) }));
+    }),
     bus.subscribe(CONTROL, (message) => {
       try {
         applyControl(JSON.parse(message) as ControlMessage);
@@ -641,8 +832,9 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     publish,
     broadcast,
     subscribeConnection,
+    recordsChanged,
     /** figures for tests and benchmarks */
-    stats: () => ({ connections: connections.size, groups: groups.size, ...stats }),
+    stats: () => ({ connections: connections.size, groups: groups.size, records: recordConns.size, ...stats }),
     /** Drops every connection of this node (Close with allowReconnect): the reconnect-storm benchmark. */
     dropAll() {
       for (const conn of [...connections.values()]) closeConn(conn, 'Connection dropped by the server.', true);

@@ -787,6 +787,8 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     const serials = new Map<number, { base: number; count: number }>();
     for (const [ty] of TYPE_POPULARITY) serials.set(ty, { base: devRng.int(100_000, ty === 10 ? 20_000_000 : 2_000_000), count: 0 });
     const assignedWorkers: number[] = [];
+    /** Customers whose first allocated device got a usage history. */
+    const withHistory = new Set<string>();
     const configurers = staff.filter((s) => s.roles.includes('SuperAdminRole') || s.roles.includes('ArcSupervisorRole'));
     let g = 0;
 
@@ -925,6 +927,22 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
             requestedAt: iso(requested),
             appliedAt: applied === null ? null : iso(applied),
           });
+        }
+      }
+      // The usage report's history: the first allocated device of each customer (in the system for
+      // the whole time) sends a check-in on most days of the last 62 (this month and the whole
+      // month before, whatever today's date), a low-battery warning on some and an SOS now and
+      // then. Its own random stream, so the rest of the demo data stays as it was.
+      if (type !== 70 && status === 3 && c && !withHistory.has(c.id) && addedMs <= nowMs - 62 * DAY) {
+        withHistory.add(c.id);
+        const u = new Rng(seed, 'usage-history', withHistory.size);
+        const identity = imei ?? serial;
+        for (let day = 61; day >= 0; day--) {
+          const dayMs = nowMs - day * DAY - u.int(0, 6 * 3_600_000);
+          if (u.chance(0.7)) await messages.add(deviceMessage(u, id, identity, serial, type, dayMs, c.town, firmware, caps, 'Check-in'));
+          if (caps & CAPABILITY.Battery && u.chance(0.1))
+            await messages.add(deviceMessage(u, id, identity, serial, type, dayMs - 3_600_000, c.town, firmware, caps, 'Low battery'));
+          if (u.chance(0.03)) await messages.add(deviceMessage(u, id, identity, serial, type, dayMs - 7_200_000, c.town, firmware, caps, 'SOS alarm'));
         }
       }
       if (type !== 70 && r.chance(held ? 0.28 : 0.05)) {
@@ -1105,8 +1123,10 @@ function deviceMessage(
   town: CustomerRef['town'],
   firmware: string | null,
   caps: number,
+  kind?: (typeof MESSAGE_KINDS)[number][0],
 ) {
-  const [message, code] = r.weighted(MESSAGE_KINDS.map(([m, c2, w]) => [[m, c2], w] as [[string, string], number]));
+  const forced = kind === undefined ? undefined : MESSAGE_KINDS.find(([m]) => m === kind);
+  const [message, code] = forced ? [forced[0], forced[1]] : r.weighted(MESSAGE_KINDS.map(([m, c2, w]) => [[m, c2], w] as [[string, string], number]));
   const battery = caps & CAPABILITY.Battery ? (message === 'Low battery' ? r.int(3, 15) : r.int(16, 100)) : null;
   const signal = caps & CAPABILITY.Signal ? r.int(5, 100) : null;
   const { lat, lng } = nearTown(r, town);

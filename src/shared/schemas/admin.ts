@@ -4,7 +4,7 @@ import * as v from 'valibot';
 import { ID_PATTERN, isValidId, normaliseId } from '../codes.js';
 import { inputJson, noNul } from './common.js';
 
-/** The twelve features of spec document 1 §1, each with what it switches. An absent feature counts as off. */
+/** The twelve features of spec document 1 §1 and ours (ScheduledUsageReport), each with what it switches. An absent feature counts as off. */
 export const FEATURES = {
   AssignDevice: 'Allocating devices to a customer (the Devices tab of a customer).',
   Devices: 'The device stock: Asset Management and the device pages.',
@@ -18,6 +18,7 @@ export const FEATURES = {
   AppTileLayoutConfiguration: 'Configuring the tile layout of the mobile app.',
   EnableAlarmReportIntelligence: 'Alarm report intelligence in a customer’s settings.',
   AutoGenerateAlarmReportIntelligence: 'Generating alarm report intelligence automatically.',
+  ScheduledUsageReport: 'Sending a customer’s monthly usage report by e-mail (scheduled reports).',
 } as const;
 export type FeatureName = keyof typeof FEATURES;
 export const FEATURE_NAMES = Object.keys(FEATURES) as [FeatureName, ...FeatureName[]];

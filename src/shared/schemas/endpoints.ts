@@ -42,6 +42,7 @@ import { exportProgressSchema } from './exports.js';
 import * as admin from './admin.js';
 import * as schedules from './schedules.js';
 import * as fleet from './fleet.js';
+import { usageReportSchema } from './usage-report.js';
 
 export const ENDPOINTS = {
   // auth service (spec document 1 §7)
@@ -191,6 +192,8 @@ export const ENDPOINTS = {
   'PUT /ps-admin/fleet-health/thresholds': messageResponseSchema,
   'GET /ps-admin/customers/fleet-thresholds': fleet.customerThresholdsSchema,
   'PUT /ps-admin/customers/fleet-thresholds': messageResponseSchema,
+  'GET /ps-admin/customers/usage-report': usageReportSchema,
+  'POST /ps-admin/customers/usage-report/export': v.instance(Uint8Array),
 
   // palette search (ours)
   'GET /api/search': searchResponseSchema,

@@ -13,6 +13,7 @@
 import * as v from 'valibot';
 import { alarmReportFilterBody } from './alarm-reports.js';
 import { SCHEDULE_FORMATS, SCHEDULE_FREQUENCIES, SCHEDULE_REPORTS, TIME_OF_DAY } from '../schedules.js';
+import { USAGE_TEXT } from '../messages.js';
 import { MANAGEMENT_TEXT } from './management-report.js';
 import { inputJson } from './common.js';
 
@@ -36,10 +37,14 @@ export const SCHEDULE_TEXT = {
   otherTenant: (email: string) =>
     `${email} is a person of a customer: a report sent to them must be of their customer alone (name it exactly in the account name filter), and every other recipient of their customer or provider staff.`,
   badFormat: 'Please choose a format.',
-  badReport: 'Please choose the alarm list or the management report.',
+  badReport: 'Please choose the alarm list, the management report or the usage report.',
   managementMonthly: 'The management report covers a whole month: please choose monthly.',
   managementCustomer: 'The management report is of one customer or of all customers: the account name filter must name exactly one customer, or be left empty.',
   managementOff: MANAGEMENT_TEXT.disabled,
+  usageMonthly: USAGE_TEXT.scheduleMonthly,
+  usageCustomer: USAGE_TEXT.scheduleCustomer,
+  usageOff: USAGE_TEXT.scheduleOff,
+  usagePermission: USAGE_TEXT.schedulePermission,
   notFound: 'Scheduled report not found.',
   featureOff: 'Scheduled reports are switched off.',
   stale: 'This scheduled report was changed by someone else since it was loaded. Reload it and try again.',
@@ -86,7 +91,7 @@ const scheduleEntries = {
     v.maxLength(SCHEDULE_RECIPIENTS_MAX, SCHEDULE_TEXT.tooManyRecipients),
   ),
   format: v.optional(v.picklist(SCHEDULE_FORMATS, SCHEDULE_TEXT.badFormat), 'xlsx'),
-  /** What is sent: the alarm list (of the saved filters) or the monthly management report. */
+  /** What is sent: the alarm list (of the saved filters), the monthly management report or the monthly usage report. */
   report: v.optional(v.picklist(SCHEDULE_REPORTS, SCHEDULE_TEXT.badReport), 'alarmList'),
   /** The alarm list's filters (its date range is replaced by each run's period). */
   filters: v.optional(alarmReportFilterBody, {}),
@@ -106,6 +111,7 @@ const ruleChecks = <T extends RuleFields>() =>
     if (input.frequency === 'weekly' && input.dayOfWeek === null) issue('dayOfWeek', SCHEDULE_TEXT.dayOfWeekRequired);
     if (input.frequency === 'monthly' && input.dayOfMonth === null) issue('dayOfMonth', SCHEDULE_TEXT.dayOfMonthRequired);
     if (input.report === 'managementReport' && input.frequency !== 'monthly') issue('frequency', SCHEDULE_TEXT.managementMonthly);
+    if (input.report === 'usageReport' && input.frequency !== 'monthly') issue('frequency', SCHEDULE_TEXT.usageMonthly);
   });
 
 const createObject = v.object(scheduleEntries, SCHEDULE_TEXT.badBody);
@@ -156,7 +162,7 @@ export const scheduleSchema = v.strictObject({
   Description: v.string(),
   Recipients: v.array(v.string()),
   Format: v.picklist(SCHEDULE_FORMATS),
-  /** What is sent: 'alarmList' or 'managementReport' (of CustomerName, or of all customers when null). */
+  /** What is sent: 'alarmList', 'managementReport' (of CustomerName, or of all customers when null) or 'usageReport' (of CustomerName). */
   Report: v.picklist(SCHEDULE_REPORTS),
   Filters: v.record(v.string(), v.unknown()),
   /** The customer whose report this is (the filters name exactly one account), else null. */

@@ -18,6 +18,7 @@ import {
   sortEscalationPlans,
   what3wordsUrl,
 } from '../../../src/app/features/alarm-reports/alarm-format';
+import { formatShare } from '../../../src/shared/numbers';
 import { printPageName, printPageRules } from '../../../src/app/features/alarm-reports/print-report';
 import {
   DEFAULT_ALARM_FILTERS,
@@ -157,6 +158,28 @@ describe('header, dates, links', () => {
     expect(labelStep(7, 2)).toBe(1);
     expect(formatPercent(0.8)).toBe('80%');
     expect(formatPercent(0.985)).toBe('98.5%');
+  });
+  it('a share beside its target reads on the side of the target the server judged it on', () => {
+    // 79.96% is judged against 80 on two decimals: Missed; one decimal would read '80%'
+    expect(formatPercent(0.7996, 80)).toBe('79.96%');
+    expect(formatShare(7996, 10000, 80)).toBe('7,996 of 10,000 (79.96%)');
+    // the same side either way: one decimal as everywhere else
+    expect(formatPercent(0.7996)).toBe('80%');
+    expect(formatPercent(0.8004, 80)).toBe('80%');
+    expect(formatPercent(0.519, 80)).toBe('51.9%');
+    // 98.46% against 98.5: Missed, not '98.5%'
+    expect(formatPercent(0.9846, 98.5)).toBe('98.46%');
+    expect(formatPercent(0.985, 98.5)).toBe('98.5%');
+    // every share from 0 to 100% in steps of 0.01: what is written is on the judged side
+    const wrongSide: string[] = [];
+    for (let i = 0; i <= 10000; i++) {
+      const ratio = i / 10000;
+      for (const target of [80, 98.5]) {
+        const shown = formatPercent(ratio, target);
+        if (Number(shown.replace('%', '')) >= target !== Math.round(ratio * 10000) / 100 >= target) wrongSide.push(`${ratio} against ${target}: ${shown}`);
+      }
+    }
+    expect(wrongSide).toEqual([]);
   });
 });
 

@@ -267,6 +267,7 @@ describe('client calls', () => {
         'GET /api/v1/customer/get-by-id ← api/customers.ts#customerByIdQuery',
         'GET /ps-admin/customers/get-details ← api/customers.ts#customerDetailsQuery',
         'GET /ps-admin/customers/get-subscriptions ← api/customers.ts#customerSubscriptionsQuery',
+        'GET /ps-admin/customers/usage-report ← api/fleet.ts#usageReportQuery',
         'GET /ps-admin/customers/get-settings ← api/customers.ts#customerSettingsQuery',
         'POST /api/v1/customer/get-device-list/:customerId ← api/customers.ts#customerDeviceListQuery',
         'GET /ps-admin/persons/get-customer-admin-list ← api/customers.ts#customerAdminListQuery',

@@ -3,7 +3,8 @@
 // that device; a drop reconnects with backoff, joins everything again, refetches the ['live']
 // queries and tells the subscribers; a failed connect shows 'failed' and keeps retrying; the
 // subscription is re-sent every 10 minutes; logout ends the connection; a provider setting
-// changed (SettingsChanged, sent to every connection) refetches the features and settings.
+// changed (SettingsChanged, sent to every connection) refetches the features and settings; a
+// record open in a tab is opened on the hub (again after a reconnect) and closed when the tab goes.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { atom } from 'jotai';
 
@@ -35,8 +36,11 @@ const fake = vi.hoisted(() => {
     async stop() {
       this.state = 'Disconnected';
     }
-    async invoke(method: string, arg: unknown) {
-      this.invoked.push([method, arg]);
+    async invoke(method: string, ...args: unknown[]) {
+      const arg = args[0];
+      this.invoked.push([method, args.length > 1 ? args : arg]);
+      if (method === 'openRecord') return { Open: true, Present: ['Alice Smith'] };
+      if (method === 'closeRecord') return null;
       const ids = (Array.isArray(arg) ? arg : []) as string[];
       return { Subscribed: ids.filter((i) => !state.refuse.includes(i)), Refused: ids.filter((i) => state.refuse.includes(i)) };
     }
@@ -218,5 +222,30 @@ describe('hub client', () => {
       ['reference', 'global-settings'],
       ['admin', 'settings'],
     ]);
+  });
+
+  it('follows a record open in a tab: opens it on the hub, hands its changes and presence to its watchers, opens it again after a reconnect, closes it when the tab goes', async () => {
+    const id = '0B7F4C1E-8F7A-4D3B-9A51-5D7A3C2E1F00';
+    const changes: unknown[] = [];
+    const present: string[][] = [];
+    const off = liveHub.watchRecord('alarm-report', id, { onChanged: (e) => changes.push(e), onPresence: (n) => present.push(n) });
+    await flush();
+    expect(last().invoked).toEqual([['openRecord', ['alarm-report', id.toLowerCase()]]]);
+    expect(present).toEqual([['Alice Smith']]);
+
+    const e = { Kind: 'alarm-report', Id: id.toLowerCase(), What: 'note', By: 'Bob', ByUserId: 'u-2', At: '2026-11-29T10:00:00.000Z', Note: null };
+    last().emit('RecordChanged', e);
+    last().emit('RecordChanged', { ...e, Id: '11111111-1111-4111-8111-111111111111' });
+    last().emit('RecordPresence', { Kind: 'alarm-report', Id: id.toLowerCase(), Present: [] });
+    expect(changes).toEqual([e]);
+    expect(present).toEqual([['Alice Smith'], []]);
+
+    last().drop();
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(last().invoked).toEqual([['openRecord', ['alarm-report', id.toLowerCase()]]]);
+
+    off();
+    await flush();
+    expect(last().invoked.at(-1)).toEqual(['closeRecord', ['alarm-report', id.toLowerCase()]]);
   });
 });

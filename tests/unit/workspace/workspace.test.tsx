@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event';
 import { installDomGaps, renderWithApp, resetAll, signIn } from './helpers';
 import { at } from '../../helpers/lists';
 import { appStore } from '../../../src/app/state/store';
-import { Workspace } from '../../../src/app/workspace/workspace';
+import { sessionAtom } from '../../../src/app/state/session';
+import { preloadInitialViews, Workspace } from '../../../src/app/workspace/workspace';
 import { focusedTabAtom, storageKey, workspaceAtom } from '../../../src/app/workspace/state';
 import * as M from '../../../src/app/workspace/model';
 import { closeTab, openRoute, splitPane } from '../../../src/app/workspace/actions';
@@ -69,6 +70,39 @@ function start(path: string, permissions: readonly string[] = ALL_PERMISSIONS) {
   signIn('user-1', permissions);
   return renderWithApp(<Workspace commands={COMMANDS} />);
 }
+
+describe('the pages shown first load beside the current user', () => {
+  /** The pages preloadInitialViews started loading (one entry per page: the add and edit routes share theirs). */
+  async function preloaded() {
+    const spies = [...new Set(Object.values(VIEWS))].map((v) => [v, vi.spyOn(v, 'preload')] as const);
+    await preloadInitialViews();
+    const hit = new Set(spies.filter(([, spy]) => spy.mock.calls.length > 0).map(([v]) => v));
+    for (const [, spy] of spies) spy.mockRestore();
+    return hit;
+  }
+
+  it("the saved layout's active tab of each pane, and the deep link", async () => {
+    let s = M.emptyWorkspace();
+    s = M.openTab(s, resolveHref('/persons')!);
+    s = M.openTab(s, resolveHref('/persons/edit/abc')!, { beside: true });
+    resetAll('/asset-management');
+    localStorage.setItem(storageKey('user-1'), M.serialiseWorkspace(s));
+    signIn('user-1');
+    expect(await preloaded()).toEqual(new Set([VIEWS.assets, VIEWS.personEdit, VIEWS.persons]));
+  });
+
+  it('on the sign-in page: the landing area (what the sign-in opens), with the permission the token grants', async () => {
+    resetAll('/login');
+    signIn('user-1', [P.HasAccess, P.PersonListView]);
+    expect(await preloaded()).toEqual(new Set([VIEWS.persons]));
+  });
+
+  it('nothing before a sign-in', async () => {
+    resetAll('/login');
+    appStore.set(sessionAtom, null);
+    expect((await preloaded()).size).toBe(0);
+  });
+});
 
 describe('URL and start-up', () => {
   it('a deep link opens as a tab; the page sets the tab title and document.title', async () => {

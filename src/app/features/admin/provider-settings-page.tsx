@@ -1,7 +1,8 @@
-// Provider Settings: the twelve features with what each switches, the global 2FA mode (enforced
-// removes 'Disabled' from everyone's 2FA choice), and the company e-mail domains that require
-// single sign-on, each with its customer. Provider admins change them (each change saves at once
-// and is audited); read-only admins see the same screen with every control disabled.
+// Provider Settings: the features (the spec's twelve and ours) with what each switches, the global
+// 2FA mode (enforced removes 'Disabled' from everyone's 2FA choice), and the company e-mail
+// domains that require single sign-on, each with its customer. Provider admins change them (each
+// change saves at once and is audited); read-only admins see the same screen with every control
+// disabled.
 import { useEffect, useState, type FormEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Card, Flex, Heading, Select, Text } from '@radix-ui/themes';

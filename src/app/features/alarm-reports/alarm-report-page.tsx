@@ -13,8 +13,12 @@ import { useCan } from '../../state/session';
 import { toast } from '../../ui/toast';
 import { PersonDetails, PersonDetailsDialog, personTitle, type PersonReadView } from '../../ui/person-details';
 import { errorMessage, errorStatus } from '../../api/query-client';
-import { useRecordHistory } from '../../api/admin';
+import { adminKeys, useRecordHistory } from '../../api/admin';
+import { useRecordLive } from '../../api/record-live';
+import { mayReloadTab } from '../../workspace/actions';
+import { RecordLiveBar } from '../../ui/record-live-bar';
 import {
+  addNoteToCache,
   alarmReportAnalysisQuery,
   alarmReportDetailsQuery,
   alarmReportKeys,
@@ -118,6 +122,15 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
   const name = headerName(person, d.AlarmIncomingCallPhoneNumber);
   const company = nameOf(person.Company);
 
+  // Others at work on this report: their notes appear at once, a change raises the reload bar.
+  const others = useRecordLive('alarm-report', d.Id, { onNote: (e) => e.Note && addNoteToCache(qc, d.AlarmId, e.Note) });
+  const reload = async () => {
+    if (!(await mayReloadTab(tab.tabId))) return;
+    others.clear();
+    void qc.invalidateQueries({ queryKey: adminKeys.audit() });
+    await Promise.all([qc.refetchQueries({ queryKey: alarmReportKeys.detail(d.AlarmId) }), qc.refetchQueries({ queryKey: alarmReportKeys.analysis(d.Id) })]);
+  };
+
   const escalation = useMutation({
     mutationFn: (followed: boolean) =>
       updateEscalationPlanFollowed({ alarmReportId: d.Id, alarmId: d.AlarmId, escalationPlanFollowed: followed, etag: d.Etag }),
@@ -207,6 +220,7 @@ function AlarmReportView({ d }: { d: AlarmReportDetails }) {
           )}
         </Flex>
       </header>
+      <RecordLiveBar changedBy={others.changedBy} present={others.present} onReload={() => void reload()} />
 
       <SummarySection d={d} escalation={escalationBox} map={<AlarmMap location={d.Location} />} />
       <SnapshotDate d={d} />

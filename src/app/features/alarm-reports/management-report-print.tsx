@@ -122,11 +122,11 @@ export function PrintableManagementReport({ r, ref }: { r: ManagementReport; ref
               <tr key={label}>
                 <th scope="row">{label}</th>
                 <td>
-                  {formatShare(t.Count, r.TotalCount)}
+                  {formatShare(t.Count, r.TotalCount, t.TargetPercent)}
                   {t.Percent === null ? '' : t.Met ? ' · Met' : ' · Missed'}
                 </td>
                 <td>{formatPercent(t.TargetPercent / 100)}</td>
-                <td>{formatShare(t.PreviousCount, r.PreviousTotalCount)}</td>
+                <td>{formatShare(t.PreviousCount, r.PreviousTotalCount, t.TargetPercent)}</td>
                 <td>{changeText(t.Change)}</td>
               </tr>
             ))}

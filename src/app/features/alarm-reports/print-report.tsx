@@ -7,8 +7,8 @@
 // on one page of A4. Each report is a named page (CSS paged media): continuation pages carry a
 // running header (person, alarm id, 'Page N of M') and every page carries the footer in its bottom
 // margin, so no page holds only the footer.
-import { useRef, useState, type Ref } from 'react';
-import { useReactToPrint } from 'react-to-print';
+import type { Ref } from 'react';
+import { printPageName, printPageRules } from '../../ui/print';
 import { DrawnPosition } from './alarm-map';
 import { ALARM_TEXT, EMPTY, formatDateTime, headerName, nameOf } from './alarm-format';
 import {
@@ -28,60 +28,10 @@ import { AnalysisSection } from './analysis-section';
 
 export const PRINT_TITLE = 'Closed Alarm Report';
 
-/** The page setup react-to-print puts into the print frame. */
-export const PRINT_PAGE_STYLE = `
-@page { size: A4; margin: 14mm 12mm; }
-html, body { background: #fff !important; color: #000; }
-body { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-`;
-
-/**
- * Printing a report of this page (`printRef` on the printable element): the page setup above, and
- * `printing` while the print dialog is being prepared. The printable report renders from loaded data
- * (a map is drawn, no images to wait for); the web fonts are awaited so the first page does not
- * print in a fallback font.
- */
-export function usePrint(documentTitle: string) {
-  const printRef = useRef<HTMLDivElement>(null);
-  const [printing, setPrinting] = useState(false);
-  const print = useReactToPrint({
-    contentRef: printRef,
-    documentTitle,
-    pageStyle: PRINT_PAGE_STYLE,
-    onBeforePrint: async () => {
-      setPrinting(true);
-      await document.fonts?.ready;
-    },
-    onAfterPrint: () => setPrinting(false),
-    onPrintError: () => setPrinting(false),
-  });
-  return { printRef, printing, print };
-}
+export { PRINT_PAGE_STYLE, printPageName, printPageRules, usePrint } from '../../ui/print';
 
 /** Section order of the printable report, top to bottom (the e2e test reads the printed text in this order); 'analysis' only when intelligence is on. */
 export const PRINT_SECTIONS = ['summary', 'snapshot', 'user', 'contacts', 'devices', 'teams', 'instructions', 'notes', 'analysis', 'journal'] as const;
-
-/** A CSS string literal: quotes, backslashes, line breaks and '<' escaped. */
-const cssString = (text: string) => `"${text.replace(/\\/g, '\\\\').replace(/"/g, '\\"').replace(/</g, '\\3C ').replace(/\r?\n/g, ' ')}"`;
-
-/** The page name of one report (an identifier), so a batch gives each report its own running header. */
-export const printPageName = (id: string | number) => `alarm-report-${String(id).replace(/[^a-zA-Z0-9_-]/g, '')}`;
-
-/** The @page rules of one report: footer and page count on every page; person and alarm id on continuation pages. */
-export function printPageRules(pageName: string, running: string, footer: string): string {
-  const box = 'font-size: 8pt; color: #444; font-family: system-ui, sans-serif;';
-  return `
-@page ${pageName} {
-  @top-left { content: ${cssString(running)}; ${box} }
-  @top-right { content: "Page " counter(page) " of " counter(pages); ${box} }
-  @bottom-left { content: ${cssString(footer)}; ${box} }
-  @bottom-right { content: "Page " counter(page) " of " counter(pages); ${box} }
-}
-@page ${pageName}:first {
-  @top-left { content: none; }
-  @top-right { content: none; }
-}`;
-}
 
 /** `analysis`: undefined when intelligence is off for the report (no section), null when none was generated yet. */
 export function PrintableReport({ d, ref, analysis }: { d: Detail; ref?: Ref<HTMLDivElement>; analysis?: StoredAnalysis | null }) {

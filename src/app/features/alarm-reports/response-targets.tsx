@@ -73,7 +73,7 @@ function Bar({
       <div
         className="ar-bar"
         role="meter"
-        aria-label={`${label}: ${percent == null ? 'no alarms' : formatPercent(percent / 100)}, target ${formatPercent(target / 100)}`}
+        aria-label={`${label}: ${percent == null ? 'no alarms' : formatPercent(percent / 100, target)}, target ${formatPercent(target / 100)}`}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={percent ?? 0}
@@ -82,7 +82,7 @@ function Bar({
         <div className="ar-bar__target" style={{ left: `calc(${target}% - 1px)` }} title={`Target ${formatPercent(target / 100)}`} />
       </div>
       <span data-testid="target-share">
-        {percent == null ? '-' : formatShare(count, total)}
+        {percent == null ? '-' : formatShare(count, total, target)}
         {percent != null && (
           <>
             {' · '}

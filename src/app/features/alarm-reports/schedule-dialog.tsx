@@ -29,6 +29,10 @@ import {
 } from '../../../shared/schedules';
 import { SCHEDULE_NAME_MAX, SCHEDULE_TEXT, scheduleCreateBody, type ScheduleDto, type ScheduleInput } from '../../../shared/schemas/schedules';
 import { MANAGEMENT_FEATURE } from '../../../shared/schemas/management-report';
+import { USAGE_SCHEDULE_FEATURE } from '../../../shared/schemas/usage-report';
+import { USAGE_TEXT } from '../../../shared/messages';
+import { P } from '../../../shared/permissions';
+import { useCan } from '../../state/session';
 import type { AlarmReportFilter } from '../../../shared/schemas/alarm-reports';
 import { ActionButton } from '../../ui/action-button';
 
@@ -112,8 +116,16 @@ export function ScheduleDialog({
   }, [open, schedule, defaultRecipient]);
   const saved = schedule ? schedule.Filters : scheduleFilters(filters ?? {});
   const features = useQuery(featuresQuery());
-  // The management report is offered while its feature is on (and kept on a schedule that has it).
-  const reports = SCHEDULE_REPORTS.filter((r) => r !== 'managementReport' || isFeatureOn(features.data, MANAGEMENT_FEATURE) || schedule?.Report === r);
+  const can = useCan();
+  // The management report is offered while its feature is on, the usage report while its feature is
+  // on to those who may see usage reports (each kept on a schedule that has it).
+  const offered = (r: (typeof SCHEDULE_REPORTS)[number]) =>
+    r === 'managementReport'
+      ? isFeatureOn(features.data, MANAGEMENT_FEATURE)
+      : r === 'usageReport'
+        ? isFeatureOn(features.data, USAGE_SCHEDULE_FEATURE) && can(P.UsageReportView)
+        : true;
+  const reports = SCHEDULE_REPORTS.filter((r) => offered(r) || schedule?.Report === r);
   const account = typeof saved.customerAccountFullName === 'string' ? saved.customerAccountFullName : '';
 
   const bodyOf = (): ScheduleInput => ({
@@ -185,9 +197,13 @@ export function ScheduleDialog({
         <Text as="p" size="2" color="gray" id={`${ids}-what`} mb="3">
           {draft.report === 'managementReport'
             ? `The monthly management report of ${account ? `the customer '${account}'` : 'all customers'} for the last full month before each run.`
-            : filterCount(saved) === 0
-              ? 'Every closed alarm report of each period (no filters).'
-              : `The alarm reports of each period that match the ${filterCount(saved) === 1 ? 'saved filter' : `${filterCount(saved)} saved filters`} of the alarm list.`}{' '}
+            : draft.report === 'usageReport'
+              ? account
+                ? `The monthly usage report of the customer '${account}' for the last full month before each run.`
+                : USAGE_TEXT.scheduleCustomer
+              : filterCount(saved) === 0
+                ? 'Every closed alarm report of each period (no filters).'
+                : `The alarm reports of each period that match the ${filterCount(saved) === 1 ? 'saved filter' : `${filterCount(saved)} saved filters`} of the alarm list.`}{' '}
           Times are UK time.
         </Text>
         <form

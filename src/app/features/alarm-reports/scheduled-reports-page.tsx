@@ -32,11 +32,9 @@ export const OUTCOME_LABELS: Record<RunOutcome, string> = {
   held: "Held (customer's e-mail paused)",
   failed: 'Failed',
 };
-/** What a schedule sends: 'Alarm list' or 'Monthly management report', with whose (all customers when none is named). */
+/** What a schedule sends: 'Alarm list', 'Monthly management report' or 'Monthly usage report', with whose (all customers when none is named). */
 export const reportText = (s: Pick<ScheduleDto, 'Report' | 'CustomerName'>) =>
-  s.Report === 'managementReport'
-    ? `${SCHEDULE_REPORT_LABELS[s.Report]} · ${s.CustomerName ?? MANAGEMENT_TEXT.allCustomers}`
-    : SCHEDULE_REPORT_LABELS[s.Report];
+  s.Report === 'alarmList' ? SCHEDULE_REPORT_LABELS[s.Report] : `${SCHEDULE_REPORT_LABELS[s.Report]} · ${s.CustomerName ?? MANAGEMENT_TEXT.allCustomers}`;
 const day = (iso: string) => formatShown(`${iso}T12:00:00Z`, DATE_FORMAT);
 const periodText = (r: ScheduleRunDto) => (r.PeriodFrom === r.PeriodTo ? day(r.PeriodFrom) : `${day(r.PeriodFrom)} – ${day(r.PeriodTo)}`);
 const lastRunText = (r: ScheduleRunDto | null) =>
@@ -181,7 +179,7 @@ export function ScheduledReportsPage() {
                     {s.Name}
                     <Text as="div" size="1" color="gray">
                       {SCHEDULE_FORMAT_LABELS[s.Format]}
-                      {s.CustomerName && s.Report !== 'managementReport' ? ` · ${s.CustomerName}` : ''}
+                      {s.CustomerName && s.Report === 'alarmList' ? ` · ${s.CustomerName}` : ''}
                     </Text>
                   </th>
                   <td data-label="Report">{reportText(s)}</td>

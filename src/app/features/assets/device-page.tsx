@@ -30,6 +30,9 @@ import { adminKeys, useRecordHistory } from '../../api/admin';
 import '../../ui/data-table/list-widgets.css';
 import './assets.css';
 import { ActionButton } from '../../ui/action-button';
+import { useRecordLive } from '../../api/record-live';
+import { mayReloadTab } from '../../workspace/actions';
+import { RecordLiveBar } from '../../ui/record-live-bar';
 
 export function DevicePage() {
   const { params, setTitle } = useTab();
@@ -55,6 +58,19 @@ export function DevicePage() {
 
 function DeviceView({ device }: { device: DeviceDto }) {
   const history = useRecordHistory('device', device.id);
+  // Others at work on this device: a change raises the reload bar; Reload loads the device again
+  // and starts the form afresh (after asking, when it has unsaved changes).
+  const tab = useTab();
+  const qc = useQueryClient();
+  const others = useRecordLive('device', device.id);
+  const [generation, setGeneration] = useState(0);
+  const reload = async () => {
+    if (!(await mayReloadTab(tab.tabId))) return;
+    others.clear();
+    void qc.invalidateQueries({ queryKey: adminKeys.audit() });
+    await qc.refetchQueries({ queryKey: deviceKeys.detail(device.id) });
+    setGeneration((g) => g + 1);
+  };
   return (
     <Flex direction="column" gap="4" p="4" className="lw-device">
       <header className="lw-device__header">
@@ -74,10 +90,11 @@ function DeviceView({ device }: { device: DeviceDto }) {
           {device.customerName ? ` · ${device.customerName}` : ''}
         </Text>
       </header>
+      <RecordLiveBar changedBy={others.changedBy} present={others.present} onReload={() => void reload()} />
       <div className="lw-device__grid">
         <Flex direction="column" gap="4">
           <StatusSection device={device} />
-          <BasicInformation key={device.id} device={device} />
+          <BasicInformation key={`${device.id}:${generation}`} device={device} />
           <HistoryPanel history={history} />
         </Flex>
         <DeviceLiveColumn device={device} />

@@ -11,6 +11,7 @@ export const CUSTOMER_ROUTES: RouteId[] = [
   'customerAllocate',
   'customerAccountEdit',
   'customerManagementReport',
+  'customerUsageReport',
 ];
 
 export function focusedCustomerId(ctx: CommandContext): string | null {

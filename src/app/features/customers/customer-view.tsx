@@ -2,12 +2,16 @@
 // a tab strip Account / Subscriptions / Devices / Settings where each tab is its own route and the
 // strip highlights the current one. A bad or unknown id shows 'Bad URL, please try again.'
 // Each tab page renders inside <CustomerView>, which loads the details once (shared query).
-import { useEffect, type ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { Fragment, useEffect, useState, type ReactNode } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
 import { PageMessage } from '../../workspace/page-message';
-import { customerDetailsQuery, type CustomerDetails } from '../../api/customers';
+import { customerDetailsQuery, customerKeys, type CustomerDetails } from '../../api/customers';
+import { adminKeys } from '../../api/admin';
+import { useRecordLive } from '../../api/record-live';
+import { mayReloadTab } from '../../workspace/actions';
+import { RecordLiveBar } from '../../ui/record-live-bar';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { getHref, type RouteId } from '../../paths';
 import { useCan } from '../../state/session';
@@ -52,8 +56,21 @@ export function CustomerView({ current, children, actions }: { current: RouteId;
   const { setTitle } = tab;
   const { id, customer, problem } = useCustomer();
   const name = customer?.Name;
+  // Others at work on this customer: a change raises the reload bar; Reload loads the customer
+  // again and starts the tab's page afresh (a form shows the latest values).
+  const qc = useQueryClient();
+  const others = useRecordLive('customer', customer ? id : null);
+  const [generation, setGeneration] = useState(0);
+  const reload = async () => {
+    if (!(await mayReloadTab(tab.tabId))) return;
+    others.clear();
+    void qc.invalidateQueries({ queryKey: adminKeys.audit() });
+    await qc.refetchQueries({ queryKey: customerKeys.customer(id) });
+    setGeneration((g) => g + 1);
+  };
   useEffect(() => setTitle(name ?? ROUTES[current].title), [name, current, setTitle]);
-  // The monthly management report of this customer, beside this tab (feature and export permission).
+  // The monthly management report of this customer (feature and export permission) and its usage
+  // report (usage report permission), in this tab.
   const features = useQuery(featuresQuery());
   const canReport = isFeatureOn(features.data, MANAGEMENT_FEATURE) && can(ROUTES.customerManagementReport.permission);
   if (problem || !customer) return problem;
@@ -78,9 +95,24 @@ export function CustomerView({ current, children, actions }: { current: RouteId;
               </a>
             </Button>
           )}
+          {can(ROUTES.customerUsageReport.permission) && (
+            <Button asChild variant="soft">
+              <a
+                href={getHref('customerUsageReport', { customerId: id })}
+                onClick={(e) => {
+                  if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
+                  e.preventDefault();
+                  tab.navigate(getHref('customerUsageReport', { customerId: id }));
+                }}
+              >
+                Usage report
+              </a>
+            </Button>
+          )}
           {actions}
         </Flex>
       </Flex>
+      <RecordLiveBar changedBy={others.changedBy} present={others.present} onReload={() => void reload()} />
       <nav aria-label="Customer sections" className="cu-tabs">
         {TABS.filter((t) => can(ROUTES[t.route].permission)).map((t) => {
           const href = getHref(t.route, { customerId: id });
@@ -102,7 +134,9 @@ export function CustomerView({ current, children, actions }: { current: RouteId;
           );
         })}
       </nav>
-      <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>{children(customer)}</div>
+      <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>
+        <Fragment key={generation}>{children(customer)}</Fragment>
+      </div>
     </Flex>
   );
 }

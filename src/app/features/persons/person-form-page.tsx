@@ -1,6 +1,6 @@
 // Add / edit a person (spec document 1 §2 "Person form", §4 person edit, §5, §7, §8).
 // Add when the tab has no userId param, edit otherwise.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
@@ -26,9 +26,13 @@ import '../../ui/data-table/list-widgets.css';
 import { LoginMethodCard } from './login-method-card';
 import { HistoryPanel } from '../../ui/history-panel';
 import { ActionButton } from '../../ui/action-button';
+import { adminKeys } from '../../api/admin';
+import { useRecordLive } from '../../api/record-live';
+import { mayReloadTab } from '../../workspace/actions';
+import { RecordLiveBar } from '../../ui/record-live-bar';
 
 export function PersonFormPage() {
-  const { params, setTitle } = useTab();
+  const { params, setTitle, tabId } = useTab();
   const userId = params.userId;
   const editing = userId !== undefined;
   const validId = editing && isValidId(userId);
@@ -36,6 +40,18 @@ export function PersonFormPage() {
   const dict = useQuery(dictionariesQuery()).data;
 
   const person = detail.data?.Person;
+  // Others at work on this person: a change raises the reload bar; Reload loads the person again
+  // and starts the form afresh (after asking, when it has unsaved changes).
+  const qc = useQueryClient();
+  const others = useRecordLive('person', person?.Id);
+  const [generation, setGeneration] = useState(0);
+  const reload = async () => {
+    if (!person || !(await mayReloadTab(tabId))) return;
+    others.clear();
+    void qc.invalidateQueries({ queryKey: adminKeys.audit() });
+    await qc.refetchQueries({ queryKey: personKeys.detail(normaliseId(person.Id)) });
+    setGeneration((g) => g + 1);
+  };
   useEffect(() => {
     if (!editing) setTitle(MSG.personsAddTitle);
     else if (person) setTitle(MSG.personsEditTitle(person.FirstName, person.LastName));
@@ -48,7 +64,14 @@ export function PersonFormPage() {
     if (detail.isPending) return <PageLoading />;
     if (detail.isError) return <PageMessage message={errorMessage(detail.error)} />;
   }
-  return <PersonForm key={userId ?? 'new'} detail={editing ? detail.data : undefined} dict={dict} />;
+  return (
+    <PersonForm
+      key={`${userId ?? 'new'}:${generation}`}
+      detail={editing ? detail.data : undefined}
+      dict={dict}
+      liveBar={editing && <RecordLiveBar changedBy={others.changedBy} present={others.present} onReload={() => void reload()} />}
+    />
+  );
 }
 
 function PageLoading() {
@@ -69,7 +92,7 @@ const SERVER_FIELDS: Record<string, keyof PersonFormValues> = {
   'person.roleIds': 'roles',
 };
 
-function PersonForm({ detail, dict }: { detail?: PersonDetails; dict?: DictionariesDto }) {
+function PersonForm({ detail, dict, liveBar }: { detail?: PersonDetails; dict?: DictionariesDto; liveBar?: ReactNode }) {
   const tab = useTab();
   const { setDirty } = tab;
   const can = useCan();
@@ -182,6 +205,7 @@ function PersonForm({ detail, dict }: { detail?: PersonDetails; dict?: Dictionar
       <Heading as="h1" size="5">
         {person ? MSG.personsEditTitle(person.FirstName, person.LastName) : MSG.personsAddTitle}
       </Heading>
+      {liveBar}
       <Card size="2">
         <form onSubmit={onSubmit} noValidate aria-label={person ? MSG.personsEditTitle(person.FirstName, person.LastName) : MSG.personsAddTitle}>
           <Flex direction="column" gap="4">

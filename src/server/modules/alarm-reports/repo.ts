@@ -389,7 +389,7 @@ function sortKeys(db: DB, sortBy: AlarmReportSortBy, desc: boolean, sortFiltered
   // ascending, with the id in the sort's direction; list-order.ts has an index for each.
   if (s.kind === 'code' && s.nullable) return [key(desc ? reversedRankSql(col, s.names!) : rankSql(col, s.names!), false), id];
   const keys: SortKey[] = [];
-  if (s.nullable) keys.push(key(`case when ${col} is null then 1 else 0 end`, false));
+  if (s.nullable) keys.push({ ...key(`case when ${col} is null then 1 else 0 end`, false), alone: true });
   if (s.kind === 'text') keys.push(key(lowerSql(col, isPostgres(db))));
   else if (s.kind === 'code') keys.push(key(rankSql(col, s.names!)));
   if (s.kind !== 'code') keys.push(key(col));
@@ -497,11 +497,12 @@ export async function listAlarmReports(
 ): Promise<AlarmReportList> {
   b = await resolveNames(db, b);
   const keys = sortKeys(db, b.sortBy, b.sortDescending);
-  type At = { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number };
+  /** order: a Next / Previous part's keys (those it holds equal left out, lib/keyset.ts) */
+  type At = { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number; order?: readonly SortKey[] };
   const pageIds = (at: At, sortFiltered = false) => {
     let q = filtered(db, scope, db.selectFrom('alarmReports'), b, now).select('alarmReports.id');
     if (at.where) q = q.where(at.where);
-    return orderByKeys(q, sortFiltered ? sortKeys(db, b.sortBy, b.sortDescending, true) : keys, at.reversed)
+    return orderByKeys(q, sortFiltered ? sortKeys(db, b.sortBy, b.sortDescending, true) : (at.order ?? keys), at.reversed)
       .limit(at.limit)
       .offset(at.offset);
   };
@@ -534,7 +535,7 @@ export async function listAlarmReports(
   if (edge && values) {
     // Next / Previous: the ids after (before) the edge report's sort key, from the index range.
     const next = (n: number | undefined) =>
-      keysetPage(keys, values, edge.backwards, b.pageSize, (where, reversed, limit) => read({ where, reversed, offset: 0, limit }, n, limit));
+      keysetPage(keys, values, edge.backwards, b.pageSize, (where, reversed, limit, order) => read({ where, reversed, offset: 0, limit, order }, n, limit));
     if (beside) [count, ids] = await Promise.all([totalCount(db, scope, b, now), next(undefined)]);
     else {
       count = await totalCount(db, scope, b, now);

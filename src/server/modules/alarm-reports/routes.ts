@@ -63,6 +63,8 @@ import { MANAGEMENT_CODE, MANAGEMENT_TEXT, managementReportBody, type Management
 import { managementReport, managementReportOn } from './management-report.js';
 import { IMPORT_SAMPLE, importAlarmReportsBody, type ImportAlarmReportsResponse } from '../../../shared/schemas/alarm-report-import.js';
 import { importAlarmReports } from './write.js';
+import type { Hub } from '../../realtime/hub.js';
+import type { RecordReader } from '../../realtime/records.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 const SAMPLE_FILTER = {
@@ -86,7 +88,13 @@ async function author(c: Ctx, user: { id: string; email: string; role: string[] 
   return { id: user.id, fullName: p ? `${p.firstName} ${p.lastName}`.trim() : user.email, roles };
 }
 
-export function alarmReportRoutes(api: Api, exports: ExportPool) {
+/** Who may follow an alarm report live (its tab open): the detail read's permission and scoped look-up. */
+export const alarmReportReader: RecordReader = {
+  access: P.AlarmReportView,
+  mayRead: async (db, user, id) => !!(await findReportById(db, tenantScope(user), id)),
+};
+
+export function alarmReportRoutes(api: Api, exports: ExportPool, hub: Hub) {
   api.post(
     '/alarm-report/get-list',
     {
@@ -150,6 +158,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
         });
         return n;
       });
+      await hub.recordsChanged(user, [{ kind: 'alarm-report', id: body.alarmReportId, what: 'note', note }], now);
       return c.json(note satisfies AlarmNoteDto);
     },
   );
@@ -179,6 +188,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
         });
         return etag;
       });
+      await hub.recordsChanged(user, [{ kind: 'alarm-report', id: body.alarmReportId, what: 'change' }], config.now());
       return c.json({ Etag: r, EscalationPlanFollowed: body.escalationPlanFollowed } satisfies UpdateAlarmReportResponse);
     },
   );
@@ -219,6 +229,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool) {
         });
         return a;
       });
+      await hub.recordsChanged(user, [{ kind: 'alarm-report', id: report.id, what: 'change' }], now);
       return c.json({ Enabled: true, Analysis: analysis } satisfies AnalysisResponse);
     },
   );

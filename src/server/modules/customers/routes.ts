@@ -81,6 +81,8 @@ import { backlogCount, releaseHeld } from './email-pause.js';
 import { queueAdministratorWelcome } from '../../mail/administrator-welcome.js';
 import { findCustomerByTenant } from '../../lib/customer-lookups.js';
 import { crmAccountLink, crmAdapter } from './crm/index.js';
+import type { Hub } from '../../realtime/hub.js';
+import type { RecordReader } from '../../realtime/records.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -138,7 +140,13 @@ async function featureOn(db: DB, name: string) {
   return !!(await readFeatures(db, [name])).Features.find((f) => f.FeatureName === name)?.IsEnabled;
 }
 
-export function customerRoutes(api: Api, exports: ExportPool) {
+/** Who may follow a customer live (its tab open): the details read's permission and scoped look-up. */
+export const customerReader: RecordReader = {
+  access: P.CustomerView,
+  mayRead: async (db, user, id) => !!(await findCustomerRow(db, tenantScope(user), id)),
+};
+
+export function customerRoutes(api: Api, exports: ExportPool, hub: Hub) {
   // ---------------------------------------------------------------- list and lookups
   api.post(
     '/api/v1/customer/get-list',
@@ -273,6 +281,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
         });
         return next;
       });
+      await hub.recordsChanged(user, [{ kind: 'customer', id: query.customerId, what: 'change' }], now);
       return c.json({ Etag: etag } satisfies EtagResponse);
     },
   );
@@ -383,9 +392,10 @@ export function customerRoutes(api: Api, exports: ExportPool) {
             details: { deviceSubscriptions: body.deviceSubscriptions, appSubscriptions: body.appSubscriptions, additionalServices: body.additionalServices },
           });
         }
-        return customerSubscriptions(trx, await loadCustomer(trx, tenantScope(user), cur.id));
+        return { subscriptions: await customerSubscriptions(trx, await loadCustomer(trx, tenantScope(user), cur.id)), changed: Object.keys(values).length > 0 };
       });
-      return c.json(out satisfies CustomerSubscriptions);
+      if (out.changed) await hub.recordsChanged(user, [{ kind: 'customer', id: query.customerId, what: 'change' }], now);
+      return c.json(out.subscriptions satisfies CustomerSubscriptions);
     },
   );
 
@@ -459,6 +469,7 @@ export function customerRoutes(api: Api, exports: ExportPool) {
         return { out: settingsOf(await loadCustomer(trx, tenantScope(user), cur.id)), released };
       });
       if (released) outbox.flush(db);
+      await hub.recordsChanged(user, [{ kind: 'customer', id: query.customerId, what: 'change' }], now);
       return c.json(out satisfies CustomerSettings);
     },
   );
@@ -570,6 +581,14 @@ export function customerRoutes(api: Api, exports: ExportPool) {
         );
         return r;
       });
+      await hub.recordsChanged(
+        user,
+        [
+          { kind: 'customer', id: body.customerId, what: 'change' },
+          ...out.devices.map((d) => ({ kind: 'device' as const, id: d.id, what: 'change' as const })),
+        ],
+        now,
+      );
       return c.json(out satisfies BulkChangeResponse);
     },
   );

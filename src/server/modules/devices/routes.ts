@@ -2,7 +2,7 @@
 // serial, ids and serials, the general-details update, the three bulk changes and the CSV
 // import. Shapes and error answers are described in src/shared/schemas/devices.ts (the contract).
 // Exports (list-with-filters, list-by-ids as .xlsx) are jobs of the export pool (src/server/exports).
-import { deps, ApiError, badRequest, conflict, type Api, type Ctx } from '../../http/api.js';
+import { deps, ApiError, badRequest, conflict, type Api, type AuthUser, type Ctx } from '../../http/api.js';
 import { tx, type DB } from '../../db/index.js';
 import { normalisePhone, phoneError } from '../../../shared/phone.js';
 import { tenantScope } from '../../auth/tenant-scope.js';
@@ -16,6 +16,8 @@ import { exportResponse, importJob } from '../../exports/routes.js';
 import { ImportCancelled, type ExportPool, type ImportJobHandle } from '../../exports/pool.js';
 import { deviceIdentitiesChanged } from './identity-changes.js';
 import { readCsvUpload } from '../../lib/csv-upload.js';
+import type { Hub } from '../../realtime/hub.js';
+import type { RecordReader } from '../../realtime/records.js';
 import {
   changeDeviceTypeBody,
   changeOrderNumberManyBody,
@@ -66,22 +68,33 @@ function pathId(c: Ctx) {
  * entry with its values before and after (its History panel shows the change), written in the
  * same transaction a chunk of devices per insert.
  */
-async function bulkChange(c: Ctx, actorId: string, action: string, change: (trx: DB, now: Date) => Promise<BulkChanged>) {
+async function bulkChange(c: Ctx, hub: Hub, user: AuthUser, action: string, change: (trx: DB, now: Date) => Promise<BulkChanged>) {
   const { db, config } = deps(c);
   const now = config.now();
-  const out = await tx(db, async (trx) => {
+  const { out, ids } = await tx(db, async (trx) => {
     const { history, ...r } = await change(trx, now);
     await auditMany(
       trx,
-      { actorId, action, entity: 'device', at: now },
+      { actorId: user.id, action, entity: 'device', at: now },
       history.map((h) => ({ entityId: h.id, details: { before: h.before, after: h.after } })),
     );
-    return r;
+    return { out: r, ids: history.map((h) => h.id) };
   });
+  await hub.recordsChanged(
+    user,
+    ids.map((id) => ({ kind: 'device' as const, id, what: 'change' as const })),
+    now,
+  );
   return c.json(out satisfies BulkChangeResponse);
 }
 
-export function deviceRoutes(api: Api, exports: ExportPool) {
+/** Who may follow a device live (its tab open): the get-by-id read's permission and scoped look-up. */
+export const deviceReader: RecordReader = {
+  access: P.DeviceView,
+  mayRead: async (db, user, id) => !!(await findDeviceById(db, tenantScope(user), id)),
+};
+
+export function deviceRoutes(api: Api, exports: ExportPool, hub: Hub) {
   api.post(
     '/api/v1/device/get-list',
     {
@@ -211,6 +224,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
         const before = Object.fromEntries(Object.keys(next).map((k) => [k, row[k as keyof DeviceTable]]));
         await audit(trx, { actorId: user.id, action: 'device.update', entity: 'device', entityId: id, at: now, details: { before, after: next } });
       });
+      await hub.recordsChanged(user, [{ kind: 'device', id, what: 'change' }], now);
       const d = await findDeviceById(db, tenantScope(user), id);
       if (!d) throw deviceNotFound();
       return c.json(d satisfies DeviceDto);
@@ -225,7 +239,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: changeStatusManyBody,
       sample: { json: { status: 5, devices: [{ id: SAMPLE_ID, etag: '"sample"' }] } },
     },
-    (c, { body, user }) => bulkChange(c, user.id, 'device.change-status', (trx, now) => changeStatusMany(trx, body.devices, body.status, now)),
+    (c, { body, user }) => bulkChange(c, hub, user, 'device.change-status', (trx, now) => changeStatusMany(trx, body.devices, body.status, now)),
   );
 
   api.put(
@@ -236,7 +250,8 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       json: changeOrderNumberManyBody,
       sample: { json: { orderNumber: 'PO-1', devices: [{ id: SAMPLE_ID, etag: '"sample"' }] } },
     },
-    (c, { body, user }) => bulkChange(c, user.id, 'device.change-order-number', (trx, now) => changeOrderNumberMany(trx, body.devices, body.orderNumber, now)),
+    (c, { body, user }) =>
+      bulkChange(c, hub, user, 'device.change-order-number', (trx, now) => changeOrderNumberMany(trx, body.devices, body.orderNumber, now)),
   );
 
   api.put(
@@ -248,7 +263,7 @@ export function deviceRoutes(api: Api, exports: ExportPool) {
       sample: { json: { serials: ['SAMPLE-SERIAL'], newDeviceType: 620 } },
     },
     async (c, { body, user }) => {
-      const res = await bulkChange(c, user.id, 'device.change-type', (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now));
+      const res = await bulkChange(c, hub, user, 'device.change-type', (trx, now) => changeDeviceType(trx, body.serials, body.newDeviceType, now));
       deviceIdentitiesChanged(); // after the commit: the next message of these devices is checked against their new type
       return res;
     },

@@ -40,6 +40,8 @@ import {
 } from './repo.js';
 import { canSeePerson, personScope } from './scope.js';
 import { tenantScope } from '../../auth/tenant-scope.js';
+import type { Hub } from '../../realtime/hub.js';
+import type { RecordReader } from '../../realtime/records.js';
 
 const isUniqueViolation = (e: unknown) => {
   const code = (e as { code?: unknown } | null)?.code;
@@ -88,7 +90,13 @@ async function requestedTenant(c: Ctx, user: AuthUser): Promise<string> {
   return tenantId;
 }
 
-export function personRoutes(api: Api) {
+/** Who may follow a person live (their tab open): the get-by-id read's permission, scoped look-up and who may see whom. */
+export const personReader: RecordReader = {
+  access: P.PersonListView,
+  mayRead: async (db, user, id) => !!(await findPerson(db, tenantScope(user), id)) && (await canSeePerson(db, user, id)),
+};
+
+export function personRoutes(api: Api, hub: Hub) {
   /**
    * Every person (provider staff, customer administrators and lone workers: the whole user
    * directory, so an admin can find and unlock anyone), paged and sorted as listPersons says.
@@ -211,6 +219,7 @@ export function personRoutes(api: Api) {
         });
       });
       forgetSessionState(id); // after the commit: live connections holding the old permissions end too
+      await hub.recordsChanged(user, [{ kind: 'person', id, what: 'change' }], config.now());
       return c.json({ Etag: etag } satisfies EtagResponse);
     },
   );
@@ -233,6 +242,7 @@ export function personRoutes(api: Api) {
         details: { wasLocked: current.isLocked === 1 },
       });
     });
+    await hub.recordsChanged(user, [{ kind: 'person', id, what: 'change' }], config.now());
     return c.json({ Etag: etag } satisfies EtagResponse);
   });
 
@@ -280,6 +290,7 @@ export function personRoutes(api: Api) {
           details: { firstName: p.firstName, lastName: p.lastName, phoneNumbers: p.phoneNumbers.length },
         });
       });
+      await hub.recordsChanged(user, [{ kind: 'person', id: user.id, what: 'change' }], config.now());
       return c.json({ Etag: etag } satisfies EtagResponse);
     },
   );

@@ -3,7 +3,7 @@
 // supervisors, provider admins); a schedule is its creator's: others' are seen and changed only
 // with AlarmReportScheduleOthers (provider admins), through the repository's ScheduleScope. With the feature off the list answers Enabled: false and no
 // rows, and every write is refused. Every write is audited in its transaction.
-import { ApiError, badRequest, conflict, deps, notFound, type Api, type Ctx } from '../../http/api.js';
+import { ApiError, badRequest, conflict, deps, notFound, type Api, type AuthUser, type Ctx } from '../../http/api.js';
 import { tx } from '../../db/index.js';
 import { audit, newId } from '../../platform/util.js';
 import { P } from '../../../shared/permissions.js';
@@ -68,15 +68,28 @@ async function checkRecipients(c: Ctx, user: Parameters<typeof recipientsOutOfSc
  * one customer or none (all customers): a filter matching several or none would silently report
  * on all customers.
  */
-async function scheduleCustomer(c: Ctx, body: Pick<ScheduleCreateBody, 'report' | 'filters'>): Promise<string | null> {
+async function scheduleCustomer(c: Ctx, body: Pick<ScheduleCreateBody, 'report' | 'filters'>, user: AuthUser): Promise<string | null> {
   const { db } = deps(c);
   const filters = body.filters as ScheduleCreateBody['filters'];
   const customerId = await customerOfFilters(db, filters);
+  if (body.report === 'usageReport') return usageCustomer(c, customerId, user);
   if (body.report !== 'managementReport') return customerId;
   if (!((await scheduledReportOf(body.report).available?.(db)) ?? true))
     throw badRequest(SCHEDULE_TEXT.managementOff, CODE.validation, { report: SCHEDULE_TEXT.managementOff });
   if ((filters.customerAccountFullName ?? '').trim() && customerId === null)
     throw badRequest(SCHEDULE_TEXT.managementCustomer, CODE.validation, { report: SCHEDULE_TEXT.managementCustomer });
+  return customerId;
+}
+/**
+ * A usage report schedule's customer: the feature ScheduledUsageReport on, the scheduler allowed
+ * to see usage reports (AdminPanel.UsageReport.View), and the account name filter naming exactly
+ * one customer (the report is of one customer).
+ */
+async function usageCustomer(c: Ctx, customerId: string | null, user: AuthUser): Promise<string> {
+  if (!user.permissions.includes(P.UsageReportView)) throw new ApiError(403, SCHEDULE_TEXT.usagePermission, CODE.forbidden);
+  if (!((await scheduledReportOf('usageReport').available?.(deps(c).db)) ?? true))
+    throw badRequest(SCHEDULE_TEXT.usageOff, CODE.validation, { report: SCHEDULE_TEXT.usageOff });
+  if (customerId === null) throw badRequest(SCHEDULE_TEXT.usageCustomer, CODE.validation, { report: SCHEDULE_TEXT.usageCustomer });
   return customerId;
 }
 /** The tenant rule of every outgoing report (docs/security.md): refused with the recipient that breaks it. */
@@ -109,7 +122,7 @@ export function scheduleRoutes(api: Api) {
     await checkRecipients(c, user, body.recipients);
     const { db, config } = deps(c);
     const now = config.now();
-    const customerId = await scheduleCustomer(c, body);
+    const customerId = await scheduleCustomer(c, body, user);
     await checkAudience(c, body.recipients, customerId);
     const id = newId();
     await tx(db, async (trx) => {
@@ -129,7 +142,7 @@ export function scheduleRoutes(api: Api) {
       if (!(await findSchedule(db, scheduleScope(user), id))) throw notFound(SCHEDULE_TEXT.notFound);
       await checkRecipients(c, user, body.recipients);
       const now = config.now();
-      const customerId = await scheduleCustomer(c, body);
+      const customerId = await scheduleCustomer(c, body, user);
       await checkAudience(c, body.recipients, customerId);
       await tx(db, async (trx) => {
         const before = await findSchedule(trx, scheduleScope(user), id);

@@ -1,0 +1,115 @@
+// The usage report of a customer: /customers/{id}/usage-report, the month in the tab's link
+// (?month=YYYY-MM; last month when missing, so a reload or a copied link shows the same month).
+// A month picker with previous / next, Print (Export to PDF) through react-to-print with the
+// document shown on screen (usage-report-print.tsx), and Export (.xlsx through the export pool,
+// with its progress and Cancel). Rules: src/shared/usage-report.ts; docs/fleet-health.md.
+import { useEffect, useMemo, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useAtomValue } from 'jotai';
+import { selectAtom } from 'jotai/utils';
+import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { useTab } from '../../workspace/tab-context';
+import { PageMessage } from '../../workspace/page-message';
+import { workspaceAtom } from '../../workspace/state';
+import { findTab } from '../../workspace/model';
+import { setTabSearch } from '../../workspace/actions';
+import { exportUsageReport, usageReportQuery } from '../../api/fleet';
+import { useExportJob } from '../../api/export-jobs';
+import { errorMessage, errorStatus } from '../../api/query-client';
+import { ActionButton } from '../../ui/action-button';
+import { ExportProgressBar } from '../../ui/export-progress';
+import { usePrint } from '../../ui/print';
+import { isValidId } from '../../../shared/codes';
+import { MSG, USAGE_TEXT } from '../../../shared/messages';
+import { defaultMonth, londonMonthOf, monthLabel, parseMonth, shiftMonth } from '../../../shared/management-report';
+import { PrintableUsageReport } from './usage-report-print';
+import './usage.css';
+
+/** The month of a tab link's query (?month=YYYY-MM), or null. */
+export function monthOfSearch(search: string): string | null {
+  const m = new URLSearchParams(search).get('month');
+  return m && parseMonth(m) ? m : null;
+}
+
+/** The month shown: the link's, else kept in the page (outside a workspace tab), else last month. */
+function useMonth(): [string, (m: string) => void] {
+  const { tabId } = useTab();
+  const hrefAtom = useMemo(() => selectAtom(workspaceAtom, (ws) => findTab(ws, tabId)?.tab.href ?? null), [tabId]);
+  const href = useAtomValue(hrefAtom);
+  const [local, setLocal] = useState(() => defaultMonth(Date.now()));
+  const fromLink = href === null ? null : monthOfSearch(href.includes('?') ? href.slice(href.indexOf('?')) : '');
+  const month = fromLink ?? local;
+  const set = (m: string) => {
+    if (href === null) setLocal(m);
+    else setTabSearch(tabId, `?month=${m}`);
+  };
+  return [month, set];
+}
+
+export function UsageReportPage() {
+  const { params, setTitle } = useTab();
+  const customerId = params.customerId ?? '';
+  const valid = isValidId(customerId);
+  const [month, setMonth] = useMonth();
+  const report = useQuery({ ...usageReportQuery({ customerId, month }), enabled: valid });
+  const name = report.data?.CustomerName;
+  useEffect(() => setTitle(name ? `${USAGE_TEXT.title}: ${name}` : USAGE_TEXT.title), [name, setTitle]);
+  const { printRef, printing, print } = usePrint(`${USAGE_TEXT.title} ${name ?? ''} ${monthLabel(month)}`.replace(/\s+/g, ' ').trim());
+  const job = useExportJob(
+    (o) => exportUsageReport({ customerId, month }, o),
+    () => `UsageReport_${(name ?? customerId).replace(/[^A-Za-z0-9]+/g, '-')}_${month}.xlsx`,
+    USAGE_TEXT.exportFailed,
+  );
+
+  if (!valid) return <PageMessage message={MSG.badUrl} />;
+  const current = londonMonthOf(Date.now());
+  return (
+    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
+      <Flex align="center" justify="between" gap="3" wrap="wrap">
+        <Heading as="h1" size="5">
+          {USAGE_TEXT.title}
+          {name ? `: ${name}` : ''}
+        </Heading>
+        <Flex gap="2" align="center" wrap="wrap">
+          <Button variant="soft" onClick={() => setMonth(shiftMonth(month, -1))} aria-label="Previous month">
+            ‹
+          </Button>
+          <label className="ur-month">
+            <Text size="2">Month</Text>{' '}
+            <input
+              type="month"
+              value={month}
+              max={current}
+              onChange={(e) => {
+                if (parseMonth(e.currentTarget.value)) setMonth(e.currentTarget.value);
+              }}
+            />
+          </label>
+          <Button variant="soft" onClick={() => setMonth(shiftMonth(month, 1))} disabled={month >= current} aria-label="Next month">
+            ›
+          </Button>
+          <ActionButton onClick={() => print()} busy={printing} disabled={!report.data}>
+            Print (Export to PDF)
+          </ActionButton>
+          <ActionButton variant="soft" onClick={() => job.mutate()} busy={job.isPending} disabled={!report.data || report.data.Rows.length === 0}>
+            Export
+          </ActionButton>
+        </Flex>
+      </Flex>
+      <ExportProgressBar job={job} />
+      <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>
+        {report.isPending ? (
+          <Flex gap="2" align="center" role="status">
+            <Spinner /> <Text>Loading…</Text>
+          </Flex>
+        ) : report.isError ? (
+          <PageMessage message={errorStatus(report.error) === 404 ? MSG.badUrl : errorMessage(report.error)} />
+        ) : (
+          <div className="ur-screen">
+            <PrintableUsageReport r={report.data} ref={printRef} />
+          </div>
+        )}
+      </div>
+    </Flex>
+  );
+}

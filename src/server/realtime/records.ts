@@ -1,0 +1,44 @@
+// Who may follow a record live (an alarm report, customer, person or device open in a tab): the
+// same rule as the REST read of that record. Each module gives the hub its record's reader (the
+// read route's permission and the same scoped look-up the read route runs: tenant scope, who may
+// see whom), registered in createServices; the hub asks it when a connection opens a record and
+// again for every change it delivers, so a record that moved to another tenant since stops
+// reaching the connections that may no longer read it.
+import type { DB } from '../db/index.js';
+import type { AuthUser } from '../http/types.js';
+import type { Permission } from '../../shared/permissions.js';
+import { tenantMayUse } from '../auth/tenant-scope.js';
+import { isValidId, normaliseId } from '../../shared/codes.js';
+import { RECORD_KINDS, type RecordChange, type RecordKind } from '../../shared/schemas/record-live.js';
+import type { AlarmNoteDto } from '../../shared/schemas/alarm-reports.js';
+
+export type Reader = Pick<AuthUser, 'id' | 'tenantId' | 'permissions'>;
+
+/** A record kind's read rule: the read route's permission and its scoped look-up (true: the caller would be answered the record). */
+export type RecordReader = { access: Permission; mayRead(db: DB, user: Reader, id: string): Promise<boolean> };
+export type RecordReaders = Partial<Record<RecordKind, RecordReader>>;
+
+/** One committed change of a record, as a write route announces it. */
+export type RecordChangeInput = { kind: RecordKind; id: string; what: RecordChange; note?: AlarmNoteDto };
+
+export const isRecordKind = (k: unknown): k is RecordKind => typeof k === 'string' && (RECORD_KINDS as readonly string[]).includes(k);
+
+/** The record's key in the hub (kind and normalised id), or undefined for a kind or id that cannot name a record. */
+export function recordKey(kind: unknown, id: unknown): string | undefined {
+  if (!isRecordKind(kind) || !isValidId(id)) return undefined;
+  return `${kind}:${normaliseId(id)}`;
+}
+
+/** Whether the user may read the record by the REST read's rules: the permission, the tenant guard, the scoped look-up. */
+export async function mayReadRecord(db: DB, readers: RecordReaders, user: Reader, kind: RecordKind, id: string): Promise<boolean> {
+  const r = readers[kind];
+  if (!r || !user.permissions.includes(r.access) || !tenantMayUse(user, r.access)) return false;
+  return r.mayRead(db, user, id);
+}
+
+/** A person's display name ("First Last"), else their e-mail, else their id. */
+export async function displayName(db: DB, user: Pick<AuthUser, 'id'> & { email?: string }): Promise<string> {
+  const p = await db.selectFrom('persons').select(['firstName', 'lastName']).where('id', '=', user.id).executeTakeFirst();
+  const name = p ? `${p.firstName} ${p.lastName}`.trim() : '';
+  return name || user.email || user.id;
+}

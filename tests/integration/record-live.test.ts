@@ -1,0 +1,326 @@
+// Records open in several tabs stay live: a tab that opens an alarm report (hub method openRecord,
+// the official @microsoft/signalr client against a real server) receives RecordChanged within 2 s
+// of a note or change committed by someone else, and RecordPresence naming who else has it open.
+// Only users who may read the record by its REST read's rules may open it: a customer
+// administrator of another customer, or a user without the read permission, is refused and
+// receives nothing; a sign-out ends the connection and with it the tab's interest and presence.
+// With Redis (TEST_REDIS_URL) the same holds across two nodes. SQLite and, with TEST_DB=pg, PostgreSQL.
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { randomUUID } from 'node:crypto';
+import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import { createServer, type AppServer } from '../../src/server/server.js';
+import { testConfig, type Config } from '../../src/server/platform/config.js';
+import { createOutbox } from '../../src/server/mail/outbox.js';
+import { openRedis, openRedisBus, type OpenedRedis, type RedisBus } from '../../src/server/platform/redis.js';
+import { hashPassword } from '../../src/server/auth/password.js';
+import type { DB } from '../../src/server/db/index.js';
+import { createTestDb, type TestDb } from '../helpers/db.js';
+import { insertPerson, tokenFor } from '../helpers/auth.js';
+import { insertAlarmReport } from '../helpers/alarm-reports.js';
+import { insertCustomer } from '../helpers/live.js';
+import { ROLE_IDS, type RoleName } from '../../src/shared/permissions.js';
+import {
+  RECORD_CHANGED_EVENT,
+  RECORD_METHODS,
+  RECORD_PRESENCE_EVENT,
+  type OpenRecordResult,
+  type RecordChangedEvent,
+  type RecordPresenceEvent,
+} from '../../src/shared/schemas/record-live.js';
+
+const REDIS_URL = process.env.TEST_REDIS_URL;
+const WITHIN_MS = 2_000;
+const PASSWORD = 'Rec0rd-Live-Pass!';
+const CLIENT = { client_id: 'record-live-test', client_secret: 'record-live-s3cret' };
+
+type Node = { srv: AppServer; redis?: OpenedRedis; bus?: RedisBus };
+type Person = { id: string; token: string; name: string };
+type Tab = { conn: HubConnection; changes: RecordChangedEvent[]; presence: RecordPresenceEvent[]; closed: () => boolean };
+
+async function call(node: Node, method: string, path: string, token: string, body?: unknown) {
+  const res = await fetch(`http://127.0.0.1:${node.srv.port}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> };
+}
+
+/** A person with a name and roles (tenant: the provider's unless given) and an access token for them. */
+async function person(db: DB, config: Config, roles: RoleName[], first: string, over: { tenantId?: string; tokenRoles?: RoleName[] } = {}): Promise<Person> {
+  const email = `${first.toLowerCase()}-${randomUUID().slice(0, 8)}@record-live.test`;
+  const id = await insertPerson(db, { email, roles, firstName: first, lastName: 'Tester', tenantId: over.tenantId });
+  return { id, name: `${first} Tester`, token: await tokenFor(config, over.tokenRoles ?? roles, { id, email, tenantId: over.tenantId }) };
+}
+
+/** A tab's hub connection: negotiate with the API token, connect, collect RecordChanged and RecordPresence. */
+async function connect(node: Node, p: Pick<Person, 'id' | 'token'>, conns: HubConnection[]): Promise<Tab> {
+  const n = await call(node, 'POST', `/api/admin/negotiate?userid=${p.id}`, p.token);
+  expect(n.status).toBe(200);
+  const conn = new HubConnectionBuilder()
+    .withUrl(String(n.body.Url), { accessTokenFactory: () => String(n.body.AccessToken), transport: HttpTransportType.WebSockets })
+    .configureLogging(LogLevel.None)
+    .build();
+  const tab: Tab = { conn, changes: [], presence: [], closed: () => closed };
+  let closed = false;
+  conn.on(RECORD_CHANGED_EVENT, (e: RecordChangedEvent) => tab.changes.push(e));
+  conn.on(RECORD_PRESENCE_EVENT, (e: RecordPresenceEvent) => tab.presence.push(e));
+  conn.onclose(() => (closed = true));
+  await conn.start();
+  conns.push(conn);
+  return tab;
+}
+const open = (t: Tab, kind: string, id: string) => t.conn.invoke<OpenRecordResult>(RECORD_METHODS.open, kind, id);
+const lastPresence = (t: Tab) => t.presence.at(-1)?.Present;
+
+async function until(what: () => boolean, ms = WITHIN_MS) {
+  const end = Date.now() + ms;
+  while (!what()) {
+    if (Date.now() > end) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+const quiet = (ms = 400) => new Promise((r) => setTimeout(r, ms));
+
+describe('one node', () => {
+  let tdb: TestDb;
+  let config: Config;
+  let node: Node;
+  let reportA: string;
+  let customerA: { id: string; tenantId: string };
+  let customerB: { id: string; tenantId: string };
+  const conns: HubConnection[] = [];
+  beforeAll(async () => {
+    tdb = await createTestDb();
+    config = testConfig({ clientSecrets: { [CLIENT.client_id]: CLIENT.client_secret }, hubChannelPrefix: `test-record-live-${randomUUID()}` });
+    const log = () => {};
+    node = { srv: await createServer({ db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log }, { port: 0, hostname: '127.0.0.1' }) };
+    customerA = await insertCustomer(tdb.db, randomUUID(), 'Record Live Alpha');
+    customerB = await insertCustomer(tdb.db, randomUUID(), 'Record Live Beta');
+    reportA = (await insertAlarmReport(tdb.db, { customerId: customerA.id })).id;
+  });
+  afterAll(async () => {
+    for (const c of conns) await c.stop().catch(() => {});
+    await node?.srv.close();
+    await tdb?.close();
+  });
+
+  test("a note by one user reaches another's open tab within 2 s, with who wrote it; presence shows each to the other", async () => {
+    const alice = await person(tdb.db, config, ['ArcSupervisorRole'], 'Alice');
+    const bob = await person(tdb.db, config, ['ArcControllerRole'], 'Bob');
+    const aliceTab = await connect(node, alice, conns);
+    const bobTab = await connect(node, bob, conns);
+
+    expect(await open(aliceTab, 'alarm-report', reportA)).toEqual({ Open: true, Present: [] });
+    expect(await open(bobTab, 'alarm-report', reportA.toUpperCase())).toEqual({ Open: true, Present: ['Alice Tester'] });
+    await until(() => lastPresence(aliceTab)?.[0] === 'Bob Tester');
+    expect(aliceTab.presence.at(-1)).toEqual({ Kind: 'alarm-report', Id: reportA, Present: ['Bob Tester'] });
+
+    const t0 = Date.now();
+    const added = await call(node, 'POST', '/alarm-report/add-note', bob.token, { alarmReportId: reportA, note: 'Called the site, all well.' });
+    expect(added.status).toBe(200);
+    await until(() => aliceTab.changes.length === 1);
+    console.log('note to the other tab (ms):', Date.now() - t0);
+    expect(aliceTab.changes[0]).toEqual({
+      Kind: 'alarm-report',
+      Id: reportA,
+      What: 'note',
+      By: 'Bob Tester',
+      ByUserId: bob.id,
+      At: expect.any(String),
+      Note: expect.objectContaining({ Id: added.body.Id, Note: 'Called the site, all well.' }),
+    });
+    // what the other tab refetches is stored already
+    const details = await call(node, 'GET', `/alarm-report/get-details?AlarmId=${await alarmIdOf(tdb.db, reportA)}`, alice.token);
+    expect(JSON.stringify(details.body)).toContain('Called the site, all well.');
+
+    // a change (escalation plan followed) is announced without content
+    const etag = (details.body as { Etag: string }).Etag;
+    expect((await call(node, 'PUT', '/alarm-report/update', alice.token, { alarmReportId: reportA, escalationPlanFollowed: true, etag })).status).toBe(200);
+    await until(() => bobTab.changes.some((e) => e.What === 'change'));
+    expect(bobTab.changes.find((e) => e.What === 'change')).toMatchObject({
+      Kind: 'alarm-report',
+      Id: reportA,
+      By: 'Alice Tester',
+      ByUserId: alice.id,
+      Note: null,
+    });
+
+    // Bob closes the tab: Alice sees nobody else; a later note no longer reaches Bob
+    await bobTab.conn.invoke(RECORD_METHODS.close, 'alarm-report', reportA);
+    await until(() => lastPresence(aliceTab)?.length === 0);
+    const before = bobTab.changes.length;
+    expect((await call(node, 'POST', '/alarm-report/add-note', alice.token, { alarmReportId: reportA, note: 'Second note.' })).status).toBe(200);
+    await until(() => aliceTab.changes.length === 3);
+    await quiet();
+    expect(bobTab.changes).toHaveLength(before);
+  });
+
+  test('a customer administrator of another customer cannot open the report and receives none of its notes, even with a token carrying read permissions', async () => {
+    const writer = await person(tdb.db, config, ['ArcControllerRole'], 'Carol');
+    // the real role: no admin-panel permission at all
+    const adminB = await person(tdb.db, config, ['AdminRole'], 'Dave', { tenantId: customerB.tenantId });
+    // a token minted with the signing key for a person of customer B, carrying every permission
+    const forgedB = await person(tdb.db, config, ['AdminRole'], 'Erin', { tenantId: customerB.tenantId, tokenRoles: ['SuperAdminRole'] });
+    // the same for customer A's own tenant: also refused (tenant data is the provider staff's)
+    const forgedA = await person(tdb.db, config, ['AdminRole'], 'Fay', { tenantId: customerA.tenantId, tokenRoles: ['SuperAdminRole'] });
+    const tabs = [await connect(node, adminB, conns), await connect(node, forgedB, conns), await connect(node, forgedA, conns)];
+    for (const t of tabs) expect(await open(t, 'alarm-report', reportA)).toEqual({ Open: false, Present: [] });
+    expect((await call(node, 'POST', '/alarm-report/add-note', writer.token, { alarmReportId: reportA, note: 'Not for other tenants.' })).status).toBe(200);
+    await quiet();
+    for (const t of tabs) {
+      expect(t.changes).toEqual([]);
+      expect(t.presence).toEqual([]);
+    }
+  });
+
+  test('a user without the read permission cannot open a record; unknown records and kinds are refused', async () => {
+    const controller = await person(tdb.db, config, ['ArcControllerRole'], 'Gail');
+    const manager = await person(tdb.db, config, ['ArcManagerRole'], 'Hank');
+    const portal = await person(tdb.db, config, ['PortalUserRole'], 'Ivy');
+    const customerAdmin = await person(tdb.db, config, ['AdminRole'], 'Jack', { tenantId: customerA.tenantId });
+    const c = await connect(node, controller, conns);
+    const m = await connect(node, manager, conns);
+    const p = await connect(node, portal, conns);
+    // an ARC controller reads alarm reports, not customers, devices or persons
+    expect(await open(c, 'customer', customerA.id)).toEqual({ Open: false, Present: [] });
+    expect(await open(c, 'person', manager.id)).toEqual({ Open: false, Present: [] });
+    // an ARC manager lists persons, but only the centre's staff: not a customer's administrator
+    expect(await open(m, 'person', controller.id)).toEqual({ Open: true, Present: [] });
+    expect(await open(m, 'person', customerAdmin.id)).toEqual({ Open: false, Present: [] });
+    // no admin-panel permission: nothing
+    expect(await open(p, 'alarm-report', reportA)).toEqual({ Open: false, Present: [] });
+    // unknown id, bad id, unknown kind
+    expect(await open(c, 'alarm-report', randomUUID())).toEqual({ Open: false, Present: [] });
+    expect(await open(c, 'alarm-report', 'not-an-id')).toEqual({ Open: false, Present: [] });
+    expect(await open(c, 'schedule', reportA)).toEqual({ Open: false, Present: [] });
+  });
+
+  test('a customer change reaches the tabs that have the customer open, not those of another customer', async () => {
+    const admin = await person(tdb.db, config, ['SuperAdminRole'], 'Kim');
+    const reader = await person(tdb.db, config, ['SuperAdminReadonlyRole'], 'Lee');
+    const onA = await connect(node, reader, conns);
+    const onB = await connect(node, reader, conns);
+    expect((await open(onA, 'customer', customerA.id)).Open).toBe(true);
+    expect((await open(onB, 'customer', customerB.id)).Open).toBe(true);
+    const r = await call(node, 'PUT', '/ps-admin/customers/fleet-thresholds', admin.token, { customerId: customerA.id, silentHours: 36 });
+    expect(r.status).toBe(200);
+    await until(() => onA.changes.length === 1);
+    expect(onA.changes[0]).toMatchObject({ Kind: 'customer', Id: customerA.id, What: 'change', By: 'Kim Tester' });
+    await quiet();
+    expect(onB.changes).toEqual([]);
+  });
+
+  test('who may read is asked again for every change: a person who leaves the centre stops reaching the ARC manager who had them open', async () => {
+    const admin = await person(tdb.db, config, ['SuperAdminRole'], 'Olga');
+    const manager = await person(tdb.db, config, ['ArcManagerRole'], 'Pete');
+    const staff = await person(tdb.db, config, ['ArcControllerRole'], 'Quinn');
+    const m = await connect(node, manager, conns);
+    const a = await connect(node, admin, conns);
+    expect((await open(m, 'person', staff.id)).Open).toBe(true);
+    expect((await open(a, 'person', staff.id)).Open).toBe(true);
+    const etagOf = async () => (await tdb.db.selectFrom('persons').select('etag').where('id', '=', staff.id).executeTakeFirstOrThrow()).etag;
+    const update = async (roleIds: string[]) =>
+      call(node, 'PUT', `/api/v1/person/${staff.id}/identity-update`, admin.token, {
+        personId: staff.id,
+        person: { firstName: 'Quinn', lastName: 'Tester', emailAddress: (await emailOf(tdb.db, staff.id)) ?? '', roleIds, etag: await etagOf() },
+      });
+    // still ARC staff: the manager may read the person, and hears of the change
+    expect((await update([ROLE_IDS.ArcSupervisorRole])).status).toBe(200);
+    await until(() => m.changes.length === 1 && a.changes.length === 1);
+    // now a read-only provider admin: no longer the centre's staff, so no longer the manager's to see
+    expect((await update([ROLE_IDS.SuperAdminReadonlyRole])).status).toBe(200);
+    await until(() => a.changes.length === 2);
+    await quiet();
+    expect(m.changes).toHaveLength(1);
+    expect((await call(node, 'GET', `/persons/get-by-id?Id=${staff.id}`, manager.token)).status).toBe(404);
+  });
+
+  test('after sign-out the connection ends, and with it the open record and the presence', async () => {
+    const hash = await hashPassword(PASSWORD);
+    const email = `mona-${randomUUID().slice(0, 8)}@record-live.test`;
+    const monaId = await insertPerson(tdb.db, { email, roles: ['ArcSupervisorRole'], passwordHash: hash, firstName: 'Mona', lastName: 'Tester' });
+    const base = `http://127.0.0.1:${node.srv.port}`;
+    const form = (path: string, body: Record<string, string>) =>
+      fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams(body).toString() });
+    const signIn = await form('/connect/token', { grant_type: 'password', ...CLIENT, username: email, password: PASSWORD });
+    expect(signIn.status).toBe(200);
+    const s = (await signIn.json()) as { access_token: string; refresh_token: string };
+    const writer = await person(tdb.db, config, ['ArcControllerRole'], 'Ned');
+    const mona = await connect(node, { id: monaId, token: s.access_token }, conns);
+    const ned = await connect(node, writer, conns);
+    expect((await open(mona, 'alarm-report', reportA)).Open).toBe(true);
+    expect((await open(ned, 'alarm-report', reportA)).Present).toContain('Mona Tester');
+
+    expect((await form('/connect/revocation', { token: s.refresh_token, token_type_hint: 'refresh_token', ...CLIENT })).status).toBe(200);
+    await until(() => mona.closed(), 5_000);
+    await until(() => !(lastPresence(ned) ?? ['x']).includes('Mona Tester'));
+    const seen = mona.changes.length;
+    expect((await call(node, 'POST', '/alarm-report/add-note', writer.token, { alarmReportId: reportA, note: 'After the sign-out.' })).status).toBe(200);
+    await quiet();
+    expect(mona.changes).toHaveLength(seen);
+    expect(ned.changes.at(-1)).toMatchObject({ Note: { Note: 'After the sign-out.' } });
+  });
+});
+
+async function emailOf(db: DB, personId: string) {
+  return (await db.selectFrom('persons').select('email').where('id', '=', personId).executeTakeFirst())?.email;
+}
+
+async function alarmIdOf(db: DB, reportId: string) {
+  return (await db.selectFrom('alarmReports').select('alarmId').where('id', '=', reportId).executeTakeFirstOrThrow()).alarmId;
+}
+
+describe.skipIf(!REDIS_URL)('two nodes behind Redis (TEST_REDIS_URL)', () => {
+  let tdb: TestDb;
+  let config: Config;
+  const nodes: Node[] = [];
+  const conns: HubConnection[] = [];
+  let report: string;
+  beforeAll(async () => {
+    tdb = await createTestDb();
+    config = testConfig({ hubChannelPrefix: `test-record-live-${randomUUID()}` });
+    const log = () => {};
+    for (let i = 0; i < 2; i++) {
+      const redis = openRedis(REDIS_URL!);
+      const bus = openRedisBus(redis);
+      const srv = await createServer(
+        { db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log, redis, bus },
+        { port: 0, hostname: '127.0.0.1' },
+      );
+      await srv.services.hub.ready();
+      nodes.push({ srv, redis, bus });
+    }
+    const customer = await insertCustomer(tdb.db, randomUUID(), 'Record Live Cluster');
+    report = (await insertAlarmReport(tdb.db, { customerId: customer.id })).id;
+  });
+  afterAll(async () => {
+    for (const c of conns) await c.stop().catch(() => {});
+    for (const n of nodes) {
+      await n.srv.close();
+      await n.bus?.close();
+      await n.redis?.close();
+    }
+    await tdb?.close();
+  });
+
+  test('a note written on node A reaches a tab on node B within 2 s; presence joins and leaves across nodes', async () => {
+    const alice = await person(tdb.db, config, ['ArcSupervisorRole'], 'Alice');
+    const bob = await person(tdb.db, config, ['ArcControllerRole'], 'Bob');
+    const onB = await connect(nodes[1]!, alice, conns);
+    const onA = await connect(nodes[0]!, bob, conns);
+    expect((await open(onB, 'alarm-report', report)).Open).toBe(true);
+    expect(await open(onA, 'alarm-report', report)).toEqual({ Open: true, Present: ['Alice Tester'] });
+    await until(() => lastPresence(onB)?.[0] === 'Bob Tester');
+
+    const t0 = Date.now();
+    expect((await call(nodes[0]!, 'POST', '/alarm-report/add-note', bob.token, { alarmReportId: report, note: 'Across nodes.' })).status).toBe(200);
+    await until(() => onB.changes.length === 1);
+    console.log('note to a tab on the other node (ms):', Date.now() - t0);
+    expect(onB.changes[0]).toMatchObject({ What: 'note', By: 'Bob Tester', Note: { Note: 'Across nodes.' } });
+
+    // Bob's connection ends (tab closed, network gone): Alice on the other node sees him leave
+    await onA.conn.stop();
+    await until(() => lastPresence(onB)?.length === 0);
+  });
+});
