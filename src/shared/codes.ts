@@ -4,28 +4,33 @@
 
 export type Lookup = { Value: number; Name: string; Order?: number };
 
-export const DEVICE_TYPES: Lookup[] = [
-  { Value: 3, Name: 'Smartphone' },
-  { Value: 10, Name: 'Identicom' },
-  { Value: 15, Name: 'Eview' },
-  { Value: 20, Name: 'TwigEx' },
-  { Value: 30, Name: 'T4' },
-  { Value: 42, Name: 'badge' },
-  { Value: 52, Name: 'badge' },
-  { Value: 60, Name: 'SureCam' },
-  { Value: 70, Name: 'eSIM' },
-  { Value: 140, Name: 'badge' },
-  { Value: 370, Name: 'MG370' },
-  { Value: 400, Name: 'Garmin InReach Mini 2' },
-  { Value: 620, Name: 'SG620' },
-  { Value: 621, Name: 'SG621' },
-  { Value: 640, Name: 'SG640' },
-  { Value: 740, Name: 'SG740' },
-  { Value: 750, Name: 'SG750' },
-  { Value: 803, Name: 'Spot Gen3' },
-  { Value: 804, Name: 'Gen4' },
-  { Value: 810, Name: 'SpotX' },
-];
+/** A lookup list from its names by value, in value order (a record's integer keys iterate in ascending order). */
+const byValue = (names: Record<number, string>): Lookup[] => Object.entries(names).map(([value, Name]) => ({ Value: Number(value), Name }));
+/** A lookup list of consecutive values from `first`, in the order given. */
+const numbered = (names: string[], first = 1): Lookup[] => names.map((Name, i) => ({ Value: first + i, Name }));
+
+export const DEVICE_TYPES: Lookup[] = byValue({
+  3: 'Smartphone',
+  10: 'Identicom',
+  15: 'Eview',
+  20: 'TwigEx',
+  30: 'T4',
+  42: 'badge',
+  52: 'badge',
+  60: 'SureCam',
+  70: 'eSIM',
+  140: 'badge',
+  370: 'MG370',
+  400: 'Garmin InReach Mini 2',
+  620: 'SG620',
+  621: 'SG621',
+  640: 'SG640',
+  740: 'SG740',
+  750: 'SG750',
+  803: 'Spot Gen3',
+  804: 'Gen4',
+  810: 'SpotX',
+});
 
 export const CAPABILITY = {
   Battery: 1,
@@ -67,114 +72,67 @@ export const DEVICE_CAPABILITIES: Record<number, number> = {
 /** Whether a device type has a capability (unknown types have none). */
 export const hasCapability = (type: number | null | undefined, flag: number): boolean => type != null && ((DEVICE_CAPABILITIES[type] ?? 0) & flag) !== 0;
 
-export const ASSET_STATUSES: Lookup[] = [
-  { Value: 1, Name: 'New' },
-  { Value: 2, Name: 'Reserved' },
-  { Value: 3, Name: 'Allocated' },
-  { Value: 4, Name: 'AwaitingReturn_Replacement' },
-  { Value: 5, Name: 'Returned' },
-  { Value: 6, Name: 'Replacement' },
-  { Value: 7, Name: 'QuarantineDamaged' },
-  { Value: 8, Name: 'QuarantineEOL' },
-  { Value: 10, Name: 'AwaitingReturn_Cancelled' },
-  { Value: 11, Name: 'NonReturnedDevice_FaultyReplacement' },
-  { Value: 12, Name: 'NonReturnedDevice_Cancelled' },
-];
+export const ASSET_STATUSES: Lookup[] = byValue({
+  1: 'New',
+  2: 'Reserved',
+  3: 'Allocated',
+  4: 'AwaitingReturn_Replacement',
+  5: 'Returned',
+  6: 'Replacement',
+  7: 'QuarantineDamaged',
+  8: 'QuarantineEOL',
+  10: 'AwaitingReturn_Cancelled',
+  11: 'NonReturnedDevice_FaultyReplacement',
+  12: 'NonReturnedDevice_Cancelled',
+});
 
 // ours
-export const SIM_TYPES: Lookup[] = [
-  { Value: 1, Name: 'Vodafone' },
-  { Value: 2, Name: 'EE' },
-  { Value: 3, Name: 'O2' },
-  { Value: 4, Name: 'Three' },
-  { Value: 5, Name: 'Multi-network roaming' },
-  { Value: 6, Name: 'eSIM' },
-];
+export const SIM_TYPES: Lookup[] = numbered(['Vodafone', 'EE', 'O2', 'Three', 'Multi-network roaming', 'eSIM']);
 
 // ours ('0' is the spec's default "last config" filter)
-export const LAST_CONFIG_FILTERS: Lookup[] = [
-  { Value: 0, Name: 'All' },
-  { Value: 1, Name: 'Last 24 hours' },
-  { Value: 2, Name: 'Last 7 days' },
-  { Value: 3, Name: 'Last 30 days' },
-  { Value: 4, Name: 'Older than 30 days' },
-  { Value: 5, Name: 'Never configured' },
-];
+export const LAST_CONFIG_FILTERS: Lookup[] = numbered(['All', 'Last 24 hours', 'Last 7 days', 'Last 30 days', 'Older than 30 days', 'Never configured'], 0);
 
 // ours
-export const TIER_TYPES: Lookup[] = [
-  { Value: 1, Name: 'Bronze' },
-  { Value: 2, Name: 'Silver' },
-  { Value: 3, Name: 'Gold' },
-  { Value: 4, Name: 'Platinum' },
-];
+export const TIER_TYPES: Lookup[] = numbered(['Bronze', 'Silver', 'Gold', 'Platinum']);
 
 // ours
-export const CUSTOMER_STATUSES: Lookup[] = [
-  { Value: 1, Name: 'Active' },
-  { Value: 2, Name: 'Onboarding' },
-  { Value: 3, Name: 'Suspended' },
-  { Value: 4, Name: 'Cancelled' },
-];
+export const CUSTOMER_STATUSES: Lookup[] = numbered(['Active', 'Onboarding', 'Suspended', 'Cancelled']);
 
 // ours: what raised the alarm (the list's "Trigger" column)
-export const ALARM_TYPES: Lookup[] = [
-  { Value: 1, Name: 'SOS Button' },
-  { Value: 2, Name: 'Fall Detected' },
-  { Value: 3, Name: 'Missed Check-in' },
-  { Value: 4, Name: 'Amber Alert' },
-  { Value: 5, Name: 'Red Alert' },
-  { Value: 6, Name: 'Welfare Check Failed' },
-];
+export const ALARM_TYPES: Lookup[] = numbered(['SOS Button', 'Fall Detected', 'Missed Check-in', 'Amber Alert', 'Red Alert', 'Welfare Check Failed']);
 
-export const VERIFICATION_TYPES: Lookup[] = [
-  { Value: 1, Name: 'Real Incident' },
-  { Value: 2, Name: 'Precautionary Incident' },
-  { Value: 3, Name: 'Planned' },
-  { Value: 4, Name: 'False' },
-];
+export const VERIFICATION_TYPES: Lookup[] = numbered(['Real Incident', 'Precautionary Incident', 'Planned', 'False']);
 
-export const VERIFICATION_CATEGORIES: Lookup[] = [
-  { Value: 101, Name: 'Violence' },
-  { Value: 102, Name: 'Alcohol/Drugs' },
-  { Value: 103, Name: 'Domestic Violence' },
-  { Value: 104, Name: 'Verbal abuse' },
-  { Value: 105, Name: 'Accident/Illness/Injury' },
-  { Value: 106, Name: 'Self Harm' },
-  { Value: 107, Name: 'Other' },
-  { Value: 201, Name: 'Monitoring' },
-  { Value: 202, Name: 'Domestic Violence (Precautionary)' },
-  { Value: 203, Name: 'Security' },
-  { Value: 204, Name: 'Customer request' },
-  { Value: 205, Name: 'Police request' },
-  { Value: 301, Name: 'Activation call' },
-  { Value: 302, Name: 'Test' },
-  { Value: 401, Name: 'Technical Fault' },
-  { Value: 402, Name: 'Mistake' },
-  { Value: 403, Name: 'Ghost' },
-];
+export const VERIFICATION_CATEGORIES: Lookup[] = byValue({
+  101: 'Violence',
+  102: 'Alcohol/Drugs',
+  103: 'Domestic Violence',
+  104: 'Verbal abuse',
+  105: 'Accident/Illness/Injury',
+  106: 'Self Harm',
+  107: 'Other',
+  201: 'Monitoring',
+  202: 'Domestic Violence (Precautionary)',
+  203: 'Security',
+  204: 'Customer request',
+  205: 'Police request',
+  301: 'Activation call',
+  302: 'Test',
+  401: 'Technical Fault',
+  402: 'Mistake',
+  403: 'Ghost',
+});
 
 /** Category → verification type it belongs to (the hundreds digit). */
 export const categoryType = (category: number) => Math.floor(category / 100);
 
 // ours, except 7 = All Time (spec: option 7 skips the timeframe query; 'All Time' has no graph) and 2 is the default
-export const DATE_RANGE_OPTIONS: Lookup[] = [
-  { Value: 1, Name: 'Today' },
-  { Value: 2, Name: 'Last 7 days' },
-  { Value: 3, Name: 'Last 30 days' },
-  { Value: 4, Name: 'Last 3 months' },
-  { Value: 5, Name: 'Last 6 months' },
-  { Value: 6, Name: 'Last 12 months' },
-  { Value: 7, Name: 'All Time' },
-];
+export const DATE_RANGE_OPTIONS: Lookup[] = numbered(['Today', 'Last 7 days', 'Last 30 days', 'Last 3 months', 'Last 6 months', 'Last 12 months', 'All Time']);
 
 export const PHONE_TYPE = { Work: 1, Personal: 2, Home: 3, Office: 4 } as const;
 export const LOGIN_METHOD = { Password: 1, SingleSignOn: 2 } as const;
 export const TWO_FACTOR_TYPE = { Email: 1, SMS: 2 } as const;
-export const TWO_FACTOR_TYPES: Lookup[] = [
-  { Value: 1, Name: 'Email' },
-  { Value: 2, Name: 'SMS' },
-];
+export const TWO_FACTOR_TYPES: Lookup[] = numbered(['Email', 'SMS']);
 
 export const FEATURE_NAMES = [
   'AssignDevice',

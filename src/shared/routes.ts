@@ -13,81 +13,53 @@ export type RouteDef = {
   title: string;
 };
 
-export const ROUTES = {
-  login: { id: 'login', pattern: '/login', permission: 'public', title: PAGE_TITLES.login },
-  forgotPassword: { id: 'forgotPassword', pattern: '/forgot-password', permission: 'public', title: PAGE_TITLES.forgotPassword },
-  editOwnProfile: { id: 'editOwnProfile', pattern: '/edit-own-profile', permission: P.ManageOwnProfile, title: PAGE_TITLES.editOwnProfile },
-  persons: { id: 'persons', pattern: '/persons', permission: P.PersonListView, title: PAGE_TITLES.persons },
-  personAdd: { id: 'personAdd', pattern: '/persons/add', permission: P.PersonCreate, title: PAGE_TITLES.personAdd },
-  personEdit: { id: 'personEdit', pattern: '/persons/edit/:userId', permission: P.PersonEditBasicInformation, title: PAGE_TITLES.personEdit },
-  assets: { id: 'assets', pattern: '/asset-management', permission: P.DeviceListView, title: PAGE_TITLES.assets },
-  bulkUpdate: { id: 'bulkUpdate', pattern: '/asset-management/device-bulk-update', permission: P.DeviceListView, title: PAGE_TITLES.bulkUpdate },
-  bulkCurrentConfig: {
-    id: 'bulkCurrentConfig',
-    pattern: '/asset-management/device-bulk-update/manage/current-configuration',
-    permission: P.DeviceListView,
-    title: PAGE_TITLES.bulkCurrentConfig,
-  },
-  bulkDeviceTesting: {
-    id: 'bulkDeviceTesting',
-    pattern: '/asset-management/device-bulk-update/manage/device-testing',
-    permission: P.DeviceListView,
-    title: PAGE_TITLES.bulkDeviceTesting,
-  },
-  bulkChangeConfig: {
-    id: 'bulkChangeConfig',
-    pattern: '/asset-management/device-bulk-update/manage/change-configuration',
-    permission: P.DeviceListView,
-    title: PAGE_TITLES.bulkChangeConfig,
-  },
-  device: { id: 'device', pattern: '/asset-management/:deviceId', permission: P.DeviceView, title: PAGE_TITLES.device },
-  customers: { id: 'customers', pattern: '/customers', permission: P.CustomerListView, title: PAGE_TITLES.customers },
-  customerCreate: { id: 'customerCreate', pattern: '/customers/create', permission: P.CustomerCreate, title: PAGE_TITLES.customerCreate },
-  customerAccount: { id: 'customerAccount', pattern: '/customers/:customerId/account', permission: P.CustomerView, title: PAGE_TITLES.customerAccount },
-  customerAccountEdit: {
-    id: 'customerAccountEdit',
-    pattern: '/customers/:customerId/account/edit',
-    permission: P.CustomerManage,
-    title: PAGE_TITLES.customerAccountEdit,
-  },
-  customerSubscriptions: {
-    id: 'customerSubscriptions',
-    pattern: '/customers/:customerId/subscriptions',
-    permission: P.CustomerView,
-    title: PAGE_TITLES.customerSubscriptions,
-  },
-  customerDevices: { id: 'customerDevices', pattern: '/customers/:customerId/devices', permission: P.CustomerView, title: PAGE_TITLES.customerDevices },
-  customerAllocate: {
-    id: 'customerAllocate',
-    pattern: '/customers/:customerId/devices/allocate',
-    permission: P.CustomerManage,
-    title: PAGE_TITLES.customerAllocate,
-  },
-  customerSettings: { id: 'customerSettings', pattern: '/customers/:customerId/settings', permission: P.CustomerView, title: PAGE_TITLES.customerSettings },
-  alarmReports: { id: 'alarmReports', pattern: '/alarm-reports', permission: P.AlarmReportListView, title: PAGE_TITLES.alarmReports },
-  alarmReport: { id: 'alarmReport', pattern: '/alarm-reports/:alarmId', permission: P.AlarmReportView, title: PAGE_TITLES.alarmReport },
+/** Each route's pattern and permission; its id is its key, its static title PAGE_TITLES' entry of the same key unless it names one. */
+const PATHS = {
+  login: { pattern: '/login', permission: 'public' },
+  forgotPassword: { pattern: '/forgot-password', permission: 'public' },
+  editOwnProfile: { pattern: '/edit-own-profile', permission: P.ManageOwnProfile },
+  persons: { pattern: '/persons', permission: P.PersonListView },
+  personAdd: { pattern: '/persons/add', permission: P.PersonCreate },
+  personEdit: { pattern: '/persons/edit/:userId', permission: P.PersonEditBasicInformation },
+  assets: { pattern: '/asset-management', permission: P.DeviceListView },
+  bulkUpdate: { pattern: '/asset-management/device-bulk-update', permission: P.DeviceListView },
+  bulkCurrentConfig: { pattern: '/asset-management/device-bulk-update/manage/current-configuration', permission: P.DeviceListView },
+  bulkDeviceTesting: { pattern: '/asset-management/device-bulk-update/manage/device-testing', permission: P.DeviceListView },
+  bulkChangeConfig: { pattern: '/asset-management/device-bulk-update/manage/change-configuration', permission: P.DeviceListView },
+  device: { pattern: '/asset-management/:deviceId', permission: P.DeviceView },
+  customers: { pattern: '/customers', permission: P.CustomerListView },
+  customerCreate: { pattern: '/customers/create', permission: P.CustomerCreate },
+  customerAccount: { pattern: '/customers/:customerId/account', permission: P.CustomerView },
+  customerAccountEdit: { pattern: '/customers/:customerId/account/edit', permission: P.CustomerManage },
+  customerSubscriptions: { pattern: '/customers/:customerId/subscriptions', permission: P.CustomerView },
+  customerDevices: { pattern: '/customers/:customerId/devices', permission: P.CustomerView },
+  customerAllocate: { pattern: '/customers/:customerId/devices/allocate', permission: P.CustomerManage },
+  customerSettings: { pattern: '/customers/:customerId/settings', permission: P.CustomerView },
+  alarmReports: { pattern: '/alarm-reports', permission: P.AlarmReportListView },
+  alarmReport: { pattern: '/alarm-reports/:alarmId', permission: P.AlarmReportView },
   /** The monthly management report of all customers, or of one (feature ExportManagementReportPDF); the month is the link's ?month=YYYY-MM. */
-  managementReport: { id: 'managementReport', pattern: '/management-report', permission: P.AlarmReportExport, title: PAGE_TITLES.managementReport },
-  customerManagementReport: {
-    id: 'customerManagementReport',
-    pattern: '/customers/:customerId/management-report',
-    permission: P.AlarmReportExport,
-    title: PAGE_TITLES.customerManagementReport,
-  },
-  providerSettings: { id: 'providerSettings', pattern: '/provider-settings', permission: P.SettingsView, title: PAGE_TITLES.providerSettings },
-  auditTrail: { id: 'auditTrail', pattern: '/audit-trail', permission: P.AuditView, title: PAGE_TITLES.auditTrail },
-  fleetHealth: { id: 'fleetHealth', pattern: '/fleet-health', permission: P.FleetHealthView, title: PAGE_TITLES.fleetHealth },
+  managementReport: { pattern: '/management-report', permission: P.AlarmReportExport },
+  customerManagementReport: { pattern: '/customers/:customerId/management-report', permission: P.AlarmReportExport },
+  providerSettings: { pattern: '/provider-settings', permission: P.SettingsView },
+  auditTrail: { pattern: '/audit-trail', permission: P.AuditView },
+  fleetHealth: { pattern: '/fleet-health', permission: P.FleetHealthView },
   /** The usage report of one customer (docs/fleet-health.md "Usage report"); the month is the link's ?month=YYYY-MM. */
-  customerUsageReport: {
-    id: 'customerUsageReport',
-    pattern: '/customers/:customerId/usage-report',
-    permission: P.UsageReportView,
-    title: PAGE_TITLES.usageReport,
-  },
-  scheduledReports: { id: 'scheduledReports', pattern: '/scheduled-reports', permission: P.AlarmReportSchedule, title: PAGE_TITLES.scheduledReports },
-} as const satisfies Record<string, RouteDef>;
+  customerUsageReport: { pattern: '/customers/:customerId/usage-report', permission: P.UsageReportView, title: PAGE_TITLES.usageReport },
+  scheduledReports: { pattern: '/scheduled-reports', permission: P.AlarmReportSchedule },
+} as const satisfies Record<string, Pick<RouteDef, 'pattern' | 'permission'> & { title?: string }>;
 
-export type RouteId = keyof typeof ROUTES;
+export type RouteId = keyof typeof PATHS;
+type TitledRoute = { [K in RouteId]: (typeof PATHS)[K] extends { title: string } ? K : never }[RouteId];
+/** PAGE_TITLES has an entry for every route that names no title of its own (checked by the compiler). */
+const titles: Record<Exclude<RouteId, TitledRoute>, string> = PAGE_TITLES;
+const titleOf = (id: RouteId): string => {
+  const p = PATHS[id];
+  return 'title' in p ? p.title : titles[id as Exclude<RouteId, TitledRoute>];
+};
+
+export const ROUTES = Object.fromEntries((Object.keys(PATHS) as RouteId[]).map((id) => [id, { id, ...PATHS[id], title: titleOf(id) }])) as {
+  [K in RouteId]: { id: K; title: string } & Omit<(typeof PATHS)[K], 'title'>;
+} satisfies Record<string, RouteDef>;
 
 // More specific patterns first, so /persons/add is not read as something else.
 const ORDER: RouteId[] = (Object.keys(ROUTES) as RouteId[]).sort(

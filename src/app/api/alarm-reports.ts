@@ -4,7 +4,7 @@
 // (src/shared/schemas/alarm-reports.ts), re-exported for the pages. List-shaped queries are not
 // refetched on window focus (spec §7).
 import { exportHeaders, type ExportCall } from './exports';
-import { keepPreviousData, queryOptions, type QueryClient } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { http } from './http';
 import type { ControllerDto, LookupDto } from '../../shared/schemas/reference';
 import {
@@ -29,7 +29,7 @@ import {
 import type { MessageResponse } from '../../shared/schemas/common';
 import type { AnalysisResponse, GenerateAnalysisBody } from '../../shared/schemas/alarm-intelligence';
 import type { ManagementReport } from '../../shared/schemas/management-report';
-import { recordQuery } from './queries';
+import { lookupQuery, recordQuery } from './queries';
 
 export type {
   AlarmCallDto,
@@ -70,46 +70,23 @@ export const alarmReportKeys = {
 };
 
 // ---- lookups (never refetched on focus)
-const LOOKUP = { staleTime: Infinity, refetchOnWindowFocus: false } as const;
-export const dateRangeOptionsQuery = () =>
-  queryOptions({
-    queryKey: alarmReportKeys.dateRangeOptions(),
-    queryFn: ({ signal }) => http<LookupDto[]>('/alarm-report/get-date-rage-options', { signal }),
-    ...LOOKUP,
-  });
-export const alarmTypesQuery = () =>
-  queryOptions({ queryKey: alarmReportKeys.alarmTypes(), queryFn: ({ signal }) => http<LookupDto[]>('/alarm-report/get-alarm-types', { signal }), ...LOOKUP });
-export const verificationTypesQuery = () =>
-  queryOptions({
-    queryKey: alarmReportKeys.verificationTypes(),
-    queryFn: ({ signal }) => http<LookupDto[]>('/alarm-report/get-verification-types', { signal }),
-    ...LOOKUP,
-  });
+export const dateRangeOptionsQuery = () => lookupQuery<LookupDto[]>(alarmReportKeys.dateRangeOptions(), '/alarm-report/get-date-rage-options');
+export const alarmTypesQuery = () => lookupQuery<LookupDto[]>(alarmReportKeys.alarmTypes(), '/alarm-report/get-alarm-types');
+export const verificationTypesQuery = () => lookupQuery<LookupDto[]>(alarmReportKeys.verificationTypes(), '/alarm-report/get-verification-types');
 export const verificationCategoriesQuery = () =>
-  queryOptions({
-    queryKey: alarmReportKeys.verificationCategories(),
-    queryFn: ({ signal }) => http<LookupDto[]>('/alarm-report/get-verification-categories', { signal }),
-    ...LOOKUP,
-  });
-export const controllersQuery = () =>
-  queryOptions({
-    queryKey: alarmReportKeys.controllers(),
-    queryFn: ({ signal }) => http<ControllerDto[]>('/alarm-report/get-controllers', { signal }),
-    ...LOOKUP,
-  });
+  lookupQuery<LookupDto[]>(alarmReportKeys.verificationCategories(), '/alarm-report/get-verification-categories');
+export const controllersQuery = () => lookupQuery<ControllerDto[]>(alarmReportKeys.controllers(), '/alarm-report/get-controllers');
 // The tier filter's lookup is customers' tierTypesQuery (./customers): one factory per endpoint.
 
 // ---- list and charts
 const LIST = { refetchOnWindowFocus: false, meta: { silent: true } } as const; // the page shows 'Report generation failed.'
+/** A POSTed list or chart of the filtered alarm reports: the previous answer stays on screen while the next loads. */
+const reportQuery = <T>(queryKey: QueryKey, path: string, body: unknown) =>
+  queryOptions({ queryKey, queryFn: ({ signal }) => http<T>(path, { method: 'POST', body, signal }), placeholderData: keepPreviousData, ...LIST });
 
 /** POST alarm-report/get-list — the previous page stays on screen while the next loads. */
 export const alarmReportListQuery = (filter: AlarmReportListFilter) =>
-  queryOptions({
-    queryKey: alarmReportKeys.list(filter),
-    queryFn: ({ signal }) => http<AlarmReportList>('/alarm-report/get-list', { method: 'POST', body: filter, signal }),
-    placeholderData: keepPreviousData,
-    ...LIST,
-  });
+  reportQuery<AlarmReportList>(alarmReportKeys.list(filter), '/alarm-report/get-list', filter);
 
 /** Timeframe queries take the list filters without page, pageSize and sorting (pass them and they are dropped from the key). */
 export const chartFilter = (f: AlarmReportListFilter): AlarmReportFilter => {
@@ -119,21 +96,11 @@ export const chartFilter = (f: AlarmReportListFilter): AlarmReportFilter => {
 
 /** POST alarm-report/get-verification-started-timeframes — under 10 s, 10-40 s, over 40 s. */
 export const verificationStartedQuery = (filter: AlarmReportFilter) =>
-  queryOptions({
-    queryKey: alarmReportKeys.started(filter),
-    queryFn: ({ signal }) => http<TimeFrames>('/alarm-report/get-verification-started-timeframes', { method: 'POST', body: filter, signal }),
-    placeholderData: keepPreviousData,
-    ...LIST,
-  });
+  reportQuery<TimeFrames>(alarmReportKeys.started(filter), '/alarm-report/get-verification-started-timeframes', filter);
 
 /** POST alarm-report/get-verification-completed-timeframes — under 120 s, 120-180 s, 180-600 s, over 600 s. */
 export const verificationCompletedQuery = (filter: AlarmReportFilter) =>
-  queryOptions({
-    queryKey: alarmReportKeys.completed(filter),
-    queryFn: ({ signal }) => http<TimeFrames>('/alarm-report/get-verification-completed-timeframes', { method: 'POST', body: filter, signal }),
-    placeholderData: keepPreviousData,
-    ...LIST,
-  });
+  reportQuery<TimeFrames>(alarmReportKeys.completed(filter), '/alarm-report/get-verification-completed-timeframes', filter);
 
 /**
  * POST alarm-report/get-verification-type-timeframes — Type of Alarms over time. Disabled for the
@@ -149,12 +116,7 @@ export const verificationTypeTimeFramesQuery = (filter: AlarmReportFilter) =>
 
 /** POST /alarm-report/get-response-targets (ours) — within 10 s / 40 s against the targets, and the alarms that missed. */
 export const responseTargetsQuery = (filter: ResponseTargetsFilter) =>
-  queryOptions({
-    queryKey: alarmReportKeys.responseTargets(filter),
-    queryFn: ({ signal }) => http<ResponseTargets>('/alarm-report/get-response-targets', { method: 'POST', body: filter, signal }),
-    placeholderData: keepPreviousData,
-    ...LIST,
-  });
+  reportQuery<ResponseTargets>(alarmReportKeys.responseTargets(filter), '/alarm-report/get-response-targets', filter);
 
 // ---- detail
 

@@ -29,7 +29,7 @@ import type {
   EmailBacklog,
   SubscriptionsUpdateInput,
 } from '../../shared/schemas/customers';
-import { listQuery, recordQuery } from './queries';
+import { listQuery, lookupQuery, recordQuery } from './queries';
 
 // the customers contract's types, for the pages that call these
 export type * from '../../shared/schemas/customers';
@@ -64,16 +64,12 @@ export const customerKeys = {
 };
 
 // ---- lookups (never refetched on focus: spec §7)
-const LOOKUP = { staleTime: Infinity, refetchOnWindowFocus: false } as const;
 /** GET ps-admin/customers/filters-all → { Tiers, Statuses } */
-export const customerFiltersQuery = () =>
-  queryOptions({ queryKey: customerKeys.filters(), queryFn: ({ signal }) => http<CustomerFilters>('/ps-admin/customers/filters-all', { signal }), ...LOOKUP });
+export const customerFiltersQuery = () => lookupQuery<CustomerFilters>(customerKeys.filters(), '/ps-admin/customers/filters-all');
 /** GET /api/v1/customer/get-tier-types */
-export const tierTypesQuery = () =>
-  queryOptions({ queryKey: customerKeys.tierTypes(), queryFn: ({ signal }) => http<LookupDto[]>('/api/v1/customer/get-tier-types', { signal }), ...LOOKUP });
+export const tierTypesQuery = () => lookupQuery<LookupDto[]>(customerKeys.tierTypes(), '/api/v1/customer/get-tier-types');
 /** GET /api/v1/customer/get-statuses */
-export const customerStatusesQuery = () =>
-  queryOptions({ queryKey: customerKeys.statuses(), queryFn: ({ signal }) => http<LookupDto[]>('/api/v1/customer/get-statuses', { signal }), ...LOOKUP });
+export const customerStatusesQuery = () => lookupQuery<LookupDto[]>(customerKeys.statuses(), '/api/v1/customer/get-statuses');
 
 // ---- list and one customer
 /** POST api/v1/customer/get-list — the previous page stays on screen while the next loads. */

@@ -3,7 +3,7 @@
 // Shared by the asset list, the device tab and the bulk update page (features never import each
 // other, so this lives in src/app/api).
 import { exportHeaders, type ExportCall } from './exports';
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { type QueryClient } from '@tanstack/react-query';
 import { http } from './http';
 import type { LookupDto, DeviceTypeDto } from '../../shared/schemas/reference';
 
@@ -20,7 +20,7 @@ import {
   type ImportResponse,
 } from '../../shared/schemas/devices';
 import { FLEET_CATEGORIES, type FleetCategory } from '../../shared/schemas/fleet';
-import { listQuery, recordQuery } from './queries';
+import { listQuery, lookupQuery, recordQuery } from './queries';
 
 // The answer and input types are the contract's (src/shared/schemas/devices.ts); re-exported for the pages.
 export type { BulkChangeResponse, DeviceDto, DeviceList, DeviceListFilter, DeviceMany, ImportResponse };
@@ -68,19 +68,10 @@ export const deviceKeys = {
 };
 
 // ---- lookups (never refetched on focus: spec §7)
-const LOOKUP = { staleTime: Infinity, refetchOnWindowFocus: false } as const;
-export const deviceTypesQuery = () =>
-  queryOptions({ queryKey: deviceKeys.types(), queryFn: ({ signal }) => http<DeviceTypeDto[]>('/api/v1/device/get-types', { signal }), ...LOOKUP });
-export const simTypesQuery = () =>
-  queryOptions({ queryKey: deviceKeys.simTypes(), queryFn: ({ signal }) => http<LookupDto[]>('/api/v1/device/get-sim-types', { signal }), ...LOOKUP });
-export const assetStatusesQuery = () =>
-  queryOptions({ queryKey: deviceKeys.statuses(), queryFn: ({ signal }) => http<LookupDto[]>('/api/v1/device/get-asset-statuses', { signal }), ...LOOKUP });
-export const lastConfigFiltersQuery = () =>
-  queryOptions({
-    queryKey: deviceKeys.lastConfigFilters(),
-    queryFn: ({ signal }) => http<LookupDto[]>('/api/v1/device/get-last-config-filters', { signal }),
-    ...LOOKUP,
-  });
+export const deviceTypesQuery = () => lookupQuery<DeviceTypeDto[]>(deviceKeys.types(), '/api/v1/device/get-types');
+export const simTypesQuery = () => lookupQuery<LookupDto[]>(deviceKeys.simTypes(), '/api/v1/device/get-sim-types');
+export const assetStatusesQuery = () => lookupQuery<LookupDto[]>(deviceKeys.statuses(), '/api/v1/device/get-asset-statuses');
+export const lastConfigFiltersQuery = () => lookupQuery<LookupDto[]>(deviceKeys.lastConfigFilters(), '/api/v1/device/get-last-config-filters');
 
 // ---- devices
 /** POST api/v1/device/get-list — the previous page stays on screen while the next loads. */

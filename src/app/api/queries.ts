@@ -1,6 +1,7 @@
-// The two shapes most queries take. Their failures are the page's to show, not a toast.
+// The shapes most queries take. A record's and a list's failures are the page's to show, not a toast.
 import { keepPreviousData, queryOptions, type QueryKey } from '@tanstack/react-query';
 import { isValidId } from '../../shared/codes';
+import { http } from './http';
 
 /** One record by its id (a device, a customer's details, an alarm report…): runs only with a valid id (spec §5). */
 export const recordQuery = <T, K extends QueryKey>(queryKey: K, id: string, fetch: (signal: AbortSignal) => Promise<T>) =>
@@ -9,3 +10,7 @@ export const recordQuery = <T, K extends QueryKey>(queryKey: K, id: string, fetc
 /** A page of a list: the previous page stays on screen while the next loads; the list shows its own error state. */
 export const listQuery = <T, K extends QueryKey>(queryKey: K, fetch: (signal: AbortSignal) => Promise<T>, enabled = true) =>
   queryOptions({ queryKey, queryFn: ({ signal }) => fetch(signal), enabled, placeholderData: keepPreviousData, meta: { silent: true } });
+
+/** A lookup list (types, statuses…) read by GET: fetched once, never refetched on window focus (spec §7). */
+export const lookupQuery = <T>(queryKey: QueryKey, path: string) =>
+  queryOptions({ queryKey, queryFn: ({ signal }) => http<T>(path, { signal }), staleTime: Infinity, refetchOnWindowFocus: false });

@@ -3,15 +3,9 @@
 // sign-in page) do not load Radix's checkbox.
 import { forwardRef } from 'react';
 import { Checkbox } from '@radix-ui/themes';
+import { busyToggle, type BusyToggleProps } from './busy-toggle';
 
-type CheckboxProps = Omit<React.ComponentPropsWithoutRef<typeof Checkbox>, 'disabled' | 'onCheckedChange' | 'checked'> & {
-  checked: boolean;
-  onCheckedChange: (on: boolean) => void;
-  /** The user may not change it: disabled. */
-  readOnly?: boolean;
-  /** Its change is saving: input ignored, the focus stays. */
-  busy?: boolean;
-};
+type CheckboxProps = Omit<React.ComponentPropsWithoutRef<typeof Checkbox>, 'disabled' | 'onCheckedChange' | 'checked'> & BusyToggleProps;
 
 /** A checkbox whose change saves: like SettingSwitch, busy while saving and never disabled for it. */
 export const ActionCheckbox = forwardRef<HTMLButtonElement, CheckboxProps>(function ActionCheckbox(
@@ -23,11 +17,8 @@ export const ActionCheckbox = forwardRef<HTMLButtonElement, CheckboxProps>(funct
       ref={ref}
       {...rest}
       checked={checked}
-      disabled={readOnly}
+      {...busyToggle(busy, readOnly)}
       aria-readonly={readOnly || undefined}
-      aria-busy={busy || undefined}
-      aria-disabled={busy || undefined}
-      data-busy={busy || undefined}
       onCheckedChange={(v) => {
         if (!busy && !readOnly) onCheckedChange(v === true);
       }}

@@ -5,15 +5,10 @@
 // may not change it) disables it; SwitchState beside it says On/Off in words.
 import { forwardRef } from 'react';
 import { Switch } from '@radix-ui/themes';
+import { busyToggle, type BusyToggleProps } from './busy-toggle';
 
-type Props = Omit<React.ComponentPropsWithoutRef<typeof Switch>, 'disabled' | 'onCheckedChange'> & {
-  checked: boolean;
-  onCheckedChange: (on: boolean) => void;
-  /** The user may not change it (or a rule forbids it now): disabled (SwitchState says On/Off beside it). */
-  readOnly?: boolean;
-  /** Its change (or another on the page) is saving: input is ignored, the focus stays. */
-  busy?: boolean;
-};
+/** readOnly: SwitchState beside it still says On/Off. */
+type Props = Omit<React.ComponentPropsWithoutRef<typeof Switch>, 'disabled' | 'onCheckedChange'> & BusyToggleProps;
 
 export const SettingSwitch = forwardRef<HTMLButtonElement, Props>(function SettingSwitch(
   { checked, onCheckedChange, readOnly = false, busy = false, ...rest },
@@ -24,10 +19,7 @@ export const SettingSwitch = forwardRef<HTMLButtonElement, Props>(function Setti
       ref={ref}
       {...rest}
       checked={checked}
-      disabled={readOnly}
-      aria-busy={busy || undefined}
-      aria-disabled={busy || undefined}
-      data-busy={busy || undefined}
+      {...busyToggle(busy, readOnly)}
       onCheckedChange={(on) => {
         if (!busy) onCheckedChange(on);
       }}

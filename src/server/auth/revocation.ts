@@ -12,8 +12,7 @@ import * as v from 'valibot';
 import { deps, type Api } from '../http/api.js';
 import { CODE, MSG } from '../../shared/messages.js';
 import { tx } from '../db/index.js';
-import { audit } from '../platform/util.js';
-import { findRefreshToken, lockPersonRow, revokeFamily } from './store.js';
+import { auditAccount, findRefreshToken, lockPersonRow, revokeFamily } from './store.js';
 import { bumpSessionEpoch, forgetSessionState } from './session-epoch.js';
 import { oauthError } from './token.js';
 import { authenticateClient } from '../captcha/index.js';
@@ -60,14 +59,7 @@ export function revocationRoute(api: Api) {
         await lockPersonRow(trx, row.personId); // after a refresh of the same family under way, not in the middle of it
         await revokeFamily(trx, row.familyId, at);
         await bumpSessionEpoch(trx, row.personId);
-        await audit(trx, {
-          actorId: row.personId,
-          action: 'logout',
-          entity: 'person',
-          entityId: row.personId,
-          details: { familyId: row.familyId, clientId },
-          at,
-        });
+        await auditAccount(trx, row.personId, 'logout', { familyId: row.familyId, clientId }, at);
         return row.personId;
       });
       if (personId) forgetSessionState(personId);

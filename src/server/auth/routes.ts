@@ -21,7 +21,16 @@ import { bumpSessionEpoch, forgetSessionState } from './session-epoch.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { createLimiter, memoryStore, redisStore, takeAll } from './rate-limit.js';
 import { publicBaseUrl, RESET_LINK_TTL_MINUTES, signResetToken, verifyResetToken } from './reset.js';
-import { currentUserPhones, findPersonByEmail, findPersonById, hasOpenCodeRequest, isLockedAt, revokePersonSessions, roleNamesOf } from './store.js';
+import {
+  auditAccount,
+  currentUserPhones,
+  findPersonByEmail,
+  findPersonById,
+  hasOpenCodeRequest,
+  isLockedAt,
+  revokePersonSessions,
+  roleNamesOf,
+} from './store.js';
 import { clientAddress, tokenRoute, tooMany } from './token.js';
 import { requireCaptcha } from '../captcha/index.js';
 import { revocationRoute } from './revocation.js';
@@ -133,14 +142,7 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
       const limit = await wrongPasswords.take(user.id);
       if (!limit.ok) return tooMany(c, limit.retryAfterSeconds, MSG.tooManyRequests);
       if (!(await verifyPassword(person.passwordHash, body.currentPassword))) {
-        await audit(d.db, {
-          actorId: user.id,
-          action: 'two-factor-change-failed',
-          entity: 'person',
-          entityId: person.id,
-          details: { reason: 'current-password-invalid' },
-          at: d.config.now(),
-        });
+        await auditAccount(d.db, person.id, 'two-factor-change-failed', { reason: 'current-password-invalid' }, d.config.now(), user.id);
         throw badRequest(MSG.currentPasswordInvalid, CODE.oldPasswordInvalid, { currentPassword: MSG.currentPasswordInvalid });
       }
       await wrongPasswords.refund(limit.ticket);
@@ -152,14 +154,8 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
           .set({ twoFactorType: type, twoFactorPhone: phone ? JSON.stringify(phone) : null, updatedAt: at.toISOString() })
           .where('id', '=', person.id)
           .execute();
-        await audit(trx, {
-          actorId: user.id,
-          action: 'two-factor-changed',
-          entity: 'person',
-          entityId: person.id,
-          details: { before: { type: person.twoFactorType }, after: { type, sms: phone ? { countryId: phone.countryId } : undefined } },
-          at,
-        });
+        const after = { type, sms: phone ? { countryId: phone.countryId } : undefined };
+        await auditAccount(trx, person.id, 'two-factor-changed', { before: { type: person.twoFactorType }, after }, at, user.id);
       });
       return c.json(twoFactorSetting({ ...person, twoFactorType: type, twoFactorPhone: phone ? JSON.stringify(phone) : null }));
     },
@@ -201,14 +197,7 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
       const person = await loadPerson(c, user.id);
       const at = d.config.now();
       if (!(await verifyPassword(person.passwordHash, body.oldPassword))) {
-        await audit(d.db, {
-          actorId: user.id,
-          action: 'password-change-failed',
-          entity: 'person',
-          entityId: person.id,
-          details: { reason: 'old-password-invalid' },
-          at,
-        });
+        await auditAccount(d.db, person.id, 'password-change-failed', { reason: 'old-password-invalid' }, at, user.id);
         throw badRequest(MSG.oldPasswordInvalid, CODE.oldPasswordInvalid, { oldPassword: MSG.oldPasswordInvalid });
       }
       await changePassword.refund(limit.ticket);
@@ -226,14 +215,7 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
         // token ends within seconds (the caller's client refreshes once).
         await revokePersonSessions(trx, person.id, at, currentSessionId(c));
         await bumpSessionEpoch(trx, person.id);
-        await audit(trx, {
-          actorId: user.id,
-          action: 'password-changed',
-          entity: 'person',
-          entityId: person.id,
-          at,
-          details: { otherSessionsEnded: true },
-        });
+        await auditAccount(trx, person.id, 'password-changed', { otherSessionsEnded: true }, at, user.id);
         return true;
       });
       forgetSessionState(person.id);
@@ -314,14 +296,7 @@ export function authRoutes(api: Api, limiters: AuthLimiters) {
         if (Number(r.numUpdatedRows) !== 1) return false;
         await revokePersonSessions(trx, person.id, at);
         await bumpSessionEpoch(trx, person.id);
-        await audit(trx, {
-          actorId: person.id,
-          action: 'password-reset',
-          entity: 'person',
-          entityId: person.id,
-          details: { unlocked: person.isLocked === 1 },
-          at,
-        });
+        await auditAccount(trx, person.id, 'password-reset', { unlocked: person.isLocked === 1 }, at);
         return true;
       });
       forgetSessionState(person.id);

@@ -4,7 +4,7 @@ import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto
 import { sql } from 'kysely';
 import { isPostgres, type DB } from '../db/index.js';
 import type { Person } from '../db/schema.js';
-import { newId } from '../platform/util.js';
+import { audit, newId } from '../platform/util.js';
 
 /** A verification code is valid this long. */
 export const CODE_TTL_MS = 10 * 60_000;
@@ -18,6 +18,13 @@ export function sameHash(a: string, b: string) {
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
 }
+
+/**
+ * An audit entry about a person's account (sign-in, sign-out, password, second factor, sign-in
+ * method): the person is the actor unless `actorId` names another (an administrator, or null).
+ */
+export const auditAccount = (db: DB, personId: string, action: string, details: unknown, at: Date, actorId: string | null = personId) =>
+  audit(db, { actorId, action, entity: 'person', entityId: personId, details, at });
 
 export const findPersonByEmail = (db: DB, email: string) =>
   db.selectFrom('persons').selectAll().where('email', '=', email.trim().toLowerCase()).executeTakeFirst();
@@ -144,15 +151,12 @@ export async function revokePersonSessions(db: DB, personId: string, at: Date, k
 
 export const newVerificationCode = () => String(randomInt(0, 1_000_000)).padStart(6, '0');
 
+/** The person's codes that still work at `at`: not used, not expired. */
+const validCodes = (db: DB, personId: string, at: Date) =>
+  db.selectFrom('verificationCodes').where('personId', '=', personId).where('consumedAt', 'is', null).where('expiresAt', '>', at.toISOString());
+
 /** The unconsumed, unexpired code of the person, if one was sent. */
-export const pendingCode = (db: DB, personId: string, at: Date) =>
-  db
-    .selectFrom('verificationCodes')
-    .select(['id', 'expiresAt'])
-    .where('personId', '=', personId)
-    .where('consumedAt', 'is', null)
-    .where('expiresAt', '>', at.toISOString())
-    .executeTakeFirst();
+export const pendingCode = (db: DB, personId: string, at: Date) => validCodes(db, personId, at).select(['id', 'expiresAt']).executeTakeFirst();
 
 /** True when the person's last code was issued recently and has not been used (a sign-in is under way). */
 export async function hasOpenCodeRequest(db: DB, personId: string, at: Date) {
@@ -188,13 +192,7 @@ export async function createVerificationCode(db: DB, personId: string, at: Date)
 /** Uses the code if it is the person's valid one; false for wrong, expired or used codes. */
 export async function consumeVerificationCode(db: DB, personId: string, code: string, at: Date) {
   if (!/^\d{6}$/.test(code)) return false;
-  const rows = await db
-    .selectFrom('verificationCodes')
-    .select(['id', 'codeHash'])
-    .where('personId', '=', personId)
-    .where('consumedAt', 'is', null)
-    .where('expiresAt', '>', at.toISOString())
-    .execute();
+  const rows = await validCodes(db, personId, at).select(['id', 'codeHash']).execute();
   const wanted = sha256(code);
   const match = rows.find((r) => sameHash(r.codeHash, wanted));
   if (!match) return false;

@@ -14,6 +14,7 @@ import { audit } from '../platform/util.js';
 import { hashPassword, verifyPassword } from './password.js';
 import { takeAll } from './rate-limit.js';
 import {
+  auditAccount,
   claimRefreshToken,
   consumeVerificationCode,
   findPersonByEmail,
@@ -143,14 +144,7 @@ async function passwordGrant(d: Deps, input: v.InferOutput<typeof passwordGrantS
   }
   const roles = effectiveRoles(person.tenantId, await roleNamesOf(db, person.id));
   if (!permissionsForRoles(roles).includes(P.HasAccess)) {
-    await audit(db, {
-      actorId: person.id,
-      action: 'login-refused',
-      entity: 'person',
-      entityId: person.id,
-      details: { reason: 'permission-missing', roles },
-      at,
-    });
+    await auditAccount(db, person.id, 'login-refused', { reason: 'permission-missing', roles }, at);
     throw oauthError(400, MSG.permissionMissing, CODE.permissionMissing);
   }
 
@@ -173,14 +167,7 @@ async function passwordGrant(d: Deps, input: v.InferOutput<typeof passwordGrantS
   return tx(db, async (trx) => {
     await recordSuccessfulLogin(trx, person.id, at);
     const tokens = await issueSession(d, trx, person, roles, clientId);
-    await audit(trx, {
-      actorId: person.id,
-      action: 'login-succeeded',
-      entity: 'person',
-      entityId: person.id,
-      details: { clientId, secondFactor: factor, ...(breakGlass ? { breakGlass } : {}) },
-      at,
-    });
+    await auditAccount(trx, person.id, 'login-succeeded', { clientId, secondFactor: factor, ...(breakGlass ? { breakGlass } : {}) }, at);
     return tokens;
   });
 }
@@ -203,25 +190,11 @@ async function codeDestination(d: Deps, person: Person, factor: 1 | 2): Promise<
 async function countFailure(d: Deps, person: Person, reason: 'wrong-password' | 'wrong-code') {
   const at = d.config.now();
   const r = await recordFailedAttempt(d.db, person.id, { maxFailures: d.config.lockoutMaxFailures, minutes: d.config.lockoutMinutes }, at);
-  await audit(d.db, {
-    actorId: person.id,
-    action: 'login-failed',
-    entity: 'person',
-    entityId: person.id,
-    details: { email: person.email, reason, failedAttempts: r.failedAttempts },
-    at,
-  });
+  await auditAccount(d.db, person.id, 'login-failed', { email: person.email, reason, failedAttempts: r.failedAttempts }, at);
   if (r.lockedNow) {
     // No session of the person ends: anyone can make five wrong guesses, and signing the owner
     // out would hand them a way to do so every few minutes. The lockout stops guessing only.
-    await audit(d.db, {
-      actorId: person.id,
-      action: 'locked-out',
-      entity: 'person',
-      entityId: person.id,
-      details: { failedAttempts: r.failedAttempts, minutes: d.config.lockoutMinutes },
-      at,
-    });
+    await auditAccount(d.db, person.id, 'locked-out', { failedAttempts: r.failedAttempts, minutes: d.config.lockoutMinutes }, at);
     d.log({ msg: 'person locked after failed sign-ins', personId: person.id });
   }
 }
@@ -249,14 +222,7 @@ async function refreshGrant(d: Deps, token: string, clientId: string): Promise<T
       // and the access tokens already out.
       await endFamily();
       await bumpSessionEpoch(trx, row.personId);
-      await audit(trx, {
-        actorId: row.personId,
-        action: 'refresh-token-reuse',
-        entity: 'person',
-        entityId: row.personId,
-        details: { familyId: row.familyId },
-        at,
-      });
+      await auditAccount(trx, row.personId, 'refresh-token-reuse', { familyId: row.familyId }, at);
       return { error: 'invalid', ended: row.personId };
     };
     if (row.usedAt) return reused();

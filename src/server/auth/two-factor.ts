@@ -4,11 +4,10 @@ import { parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js'
 import type { DB } from '../db/index.js';
 import type { Person } from '../db/schema.js';
 import type { Deps } from '../http/api.js';
-import { audit } from '../platform/util.js';
 import { TWO_FACTOR_TYPE, TWO_FACTOR_TYPES } from '../../shared/codes.js';
 import { isAcceptedPhone } from '../../shared/phone.js';
 import type { TwoFactorPhone, TwoFactorSetting } from '../../shared/schemas/auth.js';
-import { CODE_TTL_MS, createVerificationCode, globalSetting, lockPersonRow, pendingCode } from './store.js';
+import { auditAccount, CODE_TTL_MS, createVerificationCode, globalSetting, lockPersonRow, pendingCode } from './store.js';
 import { tx } from '../db/index.js';
 
 export const TWO_FACTOR_MODE_KEY = TWO_FACTOR_MODE.key;
@@ -83,7 +82,7 @@ export async function sendVerificationCode(d: Deps, person: Person, factor: 1 | 
       body: `Your verification code is ${code}. It expires in ${minutes} minutes.`,
       urgent: true, // asked for to sign in: never held by a customer's e-mail pause
     });
-    await audit(trx, { actorId: person.id, action: 'verification-code-sent', entity: 'person', entityId: person.id, details: { channel, reason }, at });
+    await auditAccount(trx, person.id, 'verification-code-sent', { channel, reason }, at);
     return true;
   });
   if (sent) d.outbox.flush(d.db);

@@ -14,7 +14,7 @@ import type { DB } from '../db/index.js';
 import type { Permission } from '../../shared/permissions.js';
 import type { SearchHit, SearchKind, SearchMatched } from '../../shared/schemas/search.js';
 import { likeEscape } from '../platform/util.js';
-import { cpLength } from './search-keys.js';
+import { cpLength, ftsPhrase } from './search-keys.js';
 import { scopePredicate, type TenantScope } from '../auth/tenant-scope.js';
 
 export type Tier = 1 | 2 | 3;
@@ -137,3 +137,29 @@ export function trgm<R>(ctx: SearchCtx, table: string, cols: string, likes: [str
     ctx.db,
   );
 }
+
+/**
+ * The substring source of a provider that looks for the query in text keys: on PostgreSQL a
+ * trigram lookup of each key (`keys`, lower-cased expressions), newest by `orderBy` first; on
+ * SQLite the FTS5 columns `ftsColumns` ('name reference').
+ */
+export function textSubstring<R>(ctx: SearchCtx, table: string, cols: string, keys: string[], orderBy: string, ftsColumns: string) {
+  return ctx.pg
+    ? trgm<R>(
+        ctx,
+        table,
+        cols,
+        keys.map((k): [string, string] => [k, ctx.qj]),
+        orderBy,
+      )
+    : fts<R>(ctx, table, cols, `{${ftsColumns}} : ${ftsPhrase(ctx.q)}`, ctx.subCap);
+}
+
+/** What a hit shows of its row: title, subtitle and the client route that opens the record. */
+export type HitView = Pick<SearchHit, 'title' | 'subtitle' | 'href'>;
+
+/** toHits of a provider whose hits need nothing but the row. */
+export const hitsOf =
+  <R extends { id: string }>(kind: SearchKind, view: (row: R) => HitView): SearchProvider<R>['toHits'] =>
+  async (items) =>
+    items.map(({ row, match, score }) => ({ id: row.id, kind, ...view(row), score, matched: match.matched }));

@@ -27,89 +27,74 @@ export const httpDuration = new client.Histogram({
 });
 export const httpInFlight = new client.Gauge({ name: 'http_requests_in_flight', help: 'HTTP requests being served', registers: [registry] });
 
-export const hubMessagesSent = new client.Counter({
-  name: 'hub_messages_sent_total',
-  help: 'Hub invocation frames sent to connections of this node',
-  registers: [registry],
-});
+/** A counter in this process's registry, with the labels it is split by. */
+const counter = <L extends string = never>(name: string, help: string, labelNames: readonly L[] = []) =>
+  new client.Counter<L>({ name, help, labelNames, registers: [registry] });
 
-export const ingestMessages = new client.Counter({
-  name: 'ingest_messages_total',
-  help: 'Device messages received from gateways: accepted, duplicate, or rejected (reason: the refusal code)',
-  labelNames: ['result', 'reason'] as const,
-  registers: [registry],
-});
-export const ingestBatchesRefused = new client.Counter({
-  name: 'ingest_batches_refused_total',
-  help: 'Whole ingestion batches refused (reason: gateway_key, not_array, too_large, empty, invalid_json, none_stored)',
-  labelNames: ['reason'] as const,
-  registers: [registry],
-});
+export const hubMessagesSent = counter('hub_messages_sent_total', 'Hub invocation frames sent to connections of this node');
 
-export const workerFailures = new client.Counter({
-  name: 'export_worker_failures_total',
-  help: 'Export and import worker threads that failed (pool: export, import; kind: load = could not start, error = its task threw, out_of_memory, exit = ended mid-task)',
-  labelNames: ['pool', 'kind'] as const,
-  registers: [registry],
-});
-export const errorEvents = new client.Counter({
-  name: 'error_events_total',
-  help: "'error' events handled (source: export_pool, import_pool, redis, database, smtp, hub_socket, hub_server, http_server)",
-  labelNames: ['source'] as const,
-  registers: [registry],
-});
+export const ingestMessages = counter(
+  'ingest_messages_total',
+  'Device messages received from gateways: accepted, duplicate, or rejected (reason: the refusal code)',
+  ['result', 'reason'],
+);
+export const ingestBatchesRefused = counter(
+  'ingest_batches_refused_total',
+  'Whole ingestion batches refused (reason: gateway_key, not_array, too_large, empty, invalid_json, none_stored)',
+  ['reason'],
+);
+
+export const workerFailures = counter(
+  'export_worker_failures_total',
+  'Export and import worker threads that failed (pool: export, import; kind: load = could not start, error = its task threw, out_of_memory, exit = ended mid-task)',
+  ['pool', 'kind'],
+);
+export const errorEvents = counter(
+  'error_events_total',
+  "'error' events handled (source: export_pool, import_pool, redis, database, smtp, hub_socket, hub_server, http_server)",
+  ['source'],
+);
 
 // ---------------------------------------------------------------- sampled at scrape time
 
-type ExportStats = () => { queued: number; running: number };
-const exportPools = new Set<ExportStats>();
-/** The export pool's queue, read at scrape time. Returns a function that unregisters it. */
-export function registerExportPool(stats: ExportStats): () => void {
-  exportPools.add(stats);
-  return () => void exportPools.delete(stats);
+/** A gauge set from `read` at each scrape. */
+function sampledGauge(name: string, help: string, read: () => number) {
+  return new client.Gauge({
+    name,
+    help,
+    registers: [registry],
+    collect() {
+      this.set(read());
+    },
+  });
 }
-const sumExports = (k: 'queued' | 'running') => [...exportPools].reduce((n, s) => n + s()[k], 0);
-new client.Gauge({
-  name: 'export_queue_length',
-  help: 'Export jobs waiting for a worker',
-  registers: [registry],
-  collect() {
-    this.set(sumExports('queued'));
-  },
-});
-new client.Gauge({
-  name: 'export_jobs_running',
-  help: 'Export jobs being produced',
-  registers: [registry],
-  collect() {
-    this.set(sumExports('running'));
-  },
-});
 
-type HubStats = () => { connections: number; groups: number };
-const hubs = new Set<HubStats>();
-/** A hub reports its connections and groups while it runs; the returned function unregisters it. */
-export function registerHub(stats: HubStats): () => void {
-  hubs.add(stats);
-  return () => void hubs.delete(stats);
+/**
+ * What reports figures while it runs (an export pool, a hub): `register` adds its reader and returns
+ * the function that removes it; `sum` adds one figure up over all of them.
+ */
+function reporters<K extends string>() {
+  const readers = new Set<() => Record<K, number>>();
+  return {
+    register(stats: () => Record<K, number>): () => void {
+      readers.add(stats);
+      return () => void readers.delete(stats);
+    },
+    sum: (k: K) => [...readers].reduce((n, s) => n + s()[k], 0),
+  };
 }
-const sumHubs = (k: 'connections' | 'groups') => [...hubs].reduce((n, s) => n + s()[k], 0);
-new client.Gauge({
-  name: 'hub_connections',
-  help: 'Open hub (SignalR) connections on this node',
-  registers: [registry],
-  collect() {
-    this.set(sumHubs('connections'));
-  },
-});
-new client.Gauge({
-  name: 'hub_groups',
-  help: 'Device groups with at least one subscribed connection on this node',
-  registers: [registry],
-  collect() {
-    this.set(sumHubs('groups'));
-  },
-});
+
+const exportPools = reporters<'queued' | 'running'>();
+/** The export pool's queue, read at scrape time. Returns a function that unregisters it. */
+export const registerExportPool = exportPools.register;
+sampledGauge('export_queue_length', 'Export jobs waiting for a worker', () => exportPools.sum('queued'));
+sampledGauge('export_jobs_running', 'Export jobs being produced', () => exportPools.sum('running'));
+
+const hubs = reporters<'connections' | 'groups'>();
+/** A hub reports its connections and groups while it runs; the returned function unregisters it. */
+export const registerHub = hubs.register;
+sampledGauge('hub_connections', 'Open hub (SignalR) connections on this node', () => hubs.sum('connections'));
+sampledGauge('hub_groups', 'Device groups with at least one subscribed connection on this node', () => hubs.sum('groups'));
 
 const pools = new Set<pg.Pool>();
 /** PostgreSQL pools report their use (SQLite has one connection in process and reports nothing). */

@@ -47,17 +47,8 @@
 //   that missed.
 import * as v from 'valibot';
 import { MSG } from '../messages.js';
-import {
-  ALARM_TYPES,
-  DATE_RANGE_OPTIONS,
-  DEFAULT_PAGE_SIZE,
-  DEVICE_TYPES,
-  PAGE_SIZES,
-  TIER_TYPES,
-  VERIFICATION_CATEGORIES,
-  VERIFICATION_TYPES,
-} from '../codes.js';
-import { edgeEntries, guid, inputJson, MAX_PAGE, MAX_SEARCH_LENGTH, noNul, NOT_BLANK, pageMessage, pageSizeMessage } from './common.js';
+import { ALARM_TYPES, DATE_RANGE_OPTIONS, DEVICE_TYPES, TIER_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES } from '../codes.js';
+import { edgeEntries, guid, inputJson, MAX_SEARCH_LENGTH, noNul, NOT_BLANK, pagingBody } from './common.js';
 
 // ---------------------------------------------------------------- constants and messages
 
@@ -218,8 +209,7 @@ export type AlarmReportFilter = v.InferInput<typeof alarmReportFilterBody>;
 /** POST alarm-report/get-list — spec §7 payload. */
 const listObject = v.object(
   {
-    page: v.optional(v.pipe(v.number(pageMessage), v.integer(pageMessage), v.minValue(1, pageMessage), v.maxValue(MAX_PAGE, pageMessage)), 1),
-    pageSize: v.optional(v.pipe(v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
+    ...pagingBody,
     ...filterEntries,
     ...sortEntries,
     ...edgeEntries,

@@ -74,6 +74,23 @@ export function qsSearch(max = MAX_SEARCH_LENGTH) {
 export const pageMessage = `page must be a whole number from 1 to ${MAX_PAGE}.`;
 export const pageSizeMessage = `pageSize must be one of ${PAGE_SIZES.join(', ')}.`;
 
+/** page (1-based, default 1) and pageSize (10, 25, 50 or 100; default 10) of a JSON body. */
+export const pagingBody = {
+  page: v.optional(v.pipe(v.number(pageMessage), v.integer(pageMessage), v.minValue(1, pageMessage), v.maxValue(MAX_PAGE, pageMessage)), 1),
+  pageSize: v.optional(v.pipe(v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
+};
+
+/** A free-text filter of a JSON body: missing or null gives ''; trimmed, at most 255 characters. */
+export const bodySearch = v.optional(
+  v.pipe(
+    v.nullable(v.string('Search text must be text.')),
+    v.transform((s) => (s ?? '').trim()),
+    v.maxLength(MAX_SEARCH_LENGTH, `Search text can be at most ${MAX_SEARCH_LENGTH} characters long.`),
+    v.check(noNul, 'Search text must be text.'),
+  ),
+  '',
+);
+
 /** page (1-based, default 1) and pageSize (10, 25, 50 or 100; default 10) from a query string. */
 export const pagingQuery = {
   page: qsInt(1, 1, MAX_PAGE, pageMessage),

@@ -34,8 +34,23 @@
 //   releases the held e-mails (they are sent by the outbox relay).
 import * as v from 'valibot';
 import { MSG } from '../messages.js';
-import { CUSTOMER_STATUSES, DEVICE_TYPES, PAGE_SIZES, DEFAULT_PAGE_SIZE, TIER_TYPES } from '../codes.js';
-import { edgeEntries, guid, inputJson, MAX_PAGE, noNul, NOT_BLANK, pageMessage, pageSizeMessage, qsBool, qsChoice, qsInt, qsSearch } from './common.js';
+import { CUSTOMER_STATUSES, DEVICE_TYPES, PAGE_SIZES, TIER_TYPES } from '../codes.js';
+import {
+  bodySearch,
+  edgeEntries,
+  guid,
+  inputJson,
+  MAX_PAGE,
+  noNul,
+  NOT_BLANK,
+  pageMessage,
+  pageSizeMessage,
+  pagingBody,
+  qsBool,
+  qsChoice,
+  qsInt,
+  qsSearch,
+} from './common.js';
 import { lookupDtoSchema, type DeviceListFilter } from './devices.js';
 import { lookupSchema } from './reference.js';
 
@@ -153,17 +168,8 @@ export type CustomerOrderBy = (typeof CUSTOMER_ORDER_BY)[number];
  */
 export const customerListBody = v.object(
   {
-    page: v.optional(v.pipe(v.number(pageMessage), v.integer(pageMessage), v.minValue(1, pageMessage), v.maxValue(MAX_PAGE, pageMessage)), 1),
-    pageSize: v.optional(v.pipe(v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
-    searchValue: v.optional(
-      v.pipe(
-        v.nullable(v.string('Search text must be text.')),
-        v.transform((s) => (s ?? '').trim()),
-        v.maxLength(255, 'Search text can be at most 255 characters long.'),
-        v.check(noNul, 'Search text must be text.'),
-      ),
-      '',
-    ),
+    ...pagingBody,
+    searchValue: bodySearch,
     tierIds: v.optional(
       v.pipe(
         v.nullable(v.array(v.picklist(tierValues, CUSTOMER_TEXT.unknownTier), CUSTOMER_TEXT.unknownTier)),

@@ -23,8 +23,7 @@
 import * as v from 'valibot';
 import { MSG } from '../messages.js';
 import { ASSET_STATUSES, DEVICE_CAPABILITIES, DEVICE_TYPES, CAPABILITY, LAST_CONFIG_FILTERS, SIM_TYPES } from '../codes.js';
-import { PAGE_SIZES, DEFAULT_PAGE_SIZE } from '../codes.js';
-import { edgeEntries, guid, inputJson, MAX_PAGE, noNul, pageMessage, pageSizeMessage } from './common.js';
+import { edgeEntries, guid, inputJson, noNul, pagingBody } from './common.js';
 import { FLEET_CATEGORIES } from './fleet.js';
 
 // ---------------------------------------------------------------- constants and messages
@@ -261,8 +260,7 @@ const orderByMessage = `orderBy must be one of ${DEVICE_ORDER_BY.join(', ')}.`;
  */
 export const deviceListBody = v.object(
   {
-    page: v.optional(v.pipe(v.number(pageMessage), v.integer(pageMessage), v.minValue(1, pageMessage), v.maxValue(MAX_PAGE, pageMessage)), 1),
-    pageSize: v.optional(v.pipe(v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
+    ...pagingBody,
     searchValue: v.optional(
       v.pipe(
         v.nullable(v.string(DEVICE_TEXT.searchTooShort)),

@@ -27,8 +27,8 @@
 import * as v from 'valibot';
 import { MSG } from '../messages.js';
 import { normalisePhone, phoneMessage } from '../phone.js';
-import { CAPABILITY, DEFAULT_PAGE_SIZE, DEVICE_CAPABILITIES, DEVICE_TYPES, PAGE_SIZES } from '../codes.js';
-import { inputJson, MAX_PAGE, noNul, pageMessage, pageSizeMessage } from './common.js';
+import { CAPABILITY, DEVICE_CAPABILITIES, DEVICE_TYPES } from '../codes.js';
+import { bodySearch, inputJson, noNul, pageSizeMessage, pagingBody } from './common.js';
 
 // ---------------------------------------------------------------- constants
 
@@ -221,8 +221,7 @@ const isoDate = v.pipe(
   v.check(isCalendarDateTime, LIVE_TEXT.badDate),
   v.transform((s) => (CANONICAL_UTC.test(s) ? s : new Date(s).toISOString())),
 );
-const page = v.optional(v.pipe(v.number(pageMessage), v.integer(pageMessage), v.minValue(1, pageMessage), v.maxValue(MAX_PAGE, pageMessage)), 1);
-const pageSize = v.optional(v.pipe(v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE);
+const { page, pageSize } = pagingBody;
 const numberList = (values: readonly number[], message: string) =>
   v.optional(
     v.pipe(
@@ -232,15 +231,7 @@ const numberList = (values: readonly number[], message: string) =>
     [],
   );
 const optionalBool = (message: string) => v.optional(v.nullable(v.boolean(message)), null);
-const searchText = v.optional(
-  v.pipe(
-    v.nullable(v.string('Search text must be text.')),
-    v.transform((s) => (s ?? '').trim()),
-    v.maxLength(255, 'Search text can be at most 255 characters long.'),
-    v.check(noNul, 'Search text must be text.'),
-  ),
-  '',
-);
+const searchText = bodySearch;
 const identityList = v.pipe(v.array(identity, LIVE_TEXT.noDevices), v.maxLength(LIVE_MAX_DEVICES, LIVE_TEXT.tooManyDevices));
 const serialList = v.pipe(v.array(serial, LIVE_TEXT.noDevices), v.maxLength(LIVE_MAX_DEVICES, LIVE_TEXT.tooManyDevices));
 

@@ -212,28 +212,8 @@ function SsoDomains({
         <form onSubmit={(e) => void submit(e)} aria-label="Add a single sign-on domain">
           <Flex direction="column" gap="2" mt="3">
             <Flex gap="2" wrap="wrap" align="end">
-              <label style={{ flex: '1 1 12rem' }}>
-                <Text size="1">Domain</Text>
-                <input
-                  className="lw-input"
-                  style={{ width: '100%' }}
-                  placeholder="example.com"
-                  value={domain}
-                  maxLength={253}
-                  onChange={(e) => setDomain(e.target.value)}
-                />
-              </label>
-              <label style={{ flex: '1 1 12rem' }}>
-                <Text size="1">Find customer</Text>
-                <input
-                  className="lw-input"
-                  style={{ width: '100%' }}
-                  placeholder="Customer name"
-                  value={customerSearch}
-                  maxLength={255}
-                  onChange={(e) => setCustomerSearch(e.target.value)}
-                />
-              </label>
+              <TextInput label="Domain" placeholder="example.com" value={domain} maxLength={253} onChange={setDomain} />
+              <TextInput label="Find customer" placeholder="Customer name" value={customerSearch} maxLength={255} onChange={setCustomerSearch} />
             </Flex>
             <Flex gap="2" align="center" wrap="wrap">
               <Select.Root value={customerId} onValueChange={setCustomerId}>
@@ -255,5 +235,22 @@ function SsoDomains({
         </form>
       )}
     </Card>
+  );
+}
+
+/** A labelled text field of the add-domain form. */
+function TextInput(p: { label: string; placeholder: string; value: string; maxLength: number; onChange: (value: string) => void }) {
+  return (
+    <label style={{ flex: '1 1 12rem' }}>
+      <Text size="1">{p.label}</Text>
+      <input
+        className="lw-input"
+        style={{ width: '100%' }}
+        placeholder={p.placeholder}
+        value={p.value}
+        maxLength={p.maxLength}
+        onChange={(e) => p.onChange(e.target.value)}
+      />
+    </label>
   );
 }

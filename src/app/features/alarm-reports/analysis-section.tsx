@@ -9,6 +9,7 @@ import type { StoredAnalysis } from '../../../shared/schemas/alarm-intelligence'
 import { EMPTY, formatDuration } from './alarm-format';
 import { formatPhone } from '../../../shared/phone';
 import { Section } from './report-sections';
+import { TableHead } from '../../ui/table-head';
 
 export const ANALYSIS_UI_TEXT = {
   title: 'Analysis',
@@ -43,16 +44,7 @@ export function AnalysisSection({ analysis, action, collapsible }: { analysis: S
 
           <h3 className="ar-analysis__heading">Timeline</h3>
           <table className="ar-table" aria-label="Timeline">
-            <thead>
-              <tr>
-                <th>Step</th>
-                <th>Time (UK)</th>
-                <th>After raised</th>
-                <th>Since previous</th>
-                <th>Band</th>
-                <th>Response target</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Step', 'Time (UK)', 'After raised', 'Since previous', 'Band', 'Response target']} />
             <tbody>
               {a.Timeline.map((s) => (
                 <tr key={s.Step}>
@@ -78,14 +70,7 @@ export function AnalysisSection({ analysis, action, collapsible }: { analysis: S
               </p>
               {a.PlanCheck.Instructions.length > 0 && (
                 <table className="ar-table" aria-label="Escalation plan check">
-                  <thead>
-                    <tr>
-                      <th>Instruction</th>
-                      <th>Contact</th>
-                      <th>Outcome</th>
-                      <th>First call (UK)</th>
-                    </tr>
-                  </thead>
+                  <TableHead columns={['Instruction', 'Contact', 'Outcome', 'First call (UK)']} />
                   <tbody>
                     {a.PlanCheck.Instructions.map((i, k) => (
                       <tr key={k}>

@@ -26,6 +26,7 @@ import {
   sortEscalationPlans,
 } from './alarm-format';
 import type { Call, Detail, Memo } from './detail-types';
+import { TableHead } from '../../ui/table-head';
 
 export function Section({ id, title, children, collapsible = true }: { id: string; title: string; children: ReactNode; collapsible?: boolean }) {
   if (!collapsible)
@@ -192,14 +193,7 @@ export function DevicesSection({ d, collapsible }: { d: Detail; collapsible?: bo
   return (
     <Section id="devices" title="Device details" collapsible={collapsible}>
       <table className="ar-table">
-        <thead>
-          <tr>
-            <th>Type</th>
-            <th>Serial</th>
-            <th>Phone number</th>
-            <th>Last known battery</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Type', 'Serial', 'Phone number', 'Last known battery']} />
         <tbody>
           {devices!.map((x, i) => (
             <tr key={x.Id ?? i}>
@@ -269,13 +263,7 @@ export function ContactsSection({ d, collapsible }: { d: Detail; collapsible?: b
   return (
     <Section id="contacts" title="Emergency contacts" collapsible={collapsible}>
       <table className="ar-table">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Relationship</th>
-            <th>Phone number</th>
-          </tr>
-        </thead>
+        <TableHead columns={['Name', 'Relationship', 'Phone number']} />
         <tbody>
           {contacts!.map((c, i) => (
             <tr key={i}>
@@ -330,14 +318,7 @@ export function JournalSection({ d, recording, collapsible }: { d: Detail; recor
       <h3 className="ar-subtitle">Activity log</h3>
       {logs.length ? (
         <table className="ar-table ar-journal">
-          <thead>
-            <tr>
-              <th>Date/time</th>
-              <th>Created by</th>
-              <th>Details</th>
-              <th>Notes</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Date/time', 'Created by', 'Details', 'Notes']} />
           <tbody>
             {logs.map((e, i) => (
               <tr key={i} className="ar-journal__entry">

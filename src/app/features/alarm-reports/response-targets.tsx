@@ -130,22 +130,17 @@ export function ResponseTargets({ filter }: { filter: AlarmReportFilter }) {
       ) : (
         <div className="ar-targets__body">
           <div className="ar-targets__main">
-            <Bar
-              label="Within 10 s"
-              count={data.Within10.Count}
-              total={data.TotalCount}
-              percent={data.Within10.Percent}
-              target={data.Within10.TargetPercent}
-              met={data.Within10.Met}
-            />
-            <Bar
-              label="Within 40 s"
-              count={data.Within40.Count}
-              total={data.TotalCount}
-              percent={data.Within40.Percent}
-              target={data.Within40.TargetPercent}
-              met={data.Within40.Met}
-            />
+            {([data.Within10, data.Within40] as const).map((w, i) => (
+              <Bar
+                key={i}
+                label={i === 0 ? 'Within 10 s' : 'Within 40 s'}
+                count={w.Count}
+                total={data.TotalCount}
+                percent={w.Percent}
+                target={w.TargetPercent}
+                met={w.Met}
+              />
+            ))}
             <Text size="1" color="gray">
               {data.Within10.Count.toLocaleString('en-GB')} of {data.TotalCount.toLocaleString('en-GB')} within 10 s (the chart&apos;s &lsquo;
               {STARTED_BANDS[0].TimeFrame}&rsquo;), {data.Within40.Count.toLocaleString('en-GB')} within 40 s. Missed 10 s:{' '}

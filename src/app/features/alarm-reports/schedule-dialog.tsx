@@ -161,6 +161,20 @@ export function ScheduleDialog({
       return next;
     });
   };
+  /** A required choice of the draft's field `k` among `options` ([value, label]). */
+  const choice = (k: 'frequency' | 'dayOfWeek' | 'report' | 'format', label: string, options: readonly (readonly [string, string])[]) => (
+    <FormField label={label} required error={errors[k]}>
+      {(control) => (
+        <select {...control} className="lw-input" value={draft[k]} onChange={set(k)}>
+          {options.map(([value, text]) => (
+            <option key={value} value={value}>
+              {text}
+            </option>
+          ))}
+        </select>
+      )}
+    </FormField>
+  );
   // Said only for a time that is one ('25:99' is not).
   const preview = (() => {
     if (!TIME_OF_DAY.test(draft.timeOfDay.trim())) return '';
@@ -213,28 +227,17 @@ export function ScheduleDialog({
             {(control) => <input {...control} className="lw-input" value={draft.name} autoFocus onChange={set('name')} />}
           </FormField>
           <div className="sr-form__when">
-            <FormField label="Frequency" required error={errors.frequency}>
-              {(control) => (
-                <select {...control} className="lw-input" value={draft.frequency} onChange={set('frequency')}>
-                  <option value="daily">Daily</option>
-                  <option value="weekly">Weekly</option>
-                  <option value="monthly">Monthly</option>
-                </select>
+            {choice('frequency', 'Frequency', [
+              ['daily', 'Daily'],
+              ['weekly', 'Weekly'],
+              ['monthly', 'Monthly'],
+            ])}
+            {draft.frequency === 'weekly' &&
+              choice(
+                'dayOfWeek',
+                'Day',
+                WEEKDAYS.map((d, i) => [String(i + 1), d]),
               )}
-            </FormField>
-            {draft.frequency === 'weekly' && (
-              <FormField label="Day" required error={errors.dayOfWeek}>
-                {(control) => (
-                  <select {...control} className="lw-input" value={draft.dayOfWeek} onChange={set('dayOfWeek')}>
-                    {WEEKDAYS.map((d, i) => (
-                      <option key={d} value={String(i + 1)}>
-                        {d}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </FormField>
-            )}
             {draft.frequency === 'monthly' && (
               <FormField label="Date" required error={errors.dayOfMonth} hint="A date past the month's end runs on its last day.">
                 {(control) => <input {...control} className="lw-input" type="number" min={1} max={31} value={draft.dayOfMonth} onChange={set('dayOfMonth')} />}
@@ -257,28 +260,16 @@ export function ScheduleDialog({
           <FormField label="Recipients" required error={errors.recipients} hint="E-mail addresses of people you may list, one per line or separated by commas.">
             {(control) => <textarea {...control} className="lw-input sr-form__recipients" rows={3} value={draft.recipients} onChange={set('recipients')} />}
           </FormField>
-          <FormField label="Report" required error={errors.report}>
-            {(control) => (
-              <select {...control} className="lw-input" value={draft.report} onChange={set('report')}>
-                {reports.map((r) => (
-                  <option key={r} value={r}>
-                    {SCHEDULE_REPORT_LABELS[r]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
-          <FormField label="Format" required error={errors.format}>
-            {(control) => (
-              <select {...control} className="lw-input" value={draft.format} onChange={set('format')}>
-                {SCHEDULE_FORMATS.map((f) => (
-                  <option key={f} value={f}>
-                    {SCHEDULE_FORMAT_LABELS[f]}
-                  </option>
-                ))}
-              </select>
-            )}
-          </FormField>
+          {choice(
+            'report',
+            'Report',
+            reports.map((r) => [r, SCHEDULE_REPORT_LABELS[r]]),
+          )}
+          {choice(
+            'format',
+            'Format',
+            SCHEDULE_FORMATS.map((f) => [f, SCHEDULE_FORMAT_LABELS[f]]),
+          )}
           {preview && (
             <Text as="p" size="2" role="status">
               {preview}

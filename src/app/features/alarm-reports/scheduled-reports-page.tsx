@@ -4,7 +4,7 @@
 // ("Schedule…", Alt+Shift+S), which saves its current filters. With the ScheduledReports feature
 // off the page says so and shows nothing else. Lays out by its pane's width (a narrow pane stacks
 // each schedule's details instead of the table's columns).
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Flex, Heading, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
@@ -40,6 +40,18 @@ const periodText = (r: ScheduleRunDto) => (r.PeriodFrom === r.PeriodTo ? day(r.P
 const lastRunText = (r: ScheduleRunDto | null) =>
   r ? `${formatShown(r.StartedAt)} · ${OUTCOME_LABELS[r.Outcome]}${r.Rows !== null ? ` · ${r.Rows.toLocaleString('en-GB')} rows` : ''}` : 'Not run yet';
 
+/** 'Loading…' while a query waits for its answer, its error when it failed; null once its data is there. */
+function notLoaded(q: { isPending: boolean; isError: boolean; error: unknown }): ReactNode {
+  if (q.isPending) return <Text size="2">Loading…</Text>;
+  if (q.isError)
+    return (
+      <Text size="2" color="red" role="alert">
+        {errorMessage(q.error)}
+      </Text>
+    );
+  return null;
+}
+
 function RunHistory({ schedule }: { schedule: ScheduleDto }) {
   const runs = useQuery(scheduleRunsQuery(schedule.Id));
   return (
@@ -47,43 +59,38 @@ function RunHistory({ schedule }: { schedule: ScheduleDto }) {
       <Heading as="h2" size="3">
         Run history: {schedule.Name}
       </Heading>
-      {runs.isPending ? (
-        <Text size="2">Loading…</Text>
-      ) : runs.isError ? (
-        <Text size="2" color="red" role="alert">
-          {errorMessage(runs.error)}
-        </Text>
-      ) : !runs.data.Runs.length ? (
-        <Text size="2">No runs yet.</Text>
-      ) : (
-        <table className="sr-table">
-          <thead>
-            <tr>
-              <th scope="col">Due</th>
-              <th scope="col">Period (closed)</th>
-              <th scope="col">Rows</th>
-              <th scope="col">Outcome</th>
-            </tr>
-          </thead>
-          <tbody>
-            {runs.data.Runs.map((r) => (
-              <tr key={r.Id}>
-                <td data-label="Due">
-                  {formatShown(r.DueAt)}
-                  {r.Missed > 0 && <Text color="gray"> (caught up {r.Missed} missed)</Text>}
-                </td>
-                <td data-label="Period">{periodText(r)}</td>
-                <td data-label="Rows">{r.Rows === null ? '-' : r.Rows.toLocaleString('en-GB')}</td>
-                <td data-label="Outcome">
-                  {OUTCOME_LABELS[r.Outcome]}
-                  {r.Error && <Text color="gray"> — {r.Error}</Text>}
-                  {r.Attempts > 1 && <Text color="gray"> (attempt {r.Attempts})</Text>}
-                </td>
+      {notLoaded(runs) ??
+        (!runs.data?.Runs.length ? (
+          <Text size="2">No runs yet.</Text>
+        ) : (
+          <table className="sr-table">
+            <thead>
+              <tr>
+                <th scope="col">Due</th>
+                <th scope="col">Period (closed)</th>
+                <th scope="col">Rows</th>
+                <th scope="col">Outcome</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {runs.data.Runs.map((r) => (
+                <tr key={r.Id}>
+                  <td data-label="Due">
+                    {formatShown(r.DueAt)}
+                    {r.Missed > 0 && <Text color="gray"> (caught up {r.Missed} missed)</Text>}
+                  </td>
+                  <td data-label="Period">{periodText(r)}</td>
+                  <td data-label="Rows">{r.Rows === null ? '-' : r.Rows.toLocaleString('en-GB')}</td>
+                  <td data-label="Outcome">
+                    {OUTCOME_LABELS[r.Outcome]}
+                    {r.Error && <Text color="gray"> — {r.Error}</Text>}
+                    {r.Attempts > 1 && <Text color="gray"> (attempt {r.Attempts})</Text>}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
     </section>
   );
 }
@@ -141,93 +148,88 @@ export function ScheduledReportsPage() {
           </Button>
         )}
       </Flex>
-      {list.isPending ? (
-        <Text size="2">Loading…</Text>
-      ) : list.isError ? (
-        <Text size="2" color="red" role="alert">
-          {errorMessage(list.error)}
-        </Text>
-      ) : !list.data.Enabled ? (
-        <Text as="p" size="2" role="note">
-          {SCHEDULE_TEXT.featureOff}
-        </Text>
-      ) : !schedules.length ? (
-        <Text as="p" size="2">
-          No scheduled reports yet. Open the alarm list, set its filters and choose Schedule… (Alt+Shift+S).
-        </Text>
-      ) : (
-        <table className="sr-table" aria-label="Scheduled reports">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Report</th>
-              <th scope="col">Frequency</th>
-              <th scope="col">Next run</th>
-              <th scope="col">Last run</th>
-              <th scope="col">Recipients</th>
-              <th scope="col">
-                <span className="lw-sr-only">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {schedules.map((s) => (
-              <tr key={s.Id} aria-current={historyOf === s.Id ? 'true' : undefined}>
-                <th scope="row" data-label="Name">
-                  {s.Name}
-                  <Text as="div" size="1" color="gray">
-                    {SCHEDULE_FORMAT_LABELS[s.Format]}
-                    {s.CustomerName && s.Report === 'alarmList' ? ` · ${s.CustomerName}` : ''}
-                  </Text>
+      {notLoaded(list) ??
+        (!list.data?.Enabled ? (
+          <Text as="p" size="2" role="note">
+            {SCHEDULE_TEXT.featureOff}
+          </Text>
+        ) : !schedules.length ? (
+          <Text as="p" size="2">
+            No scheduled reports yet. Open the alarm list, set its filters and choose Schedule… (Alt+Shift+S).
+          </Text>
+        ) : (
+          <table className="sr-table" aria-label="Scheduled reports">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Report</th>
+                <th scope="col">Frequency</th>
+                <th scope="col">Next run</th>
+                <th scope="col">Last run</th>
+                <th scope="col">Recipients</th>
+                <th scope="col">
+                  <span className="lw-sr-only">Actions</span>
                 </th>
-                <td data-label="Report">{reportText(s)}</td>
-                <td data-label="Frequency">{s.Description}</td>
-                <td data-label="Next run">{s.Paused ? 'Paused' : formatShown(s.NextRunAt)}</td>
-                <td data-label="Last run">{lastRunText(s.LastRun)}</td>
-                <td data-label="Recipients" className="sr-recipients">
-                  {s.Recipients.join(', ')}
-                </td>
-                <td className="sr-actions-cell">
-                  {/* the cell stays a table cell (so it lines up with its row); its buttons flow inside */}
-                  <div className="sr-actions">
-                    <Button
-                      size="1"
-                      variant="soft"
-                      onClick={() => setHistoryOf(historyOf === s.Id ? null : s.Id)}
-                      aria-expanded={historyOf === s.Id}
-                      aria-label={`Run history of ${s.Name}`}
-                    >
-                      History
-                    </Button>
-                    <Button size="1" variant="soft" onClick={() => setEditing(s)} aria-label={`Edit ${s.Name}`}>
-                      Edit
-                    </Button>
-                    <ActionButton
-                      size="1"
-                      variant="soft"
-                      onClick={() => pause.mutate(s)}
-                      busy={pause.isPending && pause.variables?.Id === s.Id}
-                      aria-label={`${s.Paused ? 'Resume' : 'Pause'} ${s.Name}`}
-                    >
-                      {s.Paused ? 'Resume' : 'Pause'}
-                    </ActionButton>
-                    <ActionButton
-                      size="1"
-                      variant="soft"
-                      color="red"
-                      onClick={(e) => void askDelete(s, e.currentTarget)}
-                      busy={remove.isPending && remove.variables?.Id === s.Id}
-                      aria-label={`Delete ${s.Name}`}
-                    >
-                      Delete
-                    </ActionButton>
-                  </div>
-                </td>
               </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+            </thead>
+            <tbody>
+              {schedules.map((s) => (
+                <tr key={s.Id} aria-current={historyOf === s.Id ? 'true' : undefined}>
+                  <th scope="row" data-label="Name">
+                    {s.Name}
+                    <Text as="div" size="1" color="gray">
+                      {SCHEDULE_FORMAT_LABELS[s.Format]}
+                      {s.CustomerName && s.Report === 'alarmList' ? ` · ${s.CustomerName}` : ''}
+                    </Text>
+                  </th>
+                  <td data-label="Report">{reportText(s)}</td>
+                  <td data-label="Frequency">{s.Description}</td>
+                  <td data-label="Next run">{s.Paused ? 'Paused' : formatShown(s.NextRunAt)}</td>
+                  <td data-label="Last run">{lastRunText(s.LastRun)}</td>
+                  <td data-label="Recipients" className="sr-recipients">
+                    {s.Recipients.join(', ')}
+                  </td>
+                  <td className="sr-actions-cell">
+                    {/* the cell stays a table cell (so it lines up with its row); its buttons flow inside */}
+                    <div className="sr-actions">
+                      <Button
+                        size="1"
+                        variant="soft"
+                        onClick={() => setHistoryOf(historyOf === s.Id ? null : s.Id)}
+                        aria-expanded={historyOf === s.Id}
+                        aria-label={`Run history of ${s.Name}`}
+                      >
+                        History
+                      </Button>
+                      <Button size="1" variant="soft" onClick={() => setEditing(s)} aria-label={`Edit ${s.Name}`}>
+                        Edit
+                      </Button>
+                      <ActionButton
+                        size="1"
+                        variant="soft"
+                        onClick={() => pause.mutate(s)}
+                        busy={pause.isPending && pause.variables?.Id === s.Id}
+                        aria-label={`${s.Paused ? 'Resume' : 'Pause'} ${s.Name}`}
+                      >
+                        {s.Paused ? 'Resume' : 'Pause'}
+                      </ActionButton>
+                      <ActionButton
+                        size="1"
+                        variant="soft"
+                        color="red"
+                        onClick={(e) => void askDelete(s, e.currentTarget)}
+                        busy={remove.isPending && remove.variables?.Id === s.Id}
+                        aria-label={`Delete ${s.Name}`}
+                      >
+                        Delete
+                      </ActionButton>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ))}
       {shown && <RunHistory schedule={shown} />}
       {editing && <ScheduleDialog open onClose={() => setEditing(null)} schedule={editing} />}
     </div>

@@ -173,6 +173,20 @@ export function ChangeConfigForm({
   // Not while sending: a field that becomes disabled drops the focus (the submit button is busy instead).
   const disabledAll = !editable || !!typeProblem;
   const id = tab.tabId;
+  /** The on/off switch of a setting whose group is ticked (`change`). */
+  const onOff = (name: 'isTrackingEnabled' | 'isManDownEnabled', label: string, change: boolean | undefined) => (
+    <Text as="label" size="2">
+      <Flex gap="2" align="center">
+        <SettingSwitch
+          checked={!!x[name]}
+          readOnly={!editable || !!typeProblem || !change}
+          busy={send.isPending}
+          onCheckedChange={(c) => setValue(name, c, { shouldDirty: true, shouldValidate: true })}
+        />
+        {label} {x[name] ? 'on' : 'off'}
+      </Flex>
+    </Text>
+  );
   return (
     <form
       className="lw-manage__form"
@@ -197,17 +211,7 @@ export function ChangeConfigForm({
 
         <Group title="Tracking" change="trackingChange" on={!!x.trackingChange} register={register} disabled={disabledAll}>
           <Flex gap="4" align="end" wrap="wrap">
-            <Text as="label" size="2">
-              <Flex gap="2" align="center">
-                <SettingSwitch
-                  checked={!!x.isTrackingEnabled}
-                  readOnly={!editable || !!typeProblem || !x.trackingChange}
-                  busy={send.isPending}
-                  onCheckedChange={(c) => setValue('isTrackingEnabled', c, { shouldDirty: true, shouldValidate: true })}
-                />
-                Tracking {x.isTrackingEnabled ? 'on' : 'off'}
-              </Flex>
-            </Text>
+            {onOff('isTrackingEnabled', 'Tracking', x.trackingChange)}
             {x.isTrackingEnabled && (
               <FormField label="Tracking interval (minutes)" required error={errors.trackingInterval?.message}>
                 <TextField.Root
@@ -240,17 +244,7 @@ export function ChangeConfigForm({
           error={errors.fallChange?.message}
         >
           <Flex gap="4" align="end" wrap="wrap">
-            <Text as="label" size="2">
-              <Flex gap="2" align="center">
-                <SettingSwitch
-                  checked={!!x.isManDownEnabled}
-                  readOnly={!editable || !!typeProblem || !x.fallChange}
-                  busy={send.isPending}
-                  onCheckedChange={(c) => setValue('isManDownEnabled', c, { shouldDirty: true, shouldValidate: true })}
-                />
-                Fall detection {x.isManDownEnabled ? 'on' : 'off'}
-              </Flex>
-            </Text>
+            {onOff('isManDownEnabled', 'Fall detection', x.fallChange)}
             {x.isManDownEnabled && (
               <FormField label="Sensitivity level" required error={errors.fallPreset?.message}>
                 <select className="lw-select" disabled={disabledAll || !x.fallChange || !presets} {...register('fallPreset')}>

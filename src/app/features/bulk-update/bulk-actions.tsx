@@ -1,7 +1,7 @@
 // Bulk actions on the selected devices (spec §4 "Bulk status change drawer", "Change type"; §5
 // "Bulk status", "Bulk order number", "Bulk device type"; §8 failure messages). Every change is
 // all or nothing on the server; afterwards the changed rows are read again (new etags, values).
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useSetAtom } from 'jotai';
 import { format } from 'date-fns';
 import { Button, Callout, Flex, Text } from '@radix-ui/themes';
@@ -233,31 +233,52 @@ function StatusDrawer({ selected, onClose }: { selected: BulkDevice[]; onClose: 
             </Flex>
           </Flex>
         ) : (
-          <form
-            onSubmit={(e) => {
-              e.preventDefault();
-              void submit();
-            }}
-          >
-            <Flex direction="column" gap="3">
-              <Text size="2">{formatCount(selected.length)} selected devices</Text>
-              <Select
-                id="bulk-status"
-                label="Status"
-                value={status}
-                onChange={chosen(setStatus, error, setError, ACTION_MSG.statusRequired)}
-                options={STATUS_TARGETS}
-                display={(o) => statusDisplayName(o.Name)}
-              />
-              {warning && (
-                <Callout.Root color="amber" size="1">
-                  <Callout.Text>{warning}</Callout.Text>
-                </Callout.Root>
-              )}
-              <FormEnd error={error} busy={busy} label="Change Status" onCancel={onClose} />
-            </Flex>
-          </form>
+          <SubmitForm onSubmit={submit}>
+            <Text size="2">{formatCount(selected.length)} selected devices</Text>
+            <Select
+              id="bulk-status"
+              label="Status"
+              value={status}
+              onChange={chosen(setStatus, error, setError, ACTION_MSG.statusRequired)}
+              options={STATUS_TARGETS}
+              display={(o) => statusDisplayName(o.Name)}
+            />
+            {warning && (
+              <Callout.Root color="amber" size="1">
+                <Callout.Text>{warning}</Callout.Text>
+              </Callout.Root>
+            )}
+            <FormEnd error={error} busy={busy} label="Change Status" onCancel={onClose} />
+          </SubmitForm>
         )}
+      </Dialog.Content>
+    </Dialog.Root>
+  );
+}
+
+/** A dialog's form: Enter or the submit button runs `onSubmit`; its fields in a column. */
+function SubmitForm({ onSubmit, children }: { onSubmit: () => Promise<unknown>; children: ReactNode }) {
+  return (
+    <form
+      onSubmit={(e) => {
+        e.preventDefault();
+        void onSubmit();
+      }}
+    >
+      <Flex direction="column" gap="3">
+        {children}
+      </Flex>
+    </form>
+  );
+}
+
+/** The dialog of a one-field change of the selected devices. */
+function SmallDialog({ title, onClose, children }: { title: string; onClose: () => void; children: ReactNode }) {
+  return (
+    <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
+      <Dialog.Content maxWidth="460px" aria-describedby={undefined}>
+        <Dialog.Title>{title}</Dialog.Title>
+        {children}
       </Dialog.Content>
     </Dialog.Root>
   );
@@ -278,36 +299,26 @@ function OrderDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: (
     });
   };
   return (
-    <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
-      <Dialog.Content maxWidth="460px" aria-describedby={undefined}>
-        <Dialog.Title>Change order number</Dialog.Title>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <Flex direction="column" gap="3">
-            <Flex direction="column" gap="1">
-              <label htmlFor="bulk-order">Order Number</label>
-              <input id="bulk-order" className="lw-input" value={order} onChange={(e) => setOrder(e.target.value)} disabled={!eligible.length} />
-            </Flex>
-            {!eligible.length ? (
-              <Callout.Root color="amber" size="1">
-                <Callout.Text>{MSG.noEligibleOrderNumber}</Callout.Text>
-              </Callout.Root>
-            ) : (
-              eligible.length < selected.length && (
-                <Callout.Root color="amber" size="1">
-                  <Callout.Text>{MSG.orderNumberForN(eligible.length)}</Callout.Text>
-                </Callout.Root>
-              )
-            )}
-            <FormEnd error={error} busy={busy} disabled={!eligible.length} label="Change order number" onCancel={onClose} />
-          </Flex>
-        </form>
-      </Dialog.Content>
-    </Dialog.Root>
+    <SmallDialog title="Change order number" onClose={onClose}>
+      <SubmitForm onSubmit={submit}>
+        <Flex direction="column" gap="1">
+          <label htmlFor="bulk-order">Order Number</label>
+          <input id="bulk-order" className="lw-input" value={order} onChange={(e) => setOrder(e.target.value)} disabled={!eligible.length} />
+        </Flex>
+        {!eligible.length ? (
+          <Callout.Root color="amber" size="1">
+            <Callout.Text>{MSG.noEligibleOrderNumber}</Callout.Text>
+          </Callout.Root>
+        ) : (
+          eligible.length < selected.length && (
+            <Callout.Root color="amber" size="1">
+              <Callout.Text>{MSG.orderNumberForN(eligible.length)}</Callout.Text>
+            </Callout.Root>
+          )
+        )}
+        <FormEnd error={error} busy={busy} disabled={!eligible.length} label="Change order number" onCancel={onClose} />
+      </SubmitForm>
+    </SmallDialog>
   );
 }
 
@@ -330,39 +341,29 @@ function TypeDialog({ selected, onClose }: { selected: BulkDevice[]; onClose: ()
     });
   };
   return (
-    <Dialog.Root open onOpenChange={(o) => !o && onClose()}>
-      <Dialog.Content maxWidth="460px" aria-describedby={undefined}>
-        <Dialog.Title>Change type</Dialog.Title>
-        <form
-          onSubmit={(e) => {
-            e.preventDefault();
-            void submit();
-          }}
-        >
-          <Flex direction="column" gap="3">
-            {blocked ? (
-              <Callout.Root color="red" size="1">
-                <Callout.Text>{ACTION_MSG.typeBlocked}</Callout.Text>
-              </Callout.Root>
-            ) : (
-              <Select
-                id="bulk-type"
-                label="Device type"
-                value={type}
-                onChange={chosen(setType, error, setError, ACTION_MSG.typeRequired)}
-                options={TYPE_TARGETS}
-                display={deviceTypeDisplayName}
-              />
-            )}
-            {typeName && !blocked && (
-              <Callout.Root color="amber" size="1">
-                <Callout.Text>{ACTION_MSG.typeWarning(selected.length, typeName)}</Callout.Text>
-              </Callout.Root>
-            )}
-            <FormEnd error={error} busy={busy} disabled={blocked} label="Change type" onCancel={onClose} />
-          </Flex>
-        </form>
-      </Dialog.Content>
-    </Dialog.Root>
+    <SmallDialog title="Change type" onClose={onClose}>
+      <SubmitForm onSubmit={submit}>
+        {blocked ? (
+          <Callout.Root color="red" size="1">
+            <Callout.Text>{ACTION_MSG.typeBlocked}</Callout.Text>
+          </Callout.Root>
+        ) : (
+          <Select
+            id="bulk-type"
+            label="Device type"
+            value={type}
+            onChange={chosen(setType, error, setError, ACTION_MSG.typeRequired)}
+            options={TYPE_TARGETS}
+            display={deviceTypeDisplayName}
+          />
+        )}
+        {typeName && !blocked && (
+          <Callout.Root color="amber" size="1">
+            <Callout.Text>{ACTION_MSG.typeWarning(selected.length, typeName)}</Callout.Text>
+          </Callout.Root>
+        )}
+        <FormEnd error={error} busy={busy} disabled={blocked} label="Change type" onCancel={onClose} />
+      </SubmitForm>
+    </SmallDialog>
   );
 }

@@ -130,30 +130,29 @@ function QueueNotice() {
   );
 }
 
+/** The warnings, in order: which list, its text, its test id. */
+const WARNINGS = [
+  ['notFound', BULK_MSG.notFound, 'bulk-not-found'],
+  ['already', BULK_MSG.alreadyAdded, 'bulk-already'],
+] as const;
+
 /** The sticky 'not found' and the persistent 'already added' warnings, each with Dismiss. */
 function BulkWarnings() {
   const [warnings, setWarnings] = useAtom(bulkWarningsAtom);
   return (
     <>
-      {warnings.notFound.length > 0 && (
-        <Callout.Root color="amber" size="1" data-testid="bulk-not-found">
-          <Flex align="start" justify="between" gap="3">
-            <Callout.Text>{BULK_MSG.notFound(warnings.notFound)}</Callout.Text>
-            <Button size="1" variant="ghost" onClick={() => setWarnings((w) => ({ ...w, notFound: [] }))}>
-              Dismiss
-            </Button>
-          </Flex>
-        </Callout.Root>
-      )}
-      {warnings.already.length > 0 && (
-        <Callout.Root color="amber" size="1" data-testid="bulk-already">
-          <Flex align="start" justify="between" gap="3">
-            <Callout.Text>{BULK_MSG.alreadyAdded(warnings.already)}</Callout.Text>
-            <Button size="1" variant="ghost" onClick={() => setWarnings((w) => ({ ...w, already: [] }))}>
-              Dismiss
-            </Button>
-          </Flex>
-        </Callout.Root>
+      {WARNINGS.map(
+        ([key, text, testId]) =>
+          warnings[key].length > 0 && (
+            <Callout.Root key={key} color="amber" size="1" data-testid={testId}>
+              <Flex align="start" justify="between" gap="3">
+                <Callout.Text>{text(warnings[key])}</Callout.Text>
+                <Button size="1" variant="ghost" onClick={() => setWarnings((w) => ({ ...w, [key]: [] }))}>
+                  Dismiss
+                </Button>
+              </Flex>
+            </Callout.Root>
+          ),
       )}
     </>
   );

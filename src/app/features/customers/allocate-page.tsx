@@ -26,6 +26,7 @@ import { CUSTOMER_UI_TEXT } from './text';
 import './customers.css';
 import { formatCount } from '../../../shared/numbers';
 import { ActionButton } from '../../ui/action-button';
+import { CsvFileInput } from '../../ui/serials/csv-file-input';
 
 type Row = { key: string; serial: string; device: DeviceDto | null; checked: boolean; error?: string };
 
@@ -257,18 +258,7 @@ function Allocate({ customerId, customerName }: { customerId: string; customerNa
               </Button>
             </Flex>
           </Flex>
-          <input
-            ref={fileRef}
-            type="file"
-            accept=".csv,text/csv"
-            hidden
-            aria-label="Import serial numbers from a CSV file"
-            onChange={(e) => {
-              const f = e.target.files?.[0];
-              e.target.value = '';
-              if (f) importer.mutate(f);
-            }}
-          />
+          <CsvFileInput ref={fileRef} label="Import serial numbers from a CSV file" onFile={(f) => importer.mutate(f)} />
           <ActionButton variant="soft" busy={importer.isPending} onClick={() => fileRef.current?.click()}>
             Import CSV
           </ActionButton>

@@ -29,6 +29,7 @@ import { handOver } from './allocation-handoff';
 import { dash, exportFileName } from './customer-format';
 import { CUSTOMER_UI_TEXT } from './text';
 import { ActionButton } from '../../ui/action-button';
+import { CsvFileInput } from '../../ui/serials/csv-file-input';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'SerialNumber', desc: false }, filters: {} };
@@ -101,20 +102,11 @@ function DevicesPanel({ customer }: { customer: CustomerDetails }) {
         <ListExportButton list={list} />
         {can(ROUTES.customerAllocate.permission) && (
           <>
-            <input
+            <CsvFileInput
               ref={fileRef}
-              type="file"
-              accept=".csv,text/csv"
-              hidden
-              aria-label="Import devices to allocate from a CSV file"
-              onChange={(e) => {
-                const f = e.target.files?.[0];
-                e.target.value = '';
-                if (!f) return;
-                // Spec §5: the import file must be a CSV.
-                if (!isCsvFile(f)) toast.error(MSG.wrongFileType);
-                else setFile(f);
-              }}
+              label="Import devices to allocate from a CSV file"
+              // Spec §5: the import file must be a CSV.
+              onFile={(f) => (isCsvFile(f) ? setFile(f) : toast.error(MSG.wrongFileType))}
             />
             {file ? (
               <Flex gap="1" align="center" className="cu-file">

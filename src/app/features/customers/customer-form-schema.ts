@@ -4,7 +4,7 @@
 import * as v from 'valibot';
 import { MSG } from '../../../shared/messages';
 import { EMAIL_MAX, EMAIL_PATTERN, NAME_MAX } from '../../../shared/schemas/persons';
-import { CUSTOMER_TEXT } from '../../../shared/schemas/customers';
+import { CUSTOMER_TEXT, type CrmAccount } from '../../../shared/schemas/customers';
 import { normalisePhone, normalisePostCode, phoneError, phoneForInput, postCodeError } from '../../../shared/phone';
 
 /** Form only (spec §3 "Account type"): a customer linked to a CRM account, or an internal (testing) one. */
@@ -192,21 +192,7 @@ export function adminFormErrors(values: AdminFormValues): Partial<Record<keyof A
 }
 
 /** The CRM account picked in the search → the form fields it fills (and locks). */
-export function fromCrmAccount(a: {
-  id: string;
-  name: string;
-  urn: string | null;
-  streetLine1: string | null;
-  streetLine2: string | null;
-  county: string | null;
-  city: string | null;
-  postalCode: string | null;
-  countryId: string | null;
-  phone: string | null;
-  accountManagerFullName: string | null;
-  customerSuccessManagerFullName: string | null;
-  customerSuccessTier: number | null;
-}): Partial<CustomerFormValues> {
+export function fromCrmAccount(a: Omit<CrmAccount, 'country'>): Partial<CustomerFormValues> {
   return {
     salesforceId: a.id,
     accountName: a.name,

@@ -39,6 +39,7 @@ import {
 import { CUSTOMER_UI_TEXT } from './text';
 import { SwitchState } from '../../ui/switch-state';
 import { ActionButton } from '../../ui/action-button';
+import { TableHead } from '../../ui/table-head';
 
 type Features = CustomerSubscriptions['AppSubscriptions']['AppFeatures'];
 type Services = CustomerSubscriptions['AdditionalServices'];
@@ -221,13 +222,7 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
           Phone Subscriptions
         </Heading>
         <table className="cu-table" aria-label="Phone Subscriptions">
-          <thead>
-            <tr>
-              <th>Type</th>
-              <th>Subscription</th>
-              <th>Assigned</th>
-            </tr>
-          </thead>
+          <TableHead columns={['Type', 'Subscription', 'Assigned']} />
           <tbody>
             {data.AppSubscriptions.Subscriptions.map((r) => {
               const label = APP_LABEL[r.Type.Name] ?? r.Type.Name;
@@ -328,14 +323,7 @@ function SubscriptionsForm({ customer, data }: { customer: CustomerDetails; data
           </Text>
         ) : (
           <table className="cu-table" aria-label="Device Subscriptions">
-            <thead>
-              <tr>
-                <th>Type</th>
-                <th>Subscription</th>
-                <th>Allocated</th>
-                <th>Assigned</th>
-              </tr>
-            </thead>
+            <TableHead columns={['Type', 'Subscription', 'Allocated', 'Assigned']} />
             <tbody>
               {deviceRows.map((r) => {
                 const value = draft.devices[r.Type.Value] ?? '';

@@ -17,7 +17,7 @@ import { tx } from '../../db/index.js';
 import { clientAddress } from '../../http/client-address.js';
 import { authenticateClient, requireCaptcha } from '../../captcha/index.js';
 import { takeAll } from '../rate-limit.js';
-import { recordSuccessfulLogin } from '../store.js';
+import { auditAccount, recordSuccessfulLogin } from '../store.js';
 import { issueSession, oauthError, tooMany, type SignInLimiters } from '../grant.js';
 import { candidatesFor, ssoEnforcedFor, ssoFeatureOn, type SsoCandidate } from './accounts.js';
 import { consumeNonce } from './nonce.js';
@@ -97,25 +97,11 @@ export async function tokenExchange(c: Ctx, form: TokenRequest, limiters: SignIn
     if (switching) {
       // The portal password stops working from here (the password grant answers sso_required).
       await trx.updateTable('persons').set({ loginMethod: LOGIN_METHOD.SingleSignOn, updatedAt: at.toISOString() }).where('id', '=', person.id).execute();
-      await audit(trx, {
-        actorId: person.id,
-        action: 'login-method-changed',
-        entity: 'person',
-        entityId: person.id,
-        details: { to: 'SingleSignOn', reason: enforced ? 'company-enforced' : 'consent' },
-        at,
-      });
+      await auditAccount(trx, person.id, 'login-method-changed', { to: 'SingleSignOn', reason: enforced ? 'company-enforced' : 'consent' }, at);
     }
     await recordSuccessfulLogin(trx, person.id, at);
     const t = await issueSession(d, trx, person, roles, clientId);
-    await audit(trx, {
-      actorId: person.id,
-      action: 'login-succeeded',
-      entity: 'person',
-      entityId: person.id,
-      details: { clientId, method: 'sso', issuer: sso.issuer, subject: identity.subject },
-      at,
-    });
+    await auditAccount(trx, person.id, 'login-succeeded', { clientId, method: 'sso', issuer: sso.issuer, subject: identity.subject }, at);
     return t;
   });
   if (!tokens) {

@@ -5,7 +5,7 @@
 // same transaction; the audit trail has no write route at all. A settings change is announced on the hub after the
 // commit (SettingsChanged, to every connection on every node) so open clients refetch it.
 // Queries: ./repo.ts.
-import { deps, badRequest, notFound, type Api } from '../../http/api.js';
+import { deps, badRequest, notFound, type Api, type Ctx } from '../../http/api.js';
 import { tx, type DB } from '../../db/index.js';
 import { audit } from '../../platform/util.js';
 import { findPersonById } from '../../auth/store.js';
@@ -42,6 +42,12 @@ const ok = (Message: string): MessageResponse => ({ Content: { Message } });
 const announce = (hub: Hub, Kind: SettingsChangedEvent['Kind'], Name: string, at: Date) =>
   hub.broadcast(SETTINGS_CHANGED_EVENT, { Kind, Name, At: at.toISOString() } satisfies SettingsChangedEvent);
 
+/** Announces the change (announce) and answers its message. */
+async function announced(c: Ctx, hub: Hub, kind: SettingsChangedEvent['Kind'], name: string, at: Date, message: string) {
+  await announce(hub, kind, name, at);
+  return c.json(ok(message));
+}
+
 export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
   api.get('/ps-admin/settings', { access: P.SettingsView }, async (c) => c.json(await readAdminSettings(deps(c).db)));
 
@@ -63,8 +69,7 @@ export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
           details: { before, after: body.isEnabled },
         });
       });
-      await announce(hub, 'feature', body.name, at);
-      return c.json(ok(ADMIN_TEXT.featureSaved(body.name, body.isEnabled)));
+      return announced(c, hub, 'feature', body.name, at, ADMIN_TEXT.featureSaved(body.name, body.isEnabled));
     },
   );
 
@@ -85,8 +90,7 @@ export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
           details: { before: before === null ? null : Number(before), after: body.value },
         });
       });
-      await announce(hub, 'global-setting', TWO_FACTOR_MODE.key, at);
-      return c.json(ok(ADMIN_TEXT.twoFactorModeSaved(body.value === TWO_FACTOR_MODE.enforced)));
+      return announced(c, hub, 'global-setting', TWO_FACTOR_MODE.key, at, ADMIN_TEXT.twoFactorModeSaved(body.value === TWO_FACTOR_MODE.enforced));
     },
   );
 
@@ -104,8 +108,7 @@ export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
         if (!added) throw badRequest(ADMIN_TEXT.domainExists(body.domain), CODE.validation, { domain: ADMIN_TEXT.domainExists(body.domain) });
         await auditSsoDomain(trx, 'sso-domain.add', { actorId: user.id, domain: body.domain, customerId: body.customerId, at });
       });
-      await announce(hub, 'sso-domain', body.domain, at);
-      return c.json(ok(ADMIN_TEXT.domainAdded(body.domain)));
+      return announced(c, hub, 'sso-domain', body.domain, at, ADMIN_TEXT.domainAdded(body.domain));
     },
   );
 
@@ -120,8 +123,7 @@ export function adminRoutes(api: Api, exports: ExportPool, hub: Hub) {
         if (!before || !(await removeSsoDomain(trx, query.domain))) throw notFound(ADMIN_TEXT.domainNotFound);
         await auditSsoDomain(trx, 'sso-domain.remove', { actorId: user.id, domain: query.domain, customerId: before.customerId, at });
       });
-      await announce(hub, 'sso-domain', query.domain, at);
-      return c.json(ok(ADMIN_TEXT.domainRemoved(query.domain)));
+      return announced(c, hub, 'sso-domain', query.domain, at, ADMIN_TEXT.domainRemoved(query.domain));
     },
   );
 

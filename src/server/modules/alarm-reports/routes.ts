@@ -108,21 +108,16 @@ export function alarmReportRoutes(api: Api, exports: ExportPool, hub: Hub) {
     },
   );
 
-  api.post(
-    '/alarm-report/get-verification-started-timeframes',
-    { access: P.AlarmReportListView, json: alarmReportFilterBody, sample: { json: SAMPLE_FILTER } },
-    async (c, { body, user }) => c.json((await verificationStarted(deps(c).db, tenantScope(user), body, deps(c).config.now())) satisfies TimeFrames),
-  );
-  api.post(
-    '/alarm-report/get-verification-completed-timeframes',
-    { access: P.AlarmReportListView, json: alarmReportFilterBody, sample: { json: SAMPLE_FILTER } },
-    async (c, { body, user }) => c.json((await verificationCompleted(deps(c).db, tenantScope(user), body, deps(c).config.now())) satisfies TimeFrames),
-  );
-  api.post(
-    '/alarm-report/get-verification-type-timeframes',
-    { access: P.AlarmReportListView, json: alarmReportFilterBody, sample: { json: SAMPLE_FILTER } },
-    async (c, { body, user }) => c.json((await verificationTypeTimeFrames(deps(c).db, tenantScope(user), body, deps(c).config.now())) satisfies TypeTimeFrames),
-  );
+  // The charts of the list's filters (no paging or sorting): each path with the figures it answers.
+  const charts: [string, (...a: Parameters<typeof verificationStarted>) => Promise<TimeFrames | TypeTimeFrames>][] = [
+    ['/alarm-report/get-verification-started-timeframes', verificationStarted],
+    ['/alarm-report/get-verification-completed-timeframes', verificationCompleted],
+    ['/alarm-report/get-verification-type-timeframes', verificationTypeTimeFrames],
+  ];
+  for (const [path, figures] of charts)
+    api.post(path, { access: P.AlarmReportListView, json: alarmReportFilterBody, sample: { json: SAMPLE_FILTER } }, async (c, { body, user }) =>
+      c.json(await figures(deps(c).db, tenantScope(user), body, deps(c).config.now())),
+    );
   api.post(
     '/alarm-report/get-response-targets',
     {

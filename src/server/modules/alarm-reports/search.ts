@@ -5,9 +5,8 @@
 import { getHref } from '../../../shared/routes.js';
 import { P } from '../../../shared/permissions.js';
 import { ALARM_TYPES } from '../../../shared/codes.js';
-import { ftsPhrase } from '../../lib/search-keys.js';
 import { formatAlarmDateTime } from '../../../shared/dates.js';
-import { best, fts, joinParts, lookupName, range, rate, trgm, type SearchProvider } from '../../lib/search-provider.js';
+import { best, hitsOf, joinParts, lookupName, range, rate, textSubstring, type SearchProvider } from '../../lib/search-provider.js';
 
 type AlarmRow = { id: string; alarmId: string; alarmType: number; personFullName: string; customerAccountFullName: string; alarmClosed: string };
 const ALARM_COLS = `"id", "alarmId", "alarmType", "personFullName", "customerAccountFullName", "alarmClosed"`;
@@ -25,31 +24,21 @@ export const alarmReportSearch: SearchProvider<AlarmRow> = {
     range<AlarmRow>(ctx, 'alarmReports', ALARM_COLS, `lower("customerAccountFullName")`, { thenBy: `"alarmClosed" desc` }),
   ],
   substring: (ctx) =>
-    ctx.pg
-      ? trgm<AlarmRow>(
-          ctx,
-          'alarmReports',
-          ALARM_COLS,
-          [
-            [`lower("alarmId")`, ctx.qj],
-            [`lower("personFullName")`, ctx.qj],
-            [`lower("customerAccountFullName")`, ctx.qj],
-          ],
-          `"alarmClosed" desc`,
-        )
-      : fts<AlarmRow>(ctx, 'alarmReports', ALARM_COLS, `{alarmId person account} : ${ftsPhrase(ctx.q)}`, ctx.subCap),
+    textSubstring<AlarmRow>(
+      ctx,
+      'alarmReports',
+      ALARM_COLS,
+      [`lower("alarmId")`, `lower("personFullName")`, `lower("customerAccountFullName")`],
+      `"alarmClosed" desc`,
+      'alarmId person account',
+    ),
   classify: (r, ctx) => best(rate(r.alarmId, ctx.qj, 'alarmId'), rate(r.personFullName, ctx.qj, 'person'), rate(r.customerAccountFullName, ctx.qj, 'account')),
   // newest first within a tier: the score does not depend on field length here
   score: (m) => m.tier + (m.tier === 3 ? 0.9 : 0.5),
   recency: (r) => r.alarmClosed,
-  toHits: async (items) =>
-    items.map(({ row, match, score }) => ({
-      id: row.id,
-      kind: 'alarmReport',
-      title: alarmReportTitle(row),
-      subtitle: joinParts(`Alarm ${row.alarmId}`, row.customerAccountFullName),
-      href: getHref('alarmReport', { alarmId: row.alarmId }),
-      score,
-      matched: match.matched,
-    })),
+  toHits: hitsOf('alarmReport', (row) => ({
+    title: alarmReportTitle(row),
+    subtitle: joinParts(`Alarm ${row.alarmId}`, row.customerAccountFullName),
+    href: getHref('alarmReport', { alarmId: row.alarmId }),
+  })),
 };

@@ -107,6 +107,9 @@ function pathCustomerId(c: Ctx) {
   return normaliseId(raw);
 }
 
+/** The customer the path names (:customerId) when the caller may see it: 400 for an id that is none, else 404. */
+const pathCustomer = (c: Ctx, user: AuthUser) => loadCustomer(deps(c).db, tenantScope(user), pathCustomerId(c));
+
 /** Throws 400 with every field message (paths prefixed) when `errors` is not empty. */
 function failIf(errors: Record<string, string>, prefix = '') {
   const entries = Object.entries(errors);
@@ -506,7 +509,7 @@ export function customerRoutes(api: Api, exports: ExportPool, hub: Hub) {
     { access: P.CustomerView, json: deviceListBody, sample: { json: { page: 1, pageSize: 10 } } },
     async (c, { body, user }) => {
       const { db, config } = deps(c);
-      const cust = await loadCustomer(db, tenantScope(user), pathCustomerId(c));
+      const cust = await pathCustomer(c, user);
       return c.json((await listDevices(db, tenantScope(user), body, config.now(), cust.id)) satisfies DeviceList);
     },
   );
@@ -520,9 +523,8 @@ export function customerRoutes(api: Api, exports: ExportPool, hub: Hub) {
     '/api/v1/customer/export/device-list/:customerId',
     { access: P.DeviceExport, json: deviceListBody, sample: { json: { page: 1, pageSize: 10 } } },
     async (c, { body, user }) => {
-      const { db, config } = deps(c);
-      const cust = await loadCustomer(db, tenantScope(user), pathCustomerId(c));
-      const job = { kind: 'devices', filter: body, customerId: cust.id, now: config.now().toISOString() } as const;
+      const cust = await pathCustomer(c, user);
+      const job = { kind: 'devices', filter: body, customerId: cust.id, now: deps(c).config.now().toISOString() } as const;
       return exportResponse(c, exports, user, job, EXPORT_LABEL.devices, MSG.deviceExportFailed);
     },
   );
@@ -535,7 +537,7 @@ export function customerRoutes(api: Api, exports: ExportPool, hub: Hub) {
     // looked up a step at a time.
     async (c, { user }) => {
       const { db } = deps(c);
-      await loadCustomer(db, tenantScope(user), pathCustomerId(c));
+      await pathCustomer(c, user);
       return importJob(c, exports, user, async (job) => {
         const serials = await readSerialsFile(c, exports, job);
         job.counted(serials.length);

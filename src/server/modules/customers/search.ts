@@ -2,8 +2,7 @@
 import { getHref } from '../../../shared/routes.js';
 import { P } from '../../../shared/permissions.js';
 import { CUSTOMER_STATUSES, TIER_TYPES } from '../../../shared/codes.js';
-import { ftsPhrase } from '../../lib/search-keys.js';
-import { best, fts, joinParts, lookupName, range, rate, trgm, type SearchProvider } from '../../lib/search-provider.js';
+import { best, hitsOf, joinParts, lookupName, range, rate, textSubstring, type SearchProvider } from '../../lib/search-provider.js';
 
 type CustomerRow = { id: string; name: string; portalId: string | null; tier: number | null; status: number | null; createdAt: string };
 const CUSTOMER_COLS = `"id", "name", "portalId", "tier", "status", "createdAt"`;
@@ -15,30 +14,13 @@ export const customerSearch: SearchProvider<CustomerRow> = {
     range<CustomerRow>(ctx, 'customers', CUSTOMER_COLS, `lower("name")`),
     range<CustomerRow>(ctx, 'customers', CUSTOMER_COLS, `lower("portalId")`),
   ],
-  substring: (ctx) =>
-    ctx.pg
-      ? trgm<CustomerRow>(
-          ctx,
-          'customers',
-          CUSTOMER_COLS,
-          [
-            [`lower("name")`, ctx.qj],
-            [`lower("portalId")`, ctx.qj],
-          ],
-          `"createdAt" desc`,
-        )
-      : fts<CustomerRow>(ctx, 'customers', CUSTOMER_COLS, `{name reference} : ${ftsPhrase(ctx.q)}`, ctx.subCap),
+  substring: (ctx) => textSubstring<CustomerRow>(ctx, 'customers', CUSTOMER_COLS, [`lower("name")`, `lower("portalId")`], `"createdAt" desc`, 'name reference'),
   classify: (r, ctx) => best(rate(r.name, ctx.qj, 'name'), rate(r.portalId, ctx.qj, 'reference')),
   score: (m) => m.raw,
   recency: (r) => r.createdAt,
-  toHits: async (items) =>
-    items.map(({ row, match, score }) => ({
-      id: row.id,
-      kind: 'customer',
-      title: row.name,
-      subtitle: joinParts(row.portalId, lookupName(TIER_TYPES, row.tier), lookupName(CUSTOMER_STATUSES, row.status)),
-      href: getHref('customerAccount', { customerId: row.id }),
-      score,
-      matched: match.matched,
-    })),
+  toHits: hitsOf('customer', (row) => ({
+    title: row.name,
+    subtitle: joinParts(row.portalId, lookupName(TIER_TYPES, row.tier), lookupName(CUSTOMER_STATUSES, row.status)),
+    href: getHref('customerAccount', { customerId: row.id }),
+  })),
 };

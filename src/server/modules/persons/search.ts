@@ -2,8 +2,7 @@
 import { arcStaffMatching } from './scope.js';
 import { getHref } from '../../../shared/routes.js';
 import { P } from '../../../shared/permissions.js';
-import { ftsPhrase } from '../../lib/search-keys.js';
-import { best, fts, range, rate, trgm, type SearchProvider } from '../../lib/search-provider.js';
+import { best, hitsOf, range, rate, textSubstring, type SearchProvider } from '../../lib/search-provider.js';
 
 type PersonRow = { id: string; firstName: string; lastName: string; email: string; createdAt: string };
 const PERSON_COLS = `"id", "firstName", "lastName", "email", "createdAt"`;
@@ -25,18 +24,7 @@ export const personSearch: SearchProvider<PersonRow> = {
   substring: async (ctx) =>
     ctx.personScope === 'arc-staff'
       ? []
-      : ctx.pg
-        ? trgm<PersonRow>(
-            ctx,
-            'persons',
-            PERSON_COLS,
-            [
-              [`lower("firstName" || ' ' || "lastName")`, ctx.qj],
-              [`"email"`, ctx.qj],
-            ],
-            `"createdAt" desc`,
-          )
-        : fts<PersonRow>(ctx, 'persons', PERSON_COLS, `{name email} : ${ftsPhrase(ctx.q)}`, ctx.subCap),
+      : textSubstring<PersonRow>(ctx, 'persons', PERSON_COLS, [`lower("firstName" || ' ' || "lastName")`, `"email"`], `"createdAt" desc`, 'name email'),
   classify: (r, ctx) =>
     best(
       rate(`${r.firstName} ${r.lastName}`, ctx.qj, 'name'),
@@ -46,14 +34,5 @@ export const personSearch: SearchProvider<PersonRow> = {
     ),
   score: (m) => m.raw,
   recency: (r) => r.createdAt,
-  toHits: async (items) =>
-    items.map(({ row, match, score }) => ({
-      id: row.id,
-      kind: 'person',
-      title: fullName(row),
-      subtitle: row.email,
-      href: getHref('personEdit', { userId: row.id }),
-      score,
-      matched: match.matched,
-    })),
+  toHits: hitsOf('person', (row) => ({ title: fullName(row), subtitle: row.email, href: getHref('personEdit', { userId: row.id }) })),
 };
