@@ -85,9 +85,9 @@ export function UsageReportPage() {
               }}
             />
           </label>
-          <Button variant="soft" onClick={() => setMonth(shiftMonth(month, 1))} disabled={month >= current} aria-label="Next month">
+          <ActionButton variant="soft" onClick={() => setMonth(shiftMonth(month, 1))} disabled={month >= current} aria-label="Next month">
             ›
-          </Button>
+          </ActionButton>
           <ActionButton onClick={() => print()} busy={printing} disabled={!report.data}>
             Print (Export to PDF)
           </ActionButton>
