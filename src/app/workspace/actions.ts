@@ -31,6 +31,7 @@ export function focusFocusedPaneSoon(store: Store = appStore) {
 /** After a tab or pane went away, focus may have gone with it: give it to what is shown now. */
 function refocusIfLost(store: Store) {
   const run = () => {
+    if (typeof document === 'undefined') return; // the page (or a test's DOM) has gone meanwhile
     const el = document.activeElement;
     if (!el || el === document.body || !el.isConnected) focusFocusedPaneSoon(store);
   };
