@@ -40,7 +40,9 @@ import { AUTH_LIMITS } from '../../src/server/auth/routes.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 
 const SHUTDOWN_TIMEOUT_MS = 6_000;
-const EXPORT_DEVICES = 10_000;
+// Enough rows that the export is still writing half a second after it starts on an idle machine
+// (10,000 were done by then): SIGTERM must find it running.
+const EXPORT_DEVICES = 100_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describeCluster('restarts of what two compiled nodes depend on', () => {

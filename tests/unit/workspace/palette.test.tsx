@@ -145,7 +145,8 @@ describe('scopes', () => {
     expect(screen.getByText(MSG.selectTypeToShow)).toBeInTheDocument();
     await user.type(input, 'ann');
     await screen.findByRole('option', { name: /Ann Smith/ });
-    expect(httpMock.mock.calls.at(-1)![1]).toMatchObject({ query: { q: 'ann', scope: 'persons' } });
+    // the search sent as typed, debounced: wait for it (an answer to 'a' may show first)
+    await waitFor(() => expect(httpMock.mock.calls.at(-1)![1]).toMatchObject({ query: { q: 'ann', scope: 'persons' } }));
     // no commands in a record scope
     expect(screen.queryByRole('group', { name: 'Commands' })).toBeNull();
     await user.clear(input);
