@@ -4,16 +4,12 @@
 // with previous / next, Print (Export to PDF) through react-to-print with the document shown on
 // screen (management-report-print.tsx). With the feature ExportManagementReportPDF off the page
 // says so and the server refuses (403).
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useAtomValue } from 'jotai';
-import { selectAtom } from 'jotai/utils';
 import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
+import { useTabMonth } from '../../workspace/tab-month';
 import { PageMessage } from '../../workspace/page-message';
-import { workspaceAtom } from '../../workspace/state';
-import { findTab } from '../../workspace/model';
-import { setTabSearch } from '../../workspace/actions';
 import { managementReportQuery } from '../../api/alarm-reports';
 import { featuresQuery, isFeatureOn } from '../../api/reference';
 import { errorMessage, errorStatus } from '../../api/query-client';
@@ -27,30 +23,10 @@ import './alarm-reports.css';
 import { ActionButton } from '../../ui/action-button';
 
 /** The month of a tab link's query (?month=YYYY-MM), or null. */
-export function monthOfSearch(search: string): string | null {
-  const m = new URLSearchParams(search).get('month');
-  return m && parseMonth(m) ? m : null;
-}
-
-/** The month shown: the link's, else kept in the page (outside a workspace tab), else last month. */
-function useMonth(): [string, (m: string) => void] {
-  const { tabId } = useTab();
-  const hrefAtom = useMemo(() => selectAtom(workspaceAtom, (ws) => findTab(ws, tabId)?.tab.href ?? null), [tabId]);
-  const href = useAtomValue(hrefAtom);
-  const [local, setLocal] = useState(() => defaultMonth(Date.now()));
-  const fromLink = href === null ? null : monthOfSearch(href.includes('?') ? href.slice(href.indexOf('?')) : '');
-  const month = fromLink ?? local;
-  const set = (m: string) => {
-    if (href === null) setLocal(m);
-    else setTabSearch(tabId, `?month=${m}`);
-  };
-  return [month, set];
-}
-
 export function ManagementReportPage() {
   const { params, setTitle } = useTab();
   const customerId = params.customerId ?? null;
-  const [month, setMonth] = useMonth();
+  const [month, setMonth] = useTabMonth();
   const features = useQuery(featuresQuery());
   const on = isFeatureOn(features.data, MANAGEMENT_FEATURE);
   const valid = customerId === null || isValidId(customerId);

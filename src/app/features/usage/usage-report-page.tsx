@@ -3,16 +3,12 @@
 // A month picker with previous / next, Print (Export to PDF) through react-to-print with the
 // document shown on screen (usage-report-print.tsx), and Export (.xlsx through the export pool,
 // with its progress and Cancel). Rules: src/shared/usage-report.ts; docs/fleet-health.md.
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { useAtomValue } from 'jotai';
-import { selectAtom } from 'jotai/utils';
 import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
+import { useTabMonth } from '../../workspace/tab-month';
 import { PageMessage } from '../../workspace/page-message';
-import { workspaceAtom } from '../../workspace/state';
-import { findTab } from '../../workspace/model';
-import { setTabSearch } from '../../workspace/actions';
 import { exportUsageReport, usageReportQuery } from '../../api/fleet';
 import { useExportJob } from '../../api/export-jobs';
 import { errorMessage, errorStatus } from '../../api/query-client';
@@ -21,36 +17,16 @@ import { ExportProgressBar } from '../../ui/export-progress';
 import { usePrint } from '../../ui/print';
 import { isValidId } from '../../../shared/codes';
 import { MSG, USAGE_TEXT } from '../../../shared/messages';
-import { defaultMonth, londonMonthOf, monthLabel, parseMonth, shiftMonth } from '../../../shared/management-report';
+import { londonMonthOf, monthLabel, parseMonth, shiftMonth } from '../../../shared/management-report';
 import { PrintableUsageReport } from './usage-report-print';
 import './usage.css';
 
 /** The month of a tab link's query (?month=YYYY-MM), or null. */
-export function monthOfSearch(search: string): string | null {
-  const m = new URLSearchParams(search).get('month');
-  return m && parseMonth(m) ? m : null;
-}
-
-/** The month shown: the link's, else kept in the page (outside a workspace tab), else last month. */
-function useMonth(): [string, (m: string) => void] {
-  const { tabId } = useTab();
-  const hrefAtom = useMemo(() => selectAtom(workspaceAtom, (ws) => findTab(ws, tabId)?.tab.href ?? null), [tabId]);
-  const href = useAtomValue(hrefAtom);
-  const [local, setLocal] = useState(() => defaultMonth(Date.now()));
-  const fromLink = href === null ? null : monthOfSearch(href.includes('?') ? href.slice(href.indexOf('?')) : '');
-  const month = fromLink ?? local;
-  const set = (m: string) => {
-    if (href === null) setLocal(m);
-    else setTabSearch(tabId, `?month=${m}`);
-  };
-  return [month, set];
-}
-
 export function UsageReportPage() {
   const { params, setTitle } = useTab();
   const customerId = params.customerId ?? '';
   const valid = isValidId(customerId);
-  const [month, setMonth] = useMonth();
+  const [month, setMonth] = useTabMonth();
   const report = useQuery({ ...usageReportQuery({ customerId, month }), enabled: valid });
   const name = report.data?.CustomerName;
   useEffect(() => setTitle(name ? `${USAGE_TEXT.title}: ${name}` : USAGE_TEXT.title), [name, setTitle]);
