@@ -8,3 +8,11 @@ if (typeof document !== 'undefined') {
   const { configure } = await import('@testing-library/react');
   configure({ asyncUtilTimeout: 5000 });
 }
+
+// The DOM files run in a VM context of their own each (vmThreads: jsdom and the libraries are loaded
+// once per worker, the app's modules once per file). jsdom's `crypto` has no `subtle`: Node's Web
+// Crypto is what a browser gives the captcha and the PKCE code.
+if (typeof document !== 'undefined' && globalThis.crypto?.subtle === undefined) {
+  const { webcrypto } = await import('node:crypto');
+  Object.defineProperty(globalThis, 'crypto', { value: webcrypto, configurable: true });
+}
