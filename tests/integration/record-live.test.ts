@@ -111,8 +111,8 @@ describe('one node', () => {
     const aliceTab = await connect(node, alice, conns);
     const bobTab = await connect(node, bob, conns);
 
-    expect(await open(aliceTab, 'alarm-report', reportA)).toEqual({ Open: true, Present: [] });
-    expect(await open(bobTab, 'alarm-report', reportA.toUpperCase())).toEqual({ Open: true, Present: ['Alice Tester'] });
+    expect(await open(aliceTab, 'alarm-report', reportA)).toEqual({ Open: true, Present: [], At: expect.any(String), Changed: null });
+    expect(await open(bobTab, 'alarm-report', reportA.toUpperCase())).toEqual({ Open: true, Present: ['Alice Tester'], At: expect.any(String), Changed: null });
     await until(() => lastPresence(aliceTab)?.[0] === 'Bob Tester');
     expect(aliceTab.presence.at(-1)).toEqual({ Kind: 'alarm-report', Id: reportA, Present: ['Bob Tester'] });
 
@@ -186,7 +186,7 @@ describe('one node', () => {
     expect(await open(c, 'customer', customerA.id)).toEqual({ Open: false, Present: [] });
     expect(await open(c, 'person', manager.id)).toEqual({ Open: false, Present: [] });
     // an ARC manager lists persons, but only the centre's staff: not a customer's administrator
-    expect(await open(m, 'person', controller.id)).toEqual({ Open: true, Present: [] });
+    expect(await open(m, 'person', controller.id)).toMatchObject({ Open: true, Present: [] });
     expect(await open(m, 'person', customerAdmin.id)).toEqual({ Open: false, Present: [] });
     // no admin-panel permission: nothing
     expect(await open(p, 'alarm-report', reportA)).toEqual({ Open: false, Present: [] });
@@ -209,6 +209,35 @@ describe('one node', () => {
     expect(onA.changes[0]).toMatchObject({ Kind: 'customer', Id: customerA.id, What: 'change', By: 'Kim Tester' });
     await quiet();
     expect(onB.changes).toEqual([]);
+  });
+
+  test('a change committed while a tab was disconnected is named when the tab opens the record again; its own changes and older ones are not', async () => {
+    const admin = await person(tdb.db, config, ['SuperAdminRole'], 'Mia');
+    const reader = await person(tdb.db, config, ['SuperAdminReadonlyRole'], 'Ned');
+    const first = await connect(node, reader, conns);
+    const opened = await open(first, 'customer', customerA.id);
+    expect(opened).toMatchObject({ Open: true, Changed: null });
+    // the tab's connection goes down; meanwhile someone else changes the customer
+    await first.conn.stop();
+    await quiet(20);
+    expect((await call(node, 'PUT', '/ps-admin/customers/fleet-thresholds', admin.token, { customerId: customerA.id, silentHours: 30 })).status).toBe(200);
+    await quiet(100);
+    expect(first.changes).toEqual([]);
+
+    // the reconnected tab opens it again with the last time it was given: the missed change, by whom
+    const again = await connect(node, reader, conns);
+    const reopened = await again.conn.invoke<OpenRecordResult>(RECORD_METHODS.open, 'customer', customerA.id, opened.At);
+    expect(reopened).toMatchObject({ Open: true, Changed: { By: 'Mia Tester', ByUserId: admin.id, At: expect.any(String) } });
+    expect(reopened.Changed!.At > opened.At!).toBe(true);
+    // from the newer time: nothing missed
+    expect((await again.conn.invoke<OpenRecordResult>(RECORD_METHODS.open, 'customer', customerA.id, reopened.At)).Changed).toBeNull();
+    // the one who made the change is not told of their own change
+    const own = await connect(node, admin, conns);
+    expect((await own.conn.invoke<OpenRecordResult>(RECORD_METHODS.open, 'customer', customerA.id, opened.At)).Changed).toBeNull();
+    // another customer's record is still refused, with or without a time
+    const tenantAdmin = await person(tdb.db, config, ['AdminRole'], 'Omar', { tenantId: customerB.tenantId });
+    const b = await connect(node, tenantAdmin, conns);
+    expect(await b.conn.invoke<OpenRecordResult>(RECORD_METHODS.open, 'customer', customerA.id, opened.At)).toEqual({ Open: false, Present: [] });
   });
 
   test('who may read is asked again for every change: a person who leaves the centre stops reaching the ARC manager who had them open', async () => {
@@ -310,7 +339,7 @@ describe.skipIf(!REDIS_URL)('two nodes behind Redis (TEST_REDIS_URL)', () => {
     const onB = await connect(nodes[1]!, alice, conns);
     const onA = await connect(nodes[0]!, bob, conns);
     expect((await open(onB, 'alarm-report', report)).Open).toBe(true);
-    expect(await open(onA, 'alarm-report', report)).toEqual({ Open: true, Present: ['Alice Tester'] });
+    expect(await open(onA, 'alarm-report', report)).toMatchObject({ Open: true, Present: ['Alice Tester'] });
     await until(() => lastPresence(onB)?.[0] === 'Bob Tester');
 
     const t0 = Date.now();
