@@ -17,7 +17,7 @@ import type { DB } from '../../src/server/db/index.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { insertPerson, tokenFor } from '../helpers/auth.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
-import { insertCustomer } from '../helpers/live.js';
+import { insertCustomer, insertDevice } from '../helpers/live.js';
 import { ROLE_IDS, type RoleName } from '../../src/shared/permissions.js';
 import {
   RECORD_CHANGED_EVENT,
@@ -238,6 +238,55 @@ describe('one node', () => {
     const tenantAdmin = await person(tdb.db, config, ['AdminRole'], 'Omar', { tenantId: customerB.tenantId });
     const b = await connect(node, tenantAdmin, conns);
     expect(await b.conn.invoke<OpenRecordResult>(RECORD_METHODS.open, 'customer', customerA.id, opened.At)).toEqual({ Open: false, Present: [] });
+  });
+
+  test('CSV imports: a device import leaves existing devices and their tabs alone; allocating the devices of a serials file reaches the tabs of that customer and its devices only', async () => {
+    const admin = await person(tdb.db, config, ['SuperAdminRole'], 'Pia');
+    const reader = await person(tdb.db, config, ['SuperAdminReadonlyRole'], 'Rex');
+    const adminA = await person(tdb.db, config, ['AdminRole'], 'Sue', { tenantId: customerA.tenantId });
+    const known = await insertDevice(tdb.db, { serialNumber: `REC-${randomUUID().slice(0, 8)}`, imei: null, status: 1, customerId: null });
+    const fresh = `REC-${randomUUID().slice(0, 8)}`.toUpperCase();
+    const upload = async (path: string, csv: string) => {
+      const fd = new FormData();
+      fd.append('File', new File([csv], 'devices.csv', { type: 'text/csv' }));
+      const res = await fetch(`http://127.0.0.1:${node.srv.port}${path}`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: fd });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const onKnown = await connect(node, reader, conns);
+    const onA = await connect(node, reader, conns);
+    const onB = await connect(node, reader, conns);
+    const tenantA = await connect(node, adminA, conns);
+    expect((await open(onKnown, 'device', known.id)).Open).toBe(true);
+    expect((await open(onA, 'customer', customerA.id)).Open).toBe(true);
+    expect((await open(onB, 'customer', customerB.id)).Open).toBe(true);
+    // a customer's administrator follows no customer's records, their own included
+    expect((await open(tenantA, 'customer', customerA.id)).Open).toBe(false);
+
+    // the device import creates the new serial and leaves the known one as it was: nothing to announce
+    const imported = await upload('/api/v1/import/devices', `SerialNumber,Type\n${known.serialNumber},640\n${fresh},640\n`);
+    expect(imported.status).toBe(200);
+    expect(imported.body).toMatchObject({ created: 1, alreadyPresent: [known.serialNumber] });
+    const stored = await tdb.db.selectFrom('devices').select(['etag', 'customerId']).where('id', '=', known.id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ etag: known.etag, customerId: null });
+    const freshId = (imported.body.idList as string[])[1]!;
+    const onFresh = await connect(node, reader, conns);
+    expect((await open(onFresh, 'device', freshId)).Open).toBe(true);
+
+    // a serials file for customer A (read only), then the allocation of what it found: announced to A's and the devices' tabs
+    const found = await upload(`/api/v1/import/devices-to-allocate/${customerA.id}`, `SerialNumber\n${fresh}\n${known.serialNumber}\n`);
+    expect(found.status).toBe(200);
+    const devices = (found.body.devices as { id: string; etag: string }[]).map((d) => ({ id: d.id, etag: d.etag, typeValue: 640 }));
+    expect(devices).toHaveLength(2);
+    await quiet(100);
+    expect([onKnown, onFresh, onA].map((t) => t.changes.length)).toEqual([0, 0, 0]);
+    const allocated = await call(node, 'POST', '/api/v1/device/allocate-many', admin.token, { customerId: customerA.id, devices, orderNumber: 'PO-REC-1' });
+    expect(allocated.status).toBe(200);
+    await until(() => onA.changes.length === 1 && onKnown.changes.length === 1 && onFresh.changes.length === 1);
+    expect(onA.changes[0]).toMatchObject({ Kind: 'customer', Id: customerA.id, What: 'change', By: 'Pia Tester' });
+    expect(onFresh.changes[0]).toMatchObject({ Kind: 'device', Id: freshId, What: 'change', By: 'Pia Tester' });
+    await quiet();
+    expect(onB.changes).toEqual([]);
+    expect(tenantA.changes).toEqual([]);
   });
 
   test('who may read is asked again for every change: a person who leaves the centre stops reaching the ARC manager who had them open', async () => {
