@@ -4,9 +4,12 @@
 // - The report is of one customer and one Europe/London calendar month ('YYYY-MM', the months of
 //   src/shared/management-report.ts), over the devices allocated to the customer (status
 //   Allocated) when it is read, each with the person it is assigned to.
-// - A device is **used** on a London day on which it sent a check-in, a power-on, an SOS alarm
-//   or a fall alarm (its daily usage of that day counts one of them). Heartbeats, locations and
-//   charging alone do not count: a device left in a drawer still sends them.
+// - A device is **used** on a London day on which it checked in, was switched on, or raised an
+//   alarm: its daily usage of that day counts a check-in, a power-on, an SOS or a fall, or an
+//   alarm raised from it started that day (an alarm report with its serial, the same reports the
+//   "Alarms raised" column counts). So a device with an alarm raised in the month always has a day
+//   used. Heartbeats, locations and charging alone do not count: a device left in a drawer still
+//   sends them.
 // - The days of a month that count: every day of a past month; of the current month, its days up
 //   to and including today (a day still to come cannot be used); none of a month still to come.
 // - **Usage rate** = used device-days ÷ (devices × counted days), in percent with one decimal;

@@ -17,7 +17,7 @@ import type { DB } from '../../src/server/db/index.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { insertPerson, tokenFor } from '../helpers/auth.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
-import { insertCustomer } from '../helpers/live.js';
+import { insertCustomer, insertDevice } from '../helpers/live.js';
 import { ROLE_IDS, type RoleName } from '../../src/shared/permissions.js';
 import {
   RECORD_CHANGED_EVENT,
@@ -111,8 +111,8 @@ describe('one node', () => {
     const aliceTab = await connect(node, alice, conns);
     const bobTab = await connect(node, bob, conns);
 
-    expect(await open(aliceTab, 'alarm-report', reportA)).toEqual({ Open: true, Present: [] });
-    expect(await open(bobTab, 'alarm-report', reportA.toUpperCase())).toEqual({ Open: true, Present: ['Alice Tester'] });
+    expect(await open(aliceTab, 'alarm-report', reportA)).toEqual({ Open: true, Present: [], At: expect.any(String), Changed: null });
+    expect(await open(bobTab, 'alarm-report', reportA.toUpperCase())).toEqual({ Open: true, Present: ['Alice Tester'], At: expect.any(String), Changed: null });
     await until(() => lastPresence(aliceTab)?.[0] === 'Bob Tester');
     expect(aliceTab.presence.at(-1)).toEqual({ Kind: 'alarm-report', Id: reportA, Present: ['Bob Tester'] });
 
@@ -186,7 +186,7 @@ describe('one node', () => {
     expect(await open(c, 'customer', customerA.id)).toEqual({ Open: false, Present: [] });
     expect(await open(c, 'person', manager.id)).toEqual({ Open: false, Present: [] });
     // an ARC manager lists persons, but only the centre's staff: not a customer's administrator
-    expect(await open(m, 'person', controller.id)).toEqual({ Open: true, Present: [] });
+    expect(await open(m, 'person', controller.id)).toMatchObject({ Open: true, Present: [] });
     expect(await open(m, 'person', customerAdmin.id)).toEqual({ Open: false, Present: [] });
     // no admin-panel permission: nothing
     expect(await open(p, 'alarm-report', reportA)).toEqual({ Open: false, Present: [] });
@@ -209,6 +209,84 @@ describe('one node', () => {
     expect(onA.changes[0]).toMatchObject({ Kind: 'customer', Id: customerA.id, What: 'change', By: 'Kim Tester' });
     await quiet();
     expect(onB.changes).toEqual([]);
+  });
+
+  test('a change committed while a tab was disconnected is named when the tab opens the record again; its own changes and older ones are not', async () => {
+    const admin = await person(tdb.db, config, ['SuperAdminRole'], 'Mia');
+    const reader = await person(tdb.db, config, ['SuperAdminReadonlyRole'], 'Ned');
+    const first = await connect(node, reader, conns);
+    const opened = await open(first, 'customer', customerA.id);
+    expect(opened).toMatchObject({ Open: true, Changed: null });
+    // the tab's connection goes down; meanwhile someone else changes the customer
+    await first.conn.stop();
+    await quiet(20);
+    expect((await call(node, 'PUT', '/ps-admin/customers/fleet-thresholds', admin.token, { customerId: customerA.id, silentHours: 30 })).status).toBe(200);
+    await quiet(100);
+    expect(first.changes).toEqual([]);
+
+    // the reconnected tab opens it again with the last time it was given: the missed change, by whom
+    const again = await connect(node, reader, conns);
+    const reopened = await again.conn.invoke<OpenRecordResult>(RECORD_METHODS.open, 'customer', customerA.id, opened.At);
+    expect(reopened).toMatchObject({ Open: true, Changed: { By: 'Mia Tester', ByUserId: admin.id, At: expect.any(String) } });
+    expect(reopened.Changed!.At > opened.At!).toBe(true);
+    // from the newer time: nothing missed
+    expect((await again.conn.invoke<OpenRecordResult>(RECORD_METHODS.open, 'customer', customerA.id, reopened.At)).Changed).toBeNull();
+    // the one who made the change is not told of their own change
+    const own = await connect(node, admin, conns);
+    expect((await own.conn.invoke<OpenRecordResult>(RECORD_METHODS.open, 'customer', customerA.id, opened.At)).Changed).toBeNull();
+    // another customer's record is still refused, with or without a time
+    const tenantAdmin = await person(tdb.db, config, ['AdminRole'], 'Omar', { tenantId: customerB.tenantId });
+    const b = await connect(node, tenantAdmin, conns);
+    expect(await b.conn.invoke<OpenRecordResult>(RECORD_METHODS.open, 'customer', customerA.id, opened.At)).toEqual({ Open: false, Present: [] });
+  });
+
+  test('CSV imports: a device import leaves existing devices and their tabs alone; allocating the devices of a serials file reaches the tabs of that customer and its devices only', async () => {
+    const admin = await person(tdb.db, config, ['SuperAdminRole'], 'Pia');
+    const reader = await person(tdb.db, config, ['SuperAdminReadonlyRole'], 'Rex');
+    const adminA = await person(tdb.db, config, ['AdminRole'], 'Sue', { tenantId: customerA.tenantId });
+    const known = await insertDevice(tdb.db, { serialNumber: `REC-${randomUUID().slice(0, 8)}`, imei: null, status: 1, customerId: null });
+    const fresh = `REC-${randomUUID().slice(0, 8)}`.toUpperCase();
+    const upload = async (path: string, csv: string) => {
+      const fd = new FormData();
+      fd.append('File', new File([csv], 'devices.csv', { type: 'text/csv' }));
+      const res = await fetch(`http://127.0.0.1:${node.srv.port}${path}`, { method: 'POST', headers: { authorization: `Bearer ${admin.token}` }, body: fd });
+      return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+    };
+    const onKnown = await connect(node, reader, conns);
+    const onA = await connect(node, reader, conns);
+    const onB = await connect(node, reader, conns);
+    const tenantA = await connect(node, adminA, conns);
+    expect((await open(onKnown, 'device', known.id)).Open).toBe(true);
+    expect((await open(onA, 'customer', customerA.id)).Open).toBe(true);
+    expect((await open(onB, 'customer', customerB.id)).Open).toBe(true);
+    // a customer's administrator follows no customer's records, their own included
+    expect((await open(tenantA, 'customer', customerA.id)).Open).toBe(false);
+
+    // the device import creates the new serial and leaves the known one as it was: nothing to announce
+    const imported = await upload('/api/v1/import/devices', `SerialNumber,Type\n${known.serialNumber},640\n${fresh},640\n`);
+    expect(imported.status).toBe(200);
+    expect(imported.body).toMatchObject({ created: 1, alreadyPresent: [known.serialNumber] });
+    const stored = await tdb.db.selectFrom('devices').select(['etag', 'customerId']).where('id', '=', known.id).executeTakeFirstOrThrow();
+    expect(stored).toEqual({ etag: known.etag, customerId: null });
+    const freshId = (imported.body.idList as string[])[1]!;
+    const onFresh = await connect(node, reader, conns);
+    expect((await open(onFresh, 'device', freshId)).Open).toBe(true);
+
+    // a serials file for customer A (read only), then the allocation of what it found: announced to A's and the devices' tabs
+    const found = await upload(`/api/v1/import/devices-to-allocate/${customerA.id}`, `SerialNumber\n${fresh}\n${known.serialNumber}\n`);
+    expect(found.status).toBe(200);
+    const devices = (found.body.devices as { id: string; etag: string }[]).map((d) => ({ id: d.id, etag: d.etag, typeValue: 640 }));
+    expect(devices).toHaveLength(2);
+    await quiet(100);
+    expect([onKnown, onFresh, onA].map((t) => t.changes.length)).toEqual([0, 0, 0]);
+    const allocated = await call(node, 'POST', '/api/v1/device/allocate-many', admin.token, { customerId: customerA.id, devices, orderNumber: 'PO-REC-1' });
+    expect(allocated.status).toBe(200);
+    await until(() => onA.changes.length === 1 && onKnown.changes.length === 1 && onFresh.changes.length === 1);
+    expect(onA.changes[0]).toMatchObject({ Kind: 'customer', Id: customerA.id, What: 'change', By: 'Pia Tester' });
+    expect(onFresh.changes[0]).toMatchObject({ Kind: 'device', Id: freshId, What: 'change', By: 'Pia Tester' });
+    await quiet();
+    expect(onB.changes).toEqual([]);
+    expect(tenantA.changes).toEqual([]);
   });
 
   test('who may read is asked again for every change: a person who leaves the centre stops reaching the ARC manager who had them open', async () => {
@@ -310,7 +388,7 @@ describe.skipIf(!REDIS_URL)('two nodes behind Redis (TEST_REDIS_URL)', () => {
     const onB = await connect(nodes[1]!, alice, conns);
     const onA = await connect(nodes[0]!, bob, conns);
     expect((await open(onB, 'alarm-report', report)).Open).toBe(true);
-    expect(await open(onA, 'alarm-report', report)).toEqual({ Open: true, Present: ['Alice Tester'] });
+    expect(await open(onA, 'alarm-report', report)).toMatchObject({ Open: true, Present: ['Alice Tester'] });
     await until(() => lastPresence(onB)?.[0] === 'Bob Tester');
 
     const t0 = Date.now();

@@ -32,6 +32,7 @@ let clock = new Date();
 let scheduler: ReportScheduler;
 const A = { id: '', tenantId: '', name: 'Usage Alpha Ltd' };
 const B = { id: '', tenantId: '', name: 'Usage Beta Ltd' };
+const C = { id: '', tenantId: '', name: 'Usage Gamma Ltd' };
 let ann = '';
 
 type Msg = [date: string, message: string];
@@ -87,7 +88,7 @@ async function device(serial: string, customerId: string | null, status: number,
 const alarm = (customerId: string, serial: string, started: string, closedAfterMinutes = 10) =>
   insertAlarmReport(t.db, {
     customerId,
-    customerAccountFullName: customerId === A.id ? A.name : B.name,
+    customerAccountFullName: [A, B, C].find((x) => x.id === customerId)!.name,
     deviceSerial: serial,
     alarmStarted: started,
     alarmClosed: new Date(Date.parse(started) + closedAfterMinutes * 60_000).toISOString(),
@@ -100,6 +101,7 @@ beforeAll(async () => {
   scheduler = createReportScheduler({ db: t.db, outbox: t.deps.outbox, exports: t.services.exports, now: () => clock, log: t.deps.log, nodeId: 'usage' });
   Object.assign(A, await insertCustomer(t.db, undefined, A.name));
   Object.assign(B, await insertCustomer(t.db, undefined, B.name));
+  Object.assign(C, await insertCustomer(t.db, undefined, C.name));
   ann = await insertPerson(t.db, { email: 'ann@usage-alpha.test', firstName: 'Ann', lastName: 'Able', roles: ['PortalUserRole'], tenantId: A.tenantId });
   await device('UR-1', A.id, 3, UR1, ann);
   await device('UR-2', A.id, 3, UR2);
@@ -112,6 +114,12 @@ beforeAll(async () => {
   await alarm(A.id, 'GONE-9', '2026-10-06T10:00:00.000Z');
   await alarm(A.id, 'UR-1', '2026-09-30T22:50:00.000Z');
   await alarm(B.id, 'UR-1', '2026-10-07T10:00:00.000Z');
+  // Customer C: UR-C1 sent nothing in October but raised one alarm (14 October); UR-C2 raised an
+  // alarm on the day of its SOS message (one day used, not two).
+  await device('UR-C1', C.id, 3, []);
+  await device('UR-C2', C.id, 3, [['2026-10-14T09:00:00.000Z', DEVICE_MESSAGE.sos]]);
+  await alarm(C.id, 'UR-C1', '2026-10-14T09:00:00.000Z');
+  await alarm(C.id, 'UR-C2', '2026-10-14T09:01:00.000Z');
 });
 afterAll(async () => {
   await t?.close();
@@ -126,22 +134,39 @@ describe('the figures', () => {
     const r = await ok<UsageReport>(await get(A.id, '2026-10'));
     expect(r).toMatchObject({ CustomerName: A.name, Month: '2026-10', PreviousMonth: '2026-09', Days: 31, PreviousDays: 30, Devices: 2 });
     expect(r.Rows.map((x) => [x.PersonName, x.Serial, x.DaysUsed, x.CheckIns, x.Alarms, x.LowBatteryDays, x.LastSeen])).toEqual([
-      ['Ann Able', 'UR-1', 5, 4, 2, 2, '2026-10-31T23:59:00.000Z'],
+      // the alarm of 5 October (no message that day) makes it a day used; 1 October's was used by a check-in already
+      ['Ann Able', 'UR-1', 6, 4, 2, 2, '2026-10-31T23:59:00.000Z'],
       [null, 'UR-2', 1, 1, 0, 0, '2026-10-31T12:00:00.000Z'],
     ]);
     expect(r.Rows[0]!.PersonId).toBe(ann);
-    // 6 used device-days of 2 × 31; September 2 of 2 × 30
-    expect(r).toMatchObject({ UsedDeviceDays: 6, PreviousUsedDeviceDays: 2, UsageRate: 9.7, PreviousUsageRate: 3.3, RateChange: 6.4 });
-    expect(r.Totals).toEqual({ DaysUsed: 6, CheckIns: 5, Alarms: 2, LowBatteryDays: 2 });
+    // 7 used device-days of 2 × 31; September 2 of 2 × 30 (its alarm of the 30th fell on a day used already)
+    expect(r).toMatchObject({ UsedDeviceDays: 7, PreviousUsedDeviceDays: 2, UsageRate: 11.3, PreviousUsageRate: 3.3, RateChange: 8 });
+    expect(r.Totals).toEqual({ DaysUsed: 7, CheckIns: 5, Alarms: 2, LowBatteryDays: 2 });
     expect(r.OtherAlarms).toBe(1);
   });
 
   test('the current month counts its days up to today; a month to come has none', async () => {
     const r = await ok<UsageReport>(await get(A.id, '2026-11'));
-    expect(r).toMatchObject({ Days: 10, PreviousDays: 31, UsedDeviceDays: 1, UsageRate: 5, PreviousUsageRate: 9.7, RateChange: -4.7 });
+    expect(r).toMatchObject({ Days: 10, PreviousDays: 31, UsedDeviceDays: 1, UsageRate: 5, PreviousUsageRate: 11.3, RateChange: -6.3 });
     expect(r.Rows.find((x) => x.Serial === 'UR-1')?.LastSeen).toBe('2026-11-01T00:30:00.000Z');
     const later = await ok<UsageReport>(await get(A.id, '2026-12'));
     expect(later).toMatchObject({ Days: 0, UsageRate: null, PreviousUsageRate: 5, RateChange: null });
+  });
+
+  test('a device that raised an alarm was used that day: an alarm and no message is one day used, an alarm on the day of its SOS still one', async () => {
+    const r = await ok<UsageReport>(await get(C.id, '2026-10'));
+    expect(r.Rows.map((x) => [x.Serial, x.DaysUsed, x.Alarms])).toEqual([
+      ['UR-C1', 1, 1],
+      ['UR-C2', 1, 1],
+    ]);
+    expect(r).toMatchObject({ UsedDeviceDays: 2, Totals: { DaysUsed: 2, Alarms: 2 } });
+    // November: the October alarms count for the month before only
+    const nov = await ok<UsageReport>(await get(C.id, '2026-11'));
+    expect(nov).toMatchObject({ UsedDeviceDays: 0, PreviousUsedDeviceDays: 2 });
+    expect(nov.Rows.map((x) => [x.Serial, x.DaysUsed, x.Alarms])).toEqual([
+      ['UR-C1', 0, 0],
+      ['UR-C2', 0, 0],
+    ]);
   });
 
   test('a month without a message: the devices are listed with nothing used and never seen', async () => {
@@ -167,7 +192,7 @@ describe('tenant scope and roles', () => {
   test("a customer's scope reads its own customer only; another customer's id answers as unknown", async () => {
     const own = await usageReport(t.db, { all: false, tenantId: A.tenantId }, { customerId: A.id, month: '2026-10', now });
     expect(own?.Rows.map((x) => x.Serial)).toEqual(['UR-1', 'UR-2']);
-    expect(own?.UsageRate).toBe(9.7);
+    expect(own?.UsageRate).toBe(11.3);
     expect(await usageReport(t.db, { all: false, tenantId: A.tenantId }, { customerId: B.id, month: '2026-10', now })).toBeUndefined();
     // B's own alarm names UR-1 (A's serial): it is B's alone, from a device B does not hold
     const b = await usageReport(t.db, ALL_TENANTS, { customerId: B.id, month: '2026-10', now });
@@ -216,7 +241,7 @@ describe('export', () => {
     const rows = await sheetRows(Buffer.from(await res.arrayBuffer()));
     expect(rows[0]).toEqual(['Person', 'Device Serial', 'Device Type', 'Days Used', 'Check-ins', 'Alarms Raised', 'Low-battery Days', 'Last Seen (UK time)']);
     expect(rows.slice(1, 3).map((r) => r.slice(0, 2).concat(r.slice(3, 7)))).toEqual([
-      ['Ann Able', 'UR-1', '5', '4', '2', '2'],
+      ['Ann Able', 'UR-1', '6', '4', '2', '2'],
       ['Not assigned', 'UR-2', '1', '1', '0', '0'],
     ]);
     expect(rows[1]![7]).not.toBe('');

@@ -21,7 +21,10 @@
 //     (useSettingsLive), so every signed-in tab holds the connection.
 //   - records open in tabs (watchRecord, used by useRecordLive in ./record-live.ts): the hub method
 //     openRecord when the first watcher of a record comes (again after every reconnect), closeRecord
-//     when the last leaves; RecordChanged and RecordPresence go to that record's watchers.
+//     when the last leaves; RecordChanged and RecordPresence go to that record's watchers. Each open
+//     record keeps the hub's last `At` (the open's answer, or its newest RecordChanged): a reconnect
+//     opens it with that time, and a change by someone else committed while the connection was
+//     down comes back as `Changed` and reaches the watchers as a RecordChanged (the same bar).
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import { HttpTransportType, HubConnectionBuilder, HubConnectionState, LogLevel, type HubConnection } from '@microsoft/signalr';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
@@ -263,6 +266,8 @@ class LiveHub {
   private readonly counts = new Map<string, number>();
   private readonly recordWatchers = new Set<RecordWatcher>();
   private readonly recordCounts = new Map<string, number>();
+  /** per open record, the hub's time up to which its watchers know every change (sent again on a reconnect) */
+  private readonly recordSince = new Map<string, string>();
   private readonly statusListeners = new Set<() => void>();
   private attempt = 0;
   private everConnected = false;
@@ -330,6 +335,7 @@ class LiveHub {
       const left = (this.recordCounts.get(w.key) ?? 1) - 1;
       if (left <= 0) {
         this.recordCounts.delete(w.key);
+        this.recordSince.delete(w.key);
         if (this.conn?.state === HubConnectionState.Connected) this.conn.invoke(RECORD_METHODS.close, ...recordPartsOf(w.key)).catch(() => {});
       } else this.recordCounts.set(w.key, left);
       release();
@@ -341,8 +347,14 @@ class LiveHub {
     if (!c) return;
     await Promise.all(
       keys.map(async (key) => {
-        const r = await c.invoke<OpenRecordResult | null>(RECORD_METHODS.open, ...recordPartsOf(key)).catch(() => null);
-        if (r?.Open) this.dispatchPresence(key, r.Present);
+        const since = this.recordSince.get(key);
+        const args = since ? [...recordPartsOf(key), since] : recordPartsOf(key);
+        const r = await c.invoke<OpenRecordResult | null>(RECORD_METHODS.open, ...args).catch(() => null);
+        if (!r?.Open) return;
+        if (r.At && this.recordCounts.has(key)) this.noteSince(key, r.At);
+        this.dispatchPresence(key, r.Present);
+        const [Kind, Id] = recordPartsOf(key);
+        if (r.Changed) this.dispatchRecord({ Kind: Kind as RecordKind, Id, What: 'change', ...r.Changed, Note: null });
       }),
     );
   }
@@ -351,8 +363,14 @@ class LiveHub {
     for (const w of [...this.recordWatchers]) if (w.key === key) w.handlers.onPresence?.(names);
   }
 
+  private noteSince(key: string, at: string) {
+    const known = this.recordSince.get(key);
+    if (!known || known < at) this.recordSince.set(key, at);
+  }
+
   private dispatchRecord(e: RecordChangedEvent) {
     const key = recordKeyOf(e.Kind, e.Id);
+    if (this.recordCounts.has(key)) this.noteSince(key, e.At);
     for (const w of [...this.recordWatchers]) {
       if (w.key !== key) continue;
       try {
@@ -461,6 +479,7 @@ class LiveHub {
       this.counts.clear();
       this.recordWatchers.clear();
       this.recordCounts.clear();
+      this.recordSince.clear();
     }
     this.generation++;
     clearTimeout(this.retryTimer);

@@ -51,7 +51,7 @@ import { TOKEN_ISSUER } from '../auth/tokens.js';
 import { errorBody, requestToken, type AuthUser, type Deps } from '../http/api.js';
 import { createMemoryBus, type Bus } from '../platform/redis.js';
 import { scopeIdentities } from './scope.js';
-import { displayName, mayReadRecord, recordKey, type RecordChangeInput, type RecordReaders } from './records.js';
+import { changedSince, displayName, mayReadRecord, recordKey, type RecordChangeInput, type RecordReaders } from './records.js';
 import {
   MAX_OPEN_RECORDS,
   RECORD_CHANGED_EVENT,
@@ -398,7 +398,7 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
           return complete(conn, invocationId, null);
         }
         case 'openrecord':
-          return complete(conn, invocationId, await openRecord(conn, args[0], args[1]));
+          return complete(conn, invocationId, await openRecord(conn, args[0], args[1], args[2]));
         case 'closerecord': {
           const key = recordKey(args[0], args[1]);
           if (key) closeRecord(conn, key);
@@ -594,8 +594,12 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
     batch.pexpire(openKey(key), presenceTtlMs());
   }
 
-  /** openRecord(kind, id): refused without the read permission, for a record of another tenant or unknown, past MAX_OPEN_RECORDS. */
-  async function openRecord(conn: Conn, kind: unknown, id: unknown): Promise<OpenRecordResult> {
+  /**
+   * openRecord(kind, id, since?): refused without the read permission, for a record of another
+   * tenant or unknown, past MAX_OPEN_RECORDS. With `since` (an At this hub gave the tab before its
+   * connection went down) it also answers the newest change by someone else the tab missed.
+   */
+  async function openRecord(conn: Conn, kind: unknown, id: unknown, since?: unknown): Promise<OpenRecordResult> {
     const refused: OpenRecordResult = { Open: false, Present: [] };
     const key = recordKey(kind, id);
     if (!key) return refused;
@@ -618,7 +622,10 @@ export function createHub(deps: Deps, opts: HubOptions = {}) {
         await presenceChanged(key, (b) => writeOpen(b, conn, key));
       }
     }
-    return { Open: true, Present: namesFor(conn, await openEntries(key)) };
+    const At = deps.config.now().toISOString();
+    const { Kind, Id } = partsOf(key);
+    const Changed = typeof since === 'string' && !Number.isNaN(Date.parse(since)) ? ((await changedSince(deps.db, conn.user, Kind, Id, since)) ?? null) : null;
+    return { Open: true, Present: namesFor(conn, await openEntries(key)), At, Changed };
   }
 
   /** closeRecord(kind, id), and every open record of a connection that ends. */

@@ -42,3 +42,36 @@ export async function displayName(db: DB, user: Pick<AuthUser, 'id'> & { email?:
   const name = p ? `${p.firstName} ${p.lastName}`.trim() : '';
   return name || user.email || user.id;
 }
+
+/** The audit entity each record kind's changes are written under. */
+const AUDIT_ENTITY: Record<RecordKind, string> = { 'alarm-report': 'alarmReport', customer: 'customer', person: 'person', device: 'device' };
+/** Audit entries of a record that note an attempt or a read, not a change of what its tab shows. */
+const NOT_CHANGES = ['login-failed', 'sso-login-failed', 'password-reset-requested', 'alarmReport.callDownload', 'alarmReport.export'];
+
+/**
+ * The newest change of a record by someone other than the user committed after `since` (a time the
+ * hub gave the tab: the tab's view was current then), from the record's History: what a tab whose
+ * connection was down meanwhile missed. Undefined when there is none.
+ */
+export async function changedSince(
+  db: DB,
+  user: Pick<AuthUser, 'id'>,
+  kind: RecordKind,
+  id: string,
+  since: string,
+): Promise<{ By: string; ByUserId: string; At: string } | undefined> {
+  const row = await db
+    .selectFrom('auditLog')
+    .select(['actorId', 'at'])
+    .where('entity', '=', AUDIT_ENTITY[kind])
+    .where('entityId', '=', id)
+    .where('at', '>', since)
+    .where('actorId', 'is not', null)
+    .where('actorId', '<>', user.id)
+    .where('action', 'not in', NOT_CHANGES)
+    .orderBy('at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (!row?.actorId) return undefined;
+  return { By: await displayName(db, { id: row.actorId }), ByUserId: row.actorId, At: row.at };
+}

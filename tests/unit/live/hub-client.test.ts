@@ -4,7 +4,8 @@
 // queries and tells the subscribers; a failed connect shows 'failed' and keeps retrying; the
 // subscription is re-sent every 10 minutes; logout ends the connection; a provider setting
 // changed (SettingsChanged, sent to every connection) refetches the features and settings; a
-// record open in a tab is opened on the hub (again after a reconnect) and closed when the tab goes.
+// record open in a tab is opened on the hub (again after a reconnect, with the hub's time its
+// watchers were last current, so a change missed meanwhile reaches them) and closed when the tab goes.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { atom } from 'jotai';
 
@@ -39,7 +40,8 @@ const fake = vi.hoisted(() => {
     async invoke(method: string, ...args: unknown[]) {
       const arg = args[0];
       this.invoked.push([method, args.length > 1 ? args : arg]);
-      if (method === 'openRecord') return { Open: true, Present: ['Alice Smith'] };
+      // with a `since` (a reopen after a drop), the hub answers the change the tab missed
+      if (method === 'openRecord') return { Open: true, Present: ['Alice Smith'], At: '2026-11-29T09:00:00.000Z', Changed: args[2] ? state.missed : null };
       if (method === 'closeRecord') return null;
       const ids = (Array.isArray(arg) ? arg : []) as string[];
       return { Subscribed: ids.filter((i) => !state.refuse.includes(i)), Refused: ids.filter((i) => state.refuse.includes(i)) };
@@ -52,7 +54,7 @@ const fake = vi.hoisted(() => {
       for (const h of this.closeHandlers) h(new Error('server went away'));
     }
   }
-  const state = { failStarts: 0, connections: [] as FakeConnection[], refuse: [] as string[] };
+  const state = { failStarts: 0, connections: [] as FakeConnection[], refuse: [] as string[], missed: null as unknown };
   return { state, FakeConnection };
 });
 
@@ -101,6 +103,7 @@ beforeEach(() => {
   fake.state.connections = [];
   fake.state.failStarts = 0;
   fake.state.refuse = [];
+  fake.state.missed = null;
   vi.mocked(http).mockClear();
   vi.mocked(queryClient.invalidateQueries).mockClear();
 });
@@ -240,9 +243,22 @@ describe('hub client', () => {
     expect(changes).toEqual([e]);
     expect(present).toEqual([['Alice Smith'], []]);
 
+    // a change by Carol while the connection was down: the reopen names the newest event's time and hands Carol's change on
+    fake.state.missed = { By: 'Carol', ByUserId: 'u-3', At: '2026-11-29T10:05:00.000Z' };
     last().drop();
     await vi.advanceTimersByTimeAsync(1_000);
-    expect(last().invoked).toEqual([['openRecord', ['alarm-report', id.toLowerCase()]]]);
+    expect(last().invoked).toEqual([['openRecord', ['alarm-report', id.toLowerCase(), '2026-11-29T10:00:00.000Z']]]);
+    expect(changes).toEqual([
+      e,
+      { Kind: 'alarm-report', Id: id.toLowerCase(), What: 'change', By: 'Carol', ByUserId: 'u-3', At: '2026-11-29T10:05:00.000Z', Note: null },
+    ]);
+
+    // the next reopen starts from Carol's change
+    fake.state.missed = null;
+    last().drop();
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(last().invoked).toEqual([['openRecord', ['alarm-report', id.toLowerCase(), '2026-11-29T10:05:00.000Z']]]);
+    expect(changes).toHaveLength(2);
 
     off();
     await flush();

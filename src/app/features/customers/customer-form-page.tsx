@@ -3,8 +3,9 @@
 // (search debounced 600 ms; picking one fills and locks what the CRM holds); an internal account
 // locks URN, managers, tier and status. The portal reference exists for migrated accounts only.
 // Create runs the duplicates check first ('Account already exists?' → 'Create duplicate account').
-// A stale etag on edit (409) says so and offers to reload.
-import { useEffect, useMemo, useState } from 'react';
+// A stale etag on edit (409) says so and offers to reload. Edit Account follows the customer live
+// like its other tabs: who else has it open, and the quiet "Changed by NAME — reload" bar.
+import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useForm, type UseFormReturn } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Button, Callout, Card, Flex, Heading, Text, TextField } from '@radix-ui/themes';
@@ -54,25 +55,45 @@ import { PageLoading } from './customer-view';
 import { CUSTOMER_UI_TEXT } from './text';
 import './customers.css';
 import { ActionButton } from '../../ui/action-button';
+import { useRecordLive } from '../../api/record-live';
+import { RecordLiveBar } from '../../ui/record-live-bar';
+import { mayReloadTab } from '../../workspace/actions';
 
 export function CustomerFormPage() {
-  const { params, setTitle } = useTab();
+  const { params, setTitle, tabId } = useTab();
   const id = params.customerId;
   const editing = id !== undefined;
   const valid = editing && isValidId(id);
   const details = useQuery({ ...customerDetailsQuery(id ?? ''), enabled: valid });
   const name = details.data?.Name;
+  // Others at work on this customer: a change raises the reload bar; Reload loads the customer
+  // again (after asking, when the form has unsaved changes) and starts the form afresh.
+  const others = useRecordLive('customer', valid && details.data ? id : null);
+  const [generation, setGeneration] = useState(0);
+  const reload = async () => {
+    if (!(await mayReloadTab(tabId))) return;
+    others.clear();
+    await details.refetch();
+    setGeneration((g) => g + 1);
+  };
   useEffect(() => setTitle(editing ? (name ? `Edit ${name}` : ROUTES.customerAccountEdit.title) : ROUTES.customerCreate.title), [editing, name, setTitle]);
   if (editing) {
     if (!valid) return <PageMessage message={MSG.badUrl} />;
     if (details.isPending) return <PageLoading />;
     if (details.isError) return <PageMessage message={[400, 404].includes(errorStatus(details.error) ?? 0) ? MSG.badUrl : errorMessage(details.error)} />;
   }
-  // A new etag (after a reload) starts the form again from the stored values.
-  return <CustomerForm key={details.data?.Etag ?? 'new'} customer={editing ? details.data : undefined} onReload={() => void details.refetch()} />;
+  // A new etag (after a reload), or the live bar's Reload, starts the form again from the stored values.
+  return (
+    <CustomerForm
+      key={`${details.data?.Etag ?? 'new'}:${generation}`}
+      customer={editing ? details.data : undefined}
+      onReload={() => void details.refetch()}
+      liveBar={editing && <RecordLiveBar changedBy={others.changedBy} present={others.present} onReload={() => void reload()} />}
+    />
+  );
 }
 
-type Props = { customer?: CustomerDetails; onReload: () => void };
+type Props = { customer?: CustomerDetails; onReload: () => void; liveBar?: ReactNode };
 
 /** The countries to choose from, with the account's stored one even before (or without) the list. */
 function countryOptions(countries: readonly { Id: string; Name: string }[], stored: { id: string | null; name: string | null } | null) {
@@ -81,7 +102,7 @@ function countryOptions(countries: readonly { Id: string; Name: string }[], stor
   return options;
 }
 
-function CustomerForm({ customer, onReload }: Props) {
+function CustomerForm({ customer, onReload, liveBar }: Props) {
   const tab = useTab();
   const { setDirty } = tab;
   const qc = useQueryClient();
@@ -221,6 +242,7 @@ function CustomerForm({ customer, onReload }: Props) {
       <Heading as="h1" size="5">
         {title}
       </Heading>
+      {liveBar}
       <form onSubmit={onSubmit} noValidate aria-label={title}>
         <Flex direction="column" gap="4">
           {stale && (

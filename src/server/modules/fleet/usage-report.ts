@@ -1,14 +1,16 @@
 // The usage report of a customer for a Europe/London month (db first; rules:
 // src/shared/usage-report.ts, shapes: src/shared/schemas/usage-report.ts). Read from the daily
 // usage (deviceDailyUsage, one row per device and London day, kept by ingestion), the alarm reports
-// (alarms raised) and the devices' person assignment — never from the raw messages. Every read is
+// (alarms raised, and days used: src/shared/usage-report.ts) and the devices' person assignment —
+// never from the raw messages. Every read is
 // narrowed by the caller's tenant scope: a customer outside it answers as unknown (undefined).
 //
 // Statements, whatever the customer's size: the customer; its allocated devices with their persons;
 // the daily usage of those devices over the month and the month before, grouped per device (the
 // primary key (deviceId, day) gives each device's days in order); each device's last day seen at
-// or before the month's end (one index probe a device); the month's alarm reports of the customer
-// through alarmReports_customer_idx (customerId, alarmClosed), grouped by device serial.
+// or before the month's end (one index probe a device); the alarm reports of the customer raised in
+// the month and the month before through alarmReports_customer_idx (customerId, alarmClosed); and,
+// for the devices with an alarm only, their days already used by their messages.
 import { sql } from 'kysely';
 import type { DB } from '../../db/index.js';
 import { byCustomer, byTenant, scopePredicate, type TenantScope } from '../../auth/tenant-scope.js';
@@ -19,7 +21,10 @@ import type { UsageReport, UsageReportRow } from '../../../shared/schemas/usage-
 import { ALLOCATED } from './conditions.js';
 
 const num = (x: unknown) => Number(x ?? 0);
-/** A day of daily usage on which the device was used: a check-in, a power-on, an SOS alarm or a fall. */
+/**
+ * A day of daily usage on which the device was used by its messages: a check-in, a power-on, an SOS
+ * alarm or a fall. The other half of a used day is an alarm raised that day (usedDays below).
+ */
 const USED_DAY = sql<number>`case when "u"."checkIns" + "u"."powerOns" + "u"."sosAlarms" + "u"."falls" > 0 then 1 else 0 end`;
 const LOW_DAY = sql<number>`case when "u"."lowBatteries" > 0 then 1 else 0 end`;
 
@@ -63,24 +68,65 @@ async function lastSeen(db: DB, scope: TenantScope, customerId: string, last: st
   return new Map(rows.rows.map((r) => [r.id, r.lastSeen]));
 }
 
+/** The alarms of a month per device serial: how many were raised, and the London days they started on. */
+type Alarms = Map<string, { n: number; days: Set<string> }>;
+
 /**
  * The customer's alarm reports raised (alarm started) in the month, per device serial. Reports
  * close after they start, so `alarmClosed >= from` bounds the index range without losing any.
  */
-async function alarmsBySerial(db: DB, scope: TenantScope, customerId: string, range: { from: string; to: string }) {
+async function alarmsBySerial(db: DB, scope: TenantScope, customerId: string, range: { from: string; to: string }): Promise<Alarms> {
   const rows = await byCustomer(
     db
       .selectFrom('alarmReports')
-      .select(['alarmReports.deviceSerial', sql<string>`count(*)`.as('n')])
+      .select(['alarmReports.deviceSerial', 'alarmReports.alarmStarted'])
       .where('alarmReports.customerId', '=', customerId)
       .where('alarmReports.alarmClosed', '>=', range.from)
       .where('alarmReports.alarmStarted', '>=', range.from)
-      .where('alarmReports.alarmStarted', '<', range.to)
-      .groupBy('alarmReports.deviceSerial'),
+      .where('alarmReports.alarmStarted', '<', range.to),
     scope,
     'alarmReports.customerId',
   ).execute();
-  return new Map(rows.map((r) => [r.deviceSerial ?? '', num(r.n)]));
+  const out: Alarms = new Map();
+  for (const r of rows) {
+    const serial = r.deviceSerial ?? '';
+    let x = out.get(serial);
+    if (!x) out.set(serial, (x = { n: 0, days: new Set() }));
+    x.n++;
+    x.days.add(londonIsoToday(new Date(r.alarmStarted)));
+  }
+  return out;
+}
+
+/** The days from `first` to `last` on which the devices were used by their messages ('deviceId day'). */
+async function messageUsedDays(db: DB, deviceIds: string[], first: string, last: string): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (let i = 0; i < deviceIds.length; i += 500) {
+    const ids = deviceIds.slice(i, i + 500);
+    const rows = await sql<{ deviceId: string; day: string }>`
+      select "u"."deviceId" as "deviceId", "u"."day" as "day" from "deviceDailyUsage" "u"
+      where "u"."deviceId" in (${sql.join(ids)}) and "u"."day" >= ${first} and "u"."day" <= ${last} and ${USED_DAY} = 1`.execute(db);
+    for (const r of rows.rows) out.add(`${r.deviceId} ${r.day}`);
+  }
+  return out;
+}
+
+type Usage = Map<string, { used: number; checkIns: number; low: number }>;
+
+/**
+ * Days used per device from `first` to `last` (src/shared/usage-report.ts): the days its messages
+ * used (USED_DAY), and the days an alarm was raised from it that its messages did not already use.
+ */
+async function usedDays(db: DB, devices: Device[], usage: Usage, alarms: Alarms, first: string, last: string): Promise<Map<string, number>> {
+  const alarmDays = new Map<string, string[]>();
+  for (const d of devices) {
+    const days = [...(alarms.get(d.serialNumber)?.days ?? [])].filter((day) => day >= first && day <= last);
+    if (days.length) alarmDays.set(d.id, days);
+  }
+  const byMessages = alarmDays.size ? await messageUsedDays(db, [...alarmDays.keys()], first, last) : new Set<string>();
+  return new Map(
+    devices.map((d) => [d.id, (usage.get(d.id)?.used ?? 0) + (alarmDays.get(d.id) ?? []).filter((day) => !byMessages.has(`${d.id} ${day}`)).length]),
+  );
 }
 
 /** The customer (id and name) when it is within the scope. */
@@ -102,14 +148,17 @@ export async function usageReport(db: DB, scope: TenantScope, input: { customerI
   const lastDay = lastCountedDay(month, today);
   const prevLastDay = lastCountedDay(previousMonth, today);
 
-  const [devices, usage, before, seen, alarms] = await Promise.all([
+  const [devices, usage, before, seen, alarms, alarmsBefore] = await Promise.all([
     allocatedDevices(db, scope, customerId),
-    lastDay ? usageByDevice(db, scope, customerId, first, lastDay) : Promise.resolve(new Map<string, { used: number; checkIns: number; low: number }>()),
-    prevLastDay
-      ? usageByDevice(db, scope, customerId, prev.first, prevLastDay)
-      : Promise.resolve(new Map<string, { used: number; checkIns: number; low: number }>()),
+    lastDay ? usageByDevice(db, scope, customerId, first, lastDay) : Promise.resolve<Usage>(new Map()),
+    prevLastDay ? usageByDevice(db, scope, customerId, prev.first, prevLastDay) : Promise.resolve<Usage>(new Map()),
     lastSeen(db, scope, customerId, monthDays(month).last),
     alarmsBySerial(db, scope, customerId, monthRange(month)),
+    alarmsBySerial(db, scope, customerId, monthRange(previousMonth)),
+  ]);
+  const [used, usedBefore] = await Promise.all([
+    lastDay ? usedDays(db, devices, usage, alarms, first, lastDay) : new Map<string, number>(),
+    prevLastDay ? usedDays(db, devices, before, alarmsBefore, prev.first, prevLastDay) : new Map<string, number>(),
   ]);
 
   const name = (d: Device) => (d.personId ? `${d.firstName ?? ''} ${d.lastName ?? ''}`.trim() : null);
@@ -122,9 +171,9 @@ export async function usageReport(db: DB, scope: TenantScope, input: { customerI
         DeviceType: lookupName(DEVICE_TYPES, Number(d.type)),
         PersonId: d.personId,
         PersonName: name(d),
-        DaysUsed: u?.used ?? 0,
+        DaysUsed: used.get(d.id) ?? 0,
         CheckIns: u?.checkIns ?? 0,
-        Alarms: alarms.get(d.serialNumber) ?? 0,
+        Alarms: alarms.get(d.serialNumber)?.n ?? 0,
         LowBatteryDays: u?.low ?? 0,
         LastSeen: seen.get(d.id) ?? null,
       };
@@ -137,12 +186,12 @@ export async function usageReport(db: DB, scope: TenantScope, input: { customerI
 
   const days = countedDays(month, today);
   const previousDays = countedDays(previousMonth, today);
-  const used = rows.reduce((n, r) => n + r.DaysUsed, 0);
-  const previousUsed = devices.reduce((n, d) => n + (before.get(d.id)?.used ?? 0), 0);
-  const rate = usageRate(used, rows.length, days);
+  const usedDeviceDays = rows.reduce((n, r) => n + r.DaysUsed, 0);
+  const previousUsed = devices.reduce((n, d) => n + (usedBefore.get(d.id) ?? 0), 0);
+  const rate = usageRate(usedDeviceDays, rows.length, days);
   const previousRate = usageRate(previousUsed, rows.length, previousDays);
   const listedAlarms = rows.reduce((n, r) => n + r.Alarms, 0);
-  const allAlarms = [...alarms.values()].reduce((n, x) => n + x, 0);
+  const allAlarms = [...alarms.values()].reduce((n, x) => n + x.n, 0);
   return {
     CustomerId: customer.id,
     CustomerName: customer.name,
@@ -151,13 +200,13 @@ export async function usageReport(db: DB, scope: TenantScope, input: { customerI
     Days: days,
     PreviousDays: previousDays,
     Devices: rows.length,
-    UsedDeviceDays: used,
+    UsedDeviceDays: usedDeviceDays,
     PreviousUsedDeviceDays: previousUsed,
     UsageRate: rate,
     PreviousUsageRate: previousRate,
     RateChange: rateChange(rate, previousRate),
     Totals: {
-      DaysUsed: used,
+      DaysUsed: usedDeviceDays,
       CheckIns: rows.reduce((n, r) => n + r.CheckIns, 0),
       Alarms: listedAlarms,
       LowBatteryDays: rows.reduce((n, r) => n + r.LowBatteryDays, 0),
