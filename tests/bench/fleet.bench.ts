@@ -6,6 +6,8 @@
 //   - the monthly usage-report schedule of every customer with allocated devices (the scheduler's
 //     runs: the report, its .xlsx through the export pool, the e-mails to a local SMTP server): how
 //     long the whole run takes;
+//   - FLEET_BENCH_PARTS (default 'counts,lists,schedule') chooses among the three; FLEET_BENCH_RUNS
+//     (default 20) is the number of timed count requests (a quarter of it, at least 5, per list page);
 //   - with FLEET_BENCH_PLANS=1, the plan of the counting statement and of one drill-down page
 //     (EXPLAIN QUERY PLAN; PostgreSQL EXPLAIN ANALYZE).
 //
@@ -75,6 +77,8 @@ const KEPT: KeptData = {
 const GOAL_COUNTS_P95 = 100;
 const GOAL_PAGE_P95 = 50;
 const RUNS = Number(process.env.FLEET_BENCH_RUNS ?? 20);
+/** What to measure (FLEET_BENCH_PARTS, comma-separated): counts, lists, schedule; default all. */
+const PARTS = new Set((process.env.FLEET_BENCH_PARTS ?? 'counts,lists,schedule').split(',').map((x) => x.trim()));
 
 /** The bench's now: a Friday in November (London time is UTC), the data relative to it. */
 const NOW = new Date('2026-11-20T10:00:00.000Z');
@@ -289,54 +293,63 @@ async function measure(dialect: Dialect, db: DB): Promise<Figures> {
   const f: Figures = {};
   const { send, close } = await benchApp(db, NOW);
   try {
-    // the counts, as the page asks for them
-    let health: FleetHealthDto | undefined;
-    for (let i = 0; i < 2; i++) health = (await (await send('/ps-admin/fleet-health')).json()) as FleetHealthDto; // warm-up
-    const counts = timed();
-    for (let i = 0; i < RUNS; i++) await time(counts, async () => (await send('/ps-admin/fleet-health')).json());
-    const h = health!;
-    const sizes = h.Customers.map((c) => c.Devices).sort((a, b) => b - a);
-    log(
-      `${dialect} data: ${h.Devices.toLocaleString('en-GB')} allocated devices, ${h.Affected.toLocaleString('en-GB')} need attention (${FLEET_CATEGORIES.map((c) => `${c} ${h.Counts[c].toLocaleString('en-GB')}`).join(', ')}); ${h.Customers.length} customers with one, sizes ${sizes[0]} … ${sizes[sizes.length - 1]}`,
-    );
-    f[`${dialect}.counts.p50_ms`] = p(counts.wall, 50);
-    f[`${dialect}.counts.p95_ms`] = p(counts.wall, 95);
-    f[`${dialect}.counts.cpu_p95_ms`] = p(counts.cpu, 95);
-    log(`${dialect} Fleet Health counts (${RUNS} runs): ${fig(counts)} (goal p95 < ${GOAL_COUNTS_P95} ms; load ${load()})`);
-
-    // each category's drill-down: page 1, Next, the last page
-    const all = { first: timed(), next: timed(), last: timed() };
-    for (const cat of FLEET_CATEGORIES) {
-      const per = { first: timed(), next: timed(), last: timed() };
-      const get = async (body: Record<string, unknown>) =>
-        (await (await send('/api/v1/device/get-list', { fleetHealth: cat, ...body })).json()) as { devices: { id: string }[]; totalCount: number };
-      const first = await get({ page: 1 }); // warm-up
-      const size = 10;
-      const lastPage = Math.max(1, Math.ceil(first.totalCount / size));
-      for (let i = 0; i < Math.max(5, RUNS / 4); i++) {
-        const page1 = await time(per.first, () => get({ page: 1, pageSize: size }));
-        if (page1.devices.length === size && lastPage > 1) await time(per.next, () => get({ page: 2, pageSize: size, after: page1.devices[size - 1]!.id }));
-        await time(per.last, () => get({ page: lastPage, pageSize: size }));
-      }
-      for (const k of ['first', 'next', 'last'] as const) {
-        all[k].wall.push(...per[k].wall);
-        all[k].cpu.push(...per[k].cpu);
-        if (per[k].wall.length) f[`${dialect}.list.${cat}.${k}.p95_ms`] = p(per[k].wall, 95);
-      }
-      log(
-        `${dialect} list ${cat.padEnd(14)} ${String(first.totalCount).padStart(7)} devices: page 1 p95 ${p(per.first.wall, 95)} ms, Next p95 ${per.next.wall.length ? p(per.next.wall, 95) : '-'} ms, last page (${lastPage}) p95 ${p(per.last.wall, 95)} ms (CPU p95 ${p(per.first.cpu, 95)} / ${per.next.cpu.length ? p(per.next.cpu, 95) : '-'} / ${p(per.last.cpu, 95)} ms; goal p95 < ${GOAL_PAGE_P95} ms; load ${load()})`,
-      );
-    }
-    for (const k of ['first', 'next', 'last'] as const) f[`${dialect}.list.${k}.p95_ms`] = p(all[k].wall, 95);
-    log(
-      `${dialect} drill-down lists, every category: page 1 ${fig(all.first)}; Next ${fig(all.next)}; last page ${fig(all.last)} (goal p95 < ${GOAL_PAGE_P95} ms; load ${load()})`,
-    );
+    if (PARTS.has('counts')) await counts(dialect, send, f);
+    if (PARTS.has('lists')) await lists(dialect, send, f);
   } finally {
     await close();
   }
   if (process.env.FLEET_BENCH_PLANS === '1') await plans(dialect);
-  if (process.env.FLEET_BENCH_NO_SCHEDULE !== '1') Object.assign(f, await scheduleRun(dialect, db));
+  if (PARTS.has('schedule')) Object.assign(f, await scheduleRun(dialect, db));
   return f;
+}
+
+type Send = Awaited<ReturnType<typeof benchApp>>['send'];
+
+/** The counts, as the Fleet Health page asks for them. */
+async function counts(dialect: Dialect, send: Send, f: Figures) {
+  let health: FleetHealthDto | undefined;
+  for (let i = 0; i < 2; i++) health = (await (await send('/ps-admin/fleet-health')).json()) as FleetHealthDto; // warm-up
+  const counts = timed();
+  for (let i = 0; i < RUNS; i++) await time(counts, async () => (await send('/ps-admin/fleet-health')).json());
+  const h = health!;
+  const sizes = h.Customers.map((c) => c.Devices).sort((a, b) => b - a);
+  log(
+    `${dialect} data: ${h.Devices.toLocaleString('en-GB')} allocated devices, ${h.Affected.toLocaleString('en-GB')} need attention (${FLEET_CATEGORIES.map((c) => `${c} ${h.Counts[c].toLocaleString('en-GB')}`).join(', ')}); ${h.Customers.length} customers with one, sizes ${sizes[0]} … ${sizes[sizes.length - 1]}`,
+  );
+  f[`${dialect}.counts.p50_ms`] = p(counts.wall, 50);
+  f[`${dialect}.counts.p95_ms`] = p(counts.wall, 95);
+  f[`${dialect}.counts.cpu_p95_ms`] = p(counts.cpu, 95);
+  log(`${dialect} Fleet Health counts (${RUNS} runs): ${fig(counts)} (goal p95 < ${GOAL_COUNTS_P95} ms; load ${load()})`);
+}
+
+/** Each category's drill-down: page 1, Next, the last page. */
+async function lists(dialect: Dialect, send: Send, f: Figures) {
+  const all = { first: timed(), next: timed(), last: timed() };
+  for (const cat of FLEET_CATEGORIES) {
+    const per = { first: timed(), next: timed(), last: timed() };
+    const get = async (body: Record<string, unknown>) =>
+      (await (await send('/api/v1/device/get-list', { fleetHealth: cat, ...body })).json()) as { devices: { id: string }[]; totalCount: number };
+    const first = await get({ page: 1 }); // warm-up
+    const size = 10;
+    const lastPage = Math.max(1, Math.ceil(first.totalCount / size));
+    for (let i = 0; i < Math.max(5, RUNS / 4); i++) {
+      const page1 = await time(per.first, () => get({ page: 1, pageSize: size }));
+      if (page1.devices.length === size && lastPage > 1) await time(per.next, () => get({ page: 2, pageSize: size, after: page1.devices[size - 1]!.id }));
+      await time(per.last, () => get({ page: lastPage, pageSize: size }));
+    }
+    for (const k of ['first', 'next', 'last'] as const) {
+      all[k].wall.push(...per[k].wall);
+      all[k].cpu.push(...per[k].cpu);
+      if (per[k].wall.length) f[`${dialect}.list.${cat}.${k}.p95_ms`] = p(per[k].wall, 95);
+    }
+    log(
+      `${dialect} list ${cat.padEnd(14)} ${String(first.totalCount).padStart(7)} devices: page 1 p95 ${p(per.first.wall, 95)} ms, Next p95 ${per.next.wall.length ? p(per.next.wall, 95) : '-'} ms, last page (${lastPage}) p95 ${p(per.last.wall, 95)} ms (CPU p95 ${p(per.first.cpu, 95)} / ${per.next.cpu.length ? p(per.next.cpu, 95) : '-'} / ${p(per.last.cpu, 95)} ms; goal p95 < ${GOAL_PAGE_P95} ms; load ${load()})`,
+    );
+  }
+  for (const k of ['first', 'next', 'last'] as const) f[`${dialect}.list.${k}.p95_ms`] = p(all[k].wall, 95);
+  log(
+    `${dialect} drill-down lists, every category: page 1 ${fig(all.first)}; Next ${fig(all.next)}; last page ${fig(all.last)} (goal p95 < ${GOAL_PAGE_P95} ms; load ${load()})`,
+  );
 }
 
 /** The plans of the counting statement and of page 1 and the count of the 'unused' drill-down. */
