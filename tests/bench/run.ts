@@ -1,6 +1,6 @@
 // `npm run bench`: prints the figures the issues ask for. Goals are printed beside the figures;
 // nothing here fails a build (speed goals live in benchmarks, not timed tests).
-// Select parts: `npm run bench -- seed search token palette persons-list devices paging scan alarm-reports print customers ingest record-notes exports alarm-intelligence management-report alarm-import crash soak first-load`.
+// Select parts: `npm run bench -- seed search token palette persons-list devices paging scan alarm-reports print customers ingest record-notes exports alarm-intelligence management-report fleet alarm-import crash soak first-load`.
 // `crash` (kill -9 under load, about 23 minutes) and `soak` (a compressed shift, an hour or so at full size) run only when named.
 import { loadavg } from 'node:os';
 
@@ -50,6 +50,7 @@ async function main() {
   await section('exports', async () => (await import('./exports.bench.js')).benchExports());
   await section('alarm-intelligence', async () => (await import('./alarm-intelligence.bench.js')).benchAlarmIntelligence());
   await section('management-report', async () => (await import('./management-report.bench.js')).benchManagementReport());
+  await section('fleet', async () => (await import('./fleet.bench.js')).benchFleet());
   await section('alarm-import', async () => (await import('./alarm-import.bench.js')).benchAlarmImport());
   await section('crash', async () => (await import('./crash.bench.js')).benchCrash());
   await section('soak', async () => (await import('./soak.bench.js')).benchSoak());

@@ -21,15 +21,24 @@ const zero = (): FleetCounts => ({ silent: 0, notCharged: 0, unused: 0, switched
 /** Fleet health now: per customer (worst first) and in all, over every allocated device. */
 export async function fleetHealth(db: DB, now: Date): Promise<FleetHealthDto> {
   const pg = isPostgres(db);
-  const conds = FLEET_CATEGORIES.map((c) => categorySql(pg, c, now));
-  const flag = (cond: ReturnType<typeof categorySql>) => sql`sum(case when ${cond} then 1 else 0 end)`;
+  // Each device's categories are worked out once (a materialized CTE: inlined, the "affected" sum
+  // would test every condition a second time), then added up per customer.
+  const flags = FLEET_CATEGORIES.map((c) => sql`case when ${categorySql(pg, c, now)} then 1 else 0 end as ${sql.ref(c)}`);
+  const anyOf = sql.join(
+    FLEET_CATEGORIES.map((c) => sql.ref(c)),
+    sql` + `,
+  );
   const rows = await sql<Record<string, string | number | null>>`
-    select d."customerId" as "customerId", count(*) as "devices",
-      ${sql.join(FLEET_CATEGORIES.map((c, i) => sql`${flag(conds[i]!)} as ${sql.ref(c)}`))},
-      ${flag(sql`(${sql.join(conds, sql` or `)})`)} as "affected"
-    from "devices" d
-    where ${allocatedSql}
-    group by d."customerId"`.execute(db);
+    with "flags" as materialized (
+      select d."customerId" as "customerId", ${sql.join(flags)}
+      from "devices" d
+      where ${allocatedSql}
+    )
+    select "customerId", count(*) as "devices",
+      ${sql.join(FLEET_CATEGORIES.map((c) => sql`sum(${sql.ref(c)}) as ${sql.ref(c)}`))},
+      sum(case when ${anyOf} > 0 then 1 else 0 end) as "affected"
+    from "flags"
+    group by "customerId"`.execute(db);
   const ids = rows.rows.map((r) => String(r.customerId));
   const names = new Map<string, string>();
   const overrides = new Set<string>();
