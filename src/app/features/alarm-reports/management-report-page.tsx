@@ -6,7 +6,7 @@
 // says so and the server refuses (403).
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { Flex, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
 import { useTabMonth } from '../../workspace/tab-month';
 import { PageMessage } from '../../workspace/page-message';
@@ -15,12 +15,12 @@ import { featuresQuery, isFeatureOn } from '../../api/reference';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { isValidId } from '../../../shared/codes';
 import { MSG } from '../../../shared/messages';
-import { defaultMonth, monthLabel, parseMonth, shiftMonth } from '../../../shared/management-report';
+import { defaultMonth, monthLabel, shiftMonth } from '../../../shared/management-report';
 import { MANAGEMENT_FEATURE, MANAGEMENT_TEXT } from '../../../shared/schemas/management-report';
 import { usePrint } from './print-report';
 import { PrintableManagementReport } from './management-report-print';
 import './alarm-reports.css';
-import { ActionButton } from '../../ui/action-button';
+import { MonthReportHeader } from '../../ui/month-report-header';
 
 /** The month of a tab link's query (?month=YYYY-MM), or null. */
 export function ManagementReportPage() {
@@ -48,34 +48,16 @@ export function ManagementReportPage() {
   const latest = defaultMonth(Date.now());
   return (
     <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
-      <Flex align="center" justify="between" gap="3" wrap="wrap">
-        <Heading as="h1" size="5">
-          {MANAGEMENT_TEXT.title}
-          {name ? `: ${name}` : ''}
-        </Heading>
-        <Flex gap="2" align="center" wrap="wrap">
-          <Button variant="soft" onClick={() => setMonth(shiftMonth(month, -1))} aria-label="Previous month">
-            ‹
-          </Button>
-          <label className="mr-month">
-            <Text size="2">Month</Text>{' '}
-            <input
-              type="month"
-              value={month}
-              max={shiftMonth(latest, 1)}
-              onChange={(e) => {
-                if (parseMonth(e.currentTarget.value)) setMonth(e.currentTarget.value);
-              }}
-            />
-          </label>
-          <Button variant="soft" onClick={() => setMonth(shiftMonth(month, 1))} aria-label="Next month">
-            ›
-          </Button>
-          <ActionButton onClick={() => print()} busy={printing} disabled={!report.data}>
-            Print (Export to PDF)
-          </ActionButton>
-        </Flex>
-      </Flex>
+      <MonthReportHeader
+        title={MANAGEMENT_TEXT.title}
+        name={name}
+        month={month}
+        setMonth={setMonth}
+        max={shiftMonth(latest, 1)}
+        printing={printing}
+        print={print}
+        canPrint={!!report.data}
+      />
       <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>
         {report.isPending ? (
           <Flex gap="2" align="center" role="status">
@@ -84,7 +66,7 @@ export function ManagementReportPage() {
         ) : report.isError ? (
           <PageMessage message={errorStatus(report.error) === 404 ? MSG.badUrl : errorMessage(report.error)} />
         ) : (
-          <div className="mr-screen">
+          <div className="month-report-screen">
             <PrintableManagementReport r={report.data} ref={printRef} />
           </div>
         )}

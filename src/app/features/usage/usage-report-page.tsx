@@ -5,7 +5,7 @@
 // with its progress and Cancel). Rules: src/shared/usage-report.ts; docs/fleet-health.md.
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { Flex, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
 import { useTabMonth } from '../../workspace/tab-month';
 import { PageMessage } from '../../workspace/page-message';
@@ -14,10 +14,11 @@ import { useExportJob } from '../../api/export-jobs';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { ActionButton } from '../../ui/action-button';
 import { ExportProgressBar } from '../../ui/export-progress';
+import { MonthReportHeader } from '../../ui/month-report-header';
 import { usePrint } from '../../ui/print';
 import { isValidId } from '../../../shared/codes';
 import { MSG, USAGE_TEXT } from '../../../shared/messages';
-import { londonMonthOf, monthLabel, parseMonth, shiftMonth } from '../../../shared/management-report';
+import { londonMonthOf, monthLabel } from '../../../shared/management-report';
 import { PrintableUsageReport } from './usage-report-print';
 import './usage.css';
 
@@ -41,37 +42,21 @@ export function UsageReportPage() {
   const current = londonMonthOf(Date.now());
   return (
     <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
-      <Flex align="center" justify="between" gap="3" wrap="wrap">
-        <Heading as="h1" size="5">
-          {USAGE_TEXT.title}
-          {name ? `: ${name}` : ''}
-        </Heading>
-        <Flex gap="2" align="center" wrap="wrap">
-          <Button variant="soft" onClick={() => setMonth(shiftMonth(month, -1))} aria-label="Previous month">
-            ‹
-          </Button>
-          <label className="ur-month">
-            <Text size="2">Month</Text>{' '}
-            <input
-              type="month"
-              value={month}
-              max={current}
-              onChange={(e) => {
-                if (parseMonth(e.currentTarget.value)) setMonth(e.currentTarget.value);
-              }}
-            />
-          </label>
-          <ActionButton variant="soft" onClick={() => setMonth(shiftMonth(month, 1))} disabled={month >= current} aria-label="Next month">
-            ›
-          </ActionButton>
-          <ActionButton onClick={() => print()} busy={printing} disabled={!report.data}>
-            Print (Export to PDF)
-          </ActionButton>
-          <ActionButton variant="soft" onClick={() => job.mutate()} busy={job.isPending} disabled={!report.data || report.data.Rows.length === 0}>
-            Export
-          </ActionButton>
-        </Flex>
-      </Flex>
+      <MonthReportHeader
+        title={USAGE_TEXT.title}
+        name={name}
+        month={month}
+        setMonth={setMonth}
+        max={current}
+        nextDisabled={month >= current}
+        printing={printing}
+        print={print}
+        canPrint={!!report.data}
+      >
+        <ActionButton variant="soft" onClick={() => job.mutate()} busy={job.isPending} disabled={!report.data || report.data.Rows.length === 0}>
+          Export
+        </ActionButton>
+      </MonthReportHeader>
       <ExportProgressBar job={job} />
       <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>
         {report.isPending ? (
@@ -81,7 +66,7 @@ export function UsageReportPage() {
         ) : report.isError ? (
           <PageMessage message={errorStatus(report.error) === 404 ? MSG.badUrl : errorMessage(report.error)} />
         ) : (
-          <div className="ur-screen">
+          <div className="month-report-screen">
             <PrintableUsageReport r={report.data} ref={printRef} />
           </div>
         )}
