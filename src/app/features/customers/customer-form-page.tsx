@@ -14,7 +14,7 @@ import { toast } from '../../ui/toast';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { useDebouncedValue } from '../../ui/data-table/use-debounced-value';
 import { useTab } from '../../workspace/tab-context';
-import { PageMessage } from '../../workspace/page-message';
+import { PageLoading, PageMessage } from '../../workspace/page-message';
 import { errorFields, errorMessage, errorStatus } from '../../api/query-client';
 import { dictionariesQuery } from '../../api/reference';
 import {
@@ -50,7 +50,6 @@ import {
   type CustomerFormValues,
 } from './customer-form-schema';
 import { formValuesOf } from './customer-format';
-import { PageLoading } from './customer-view';
 import { CUSTOMER_UI_TEXT } from './text';
 import './customers.css';
 import { ActionButton } from '../../ui/action-button';

@@ -4,9 +4,9 @@
 // Each tab page renders inside <CustomerView>, which loads the details once (shared query).
 import { Fragment, useEffect, useState, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { Button, Flex, Heading } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
-import { PageMessage } from '../../workspace/page-message';
+import { PageLoading, PageMessage } from '../../workspace/page-message';
 import { customerDetailsQuery, customerKeys, type CustomerDetails } from '../../api/customers';
 import { adminKeys } from '../../api/admin';
 import { useRecordLive } from '../../api/record-live';
@@ -28,14 +28,6 @@ const TABS: { route: RouteId; label: string }[] = [
   { route: 'customerDevices', label: 'Devices' },
   { route: 'customerSettings', label: 'Settings' },
 ];
-
-export function PageLoading() {
-  return (
-    <Flex p="5" gap="2" align="center" role="status">
-      <Spinner /> <Text>Loading…</Text>
-    </Flex>
-  );
-}
 
 /** The customer id of the tab, its details, and the page message when there is none to show. */
 export function useCustomer(): { id: string; customer?: CustomerDetails; problem: ReactNode | null } {

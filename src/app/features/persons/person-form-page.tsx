@@ -4,7 +4,7 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { Callout, Card, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
+import { Callout, Card, Flex, Heading, Text, TextField } from '@radix-ui/themes';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
@@ -21,7 +21,7 @@ import type { DictionariesDto } from '../../../shared/schemas/reference';
 import { createPerson, patchPersonInCache, personDetailQuery, personKeys, rolesFromIds, unlockPerson, updatePersonIdentity } from './api';
 import { personFormSchema, superAdminRule, type PersonFormValues } from './person-form-schema';
 import { valibotResolver } from '../../ui/valibot-resolver';
-import { PageMessage } from '../../workspace/page-message';
+import { PageLoading, PageMessage } from '../../workspace/page-message';
 import '../../ui/data-table/list-widgets.css';
 import { LoginMethodCard } from './login-method-card';
 import { HistoryPanel } from '../../ui/history-panel';
@@ -71,14 +71,6 @@ export function PersonFormPage() {
       dict={dict}
       liveBar={editing && <RecordLiveBar changedBy={others.changedBy} present={others.present} onReload={() => void reload()} />}
     />
-  );
-}
-
-function PageLoading() {
-  return (
-    <Flex p="5" gap="2" align="center" role="status">
-      <Spinner /> <Text>Loading…</Text>
-    </Flex>
   );
 }
 
