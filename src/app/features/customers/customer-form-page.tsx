@@ -15,7 +15,7 @@ import { valibotResolver } from '../../ui/valibot-resolver';
 import { useDebouncedValue } from '../../ui/data-table/use-debounced-value';
 import { useTab } from '../../workspace/tab-context';
 import { PageLoading, PageMessage } from '../../workspace/page-message';
-import { errorFields, errorMessage, errorStatus } from '../../api/query-client';
+import { errorMessage, errorStatus, placeFieldErrors } from '../../api/query-client';
 import { dictionariesQuery } from '../../api/reference';
 import {
   createCustomer,
@@ -113,16 +113,7 @@ function CustomerForm({ customer, onReload }: Props) {
       setServerError(null);
       return;
     }
-    const elsewhere: string[] = [];
-    let placed = false;
-    for (const [key, msg] of Object.entries(errorFields(err))) {
-      const field = formFieldOfServerKey(key);
-      if (field) {
-        setError(field, { type: 'server', message: msg }, { shouldFocus: !placed });
-        placed = true;
-      } else elsewhere.push(msg);
-    }
-    setServerError(placed ? elsewhere.join(' ') || null : errorMessage(err));
+    setServerError(placeFieldErrors(err, formFieldOfServerKey, setError));
   };
 
   const save = useMutation({

@@ -9,7 +9,7 @@ import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
 import { useCan, userIdAtom } from '../../state/session';
-import { errorFields, errorMessage } from '../../api/query-client';
+import { errorMessage, placeFieldErrors } from '../../api/query-client';
 import { ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { isValidId, normaliseId } from '../../../shared/codes';
@@ -128,16 +128,7 @@ function PersonForm({ detail, dict, liveBar }: { detail?: PersonDetails; dict?: 
   const [serverError, setServerError] = useState<string | null>(null);
   // One error shows once: on its field when the server names one, otherwise above the form (no toast).
   const fail = (err: unknown) => {
-    const elsewhere: string[] = [];
-    let placed = false;
-    for (const [key, msg] of Object.entries(errorFields(err))) {
-      const field = SERVER_FIELDS[key];
-      if (field) {
-        setError(field, { type: 'server', message: msg }, { shouldFocus: !placed });
-        placed = true;
-      } else elsewhere.push(msg);
-    }
-    setServerError(placed ? elsewhere.join(' ') || null : errorMessage(err));
+    setServerError(placeFieldErrors(err, (key) => SERVER_FIELDS[key], setError));
   };
 
   const save = useMutation({
