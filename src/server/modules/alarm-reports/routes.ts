@@ -64,7 +64,7 @@ import { managementReport, managementReportOn } from './management-report.js';
 import { IMPORT_SAMPLE, importAlarmReportsBody, type ImportAlarmReportsResponse } from '../../../shared/schemas/alarm-report-import.js';
 import { importAlarmReports } from './write.js';
 import type { Hub } from '../../realtime/hub.js';
-import type { RecordReader } from '../../realtime/records.js';
+import { scopedReader } from '../../realtime/records.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 const SAMPLE_FILTER = {
@@ -89,10 +89,7 @@ async function author(c: Ctx, user: { id: string; email: string; role: string[] 
 }
 
 /** Who may follow an alarm report live (its tab open): the detail read's permission and scoped look-up. */
-export const alarmReportReader: RecordReader = {
-  access: P.AlarmReportView,
-  mayRead: async (db, user, id) => !!(await findReportById(db, tenantScope(user), id)),
-};
+export const alarmReportReader = scopedReader(P.AlarmReportView, findReportById);
 
 export function alarmReportRoutes(api: Api, exports: ExportPool, hub: Hub) {
   api.post(

@@ -17,7 +17,7 @@ import { ImportCancelled, type ExportPool, type ImportJobHandle } from '../../ex
 import { deviceIdentitiesChanged } from './identity-changes.js';
 import { readCsvUpload } from '../../lib/csv-upload.js';
 import type { Hub } from '../../realtime/hub.js';
-import type { RecordReader } from '../../realtime/records.js';
+import { scopedReader } from '../../realtime/records.js';
 import {
   changeDeviceTypeBody,
   changeOrderNumberManyBody,
@@ -89,10 +89,7 @@ async function bulkChange(c: Ctx, hub: Hub, user: AuthUser, action: string, chan
 }
 
 /** Who may follow a device live (its tab open): the get-by-id read's permission and scoped look-up. */
-export const deviceReader: RecordReader = {
-  access: P.DeviceView,
-  mayRead: async (db, user, id) => !!(await findDeviceById(db, tenantScope(user), id)),
-};
+export const deviceReader = scopedReader(P.DeviceView, findDeviceById);
 
 export function deviceRoutes(api: Api, exports: ExportPool, hub: Hub) {
   api.post(
