@@ -4,9 +4,10 @@
 // prints (A4 wide, white: month-report.css), or the loading line, or what went wrong (a 404 is a
 // bad link).
 import { useEffect, type ReactNode, type Ref } from 'react';
-import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { Button, Flex, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from './tab-context';
 import { PageMessage } from './page-message';
+import { PageFrame } from './page-frame';
 import { errorMessage, errorStatus } from '../api/query-client';
 import { ActionButton } from '../ui/action-button';
 import { usePrint } from '../ui/print';
@@ -51,13 +52,10 @@ export function MonthReportFrame<T>(props: {
   } = props;
   const { printRef, printing, print } = usePrint(`${title} ${name ?? ''} ${monthLabel(month)}`.replace(/\s+/g, ' ').trim());
   return (
-    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
-      <Flex align="center" justify="between" gap="3" wrap="wrap">
-        <Heading as="h1" size="5">
-          {title}
-          {name ? `: ${name}` : ''}
-        </Heading>
-        <Flex gap="2" align="center" wrap="wrap">
+    <PageFrame
+      title={name ? `${title}: ${name}` : title}
+      actions={
+        <>
           <Button variant="soft" onClick={() => setMonth(shiftMonth(month, -1))} aria-label="Previous month">
             ‹
           </Button>
@@ -80,8 +78,9 @@ export function MonthReportFrame<T>(props: {
             Print (Export to PDF)
           </ActionButton>
           {actions}
-        </Flex>
-      </Flex>
+        </>
+      }
+    >
       {above}
       <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>
         {report.isPending ? (
@@ -94,6 +93,6 @@ export function MonthReportFrame<T>(props: {
           report.data !== undefined && <div className="month-report-screen">{children(report.data, printRef)}</div>
         )}
       </div>
-    </Flex>
+    </PageFrame>
   );
 }
