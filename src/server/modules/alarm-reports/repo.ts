@@ -200,18 +200,34 @@ async function searchCount(db: DB, scope: TenantScope, f: Resolved, now: Date): 
   return parts.reduce((sum, r) => sum + Number(r?.n ?? 0), 0);
 }
 
+/** The filters by code and by controller: the filter's list, and the column of the raw rows and of the statistics holding it. */
+const CODE_FILTERS = [
+  ['alarmVerificationTypes', 'verificationType'],
+  ['alarmTypes', 'alarmType'],
+  ['alarmVerificationCategoryTypes', 'verificationCategory'],
+  ['deviceTypes', 'deviceType'],
+  ['tierTypes', 'tier'],
+  ['arcControllerIds', 'arcControllerId'],
+] as const;
+
+/** Narrows `q` to the rows of `table` (the raw rows or the statistics) whose codes and controller the filter lists. */
+function byCodes<O>(q: Q<O>, table: 'alarmReports', f: Filter): Q<O>;
+function byCodes<O>(q: StatsQ<O>, table: 'alarmStats', f: Filter): StatsQ<O>;
+function byCodes(q: SelectQueryBuilder<Database, any, any>, table: 'alarmReports' | 'alarmStats', f: Filter) {
+  for (const [key, column] of CODE_FILTERS) {
+    const values: readonly (number | string)[] = f[key];
+    if (values.length) q = q.where(sql.ref(`${table}.${column}`), 'in', values);
+  }
+  return q;
+}
+
 /** The WHERE clause every list-shaped endpoint shares, over the raw rows within the scope. */
 function filtered<O>(db: DB, scope: TenantScope, q: Q<O>, f: Resolved, now: Date): Q<O> {
   q = byCustomer(q, scope, 'alarmReports.customerId');
   const { from, to } = rangeOf(f, now);
   if (from !== null) q = q.where('alarmReports.alarmClosed', '>=', iso(from));
   if (to !== null) q = q.where('alarmReports.alarmClosed', '<', iso(to));
-  if (f.alarmTypes.length) q = q.where('alarmReports.alarmType', 'in', f.alarmTypes);
-  if (f.alarmVerificationTypes.length) q = q.where('alarmReports.verificationType', 'in', f.alarmVerificationTypes);
-  if (f.alarmVerificationCategoryTypes.length) q = q.where('alarmReports.verificationCategory', 'in', f.alarmVerificationCategoryTypes);
-  if (f.deviceTypes.length) q = q.where('alarmReports.deviceType', 'in', f.deviceTypes);
-  if (f.tierTypes.length) q = q.where('alarmReports.tier', 'in', f.tierTypes);
-  if (f.arcControllerIds.length) q = q.where('alarmReports.arcControllerId', 'in', f.arcControllerIds);
+  q = byCodes(q, 'alarmReports', f);
   if (f.customerAccountFullName) q = q.where(textContains(db, f, ['customerAccountFullName'], f.customerAccountFullName));
   if (f.personFullName) q = q.where(textContains(db, f, ['personFullName'], f.personFullName));
   if (f.searchValue) q = q.where(textContains(db, f, SEARCH_COLS, f.searchValue));
@@ -293,13 +309,7 @@ function statsFiltered<O>(q: StatsQ<O>, grain: number, f: Filter, now: Date, mon
         ]),
       );
   }
-  if (f.alarmVerificationTypes.length) q = q.where('alarmStats.verificationType', 'in', f.alarmVerificationTypes);
-  if (f.alarmTypes.length) q = q.where('alarmStats.alarmType', 'in', f.alarmTypes);
-  if (f.alarmVerificationCategoryTypes.length) q = q.where('alarmStats.verificationCategory', 'in', f.alarmVerificationCategoryTypes);
-  if (f.deviceTypes.length) q = q.where('alarmStats.deviceType', 'in', f.deviceTypes);
-  if (f.tierTypes.length) q = q.where('alarmStats.tier', 'in', f.tierTypes);
-  if (f.arcControllerIds.length) q = q.where('alarmStats.arcControllerId', 'in', f.arcControllerIds);
-  return q;
+  return byCodes(q, 'alarmStats', f);
 }
 
 type Counts = Record<string, number>;
