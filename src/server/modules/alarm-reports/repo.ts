@@ -672,14 +672,11 @@ export async function verificationTypeTimeFrames(db: DB, scope: TenantScope, f: 
 }
 
 /**
- * Response targets (ours): the alarms within 10 s and within 40 s against the targets — the
- * Verification Started chart's bands (RESPONSE_WINDOWS), from the same counts — and the alarms
- * that missed 10 s, slowest first.
+ * The reports of `q` that missed the 10 s target, slowest first (then the latest closed, then by
+ * id), with what the missed lists show: the response targets' and the management report's.
  */
-export async function responseTargets(db: DB, scope: TenantScope, body: ResponseTargetsBody, now: Date): Promise<ResponseTargets> {
-  const b = await resolveNames(db, body);
-  const s = sql.ref('alarmReports.verificationStartedSeconds');
-  const missedQuery = filtered(db, scope, db.selectFrom('alarmReports'), b, now)
+export function slowestMissed<O>(q: Q<O>, limit: number) {
+  return q
     .select([
       'alarmReports.id',
       'alarmReports.alarmId',
@@ -689,11 +686,34 @@ export async function responseTargets(db: DB, scope: TenantScope, body: Response
       'alarmReports.arcControllerFullName',
       'alarmReports.verificationStartedSeconds',
     ])
-    .where(s, '>=', RESPONSE_WINDOWS.within10)
+    .where('alarmReports.verificationStartedSeconds', '>=', RESPONSE_WINDOWS.within10)
     .orderBy('alarmReports.verificationStartedSeconds', 'desc')
     .orderBy('alarmReports.alarmClosed', 'desc')
     .orderBy('alarmReports.id')
-    .limit(MISSED_MAX);
+    .limit(limit);
+}
+
+/** One row of a missed list (slowestMissed): the report, who, when, how slow, and whether it missed 40 s too. */
+export const missedRow = (
+  m: Pick<AlarmReportTable, 'id' | 'alarmId' | 'alarmClosed' | 'personFullName' | 'customerAccountFullName' | 'verificationStartedSeconds'>,
+) => ({
+  AlarmReportId: m.id,
+  AlarmId: m.alarmId,
+  AlarmClosedDate: m.alarmClosed,
+  PersonFullName: m.personFullName,
+  CustomerAccountFullName: m.customerAccountFullName,
+  VerificationStartedSeconds: m.verificationStartedSeconds,
+  Over40: !isWithin(m.verificationStartedSeconds, RESPONSE_WINDOWS.within40),
+});
+
+/**
+ * Response targets (ours): the alarms within 10 s and within 40 s against the targets — the
+ * Verification Started chart's bands (RESPONSE_WINDOWS), from the same counts — and the alarms
+ * that missed 10 s, slowest first.
+ */
+export async function responseTargets(db: DB, scope: TenantScope, body: ResponseTargetsBody, now: Date): Promise<ResponseTargets> {
+  const b = await resolveNames(db, body);
+  const missedQuery = slowestMissed(filtered(db, scope, db.selectFrom('alarmReports'), b, now), MISSED_MAX);
   let counts: Counts;
   let missed: Awaited<ReturnType<typeof missedQuery.execute>>;
   if (isPostgres(db)) [counts, missed] = await Promise.all([bucketCounts(db, scope, b, now), missedQuery.execute()]);
@@ -726,16 +746,7 @@ export async function responseTargets(db: DB, scope: TenantScope, body: Response
     TotalCount: total,
     Within10: result(w10, b.targetWithin10Percent),
     Within40: result(within(RESPONSE_WINDOWS.within40), b.targetWithin40Percent),
-    Missed: missed.map((m) => ({
-      AlarmReportId: m.id,
-      AlarmId: m.alarmId,
-      AlarmClosedDate: m.alarmClosed,
-      PersonFullName: m.personFullName,
-      CustomerAccountFullName: m.customerAccountFullName,
-      ArcControllerFullName: m.arcControllerFullName,
-      VerificationStartedSeconds: m.verificationStartedSeconds,
-      Over40: !isWithin(m.verificationStartedSeconds, RESPONSE_WINDOWS.within40),
-    })),
+    Missed: missed.map((m) => ({ ...missedRow(m), ArcControllerFullName: m.arcControllerFullName })),
     MissedTotal: total - w10,
   };
 }
