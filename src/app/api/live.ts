@@ -112,23 +112,22 @@ export const configurationTypesQuery = () =>
     refetchOnWindowFocus: false,
   });
 
-/** GET ps-admin/devices/get-configuration?Serial= — LastUpdated null: 'Configuration not known'. */
-export const deviceConfigurationQuery = (serial: string) =>
+/** A device's current configuration, looked up by `query` (none while its value is empty); its errors show on the page. */
+const configurationQuery = (queryKey: readonly unknown[], path: string, query: Record<string, string>) =>
   queryOptions({
-    queryKey: liveKeys.configuration(serial),
-    queryFn: ({ signal }) => http<DeviceConfigurationDto>('/ps-admin/devices/get-configuration', { signal, query: { Serial: serial } }),
-    enabled: !!serial,
+    queryKey,
+    queryFn: ({ signal }) => http<DeviceConfigurationDto>(path, { signal, query }),
+    enabled: Object.values(query).every((v) => !!v),
     meta: { silent: true },
   });
 
+/** GET ps-admin/devices/get-configuration?Serial= — LastUpdated null: 'Configuration not known'. */
+export const deviceConfigurationQuery = (serial: string) =>
+  configurationQuery(liveKeys.configuration(serial), '/ps-admin/devices/get-configuration', { Serial: serial });
+
 /** GET ps-admin/devices/get-configuration-by-id?Id= (the device id). */
 export const deviceConfigurationByIdQuery = (id: string) =>
-  queryOptions({
-    queryKey: liveKeys.configurationById(id),
-    queryFn: ({ signal }) => http<DeviceConfigurationDto>('/ps-admin/devices/get-configuration-by-id', { signal, query: { Id: id } }),
-    enabled: !!id,
-    meta: { silent: true },
-  });
+  configurationQuery(liveKeys.configurationById(id), '/ps-admin/devices/get-configuration-by-id', { Id: id });
 
 /** POST ps-admin/devices/get-configurations — the Current Configuration tab. */
 export const configurationListQuery = (filter: ConfigurationListFilter) =>

@@ -8,6 +8,7 @@ import { QueryCache, QueryClient, MutationCache } from '@tanstack/react-query';
 import { toast } from '../ui/toast';
 import { messageFromError } from '../../shared/messages';
 import type { ErrorBodyDto } from '../../shared/schemas/common';
+import type { FieldValues, Path, UseFormSetError } from 'react-hook-form';
 
 type ErrorMeta = { silent?: boolean; errorMessage?: string };
 
@@ -28,6 +29,28 @@ export function errorStatus(err: unknown): number | undefined {
 /** The server's field messages of a failed call (Content.Errors: { 'person.firstName': message }), or {}. */
 export function errorFields(err: unknown): Record<string, string> {
   return (err as { data?: Partial<ErrorBodyDto> } | null)?.data?.Content?.Errors ?? {};
+}
+
+/**
+ * A failed save of a form, shown once: each error the server gives for a field on that form field
+ * (the first one focused), and what is left for above the form returned: the errors of no field,
+ * or the whole message when none had a field; null when every error found its field.
+ */
+export function placeFieldErrors<T extends FieldValues>(
+  err: unknown,
+  fieldOf: (serverKey: string) => Path<T> | null | undefined,
+  setError: UseFormSetError<T>,
+): string | null {
+  const elsewhere: string[] = [];
+  let placed = false;
+  for (const [key, msg] of Object.entries(errorFields(err))) {
+    const field = fieldOf(key);
+    if (field) {
+      setError(field, { type: 'server', message: msg }, { shouldFocus: !placed });
+      placed = true;
+    } else elsewhere.push(msg);
+  }
+  return placed ? elsewhere.join(' ') || null : errorMessage(err);
 }
 
 /** The message to show for a failed call: the server's Content.Message, else 'Something went wrong.' */

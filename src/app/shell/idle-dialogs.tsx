@@ -9,28 +9,26 @@ export function IdleDialogs() {
   const dialog = useAtomValue(idleDialogAtom);
   return (
     <>
-      <AlertDialog.Root open={dialog === 'expired'} onOpenChange={(open) => !open && closeExpiredDialog()}>
-        <AlertDialog.Content maxWidth="420px" onEscapeKeyDown={() => closeExpiredDialog()}>
-          <AlertDialog.Title>Session expired</AlertDialog.Title>
-          <AlertDialog.Description size="2">{MSG.sessionExpired}</AlertDialog.Description>
-          <Flex justify="end" mt="4">
-            <AlertDialog.Action>
-              <Button onClick={() => closeExpiredDialog()}>{MSG.ok}</Button>
-            </AlertDialog.Action>
-          </Flex>
-        </AlertDialog.Content>
-      </AlertDialog.Root>
-      <AlertDialog.Root open={dialog === 'loggedOut'} onOpenChange={(open) => !open && closeLoggedOutDialog()}>
-        <AlertDialog.Content maxWidth="420px">
-          <AlertDialog.Title>{MSG.loggedOutTitle}</AlertDialog.Title>
-          <AlertDialog.Description size="2">{MSG.loggedOutInactivity}</AlertDialog.Description>
-          <Flex justify="end" mt="4">
-            <AlertDialog.Action>
-              <Button onClick={() => closeLoggedOutDialog()}>{MSG.ok}</Button>
-            </AlertDialog.Action>
-          </Flex>
-        </AlertDialog.Content>
-      </AlertDialog.Root>
+      <Notice open={dialog === 'expired'} close={closeExpiredDialog} title="Session expired" message={MSG.sessionExpired} closeOnEscape />
+      <Notice open={dialog === 'loggedOut'} close={closeLoggedOutDialog} title={MSG.loggedOutTitle} message={MSG.loggedOutInactivity} />
     </>
+  );
+}
+
+/** A notice with OK: closing it in any way runs `close`. */
+function Notice(props: { open: boolean; close: () => void; title: string; message: string; closeOnEscape?: boolean }) {
+  const { open, close, title, message, closeOnEscape = false } = props;
+  return (
+    <AlertDialog.Root open={open} onOpenChange={(o) => !o && close()}>
+      <AlertDialog.Content maxWidth="420px" onEscapeKeyDown={closeOnEscape ? () => close() : undefined}>
+        <AlertDialog.Title>{title}</AlertDialog.Title>
+        <AlertDialog.Description size="2">{message}</AlertDialog.Description>
+        <Flex justify="end" mt="4">
+          <AlertDialog.Action>
+            <Button onClick={() => close()}>{MSG.ok}</Button>
+          </AlertDialog.Action>
+        </Flex>
+      </AlertDialog.Content>
+    </AlertDialog.Root>
   );
 }

@@ -202,18 +202,25 @@ function TwoFactorTab({ onDone }: { onDone: () => void }) {
             error={passwordError ?? undefined}
           />
         </div>
-        <Flex justify="end" gap="2" mt="2">
-          <Dialog.Close>
-            <Button type="button" variant="soft" color="gray">
-              Cancel
-            </Button>
-          </Dialog.Close>
-          <ActionButton type="submit" busy={save.isPending} disabled={type === null}>
-            Save
-          </ActionButton>
-        </Flex>
+        <CancelSave busy={save.isPending} disabled={type === null} />
       </Flex>
     </form>
+  );
+}
+
+/** A settings form's end: Cancel closes the dialog, Save submits the form. */
+function CancelSave({ busy, disabled = false }: { busy: boolean; disabled?: boolean }) {
+  return (
+    <Flex justify="end" gap="2" mt="2">
+      <Dialog.Close>
+        <Button type="button" variant="soft" color="gray">
+          Cancel
+        </Button>
+      </Dialog.Close>
+      <ActionButton type="submit" busy={busy} disabled={disabled}>
+        Save
+      </ActionButton>
+    </Flex>
   );
 }
 
@@ -255,16 +262,7 @@ function ChangePasswordTab({ onDone }: { onDone: () => void }) {
           error={errors.newPasswordRepeated?.message}
           {...register('newPasswordRepeated')}
         />
-        <Flex justify="end" gap="2" mt="2">
-          <Dialog.Close>
-            <Button type="button" variant="soft" color="gray">
-              Cancel
-            </Button>
-          </Dialog.Close>
-          <ActionButton type="submit" busy={isSubmitting}>
-            Save
-          </ActionButton>
-        </Flex>
+        <CancelSave busy={isSubmitting} />
       </Flex>
     </form>
   );

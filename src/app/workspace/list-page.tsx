@@ -27,7 +27,6 @@ import {
   type SetStateAction,
 } from 'react';
 import { useQuery, type QueryKey, type UseQueryOptions, type UseQueryResult } from '@tanstack/react-query';
-import { Flex, Heading } from '@radix-ui/themes';
 import { DataTable, type DataTableProps } from '../ui/data-table/data-table';
 import { FilterBar, type FilterBarProps, type FilterValues } from '../ui/filter-bar';
 import { listQueryProps, pagingProps } from '../ui/data-table/list-props';
@@ -44,6 +43,7 @@ import { openRoute, openRowProps } from './actions';
 import { getHref } from '../paths';
 import { P } from '../../shared/permissions';
 import './list-page.css';
+import { PageFrame } from './page-frame';
 import { ActionButton } from '../ui/action-button';
 
 /** The export of a list: every row the filters match, as a file (the page strips its paging from the request). */
@@ -227,34 +227,7 @@ export function openDeviceRows<Row>(can: (access: string) => boolean, deviceIdOf
 }
 
 /** A list tab: its heading with the page's actions, then the list. */
-export function ListPageFrame({
-  title,
-  actions,
-  className,
-  rootRef,
-  children,
-}: {
-  title: string;
-  actions?: ReactNode;
-  /** The page's own class (beside the frame's). */
-  className?: string;
-  rootRef?: Ref<HTMLDivElement>;
-  children: ReactNode;
-}) {
-  return (
-    <div className={className ? `lw-list-page ${className}` : 'lw-list-page'} ref={rootRef}>
-      <Flex align="center" justify="between" gap="3" wrap="wrap">
-        <Heading as="h1" size="5">
-          {title}
-        </Heading>
-        <Flex gap="2" align="center" wrap="wrap">
-          {actions}
-        </Flex>
-      </Flex>
-      {children}
-    </div>
-  );
-}
+export const ListPageFrame = PageFrame;
 
 /** The running export's progress (with Cancel) and the Export button: disabled while nothing matches or an export runs. */
 export function ListExportButton({ list }: { list: Pick<AnyListPage, 'export' | 'count'> }) {

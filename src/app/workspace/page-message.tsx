@@ -1,4 +1,4 @@
-import { Button, Callout, Flex } from '@radix-ui/themes';
+import { Button, Callout, Flex, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from './tab-context';
 import { MSG } from '../../shared/messages';
 
@@ -13,6 +13,15 @@ export function PageMessage({ message }: { message: string }) {
       <Button variant="soft" color="gray" onClick={back}>
         {MSG.uiCancel}
       </Button>
+    </Flex>
+  );
+}
+
+/** A page whose record is still loading. */
+export function PageLoading() {
+  return (
+    <Flex p="5" gap="2" align="center" role="status">
+      <Spinner /> <Text>Loading…</Text>
     </Flex>
   );
 }

@@ -145,6 +145,18 @@ export function createExportPool(o: ExportPoolOptions) {
       )
     : undefined;
   const jobs = new Map<string, Job>();
+  /** A new job: the requested id unless another job has it, nothing counted yet. */
+  const newJob = (userId: string, requestedId: string | undefined, kind: Job['kind'], state: Job['state'], cancel: () => void): Job => ({
+    id: requestedId && !jobs.has(requestedId) ? requestedId : randomUUID(),
+    userId,
+    kind,
+    state,
+    total: null,
+    written: 0,
+    omitted: 0,
+    parsed: null,
+    cancel,
+  });
   const active = new Map<string, Job>(); // user id → their queued or running export
   const pending = new Set<Promise<unknown>>();
   let accepting = true;
@@ -202,27 +214,17 @@ export function createExportPool(o: ExportPoolOptions) {
     let startedResolve!: (total: number) => void;
     let startedReject!: (e: Error) => void;
     const started = new Promise<number>((res, rej) => ((startedResolve = res), (startedReject = rej)));
-    const rec: Job = {
-      id: requestedId && !jobs.has(requestedId) ? requestedId : randomUUID(),
-      userId,
-      kind: 'export',
-      state: 'queued',
-      total: null,
-      written: 0,
-      omitted: 0,
-      parsed: null,
-      cancel: () => {
-        if (rec.state !== 'queued' && rec.state !== 'running') return;
-        rec.state = 'cancelled';
-        // The user may start another export at once: this one's thread stops on its own.
-        if (active.get(userId) === rec) active.delete(userId);
-        cluster?.changed(rec, true);
-        cluster?.release(rec);
-        port1.postMessage({ type: 'cancel' } satisfies ControlMessage);
-        ended = true;
-        notify?.();
-      },
-    };
+    const rec: Job = newJob(userId, requestedId, 'export', 'queued', () => {
+      if (rec.state !== 'queued' && rec.state !== 'running') return;
+      rec.state = 'cancelled';
+      // The user may start another export at once: this one's thread stops on its own.
+      if (active.get(userId) === rec) active.delete(userId);
+      cluster?.changed(rec, true);
+      cluster?.release(rec);
+      port1.postMessage({ type: 'cancel' } satisfies ControlMessage);
+      ended = true;
+      notify?.();
+    });
     jobs.set(rec.id, rec);
     active.set(userId, rec);
     try {
@@ -325,22 +327,12 @@ export function createExportPool(o: ExportPoolOptions) {
     if (importsActive.has(userId)) throw new ApiError(429, MSG.importAlreadyRunning, CODE.importBusy);
     if (importsActive.size >= size + maxQueue) throw new ApiError(429, MSG.importQueueFull, CODE.importQueueFull);
     const ac = new AbortController();
-    const rec: Job = {
-      id: requestedId && !jobs.has(requestedId) ? requestedId : randomUUID(),
-      userId,
-      kind: 'import',
-      state: 'running',
-      total: null,
-      written: 0,
-      omitted: 0,
-      parsed: null,
-      cancel: () => {
-        if (rec.state !== 'running') return;
-        rec.state = 'cancelled';
-        cluster?.changed(rec, true);
-        ac.abort(new ImportCancelled());
-      },
-    };
+    const rec: Job = newJob(userId, requestedId, 'import', 'running', () => {
+      if (rec.state !== 'running') return;
+      rec.state = 'cancelled';
+      cluster?.changed(rec, true);
+      ac.abort(new ImportCancelled());
+    });
     jobs.set(rec.id, rec);
     importsActive.set(userId, rec);
     try {

@@ -30,6 +30,11 @@ export class ApiError extends Error {
 export const badRequest = (message: string, code: string = CODE.validation, errors?: Record<string, string>) => new ApiError(400, message, code, errors);
 export const notFound = (message = 'Not found.') => new ApiError(404, message, CODE.notFound);
 export const conflict = (message: string = MSG.staleEtag) => new ApiError(409, message, CODE.conflict);
+/** `value`, or the error `missing()` when there is none (a record outside the caller's scope is none too). */
+export function found<T>(value: T | null | undefined, missing: () => ApiError): T {
+  if (value === null || value === undefined) throw missing();
+  return value;
+}
 export const forbidden = () => new ApiError(403, MSG.forbidden, CODE.forbidden);
 export const unauthorized = () => new ApiError(401, MSG.sessionExpired, CODE.unauthorized);
 

@@ -7,7 +7,7 @@
 import type { DB } from '../db/index.js';
 import type { AuthUser } from '../http/types.js';
 import type { Permission } from '../../shared/permissions.js';
-import { tenantMayUse } from '../auth/tenant-scope.js';
+import { tenantMayUse, tenantScope, type TenantScope } from '../auth/tenant-scope.js';
 import { isValidId, normaliseId } from '../../shared/codes.js';
 import { RECORD_KINDS, type RecordChange, type RecordKind } from '../../shared/schemas/record-live.js';
 import type { AlarmNoteDto } from '../../shared/schemas/alarm-reports.js';
@@ -17,6 +17,11 @@ export type Reader = Pick<AuthUser, 'id' | 'tenantId' | 'permissions'>;
 /** A record kind's read rule: the read route's permission and its scoped look-up (true: the caller would be answered the record). */
 export type RecordReader = { access: Permission; mayRead(db: DB, user: Reader, id: string): Promise<boolean> };
 export type RecordReaders = Partial<Record<RecordKind, RecordReader>>;
+/** The read rule of a record the read route finds within the caller's tenant scope: `access`, and `find` finds it. */
+export const scopedReader = (access: Permission, find: (db: DB, scope: TenantScope, id: string) => Promise<unknown>): RecordReader => ({
+  access,
+  mayRead: async (db, user, id) => !!(await find(db, tenantScope(user), id)),
+});
 
 /** One committed change of a record, as a write route announces it. */
 export type RecordChangeInput = { kind: RecordKind; id: string; what: RecordChange; note?: AlarmNoteDto };

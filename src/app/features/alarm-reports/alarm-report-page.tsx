@@ -6,9 +6,9 @@
 // the printable report (react-to-print) the print command and the button share.
 import { useEffect, useRef, useState } from 'react';
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { Button, Flex, Heading, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
-import { PageMessage } from '../../workspace/page-message';
+import { PageLoading, PageMessage } from '../../workspace/page-message';
 import { useCan } from '../../state/session';
 import { toast } from '../../ui/toast';
 import { PersonDetails, PersonDetailsDialog, personTitle, type PersonReadView } from '../../ui/person-details';
@@ -73,12 +73,7 @@ export function AlarmReportPage() {
   }, [d, setTitle]);
 
   if (!valid) return <PageMessage message={MSG.badUrl} />;
-  if (detail.isPending)
-    return (
-      <Flex p="5" gap="2" align="center" role="status">
-        <Spinner /> <Text>Loading…</Text>
-      </Flex>
-    );
+  if (detail.isPending) return <PageLoading />;
   if (detail.isError) return <PageMessage message={errorStatus(detail.error) === 404 ? 'Alarm report not found.' : errorMessage(detail.error)} />;
   return <AlarmReportView d={detail.data} />;
 }

@@ -4,27 +4,24 @@
 // with previous / next, Print (Export to PDF) through react-to-print with the document shown on
 // screen (management-report-print.tsx). With the feature ExportManagementReportPDF off the page
 // says so and the server refuses (403).
-import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import {} from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
 import { useTabMonth } from '../../workspace/tab-month';
-import { PageMessage } from '../../workspace/page-message';
+import { MonthReportFrame, useMonthReportTitle } from '../../workspace/month-report';
+import { PageLoading, PageMessage } from '../../workspace/page-message';
 import { managementReportQuery } from '../../api/alarm-reports';
 import { featuresQuery, isFeatureOn } from '../../api/reference';
-import { errorMessage, errorStatus } from '../../api/query-client';
+import { errorStatus } from '../../api/query-client';
 import { isValidId } from '../../../shared/codes';
 import { MSG } from '../../../shared/messages';
-import { defaultMonth, monthLabel, parseMonth, shiftMonth } from '../../../shared/management-report';
+import { defaultMonth, shiftMonth } from '../../../shared/management-report';
 import { MANAGEMENT_FEATURE, MANAGEMENT_TEXT } from '../../../shared/schemas/management-report';
-import { usePrint } from './print-report';
 import { PrintableManagementReport } from './management-report-print';
 import './alarm-reports.css';
-import { ActionButton } from '../../ui/action-button';
 
-/** The month of a tab link's query (?month=YYYY-MM), or null. */
 export function ManagementReportPage() {
-  const { params, setTitle } = useTab();
+  const { params } = useTab();
   const customerId = params.customerId ?? null;
   const [month, setMonth] = useTabMonth();
   const features = useQuery(featuresQuery());
@@ -32,63 +29,17 @@ export function ManagementReportPage() {
   const valid = customerId === null || isValidId(customerId);
   const report = useQuery({ ...managementReportQuery({ month, customerId }), enabled: on && valid });
   const name = report.data?.CustomerName;
-  useEffect(() => setTitle(name ? `${MANAGEMENT_TEXT.title}: ${name}` : MANAGEMENT_TEXT.title), [name, setTitle]);
-
-  const { printRef, printing, print } = usePrint(`${MANAGEMENT_TEXT.title} ${name ?? ''} ${monthLabel(month)}`.replace(/\s+/g, ' ').trim());
+  useMonthReportTitle(MANAGEMENT_TEXT.title, name);
 
   if (!valid) return <PageMessage message={MSG.badUrl} />;
-  if (features.isPending)
-    return (
-      <Flex p="5" gap="2" align="center" role="status">
-        <Spinner /> <Text>Loading…</Text>
-      </Flex>
-    );
+  if (features.isPending) return <PageLoading />;
   if (!on || errorStatus(report.error) === 403) return <PageMessage message={MANAGEMENT_TEXT.disabled} />;
 
-  const latest = defaultMonth(Date.now());
+  // The picker offers the month after last (the current one, its days so far).
+  const max = shiftMonth(defaultMonth(Date.now()), 1);
   return (
-    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
-      <Flex align="center" justify="between" gap="3" wrap="wrap">
-        <Heading as="h1" size="5">
-          {MANAGEMENT_TEXT.title}
-          {name ? `: ${name}` : ''}
-        </Heading>
-        <Flex gap="2" align="center" wrap="wrap">
-          <Button variant="soft" onClick={() => setMonth(shiftMonth(month, -1))} aria-label="Previous month">
-            ‹
-          </Button>
-          <label className="mr-month">
-            <Text size="2">Month</Text>{' '}
-            <input
-              type="month"
-              value={month}
-              max={shiftMonth(latest, 1)}
-              onChange={(e) => {
-                if (parseMonth(e.currentTarget.value)) setMonth(e.currentTarget.value);
-              }}
-            />
-          </label>
-          <Button variant="soft" onClick={() => setMonth(shiftMonth(month, 1))} aria-label="Next month">
-            ›
-          </Button>
-          <ActionButton onClick={() => print()} busy={printing} disabled={!report.data}>
-            Print (Export to PDF)
-          </ActionButton>
-        </Flex>
-      </Flex>
-      <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>
-        {report.isPending ? (
-          <Flex gap="2" align="center" role="status">
-            <Spinner /> <Text>Loading…</Text>
-          </Flex>
-        ) : report.isError ? (
-          <PageMessage message={errorStatus(report.error) === 404 ? MSG.badUrl : errorMessage(report.error)} />
-        ) : (
-          <div className="mr-screen">
-            <PrintableManagementReport r={report.data} ref={printRef} />
-          </div>
-        )}
-      </div>
-    </Flex>
+    <MonthReportFrame title={MANAGEMENT_TEXT.title} name={name} month={[month, setMonth]} max={max} report={report}>
+      {(r, ref) => <PrintableManagementReport r={r} ref={ref} />}
+    </MonthReportFrame>
   );
 }

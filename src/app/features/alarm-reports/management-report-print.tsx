@@ -11,7 +11,7 @@ import { MANAGEMENT_SECTIONS, MANAGEMENT_TEXT } from '../../../shared/schemas/ma
 import { formatCount, formatPercent, formatShare } from '../../../shared/numbers';
 import { Donut } from './alarm-charts';
 import { formatDateTime } from './alarm-format';
-import { printPageName, printPageRules } from './print-report';
+import { MonthlyPrint } from '../../ui/monthly-print';
 
 const STARTED_COLORS = ['#30a46c', '#ffb224', '#e5484d'];
 const COMPLETED_COLORS = ['#30a46c', '#3e63dd', '#ffb224', '#e5484d'];
@@ -68,25 +68,23 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 export function PrintableManagementReport({ r, ref }: { r: ManagementReport; ref?: Ref<HTMLDivElement> }) {
   const month = monthLabel(r.Month);
   const before = monthLabel(r.PreviousMonth);
-  const pageName = printPageName(`management-${r.CustomerId ?? 'all'}-${r.Month}`);
-  const running = `${r.CustomerName} · ${month}`;
-  const footer = `${MANAGEMENT_TEXT.title} · ${r.CustomerName} · ${month}`;
   const targets = [
     { label: 'Verification started within 10 s', t: r.Within10 },
     { label: 'Verification started within 40 s', t: r.Within40 },
   ];
   const c = r.PlanCompliance;
   return (
-    <div ref={ref} className="ar-print mr-report" data-testid="management-report" style={{ page: pageName }}>
-      <style>{printPageRules(pageName, running, footer)}</style>
-      <header className="ar-print__header">
-        <h1>{MANAGEMENT_TEXT.title}</h1>
-        <p className="ar-print__name">{r.CustomerName}</p>
-        <p className="ar-print__meta">
-          {month} · {formatCount(r.TotalCount)} alarms ({before}: {formatCount(r.PreviousTotalCount)})
-        </p>
-      </header>
-
+    <MonthlyPrint
+      ref={ref}
+      title={MANAGEMENT_TEXT.title}
+      customerName={r.CustomerName}
+      month={r.Month}
+      pageId={`management-${r.CustomerId ?? 'all'}`}
+      block="ar-print"
+      className="mr-report"
+      testId="management-report"
+      meta={`${month} · ${formatCount(r.TotalCount)} alarms (${before}: ${formatCount(r.PreviousTotalCount)})`}
+    >
       <Section title={MANAGEMENT_SECTIONS[0]}>
         <BarChart title="Alarms by type" rows={r.ByAlarmType.map((t) => ({ label: t.Name, count: t.Count }))} />
         <BarChart title="Alarms by verification type" rows={r.ByVerificationType.map((t) => ({ label: t.Name, count: t.Count }))} />
@@ -186,7 +184,6 @@ export function PrintableManagementReport({ r, ref }: { r: ManagementReport; ref
           </p>
         </Section>
       )}
-      <footer className="ar-print__footer">{footer}</footer>
-    </div>
+    </MonthlyPrint>
   );
 }

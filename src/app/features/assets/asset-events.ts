@@ -1,23 +1,22 @@
 // The link between the 'export assets' command and the asset list tabs: a mounted list registers
 // its export; the command runs the focused tab's, or opens the list and asks it to export once it
 // is there. No DOM or React here, so the command module (and the doc generator) can load it.
-const exporters = new Map<string, () => unknown>();
+import { tabRegistry } from './tab-registry';
+
+const exporters = tabRegistry<() => unknown>();
 let pending = false;
 
 export function registerAssetExport(tabId: string, run: () => unknown): () => void {
-  exporters.set(tabId, run);
   if (pending) {
     pending = false;
     setTimeout(() => void run(), 0);
   }
-  return () => {
-    if (exporters.get(tabId) === run) exporters.delete(tabId);
-  };
+  return exporters.register(tabId, run);
 }
 
 /** Runs the export of the list in `tabId`; false when that tab shows no asset list. */
 export function runAssetExport(tabId: string | undefined): boolean {
-  const run = tabId ? exporters.get(tabId) : undefined;
+  const run = exporters.of(tabId);
   if (!run) return false;
   void run();
   return true;
@@ -34,16 +33,9 @@ export function requestAssetExportOnOpen() {
  * or there is nothing to put. A mounted list registers how it collects them.
  */
 export type CollectSerials = () => Promise<string[] | null>;
-const collectors = new Map<string, CollectSerials>();
+const collectors = tabRegistry<CollectSerials>();
 
-export function registerAssetSerials(tabId: string, collect: CollectSerials): () => void {
-  collectors.set(tabId, collect);
-  return () => {
-    if (collectors.get(tabId) === collect) collectors.delete(tabId);
-  };
-}
+export const registerAssetSerials = (tabId: string, collect: CollectSerials): (() => void) => collectors.register(tabId, collect);
 
 /** The focused asset list's collector, if that tab shows one. */
-export function assetSerials(tabId: string | undefined): CollectSerials | undefined {
-  return tabId ? collectors.get(tabId) : undefined;
-}
+export const assetSerials = (tabId: string | undefined): CollectSerials | undefined => collectors.of(tabId);

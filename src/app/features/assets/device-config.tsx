@@ -47,22 +47,17 @@ export function DeviceConfiguration({ deviceId, serial, connected }: { deviceId:
 
   const onRequestError = (err: unknown) =>
     toast.error(errorStatus(err) === 403 ? MSG.forbidden : errorStatus(err) === 404 ? errorMessage(err) : MSG.deviceConfigFailed);
-  const refreshConfig = useMutation({
-    mutationFn: () => requestConfigurationRefresh(serial),
+  /** A request to the device: `requested` says it was sent, then the configuration is read again. */
+  const deviceRequest = (send: (serial: string) => Promise<unknown>, requested: string) => ({
+    mutationFn: () => send(serial),
     onSuccess: async () => {
-      toast.success(MSG.configUpdateRequested);
+      toast.success(requested);
       await qc.invalidateQueries({ queryKey: liveKeys.configurationById(deviceId) });
     },
     onError: onRequestError,
   });
-  const refreshFw = useMutation({
-    mutationFn: () => requestFirmwareRefresh(serial),
-    onSuccess: async () => {
-      toast.success(MSG.firmwareUpdateRequested);
-      await qc.invalidateQueries({ queryKey: liveKeys.configurationById(deviceId) });
-    },
-    onError: onRequestError,
-  });
+  const refreshConfig = useMutation(deviceRequest(requestConfigurationRefresh, MSG.configUpdateRequested));
+  const refreshFw = useMutation(deviceRequest(requestFirmwareRefresh, MSG.firmwareUpdateRequested));
 
   // The commands reach this tab's actions through the registration (the latest mutations).
   const actions = useRef({ refreshConfiguration: () => refreshConfig.mutate(), refreshFirmware: () => refreshFw.mutate() });

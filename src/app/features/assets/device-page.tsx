@@ -7,13 +7,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Badge, Callout, Card, DataList, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
+import { Badge, Callout, Card, DataList, Flex, Heading, Text, TextField } from '@radix-ui/themes';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { confirm } from '../../ui/confirm-dialog';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { useTab } from '../../workspace/tab-context';
-import { PageMessage } from '../../workspace/page-message';
+import { PageLoading, PageMessage } from '../../workspace/page-message';
 import { useCan } from '../../state/session';
 import { errorMessage, errorStatus } from '../../api/query-client';
 import { ROUTES } from '../../paths';
@@ -46,11 +46,7 @@ export function DevicePage() {
 
   if (!valid) return <PageMessage message={MSG.badUrl} />;
   if (detail.isPending || simTypes.isPending) {
-    return (
-      <Flex p="5" gap="2" align="center" role="status">
-        <Spinner /> <Text>Loading…</Text>
-      </Flex>
-    );
+    return <PageLoading />;
   }
   if (detail.isError) return <PageMessage message={errorStatus(detail.error) === 404 ? MSG.deviceUnknown : errorMessage(detail.error)} />;
   return <DeviceView device={detail.data} />;

@@ -1,7 +1,8 @@
 // The frame around the signed-out pages: product name, the page, and the external Support and
 // Privacy policy links (new tab). The URLs are placeholders until the provider supplies real ones.
 import type { ReactNode } from 'react';
-import { Card, Link } from '@radix-ui/themes';
+import { Link as RouterLink } from 'wouter';
+import { Card, Link, Text } from '@radix-ui/themes';
 import { MSG } from '../../../shared/messages';
 
 export const SUPPORT_URL = 'https://support.example.com';
@@ -29,5 +30,23 @@ export function AuthLayout({ children }: { children: ReactNode }) {
         </Link>
       </footer>
     </div>
+  );
+}
+
+/** A link to another signed-out page under a form, centred (`paragraph`: its own paragraph below the card's content). */
+export function AuthPageLink({ href, children, paragraph = false }: { href: string; children: ReactNode; paragraph?: boolean }) {
+  const link = (
+    <Link asChild>
+      <RouterLink href={href}>{children}</RouterLink>
+    </Link>
+  );
+  return paragraph ? (
+    <Text as="p" size="2" align="center" mt="3">
+      {link}
+    </Text>
+  ) : (
+    <Text size="2" align="center">
+      {link}
+    </Text>
   );
 }

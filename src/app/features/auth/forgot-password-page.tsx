@@ -2,16 +2,15 @@
 // Submit and 'Back to Login'. Sends POST /api/v1/reset-password.
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { Flex, Heading, Link, Text, TextField } from '@radix-ui/themes';
+import { Flex, Heading, Text, TextField } from '@radix-ui/themes';
 import { MSG, messageFromError } from '../../../shared/messages';
 import { resetPasswordSchema } from '../../../shared/schemas/auth';
 import { requestPasswordReset } from '../../api/auth';
 import { errorStatus } from '../../api/query-client';
 import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
-import { AuthLayout } from './auth-layout';
+import { AuthLayout, AuthPageLink } from './auth-layout';
 import { FormField } from '../../ui/form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { isCaptchaFailure, useCaptcha } from './captcha';
@@ -64,11 +63,7 @@ export function ForgotPasswordPage() {
           <ActionButton type="submit" size="3" busy={formState.isSubmitting}>
             {MSG.submit}
           </ActionButton>
-          <Text size="2" align="center">
-            <Link asChild>
-              <RouterLink href={getHref('login')}>{MSG.backToLogin}</RouterLink>
-            </Link>
-          </Text>
+          <AuthPageLink href={getHref('login')}>{MSG.backToLogin}</AuthPageLink>
         </Flex>
       </form>
     </AuthLayout>

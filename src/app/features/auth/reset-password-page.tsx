@@ -3,15 +3,14 @@
 // POST /api/v1/reset-password/confirm and back to sign-in.
 import { useEffect } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link as RouterLink } from 'wouter';
 import { navigate } from 'wouter/use-browser-location';
-import { Callout, Flex, Heading, Link, Text } from '@radix-ui/themes';
+import { Callout, Flex, Heading } from '@radix-ui/themes';
 import { MSG, messageFromError } from '../../../shared/messages';
 import { resetPasswordConfirmSchema } from '../../../shared/schemas/auth';
 import { confirmPasswordReset } from '../../api/auth';
 import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
-import { AuthLayout } from './auth-layout';
+import { AuthLayout, AuthPageLink } from './auth-layout';
 import { PasswordField } from '../../ui/form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { ActionButton } from '../../ui/action-button';
@@ -79,11 +78,9 @@ export function ResetPasswordPage() {
           </Flex>
         </form>
       )}
-      <Text as="p" size="2" align="center" mt="3">
-        <Link asChild>
-          <RouterLink href={getHref('login')}>{MSG.backToLogin}</RouterLink>
-        </Link>
-      </Text>
+      <AuthPageLink href={getHref('login')} paragraph>
+        {MSG.backToLogin}
+      </AuthPageLink>
     </AuthLayout>
   );
 }

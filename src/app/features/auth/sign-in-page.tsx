@@ -4,9 +4,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { useQuery } from '@tanstack/react-query';
-import { Link as RouterLink } from 'wouter';
 import * as v from 'valibot';
-import { Button, Callout, Flex, Heading, Link, Text, TextField } from '@radix-ui/themes';
+import { Button, Callout, Flex, Heading, Text, TextField } from '@radix-ui/themes';
 import { MSG, messageFromError } from '../../../shared/messages';
 import { loginFormSchema, verificationCodeField } from '../../../shared/schemas/auth';
 import { requestPasswordToken, resendVerificationCode, signInWithTokens, ssoConfigurationQuery } from '../../api/auth';
@@ -14,7 +13,7 @@ import { featuresQuery, isFeatureOn } from '../../api/reference';
 import { SSO_ENABLED_KEY } from '../../state/session';
 import { toast } from '../../ui/toast';
 import { getHref } from '../../paths';
-import { AuthLayout } from './auth-layout';
+import { AuthLayout, AuthPageLink } from './auth-layout';
 import { FormField, PasswordField } from '../../ui/form-field';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { classifySignInError, SSO_PROVIDER_NAME } from './sign-in-errors';
@@ -159,11 +158,7 @@ export function SignInPage() {
           <ActionButton type="submit" size="3" busy={isSubmitting}>
             {MSG.logIn}
           </ActionButton>
-          <Text size="2" align="center">
-            <Link asChild>
-              <RouterLink href={getHref('forgotPassword')}>{MSG.forgotPassword}</RouterLink>
-            </Link>
-          </Text>
+          <AuthPageLink href={getHref('forgotPassword')}>{MSG.forgotPassword}</AuthPageLink>
         </Flex>
       </form>
       {ssoOn && (

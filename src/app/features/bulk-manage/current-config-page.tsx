@@ -4,23 +4,21 @@
 // download CurrentConfiguration_<date>.csv (POST ps-admin/devices/download-configurations-csv).
 import { useEffect, useMemo } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { yesNoFilter, type FilterDef, type FilterValues } from '../../ui/filter-bar';
-import { useListPage } from '../../workspace/list-page';
+import type { DataTableColumn } from '../../ui/data-table/types';
+import { yesNoFilter, type FilterDef } from '../../ui/filter-bar';
 import { deviceTypesQuery } from '../../api/devices';
 import { configurationListQuery, configurationTypesQuery, downloadConfigurationsCsv, liveKeys, useDeviceLive } from '../../api/live';
 import type { ConfigurationRow } from '../../../shared/schemas/live';
 import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { fallDetectionLabel, formatInstant as formatDateTime } from '../../../shared/device-config-format';
 import { deviceIdentityOf, trackingLabel } from '../../../shared/schemas/live';
-import { DownloadCsvButton, ManageList, ManageShell, useSelectedDevices } from './manage-shell';
+import { DownloadCsvButton, ManageList, ManageShell, useSelectedDevices, useSelectedList, type SelectedListState } from './manage-shell';
 import { toConfigurationsFilter } from './manage-filters';
 
 export const NO_CONFIGURATION = 'No configuration for this device';
 export const PENDING = 'Pending';
 
-type State = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
-const INITIAL: State = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'Serial', desc: false }, filters: {} };
+const INITIAL: SelectedListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'Serial', desc: false }, filters: {} };
 
 export function configurationColumns(): DataTableColumn<ConfigurationRow>[] {
   const none = (r: ConfigurationRow) => !r.LastUpdated;
@@ -58,15 +56,7 @@ export function CurrentConfigPage() {
   const qc = useQueryClient();
   const devices = useSelectedDevices();
   const serials = useMemo(() => devices.map((d) => d.serialNumber), [devices]);
-  const list = useListPage({
-    initial: INITIAL,
-    request: (s: State) => ({ ...toConfigurationsFilter(serials, s.filters, s.sort), page: s.page, pageSize: s.pageSize }),
-    query: configurationListQuery,
-    enabled: () => serials.length > 0,
-    rows: (d) => d.Items,
-    count: (d) => d.TotalCount,
-  });
-  const { page: _page, pageSize: _size, ...filter } = list.request;
+  const { list, filter } = useSelectedList({ initial: INITIAL, ids: serials, toFilter: toConfigurationsFilter, query: configurationListQuery });
   const types = useQuery(deviceTypesQuery()).data;
   const callTypes = useQuery(configurationTypesQuery()).data;
   // Arriving from Change Configuration: show what the server has now.

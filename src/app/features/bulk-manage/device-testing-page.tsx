@@ -6,9 +6,8 @@
 // live updates.' shows when the hub cannot be reached.
 import { useMemo, useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { DataTableColumn, SortState } from '../../ui/data-table/types';
-import { yesNoFilter, type FilterDef, type FilterValues } from '../../ui/filter-bar';
-import { useListPage } from '../../workspace/list-page';
+import type { DataTableColumn } from '../../ui/data-table/types';
+import { yesNoFilter, type FilterDef } from '../../ui/filter-bar';
 import { LiveBadge } from '../../ui/live-badge';
 import { toast } from '../../ui/toast';
 import { deviceTypesQuery } from '../../api/devices';
@@ -18,15 +17,14 @@ import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import * as v from 'valibot';
 import { deviceIdentityOf, HUB_EVENT_SCHEMAS, type DeviceMessageDto, type HubEventPayloads, type LastMessageDto } from '../../../shared/schemas/live';
 import { formatInstant } from '../../../shared/device-config-format';
-import { DownloadCsvButton, ManageList, ManageShell, useSelectedDevices } from './manage-shell';
+import { DownloadCsvButton, ManageList, ManageShell, useSelectedDevices, useSelectedList, type SelectedListState } from './manage-shell';
 import { toLastMessagesFilter } from './manage-filters';
 
 export const NO_COMMUNICATION = 'No communication received from this device';
 /** How long a row that just reported stays highlighted. */
 const RECENT_MS = 5000;
 
-type State = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
-const INITIAL: State = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'SerialNumber', desc: false }, filters: {} };
+const INITIAL: SelectedListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'SerialNumber', desc: false }, filters: {} };
 
 type Live =
   { kind: 'message'; m: DeviceMessageDto } | { kind: 'monitoring'; row: LastMessageDto } | { kind: 'connected'; e: HubEventPayloads['DeviceConnected'] };
@@ -90,15 +88,7 @@ export function DeviceTestingPage() {
   const qc = useQueryClient();
   const devices = useSelectedDevices();
   const identities = useMemo(() => devices.map((d) => deviceIdentityOf({ imei: d.imei ?? null, serialNumber: d.serialNumber })), [devices]);
-  const list = useListPage({
-    initial: INITIAL,
-    request: (s: State) => ({ ...toLastMessagesFilter(identities, s.filters, s.sort), page: s.page, pageSize: s.pageSize }),
-    query: lastMessagesQuery,
-    enabled: () => identities.length > 0,
-    rows: (d) => d.Items,
-    count: (d) => d.TotalCount,
-  });
-  const { page: _page, pageSize: _size, ...filter } = list.request;
+  const { list, filter } = useSelectedList({ initial: INITIAL, ids: identities, toFilter: toLastMessagesFilter, query: lastMessagesQuery });
   const types = useQuery(deviceTypesQuery()).data;
   const [recent, setRecent] = useState<ReadonlySet<string>>(new Set());
 

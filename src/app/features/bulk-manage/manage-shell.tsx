@@ -5,12 +5,12 @@
 // table) and its CSV download.
 import { useEffect, type ReactNode } from 'react';
 import { useAtomValue } from 'jotai';
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, type QueryKey, type UseQueryOptions } from '@tanstack/react-query';
 import { Button, Callout, Flex, Heading, Spinner, TabNav, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
-import { ListFilters, ListTable, openDeviceRows, type AnyListPage } from '../../workspace/list-page';
-import type { FilterDef } from '../../ui/filter-bar';
-import type { DataTableColumn } from '../../ui/data-table/types';
+import { ListFilters, ListTable, openDeviceRows, useListPage, type AnyListPage } from '../../workspace/list-page';
+import type { FilterDef, FilterValues } from '../../ui/filter-bar';
+import type { DataTableColumn, SortState } from '../../ui/data-table/types';
 import { toast } from '../../ui/toast';
 import { useCan } from '../../state/session';
 import { errorStatus } from '../../api/query-client';
@@ -35,6 +35,34 @@ export const MANAGE_ROUTES: readonly RouteId[] = MANAGE_TABS.map((t) => t.route)
 export function useSelectedDevices(): BulkDevice[] {
   const bulk = useAtomValue(bulkAtom);
   return bulk.selected.map((id) => bulk.devices[id]).filter((d): d is BulkDevice => !!d && !isPlaceholder(d));
+}
+
+/** The list state of a page of the selected devices. */
+export type SelectedListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
+type Paged<T> = { Items: T[]; TotalCount: number };
+
+/**
+ * The list of a page of the selected devices (Current Configuration, Device Testing): the filter
+ * of the devices `ids` with the list's filters, sort and page, read while any device is selected;
+ * `filter` is the request without its page (what the page's CSV asks for).
+ */
+export function useSelectedList<F extends object, T, K extends QueryKey>(o: {
+  initial: SelectedListState;
+  ids: readonly string[];
+  toFilter: (ids: readonly string[], values: FilterValues, sort: SortState) => F;
+  query: (request: F & { page: number; pageSize: number }) => UseQueryOptions<Paged<T>, Error, Paged<T>, K>;
+}) {
+  const { ids, toFilter } = o;
+  const list = useListPage({
+    initial: o.initial,
+    request: (s: SelectedListState) => ({ ...toFilter(ids, s.filters, s.sort), page: s.page, pageSize: s.pageSize }),
+    query: o.query,
+    enabled: () => ids.length > 0,
+    rows: (d) => d.Items,
+    count: (d) => d.TotalCount,
+  });
+  const { page: _page, pageSize: _size, ...filter } = list.request;
+  return { list, filter };
 }
 
 export function ManageShell({

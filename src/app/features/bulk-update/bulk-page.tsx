@@ -3,9 +3,10 @@
 // CSV upload, and the bulk table (virtualised: thousands of rows stay fast).
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type ReactNode, type RefObject } from 'react';
 import { useAtom, useAtomValue, useSetAtom } from 'jotai';
-import { Button, Callout, Flex, Heading, Text } from '@radix-ui/themes';
+import { Button, Callout, Flex, Text } from '@radix-ui/themes';
 import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn } from '../../ui/data-table/types';
+import { PageFrame } from '../../workspace/page-frame';
 import { useTab } from '../../workspace/tab-context';
 import {
   bulkAtom,
@@ -83,18 +84,17 @@ export function BulkUpdatePage() {
   // the table and the queue notice, not the header, the warnings or the actions.
   const fieldId = `${tab.tabId}-bulk-serial`;
   return (
-    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
-      <Flex align="center" justify="between" gap="3" wrap="wrap">
-        <Heading as="h1" size="5">
-          {PAGE_TITLES.bulkUpdate}
-        </Heading>
+    <PageFrame
+      title={PAGE_TITLES.bulkUpdate}
+      actions={
         <Text as="label" size="2">
           <Flex gap="2" align="center">
             <ActionCheckbox checked={sounds} onCheckedChange={setSounds} />
             {BULK_MSG.soundsLabel}
           </Flex>
         </Text>
-      </Flex>
+      }
+    >
       <SerialField fieldId={fieldId} inputRef={inputRef}>
         <Button type="button" variant="soft" onClick={() => fileRef.current?.click()}>
           Upload CSV
@@ -112,7 +112,7 @@ export function BulkUpdatePage() {
       <div style={{ flex: '1 1 auto', minHeight: 0, display: 'flex', flexDirection: 'column' }}>
         <BulkTable keyboardActive={tab.active} />
       </div>
-    </Flex>
+    </PageFrame>
   );
 }
 

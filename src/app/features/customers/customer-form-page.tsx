@@ -15,8 +15,8 @@ import { toast } from '../../ui/toast';
 import { valibotResolver } from '../../ui/valibot-resolver';
 import { useDebouncedValue } from '../../ui/data-table/use-debounced-value';
 import { useTab } from '../../workspace/tab-context';
-import { PageMessage } from '../../workspace/page-message';
-import { errorFields, errorMessage, errorStatus } from '../../api/query-client';
+import { PageLoading, PageMessage } from '../../workspace/page-message';
+import { errorMessage, errorStatus, placeFieldErrors } from '../../api/query-client';
 import { dictionariesQuery } from '../../api/reference';
 import {
   createCustomer,
@@ -51,7 +51,6 @@ import {
   type CustomerFormValues,
 } from './customer-form-schema';
 import { formValuesOf } from './customer-format';
-import { PageLoading } from './customer-view';
 import { CUSTOMER_UI_TEXT } from './text';
 import './customers.css';
 import { ActionButton } from '../../ui/action-button';
@@ -135,16 +134,7 @@ function CustomerForm({ customer, onReload, liveBar }: Props) {
       setServerError(null);
       return;
     }
-    const elsewhere: string[] = [];
-    let placed = false;
-    for (const [key, msg] of Object.entries(errorFields(err))) {
-      const field = formFieldOfServerKey(key);
-      if (field) {
-        setError(field, { type: 'server', message: msg }, { shouldFocus: !placed });
-        placed = true;
-      } else elsewhere.push(msg);
-    }
-    setServerError(placed ? elsewhere.join(' ') || null : errorMessage(err));
+    setServerError(placeFieldErrors(err, formFieldOfServerKey, setError));
   };
 
   const save = useMutation({

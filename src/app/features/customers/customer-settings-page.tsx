@@ -25,7 +25,8 @@ import {
 import { MSG } from '../../../shared/messages';
 import { P, ROLE } from '../../../shared/permissions';
 import { applySetting, SETTING_LABELS, settingDisabled, visibleSettings, type SettingKey } from './settings-rules';
-import { CustomerView, PageLoading } from './customer-view';
+import { CustomerView } from './customer-view';
+import { PageLoading } from '../../workspace/page-message';
 import { CUSTOMER_UI_TEXT } from './text';
 import { SwitchState } from '../../ui/switch-state';
 import { CustomerFleetThresholds } from './customer-fleet-thresholds';

@@ -25,7 +25,8 @@ import {
 } from '../../api/customers';
 import { MSG } from '../../../shared/messages';
 import { P } from '../../../shared/permissions';
-import { CustomerView, PageLoading } from './customer-view';
+import { CustomerView } from './customer-view';
+import { PageLoading } from '../../workspace/page-message';
 import {
   allQuantities,
   deviceRowTone,

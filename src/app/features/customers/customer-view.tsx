@@ -2,11 +2,12 @@
 // a tab strip Account / Subscriptions / Devices / Settings where each tab is its own route and the
 // strip highlights the current one. A bad or unknown id shows 'Bad URL, please try again.'
 // Each tab page renders inside <CustomerView>, which loads the details once (shared query).
-import { Fragment, useEffect, useState, type ReactNode } from 'react';
+import { Fragment, useEffect, useState, type MouseEvent, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
+import { Button } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
-import { PageMessage } from '../../workspace/page-message';
+import { PageLoading, PageMessage } from '../../workspace/page-message';
+import { PageFrame } from '../../workspace/page-frame';
 import { customerDetailsQuery, customerKeys, type CustomerDetails } from '../../api/customers';
 import { adminKeys } from '../../api/admin';
 import { useRecordLive } from '../../api/record-live';
@@ -29,13 +30,8 @@ const TABS: { route: RouteId; label: string }[] = [
   { route: 'customerSettings', label: 'Settings' },
 ];
 
-export function PageLoading() {
-  return (
-    <Flex p="5" gap="2" align="center" role="status">
-      <Spinner /> <Text>Loading…</Text>
-    </Flex>
-  );
-}
+/** A click the page handles: the main button without a modifier (otherwise the browser opens the link). */
+const plainClick = (e: MouseEvent) => !(e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0);
 
 /** The customer id of the tab, its details, and the page message when there is none to show. */
 export function useCustomer(): { id: string; customer?: CustomerDetails; problem: ReactNode | null } {
@@ -73,45 +69,39 @@ export function CustomerView({ current, children, actions }: { current: RouteId;
   // report (usage report permission), in this tab.
   const features = useQuery(featuresQuery());
   const canReport = isFeatureOn(features.data, MANAGEMENT_FEATURE) && can(ROUTES.customerManagementReport.permission);
+  // A plain click on one of the page's links opens it in this tab; with a modifier or another
+  // button the browser does what it does with a link (a new window or tab).
+  const inThisTab = (href: string) => (e: MouseEvent) => {
+    if (!plainClick(e)) return;
+    e.preventDefault();
+    tab.navigate(href);
+  };
+  const managementHref = getHref('customerManagementReport', { customerId: id });
+  const usageHref = getHref('customerUsageReport', { customerId: id });
   if (problem || !customer) return problem;
   return (
-    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
-      <Flex align="center" justify="between" gap="3" wrap="wrap">
-        <Heading as="h1" size="5">
-          {customer.Name}
-        </Heading>
-        <Flex gap="2" align="center">
+    <PageFrame
+      title={customer.Name}
+      actions={
+        <>
           {canReport && (
             <Button asChild variant="soft">
-              <a
-                href={getHref('customerManagementReport', { customerId: id })}
-                onClick={(e) => {
-                  if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-                  e.preventDefault();
-                  tab.navigate(getHref('customerManagementReport', { customerId: id }));
-                }}
-              >
+              <a href={managementHref} onClick={inThisTab(managementHref)}>
                 Management report
               </a>
             </Button>
           )}
           {can(ROUTES.customerUsageReport.permission) && (
             <Button asChild variant="soft">
-              <a
-                href={getHref('customerUsageReport', { customerId: id })}
-                onClick={(e) => {
-                  if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-                  e.preventDefault();
-                  tab.navigate(getHref('customerUsageReport', { customerId: id }));
-                }}
-              >
+              <a href={usageHref} onClick={inThisTab(usageHref)}>
                 Usage report
               </a>
             </Button>
           )}
           {actions}
-        </Flex>
-      </Flex>
+        </>
+      }
+    >
       <RecordLiveBar changedBy={others.changedBy} present={others.present} onReload={() => void reload()} />
       <nav aria-label="Customer sections" className="cu-tabs">
         {TABS.filter((t) => can(ROUTES[t.route].permission)).map((t) => {
@@ -123,11 +113,7 @@ export function CustomerView({ current, children, actions }: { current: RouteId;
               href={href}
               className={on ? 'cu-tabs__tab cu-tabs__tab--on' : 'cu-tabs__tab'}
               aria-current={on ? 'page' : undefined}
-              onClick={(e) => {
-                if (e.ctrlKey || e.metaKey || e.shiftKey || e.button !== 0) return;
-                e.preventDefault();
-                if (!on) tab.navigate(href);
-              }}
+              onClick={on ? (e) => plainClick(e) && e.preventDefault() : inThisTab(href)}
             >
               {t.label}
             </a>
@@ -137,6 +123,6 @@ export function CustomerView({ current, children, actions }: { current: RouteId;
       <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>
         <Fragment key={generation}>{children(customer)}</Fragment>
       </div>
-    </Flex>
+    </PageFrame>
   );
 }

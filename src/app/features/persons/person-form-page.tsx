@@ -4,12 +4,12 @@ import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { useForm } from 'react-hook-form';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useAtomValue } from 'jotai';
-import { Callout, Card, Flex, Heading, Spinner, Text, TextField } from '@radix-ui/themes';
+import { Callout, Card, Flex, Heading, Text, TextField } from '@radix-ui/themes';
 import { FormField } from '../../ui/form-field';
 import { toast } from '../../ui/toast';
 import { useTab } from '../../workspace/tab-context';
 import { useCan, userIdAtom } from '../../state/session';
-import { errorFields, errorMessage } from '../../api/query-client';
+import { errorMessage, placeFieldErrors } from '../../api/query-client';
 import { ROUTES } from '../../paths';
 import { MSG } from '../../../shared/messages';
 import { isValidId, normaliseId } from '../../../shared/codes';
@@ -21,7 +21,7 @@ import type { DictionariesDto } from '../../../shared/schemas/reference';
 import { createPerson, patchPersonInCache, personDetailQuery, personKeys, rolesFromIds, unlockPerson, updatePersonIdentity } from './api';
 import { personFormSchema, superAdminRule, type PersonFormValues } from './person-form-schema';
 import { valibotResolver } from '../../ui/valibot-resolver';
-import { PageMessage } from '../../workspace/page-message';
+import { PageLoading, PageMessage } from '../../workspace/page-message';
 import '../../ui/data-table/list-widgets.css';
 import { LoginMethodCard } from './login-method-card';
 import { HistoryPanel } from '../../ui/history-panel';
@@ -71,14 +71,6 @@ export function PersonFormPage() {
       dict={dict}
       liveBar={editing && <RecordLiveBar changedBy={others.changedBy} present={others.present} onReload={() => void reload()} />}
     />
-  );
-}
-
-function PageLoading() {
-  return (
-    <Flex p="5" gap="2" align="center" role="status">
-      <Spinner /> <Text>Loading…</Text>
-    </Flex>
   );
 }
 
@@ -136,16 +128,7 @@ function PersonForm({ detail, dict, liveBar }: { detail?: PersonDetails; dict?: 
   const [serverError, setServerError] = useState<string | null>(null);
   // One error shows once: on its field when the server names one, otherwise above the form (no toast).
   const fail = (err: unknown) => {
-    const elsewhere: string[] = [];
-    let placed = false;
-    for (const [key, msg] of Object.entries(errorFields(err))) {
-      const field = SERVER_FIELDS[key];
-      if (field) {
-        setError(field, { type: 'server', message: msg }, { shouldFocus: !placed });
-        placed = true;
-      } else elsewhere.push(msg);
-    }
-    setServerError(placed ? elsewhere.join(' ') || null : errorMessage(err));
+    setServerError(placeFieldErrors(err, (key) => SERVER_FIELDS[key], setError));
   };
 
   const save = useMutation({

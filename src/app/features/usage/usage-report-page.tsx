@@ -3,34 +3,29 @@
 // A month picker with previous / next, Print (Export to PDF) through react-to-print with the
 // document shown on screen (usage-report-print.tsx), and Export (.xlsx through the export pool,
 // with its progress and Cancel). Rules: src/shared/usage-report.ts; docs/fleet-health.md.
-import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Button, Flex, Heading, Spinner, Text } from '@radix-ui/themes';
 import { useTab } from '../../workspace/tab-context';
 import { useTabMonth } from '../../workspace/tab-month';
+import { MonthReportFrame, useMonthReportTitle } from '../../workspace/month-report';
 import { PageMessage } from '../../workspace/page-message';
 import { exportUsageReport, usageReportQuery } from '../../api/fleet';
 import { useExportJob } from '../../api/export-jobs';
-import { errorMessage, errorStatus } from '../../api/query-client';
 import { ActionButton } from '../../ui/action-button';
 import { ExportProgressBar } from '../../ui/export-progress';
-import { usePrint } from '../../ui/print';
 import { isValidId } from '../../../shared/codes';
 import { MSG, USAGE_TEXT } from '../../../shared/messages';
-import { londonMonthOf, monthLabel, parseMonth, shiftMonth } from '../../../shared/management-report';
+import { londonMonthOf } from '../../../shared/management-report';
 import { PrintableUsageReport } from './usage-report-print';
 import './usage.css';
 
-/** The month of a tab link's query (?month=YYYY-MM), or null. */
 export function UsageReportPage() {
-  const { params, setTitle } = useTab();
+  const { params } = useTab();
   const customerId = params.customerId ?? '';
   const valid = isValidId(customerId);
   const [month, setMonth] = useTabMonth();
   const report = useQuery({ ...usageReportQuery({ customerId, month }), enabled: valid });
   const name = report.data?.CustomerName;
-  useEffect(() => setTitle(name ? `${USAGE_TEXT.title}: ${name}` : USAGE_TEXT.title), [name, setTitle]);
-  const { printRef, printing, print } = usePrint(`${USAGE_TEXT.title} ${name ?? ''} ${monthLabel(month)}`.replace(/\s+/g, ' ').trim());
+  useMonthReportTitle(USAGE_TEXT.title, name);
   const job = useExportJob(
     (o) => exportUsageReport({ customerId, month }, o),
     () => `UsageReport_${(name ?? customerId).replace(/[^A-Za-z0-9]+/g, '-')}_${month}.xlsx`,
@@ -39,53 +34,23 @@ export function UsageReportPage() {
 
   if (!valid) return <PageMessage message={MSG.badUrl} />;
   const current = londonMonthOf(Date.now());
+  const exportButton = (
+    <ActionButton variant="soft" onClick={() => job.mutate()} busy={job.isPending} disabled={!report.data || report.data.Rows.length === 0}>
+      Export
+    </ActionButton>
+  );
   return (
-    <Flex direction="column" gap="3" p="4" style={{ height: '100%', minHeight: 0, boxSizing: 'border-box' }}>
-      <Flex align="center" justify="between" gap="3" wrap="wrap">
-        <Heading as="h1" size="5">
-          {USAGE_TEXT.title}
-          {name ? `: ${name}` : ''}
-        </Heading>
-        <Flex gap="2" align="center" wrap="wrap">
-          <Button variant="soft" onClick={() => setMonth(shiftMonth(month, -1))} aria-label="Previous month">
-            ‹
-          </Button>
-          <label className="ur-month">
-            <Text size="2">Month</Text>{' '}
-            <input
-              type="month"
-              value={month}
-              max={current}
-              onChange={(e) => {
-                if (parseMonth(e.currentTarget.value)) setMonth(e.currentTarget.value);
-              }}
-            />
-          </label>
-          <ActionButton variant="soft" onClick={() => setMonth(shiftMonth(month, 1))} disabled={month >= current} aria-label="Next month">
-            ›
-          </ActionButton>
-          <ActionButton onClick={() => print()} busy={printing} disabled={!report.data}>
-            Print (Export to PDF)
-          </ActionButton>
-          <ActionButton variant="soft" onClick={() => job.mutate()} busy={job.isPending} disabled={!report.data || report.data.Rows.length === 0}>
-            Export
-          </ActionButton>
-        </Flex>
-      </Flex>
-      <ExportProgressBar job={job} />
-      <div style={{ flex: '1 1 auto', minHeight: 0, overflow: 'auto' }}>
-        {report.isPending ? (
-          <Flex gap="2" align="center" role="status">
-            <Spinner /> <Text>Loading…</Text>
-          </Flex>
-        ) : report.isError ? (
-          <PageMessage message={errorStatus(report.error) === 404 ? MSG.badUrl : errorMessage(report.error)} />
-        ) : (
-          <div className="ur-screen">
-            <PrintableUsageReport r={report.data} ref={printRef} />
-          </div>
-        )}
-      </div>
-    </Flex>
+    <MonthReportFrame
+      title={USAGE_TEXT.title}
+      name={name}
+      month={[month, setMonth]}
+      max={current}
+      nextDisabled={month >= current}
+      actions={exportButton}
+      above={<ExportProgressBar job={job} />}
+      report={report}
+    >
+      {(r, ref) => <PrintableUsageReport r={r} ref={ref} />}
+    </MonthReportFrame>
   );
 }

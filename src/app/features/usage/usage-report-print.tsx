@@ -4,7 +4,7 @@
 // M' on every page) and the footer. Top to bottom: the customer and month, the usage rate against
 // the month before, then one row per device with its person.
 import type { Ref } from 'react';
-import { printPageName, printPageRules } from '../../ui/print';
+import { MonthlyPrint } from '../../ui/monthly-print';
 import { monthLabel } from '../../../shared/management-report';
 import { formatShown } from '../../../shared/dates';
 import { formatCount } from '../../../shared/numbers';
@@ -18,19 +18,17 @@ export const USAGE_COLUMNS = ['Person', 'Device', 'Days used', 'Check-ins', 'Ala
 export function PrintableUsageReport({ r, ref }: { r: UsageReport; ref?: Ref<HTMLDivElement> }) {
   const month = monthLabel(r.Month);
   const before = monthLabel(r.PreviousMonth);
-  const pageName = printPageName(`usage-${r.CustomerId}-${r.Month}`);
-  const running = `${r.CustomerName} · ${month}`;
-  const footer = `${USAGE_TEXT.title} · ${r.CustomerName} · ${month}`;
   return (
-    <div ref={ref} className="ur-print" data-testid="usage-report" style={{ page: pageName }}>
-      <style>{printPageRules(pageName, running, footer)}</style>
-      <header className="ur-print__header">
-        <h1>{USAGE_TEXT.title}</h1>
-        <p className="ur-print__name">{r.CustomerName}</p>
-        <p className="ur-print__meta">
-          {month} · {formatCount(r.Devices)} allocated device{r.Devices === 1 ? '' : 's'} · {formatCount(r.Days)} day{r.Days === 1 ? '' : 's'} counted
-        </p>
-      </header>
+    <MonthlyPrint
+      ref={ref}
+      title={USAGE_TEXT.title}
+      customerName={r.CustomerName}
+      month={r.Month}
+      pageId={`usage-${r.CustomerId}`}
+      block="ur-print"
+      testId="usage-report"
+      meta={`${month} · ${formatCount(r.Devices)} allocated device${r.Devices === 1 ? '' : 's'} · ${formatCount(r.Days)} day${r.Days === 1 ? '' : 's'} counted`}
+    >
       <section className="ur-rate" aria-label="Usage rate">
         <dl>
           <div>
@@ -95,7 +93,6 @@ export function PrintableUsageReport({ r, ref }: { r: UsageReport; ref?: Ref<HTM
         </table>
       )}
       {r.OtherAlarms > 0 && <p className="ur-note">{USAGE_TEXT.otherAlarms(r.OtherAlarms)}</p>}
-      <footer className="ur-print__footer">{footer}</footer>
-    </div>
+    </MonthlyPrint>
   );
 }

@@ -28,23 +28,12 @@ export function managementRows(r: ManagementReport): Cell[][] {
     [`Alarms in ${before}`, r.PreviousTotalCount],
   ];
   const section = (title: string, ...body: Cell[][]) => rows.push([], [title], ...body);
-  section(
-    MANAGEMENT_SECTIONS[0],
-    ['Alarm type', 'Alarms'],
-    ...r.ByAlarmType.map((t) => [t.Name, t.Count]),
-    [],
-    ['Verification type', 'Alarms'],
-    ...r.ByVerificationType.map((t) => [t.Name, t.Count]),
-  );
-  section(MANAGEMENT_SECTIONS[1], ['Category', 'Alarms'], ...r.ByCategory.map((t) => [t.Name, t.Count]));
-  section(
-    MANAGEMENT_SECTIONS[2],
-    ['Verification Started', 'Alarms'],
-    ...r.VerificationStarted.map((b) => [b.TimeFrame, b.Count]),
-    [],
-    ['Verification Completed', 'Alarms'],
-    ...r.VerificationCompleted.map((b) => [b.TimeFrame, b.Count]),
-  );
+  /** A table of alarm counts: its heading, then a row per name or band. */
+  type Counted = ({ Name: string } | { TimeFrame: string }) & { Count: number };
+  const counts = (heading: string, of: readonly Counted[]): Cell[][] => [[heading, 'Alarms'], ...of.map((t) => ['Name' in t ? t.Name : t.TimeFrame, t.Count])];
+  section(MANAGEMENT_SECTIONS[0], ...counts('Alarm type', r.ByAlarmType), [], ...counts('Verification type', r.ByVerificationType));
+  section(MANAGEMENT_SECTIONS[1], ...counts('Category', r.ByCategory));
+  section(MANAGEMENT_SECTIONS[2], ...counts('Verification Started', r.VerificationStarted), [], ...counts('Verification Completed', r.VerificationCompleted));
   section(
     MANAGEMENT_SECTIONS[3],
     ['Target', 'Alarms within', `${month} %`, 'Goal %', 'Met', `${before} %`, 'Change (points)'],

@@ -10,12 +10,13 @@ import { sql, type ExpressionBuilder } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
 import type { Database } from '../../db/schema.js';
 import { ALARM_TYPES, DEVICE_TYPES, VERIFICATION_CATEGORIES, VERIFICATION_TYPES, lookupName } from '../../../shared/codes.js';
-import { COMPLETED_BANDS, isWithin, RESPONSE_WINDOWS, STARTED_BANDS } from '../../../shared/schemas/alarm-reports.js';
+import { COMPLETED_BANDS, RESPONSE_WINDOWS, STARTED_BANDS } from '../../../shared/schemas/alarm-reports.js';
 import { BUSIEST_MAX, MISSED_LIST_MAX, missedCount, monthRange, sharePercent, shiftMonth, targetShare } from '../../../shared/management-report.js';
 import { MANAGEMENT_FEATURE, MANAGEMENT_TEXT, type ManagementReport } from '../../../shared/schemas/management-report.js';
 import { bandSql, COMPLETED_COLS, STARTED_COLS } from './aggregates.js';
 import { INTELLIGENCE_FEATURE } from './analysis.js';
 import { EVERY_CUSTOMER, TOP_KIND } from './month-tops.js';
+import { missedRow, slowestMissed } from './repo.js';
 
 /** One group of a month's counts: alarm type, verification type and category, with the band counts. */
 type Group = { alarmType: number; verificationType: number; verificationCategory: number; n: number; s: number[]; c: number[] };
@@ -95,25 +96,12 @@ function countBy(groups: Group[], key: (g: Group) => number): Map<number, number
  */
 function missedList(db: DB, range: { from: string; to: string }, customerId: string | null) {
   const closed = customerId === null && !isPostgres(db) ? sql<string>`+${sql.ref('alarmReports.alarmClosed')}` : sql.ref<string>('alarmReports.alarmClosed');
-  return db
+  const month = db
     .selectFrom('alarmReports')
-    .select([
-      'alarmReports.id',
-      'alarmReports.alarmId',
-      'alarmReports.alarmClosed',
-      'alarmReports.personFullName',
-      'alarmReports.customerAccountFullName',
-      'alarmReports.verificationStartedSeconds',
-    ])
     .$if(customerId !== null, (q) => q.where('alarmReports.customerId', '=', customerId!))
     .where(closed, '>=', range.from)
-    .where(closed, '<', range.to)
-    .where('alarmReports.verificationStartedSeconds', '>=', RESPONSE_WINDOWS.within10)
-    .orderBy('alarmReports.verificationStartedSeconds', 'desc')
-    .orderBy('alarmReports.alarmClosed', 'desc')
-    .orderBy('alarmReports.id')
-    .limit(MISSED_LIST_MAX)
-    .execute();
+    .where(closed, '<', range.to);
+  return slowestMissed(month, MISSED_LIST_MAX).execute();
 }
 
 /** The busiest persons or devices of the month (of one customer, or of every customer) from the monthly tops, most alarms first. */
@@ -225,15 +213,7 @@ export async function managementReport(
     VerificationCompleted: COMPLETED_BANDS.map((b, i) => ({ TimeFrame: b.TimeFrame, Count: completed[i] ?? 0 })),
     Within10: targetShare(RESPONSE_WINDOWS.within10, input.targets.within10, month0, month1),
     Within40: targetShare(RESPONSE_WINDOWS.within40, input.targets.within40, month0, month1),
-    Missed: missed.map((m) => ({
-      AlarmReportId: m.id,
-      AlarmId: m.alarmId,
-      AlarmClosedDate: m.alarmClosed,
-      PersonFullName: m.personFullName,
-      CustomerAccountFullName: m.customerAccountFullName,
-      VerificationStartedSeconds: m.verificationStartedSeconds,
-      Over40: !isWithin(m.verificationStartedSeconds, RESPONSE_WINDOWS.within40),
-    })),
+    Missed: missed.map(missedRow),
     MissedTotal: missedCount(total, started),
     BusiestPersons: persons.map((p) => ({ PersonId: p.key, FullName: p.label, Count: num(p.n) })),
     BusiestDevices: devices.map((d) => ({

@@ -200,18 +200,34 @@ async function searchCount(db: DB, scope: TenantScope, f: Resolved, now: Date): 
   return parts.reduce((sum, r) => sum + Number(r?.n ?? 0), 0);
 }
 
+/** The filters by code and by controller: the filter's list, and the column of the raw rows and of the statistics holding it. */
+const CODE_FILTERS = [
+  ['alarmVerificationTypes', 'verificationType'],
+  ['alarmTypes', 'alarmType'],
+  ['alarmVerificationCategoryTypes', 'verificationCategory'],
+  ['deviceTypes', 'deviceType'],
+  ['tierTypes', 'tier'],
+  ['arcControllerIds', 'arcControllerId'],
+] as const;
+
+/** Narrows `q` to the rows of `table` (the raw rows or the statistics) whose codes and controller the filter lists. */
+function byCodes<O>(q: Q<O>, table: 'alarmReports', f: Filter): Q<O>;
+function byCodes<O>(q: StatsQ<O>, table: 'alarmStats', f: Filter): StatsQ<O>;
+function byCodes(q: SelectQueryBuilder<Database, any, any>, table: 'alarmReports' | 'alarmStats', f: Filter) {
+  for (const [key, column] of CODE_FILTERS) {
+    const values: readonly (number | string)[] = f[key];
+    if (values.length) q = q.where(sql.ref(`${table}.${column}`), 'in', values);
+  }
+  return q;
+}
+
 /** The WHERE clause every list-shaped endpoint shares, over the raw rows within the scope. */
 function filtered<O>(db: DB, scope: TenantScope, q: Q<O>, f: Resolved, now: Date): Q<O> {
   q = byCustomer(q, scope, 'alarmReports.customerId');
   const { from, to } = rangeOf(f, now);
   if (from !== null) q = q.where('alarmReports.alarmClosed', '>=', iso(from));
   if (to !== null) q = q.where('alarmReports.alarmClosed', '<', iso(to));
-  if (f.alarmTypes.length) q = q.where('alarmReports.alarmType', 'in', f.alarmTypes);
-  if (f.alarmVerificationTypes.length) q = q.where('alarmReports.verificationType', 'in', f.alarmVerificationTypes);
-  if (f.alarmVerificationCategoryTypes.length) q = q.where('alarmReports.verificationCategory', 'in', f.alarmVerificationCategoryTypes);
-  if (f.deviceTypes.length) q = q.where('alarmReports.deviceType', 'in', f.deviceTypes);
-  if (f.tierTypes.length) q = q.where('alarmReports.tier', 'in', f.tierTypes);
-  if (f.arcControllerIds.length) q = q.where('alarmReports.arcControllerId', 'in', f.arcControllerIds);
+  q = byCodes(q, 'alarmReports', f);
   if (f.customerAccountFullName) q = q.where(textContains(db, f, ['customerAccountFullName'], f.customerAccountFullName));
   if (f.personFullName) q = q.where(textContains(db, f, ['personFullName'], f.personFullName));
   if (f.searchValue) q = q.where(textContains(db, f, SEARCH_COLS, f.searchValue));
@@ -293,13 +309,7 @@ function statsFiltered<O>(q: StatsQ<O>, grain: number, f: Filter, now: Date, mon
         ]),
       );
   }
-  if (f.alarmVerificationTypes.length) q = q.where('alarmStats.verificationType', 'in', f.alarmVerificationTypes);
-  if (f.alarmTypes.length) q = q.where('alarmStats.alarmType', 'in', f.alarmTypes);
-  if (f.alarmVerificationCategoryTypes.length) q = q.where('alarmStats.verificationCategory', 'in', f.alarmVerificationCategoryTypes);
-  if (f.deviceTypes.length) q = q.where('alarmStats.deviceType', 'in', f.deviceTypes);
-  if (f.tierTypes.length) q = q.where('alarmStats.tier', 'in', f.tierTypes);
-  if (f.arcControllerIds.length) q = q.where('alarmStats.arcControllerId', 'in', f.arcControllerIds);
-  return q;
+  return byCodes(q, 'alarmStats', f);
 }
 
 type Counts = Record<string, number>;
@@ -662,14 +672,11 @@ export async function verificationTypeTimeFrames(db: DB, scope: TenantScope, f: 
 }
 
 /**
- * Response targets (ours): the alarms within 10 s and within 40 s against the targets — the
- * Verification Started chart's bands (RESPONSE_WINDOWS), from the same counts — and the alarms
- * that missed 10 s, slowest first.
+ * The reports of `q` that missed the 10 s target, slowest first (then the latest closed, then by
+ * id), with what the missed lists show: the response targets' and the management report's.
  */
-export async function responseTargets(db: DB, scope: TenantScope, body: ResponseTargetsBody, now: Date): Promise<ResponseTargets> {
-  const b = await resolveNames(db, body);
-  const s = sql.ref('alarmReports.verificationStartedSeconds');
-  const missedQuery = filtered(db, scope, db.selectFrom('alarmReports'), b, now)
+export function slowestMissed<O>(q: Q<O>, limit: number) {
+  return q
     .select([
       'alarmReports.id',
       'alarmReports.alarmId',
@@ -679,11 +686,34 @@ export async function responseTargets(db: DB, scope: TenantScope, body: Response
       'alarmReports.arcControllerFullName',
       'alarmReports.verificationStartedSeconds',
     ])
-    .where(s, '>=', RESPONSE_WINDOWS.within10)
+    .where('alarmReports.verificationStartedSeconds', '>=', RESPONSE_WINDOWS.within10)
     .orderBy('alarmReports.verificationStartedSeconds', 'desc')
     .orderBy('alarmReports.alarmClosed', 'desc')
     .orderBy('alarmReports.id')
-    .limit(MISSED_MAX);
+    .limit(limit);
+}
+
+/** One row of a missed list (slowestMissed): the report, who, when, how slow, and whether it missed 40 s too. */
+export const missedRow = (
+  m: Pick<AlarmReportTable, 'id' | 'alarmId' | 'alarmClosed' | 'personFullName' | 'customerAccountFullName' | 'verificationStartedSeconds'>,
+) => ({
+  AlarmReportId: m.id,
+  AlarmId: m.alarmId,
+  AlarmClosedDate: m.alarmClosed,
+  PersonFullName: m.personFullName,
+  CustomerAccountFullName: m.customerAccountFullName,
+  VerificationStartedSeconds: m.verificationStartedSeconds,
+  Over40: !isWithin(m.verificationStartedSeconds, RESPONSE_WINDOWS.within40),
+});
+
+/**
+ * Response targets (ours): the alarms within 10 s and within 40 s against the targets — the
+ * Verification Started chart's bands (RESPONSE_WINDOWS), from the same counts — and the alarms
+ * that missed 10 s, slowest first.
+ */
+export async function responseTargets(db: DB, scope: TenantScope, body: ResponseTargetsBody, now: Date): Promise<ResponseTargets> {
+  const b = await resolveNames(db, body);
+  const missedQuery = slowestMissed(filtered(db, scope, db.selectFrom('alarmReports'), b, now), MISSED_MAX);
   let counts: Counts;
   let missed: Awaited<ReturnType<typeof missedQuery.execute>>;
   if (isPostgres(db)) [counts, missed] = await Promise.all([bucketCounts(db, scope, b, now), missedQuery.execute()]);
@@ -716,16 +746,7 @@ export async function responseTargets(db: DB, scope: TenantScope, body: Response
     TotalCount: total,
     Within10: result(w10, b.targetWithin10Percent),
     Within40: result(within(RESPONSE_WINDOWS.within40), b.targetWithin40Percent),
-    Missed: missed.map((m) => ({
-      AlarmReportId: m.id,
-      AlarmId: m.alarmId,
-      AlarmClosedDate: m.alarmClosed,
-      PersonFullName: m.personFullName,
-      CustomerAccountFullName: m.customerAccountFullName,
-      ArcControllerFullName: m.arcControllerFullName,
-      VerificationStartedSeconds: m.verificationStartedSeconds,
-      Over40: !isWithin(m.verificationStartedSeconds, RESPONSE_WINDOWS.within40),
-    })),
+    Missed: missed.map((m) => ({ ...missedRow(m), ArcControllerFullName: m.arcControllerFullName })),
     MissedTotal: total - w10,
   };
 }

@@ -4,12 +4,12 @@
 // modules/reference. Shapes, messages and bucket rules: src/shared/schemas/alarm-reports.ts.
 // Permissions (spec §6): listing, charts and targets ListView; detail, audio and logging a
 // download View; note and escalation flag AddNote (the edit permission); export Export.
-import { deps, ApiError, conflict, notFound, type Api, type Ctx } from '../../http/api.js';
+import { deps, ApiError, conflict, found, notFound, type Api, type Ctx } from '../../http/api.js';
 import { CODE, MSG } from '../../../shared/messages.js';
 import { P, ROLE_LABELS, type RoleName } from '../../../shared/permissions.js';
 import { audit, auditMany } from '../../platform/util.js';
 import { tenantScope } from '../../auth/tenant-scope.js';
-import { tx } from '../../db/index.js';
+import { tx, type DB } from '../../db/index.js';
 import {
   addNoteBody,
   ALARM_TEXT,
@@ -64,7 +64,7 @@ import { managementReport, managementReportOn } from './management-report.js';
 import { IMPORT_SAMPLE, importAlarmReportsBody, type ImportAlarmReportsResponse } from '../../../shared/schemas/alarm-report-import.js';
 import { importAlarmReports } from './write.js';
 import type { Hub } from '../../realtime/hub.js';
-import type { RecordReader } from '../../realtime/records.js';
+import { scopedReader } from '../../realtime/records.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 const SAMPLE_FILTER = {
@@ -78,6 +78,9 @@ const SAMPLE_FILTER = {
   tierTypes: [1],
 };
 const reportNotFound = () => notFound(ALARM_TEXT.notFound);
+/** The audit entry of a change the caller made to alarm report `id` (action 'alarmReport.<action>'). */
+const auditReport = (db: DB, user: { id: string }, action: string, id: string, at: Date, details: unknown) =>
+  audit(db, { actorId: user.id || null, action: `alarmReport.${action}`, entity: 'alarmReport', entityId: id, at, details });
 const recordingFailed = () => new ApiError(404, MSG.callRecordingFailed, CODE.notFound);
 const memoFailed = () => new ApiError(404, MSG.voiceMemoFailed, CODE.notFound);
 
@@ -89,10 +92,7 @@ async function author(c: Ctx, user: { id: string; email: string; role: string[] 
 }
 
 /** Who may follow an alarm report live (its tab open): the detail read's permission and scoped look-up. */
-export const alarmReportReader: RecordReader = {
-  access: P.AlarmReportView,
-  mayRead: async (db, user, id) => !!(await findReportById(db, tenantScope(user), id)),
-};
+export const alarmReportReader = scopedReader(P.AlarmReportView, findReportById);
 
 export function alarmReportRoutes(api: Api, exports: ExportPool, hub: Hub) {
   api.post(
@@ -132,9 +132,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool, hub: Hub) {
     '/alarm-report/get-details',
     { access: P.AlarmReportView, query: alarmReportDetailsQuery, sample: { query: { AlarmId: SAMPLE_ID } } },
     async (c, { query, user }) => {
-      const d = await alarmReportDetails(deps(c).db, tenantScope(user), query.AlarmId);
-      if (!d) throw reportNotFound();
-      return c.json(d satisfies AlarmReportDetails);
+      return c.json(found(await alarmReportDetails(deps(c).db, tenantScope(user), query.AlarmId), reportNotFound) satisfies AlarmReportDetails);
     },
   );
 
@@ -148,14 +146,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool, hub: Hub) {
       const by = await author(c, user);
       const note = await tx(db, async (trx) => {
         const n = await addNote(trx, body.alarmReportId, body.note, by, now);
-        await audit(trx, {
-          actorId: user.id || null,
-          action: 'alarmReport.addNote',
-          entity: 'alarmReport',
-          entityId: body.alarmReportId,
-          at: now,
-          details: { noteId: n.Id, note: body.note },
-        });
+        await auditReport(trx, user, 'addNote', body.alarmReportId, now, { noteId: n.Id, note: body.note });
         return n;
       });
       await hub.recordsChanged(user, [{ kind: 'alarm-report', id: body.alarmReportId, what: 'note', note }], now);
@@ -178,13 +169,9 @@ export function alarmReportRoutes(api: Api, exports: ExportPool, hub: Hub) {
         const etag = await setEscalationPlanFollowed(trx, body.alarmReportId, body.etag, body.escalationPlanFollowed);
         if (etag === 'missing') throw reportNotFound();
         if (etag === 'stale') throw conflict(ALARM_TEXT.stale);
-        await audit(trx, {
-          actorId: user.id || null,
-          action: 'alarmReport.escalationPlanFollowed',
-          entity: 'alarmReport',
-          entityId: body.alarmReportId,
-          at: config.now(),
-          details: { before: { escalationPlanFollowed: report.escalationPlanFollowed === 1 }, after: { escalationPlanFollowed: body.escalationPlanFollowed } },
+        await auditReport(trx, user, 'escalationPlanFollowed', body.alarmReportId, config.now(), {
+          before: { escalationPlanFollowed: report.escalationPlanFollowed === 1 },
+          after: { escalationPlanFollowed: body.escalationPlanFollowed },
         });
         return etag;
       });
@@ -219,13 +206,10 @@ export function alarmReportRoutes(api: Api, exports: ExportPool, hub: Hub) {
       const analysis = await tx(db, async (trx) => {
         const a = await generateAnalysis(trx, report, now, by);
         if (!a) throw reportNotFound();
-        await audit(trx, {
-          actorId: user.id || null,
-          action: 'alarmReport.generateAnalysis',
-          entity: 'alarmReport',
-          entityId: report.id,
-          at: now,
-          details: { generatedAt: a.GeneratedAt, anomalies: a.Anomalies.length, planCheck: a.PlanCheck?.Verdict ?? null },
+        await auditReport(trx, user, 'generateAnalysis', report.id, now, {
+          generatedAt: a.GeneratedAt,
+          anomalies: a.Anomalies.length,
+          planCheck: a.PlanCheck?.Verdict ?? null,
         });
         return a;
       });
@@ -287,14 +271,7 @@ export function alarmReportRoutes(api: Api, exports: ExportPool, hub: Hub) {
       const call = await findCall(db, tenantScope(user), body.callId);
       const report = call && call.alarmReportId === body.alarmReportId ? await findReportById(db, tenantScope(user), body.alarmReportId) : undefined;
       if (!report || (body.alarmId && body.alarmId !== report.alarmId)) throw notFound(ALARM_TEXT.callNotFound);
-      await audit(db, {
-        actorId: user.id || null,
-        action: 'alarmReport.callDownload',
-        entity: 'alarmReport',
-        entityId: body.alarmReportId,
-        at: config.now(),
-        details: { callId: body.callId },
-      });
+      await auditReport(db, user, 'callDownload', body.alarmReportId, config.now(), { callId: body.callId });
       return c.json({ Content: { Message: MSG.recordingDownloaded } } satisfies MessageResponse);
     },
   );

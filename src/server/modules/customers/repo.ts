@@ -4,7 +4,7 @@
 // reads take the caller's TenantScope (tenant-scope.ts): a scoped caller sees their own customer
 // only, and another customer asked for by id answers as not found.
 import { sql, isPostgres, type DB } from '../../db/index.js';
-import type { RawBuilder } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
 import type { CustomerTable } from '../../db/schema.js';
 import { bool, int, likeEscape, newEtag, newId } from '../../platform/util.js';
@@ -447,32 +447,48 @@ export async function customerSubscriptions(db: DB, c: CustomerRow): Promise<Cus
   };
 }
 
-/** Sets the purchased number of each listed device type (upsert). */
-export async function writeDeviceSubscriptions(db: DB, customerId: string, subs: { deviceType: number; purchased: number }[]) {
+/**
+ * Sets the purchased number of each listed type (upsert) in a customer's subscriptions table:
+ * `table` keyed by the customer and `typeColumn`.
+ */
+async function writePurchased(
+  db: DB,
+  table: 'deviceSubscriptions' | 'appSubscriptions',
+  typeColumn: 'deviceType' | 'appSubscriptionType',
+  customerId: string,
+  subs: { type: number; purchased: number }[],
+) {
+  // The two tables differ only by the type column's name, which Kysely cannot check from a variable.
+  const k = db as unknown as Kysely<any>;
   for (const s of subs) {
-    const r = await db
-      .updateTable('deviceSubscriptions')
-      .set({ purchased: s.purchased })
-      .where('customerId', '=', customerId)
-      .where('deviceType', '=', s.deviceType)
-      .executeTakeFirst();
+    const r = await k.updateTable(table).set({ purchased: s.purchased }).where('customerId', '=', customerId).where(typeColumn, '=', s.type).executeTakeFirst();
     if (Number(r.numUpdatedRows) === 0)
-      await db.insertInto('deviceSubscriptions').values({ customerId, deviceType: s.deviceType, purchased: s.purchased }).execute();
+      await k
+        .insertInto(table)
+        .values({ customerId, [typeColumn]: s.type, purchased: s.purchased })
+        .execute();
   }
 }
 
-export async function writeAppSubscriptions(db: DB, customerId: string, subs: { appSubscriptionType: number; purchased: number }[]) {
-  for (const s of subs) {
-    const r = await db
-      .updateTable('appSubscriptions')
-      .set({ purchased: s.purchased })
-      .where('customerId', '=', customerId)
-      .where('appSubscriptionType', '=', s.appSubscriptionType)
-      .executeTakeFirst();
-    if (Number(r.numUpdatedRows) === 0)
-      await db.insertInto('appSubscriptions').values({ customerId, appSubscriptionType: s.appSubscriptionType, purchased: s.purchased }).execute();
-  }
-}
+/** Sets the purchased number of each listed device type (upsert). */
+export const writeDeviceSubscriptions = (db: DB, customerId: string, subs: { deviceType: number; purchased: number }[]) =>
+  writePurchased(
+    db,
+    'deviceSubscriptions',
+    'deviceType',
+    customerId,
+    subs.map((s) => ({ type: s.deviceType, purchased: s.purchased })),
+  );
+
+/** Sets the purchased number of each listed app subscription type (upsert). */
+export const writeAppSubscriptions = (db: DB, customerId: string, subs: { appSubscriptionType: number; purchased: number }[]) =>
+  writePurchased(
+    db,
+    'appSubscriptions',
+    'appSubscriptionType',
+    customerId,
+    subs.map((s) => ({ type: s.appSubscriptionType, purchased: s.purchased })),
+  );
 
 // ---------------------------------------------------------------- settings
 

@@ -82,7 +82,7 @@ import { queueAdministratorWelcome } from '../../mail/administrator-welcome.js';
 import { findCustomerByTenant } from '../../lib/customer-lookups.js';
 import { crmAccountLink, crmAdapter } from './crm/index.js';
 import type { Hub } from '../../realtime/hub.js';
-import type { RecordReader } from '../../realtime/records.js';
+import { scopedReader } from '../../realtime/records.js';
 
 const SAMPLE_ID = '00000000-0000-4000-8000-000000000000';
 
@@ -141,10 +141,7 @@ async function featureOn(db: DB, name: string) {
 }
 
 /** Who may follow a customer live (its tab open): the details read's permission and scoped look-up. */
-export const customerReader: RecordReader = {
-  access: P.CustomerView,
-  mayRead: async (db, user, id) => !!(await findCustomerRow(db, tenantScope(user), id)),
-};
+export const customerReader = scopedReader(P.CustomerView, findCustomerRow);
 
 export function customerRoutes(api: Api, exports: ExportPool, hub: Hub) {
   // ---------------------------------------------------------------- list and lookups

@@ -2,7 +2,7 @@
 // serial, ids and serials, the general-details update, the three bulk changes and the CSV
 // import. Shapes and error answers are described in src/shared/schemas/devices.ts (the contract).
 // Exports (list-with-filters, list-by-ids as .xlsx) are jobs of the export pool (src/server/exports).
-import { deps, ApiError, badRequest, conflict, type Api, type AuthUser, type Ctx } from '../../http/api.js';
+import { deps, ApiError, badRequest, conflict, found, type Api, type AuthUser, type Ctx } from '../../http/api.js';
 import { tx, type DB } from '../../db/index.js';
 import { normalisePhone, phoneError } from '../../../shared/phone.js';
 import { tenantScope } from '../../auth/tenant-scope.js';
@@ -17,7 +17,7 @@ import { ImportCancelled, type ExportPool, type ImportJobHandle } from '../../ex
 import { deviceIdentitiesChanged } from './identity-changes.js';
 import { readCsvUpload } from '../../lib/csv-upload.js';
 import type { Hub } from '../../realtime/hub.js';
-import type { RecordReader } from '../../realtime/records.js';
+import { scopedReader } from '../../realtime/records.js';
 import {
   changeDeviceTypeBody,
   changeOrderNumberManyBody,
@@ -89,10 +89,7 @@ async function bulkChange(c: Ctx, hub: Hub, user: AuthUser, action: string, chan
 }
 
 /** Who may follow a device live (its tab open): the get-by-id read's permission and scoped look-up. */
-export const deviceReader: RecordReader = {
-  access: P.DeviceView,
-  mayRead: async (db, user, id) => !!(await findDeviceById(db, tenantScope(user), id)),
-};
+export const deviceReader = scopedReader(P.DeviceView, findDeviceById);
 
 export function deviceRoutes(api: Api, exports: ExportPool, hub: Hub) {
   api.post(
@@ -129,9 +126,7 @@ export function deviceRoutes(api: Api, exports: ExportPool, hub: Hub) {
       sample: { query: { serial: 'SAMPLE-SERIAL' } },
     },
     async (c, { query, user }) => {
-      const d = await findDeviceBySerial(deps(c).db, tenantScope(user), query.serial);
-      if (!d) throw deviceNotFound();
-      return c.json(d satisfies DeviceDto);
+      return c.json(found(await findDeviceBySerial(deps(c).db, tenantScope(user), query.serial), deviceNotFound) satisfies DeviceDto);
     },
   );
 
@@ -143,9 +138,7 @@ export function deviceRoutes(api: Api, exports: ExportPool, hub: Hub) {
       sample: { query: { id: SAMPLE_ID } },
     },
     async (c, { query, user }) => {
-      const d = await findDeviceById(deps(c).db, tenantScope(user), query.id);
-      if (!d) throw deviceNotFound();
-      return c.json(d satisfies DeviceDto);
+      return c.json(found(await findDeviceById(deps(c).db, tenantScope(user), query.id), deviceNotFound) satisfies DeviceDto);
     },
   );
 
@@ -225,9 +218,7 @@ export function deviceRoutes(api: Api, exports: ExportPool, hub: Hub) {
         await audit(trx, { actorId: user.id, action: 'device.update', entity: 'device', entityId: id, at: now, details: { before, after: next } });
       });
       await hub.recordsChanged(user, [{ kind: 'device', id, what: 'change' }], now);
-      const d = await findDeviceById(db, tenantScope(user), id);
-      if (!d) throw deviceNotFound();
-      return c.json(d satisfies DeviceDto);
+      return c.json(found(await findDeviceById(db, tenantScope(user), id), deviceNotFound) satisfies DeviceDto);
     },
   );
 

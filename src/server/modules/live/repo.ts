@@ -235,6 +235,16 @@ export async function configurationList(
 
 /** A row's place in a list's order: what the list sorts by, its tie-break, and the key that reads it again. */
 type OrderKey = { at: string; key: unknown; tie: string };
+/** The kept rows' ids sorted as the list sorts (by key, then the serial). */
+function orderedIds(order: OrderKey[], desc: boolean): string[] {
+  sortRows(
+    order,
+    (o) => o.key,
+    (o) => o.tie,
+    desc,
+  );
+  return order.map((o) => o.at);
+}
 
 /**
  * The CSV of the current-configuration list, first pass: the selection is read `size` serials at a
@@ -252,13 +262,7 @@ export async function configurationOrder(db: DB, scope: TenantScope, f: Configur
       seen.add(r.Id);
       order.push({ at: r.Id, key: key(r), tie: r.Serial });
     }
-  sortRows(
-    order,
-    (o) => o.key,
-    (o) => o.tie,
-    f.desc,
-  );
-  return order.map((o) => o.at);
+  return orderedIds(order, f.desc);
 }
 
 /** The rows of a page of configurationOrder's ids, in that order. */
@@ -458,13 +462,7 @@ export async function lastMessageOrder(db: DB, scope: TenantScope, f: LastMessag
   const order: OrderKey[] = [];
   for (const part of chunks([...new Set(f.deviceIdentities)], size))
     for (const r of await lastMessageRows(db, scope, part, nowMs, done)) if (keep(r)) order.push({ at: r.DeviceIdentity, key: key(r), tie: r.SerialNumber });
-  sortRows(
-    order,
-    (o) => o.key,
-    (o) => o.tie,
-    f.desc,
-  );
-  return order.map((o) => o.at);
+  return orderedIds(order, f.desc);
 }
 
 /** The rows of a page of lastMessageOrder's identities, in that order. */
