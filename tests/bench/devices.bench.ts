@@ -13,8 +13,9 @@
 //
 // The data: 1,000,000 devices (10 device types, exactly 100,000 each; statuses, customers for the
 // devices in a customer account, user assignment, order numbers, last configuration dates within
-// 400 days or never) and 20,000 customers, inserted with multi-row statements (SQLite, search
-// triggers included) or unnest() arrays (PostgreSQL). Loading takes minutes, so the loaded
+// 400 days or never) and 20,000 customers, inserted with multi-row statements (SQLite) or unnest()
+// arrays (PostgreSQL), the devices' indexes built after the rows and SQLite's search table and
+// Customer sort names filled set-based (harness/kept-data.ts). Loading takes minutes, so the loaded
 // databases are kept (harness/kept-data.ts): `.tmp/bench-devices/devices-1m.sqlite` and the
 // PostgreSQL database `bench_devices_1m` (dropped and loaded again when incomplete; delete them to
 // start over). BENCH_DEVICES (default 1000000) resizes; BENCH_DEVICES_PG=0 skips PostgreSQL;
