@@ -6,8 +6,8 @@
 // when a server answers at TEST_PG_URL (default the tests' server). BENCH_LOAD_ONLY=1 loads what is
 // missing and measures nothing, so the long loads can run beside other work and the measuring alone;
 // BENCH_SKIP_SQLITE=1 measures PostgreSQL only. Also what the loads and the write-cost figures
-// share: per-row triggers set aside around a bulk load, single-row writes timed with and without
-// triggers.
+// share: per-row triggers set aside around a bulk load and secondary indexes built after it,
+// single-row writes timed with and without triggers.
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
