@@ -171,23 +171,27 @@ export async function loadAlarmsSqlite(k: kept.KeptData = KEPT) {
   raw.pragma('cache_size = -262144');
   // Insert triggers are set aside for the load and their work done set-based afterwards (the
   // statistics rebuilt, the trigram tables filled), then the same triggers are put back.
-  await kept.withTriggersAside(raw, { alarmReports: SQLITE_INSERT_TRIGGERS }, async () => {
-    const insert = raw.prepare(`${INSERT_HEAD} values (${COLUMNS.map(() => '?').join(',')}, null, 0, null, '{}', '{}', '"e"')`);
-    const next = rowStream();
-    const batch = raw.transaction((n: number) => {
-      for (let i = 0; i < n; i++) insert.run(...next());
-    });
-    for (let done = 0; done < n; done += 50_000) {
-      batch(Math.min(50_000, n - done));
-      if (done % 200_000 === 150_000) log(`sqlite: ${(done + 50_000).toLocaleString('en-GB')} reports (${r1((performance.now() - t0) / 1000)} s)`);
-    }
-    log(`sqlite: rows in (${r1((performance.now() - t0) / 1000)} s); filling the statistics and trigram tables`);
-    raw.exec(
-      `insert into "alarmReports_fts" (rowid, alarmId, person, account) select rowid, "alarmId", "personFullName", "customerAccountFullName" from "alarmReports"`,
-    );
-    raw.exec(`insert into "alarmReports_serial_fts" (rowid, serial) select rowid, "deviceSerial" from "alarmReports" where "deviceSerial" is not null`);
-    for (const q of [...rebuildSql(false), ...rebuildTopsSql(false)]) raw.exec(q);
-  });
+  // The reports' indexes are built after the rows, one sort each.
+  await kept.withIndexesAside(raw, ['alarmReports'], () =>
+    kept.withTriggersAside(raw, { alarmReports: SQLITE_INSERT_TRIGGERS }, async () => {
+      const insert = raw.prepare(`${INSERT_HEAD} values (${COLUMNS.map(() => '?').join(',')}, null, 0, null, '{}', '{}', '"e"')`);
+      const next = rowStream();
+      const batch = raw.transaction((n: number) => {
+        for (let i = 0; i < n; i++) insert.run(...next());
+      });
+      for (let done = 0; done < n; done += 50_000) {
+        batch(Math.min(50_000, n - done));
+        if (done % 200_000 === 150_000) log(`sqlite: ${(done + 50_000).toLocaleString('en-GB')} reports (${r1((performance.now() - t0) / 1000)} s)`);
+      }
+      log(`sqlite: rows in (${r1((performance.now() - t0) / 1000)} s); filling the statistics and trigram tables`);
+      raw.exec(
+        `insert into "alarmReports_fts" (rowid, alarmId, person, account) select rowid, "alarmId", "personFullName", "customerAccountFullName" from "alarmReports"`,
+      );
+      raw.exec(`insert into "alarmReports_serial_fts" (rowid, serial) select rowid, "deviceSerial" from "alarmReports" where "deviceSerial" is not null`);
+      for (const q of [...rebuildSql(false), ...rebuildTopsSql(false)]) raw.exec(q);
+    }),
+  );
+  log(`sqlite: indexes built (${r1((performance.now() - t0) / 1000)} s)`);
   for (const t of ['alarmReports_fts', 'alarmReports_serial_fts']) raw.exec(`insert into "${t}" ("${t}") values ('optimize')`);
   kept.sqliteLoaded(k, raw);
 }
@@ -198,21 +202,26 @@ export async function loadAlarmsPostgres(k: kept.KeptData = KEPT) {
   const t0 = performance.now();
   const c = await kept.newPostgres(k);
   // The statistics and monthly tops triggers are set aside for the load and rebuilt set-based after.
-  await kept.withTriggersAside(c, { alarmReports: PG_INSERT_TRIGGERS }, async () => {
-    const insert = `${INSERT_HEAD} select *, null, 0, null, '{}', '{}', '"e"' from unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
-    const next = rowStream();
-    const BATCH = 10_000;
-    for (let i = 0; i < n; i += BATCH) {
-      const rows: (string | number)[][] = [];
-      for (let j = i; j < Math.min(n, i + BATCH); j++) rows.push(next());
-      await c.query(
-        insert,
-        COLUMNS.map((_, k) => rows.map((row) => row[k])),
-      );
-      if ((i / BATCH) % 20 === 19) log(`postgres: ${(i + BATCH).toLocaleString('en-GB')} reports (${r1((performance.now() - t0) / 1000)} s)`);
-    }
-    for (const q of [...rebuildSql(true), ...rebuildTopsSql(true)]) await c.query(q);
-  });
+  // The reports' indexes are built after the rows, one sort each.
+  await kept.withIndexesAside(c, ['alarmReports'], () =>
+    kept.withTriggersAside(c, { alarmReports: PG_INSERT_TRIGGERS }, async () => {
+      const insert = `${INSERT_HEAD} select *, null, 0, null, '{}', '{}', '"e"' from unnest(${PG_TYPES.map((t, i) => `$${i + 1}::${t}[]`).join(', ')})`;
+      const next = rowStream();
+      const BATCH = 10_000;
+      for (let i = 0; i < n; i += BATCH) {
+        const rows: (string | number)[][] = [];
+        for (let j = i; j < Math.min(n, i + BATCH); j++) rows.push(next());
+        await c.query(
+          insert,
+          COLUMNS.map((_, k) => rows.map((row) => row[k])),
+        );
+        if ((i / BATCH) % 20 === 19) log(`postgres: ${(i + BATCH).toLocaleString('en-GB')} reports (${r1((performance.now() - t0) / 1000)} s)`);
+      }
+      log(`postgres: rows in (${r1((performance.now() - t0) / 1000)} s); the statistics`);
+      for (const q of [...rebuildSql(true), ...rebuildTopsSql(true)]) await c.query(q);
+    }),
+  );
+  log(`postgres: indexes built (${r1((performance.now() - t0) / 1000)} s)`);
   await kept.postgresLoaded(k, c);
 }
 

@@ -8,7 +8,8 @@
 //     other patterns most devices contain), p50/p95 (goal < 50 ms on PostgreSQL);
 //   - get-list-by-serials with 5,000 serials (4,900 known), p50 (goal < 100 ms on PostgreSQL).
 // Each figure is printed with the machine's load; measure with nothing else running.
-// BENCH_PAGING_PG=0 skips PostgreSQL; BENCH_PAGING_ROUNDS (default 8) sets the runs per request.
+// BENCH_PAGING_PG=0 skips PostgreSQL; BENCH_PAGING_ROUNDS (default 8) sets the runs per request;
+// BENCH_PAGING_SETS (default `devices,alarms`) names the data sets measured.
 import { benchApp, load, log, onKeptData, r1, runAlone, type Dialect, type Figures } from './harness/kept-data.js';
 import { percentileOf } from './stats.js';
 import { KEPT as DEVICES, NOW as DEVICES_NOW, TYPES, loadPostgres as loadDevicesPostgres, loadSqlite as loadDevicesSqlite } from './devices.bench.js';
@@ -138,33 +139,36 @@ export async function benchPaging(): Promise<Figures> {
   log(`load ${load()} (2 cores; measure alone)`);
   const skipPg = process.env.BENCH_PAGING_PG === '0';
   const f: Figures = {};
-  await onKeptData(DEVICES, f, {
-    loadSqlite: loadDevicesSqlite,
-    loadPostgres: loadDevicesPostgres,
-    skipPg,
-    measure: async (dialect, db) => {
-      if (dialect === 'sqlite') await sql`analyze`.execute(db);
-      const { send, close } = await benchApp(db, DEVICES_NOW);
-      try {
-        return { ...(await measurePages(dialect, 'devices', DEVICE_LIST, DEVICE_CASES, send)), ...(await measureLookups(dialect, db, send)) };
-      } finally {
-        await close();
-      }
-    },
-  });
-  await onKeptData(ALARMS, f, {
-    loadSqlite: () => loadAlarmsSqlite(ALARMS),
-    loadPostgres: () => loadAlarmsPostgres(ALARMS),
-    skipPg,
-    measure: async (dialect, db) => {
-      const { send, close } = await benchApp(db, ALARMS_NOW);
-      try {
-        return measurePages(dialect, 'alarms', ALARM_LIST, ALARM_CASES, send);
-      } finally {
-        await close();
-      }
-    },
-  });
+  const sets = (process.env.BENCH_PAGING_SETS ?? 'devices,alarms').split(',');
+  if (sets.includes('devices'))
+    await onKeptData(DEVICES, f, {
+      loadSqlite: loadDevicesSqlite,
+      loadPostgres: loadDevicesPostgres,
+      skipPg,
+      measure: async (dialect, db) => {
+        if (dialect === 'sqlite') await sql`analyze`.execute(db);
+        const { send, close } = await benchApp(db, DEVICES_NOW);
+        try {
+          return { ...(await measurePages(dialect, 'devices', DEVICE_LIST, DEVICE_CASES, send)), ...(await measureLookups(dialect, db, send)) };
+        } finally {
+          await close();
+        }
+      },
+    });
+  if (sets.includes('alarms'))
+    await onKeptData(ALARMS, f, {
+      loadSqlite: () => loadAlarmsSqlite(ALARMS),
+      loadPostgres: () => loadAlarmsPostgres(ALARMS),
+      skipPg,
+      measure: async (dialect, db) => {
+        const { send, close } = await benchApp(db, ALARMS_NOW);
+        try {
+          return measurePages(dialect, 'alarms', ALARM_LIST, ALARM_CASES, send);
+        } finally {
+          await close();
+        }
+      },
+    });
   return f;
 }
 

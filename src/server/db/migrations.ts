@@ -33,6 +33,8 @@ import { m028 } from './migrations/028-schedule-run-lease.js';
 import { m029 } from './migrations/029-device-search-runs.js';
 import { m030 } from './migrations/030-device-daily-usage.js';
 import { m031 } from './migrations/031-device-filter-sort-indexes.js';
+import { m034 } from './migrations/034-device-filter-first-indexes.js';
+import { m035 } from './migrations/035-device-type-last-config-indexes.js';
 
 /** Every migration by the name Kysely records, in the order they run. Add new ones at the end with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -64,6 +66,8 @@ export const migrations: Record<string, Migration> = {
   '029_device_search_runs': m029,
   '030_device_daily_usage': m030,
   '031_device_filter_sort_indexes': m031,
+  '034_device_filter_first_indexes': m034,
+  '035_device_type_last_config_indexes': m035,
 };
 
 class StaticProvider implements MigrationProvider {
