@@ -33,6 +33,7 @@ import { m028 } from './migrations/028-schedule-run-lease.js';
 import { m029 } from './migrations/029-device-search-runs.js';
 import { m030 } from './migrations/030-device-daily-usage.js';
 import { m031 } from './migrations/031-device-filter-sort-indexes.js';
+import { m032 } from './migrations/032-device-fleet-state.js';
 
 /** Every migration by the name Kysely records, in the order they run. Add new ones at the end with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -64,6 +65,7 @@ export const migrations: Record<string, Migration> = {
   '029_device_search_runs': m029,
   '030_device_daily_usage': m030,
   '031_device_filter_sort_indexes': m031,
+  '032_device_fleet_state': m032,
 };
 
 class StaticProvider implements MigrationProvider {
