@@ -91,8 +91,11 @@ type Trigger = {
   table: string;
   /** SQLite: columns of the update trigger; PostgreSQL the same. */
   watched: string[];
-  /** The update trigger fires only when one of these differs between old and new (null: always). */
-  changed?: string[];
+  /**
+   * The update trigger fires only when this holds (none: always); `differ(a, b)` is the dialect's
+   * "a and b differ, null included".
+   */
+  when?: (differ: (a: string, b: string) => string) => string;
   insert: string[];
   update: string[];
   delete: string[];
@@ -103,7 +106,7 @@ const TRIGGERS: Trigger[] = [
     name: 'deviceFleetState_devices',
     table: 'devices',
     watched: ['id', 'status', 'customerId', 'type', 'firmwareVersion'],
-    changed: ['id', 'status', 'customerId', 'type', 'firmwareVersion'],
+    when: (differ) => ['id', 'status', 'customerId', 'type', 'firmwareVersion'].map((c) => differ(`old."${c}"`, `new."${c}"`)).join(' or '),
     insert: [devicesUpsert],
     update: [devicesLeave, devicesUpsert],
     delete: [`delete from ${STATE} where "deviceId" = old."id"`],
@@ -120,6 +123,9 @@ const TRIGGERS: Trigger[] = [
     name: 'deviceFleetState_dailyUsage',
     table: 'deviceDailyUsage',
     watched: ['deviceId', 'day', 'chargings', 'checkIns', 'powerOns'],
+    // ingestion adds to a day's counts: only a row that starts or stops counting moves the state
+    when: (differ) =>
+      `${differ('old."deviceId"', 'new."deviceId"')} or ${differ('old."day"', 'new."day"')} or (${charged('old')}) <> (${charged('new')}) or ${used('old')} <> ${used('new')}`,
     insert: [usageRaise],
     update: [...usageDropOnUpdate, usageRaise],
     delete: usageDropOnDelete,
@@ -161,7 +167,7 @@ async function createTriggers(db: Kysely<any>, t: Trigger) {
   const of = t.watched.map((c) => `"${c}"`).join(', ');
   if (!pg) {
     const [ai, ad, au] = triggerNames(t, pg);
-    const when = t.changed ? ` when ${t.changed.map((c) => `old."${c}" is not new."${c}"`).join(' or ')}` : '';
+    const when = t.when ? ` when ${t.when((a, b) => `${a} is not ${b}`)}` : '';
     await run(db, `create trigger "${ai}" after insert on "${t.table}" begin\n${body(t.insert)}\nend`);
     await run(db, `create trigger "${ad}" after delete on "${t.table}" begin\n${body(t.delete)}\nend`);
     await run(db, `create trigger "${au}" after update of ${of} on "${t.table}"${when} begin\n${body(t.update)}\nend`);
@@ -184,7 +190,7 @@ async function createTriggers(db: Kysely<any>, t: Trigger) {
     $fn$`,
   );
   const [aiud, au] = triggerNames(t, pg);
-  const when = t.changed ? ` when (${t.changed.map((c) => `old."${c}" is distinct from new."${c}"`).join(' or ')})` : '';
+  const when = t.when ? ` when (${t.when((a, b) => `${a} is distinct from ${b}`)})` : '';
   await run(db, `create trigger "${aiud}" after insert or delete on "${t.table}" for each row execute function ${fn}()`);
   await run(db, `create trigger "${au}" after update of ${of} on "${t.table}" for each row${when} execute function ${fn}()`);
 }
