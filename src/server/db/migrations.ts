@@ -33,6 +33,7 @@ import { m028 } from './migrations/028-schedule-run-lease.js';
 import { m029 } from './migrations/029-device-search-runs.js';
 import { m030 } from './migrations/030-device-daily-usage.js';
 import { m031 } from './migrations/031-device-filter-sort-indexes.js';
+import { m032 } from './migrations/032-device-fleet-state.js';
 import { m034 } from './migrations/034-device-filter-first-indexes.js';
 import { m035 } from './migrations/035-device-type-last-config-indexes.js';
 
@@ -66,6 +67,7 @@ export const migrations: Record<string, Migration> = {
   '029_device_search_runs': m029,
   '030_device_daily_usage': m030,
   '031_device_filter_sort_indexes': m031,
+  '032_device_fleet_state': m032,
   '034_device_filter_first_indexes': m034,
   '035_device_type_last_config_indexes': m035,
 };

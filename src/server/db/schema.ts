@@ -555,6 +555,25 @@ export interface DeviceTypeFirmwareTable {
   newestVersion: string;
 }
 
+/** Fleet Health's facts of an allocated device, kept by triggers (migration 032; modules/fleet/conditions.ts). */
+export interface DeviceFleetStateTable {
+  deviceId: string;
+  customerId: string;
+  type: number;
+  firmwareVersion: string | null;
+  /** the last message's date, '' when none */
+  lastMessageAt: string;
+  lastMessage: string | null;
+  lastBattery: number | null;
+  /** the newest London day with a charge, '' when none */
+  lastChargedDay: string;
+  /** the newest London day with a check-in or power-on, '' when none */
+  lastUsedDay: string;
+  /** the oldest configuration change not acknowledged */
+  configPendingSince: string | null;
+  firmwareBehind: number;
+}
+
 export interface Database {
   deviceCounts: DeviceCountTable;
   roles: RoleTable;
@@ -575,6 +594,7 @@ export interface Database {
   deviceDailyUsage: DeviceDailyUsageTable;
   fleetThresholds: FleetThresholdTable;
   deviceTypeFirmware: DeviceTypeFirmwareTable;
+  deviceFleetState: DeviceFleetStateTable;
   alarmReports: AlarmReportTable;
   alarmStats: AlarmStatsTable;
   alarmMonthTops: AlarmMonthTopsTable;

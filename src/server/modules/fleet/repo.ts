@@ -12,7 +12,7 @@ import {
   type FleetOverride,
   type FleetThresholds,
 } from '../../../shared/schemas/fleet.js';
-import { allocatedSql, categorySql } from './conditions.js';
+import { categoryDevices } from './conditions.js';
 
 const PROVIDER = '';
 
@@ -21,24 +21,23 @@ const zero = (): FleetCounts => ({ silent: 0, notCharged: 0, unused: 0, switched
 /** Fleet health now: per customer (worst first) and in all, over every allocated device. */
 export async function fleetHealth(db: DB, now: Date): Promise<FleetHealthDto> {
   const pg = isPostgres(db);
-  // Each device's categories are worked out once (a materialized CTE: inlined, the "affected" sum
-  // would test every condition a second time), then added up per customer.
-  const flags = FLEET_CATEGORIES.map((c) => sql`case when ${categorySql(pg, c, now)} then 1 else 0 end as ${sql.ref(c)}`);
-  const anyOf = sql.join(
-    FLEET_CATEGORIES.map((c) => sql.ref(c)),
-    sql` + `,
+  // Each category's devices are read from its index of the fleet state (conditions.ts), a device
+  // once per category it is in; the allocated devices per customer from the state's customer index.
+  const hits = sql.join(
+    FLEET_CATEGORIES.map((c) => sql`select "customerId", "deviceId", ${sql.lit(c)} as "category" from (${categoryDevices(pg, c, now)}) ${sql.ref(`in_${c}`)}`),
+    sql` union all `,
   );
   const rows = await sql<Record<string, string | number | null>>`
-    with "flags" as materialized (
-      select d."customerId" as "customerId", ${sql.join(flags)}
-      from "devices" d
-      where ${allocatedSql}
-    )
-    select "customerId", count(*) as "devices",
-      ${sql.join(FLEET_CATEGORIES.map((c) => sql`sum(${sql.ref(c)}) as ${sql.ref(c)}`))},
-      sum(case when ${anyOf} > 0 then 1 else 0 end) as "affected"
-    from "flags"
-    group by "customerId"`.execute(db);
+    with "hits" as (${hits})
+    select n."customerId", n."devices", ${sql.join(FLEET_CATEGORIES.map((c) => sql`h.${sql.ref(c)}`))}, h."affected"
+    from (select "customerId", count(*) as "devices" from "deviceFleetState" group by "customerId") n
+    left join (
+      select "customerId",
+        ${sql.join(FLEET_CATEGORIES.map((c) => sql`sum(case when "category" = ${sql.lit(c)} then 1 else 0 end) as ${sql.ref(c)}`))},
+        count(distinct "deviceId") as "affected"
+      from "hits"
+      group by "customerId"
+    ) h on h."customerId" = n."customerId"`.execute(db);
   const ids = rows.rows.map((r) => String(r.customerId));
   const names = new Map<string, string>();
   const overrides = new Set<string>();
