@@ -22,7 +22,7 @@
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CDPSession, Page } from 'playwright-core';
+import type { CDPSession, Page, Request } from 'playwright-core';
 import { dataDirOf, launchChromium, loadNote, log, newContext, round1, signIn, sleep, startServer, type BenchServer } from './browser.js';
 import { itemAt } from './stats.js';
 import { scanSerials } from '../helpers/scanner.js';
@@ -132,6 +132,52 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    // What the page did lately, for a stall: its console, its failed and unanswered requests.
+    const recent: string[] = [];
+    const note = (s: string) => {
+      recent.push(`${new Date().toISOString().slice(11, 23)} ${s}`);
+      if (recent.length > 80) recent.shift();
+    };
+    const inFlight = new Map<Request, number>();
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') note(`console.${m.type()}: ${m.text().slice(0, 300)}`);
+    });
+    page.on('request', (r) => inFlight.set(r, Date.now()));
+    page.on('requestfinished', (r) => inFlight.delete(r));
+    page.on('requestfailed', (r) => {
+      inFlight.delete(r);
+      note(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`);
+    });
+    page.on('response', (r) => {
+      if (r.status() >= 400) note(`${r.status()} ${r.request().method()} ${r.url()}`);
+    });
+    /** The page's state when a wait ran out: the queue as the user sees it and what it was waiting for. */
+    const stallReport = async () => {
+      const state = await page
+        .evaluate(() => {
+          const pending = JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as { serial: string; at: number }[];
+          const session = JSON.parse(localStorage.getItem('session') ?? 'null') as { expiresAt?: number } | null;
+          const sizes = Object.keys(localStorage)
+            .map((k) => `${k}=${(localStorage.getItem(k) ?? '').length}`)
+            .join(' ');
+          return {
+            url: location.href,
+            visibility: document.visibilityState,
+            online: navigator.onLine,
+            pending: pending.length,
+            oldestPendingS: pending[0] ? Math.round((Date.now() - pending[0].at) / 1000) : null,
+            sessionExpiresInS: session?.expiresAt ? Math.round((session.expiresAt - Date.now()) / 1000) : null,
+            queueCallout: [...document.querySelectorAll('[data-testid="bulk-queue"]')].map((e) => e.textContent).join(' | '),
+            localStorage: sizes,
+          };
+        })
+        .catch((e: unknown) => ({ evaluateFailed: String(e) }));
+      const open = [...inFlight.entries()].map(([r, t]) => `${r.method()} ${r.url()} (${Math.round((Date.now() - t) / 1000)} s)`);
+      log(`stall: page ${JSON.stringify(state)}`);
+      log(`stall: requests without an answer: ${open.join(', ') || 'none'}`);
+      log(`stall: page errors: ${errors.slice(-5).join(' | ') || 'none'}`);
+      log(`stall: recent console warnings/errors and failed requests:\n    ${recent.join('\n    ') || 'none'}`);
+    };
     await signIn(page, server.url);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
@@ -211,9 +257,14 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       const cdpScan = await context.newCDPSession(page);
       await scanSerials(cdpScan, serials);
       await cdpScan.detach();
-      await page.waitForFunction(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length === 0, undefined, {
-        timeout: 60_000,
-      });
+      try {
+        await page.waitForFunction(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length === 0, undefined, {
+          timeout: 60_000,
+        });
+      } catch (err) {
+        await stallReport();
+        throw err;
+      }
       done.scans += n;
     };
 
