@@ -36,11 +36,30 @@ const GOALS = { heapGrowthMB: 10, nodesPct: 5, rssGrowthMB: 50 };
 const TABS_PER_ROUND = 5;
 
 type Device = { id: string; serialNumber: string; imei: string; type: number };
-type Snapshot = { heapMB: number; nodes: number; listeners: number; documents: number; hubGroups: number; hubConnections: number; rssMB: number };
+type Snapshot = {
+  heapMB: number;
+  nodes: number;
+  listeners: number;
+  documents: number;
+  hubGroups: number;
+  hubConnections: number;
+  rssMB: number;
+  /** the server's own memory (heaps, buffers) */
+  rssAnonMB: number;
+  /** file pages mapped and touched: SQLite's memory-mapped database (the page cache), shared and bounded by the file */
+  rssFileMB: number;
+};
 
-const rssOf = (pid: number) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
+/** Resident memory of a process (MB): all of it, and its anonymous and file-backed parts. */
+const rssParts = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+  return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') };
+};
+const rssOf = (pid: number) => rssParts(pid).rss;
+const rssNote = (pid: number) => {
+  const r = rssParts(pid);
+  return `server RSS ${round1(r.rss)} MB (anonymous ${round1(r.anon)}, file-backed ${round1(r.file)})`;
 };
 
 async function hubStats(server: BenchServer) {
@@ -61,7 +80,10 @@ async function snapshot(cdp: CDPSession, server: BenchServer): Promise<Snapshot>
     documents: v('Documents'),
     hubGroups: hub.groups,
     hubConnections: hub.connections,
-    rssMB: round1(rssOf(server.pid)),
+    ...(() => {
+      const r = rssParts(server.pid);
+      return { rssMB: round1(r.rss), rssAnonMB: round1(r.anon), rssFileMB: round1(r.file) };
+    })(),
   };
 }
 
@@ -360,7 +382,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       if (r % every === 0)
         log(
           `round ${r}/${rounds}: ${done.tabs} tabs, ${done.messages} messages, ${done.scans} scans, ${done.listChanges} list changes, ${done.exports} exports; ` +
-            `server RSS ${round1(rssOf(server.pid))} MB; ${((performance.now() - started) / 1000).toFixed(0)} s; ${loadNote()}`,
+            `${rssNote(server.pid)}; ${((performance.now() - started) / 1000).toFixed(0)} s; ${loadNote()}`,
         );
     }
     await clearBulk();
@@ -400,6 +422,10 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       serverRssMaxMB: round1(rssMax),
       serverRssEndMB: settled.rssMB,
       serverRssGrowthMB: rssGrowth,
+      serverRssAnonStartMB: start.rssAnonMB,
+      serverRssAnonEndMB: settled.rssAnonMB,
+      serverRssFileStartMB: start.rssFileMB,
+      serverRssFileEndMB: settled.rssFileMB,
       pageErrors: errors.length,
       goalMet:
         heapGrowth < GOALS.heapGrowthMB &&

@@ -126,7 +126,7 @@ export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
     storage: localStorage,
     minIntervalMs: LOOKUP_SPACING_MS,
     // Serials already on the list (or earlier in the batch) need no lookup.
-    resolve: async (serials) => {
+    resolve: async (serials, signal) => {
       const state = store.get(bulkAtom);
       const known = new Map<string, BulkDevice>();
       const onList = listIndex(state).byKey;
@@ -142,7 +142,7 @@ export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
           ask.push(s);
         }
       }
-      const found = await getDevicesBySerials(ask);
+      const found = await getDevicesBySerials(ask, signal);
       // get-list-by-serials answers one device (or placeholder) per distinct serial, in order.
       ask.forEach((s, k) => {
         const d = found[k];
