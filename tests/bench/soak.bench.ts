@@ -166,12 +166,21 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     });
     page.on('request', (r) => inFlight.set(r, Date.now()));
     page.on('requestfinished', (r) => inFlight.delete(r));
+    /** Failed requests and error answers over the run, by what and where (printed at the end). */
+    const trouble = new Map<string, number>();
+    const count = (what: string, url: string) => {
+      const key = `${what} ${new URL(url).pathname}`;
+      trouble.set(key, (trouble.get(key) ?? 0) + 1);
+    };
     page.on('requestfailed', (r) => {
       inFlight.delete(r);
       note(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`);
+      count(r.failure()?.errorText ?? 'failed', r.url());
     });
     page.on('response', (r) => {
-      if (r.status() >= 400) note(`${r.status()} ${r.request().method()} ${r.url()}`);
+      if (r.status() < 400) return;
+      note(`${r.status()} ${r.request().method()} ${r.url()}`);
+      count(String(r.status()), r.url());
     });
     /** The page's state when a wait ran out: the queue as the user sees it and what it was waiting for. */
     const stallReport = async () => {
@@ -188,6 +197,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
             online: navigator.onLine,
             pending: pending.length,
             oldestPendingS: pending[0] ? Math.round((Date.now() - pending[0].at) / 1000) : null,
+            pendingSerials: pending.slice(0, 5).map((p) => p.serial),
             sessionExpiresInS: session?.expiresAt ? Math.round((session.expiresAt - Date.now()) / 1000) : null,
             queueCallout: [...document.querySelectorAll('[data-testid="bulk-queue"]')].map((e) => e.textContent).join(' | '),
             localStorage: sizes,
@@ -389,6 +399,14 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     await sleep(2000);
     const end = await snapshot(cdp, server);
     log(`end: ${JSON.stringify(end)}`);
+    log(
+      `failed requests and error answers over the run: ${
+        [...trouble.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, n]) => `${k} ×${n}`)
+          .join(', ') || 'none'
+      }`,
+    );
     log(`listeners on window and the DOM, change since the start: ${listenerGrowth(startListeners, await listenersByType(cdp))}`);
     let settled = end;
     if (settleS > 0) {
