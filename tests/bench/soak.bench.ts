@@ -193,6 +193,13 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
             .join(' ');
           return {
             url: location.href,
+            focus: (() => {
+              const a = document.activeElement as HTMLElement | null;
+              return a
+                ? `${a.tagName.toLowerCase()}${a.id ? `#${a.id}` : ''}${a.getAttribute('aria-label') ? ` "${a.getAttribute('aria-label')}"` : ''}`
+                : null;
+            })(),
+            dialogs: [...document.querySelectorAll('[role="dialog"], [role="alertdialog"]')].map((d) => (d.textContent ?? '').slice(0, 160)),
             visibility: document.visibilityState,
             online: navigator.onLine,
             pending: pending.length,
@@ -289,14 +296,9 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       const cdpScan = await context.newCDPSession(page);
       await scanSerials(cdpScan, serials);
       await cdpScan.detach();
-      try {
-        await page.waitForFunction(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length === 0, undefined, {
-          timeout: 60_000,
-        });
-      } catch (err) {
-        await stallReport();
-        throw err;
-      }
+      await page.waitForFunction(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length === 0, undefined, {
+        timeout: 60_000,
+      });
       done.scans += n;
     };
 
@@ -359,7 +361,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
 
     /** How much of each activity is due by the end of round r (of `rounds`): the first round does each at least once. */
     const due = (total: number, r: number) => Math.max(1, Math.round((total * (r + 1)) / rounds));
-    const round = async (r: number) => {
+    const roundOf = async (r: number) => {
       // device tabs in the pane of this round, live messages into them, then closed
       await keys(page, 'Alt+`');
       pane = 1 - pane;
@@ -378,6 +380,16 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     };
 
     // warm-up: the first round, then the start figures
+    /** A round; when a wait in it runs out, what the page showed is printed first. */
+    const round = async (r: number) => {
+      try {
+        await roundOf(r);
+      } catch (err) {
+        log(`round ${r} failed`);
+        await stallReport();
+        throw err;
+      }
+    };
     await round(0);
     await clearBulk();
     await sleep(2000);
