@@ -56,7 +56,6 @@ const rssParts = (pid: number) => {
   const mb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
   return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') };
 };
-const rssOf = (pid: number) => rssParts(pid).rss;
 const rssNote = (pid: number) => {
   const r = rssParts(pid);
   return `server RSS ${round1(r.rss)} MB (anonymous ${round1(r.anon)}, file-backed ${round1(r.file)})`;
@@ -396,11 +395,14 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     const start = await snapshot(cdp, server);
     const startListeners = await listenersByType(cdp);
     let rssMax = start.rssMB;
+    let anonMax = start.rssAnonMB;
     log(`start (after one round): ${JSON.stringify(start)}; ${loadNote()}`);
     const every = Math.max(1, Math.floor(rounds / 10));
     for (let r = 1; r < rounds; r++) {
       await round(r);
-      rssMax = Math.max(rssMax, rssOf(server.pid));
+      const rss = rssParts(server.pid);
+      rssMax = Math.max(rssMax, rss.rss);
+      anonMax = Math.max(anonMax, rss.anon);
       if (r % every === 0)
         log(
           `round ${r}/${rounds}: ${done.tabs} tabs, ${done.messages} messages, ${done.scans} scans, ${done.listChanges} list changes, ${done.exports} exports; ` +
@@ -453,7 +455,9 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       serverRssEndMB: settled.rssMB,
       serverRssGrowthMB: rssGrowth,
       serverRssAnonStartMB: start.rssAnonMB,
+      serverRssAnonMaxMB: round1(anonMax),
       serverRssAnonEndMB: settled.rssAnonMB,
+      serverRssAnonGrowthMB: round1(Math.max(anonMax, settled.rssAnonMB) - start.rssAnonMB),
       serverRssFileStartMB: start.rssFileMB,
       serverRssFileEndMB: settled.rssFileMB,
       pageErrors: errors.length,
@@ -473,7 +477,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     log(
       `JS heap after GC ${start.heapMB} → ${settled.heapMB} MB (growth ${heapGrowth} MB, goal < ${GOALS.heapGrowthMB}); DOM nodes ${start.nodes} → ${settled.nodes} (${nodesPct} %, goal within ${GOALS.nodesPct} %); ` +
         `listeners ${start.listeners} → ${settled.listeners}; hub groups ${start.hubGroups} → ${settled.hubGroups}, connections ${start.hubConnections} → ${settled.hubConnections}; ` +
-        `server RSS ${start.rssMB} → max ${round1(rssMax)}, end ${settled.rssMB} MB (growth ${rssGrowth} MB, goal < ${GOALS.rssGrowthMB}) → ${figures.goalMet === 'yes' ? 'met' : 'NOT met'}`,
+        `server RSS ${start.rssMB} → max ${round1(rssMax)}, end ${settled.rssMB} MB (growth ${rssGrowth} MB, goal < ${GOALS.rssGrowthMB}; anonymous ${start.rssAnonMB} → max ${round1(anonMax)}, end ${settled.rssAnonMB} MB) → ${figures.goalMet === 'yes' ? 'met' : 'NOT met'}`,
     );
     if (errors.length) log(`page errors: ${errors.slice(0, 5).join(' | ')}`);
     log(`${figures.seconds} s; ${figures.load}`);
