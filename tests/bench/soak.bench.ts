@@ -22,7 +22,7 @@
 import Database from 'better-sqlite3';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CDPSession, Page } from 'playwright-core';
+import type { CDPSession, Page, Request } from 'playwright-core';
 import { dataDirOf, launchChromium, loadNote, log, newContext, round1, signIn, sleep, startServer, type BenchServer } from './browser.js';
 import { itemAt } from './stats.js';
 import { scanSerials } from '../helpers/scanner.js';
@@ -36,11 +36,29 @@ const GOALS = { heapGrowthMB: 10, nodesPct: 5, rssGrowthMB: 50 };
 const TABS_PER_ROUND = 5;
 
 type Device = { id: string; serialNumber: string; imei: string; type: number };
-type Snapshot = { heapMB: number; nodes: number; listeners: number; documents: number; hubGroups: number; hubConnections: number; rssMB: number };
+type Snapshot = {
+  heapMB: number;
+  nodes: number;
+  listeners: number;
+  documents: number;
+  hubGroups: number;
+  hubConnections: number;
+  rssMB: number;
+  /** the server's own memory (heaps, buffers) */
+  rssAnonMB: number;
+  /** file pages mapped and touched: SQLite's memory-mapped database (the page cache), shared and bounded by the file */
+  rssFileMB: number;
+};
 
-const rssOf = (pid: number) => {
-  const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return m ? Number(m[1]) / 1024 : NaN;
+/** Resident memory of a process (MB): all of it, and its anonymous and file-backed parts. */
+const rssParts = (pid: number) => {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? NaN) / 1024;
+  return { rss: mb('VmRSS'), anon: mb('RssAnon'), file: mb('RssFile') };
+};
+const rssNote = (pid: number) => {
+  const r = rssParts(pid);
+  return `server RSS ${round1(r.rss)} MB (anonymous ${round1(r.anon)}, file-backed ${round1(r.file)})`;
 };
 
 async function hubStats(server: BenchServer) {
@@ -61,7 +79,10 @@ async function snapshot(cdp: CDPSession, server: BenchServer): Promise<Snapshot>
     documents: v('Documents'),
     hubGroups: hub.groups,
     hubConnections: hub.connections,
-    rssMB: round1(rssOf(server.pid)),
+    ...(() => {
+      const r = rssParts(server.pid);
+      return { rssMB: round1(r.rss), rssAnonMB: round1(r.anon), rssFileMB: round1(r.file) };
+    })(),
   };
 }
 
@@ -132,6 +153,69 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     const page = await context.newPage();
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(String(e)));
+    // What the page did lately, for a stall: its console, its failed and unanswered requests.
+    const recent: string[] = [];
+    const note = (s: string) => {
+      recent.push(`${new Date().toISOString().slice(11, 23)} ${s}`);
+      if (recent.length > 80) recent.shift();
+    };
+    const inFlight = new Map<Request, number>();
+    page.on('console', (m) => {
+      if (m.type() === 'error' || m.type() === 'warning') note(`console.${m.type()}: ${m.text().slice(0, 300)}`);
+    });
+    page.on('request', (r) => inFlight.set(r, Date.now()));
+    page.on('requestfinished', (r) => inFlight.delete(r));
+    /** Failed requests and error answers over the run, by what and where (printed at the end). */
+    const trouble = new Map<string, number>();
+    const count = (what: string, url: string) => {
+      const key = `${what} ${new URL(url).pathname}`;
+      trouble.set(key, (trouble.get(key) ?? 0) + 1);
+    };
+    page.on('requestfailed', (r) => {
+      inFlight.delete(r);
+      note(`request failed: ${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`);
+      count(r.failure()?.errorText ?? 'failed', r.url());
+    });
+    page.on('response', (r) => {
+      if (r.status() < 400) return;
+      note(`${r.status()} ${r.request().method()} ${r.url()}`);
+      count(String(r.status()), r.url());
+    });
+    /** The page's state when a wait ran out: the queue as the user sees it and what it was waiting for. */
+    const stallReport = async () => {
+      const state = await page
+        .evaluate(() => {
+          const pending = JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as { serial: string; at: number }[];
+          const session = JSON.parse(localStorage.getItem('session') ?? 'null') as { expiresAt?: number } | null;
+          const sizes = Object.keys(localStorage)
+            .map((k) => `${k}=${(localStorage.getItem(k) ?? '').length}`)
+            .join(' ');
+          return {
+            url: location.href,
+            focus: (() => {
+              const a = document.activeElement as HTMLElement | null;
+              return a
+                ? `${a.tagName.toLowerCase()}${a.id ? `#${a.id}` : ''}${a.getAttribute('aria-label') ? ` "${a.getAttribute('aria-label')}"` : ''}`
+                : null;
+            })(),
+            dialogs: [...document.querySelectorAll('[role="dialog"], [role="alertdialog"]')].map((d) => (d.textContent ?? '').slice(0, 160)),
+            visibility: document.visibilityState,
+            online: navigator.onLine,
+            pending: pending.length,
+            oldestPendingS: pending[0] ? Math.round((Date.now() - pending[0].at) / 1000) : null,
+            pendingSerials: pending.slice(0, 5).map((p) => p.serial),
+            sessionExpiresInS: session?.expiresAt ? Math.round((session.expiresAt - Date.now()) / 1000) : null,
+            queueCallout: [...document.querySelectorAll('[data-testid="bulk-queue"]')].map((e) => e.textContent).join(' | '),
+            localStorage: sizes,
+          };
+        })
+        .catch((e: unknown) => ({ evaluateFailed: String(e) }));
+      const open = [...inFlight.entries()].map(([r, t]) => `${r.method()} ${r.url()} (${Math.round((Date.now() - t) / 1000)} s)`);
+      log(`stall: page ${JSON.stringify(state)}`);
+      log(`stall: requests without an answer: ${open.join(', ') || 'none'}`);
+      log(`stall: page errors: ${errors.slice(-5).join(' | ') || 'none'}`);
+      log(`stall: recent console warnings/errors and failed requests:\n    ${recent.join('\n    ') || 'none'}`);
+    };
     await signIn(page, server.url);
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
@@ -276,7 +360,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
 
     /** How much of each activity is due by the end of round r (of `rounds`): the first round does each at least once. */
     const due = (total: number, r: number) => Math.max(1, Math.round((total * (r + 1)) / rounds));
-    const round = async (r: number) => {
+    const roundOf = async (r: number) => {
       // device tabs in the pane of this round, live messages into them, then closed
       await keys(page, 'Alt+`');
       pane = 1 - pane;
@@ -295,27 +379,48 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     };
 
     // warm-up: the first round, then the start figures
+    /** A round; when a wait in it runs out, what the page showed is printed first. */
+    const round = async (r: number) => {
+      try {
+        await roundOf(r);
+      } catch (err) {
+        log(`round ${r} failed`);
+        await stallReport();
+        throw err;
+      }
+    };
     await round(0);
     await clearBulk();
     await sleep(2000);
     const start = await snapshot(cdp, server);
     const startListeners = await listenersByType(cdp);
     let rssMax = start.rssMB;
+    let anonMax = start.rssAnonMB;
     log(`start (after one round): ${JSON.stringify(start)}; ${loadNote()}`);
     const every = Math.max(1, Math.floor(rounds / 10));
     for (let r = 1; r < rounds; r++) {
       await round(r);
-      rssMax = Math.max(rssMax, rssOf(server.pid));
+      const rss = rssParts(server.pid);
+      rssMax = Math.max(rssMax, rss.rss);
+      anonMax = Math.max(anonMax, rss.anon);
       if (r % every === 0)
         log(
           `round ${r}/${rounds}: ${done.tabs} tabs, ${done.messages} messages, ${done.scans} scans, ${done.listChanges} list changes, ${done.exports} exports; ` +
-            `server RSS ${round1(rssOf(server.pid))} MB; ${((performance.now() - started) / 1000).toFixed(0)} s; ${loadNote()}`,
+            `${rssNote(server.pid)}; ${((performance.now() - started) / 1000).toFixed(0)} s; ${loadNote()}`,
         );
     }
     await clearBulk();
     await sleep(2000);
     const end = await snapshot(cdp, server);
     log(`end: ${JSON.stringify(end)}`);
+    log(
+      `failed requests and error answers over the run: ${
+        [...trouble.entries()]
+          .sort((a, b) => b[1] - a[1])
+          .map(([k, n]) => `${k} ×${n}`)
+          .join(', ') || 'none'
+      }`,
+    );
     log(`listeners on window and the DOM, change since the start: ${listenerGrowth(startListeners, await listenersByType(cdp))}`);
     let settled = end;
     if (settleS > 0) {
@@ -349,6 +454,12 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       serverRssMaxMB: round1(rssMax),
       serverRssEndMB: settled.rssMB,
       serverRssGrowthMB: rssGrowth,
+      serverRssAnonStartMB: start.rssAnonMB,
+      serverRssAnonMaxMB: round1(anonMax),
+      serverRssAnonEndMB: settled.rssAnonMB,
+      serverRssAnonGrowthMB: round1(Math.max(anonMax, settled.rssAnonMB) - start.rssAnonMB),
+      serverRssFileStartMB: start.rssFileMB,
+      serverRssFileEndMB: settled.rssFileMB,
       pageErrors: errors.length,
       goalMet:
         heapGrowth < GOALS.heapGrowthMB &&
@@ -366,7 +477,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     log(
       `JS heap after GC ${start.heapMB} → ${settled.heapMB} MB (growth ${heapGrowth} MB, goal < ${GOALS.heapGrowthMB}); DOM nodes ${start.nodes} → ${settled.nodes} (${nodesPct} %, goal within ${GOALS.nodesPct} %); ` +
         `listeners ${start.listeners} → ${settled.listeners}; hub groups ${start.hubGroups} → ${settled.hubGroups}, connections ${start.hubConnections} → ${settled.hubConnections}; ` +
-        `server RSS ${start.rssMB} → max ${round1(rssMax)}, end ${settled.rssMB} MB (growth ${rssGrowth} MB, goal < ${GOALS.rssGrowthMB}) → ${figures.goalMet === 'yes' ? 'met' : 'NOT met'}`,
+        `server RSS ${start.rssMB} → max ${round1(rssMax)}, end ${settled.rssMB} MB (growth ${rssGrowth} MB, goal < ${GOALS.rssGrowthMB}; anonymous ${start.rssAnonMB} → max ${round1(anonMax)}, end ${settled.rssAnonMB} MB) → ${figures.goalMet === 'yes' ? 'met' : 'NOT met'}`,
     );
     if (errors.length) log(`page errors: ${errors.slice(0, 5).join(' | ')}`);
     log(`${figures.seconds} s; ${figures.load}`);

@@ -74,6 +74,67 @@ describe('scan queue', () => {
     expect(q2.status().failing).toBe(false);
   });
 
+  it('gives up a lookup that never answers after timeoutMs (aborting it) and tries again: the scans are kept and applied once, in order', async () => {
+    const storage = new MemStorage();
+    const applied: string[] = [];
+    const calls: string[][] = [];
+    const signals: AbortSignal[] = [];
+    let hang = true;
+    const q = new ScanQueue<string>({
+      storage,
+      timeoutMs: 5000,
+      retryMs: [100],
+      resolve: (serials, signal) => {
+        calls.push(serials);
+        signals.push(signal);
+        // the first request's connection never answers (no error, no response)
+        if (hang) return new Promise<string[]>(() => {});
+        return Promise.resolve(serials.map((s) => s.toLowerCase()));
+      },
+      apply: (scans, results) => scans.forEach((s, i) => applied.push(`${s.serial}:${results[i]}`)),
+    });
+    q.enqueue('A1');
+    q.enqueue('B2');
+    await vi.advanceTimersByTimeAsync(4000);
+    expect(q.status()).toEqual({ pending: 2, busy: true, failing: false });
+    q.enqueue('C3');
+    await vi.advanceTimersByTimeAsync(1000);
+    // abandoned: the request is aborted, the queue is free and failing, nothing is lost
+    expect(signals[0]?.aborted).toBe(true);
+    expect(q.status()).toEqual({ pending: 3, busy: false, failing: true });
+    hang = false;
+    await vi.advanceTimersByTimeAsync(100);
+    await flush();
+    expect(calls).toEqual([['A1'], ['A1', 'B2', 'C3']]);
+    expect(applied).toEqual(['A1:a1', 'B2:b2', 'C3:c3']);
+    expect(q.pending()).toEqual([]);
+    expect(q.status()).toEqual({ pending: 0, busy: false, failing: false });
+  });
+
+  it('a batch whose results cannot be applied stays queued and the queue is not left busy', async () => {
+    const storage = new MemStorage();
+    const applied: string[] = [];
+    let broken = true;
+    const q = new ScanQueue<string>({
+      storage,
+      retryMs: [100],
+      resolve: async (serials) => serials,
+      apply: (scans) => {
+        if (broken) throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        scans.forEach((s) => applied.push(s.serial));
+      },
+    });
+    q.enqueue('A1');
+    await flush();
+    expect(q.status()).toEqual({ pending: 1, busy: false, failing: true });
+    broken = false;
+    q.enqueue('B2');
+    await vi.advanceTimersByTimeAsync(100);
+    await flush();
+    expect(applied).toEqual(['A1', 'B2']);
+    expect(q.pending()).toEqual([]);
+  });
+
   it('reads what storage holds: a scan written by another page is seen, a list unchanged is parsed once', async () => {
     const storage = new MemStorage();
     let reads = 0;

@@ -43,9 +43,9 @@ export function toBulkDevice(d: DeviceLike): BulkDevice {
  * POST /api/v1/device/get-list-by-serials: one request for many serials. Returns one row per
  * serial asked, in the order asked (a placeholder for a serial the server does not know).
  */
-export async function getDevicesBySerials(serials: string[]): Promise<BulkDevice[]> {
+export async function getDevicesBySerials(serials: string[], signal?: AbortSignal): Promise<BulkDevice[]> {
   if (!serials.length) return [];
-  const res = await http<{ devices: DeviceLike[] }>('/api/v1/device/get-list-by-serials', { method: 'POST', body: { serials } });
+  const res = await http<{ devices: DeviceLike[] }>('/api/v1/device/get-list-by-serials', { method: 'POST', body: { serials }, signal });
   const bySerial = new Map<string, BulkDevice>();
   for (const d of res.devices ?? []) bySerial.set(d.serialNumber.trim().toUpperCase(), toBulkDevice(d));
   return serials.map((s) => bySerial.get(s.trim().toUpperCase()) ?? placeholderFor(s));

@@ -13,6 +13,7 @@ import {
   isRepeatScan,
   lastAddedAtom,
   listIndex,
+  placeholderFor,
   serialKey,
   withAddedRows,
   type BulkDevice,
@@ -22,6 +23,7 @@ import { getDevicesBySerials } from './api';
 import { ScanQueue, type PendingScan, type QueueStatus } from './scan-queue';
 import { playScanSound, type ScanSound } from './sounds';
 import { formatCount } from '../../../shared/numbers';
+import { SERIAL_MAX } from '../../../shared/schemas/devices';
 
 export const BULK_MSG = {
   notFound: (serials: string[]) => `Devices with serial numbers ${serials.join(', ')} were not found but are added to the list.`,
@@ -125,8 +127,10 @@ export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
   queue = new ScanQueue<BulkDevice>({
     storage: localStorage,
     minIntervalMs: LOOKUP_SPACING_MS,
-    // Serials already on the list (or earlier in the batch) need no lookup.
-    resolve: async (serials) => {
+    // Serials already on the list (or earlier in the batch) need no lookup; nor does one longer than
+    // any serial can be (scans run together, a wrong barcode): the server refuses the whole batch
+    // for it, so it would hold every scan after it. It is not found (a placeholder row, the warning).
+    resolve: async (serials, signal) => {
       const state = store.get(bulkAtom);
       const known = new Map<string, BulkDevice>();
       const onList = listIndex(state).byKey;
@@ -137,12 +141,13 @@ export function bulkQueue(store = appStore): ScanQueue<BulkDevice> {
         const id = onList.get(key);
         const listed = id ? state.devices[id] : undefined;
         if (listed) known.set(key, listed);
+        else if (s.trim().length > SERIAL_MAX) known.set(key, placeholderFor(s.trim()));
         else if (!asked.has(key)) {
           asked.add(key);
           ask.push(s);
         }
       }
-      const found = await getDevicesBySerials(ask);
+      const found = await getDevicesBySerials(ask, signal);
       // get-list-by-serials answers one device (or placeholder) per distinct serial, in order.
       ask.forEach((s, k) => {
         const d = found[k];

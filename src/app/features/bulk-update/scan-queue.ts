@@ -2,7 +2,8 @@
 // anything else happens, so neither a reload nor a network drop loses it. One request at a time
 // resolves everything waiting (hundreds of scans become one batched request); results are applied
 // strictly in scan order. A failed request keeps the scans and tries again (backoff, and at once
-// when the browser says it is online again).
+// when the browser says it is online again); so does a request that has not answered within
+// `timeoutMs` (it is aborted: a connection that never answers does not hold the queue).
 /** `many`: part of a list added at once (CSV): merged and everything selected. */
 export type PendingScan = { serial: string; at: number; many?: boolean };
 
@@ -12,8 +13,11 @@ export type ScanQueueOptions<R> = {
   /** Where pending scans are kept (localStorage in the app). */
   storage: Pick<Storage, 'getItem' | 'setItem'>;
   key?: string;
-  /** Resolves a batch of serials (in order); one result per serial. Throws when the server cannot answer. */
-  resolve: (serials: string[]) => Promise<R[]>;
+  /**
+   * Resolves a batch of serials (in order); one result per serial. Throws when the server cannot
+   * answer. `signal` aborts when the queue gives the lookup up (`timeoutMs`).
+   */
+  resolve: (serials: string[], signal: AbortSignal) => Promise<R[]>;
   /** Applies one batch's results, in scan order. Called synchronously before the batch leaves the queue. */
   apply: (scans: PendingScan[], results: R[]) => void;
   /** After every change: the status, and the scans still waiting (oldest first). */
@@ -28,8 +32,23 @@ export type ScanQueueOptions<R> = {
    * burst is a few batches (each applied, stored and drawn once), not one per scan.
    */
   minIntervalMs?: number;
+  /**
+   * Longest wait for one lookup (ms; default LOOKUP_TIMEOUT_MS). Past it the lookup is aborted and
+   * counts as a failure: the scans stay, in order, and are tried again after the retry wait.
+   */
+  timeoutMs?: number;
   now?: () => number;
 };
+
+export const LOOKUP_TIMEOUT_MS = 20_000;
+
+/** A lookup given up after `timeoutMs`. */
+export class LookupTimeoutError extends Error {
+  constructor(ms: number) {
+    super(`bulk lookup: no answer within ${ms} ms`);
+    this.name = 'LookupTimeoutError';
+  }
+}
 
 export const PENDING_KEY = 'bulk.pendingScans';
 
@@ -127,31 +146,53 @@ export class ScanQueue<R> {
     this.lastStart = now;
     this.busy = true;
     this.report();
-    let results: R[];
+    const ms = this.o.timeoutMs ?? LOOKUP_TIMEOUT_MS;
+    const abort = new AbortController();
+    let deadline: ReturnType<typeof setTimeout> | null = null;
     try {
-      results = await this.o.resolve(batch.map((s) => s.serial));
+      const timedOut = new Promise<never>((_, reject) => {
+        deadline = setTimeout(() => {
+          const err = new LookupTimeoutError(ms);
+          abort.abort(err);
+          reject(err);
+        }, ms);
+      });
+      const results = await Promise.race([
+        this.o.resolve(
+          batch.map((s) => s.serial),
+          abort.signal,
+        ),
+        timedOut,
+      ]);
       if (results.length !== batch.length) throw new Error('bulk lookup: result count differs from the serials sent');
+      // Apply, then drop exactly this batch (scans added meanwhile stay, after it).
+      this.o.apply(batch, results);
+      this.write(this.pending().slice(batch.length));
     } catch (err) {
-      this.busy = false;
-      this.failures++;
-      this.o.onError?.(err);
-      const waits = this.o.retryMs ?? [500, 1000, 2000, 5000, 10000];
-      this.timer = setTimeout(
-        () => {
-          this.timer = null;
-          void this.run();
-        },
-        waits[Math.min(this.failures - 1, waits.length - 1)],
-      );
-      this.report();
+      this.retryLater(err);
       return;
+    } finally {
+      if (deadline) clearTimeout(deadline);
     }
-    // Apply, then drop exactly this batch (scans added meanwhile stay, after it).
-    this.o.apply(batch, results);
-    this.write(this.pending().slice(batch.length));
     this.busy = false;
     this.failures = 0;
     this.report();
     return this.run();
+  }
+
+  /** The batch stays where it is; the queue is free again and tries after the next retry wait. */
+  private retryLater(err: unknown) {
+    this.busy = false;
+    this.failures++;
+    this.o.onError?.(err);
+    const waits = this.o.retryMs ?? [500, 1000, 2000, 5000, 10000];
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        void this.run();
+      },
+      waits[Math.min(this.failures - 1, waits.length - 1)],
+    );
+    this.report();
   }
 }
