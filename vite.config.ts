@@ -2,6 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { radixCss } from './bin/radix-css.js';
+import { workspaceChunk } from './bin/workspace-chunk.js';
 
 const apiPrefixes = [
   '/connect',
@@ -35,7 +36,16 @@ export default defineConfig({
     compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|mjs|css|html|svg|json|txt|wasm)$/, threshold: 1024, logLevel: 'silent' }),
   ],
   // No source maps in the build: the server would publish them next to the bundles.
-  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: false },
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    sourcemap: false,
+    rolldownOptions: {
+      // The signed-in workspace in one chunk, not ~40 (bin/workspace-chunk.ts); the sign-in page's
+      // modules and each page's own stay as the bundler splits them.
+      output: { codeSplitting: { groups: [{ name: workspaceChunk(import.meta.dirname), includeDependenciesRecursively: false }] } },
+    },
+  },
   server: {
     port: 5173,
     proxy: Object.fromEntries(apiPrefixes.map((p) => [p, { target: 'http://127.0.0.1:8080', ws: true }])),
