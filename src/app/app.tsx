@@ -118,14 +118,21 @@ export function startLoading() {
 }
 
 /**
- * Fetches the workspace's chunks once the sign-in page has painted and the browser is idle, so
- * signing in does not wait for them; the sign-in page itself never needs them.
+ * Fetches the workspace's chunks once the sign-in page has painted and the browser is idle, and
+ * then the page a sign-in most likely opens, so signing in does not wait for them; the sign-in
+ * page itself never needs them.
  */
 function usePrefetchWorkspace() {
   useEffect(() => {
     const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 200));
     const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const id = idle(() => void loadWorkspace().catch(() => {}), { timeout: 2000 });
+    const id = idle(
+      () =>
+        void loadWorkspace()
+          .then(([{ prefetchLikelyViews }]) => prefetchLikelyViews())
+          .catch(() => {}),
+      { timeout: 2000 },
+    );
     return () => cancel(id);
   }, []);
 }

@@ -8,11 +8,11 @@
 // override Radix's rules).
 import './workspace-styles';
 import { Shell } from './shell/shell';
-import { Workspace, preloadInitialViews } from './workspace/workspace';
+import { Workspace, prefetchLikelyViews, preloadInitialViews } from './workspace/workspace';
 import type { Command } from './keyboard/define';
 import { ConfirmHost } from './ui/confirm-dialog';
 
-export { preloadInitialViews };
+export { prefetchLikelyViews, preloadInitialViews };
 
 export function SignedInWorkspace({ commands }: { commands: readonly Command[] }) {
   return (
