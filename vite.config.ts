@@ -2,7 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { radixCss } from './bin/radix-css.js';
-import { workspaceChunk } from './bin/workspace-chunk.js';
+import { workspaceChunkGroups } from './bin/workspace-chunk.js';
 
 const apiPrefixes = [
   '/connect',
@@ -43,7 +43,7 @@ export default defineConfig({
     rolldownOptions: {
       // The signed-in workspace in one chunk, not ~40 (bin/workspace-chunk.ts); the sign-in page's
       // modules and each page's own stay as the bundler splits them.
-      output: { codeSplitting: { groups: [{ name: workspaceChunk(import.meta.dirname), includeDependenciesRecursively: false }] } },
+      output: { codeSplitting: { groups: workspaceChunkGroups(import.meta.dirname) } },
     },
   },
   server: {

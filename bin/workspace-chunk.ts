@@ -5,9 +5,15 @@
 // nothing from V8's code cache. Grouped, a start evaluates one script for them.
 //
 // What goes in: every module reached by static imports from the workspace's roots (below),
-// except those the sign-in page's entry already reaches (they stay in the sign-in bundle and its
-// budget). A page's own modules, reached only through a route's `import()`, stay in the page's
-// chunks, loaded with its first tab.
+// except those the sign-in page's bundle holds (they stay there, in its budget). That set is the
+// bundler's `$initial` tag, read by a first group that captures nothing: it is what the entry
+// loads after tree-shaking. The static imports from the entry would say more: through a package's
+// index (Radix Themes, React Query) they reach every component, and a component the sign-in page
+// never uses (Table, Tabs) then stayed outside the group, in a chunk of its own that the
+// workspace's chunk and the signed-in module's chunk imported from each other; in that cycle a
+// module that reads an import as it loads (`{ ...ThemeTable, Root }` in src/app/ui/table.tsx) read
+// it before it was set. A page's own modules, reached only through a route's `import()`, stay in
+// the page's chunks, loaded with its first tab.
 import { resolve } from 'node:path';
 
 type ModuleInfo = { importedIds: readonly string[] };
@@ -24,7 +30,6 @@ export const WORKSPACE_ROOTS = ['src/app/signed-in.tsx', 'commands/index.ts', 's
  * rest, the build's module came out without its exports, and the workspace never rendered).
  */
 const OWN_CHUNK = ['src/app/signed-in.tsx'];
-export const SIGN_IN_ENTRY = 'src/app/main.tsx';
 
 /** Every module reached from `roots` through static imports. */
 function reach(roots: string[], ctx: Context): Set<string> {
@@ -41,19 +46,37 @@ function reach(roots: string[], ctx: Context): Set<string> {
   return seen;
 }
 
-/** A chunking group's `name` function: 'workspace' for the workspace's modules, null for the rest. */
-export function workspaceChunk(root: string) {
+/**
+ * The two chunking groups, in this order: the first only records the modules of the sign-in
+ * page's bundle (`$initial`); the second names the workspace's modules 'workspace'.
+ */
+export function workspaceChunkGroups(root: string) {
+  const initial = new Set<string>();
   let workspace: Set<string> | undefined;
-  return (id: string, ctx: Context): string | null => {
-    if (!workspace) {
-      const signIn = reach([resolve(root, SIGN_IN_ENTRY)], ctx);
-      workspace = reach(
-        WORKSPACE_ROOTS.map((f) => resolve(root, f)),
-        ctx,
-      );
-      for (const m of signIn) workspace.delete(m);
-      for (const f of OWN_CHUNK) workspace.delete(resolve(root, f));
-    }
-    return workspace.has(id) ? 'workspace' : null;
-  };
+  return [
+    {
+      name: (id: string) => {
+        initial.add(id);
+        return null;
+      },
+      tags: ['$initial' as const],
+    },
+    {
+      name: (id: string, ctx: Context): string | null => {
+        if (!workspace) {
+          if (initial.size === 0) throw new Error('workspace-chunk: the $initial group did not run first');
+          workspace = reach(
+            WORKSPACE_ROOTS.map((f) => resolve(root, f)),
+            ctx,
+          );
+          for (const m of initial) workspace.delete(m);
+          for (const f of OWN_CHUNK) workspace.delete(resolve(root, f));
+        }
+        return workspace.has(id) ? 'workspace' : null;
+      },
+      // A module's imports go where they belong by themselves: by default the group would take
+      // the modules the sign-in page shares with the workspace (React, Radix's base) as well.
+      includeDependenciesRecursively: false,
+    },
+  ];
 }
