@@ -41,8 +41,8 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     rolldownOptions: {
-      // The signed-in workspace in one chunk, not ~40 (bin/workspace-chunk.ts); the sign-in page's
-      // modules and each page's own stay as the bundler splits them.
+      // The sign-in page's bundle in one chunk and the signed-in workspace in another, not 8 and
+      // ~40 (bin/workspace-chunk.ts); each page's own modules stay as the bundler splits them.
       output: { codeSplitting: { groups: workspaceChunkGroups(import.meta.dirname) } },
     },
   },
