@@ -2,6 +2,7 @@ import { configDefaults, defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { radixCss } from './bin/radix-css.js';
+import { workspaceChunkGroups } from './bin/workspace-chunk.js';
 
 const apiPrefixes = [
   '/connect',
@@ -35,7 +36,16 @@ export default defineConfig({
     compression({ algorithms: ['brotliCompress', 'gzip'], include: /\.(js|mjs|css|html|svg|json|txt|wasm)$/, threshold: 1024, logLevel: 'silent' }),
   ],
   // No source maps in the build: the server would publish them next to the bundles.
-  build: { outDir: 'dist/client', emptyOutDir: true, sourcemap: false },
+  build: {
+    outDir: 'dist/client',
+    emptyOutDir: true,
+    sourcemap: false,
+    rolldownOptions: {
+      // The sign-in page's bundle in one chunk and the signed-in workspace in another, not 8 and
+      // ~40 (bin/workspace-chunk.ts); each page's own modules stay as the bundler splits them.
+      output: { codeSplitting: { groups: workspaceChunkGroups(import.meta.dirname) } },
+    },
+  },
   server: {
     port: 5173,
     proxy: Object.fromEntries(apiPrefixes.map((p) => [p, { target: 'http://127.0.0.1:8080', ws: true }])),

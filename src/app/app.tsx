@@ -79,34 +79,20 @@ function LazyIdleDialogs() {
 }
 
 /**
- * The signed-in workspace's modules: the shell, the workspace, the command registry (and all they
- * import) and the confirm host (only the workspace asks questions; it mounts with it).
+ * The signed-in workspace's modules: the shell, the workspace and the confirm host (only the
+ * workspace asks questions; it mounts with it) in one module (signed-in.tsx), and the command
+ * registry; the build puts them and all they import in one chunk (bin/workspace-chunk.ts).
  */
-const loadWorkspace = () =>
-  Promise.all([
-    // First, so its stylesheet is linked before the workspace's own (which may override Radix's rules).
-    import('./workspace-styles'),
-    import('./shell/shell'),
-    import('./workspace/workspace'),
-    import('../../commands/index'),
-    import('./ui/confirm-dialog'),
-  ]);
+const loadWorkspace = () => Promise.all([import('./signed-in'), import('../../commands/index')]);
 
 const SignedInWorkspace = preloadable(async () => {
-  const [, { Shell }, { Workspace, preloadInitialViews }, { COMMANDS }, { ConfirmHost }] = await loadWorkspace();
+  const [{ SignedInWorkspace: Workspace, preloadInitialViews }, { COMMANDS }] = await loadWorkspace();
   // The pages shown first come with it: a page still loading when the workspace renders would show
   // its fallback, and React holds the page back until that fallback has been up for 300 ms.
   await preloadInitialViews();
   return {
     default: function SignedInWorkspace() {
-      return (
-        <>
-          <Shell>
-            <Workspace commands={COMMANDS} />
-          </Shell>
-          <ConfirmHost />
-        </>
-      );
+      return <Workspace commands={COMMANDS} />;
     },
   };
 });
@@ -132,14 +118,21 @@ export function startLoading() {
 }
 
 /**
- * Fetches the workspace's chunks once the sign-in page has painted and the browser is idle, so
- * signing in does not wait for them; the sign-in page itself never needs them.
+ * Fetches the workspace's chunks once the sign-in page has painted and the browser is idle, and
+ * then the page a sign-in most likely opens, so signing in does not wait for them; the sign-in
+ * page itself never needs them.
  */
 function usePrefetchWorkspace() {
   useEffect(() => {
     const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 200));
     const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const id = idle(() => void loadWorkspace().catch(() => {}), { timeout: 2000 });
+    const id = idle(
+      () =>
+        void loadWorkspace()
+          .then(([{ prefetchLikelyViews }]) => prefetchLikelyViews())
+          .catch(() => {}),
+      { timeout: 2000 },
+    );
     return () => cancel(id);
   }, []);
 }

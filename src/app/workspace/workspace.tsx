@@ -15,7 +15,8 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useAtomValue, useStore } from 'jotai';
 import { usePathname, useSearch, navigate } from 'wouter/use-browser-location';
-import { can, landingHref, userIdAtom } from '../state/session';
+import { can, LANDING_ORDER, landingHref, userIdAtom } from '../state/session';
+import { getHref } from '../paths';
 import { peekReturnPath } from '../shell/return-to';
 import { appStore } from '../state/store';
 import { MSG } from '../../shared/messages';
@@ -72,6 +73,17 @@ export function preloadInitialViews(store: Store = appStore): Promise<unknown> {
   else if (!panes.some((p) => p.tabs.length > 0)) hrefs.push(landingHref());
   const routes = new Set(hrefs.map((h) => (h ? resolveHref(h)?.route : undefined)));
   return Promise.all([...routes].map((route) => route && preloadView(route, can)));
+}
+
+/**
+ * Signed out, once the sign-in page is idle: loads the page a sign-in most likely opens first, the
+ * link remembered while signed out or else the first landing area (Asset Management), so that after
+ * Enter its chunks are already here and only the user and the page's data are waited for. The
+ * permissions are not known yet: a page the user may not open is only downloaded, never shown.
+ */
+export function prefetchLikelyViews(): Promise<unknown> {
+  const route = resolveHref(peekReturnPath() ?? getHref(LANDING_ORDER[0]!))?.route;
+  return route ? preloadView(route, () => true) : Promise.resolve();
 }
 
 export function Workspace({ commands }: { commands: readonly Command[] }) {

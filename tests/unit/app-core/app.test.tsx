@@ -9,7 +9,11 @@ import { MSG } from '../../../src/shared/messages';
 import { Providers, errorResponse, json, polyfillDom, resetApp, session, stubFetch } from './helpers';
 import { answer, makeFeatures, makeUserInfo } from '../../helpers/fixtures';
 
-vi.mock('../../../src/app/workspace/workspace', () => ({ Workspace: () => <p>workspace here</p>, preloadInitialViews: () => Promise.resolve() }));
+vi.mock('../../../src/app/workspace/workspace', () => ({
+  Workspace: () => <p>workspace here</p>,
+  preloadInitialViews: () => Promise.resolve(),
+  prefetchLikelyViews: () => Promise.resolve(),
+}));
 vi.mock('../../../src/app/workspace/actions', () => ({ openRoute: vi.fn(() => true) }));
 
 const features = () => json(makeFeatures());

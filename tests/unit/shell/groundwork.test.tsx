@@ -28,7 +28,11 @@ import { P } from '../../../src/shared/permissions';
 import { Providers, json, polyfillDom, resetApp, stubFetch, tokens } from '../app-core/helpers';
 import { installDomGaps, renderWithApp, resetAll, signIn } from '../workspace/helpers';
 
-vi.mock('../../../src/app/workspace/workspace', () => ({ Workspace: () => <p>workspace here</p>, preloadInitialViews: () => Promise.resolve() }));
+vi.mock('../../../src/app/workspace/workspace', () => ({
+  Workspace: () => <p>workspace here</p>,
+  preloadInitialViews: () => Promise.resolve(),
+  prefetchLikelyViews: () => Promise.resolve(),
+}));
 
 const PERSON_ID = '3f2504e0-4f89-41d3-9a0c-0305e82c3301';
 
