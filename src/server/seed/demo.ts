@@ -19,7 +19,7 @@ import { seedHeldEmails } from './email-backlog.js';
 import { PROVIDER_TENANT_ID } from './ids.js';
 import { Rng } from './rng.js';
 import { entryOf, itemAt, zip } from './lists.js';
-import { BatchInserter } from './insert.js';
+import { BatchInserter, settleInserters } from './insert.js';
 import { pgBulkLoad } from './pg-bulk.js';
 import {
   ACCOUNT_MANAGERS,
@@ -60,6 +60,7 @@ import { generateAlarmReports } from './alarms.js';
 import { autoGenerateFeaturesOn } from '../modules/alarm-reports/analysis.js';
 import { ARC_NUMBER } from './data.js';
 import { rebuildDailyUsage, rebuildTypeFirmware } from '../modules/live/daily-usage.js';
+import { newestFirmware } from '../../shared/firmware.js';
 export { ARC_NUMBER };
 
 export type DemoOptions = { seed: number; scale: number; password: string; log: (e: Record<string, unknown>) => void; now: Date };
@@ -284,7 +285,7 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
   const { seed, now, log } = opts;
   const nowMs = now.getTime();
   const { passwordHash, nCustomers, nDevices, nPersons, nAlarms, nStaff, phase } = sizes;
-  return await db.transaction().execute(async (trx) => {
+  const load = async (trx: DB): Promise<DemoCounts> => {
     // PostgreSQL: secondary indexes, foreign keys and counting triggers off during the load, built once after it (pg-bulk.ts).
     const finishBulkLoad = isPostgres(trx) ? await pgBulkLoad(trx, DEMO_TABLES, phase) : null;
     const persons = new BatchInserter(trx, 'persons', [
@@ -843,7 +844,10 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
       const caps = DEVICE_CAPABILITIES[type] ?? 0;
       const battery = caps & CAPABILITY.Battery ? r.int(8, 100) : null;
       if (assigned && assigned.devices!.length < 2) assigned.devices!.push({ id, type, serial, phone, battery });
-      const firmware = FIRMWARE[type] ? r.pick(FIRMWARE[type]) : null;
+      // Fleet Health's mix (fleetMix below): an allocated device is in one profile, from a stream of its own.
+      const mix = status === 3 && c && type !== 70 ? fleetMix(new Rng(seed, 'fleet-mix', g), type, caps) : null;
+      const picked = FIRMWARE[type] ? r.pick(FIRMWARE[type]) : null;
+      const firmware = mix?.firmware ?? picked;
       const simStatus = !providerSim
         ? null
         : held
@@ -911,7 +915,19 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
           smsBackup: b(r.chance(0.6)),
           etag: r.etag(),
         });
-        if (r.chance(0.012)) {
+        const asked = r.chance(0.012);
+        if (mix?.configPending) {
+          // a change asked for days ago that the device has not acknowledged
+          const m = new Rng(seed, 'fleet-mix-config', g);
+          await desired.add({
+            id: m.uuid(),
+            deviceId: id,
+            payload: JSON.stringify({ serials: [serial], isTrackingEnabled: true, trackingIntervalMinutes: m.pick(TRACKING_MINUTES) }),
+            requestedBy: configurers.length ? m.pick(configurers).id : null,
+            requestedAt: iso(nowMs - m.int(2, 10) * DAY - m.int(0, DAY)),
+            appliedAt: null,
+          });
+        } else if (asked) {
           const requested = Math.max(lastConfigMs, nowMs - r.int(1, 30) * DAY);
           const applied = r.chance(0.7) ? Math.min(nowMs, requested + r.int(60, 7200) * 1000) : null;
           await desired.add({
@@ -950,9 +966,29 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
         const town = c ? c.town : arcTown;
         const identity = imei ?? serial;
         const span = held ? 14 * DAY : 200 * DAY;
+        // an allocated device's recent messages are its Fleet Health profile's (below): these are older
+        const before = mix ? DAY : 0;
         for (let k = 0; k < nMsg; k++) {
-          const dateMs = nowMs - Math.floor(span * r.next()) - r.int(0, 3_600_000);
+          const dateMs = nowMs - before - Math.floor(span * r.next()) - r.int(0, 3_600_000);
           await messages.add(deviceMessage(r, id, identity, serial, type, dateMs, town, firmware, caps));
+        }
+      }
+      if (mix) {
+        const m = new Rng(seed, 'fleet-mix-messages', g);
+        const identity = imei ?? serial;
+        const town = c!.town;
+        const add = (atMs: number, kind: (typeof MESSAGE_KINDS)[number][0]) =>
+          messages.add(deviceMessage(m, id, identity, serial, type, atMs, town, firmware, caps, kind));
+        const minutes = (lo: number, hi: number) => nowMs - m.int(lo, hi) * 60_000;
+        if (mix.profile === 'silent') await add(nowMs - m.int(2, 20) * DAY - m.int(0, DAY), 'Heartbeat');
+        else {
+          // used this week (a check-in 1 to 4 days ago), charged in the last two days, unless its profile says otherwise
+          if (mix.profile !== 'unused') await add(minutes(24 * 60, 4 * 24 * 60), 'Check-in');
+          if (mix.profile !== 'notCharged' && caps & CAPABILITY.Battery) await add(minutes(8 * 60, 2 * 24 * 60), 'Charging started');
+          // its last message, within the last hours: the threshold of Silent (24 h by default) is far off
+          if (mix.profile === 'switchedOff') await add(minutes(60, 12 * 60), 'Power off');
+          else if (mix.profile === 'notCharged') await add(minutes(10, 6 * 60), 'Low battery');
+          else await add(minutes(5, 6 * 60), m.chance(0.5) ? 'Heartbeat' : 'Location update');
         }
       }
       g++;
@@ -1082,7 +1118,41 @@ async function seedAll(db: DB, opts: DemoOptions, sizes: Sizes): Promise<DemoCou
     };
     if (finishBulkLoad) await finishBulkLoad();
     return counts;
+  };
+  // A load that fails waits for its batches still on their way before the transaction is rolled
+  // back: a statement still queued would otherwise run after the rollback, outside it (insert.ts).
+  return await db.transaction().execute(async (trx) => {
+    try {
+      return await load(trx);
+    } catch (error) {
+      await settleInserters(trx);
+      throw error;
+    }
   });
+}
+
+/**
+ * An allocated device's place in Fleet Health at the time of the seed (docs/fleet-health.md): most
+ * are healthy (a message in the last hours, a check-in this week, charged, the newest firmware of
+ * their type), and some are in each category — silent for days, not used this week, switched off,
+ * on a low battery and not charged, behind on firmware, with a configuration change not
+ * acknowledged. The healthy ones stay so for many hours without any message: a demo shows the
+ * same picture a while after it starts (the simulator keeps only a few devices talking).
+ */
+function fleetMix(r: Rng, type: number, caps: number) {
+  const profile = r.weighted([
+    ['silent', 8],
+    ['unused', 4],
+    ['switchedOff', 4],
+    ['notCharged', caps & CAPABILITY.Battery ? 4 : 0],
+    ['healthy', 80],
+  ] as const);
+  const versions = FIRMWARE[type] ?? [];
+  const newest = versions.reduce<string | null>((a, v) => newestFirmware(a, v), null);
+  const older = versions.filter((v) => v !== newest);
+  const firmware = older.length && r.chance(0.06) ? r.pick(older) : newest;
+  const configPending = !!(caps & CAPABILITY.ChangeConfiguration) && r.chance(0.03);
+  return { profile, firmware, configPending };
 }
 
 /** Fall-detection settings 'sss-uuu-nnn' for the type's firmware (spec presets, some custom). */

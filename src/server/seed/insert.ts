@@ -19,6 +19,23 @@ const MAX_ROWS = 500;
 /** PostgreSQL: rows per batch (a batch of alarm reports with their profile snapshots is a few MB). */
 const PG_MAX_ROWS = 2_000;
 
+/**
+ * The inserters writing through each connection or transaction, and the first of their batches to
+ * fail: on PostgreSQL every statement after a failed one fails too ("current transaction is
+ * aborted"), so the first failure is the cause, whichever table is flushed next.
+ */
+const writers = new WeakMap<DB, { all: Set<BatchInserter<any>>; first?: { error: unknown } }>();
+
+/**
+ * Waits until no batch of any inserter on `db` is on its way, whatever its outcome. On PostgreSQL a
+ * batch is sent without being awaited, and Kysely's rollback does not wait for the statements
+ * queued on the transaction's connection: one still queued would run after the rollback, outside
+ * the transaction, and its rows would stay. A load that fails calls this before its transaction ends.
+ */
+export async function settleInserters(db: DB): Promise<void> {
+  for (const w of writers.get(db)?.all ?? []) await w.quiet();
+}
+
 export class BatchInserter<K extends keyof Database> {
   readonly table: K;
   private readonly columns: string[];
@@ -33,6 +50,7 @@ export class BatchInserter<K extends keyof Database> {
   private checked = false;
   private inFlight: Promise<void> | null = null;
   private failure: { error: unknown } | null = null;
+  private readonly shared: { first?: { error: unknown } };
   total = 0;
   /** time spent in the database for this table, ms */
   ms = 0;
@@ -48,6 +66,15 @@ export class BatchInserter<K extends keyof Database> {
     this.columns = [...columns];
     this.pg = isPostgres(db);
     this.rowsPerBatch = this.pg ? PG_MAX_ROWS : Math.max(1, Math.min(MAX_ROWS, Math.floor(32_766 / this.columns.length)));
+    let mine = writers.get(db);
+    if (!mine) writers.set(db, (mine = { all: new Set() }));
+    mine.all.add(this);
+    this.shared = mine;
+  }
+
+  /** Waits for the batch on its way, if any; its failure stays for the next send or flush to throw. */
+  async quiet(): Promise<void> {
+    if (this.inFlight) await this.inFlight;
   }
 
   private sqlFor(rows: number) {
@@ -120,6 +147,7 @@ export class BatchInserter<K extends keyof Database> {
     // handled here, thrown by settle(): a failed batch never becomes an unhandled rejection
     this.inFlight = done.catch((error: unknown) => {
       this.failure ??= { error };
+      this.shared.first ??= this.failure;
     });
   }
 
@@ -127,6 +155,6 @@ export class BatchInserter<K extends keyof Database> {
   private async settle(): Promise<void> {
     if (this.inFlight) await this.inFlight;
     this.inFlight = null;
-    if (this.failure) throw this.failure.error;
+    if (this.failure) throw (this.shared.first ?? this.failure).error;
   }
 }
