@@ -2,7 +2,7 @@
 // single sign-on, a person's login method, and the audit trail. Inputs and answers both sides share.
 import * as v from 'valibot';
 import { ID_PATTERN, isValidId, normaliseId } from '../codes.js';
-import { inputJson, noNul } from './common.js';
+import { inputJson, noNul, pagedListSchema } from './common.js';
 
 /** The twelve features of spec document 1 §1 and ours (ScheduledUsageReport), each with what it switches. An absent feature counts as off. */
 export const FEATURES = {
@@ -152,7 +152,7 @@ export const auditListItemSchema = v.strictObject({
   RecordHref: v.nullable(v.string()),
 });
 export type AuditListItemDto = v.InferOutput<typeof auditListItemSchema>;
-export const auditListSchema = v.strictObject({ Items: v.array(auditListItemSchema), TotalCount: v.number() });
+export const auditListSchema = pagedListSchema(auditListItemSchema);
 export type AuditListDto = v.InferOutput<typeof auditListSchema>;
 
 /** An audit entry's details as one line: `key: value` pairs, or before → after where the write knows both. */

@@ -80,6 +80,9 @@ export const pagingBody = {
   pageSize: v.optional(v.pipe(v.picklist(PAGE_SIZES as unknown as number[], pageSizeMessage)), DEFAULT_PAGE_SIZE),
 };
 
+/** A page of a list as the PascalCase endpoints answer it: the page's rows and how many rows match the filters. */
+export const pagedListSchema = <T extends v.GenericSchema>(item: T) => v.strictObject({ Items: v.array(item), TotalCount: v.number() });
+
 /** A free-text filter of a JSON body: missing or null gives ''; trimmed, at most 255 characters. */
 export const bodySearch = v.optional(
   v.pipe(

@@ -43,6 +43,7 @@ import {
   MAX_PAGE,
   noNul,
   NOT_BLANK,
+  pagedListSchema,
   pageMessage,
   pageSizeMessage,
   pagingBody,
@@ -232,8 +233,6 @@ export const customerIdQuery = v.pipe(
   customerId,
 );
 
-const pascalLookup = v.strictObject({ Value: v.number(), Name: v.string() });
-
 /** GET ps-admin/customers/get-details (spec §3 "Customer details"; TenantId and Address.CountryId are ours, for the edit form and the admin calls). */
 export const customerDetailsSchema = v.strictObject({
   Id: v.string(),
@@ -242,8 +241,8 @@ export const customerDetailsSchema = v.strictObject({
   Etag: v.string(),
   PortalId: v.nullable(v.string()),
   PhoneNumber: v.nullable(v.string()),
-  Tier: v.nullable(pascalLookup),
-  Status: v.nullable(pascalLookup),
+  Tier: v.nullable(lookupSchema),
+  Status: v.nullable(lookupSchema),
   IsMigratedAccount: v.boolean(),
   SalesforceId: v.nullable(v.string()),
   SalesforceUrn: v.nullable(v.string()),
@@ -460,12 +459,12 @@ export const customerSubscriptionsSchema = v.strictObject({
   AdditionalServices: additionalServicesSchema,
   DeviceSubscriptions: v.strictObject({
     Etag: v.string(),
-    Subscriptions: v.array(v.strictObject({ Type: pascalLookup, Purchased: v.number(), Allocated: v.number(), Assigned: v.number() })),
+    Subscriptions: v.array(v.strictObject({ Type: lookupSchema, Purchased: v.number(), Allocated: v.number(), Assigned: v.number() })),
   }),
   AppSubscriptions: v.strictObject({
     Etag: v.string(),
     AppFeatures: appFeaturesSchema,
-    Subscriptions: v.array(v.strictObject({ Type: pascalLookup, Purchased: v.number(), Assigned: v.number(), Left: v.number() })),
+    Subscriptions: v.array(v.strictObject({ Type: lookupSchema, Purchased: v.number(), Assigned: v.number(), Left: v.number() })),
   }),
 });
 export type CustomerSubscriptions = v.InferOutput<typeof customerSubscriptionsSchema>;
@@ -642,7 +641,7 @@ export const customerAdminListQuery = v.object({
 export type CustomerAdminListQuery = v.InferOutput<typeof customerAdminListQuery>;
 export const customerAdminSchema = v.strictObject({ Id: v.string(), FirstName: v.string(), LastName: v.string(), Email: v.string() });
 export type CustomerAdmin = v.InferOutput<typeof customerAdminSchema>;
-export const customerAdminListSchema = v.strictObject({ Items: v.array(customerAdminSchema), TotalCount: v.number() });
+export const customerAdminListSchema = pagedListSchema(customerAdminSchema);
 export type CustomerAdminList = v.InferOutput<typeof customerAdminListSchema>;
 // Adding an administrator is POST /api/v1/person with the header tenant-id: {customer TenantId} and
 // body { person: { firstName, lastName, emailAddress, roleIds: [Roles.SuperAdminRole.Id,

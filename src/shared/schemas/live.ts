@@ -28,7 +28,8 @@ import * as v from 'valibot';
 import { MSG } from '../messages.js';
 import { normalisePhone, phoneMessage } from '../phone.js';
 import { CAPABILITY, DEVICE_CAPABILITIES, DEVICE_TYPES } from '../codes.js';
-import { bodySearch, inputJson, noNul, pageSizeMessage, pagingBody } from './common.js';
+import { bodySearch, inputJson, noNul, pagedListSchema, pageSizeMessage, pagingBody } from './common.js';
+import { lookupSchema } from './reference.js';
 
 // ---------------------------------------------------------------- constants
 
@@ -235,7 +236,6 @@ const searchText = bodySearch;
 const identityList = v.pipe(v.array(identity, LIVE_TEXT.noDevices), v.maxLength(LIVE_MAX_DEVICES, LIVE_TEXT.tooManyDevices));
 const serialList = v.pipe(v.array(serial, LIVE_TEXT.noDevices), v.maxLength(LIVE_MAX_DEVICES, LIVE_TEXT.tooManyDevices));
 
-const lookupSchema = v.strictObject({ Value: v.number(), Name: v.string() });
 const deviceTypeSchema = v.strictObject({ Id: v.number(), Name: v.string() });
 const locationSchema = v.strictObject({ Latitude: v.number(), Longitude: v.number(), Accuracy: v.nullable(v.number()) });
 
@@ -283,9 +283,7 @@ export const configurationByIdQuery = v.object({
 
 /** GET ps-admin/devices/get-configuration-types: the call button options, preferred types first. */
 export const configurationTypesSchema = v.strictObject({
-  EnumValues: v.array(
-    v.strictObject({ Value: v.number(), Name: v.string(), PhoneNumber: v.nullable(v.string()), IsPreferred: v.boolean(), IsCustom: v.boolean() }),
-  ),
+  EnumValues: v.array(v.strictObject({ ...lookupSchema.entries, PhoneNumber: v.nullable(v.string()), IsPreferred: v.boolean(), IsCustom: v.boolean() })),
 });
 export type ConfigurationTypes = v.InferOutput<typeof configurationTypesSchema>;
 
@@ -335,7 +333,7 @@ export const configurationRowSchema = v.strictObject({
   PendingChanges: v.number(),
 });
 export type ConfigurationRow = v.InferOutput<typeof configurationRowSchema>;
-export const configurationListSchema = v.strictObject({ Items: v.array(configurationRowSchema), TotalCount: v.number() });
+export const configurationListSchema = pagedListSchema(configurationRowSchema);
 export type ConfigurationList = v.InferOutput<typeof configurationListSchema>;
 
 /** POST ps-admin/devices/get-firmware-versions { serials }: each known device's firmware (Change Configuration: one version for fall detection). */
@@ -596,7 +594,7 @@ export const lastMessageSchema = v.strictObject({
   PartitionKey: v.string(),
 });
 export type LastMessageDto = v.InferOutput<typeof lastMessageSchema>;
-export const lastMessagesSchema = v.strictObject({ Items: v.array(lastMessageSchema), TotalCount: v.number() });
+export const lastMessagesSchema = pagedListSchema(lastMessageSchema);
 export type LastMessages = v.InferOutput<typeof lastMessagesSchema>;
 
 // ---------------------------------------------------------------- hub

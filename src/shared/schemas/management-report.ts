@@ -10,6 +10,7 @@
 import * as v from 'valibot';
 import { guid, inputJson } from './common.js';
 import { ALARM_TEXT, DEFAULT_TARGETS } from './alarm-reports.js';
+import { lookupSchema } from './reference.js';
 import { parseMonth } from '../management-report.js';
 
 export const MANAGEMENT_FEATURE = 'ExportManagementReportPDF';
@@ -53,7 +54,7 @@ export const managementReportBody = v.object(
 );
 export type ManagementReportBody = v.InferInput<typeof managementReportBody>;
 
-const counted = v.strictObject({ Value: v.number(), Name: v.string(), Count: v.number() });
+const counted = v.strictObject({ ...lookupSchema.entries, Count: v.number() });
 const band = v.strictObject({ TimeFrame: v.string(), Count: v.number() });
 const target = v.strictObject({
   Count: v.number(),

@@ -23,6 +23,7 @@ import {
   optionalText,
   noNul,
   edgeQuery,
+  pagedListSchema,
 } from './common.js';
 
 export const NAME_MAX = 100;
@@ -281,7 +282,7 @@ export const personListItemSchema = v.strictObject({
 export type PersonListItem = v.InferOutput<typeof personListItemSchema>;
 
 /** GET /ps-admin/persons/get-list → { Items, TotalCount } */
-export const personListSchema = v.strictObject({ Items: v.array(personListItemSchema), TotalCount: v.number() });
+export const personListSchema = pagedListSchema(personListItemSchema);
 export type PersonList = v.InferOutput<typeof personListSchema>;
 
 /** A person record (spec §3 "Person", plus the phone numbers the own profile edits). */

@@ -74,7 +74,7 @@ export type LookupDto = v.InferOutput<typeof lookupSchema>;
 export const lookupListSchema = v.array(lookupSchema);
 
 /** GET /api/v1/device/get-types — a lookup plus the type's capability flags. */
-export const deviceTypeSchema = v.strictObject({ Value: v.number(), Name: v.string(), Capabilities: v.number() });
+export const deviceTypeSchema = v.strictObject({ ...lookupSchema.entries, Capabilities: v.number() });
 export type DeviceTypeDto = v.InferOutput<typeof deviceTypeSchema>;
 export const deviceTypesSchema = v.array(deviceTypeSchema);
 
