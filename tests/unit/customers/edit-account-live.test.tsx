@@ -5,18 +5,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { RecordHandlers } from '../../../src/app/api/live';
 
-const hub = vi.hoisted(() => ({ watchers: [] as { kind: string; id: string; handlers: RecordHandlers; stopped: boolean }[] }));
-vi.mock('../../../src/app/api/live', () => ({
-  liveHub: {
-    watchRecord(kind: string, id: string, handlers: RecordHandlers) {
-      const w = { kind, id, handlers, stopped: false };
-      hub.watchers.push(w);
-      return () => void (w.stopped = true);
-    },
-  },
-}));
+vi.mock('../../../src/app/api/live', async () => (await import('../../helpers/record-hub')).recordHubModule());
 vi.mock('../../../src/app/api/http', () => ({ http: vi.fn() }));
 
 import { http } from '../../../src/app/api/http';
@@ -25,6 +15,7 @@ import { P } from '../../../src/shared/permissions';
 import { RECORD_LIVE_TEXT } from '../../../src/shared/messages';
 import { renderPage } from '../persons/helpers';
 import { polyfillDom } from '../app-core/helpers';
+import { recordHub, resetRecordHub } from '../../helpers/record-hub';
 
 polyfillDom();
 
@@ -48,10 +39,10 @@ const details = () => ({
   CustomerSuccessManagerFullName: null,
   Address: { AddressLine1: null, AddressLine2: null, City: null, County: null, PostCode: null, Country: null, CountryId: null },
 });
-const live = () => hub.watchers.filter((w) => !w.stopped);
+const live = () => recordHub.open();
 
 beforeEach(() => {
-  hub.watchers.length = 0;
+  resetRecordHub();
   Object.assign(stored, { name: 'Acme Care Ltd', etag: 'etag-1', fetches: 0 });
   vi.mocked(http).mockReset();
   vi.mocked(http).mockImplementation(async (path: string) => {

@@ -11,22 +11,13 @@ import userEvent from '@testing-library/user-event';
 import { Theme } from '@radix-ui/themes';
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RecordChangedEvent } from '../../../src/shared/schemas/record-live';
-import type { RecordHandlers } from '../../../src/app/api/live';
 
-const hub = vi.hoisted(() => ({ watchers: [] as { kind: string; id: string; handlers: RecordHandlers; stopped: boolean }[] }));
-vi.mock('../../../src/app/api/live', () => ({
-  liveHub: {
-    watchRecord(kind: string, id: string, handlers: RecordHandlers) {
-      const w = { kind, id, handlers, stopped: false };
-      hub.watchers.push(w);
-      return () => void (w.stopped = true);
-    },
-  },
-}));
+vi.mock('../../../src/app/api/live', async () => (await import('../../helpers/record-hub')).recordHubModule());
 vi.mock('../../../src/app/state/session', () => ({ userIdAtom: atom('me-0000') }));
 
 import { useRecordLive } from '../../../src/app/api/record-live';
 import { RecordLiveBar } from '../../../src/app/ui/record-live-bar';
+import { recordHub as hub, resetRecordHub } from '../../helpers/record-hub';
 import { RECORD_LIVE_TEXT } from '../../../src/shared/messages';
 
 const ID = '0b7f4c1e-8f7a-4d3b-9a51-5d7a3c2e1f00';
@@ -40,8 +31,8 @@ const change = (over: Partial<RecordChangedEvent> = {}): RecordChangedEvent => (
   Note: null,
   ...over,
 });
-const emit = (e: RecordChangedEvent) => act(() => hub.watchers.filter((w) => !w.stopped).forEach((w) => w.handlers.onChanged?.(e)));
-const presence = (names: string[]) => act(() => hub.watchers.filter((w) => !w.stopped).forEach((w) => w.handlers.onPresence?.(names)));
+const emit = (e: RecordChangedEvent) => act(() => hub.open().forEach((w) => w.handlers.onChanged?.(e)));
+const presence = (names: string[]) => act(() => hub.open().forEach((w) => w.handlers.onPresence?.(names)));
 
 /** A record tab as the pages build it: the stored record in a form field, the bar, Reload refetching. */
 function RecordTab({ fetches, onNote }: { fetches: { n: number }; onNote?: (e: RecordChangedEvent) => void }) {
@@ -88,7 +79,7 @@ function renderTab(props: { onNote?: (e: RecordChangedEvent) => void } = {}) {
 }
 
 beforeEach(() => {
-  hub.watchers.length = 0;
+  resetRecordHub();
 });
 afterEach(cleanup);
 
@@ -142,7 +133,7 @@ describe('the record tab while someone else changes the record', () => {
     expect(notes).toHaveLength(1);
     expect(screen.queryByText(/Changed by/)).toBeNull();
     cleanup();
-    hub.watchers.length = 0;
+    resetRecordHub();
     renderTab();
     await screen.findByLabelText('Supplier');
     emit(change({ What: 'note', Note: note }));
