@@ -29,7 +29,7 @@ import {
 import type { MessageResponse } from '../../shared/schemas/common';
 import type { AnalysisResponse, GenerateAnalysisBody } from '../../shared/schemas/alarm-intelligence';
 import type { ManagementReport } from '../../shared/schemas/management-report';
-import { lookupQuery, recordQuery } from './queries';
+import { lookupQuery, recordListKeys, recordQuery } from './queries';
 
 export type {
   AlarmCallDto,
@@ -48,20 +48,16 @@ export type {
 };
 
 export const alarmReportKeys = {
-  all: ['alarm-reports'] as const,
+  ...recordListKeys<AlarmReportListFilter>('alarm-reports'),
   dateRangeOptions: () => ['alarm-reports', 'lookup', 'date-range-options'] as const,
   alarmTypes: () => ['alarm-reports', 'lookup', 'alarm-types'] as const,
   verificationTypes: () => ['alarm-reports', 'lookup', 'verification-types'] as const,
   verificationCategories: () => ['alarm-reports', 'lookup', 'verification-categories'] as const,
   controllers: () => ['alarm-reports', 'lookup', 'controllers'] as const,
-  lists: () => ['alarm-reports', 'list'] as const,
-  list: (filter: AlarmReportListFilter) => ['alarm-reports', 'list', filter] as const,
   started: (filter: AlarmReportFilter) => ['alarm-reports', 'verification-started', filter] as const,
   completed: (filter: AlarmReportFilter) => ['alarm-reports', 'verification-completed', filter] as const,
   types: (filter: AlarmReportFilter) => ['alarm-reports', 'verification-type', filter] as const,
   responseTargets: (filter: ResponseTargetsFilter) => ['alarm-reports', 'response-targets', filter] as const,
-  details: () => ['alarm-reports', 'detail'] as const,
-  detail: (alarmId: string) => ['alarm-reports', 'detail', alarmId] as const,
   analysis: (alarmReportId: string) => ['alarm-reports', 'analysis', alarmReportId] as const,
   alarmLineRecording: (p: RecordingParams) => ['alarm-reports', 'alarm-line-recording', p] as const,
   secondLineRecording: (p: RecordingParams) => ['alarm-reports', 'second-line-recording', p] as const,

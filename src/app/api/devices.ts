@@ -20,7 +20,7 @@ import {
   type ImportResponse,
 } from '../../shared/schemas/devices';
 import { FLEET_CATEGORIES, type FleetCategory } from '../../shared/schemas/fleet';
-import { listQuery, lookupQuery, recordQuery } from './queries';
+import { listQuery, lookupQuery, recordListKeys, recordQuery } from './queries';
 
 // The answer and input types are the contract's (src/shared/schemas/devices.ts); re-exported for the pages.
 export type { BulkChangeResponse, DeviceDto, DeviceList, DeviceListFilter, DeviceMany, ImportResponse };
@@ -55,11 +55,7 @@ export function deviceListFilterOf(values: Record<string, unknown>, page: number
 }
 
 export const deviceKeys = {
-  all: ['devices'] as const,
-  lists: () => ['devices', 'list'] as const,
-  list: (filter: DeviceListFilter) => ['devices', 'list', filter] as const,
-  details: () => ['devices', 'detail'] as const,
-  detail: (id: string) => ['devices', 'detail', id] as const,
+  ...recordListKeys<DeviceListFilter>('devices'),
   bySerial: (serial: string) => ['devices', 'by-serial', serial] as const,
   types: () => ['devices', 'lookup', 'types'] as const,
   simTypes: () => ['devices', 'lookup', 'sim-types'] as const,

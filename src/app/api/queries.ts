@@ -3,6 +3,19 @@ import { keepPreviousData, queryOptions, type QueryKey } from '@tanstack/react-q
 import { isValidId } from '../../shared/codes';
 import { http } from './http';
 
+/**
+ * The query keys of a kind of record that has a list and single records, by TanStack's hierarchy:
+ * `all` is everything of the kind, `lists()` every page of the list under any filter, `list(filter)`
+ * one filter's pages, `details()` every single record, `detail(id)` one.
+ */
+export const recordListKeys = <F>(root: string) => ({
+  all: [root] as const,
+  lists: () => [root, 'list'] as const,
+  list: (filter: F) => [root, 'list', filter] as const,
+  details: () => [root, 'detail'] as const,
+  detail: (id: string) => [root, 'detail', id] as const,
+});
+
 /** One record by its id (a device, a customer's details, an alarm report…): runs only with a valid id (spec §5). */
 export const recordQuery = <T, K extends QueryKey>(queryKey: K, id: string, fetch: (signal: AbortSignal) => Promise<T>) =>
   queryOptions({ queryKey, queryFn: ({ signal }) => fetch(signal), enabled: isValidId(id), meta: { silent: true } });

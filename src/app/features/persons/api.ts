@@ -8,7 +8,7 @@ import { ROLE_IDS, type RoleName } from '../../../shared/permissions';
 import type { CreatedResponse, EtagResponse } from '../../../shared/schemas/common';
 import type { PersonDetails, PersonList, PersonListItem, PersonListQuery } from '../../../shared/schemas/persons';
 import type { DictionariesDto, RoleDto } from '../../../shared/schemas/reference';
-import { listQuery, recordQuery } from '../../api/queries';
+import { listQuery, recordListKeys, recordQuery } from '../../api/queries';
 
 // The answer types are the contract's (src/shared/schemas/persons.ts); re-exported for the list columns.
 export type { PersonListItem };
@@ -20,11 +20,7 @@ export type PersonListParams = Omit<PersonListQuery, 'sortRoleId'> & {
 };
 
 export const personKeys = {
-  all: ['persons'] as const,
-  lists: () => ['persons', 'list'] as const,
-  list: (params: PersonListParams) => ['persons', 'list', params] as const,
-  details: () => ['persons', 'detail'] as const,
-  detail: (id: string) => ['persons', 'detail', id] as const,
+  ...recordListKeys<PersonListParams>('persons'),
 };
 
 /** GET /ps-admin/persons/get-list — previous page stays on screen while the next loads. */
