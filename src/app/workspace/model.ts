@@ -358,17 +358,12 @@ function removePane(state: WorkspaceState, paneId: string): WorkspaceState {
   if (order.length < 2) return state;
   const remove = (node: LayoutNode): LayoutNode | null => {
     if (node.type === 'pane') return node.id === paneId ? null : node;
-    const kept: LayoutNode[] = [];
-    const sizes: number[] = [];
-    node.children.forEach((c, i) => {
-      const r = remove(c);
-      if (r) {
-        kept.push(r);
-        sizes.push(node.sizes[i] ?? 0);
-      }
-    });
-    if (kept.length < 2) return kept[0] ?? null;
-    return { ...node, children: kept, sizes: normaliseSizes(sizes) };
+    return keepChildren(
+      node.children,
+      (i) => node.sizes[i] ?? 0,
+      remove,
+      (children, sizes) => ({ ...node, children, sizes }),
+    );
   };
   const layout = remove(state.layout) ?? state.layout;
   const panes = { ...state.panes };
@@ -380,6 +375,30 @@ function removePane(state: WorkspaceState, paneId: string): WorkspaceState {
     focusedPaneId = order[i > 0 ? i - 1 : 1]!;
   }
   return { ...state, layout, panes, focusedPaneId };
+}
+
+/**
+ * A split's children after `keep` (null: the child goes), each kept one with its size: a split
+ * left with two or more children is `split(children, sizes)` with the sizes normalised, with one
+ * child that child, with none null.
+ */
+function keepChildren<C>(
+  children: readonly C[],
+  sizeOf: (i: number) => number,
+  keep: (child: C) => LayoutNode | null,
+  split: (children: LayoutNode[], sizes: number[]) => LayoutNode,
+): LayoutNode | null {
+  const kept: LayoutNode[] = [];
+  const sizes: number[] = [];
+  children.forEach((c, i) => {
+    const k = keep(c);
+    if (k) {
+      kept.push(k);
+      sizes.push(sizeOf(i));
+    }
+  });
+  if (kept.length < 2) return kept[0] ?? null;
+  return split(kept, normaliseSizes(sizes));
 }
 
 export function normaliseSizes(sizes: number[]): number[] {
@@ -548,18 +567,14 @@ export function restoreWorkspace(raw: unknown, resolve: (href: string) => TabTar
       return { type: 'pane', id: x.id };
     }
     if (x.type === 'split' && Array.isArray(x.children)) {
-      const kids: LayoutNode[] = [];
-      const sizes: number[] = [];
-      x.children.forEach((c, i) => {
-        const k = cleanNode(c);
-        if (k) {
-          kids.push(k);
-          sizes.push(Number((x.sizes ?? [])[i]) || 0);
-        }
-      });
-      if (kids.length < 2) return kids[0] ?? null;
+      const id = x.id;
       const orientation: Orientation = x.orientation === 'vertical' ? 'vertical' : 'horizontal';
-      return { type: 'split', id: x.id, orientation, children: kids, sizes: normaliseSizes(sizes) };
+      return keepChildren(
+        x.children,
+        (i) => Number((x.sizes ?? [])[i]) || 0,
+        cleanNode,
+        (children, sizes): LayoutNode => ({ type: 'split', id, orientation, children, sizes }),
+      );
     }
     return null;
   };
