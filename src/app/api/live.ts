@@ -59,7 +59,7 @@ import { FLEET_HEALTH_CHANGED_EVENT } from '../../shared/schemas/fleet';
 import { fleetKeys } from './fleet';
 import { referenceKeys } from './reference';
 import { adminKeys } from './admin';
-import { listQuery } from './queries';
+import { listQuery, lookupQuery } from './queries';
 import { isValidId, normaliseId } from '../../shared/codes';
 import {
   RECORD_CHANGED_EVENT,
@@ -104,13 +104,7 @@ export const liveKeys = {
 // ---------------------------------------------------------------- queries
 
 /** GET ps-admin/devices/get-configuration-types — call button options, preferred first (never refetched on focus). */
-export const configurationTypesQuery = () =>
-  queryOptions({
-    queryKey: liveKeys.configurationTypes(),
-    queryFn: ({ signal }) => http<ConfigurationTypes>('/ps-admin/devices/get-configuration-types', { signal }),
-    staleTime: Infinity,
-    refetchOnWindowFocus: false,
-  });
+export const configurationTypesQuery = () => lookupQuery<ConfigurationTypes>(liveKeys.configurationTypes(), '/ps-admin/devices/get-configuration-types');
 
 /** A device's current configuration, looked up by `query` (none while its value is empty); its errors show on the page. */
 const configurationQuery = (queryKey: readonly unknown[], path: string, query: Record<string, string>) =>
