@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-vi.mock('../../../src/app/api/live', async () => (await import('../../helpers/record-hub')).recordHubModule());
+vi.mock('../../../src/app/api/live', async () => (await import('../../helpers/live-hub')).recordHubModule());
 vi.mock('../../../src/app/api/http', () => ({ http: vi.fn() }));
 
 import { http } from '../../../src/app/api/http';
@@ -15,7 +15,7 @@ import { P } from '../../../src/shared/permissions';
 import { RECORD_LIVE_TEXT } from '../../../src/shared/messages';
 import { renderPage } from '../persons/helpers';
 import { polyfillDom } from '../app-core/helpers';
-import { recordHub, resetRecordHub } from '../../helpers/record-hub';
+import { recordHub, resetRecordHub } from '../../helpers/live-hub';
 
 polyfillDom();
 

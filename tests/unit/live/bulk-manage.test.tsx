@@ -6,20 +6,10 @@ import userEvent from '@testing-library/user-event';
 
 vi.mock('../../../src/app/api/http', () => ({ http: vi.fn() }));
 vi.mock('../../../src/app/ui/confirm-dialog', () => ({ confirm: vi.fn(async () => true) }));
-const hub = vi.hoisted(() => ({ identities: [] as readonly string[], handlers: {} as Record<string, ((p: unknown) => void) | undefined> }));
-vi.mock('../../../src/app/api/live', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/app/api/live')>();
-  return {
-    ...real,
-    useDeviceLive: (identities: readonly string[], handlers: Record<string, (p: unknown) => void>) => {
-      hub.identities = identities;
-      hub.handlers = handlers;
-      return 'connected';
-    },
-  };
-});
+vi.mock('../../../src/app/api/live', async (importOriginal) => (await import('../../helpers/live-hub')).deviceHubModule(importOriginal));
 
 import { http } from '../../../src/app/api/http';
+import { deviceHub as hub, resetDeviceHub } from '../../helpers/live-hub';
 import { confirm } from '../../../src/app/ui/confirm-dialog';
 import { toast } from '../../../src/app/ui/toast';
 import { BULK_KEY, type BulkDevice, type BulkState } from '../../../src/app/state/bulk';
@@ -64,7 +54,7 @@ let restoreLayout: () => void;
 beforeEach(() => {
   restoreLayout = stubGridLayout(600);
   localStorage.clear();
-  hub.handlers = {};
+  resetDeviceHub();
   firmware = ['4.3.1', '4.3.1'];
   lastMessages = [];
   configurations = [];

@@ -6,24 +6,10 @@ import userEvent from '@testing-library/user-event';
 
 vi.mock('../../../src/app/api/http', () => ({ http: vi.fn() }));
 // The hub: the test plays the server, handing events to whatever the page subscribed.
-const hub = vi.hoisted(() => ({
-  identities: [] as readonly string[],
-  handlers: {} as Record<string, ((p: unknown) => void) | undefined>,
-  status: 'connected' as string,
-}));
-vi.mock('../../../src/app/api/live', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../../src/app/api/live')>();
-  return {
-    ...real,
-    useDeviceLive: (identities: readonly string[], handlers: Record<string, (p: unknown) => void>) => {
-      hub.identities = identities;
-      hub.handlers = handlers;
-      return hub.status;
-    },
-  };
-});
+vi.mock('../../../src/app/api/live', async (importOriginal) => (await import('../../helpers/live-hub')).deviceHubModule(importOriginal));
 
 import { http } from '../../../src/app/api/http';
+import { deviceHub as hub, resetDeviceHub } from '../../helpers/live-hub';
 import { toast } from '../../../src/app/ui/toast';
 import { DevicePage } from '../../../src/app/features/assets/device-page';
 import { deviceActionsOf } from '../../../src/app/features/assets/device-events';
@@ -43,8 +29,7 @@ let config: DeviceConfigurationDto;
 let stream: (token: string | undefined) => MessageStream;
 
 beforeEach(() => {
-  hub.status = 'connected';
-  hub.handlers = {};
+  resetDeviceHub();
   config = makeConfiguration();
   stream = () => ({ Items: [makeMessage({ MessageId: 'old-1', Message: 'Heartbeat', Date: '2026-11-22T08:00:00.000Z' })], ContinuationToken: null });
   httpMock.mockReset();

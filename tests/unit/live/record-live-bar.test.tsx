@@ -12,12 +12,12 @@ import { Theme } from '@radix-ui/themes';
 import { QueryClient, QueryClientProvider, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { RecordChangedEvent } from '../../../src/shared/schemas/record-live';
 
-vi.mock('../../../src/app/api/live', async () => (await import('../../helpers/record-hub')).recordHubModule());
+vi.mock('../../../src/app/api/live', async () => (await import('../../helpers/live-hub')).recordHubModule());
 vi.mock('../../../src/app/state/session', () => ({ userIdAtom: atom('me-0000') }));
 
 import { useRecordLive } from '../../../src/app/api/record-live';
 import { RecordLiveBar } from '../../../src/app/ui/record-live-bar';
-import { recordHub as hub, resetRecordHub } from '../../helpers/record-hub';
+import { recordHub as hub, resetRecordHub } from '../../helpers/live-hub';
 import { RECORD_LIVE_TEXT } from '../../../src/shared/messages';
 
 const ID = '0b7f4c1e-8f7a-4d3b-9a51-5d7a3c2e1f00';
