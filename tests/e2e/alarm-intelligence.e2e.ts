@@ -4,7 +4,7 @@
 // reads the PDF back; a report of a customer with auto-generate shows the seeded analysis; a
 // customer with intelligence off shows no Analysis section.
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, dbQuery, focusPage } from './helpers';
+import { signedInAs, dbQuery, focusPage, screenshots } from './helpers';
 import { capturePrint, printedDocument, printToPdf, squash } from '../helpers/print-pdf';
 
 type Report = { id: string; alarmId: string; personFullName: string };
@@ -16,16 +16,7 @@ const reportOf = (intel: number, auto: number) =>
     auto,
   )[0];
 
-async function shot(page: Page, name: string) {
-  for (const [w, h] of [
-    [1440, 900],
-    [1024, 768],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `.tmp/e2e-results/alarm-intelligence-${name}-${w}x${h}.png` });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shot = (page: Page, name: string) => screenshots(page, 'alarm-intelligence', name);
 
 async function open(page: Page, r: Report) {
   await page.goto(`/alarm-reports/${r.alarmId}`);

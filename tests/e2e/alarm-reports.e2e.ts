@@ -3,7 +3,7 @@
 // note (Alt+N), toggles 'Escalation plan followed' (Alt+Shift+F) and prints (Ctrl+P) the Closed
 // Alarm Report; an ARC controller may annotate but neither export nor print.
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, dbQuery, focusPage } from './helpers';
+import { signedInAs, dbQuery, focusPage, screenshots } from './helpers';
 import { capturePrint, printedDocument, printToPdf, squash } from '../helpers/print-pdf';
 import { MSG } from '../../src/shared/messages';
 
@@ -16,16 +16,7 @@ const recent = () =>
     new Date(Date.now() - 6 * 86_400_000).toISOString(),
   );
 
-async function shot(page: Page, name: string) {
-  for (const [w, h] of [
-    [1440, 900],
-    [1024, 768],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `.tmp/e2e-results/alarm-reports-${name}-${w}x${h}.png` });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shot = (page: Page, name: string) => screenshots(page, 'alarm-reports', name);
 
 test('ARC supervisor, keyboard only: list, filter, open, side by side, note, escalation flag, print', async ({ page }) => {
   const [report] = recent();

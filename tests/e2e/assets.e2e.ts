@@ -1,5 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, openPalette, dbQuery, focusPage } from './helpers';
+import { signedInAs, openPalette, dbQuery, focusPage, screenshots } from './helpers';
 import { MSG } from '../../src/shared/messages';
 import { SIM_EXEMPT_TYPES } from '../../src/shared/schemas/devices';
 
@@ -13,16 +13,7 @@ const sample = () =>
      order by serialNumber limit 1`,
   )[0]!;
 
-async function shot(page: Page, name: string) {
-  for (const [w, h] of [
-    [1440, 900],
-    [1024, 768],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `.tmp/e2e-results/assets-${name}-${w}x${h}.png` });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shot = (page: Page, name: string) => screenshots(page, 'assets', name);
 
 test('keyboard only: palette → asset list, filter, Enter opens the device, edit, save, stored', async ({ page }) => {
   const device = sample();

@@ -4,19 +4,10 @@
 // release dialog with the count), c l → Allocate Devices by serial; the read-only admin sees no
 // Create Account. Screenshots at 1440x900 and 1024x768 in .tmp/e2e-results/customers-*.png.
 import { test, expect, type Page } from '@playwright/test';
-import { BASE, apiToken, dbQuery, signedInAs, focusPage } from './helpers';
+import { BASE, apiToken, dbQuery, signedInAs, focusPage, screenshots } from './helpers';
 import { MSG } from '../../src/shared/messages';
 
-async function shot(page: Page, name: string) {
-  for (const [w, h] of [
-    [1440, 900],
-    [1024, 768],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `.tmp/e2e-results/customers-${name}-${w}x${h}.png`, fullPage: false });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shot = (page: Page, name: string) => screenshots(page, 'customers', name);
 
 /** Signed in, with the landing tab loaded (its page may move focus while it loads). */
 async function signedIn(page: Page, email: string) {

@@ -131,6 +131,18 @@ export async function signInViaProvider(page: Page, email: string, timeout = SIG
  * shortcuts. `body.focus()` alone does not: the body cannot take the focus, so a focused field
  * keeps it and the shortcut's letters are typed into it.
  */
+/** Screenshots of the page at 1440x900 and 1024x768, .tmp/e2e-results/<prefix>-<name>-<width>x<height>.png; the page is left at 1440x900. */
+export async function screenshots(page: Page, prefix: string, name: string) {
+  for (const [w, h] of [
+    [1440, 900],
+    [1024, 768],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await page.screenshot({ path: `.tmp/e2e-results/${prefix}-${name}-${w}x${h}.png` });
+  }
+  await page.setViewportSize({ width: 1440, height: 900 });
+}
+
 export async function focusPage(page: Page) {
   await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
 }

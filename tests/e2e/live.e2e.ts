@@ -4,7 +4,7 @@
 // from Configure & Test Devices (b a, b e), find the desired configuration stored, and watch the
 // Current Configuration tab show it once the device (played by the test, as a gateway) applies it.
 import { test, expect, type Page } from '@playwright/test';
-import { signedInAs, dbQuery, BASE, focusPage } from './helpers';
+import { signedInAs, dbQuery, BASE, focusPage, screenshots } from './helpers';
 import { E2E_GATEWAY_KEY } from './env';
 import { MSG } from '../../src/shared/messages';
 import { CAPABILITY, DEVICE_CAPABILITIES } from '../../src/shared/codes';
@@ -24,16 +24,7 @@ const sample = () => {
   )[0]!;
 };
 
-async function shot(page: Page, name: string) {
-  for (const [w, h] of [
-    [1440, 900],
-    [1024, 768],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `.tmp/e2e-results/live-${name}-${w}x${h}.png` });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shot = (page: Page, name: string) => screenshots(page, 'live', name);
 
 type Ingested = { Accepted: number; Commands: { Id: string; Kind: string; Configuration: Record<string, unknown> | null }[] };
 /** What a gateway does: post device messages with the gateway key. */

@@ -2,19 +2,10 @@
 // API) saves meanwhile; B's save finds the etags changed, stores nothing, says so, and 'Reload' shows
 // A's numbers. Screenshots at 1440x900 and 1024x768 in .tmp/e2e-results/subscriptions-conflict-*.png.
 import { test, expect, type Page } from '@playwright/test';
-import { BASE, apiToken, dbQuery, signedInAs } from './helpers';
+import { BASE, apiToken, dbQuery, signedInAs, screenshots } from './helpers';
 import { MSG } from '../../src/shared/messages';
 
-async function shot(page: Page, name: string) {
-  for (const [w, h] of [
-    [1440, 900],
-    [1024, 768],
-  ] as const) {
-    await page.setViewportSize({ width: w, height: h });
-    await page.screenshot({ path: `.tmp/e2e-results/subscriptions-conflict-${name}-${w}x${h}.png`, fullPage: false });
-  }
-  await page.setViewportSize({ width: 1440, height: 900 });
-}
+const shot = (page: Page, name: string) => screenshots(page, 'subscriptions-conflict', name);
 
 type Subs = {
   CustomerEtag: string;
