@@ -11,9 +11,10 @@ import { createCommandContext } from '../../../src/app/keyboard/context';
 import { dismissAll, getToasts } from '../../../src/app/ui/toast';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { fakeCommandContext } from '../../helpers/command-context';
 
 function fakeContext(over: Partial<CommandContext> = {}) {
-  const ctx = {
+  return fakeCommandContext({
     store: appStore,
     focusedTab: {
       id: 't1',
@@ -28,25 +29,8 @@ function fakeContext(over: Partial<CommandContext> = {}) {
     tabCount: 5,
     paneCount: 2,
     closedCount: 1,
-    beside: false,
-    openRoute: vi.fn(() => true),
-    can: vi.fn(() => true),
-    workspace: {
-      closeTab: vi.fn(async () => true),
-      reopenClosedTab: vi.fn(),
-      cycleTab: vi.fn(),
-      goToTab: vi.fn(),
-      togglePinTab: vi.fn(),
-      splitPane: vi.fn(),
-      focusNextPane: vi.fn(),
-      moveTabToOtherPane: vi.fn(),
-      resizeFocusedPane: vi.fn(),
-    },
-    ui: { togglePalette: vi.fn(), openCheatSheet: vi.fn() },
-    logout: vi.fn(),
     ...over,
-  } satisfies CommandContext;
-  return ctx;
+  });
 }
 
 function setup(ctx = fakeContext()) {

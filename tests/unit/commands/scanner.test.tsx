@@ -3,8 +3,8 @@ import { act, cleanup, fireEvent, render } from '@testing-library/react';
 import { ScanDetector, registerScanHandler, currentScanHandler, type ScanKey } from '../../../src/app/keyboard/scanner';
 import { KeyListener } from '../../../src/app/keyboard/key-listener';
 import { COMMANDS } from '../../../commands/index';
-import type { CommandContext } from '../../../src/app/keyboard/define';
 import { appStore } from '../../../src/app/state/store';
+import { fakeCommandContext } from '../../helpers/command-context';
 
 // The timing rule on its own: keys fed with explicit times, the release timer on fake timers.
 describe('scan detector (timing rule)', () => {
@@ -164,32 +164,7 @@ describe('scan handler hook point', () => {
 
 // The key listener feeds the detector: a scan reaches the handler and runs no shortcut.
 describe('key listener with a scan handler', () => {
-  function fakeContext() {
-    return {
-      store: appStore,
-      focusedTab: null,
-      tabCount: 1,
-      paneCount: 1,
-      closedCount: 0,
-      beside: false,
-      openRoute: vi.fn(() => true),
-      can: vi.fn(() => true),
-      workspace: {
-        closeTab: vi.fn(async () => true),
-        reopenClosedTab: vi.fn(),
-        cycleTab: vi.fn(),
-        goToTab: vi.fn(),
-        togglePinTab: vi.fn(),
-        splitPane: vi.fn(),
-        focusNextPane: vi.fn(),
-        moveTabToOtherPane: vi.fn(),
-        resizeFocusedPane: vi.fn(),
-      },
-      ui: { togglePalette: vi.fn(), openCheatSheet: vi.fn() },
-      logout: vi.fn(),
-      list: null,
-    } satisfies CommandContext;
-  }
+  const fakeContext = () => fakeCommandContext({ store: appStore, list: null });
   let off: (() => void) | null = null;
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => {

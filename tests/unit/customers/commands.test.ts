@@ -1,5 +1,4 @@
 import { describe, expect, it, vi } from 'vitest';
-import { createStore } from 'jotai';
 import type { CommandContext } from '../../../src/app/keyboard/define';
 import { runCommand } from '../../../src/app/keyboard/define';
 import customerCreate from '../../../commands/customer-create';
@@ -8,34 +7,15 @@ import customerAllocate from '../../../commands/customer-allocate';
 import customerTabSettings from '../../../commands/customer-tab-settings';
 import { paletteOpenAtom, paletteOpenScopeAtom } from '../../../src/app/palette/state';
 import { P } from '../../../src/shared/permissions';
+import { fakeCommandContext } from '../../helpers/command-context';
 
 const ID = 'aaaaaaaa-0000-4000-8000-000000000001';
 
 function ctxOn(route: string, params: Record<string, string>, over: Partial<CommandContext> = {}): CommandContext {
-  return {
-    store: createStore() as CommandContext['store'],
+  return fakeCommandContext({
     focusedTab: { id: 't1', href: '/', route, params, title: 'x', pinned: false, dirty: false, history: [] } as unknown as CommandContext['focusedTab'],
-    tabCount: 1,
-    paneCount: 1,
-    closedCount: 0,
-    beside: false,
-    openRoute: vi.fn(() => true),
-    can: vi.fn(() => true),
-    workspace: {
-      closeTab: vi.fn(async () => true),
-      reopenClosedTab: vi.fn(),
-      cycleTab: vi.fn(),
-      goToTab: vi.fn(),
-      togglePinTab: vi.fn(),
-      splitPane: vi.fn(),
-      focusNextPane: vi.fn(),
-      moveTabToOtherPane: vi.fn(),
-      resizeFocusedPane: vi.fn(),
-    },
-    ui: { togglePalette: vi.fn(), openCheatSheet: vi.fn() },
-    logout: vi.fn(),
     ...over,
-  };
+  });
 }
 
 describe('customer commands', () => {
