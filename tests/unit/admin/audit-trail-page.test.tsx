@@ -21,20 +21,11 @@ import { AuditTrailPage } from '../../../src/app/features/admin/audit-trail-page
 import type { AuditListDto, AuditListItemDto, AuditListRequest } from '../../../src/shared/schemas/admin';
 import { stubGridLayout } from '../ui/layout';
 import { slowMachine } from '../ui/slow-machine';
+import { stubResizeObserver } from '../../helpers/resize-observer';
 
 slowMachine();
 // Radix's scroll area (the Entity select) watches its size; jsdom has no ResizeObserver.
-beforeAll(() => {
-  if (!('ResizeObserver' in globalThis))
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
-});
+beforeAll(stubResizeObserver);
 
 const httpMock = vi.mocked(http);
 const DEVICE_ID = 'dddddddd-0000-4000-8000-00000000000a';

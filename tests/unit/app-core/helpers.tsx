@@ -14,6 +14,7 @@ import { dismissAll } from '../../../src/app/ui/toast';
 import { P } from '../../../src/shared/permissions';
 import type { TokenResponse } from '../../../src/shared/schemas/auth';
 import { makeTokenResponse } from '../../helpers/fixtures';
+import { stubResizeObserver } from '../../helpers/resize-observer';
 
 const b64url = (s: string) => btoa(s).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
@@ -89,16 +90,7 @@ export function Providers({ children }: { children: ReactNode }) {
 
 /** Radix popper/menus measure elements; jsdom has no ResizeObserver. */
 export function polyfillDom() {
-  if (!('ResizeObserver' in globalThis)) {
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
-  }
+  stubResizeObserver();
   if (!Element.prototype.hasPointerCapture) {
     Element.prototype.hasPointerCapture = () => false;
     Element.prototype.releasePointerCapture = () => {};

@@ -1,23 +1,14 @@
 // A Radix table's scroll area is a region named after the table, in the Tab order exactly while it
 // has something to scroll (axe: scrollable-region-focusable).
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { Theme } from '@radix-ui/themes';
 import { keyboardScrollable, Table } from '../../../src/app/ui/table';
+import { stubResizeObserver } from '../../helpers/resize-observer';
 
 afterEach(cleanup);
 // Radix's scroll area watches its size; jsdom has no ResizeObserver.
-beforeAll(() => {
-  if (!('ResizeObserver' in globalThis))
-    vi.stubGlobal(
-      'ResizeObserver',
-      class {
-        observe() {}
-        unobserve() {}
-        disconnect() {}
-      },
-    );
-});
+beforeAll(stubResizeObserver);
 
 /** A box of 300 × 100 px whose content is `w` × `h` px. */
 function box(w: number, h: number) {
