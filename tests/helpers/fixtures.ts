@@ -6,6 +6,7 @@ import { ROLE, ROLE_IDS, type RoleName } from '../../src/shared/permissions.js';
 import type { Endpoint, ResponseOf } from '../../src/shared/schemas/endpoints.js';
 import type { TokenResponse, TwoFactorPhone, TwoFactorSetting, TwoFactorTypeOption, UserInfo } from '../../src/shared/schemas/auth.js';
 import type { PersonDetails, PersonList, PersonListItem, PersonRecord } from '../../src/shared/schemas/persons.js';
+import type { CustomerDetails } from '../../src/shared/schemas/customers.js';
 import type { CountryDto, DictionariesDto, FeaturesDto, GlobalSettingsDto, RoleDto } from '../../src/shared/schemas/reference.js';
 import type { SearchGroup, SearchHit, SearchResponse } from '../../src/shared/schemas/search.js';
 import { SEARCH_GROUP_LABELS } from '../../src/shared/schemas/search.js';
@@ -166,3 +167,28 @@ export const makeSearchResponse = (query: string, hits: SearchHit[]): SearchResp
   }
   return { query, groups };
 };
+
+// ---- customers
+
+export const CUSTOMER_ID = 'cccccccc-0000-4000-8000-000000000001';
+
+/** GET ps-admin/customers/get-details: an internal account (no CRM link) with no tier, status or address. */
+export const makeCustomerDetails = (over: Partial<CustomerDetails> = {}): CustomerDetails => ({
+  Id: CUSTOMER_ID,
+  TenantId: 'tttttttt-0000-4000-8000-000000000001',
+  Name: 'Acme Care Ltd',
+  Etag: 'etag-1',
+  PortalId: null,
+  PhoneNumber: null,
+  Tier: null,
+  Status: null,
+  IsMigratedAccount: false,
+  SalesforceId: null,
+  SalesforceUrn: null,
+  IsSalesforceAccount: false,
+  SalesforceLink: null,
+  AccountManagerFullName: null,
+  CustomerSuccessManagerFullName: null,
+  Address: { AddressLine1: null, AddressLine2: null, City: null, County: null, PostCode: null, Country: null, CountryId: null },
+  ...over,
+});

@@ -8,6 +8,7 @@ import { personDetailsSchema, personListItemSchema } from '../../../src/shared/s
 import { dictionariesSchema } from '../../../src/shared/schemas/reference';
 import { userInfoSchema } from '../../../src/shared/schemas/auth';
 import {
+  makeCustomerDetails,
   makeDictionaries,
   makeFeatures,
   makeGlobalSettings,
@@ -38,6 +39,7 @@ describe('fixture builders answer the contract', () => {
     ['GET /api/v1/two-factor-authentication/types', TWO_FACTOR_TYPES_ANSWER],
     ['GET /ps-admin/persons/get-list', makePersonList([makePersonListItem(), makePersonListItem({ Id: 'b', LastLoginDate: '2026-01-01T00:00:00.000Z' })], 12)],
     ['GET /persons/get-by-id', makePersonDetails()],
+    ['GET /ps-admin/customers/get-details', makeCustomerDetails()],
     ['GET /persons/get-own-profile', makePersonDetails({ PhoneNumbers: [{ CountryCode: 'GB', Number: '2079460018', IsPrimary: true, Type: 1 }] })],
     ['GET /ps-admin/dictionaries/get-all', makeDictionaries()],
     ['GET /features/all', makeFeatures({ SingleSignOn: true })],

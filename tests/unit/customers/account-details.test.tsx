@@ -2,26 +2,18 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, render, screen } from '@testing-library/react';
 import { Theme } from '@radix-ui/themes';
 import { AccountDetails } from '../../../src/app/features/customers/customer-account-page';
-import type { CustomerDetails } from '../../../src/app/api/customers';
+import { makeCustomerDetails } from '../../helpers/fixtures';
 
-const customer: CustomerDetails = {
+const customer = makeCustomerDetails({
   Id: 'i',
   TenantId: 't',
   Name: 'Acme',
   Etag: 'e',
-  PortalId: null,
-  PhoneNumber: null,
-  Tier: null,
-  Status: null,
-  IsMigratedAccount: false,
   SalesforceId: '001A',
   SalesforceUrn: 'URN-1',
   IsSalesforceAccount: true,
   SalesforceLink: 'https://acme.my.salesforce.com/001A',
-  AccountManagerFullName: null,
-  CustomerSuccessManagerFullName: null,
-  Address: { AddressLine1: null, AddressLine2: null, City: null, County: null, PostCode: null, Country: null, CountryId: null },
-};
+});
 
 afterEach(cleanup);
 

@@ -10,6 +10,7 @@ import { CRM_REQUIRED } from '../../../src/app/features/customers/customer-form-
 import { P } from '../../../src/shared/permissions';
 import { renderPage } from '../persons/helpers';
 import { polyfillDom } from '../app-core/helpers';
+import { makeCustomerDetails } from '../../helpers/fixtures';
 
 polyfillDom();
 
@@ -32,22 +33,9 @@ describe('Create Account', () => {
 
 describe('Edit Account', () => {
   const ID = 'cccccccc-0000-4000-8000-000000000001';
-  const details = {
+  const details = makeCustomerDetails({
     Id: ID,
-    TenantId: 'tttttttt-0000-4000-8000-000000000001',
-    Name: 'Acme Care Ltd',
-    Etag: 'etag-1',
-    PortalId: null,
     PhoneNumber: '+447700900123',
-    Tier: null,
-    Status: null,
-    IsMigratedAccount: false,
-    SalesforceId: null,
-    SalesforceUrn: null,
-    IsSalesforceAccount: false,
-    SalesforceLink: null,
-    AccountManagerFullName: null,
-    CustomerSuccessManagerFullName: null,
     Address: {
       AddressLine1: '1 High Street',
       AddressLine2: null,
@@ -57,7 +45,8 @@ describe('Edit Account', () => {
       Country: 'United Kingdom',
       CountryId: 'country-gb',
     },
-  };
+  });
+
   const COUNTRIES = [
     { Id: 'country-fr', Name: 'France', IsoCode: 'FR' },
     { Id: 'country-gb', Name: 'United Kingdom', IsoCode: 'GB' },

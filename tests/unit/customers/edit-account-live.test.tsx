@@ -15,30 +15,14 @@ import { P } from '../../../src/shared/permissions';
 import { RECORD_LIVE_TEXT } from '../../../src/shared/messages';
 import { renderPage } from '../persons/helpers';
 import { polyfillDom } from '../app-core/helpers';
+import { makeCustomerDetails } from '../../helpers/fixtures';
 import { recordHub, resetRecordHub } from '../../helpers/live-hub';
 
 polyfillDom();
 
 const ID = 'cccccccc-0000-4000-8000-000000000002';
 const stored = { name: 'Acme Care Ltd', etag: 'etag-1', fetches: 0 };
-const details = () => ({
-  Id: ID,
-  TenantId: 'tttttttt-0000-4000-8000-000000000002',
-  Name: stored.name,
-  Etag: stored.etag,
-  PortalId: null,
-  PhoneNumber: null,
-  Tier: null,
-  Status: null,
-  IsMigratedAccount: false,
-  SalesforceId: null,
-  SalesforceUrn: null,
-  IsSalesforceAccount: false,
-  SalesforceLink: null,
-  AccountManagerFullName: null,
-  CustomerSuccessManagerFullName: null,
-  Address: { AddressLine1: null, AddressLine2: null, City: null, County: null, PostCode: null, Country: null, CountryId: null },
-});
+const details = () => makeCustomerDetails({ Id: ID, TenantId: 'tttttttt-0000-4000-8000-000000000002', Name: stored.name, Etag: stored.etag });
 const live = () => recordHub.open();
 
 beforeEach(() => {
