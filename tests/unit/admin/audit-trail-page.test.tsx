@@ -2,11 +2,8 @@
 // reload reads them back, an older link puts them back), and the Record column says what the
 // record is with a link that opens it in a workspace tab.
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider as JotaiProvider } from 'jotai';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Theme } from '@radix-ui/themes';
 
 vi.mock('../../../src/app/api/http', () => ({ http: vi.fn() }));
 
@@ -16,11 +13,11 @@ import { workspaceAtom } from '../../../src/app/workspace/state';
 import * as M from '../../../src/app/workspace/model';
 import { resolveHref } from '../../../src/app/workspace/url';
 import { setTabSearch } from '../../../src/app/workspace/actions';
-import { TabContext, type TabApi } from '../../../src/app/workspace/tab-context';
 import { AuditTrailPage } from '../../../src/app/features/admin/audit-trail-page';
 import type { AuditListDto, AuditListItemDto, AuditListRequest } from '../../../src/shared/schemas/admin';
 import { stubGridLayout } from '../ui/layout';
 import { slowMachine } from '../ui/slow-machine';
+import { renderInWorkspaceTab } from '../workspace/helpers';
 import { stubResizeObserver } from '../../helpers/resize-observer';
 
 slowMachine();
@@ -70,32 +67,7 @@ afterEach(() => {
   appStore.set(workspaceAtom, M.emptyWorkspace());
 });
 
-function renderInTab() {
-  const tab: TabApi = {
-    tabId,
-    paneId: M.findTab(appStore.get(workspaceAtom), tabId)!.pane.id,
-    route: 'auditTrail',
-    params: {},
-    active: true,
-    setTitle: () => {},
-    setDirty: () => {},
-    navigate: () => {},
-    back: () => {},
-    close: () => {},
-  };
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <JotaiProvider store={appStore}>
-      <QueryClientProvider client={queryClient}>
-        <Theme>
-          <TabContext.Provider value={tab}>
-            <AuditTrailPage />
-          </TabContext.Provider>
-        </Theme>
-      </QueryClientProvider>
-    </JotaiProvider>,
-  );
-}
+const renderInTab = () => renderInWorkspaceTab(<AuditTrailPage />, tabId, 'auditTrail');
 const href = () => M.findTab(appStore.get(workspaceAtom), tabId)!.tab.href;
 const actor = () => screen.getByRole('textbox', { name: 'Actor' });
 

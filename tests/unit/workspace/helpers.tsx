@@ -9,6 +9,11 @@ import { sessionAtom } from '../../../src/app/state/session';
 import { resetWorkspace } from '../../../src/app/workspace/state';
 import { paletteOpenAtom } from '../../../src/app/palette/state';
 import { ALL_PERMISSIONS } from '../../../src/shared/permissions';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { workspaceAtom } from '../../../src/app/workspace/state';
+import { findTab } from '../../../src/app/workspace/model';
+import { TabContext, type TabApi } from '../../../src/app/workspace/tab-context';
+import type { RouteId } from '../../../src/app/paths';
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
 
@@ -48,6 +53,36 @@ export function renderWithApp(ui: ReactNode) {
   return render(
     <Provider store={appStore}>
       <Theme>{ui}</Theme>
+    </Provider>,
+  );
+}
+
+/**
+ * `ui` as the page of the workspace tab `tabId` (in the app's store, which holds the workspace), as
+ * the app renders a tab: the tab's context (its title and navigation ignored) and a query client of
+ * its own that does not retry.
+ */
+export function renderInWorkspaceTab(ui: ReactNode, tabId: string, route: RouteId) {
+  const tab: TabApi = {
+    tabId,
+    paneId: findTab(appStore.get(workspaceAtom), tabId)!.pane.id,
+    route,
+    params: {},
+    active: true,
+    setTitle: () => {},
+    setDirty: () => {},
+    navigate: () => {},
+    back: () => {},
+    close: () => {},
+  };
+  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  return render(
+    <Provider store={appStore}>
+      <QueryClientProvider client={queryClient}>
+        <Theme>
+          <TabContext.Provider value={tab}>{ui}</TabContext.Provider>
+        </Theme>
+      </QueryClientProvider>
     </Provider>,
   );
 }

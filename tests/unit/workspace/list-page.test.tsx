@@ -1,23 +1,21 @@
 // useListPage: a list tab's filters, page and sort go to the tab's link and come back from it (a
 // reload restores the saved layout's link; Back sets an older link), and the request follows.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Provider as JotaiProvider } from 'jotai';
-import { QueryClient, QueryClientProvider, queryOptions } from '@tanstack/react-query';
-import { Theme } from '@radix-ui/themes';
+import { queryOptions } from '@tanstack/react-query';
 import { appStore } from '../../../src/app/state/store';
 import { workspaceAtom } from '../../../src/app/workspace/state';
 import * as M from '../../../src/app/workspace/model';
 import { resolveHref } from '../../../src/app/workspace/url';
 import { setTabSearch } from '../../../src/app/workspace/actions';
-import { TabContext, type TabApi } from '../../../src/app/workspace/tab-context';
 import { ListFilters, ListPageFrame, ListTable, useListPage } from '../../../src/app/workspace/list-page';
 import type { FilterValues } from '../../../src/app/ui/filter-bar';
 import type { SortState } from '../../../src/app/ui/data-table/types';
 import { MSG } from '../../../src/shared/messages';
 import { stubGridLayout } from '../ui/layout';
 import { slowMachine } from '../ui/slow-machine';
+import { renderInWorkspaceTab } from './helpers';
 
 slowMachine();
 
@@ -87,30 +85,7 @@ afterEach(() => {
 
 /** The list in its workspace tab, as the app renders it (the app's store holds the workspace). */
 function renderInTab(edges = false) {
-  const tab: TabApi = {
-    tabId,
-    paneId: M.findTab(appStore.get(workspaceAtom), tabId)!.pane.id,
-    route: 'customers',
-    params: {},
-    active: true,
-    setTitle: () => {},
-    setDirty: () => {},
-    navigate: () => {},
-    back: () => {},
-    close: () => {},
-  };
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <JotaiProvider store={appStore}>
-      <QueryClientProvider client={queryClient}>
-        <Theme>
-          <TabContext.Provider value={tab}>
-            <TestList edges={edges} />
-          </TabContext.Provider>
-        </Theme>
-      </QueryClientProvider>
-    </JotaiProvider>,
-  );
+  return renderInWorkspaceTab(<TestList edges={edges} />, tabId, 'customers');
 }
 const href = () => M.findTab(appStore.get(workspaceAtom), tabId)!.tab.href;
 
