@@ -6,11 +6,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { createServer, type AppServer } from '../../src/server/server.js';
 import { testConfig } from '../../src/server/platform/config.js';
-import { createOutbox } from '../../src/server/mail/outbox.js';
-import { openRedis, openRedisBus, type OpenedRedis, type RedisBus } from '../../src/server/platform/redis.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
+import { startRedisNodes, stopNodes, type HubNode } from '../helpers/hub-nodes.js';
 import { signedIn } from '../helpers/auth.js';
 import { GATEWAY_KEY, insertDevice, message } from '../helpers/live.js';
 import { LIVE_CODE } from '../../src/shared/schemas/live.js';
@@ -19,7 +17,7 @@ const REDIS_URL = process.env.TEST_REDIS_URL;
 
 describe.skipIf(!REDIS_URL)('two nodes behind Redis (TEST_REDIS_URL)', () => {
   let tdb: TestDb;
-  const nodes: { srv: AppServer; redis: OpenedRedis; bus: RedisBus }[] = [];
+  const nodes: HubNode[] = [];
   const conns: HubConnection[] = [];
   let admin: { id: string; token: string };
   let config: ReturnType<typeof testConfig>;
@@ -28,27 +26,12 @@ describe.skipIf(!REDIS_URL)('two nodes behind Redis (TEST_REDIS_URL)', () => {
   beforeAll(async () => {
     tdb = await createTestDb();
     config = testConfig({ hubChannelPrefix: `test-hub-${randomUUID()}` });
-    const log = () => {};
-    for (let i = 0; i < 2; i++) {
-      const redis = openRedis(REDIS_URL!);
-      const bus = openRedisBus(redis);
-      const srv = await createServer(
-        { db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log, redis, bus },
-        { port: 0, hostname: '127.0.0.1' },
-      );
-      await srv.services.hub.ready();
-      nodes.push({ srv, redis, bus });
-    }
+    await startRedisNodes(nodes, tdb.db, config, REDIS_URL!);
     admin = await signedIn(tdb.db, config, ['SuperAdminRole']);
     await insertDevice(tdb.db, { serialNumber: 'REDIS-0001', imei: IMEI });
   });
   afterAll(async () => {
-    for (const c of conns) await c.stop().catch(() => {});
-    for (const n of nodes) {
-      await n.srv.close();
-      await n.bus.close();
-      await n.redis.close();
-    }
+    await stopNodes(nodes, conns);
     await tdb?.close();
   });
 

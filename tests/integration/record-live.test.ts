@@ -7,14 +7,12 @@
 // With Redis (TEST_REDIS_URL) the same holds across two nodes. SQLite and, with TEST_DB=pg, PostgreSQL.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { createServer, type AppServer } from '../../src/server/server.js';
+import type { HubConnection } from '@microsoft/signalr';
 import { testConfig, type Config } from '../../src/server/platform/config.js';
-import { createOutbox } from '../../src/server/mail/outbox.js';
-import { openRedis, openRedisBus, type OpenedRedis, type RedisBus } from '../../src/server/platform/redis.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import type { DB } from '../../src/server/db/index.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
+import { callNode as call, negotiatedHub, startNode, startRedisNodes, stopNodes, type HubNode as Node } from '../helpers/hub-nodes.js';
 import { insertPerson, tokenFor } from '../helpers/auth.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
 import { insertCustomer, insertDevice } from '../helpers/live.js';
@@ -33,18 +31,8 @@ const WITHIN_MS = 2_000;
 const PASSWORD = 'Rec0rd-Live-Pass!';
 const CLIENT = { client_id: 'record-live-test', client_secret: 'record-live-s3cret' };
 
-type Node = { srv: AppServer; redis?: OpenedRedis; bus?: RedisBus };
 type Person = { id: string; token: string; name: string };
 type Tab = { conn: HubConnection; changes: RecordChangedEvent[]; presence: RecordPresenceEvent[]; closed: () => boolean };
-
-async function call(node: Node, method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(`http://127.0.0.1:${node.srv.port}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> };
-}
 
 /** A person with a name and roles (tenant: the provider's unless given) and an access token for them. */
 async function person(db: DB, config: Config, roles: RoleName[], first: string, over: { tenantId?: string; tokenRoles?: RoleName[] } = {}): Promise<Person> {
@@ -55,12 +43,7 @@ async function person(db: DB, config: Config, roles: RoleName[], first: string, 
 
 /** A tab's hub connection: negotiate with the API token, connect, collect RecordChanged and RecordPresence. */
 async function connect(node: Node, p: Pick<Person, 'id' | 'token'>, conns: HubConnection[]): Promise<Tab> {
-  const n = await call(node, 'POST', `/api/admin/negotiate?userid=${p.id}`, p.token);
-  expect(n.status).toBe(200);
-  const conn = new HubConnectionBuilder()
-    .withUrl(String(n.body.Url), { accessTokenFactory: () => String(n.body.AccessToken), transport: HttpTransportType.WebSockets })
-    .configureLogging(LogLevel.None)
-    .build();
+  const conn = await negotiatedHub(node, p);
   const tab: Tab = { conn, changes: [], presence: [], closed: () => closed };
   let closed = false;
   conn.on(RECORD_CHANGED_EVENT, (e: RecordChangedEvent) => tab.changes.push(e));
@@ -93,15 +76,13 @@ describe('one node', () => {
   beforeAll(async () => {
     tdb = await createTestDb();
     config = testConfig({ clientSecrets: { [CLIENT.client_id]: CLIENT.client_secret }, hubChannelPrefix: `test-record-live-${randomUUID()}` });
-    const log = () => {};
-    node = { srv: await createServer({ db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log }, { port: 0, hostname: '127.0.0.1' }) };
+    node = await startNode(tdb.db, config);
     customerA = await insertCustomer(tdb.db, randomUUID(), 'Record Live Alpha');
     customerB = await insertCustomer(tdb.db, randomUUID(), 'Record Live Beta');
     reportA = (await insertAlarmReport(tdb.db, { customerId: customerA.id })).id;
   });
   afterAll(async () => {
-    for (const c of conns) await c.stop().catch(() => {});
-    await node?.srv.close();
+    await stopNodes([node], conns);
     await tdb?.close();
   });
 
@@ -358,27 +339,12 @@ describe.skipIf(!REDIS_URL)('two nodes behind Redis (TEST_REDIS_URL)', () => {
   beforeAll(async () => {
     tdb = await createTestDb();
     config = testConfig({ hubChannelPrefix: `test-record-live-${randomUUID()}` });
-    const log = () => {};
-    for (let i = 0; i < 2; i++) {
-      const redis = openRedis(REDIS_URL!);
-      const bus = openRedisBus(redis);
-      const srv = await createServer(
-        { db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log, redis, bus },
-        { port: 0, hostname: '127.0.0.1' },
-      );
-      await srv.services.hub.ready();
-      nodes.push({ srv, redis, bus });
-    }
+    await startRedisNodes(nodes, tdb.db, config, REDIS_URL!);
     const customer = await insertCustomer(tdb.db, randomUUID(), 'Record Live Cluster');
     report = (await insertAlarmReport(tdb.db, { customerId: customer.id })).id;
   });
   afterAll(async () => {
-    for (const c of conns) await c.stop().catch(() => {});
-    for (const n of nodes) {
-      await n.srv.close();
-      await n.bus?.close();
-      await n.redis?.close();
-    }
+    await stopNodes(nodes, conns);
     await tdb?.close();
   });
 

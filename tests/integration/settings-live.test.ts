@@ -5,37 +5,20 @@
 // reaches a client connected to node B. SQLite and, with TEST_DB=pg, PostgreSQL.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
-import { createServer, type AppServer } from '../../src/server/server.js';
+import type { HubConnection } from '@microsoft/signalr';
 import { testConfig, type Config } from '../../src/server/platform/config.js';
-import { createOutbox } from '../../src/server/mail/outbox.js';
-import { openRedis, openRedisBus, type OpenedRedis, type RedisBus } from '../../src/server/platform/redis.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
+import { callNode as call, negotiatedHub, startNode, startRedisNodes, stopNodes, type HubNode as Node } from '../helpers/hub-nodes.js';
 import { signedIn } from '../helpers/auth.js';
 import { SETTINGS_CHANGED_EVENT, type SettingsChangedEvent } from '../../src/shared/schemas/admin.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
-type Node = { srv: AppServer; redis?: OpenedRedis; bus?: RedisBus };
 type Person = { id: string; token: string };
-
-async function call(node: Node, method: string, path: string, token: string, body?: unknown) {
-  const res = await fetch(`http://127.0.0.1:${node.srv.port}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  return { status: res.status, body: (await res.json().catch(() => null)) as Record<string, unknown> };
-}
 
 /** A signed-in tab's hub connection: negotiate with the API token, connect, collect SettingsChanged. */
 async function connect(node: Node, p: Person, conns: HubConnection[]) {
-  const n = await call(node, 'POST', `/api/admin/negotiate?userid=${p.id}`, p.token);
-  expect(n.status).toBe(200);
   const got: SettingsChangedEvent[] = [];
-  const conn = new HubConnectionBuilder()
-    .withUrl(String(n.body.Url), { accessTokenFactory: () => String(n.body.AccessToken), transport: HttpTransportType.WebSockets })
-    .configureLogging(LogLevel.None)
-    .build();
+  const conn = await negotiatedHub(node, p);
   conn.on(SETTINGS_CHANGED_EVENT, (e: SettingsChangedEvent) => got.push(e));
   await conn.start();
   conns.push(conn);
@@ -59,14 +42,12 @@ describe('one node', () => {
   beforeAll(async () => {
     tdb = await createTestDb();
     config = testConfig();
-    const log = () => {};
-    node = { srv: await createServer({ db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log }, { port: 0, hostname: '127.0.0.1' }) };
+    node = await startNode(tdb.db, config);
     admin = await signedIn(tdb.db, config, ['SuperAdminRole']);
     controller = await signedIn(tdb.db, config, ['ArcControllerRole']);
   });
   afterAll(async () => {
-    for (const c of conns) await c.stop().catch(() => {});
-    await node?.srv.close();
+    await stopNodes([node], conns);
     await tdb?.close();
   });
 
@@ -108,27 +89,12 @@ describe.skipIf(!REDIS_URL)('two nodes behind Redis (TEST_REDIS_URL)', () => {
   beforeAll(async () => {
     tdb = await createTestDb();
     const config = testConfig({ hubChannelPrefix: `test-settings-${randomUUID()}` });
-    const log = () => {};
-    for (let i = 0; i < 2; i++) {
-      const redis = openRedis(REDIS_URL!);
-      const bus = openRedisBus(redis);
-      const srv = await createServer(
-        { db: tdb.db, config, outbox: createOutbox({ log, now: () => config.now() }), log, redis, bus },
-        { port: 0, hostname: '127.0.0.1' },
-      );
-      await srv.services.hub.ready();
-      nodes.push({ srv, redis, bus });
-    }
+    await startRedisNodes(nodes, tdb.db, config, REDIS_URL!);
     admin = await signedIn(tdb.db, config, ['SuperAdminRole']);
     controller = await signedIn(tdb.db, config, ['ArcControllerRole']);
   });
   afterAll(async () => {
-    for (const c of conns) await c.stop().catch(() => {});
-    for (const n of nodes) {
-      await n.srv.close();
-      await n.bus?.close();
-      await n.redis?.close();
-    }
+    await stopNodes(nodes, conns);
     await tdb?.close();
   });
 
