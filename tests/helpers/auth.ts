@@ -71,3 +71,14 @@ export async function signedIn(db: DB, config: Config, roles: RoleName[], email?
   const id = await insertPerson(db, { email: e, roles });
   return { id, email: e, token: await tokenFor(config, roles, { id, email: e }) };
 }
+
+/** The names of the person's stored roles, sorted. */
+export async function storedRoleNames(db: DB, personId: string) {
+  const rows = await db
+    .selectFrom('personRoles')
+    .innerJoin('roles', 'roles.id', 'personRoles.roleId')
+    .select('roles.name')
+    .where('personRoles.personId', '=', personId)
+    .execute();
+  return rows.map((r) => r.name).sort();
+}

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { insertPerson, signedIn, PROVIDER_TENANT } from '../helpers/auth.js';
+import { insertPerson, signedIn, PROVIDER_TENANT, storedRoleNames } from '../helpers/auth.js';
 import { hashPassword } from '../../src/server/auth/password.js';
 import { effectiveRoles } from '../../src/server/auth/tokens.js';
 import { m012 } from '../../src/server/db/migrations/012-customer-admin-role.js';
@@ -26,16 +26,7 @@ afterAll(async () => {
   await t?.close();
 });
 
-const rolesOf = async (personId: string) =>
-  (
-    await t.db
-      .selectFrom('personRoles')
-      .innerJoin('roles', 'roles.id', 'personRoles.roleId')
-      .select('roles.name')
-      .where('personRoles.personId', '=', personId)
-      .orderBy('roles.name')
-      .execute()
-  ).map((r) => r.name);
+const rolesOf = (personId: string) => storedRoleNames(t.db, personId);
 
 describe('AdminRole', () => {
   test('the dictionaries carry AdminRole, distinct from SuperAdminRole; it grants no provider permission', async () => {

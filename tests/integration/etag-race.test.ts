@@ -2,7 +2,7 @@
 // Exactly one may win; every other gets 409; the stored record is exactly the winner's payload.
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { insertPerson, signedIn, tokenFor } from '../helpers/auth.js';
+import { insertPerson, signedIn, storedRoleNames, tokenFor } from '../helpers/auth.js';
 import { ROLE_IDS, ASSIGNABLE_ROLES, type RoleName } from '../../src/shared/permissions.js';
 import { CODE } from '../../src/shared/messages.js';
 
@@ -22,17 +22,7 @@ const rolesFor = (i: number): RoleName[] => {
   const set = ASSIGNABLE_ROLES.filter((_, bit) => ((i % 31) + 1) & (1 << bit));
   return set.length ? set : ['ArcControllerRole'];
 };
-const storedRoles = async (id: string) =>
-  (
-    await t.db
-      .selectFrom('personRoles')
-      .innerJoin('roles', 'roles.id', 'personRoles.roleId')
-      .select('roles.name')
-      .where('personRoles.personId', '=', id)
-      .execute()
-  )
-    .map((r) => r.name)
-    .sort();
+const storedRoles = (id: string) => storedRoleNames(t.db, id);
 
 async function race(id: string, etag: string, round: number) {
   const responses = await Promise.all(

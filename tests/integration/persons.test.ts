@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/app.js';
-import { insertPerson, tokenFor, signedIn } from '../helpers/auth.js';
+import { insertPerson, tokenFor, signedIn, storedRoleNames } from '../helpers/auth.js';
 import { first } from '../helpers/lists.js';
 import { ROLE_IDS, type RoleName } from '../../src/shared/permissions.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
@@ -30,17 +30,7 @@ const list = async (qs: Record<string, string> = {}, token = admin) => {
 const put = (path: string, json: unknown, token = admin) => t.request(path, { method: 'PUT', json, token });
 const post = (path: string, json: unknown, token = admin, headers?: Record<string, string>) => t.request(path, { method: 'POST', json, token, headers });
 const stored = (id: string) => t.db.selectFrom('persons').selectAll().where('id', '=', id).executeTakeFirst();
-const storedRoles = async (id: string) =>
-  (
-    await t.db
-      .selectFrom('personRoles')
-      .innerJoin('roles', 'roles.id', 'personRoles.roleId')
-      .select('roles.name')
-      .where('personRoles.personId', '=', id)
-      .execute()
-  )
-    .map((r) => r.name)
-    .sort();
+const storedRoles = (id: string) => storedRoleNames(t.db, id);
 
 describe('GET /ps-admin/persons/get-list', () => {
   // A fixed staff set: names, e-mails and last logins chosen so every ordering differs.
