@@ -13,6 +13,7 @@ import {
   apiToken,
   BASE,
   dbQuery,
+  emailedCode,
   expectSignedIn,
   flipSetting,
   notice,
@@ -24,8 +25,9 @@ import {
   SSO_PROVIDER,
   tabTo,
   focusPage,
+  lastOutboxId,
 } from './helpers';
-import { first, group } from '../helpers/lists';
+import { first } from '../helpers/lists';
 import { FEATURE_NAMES } from '../../src/shared/schemas/admin';
 import { ADMIN_TEXT, MSG, PAGE_TITLES } from '../../src/shared/messages';
 
@@ -39,6 +41,22 @@ const shoot = async (page: Page, name: string) => {
   }
   await page.setViewportSize({ width: 1440, height: 900 });
 };
+
+/** A password user's next sign-in once a second factor is compulsory: the code e-mailed to them signs them in, and their settings offer no 'Disabled'. */
+async function signInWithCompulsoryCode(user: Page, email: string) {
+  const before = lastOutboxId(email);
+  await signIn(user, email);
+  const code = user.getByLabel('Verification code');
+  await expect(code).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
+  await code.fill(await emailedCode(email, before));
+  await user.keyboard.press('Enter');
+  await expectSignedIn(user);
+  await user.getByRole('button', { name: /^Profile menu/ }).click();
+  await user.getByRole('menuitem', { name: MSG.menuSettings }).click();
+  const choice = user.getByRole('radiogroup');
+  await expect(choice.getByRole('radio', { name: 'Email' })).toBeVisible();
+  await expect(choice.getByRole('radio', { name: MSG.twoFactorDisabled })).toHaveCount(0);
+}
 
 const keys = async (page: Page, ...k: string[]) => {
   await focusPage(page);
@@ -93,25 +111,7 @@ test('a provider admin enforces a second factor; it is audited and takes effect 
   // next sign-in of another user: an e-mailed code, then no 'Disabled' in the 2FA choice
   const user = await browser.newPage();
   const email = 'arc-manager@demo.test';
-  const before = first(dbQuery<{ id: number }>('select coalesce(max(id), 0) as id from outbox where recipient = ?', email)).id;
-  await signIn(user, email);
-  const code = user.getByLabel('Verification code');
-  await expect(code).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
-  let body = '';
-  await expect
-    .poll(() => {
-      body = dbQuery<{ body: string }>('select body from outbox where recipient = ? and id > ? order by id desc limit 1', email, before)[0]?.body ?? '';
-      return body;
-    })
-    .toMatch(/\d{6}/);
-  await code.fill(group(/(\d{6})/, body));
-  await user.keyboard.press('Enter');
-  await expectSignedIn(user);
-  await user.getByRole('button', { name: /^Profile menu/ }).click();
-  await user.getByRole('menuitem', { name: MSG.menuSettings }).click();
-  const choice = user.getByRole('radiogroup');
-  await expect(choice.getByRole('radio', { name: 'Email' })).toBeVisible();
-  await expect(choice.getByRole('radio', { name: MSG.twoFactorDisabled })).toHaveCount(0);
+  await signInWithCompulsoryCode(user, email);
   await user.close();
 
   // the admin (still signed in) makes it optional again, so the other end-to-end files sign in as before
@@ -138,7 +138,7 @@ test('on the person form a provider admin switches a person to single sign-on an
   });
   await shoot(page, 'person-login-method');
 
-  const before = first(dbQuery<{ id: number }>('select coalesce(max(id), 0) as id from outbox where recipient = ?', email)).id;
+  const before = lastOutboxId(email);
   await card.getByRole('radio', { name: 'Password' }).click();
   await expect(page.getByText('Saving sends the person an e-mail to set a password.')).toBeVisible();
   await page.getByRole('button', { name: 'Save login method' }).click();
@@ -271,25 +271,7 @@ test('by keyboard the admin enforces a second factor and a single-sign-on domain
   const userContext = await browser.newContext();
   const user = await userContext.newPage();
   const email = 'arc-supervisor@demo.test';
-  const before = first(dbQuery<{ id: number }>('select coalesce(max(id), 0) as id from outbox where recipient = ?', email)).id;
-  await signIn(user, email);
-  const code = user.getByLabel('Verification code');
-  await expect(code).toBeVisible({ timeout: SIGN_IN_TIMEOUT });
-  let body = '';
-  await expect
-    .poll(() => {
-      body = dbQuery<{ body: string }>('select body from outbox where recipient = ? and id > ? order by id desc limit 1', email, before)[0]?.body ?? '';
-      return body;
-    })
-    .toMatch(/\d{6}/);
-  await code.fill(group(/(\d{6})/, body));
-  await user.keyboard.press('Enter');
-  await expectSignedIn(user);
-  await user.getByRole('button', { name: /^Profile menu/ }).click();
-  await user.getByRole('menuitem', { name: MSG.menuSettings }).click();
-  const choice = user.getByRole('radiogroup');
-  await expect(choice.getByRole('radio', { name: 'Email' })).toBeVisible();
-  await expect(choice.getByRole('radio', { name: MSG.twoFactorDisabled })).toHaveCount(0);
+  await signInWithCompulsoryCode(user, email);
   await userContext.close();
 
   // the admin makes the second factor optional again (the domain stays enforced, as the demo has it)

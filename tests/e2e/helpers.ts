@@ -4,6 +4,7 @@ import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { E2E_DATA_DIR, DEMO_PASSWORD, E2E_PORT } from './env';
 import { solvedCaptcha } from '../helpers/captcha';
+import { first, group } from '../helpers/lists';
 
 export { DEMO_PASSWORD };
 export const BASE = `http://127.0.0.1:${E2E_PORT}`;
@@ -16,6 +17,21 @@ export function dbQuery<T>(sql: string, ...params: unknown[]): T[] {
   } finally {
     db.close();
   }
+}
+
+/** The newest outbox id of mail to `email` (0: none yet); mail with a larger id came later. */
+export const lastOutboxId = (email: string) => first(dbQuery<{ id: number }>('select coalesce(max(id), 0) as id from outbox where recipient = ?', email)).id;
+
+/** The six-digit code in the newest mail to `email` after outbox id `after`, waiting until it is written. */
+export async function emailedCode(email: string, after: number) {
+  let body = '';
+  await expect
+    .poll(() => {
+      body = dbQuery<{ body: string }>('select body from outbox where recipient = ? and id > ? order by id desc limit 1', email, after)[0]?.body ?? '';
+      return body;
+    })
+    .toMatch(/\d{6}/);
+  return group(/(\d{6})/, body);
 }
 
 /** Signs in through the form, by keyboard only. */

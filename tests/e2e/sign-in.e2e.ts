@@ -1,6 +1,5 @@
 import { test, expect } from '@playwright/test';
-import { signIn, dbQuery } from './helpers';
-import { first, group } from '../helpers/lists';
+import { emailedCode, lastOutboxId, signIn } from './helpers';
 import { MSG } from '../../src/shared/messages';
 
 test("signed-out visitors land on the sign-in page with the spec's form", async ({ page }) => {
@@ -36,7 +35,7 @@ test('admin signs in by keyboard and lands in the workspace', async ({ page }) =
 });
 
 test('second factor: the code from the outbox signs the user in', async ({ page }) => {
-  const before = first(dbQuery<{ id: number }>("select coalesce(max(id), 0) as id from outbox where recipient = 'admin-2fa@demo.test'")).id;
+  const before = lastOutboxId('admin-2fa@demo.test');
   await signIn(page, 'admin-2fa@demo.test');
   const code = page.getByLabel('Verification code');
   await expect(code).toBeVisible();
@@ -45,15 +44,7 @@ test('second factor: the code from the outbox signs the user in', async ({ page 
   // the step says where the code went (masked)
   await expect(page.getByText('We sent a verification code by e-mail to a•••@demo.test.')).toBeVisible();
   await expect(code).toHaveAccessibleDescription(/by e-mail to a•••@demo\.test/);
-  let body = '';
-  await expect
-    .poll(() => {
-      const rows = dbQuery<{ body: string }>("select body from outbox where recipient = 'admin-2fa@demo.test' and id > ? order by id desc limit 1", before);
-      body = rows[0]?.body ?? '';
-      return body;
-    })
-    .toMatch(/\d{6}/);
-  const digits = group(/(\d{6})/, body);
+  const digits = await emailedCode('admin-2fa@demo.test', before);
   // a wrong code first: the code-specific message
   await code.focus();
   await page.keyboard.type(digits === '000000' ? '111111' : '000000');
