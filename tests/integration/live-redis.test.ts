@@ -5,10 +5,10 @@
 // Each run uses its own hub channel prefix, so runs sharing a Redis do not hear each other.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { HttpTransportType, HubConnectionBuilder, LogLevel, type HubConnection } from '@microsoft/signalr';
+import type { HubConnection } from '@microsoft/signalr';
 import { testConfig } from '../../src/server/platform/config.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
-import { startRedisNodes, stopNodes, type HubNode } from '../helpers/hub-nodes.js';
+import { negotiatedHub, startRedisNodes, stopNodes, type HubNode } from '../helpers/hub-nodes.js';
 import { signedIn } from '../helpers/auth.js';
 import { GATEWAY_KEY, insertDevice, message } from '../helpers/live.js';
 import { LIVE_CODE } from '../../src/shared/schemas/live.js';
@@ -42,12 +42,8 @@ describe.skipIf(!REDIS_URL)('two nodes behind Redis (TEST_REDIS_URL)', () => {
   };
 
   async function connectTo(i: number) {
-    const n = await post(i, `/api/admin/negotiate?userid=${admin.id}`, undefined, { authorization: `Bearer ${admin.token}` });
     const got: Record<string, unknown>[] = [];
-    const conn = new HubConnectionBuilder()
-      .withUrl(n.body.Url, { accessTokenFactory: () => n.body.AccessToken, transport: HttpTransportType.WebSockets })
-      .configureLogging(LogLevel.None)
-      .build();
+    const conn = await negotiatedHub(nodes[i]!, admin);
     conn.on('MessageStream', (p: Record<string, unknown>) => got.push(p));
     await conn.start();
     conns.push(conn);
