@@ -176,11 +176,19 @@ function PaletteBody({ commands: all, onDone }: { commands: readonly Cmd[]; onDo
 
   const rows = groups.flatMap((g) => g.rows);
   const firstEnabled = rows.find((r) => !r.disabledReason)?.value ?? '';
-  const valuesKey = rows.map((r) => r.value).join('\n');
+  const textKey = `${scope ?? ''}|${q}`;
   // The highlighted row is decided while rendering, so Enter pressed the instant results appear
-  // already acts on one: the row the user moved to among these very results, else the first
-  // usable row (new results highlight the best one again).
-  const highlighted = picked.key === valuesKey && rows.some((r) => r.value === picked.value && !r.disabledReason) ? picked.value : firstEnabled;
+  // already acts on one: the row the user moved to for this text, else the row already shown
+  // highlighted for it, else the first usable row. Answers that arrive for the same text do not
+  // move the highlight from under the user's Enter (typing "settings" shows the Provider Settings
+  // command at once; the records found a moment later are listed above it, and Enter still opens
+  // the settings). A new text highlights its best row again, and so does a hit kept on screen from
+  // the previous text's answer once this text's answer replaces it.
+  const highlighted = picked.key === textKey && rows.some((r) => r.value === picked.value && !r.disabledReason) ? picked.value : firstEnabled;
+  const settled = highlighted !== '' && (!highlighted.startsWith('hit:') || (search.status === 'success' && search.query === q));
+  useEffect(() => {
+    if (settled && (picked.key !== textKey || picked.value !== highlighted)) setPicked({ value: highlighted, key: textKey });
+  }, [settled, highlighted, textKey, picked]);
 
   const loading = showRecords && !!q && search.status === 'loading';
   const nothing = !!q && rows.length === 0 && !loading && (scope === '>' || search.status === 'success' || search.status === 'error');
@@ -195,7 +203,7 @@ function PaletteBody({ commands: all, onDone }: { commands: readonly Cmd[]; onDo
       shouldFilter={false}
       loop
       value={highlighted}
-      onValueChange={(v) => setPicked({ value: v, key: valuesKey })}
+      onValueChange={(v) => setPicked({ value: v, key: textKey })}
       onKeyDownCapture={(e) => {
         if (e.key === 'Enter') beside.current = e.ctrlKey || e.metaKey;
       }}

@@ -113,6 +113,39 @@ describe('records from the server', () => {
     expect(readRecents('user-1')[0]).toMatchObject({ type: 'record', title: 'Ann Smith', href: '/persons/edit/p0-AnnSmith' });
   });
 
+  it('records that arrive after a command is shown highlighted do not move the highlight: Enter runs the command', async () => {
+    let answer: (r: SearchResponse) => void = () => {};
+    httpMock.mockImplementation(() => new Promise((resolve) => (answer = resolve as (r: SearchResponse) => void)));
+    const { user, input } = open();
+    await user.type(input, 'settings');
+    const command = await screen.findByRole('option', { name: /Go to Provider Settings/ });
+    await waitFor(() => expect(command).toHaveAttribute('aria-selected', 'true'));
+    await waitFor(() => expect(httpMock).toHaveBeenCalled());
+    await act(async () => answer(persons('settings', 'Settings Person')));
+    const hit = await screen.findByRole('option', { name: /Settings Person/ });
+    // The hit is listed first, above the commands, and the command keeps the highlight.
+    expect(screen.getAllByRole('option')[0]).toBe(hit);
+    expect(hit).toHaveAttribute('aria-selected', 'false');
+    expect(screen.getByRole('option', { name: /Go to Provider Settings/ })).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(openRoute).toHaveBeenCalledWith('/provider-settings', expect.anything(), expect.anything()));
+    expect(openRoute).not.toHaveBeenCalledWith(expect.stringContaining('/persons/'), expect.anything(), expect.anything());
+  });
+
+  it('a hit kept from the previous text gives way to the best hit of the new answer', async () => {
+    const pending = new Map<string, (r: SearchResponse) => void>();
+    httpMock.mockImplementation((_p, o) => new Promise((resolve) => pending.set(String(o?.query?.q), resolve as (r: SearchResponse) => void)));
+    const { user, input } = open();
+    await user.type(input, 'jo');
+    await waitFor(() => expect(pending.has('jo')).toBe(true));
+    await act(async () => pending.get('jo')!(persons('jo', 'Joe Older', 'Jon Newer')));
+    await waitFor(() => expect(screen.getByRole('option', { name: /Joe Older/ })).toHaveAttribute('aria-selected', 'true'));
+    await user.type(input, 'n');
+    await waitFor(() => expect(pending.has('jon')).toBe(true));
+    await act(async () => pending.get('jon')!(persons('jon', 'Jon Newer', 'Joe Older')));
+    await waitFor(() => expect(screen.getByRole('option', { name: /Jon Newer/ })).toHaveAttribute('aria-selected', 'true'));
+  });
+
   it('Ctrl+Enter opens it beside', async () => {
     httpMock.mockImplementation(async (_p, o) => persons(String(o?.query?.q), 'Ann Smith', 'Anna Jones'));
     const { user, input } = open();
