@@ -34,7 +34,7 @@ import {
   type DeviceOrderBy,
   type BulkChangeResponse,
 } from '../../../shared/schemas/devices.js';
-import { fleetHealthWhere } from '../fleet/conditions.js';
+import { categoryDevices, fleetHealthWhere } from '../fleet/conditions.js';
 
 type Row = DeviceTable & { customerName: string | null; customerTenantId: string | null };
 
@@ -269,10 +269,25 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
   // The kept counts are of every tenant: a scoped caller's counts are counted from their rows.
   const fromCounts = !f.searchValue && !f.orderNumber && customerId === undefined && scope.all && !f.fleetHealth;
   const countRows = (qb: typeof q) => qb.select((eb) => eb.fn.countAll<number | string>().as('n'));
+  // A Fleet Health drill-down with no other filter, over every tenant: the category's devices are
+  // counted from the fleet state alone (the same statement as the Fleet Health count), without
+  // looking each of them up in devices.
+  const fleetOnly =
+    !!f.fleetHealth &&
+    !f.searchValue &&
+    !f.deviceTypeIds.length &&
+    !f.statusIds.length &&
+    !f.orderNumber &&
+    f.assigned === null &&
+    !f.lastConfig &&
+    customerId === undefined &&
+    scope.all;
   let filteredCount: Promise<number> | undefined;
   if (!unfiltered) {
     let counted;
-    if (!fromCounts || (f.lastConfig >= 1 && f.lastConfig <= 3)) counted = countRows(q);
+    if (fleetOnly)
+      counted = db.selectNoFrom(sql<number | string>`(select count(*) from (${categoryDevices(isPostgres(db), f.fleetHealth!, now)}) "fleet")`.as('n'));
+    else if (!fromCounts || (f.lastConfig >= 1 && f.lastConfig <= 3)) counted = countRows(q);
     else if (f.lastConfig === 4)
       // configured, less those configured within 30 days: one statement, so one snapshot
       counted = db.selectNoFrom(
