@@ -36,6 +36,7 @@ import { m031 } from './migrations/031-device-filter-sort-indexes.js';
 import { m032 } from './migrations/032-device-fleet-state.js';
 import { m034 } from './migrations/034-device-filter-first-indexes.js';
 import { m035 } from './migrations/035-device-type-last-config-indexes.js';
+import { m036 } from './migrations/036-device-id-serial-cover.js';
 
 /** Every migration by the name Kysely records, in the order they run. Add new ones at the end with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -70,6 +71,7 @@ export const migrations: Record<string, Migration> = {
   '032_device_fleet_state': m032,
   '034_device_filter_first_indexes': m034,
   '035_device_type_last_config_indexes': m035,
+  '036_device_id_serial_cover': m036,
 };
 
 class StaticProvider implements MigrationProvider {
