@@ -24,6 +24,7 @@ import { testConfig } from '../../src/server/platform/config.js';
 import { openSqlite } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { seedReferenceData } from '../../src/server/seed/reference.js';
+import { customerRow } from '../helpers/customer-rows.js';
 import { signedIn } from '../helpers/auth.js';
 import type { IngestMessageInput } from '../../src/shared/schemas/live.js';
 
@@ -119,6 +120,12 @@ export async function benchIngest(): Promise<Record<string, number | string>> {
   const nDevices = num('BENCH_HUB_DEVICES', 1000);
   const now = new Date().toISOString();
   const imeis: string[] = [];
+  // Devices in the field are allocated to a customer: their messages also keep the fleet state and
+  // the daily usage that Fleet Health reads (the triggers of migrations 030 and 032).
+  // BENCH_INGEST_ALLOCATED=0 sends from devices in stock instead, to show what those cost.
+  const allocated = process.env.BENCH_INGEST_ALLOCATED !== '0';
+  const customers = allocated ? Array.from({ length: 10 }, (_, n) => customerRow({ name: `Bench customer ${n + 1}` })) : [];
+  if (customers.length) await db.insertInto('customers').values(customers).execute();
   for (let i = 0; i < nDevices; i += 500) {
     const rows = [];
     for (let k = i; k < Math.min(nDevices, i + 500); k++) {
@@ -137,7 +144,7 @@ export async function benchIngest(): Promise<Record<string, number | string>> {
         simStatus: null,
         supplier: 'Bench',
         status: 3,
-        customerId: null,
+        customerId: customers.length ? customers[k % customers.length]!.id : null,
         orderNumber: null,
         isUserAssigned: 0,
         assignedPersonId: null,
@@ -198,6 +205,7 @@ export async function benchIngest(): Promise<Record<string, number | string>> {
       const cpuMs = (await cpuOf(srv.child)) - cpu0;
       batchMs.sort((a, b) => a - b);
       out.ingestMessagesPerSecond = Math.round(sent / elapsed);
+      out.ingestDevicesAllocated = allocated ? 1 : 0;
       out.ingestGoal = '>= 10000/s';
       out.ingestServerCpuPerMessageUs = Number(((cpuMs * 1000) / sent).toFixed(1));
       out.ingestLoad = loadavg()[0]!.toFixed(2);
@@ -212,7 +220,7 @@ export async function benchIngest(): Promise<Record<string, number | string>> {
         ).n,
       );
       console.log(
-        `  ingestion: ${out.ingestMessagesPerSecond} messages/s over ${elapsed.toFixed(1)} s (goal >= 10,000/s; batch of ${BATCH}: p50 ${out.ingestBatchP50Ms} ms, p95 ${out.ingestBatchP95Ms} ms); server CPU ${out.ingestServerCpuPerMessageUs} µs per message; load ${out.ingestLoad}`,
+        `  ingestion (${allocated ? 'devices allocated to 10 customers: fleet state and daily usage kept' : 'devices in stock'}): ${out.ingestMessagesPerSecond} messages/s over ${elapsed.toFixed(1)} s (goal >= 10,000/s; batch of ${BATCH}: p50 ${out.ingestBatchP50Ms} ms, p95 ${out.ingestBatchP95Ms} ms); server CPU ${out.ingestServerCpuPerMessageUs} µs per message; load ${out.ingestLoad}`,
       );
     }
 
