@@ -4,8 +4,8 @@
 // whose tabs are open, scanner bursts into Bulk Update, filter and page changes on the asset list,
 // and exports of a filtered asset list. A first round of each activity warms the page (its code
 // loaded, its caches filled); then everything is garbage-collected and measured, the rest of the
-// shift runs, the extra tabs are closed and the bulk list cleared as at the start, and the same is
-// measured again:
+// shift runs, the extra tabs are closed, the asset list set back to its first page without a search
+// and the bulk list cleared as at the start, and the same is measured again:
 //   - the page's JavaScript heap after a full GC (CDP HeapProfiler.collectGarbage): growth < 10 MB;
 //   - DOM nodes in the document within 5 % of the start, and no more nodes of detached trees held
 //     by script (CDP DOM.getDetachedDomNodes) than at the start; Chromium's own count
@@ -435,7 +435,8 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       await search.waitFor();
       for (let i = 0; i < n; i++) {
         const grid = page.getByRole('grid', { name: 'Assets' }).filter({ visible: true });
-        if (i % 2 === 0) {
+        // filter and page changes alternate over the shift (a round makes one or none)
+        if ((done.listChanges + i) % 2 === 0) {
           // a filter change: a search of five characters of a serial (a new query each time)
           const d = itemAt(devices, (done.listChanges + i) % devices.length);
           await search.fill(d.serialNumber.slice(0, 5 + (i % 3)));
@@ -484,6 +485,22 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
         .waitFor();
     };
 
+    /** The asset list as at the start: no search, the first page. */
+    const listAsAtStart = async () => {
+      await leaveFields(page);
+      await keys(page, 'g', 'a');
+      const search = page.getByRole('searchbox', { name: 'Search devices' }).filter({ visible: true });
+      await search.fill('');
+      const grid = page.getByRole('grid', { name: 'Assets' }).filter({ visible: true });
+      await grid.and(page.locator(':not([aria-busy])')).waitFor({ timeout: 30_000 });
+      const first = page.getByRole('button', { name: 'Page 1', exact: true }).filter({ visible: true });
+      if ((await first.getAttribute('aria-current')) !== 'page') {
+        await first.click();
+        await page.getByRole('button', { name: 'Page 1', exact: true }).filter({ visible: true }).and(page.locator('[aria-current="page"]')).waitFor();
+        await grid.and(page.locator(':not([aria-busy])')).waitFor({ timeout: 30_000 });
+      }
+    };
+
     /** How much of each activity is due by the end of round r (of `rounds`): the first round does each at least once. */
     const due = (total: number, r: number) => Math.max(1, Math.round((total * (r + 1)) / rounds));
     const roundOf = async (r: number) => {
@@ -516,6 +533,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       }
     };
     await round(0);
+    await listAsAtStart();
     await clearBulk();
     await sleep(2000);
     const start = await snapshot(cdp, server);
@@ -536,6 +554,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
             `${rssNote(server.pid)}; ${((performance.now() - started) / 1000).toFixed(0)} s; ${loadNote()}`,
         );
     }
+    await listAsAtStart();
     await clearBulk();
     await sleep(2000);
     const end = await snapshot(cdp, server);
