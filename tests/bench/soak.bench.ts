@@ -4,14 +4,21 @@
 // whose tabs are open, scanner bursts into Bulk Update, filter and page changes on the asset list,
 // and exports of a filtered asset list. A first round of each activity warms the page (its code
 // loaded, its caches filled); then everything is garbage-collected and measured, the rest of the
-// shift runs, the extra tabs are closed and the bulk list cleared as at the start, and the same is
-// measured again:
+// shift runs, the extra tabs are closed, the asset list set back to its first page without a search
+// and the bulk list cleared as at the start, and the same is measured again:
 //   - the page's JavaScript heap after a full GC (CDP HeapProfiler.collectGarbage): growth < 10 MB;
-//   - DOM nodes within 5 % of the start; event listeners (Performance.getMetrics JSEventListeners)
-//     and the hub's groups and connections on the server (/metrics): none left from closed tabs;
+//   - DOM nodes in the document within 5 % of the start, and no more nodes of detached trees held
+//     by script (CDP DOM.getDetachedDomNodes) than at the start; Chromium's own count
+//     (Performance.getMetrics Nodes) is printed beside them, but it also counts nodes out of the
+//     document that the browser itself keeps for a while (docs/benchmarks.md, the soak);
+//   - event listeners (Performance.getMetrics JSEventListeners) and the hub's groups and
+//     connections on the server (/metrics): none left from closed tabs;
 //   - the server's resident memory (/proc/<pid>/status VmRSS) over the run: within 50 MB.
 // The page's query cache keeps a closed tab's answers for 5 minutes (TanStack Query's gcTime), as
 // an 8-hour shift would not notice: the end is measured at once and again after that settle time.
+// With the DOM node counts it prints what the nodes are: those in the document by kind (tag, class,
+// role, data-testid) with their ancestors, the kinds that grew (10 at most), and the detached trees
+// script still holds; so a growth is named, in the document or outside it.
 //
 // Environment:
 //   BENCH_SOAK_FACTOR   share of the full shift (default 1: 2,000 tabs, 20,000 live messages, 500
@@ -108,6 +115,125 @@ const listenerGrowth = (a: Map<string, number>, b: Map<string, number>) =>
     .filter(([, d]) => d !== 0)
     .map(([k, d]) => `${k} ${d > 0 ? '+' : ''}${d}`)
     .join(', ') || 'none';
+
+/**
+ * What is on the page, node by node: the document's nodes by kind (an element's tag with its first
+ * class, role, data-testid or else its first data-* attribute; text and comments by their parent's
+ * kind), each kind with the chains of its ancestors' kinds; the nodes in the document; and the
+ * detached trees still held by script (CDP DOM.getDetachedDomNodes). Compared between the start
+ * and the end, it names what a growth of the DOM node count is made of.
+ */
+type DomCensus = {
+  /** the page's DOM nodes as Chromium counts them (Performance.getMetrics Nodes): also those of the browser's own shadow trees (a field's editor, a select's parts) and nodes out of the document not yet freed */
+  counted: number;
+  /** nodes in the document (elements, text, comments, the doctype and the document itself) */
+  inDocument: number;
+  /** nodes by kind */
+  kinds: Record<string, number>;
+  /** per kind: nodes by the chain of their nearest ancestors' kinds */
+  chains: Record<string, Record<string, number>>;
+  /** detached trees held by script: their root's kind and the nodes each holds */
+  detached: { root: string; nodes: number }[];
+};
+
+/** Run in the page as a string: the bench's TypeScript loader would wrap named functions in a helper the page lacks. */
+const CENSUS_SCRIPT = `(() => {
+    const kindOf = (n) => {
+      if (n.nodeType === Node.TEXT_NODE) return '#text';
+      if (n.nodeType === Node.COMMENT_NODE) return '#comment';
+      if (n.nodeType !== Node.ELEMENT_NODE) return n.nodeName;
+      const el = n;
+      let k = el.tagName.toLowerCase();
+      const cls = el.classList[0];
+      if (cls) k += \`.\${cls}\`;
+      const role = el.getAttribute('role');
+      if (role) k += \`[role=\${role}]\`;
+      const testId = el.getAttribute('data-testid');
+      if (testId) k += \`[data-testid=\${testId}]\`;
+      else if (!cls && !role) {
+        const data = [...el.attributes].find((a) => a.name.startsWith('data-'));
+        if (data) k += \`[\${data.name}]\`;
+      }
+      return k;
+    };
+    const kinds = {};
+    const chains = {};
+    let inDocument = 1;
+    const walker = document.createTreeWalker(document, NodeFilter.SHOW_ALL);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      inDocument++;
+      const kind = kindOf(n);
+      kinds[kind] = (kinds[kind] ?? 0) + 1;
+      const up = [];
+      for (let p = n.parentElement; p && up.length < 6; p = p.parentElement) up.push(kindOf(p));
+      const chain = up.join(' < ');
+      const c = (chains[kind] ??= {});
+      c[chain] = (c[chain] ?? 0) + 1;
+    }
+    return { inDocument, kinds, chains };
+})()`;
+
+async function domCensus(page: Page, cdp: CDPSession, counted: number): Promise<DomCensus> {
+  const inPage = (await page.evaluate(CENSUS_SCRIPT)) as Omit<DomCensus, 'detached' | 'counted'>;
+  let detached: DomCensus['detached'] = [];
+  try {
+    await cdp.send('DOM.enable');
+    const { detachedNodes } = await cdp.send('DOM.getDetachedDomNodes');
+    detached = detachedNodes.map((d) => {
+      // attributes come as [name, value, name, value, …]
+      const attrs = d.treeNode.attributes ?? [];
+      const at = attrs.findIndex((a, i) => i % 2 === 0 && a === 'class');
+      const cls = at >= 0 ? attrs[at + 1]?.split(' ')[0] : undefined;
+      return { root: `${d.treeNode.nodeName.toLowerCase()}${cls ? `.${cls}` : ''}`, nodes: d.retainedNodeIds.length };
+    });
+    await cdp.send('DOM.disable');
+  } catch {
+    /* a Chromium without DOM.getDetachedDomNodes */
+  }
+  return { ...inPage, counted, detached };
+}
+
+/** The kinds of node that grew from `a` to `b` (most first, `top` of them), each with the ancestor chain that grew most. */
+function domGrowth(a: DomCensus, b: DomCensus, top = 10): string[] {
+  const changed = [...new Set([...Object.keys(a.kinds), ...Object.keys(b.kinds)])]
+    .map((k) => [k, (b.kinds[k] ?? 0) - (a.kinds[k] ?? 0)] as const)
+    .filter(([, d]) => d !== 0)
+    .sort((x, y) => y[1] - x[1]);
+  const grew = changed.filter(([, d]) => d > 0).slice(0, top);
+  const shrank = changed.filter(([, d]) => d < 0);
+  const lines = grew.map(([k, d]) => {
+    const ca = a.chains[k] ?? {};
+    const cb = b.chains[k] ?? {};
+    const [chain] = Object.keys(cb)
+      .map((c) => [c, (cb[c] ?? 0) - (ca[c] ?? 0)] as const)
+      .sort((x, y) => y[1] - x[1])[0] ?? [''];
+    return `+${d} ${k}${chain ? ` in ${chain}` : ''}`;
+  });
+  const held = (c: DomCensus) => c.detached.reduce((s, d) => s + d.nodes, 0);
+  const detachedKinds = new Map<string, number>();
+  for (const d of b.detached) detachedKinds.set(d.root, (detachedKinds.get(d.root) ?? 0) + d.nodes);
+  return [
+    `nodes counted ${a.counted} → ${b.counted}, in the document ${a.inDocument} → ${b.inDocument}, so elsewhere ${a.counted - a.inDocument} → ${b.counted - b.inDocument}; detached trees held by script ${a.detached.length} → ${b.detached.length} (${held(a)} → ${held(b)} nodes${
+      detachedKinds.size
+        ? `: ${[...detachedKinds.entries()]
+            .sort((x, y) => y[1] - x[1])
+            .slice(0, 5)
+            .map(([k, n]) => `${k} ${n}`)
+            .join(', ')}`
+        : ''
+    })`,
+    ...(lines.length ? lines : ['no kind of node in the document grew']),
+    ...(shrank.length
+      ? [
+          `fewer: ${shrank
+            .slice(-5)
+            .reverse()
+            .map(([k, d]) => `${k} ${d}`)
+            .join(', ')}`,
+        ]
+      : []),
+  ];
+}
 
 /** Presses keys one after the other outside any field. */
 async function keys(page: Page, ...steps: string[]) {
@@ -309,7 +435,8 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       await search.waitFor();
       for (let i = 0; i < n; i++) {
         const grid = page.getByRole('grid', { name: 'Assets' }).filter({ visible: true });
-        if (i % 2 === 0) {
+        // filter and page changes alternate over the shift (a round makes one or none)
+        if ((done.listChanges + i) % 2 === 0) {
           // a filter change: a search of five characters of a serial (a new query each time)
           const d = itemAt(devices, (done.listChanges + i) % devices.length);
           await search.fill(d.serialNumber.slice(0, 5 + (i % 3)));
@@ -358,6 +485,22 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
         .waitFor();
     };
 
+    /** The asset list as at the start: no search, the first page. */
+    const listAsAtStart = async () => {
+      await leaveFields(page);
+      await keys(page, 'g', 'a');
+      const search = page.getByRole('searchbox', { name: 'Search devices' }).filter({ visible: true });
+      await search.fill('');
+      const grid = page.getByRole('grid', { name: 'Assets' }).filter({ visible: true });
+      await grid.and(page.locator(':not([aria-busy])')).waitFor({ timeout: 30_000 });
+      const first = page.getByRole('button', { name: 'Page 1', exact: true }).filter({ visible: true });
+      if ((await first.getAttribute('aria-current')) !== 'page') {
+        await first.click();
+        await page.getByRole('button', { name: 'Page 1', exact: true }).filter({ visible: true }).and(page.locator('[aria-current="page"]')).waitFor();
+        await grid.and(page.locator(':not([aria-busy])')).waitFor({ timeout: 30_000 });
+      }
+    };
+
     /** How much of each activity is due by the end of round r (of `rounds`): the first round does each at least once. */
     const due = (total: number, r: number) => Math.max(1, Math.round((total * (r + 1)) / rounds));
     const roundOf = async (r: number) => {
@@ -390,10 +533,12 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       }
     };
     await round(0);
+    await listAsAtStart();
     await clearBulk();
     await sleep(2000);
     const start = await snapshot(cdp, server);
     const startListeners = await listenersByType(cdp);
+    const startCensus = await domCensus(page, cdp, start.nodes);
     let rssMax = start.rssMB;
     let anonMax = start.rssAnonMB;
     log(`start (after one round): ${JSON.stringify(start)}; ${loadNote()}`);
@@ -409,10 +554,13 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
             `${rssNote(server.pid)}; ${((performance.now() - started) / 1000).toFixed(0)} s; ${loadNote()}`,
         );
     }
+    await listAsAtStart();
     await clearBulk();
     await sleep(2000);
     const end = await snapshot(cdp, server);
     log(`end: ${JSON.stringify(end)}`);
+    const endCensus = await domCensus(page, cdp, end.nodes);
+    log(`DOM at the end against the start:\n    ${domGrowth(startCensus, endCensus).join('\n    ')}`);
     log(
       `failed requests and error answers over the run: ${
         [...trouble.entries()]
@@ -423,14 +571,19 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
     );
     log(`listeners on window and the DOM, change since the start: ${listenerGrowth(startListeners, await listenersByType(cdp))}`);
     let settled = end;
+    let settledCensus = endCensus;
     if (settleS > 0) {
       log(`waiting ${settleS} s for the query cache's closed-tab answers to expire…`);
       await sleep(settleS * 1000);
       settled = await snapshot(cdp, server);
       log(`end, settled: ${JSON.stringify(settled)}`);
+      settledCensus = await domCensus(page, cdp, settled.nodes);
+      log(`DOM after the settle against the start:\n    ${domGrowth(startCensus, settledCensus).join('\n    ')}`);
     }
     const heapGrowth = round1(settled.heapMB - start.heapMB);
     const nodesPct = round1(((settled.nodes - start.nodes) / start.nodes) * 100);
+    const docNodesPct = round1(((settledCensus.inDocument - startCensus.inDocument) / startCensus.inDocument) * 100);
+    const held = (c: DomCensus) => c.detached.reduce((n, d) => n + d.nodes, 0);
     const rssGrowth = round1(Math.max(rssMax, settled.rssMB) - start.rssMB);
     const cpu = process.cpuUsage(cpu0);
     const figures: Record<string, number | string> = {
@@ -442,6 +595,11 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       nodesStart: start.nodes,
       nodesEnd: settled.nodes,
       nodesChangePct: nodesPct,
+      documentNodesStart: startCensus.inDocument,
+      documentNodesEnd: settledCensus.inDocument,
+      documentNodesChangePct: docNodesPct,
+      detachedNodesStart: held(startCensus),
+      detachedNodesEnd: held(settledCensus),
       listenersStart: start.listeners,
       listenersEnd: settled.listeners,
       documentsStart: start.documents,
@@ -463,7 +621,8 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       pageErrors: errors.length,
       goalMet:
         heapGrowth < GOALS.heapGrowthMB &&
-        Math.abs(nodesPct) <= GOALS.nodesPct &&
+        Math.abs(docNodesPct) <= GOALS.nodesPct &&
+        held(settledCensus) <= held(startCensus) &&
         settled.listeners <= start.listeners &&
         settled.hubGroups <= start.hubGroups &&
         settled.hubConnections <= start.hubConnections &&
@@ -475,7 +634,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       load: loadNote(),
     };
     log(
-      `JS heap after GC ${start.heapMB} → ${settled.heapMB} MB (growth ${heapGrowth} MB, goal < ${GOALS.heapGrowthMB}); DOM nodes ${start.nodes} → ${settled.nodes} (${nodesPct} %, goal within ${GOALS.nodesPct} %); ` +
+      `JS heap after GC ${start.heapMB} → ${settled.heapMB} MB (growth ${heapGrowth} MB, goal < ${GOALS.heapGrowthMB}); DOM nodes in the document ${startCensus.inDocument} → ${settledCensus.inDocument} (${docNodesPct} %, goal within ${GOALS.nodesPct} %), held detached by script ${held(startCensus)} → ${held(settledCensus)} (goal: no more), counted by Chromium ${start.nodes} → ${settled.nodes} (${nodesPct} %); ` +
         `listeners ${start.listeners} → ${settled.listeners}; hub groups ${start.hubGroups} → ${settled.hubGroups}, connections ${start.hubConnections} → ${settled.hubConnections}; ` +
         `server RSS ${start.rssMB} → max ${round1(rssMax)}, end ${settled.rssMB} MB (growth ${rssGrowth} MB, goal < ${GOALS.rssGrowthMB}; anonymous ${start.rssAnonMB} → max ${round1(anonMax)}, end ${settled.rssAnonMB} MB) → ${figures.goalMet === 'yes' ? 'met' : 'NOT met'}`,
     );
