@@ -487,8 +487,13 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       await clear.waitFor();
       if (await clear.isDisabled()) return;
       await clear.click();
+      // The question opens a moment after the click: wait for it (a list that needs none clears at once).
       const dialog = page.getByRole('alertdialog');
-      if (await dialog.isVisible().catch(() => false)) await dialog.getByRole('button', { name: 'Clear' }).click();
+      const asked = await dialog.waitFor({ timeout: 5000 }).then(
+        () => true,
+        () => false,
+      );
+      if (asked) await dialog.getByRole('button', { name: 'Clear' }).click();
       await page
         .getByTestId('bulk-counts')
         .filter({ visible: true })
