@@ -3,7 +3,7 @@
 // next sign-in another user must enter an e-mailed code and their Two-Factor Authentication choice
 // no longer offers 'Disabled'. The read-only admin sees the settings with every switch disabled.
 // The admin switches it off again at the end. Screenshots of both screens at 1440x900 and 1024x768 (in the test output directory).
-// By keyboard alone (palette 'settings', Tab, Space, Enter) the admin enforces a second factor and
+// By keyboard alone (palette '>settings', Tab, Space, Enter) the admin enforces a second factor and
 // a company's single-sign-on domain: at their next sign-in the company's person is sent to single
 // sign-on and a password user must use a second factor. A feature switched off reaches another
 // signed-in user's open screen within seconds, over the live hub, without a reload.

@@ -169,7 +169,7 @@ export const notice = (page: Page, text: string) => page.getByRole('region', { n
 /**
  * Provider Settings, the way an admin opens it: the `g s` shortcut (pressed again until the page is
  * there: the first list may still be taking the focus after sign-in) or, by keyboard, the palette's
- * 'settings' command. Resolves once its switches show.
+ * 'settings' command (in the '>' commands scope). Resolves once its switches show.
  */
 export async function openProviderSettings(page: Page, via: 'shortcut' | 'palette' = 'shortcut') {
   if (via === 'shortcut') {
@@ -182,8 +182,10 @@ export async function openProviderSettings(page: Page, via: 'shortcut' | 'palett
   } else {
     await focusPage(page);
     await openPalette(page);
-    await page.keyboard.type('settings');
-    await expect(page.getByRole('option', { name: /Go to Provider Settings/ }).first()).toBeVisible();
+    // '>' narrows the palette to commands: without it, records found for the text are listed first
+    // and the first of them is highlighted, so Enter would open that record.
+    await page.keyboard.type('>settings');
+    await expect(page.getByRole('option', { name: /Go to Provider Settings/ }).first()).toHaveAttribute('aria-selected', 'true');
     await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/provider-settings$/);
   }
