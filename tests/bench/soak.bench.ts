@@ -494,11 +494,14 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
         () => false,
       );
       if (asked) await dialog.getByRole('button', { name: 'Clear' }).click();
-      await page
-        .getByTestId('bulk-counts')
-        .filter({ visible: true })
+      const counts = page.getByTestId('bulk-counts').filter({ visible: true });
+      await counts
         .filter({ hasText: /^0 devices/ })
-        .waitFor();
+        .waitFor()
+        .catch(async (e: unknown) => {
+          log(`  clearing the bulk list: the counts still say ${JSON.stringify(await counts.allTextContents())}; asked: ${asked}`);
+          throw e;
+        });
     };
 
     /** The asset list as at the start: no search, the first page. */
