@@ -2,13 +2,12 @@
 // (permissions and sub come from the access token's claims), a fresh QueryClient, Radix Theme
 // and a TabContext whose callbacks are spies.
 import { vi } from 'vitest';
-import { render } from '@testing-library/react';
 import type { ReactElement } from 'react';
-import { createStore, Provider as JotaiProvider } from 'jotai';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { Theme } from '@radix-ui/themes';
+import { createStore } from 'jotai';
+import type { QueryClient } from '@tanstack/react-query';
 import { sessionAtom } from '../../../src/app/state/session';
-import { TabContext, type TabApi } from '../../../src/app/workspace/tab-context';
+import type { TabApi } from '../../../src/app/workspace/tab-context';
+import { renderInTab, testQueryClient } from '../../helpers/tab-render';
 import type { RouteId } from '../../../src/app/paths';
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -27,7 +26,7 @@ export function renderPage(
     refreshToken: 'r',
     expiresAt: Date.now() + 3_600_000,
   });
-  const queryClient = opts.queryClient ?? new QueryClient({ defaultOptions: { queries: { retry: false } } });
+  const queryClient = opts.queryClient ?? testQueryClient();
   const tab: TabApi = {
     tabId: `tab-${Math.random().toString(36).slice(2)}`,
     paneId: 'pane-1',
@@ -40,15 +39,7 @@ export function renderPage(
     back: vi.fn(),
     close: vi.fn(),
   };
-  const result = render(
-    <JotaiProvider store={store}>
-      <QueryClientProvider client={queryClient}>
-        <Theme>
-          <TabContext.Provider value={tab}>{ui}</TabContext.Provider>
-        </Theme>
-      </QueryClientProvider>
-    </JotaiProvider>,
-  );
+  const result = renderInTab(ui, { store, tab, queryClient });
   return { ...result, store, queryClient, tab };
 }
 

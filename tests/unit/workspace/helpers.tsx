@@ -9,10 +9,10 @@ import { sessionAtom } from '../../../src/app/state/session';
 import { resetWorkspace } from '../../../src/app/workspace/state';
 import { paletteOpenAtom } from '../../../src/app/palette/state';
 import { ALL_PERMISSIONS } from '../../../src/shared/permissions';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { workspaceAtom } from '../../../src/app/workspace/state';
 import { findTab } from '../../../src/app/workspace/model';
-import { TabContext, type TabApi } from '../../../src/app/workspace/tab-context';
+import type { TabApi } from '../../../src/app/workspace/tab-context';
+import { renderInTab, testQueryClient } from '../../helpers/tab-render';
 import type { RouteId } from '../../../src/app/paths';
 
 const b64 = (o: unknown) => Buffer.from(JSON.stringify(o)).toString('base64url');
@@ -75,14 +75,5 @@ export function renderInWorkspaceTab(ui: ReactNode, tabId: string, route: RouteI
     back: () => {},
     close: () => {},
   };
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
-  return render(
-    <Provider store={appStore}>
-      <QueryClientProvider client={queryClient}>
-        <Theme>
-          <TabContext.Provider value={tab}>{ui}</TabContext.Provider>
-        </Theme>
-      </QueryClientProvider>
-    </Provider>,
-  );
+  return renderInTab(ui, { store: appStore, tab, queryClient: testQueryClient() });
 }
