@@ -264,24 +264,16 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
       at.reversed,
     );
   };
-  const unfiltered =
-    !f.searchValue && !f.deviceTypeIds.length && !f.statusIds.length && !f.orderNumber && f.assigned === null && !f.lastConfig && !f.fleetHealth;
+  // The filters of the list itself, Fleet Health's category aside.
+  const listFiltered = !!f.searchValue || !!f.deviceTypeIds.length || !!f.statusIds.length || !!f.orderNumber || f.assigned !== null || !!f.lastConfig;
+  const unfiltered = !listFiltered && !f.fleetHealth;
   // The kept counts are of every tenant: a scoped caller's counts are counted from their rows.
   const fromCounts = !f.searchValue && !f.orderNumber && customerId === undefined && scope.all && !f.fleetHealth;
   const countRows = (qb: typeof q) => qb.select((eb) => eb.fn.countAll<number | string>().as('n'));
   // A Fleet Health drill-down with no other filter, over every tenant: the category's devices are
   // counted from the fleet state alone (the same statement as the Fleet Health count), without
   // looking each of them up in devices.
-  const fleetOnly =
-    !!f.fleetHealth &&
-    !f.searchValue &&
-    !f.deviceTypeIds.length &&
-    !f.statusIds.length &&
-    !f.orderNumber &&
-    f.assigned === null &&
-    !f.lastConfig &&
-    customerId === undefined &&
-    scope.all;
+  const fleetOnly = !!f.fleetHealth && !listFiltered && customerId === undefined && scope.all;
   let filteredCount: Promise<number> | undefined;
   if (!unfiltered) {
     let counted;
