@@ -32,6 +32,8 @@ const focused = (page: Page) => page.evaluate(() => document.activeElement?.getA
  */
 async function walkSwitches(page: Page, where: string) {
   const switches = page.getByRole('switch');
+  // the page's switches come with its data: wait for the first before counting them
+  await expect(switches.first(), `${where}: switches`).toBeVisible();
   const count = await switches.count();
   expect(count, `${where}: switches`).toBeGreaterThan(0);
   let walked = 0;
