@@ -62,12 +62,23 @@ function run(cmd: string, args: string[], env: Record<string, string> = {}) {
 
 function vitest(step: string, project: string, env: Record<string, string> = {}, files: string[] = [], alsoProjects: string[] = []) {
   const out = `.tmp/vitest-${step}.json`;
+  const loadErrors = `.tmp/vitest-${step}-load-errors.json`;
   rmSync(out, { force: true });
+  rmSync(loadErrors, { force: true });
   const projects = [project, ...alsoProjects].flatMap((p) => ['--project', p]);
   const ok = run(
     process.execPath,
-    ['node_modules/vitest/vitest.mjs', 'run', ...projects, '--reporter=default', '--reporter=json', `--outputFile=${out}`, ...files],
-    env,
+    [
+      'node_modules/vitest/vitest.mjs',
+      'run',
+      ...projects,
+      '--reporter=default',
+      '--reporter=json',
+      '--reporter=./tests/load-errors-reporter.ts',
+      `--outputFile.json=${out}`,
+      ...files,
+    ],
+    { ...env, VITEST_LOAD_ERRORS: loadErrors },
   );
   let passed = 0,
     failed = 0,
@@ -75,6 +86,7 @@ function vitest(step: string, project: string, env: Record<string, string> = {},
   const failures: string[] = [];
   if (existsSync(out)) {
     const j = JSON.parse(readFileSync(out, 'utf8'));
+    const why: Record<string, string[]> = existsSync(loadErrors) ? JSON.parse(readFileSync(loadErrors, 'utf8')) : {};
     passed = j.numPassedTests;
     failed = j.numFailedTests;
     skipped = j.numPendingTests + (j.numTodoTests ?? 0);
@@ -82,8 +94,10 @@ function vitest(step: string, project: string, env: Record<string, string> = {},
       const where = String(file.name ?? '').replace(`${process.cwd()}/`, '');
       const bad = (file.assertionResults ?? []).filter((t: { status: string }) => t.status === 'failed');
       for (const t of bad) failures.push(`${where} › ${t.fullName ?? t.title}`);
-      if (bad.length === 0 && file.status === 'failed') failures.push(`${where} (did not load: ${String(file.message ?? '').split('\n')[0]})`);
+      if (bad.length === 0 && file.status === 'failed')
+        failures.push(`${where} (did not load: ${(why[file.name] ?? [String(file.message ?? '').split('\n')[0]]).join(' / ')})`);
     }
+    if (why['(unhandled)']) failures.push(`unhandled errors: ${why['(unhandled)'].join(' / ')}`);
     if (!ok && failed === 0) failed = 1; // a suite that failed to load
   } else if (!ok) failed = 1;
   record({ step, passed, failed, skipped, ok, failures });

@@ -7,8 +7,6 @@
 // the API. Used by tests/integration/two-nodes.test.ts and restarts.test.ts.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chownSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
 import pgClient from 'pg';
@@ -22,6 +20,7 @@ import { hashPassword } from '../../src/server/auth/password.js';
 import type { RoleName } from '../../src/shared/permissions.js';
 import { EXPORT_ID_HEADER } from '../../src/shared/schemas/exports.js';
 import { CI, CLUSTER_ENTRY, clusterToolsMissing, isRoot, onPath, pgBinDir, postgresUser } from './cluster-tools.js';
+import { freePort } from './ports.js';
 import { serverEnv, startServerProcess, tempDataDir, type ServerProcess } from './process.js';
 import { insertPerson } from './auth.js';
 import { solvedCaptcha } from './captcha.js';
@@ -50,15 +49,6 @@ export function describeCluster(name: string, fn: () => void) {
       });
     });
   else describe(name, fn);
-}
-
-/** A TCP port nobody listens on right now. */
-export async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', () => resolve()));
-  const { port } = srv.address() as AddressInfo;
-  await new Promise((resolve) => srv.close(resolve));
-  return port;
 }
 
 /** Runs a command to its end; rejects with its output when it fails. */

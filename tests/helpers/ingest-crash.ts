@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import SQLite from 'better-sqlite3';
+import { freePort, portTaken } from './ports.js';
 
 export const CRASH_GATEWAY_KEY = 'crash-test-gateway-key-0123456789';
 const SENDERS = 4;
@@ -102,9 +103,21 @@ export async function createCrashStore(dialect: 'sqlite' | 'pg', pgAdminUrl: str
 
 type Started = { child: ChildProcess; port: number; output: () => string; readyAt: number };
 
-/** Starts the server as `npm start` starts it (the compiled build; demo data on) and waits until /ready answers 200. */
+/**
+ * Starts the server as `npm start` starts it (the compiled build; demo data on) on a free port and
+ * waits until /ready answers 200; started again on another port when the first was taken.
+ */
 async function startServer(store: CrashStore, scale: number, extra: Record<string, string> = {}): Promise<Started> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOn(store, scale, extra, await freePort());
+    } catch (e) {
+      if (attempt >= 3 || !(e instanceof Error) || !portTaken(e.message)) throw e;
+    }
+  }
+}
+
+async function startServerOn(store: CrashStore, scale: number, extra: Record<string, string>, port: number): Promise<Started> {
   const env: Record<string, string> = {
     DATA_DIR: store.dataDir,
     DEMO_DATA: 'true',

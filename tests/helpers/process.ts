@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { freePort, portTaken } from './ports.js';
 
 export type ServerProcess = {
   child: ChildProcess;
@@ -28,9 +29,21 @@ export function serverEnv(dataDir: string, extra: Record<string, string> = {}) {
   };
 }
 
-/** Starts `node <args>` with the env and waits until /ready answers 200. */
+/**
+ * Starts `node <args>` with the env on a free port and waits until /ready answers 200; started
+ * again on another port when the first was taken before the server could listen on it.
+ */
 export async function startServerProcess(args: string[], env: Record<string, string>): Promise<ServerProcess> {
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOnce(args, env, await freePort());
+    } catch (e) {
+      if (attempt >= 3 || !(e instanceof Error) || !portTaken(e.message)) throw e;
+    }
+  }
+}
+
+async function startOnce(args: string[], env: Record<string, string>, port: number): Promise<ServerProcess> {
   const child = spawn(process.execPath, args, { env: { ...process.env, ...env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));

@@ -12,6 +12,7 @@ import { loadConfig } from '../../src/server/platform/config.js';
 import { tokenFor } from '../helpers/auth.js';
 import { ROLE_IDS } from '../../src/shared/permissions.js';
 import { sql } from 'kysely';
+import { freePort } from '../helpers/ports.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -35,7 +36,7 @@ async function startServer(port: number): Promise<ChildProcess> {
 test.skipIf(process.env.TEST_DB === 'pg')(
   'kill -9 during concurrent writes: integrity holds and every answered write survives',
   async () => {
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    const port = await freePort();
     const server = await startServer(port);
     const token = await tokenFor(loadConfig({ ...env }), ['SuperAdminRole']);
     const answered: string[] = [];

@@ -8,7 +8,6 @@
 // alone and says so once in its log.
 import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import { createApp } from '../../src/server/app.js';
 import { testConfig, type Config } from '../../src/server/platform/config.js';
@@ -17,6 +16,7 @@ import { openRedis, openRedisBus, type OpenedRedis, type RedisBus } from '../../
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { tokenFor } from '../helpers/auth.js';
 import { deviceRow } from '../helpers/customer-rows.js';
+import { freePort } from '../helpers/ports.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { EXPORT_ID_HEADER, type ExportProgress } from '../../src/shared/schemas/exports.js';
 
@@ -56,13 +56,6 @@ const request = (n: Node, path: string, token: string, init: { method?: string; 
   });
 const exportDevices = (n: Node, token: string, types: number[], id = randomUUID()) =>
   request(n, '/api/v1/device/export/list-with-filters', token, { json: { deviceTypeIds: types }, id });
-async function freePort() {
-  const s = createNetServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 async function progress(n: Node, token: string, id: string) {
   const res = await request(n, `/api/v1/export/progress/${id}`, token);
   return res.status === 200 ? ((await res.json()) as ExportProgress) : res.status;

@@ -1,9 +1,9 @@
 // GET /ready: 200 only while the node is ready and its database answers; 503 while starting or
 // draining (the phase main.ts sets) and when the database is gone. While the database is migrated
 // the port answers 503 'starting' (the start-up responder), /health included.
-import { createServer as createNetServer } from 'node:net';
 import { afterAll, afterEach, beforeAll, expect, test } from 'vitest';
 import { createTestApp, type TestApp } from '../helpers/app.js';
+import { freePort } from '../helpers/ports.js';
 import { onShutdown, runShutdownHooks, setPhase } from '../../src/server/platform/lifecycle.js';
 import { startingResponder } from '../../src/server/platform/starting.js';
 
@@ -53,18 +53,6 @@ test('shutdown hooks run last registered first; a failing one is logged and the 
   await runShutdownHooks(() => {}); // each hook runs once
   expect(ran).toEqual(['last', 'exports']);
 });
-
-/** A port the system hands out as free (taken and released at once). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createNetServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 test('while the database is migrated the port answers 503 starting, with Retry-After', async () => {
   const port = await freePort(); // a port nobody holds, as main.ts's PORT would be

@@ -4,8 +4,6 @@
 // the token exchange. Also its CSP and the app's connect-src for the issuer's origin.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer as netServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { decodeJwt } from 'jose';
 import { createServer, type AppServer } from '../../src/server/server.js';
 import { createOutbox } from '../../src/server/mail/outbox.js';
@@ -14,20 +12,13 @@ import { seedSsoDemo } from '../../src/server/auth/sso/demo-identities.js';
 import { forgetDiscovery } from '../../src/server/auth/sso/verify.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
+import { freePort } from '../helpers/ports.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 
 let tdb: TestDb;
 let srv: AppServer;
 let base: string;
 let issuer: string;
-
-async function freePort(): Promise<number> {
-  const s = netServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 beforeAll(async () => {
   tdb = await createTestDb();
