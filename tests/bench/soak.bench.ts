@@ -261,7 +261,13 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
   const scale = Number(process.env.BENCH_SOAK_SCALE ?? 1);
   const settleS = Number(process.env.BENCH_SOAK_SETTLE_S ?? 330);
   const size = (full: number) => Math.max(1, Math.round(full * factor));
-  const want = { tabs: size(2000), messages: size(20_000), scans: size(500), listChanges: size(300), exports: size(50) };
+  const want = {
+    tabs: size(2000),
+    messages: size(20_000),
+    scans: Number(process.env.BENCH_SOAK_SCANS ?? size(500)),
+    listChanges: size(300),
+    exports: size(50),
+  };
   const rounds = Math.max(2, Math.ceil(want.tabs / TABS_PER_ROUND));
   log(
     `shift of ${want.tabs} tabs, ${want.messages} live messages, ${want.scans} scans, ${want.listChanges} list changes, ${want.exports} exports in ${rounds} rounds (factor ${factor}, scale ${scale})`,
@@ -389,6 +395,9 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
       if (!n || !open.length) return;
       const last = itemAt(open, open.length - 1);
       const body: Record<string, unknown>[] = [];
+      // each message a millisecond after the one before: the stream shows the newest first, and
+      // the visible tab's last message must be its newest, not one of several of the same instant
+      const at = Date.now() - n;
       for (let i = 0; i < n; i++) {
         // the visible tab's device gets the last message
         const d = i === n - 1 ? last : itemAt(open, i % open.length);
@@ -396,7 +405,7 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
           messageId: `soak-${process.pid}-${++messageSeq}`,
           deviceIdentity: d.imei,
           deviceType: d.type,
-          date: new Date().toISOString(),
+          date: new Date(at + i).toISOString(),
           message: `Soak message ${messageSeq}`,
           battery: 40 + (messageSeq % 60),
           signal: 50,
@@ -417,7 +426,12 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
         .getByRole('listitem')
         .first()
         .filter({ hasText: `Soak message ${messageSeq}` })
-        .waitFor({ timeout: 30_000 });
+        .waitFor({ timeout: 30_000 })
+        .catch(async (e: unknown) => {
+          const shown = await stream.getByRole('listitem').evaluateAll((items) => items.slice(0, 3).map((li) => (li.textContent ?? '').slice(0, 120)));
+          log(`  the visible stream (${last.serialNumber}) waits for 'Soak message ${messageSeq}'; its first rows: ${JSON.stringify(shown)}`);
+          throw e;
+        });
     };
 
     const scans = async (n: number) => {

@@ -14,9 +14,12 @@ import { forgetIngestDevices, ingestMessages } from '../../src/server/modules/li
 import { queueDesired } from '../../src/server/modules/live/repo.js';
 import { rebuildTypeFirmware } from '../../src/server/modules/live/daily-usage.js';
 import { allocateMany } from '../../src/server/modules/customers/allocation.js';
-import { changeStatusMany } from '../../src/server/modules/devices/repo.js';
 import { categoryDevices, londonToday } from '../../src/server/modules/fleet/conditions.js';
 import { fleetHealth } from '../../src/server/modules/fleet/repo.js';
+import { changeStatusMany, listDevices } from '../../src/server/modules/devices/repo.js';
+import { ALL_TENANTS } from '../../src/server/auth/tenant-scope.js';
+import { deviceListBody } from '../../src/shared/schemas/devices.js';
+import * as v from 'valibot';
 import { isPostgres, type DB } from '../../src/server/db/index.js';
 import { DEVICE_MESSAGE } from '../../src/shared/schemas/live.js';
 import { FLEET_CATEGORIES, FLEET_DEFAULTS, type FleetCategory, type ThresholdKey } from '../../src/shared/schemas/fleet.js';
@@ -73,7 +76,7 @@ async function fromState(db: DB, category: FleetCategory, now: Date): Promise<st
 
 /** Each allocated device's facts, worked out in JavaScript from its tables. */
 async function expectedState(db: DB) {
-  const devices = await db.selectFrom('devices').select(['id', 'customerId', 'type', 'firmwareVersion', 'status']).execute();
+  const devices = await db.selectFrom('devices').select(['id', 'customerId', 'type', 'firmwareVersion', 'serialNumber', 'status']).execute();
   const last = new Map((await db.selectFrom('deviceLastMessages').selectAll().execute()).map((r) => [r.deviceId, r]));
   const usage = await db.selectFrom('deviceDailyUsage').selectAll().execute();
   const configs = await db.selectFrom('desiredConfigurations').selectAll().execute();
@@ -98,6 +101,7 @@ async function expectedState(db: DB) {
         customerId: d.customerId,
         type: Number(d.type),
         firmwareVersion: d.firmwareVersion,
+        serialNumber: d.serialNumber,
         lastMessageAt: lm?.date ?? '',
         lastMessage: lm?.message ?? null,
         lastBattery: lm?.battery == null ? null : Number(lm.battery),
@@ -266,6 +270,64 @@ describe('the fleet state equals its tables after random writes through the real
     // the writes reached every kind of fact: the test saw each category non-empty somewhere
     const seen = await Promise.all(FLEET_CATEGORIES.map(async (c) => (await oracle(t.db, c, new Date(NOW.getTime() + 30 * H))).length));
     expect(seen.filter((x) => x > 0).length).toBeGreaterThanOrEqual(5);
+  });
+
+  test("each category's drill-down pages, by number, Next and Previous, both ways, are the oracle's devices in serial order", async () => {
+    const at = new Date(NOW.getTime() + 30 * H);
+    const serialOf = new Map((await t.db.selectFrom('devices').select(['id', 'serialNumber']).execute()).map((d) => [d.id, d.serialNumber]));
+    // pages of two devices (the API's least is 10, more than a category holds here): the repository's own paging
+    const page = (category: FleetCategory, body: Record<string, unknown>) =>
+      listDevices(t.db, ALL_TENANTS, { ...v.parse(deviceListBody, { fleetHealth: category, ...body }), pageSize: 2 }, at);
+    let walked = 0;
+    for (const category of FLEET_CATEGORIES) {
+      const ascending = (await oracle(t.db, category, at)).map((id) => serialOf.get(id)!).sort();
+      for (const desc of [false, true]) {
+        const want = desc ? [...ascending].reverse() : ascending;
+        const pages = Math.max(1, Math.ceil(want.length / 2));
+        const byNumber: string[] = [];
+        for (let n = 1; n <= pages; n++) {
+          const p = await page(category, { page: n, desc });
+          expect(p.totalCount).toBe(want.length);
+          byNumber.push(...p.devices.map((d) => d.serialNumber));
+        }
+        expect(byNumber, `${category} by page number, desc ${desc}`).toEqual(want);
+        let p = await page(category, { page: 1, desc });
+        const forward = [...p.devices];
+        for (let n = 2; n <= pages; n++) {
+          p = await page(category, { page: n, desc, after: p.devices.at(-1)!.id });
+          forward.push(...p.devices);
+        }
+        expect(
+          forward.map((d) => d.serialNumber),
+          `${category} by Next, desc ${desc}`,
+        ).toEqual(want);
+        const backward = [...p.devices];
+        for (let n = pages - 1; n >= 1; n--) {
+          p = await page(category, { page: n, desc, before: p.devices[0]!.id });
+          backward.unshift(...p.devices);
+        }
+        expect(
+          backward.map((d) => d.serialNumber),
+          `${category} by Previous, desc ${desc}`,
+        ).toEqual(want);
+        if (pages >= 3) walked++;
+      }
+    }
+    // the walk went through several pages for most categories
+    expect(walked).toBeGreaterThanOrEqual(6);
+  });
+
+  test("a device's serial number changed in the database is the state's too (a drill-down's page order)", async () => {
+    const [d] = await t.db.selectFrom('deviceFleetState').select(['deviceId', 'serialNumber']).orderBy('deviceId').limit(1).execute();
+    await t.db
+      .updateTable('devices')
+      .set({ serialNumber: `${d!.serialNumber}-R` })
+      .where('id', '=', d!.deviceId)
+      .execute();
+    expect(await storedState(t.db)).toEqual(await expectedState(t.db));
+    expect((await t.db.selectFrom('deviceFleetState').select('serialNumber').where('deviceId', '=', d!.deviceId).executeTakeFirst())?.serialNumber).toBe(
+      `${d!.serialNumber}-R`,
+    );
   });
 
   test('a device deleted leaves the state; a daily usage row deleted (retention) moves its newest days back', async () => {

@@ -37,6 +37,7 @@ import { m032 } from './migrations/032-device-fleet-state.js';
 import { m034 } from './migrations/034-device-filter-first-indexes.js';
 import { m035 } from './migrations/035-device-type-last-config-indexes.js';
 import { m036 } from './migrations/036-device-id-serial-cover.js';
+import { m037 } from './migrations/037-fleet-state-serial.js';
 
 /** Every migration by the name Kysely records, in the order they run. Add new ones at the end with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -72,6 +73,7 @@ export const migrations: Record<string, Migration> = {
   '034_device_filter_first_indexes': m034,
   '035_device_type_last_config_indexes': m035,
   '036_device_id_serial_cover': m036,
+  '037_fleet_state_serial': m037,
 };
 
 class StaticProvider implements MigrationProvider {

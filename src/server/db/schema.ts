@@ -561,6 +561,8 @@ export interface DeviceFleetStateTable {
   customerId: string;
   type: number;
   firmwareVersion: string | null;
+  /** the device's serial number (a Fleet Health drill-down's page order) */
+  serialNumber: string;
   /** the last message's date, '' when none */
   lastMessageAt: string;
   lastMessage: string | null;

@@ -246,11 +246,31 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
   // seconds at 1,000,000 devices; sorting their serial numbers takes milliseconds.
   // `|| ''` keeps the serial order but matches no index: PostgreSQL then sorts the matches.
   const bySerialText: SortKey[] = [{ expr: sql`d."serialNumber" || ''`, desc: f.desc }];
+  // The filters of the list itself, Fleet Health's category aside.
+  const listFiltered = !!f.searchValue || !!f.deviceTypeIds.length || !!f.statusIds.length || !!f.orderNumber || f.assigned !== null || !!f.lastConfig;
+  const unfiltered = !listFiltered && !f.fleetHealth;
+  // The kept counts are of every tenant: a scoped caller's counts are counted from their rows.
+  const fromCounts = !f.searchValue && !f.orderNumber && customerId === undefined && scope.all && !f.fleetHealth;
+  const countRows = (qb: typeof q) => qb.select((eb) => eb.fn.countAll<number | string>().as('n'));
+  // A Fleet Health drill-down with no other filter, over every tenant: the category's devices are
+  // counted from the fleet state alone (the same statement as the Fleet Health count), without
+  // looking each of them up in devices.
+  const fleetOnly = !!f.fleetHealth && !listFiltered && customerId === undefined && scope.all;
+  // Its page in serial order, from the fleet state alone too: the category's index hands out the
+  // devices with their serial numbers (migration 037), none looked up in devices to be sorted.
+  const fleetSerials =
+    fleetOnly && f.orderBy === 'SerialNumber'
+      ? db.selectFrom(sql<{ serialNumber: string }>`(${categoryDevices(isPostgres(db), f.fleetHealth!, now)})`.as('d'))
+      : undefined;
   type At = { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number; order?: readonly SortKey[] };
   const pageOf = (sortMatches: boolean, at: At) => {
     // at.order: a Next / Previous part's keys (those it holds equal left out, lib/keyset.ts)
     const order = sortMatches ? bySerialText : (at.order ?? keys);
-    let inner = orderByKeys(q.select('d.serialNumber'), order, at.reversed);
+    let inner = orderByKeys(
+      fleetSerials ? fleetSerials.select(sql<string>`d."serialNumber"`.as('serialNumber')) : q.select('d.serialNumber'),
+      order,
+      at.reversed,
+    );
     if (at.where) inner = inner.where(at.where);
     const serials = inner.limit(at.limit).offset(at.offset);
     return orderByKeys(
@@ -264,16 +284,6 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
       at.reversed,
     );
   };
-  // The filters of the list itself, Fleet Health's category aside.
-  const listFiltered = !!f.searchValue || !!f.deviceTypeIds.length || !!f.statusIds.length || !!f.orderNumber || f.assigned !== null || !!f.lastConfig;
-  const unfiltered = !listFiltered && !f.fleetHealth;
-  // The kept counts are of every tenant: a scoped caller's counts are counted from their rows.
-  const fromCounts = !f.searchValue && !f.orderNumber && customerId === undefined && scope.all && !f.fleetHealth;
-  const countRows = (qb: typeof q) => qb.select((eb) => eb.fn.countAll<number | string>().as('n'));
-  // A Fleet Health drill-down with no other filter, over every tenant: the category's devices are
-  // counted from the fleet state alone (the same statement as the Fleet Health count), without
-  // looking each of them up in devices.
-  const fleetOnly = !!f.fleetHealth && !listFiltered && customerId === undefined && scope.all;
   let filteredCount: Promise<number> | undefined;
   if (!unfiltered) {
     let counted;

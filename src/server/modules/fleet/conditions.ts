@@ -74,21 +74,22 @@ function stateCondition(pg: boolean, category: FleetCategory, now: Date, t: Thre
 }
 
 /**
- * The allocated devices in the category: rows ("customerId", "deviceId"). The one definition the
- * counts and the device list share.
+ * The allocated devices in the category: rows ("customerId", "deviceId", "serialNumber"). The one
+ * definition the counts and the device list share.
  */
-export function categoryDevices(pg: boolean, category: FleetCategory, now: Date): RawBuilder<{ customerId: string; deviceId: string }> {
+export function categoryDevices(pg: boolean, category: FleetCategory, now: Date): RawBuilder<{ customerId: string; deviceId: string; serialNumber: string }> {
   const keys = CATEGORY_THRESHOLDS[category];
-  if (!keys.length) return sql`select s."customerId", s."deviceId" from "deviceFleetState" s where ${stateCondition(pg, category, now, providerThreshold)}`;
+  if (!keys.length)
+    return sql`select s."customerId", s."deviceId", s."serialNumber" from "deviceFleetState" s where ${stateCondition(pg, category, now, providerThreshold)}`;
   const overrides = sql.join(
     keys.map((k) => sql`${sql.ref(`o.${k}`)} is not null`),
     sql` or `,
   );
-  return sql`select s."customerId", s."deviceId" from "deviceFleetState" s
+  return sql`select s."customerId", s."deviceId", s."serialNumber" from "deviceFleetState" s
       where ${stateCondition(pg, category, now, providerThreshold)}
         and not exists (select 1 from "fleetThresholds" o where o."scope" = s."customerId" and (${overrides}))
     union all
-    select s."customerId", s."deviceId" from "fleetThresholds" o join "deviceFleetState" s on s."customerId" = o."scope"
+    select s."customerId", s."deviceId", s."serialNumber" from "fleetThresholds" o join "deviceFleetState" s on s."customerId" = o."scope"
       where o."scope" <> '' and (${overrides}) and ${stateCondition(pg, category, now, overrideThreshold)}`;
 }
 
