@@ -429,7 +429,9 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
         .waitFor({ timeout: 30_000 })
         .catch(async (e: unknown) => {
           const shown = await stream.getByRole('listitem').evaluateAll((items) => items.slice(0, 3).map((li) => (li.textContent ?? '').slice(0, 120)));
-          log(`  the visible stream (${last.serialNumber}) waits for 'Soak message ${messageSeq}'; its first rows: ${JSON.stringify(shown)}`);
+          log(
+            `  the visible stream (${last.serialNumber}) waits for 'Soak message ${messageSeq}'; its first rows: ${JSON.stringify(shown)}; hub ${JSON.stringify(await hubStats(server))}`,
+          );
           throw e;
         });
     };
