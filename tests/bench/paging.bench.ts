@@ -234,7 +234,7 @@ async function printPlans(dialect: Dialect, k: KeptData, what: string, list: Lis
       ? new Kysely<Database>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: pgUrl(k.pgDb), max: 2 }) }), log: onLog })
       : new Kysely<Database>({ dialect: new SqliteDialect({ database: new SQLite(k.sqliteFile, { readonly: true }) }), log: onLog });
   const ask = async (body: Body) => (await direct(traced, body)) as Answer;
-  const whole: string[] = [];
+  const whole = new Map<string, Map<string, string[]>>(); // case → 'statement: what it reads' → pages
   try {
     for (const [name, base] of cases) {
       const { kinds } = await pageRequests(list, base, ask);
@@ -252,7 +252,11 @@ async function printPlans(dialect: Dialect, k: KeptData, what: string, list: Lis
           const counting = /count\(\*\)/.test(q.sql);
           const role = /count\(\*\) over \(\)/.test(q.sql) ? 'page and count' : counting ? 'count' : 'page';
           const flag = wholeTable(dialect, plan, counting);
-          if (flag) whole.push(`${name}: ${kind}, ${role}: ${flag}`);
+          if (flag) {
+            const byCase = whole.get(name) ?? new Map<string, string[]>();
+            whole.set(name, byCase);
+            byCase.set(`${role}: ${flag}`, [...(byCase.get(`${role}: ${flag}`) ?? []), kind]);
+          }
           log(`${dialect} ${what} plan, ${name}: ${kind}, ${role}${flag ? ` (WHOLE TABLE: ${flag})` : ''}`);
           for (const l of plan) console.log(`      ${l}`);
         }
@@ -261,19 +265,21 @@ async function printPlans(dialect: Dialect, k: KeptData, what: string, list: Lis
   } finally {
     await traced.destroy();
   }
-  log(`${dialect} ${what}: statements that read or sort the whole table (${whole.length}):`);
-  for (const w of whole) log(`  ${w}`);
+  log(`${dialect} ${what}: cases whose statements read or sort the whole table or selection (${whole.size} of ${cases.length}):`);
+  for (const [name, byCase] of whole) for (const [reads, kinds] of byCase) log(`  ${name}: ${reads} (${kinds.length === 5 ? 'every page' : kinds.join('; ')})`);
 }
 
 /** A list's pages measured on a kept data set (and its plans printed when asked). */
 async function measureList(dialect: Dialect, db: DB, k: KeptData, now: Date, what: string, list: List, cases: [string, Body][]): Promise<Figures> {
   const { send, close } = await benchApp(db, now);
+  let f: Figures;
   try {
-    return await measurePages(dialect, what, list, cases, send);
+    f = await measurePages(dialect, what, list, cases, send);
   } finally {
     await close();
-    await printPlans(dialect, k, what, list, cases);
   }
+  await printPlans(dialect, k, what, list, cases);
+  return f;
 }
 
 /** Searches whose trigrams select many devices, and 5,000 scanned serials. */
