@@ -515,7 +515,19 @@ export async function benchSoak(): Promise<Record<string, number | string>> {
         .filter({ hasText: /^0 devices/ })
         .waitFor()
         .catch(async (e: unknown) => {
-          log(`  clearing the bulk list: the counts still say ${JSON.stringify(await counts.allTextContents())}; asked: ${asked}`);
+          const stored = await page.evaluate(() =>
+            Object.fromEntries(
+              Object.keys(localStorage)
+                .filter((k) => k.startsWith('bulk'))
+                .map((k) => [k, (localStorage.getItem(k) ?? '').length]),
+            ),
+          );
+          log(
+            `  clearing the bulk list: the counts still say ${JSON.stringify(await counts.allTextContents())}; asked: ${asked}; stored: ${JSON.stringify(stored)}`,
+          );
+          await clear.click();
+          await sleep(2000);
+          log(`  after a second click: ${JSON.stringify(await counts.allTextContents())}`);
           throw e;
         });
     };
