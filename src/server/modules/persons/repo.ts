@@ -5,7 +5,8 @@
 // tenant's person asked for by id answers as not found.
 import { narrowToScope, type PersonScope } from './scope.js';
 import { isLockedAt } from '../../auth/store.js';
-import { sql, type DB } from '../../db/index.js';
+import { isPostgres, sql, type DB } from '../../db/index.js';
+import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
 import type { RawBuilder } from 'kysely';
 import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
 import { likeEscape } from '../../platform/util.js';
@@ -131,7 +132,13 @@ export async function listPersons(
 ): Promise<{ Items: PersonListItemDto[]; TotalCount: number }> {
   let base = narrowToScope(byTenant(db.selectFrom('persons'), tenant, 'persons.tenantId'), scope);
   const term = query.searchValue.replace(/\s+/g, ' ').toLowerCase();
-  if (term) base = base.where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(term)}%`} escape '\\'`);
+  if (term) {
+    base = base.where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(term)}%`} escape '\\'`);
+    // SQLite: the candidates from the trigram table over the search text (migration 039), the LIKE
+    // keeping the match exact; PostgreSQL's LIKE reads its pg_trgm index. Under three characters there is no trigram.
+    if (!isPostgres(db) && cpLength(term) >= 3)
+      base = base.where(sql<boolean>`${sql.ref('persons.rowid')} in (select rowid from persons_list_fts where persons_list_fts match ${ftsPhrase(term)})`);
+  }
 
   const page = base.select([
     'persons.id',
@@ -151,7 +158,12 @@ export async function listPersons(
     if (w.where) q = q.where(w.where);
     return orderByKeys(q, keys, w.reversed).limit(w.limit).offset(w.offset).execute();
   };
-  const counting = base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  // The whole directory without a search: the total kept by migration 038's triggers; else the selection counted.
+  const counting = async (): Promise<number> => {
+    if (scope === 'directory' && tenant.all && !term)
+      return Number((await db.selectFrom('personTotals').select('n').where('key', '=', 1).executeTakeFirstOrThrow()).n);
+    return Number((await base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  };
   const edge = edgeOf(query);
   let values: unknown[] | undefined;
   if (edge) {
@@ -167,14 +179,14 @@ export async function listPersons(
     // Next / Previous: the persons after (before) the edge person's sort key.
     [rows, total] = await Promise.all([
       keysetPage(keys, values, edge.backwards, query.pageSize, (where, reversed, limit) => read({ where, reversed, offset: 0, limit })),
-      counting.then((r) => Number(r.n)),
+      counting(),
     ]);
     if (edge.backwards && rows.length < query.pageSize) rows = await read({ offset: 0, limit: query.pageSize });
   } else if (query.page === 1) {
-    [rows, total] = await Promise.all([read({ offset: 0, limit: query.pageSize }), counting.then((r) => Number(r.n))]);
+    [rows, total] = await Promise.all([read({ offset: 0, limit: query.pageSize }), counting()]);
   } else {
     // A jump to page N: the count first, then from the nearer end of the selection.
-    total = Number((await counting).n);
+    total = await counting();
     const from = nearerEnd(query.page, query.pageSize, total);
     rows = await read(from);
     if (from.reversed) rows.reverse();
