@@ -141,3 +141,79 @@ describe('kept counts', () => {
     expect(total.map((x) => [Number(x.key), Number(x.n)])).toEqual([[1, await rawPersons()]]);
   });
 });
+
+describe('searches through the trigram indexes find what a LIKE over every row finds', () => {
+  const like = (term: string) => `%${term.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const sorted = (xs: string[]) => [...xs].sort();
+
+  test('persons: across the last name and the e-mail, quotes, non-ASCII letters, short terms', async () => {
+    const people: [string, string, string][] = [
+      ['Zoë', "O'Brien", 'zoe.ob@care.test'],
+      ['İlker', 'Straße', 'ilker@care.test'],
+      ['Ann', 'Lee "Jr"', 'ann.lee@care.test'],
+      ['Annabel', 'Leeds', 'a.leeds@care.test'],
+    ];
+    const now = new Date().toISOString();
+    for (const [firstName, lastName, email] of people) {
+      const id = randomUUID();
+      await t.db
+        .insertInto('persons')
+        .values({
+          id,
+          tenantId: randomUUID(),
+          firstName,
+          lastName,
+          email,
+          passwordHash: null,
+          isLocked: 0,
+          failedAttempts: 0,
+          lastLoginDate: null,
+          personStatus: 1,
+          loginMethod: 1,
+          twoFactorType: null,
+          twoFactorPhone: null,
+          phoneNumbers: '[]',
+          profile: '{}',
+          searchText: `${firstName} ${lastName} ${email}`.toLowerCase(),
+          etag: `"${id}"`,
+          createdAt: now,
+          updatedAt: now,
+        })
+        .execute();
+    }
+    for (const q of ['brien zoe.o', "ZOË O'B", 'straße', 'İlker', '"jr" ann', 'lee', 'an', 'ee', 'care.test', '%', 'e_l', 'no such person']) {
+      const term = q.replace(/\s+/g, ' ').toLowerCase();
+      const want = await t.db
+        .selectFrom('persons')
+        .select('id')
+        .where(sql<boolean>`"searchText" like ${like(term)} escape '\\'`)
+        .execute();
+      const got = await listPersons(t.db, ALL_TENANTS, v.parse(personListQuery, { page: '1', pageSize: '100', searchValue: q }), 'directory');
+      expect({ q, ids: sorted(got.Items.map((p) => p.Id)), total: got.TotalCount }).toEqual({ q, ids: sorted(want.map((p) => p.id)), total: want.length });
+    }
+  });
+
+  test('customers: name or portal reference, quotes, mixed case, short terms', async () => {
+    for (const [name, portalId] of [
+      ['Riverside Care "Homes"', '10234'],
+      ['riverSIDE CARE', null],
+      ['Ünïcode Carers', '99887'],
+    ] as const)
+      await t.db
+        .insertInto('customers')
+        .values(customerRow({ name, portalId, isMigratedAccount: portalId ? 1 : 0 }))
+        .execute();
+    const pg = t.dialect === 'pg';
+    for (const q of ['riverside care', 'CARE "ho', 'Ünï', 'ünï', '0234', '98', 'ca', '%', 'no such customer']) {
+      const pattern = like(q.toLowerCase());
+      const col = (c: 'name' | 'portalId') => (pg ? sql`lower(${sql.ref(c)})` : sql.ref(c));
+      const want = await t.db
+        .selectFrom('customers')
+        .select('id')
+        .where(sql<boolean>`(${col('name')} like ${pattern} escape '\\' or ${col('portalId')} like ${pattern} escape '\\')`)
+        .execute();
+      const got = await listCustomers(t.db, ALL_TENANTS, v.parse(customerListBody, { page: 1, pageSize: 100, searchValue: q }));
+      expect({ q, ids: sorted(got.customers.map((c) => c.id)), total: got.totalCount }).toEqual({ q, ids: sorted(want.map((c) => c.id)), total: want.length });
+    }
+  });
+});

@@ -170,8 +170,11 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
       unfiltered ? undefined : countFiltered(),
     ]);
     if (edge.backwards && rows.length < f.pageSize) rows = await read({ offset: 0, limit: f.pageSize });
-  } else if (f.page === 1 && !unfiltered && !kept) {
-    // A search on page 1: the page and the filtered count in one pass (count(*) over ()), not two scans.
+  } else if (f.page === 1 && !unfiltered && !kept && !isPostgres(db)) {
+    // A search on page 1 (SQLite): the page and the filtered count in one pass over the trigram
+    // table's candidates (count(*) over ()). PostgreSQL counts the matches from its trigram indexes
+    // beside the page, which a common term reads from the sort index until the page is full: the
+    // window would make it read the whole sort index.
     const page = filtered(db, scope, f)
       .select(LIST_COLS.map((c) => `c.${c}` as const))
       .select(sql<number | string>`count(*) over ()`.as('total'));
