@@ -217,3 +217,34 @@ describe('searches through the trigram indexes find what a LIKE over every row f
     }
   });
 });
+
+test('the role sort answers the order of its keys (holders first, then by name), every page, both directions', async () => {
+  const ids = (await t.db.selectFrom('persons').select('id').orderBy('id').limit(60).execute()).map((p) => p.id);
+  const role = (await t.db.selectFrom('roles').select('id').orderBy('id').executeTakeFirstOrThrow()).id;
+  await t.db.deleteFrom('personRoles').where('roleId', '=', role).execute();
+  await t.db
+    .insertInto('personRoles')
+    .values(ids.filter((_, i) => i % 7 === 3).map((personId) => ({ personId, roleId: role })))
+    .execute();
+  for (const desc of [false, true]) {
+    const dir = desc ? 'desc' : 'asc';
+    const want = (
+      await t.db
+        .selectFrom('persons')
+        .select('id')
+        .orderBy(
+          sql`case when exists (select 1 from "personRoles" r where r."personId" = "persons"."id" and r."roleId" = ${role}) then 0 else 1 end ${sql.raw(dir)}`,
+        )
+        .orderBy(sql`lower("firstName") ${sql.raw(dir)}`)
+        .orderBy(sql`lower("lastName") ${sql.raw(dir)}`)
+        .orderBy(sql`"id" ${sql.raw(dir)}`)
+        .execute()
+    ).map((p) => p.id);
+    const got: string[] = [];
+    for (let page = 1; (page - 1) * 10 < want.length; page++) {
+      const q = { page: String(page), pageSize: '10', orderBy: 'UserName', sortRoleId: role, desc: String(desc) };
+      got.push(...(await listPersons(t.db, ALL_TENANTS, v.parse(personListQuery, q), 'directory')).Items.map((p) => p.Id));
+    }
+    expect(got).toEqual(want);
+  }
+});
