@@ -38,6 +38,8 @@ import { m034 } from './migrations/034-device-filter-first-indexes.js';
 import { m035 } from './migrations/035-device-type-last-config-indexes.js';
 import { m036 } from './migrations/036-device-id-serial-cover.js';
 import { m037 } from './migrations/037-fleet-state-serial.js';
+import { m038 } from './migrations/038-people-list-counts-sorts.js';
+import { m039 } from './migrations/039-person-list-search.js';
 
 /** Every migration by the name Kysely records, in the order they run. Add new ones at the end with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -74,6 +76,8 @@ export const migrations: Record<string, Migration> = {
   '035_device_type_last_config_indexes': m035,
   '036_device_id_serial_cover': m036,
   '037_fleet_state_serial': m037,
+  '038_people_list_counts_sorts': m038,
+  '039_person_list_search': m039,
 };
 
 class StaticProvider implements MigrationProvider {

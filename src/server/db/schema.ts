@@ -513,6 +513,20 @@ export interface DeviceCountTable {
   n: number;
 }
 
+/** Customers per (tier, status, isMigratedAccount), kept by migration 038's triggers; a missing tier or status is 0. */
+export interface CustomerCountTable {
+  tier: number;
+  status: number;
+  isMigratedAccount: number;
+  n: number;
+}
+
+/** How many persons there are: one row (key 1), kept by migration 038's triggers. */
+export interface PersonTotalTable {
+  key: number;
+  n: number;
+}
+
 /**
  * Per device and Europe/London day ('YYYY-MM-DD'): its messages of that day (migration 030), kept by
  * ingestion in the transaction that stores them (modules/live/daily-usage.ts).
@@ -578,6 +592,8 @@ export interface DeviceFleetStateTable {
 
 export interface Database {
   deviceCounts: DeviceCountTable;
+  customerCounts: CustomerCountTable;
+  personTotals: PersonTotalTable;
   roles: RoleTable;
   countries: CountryTable;
   lookups: LookupTable;

@@ -8,6 +8,7 @@ import type { Kysely, RawBuilder } from 'kysely';
 import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
 import type { CustomerTable } from '../../db/schema.js';
 import { bool, int, likeEscape, newEtag, newId } from '../../platform/util.js';
+import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
 import { byTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import { CUSTOMER_STATUSES, DEVICE_TYPES, TIER_TYPES, lookupName } from '../../../shared/codes.js';
 import { ROLE_IDS } from '../../../shared/permissions.js';
@@ -60,39 +61,29 @@ export const toCustomerDto = (r: ListRow & { etag: string }): CustomerDto => ({ 
 const LIST_COLS = ['id', 'tenantId', 'portalId', 'name', 'tier', 'status', 'isMigratedAccount'] as const;
 
 /**
- * How many customers there are, counted at most once per TOTAL_TTL_MS per database (the list's
- * generalTotalCount); a scoped caller's (their own customer) counted each time.
+ * How many customers the tier, status and migrated filters select, from the counts kept by
+ * migration 038's triggers (customerCounts: a missing tier or status is 0, the codes start at 1):
+ * a sum over at most 50 rows. Without filters: every customer (generalTotalCount).
  */
-const TOTAL_TTL_MS = 5000;
-const totals = new WeakMap<DB, { n: number; at: number; epoch: number }>();
-/**
- * Bumped by every write that changes how many customers there are. A write usually runs in a
- * transaction, a different object from the database the list reads through, so the kept counts
- * are dropped by epoch, not by looking up the writer's key.
- */
-let totalsEpoch = 0;
-async function countAllCustomers(db: DB, scope: TenantScope): Promise<number> {
-  if (!scope.all)
-    return Number(
-      (
-        await filtered(db, scope, {})
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
-  const hit = totals.get(db);
-  if (hit && hit.epoch === totalsEpoch && performance.now() - hit.at < TOTAL_TTL_MS) return hit.n;
-  const epoch = totalsEpoch;
-  const r = await db
-    .selectFrom('customers')
-    .select((eb) => eb.fn.countAll<number | string>().as('n'))
-    .executeTakeFirstOrThrow();
-  totals.set(db, { n: Number(r.n), at: performance.now(), epoch });
-  return Number(r.n);
+async function keptCustomerCount(db: DB, f: Pick<CustomerListBody, 'tierIds' | 'statusIds' | 'migratedOnly'>): Promise<number> {
+  let q = db.selectFrom('customerCounts').select(sql<number | string>`coalesce(sum(n), 0)`.as('n'));
+  if (f.tierIds.length) q = q.where('tier', 'in', f.tierIds);
+  if (f.statusIds.length) q = q.where('status', 'in', f.statusIds);
+  if (f.migratedOnly) q = q.where('isMigratedAccount', '=', 1);
+  return Number((await q.executeTakeFirstOrThrow()).n);
 }
-export const forgetCustomerTotal = () => {
-  totalsEpoch++;
-};
+
+/** Every customer within the scope (the list's generalTotalCount): the kept count, or the scoped caller's own customer counted. */
+async function countAllCustomers(db: DB, scope: TenantScope): Promise<number> {
+  if (scope.all) return keptCustomerCount(db, { tierIds: [], statusIds: [], migratedOnly: false });
+  return Number(
+    (
+      await filtered(db, scope, {})
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow()
+    ).n,
+  );
+}
 
 function filtered(db: DB, scope: TenantScope, f: Partial<Omit<CustomerListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>>) {
   let q = byTenant(db.selectFrom('customers as c'), scope, 'c.tenantId');
@@ -102,6 +93,11 @@ function filtered(db: DB, scope: TenantScope, f: Partial<Omit<CustomerListBody, 
     const pg = isPostgres(db);
     const col = (name: 'name' | 'portalId') => (pg ? sql`lower(c.${sql.ref(name)})` : sql`c.${sql.ref(name)}`);
     q = q.where((eb) => eb.or([eb(col('name'), 'like', sql`${like} escape '\\'`), eb(col('portalId'), 'like', sql`${like} escape '\\'`)]));
+    // SQLite: the candidates from the trigram table customers_fts (name, portal reference; migration 002)
+    // instead of a LIKE over every customer; the LIKE above keeps the match exact. PostgreSQL reads
+    // its pg_trgm indexes on the same lower() expressions. Under three characters there is no trigram.
+    if (!pg && cpLength(f.searchValue) >= 3)
+      q = q.where(sql<boolean>`c.rowid in (select rowid from customers_fts where customers_fts match ${`{name reference} : ${ftsPhrase(f.searchValue)}`})`);
   }
   if (f.tierIds?.length) q = q.where('c.tier', 'in', f.tierIds);
   if (f.statusIds?.length) q = q.where('c.status', 'in', f.statusIds);
@@ -109,15 +105,21 @@ function filtered(db: DB, scope: TenantScope, f: Partial<Omit<CustomerListBody, 
   return q;
 }
 
-/** The list's order as keys (lib/keyset.ts): missing values last in both directions, ties on the name, then the id. */
-function customerSortKeys(f: Pick<CustomerListBody, 'orderBy' | 'desc'>): SortKey[] {
+/**
+ * The list's order as keys (lib/keyset.ts): missing values last in both directions, ties on the
+ * name, then the id. A Tier (Status) sort filtered by tier (status) has no missing values: its
+ * missing-last key is left out, so the filter-then-sort index (migration 038) serves the order.
+ */
+function customerSortKeys(f: Pick<CustomerListBody, 'orderBy' | 'desc' | 'tierIds' | 'statusIds'>): SortKey[] {
   const desc = f.desc;
   const k = (expr: RawBuilder<unknown>, d = desc): SortKey => ({ expr, desc: d });
+  const missingLast = (col: 'tier' | 'status', ids: readonly number[]) =>
+    ids.length ? [] : [k(sql`case when c.${sql.ref(col)} is null then 1 else 0 end`, false)];
   const ORDER: Record<CustomerOrderBy, SortKey[]> = {
     Reference: [k(sql`case when c."portalId" is null then 1 else 0 end`, false), k(sql`length(c."portalId")`), k(sql`c."portalId"`)],
     Name: [k(sql`c."name"`)],
-    Tier: [k(sql`case when c."tier" is null then 1 else 0 end`, false), k(sql`c."tier"`)],
-    Status: [k(sql`case when c."status" is null then 1 else 0 end`, false), k(sql`c."status"`)],
+    Tier: [...missingLast('tier', f.tierIds), k(sql`c."tier"`)],
+    Status: [...missingLast('status', f.statusIds), k(sql`c."status"`)],
     Migrated: [k(sql`c."isMigratedAccount"`)],
   };
   return [...ORDER[f.orderBy], ...(f.orderBy !== 'Name' ? [k(sql`c."name"`)] : []), k(sql`c."id"`)];
@@ -136,6 +138,8 @@ async function customerEdgeKeys(db: DB, scope: TenantScope, id: string, keys: re
  */
 export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListBody): Promise<CustomerList> {
   const unfiltered = !f.searchValue && !f.tierIds.length && !f.statusIds.length && !f.migratedOnly;
+  // Tier, status and migrated filters are counted from the kept counts (provider staff; a scoped caller sees one customer).
+  const kept = scope.all && !f.searchValue;
   const keys = customerSortKeys(f);
   type At = { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number };
   const read = async (at: At): Promise<ListRow[]> => {
@@ -145,13 +149,15 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
     return (await orderByKeys(q, keys, at.reversed).limit(at.limit).offset(at.offset).execute()) as ListRow[];
   };
   const countFiltered = async () =>
-    Number(
-      (
-        await filtered(db, scope, f)
-          .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .executeTakeFirstOrThrow()
-      ).n,
-    );
+    kept
+      ? keptCustomerCount(db, f)
+      : Number(
+          (
+            await filtered(db, scope, f)
+              .select((eb) => eb.fn.countAll<number | string>().as('n'))
+              .executeTakeFirstOrThrow()
+          ).n,
+        );
   const allCount = countAllCustomers(db, scope);
   const edge = edgeOf(f);
   const values = edge && (await customerEdgeKeys(db, scope, edge.id, keys));
@@ -164,22 +170,22 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
       unfiltered ? undefined : countFiltered(),
     ]);
     if (edge.backwards && rows.length < f.pageSize) rows = await read({ offset: 0, limit: f.pageSize });
-  } else if (f.page === 1 || unfiltered) {
-    // Filtered: the page and the filtered count in one pass (count(*) over ()), not two scans.
+  } else if (f.page === 1 && !unfiltered && !kept && !isPostgres(db)) {
+    // A search on page 1 (SQLite): the page and the filtered count in one pass over the trigram
+    // table's candidates (count(*) over ()). PostgreSQL counts the matches from its trigram indexes
+    // beside the page, which a common term reads from the sort index until the page is full: the
+    // window would make it read the whole sort index.
     const page = filtered(db, scope, f)
       .select(LIST_COLS.map((c) => `c.${c}` as const))
-      .$if(!unfiltered, (qb) => qb.select(sql<number | string>`count(*) over ()`.as('total')));
-    const at =
-      unfiltered && f.page > 1 ? nearerEnd(f.page, f.pageSize, await allCount) : { reversed: false, offset: (f.page - 1) * f.pageSize, limit: f.pageSize };
-    const got =
-      at.limit > 0
-        ? ((await orderByKeys(page, keys, at.reversed).limit(at.limit).offset(at.offset).execute()) as (ListRow & { total?: number | string })[])
-        : [];
-    if (!unfiltered && got[0]) count = Number(got[0].total);
-    rows = at.reversed ? got.reverse() : got;
+      .select(sql<number | string>`count(*) over ()`.as('total'));
+    const got = (await orderByKeys(page, keys).limit(f.pageSize).execute()) as (ListRow & { total?: number | string })[];
+    if (got[0]) count = Number(got[0].total);
+    rows = got;
+  } else if (f.page === 1) {
+    [rows, count] = await Promise.all([read({ offset: 0, limit: f.pageSize }), unfiltered ? undefined : countFiltered()]);
   } else {
-    // A jump to page N: the count first, then from the nearer end of the selection.
-    count = await countFiltered();
+    // A jump to page N: the count first (kept, or the selection's), then from the nearer end of the selection.
+    count = unfiltered ? await allCount : await countFiltered();
     const at = nearerEnd(f.page, f.pageSize, count);
     rows = await read(at);
     if (at.reversed) rows.reverse();
@@ -192,6 +198,7 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
 
 /** How many customers the filters select: the export's total. */
 export async function countFilteredCustomers(db: DB, scope: TenantScope, f: CustomerListBody): Promise<number> {
+  if (scope.all && !f.searchValue) return keptCustomerCount(db, f);
   const r = await filtered(db, scope, f)
     .select((eb) => eb.fn.countAll<number | string>().as('n'))
     .executeTakeFirstOrThrow();
@@ -349,7 +356,6 @@ export async function insertCustomer(db: DB, cols: ReturnType<typeof payloadColu
       updatedAt: at,
     })
     .execute();
-  forgetCustomerTotal();
   return { id, tenantId, etag };
 }
 

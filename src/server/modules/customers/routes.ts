@@ -66,7 +66,6 @@ import {
   insertCustomer,
   listCustomerAdmins,
   listCustomers,
-  forgetCustomerTotal,
   payloadColumns,
   settingsColumns,
   settingsOf,
@@ -243,8 +242,6 @@ export function customerRoutes(api: Api, exports: ExportPool, hub: Hub) {
         if (admin && (code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE')) throw emailConflict();
         throw e;
       }
-      // again after the commit: a list read between the insert and the commit kept the old count
-      forgetCustomerTotal();
       if (admin) outbox.flush(db);
       return c.json(created satisfies CustomerCreated, 201);
     },

@@ -5,7 +5,8 @@
 // tenant's person asked for by id answers as not found.
 import { narrowToScope, type PersonScope } from './scope.js';
 import { isLockedAt } from '../../auth/store.js';
-import { sql, type DB } from '../../db/index.js';
+import { isPostgres, sql, type DB } from '../../db/index.js';
+import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
 import type { RawBuilder } from 'kysely';
 import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
 import { likeEscape } from '../../platform/util.js';
@@ -131,7 +132,13 @@ export async function listPersons(
 ): Promise<{ Items: PersonListItemDto[]; TotalCount: number }> {
   let base = narrowToScope(byTenant(db.selectFrom('persons'), tenant, 'persons.tenantId'), scope);
   const term = query.searchValue.replace(/\s+/g, ' ').toLowerCase();
-  if (term) base = base.where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(term)}%`} escape '\\'`);
+  if (term) {
+    base = base.where(sql<boolean>`${sql.ref('persons.searchText')} like ${`%${likeEscape(term)}%`} escape '\\'`);
+    // SQLite: the candidates from the trigram table over the search text (migration 039), the LIKE
+    // keeping the match exact; PostgreSQL's LIKE reads its pg_trgm index. Under three characters there is no trigram.
+    if (!isPostgres(db) && cpLength(term) >= 3)
+      base = base.where(sql<boolean>`${sql.ref('persons.rowid')} in (select rowid from persons_list_fts where persons_list_fts match ${ftsPhrase(term)})`);
+  }
 
   const page = base.select([
     'persons.id',
@@ -151,7 +158,83 @@ export async function listPersons(
     if (w.where) q = q.where(w.where);
     return orderByKeys(q, keys, w.reversed).limit(w.limit).offset(w.offset).execute();
   };
-  const counting = base.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  // The whole directory without a search: the total kept by migration 038's triggers; else the selection counted.
+  const counting = async (): Promise<number> => {
+    if (scope === 'directory' && tenant.all && !term)
+      return Number((await db.selectFrom('personTotals').select('n').where('key', '=', 1).executeTakeFirstOrThrow()).n);
+    return Number((await base.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow()).n);
+  };
+  /**
+   * The role sort: the holders of the role (the non-holders when desc) then the others, each in
+   * name order, read as two ranges of the name index (persons_name_ci_idx) — each part's rows
+   * found by the role index or tested per person, as each planner prefers — instead of sorting
+   * every person on a per-row subquery. A jump counts the holders to know where the second part
+   * starts.
+   */
+  const roleSortedPage = async (roleId: string, at?: { backwards: boolean; values: unknown[] }): Promise<[Awaited<ReturnType<typeof read>>, number]> => {
+    const holds = sql<boolean>`exists (select 1 from "personRoles" where "personRoles"."personId" = "persons"."id" and "personRoles"."roleId" = ${roleId})`;
+    const nameKeys = keys.slice(1);
+    // the two parts in list order: holders first ascending, last descending
+    const parts = query.desc ? [false, true] : [true, false];
+    const readPart = async (holder: boolean, w: { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number }) => {
+      if (w.limit <= 0) return [];
+      let q = page.where(holder ? holds : sql<boolean>`not ${holds}`);
+      if (w.where) q = q.where(w.where);
+      return orderByKeys(q, nameKeys, w.reversed).limit(w.limit).offset(w.offset).execute();
+    };
+    const size = query.pageSize;
+    const firstPage = async () => {
+      const first = await readPart(parts[0]!, { offset: 0, limit: size });
+      return first.length < size ? [...first, ...(await readPart(parts[1]!, { offset: 0, limit: size - first.length }))] : first;
+    };
+    if (at) {
+      // Next / Previous: after (before) the edge within its part, then on into the next (previous) part;
+      // fewer rows before the edge than a page answers page 1.
+      const holder = Number(at.values[0]) === 0;
+      const i = parts.indexOf(holder);
+      const total = counting();
+      let got = await keysetPage(nameKeys, at.values.slice(1), at.backwards, size, (where, reversed, limit) =>
+        readPart(holder, { where, reversed, offset: 0, limit }),
+      );
+      if (got.length < size && !at.backwards && i === 0) got = [...got, ...(await readPart(parts[1]!, { offset: 0, limit: size - got.length }))];
+      if (got.length < size && at.backwards && i === 1)
+        got = [...(await readPart(parts[0]!, { reversed: true, offset: 0, limit: size - got.length })).reverse(), ...got];
+      if (at.backwards && got.length < size) got = await firstPage();
+      return [got, await total];
+    }
+    if (query.page === 1) return Promise.all([firstPage(), counting()]);
+    // A jump to page N: the sizes of the two parts, then each part's share of the page from its nearer end.
+    const [total, holders] = await Promise.all([
+      counting(),
+      // driven by the role index (personRoles_role_idx): the holders, then each one's row
+      base
+        .where(sql<boolean>`${sql.ref('persons.id')} in (select "personId" from "personRoles" where "roleId" = ${roleId})`)
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .executeTakeFirstOrThrow()
+        .then((r) => Number(r.n)),
+    ]);
+    const sizes = parts.map((holder) => (holder ? holders : total - holders));
+    const out: Awaited<ReturnType<typeof read>> = [];
+    let start = (query.page - 1) * size;
+    let left = size;
+    for (let i = 0; i < 2 && left > 0; i++) {
+      const partSize = sizes[i]!;
+      if (start >= partSize) {
+        start -= partSize;
+        continue;
+      }
+      const n = Math.min(left, partSize - start);
+      // from the part's nearer end
+      const got =
+        partSize - start - n < start
+          ? (await readPart(parts[i]!, { reversed: true, offset: partSize - start - n, limit: n })).reverse()
+          : await readPart(parts[i]!, { offset: start, limit: n });
+      out.push(...got);
+      left -= n;
+      start = 0;
+    }
+    return [out, total];
+  };
   const edge = edgeOf(query);
   let values: unknown[] | undefined;
   if (edge) {
@@ -163,18 +246,20 @@ export async function listPersons(
   }
   let rows: Awaited<ReturnType<typeof read>>;
   let total: number;
-  if (edge && values) {
+  if (query.sortRoleId) {
+    [rows, total] = await roleSortedPage(query.sortRoleId, edge && values ? { backwards: edge.backwards, values } : undefined);
+  } else if (edge && values) {
     // Next / Previous: the persons after (before) the edge person's sort key.
     [rows, total] = await Promise.all([
       keysetPage(keys, values, edge.backwards, query.pageSize, (where, reversed, limit) => read({ where, reversed, offset: 0, limit })),
-      counting.then((r) => Number(r.n)),
+      counting(),
     ]);
     if (edge.backwards && rows.length < query.pageSize) rows = await read({ offset: 0, limit: query.pageSize });
   } else if (query.page === 1) {
-    [rows, total] = await Promise.all([read({ offset: 0, limit: query.pageSize }), counting.then((r) => Number(r.n))]);
+    [rows, total] = await Promise.all([read({ offset: 0, limit: query.pageSize }), counting()]);
   } else {
     // A jump to page N: the count first, then from the nearer end of the selection.
-    total = Number((await counting).n);
+    total = await counting();
     const from = nearerEnd(query.page, query.pageSize, total);
     rows = await read(from);
     if (from.reversed) rows.reverse();

@@ -1,7 +1,7 @@
 // The SQLite search tables behind GET /api/search (the palette) and the list searches: FTS5
-// contentless-delete tables with the trigram tokenizer, one per searched base table, kept in sync
-// by triggers (rowid = the base table's rowid). Migration 002 created them; this is the live twin
-// of its SQLite part, used to build them again from the base tables (maintenance.ts). A change of
+// contentless-delete tables with the trigram tokenizer, kept in sync
+// by triggers (rowid = the base table's rowid). Migrations 002 and 039 created them; this is the live
+// twin of their SQLite part, used to build them again from the base tables (maintenance.ts). A change of
 // the tables or their triggers needs a new migration as well as a change here.
 //
 // Phone numbers are indexed by their search key (keys.ts phoneKey, written here in SQL): digits
@@ -29,8 +29,11 @@ export function sqlitePhoneKey(expr: string) {
 
 type SearchBase = 'devices' | 'customers' | 'persons' | 'alarmReports';
 
-/** FTS5 tables: name → base table, columns (fts column → SQL over the row alias `r`). */
-const FTS: { table: string; base: SearchBase; cols: Record<string, (r: string) => string> }[] = [
+/**
+ * FTS5 tables: name → base table, columns (fts column → SQL over the row alias `r`), and the base
+ * columns whose change refreshes the row when not the base table's WATCHED.
+ */
+const FTS: { table: string; base: SearchBase; cols: Record<string, (r: string) => string>; watched?: string[] }[] = [
   {
     table: 'devices_fts',
     base: 'devices',
@@ -50,6 +53,13 @@ const FTS: { table: string; base: SearchBase; cols: Record<string, (r: string) =
     base: 'persons',
     cols: { name: (r) => `${r}."firstName" || ' ' || ${r}."lastName"`, email: (r) => `${r}."email"` },
   },
+  // the person list's search text (migration 039)
+  {
+    table: 'persons_list_fts',
+    base: 'persons',
+    cols: { text: (r) => `${r}."searchText"` },
+    watched: ['searchText'],
+  },
   {
     table: 'alarmReports_fts',
     base: 'alarmReports',
@@ -68,7 +78,7 @@ const WATCHED: Record<SearchBase, string[]> = {
   alarmReports: ['alarmId', 'personFullName', 'customerAccountFullName'],
 };
 
-/** The FTS tables the palette searches. */
+/** The FTS tables of the palette and the list searches. */
 export const SEARCH_FTS_TABLES = FTS.map((f) => f.table);
 
 /**
@@ -103,7 +113,7 @@ export async function rebuildSqliteFts(db: DB) {
     end`,
     );
     await run(
-      `create trigger "${f.table}_au" after update of ${WATCHED[f.base].map((c) => `"${c}"`).join(', ')} on "${f.base}" begin
+      `create trigger "${f.table}_au" after update of ${(f.watched ?? WATCHED[f.base]).map((c) => `"${c}"`).join(', ')} on "${f.base}" begin
       delete from "${f.table}" where rowid = old.rowid;
       insert or replace into "${f.table}" (rowid, ${names.join(', ')}) values (new.rowid, ${values('new')});
     end`,
