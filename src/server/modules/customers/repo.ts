@@ -141,12 +141,18 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
   // Tier, status and migrated filters are counted from the kept counts (provider staff; a scoped caller sees one customer).
   const kept = scope.all && !f.searchValue;
   const keys = customerSortKeys(f);
-  type At = { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number };
+  // at.order: a Next / Previous part's keys (those it holds equal left out, lib/keyset.ts): ordered
+  // by the whole list's keys, SQLite sorted the part's range (the last page's Previous over the
+  // customers without a reference: 650,000 rows, 0.85 s).
+  type At = { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number; order?: readonly SortKey[] };
   const read = async (at: At): Promise<ListRow[]> => {
     if (at.limit <= 0) return [];
     let q = filtered(db, scope, f).select(LIST_COLS.map((c) => `c.${c}` as const));
     if (at.where) q = q.where(at.where);
-    return (await orderByKeys(q, keys, at.reversed).limit(at.limit).offset(at.offset).execute()) as ListRow[];
+    return (await orderByKeys(q, at.order ?? keys, at.reversed)
+      .limit(at.limit)
+      .offset(at.offset)
+      .execute()) as ListRow[];
   };
   const countFiltered = async () =>
     kept
@@ -166,7 +172,7 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
   if (edge && values) {
     // Next / Previous: the rows after (before) the edge customer's sort key.
     [rows, count] = await Promise.all([
-      keysetPage(keys, values, edge.backwards, f.pageSize, (where, reversed, limit) => read({ where, reversed, offset: 0, limit })),
+      keysetPage(keys, values, edge.backwards, f.pageSize, (where, reversed, limit, order) => read({ where, reversed, offset: 0, limit, order })),
       unfiltered ? undefined : countFiltered(),
     ]);
     if (edge.backwards && rows.length < f.pageSize) rows = await read({ offset: 0, limit: f.pageSize });

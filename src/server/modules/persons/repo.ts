@@ -152,11 +152,16 @@ export async function listPersons(
     'persons.etag',
   ]);
   const keys = personSortKeys(query);
-  const read = async (w: { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number }) => {
+  // w.order: a Next / Previous part's keys (those it holds equal left out, lib/keyset.ts), so SQLite
+  // walks the part's index range in order instead of sorting it.
+  const read = async (w: { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number; order?: readonly SortKey[] }) => {
     if (w.limit <= 0) return [];
     let q = page;
     if (w.where) q = q.where(w.where);
-    return orderByKeys(q, keys, w.reversed).limit(w.limit).offset(w.offset).execute();
+    return orderByKeys(q, w.order ?? keys, w.reversed)
+      .limit(w.limit)
+      .offset(w.offset)
+      .execute();
   };
   // The whole directory without a search: the total kept by migration 038's triggers; else the selection counted.
   const counting = async (): Promise<number> => {
@@ -176,11 +181,17 @@ export async function listPersons(
     const nameKeys = keys.slice(1);
     // the two parts in list order: holders first ascending, last descending
     const parts = query.desc ? [false, true] : [true, false];
-    const readPart = async (holder: boolean, w: { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number }) => {
+    const readPart = async (
+      holder: boolean,
+      w: { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number; order?: readonly SortKey[] },
+    ) => {
       if (w.limit <= 0) return [];
       let q = page.where(holder ? holds : sql<boolean>`not ${holds}`);
       if (w.where) q = q.where(w.where);
-      return orderByKeys(q, nameKeys, w.reversed).limit(w.limit).offset(w.offset).execute();
+      return orderByKeys(q, w.order ?? nameKeys, w.reversed)
+        .limit(w.limit)
+        .offset(w.offset)
+        .execute();
     };
     const size = query.pageSize;
     const firstPage = async () => {
@@ -193,8 +204,8 @@ export async function listPersons(
       const holder = Number(at.values[0]) === 0;
       const i = parts.indexOf(holder);
       const total = counting();
-      let got = await keysetPage(nameKeys, at.values.slice(1), at.backwards, size, (where, reversed, limit) =>
-        readPart(holder, { where, reversed, offset: 0, limit }),
+      let got = await keysetPage(nameKeys, at.values.slice(1), at.backwards, size, (where, reversed, limit, order) =>
+        readPart(holder, { where, reversed, offset: 0, limit, order }),
       );
       if (got.length < size && !at.backwards && i === 0) got = [...got, ...(await readPart(parts[1]!, { offset: 0, limit: size - got.length }))];
       if (got.length < size && at.backwards && i === 1)
@@ -251,7 +262,7 @@ export async function listPersons(
   } else if (edge && values) {
     // Next / Previous: the persons after (before) the edge person's sort key.
     [rows, total] = await Promise.all([
-      keysetPage(keys, values, edge.backwards, query.pageSize, (where, reversed, limit) => read({ where, reversed, offset: 0, limit })),
+      keysetPage(keys, values, edge.backwards, query.pageSize, (where, reversed, limit, order) => read({ where, reversed, offset: 0, limit, order })),
       counting(),
     ]);
     if (edge.backwards && rows.length < query.pageSize) rows = await read({ offset: 0, limit: query.pageSize });
