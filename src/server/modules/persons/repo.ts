@@ -183,9 +183,20 @@ export async function listPersons(
     const parts = query.desc ? [false, true] : [true, false];
     const readPart = async (
       holder: boolean,
-      w: { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number; order?: readonly SortKey[] },
+      w: { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number; order?: readonly SortKey[]; viaRoleIndex?: boolean },
     ) => {
       if (w.limit <= 0) return [];
+      if (w.viaRoleIndex) {
+        // The holders found through the role index (personRoles_role_idx), then sorted: the
+        // subquery's OFFSET keeps each planner from walking the name index for the order.
+        const held = page.where(sql<boolean>`${sql.ref('persons.id')} in (select "personId" from "personRoles" where "roleId" = ${roleId})`);
+        let q = db.selectFrom((isPostgres(db) ? held.offset(0) : held.limit(-1).offset(0)).as('persons')).selectAll('persons');
+        if (w.where) q = q.where(w.where);
+        return orderByKeys(q, w.order ?? nameKeys, w.reversed)
+          .limit(w.limit)
+          .offset(w.offset)
+          .execute();
+      }
       let q = page.where(holder ? holds : sql<boolean>`not ${holds}`);
       if (w.where) q = q.where(w.where);
       return orderByKeys(q, w.order ?? nameKeys, w.reversed)
@@ -235,11 +246,16 @@ export async function listPersons(
         continue;
       }
       const n = Math.min(left, partSize - start);
+      // The holders' part: walking the name index passes (rows skipped + page) × persons / holders
+      // persons; when that is more than the holders, they are read through the role index and
+      // sorted instead (the list's rule for few matches; page 50 of a role 0.5 % of persons hold,
+      // at 1,000,000 persons: 154 ms on SQLite walking).
+      const viaRoleIndex = parts[i]! && ((Math.min(start, partSize - start - n) + n) * total) / Math.max(holders, 1) > holders;
       // from the part's nearer end
       const got =
         partSize - start - n < start
-          ? (await readPart(parts[i]!, { reversed: true, offset: partSize - start - n, limit: n })).reverse()
-          : await readPart(parts[i]!, { offset: start, limit: n });
+          ? (await readPart(parts[i]!, { reversed: true, offset: partSize - start - n, limit: n, viaRoleIndex })).reverse()
+          : await readPart(parts[i]!, { offset: start, limit: n, viaRoleIndex });
       out.push(...got);
       left -= n;
       start = 0;
