@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import SQLite from 'better-sqlite3';
-import { freePort, portTaken } from './ports.js';
+import { onFreePort } from './ports.js';
 
 export const CRASH_GATEWAY_KEY = 'crash-test-gateway-key-0123456789';
 const SENDERS = 4;
@@ -107,14 +107,8 @@ type Started = { child: ChildProcess; port: number; output: () => string; readyA
  * Starts the server as `npm start` starts it (the compiled build; demo data on) on a free port and
  * waits until /ready answers 200; started again on another port when the first was taken.
  */
-async function startServer(store: CrashStore, scale: number, extra: Record<string, string> = {}): Promise<Started> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startServerOn(store, scale, extra, await freePort());
-    } catch (e) {
-      if (attempt >= 3 || !(e instanceof Error) || !portTaken(e.message)) throw e;
-    }
-  }
+function startServer(store: CrashStore, scale: number, extra: Record<string, string> = {}): Promise<Started> {
+  return onFreePort((port) => startServerOn(store, scale, extra, port));
 }
 
 async function startServerOn(store: CrashStore, scale: number, extra: Record<string, string>, port: number): Promise<Started> {

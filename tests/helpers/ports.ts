@@ -16,5 +16,16 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Whether a child server's output says its port was taken between freePort() and its listen (then start it again on another). */
-export const portTaken = (output: string) => output.includes('EADDRINUSE');
+/**
+ * `start(port)` on a free port; started again on another (three tries in all) when it fails because
+ * the port was taken between freePort() and the server's listen (its error names EADDRINUSE).
+ */
+export async function onFreePort<T>(start: (port: number) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start(await freePort());
+    } catch (e) {
+      if (attempt >= 3 || !(e instanceof Error) || !e.message.includes('EADDRINUSE')) throw e;
+    }
+  }
+}

@@ -4,7 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, portTaken } from './ports.js';
+import { onFreePort } from './ports.js';
 
 export type ServerProcess = {
   child: ChildProcess;
@@ -33,14 +33,8 @@ export function serverEnv(dataDir: string, extra: Record<string, string> = {}) {
  * Starts `node <args>` with the env on a free port and waits until /ready answers 200; started
  * again on another port when the first was taken before the server could listen on it.
  */
-export async function startServerProcess(args: string[], env: Record<string, string>): Promise<ServerProcess> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startOnce(args, env, await freePort());
-    } catch (e) {
-      if (attempt >= 3 || !(e instanceof Error) || !portTaken(e.message)) throw e;
-    }
-  }
+export function startServerProcess(args: string[], env: Record<string, string>): Promise<ServerProcess> {
+  return onFreePort((port) => startOnce(args, env, port));
 }
 
 async function startOnce(args: string[], env: Record<string, string>, port: number): Promise<ServerProcess> {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { customerRow } from '../helpers/customer-rows.js';
+import { insertPerson } from '../helpers/auth.js';
 import { sql } from '../../src/server/db/index.js';
 import { ALL_TENANTS } from '../../src/server/auth/tenant-scope.js';
 import { listCustomers } from '../../src/server/modules/customers/repo.js';
@@ -153,34 +154,7 @@ describe('searches through the trigram indexes find what a LIKE over every row f
       ['Ann', 'Lee "Jr"', 'ann.lee@care.test'],
       ['Annabel', 'Leeds', 'a.leeds@care.test'],
     ];
-    const now = new Date().toISOString();
-    for (const [firstName, lastName, email] of people) {
-      const id = randomUUID();
-      await t.db
-        .insertInto('persons')
-        .values({
-          id,
-          tenantId: randomUUID(),
-          firstName,
-          lastName,
-          email,
-          passwordHash: null,
-          isLocked: 0,
-          failedAttempts: 0,
-          lastLoginDate: null,
-          personStatus: 1,
-          loginMethod: 1,
-          twoFactorType: null,
-          twoFactorPhone: null,
-          phoneNumbers: '[]',
-          profile: '{}',
-          searchText: `${firstName} ${lastName} ${email}`.toLowerCase(),
-          etag: `"${id}"`,
-          createdAt: now,
-          updatedAt: now,
-        })
-        .execute();
-    }
+    for (const [firstName, lastName, email] of people) await insertPerson(t.db, { firstName, lastName, email, roles: [], tenantId: randomUUID() });
     for (const q of ['brien zoe.o', "ZOË O'B", 'straße', 'İlker', '"jr" ann', 'lee', 'an', 'ee', 'care.test', '%', 'e_l', 'no such person']) {
       const term = q.replace(/\s+/g, ' ').toLowerCase();
       const want = await t.db
