@@ -5,7 +5,7 @@
 //   node --import tsx tests/bench/first-load-waterfall.ts   (BENCH_PORT, default 8392; N runs, default 1;
 //   PROFILE=<file> writes a CPU profile of the warm start; TRACE=<file> a Chromium trace of it (open it
 //   in DevTools' Performance panel: parsing, compiling, style, layout and tasks); WAIT=<ms> waits that
-//   long before Enter)
+//   long before Enter; CLIENT_DIR=<dir> serves another build of the client)
 import { ADMIN_EMAIL, DEMO_PASSWORD, launchChromium, newContext, startServer } from './browser.js';
 import type { CDPSession, Page } from 'playwright-core';
 import { writeFileSync } from 'node:fs';
@@ -39,6 +39,7 @@ async function watch(cdp: CDPSession) {
   });
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', THROTTLE);
+  await cdp.send('Performance.enable');
   return rows;
 }
 async function interactive(page: Page) {
@@ -104,7 +105,9 @@ try {
       const { profile } = await cdp2.send('Profiler.stop');
       writeFileSync(process.env.PROFILE, JSON.stringify(profile));
     }
-    print(`warm ${Math.round(warmMs)} ms`, rows2, 0);
+    const { metrics } = await cdp2.send('Performance.getMetrics');
+    const m = (name: string) => Math.round((metrics.find((x) => x.name === name)?.value ?? 0) * 1000);
+    print(`warm ${Math.round(warmMs)} ms (main thread ${m('TaskDuration')} ms, script ${m('ScriptDuration')} ms)`, rows2, 0);
     await p2.close();
     await ctx.close();
   }
