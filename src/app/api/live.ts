@@ -18,7 +18,8 @@
 //   - a provider setting changed (SettingsChanged, sent to every connection): the features, the
 //     global settings and the Provider Settings area are refetched at once (also after a
 //     reconnect, as an announcement may have been missed). The signed-in shell keeps a subscriber
-//     (useSettingsLive), so every signed-in tab holds the connection.
+//     (useSettingsLive), so every signed-in tab holds the connection, from shortly after the
+//     start-up (once the first page's data has arrived and the browser is idle, at most 2 s).
 //   - records open in tabs (watchRecord, used by useRecordLive in ./record-live.ts): the hub method
 //     openRecord when the first watcher of a record comes (again after every reconnect), closeRecord
 //     when the last leaves; RecordChanged and RecordPresence go to that record's watchers. Each open
