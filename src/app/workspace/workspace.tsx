@@ -15,7 +15,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useAtomValue, useStore } from 'jotai';
 import { usePathname, useSearch, navigate } from 'wouter/use-browser-location';
-import { can, currentUserAtom, LANDING_ORDER, landingHref, sessionAtom, userIdAtom } from '../state/session';
+import { can, currentUserAtom, isIssuedHere, LANDING_ORDER, landingHref, sessionAtom, userIdAtom } from '../state/session';
 import { getHref } from '../paths';
 import { peekReturnPath } from '../shell/return-to';
 import { appStore } from '../state/store';
@@ -73,26 +73,28 @@ export function preloadInitialViews(store: Store = appStore): Promise<unknown> {
     hrefs.push(peekReturnPath() ?? landingHref()); // signing in: where the sign-in goes next
   else if (!panes.some((p) => p.tabs.length > 0)) hrefs.push(landingHref());
   const routes = new Set(hrefs.map((h) => (h ? resolveHref(h)?.route : undefined)));
-  // Their data too, once the server has answered for the user (not for a session it has revoked):
-  // asked for while the workspace renders its first frame, not after it.
+  // Their data too, asked for while the workspace renders its first frame, not after it: at once
+  // with tokens this page's sign-in has just received, else once the server has answered for the
+  // user (a stored session may have been revoked since).
   const shown = new Map<string, RouteId>();
   for (const h of hrefs) {
     const route = h ? resolveHref(h)?.route : undefined;
     if (h && route) shown.set(h, route);
   }
-  afterCurrentUser(store, () => {
+  whenSessionConfirmed(store, () => {
     for (const [href, route] of shown) void prefetchViewData(route, href, can);
   });
   return Promise.all([...routes].map((route) => route && preloadView(route, can)));
 }
 
 /**
- * Runs `fn` once the current user has loaded (at once if it has), the same user as now; never if
- * the session ends or passes to another user first.
+ * Runs `fn` at once when the session's tokens were issued to this page's sign-in just now or the
+ * current user has loaded; else once the current user has loaded, the same user as now, and never
+ * if the session ends or passes to another user first.
  */
-function afterCurrentUser(store: Store, fn: () => void) {
+function whenSessionConfirmed(store: Store, fn: () => void) {
   const userId = store.get(userIdAtom);
-  if (store.get(currentUserAtom)) return fn();
+  if (store.get(currentUserAtom) || isIssuedHere(store.get(sessionAtom))) return fn();
   const stop = () => {
     offUser();
     offSession();

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { installDomGaps, renderWithApp, resetAll, signIn } from './helpers';
+import { fakeToken, installDomGaps, renderWithApp, resetAll, signIn } from './helpers';
 import { at } from '../../helpers/lists';
 import { appStore } from '../../../src/app/state/store';
-import { currentUserAtom, sessionAtom, type CurrentUser } from '../../../src/app/state/session';
+import { currentUserAtom, sessionAtom, storeIssuedSession, type CurrentUser } from '../../../src/app/state/session';
 import { preloadInitialViews, Workspace } from '../../../src/app/workspace/workspace';
 import { focusedTabAtom, storageKey, workspaceAtom } from '../../../src/app/workspace/state';
 import * as M from '../../../src/app/workspace/model';
@@ -115,6 +115,20 @@ describe('the pages shown first load beside the current user', () => {
     appStore.set(currentUserAtom, { email: 'a@b.test' } as CurrentUser);
     await waitFor(() => expect(prefetchAssets).toHaveBeenCalledWith('/asset-management?page=2'));
     appStore.set(currentUserAtom, null);
+  });
+
+  it("with tokens this page's sign-in has just received, the data is asked for at once, beside the user", async () => {
+    resetAll('/login');
+    appStore.set(currentUserAtom, null);
+    prefetchAssets.mockClear();
+    storeIssuedSession({
+      accessToken: fakeToken('user-1', [P.HasAccess, P.DeviceListView]),
+      tokenType: 'Bearer',
+      refreshToken: 'r2',
+      expiresAt: Date.now() + 3_600_000,
+    });
+    await preloadInitialViews();
+    await waitFor(() => expect(prefetchAssets).toHaveBeenCalledWith('/asset-management'));
   });
 
   it('no data asked for when the session ends before the user is known', async () => {
