@@ -56,6 +56,37 @@ export const SIGN_IN_COMPONENTS = new Set([
   'rt-Skeleton',
 ]);
 
+/**
+ * The props given per breakpoint in the app (`columns={{ initial: '1', sm: '3' }}`), by the class
+ * Radix names their breakpoint rules with. Radix's stylesheet repeats every utility and every
+ * component's sizes and variants once per breakpoint (`.sm\:rt-r-size-2` inside
+ * `@media (min-width: 768px)`): more than half of its bytes, and all of them parsed at each start.
+ * Only the breakpoint rules of these classes are kept; a prop newly given per breakpoint goes
+ * here, or it does not change at the breakpoint (tests/unit/build/radix-css.test.ts finds them in
+ * the sources).
+ */
+export const RESPONSIVE_PROPS: Record<string, string> = { columns: 'rt-r-gtc' };
+
+/** Whether a rule inside a breakpoint's @media names a responsive class the app uses (RESPONSIVE_PROPS). */
+export function responsiveRuleKept(selector: string) {
+  const classes = [...selector.matchAll(/(?:xs|sm|md|lg|xl)\\:-?(rt-r-[a-z]+)/g)].map((m) => m[1]);
+  return classes.every((c) => Object.values(RESPONSIVE_PROPS).includes(c!));
+}
+
+/** Drops the breakpoint rules (inside `@media (min-width: …)`) of the responsive classes the app never uses. */
+export function dropUnusedResponsive(root: Root): Root {
+  root.walkAtRules('media', (media) => {
+    if (!/min-width/.test(media.params)) return;
+    media.walkRules((rule) => {
+      const kept = rule.selectors.filter(responsiveRuleKept);
+      if (!kept.length) rule.remove();
+      else if (kept.length < rule.selectors.length) rule.selectors = kept;
+    });
+    if (!media.nodes?.length) media.remove();
+  });
+  return root;
+}
+
 /** A selector belongs to the sign-in part when every component class it names is one of `keep`'s. */
 export function selectorKept(selector: string, keep: (cls: string) => boolean) {
   const classes = selector.match(/\.rt-[A-Z][A-Za-z]*/g) ?? [];
@@ -98,10 +129,10 @@ const layer = (name: string, css: string) => (css.trim() ? `@layer ${name} {\n${
 export function radixParts(themesDir: string) {
   const read = (p: string) => readFileSync(join(themesDir, p), 'utf8');
   const colors = (names: string[]) => names.map((c) => read(`tokens/colors/${c}.css`)).join('\n');
-  const components = splitSheet(postcss.parse(read('components.css')), (s) => selectorKept(s, (c) => SIGN_IN_COMPONENTS.has(c)));
+  const components = splitSheet(dropUnusedResponsive(postcss.parse(read('components.css'))), (s) => selectorKept(s, (c) => SIGN_IN_COMPONENTS.has(c)));
   // Utilities: the plain classes for the sign-in page; the breakpoint variants (inside @media) for the workspace.
   const utilities = splitSheet(
-    postcss.parse(read('utilities.css')),
+    dropUnusedResponsive(postcss.parse(read('utilities.css'))),
     () => true,
     (name) => name !== 'media',
   );

@@ -3,7 +3,9 @@
 // C when it came from the cache, its encoded bytes, type and initiator. What waits for what does not
 // change with the machine's load, unlike the timings. Not part of `npm run bench`:
 //   node --import tsx tests/bench/first-load-waterfall.ts   (BENCH_PORT, default 8392; N runs, default 1;
-//   PROFILE=<file> writes a CPU profile of the warm start; WAIT=<ms> waits that long before Enter)
+//   PROFILE=<file> writes a CPU profile of the warm start; TRACE=<file> a Chromium trace of it (open it
+//   in DevTools' Performance panel: parsing, compiling, style, layout and tasks); WAIT=<ms> waits that
+//   long before Enter; CLIENT_DIR=<dir> serves another build of the client)
 import { ADMIN_EMAIL, DEMO_PASSWORD, launchChromium, newContext, startServer } from './browser.js';
 import type { CDPSession, Page } from 'playwright-core';
 import { writeFileSync } from 'node:fs';
@@ -37,6 +39,7 @@ async function watch(cdp: CDPSession) {
   });
   await cdp.send('Network.enable');
   await cdp.send('Network.emulateNetworkConditions', THROTTLE);
+  await cdp.send('Performance.enable');
   return rows;
 }
 async function interactive(page: Page) {
@@ -92,15 +95,19 @@ try {
       await cdp2.send('Profiler.setSamplingInterval', { interval: 200 });
       await cdp2.send('Profiler.start');
     }
+    if (process.env.TRACE) await browser.startTracing(p2, { path: process.env.TRACE, screenshots: false });
     const t2 = performance.now();
     await p2.goto(`${server.url}/`, { waitUntil: 'commit' });
     await interactive(p2);
     const warmMs = performance.now() - t2;
+    if (process.env.TRACE) await browser.stopTracing();
     if (process.env.PROFILE) {
       const { profile } = await cdp2.send('Profiler.stop');
       writeFileSync(process.env.PROFILE, JSON.stringify(profile));
     }
-    print(`warm ${Math.round(warmMs)} ms`, rows2, 0);
+    const { metrics } = await cdp2.send('Performance.getMetrics');
+    const m = (name: string) => Math.round((metrics.find((x) => x.name === name)?.value ?? 0) * 1000);
+    print(`warm ${Math.round(warmMs)} ms (main thread ${m('TaskDuration')} ms, script ${m('ScriptDuration')} ms)`, rows2, 0);
     await p2.close();
     await ctx.close();
   }

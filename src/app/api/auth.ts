@@ -8,7 +8,16 @@ import type { SsoConfiguration, SsoNonce, TokenResponse, TwoFactorPhone, TwoFact
 import type { MessageResponse } from '../../shared/schemas/common';
 import { navigate } from 'wouter/use-browser-location';
 import { appStore } from '../state/store';
-import { clearLocalStorage, currentUserAtom, endSessionLocally, hasAdminAccess, landingHref, sessionAtom, sessionFromTokens } from '../state/session';
+import {
+  clearLocalStorage,
+  currentUserAtom,
+  endSessionLocally,
+  hasAdminAccess,
+  landingHref,
+  sessionAtom,
+  sessionFromTokens,
+  storeIssuedSession,
+} from '../state/session';
 import { markActivity } from '../state/idle';
 import { takeReturnPath } from '../shell/return-to';
 
@@ -148,7 +157,7 @@ export function loadCurrentUser(): Promise<CurrentUser> {
 /** Stores the session from a token response, loads the user and goes to the link opened while signed out, else the landing route. */
 export async function signInWithTokens(tokens: TokenResponse): Promise<void> {
   if (!hasAdminAccess(tokens.access_token)) throw new PermissionMissingError();
-  appStore.set(sessionAtom, sessionFromTokens(tokens));
+  storeIssuedSession(sessionFromTokens(tokens));
   markActivity();
   try {
     await loadCurrentUser();

@@ -18,7 +18,8 @@
 //   - a provider setting changed (SettingsChanged, sent to every connection): the features, the
 //     global settings and the Provider Settings area are refetched at once (also after a
 //     reconnect, as an announcement may have been missed). The signed-in shell keeps a subscriber
-//     (useSettingsLive), so every signed-in tab holds the connection.
+//     (useSettingsLive), so every signed-in tab holds the connection, from shortly after the
+//     start-up (once the first page's data has arrived and the browser is idle, at most 2 s).
 //   - records open in tabs (watchRecord, used by useRecordLive in ./record-live.ts): the hub method
 //     openRecord when the first watcher of a record comes (again after every reconnect), closeRecord
 //     when the last leaves; RecordChanged and RecordPresence go to that record's watchers. Each open
@@ -519,8 +520,53 @@ export function useDeviceLive(identities: readonly string[], handlers: LiveHandl
 /**
  * Keeps the tab's hub connection while the signed-in shell is mounted (a subscriber that watches no
  * device), so a provider setting changed elsewhere reaches this tab within moments; re-reading the
- * features on window focus stays as the fallback.
+ * features on window focus stays as the fallback. It connects after the start-up (afterStartUp):
+ * opening the WebSocket holds the main thread for tens of milliseconds, which the first page's
+ * data should not wait behind. A screen that watches devices or records connects at once.
  */
 export function useSettingsLive() {
-  useEffect(() => liveHub.subscribe([], {}), []);
+  useEffect(() => {
+    let release: (() => void) | undefined;
+    const cancel = afterStartUp(() => {
+      release = liveHub.subscribe([], {});
+    });
+    return () => {
+      cancel();
+      release?.();
+    };
+  }, []);
+}
+
+/** At the latest this long after the shell has mounted, its hub subscriber connects. */
+export const SETTINGS_LIVE_LATEST_MS = 2_000;
+
+/**
+ * Runs `fn` once the requests under way have answered (the first page's data) and the browser is
+ * idle, at the latest after SETTINGS_LIVE_LATEST_MS. Returns the function that cancels it.
+ */
+function afterStartUp(fn: () => void): () => void {
+  const idle = window.requestIdleCallback ?? ((f: () => void) => window.setTimeout(f, 1));
+  const cancelIdle = window.cancelIdleCallback ?? window.clearTimeout;
+  let idleId: number | undefined;
+  let over = false;
+  const stop = () => {
+    over = true;
+    unsubscribe();
+    clearTimeout(first);
+    clearTimeout(latest);
+    if (idleId !== undefined) cancelIdle(idleId);
+  };
+  const run = () => {
+    if (over) return;
+    stop();
+    fn();
+  };
+  const check = () => {
+    if (!over && idleId === undefined && queryClient.isFetching() === 0) idleId = idle(run);
+  };
+  const unsubscribe = queryClient.getQueryCache().subscribe(check);
+  // A task later: the queries the first render starts have started by then.
+  const first = window.setTimeout(check, 0);
+  const latest = window.setTimeout(run, SETTINGS_LIVE_LATEST_MS);
+  return stop;
 }

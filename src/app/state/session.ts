@@ -36,6 +36,20 @@ const storage = createJSONStorage<Session | null>(() => localStorage);
 /** Persisted tokens. Other tabs see changes through the storage event (jotai subscribes while mounted). */
 export const sessionAtom = atomWithStorage<Session | null>(SESSION_KEY, null, storage, { getOnInit: true });
 
+let issuedHere: Session | null = null;
+
+/** Stores tokens this page's sign-in has just received (signInWithTokens). */
+export function storeIssuedSession(session: Session) {
+  issuedHere = session;
+  appStore.set(sessionAtom, session);
+}
+
+/**
+ * Whether the session is the one this page's sign-in stored (not one restored from storage, nor
+ * refreshed since): its tokens were issued just now, so no revocation can have come before them.
+ */
+export const isIssuedHere = (session: Session | null) => session !== null && session === issuedHere;
+
 export type TokenClaims = { sub?: string; tenantId?: string; email?: string; permissions: string[]; role: string[] };
 
 export function readClaims(accessToken: string | undefined | null): TokenClaims {

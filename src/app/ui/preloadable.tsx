@@ -4,16 +4,16 @@
 // start-up that is a fallback frame, a second render and up to 300 ms of waiting per lazy layer.
 import { lazy, useState, type ComponentType } from 'react';
 
-export type Preloadable<P extends object> = ComponentType<P> & {
-  /** Starts loading the module (once; again after a failure). */
-  preload: () => Promise<unknown>;
+export type Preloadable<P extends object, X extends object = object> = ComponentType<P> & {
+  /** Starts loading the module (once; again after a failure); resolves with what `load` resolved with. */
+  preload: () => Promise<{ default: ComponentType<P> } & X>;
   /** Whether the module has loaded (the component then renders without suspending). */
   isLoaded: () => boolean;
 };
 
-export function preloadable<P extends object>(load: () => Promise<{ default: ComponentType<P> }>): Preloadable<P> {
+export function preloadable<P extends object, X extends object = object>(load: () => Promise<{ default: ComponentType<P> } & X>): Preloadable<P, X> {
   let loaded: ComponentType<P> | undefined;
-  let pending: Promise<{ default: ComponentType<P> }> | undefined;
+  let pending: Promise<{ default: ComponentType<P> } & X> | undefined;
   const preload = () =>
     (pending ??= load().then(
       (m) => {

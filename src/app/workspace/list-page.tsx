@@ -34,10 +34,10 @@ import { useDebouncedValue } from '../ui/data-table/use-debounced-value';
 import { ExportProgressBar } from '../ui/export-progress';
 import { useExportJob, type ExportJob } from '../api/export-jobs';
 import { confirm } from '../ui/confirm-dialog';
-import { errorMessage } from '../api/query-client';
+import { errorMessage, queryClient } from '../api/query-client';
 import type { ExportCall } from '../api/exports';
 import { MSG } from '../../shared/messages';
-import { useListState, type ListState } from './list-state';
+import { decodeListState, searchOf, useListState, type ListState } from './list-state';
 import { useTab } from './tab-context';
 import { openRoute, openRowProps } from './actions';
 import { getHref } from '../paths';
@@ -121,6 +121,21 @@ export type ListPage<S extends ListState, Req, Data, Row> = {
   >;
   export: { job: ExportJob; allowed: boolean; run: () => Promise<void> };
 };
+
+/**
+ * Asks for the page of the list a link names before the list has rendered (start-up, beside the
+ * workspace's first render): the state useListPage reads from that link, its request and its
+ * query, so the page finds the answer, or the request under way, in the query cache.
+ */
+export function prefetchListPage<S extends ListState, Req, Data, K extends QueryKey>(
+  o: Pick<ListPageOptions<S, Req, Data, unknown, K>, 'initial' | 'request' | 'query' | 'enabled' | 'linkFilters'>,
+  href: string,
+) {
+  const state = decodeListState(searchOf(href), o.initial, o.linkFilters);
+  if (o.enabled && !o.enabled(state)) return;
+  const { queryKey, queryFn, meta, retry } = o.query(o.request(state));
+  void queryClient.prefetchQuery({ queryKey, queryFn, meta, retry });
+}
 
 const sameJson = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 const noExport = () => Promise.reject(new Error('This list has no export.'));

@@ -34,18 +34,34 @@ export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
   }, []);
 
   // The active tab is always in view (a tab opened or chosen with Alt+9 may sit past the edge).
+  // Not while the strip mounts: reading the layout then would lay out the whole workspace ahead of
+  // its first paint, on the start-up's path; the ResizeObserver's first report, after that
+  // layout, does it instead.
+  const mounting = useRef(true);
+  const activeTabId = useRef(pane.activeTabId);
   useLayoutEffect(() => {
-    if (!pane.activeTabId) return;
-    document.getElementById(tabDomId(pane.activeTabId))?.parentElement?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
+    activeTabId.current = pane.activeTabId;
+    if (mounting.current || !pane.activeTabId) return;
+    revealTab(pane.activeTabId);
     measure();
   }, [pane.activeTabId, measure]);
-  useLayoutEffect(measure, [pane.tabs, measure]);
+  useLayoutEffect(() => {
+    if (!mounting.current) measure();
+  }, [pane.tabs, measure]);
   useEffect(() => {
+    mounting.current = false;
     const el = listRef.current;
     if (!el) return;
     el.addEventListener('scroll', measure, { passive: true });
-    const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
-    ro?.observe(el);
+    let revealed = false;
+    const laidOut = () => {
+      if (!revealed && activeTabId.current) revealTab(activeTabId.current);
+      revealed = true;
+      measure();
+    };
+    const ro = typeof ResizeObserver === 'function' ? new ResizeObserver(laidOut) : null;
+    if (ro) ro.observe(el);
+    else laidOut();
     return () => {
       el.removeEventListener('scroll', measure);
       ro?.disconnect();
@@ -180,6 +196,11 @@ export function TabStrip({ pane, label }: { pane: Pane; label: string }) {
       )}
     </div>
   );
+}
+
+/** Scrolls the tab into view, to the nearest edge. */
+function revealTab(tabId: string) {
+  document.getElementById(tabDomId(tabId))?.parentElement?.scrollIntoView?.({ block: 'nearest', inline: 'nearest' });
 }
 
 /** After Delete closed a tab, keep keyboard focus in the strip on the tab that took its place. */

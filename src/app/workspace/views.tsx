@@ -10,17 +10,22 @@ import { P, type Permission } from '../../shared/permissions';
 import { useCan } from '../state/session';
 import { ForbiddenPanel, NotAvailablePanel, TabLoading } from './panels';
 
-type Page = Preloadable<object>;
+/**
+ * A page's module: the page, and what it asks for first given its tab's link, for a start-up to ask
+ * for before the page renders (prefetchViewData).
+ */
+type PageExtras = { prefetch?: (href: string) => void };
+type Page = Preloadable<object, PageExtras>;
 
 /** A page loaded with its first use (or ahead, preloadView), one chunk per area. */
-const page = (load: () => Promise<{ default: ComponentType }>): Page => preloadable(load);
+const page = (load: () => Promise<{ default: ComponentType } & PageExtras>): Page => preloadable(load);
 
 const PersonListPage: Page = page(() => import('../features/persons/person-list-page').then((m) => ({ default: m.PersonListPage })));
 const PersonFormPage: Page = page(() => import('../features/persons/person-form-page').then((m) => ({ default: m.PersonFormPage })));
 
 export const VIEWS: Partial<Record<RouteId, Page>> = {
   persons: PersonListPage,
-  assets: page(() => import('../features/assets/asset-list-page').then((m) => ({ default: m.AssetListPage }))),
+  assets: page(() => import('../features/assets/asset-list-page').then((m) => ({ default: m.AssetListPage, prefetch: m.prefetchAssetList }))),
   device: page(() => import('../features/assets/device-page').then((m) => ({ default: m.DevicePage }))),
   personAdd: PersonFormPage,
   personEdit: PersonFormPage,
@@ -74,6 +79,20 @@ export function preloadView(route: RouteId, can: (access: string) => boolean): P
   return (
     viewFor(route, can)
       ?.preload()
+      .catch(() => undefined) ?? Promise.resolve()
+  );
+}
+
+/**
+ * Loads the route's page (as preloadView) and asks for the data it shows first for the tab's link
+ * `href`, where the page says what that is (its module's `prefetch`). Only for a user the server
+ * has answered for: the requests carry the session, and the data is shown only in that session.
+ */
+export function prefetchViewData(route: RouteId, href: string, can: (access: string) => boolean): Promise<unknown> {
+  return (
+    viewFor(route, can)
+      ?.preload()
+      .then((m) => m.prefetch?.(href))
       .catch(() => undefined) ?? Promise.resolve()
   );
 }

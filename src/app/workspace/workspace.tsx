@@ -15,7 +15,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useAtomValue, useStore } from 'jotai';
 import { usePathname, useSearch, navigate } from 'wouter/use-browser-location';
-import { can, LANDING_ORDER, landingHref, userIdAtom } from '../state/session';
+import { can, currentUserAtom, isIssuedHere, LANDING_ORDER, landingHref, sessionAtom, userIdAtom } from '../state/session';
 import { getHref } from '../paths';
 import { peekReturnPath } from '../shell/return-to';
 import { appStore } from '../state/store';
@@ -28,11 +28,12 @@ import { resolveHref } from './url';
 import { LayoutView } from './layout-view';
 import { useUnsavedChangesGuard } from './unload-guard';
 import { TabContentHost } from './tab-content';
-import { preloadView } from './views';
+import { prefetchViewData, preloadView } from './views';
 import { Palette } from '../palette/palette';
 import { KeyListener } from '../keyboard/key-listener';
 import { CheatSheet } from '../keyboard/cheat-sheet';
 import type { Command } from '../keyboard/define';
+import type { RouteId } from '../paths';
 import { BulkWorkspace } from '../features/bulk-update/bulk-global';
 import './workspace.css';
 
@@ -72,7 +73,40 @@ export function preloadInitialViews(store: Store = appStore): Promise<unknown> {
     hrefs.push(peekReturnPath() ?? landingHref()); // signing in: where the sign-in goes next
   else if (!panes.some((p) => p.tabs.length > 0)) hrefs.push(landingHref());
   const routes = new Set(hrefs.map((h) => (h ? resolveHref(h)?.route : undefined)));
+  // Their data too, asked for while the workspace renders its first frame, not after it: at once
+  // with tokens this page's sign-in has just received, else once the server has answered for the
+  // user (a stored session may have been revoked since).
+  const shown = new Map<string, RouteId>();
+  for (const h of hrefs) {
+    const route = h ? resolveHref(h)?.route : undefined;
+    if (h && route) shown.set(h, route);
+  }
+  whenSessionConfirmed(store, () => {
+    for (const [href, route] of shown) void prefetchViewData(route, href, can);
+  });
   return Promise.all([...routes].map((route) => route && preloadView(route, can)));
+}
+
+/**
+ * Runs `fn` at once when the session's tokens were issued to this page's sign-in just now or the
+ * current user has loaded; else once the current user has loaded, the same user as now, and never
+ * if the session ends or passes to another user first.
+ */
+function whenSessionConfirmed(store: Store, fn: () => void) {
+  const userId = store.get(userIdAtom);
+  if (store.get(currentUserAtom) || isIssuedHere(store.get(sessionAtom))) return fn();
+  const stop = () => {
+    offUser();
+    offSession();
+  };
+  const offUser = store.sub(currentUserAtom, () => {
+    if (!store.get(currentUserAtom)) return;
+    stop();
+    if (store.get(sessionAtom) && store.get(userIdAtom) === userId) fn();
+  });
+  const offSession = store.sub(sessionAtom, () => {
+    if (!store.get(sessionAtom) || store.get(userIdAtom) !== userId) stop();
+  });
 }
 
 /**

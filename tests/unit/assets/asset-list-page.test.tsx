@@ -6,7 +6,8 @@ vi.mock('../../../src/app/api/http', () => ({ http: vi.fn() }));
 
 import { http } from '../../../src/app/api/http';
 import { toast } from '../../../src/app/ui/toast';
-import { AssetListPage } from '../../../src/app/features/assets/asset-list-page';
+import { AssetListPage, prefetchAssetList } from '../../../src/app/features/assets/asset-list-page';
+import { queryClient } from '../../../src/app/api/query-client';
 import { MSG } from '../../../src/shared/messages';
 import { P } from '../../../src/shared/permissions';
 import { ASSET_STATUSES, LAST_CONFIG_FILTERS } from '../../../src/shared/codes';
@@ -66,6 +67,26 @@ describe('asset list', () => {
     const row = (await screen.findByText('SG750-AAAAA')).closest('[role="row"]') as HTMLElement;
     expect(row).toHaveAttribute('data-linked');
     expect(within(row).getByRole('link')).toHaveAttribute('href', `/asset-management/${A.id}`);
+  });
+
+  it("a start-up asks ahead for the page its link names and the filters' lookups; the page then finds them and sends none again", async () => {
+    queryClient.clear();
+    prefetchAssetList('/asset-management?page=2');
+    expect(bodies()).toEqual([{ page: 2, pageSize: 10, orderBy: 'SerialNumber', desc: false }]);
+    queryClient.clear();
+    httpMock.mockClear();
+    prefetchAssetList('/asset-management');
+    renderPage(<AssetListPage />, { permissions: all, route: 'assets', queryClient });
+    await waitFor(() => expect(screen.getByTestId('assets-total')).toHaveTextContent('1,000,000'));
+    await screen.findByText('SG750-AAAAA');
+    const paths = httpMock.mock.calls.map(([p]) => p).sort();
+    expect(paths).toEqual([
+      '/api/v1/device/get-asset-statuses',
+      '/api/v1/device/get-last-config-filters',
+      '/api/v1/device/get-list',
+      '/api/v1/device/get-types',
+    ]);
+    queryClient.clear();
   });
 
   it('filters: Assigned Yes is sent and the counts follow; a search shorter than 5 characters is not sent', async () => {

@@ -1,10 +1,10 @@
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { installDomGaps, renderWithApp, resetAll, signIn } from './helpers';
+import { fakeToken, installDomGaps, renderWithApp, resetAll, signIn } from './helpers';
 import { at } from '../../helpers/lists';
 import { appStore } from '../../../src/app/state/store';
-import { sessionAtom } from '../../../src/app/state/session';
+import { currentUserAtom, sessionAtom, storeIssuedSession, type CurrentUser } from '../../../src/app/state/session';
 import { preloadInitialViews, Workspace } from '../../../src/app/workspace/workspace';
 import { focusedTabAtom, storageKey, workspaceAtom } from '../../../src/app/workspace/state';
 import * as M from '../../../src/app/workspace/model';
@@ -17,6 +17,8 @@ import { confirm } from '../../../src/app/ui/confirm-dialog';
 import { MSG } from '../../../src/shared/messages';
 import { P, ALL_PERMISSIONS } from '../../../src/shared/permissions';
 import { COMMANDS } from '../../../commands/index';
+
+const prefetchAssets = vi.hoisted(() => vi.fn());
 
 // Fake pages: they use the tab contract like the real ones and count their mounts.
 vi.mock('../../../src/app/features/persons/person-list-page', async () => {
@@ -51,7 +53,7 @@ vi.mock('../../../src/app/features/persons/person-form-page', async () => {
 });
 vi.mock('../../../src/app/features/assets/asset-list-page', async () => {
   const React = await import('react');
-  return { AssetListPage: () => React.createElement('p', null, 'asset list page') };
+  return { AssetListPage: () => React.createElement('p', null, 'asset list page'), prefetchAssetList: prefetchAssets };
 });
 vi.mock('../../../src/app/ui/confirm-dialog', () => ({ confirm: vi.fn(async () => true) }));
 
@@ -101,6 +103,46 @@ describe('the pages shown first load beside the current user', () => {
     resetAll('/login');
     appStore.set(sessionAtom, null);
     expect((await preloaded()).size).toBe(0);
+  });
+
+  it("the shown pages' data once the server has answered for the user, with the tab's link", async () => {
+    resetAll('/asset-management?page=2');
+    appStore.set(currentUserAtom, null);
+    signIn('user-1');
+    prefetchAssets.mockClear();
+    await preloadInitialViews();
+    expect(prefetchAssets).not.toHaveBeenCalled();
+    appStore.set(currentUserAtom, { email: 'a@b.test' } as CurrentUser);
+    await waitFor(() => expect(prefetchAssets).toHaveBeenCalledWith('/asset-management?page=2'));
+    appStore.set(currentUserAtom, null);
+  });
+
+  it("with tokens this page's sign-in has just received, the data is asked for at once, beside the user", async () => {
+    resetAll('/login');
+    appStore.set(currentUserAtom, null);
+    prefetchAssets.mockClear();
+    storeIssuedSession({
+      accessToken: fakeToken('user-1', [P.HasAccess, P.DeviceListView]),
+      tokenType: 'Bearer',
+      refreshToken: 'r2',
+      expiresAt: Date.now() + 3_600_000,
+    });
+    await preloadInitialViews();
+    await waitFor(() => expect(prefetchAssets).toHaveBeenCalledWith('/asset-management'));
+  });
+
+  it('no data asked for when the session ends before the user is known', async () => {
+    resetAll('/asset-management');
+    appStore.set(currentUserAtom, null);
+    signIn('user-1');
+    prefetchAssets.mockClear();
+    await preloadInitialViews();
+    appStore.set(sessionAtom, null);
+    appStore.set(currentUserAtom, { email: 'a@b.test' } as CurrentUser);
+    signIn('user-1');
+    await new Promise((r) => setTimeout(r, 20));
+    expect(prefetchAssets).not.toHaveBeenCalled();
+    appStore.set(currentUserAtom, null);
   });
 });
 

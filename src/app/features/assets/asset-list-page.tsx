@@ -7,7 +7,8 @@ import { useQuery } from '@tanstack/react-query';
 import { Card, Flex, Text } from '@radix-ui/themes';
 import { yesNoFilter, type FilterDef, type FilterValues } from '../../ui/filter-bar';
 import type { SortState } from '../../ui/data-table/types';
-import { ListExportButton, ListFilters, ListPageFrame, ListTable, openDeviceRows, useListPage } from '../../workspace/list-page';
+import { ListExportButton, ListFilters, ListPageFrame, ListTable, openDeviceRows, prefetchListPage, useListPage } from '../../workspace/list-page';
+import { queryClient } from '../../api/query-client';
 import { useTab } from '../../workspace/tab-context';
 import { useCan } from '../../state/session';
 import { MSG } from '../../../shared/messages';
@@ -38,16 +39,32 @@ const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT
 
 const searchText = (s: ListState) => (typeof s.filters.search === 'string' ? s.filters.search.trim() : '');
 
+/** The list's state, its request and its query: what the page shows, and what a start-up asks for ahead. */
+const LIST = {
+  initial: INITIAL,
+  request: (s: ListState) => toListFilter(s.filters, s.page, s.pageSize, s.sort),
+  query: deviceListQuery,
+  // Spec §5: the query runs only if the search is empty or at least 5 characters long.
+  enabled: (s: ListState) => !searchTooShort(searchText(s)),
+};
+
+/**
+ * Start-up, once the current user is known: the page of devices the tab's link names and the
+ * filter bar's lookups, asked for while the workspace renders its first frame.
+ */
+export function prefetchAssetList(href: string) {
+  prefetchListPage(LIST, href);
+  void queryClient.prefetchQuery(deviceTypesQuery());
+  void queryClient.prefetchQuery(assetStatusesQuery());
+  void queryClient.prefetchQuery(lastConfigFiltersQuery());
+}
+
 export function AssetListPage() {
   const tab = useTab();
   const can = useCan();
   const list = useListPage({
     title: MSG.navAssetManagement,
-    initial: INITIAL,
-    request: (s: ListState) => toListFilter(s.filters, s.page, s.pageSize, s.sort),
-    query: deviceListQuery,
-    // Spec §5: the query runs only if the search is empty or at least 5 characters long.
-    enabled: (s) => !searchTooShort(searchText(s)),
+    ...LIST,
     rows: (d) => d.devices,
     count: (d) => d.totalCount,
     edgeId: (d) => d.id,
