@@ -86,7 +86,7 @@ describe('device list search', () => {
   };
 
   /** The oracle: every device read, the search as substrings of serial, IMEI and phone key, in serial order. */
-  async function expected(q: string, filter: { type?: number; customerId?: string; scope?: TenantScope }, desc: boolean) {
+  async function expected(q: string, filter: { type?: number; customerId?: string; scope?: TenantScope }, orderBy: 'SerialNumber' | 'Imei', desc: boolean) {
     const all = (await t.db.selectFrom('devices').select(['id', 'serialNumber', 'imei', 'phoneNumber', 'type', 'customerId']).execute()) as D[];
     const phone = queryPhoneKey(q);
     const customerTenant = new Map([[tenant.id, tenant.tenantId]]);
@@ -95,22 +95,31 @@ describe('device list search', () => {
       .filter((d) => filter.type === undefined || d.type === filter.type)
       .filter((d) => filter.customerId === undefined || d.customerId === filter.customerId)
       .filter((d) => !filter.scope || filter.scope.all || (d.customerId !== null && customerTenant.get(d.customerId) === filter.scope.tenantId))
-      .sort((a, b) => (desc ? -1 : 1) * cmp(a.serialNumber, b.serialNumber))
+      .sort((a, b) => {
+        const d = desc ? -1 : 1;
+        // the IMEI sort: missing last in both directions, ties on the serial number
+        const byImei = orderBy === 'Imei' ? (a.imei === null ? 1 : 0) - (b.imei === null ? 1 : 0) || d * cmp(a.imei ?? '', b.imei ?? '') : 0;
+        return byImei || d * cmp(a.serialNumber, b.serialNumber);
+      })
       .map((d) => d.id);
   }
 
-  const ask = (q: string, filter: { type?: number; customerId?: string; scope?: TenantScope }, desc: boolean) => async (body: Record<string, unknown>) => {
-    const f = v.parse(deviceListBody, { searchValue: q, desc, ...(filter.type ? { deviceTypeIds: [filter.type] } : {}), ...body });
-    const r = await listDevices(t.db, filter.scope ?? ALL_TENANTS, f, NOW, filter.customerId);
-    return { rows: r.devices, total: r.totalCount };
-  };
+  const ask =
+    (q: string, filter: { type?: number; customerId?: string; scope?: TenantScope }, orderBy: 'SerialNumber' | 'Imei', desc: boolean) =>
+    async (body: Record<string, unknown>) => {
+      const f = v.parse(deviceListBody, { searchValue: q, orderBy, desc, ...(filter.type ? { deviceTypeIds: [filter.type] } : {}), ...body });
+      const r = await listDevices(t.db, filter.scope ?? ALL_TENANTS, f, NOW, filter.customerId);
+      return { rows: r.devices, total: r.totalCount };
+    };
 
   async function expectSearchesExact() {
     const filters = [{}, { type: 620 }, { customerId: tenant.id }, { scope: { all: false, tenantId: tenant.tenantId } as TenantScope }];
     // many matches ('hit-0': half the devices; the walk), few ('HIT-0001', 'LOW-00042'; the sort), IMEI, phone
     for (const q of ['hit-0', 'HIT-0001', 'LOW-00042', '35000000', '07700 900', 'NONE-AT-ALL'])
       for (const filter of filters)
-        for (const desc of [false, true]) await expectPagesExact(await expected(q, filter, desc), 10, ask(q, filter, desc), { q, filter, desc });
+        for (const orderBy of ['SerialNumber', 'Imei'] as const)
+          for (const desc of [false, true])
+            await expectPagesExact(await expected(q, filter, orderBy, desc), 10, ask(q, filter, orderBy, desc), { q, filter, orderBy, desc });
     await expectFtsRowPerRow('devices');
   }
 
@@ -150,17 +159,17 @@ describe('device list search', () => {
   test('a row of devices_fts without its device is counted: the comparison notices it (SQLite)', async () => {
     if (pg) return;
     const q = 'hit-0';
-    const before = await expected(q, {}, false);
+    const before = await expected(q, {}, 'SerialNumber', false);
     // a row the triggers would never leave: the count from the trigram table alone takes it in
     await sql`insert into devices_fts (rowid, serial, imei, phone) values (999999999, 'HIT-0STALE', null, null)`.execute(t.db);
     try {
-      const got = await ask(q, {}, false)({ page: 1, pageSize: 10 });
+      const got = await ask(q, {}, 'SerialNumber', false)({ page: 1, pageSize: 10 });
       expect(got.total).toBe(before.length + 1);
       await expect(expectFtsRowPerRow('devices')).rejects.toThrow();
     } finally {
       await sql`delete from devices_fts where rowid = 999999999`.execute(t.db);
     }
-    expect((await ask(q, {}, false)({ page: 1, pageSize: 10 })).total).toBe(before.length);
+    expect((await ask(q, {}, 'SerialNumber', false)({ page: 1, pageSize: 10 })).total).toBe(before.length);
   });
 });
 
@@ -176,7 +185,7 @@ describe('customer list search', () => {
       .execute();
   };
 
-  async function expected(q: string, filter: { tier?: number; scope?: TenantScope }, orderBy: 'Name' | 'Reference', desc: boolean) {
+  async function expected(q: string, filter: { tier?: number; scope?: TenantScope }, orderBy: 'Name' | 'Reference' | 'Tier', desc: boolean) {
     const all = (await t.db.selectFrom('customers').select(['id', 'name', 'portalId', 'tier', 'tenantId']).execute()) as C[];
     const d = desc ? -1 : 1;
     const byName = (a: C, b: C) => d * cmp(a.name, b.name) || d * cmp(a.id, b.id);
@@ -184,16 +193,20 @@ describe('customer list search', () => {
       (a.portalId === null ? 1 : 0) - (b.portalId === null ? 1 : 0) ||
       (a.portalId !== null && b.portalId !== null ? d * (a.portalId.length - b.portalId.length) || d * cmp(a.portalId, b.portalId) : 0) ||
       byName(a, b);
+    // the Tier sort: missing last unless filtered by tier, ties on the name, then the id
+    const byTier = (a: C, b: C) =>
+      (filter.tier === undefined ? (a.tier === null ? 1 : 0) - (b.tier === null ? 1 : 0) : 0) || d * ((a.tier ?? 0) - (b.tier ?? 0)) || byName(a, b);
     return all
       .filter((c) => contains(c.name, q) || contains(c.portalId, q))
       .filter((c) => filter.tier === undefined || c.tier === filter.tier)
       .filter((c) => !filter.scope || filter.scope.all || c.tenantId === filter.scope.tenantId)
-      .sort(orderBy === 'Name' ? byName : byReference)
+      .sort(orderBy === 'Name' ? byName : orderBy === 'Reference' ? byReference : byTier)
       .map((c) => c.id);
   }
 
   const ask =
-    (q: string, filter: { tier?: number; scope?: TenantScope }, orderBy: 'Name' | 'Reference', desc: boolean) => async (body: Record<string, unknown>) => {
+    (q: string, filter: { tier?: number; scope?: TenantScope }, orderBy: 'Name' | 'Reference' | 'Tier', desc: boolean) =>
+    async (body: Record<string, unknown>) => {
       const f = v.parse(customerListBody, { searchValue: q, orderBy, desc, ...(filter.tier ? { tierIds: [filter.tier] } : {}), ...body });
       const r = await listCustomers(t.db, filter.scope ?? ALL_TENANTS, f);
       return { rows: r.customers, total: r.totalCount };
@@ -206,7 +219,7 @@ describe('customer list search', () => {
     // over-count ('mason': 'Maſon' matches it there), under three characters ('ca'), none
     for (const q of ['care', 'are 0', 'grange care 00', '1042', 'mason', 'lodge', 'ca', 'nothing here'])
       for (const filter of filters)
-        for (const orderBy of ['Name', 'Reference'] as const)
+        for (const orderBy of ['Name', 'Reference', 'Tier'] as const)
           for (const desc of [false, true])
             await expectPagesExact(await expected(q, filter, orderBy, desc), 10, ask(q, filter, orderBy, desc), { q, filter, orderBy, desc });
     await expectFtsRowPerRow('customers');
