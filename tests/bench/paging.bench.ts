@@ -90,6 +90,8 @@ const DEVICE_CASES: [string, Body][] = [
   ['assigned No, IMEI desc', { assigned: false, orderBy: 'Imei', desc: true, pageSize: 25 }],
   ['status Allocated, Customer', { statusIds: [STATUS.Allocated], orderBy: 'Customer', pageSize: 25 }],
   ['never configured, Status', { lastConfig: 5, orderBy: 'Status', pageSize: 25 }],
+  // a search one device in ten matches: its count and pages (serial order, the default)
+  [`search 'T${TYPES[1]}-', serial`, { searchValue: `T${TYPES[1]}-`, pageSize: 10 }],
 ];
 const ALARM_CASES: [string, Body][] = [
   ['All Time, one verification type, closed desc', { alarmClosedDateRangeOption: 7, alarmVerificationTypes: [1], pageSize: 100 }],
