@@ -21,11 +21,15 @@ const current = (store: Store = appStore) => {
   return store.get(workspaceAtom);
 };
 
-/** Moves keyboard focus to what the focused pane now shows (its active tab, or the empty pane). */
+/**
+ * Moves keyboard focus to what the focused pane now shows (its active tab, or the empty pane); not
+ * if another pane has become the focused one by the time the move is due (a click there, a focus).
+ */
 export function focusFocusedPaneSoon(store: Store = appStore) {
   const s = current(store);
   const tab = M.focusedTab(s);
-  focusSoon(tab ? tabDomId(tab.id) : paneDomId(s.focusedPaneId));
+  const paneId = s.focusedPaneId;
+  focusSoon(tab ? tabDomId(tab.id) : paneDomId(paneId), () => current(store).focusedPaneId === paneId);
 }
 
 /** After a tab or pane went away, focus may have gone with it: give it to what is shown now. */

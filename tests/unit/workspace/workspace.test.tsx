@@ -8,7 +8,7 @@ import { currentUserAtom, sessionAtom, storeIssuedSession, type CurrentUser } fr
 import { preloadInitialViews, Workspace } from '../../../src/app/workspace/workspace';
 import { focusedTabAtom, storageKey, workspaceAtom } from '../../../src/app/workspace/state';
 import * as M from '../../../src/app/workspace/model';
-import { closeTab, openRoute, splitPane } from '../../../src/app/workspace/actions';
+import { closeTab, focusNextPane, openRoute, splitPane } from '../../../src/app/workspace/actions';
 import { resolveHref } from '../../../src/app/workspace/url';
 import { NOT_AVAILABLE_TEXT } from '../../../src/app/workspace/panels';
 import { VIEWS } from '../../../src/app/workspace/views';
@@ -395,6 +395,41 @@ describe('the focused pane follows the pane being used', () => {
     await waitFor(() => expect(appStore.get(workspaceAtom).focusedPaneId).toBe(paneOf(right)));
     act(() => within(left).getByLabelText('List filter').focus());
     await waitFor(() => expect(appStore.get(workspaceAtom).focusedPaneId).toBe(paneOf(left)));
+  });
+
+  it('a focus move still waiting for its frame gives way to a later pane command: Alt+, pressed meanwhile shrinks the pane moved to', async () => {
+    const { left, right, paneOf } = await twoPanes();
+    // Frames come late (a busy machine): the focus moves the commands ask for wait for them.
+    const frames: FrameRequestCallback[] = [];
+    vi.stubGlobal('requestAnimationFrame', (cb: FrameRequestCallback) => frames.push(cb));
+    try {
+      // a page opened in the right pane asks for the focus there; then Alt+` moves to the left pane
+      act(() => void openRoute('/persons/edit/xyz', { focus: true }));
+      await screen.findByText('form for xyz');
+      act(() => focusNextPane());
+      expect(appStore.get(workspaceAtom).focusedPaneId).toBe(paneOf(left));
+      // the frame comes; each waiting move runs in a task of its own, and Alt+, is pressed after the first
+      const user = userEvent.setup();
+      const frame = async (cb: FrameRequestCallback) =>
+        act(async () => {
+          cb(performance.now());
+          await new Promise((r) => setTimeout(r, 5));
+        });
+      const [first, ...rest] = frames.splice(0);
+      expect(first).toBeDefined();
+      await frame(first!);
+      expect.soft(appStore.get(workspaceAtom).focusedPaneId, 'the focused pane after the older focus move').toBe(paneOf(left));
+      await user.keyboard('{Alt>},{/Alt}');
+      for (const cb of rest) await frame(cb);
+      const split = appStore.get(workspaceAtom).layout as Extract<M.LayoutNode, { type: 'split' }>;
+      expect(split.children.map((c) => c.id)).toEqual([paneOf(left), paneOf(right)]);
+      expect(split.sizes.map(Math.round)).toEqual([45, 55]);
+      expect(left).toHaveAttribute('data-focused');
+      // the newest move was made: the keyboard is in the left pane
+      expect(left).toContainElement(document.activeElement as HTMLElement);
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it("typing in the left pane, then Alt+W closes the left pane's tab, not the other one", async () => {
