@@ -9,7 +9,7 @@
 import { test, expect, type Locator, type Page } from '@playwright/test';
 import { apiToken, BASE, dbQuery, expectAccessibleScreen, signedInAs, focusPage } from './helpers';
 import { first } from '../helpers/lists';
-import { MSG } from '../../src/shared/messages';
+import { MSG, PAGE_TITLES } from '../../src/shared/messages';
 
 // axe walks the whole page: on a shared machine that takes a while. Each test signs in and sets up
 // what it looks at, so the file's tests may run on several workers at once (the longest file).
@@ -506,9 +506,11 @@ for (const s of RECORD_SCREENS) {
 }
 
 /** Shows `keys` in the focused pane and waits for its page. */
-async function show(page: Page, pane: Locator, keys: string) {
+/** The keys' page shown in `pane` and loaded; `heading`, when given, is its title (the page asked for, not the one before it). */
+async function show(page: Page, pane: Locator, keys: string, heading?: string) {
   await go(page, keys);
-  await expect(pane.locator('[role="tabpanel"]:visible h1:visible')).toBeVisible();
+  const h1 = pane.locator('[role="tabpanel"]:visible h1:visible');
+  await expect(heading ? h1.filter({ hasText: heading }) : h1).toBeVisible();
   await expect(pane.locator('[role="tabpanel"]:visible [aria-busy="true"]')).toHaveCount(0);
 }
 
@@ -547,14 +549,14 @@ test('screenshots: every main screen in three panes across 1440 px and two acros
   }
   // the rest in the third pane
   await panes.nth(2).locator('[role="tabpanel"]:visible h1:visible').click();
-  for (const [keys, name] of [
-    ['gu', 'users'],
-    ['gb', 'bulk-update'],
-    ['gp', 'profile'],
-    ['gs', 'provider-settings'],
-    ['gl', 'audit'],
+  for (const [keys, name, heading] of [
+    ['gu', 'users', PAGE_TITLES.persons],
+    ['gb', 'bulk-update', PAGE_TITLES.bulkUpdate],
+    ['gp', 'profile', PAGE_TITLES.editOwnProfile],
+    ['gs', 'provider-settings', PAGE_TITLES.providerSettings],
+    ['gl', 'audit', PAGE_TITLES.auditTrail],
   ] as const) {
-    await show(page, panes.nth(2), keys);
+    await show(page, panes.nth(2), keys, heading);
     await shot(`1440-three-${name}`);
   }
 
@@ -567,13 +569,13 @@ test('screenshots: every main screen in three panes across 1440 px and two acros
   await expect(panes).toHaveCount(2);
   await shot('1024-two-records');
   await panes.nth(0).locator('[role="tabpanel"]:visible h1:visible').click();
-  for (const [keys, name] of [
-    ['ga', 'assets'],
-    ['gr', 'alarm-reports'],
-    ['gu', 'users'],
-    ['gl', 'audit'],
+  for (const [keys, name, heading] of [
+    ['ga', 'assets', PAGE_TITLES.assets],
+    ['gr', 'alarm-reports', PAGE_TITLES.alarmReports],
+    ['gu', 'users', PAGE_TITLES.persons],
+    ['gl', 'audit', PAGE_TITLES.auditTrail],
   ] as const) {
-    await show(page, panes.nth(0), keys);
+    await show(page, panes.nth(0), keys, heading);
     await shot(`1024-two-${name}`);
   }
 });
