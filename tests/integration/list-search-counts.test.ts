@@ -187,7 +187,10 @@ describe('device list search', () => {
     const q = 'hit-0';
     const before = await expected(q, {}, 'SerialNumber', false);
     // a row the triggers would never leave: the count from the search table alone takes it in
-    if (pg) await sql`insert into "deviceSearchKeys" (id, serial, imei, phone) values ('stale-device', 'hit-0stale', null, null)`.execute(t.db);
+    if (pg)
+      await sql`insert into "deviceSearchKeys" (id, "serialNumber", serial, imei, phone) values ('stale-device', 'HIT-0STALE', 'hit-0stale', null, null)`.execute(
+        t.db,
+      );
     else await sql`insert into devices_fts (rowid, serial, imei, phone) values (999999999, 'HIT-0STALE', null, null)`.execute(t.db);
     try {
       const got = await ask(q, {}, 'SerialNumber', false)({ page: 1, pageSize: 10 });

@@ -6,11 +6,12 @@
 // PostgreSQL", docs/decisions/customers.md). SQLite counts those searches from its trigram tables
 // (devices_fts, customers_fts; migration 002) and needs nothing here.
 //
-// - deviceSearchKeys (id, serial, imei, phone): one row per device, the three keys the list's
+// - deviceSearchKeys (id, serialNumber, serial, imei, phone): one row per device, its serial number
+//   as is (the bounds of the matches in the list's serial order) and the three keys the list's
 //   search tests as the list computes them (lower("serialNumber"), lower(imei),
-//   search_phone_key("phoneNumber")), each with a pg_trgm GIN index. Filled in serial order, so
-//   that a search matching a block of serial numbers (a type's prefix) reads few, dense pages;
-//   rows added later go at the end.
+//   search_phone_key("phoneNumber")), each of those with a pg_trgm GIN index. Filled in serial
+//   order, so that a search matching a block of serial numbers (a type's prefix) reads few, dense
+//   pages; rows added later go at the end.
 // - customerSearchKeys (id, name, reference): one row per customer, lower(name) and
 //   lower("portalId"), each with a pg_trgm GIN index. Filled in name order.
 // - Both kept in the writing transaction by statement triggers over the transition tables (the
@@ -33,6 +34,8 @@ type Keys = {
   prefix: string;
   /** The kept columns (after id) and the base row's expression of each, `r` the row. */
   columns: [string, (r: string) => string][];
+  /** Kept columns without a trigram index. */
+  unindexed?: string[];
   /** The base columns the keys are computed from. */
   sources: string[];
   /** The base order the table is filled in. */
@@ -45,10 +48,12 @@ const KEPT: Keys[] = [
     base: 'devices',
     prefix: 'device_search_keys',
     columns: [
+      ['serialNumber', (r) => `${r}."serialNumber"`],
       ['serial', (r) => `lower(${r}."serialNumber")`],
       ['imei', (r) => `lower(${r}.imei)`],
       ['phone', (r) => `search_phone_key(${r}."phoneNumber")`],
     ],
+    unindexed: ['serialNumber'],
     sources: ['serialNumber', 'imei', 'phoneNumber'],
     fillOrder: `"serialNumber"`,
   },
@@ -70,7 +75,8 @@ async function createKept(db: Kysely<any>, k: Keys) {
   const values = (r: string) => k.columns.map(([, e]) => e(r)).join(', ');
   await run(db, `create table "${k.table}" (id text primary key, ${k.columns.map(([c]) => `"${c}" text`).join(', ')})`);
   await run(db, `insert into "${k.table}" (id, ${cols}) select id, ${values(k.base)} from ${k.base} order by ${k.fillOrder}`);
-  for (const [c] of k.columns) await run(db, `create index "${k.table}_${c}_trgm" on "${k.table}" using gin ("${c}" gin_trgm_ops)`);
+  for (const [c] of k.columns.filter(([c]) => !k.unindexed?.includes(c)))
+    await run(db, `create index "${k.table}_${c}_trgm" on "${k.table}" using gin ("${c}" gin_trgm_ops)`);
   const changed = k.sources.map((s) => `o."${s}" is distinct from n."${s}"`).join(' or ');
   await run(
     db,
