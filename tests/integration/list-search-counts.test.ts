@@ -8,7 +8,10 @@
 // the last page, Next and Previous (both directions) must equal a substring test over every row
 // (the oracle), after inserts, key updates and deletes too; the trigram table must hold the base
 // table's rowids exactly; and a row left in it without its device must show in the count (the
-// comparison notices it).
+// comparison notices it). On PostgreSQL the same searches are counted from the search keys tables
+// (deviceSearchKeys, customerSearchKeys; migration 040), which must hold exactly one row per device
+// (customer) under its id with the keys the search computes, after the same writes, an id change
+// and a truncate.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as v from 'valibot';
 import { createTestDb, type TestDb } from '../helpers/db.js';
@@ -56,9 +59,27 @@ async function expectPagesExact<R extends { id: string }>(
   }
 }
 
-/** Whether the trigram table holds exactly the base table's rowids (SQLite). */
+/**
+ * Whether the trigram table holds exactly the base table's rowids (SQLite), or the search keys table
+ * exactly one row per base row under its id with the keys the list's search computes (PostgreSQL).
+ */
 async function expectFtsRowPerRow(table: 'devices' | 'customers') {
-  if (pg) return;
+  if (pg) {
+    const keys =
+      table === 'devices'
+        ? sql`select id, lower("serialNumber") as a, lower(imei) as b, search_phone_key("phoneNumber") as c from devices`
+        : sql`select id, lower(name) as a, lower("portalId") as b, null::text as c from customers`;
+    const kept =
+      table === 'devices' ? sql`select id, serial, imei, phone from "deviceSearchKeys"` : sql`select id, name, reference, null::text from "customerSearchKeys"`;
+    const r = await sql<{ base: number; kept: number; missing: number; stale: number }>`select
+      (select count(*) from ${sql.table(table)}) as base,
+      (select count(*) from (${kept}) k) as kept,
+      (select count(*) from ((${keys}) except (${kept})) x) as missing,
+      (select count(*) from ((${kept}) except (${keys})) x) as stale`.execute(t.db);
+    const x = r.rows[0]!;
+    expect({ table, missing: Number(x.missing), stale: Number(x.stale), kept: Number(x.kept) }).toEqual({ table, missing: 0, stale: 0, kept: Number(x.base) });
+    return;
+  }
   const r = await sql<{ base: number; fts: number; missing: number; stale: number }>`select
     (select count(*) from ${sql.table(table)}) as base,
     (select count(*) from ${sql.table(`${table}_fts`)}) as fts,
@@ -151,25 +172,50 @@ describe('device list search', () => {
     await t.db.updateTable('devices').set({ imei: '350000000000999' }).where('id', 'in', ids.slice(330, 335)).execute();
     await t.db.updateTable('devices').set({ imei: null, phoneNumber: null }).where('id', 'in', ids.slice(40, 60)).execute();
     await t.db.updateTable('devices').set({ firmwareVersion: '9.9.9' }).where('id', 'in', ids.slice(0, 100)).execute();
+    // an id changed (the search table follows it on PostgreSQL)
+    await t.db
+      .updateTable('devices')
+      .set({ id: sql`"id" || '-renamed'` })
+      .where('id', 'in', ids.slice(200, 203))
+      .execute();
     await t.db.deleteFrom('devices').where('id', 'in', ids.slice(100, 140)).execute();
     for (let i = 0; i < 25; i++) await addDevice(`HIT-9${String(i).padStart(4, '0')}`);
     await expectSearchesExact();
   });
 
-  test('a row of devices_fts without its device is counted: the comparison notices it (SQLite)', async () => {
-    if (pg) return;
+  test('a row of the search table without its device is counted: the comparison notices it (devices_fts on SQLite, deviceSearchKeys on PostgreSQL)', async () => {
     const q = 'hit-0';
     const before = await expected(q, {}, 'SerialNumber', false);
-    // a row the triggers would never leave: the count from the trigram table alone takes it in
-    await sql`insert into devices_fts (rowid, serial, imei, phone) values (999999999, 'HIT-0STALE', null, null)`.execute(t.db);
+    // a row the triggers would never leave: the count from the search table alone takes it in
+    if (pg)
+      await sql`insert into "deviceSearchKeys" (id, "serialNumber", serial, imei, phone) values ('stale-device', 'HIT-0STALE', 'hit-0stale', null, null)`.execute(
+        t.db,
+      );
+    else await sql`insert into devices_fts (rowid, serial, imei, phone) values (999999999, 'HIT-0STALE', null, null)`.execute(t.db);
     try {
       const got = await ask(q, {}, 'SerialNumber', false)({ page: 1, pageSize: 10 });
       expect(got.total).toBe(before.length + 1);
       await expect(expectFtsRowPerRow('devices')).rejects.toThrow();
     } finally {
-      await sql`delete from devices_fts where rowid = 999999999`.execute(t.db);
+      if (pg) await sql`delete from "deviceSearchKeys" where id = 'stale-device'`.execute(t.db);
+      else await sql`delete from devices_fts where rowid = 999999999`.execute(t.db);
     }
     expect((await ask(q, {}, 'SerialNumber', false)({ page: 1, pageSize: 10 })).total).toBe(before.length);
+  });
+
+  test('deleting every device empties the search table (PostgreSQL: also truncate)', async () => {
+    if (!pg) return;
+    // in a transaction rolled back: the devices stay for the tests after this one
+    const left = await t.db
+      .transaction()
+      .execute(async (tx) => {
+        await sql`truncate devices cascade`.execute(tx);
+        const n = Number((await sql<{ n: string }>`select count(*) as n from "deviceSearchKeys"`.execute(tx)).rows[0]!.n);
+        throw Object.assign(new Error('rolled back'), { n });
+      })
+      .catch((e: Error & { n?: number }) => e.n);
+    expect(left).toBe(0);
+    await expectFtsRowPerRow('devices');
   });
 });
 
@@ -260,15 +306,16 @@ describe('customer list search', () => {
     await expectSearchesExact();
   });
 
-  test('a row of customers_fts without its customer is counted: the comparison notices it (SQLite)', async () => {
-    if (pg) return;
+  test('a row of the search table without its customer is counted: the comparison notices it (customers_fts on SQLite, customerSearchKeys on PostgreSQL)', async () => {
     const before = await expected('care', {}, 'Name', false);
-    await sql`insert into customers_fts (rowid, name, reference) values (999999999, 'Stale Care', null)`.execute(t.db);
+    if (pg) await sql`insert into "customerSearchKeys" (id, name, reference) values ('stale-customer', 'stale care', null)`.execute(t.db);
+    else await sql`insert into customers_fts (rowid, name, reference) values (999999999, 'Stale Care', null)`.execute(t.db);
     try {
       expect((await ask('care', {}, 'Name', false)({ page: 1, pageSize: 10 })).total).toBe(before.length + 1);
       await expect(expectFtsRowPerRow('customers')).rejects.toThrow();
     } finally {
-      await sql`delete from customers_fts where rowid = 999999999`.execute(t.db);
+      if (pg) await sql`delete from "customerSearchKeys" where id = 'stale-customer'`.execute(t.db);
+      else await sql`delete from customers_fts where rowid = 999999999`.execute(t.db);
     }
   });
 });

@@ -40,6 +40,7 @@ import { m036 } from './migrations/036-device-id-serial-cover.js';
 import { m037 } from './migrations/037-fleet-state-serial.js';
 import { m038 } from './migrations/038-people-list-counts-sorts.js';
 import { m039 } from './migrations/039-person-list-search.js';
+import { m040 } from './migrations/040-list-search-keys.js';
 
 /** Every migration by the name Kysely records, in the order they run. Add new ones at the end with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -78,6 +79,7 @@ export const migrations: Record<string, Migration> = {
   '037_fleet_state_serial': m037,
   '038_people_list_counts_sorts': m038,
   '039_person_list_search': m039,
+  '040_list_search_keys': m040,
 };
 
 class StaticProvider implements MigrationProvider {

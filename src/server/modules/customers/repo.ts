@@ -85,6 +85,12 @@ async function countAllCustomers(db: DB, scope: TenantScope): Promise<number> {
   );
 }
 
+/** The PostgreSQL search of the customer list over customerSearchKeys `k` (migration 040): the LIKEs `filtered` tests, over the same lower() keys. */
+function customerKeysMatch(searchValue: string) {
+  const like = `%${likeEscape(searchValue.toLowerCase())}%`;
+  return sql<boolean>`k.name like ${like} escape '\\' or k.reference like ${like} escape '\\'`;
+}
+
 /** The SQLite search of the customer list as an FTS5 query of customers_fts (name or portal reference contains the text). */
 const customerFtsMatch = (searchValue: string) => `{name reference} : ${ftsPhrase(searchValue)}`;
 
@@ -206,16 +212,19 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
       .offset(at.offset)
       .execute()) as ListRow[];
   };
-  const countFiltered = async () =>
-    kept
-      ? keptCustomerCount(db, f)
-      : Number(
-          (
-            await filtered(db, scope, f)
-              .select((eb) => eb.fn.countAll<number | string>().as('n'))
-              .executeTakeFirstOrThrow()
-          ).n,
-        );
+  // A search with no other filter over every tenant (PostgreSQL): counted from customerSearchKeys
+  // (migration 040: one row per customer under its id, lower(name) and lower("portalId"), kept by
+  // statement triggers, filled in name order) with the list's own LIKEs, its trigram candidates
+  // rechecked on the narrow table's pages ('care', 148,448 of 1,000,000 customers: 2,379 pages,
+  // ~27 ms) instead of the customers' (54,000 pages, ~250–300 ms).
+  const keysCounted = isPostgres(db) && scope.all && !!f.searchValue && !f.tierIds.length && !f.statusIds.length && !f.migratedOnly;
+  const countFiltered = async () => {
+    if (kept) return keptCustomerCount(db, f);
+    const counted = keysCounted
+      ? db.selectNoFrom(sql<number | string>`(select count(*) from "customerSearchKeys" k where ${customerKeysMatch(f.searchValue!)})`.as('n'))
+      : filtered(db, scope, f).select((eb) => eb.fn.countAll<number | string>().as('n'));
+    return Number((await counted.executeTakeFirstOrThrow()).n);
+  };
   const allCount = countAllCustomers(db, scope);
   const edge = edgeOf(f);
   const values = edge && (await customerEdgeKeys(db, scope, edge.id, keys));

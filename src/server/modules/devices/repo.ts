@@ -256,14 +256,18 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
   // counted from the fleet state alone (the same statement as the Fleet Health count), without
   // looking each of them up in devices.
   const fleetOnly = !!f.fleetHealth && !listFiltered && customerId === undefined && scope.all;
-  // A search with no other filter, over every tenant, on SQLite: counted from the trigram table
-  // alone — the matches devices_fts finds (~8 ms CPU for 100,000 of 1,000,000 devices) without
-  // looking each up in devices (~120 ms). Exact: the list's search is that same MATCH over the
-  // same table, and devices_fts holds one row per device under the device's rowid (migration 002's
-  // triggers on insert, delete and update of the three keys; every device write goes through them),
-  // so each match is one device within the selection.
-  const ftsOnly =
-    !isPostgres(db) &&
+  // A search with no other filter, over every tenant: counted from the search keys alone. SQLite:
+  // the matches devices_fts finds (~8 ms CPU for 100,000 of 1,000,000 devices) without looking
+  // each up in devices (~120 ms). Exact: the list's search is that same MATCH over the same table,
+  // and devices_fts holds one row per device under the device's rowid (migration 002's triggers on
+  // insert, delete and update of the three keys; every device write goes through them), so each
+  // match is one device within the selection. PostgreSQL: the same LIKEs over deviceSearchKeys
+  // (migration 040: one row per device under its id, the three keys as the search computes them,
+  // kept by statement triggers, filled in serial order), whose trigram candidates are rechecked on
+  // its narrow pages ('T400-': 1,301 pages, ~21 ms) instead of the devices' (43,307 pages, or a
+  // parallel pass over a whole index, ~300 ms). A text with a run of four or more of one character
+  // keeps the devices' count, which reads the runs indexes (migration 029).
+  const searchOnly =
     !!f.searchValue &&
     !f.deviceTypeIds.length &&
     !f.statusIds.length &&
@@ -273,6 +277,8 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
     !f.fleetHealth &&
     customerId === undefined &&
     scope.all;
+  const ftsOnly = searchOnly && !isPostgres(db);
+  const keysOnly = searchOnly && isPostgres(db) && !longRuns(f.searchValue!.toLowerCase()).length && !longRuns(queryPhoneKey(f.searchValue!) ?? '').length;
   // Its page in serial order, from the fleet state alone too: the category's index hands out the
   // devices with their serial numbers (migration 037), none looked up in devices to be sorted.
   const fleetSerials =
@@ -302,7 +308,16 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
     );
   };
   let filteredCount: Promise<number> | undefined;
-  if (!unfiltered) {
+  // The first and last serial numbers of the matches (keysOnly), read with their count.
+  let serialBounds: Promise<{ lo: string | null; hi: string | null }> | undefined;
+  if (keysOnly) {
+    const got = sql<{ n: number | string; lo: string | null; hi: string | null }>`select count(*) as n, min(k."serialNumber") as lo, max(k."serialNumber") as hi
+      from "deviceSearchKeys" k where ${deviceKeysMatch(f.searchValue!)}`
+      .execute(db)
+      .then((r) => r.rows[0]!);
+    filteredCount = got.then((r) => Number(r.n));
+    serialBounds = got;
+  } else if (!unfiltered) {
     let counted;
     if (fleetOnly)
       counted = db.selectNoFrom(sql<number | string>`(select count(*) from (${categoryDevices(isPostgres(db), f.fleetHealth!, now)}) "fleet")`.as('n'));
@@ -332,11 +347,21 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
   const searchWalk = !!f.searchValue && f.orderBy === 'SerialNumber' && !!filteredCount && (isPostgres(db) || ftsOnly);
   const walkIndex = searchWalk && !isPostgres(db) ? 'devices_serial_uq' : undefined;
   /** The rows of pageOf in the order read (last first when reversed). */
-  const read = (sortMatches: boolean, at: Parameters<typeof pageOf>[1]): Promise<Row[]> => {
-    if (at.limit <= 0) return Promise.resolve([]);
+  const read = async (sortMatches: boolean, at: Parameters<typeof pageOf>[1]): Promise<Row[]> => {
+    if (at.limit <= 0) return [];
+    // The walk of a search counted from deviceSearchKeys starts at its first match (its last,
+    // reversed) and stops after its last: every match lies between the two (the same table, the same
+    // LIKEs), so the walk no longer passes the devices before and after the matches ('T400-', one
+    // block of 100,000 in the serial order: page 1 passed the 100,000 devices before it, ~42 ms, the
+    // last page the 800,000 after it, ~330 ms).
+    const bounds = serialBounds && f.orderBy === 'SerialNumber' && !sortMatches ? await serialBounds : undefined;
+    if (bounds && bounds.lo !== null && bounds.hi !== null) {
+      const within = sql<boolean>`d."serialNumber" between ${bounds.lo} and ${bounds.hi}`;
+      at = { ...at, where: at.where ? sql<boolean>`(${at.where}) and ${within}` : within };
+    }
     const page = pageOf(sortMatches, at);
     const index = neverConfiguredIndex ?? (sortMatches ? undefined : walkIndex);
-    return index ? withIndex(db, page.compile(), index) : (page.execute() as Promise<Row[]>);
+    return index ? withIndex(db, page.compile(), index) : ((await page.execute()) as Row[]);
   };
   const sortMatches = async (upTo: number) => {
     if (!searchWalk) return false;
@@ -406,6 +431,17 @@ function longRuns(text: string): string[] {
     i = j + 1;
   }
   return out;
+}
+
+/**
+ * The PostgreSQL search of the device list over deviceSearchKeys `k` (migration 040): the LIKEs
+ * filteredBeforeBand tests, over the keys as it computes them.
+ */
+function deviceKeysMatch(searchValue: string): RawBuilder<boolean> {
+  const like = `%${likeEscape(searchValue.toLowerCase())}%`;
+  const phone = queryPhoneKey(searchValue);
+  const serialOrImei = sql<boolean>`k.serial like ${like} escape '\\' or k.imei like ${like} escape '\\'`;
+  return phone !== null && phone.length >= 3 ? sql<boolean>`${serialOrImei} or k.phone like ${`%${phone}%`}` : serialOrImei;
 }
 
 /**
