@@ -24,15 +24,15 @@ function watchPresses() {
 export const pressUnderWayIn = (el: Element | null) => !!el && !!pressed && el.contains(pressed);
 
 /**
- * Focuses `target` when `active` turns true, unless the page (`root`) is being pressed or already
- * holds the focus: a click on one of its controls then stays that control's.
+ * Focuses `target` when `active` turns true, unless the page (`root`) is being pressed: a click on
+ * one of its controls then stays that control's.
  */
 export function useFocusWhenShown(active: boolean, target: RefObject<HTMLElement | null>, root: RefObject<HTMLElement | null>) {
   useEffect(watchPresses, []);
   useEffect(() => {
     if (!active) return;
     const page = root.current;
-    if (pressUnderWayIn(page) || (page && page.contains(document.activeElement))) return;
+    if (pressUnderWayIn(page)) return;
     target.current?.focus();
   }, [active, target, root]);
 }
