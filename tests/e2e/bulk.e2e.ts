@@ -298,3 +298,31 @@ test('change order number by keyboard: only the devices in a customer account ge
   const grid = page.getByRole('grid', { name: 'Bulk list' });
   await expect(grid.getByRole('row', { name: new RegExp(at(inAccount, 0).serialNumber) })).toContainText(orderNumber);
 });
+
+test('Clear Devices Bulk List in the other pane clears at the first click when the page is scrolled down to it', async ({ page }) => {
+  // A short window: the bulk page's toolbar starts below the fold, and the click scrolls the page to it.
+  await page.setViewportSize({ width: 1440, height: 360 });
+  const serials = dbQuery<{ serialNumber: string }>('select serialNumber from devices order by serialNumber limit 3').map((r) => r.serialNumber);
+  await signedInAs(page, 'admin@demo.test');
+  // the asset list on the left, Bulk Update on the right (as the soak bench has them)
+  await focusPage(page);
+  for (const k of ['g', 'a', 'Alt+\\', 'g', 'b']) await page.keyboard.press(k);
+  const field = page.getByLabel('Serial Number', { exact: true });
+  await expect(field).toBeFocused();
+  for (const s of [...serials, 'ZZNOPE0001']) {
+    await page.keyboard.type(s);
+    await page.keyboard.press('Enter');
+  }
+  const counts = page.getByTestId('bulk-counts');
+  await expect(counts).toHaveText('4 devices on the bulk list, 3 selected');
+  // work goes on in the left pane: Bulk Update stays shown on the right, its pane no longer focused
+  await focusPage(page);
+  for (const k of ['g', 'a']) await page.keyboard.press(k);
+  await expect(page.locator('.ws-pane[data-focused]').getByRole('searchbox', { name: 'Search devices' })).toBeVisible();
+  const clear = page.getByRole('button', { name: MSG.clearBulkList });
+  expect((await clear.boundingBox())?.y ?? 0).toBeGreaterThan(360);
+  // The press makes the right pane the focused one: the page must not move the focus to its serial
+  // field then (that scrolled the page back up under the pointer and the click landed elsewhere).
+  await clear.click();
+  await expect(counts).toHaveText('0 devices on the bulk list, 0 selected', { timeout: 3000 });
+});

@@ -8,6 +8,7 @@ import { DataTable } from '../../ui/data-table/data-table';
 import type { DataTableColumn } from '../../ui/data-table/types';
 import { PageFrame } from '../../workspace/page-frame';
 import { useTab } from '../../workspace/tab-context';
+import { useFocusWhenShown } from '../../workspace/focus-when-shown';
 import {
   bulkAtom,
   bulkSoundsAtom,
@@ -58,9 +59,9 @@ export function BulkUpdatePage() {
   const inputRef = useRef<HTMLInputElement>(null);
   const fileRef = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
-    if (tab.active) inputRef.current?.focus();
-  }, [tab.active]);
+  const pageRef = useRef<HTMLDivElement>(null);
+  // The next scan goes to the field when the tab is shown (not when one of the page's controls is pressed).
+  useFocusWhenShown(tab.active, inputRef, pageRef);
   useEffect(() => {
     const focus = () => inputRef.current?.focus();
     window.addEventListener(BULK_FOCUS_EVENT, focus);
@@ -86,6 +87,7 @@ export function BulkUpdatePage() {
   return (
     <PageFrame
       title={PAGE_TITLES.bulkUpdate}
+      rootRef={pageRef}
       actions={
         <Text as="label" size="2">
           <Flex gap="2" align="center">
