@@ -14,6 +14,7 @@ import type { DB } from '../../src/server/db/index.js';
 import { migrateToLatest } from '../../src/server/db/migrations.js';
 import { m002, sqlitePhoneKey } from '../../src/server/db/migrations/002-search.js';
 import { m029 } from '../../src/server/db/migrations/029-device-search-runs.js';
+import { m040 } from '../../src/server/db/migrations/040-list-search-keys.js';
 import { phoneKey, prefixEnd, queryPhoneKey } from '../../src/server/lib/search-keys.js';
 import { search } from '../helpers/search.js';
 import { customerRow } from '../helpers/customer-rows.js';
@@ -547,7 +548,8 @@ describe('index sync', () => {
   test('rows that exist before the migration are indexed by it', async () => {
     const tdb = await createTestDb();
     try {
-      // migration 029's indexes use search_phone_key, which 002's down drops
+      // migration 029's indexes and 040's triggers use search_phone_key, which 002's down drops
+      await m040.down!(tdb.db);
       await m029.down!(tdb.db);
       await m002.down!(tdb.db);
       await tdb.db
