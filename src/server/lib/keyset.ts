@@ -105,6 +105,15 @@ export async function keysetPage<R>(
 }
 
 /**
+ * Whether a page that reaches `upTo` rows into a selection of `matches` rows out of `total` reads
+ * the matches and sorts them rather than walking the sort's index and testing each row: the walk
+ * passes about upTo × total / matches rows, and when that is more than the matches, sorting them
+ * reads fewer. The rule of every list that can do either (alarm reports, devices, customers, a
+ * role's holders among persons).
+ */
+export const sortsMatches = (upTo: number, total: number, matches: number): boolean => (upTo * total) / Math.max(matches, 1) > matches;
+
+/**
  * Where a jump to `page` reads from when the selection's size is known: forward with the offset of
  * the pages before it, or backwards (the order reversed) with the offset of the pages after it,
  * whichever skips fewer rows; the last page reads like the first. `limit` rows from `offset`

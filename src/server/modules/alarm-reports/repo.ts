@@ -49,7 +49,7 @@ import { bandSql, COMPLETED_COLS, COUNT_COLS, GRAINS, MONTH_GRAIN, STARTED_COLS 
 import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
 import { CONTROLLER_STARTED_INDEX, lowerSql, rankSql, reversedRankSql } from './list-order.js';
 import { snapshotDto } from './snapshot.js';
-import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
+import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, sortsMatches, type SortKey } from '../../lib/keyset.js';
 import type { NameKind } from './names.js';
 
 type Q<O> = SelectQueryBuilder<Database, 'alarmReports', O>;
@@ -532,7 +532,7 @@ export async function listAlarmReports(
       const all = Number(
         (await sql<{ n: number }>`select greatest(reltuples, 0)::bigint as n from pg_class where oid = '"alarmReports"'::regclass`.execute(db)).rows[0]?.n ?? 0,
       );
-      return pageIds(at, (upTo * all) / Math.max(count, 1) > count).execute();
+      return pageIds(at, sortsMatches(upTo, all, count)).execute();
     }
     const index = plan === 'auto' && count !== undefined ? await walkIndex(db, b, count, upTo) : null;
     return index ? withIndex(db, pageIds(at), index) : pageIds(at).execute();

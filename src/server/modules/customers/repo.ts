@@ -5,7 +5,7 @@
 // only, and another customer asked for by id answers as not found.
 import { sql, isPostgres, type DB } from '../../db/index.js';
 import { CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
-import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
+import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, sortsMatches, type SortKey } from '../../lib/keyset.js';
 import type { CustomerTable } from '../../db/schema.js';
 import { bool, int, likeEscape, newEtag, newId } from '../../platform/util.js';
 import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
@@ -217,7 +217,8 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
   // statement triggers, filled in name order) with the list's own LIKEs, its trigram candidates
   // rechecked on the narrow table's pages ('care', 148,448 of 1,000,000 customers: 2,379 pages,
   // ~27 ms) instead of the customers' (54,000 pages, ~250–300 ms).
-  const keysCounted = isPostgres(db) && scope.all && !!f.searchValue && !f.tierIds.length && !f.statusIds.length && !f.migratedOnly;
+  const searchOnly = scope.all && !!f.searchValue && !f.tierIds.length && !f.statusIds.length && !f.migratedOnly;
+  const keysCounted = searchOnly && isPostgres(db);
   const countFiltered = async () => {
     if (kept) return keptCustomerCount(db, f);
     const counted = keysCounted
@@ -237,8 +238,7 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
   // matches at most the matches, the device list's rule — the sort's index is walked (INDEXED BY),
   // each customer tested against the set of matches (built once), instead of reading and sorting
   // every match (~130 ms); else the planner's plan (the matches read and sorted).
-  const ftsCounted =
-    !isPostgres(db) && scope.all && !!f.searchValue && !f.tierIds.length && !f.statusIds.length && !f.migratedOnly && ftsAloneFinds(f.searchValue);
+  const ftsCounted = searchOnly && !isPostgres(db) && ftsAloneFinds(f.searchValue!);
   const walkIndex = ftsCounted ? WALK_INDEX[f.orderBy]?.(f.desc) : undefined;
   if (ftsCounted) {
     const [n, all] = await Promise.all([
@@ -249,7 +249,7 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
       allCount,
     ]);
     count = n;
-    const walk = (upTo: number) => (walkIndex && (upTo * all) / Math.max(n, 1) <= n ? walkIndex : undefined);
+    const walk = (upTo: number) => (walkIndex && !sortsMatches(upTo, all, n) ? walkIndex : undefined);
     if (edge && values) {
       rows = await keysetPage(keys, values, edge.backwards, f.pageSize, (where, reversed, limit, order) =>
         read({ where, reversed, offset: 0, limit, order, walk: walk(f.pageSize) }),
@@ -290,7 +290,7 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
     // than match — (rows skipped + page size) × customers / matches against the matches, the device
     // list's rule — the matches are read and sorted instead.
     const all = await allCount;
-    const sortMatches = isPostgres(db) && !!f.searchValue && ((at.offset + at.limit) * all) / Math.max(count, 1) > count;
+    const sortMatches = isPostgres(db) && !!f.searchValue && sortsMatches(at.offset + at.limit, all, count);
     rows = await read({ ...at, sortMatches });
     if (at.reversed) rows.reverse();
   }

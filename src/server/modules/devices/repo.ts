@@ -19,7 +19,7 @@ import { ALL_TENANTS, byCustomer, type TenantScope } from '../../auth/tenant-sco
 import { CODE } from '../../../shared/messages.js';
 import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, type Lookup } from '../../../shared/codes.js';
 import { nameRankSql, nullsLastSql } from './order.js';
-import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
+import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, sortsMatches, type SortKey } from '../../lib/keyset.js';
 import {
   DEVICE_CODE,
   DEVICE_TEXT,
@@ -366,7 +366,7 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
   const sortMatches = async (upTo: number) => {
     if (!searchWalk) return false;
     const [n, total] = await Promise.all([filteredCount!, allCount]);
-    return (upTo * total) / Math.max(n, 1) > n;
+    return sortsMatches(upTo, total, n);
   };
   const total = filteredCount ?? allCount;
   const pageRows = (async (): Promise<Row[]> => {

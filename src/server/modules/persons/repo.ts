@@ -8,7 +8,7 @@ import { isLockedAt } from '../../auth/store.js';
 import { isPostgres, sql, type DB } from '../../db/index.js';
 import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
 import type { RawBuilder } from 'kysely';
-import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, type SortKey } from '../../lib/keyset.js';
+import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, sortsMatches, type SortKey } from '../../lib/keyset.js';
 import { likeEscape } from '../../platform/util.js';
 import { byTenant, type TenantScope } from '../../auth/tenant-scope.js';
 import type { RoleName } from '../../../shared/permissions.js';
@@ -250,7 +250,7 @@ export async function listPersons(
       // persons; when that is more than the holders, they are read through the role index and
       // sorted instead (the list's rule for few matches; page 50 of a role 0.5 % of persons hold,
       // at 1,000,000 persons: 154 ms on SQLite walking).
-      const viaRoleIndex = parts[i]! && ((Math.min(start, partSize - start - n) + n) * total) / Math.max(holders, 1) > holders;
+      const viaRoleIndex = parts[i]! && sortsMatches(Math.min(start, partSize - start - n) + n, total, holders);
       // from the part's nearer end
       const got =
         partSize - start - n < start
