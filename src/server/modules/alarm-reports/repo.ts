@@ -6,7 +6,7 @@
 // Every read takes the caller's TenantScope (tenant-scope.ts): a scoped caller reads the reports
 // of their own customer account only. The statistics are kept for every customer together, so a
 // scoped caller's counts are counted over their raw rows instead (exact, like the statistics).
-import { CompiledQuery, sql, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
+import { sql, type CompiledQuery, type ExpressionBuilder, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { isPostgres, type DB } from '../../db/index.js';
 import type { ActivityJournalTable, AlarmCallTable, AlarmNoteTable, AlarmReportTable, Database } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../platform/util.js';
@@ -50,6 +50,7 @@ import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
 import { CONTROLLER_STARTED_INDEX, lowerSql, rankSql, reversedRankSql } from './list-order.js';
 import { snapshotDto } from './snapshot.js';
 import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, sortsMatches, type SortKey } from '../../lib/keyset.js';
+import { withIndexedBy } from '../../db/indexed-by.js';
 import type { NameKind } from './names.js';
 
 type Q<O> = SelectQueryBuilder<Database, 'alarmReports', O>;
@@ -479,17 +480,12 @@ async function walkIndex(db: DB, b: AlarmReportListBody, count: number, upTo: nu
   if (b.sortBy === 'AlarmClosedDate' && !b.searchValue && !b.personFullName && !b.customerAccountFullName) return null;
   // the highest rowid: about the number of reports (an estimate, read from the table's b-tree edge)
   const all = Number((await sql<{ n: number | null }>`select max(rowid) as n from "alarmReports"`.execute(db)).rows[0]?.n ?? 0);
-  return (upTo * all) / count <= count ? index : null;
+  return sortsMatches(upTo, all, count) ? null : index;
 }
 
 /** Runs the page query naming `index` for its (outer) reports table: SQLite's INDEXED BY. */
-async function withIndex<R>(db: DB, q: { compile(): CompiledQuery<R> }, index: string): Promise<R[]> {
-  const page = q.compile();
-  const from = 'from "alarmReports"';
-  const at = page.sql.indexOf(from);
-  const text = `${page.sql.slice(0, at + from.length)} indexed by "${index}"${page.sql.slice(at + from.length)}`;
-  return (await db.executeQuery<R>(CompiledQuery.raw(text, [...page.parameters]))).rows;
-}
+const withIndex = <R>(db: DB, q: { compile(): CompiledQuery<R> }, index: string): Promise<R[]> =>
+  withIndexedBy<R>(db, q.compile(), 'from "alarmReports"', index, 'first');
 
 /**
  * POST alarm-report/get-list. The total comes from the statistics when they answer the filter.

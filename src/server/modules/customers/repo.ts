@@ -4,8 +4,9 @@
 // reads take the caller's TenantScope (tenant-scope.ts): a scoped caller sees their own customer
 // only, and another customer asked for by id answers as not found.
 import { sql, isPostgres, type DB } from '../../db/index.js';
-import { CompiledQuery, type Kysely, type RawBuilder } from 'kysely';
+import type { Kysely, RawBuilder } from 'kysely';
 import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, sortsMatches, type SortKey } from '../../lib/keyset.js';
+import { withIndexedBy } from '../../db/indexed-by.js';
 import type { CustomerTable } from '../../db/schema.js';
 import { bool, int, likeEscape, newEtag, newId } from '../../platform/util.js';
 import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
@@ -193,10 +194,7 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
         .limit(at.limit)
         .offset(at.offset)
         .compile();
-      const from = 'from "customers" as "c"';
-      const i = compiled.sql.indexOf(from);
-      const text = `${compiled.sql.slice(0, i + from.length)} indexed by "${at.walk}"${compiled.sql.slice(i + from.length)}`;
-      return (await db.executeQuery<ListRow>(CompiledQuery.raw(text, [...compiled.parameters]))).rows;
+      return withIndexedBy<ListRow>(db, compiled, 'from "customers" as "c"', at.walk, 'first');
     }
     if (at.sortMatches) {
       // OFFSET 0 keeps PostgreSQL from pushing the order into the search: it reads the matches

@@ -10,7 +10,7 @@
 // devices of their customer, in lists, counts, exports and lookups (another customer's device
 // answers as unknown).
 import { sql, isPostgres, type DB } from '../../db/index.js';
-import { CompiledQuery, type RawBuilder } from 'kysely';
+import type { CompiledQuery, RawBuilder } from 'kysely';
 import { DEVICE_COLUMNS, type DeviceColumn, type DeviceTable } from '../../db/schema.js';
 import { newEtag, newId, likeEscape } from '../../platform/util.js';
 import { ftsPhrase, queryPhoneKey } from '../../lib/search-keys.js';
@@ -20,6 +20,7 @@ import { CODE } from '../../../shared/messages.js';
 import { ASSET_STATUSES, DEVICE_TYPES, SIM_TYPES, type Lookup } from '../../../shared/codes.js';
 import { nameRankSql, nullsLastSql } from './order.js';
 import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, sortsMatches, type SortKey } from '../../lib/keyset.js';
+import { withIndexedBy } from '../../db/indexed-by.js';
 import {
   DEVICE_CODE,
   DEVICE_TEXT,
@@ -408,12 +409,7 @@ const neverConfiguredIndexOf = (db: DB, f: DeviceListBody, customerId?: string) 
     ? NEVER_CONFIGURED_INDEXES[f.orderBy]
     : undefined;
 /** The page with its inner query (the page's serial numbers) reading devices by `index` (INDEXED BY). */
-async function withIndex(db: DB, page: CompiledQuery, index: string): Promise<Row[]> {
-  const from = 'from "devices" as "d"';
-  const at = page.sql.lastIndexOf(from); // the page's serial numbers (the inner query)
-  const text = `${page.sql.slice(0, at)}${from} indexed by "${index}"${page.sql.slice(at + from.length)}`;
-  return (await db.executeQuery<Row>(CompiledQuery.raw(text, [...page.parameters]))).rows;
-}
+const withIndex = (db: DB, page: CompiledQuery, index: string): Promise<Row[]> => withIndexedBy<Row>(db, page, 'from "devices" as "d"', index, 'last');
 
 type DeviceFilterBody = Omit<DeviceListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>;
 
