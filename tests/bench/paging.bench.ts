@@ -15,7 +15,8 @@
 // BENCH_PAGING_SETS (default `devices,alarms`; also `customers`, `persons`) names the data sets
 // measured. BENCH_PAGING_PLANS=1 also prints, for each customer and person case, the plan of every
 // statement of the page and its count on each page (EXPLAIN QUERY PLAN on SQLite, EXPLAIN on
-// PostgreSQL), marked when it reads or sorts the whole table.
+// PostgreSQL), marked when it reads or sorts the whole table. SQLITE_CACHE_MB and SQLITE_MMAP_MB
+// size the SQLite connection as they size the server's.
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import * as v from 'valibot';

@@ -245,6 +245,11 @@ export function ensureWritableDir(dir: string, name = 'DATA_DIR') {
 
 export type SqliteSizing = { cacheMb: number; mmapMb: number };
 export const SQLITE_SIZING_DEFAULT: SqliteSizing = { cacheMb: 256, mmapMb: 1024 };
+/** SQLITE_CACHE_MB and SQLITE_MMAP_MB, each defaulting to SQLITE_SIZING_DEFAULT. */
+export const sqliteSizingOf = (env: NodeJS.ProcessEnv): SqliteSizing => ({
+  cacheMb: nonNegativeInt(env.SQLITE_CACHE_MB, SQLITE_SIZING_DEFAULT.cacheMb, 'SQLITE_CACHE_MB'),
+  mmapMb: nonNegativeInt(env.SQLITE_MMAP_MB, SQLITE_SIZING_DEFAULT.mmapMb, 'SQLITE_MMAP_MB'),
+});
 function nonNegativeInt(raw: string | undefined, fallback: number, name: string): number {
   if (raw === undefined || raw.trim() === '') return fallback;
   const n = Number(raw);
@@ -325,10 +330,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map((k) => k.trim())
       .filter(Boolean),
     gatewayBatchesPer10s: positiveInt(env.GATEWAY_BATCHES_PER_10S, 1000),
-    sqlite: {
-      cacheMb: nonNegativeInt(env.SQLITE_CACHE_MB, SQLITE_SIZING_DEFAULT.cacheMb, 'SQLITE_CACHE_MB'),
-      mmapMb: nonNegativeInt(env.SQLITE_MMAP_MB, SQLITE_SIZING_DEFAULT.mmapMb, 'SQLITE_MMAP_MB'),
-    },
+    sqlite: sqliteSizingOf(env),
     hubChannelPrefix: env.HUB_CHANNEL_PREFIX || undefined,
     simulator: {
       enabled: env.DEMO_DATA !== 'false' && env.DEMO_DATA !== '0' && !['off', 'false', '0', 'no'].includes((env.SIMULATOR ?? '').trim().toLowerCase()),

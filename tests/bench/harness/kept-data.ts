@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { loadavg } from 'node:os';
 import { createApp } from '../../../src/server/app.js';
-import { testConfig } from '../../../src/server/platform/config.js';
+import { sqliteSizingOf, testConfig } from '../../../src/server/platform/config.js';
 import { createOutbox } from '../../../src/server/mail/outbox.js';
 import { type Kysely, sql } from 'kysely';
 import { isPostgres, openPostgres, openSqlite, type DB } from '../../../src/server/db/index.js';
@@ -296,7 +296,7 @@ export async function onKeptData(
       o.loadSqlite,
       () => {
         o.beforeSqlite?.();
-        return openSqlite(k.sqliteFile);
+        return openSqlite(k.sqliteFile, sqliteSizingOf(process.env));
       },
       (db) => o.measure('sqlite', db),
     );
