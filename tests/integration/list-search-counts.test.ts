@@ -1,7 +1,9 @@
 // The device and customer list searches, exact, on SQLite (PostgreSQL with TEST_DB=pg). On SQLite a
 // search with no other filter over every tenant is counted from the trigram table alone
 // (devices_fts, customers_fts) and, when its matches are many, paged by walking the sort's index
-// testing each row against the set of matches. Both rest on the trigram table holding exactly one
+// testing each row against the set of matches; a device search whose matches are exactly the serial
+// numbers starting with its text (as typed or in capitals: 'hit-0', 'HIT-0001') is paged from that
+// range of the serial index alone. All rest on the trigram table holding exactly one
 // row per device (customer) under its rowid, kept by triggers, and on its MATCH finding exactly
 // what the search selects. So, for searches most rows match and searches few match, with and
 // without other filters, scoped and unscoped, totalCount and the rows of page 1, a middle page,

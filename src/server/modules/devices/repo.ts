@@ -287,11 +287,11 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
       ? db.selectFrom(sql<{ serialNumber: string }>`(${categoryDevices(isPostgres(db), f.fleetHealth!, now)})`.as('d'))
       : undefined;
   type At = { where?: RawBuilder<boolean>; reversed?: boolean; offset: number; limit: number; order?: readonly SortKey[] };
-  const pageOf = (sortMatches: boolean, at: At) => {
+  const pageOf = (sortMatches: boolean, at: At, base = q) => {
     // at.order: a Next / Previous part's keys (those it holds equal left out, lib/keyset.ts)
     const order = sortMatches ? bySerialText : (at.order ?? keys);
     let inner = orderByKeys(
-      fleetSerials ? fleetSerials.select(sql<string>`d."serialNumber"`.as('serialNumber')) : q.select('d.serialNumber'),
+      fleetSerials ? fleetSerials.select(sql<string>`d."serialNumber"`.as('serialNumber')) : base.select('d.serialNumber'),
       order,
       at.reversed,
     );
@@ -311,7 +311,13 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
   let filteredCount: Promise<number> | undefined;
   // The first and last serial numbers of the matches (keysOnly), read with their count.
   let serialBounds: Promise<{ lo: string | null; hi: string | null }> | undefined;
-  if (keysOnly) {
+  // SQLite: the serial numbers the matches are, when they are one range of devices_serial_uq.
+  let matchedRange: Promise<SerialRange | null> | undefined;
+  if (ftsOnly) {
+    const got = ftsCountAndRange(db, f.searchValue!);
+    filteredCount = got.then((r) => r.n);
+    matchedRange = got.then((r) => r.range);
+  } else if (keysOnly) {
     const got = sql<{ n: number | string; lo: string | null; hi: string | null }>`select count(*) as n, min(k."serialNumber") as lo, max(k."serialNumber") as hi
       from "deviceSearchKeys" k where ${deviceKeysMatch(f.searchValue!)}`
       .execute(db)
@@ -322,8 +328,6 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
     let counted;
     if (fleetOnly)
       counted = db.selectNoFrom(sql<number | string>`(select count(*) from (${categoryDevices(isPostgres(db), f.fleetHealth!, now)}) "fleet")`.as('n'));
-    else if (ftsOnly)
-      counted = db.selectNoFrom(sql<number | string>`(select count(*) from devices_fts where devices_fts match ${deviceFtsMatch(f.searchValue!)})`.as('n'));
     else if (!fromCounts || (f.lastConfig >= 1 && f.lastConfig <= 3)) counted = countRows(q);
     else if (f.lastConfig === 4)
       // configured, less those configured within 30 days: one statement, so one snapshot
@@ -360,12 +364,15 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
       const within = sql<boolean>`d."serialNumber" between ${bounds.lo} and ${bounds.hi}`;
       at = { ...at, where: at.where ? sql<boolean>`(${at.where}) and ${within}` : within };
     }
-    const page = pageOf(sortMatches, at);
-    const index = neverConfiguredIndex ?? (sortMatches ? undefined : walkIndex);
+    const range = matchedRange && (await matchedRange);
+    const page = range
+      ? pageOf(false, at, db.selectFrom('devices as d').where('d.serialNumber', '>=', range.lo).where('d.serialNumber', '<=', range.hi))
+      : pageOf(sortMatches, at);
+    const index = neverConfiguredIndex ?? (sortMatches && !range ? undefined : walkIndex);
     return index ? withIndex(db, page.compile(), index) : ((await page.execute()) as Row[]);
   };
   const sortMatches = async (upTo: number) => {
-    if (!searchWalk) return false;
+    if (!searchWalk || (matchedRange && (await matchedRange))) return false;
     const [n, total] = await Promise.all([filteredCount!, allCount]);
     return sortsMatches(upTo, total, n);
   };
@@ -438,6 +445,40 @@ function deviceKeysMatch(searchValue: string): RawBuilder<boolean> {
   const phone = queryPhoneKey(searchValue);
   const serialOrImei = sql<boolean>`k.serial like ${like} escape '\\' or k.imei like ${like} escape '\\'`;
   return phone !== null && phone.length >= 3 ? sql<boolean>`${serialOrImei} or k.phone like ${`%${phone}%`}` : serialOrImei;
+}
+
+type SerialRange = { lo: string; hi: string };
+/** Above every character: `text + PAST_TEXT` sorts after every string that starts with text and goes on with a character below it. */
+const PAST_TEXT = '\u{10FFFF}';
+
+/**
+ * The count of a SQLite search with no other filter, over every tenant, from devices_fts alone;
+ * with it, when the matches are one range of serial numbers, that range. A serial number's first
+ * characters, typed or scanned ('T400-'), are the usual search: every serial number that starts
+ * with the text (as typed, or in capitals) holds it, so the trigram MATCH finds each of them; when
+ * as many devices match as devices_serial_uq holds serial numbers in that range, the matches are
+ * exactly that range, and the list's pages read it from the index alone: no set of matches built
+ * from devices_fts (~20 ms for 100,000), no walk past the devices before the first match or after
+ * the last (the last page of 'T400-' passed the 800,000 after it). Counting a range passes at most
+ * as many index entries as the search matched. One statement, so one snapshot.
+ */
+async function ftsCountAndRange(db: DB, searchValue: string): Promise<{ n: number; range: SerialRange | null }> {
+  const starts = [...new Set([searchValue, searchValue.toUpperCase()])];
+  const inRange = (x: string) => sql`"serialNumber" >= ${x} and "serialNumber" < ${x + PAST_TEXT}`;
+  const r = await sql<
+    Record<string, number | string | null>
+  >`select (select count(*) from devices_fts where devices_fts match ${deviceFtsMatch(searchValue)}) as n, ${sql.join(
+    starts.map(
+      (x, i) =>
+        sql`(select count(*) from "devices" indexed by devices_serial_uq where ${inRange(x)}) as ${sql.ref(`p${i}`)},
+        (select min("serialNumber") from "devices" where ${inRange(x)}) as ${sql.ref(`lo${i}`)},
+        (select max("serialNumber") from "devices" where ${inRange(x)}) as ${sql.ref(`hi${i}`)}`,
+    ),
+  )}`.execute(db);
+  const row = r.rows[0]!;
+  const n = Number(row.n);
+  const i = starts.findIndex((_, i) => n > 0 && Number(row[`p${i}`]) === n);
+  return { n, range: i < 0 ? null : { lo: String(row[`lo${i}`]), hi: String(row[`hi${i}`]) } };
 }
 
 /**
