@@ -51,6 +51,36 @@ test('palette opens persons into tabs, beside each other, and reload restores bo
   await expect(page.getByRole('tab', { name: new RegExp(`${b.firstName} ${b.lastName}`) })).toBeVisible();
 });
 
+test('palette, with the record search answering slowly: Enter acts on the text typed, not on records still listed from an earlier text', async ({ page }) => {
+  const [a, b] = staff();
+  await signedInAs(page, 'admin@demo.test');
+  const slowSearch = () =>
+    page.route('**/api/search?**', async (route) => {
+      await new Promise((r) => setTimeout(r, 1500));
+      await route.continue().catch(() => undefined); // the palette aborted it: a newer text was typed
+    });
+
+  // a person found, then the whole text replaced by a command's name: Enter runs the command
+  await openPalette(page);
+  await page.keyboard.type(`${a.firstName} ${a.lastName}`);
+  await expect(page.getByRole('option', { name: new RegExp(`${a.firstName} ${a.lastName}`) }).first()).toBeVisible();
+  await slowSearch();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.type('Go to User Management');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/persons$/);
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+
+  // a first name found, then the rest typed and Enter pressed at once: the person typed in full opens
+  await openPalette(page);
+  await page.keyboard.type(b.firstName);
+  await expect(page.getByRole('option').first()).toBeVisible();
+  await slowSearch();
+  await page.keyboard.type(` ${b.lastName}`);
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(new RegExp(`/persons/edit/${b.id}$`));
+});
+
 test('editing a person with a stale etag shows a clear message', async ({ page }) => {
   const [a] = staff();
   await signedInAs(page, 'admin@demo.test');

@@ -32,7 +32,7 @@ export function renderShortcutSheet(commands: readonly Command[]): string {
     '- Pane separator (WAI-ARIA window splitter): arrow keys resize by 5 %, Home / End go to the limits.',
     "- List (WAI-ARIA grid): ↑ / ↓ move between rows, Home / End jump to the first / last row, PageUp / PageDown move by a screen; the Lists shortcuts above act on the list that has the focus, else on the focused tab's list. A row that opens a record is a link: middle click or Ctrl/⌘-click opens it in a new browser tab.",
     '- Barcode scanner: a burst of keys (under 35 ms apart) ending in Enter outside a text field is taken as a scan, not as shortcuts.',
-    '- Palette: Enter opens in the focused pane, Ctrl/⌘+Enter beside it (in the other pane, splitting if needed); prefixes `>` commands, `#` devices, `@` persons, `!` alarm reports, `$` customers; Backspace on an empty box removes the scope.',
+    '- Palette: Enter opens in the focused pane, Ctrl/⌘+Enter beside it (in the other pane, splitting if needed); prefixes `>` commands, `#` devices, `@` persons, `!` alarm reports, `$` customers; Backspace on an empty box removes the scope. Records still listed from the first letters typed are not picked while the whole text is being searched; Enter with nothing else to pick waits for that answer and opens its best row.',
     '',
     '## Keys left to the browser',
     '',

@@ -175,22 +175,41 @@ function PaletteBody({ commands: all, onDone }: { commands: readonly Cmd[]; onDo
   }
 
   const rows = groups.flatMap((g) => g.rows);
-  const firstEnabled = rows.find((r) => !r.disabledReason)?.value ?? '';
+  // While this text's answer is on its way the hits of an earlier text's answer stay on screen
+  // (the records found for the first letters), listed but not usable: they do not answer the
+  // text, so neither the highlight nor Enter lands on one (cmdk skips disabled rows too, when it
+  // moves to the first row as the text changes). A command that matches the text is usable at once.
+  const hitsAnswerText = search.status === 'success' && search.query === q;
+  const stale = (r: Row) => !hitsAnswerText && isHit(r.value);
+  const usable = (r: Row) => !r.disabledReason && !stale(r);
+  const firstEnabled = rows.find(usable)?.value ?? '';
   const textKey = `${scope ?? ''}|${q}`;
   // The highlighted row is decided while rendering, so Enter pressed the instant results appear
   // already acts on one: the row the user moved to for this text, else the row already shown
   // highlighted for it, else the first usable row. Answers that arrive for the same text do not
   // move the highlight from under the user's Enter (typing "settings" shows the Provider Settings
   // command at once; the records found a moment later are listed above it, and Enter still opens
-  // the settings). A new text highlights its best row again, and so does a hit kept on screen from
-  // the previous text's answer once this text's answer replaces it.
-  const highlighted = picked.key === textKey && rows.some((r) => r.value === picked.value && !r.disabledReason) ? picked.value : firstEnabled;
-  const settled = highlighted !== '' && (!highlighted.startsWith('hit:') || (search.status === 'success' && search.query === q));
+  // the settings). A new text highlights its best row again.
+  const chosen = picked.key === textKey && rows.some((r) => r.value === picked.value && usable(r));
+  const highlighted = chosen ? picked.value : firstEnabled;
   useEffect(() => {
-    if (settled && (picked.key !== textKey || picked.value !== highlighted)) setPicked({ value: highlighted, key: textKey });
-  }, [settled, highlighted, textKey, picked]);
+    if (highlighted !== '' && (picked.key !== textKey || picked.value !== highlighted)) setPicked({ value: highlighted, key: textKey });
+  }, [highlighted, textKey, picked]);
 
   const loading = showRecords && !!q && search.status === 'loading';
+  // Enter with no usable row while the records for this text are on their way waits for them, then
+  // acts on the row highlighted for the text: typing a name in full and pressing Enter opens that
+  // record, not one found for its first letters, and the key is not lost. Typing on drops the wait,
+  // and so does a failed search.
+  const [waiting, setWaiting] = useState<{ key: string; beside: boolean } | null>(null);
+  useEffect(() => {
+    if (!waiting) return;
+    if (waiting.key !== textKey || search.status === 'error') setWaiting(null);
+    else if (hitsAnswerText) {
+      setWaiting(null);
+      rows.find((r) => r.value === highlighted)?.onSelect(waiting.beside);
+    }
+  }, [waiting, textKey, search.status, hitsAnswerText, rows, highlighted]);
   const nothing = !!q && rows.length === 0 && !loading && (scope === '>' || search.status === 'success' || search.status === 'error');
 
   let status: ReactNode = null;
@@ -205,7 +224,13 @@ function PaletteBody({ commands: all, onDone }: { commands: readonly Cmd[]; onDo
       value={highlighted}
       onValueChange={(v) => setPicked({ value: v, key: textKey })}
       onKeyDownCapture={(e) => {
-        if (e.key === 'Enter') beside.current = e.ctrlKey || e.metaKey;
+        if (e.key !== 'Enter') return;
+        beside.current = e.ctrlKey || e.metaKey;
+        if (highlighted === '' && loading && !e.nativeEvent.isComposing) {
+          e.preventDefault(); // cmdk acts on no row now (its handler skips a handled key)
+          setWaiting({ key: textKey, beside: beside.current });
+          beside.current = false;
+        }
       }}
     >
       <div className="palette-input-row">
@@ -250,7 +275,8 @@ function PaletteBody({ commands: all, onDone }: { commands: readonly Cmd[]; onDo
                 <Command.Item
                   key={r.value}
                   value={r.value}
-                  disabled={!!r.disabledReason}
+                  disabled={!usable(r)}
+                  data-stale={stale(r) || undefined}
                   onSelect={() => {
                     const b = beside.current;
                     beside.current = false;
@@ -294,6 +320,8 @@ function PaletteBody({ commands: all, onDone }: { commands: readonly Cmd[]; onDo
     </Command>
   );
 }
+
+const isHit = (value: string) => value.startsWith('hit:');
 
 function KeyHint({ keys }: { keys: string }) {
   return (

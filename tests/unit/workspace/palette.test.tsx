@@ -147,6 +147,69 @@ describe('records from the server', () => {
     await waitFor(() => expect(screen.getByRole('option', { name: /Jon Newer/ })).toHaveAttribute('aria-selected', 'true'));
   });
 
+  it("Enter on a hit kept from an earlier text waits for this text's answer and opens its best hit", async () => {
+    const pending = new Map<string, (r: SearchResponse) => void>();
+    httpMock.mockImplementation((_p, o) => new Promise((resolve) => pending.set(String(o?.query?.q), resolve as (r: SearchResponse) => void)));
+    const { user, input } = open();
+    await user.type(input, 'jo');
+    await waitFor(() => expect(pending.has('jo')).toBe(true));
+    await act(async () => pending.get('jo')!(persons('jo', 'Joe Older', 'Jon Newer')));
+    await screen.findByRole('option', { name: /Jon Newer/ });
+    // the rest typed and Enter pressed before the answer for the whole text: nothing opens yet
+    await user.type(input, 'n');
+    await user.keyboard('{Control>}{Enter}{/Control}');
+    await waitFor(() => expect(pending.has('jon')).toBe(true));
+    expect(openRoute).not.toHaveBeenCalled();
+    expect(appStore.get(paletteOpenAtom)).toBe(true);
+    // the answer for 'jon' opens its best hit (beside: Ctrl+Enter), not the first hit for 'jo'
+    await act(async () => pending.get('jon')!(persons('jon', 'Jon Newer', 'Joe Older')));
+    await waitFor(() => expect(openRoute).toHaveBeenCalledWith('/persons/edit/p0-JonNewer', { beside: true, focus: true }, appStore));
+    expect(openRoute).toHaveBeenCalledTimes(1);
+    await waitFor(() => expect(appStore.get(paletteOpenAtom)).toBe(false));
+  });
+
+  it('hits kept from an earlier text are listed but not usable; a waiting Enter is dropped when typing goes on', async () => {
+    const pending = new Map<string, (r: SearchResponse) => void>();
+    httpMock.mockImplementation((_p, o) => new Promise((resolve) => pending.set(String(o?.query?.q), resolve as (r: SearchResponse) => void)));
+    const { user, input } = open();
+    await user.type(input, 'jo');
+    await waitFor(() => expect(pending.has('jo')).toBe(true));
+    await act(async () => pending.get('jo')!(persons('jo', 'Joe Older', 'Jon Newer')));
+    await waitFor(() => expect(screen.getByRole('option', { name: /Joe Older/ })).toHaveAttribute('aria-selected', 'true'));
+    await user.type(input, 'n');
+    for (const name of [/Joe Older/, /Jon Newer/]) {
+      const kept = screen.getByRole('option', { name });
+      expect(kept).toHaveAttribute('aria-disabled', 'true');
+      expect(kept).toHaveAttribute('aria-selected', 'false');
+    }
+    await user.keyboard('{ArrowDown}{Enter}');
+    await user.type(input, 'a');
+    await waitFor(() => expect(pending.has('jona')).toBe(true));
+    await act(async () => pending.get('jona')!(persons('jona', 'Jona Other')));
+    await waitFor(() => expect(screen.getByRole('option', { name: /Jona Other/ })).toHaveAttribute('aria-selected', 'true'));
+    expect(openRoute).not.toHaveBeenCalled();
+    expect(appStore.get(paletteOpenAtom)).toBe(true);
+  });
+
+  it('a command matching the whole text is highlighted over hits kept from its first letters: Enter runs it at once', async () => {
+    const pending = new Map<string, (r: SearchResponse) => void>();
+    httpMock.mockImplementation((_p, o) => new Promise((resolve) => pending.set(String(o?.query?.q), resolve as (r: SearchResponse) => void)));
+    const { user, input } = open();
+    await user.type(input, 'se');
+    await waitFor(() => expect(pending.has('se')).toBe(true));
+    await act(async () => pending.get('se')!(persons('se', 'Sean Early')));
+    await screen.findByRole('option', { name: /Sean Early/ });
+    await user.type(input, 'ttings');
+    const command = await screen.findByRole('option', { name: /Go to Provider Settings/ });
+    // the kept hit is still listed first; the command answers the text and has the highlight
+    expect(screen.getAllByRole('option')[0]).toHaveTextContent('Sean Early');
+    await waitFor(() => expect(command).toHaveAttribute('aria-selected', 'true'));
+    expect(pending.has('settings')).toBe(true); // asked, not answered
+    await user.keyboard('{Enter}');
+    await waitFor(() => expect(openRoute).toHaveBeenCalledWith('/provider-settings', expect.anything(), expect.anything()));
+    expect(openRoute).not.toHaveBeenCalledWith(expect.stringContaining('/persons/'), expect.anything(), expect.anything());
+  });
+
   it('Ctrl+Enter opens it beside', async () => {
     httpMock.mockImplementation(async (_p, o) => persons(String(o?.query?.q), 'Ann Smith', 'Anna Jones'));
     const { user, input } = open();
