@@ -204,7 +204,7 @@ describe('records from the server', () => {
     // the kept hit is still listed first; the command answers the text and has the highlight
     expect(screen.getAllByRole('option')[0]).toHaveTextContent('Sean Early');
     await waitFor(() => expect(command).toHaveAttribute('aria-selected', 'true'));
-    expect(pending.has('settings')).toBe(true); // asked, not answered
+    await waitFor(() => expect(pending.has('settings')).toBe(true)); // asked (after the search's debounce), not answered
     await user.keyboard('{Enter}');
     await waitFor(() => expect(openRoute).toHaveBeenCalledWith('/provider-settings', expect.anything(), expect.anything()));
     expect(openRoute).not.toHaveBeenCalledWith(expect.stringContaining('/persons/'), expect.anything(), expect.anything());
