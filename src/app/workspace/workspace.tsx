@@ -102,7 +102,9 @@ function keepStartRequests(store: Store, user: string, location: string, request
   const kept: StartRequests = { user, location, requests };
   try {
     if (requests.length) localStorage.setItem(START_REQUESTS_KEY, JSON.stringify(kept));
-    else localStorage.removeItem(START_REQUESTS_KEY);
+    // A start that asked for nothing forgets what was kept for its own location only.
+    else if ((JSON.parse(localStorage.getItem(START_REQUESTS_KEY) ?? 'null') as StartRequests | null)?.location === location)
+      localStorage.removeItem(START_REQUESTS_KEY);
   } catch {
     // A full or missing storage: the next start sends them after its modules have loaded.
   }

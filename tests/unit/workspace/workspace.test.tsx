@@ -166,6 +166,19 @@ describe('the pages shown first load beside the current user', () => {
       await waitFor(() => expect(kept()).toEqual({ user: 'user-1', location: '/', requests: [list, types] }));
     });
 
+    it('a start that asks for nothing forgets what was kept for its own location only', async () => {
+      resetAll('/persons');
+      signIn('user-1');
+      const other = { user: 'user-1', location: '/', requests: [list] };
+      localStorage.setItem(START_REQUESTS_KEY, JSON.stringify(other));
+      await preloadInitialViews();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(kept()).toEqual(other);
+      localStorage.setItem(START_REQUESTS_KEY, JSON.stringify({ ...other, location: '/persons' }));
+      await preloadInitialViews();
+      await waitFor(() => expect(kept()).toBeNull());
+    });
+
     it.each([
       ['ended', () => appStore.set(sessionAtom, null)],
       ['passed to another user', () => signIn('user-2')],
