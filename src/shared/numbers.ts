@@ -1,10 +1,16 @@
-// How counts are written everywhere (lists, dialogs, messages): en-GB grouping, '2,002'. Made at
-// the first count: the page's first Intl object costs tens of milliseconds (the locale's data),
-// which a start-up should not spend before it has asked for the user and the workspace.
+// How counts are written everywhere (lists, dialogs, messages): en-GB grouping, '2,002'. A whole
+// number within the exact range is grouped here, as Intl.NumberFormat('en-GB') writes it: a page's
+// first Intl.NumberFormat costs tens of milliseconds (the locale's data), which the workspace's
+// first page (the asset list's counts and pager) spends before it paints. Anything else (a
+// fraction to round, -0, NaN, infinities, beyond 2^53) goes to Intl, made at its first use.
 let count: Intl.NumberFormat | undefined;
 
 /** A count as the user reads it: 2002 → '2,002'. */
 export function formatCount(n: number): string {
+  if (Number.isSafeInteger(n) && !Object.is(n, -0)) {
+    const digits = String(Math.abs(n)).replace(/\B(?=(\d{3})+$)/g, ',');
+    return n < 0 ? `-${digits}` : digits;
+  }
   count ??= new Intl.NumberFormat('en-GB', { maximumFractionDigits: 0 });
   return count.format(n);
 }

@@ -1,7 +1,7 @@
 // The first load as the compiled server sends the build: the sign-in page's scripts and
 // stylesheets arrive compressed (the files the build wrote beside them) and cached for a year, the
 // page itself revalidated; the workspace arrives after sign-in; a second visit takes every script
-// from the browser's cache.
+// from the browser's cache and sends the first page's data request beside the user's.
 import { test, expect } from '@playwright/test';
 import { signedInAs } from './helpers';
 
@@ -60,10 +60,25 @@ test('the sign-in page arrives compressed and cacheable; a second visit download
   cdp.on('Network.loadingFinished', (e) => {
     if (scripts.has(e.requestId) && !fromCache.has(e.requestId)) fromNetwork.push(scripts.get(e.requestId)!);
   });
+  // The first page's data leaves with the request for the user, before the user has answered
+  // (early-start.ts), and the app takes its answer rather than asking again.
+  const api: string[] = [];
+  const path = (url: string) => new URL(url).pathname;
+  again.on('request', (r) => {
+    if (r.resourceType() === 'fetch') api.push(`request ${path(r.url())}`);
+  });
+  again.on('response', (r) => {
+    if (path(r.url()) === '/api/v1/get-user-info') api.push('user answered');
+  });
   await cdp.send('Network.enable');
   await again.goto('/');
   await expect(again.getByRole('navigation', { name: 'Main' })).toBeVisible({ timeout: 30_000 });
   await expect(again.getByRole('main')).toBeVisible();
+  await expect(again.getByRole('main').getByRole('grid')).toBeVisible();
   expect(scripts.size).toBeGreaterThan(1);
   expect(fromNetwork).toEqual([]);
+  expect(api.indexOf('request /api/v1/device/get-list')).toBeGreaterThanOrEqual(0);
+  expect(api.indexOf('request /api/v1/device/get-list')).toBeLessThan(api.indexOf('user answered'));
+  expect(api.filter((a) => a === 'request /api/v1/device/get-list')).toHaveLength(1);
+  expect(api.filter((a) => a === 'request /api/v1/get-user-info')).toHaveLength(1);
 });

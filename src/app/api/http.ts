@@ -7,6 +7,7 @@ import { ofetch, FetchError } from 'ofetch';
 import { appStore } from '../state/store';
 import { logout, sessionAtom, sessionFromTokens, SESSION_KEY, type Session } from '../state/session';
 import type { TokenResponse } from '../../shared/schemas/auth';
+import { takeEarlyAnswer, type EarlyRequest } from './early-requests';
 
 export { FetchError };
 
@@ -112,9 +113,44 @@ export function refreshSession(used: Session): Promise<Session | null> {
   return refreshing;
 }
 
+let recording: EarlyRequest[] | null = null;
+
+/** The request as a start-up could send it early (api/early-requests.ts), or null. */
+function earlyForm(path: string, opts: HttpOptions): EarlyRequest | null {
+  const method = opts.method ?? 'GET';
+  if ((method !== 'GET' && method !== 'POST') || opts.query || opts.headers || (opts.responseType && opts.responseType !== 'json')) return null;
+  const body = opts.body;
+  const plain = body === undefined || Array.isArray(body) || (typeof body === 'object' && body !== null && Object.getPrototypeOf(body) === Object.prototype);
+  return plain ? { path, method, body } : null;
+}
+
+/**
+ * Runs `fn` and returns the requests `http` was asked for while it ran (synchronously) that a
+ * start-up could send early: what a page's `prefetch` asks for (workspace.tsx keeps them for the
+ * next start).
+ */
+export function recordRequests(fn: () => unknown): EarlyRequest[] {
+  const outer = recording;
+  const mine: EarlyRequest[] = [];
+  recording = mine;
+  try {
+    fn();
+  } finally {
+    recording = outer;
+  }
+  outer?.push(...mine);
+  return mine;
+}
+
 export async function http<T = unknown>(path: string, opts: HttpOptions = {}): Promise<T> {
   const used = appStore.get(sessionAtom);
+  const early = used || recording ? earlyForm(path, opts) : null;
+  if (early && recording) recording.push(early);
   try {
+    // The same request sent by the start-up with the same token (early-start.ts): its answer, if a success.
+    const answer = early && used ? takeEarlyAnswer(early, used.accessToken) : undefined;
+    const data = answer && (await answer);
+    if (data !== undefined) return data as T;
     return await send<T>(path, opts, used);
   } catch (err) {
     if (!used || !isStatus(err, 401)) throw err;

@@ -8,6 +8,7 @@ import { navigate } from 'wouter/use-browser-location';
 import { appStore } from './store';
 import { queryClient } from '../api/query-client';
 import { revokeRefreshToken } from '../api/revocation';
+import { dropEarlyAnswers } from '../api/early-requests';
 import { toast } from '../ui/toast';
 import { MSG } from '../../shared/messages';
 import { P } from '../../shared/permissions';
@@ -150,6 +151,7 @@ export function endSessionLocally(reason: LogoutReason | 'other-tab') {
   appStore.set(sessionAtom, RESET);
   appStore.set(currentUserAtom, null);
   queryClient.clear();
+  dropEarlyAnswers();
   for (const fn of [...logoutListeners]) {
     try {
       fn(reason);

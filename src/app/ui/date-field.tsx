@@ -3,12 +3,16 @@
 // popover: the calendar button opens it with focus on the chosen day, arrows move, Enter picks,
 // Escape closes and gives focus back to the box. Future days are disabled unless allowed; the
 // value is Europe/London wall-clock time, so the last day offered is London's today.
-import { useEffect, useRef, useState } from 'react';
-import { DayPicker, type Matcher } from 'react-day-picker';
-import { enGB } from 'react-day-picker/locale';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import type { Matcher } from 'react-day-picker';
 import { endOfDay, startOfDay } from 'date-fns';
-import 'react-day-picker/style.css';
 import { DATE_PLACEHOLDER, DATE_TIME_PLACEHOLDER, formatTypedDate, londonCalendarToday, parseTypedDate } from '../../shared/dates';
+
+// The calendar is a chunk of its own (about 40 kB): asked for as a date box mounts, so it is there
+// when the box's button is pressed, and the workspace's first page (the asset list has no date box)
+// does not load it.
+const loadCalendar = () => import('./date-calendar');
+const DateCalendar = lazy(() => loadCalendar().then((m) => ({ default: m.DateCalendar })));
 
 export type DateFieldProps = {
   id: string;
@@ -32,6 +36,8 @@ export function DateField({ id, label, value, onChange, withTime = false, allowF
   if (last) disabled.push({ after: last });
   if (min) disabled.push({ before: startOfDay(min) });
   const selected = parseTypedDate(value, withTime) ?? undefined;
+
+  useEffect(() => void loadCalendar().catch(() => undefined), []);
 
   useEffect(() => {
     if (!open) return;
@@ -103,18 +109,9 @@ export function DateField({ id, label, value, onChange, withTime = false, allowF
             }
           }}
         >
-          <DayPicker
-            mode="single"
-            autoFocus
-            locale={enGB}
-            weekStartsOn={1}
-            today={londonCalendarToday()}
-            selected={selected}
-            defaultMonth={selected ?? last ?? new Date()}
-            disabled={disabled}
-            endMonth={last}
-            onSelect={pick}
-          />
+          <Suspense fallback={null}>
+            <DateCalendar selected={selected} last={last} disabled={disabled} onSelect={pick} />
+          </Suspense>
         </div>
       )}
     </div>

@@ -9,6 +9,8 @@ import { ROUTES, type RouteId } from '../paths';
 import { P, type Permission } from '../../shared/permissions';
 import { useCan } from '../state/session';
 import { ForbiddenPanel, NotAvailablePanel, TabLoading } from './panels';
+import { recordRequests } from '../api/http';
+import type { EarlyRequest } from '../api/early-requests';
 
 /**
  * A page's module: the page, and what it asks for first given its tab's link, for a start-up to ask
@@ -85,15 +87,18 @@ export function preloadView(route: RouteId, can: (access: string) => boolean): P
 
 /**
  * Loads the route's page (as preloadView) and asks for the data it shows first for the tab's link
- * `href`, where the page says what that is (its module's `prefetch`). Only for a user the server
- * has answered for: the requests carry the session, and the data is shown only in that session.
+ * `href`, where the page says what that is (its module's `prefetch`). The requests carry the
+ * session; what they answer is shown only once the server has answered for the user. Nothing is
+ * asked for when `still()` says no once the page has loaded (the session ended or changed meanwhile).
+ * Resolves to the requests the page asked for that a start-up can send early (recordRequests in
+ * api/http.ts).
  */
-export function prefetchViewData(route: RouteId, href: string, can: (access: string) => boolean): Promise<unknown> {
+export function prefetchViewData(route: RouteId, href: string, can: (access: string) => boolean, still = () => true): Promise<EarlyRequest[]> {
   return (
     viewFor(route, can)
       ?.preload()
-      .then((m) => m.prefetch?.(href))
-      .catch(() => undefined) ?? Promise.resolve()
+      .then((m) => (still() ? recordRequests(() => m.prefetch?.(href)) : []))
+      .catch(() => []) ?? Promise.resolve([])
   );
 }
 

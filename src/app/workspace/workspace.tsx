@@ -15,7 +15,7 @@
 import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useAtomValue, useStore } from 'jotai';
 import { usePathname, useSearch, navigate } from 'wouter/use-browser-location';
-import { can, currentUserAtom, isIssuedHere, LANDING_ORDER, landingHref, sessionAtom, userIdAtom } from '../state/session';
+import { can, LANDING_ORDER, landingHref, userIdAtom } from '../state/session';
 import { getHref } from '../paths';
 import { peekReturnPath } from '../shell/return-to';
 import { appStore } from '../state/store';
@@ -29,6 +29,7 @@ import { LayoutView } from './layout-view';
 import { useUnsavedChangesGuard } from './unload-guard';
 import { TabContentHost } from './tab-content';
 import { prefetchViewData, preloadView } from './views';
+import { START_REQUESTS_KEY, type EarlyRequest, type StartRequests } from '../api/early-requests';
 import { Palette } from '../palette/palette';
 import { KeyListener } from '../keyboard/key-listener';
 import { CheatSheet } from '../keyboard/cheat-sheet';
@@ -73,40 +74,40 @@ export function preloadInitialViews(store: Store = appStore): Promise<unknown> {
     hrefs.push(peekReturnPath() ?? landingHref()); // signing in: where the sign-in goes next
   else if (!panes.some((p) => p.tabs.length > 0)) hrefs.push(landingHref());
   const routes = new Set(hrefs.map((h) => (h ? resolveHref(h)?.route : undefined)));
-  // Their data too, asked for while the workspace renders its first frame, not after it: at once
-  // with tokens this page's sign-in has just received, else once the server has answered for the
-  // user (a stored session may have been revoked since).
+  // Their data too, asked for while the workspace renders its first frame, not after it, and not
+  // after the server has answered for the user: what the app shows waits for that answer (the app
+  // root renders the workspace only then), and the server refuses a revoked session's requests.
   const shown = new Map<string, RouteId>();
   for (const h of hrefs) {
     const route = h ? resolveHref(h)?.route : undefined;
     if (h && route) shown.set(h, route);
   }
-  whenSessionConfirmed(store, () => {
-    for (const [href, route] of shown) void prefetchViewData(route, href, can);
-  });
+  // What they ask for is kept for the next start, which sends it before its modules have loaded
+  // (early-start.ts). A start on a page of its own keeps it for that link; any other (the root, the
+  // sign-in page) for the root, where the next visit opens.
+  const startedAt = resolveHref(here) ? here : '/';
+  const sameUser = () => store.get(userIdAtom) === userId;
+  void Promise.all([...shown].map(([href, route]) => prefetchViewData(route, href, can, sameUser))).then((lists) =>
+    keepStartRequests(store, userId, startedAt, lists.flat()),
+  );
   return Promise.all([...routes].map((route) => route && preloadView(route, can)));
 }
 
 /**
- * Runs `fn` at once when the session's tokens were issued to this page's sign-in just now or the
- * current user has loaded; else once the current user has loaded, the same user as now, and never
- * if the session ends or passes to another user first.
+ * Keeps a start-up's data requests for the next start of this user at `location`
+ * (api/early-requests.ts), while the session is still this user's (a logout clears them).
  */
-function whenSessionConfirmed(store: Store, fn: () => void) {
-  const userId = store.get(userIdAtom);
-  if (store.get(currentUserAtom) || isIssuedHere(store.get(sessionAtom))) return fn();
-  const stop = () => {
-    offUser();
-    offSession();
-  };
-  const offUser = store.sub(currentUserAtom, () => {
-    if (!store.get(currentUserAtom)) return;
-    stop();
-    if (store.get(sessionAtom) && store.get(userIdAtom) === userId) fn();
-  });
-  const offSession = store.sub(sessionAtom, () => {
-    if (!store.get(sessionAtom) || store.get(userIdAtom) !== userId) stop();
-  });
+function keepStartRequests(store: Store, user: string, location: string, requests: EarlyRequest[]) {
+  if (store.get(userIdAtom) !== user) return;
+  const kept: StartRequests = { user, location, requests };
+  try {
+    if (requests.length) localStorage.setItem(START_REQUESTS_KEY, JSON.stringify(kept));
+    // A start that asked for nothing forgets what was kept for its own location only.
+    else if ((JSON.parse(localStorage.getItem(START_REQUESTS_KEY) ?? 'null') as StartRequests | null)?.location === location)
+      localStorage.removeItem(START_REQUESTS_KEY);
+  } catch {
+    // A full or missing storage: the next start sends them after its modules have loaded.
+  }
 }
 
 /**

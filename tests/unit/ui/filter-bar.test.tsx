@@ -144,6 +144,8 @@ describe('FilterBar', () => {
     // the calendar: keyboard-operable, tomorrow disabled
     await user.click(screen.getByRole('button', { name: 'Choose Past only' }));
     const cal = screen.getByRole('dialog', { name: 'Choose Past only' });
+    // The calendar is a chunk of its own (asked for as the box mounted): its days once it is there.
+    await within(cal).findAllByRole('button');
     const tomorrow = addDays(new Date(), 1);
     await user.keyboard('{Escape}');
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -151,6 +153,7 @@ describe('FilterBar', () => {
     expect(cal).not.toBeInTheDocument();
     await user.clear(box);
     await user.click(screen.getByRole('button', { name: 'Choose Past only' }));
+    await within(screen.getByRole('dialog')).findAllByRole('button');
     const days = within(screen.getByRole('dialog'))
       .getAllByRole('button')
       .filter((b) => b.textContent === String(tomorrow.getDate()));

@@ -4,7 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { fakeToken, installDomGaps, renderWithApp, resetAll, signIn } from './helpers';
 import { at } from '../../helpers/lists';
 import { appStore } from '../../../src/app/state/store';
-import { currentUserAtom, sessionAtom, storeIssuedSession, type CurrentUser } from '../../../src/app/state/session';
+import { currentUserAtom, sessionAtom, storeIssuedSession } from '../../../src/app/state/session';
 import { preloadInitialViews, Workspace } from '../../../src/app/workspace/workspace';
 import { focusedTabAtom, storageKey, workspaceAtom } from '../../../src/app/workspace/state';
 import * as M from '../../../src/app/workspace/model';
@@ -17,6 +17,8 @@ import { confirm } from '../../../src/app/ui/confirm-dialog';
 import { MSG } from '../../../src/shared/messages';
 import { P, ALL_PERMISSIONS } from '../../../src/shared/permissions';
 import { COMMANDS } from '../../../commands/index';
+import { http } from '../../../src/app/api/http';
+import { START_REQUESTS_KEY } from '../../../src/app/api/early-requests';
 
 const prefetchAssets = vi.hoisted(() => vi.fn());
 
@@ -105,16 +107,14 @@ describe('the pages shown first load beside the current user', () => {
     expect((await preloaded()).size).toBe(0);
   });
 
-  it("the shown pages' data once the server has answered for the user, with the tab's link", async () => {
+  it("the shown pages' data at once, with the tab's link, before the server has answered for the user", async () => {
     resetAll('/asset-management?page=2');
     appStore.set(currentUserAtom, null);
     signIn('user-1');
     prefetchAssets.mockClear();
     await preloadInitialViews();
-    expect(prefetchAssets).not.toHaveBeenCalled();
-    appStore.set(currentUserAtom, { email: 'a@b.test' } as CurrentUser);
     await waitFor(() => expect(prefetchAssets).toHaveBeenCalledWith('/asset-management?page=2'));
-    appStore.set(currentUserAtom, null);
+    expect(appStore.get(currentUserAtom)).toBeNull();
   });
 
   it("with tokens this page's sign-in has just received, the data is asked for at once, beside the user", async () => {
@@ -131,18 +131,67 @@ describe('the pages shown first load beside the current user', () => {
     await waitFor(() => expect(prefetchAssets).toHaveBeenCalledWith('/asset-management'));
   });
 
-  it('no data asked for when the session ends before the user is known', async () => {
-    resetAll('/asset-management');
-    appStore.set(currentUserAtom, null);
-    signIn('user-1');
-    prefetchAssets.mockClear();
-    await preloadInitialViews();
-    appStore.set(sessionAtom, null);
-    appStore.set(currentUserAtom, { email: 'a@b.test' } as CurrentUser);
-    signIn('user-1');
-    await new Promise((r) => setTimeout(r, 20));
-    expect(prefetchAssets).not.toHaveBeenCalled();
-    appStore.set(currentUserAtom, null);
+  describe('what the pages asked for is kept for the next start (early-start.ts)', () => {
+    const list = { path: '/api/v1/device/get-list', method: 'POST', body: { page: 2, pageSize: 50 } };
+    const types = { path: '/api/v1/device/get-types', method: 'GET' };
+    beforeEach(() => {
+      vi.stubGlobal(
+        'fetch',
+        vi.fn(async () => new Response('{}', { headers: { 'content-type': 'application/json' } })),
+      );
+      prefetchAssets.mockImplementation(() => {
+        void http(list.path, { method: 'POST', body: list.body });
+        void http(types.path);
+        // Not one a start-up can send early: a query string of its own.
+        void http('/api/v1/other', { query: { a: 1 } });
+      });
+    });
+    afterEach(() => {
+      prefetchAssets.mockReset();
+      vi.unstubAllGlobals();
+    });
+    const kept = () => JSON.parse(localStorage.getItem(START_REQUESTS_KEY) ?? 'null') as unknown;
+
+    it('a start on a page of its own keeps them for its link', async () => {
+      resetAll('/asset-management?page=2');
+      signIn('user-1');
+      await preloadInitialViews();
+      await waitFor(() => expect(kept()).toEqual({ user: 'user-1', location: '/asset-management?page=2', requests: [list, types] }));
+    });
+
+    it('a start on the sign-in page or the root keeps them for the root', async () => {
+      resetAll('/login');
+      signIn('user-1');
+      await preloadInitialViews();
+      await waitFor(() => expect(kept()).toEqual({ user: 'user-1', location: '/', requests: [list, types] }));
+    });
+
+    it('a start that asks for nothing forgets what was kept for its own location only', async () => {
+      resetAll('/persons');
+      signIn('user-1');
+      const other = { user: 'user-1', location: '/', requests: [list] };
+      localStorage.setItem(START_REQUESTS_KEY, JSON.stringify(other));
+      await preloadInitialViews();
+      await new Promise((r) => setTimeout(r, 20));
+      expect(kept()).toEqual(other);
+      localStorage.setItem(START_REQUESTS_KEY, JSON.stringify({ ...other, location: '/persons' }));
+      await preloadInitialViews();
+      await waitFor(() => expect(kept()).toBeNull());
+    });
+
+    it.each([
+      ['ended', () => appStore.set(sessionAtom, null)],
+      ['passed to another user', () => signIn('user-2')],
+    ])('nothing is asked for or kept once the session has %s', async (_, change) => {
+      resetAll('/asset-management');
+      signIn('user-1');
+      const started = preloadInitialViews();
+      change();
+      await started;
+      await new Promise((r) => setTimeout(r, 20));
+      expect(prefetchAssets).not.toHaveBeenCalled();
+      expect(kept()).toBeNull();
+    });
   });
 });
 

@@ -143,10 +143,10 @@ export function AssetListPage() {
           <Text weight="bold">All Assets</Text>
           <Flex gap="5">
             <Text size="2">
-              Total: <strong data-testid="assets-total">{total.toLocaleString('en-GB')}</strong>
+              Total: <strong data-testid="assets-total">{formatCount(total)}</strong>
             </Text>
             <Text size="2">
-              Filtered: <strong data-testid="assets-filtered">{list.count.toLocaleString('en-GB')}</strong>
+              Filtered: <strong data-testid="assets-filtered">{formatCount(list.count)}</strong>
             </Text>
           </Flex>
         </Flex>
