@@ -364,11 +364,14 @@ export async function listDevices(db: DB, scope: TenantScope, f: DeviceListBody,
       const within = sql<boolean>`d."serialNumber" between ${bounds.lo} and ${bounds.hi}`;
       at = { ...at, where: at.where ? sql<boolean>`(${at.where}) and ${within}` : within };
     }
+    // matches that are one serial range: that range of devices (sortMatches is then false)
     const range = matchedRange && (await matchedRange);
-    const page = range
-      ? pageOf(false, at, db.selectFrom('devices as d').where('d.serialNumber', '>=', range.lo).where('d.serialNumber', '<=', range.hi))
-      : pageOf(sortMatches, at);
-    const index = neverConfiguredIndex ?? (sortMatches && !range ? undefined : walkIndex);
+    const page = pageOf(
+      sortMatches,
+      at,
+      range ? db.selectFrom('devices as d').where('d.serialNumber', '>=', range.lo).where('d.serialNumber', '<=', range.hi) : q,
+    );
+    const index = neverConfiguredIndex ?? (sortMatches ? undefined : walkIndex);
     return index ? withIndex(db, page.compile(), index) : ((await page.execute()) as Row[]);
   };
   const sortMatches = async (upTo: number) => {
