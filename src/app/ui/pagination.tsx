@@ -3,6 +3,7 @@ import { useId, type ReactNode } from 'react';
 import { useFocusSafeDisabled } from './action-button';
 import { PAGE_SIZES } from '../../shared/codes';
 import './data-table/list-widgets.css';
+import { formatCount } from '../../shared/numbers';
 
 export type PageItem = number | 'start-ellipsis' | 'end-ellipsis';
 
@@ -81,7 +82,7 @@ export function Pagination({
         </span>
       )}
       <span className="lw-pagination__range" aria-live="polite">
-        {from}–{to} of {totalCount.toLocaleString('en-GB')}
+        {from}–{to} of {formatCount(totalCount)}
       </span>
       <span className="lw-pagination__pages">
         <PageButton label="Previous page" disabled={disabled || page <= 1} onClick={() => go(page - 1)}>

@@ -99,7 +99,7 @@ const withAlpha = (hex: string, alpha: number) => {
 export function pointSummary(points: readonly TypePoint[], series: readonly { value: number; label: string }[], index: number, rangeOption: number): string {
   const p = points[index];
   if (!p) return '';
-  return `${shortLabel(p.label, rangeOption)}: ${series.map((s) => `${s.label} ${(p.counts[s.value] ?? 0).toLocaleString('en-GB')}`).join(', ')}`;
+  return `${shortLabel(p.label, rangeOption)}: ${series.map((s) => `${s.label} ${formatCount(p.counts[s.value] ?? 0)}`).join(', ')}`;
 }
 
 /** The point a key moves a focused chart to (arrows step, Home and End jump), or null for other keys. */

@@ -142,9 +142,8 @@ export function ResponseTargets({ filter }: { filter: AlarmReportFilter }) {
               />
             ))}
             <Text size="1" color="gray">
-              {data.Within10.Count.toLocaleString('en-GB')} of {data.TotalCount.toLocaleString('en-GB')} within 10 s (the chart&apos;s &lsquo;
-              {STARTED_BANDS[0].TimeFrame}&rsquo;), {data.Within40.Count.toLocaleString('en-GB')} within 40 s. Missed 10 s:{' '}
-              {data.MissedTotal.toLocaleString('en-GB')}
+              {formatCount(data.Within10.Count)} of {formatCount(data.TotalCount)} within 10 s (the chart&apos;s &lsquo;
+              {STARTED_BANDS[0].TimeFrame}&rsquo;), {formatCount(data.Within40.Count)} within 40 s. Missed 10 s: {formatCount(data.MissedTotal)}
               {data.Missed.length < data.MissedTotal ? ` (slowest ${formatCount(data.Missed.length)} listed)` : ''}.
             </Text>
             {inputs}

@@ -24,6 +24,7 @@ import '../../ui/data-table/list-widgets.css';
 import './scheduled-reports.css';
 import { ActionButton } from '../../ui/action-button';
 import { keepRowFocus } from '../../ui/row-focus';
+import { formatCount } from '../../../shared/numbers';
 
 export const OUTCOME_LABELS: Record<RunOutcome, string> = {
   running: 'Running',
@@ -38,7 +39,7 @@ export const reportText = (s: Pick<ScheduleDto, 'Report' | 'CustomerName'>) =>
 const day = (iso: string) => formatShown(`${iso}T12:00:00Z`, DATE_FORMAT);
 const periodText = (r: ScheduleRunDto) => (r.PeriodFrom === r.PeriodTo ? day(r.PeriodFrom) : `${day(r.PeriodFrom)} – ${day(r.PeriodTo)}`);
 const lastRunText = (r: ScheduleRunDto | null) =>
-  r ? `${formatShown(r.StartedAt)} · ${OUTCOME_LABELS[r.Outcome]}${r.Rows !== null ? ` · ${r.Rows.toLocaleString('en-GB')} rows` : ''}` : 'Not run yet';
+  r ? `${formatShown(r.StartedAt)} · ${OUTCOME_LABELS[r.Outcome]}${r.Rows !== null ? ` · ${formatCount(r.Rows)} rows` : ''}` : 'Not run yet';
 
 /** 'Loading…' while a query waits for its answer, its error when it failed; null once its data is there. */
 function notLoaded(q: { isPending: boolean; isError: boolean; error: unknown }): ReactNode {
@@ -80,7 +81,7 @@ function RunHistory({ schedule }: { schedule: ScheduleDto }) {
                     {r.Missed > 0 && <Text color="gray"> (caught up {r.Missed} missed)</Text>}
                   </td>
                   <td data-label="Period">{periodText(r)}</td>
-                  <td data-label="Rows">{r.Rows === null ? '-' : r.Rows.toLocaleString('en-GB')}</td>
+                  <td data-label="Rows">{r.Rows === null ? '-' : formatCount(r.Rows)}</td>
                   <td data-label="Outcome">
                     {OUTCOME_LABELS[r.Outcome]}
                     {r.Error && <Text color="gray"> — {r.Error}</Text>}

@@ -18,6 +18,7 @@ import { DEFAULT_PAGE_SIZE } from '../../../shared/codes';
 import { P } from '../../../shared/permissions';
 import { CUSTOMER_UI_TEXT } from './text';
 import { DEFAULT_CUSTOMER_SORT, dash, exportFileName, toCustomerListFilter } from './customer-format';
+import { formatCount } from '../../../shared/numbers';
 
 type ListState = { page: number; pageSize: number; sort: SortState; filters: FilterValues };
 const INITIAL: ListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: DEFAULT_CUSTOMER_SORT, filters: {} };
@@ -65,7 +66,7 @@ export function CustomerListPage() {
       actions={
         <>
           <Text size="2" color="gray" data-testid="customers-count">
-            {list.count.toLocaleString('en-GB')} of {(list.query.data?.generalTotalCount ?? 0).toLocaleString('en-GB')}
+            {formatCount(list.count)} of {formatCount(list.query.data?.generalTotalCount ?? 0)}
           </Text>
           <ListExportButton list={list} />
           {can(P.CustomerCreate) && (

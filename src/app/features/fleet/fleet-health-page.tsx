@@ -15,6 +15,7 @@ import { formatShown } from '../../../shared/dates';
 import { FLEET_CATEGORIES, FLEET_CATEGORY_LABELS, type FleetCategory, type FleetHealthDto, type FleetThresholds } from '../../../shared/schemas/fleet';
 import { fleetListHref, thresholdText } from './fleet-format';
 import './fleet.css';
+import { formatCount } from '../../../shared/numbers';
 
 export function FleetHealthPage() {
   const { setTitle } = useTab();
@@ -33,7 +34,7 @@ export function FleetHealthPage() {
       ) : (
         <>
           <Text size="2" color="gray" data-testid="fleet-summary">
-            {h.Affected.toLocaleString('en-GB')} of {h.Devices.toLocaleString('en-GB')} allocated devices need attention · as of {formatShown(h.At)}
+            {formatCount(h.Affected)} of {formatCount(h.Devices)} allocated devices need attention · as of {formatShown(h.At)}
           </Text>
           <Grid columns={{ initial: '2', md: '3' }} gap="3" aria-label="Fleet health counts" role="list">
             {FLEET_CATEGORIES.map((c) => (
@@ -60,7 +61,7 @@ function CategoryCard({ category, count, thresholds }: { category: FleetCategory
           <Flex direction="column" gap="1">
             <Text weight="bold">{FLEET_CATEGORY_LABELS[category]}</Text>
             <Text size="7" weight="bold" className="lw-fleet__count" color={count ? 'red' : 'green'}>
-              {count.toLocaleString('en-GB')}
+              {formatCount(count)}
             </Text>
             <Text size="1" color="gray">
               {thresholdText(category, thresholds)}
@@ -101,13 +102,13 @@ function CustomersTable({ customers }: { customers: FleetHealthDto['Customers'] 
                   </Text>
                 )}
               </th>
-              <td>{c.Devices.toLocaleString('en-GB')}</td>
-              <td>{c.Affected.toLocaleString('en-GB')}</td>
+              <td>{formatCount(c.Devices)}</td>
+              <td>{formatCount(c.Affected)}</td>
               {FLEET_CATEGORIES.map((cat) => (
                 <td key={cat}>
                   {c.Counts[cat] ? (
                     <RouteLink href={fleetListHref(cat, c.CustomerId)} aria-label={`${c.CustomerName}: ${FLEET_CATEGORY_LABELS[cat]} ${c.Counts[cat]}`}>
-                      {c.Counts[cat].toLocaleString('en-GB')}
+                      {formatCount(c.Counts[cat])}
                     </RouteLink>
                   ) : (
                     <span className="lw-fleet__zero">0</span>
