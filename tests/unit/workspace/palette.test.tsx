@@ -50,6 +50,21 @@ beforeEach(() => {
 });
 afterEach(cleanup);
 
+/**
+ * Record searches the test answers itself: `asked(q)` waits for the request for `q`, `answer(q,
+ * ...names)` waits for it and answers it with those persons.
+ */
+function heldSearches() {
+  const pending = new Map<string, (r: SearchResponse) => void>();
+  httpMock.mockImplementation((_p, o) => new Promise((resolve) => pending.set(String(o?.query?.q), resolve as (r: SearchResponse) => void)));
+  const asked = (q: string) => waitFor(() => expect(pending.has(q)).toBe(true));
+  const answer = async (q: string, ...names: string[]) => {
+    await asked(q);
+    await act(async () => pending.get(q)!(persons(q, ...names)));
+  };
+  return { asked, answer };
+}
+
 function open(permissions: readonly string[] = ALL_PERMISSIONS) {
   resetAll('/');
   signIn('user-1', permissions);
@@ -115,14 +130,12 @@ describe('records from the server', () => {
 
   it('records that arrive after a command is shown highlighted do not move the highlight: Enter runs the command', async () => {
     // each text's request answered by the test (typing slowly can ask for a part of the text first)
-    const pending = new Map<string, (r: SearchResponse) => void>();
-    httpMock.mockImplementation((_p, o) => new Promise((resolve) => pending.set(String(o?.query?.q), resolve as (r: SearchResponse) => void)));
+    const { answer } = heldSearches();
     const { user, input } = open();
     await user.type(input, 'settings');
     const command = await screen.findByRole('option', { name: /Go to Provider Settings/ });
     await waitFor(() => expect(command).toHaveAttribute('aria-selected', 'true'));
-    await waitFor(() => expect(pending.has('settings')).toBe(true));
-    await act(async () => pending.get('settings')!(persons('settings', 'Settings Person')));
+    await answer('settings', 'Settings Person');
     const hit = await screen.findByRole('option', { name: /Settings Person/ });
     // The hit is listed first, above the commands, and the command keeps the highlight.
     expect(screen.getAllByRole('option')[0]).toBe(hit);
@@ -134,47 +147,40 @@ describe('records from the server', () => {
   });
 
   it('a hit kept from the previous text gives way to the best hit of the new answer', async () => {
-    const pending = new Map<string, (r: SearchResponse) => void>();
-    httpMock.mockImplementation((_p, o) => new Promise((resolve) => pending.set(String(o?.query?.q), resolve as (r: SearchResponse) => void)));
+    const { answer } = heldSearches();
     const { user, input } = open();
     await user.type(input, 'jo');
-    await waitFor(() => expect(pending.has('jo')).toBe(true));
-    await act(async () => pending.get('jo')!(persons('jo', 'Joe Older', 'Jon Newer')));
+    await answer('jo', 'Joe Older', 'Jon Newer');
     await waitFor(() => expect(screen.getByRole('option', { name: /Joe Older/ })).toHaveAttribute('aria-selected', 'true'));
     await user.type(input, 'n');
-    await waitFor(() => expect(pending.has('jon')).toBe(true));
-    await act(async () => pending.get('jon')!(persons('jon', 'Jon Newer', 'Joe Older')));
+    await answer('jon', 'Jon Newer', 'Joe Older');
     await waitFor(() => expect(screen.getByRole('option', { name: /Jon Newer/ })).toHaveAttribute('aria-selected', 'true'));
   });
 
   it("Enter on a hit kept from an earlier text waits for this text's answer and opens its best hit", async () => {
-    const pending = new Map<string, (r: SearchResponse) => void>();
-    httpMock.mockImplementation((_p, o) => new Promise((resolve) => pending.set(String(o?.query?.q), resolve as (r: SearchResponse) => void)));
+    const { asked, answer } = heldSearches();
     const { user, input } = open();
     await user.type(input, 'jo');
-    await waitFor(() => expect(pending.has('jo')).toBe(true));
-    await act(async () => pending.get('jo')!(persons('jo', 'Joe Older', 'Jon Newer')));
+    await answer('jo', 'Joe Older', 'Jon Newer');
     await screen.findByRole('option', { name: /Jon Newer/ });
     // the rest typed and Enter pressed before the answer for the whole text: nothing opens yet
     await user.type(input, 'n');
     await user.keyboard('{Control>}{Enter}{/Control}');
-    await waitFor(() => expect(pending.has('jon')).toBe(true));
+    await asked('jon');
     expect(openRoute).not.toHaveBeenCalled();
     expect(appStore.get(paletteOpenAtom)).toBe(true);
     // the answer for 'jon' opens its best hit (beside: Ctrl+Enter), not the first hit for 'jo'
-    await act(async () => pending.get('jon')!(persons('jon', 'Jon Newer', 'Joe Older')));
+    await answer('jon', 'Jon Newer', 'Joe Older');
     await waitFor(() => expect(openRoute).toHaveBeenCalledWith('/persons/edit/p0-JonNewer', { beside: true, focus: true }, appStore));
     expect(openRoute).toHaveBeenCalledTimes(1);
     await waitFor(() => expect(appStore.get(paletteOpenAtom)).toBe(false));
   });
 
   it('hits kept from an earlier text are listed but not usable; a waiting Enter is dropped when typing goes on', async () => {
-    const pending = new Map<string, (r: SearchResponse) => void>();
-    httpMock.mockImplementation((_p, o) => new Promise((resolve) => pending.set(String(o?.query?.q), resolve as (r: SearchResponse) => void)));
+    const { answer } = heldSearches();
     const { user, input } = open();
     await user.type(input, 'jo');
-    await waitFor(() => expect(pending.has('jo')).toBe(true));
-    await act(async () => pending.get('jo')!(persons('jo', 'Joe Older', 'Jon Newer')));
+    await answer('jo', 'Joe Older', 'Jon Newer');
     await waitFor(() => expect(screen.getByRole('option', { name: /Joe Older/ })).toHaveAttribute('aria-selected', 'true'));
     await user.type(input, 'n');
     for (const name of [/Joe Older/, /Jon Newer/]) {
@@ -184,27 +190,24 @@ describe('records from the server', () => {
     }
     await user.keyboard('{ArrowDown}{Enter}');
     await user.type(input, 'a');
-    await waitFor(() => expect(pending.has('jona')).toBe(true));
-    await act(async () => pending.get('jona')!(persons('jona', 'Jona Other')));
+    await answer('jona', 'Jona Other');
     await waitFor(() => expect(screen.getByRole('option', { name: /Jona Other/ })).toHaveAttribute('aria-selected', 'true'));
     expect(openRoute).not.toHaveBeenCalled();
     expect(appStore.get(paletteOpenAtom)).toBe(true);
   });
 
   it('a command matching the whole text is highlighted over hits kept from its first letters: Enter runs it at once', async () => {
-    const pending = new Map<string, (r: SearchResponse) => void>();
-    httpMock.mockImplementation((_p, o) => new Promise((resolve) => pending.set(String(o?.query?.q), resolve as (r: SearchResponse) => void)));
+    const { asked, answer } = heldSearches();
     const { user, input } = open();
     await user.type(input, 'se');
-    await waitFor(() => expect(pending.has('se')).toBe(true));
-    await act(async () => pending.get('se')!(persons('se', 'Sean Early')));
+    await answer('se', 'Sean Early');
     await screen.findByRole('option', { name: /Sean Early/ });
     await user.type(input, 'ttings');
     const command = await screen.findByRole('option', { name: /Go to Provider Settings/ });
     // the kept hit is still listed first; the command answers the text and has the highlight
     expect(screen.getAllByRole('option')[0]).toHaveTextContent('Sean Early');
     await waitFor(() => expect(command).toHaveAttribute('aria-selected', 'true'));
-    await waitFor(() => expect(pending.has('settings')).toBe(true)); // asked (after the search's debounce), not answered
+    await asked('settings'); // asked (after the search's debounce), not answered
     await user.keyboard('{Enter}');
     await waitFor(() => expect(openRoute).toHaveBeenCalledWith('/provider-settings', expect.anything(), expect.anything()));
     expect(openRoute).not.toHaveBeenCalledWith(expect.stringContaining('/persons/'), expect.anything(), expect.anything());
