@@ -1,5 +1,6 @@
-// ESLint (flat config): typescript-eslint's recommended rules, the React hooks rules, no dropped
-// promises (type-aware), and the project's import-direction rule (eslint/boundaries.js). Stale or
+// ESLint (flat config): typescript-eslint's recommended rules, the React hooks rules and the
+// project's import-direction rule (eslint/boundaries.js). No dropped promises is a type-aware rule and
+// runs in Oxlint (.oxlintrc.json), which checks types with the native TypeScript 7. Stale or
 // unknown eslint-disable comments are errors. Pages take dialogs and tables from the app's own
 // wrappers (eslint/ui-imports.js). Formatting is Prettier's job (npm run format:check).
 import js from '@eslint/js';
@@ -28,21 +29,4 @@ export default tseslint.config(
     },
   },
   ...uiImportConfigs,
-  {
-    // Type-aware: a promise nobody awaits or catches is a rejection nobody sees.
-    files: ['**/*.{ts,tsx}'],
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    rules: {
-      '@typescript-eslint/no-floating-promises': [
-        'error',
-        // React's act() runs a synchronous callback at once; its thenable need not be awaited.
-        {
-          allowForKnownSafeCalls: [
-            { from: 'package', name: 'act', package: 'react' },
-            { from: 'package', name: 'act', package: '@testing-library/react' },
-          ],
-        },
-      ],
-    },
-  },
 );

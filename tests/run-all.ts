@@ -235,7 +235,9 @@ async function main() {
   // TypeScript 7 (native) checks the types; the `typescript` package (5.9) serves ESLint only.
   if (want('typecheck')) checks.push(['typecheck', ['node_modules/tsgo/bin/tsc', '--noEmit', '-p', 'tsconfig.json'], undefined]);
   if (want('lint')) {
-    // ESLint (typescript-eslint, react-hooks, no floating promises, import directions) and Prettier.
+    // Oxlint for the rules that need types (no dropped promises: .oxlintrc.json), ESLint for the
+    // rest (typescript-eslint, react-hooks, import directions), and Prettier.
+    checks.push(['lint-types', ['node_modules/oxlint/bin/oxlint', '--type-aware', '--deny-warnings'], undefined]);
     checks.push(['lint', ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.'], undefined]);
     checks.push(['format', ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level=warn', '.'], 'run `npm run format`']);
   }
