@@ -8,7 +8,7 @@
 // sign-on and a password user must use a second factor. A feature switched off reaches another
 // signed-in user's open screen within seconds, over the live hub, without a reload.
 import { test, expect, type Page } from '@playwright/test';
-import readXlsx from 'read-excel-file/node';
+import { readXlsx } from '../helpers/xlsx';
 import {
   apiToken,
   BASE,
@@ -104,7 +104,7 @@ test('a provider admin enforces a second factor; it is audited and takes effect 
   await page.getByRole('button', { name: 'Export', exact: true }).click();
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^AuditTrail_.+\.xlsx$/);
-  const [sheet] = await readXlsx(await file.createReadStream());
+  const [sheet] = await readXlsx(await file.path());
   expect(sheet!.data[0]).toEqual(['When (UK time)', 'Actor', 'Action', 'Entity', 'Record', 'Details']);
   expect(sheet!.data.some((r) => r[2] === 'global-setting.update')).toBe(true);
 

@@ -2,6 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { signedInAs, openPalette, dbQuery, focusPage, screenshots } from './helpers';
 import { MSG } from '../../src/shared/messages';
 import { SIM_EXEMPT_TYPES } from '../../src/shared/schemas/devices';
+import { readXlsx } from '../helpers/xlsx';
 
 type Row = { id: string; serialNumber: string; supplier: string | null; simTypeId: number | null; etag: string };
 /** A device whose SIM fields are all set, so only the edited field decides whether Save may run. */
@@ -153,8 +154,7 @@ test('alt+shift+e exports the filtered asset list to an .xlsx file an independen
   await page.keyboard.press('Enter');
   const file = await download;
   expect(file.suggestedFilename()).toMatch(/^Assets_.*\.xlsx$/);
-  const { default: readXlsxFile } = await import('read-excel-file/node');
-  const [sheet] = await readXlsxFile(await file.path());
+  const [sheet] = await readXlsx(await file.path());
   const rows = sheet?.data ?? [];
   expect(rows.flat().map(String)).toContain(device.serialNumber);
   expect(rows.length).toBe(2); // header + the one device

@@ -4,6 +4,7 @@ import { MSG } from '../../src/shared/messages';
 import { formatCount } from '../../src/shared/numbers';
 import { at, first } from '../helpers/lists';
 import { scanSerials } from '../helpers/scanner';
+import { readXlsx } from '../helpers/xlsx';
 
 const bulkSerials = storedBulkSerials;
 const pendingCount = (page: Page) => page.evaluate(() => (JSON.parse(localStorage.getItem('bulk.pendingScans') ?? '[]') as unknown[]).length);
@@ -181,8 +182,7 @@ test('CSV upload merges and selects all, last added is highlighted for 5 s, stat
   await drawer.getByRole('button', { name: 'Download' }).click();
   const saved = await download;
   expect(saved.suggestedFilename()).toMatch(/^SelectedAssets_\d{4}-\d{2}-\d{2}_\d{2}-\d{2}-\d{2}\.xlsx$/);
-  const { default: readXlsxFile } = await import('read-excel-file/node');
-  const [sheet] = await readXlsxFile(await saved.path());
+  const [sheet] = await readXlsx(await saved.path());
   const [head, ...lines] = sheet?.data ?? [];
   const col = (name: string) => (head ?? []).map(String).indexOf(name);
   expect(lines.map((l) => String(l[col('Serial Number')])).sort()).toEqual([...devices.map((d) => d.serialNumber), extra].sort());

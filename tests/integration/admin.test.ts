@@ -12,7 +12,7 @@ import { insertAlarmReport } from '../helpers/alarm-reports.js';
 import { listAudit } from '../../src/server/modules/admin/repo.js';
 import type { AdminSettingsDto, AuditEntryDto, AuditListDto } from '../../src/shared/schemas/admin.js';
 import type { GlobalSettingsDto, FeaturesDto } from '../../src/shared/schemas/reference.js';
-import readXlsx from 'read-excel-file/node';
+import { readXlsx } from '../helpers/xlsx.js';
 
 let t: TestApp;
 let admin: { id: string; email: string; token: string };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { setFeature } from '../../src/server/modules/admin/repo.js';
 import * as v from 'valibot';
 import { randomUUID } from 'node:crypto';
-import readXlsx from 'read-excel-file/node';
+import { readXlsx } from '../helpers/xlsx.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn } from '../helpers/auth.js';
 import { insertAlarmReport, intelligenceCustomer } from '../helpers/alarm-reports.js';

@@ -5,7 +5,7 @@
 // with byte ranges, the permissions of every role, and the demo seed's reports and audio.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import * as v from 'valibot';
-import readXlsx from 'read-excel-file/node';
+import { readXlsx } from '../helpers/xlsx.js';
 import { randomUUID } from 'node:crypto';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn, tokenFor } from '../helpers/auth.js';

@@ -5,7 +5,7 @@
 // customer's device list and export, and the CSV import's rules.
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
-import readXlsx from 'read-excel-file/node';
+import { readXlsx } from '../helpers/xlsx.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
 import { deviceRow, errorOf, insertCustomer, ok } from '../helpers/customers.js';

@@ -17,7 +17,7 @@ import { ROLE_IDS } from '../../src/shared/permissions.js';
 import { CODE } from '../../src/shared/messages.js';
 import { solvedCaptcha } from '../helpers/captcha.js';
 import { at, first } from '../helpers/lists.js';
-import readXlsx from 'read-excel-file/node';
+import { readXlsx } from '../helpers/xlsx.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';
 import { deviceRow, insertCustomer } from '../helpers/customers.js';
 import { seedAudioClips } from '../../src/server/modules/alarm-reports/audio.js';

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
-import readXlsx from 'read-excel-file/node';
+import { readXlsx } from '../helpers/xlsx.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor, PROVIDER_TENANT } from '../helpers/auth.js';
 import { deviceRow, errorOf, insertCustomer, ok } from '../helpers/customers.js';

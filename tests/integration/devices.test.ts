@@ -11,7 +11,7 @@ import type { Insertable } from 'kysely';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
 import { deviceRow as stockDeviceRow } from '../helpers/customer-rows.js';
-import readXlsx from 'read-excel-file/node';
+import { readXlsx } from '../helpers/xlsx.js';
 import type { CustomerTable, DeviceTable } from '../../src/server/db/schema.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { errorBodySchema } from '../../src/shared/schemas/common.js';

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, test, vi } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import readXlsx from 'read-excel-file/node';
+import { readXlsx } from '../helpers/xlsx.js';
 import { createTestApp, type TestApp } from '../helpers/app.js';
 import { signedIn, tokenFor } from '../helpers/auth.js';
 import { insertAlarmReport } from '../helpers/alarm-reports.js';

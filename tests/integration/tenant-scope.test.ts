@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { MessageChannel } from 'node:worker_threads';
 import * as v from 'valibot';
-import readXlsx from 'read-excel-file/node';
+import { readXlsx } from '../helpers/xlsx.js';
 import { createTestDb, type TestDb } from '../helpers/db.js';
 import { insertPerson } from '../helpers/auth.js';
 import { insertCustomer, insertDevice } from '../helpers/live.js';

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { Writable } from 'node:stream';
 import ExcelJS from '@zurmokeeper/exceljs';
-import readXlsx from 'read-excel-file/node';
+import { readXlsx } from '../../helpers/xlsx.js';
 import { columnLetters, sheetBacklog, sheetRows, xmlText } from '../../../src/server/exports/task.js';
 import type { ExportColumn } from '../../../src/server/exports/definition.js';
 import { EXPORT_DATE_FORMAT } from '../../../src/shared/export-format.js';
