@@ -92,6 +92,39 @@ export default defineConfig({
           // libraries are loaded once per worker instead of once per file (loading jsdom took 1–3 s
           // a file, more than most files' tests).
           pool: 'vmThreads',
+          // The UI libraries pre-bundled once (Vite's dependency optimizer, cached in
+          // node_modules/.vite): each file's VM context imports one module a library instead of its
+          // hundreds. Alone, on a fresh cache: 54 → 47 s, 94 → 82 CPU seconds. ofetch stays out
+          // (its bundle would take its Node entry, which jsdom's context cannot run).
+          deps: {
+            optimizer: {
+              client: {
+                enabled: true,
+                include: [
+                  '@radix-ui/themes',
+                  '@tanstack/react-query',
+                  '@tanstack/react-virtual',
+                  '@testing-library/react',
+                  '@testing-library/user-event',
+                  'cmdk',
+                  'date-fns',
+                  'jotai',
+                  'jotai-tanstack-query',
+                  'libphonenumber-js',
+                  'react',
+                  'react-dom',
+                  'react-dom/client',
+                  'react/jsx-runtime',
+                  'react/jsx-dev-runtime',
+                  'react-hook-form',
+                  'react-hotkeys-hook',
+                  'react-resizable-panels',
+                  'valibot',
+                  'wouter',
+                ],
+              },
+            },
+          },
         },
       },
       {
