@@ -4,7 +4,7 @@ import { describe, expect, test } from 'vitest';
 import { unzipSync, Zip, ZipPassThrough } from 'fflate';
 import ExcelJS from '@zurmokeeper/exceljs';
 import readXlsxStreaming from 'read-excel-file/node';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readXlsx } from '../../helpers/xlsx.js';
@@ -47,8 +47,12 @@ describe('readXlsx', () => {
     const fromBytes = await readXlsx(bytes);
     expect(fromBytes[0]!.data).toEqual([['a', 1]]);
     expect((await readXlsx(new Blob([bytes])))[0]!.data).toEqual([['a', 1]]);
-    const path = join(mkdtempSync(join(tmpdir(), 'xlsx-reader-')), 'file.xlsx');
-    writeFileSync(path, bytes);
-    expect((await readXlsx(path))[0]!.data).toEqual([['a', 1]]);
+    const dir = mkdtempSync(join(tmpdir(), 'xlsx-reader-'));
+    try {
+      writeFileSync(join(dir, 'file.xlsx'), bytes);
+      expect((await readXlsx(join(dir, 'file.xlsx')))[0]!.data).toEqual([['a', 1]]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
