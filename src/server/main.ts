@@ -150,16 +150,16 @@ async function main() {
       process.exit(1);
     }, timeoutMs);
     force.unref();
-    tokenCleanup.stop();
+    const cleanupStopped = tokenCleanup.stop();
     silenceSweep.stop();
     fleetSweep.stop();
-    // A scheduled run under way finishes (its e-mails are queued) and exports queued or running
+    // A token clean-up or scheduled run under way finishes (its e-mails are queued), exports queued or running
     // finish (their downloads are open requests), for at most half the drain time: what is still
     // running then is cancelled (its download ends, a scheduled run is tried again by a node that
     // takes it over), so the rest of the drain fits in the time left.
     step = 'exports and scheduled runs';
     const exportGraceMs = Math.floor(timeoutMs / 2);
-    const background = Promise.all([scheduler.stop(), simulator?.stop(), server.services.exports.drain()]);
+    const background = Promise.all([cleanupStopped, scheduler.stop(), simulator?.stop(), server.services.exports.drain()]);
     if (!(await settlesWithin(background, exportGraceMs))) {
       const s = server.services.exports.stats();
       log({ msg: 'exports cancelled on shutdown', level: 'warn', running: s.running, queued: s.queued, imports: s.imports, graceMs: exportGraceMs });

@@ -7,6 +7,7 @@ import { createTestApp, type TestApp } from '../helpers/app.js';
 import { tokenFor } from '../helpers/auth.js';
 import { insertDevice } from '../helpers/live.js';
 import { EXPORT_ID_HEADER, EXPORT_TOTAL_HEADER, type ExportProgress } from '../../src/shared/schemas/exports.js';
+import { WAIT } from '../helpers/wait.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const SUMMER = '2026-07-01T12:05:09.000Z'; // 13:05:09 in London (BST)
@@ -103,7 +104,7 @@ describe('configuration CSVs read a page at a time', () => {
     expect(rows[0]).toEqual(['CSVPG-05', 'SG640', 'Off', 'Off', '-', '-', '01/07/2026 13:09:09']);
     expect(rows[3]).toEqual(['CSVPG-04', 'SG640', 'On - 15 minutes', 'Off', '-', '-', '15/01/2026 12:08:09']);
     expect(rows[6]).toEqual(['CSVPG-06', 'SG640', 'No configuration for this device', '', '', '', '']);
-    await vi.waitFor(async () => expect(await progress(id)).toMatchObject({ State: 'done', Written: serials.length, Total: serials.length }));
+    await vi.waitFor(async () => expect(await progress(id)).toMatchObject({ State: 'done', Written: serials.length, Total: serials.length }), WAIT);
   });
 
   test('TestingConfiguration: the list’s rows in its order (date, oldest first), London dates, over several pages', async () => {
@@ -116,7 +117,7 @@ describe('configuration CSVs read a page at a time', () => {
     for (const r of rows) expect(r[2], r[0]).toBe(dateOf(indexOf(r[0]!)));
     expect(rows[0]).toEqual(['CSVPG-02', 'SG640', '15/01/2026 12:06:09', 'Heartbeat 1', '51', '41', 'No']);
     expect(rows[6]).toEqual(['CSVPG-07', 'SG640', '', 'No communication received from this device', '', '', 'No']);
-    await vi.waitFor(async () => expect(await progress(id)).toMatchObject({ State: 'done', Written: serials.length, Total: serials.length }));
+    await vi.waitFor(async () => expect(await progress(id)).toMatchObject({ State: 'done', Written: serials.length, Total: serials.length }), WAIT);
   });
 
   test('a filter keeps the matching rows only', async () => {

@@ -15,6 +15,7 @@ import { deviceRow as stockDeviceRow } from '../helpers/customer-rows.js';
 import type { DeviceTable } from '../../src/server/db/schema.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { EXPORT_ID_HEADER, type ExportProgress } from '../../src/shared/schemas/exports.js';
+import { WAIT } from '../helpers/wait.js';
 
 const NOW = new Date('2026-11-22T12:00:00.000Z');
 const BIG = 50_000; // devices of type 750 (the big export)
@@ -76,7 +77,7 @@ describe('the export pool', () => {
     expect(sheet!.data.length - 1).toBe(BIG);
     expect(sheet!.data[1]![0]).toBe('BIG000000');
     expect(sheet!.data[BIG]![0]).toBe(`BIG${String(BIG - 1).padStart(6, '0')}`);
-    await vi.waitFor(async () => expect((await progress(token, id)).State).toBe('done'));
+    await vi.waitFor(async () => expect((await progress(token, id)).State).toBe('done'), WAIT);
     expect(await progress(token, id)).toMatchObject({ Written: BIG, Total: BIG, Omitted: 0 });
   });
 
@@ -87,7 +88,7 @@ describe('the export pool', () => {
     const running = await t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [750] }), token: a });
     expect(running.status).toBe(200); // holds the one worker: its download is not read yet
     const waiting = t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [750] }), token: b });
-    await vi.waitFor(() => expect(t.services.exports.stats().queued).toBe(1));
+    await vi.waitFor(() => expect(t.services.exports.stats().queued).toBe(1), WAIT);
     const refused = await t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [750] }), token: c });
     expect(refused.status).toBe(429);
     expect((await refused.json()).Content).toEqual({ Message: MSG.exportQueueFull, Code: CODE.exportQueueFull });
@@ -111,7 +112,7 @@ describe('the export pool', () => {
       for (;;) if ((await reader.read()).done) return 'ended';
     };
     await expect(drain()).rejects.toThrow();
-    await vi.waitFor(() => expect(t.services.exports.stats()).toMatchObject({ running: 0, queued: 0, busyTasks: 0 }));
+    await vi.waitFor(() => expect(t.services.exports.stats()).toMatchObject({ running: 0, queued: 0, busyTasks: 0 }), WAIT);
     const after = await progress(token, id);
     expect(after.State).toBe('cancelled');
     expect(after.Written).toBeLessThan(BIG);
@@ -132,7 +133,7 @@ describe('the export pool', () => {
     expect(next.status).toBe(200);
     await next.arrayBuffer();
     await res.body!.cancel().catch(() => {});
-    await vi.waitFor(() => expect(t.services.exports.stats()).toMatchObject({ running: 0, queued: 0, busyTasks: 0 }));
+    await vi.waitFor(() => expect(t.services.exports.stats()).toMatchObject({ running: 0, queued: 0, busyTasks: 0 }), WAIT);
   });
 
   test('a body that is not an object is refused, never read as no filters', async () => {

@@ -123,7 +123,7 @@ describe('refresh token clean-up', () => {
       await tokenRow(p.id, 'job-expired-2', { ageMs: 20 * DAY });
       await expect.poll(() => tokensOf(p.id).then((r) => r.length)).toBe(0);
     } finally {
-      job.stop();
+      await job.stop();
     }
     await tokenRow(p.id, 'after-stop', { ageMs: 20 * DAY });
     await new Promise((r) => setTimeout(r, 200));

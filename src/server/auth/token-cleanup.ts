@@ -26,7 +26,8 @@ export async function deleteSpentRefreshTokens(db: DB, now: Date, retentionMs = 
   return Number(r.numDeletedRows);
 }
 
-export type CleanupJob = { stop: () => void; runNow: () => Promise<number> };
+/** `stop` ends the ticks and settles once a run already under way has finished (nothing deletes after it). */
+export type CleanupJob = { stop: () => Promise<void>; runNow: () => Promise<number> };
 
 /**
  * Runs deleteSpentRefreshTokens now and every `intervalMs` (the timer does not keep the process
@@ -55,5 +56,11 @@ export function startRefreshTokenCleanup(
   void runNow();
   const timer = setInterval(() => void runNow(), opts.intervalMs ?? CLEANUP_INTERVAL_MS);
   timer.unref();
-  return { stop: () => clearInterval(timer), runNow };
+  return {
+    stop: async () => {
+      clearInterval(timer);
+      await running;
+    },
+    runNow,
+  };
 }

@@ -7,6 +7,7 @@ import { http } from '../../../src/app/api/http';
 import { getToasts } from '../../../src/app/ui/toast';
 import { MSG } from '../../../src/shared/messages';
 import { errorResponse, json, resetApp, session, stubFetch, tokens } from './helpers';
+import { WAIT } from '../../helpers/wait';
 
 beforeEach(resetApp);
 afterEach(() => vi.unstubAllGlobals());
@@ -66,7 +67,7 @@ describe('http', () => {
 
     const a = http('/api/a');
     const b = http('/api/b');
-    await vi.waitFor(() => expect(unauthorised).toBe(2));
+    await vi.waitFor(() => expect(unauthorised).toBe(2), WAIT);
     gate.resolve();
 
     await expect(Promise.all([a, b])).resolves.toEqual([{ url: '/api/a' }, { url: '/api/b' }]);

@@ -30,6 +30,7 @@ import { addMany, bulkAtom, EMPTY_BULK, type BulkDevice } from '../../../src/app
 import { BulkUpdatePage } from '../../../src/app/features/bulk-update/bulk-page';
 import { scanSerial, pendingScansAtom } from '../../../src/app/features/bulk-update/bulk-service';
 import { stubGridLayout } from '../ui/layout';
+import { WAIT } from '../../helpers/wait';
 
 const device = (serial: string): BulkDevice => ({
   id: `id-${serial}`,
@@ -87,9 +88,9 @@ describe('a scan on a long bulk list', () => {
     expect(typeCells.n).toBe(1);
 
     typeCells.n = 0;
-    await vi.waitFor(() => expect(lookups).toHaveLength(1));
+    await vi.waitFor(() => expect(lookups).toHaveLength(1), WAIT);
     await act(async () => lookups[0]!.answer([dto('NEW1')]));
-    await vi.waitFor(() => expect(within(grid()).getAllByRole('row')[1]).toHaveTextContent('New'));
+    await vi.waitFor(() => expect(within(grid()).getAllByRole('row')[1]).toHaveTextContent('New'), WAIT);
     expect(appStore.get(bulkAtom).list[0]).toBe('id-NEW1');
     expect(appStore.get(bulkAtom).list).toHaveLength(301);
     // the answer redraws its own row (filled in), none of the others

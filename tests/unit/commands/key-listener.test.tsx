@@ -12,6 +12,7 @@ import { dismissAll, getToasts } from '../../../src/app/ui/toast';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fakeCommandContext } from '../../helpers/command-context';
+import { WAIT } from '../../helpers/wait';
 
 function fakeContext(over: Partial<CommandContext> = {}) {
   return fakeCommandContext({
@@ -172,7 +173,7 @@ describe('key listener', () => {
     const user = userEvent.setup();
     render(<KeyListener commands={[failing]} makeContext={() => ctx} />);
     await user.keyboard('{Alt>}q{/Alt}');
-    await vi.waitFor(() => expect(reportError).toHaveBeenCalledTimes(1));
+    await vi.waitFor(() => expect(reportError).toHaveBeenCalledTimes(1), WAIT);
     const [error, command] = first(reportError.mock.calls);
     expect((error as Error).message).toBe('boom');
     expect(command).toBe(failing);

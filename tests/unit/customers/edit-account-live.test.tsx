@@ -17,6 +17,7 @@ import { renderPage } from '../persons/helpers';
 import { polyfillDom } from '../app-core/helpers';
 import { makeCustomerDetails } from '../../helpers/fixtures';
 import { recordHub, resetRecordHub } from '../../helpers/live-hub';
+import { WAIT } from '../../helpers/wait';
 
 polyfillDom();
 
@@ -68,7 +69,7 @@ describe('Edit Account live', () => {
     expect(stored.fetches).toBe(1);
 
     await user.click(screen.getByRole('button', { name: RECORD_LIVE_TEXT.reload }));
-    await vi.waitFor(() => expect((screen.getByLabelText(/Account name/) as HTMLInputElement).value).toBe('Acme Care Group'));
+    await vi.waitFor(() => expect((screen.getByLabelText(/Account name/) as HTMLInputElement).value).toBe('Acme Care Group'), WAIT);
     expect(stored.fetches).toBe(2);
     expect(screen.queryByText(RECORD_LIVE_TEXT.changedBy('Bob Tester'))).toBeNull();
 
