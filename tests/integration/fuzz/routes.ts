@@ -339,7 +339,11 @@ export async function fuzzRoutes(index: number, of: number) {
     });
 
     test('hostile sweep: every query key and every sample field gets every hostile value', async () => {
-      const keys = [...new Set([...Object.keys(route.sample?.query ?? {}), ...queryKeys])];
+      // A route that declares no query schema never reads its query string (api.ts parses only a
+      // declared one): one key carries every hostile value there, which shows it is ignored, and
+      // the other keys would repeat the same request (on an export route, a whole export each).
+      const reads = route.input.query !== undefined || route.sample?.query !== undefined;
+      const keys = reads ? [...new Set([...Object.keys(route.sample?.query ?? {}), ...queryKeys])] : [queryKeys[0]!];
       for (const key of keys)
         for (const value of HOSTILE_QUERY) {
           const url = `${concrete(route)}?${new URLSearchParams({ ...(route.sample?.query ?? {}), [key]: value })}`;
