@@ -87,15 +87,16 @@ describe('the export pool', () => {
     const c = await tokenFor(t.config, ['SuperAdminRole']);
     const running = await t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [750] }), token: a });
     expect(running.status).toBe(200); // holds the one worker: its download is not read yet
-    const waiting = t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [750] }), token: b });
+    // The waiting and the refused export are small: only the running one needs to hold the worker.
+    const waiting = t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [803] }), token: b });
     await vi.waitFor(() => expect(t.services.exports.stats().queued).toBe(1), WAIT);
-    const refused = await t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [750] }), token: c });
+    const refused = await t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [803] }), token: c });
     expect(refused.status).toBe(429);
     expect((await refused.json()).Content).toEqual({ Message: MSG.exportQueueFull, Code: CODE.exportQueueFull });
     await running.body!.cancel();
     const second = await waiting;
     expect(second.status).toBe(200);
-    await second.arrayBuffer();
+    expect((await readXlsx(Buffer.from(await second.arrayBuffer())))[0]!.data).toHaveLength(3);
   });
 
   test('a cancelled export stops its worker and leaves no busy task and no temporary file', async () => {
@@ -129,9 +130,9 @@ describe('the export pool', () => {
     const id = res.headers.get(EXPORT_ID_HEADER)!;
     const cancelled = await t.request(`/api/v1/export/${id}`, { method: 'DELETE', token });
     expect(cancelled.status).toBe(200);
-    const next = await t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [750] }), token });
+    const next = await t.request('/api/v1/device/export/list-with-filters', { ...exportBody({ deviceTypeIds: [803] }), token });
     expect(next.status).toBe(200);
-    await next.arrayBuffer();
+    expect((await readXlsx(Buffer.from(await next.arrayBuffer())))[0]!.data).toHaveLength(3); // the header and the two devices of type 803
     await res.body!.cancel().catch(() => {});
     await vi.waitFor(() => expect(t.services.exports.stats()).toMatchObject({ running: 0, queued: 0, busyTasks: 0 }), WAIT);
   });
