@@ -2,7 +2,7 @@
 // project's import-direction rule (eslint/boundaries.js). No dropped promises is a type-aware rule and
 // runs in Oxlint (.oxlintrc.json), which checks types with the native TypeScript 7. Stale or
 // unknown eslint-disable comments are errors. Pages take dialogs and tables from the app's own
-// wrappers (eslint/ui-imports.js). Formatting is Prettier's job (npm run format:check).
+// wrappers (eslint/ui-imports.js). Formatting is Oxfmt's job (npm run format:check, .oxfmtrc.json).
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';

@@ -21,4 +21,5 @@ export type AltchaChallenge = {
 
 /** GET /api/captcha/challenge: which provider is configured and what the browser needs for it. */
 export type CaptchaChallengeResponse =
-  { provider: 'altcha'; challenge: AltchaChallenge } | { provider: 'recaptcha'; siteKey: string; action: typeof CAPTCHA_ACTION };
+  | { provider: 'altcha'; challenge: AltchaChallenge }
+  | { provider: 'recaptcha'; siteKey: string; action: typeof CAPTCHA_ACTION };

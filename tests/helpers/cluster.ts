@@ -476,8 +476,7 @@ export function ingestStream(
       const at = Date.now();
       const r = await ingest(node, gatewayKey, msgs, 10_000);
       batches.push({ node: node.name, ids: msgs.map((m) => m.messageId), status: r.status, ms: r.ms, at });
-      if (r.status === 0 || r.status >= 500)
-        await sleep(50); // a node refusing or answering 503: do not spin
+      if (r.status === 0 || r.status >= 500) await sleep(50); // a node refusing or answering 503: do not spin
       else if (opts.pauseMs) await sleep(opts.pauseMs);
     }
   };

@@ -70,8 +70,7 @@ export function preloadInitialViews(store: Store = appStore): Promise<unknown> {
   const hrefs = panes.map((p) => p.tabs.find((t) => t.id === p.activeTabId)?.href);
   const here = locationHref();
   if (resolveHref(here)) hrefs.push(here);
-  else if (window.location.pathname !== '/')
-    hrefs.push(peekReturnPath() ?? landingHref()); // signing in: where the sign-in goes next
+  else if (window.location.pathname !== '/') hrefs.push(peekReturnPath() ?? landingHref()); // signing in: where the sign-in goes next
   else if (!panes.some((p) => p.tabs.length > 0)) hrefs.push(landingHref());
   const routes = new Set(hrefs.map((h) => (h ? resolveHref(h)?.route : undefined)));
   // Their data too, asked for while the workspace renders its first frame, not after it, and not

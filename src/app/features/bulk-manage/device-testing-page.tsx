@@ -27,7 +27,9 @@ const RECENT_MS = 5000;
 const INITIAL: SelectedListState = { page: 1, pageSize: DEFAULT_PAGE_SIZE, sort: { key: 'SerialNumber', desc: false }, filters: {} };
 
 type Live =
-  { kind: 'message'; m: DeviceMessageDto } | { kind: 'monitoring'; row: LastMessageDto } | { kind: 'connected'; e: HubEventPayloads['DeviceConnected'] };
+  | { kind: 'message'; m: DeviceMessageDto }
+  | { kind: 'monitoring'; row: LastMessageDto }
+  | { kind: 'connected'; e: HubEventPayloads['DeviceConnected'] };
 
 /** Whether a hub event has the contract's shape (a bad one must not break the rows). */
 export function isValidLive(ev: Live): boolean {

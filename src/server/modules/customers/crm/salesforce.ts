@@ -39,8 +39,7 @@ export function soqlLikeLiteral(text: string): string {
     else if (ch === '\f') out += '\\f';
     else if (ch === '%') out += '\\%';
     else if (ch === '_') out += '\\_';
-    else if (ch < ' ')
-      continue; // other control characters have no SOQL escape: dropped
+    else if (ch < ' ') continue; // other control characters have no SOQL escape: dropped
     else out += ch;
   }
   return out;
