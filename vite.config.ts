@@ -65,9 +65,10 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'node',
-          // Vitest's 5 s default fails a test that is only slow because the machine is busy (CI runs
-          // other steps beside it); a test that hangs still fails.
-          testTimeout: 15_000,
+          // Vitest's 5 s default fails a test that is only slow because the machine is busy: CI runs
+          // this step niced beside the end-to-end tests, where on a slow 2-core machine a palette
+          // test that takes 2 s alone took 16 s. A test that hangs still fails.
+          testTimeout: 30_000,
           include: ['tests/unit/**/*.test.ts'],
           setupFiles: ['tests/helpers/setup-dom.ts'],
           maxWorkers: Number(process.env.UNIT_WORKERS ?? 2),
@@ -84,7 +85,7 @@ export default defineConfig({
         test: {
           name: 'unit-dom',
           environment: 'jsdom',
-          testTimeout: 15_000,
+          testTimeout: 30_000,
           include: ['tests/unit/**/*.test.tsx'],
           setupFiles: ['tests/helpers/setup-dom.ts'],
           // Vitest's default is one worker less than the cores: one worker on a 2-core machine, with
