@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
 import { radixCss } from './bin/radix-css.js';
 import { workspaceChunkGroups } from './bin/workspace-chunk.js';
+import { WAIT } from './tests/helpers/wait.js';
 
 const apiPrefixes = [
   '/connect',
@@ -51,9 +52,9 @@ export default defineConfig({
     proxy: Object.fromEntries(apiPrefixes.map((p) => [p, { target: 'http://127.0.0.1:8080', ws: true }])),
   },
   test: {
-    // expect.poll's default wait (Vitest's is one second), as tests/helpers/wait.ts's for vi.waitFor:
-    // what happens in the background takes longer on a busy 2-core CI machine.
-    expect: { poll: { timeout: 10_000 } },
+    // expect.poll's default wait (Vitest's is one second): the one that vi.waitFor takes as an
+    // argument (tests/helpers/wait.ts).
+    expect: { poll: WAIT },
     projects: [
       // Unit tests in two projects by what they need: `.tsx` files render React into jsdom; `.ts`
       // files (rules, schemas, server helpers, the keyboard engine's logic) run in plain Node. Building

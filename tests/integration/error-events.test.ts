@@ -21,6 +21,7 @@ import { testConfig } from '../../src/server/platform/config.js';
 import { createTestDb, PG_ADMIN_URL, type TestDb } from '../helpers/db.js';
 import { signedIn } from '../helpers/auth.js';
 import { tempDataDir } from '../helpers/process.js';
+import { WAIT } from '../helpers/wait.js';
 
 type Entry = Record<string, unknown>;
 const logs: Entry[] = [];
@@ -64,13 +65,10 @@ describe('Redis', () => {
     const redis = openRedis(`redis://127.0.0.1:${await closedPort()}`, { log, connectTimeoutMs: 200, commandTimeoutMs: 200 });
     const bus = openRedisBus(redis, { log });
     try {
-      await vi.waitFor(
-        () => {
-          expect(logs).toContainEqual(expect.objectContaining({ msg: 'redis error', role: 'commands' }));
-          expect(logs).toContainEqual(expect.objectContaining({ msg: 'redis error', role: 'subscriber' }));
-        },
-        { timeout: 10_000 },
-      );
+      await vi.waitFor(() => {
+        expect(logs).toContainEqual(expect.objectContaining({ msg: 'redis error', role: 'commands' }));
+        expect(logs).toContainEqual(expect.objectContaining({ msg: 'redis error', role: 'subscriber' }));
+      }, WAIT);
       // a command fails (the caller falls back); nothing is thrown at the process
       await expect(redis.get('k')).rejects.toThrow();
       const n = logs.length;
@@ -109,7 +107,7 @@ describe('the PostgreSQL pool', () => {
       await admin.query('select pg_terminate_backend($1)', [rows[0]!.pid]);
       await vi.waitFor(
         () => expect(logs).toContainEqual(expect.objectContaining({ msg: 'database connection lost; reconnecting on the next query', code: '57P01' })),
-        { timeout: 10_000 },
+        WAIT,
       );
       expect(await counted('database')).toBe(before + 1);
       const again = await backendPid.execute(db);
@@ -184,9 +182,9 @@ describe('the Node server and the hub', () => {
     // A client frame must be masked: an unmasked one is a protocol error on the server's socket.
     (ws as unknown as { _socket: import('node:net').Socket })._socket.write(Buffer.from([0x81, 0x02, 0x68, 0x69]));
     await closed;
-    await vi.waitFor(() => expect(logs).toContainEqual(expect.objectContaining({ msg: 'hub socket error', user: admin.id })), { timeout: 10_000 });
+    await vi.waitFor(() => expect(logs).toContainEqual(expect.objectContaining({ msg: 'hub socket error', user: admin.id })), WAIT);
     expect(await counted('hub_socket')).toBe(before + 1);
-    await vi.waitFor(() => expect(srv.services.hub.stats().connections).toBe(0), { timeout: 10_000 });
+    await vi.waitFor(() => expect(srv.services.hub.stats().connections).toBe(0), WAIT);
     const next = await connect();
     expect(next.readyState).toBe(WebSocket.OPEN);
     next.close();

@@ -19,6 +19,7 @@ import { deviceRow } from '../helpers/customer-rows.js';
 import { freePort } from '../helpers/ports.js';
 import { CODE, MSG } from '../../src/shared/messages.js';
 import { EXPORT_ID_HEADER, type ExportProgress } from '../../src/shared/schemas/exports.js';
+import { WAIT } from '../helpers/wait.js';
 
 const REDIS_URL = process.env.TEST_REDIS_URL;
 const BIG = 30_000; // devices of type 750: an export that holds its worker while its download is not read
@@ -97,7 +98,7 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
     const id = res.headers.get(EXPORT_ID_HEADER)!;
 
     // B has no such job in memory: it answers from Redis
-    await vi.waitFor(async () => expect(await progress(b, user, id)).toMatchObject({ Id: id, State: 'running', Total: BIG }), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await progress(b, user, id)).toMatchObject({ Id: id, State: 'running', Total: BIG }), WAIT);
     const other = await token();
     expect(await progress(b, other, id)).toBe(404); // the owner only, on every node
 
@@ -111,7 +112,7 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
     expect(cancelled.status).toBe(200);
     expect((await cancelled.json()).Content.Message).toBe(MSG.exportCancelled);
     // A's worker stops: its job is cancelled and A runs nothing
-    await vi.waitFor(() => expect(a.services.exports.stats()).toMatchObject({ running: 0, busyTasks: 0 }), { timeout: 10_000 });
+    await vi.waitFor(() => expect(a.services.exports.stats()).toMatchObject({ running: 0, busyTasks: 0 }), WAIT);
     const seen = await progress(b, user, id);
     expect(seen).toMatchObject({ State: 'cancelled' });
     expect((seen as ExportProgress).Written).toBeLessThan(BIG);
@@ -129,7 +130,7 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
     const onA = await exportDevices(a, u1, [750]); // holds A's one worker (not read)
     expect(onA.status).toBe(200);
     const waitingOnA = exportDevices(a, u2, [750]); // waits for A's worker: the queue (1) is full
-    await vi.waitFor(() => expect(a.services.exports.stats().queued).toBe(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(a.services.exports.stats().queued).toBe(1), WAIT);
     const onB = await exportDevices(b, u3, [750]); // B's worker was free: runs at once
     expect(onB.status).toBe(200);
     const refused = await exportDevices(b, u4, [620]); // would wait on B: the queue is full across the nodes
@@ -162,7 +163,7 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
     await res.arrayBuffer();
     await vi.waitFor(
       async () => expect(await progress(b, user, id)).toEqual({ Id: id, State: 'done', Written: SMALL, Total: SMALL, Omitted: 0, Parsed: null }),
-      { timeout: 10_000 },
+      WAIT,
     );
   }, 60_000);
 
@@ -182,7 +183,7 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
       headers: { authorization: `Bearer ${user}`, [EXPORT_ID_HEADER]: id },
     });
     expect(res.status).toBe(200);
-    await vi.waitFor(async () => expect(await progress(b, user, id)).toMatchObject({ Id: id, State: 'done', Written: 5, Total: 5 }), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await progress(b, user, id)).toMatchObject({ Id: id, State: 'done', Written: 5, Total: 5 }), WAIT);
   }, 60_000);
 
   test('without Redis a node exports alone and logs the outage once', async () => {
@@ -216,19 +217,19 @@ describe.skipIf(!REDIS_URL)('export jobs across two nodes (TEST_REDIS_URL)', () 
     let node: Node | undefined;
     try {
       node = await startNode(tdb, `redis://127.0.0.1:${port}`, `test-jobs-${randomUUID()}:`, 300);
-      await vi.waitFor(() => expect(node!.redis.status).toBe('ready'), { timeout: 10_000 });
+      await vi.waitFor(() => expect(node!.redis.status).toBe('ready'), WAIT);
       await node.services.exports.ready();
       const user = await token();
       const res = await exportDevices(node, user, [750]);
       expect(res.status).toBe(200);
       const id = res.headers.get(EXPORT_ID_HEADER)!;
-      await vi.waitFor(async () => expect(await node!.redis.hget(`jobs:job:${id}`, 'state')).toBe('running'), { timeout: 10_000 });
+      await vi.waitFor(async () => expect(await node!.redis.hget(`jobs:job:${id}`, 'state')).toBe('running'), WAIT);
       server.kill('SIGKILL');
       await exited;
       const bytes = (await res.arrayBuffer()).byteLength;
       expect(bytes).toBeGreaterThan(100_000);
       await vi.waitFor(async () => expect(await progress(node!, user, id)).toMatchObject({ State: 'done', Written: BIG, Total: BIG }), { timeout: 15_000 });
-      await vi.waitFor(() => expect(node!.logs.filter((l) => String(l.msg).startsWith('export jobs: Redis unavailable'))).toHaveLength(1), { timeout: 10_000 });
+      await vi.waitFor(() => expect(node!.logs.filter((l) => String(l.msg).startsWith('export jobs: Redis unavailable'))).toHaveLength(1), WAIT);
       process.stdout.write(`export-cluster: an export of ${BIG} rows completed (${bytes} bytes) with its Redis stopped mid-run\n`);
     } finally {
       if (server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');

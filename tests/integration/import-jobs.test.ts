@@ -64,15 +64,19 @@ async function watch(token: string, id: string, running: Promise<unknown>): Prom
   return seen;
 }
 
-/** Polls until the job has written some rows (its transaction is open). */
-async function untilWriting(token: string, id: string) {
+/** Polls the job's progress until `reached` holds, keeping every answer in `seen`, and returns that answer. */
+async function pollUntil(token: string, id: string, reached: (p: ExportProgress) => boolean, what: string, seen: ExportProgress[] = []) {
   for (;;) {
     const p = await progress(token, id);
-    if (p && p.Written > 0) return p;
+    if (p) seen.push(p);
+    if (p && reached(p)) return p;
     await turn();
-    if (p && p.State !== 'running') throw new Error(`the import ended before it was seen writing: ${JSON.stringify(p)}`);
+    if (p && p.State !== 'running') throw new Error(`the import ended before it was ${what}: ${JSON.stringify(p)}`);
   }
 }
+
+/** Polls until the job has written some rows (its transaction is open). */
+const untilWriting = (token: string, id: string) => pollUntil(token, id, (p) => p.Written > 0, 'seen writing');
 
 describe('CSV imports as jobs', () => {
   test('a large device import reports rows written of total, growing to the total; then its answer', async () => {
@@ -113,13 +117,7 @@ describe('CSV imports as jobs', () => {
     // Watched until the file is counted; then the import is cancelled, since its writing is what
     // the other tests here are about.
     const seen: ExportProgress[] = [];
-    for (;;) {
-      const p = await progress(token, id);
-      if (p) seen.push(p);
-      if (p && p.Total !== null) break;
-      if (p && p.State !== 'running') throw new Error(`the import ended before it was counted: ${JSON.stringify(p)}`);
-      await turn();
-    }
+    await pollUntil(token, id, (p) => p.Total !== null, 'counted', seen);
     expect((await t.request(`/api/v1/export/${id}`, { method: 'DELETE', token })).status).toBe(200);
     expect((await importing).status).toBe(409);
     expect(await stored('JOBREAD')).toBe(0);
