@@ -196,7 +196,66 @@ async function e2e(background: boolean): Promise<Result> {
   return { step: 'e2e', passed, failed, skipped, ok, failures, note, seconds: ran?.seconds ?? (Date.now() - t0) / 1000, cpu: cpu ?? undefined };
 }
 
+/** better-sqlite3's native module, which `npm ci` compiles (allowScripts) and `npm ci --ignore-scripts` leaves out. */
+const NATIVE_SQLITE = 'node_modules/better-sqlite3/build/Release/better_sqlite3.node';
+
+/**
+ * Compiles better-sqlite3 in the background when it is not built yet (CI installs with
+ * `npm ci --ignore-scripts`; see .ci/run), its output kept in .tmp/native-build.log. The compile
+ * is one C file on one core for two minutes: the checks and the build, which need no native
+ * module, run beside it on the other core instead of after it. Undefined when it is built.
+ */
+function nativeBuild(): Promise<Result> | undefined {
+  if (existsSync(NATIVE_SQLITE)) return undefined;
+  console.log('better-sqlite3 is not compiled yet: compiling it in the background (npm rebuild better-sqlite3) beside the checks and the build\n');
+  const logFile = resolve('.tmp/native-build.log');
+  const cpuFile = resolve('.tmp/native-build-cpu.json');
+  rmSync(cpuFile, { force: true });
+  const log = openSync(logFile, 'w');
+  const t0 = Date.now();
+  return new Promise((done) => {
+    const finish = (ok: boolean) => {
+      closeSync(log);
+      // Reaped in this turn of the event loop: its CPU now counts in this process's children's,
+      // not in the step that runs beside it (as for the end-to-end tests).
+      const cpu = existsSync(cpuFile) ? ((JSON.parse(readFileSync(cpuFile, 'utf8')) as { cpu: number | null }).cpu ?? undefined) : undefined;
+      stepCpu += cpu ?? 0;
+      const built = ok && existsSync(NATIVE_SQLITE);
+      if (!built) process.stdout.write(readFileSync(logFile, 'utf8'));
+      const note = built ? 'beside the checks and the build' : 'see the output above';
+      done({ step: 'native-build', passed: built ? 1 : 0, failed: built ? 0 : 1, skipped: 0, ok: built, note, seconds: (Date.now() - t0) / 1000, cpu });
+    };
+    const child = spawn(process.execPath, ['tests/helpers/child-cpu.mjs', cpuFile, 'npm', 'rebuild', 'better-sqlite3'], { stdio: ['ignore', log, log] });
+    child.on('exit', (code) => finish(code === 0));
+    child.on('error', () => finish(false));
+  });
+}
+
 async function main() {
+  // better-sqlite3 compiled beside the checks when the install left it out (CI).
+  const native = nativeBuild();
+
+  // Typecheck, lint and format one after another: run side by side on two cores they took longer
+  // (83 s against 56 s on a fresh clone), each step's threads competing for the same cores.
+  const checks = () => {
+    const list: [string, string[], string | undefined][] = [];
+    // TypeScript 7 (native) checks the types; the `typescript` package (5.9) serves ESLint only.
+    if (want('typecheck')) list.push(['typecheck', ['node_modules/tsgo/bin/tsc', '--noEmit', '-p', 'tsconfig.json'], undefined]);
+    if (want('lint')) {
+      // Oxlint for the rules that need types (no dropped promises: .oxlintrc.json), ESLint for the
+      // rest (typescript-eslint, react-hooks, import directions), and Oxfmt for the formatting
+      // (Prettier's style and options, .oxfmtrc.json; under a second where Prettier took 33 s).
+      list.push(['lint-types', ['node_modules/oxlint/bin/oxlint', '--type-aware', '--deny-warnings'], undefined]);
+      list.push(['lint', ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.'], undefined]);
+      list.push(['format', ['node_modules/oxfmt/bin/oxfmt', '--check'], 'run `npm run format`']);
+    }
+    for (const [step, args, hint] of list) {
+      const ok = run(process.execPath, args);
+      record({ step, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, ok, note: ok ? undefined : hint });
+    }
+  };
+  if (native) checks();
+
   // The end-to-end tests first, in the background: a browser test spends most of its time waiting
   // for the page (two workers used about 0.65 of the two cores), so the other steps run beside
   // them, niced, and take the CPU the browsers leave. The build comes first because the
@@ -209,6 +268,7 @@ async function main() {
     // and the compiled server), which the end-to-end servers then run as `npm start` does.
     const built = run('npm', ['run', '--silent', 'build']);
     record({ step: 'build', passed: built ? 1 : 0, failed: built ? 0 : 1, skipped: 0, ok: built });
+    if (native) results.push(await native);
     if (built) {
       // The sign-in page's bundle within its budget, and every asset precompressed (tests/bundle-budget.ts).
       const budget = run(process.execPath, ['--import', 'tsx', 'tests/bundle-budget.ts']);
@@ -227,25 +287,9 @@ async function main() {
         console.log('\ne2e: running in the background beside the steps below (its output is printed when it ends)\n');
       }
     } else results.push({ step: 'e2e', passed: 0, failed: 1, skipped: 0, ok: false, note: 'the build failed' });
-  }
+  } else if (native) results.push(await native);
 
-  // Typecheck, lint and format one after another: run side by side on two cores they took longer
-  // (83 s against 56 s on a fresh clone), each step's threads competing for the same cores.
-  const checks: [string, string[], string | undefined][] = [];
-  // TypeScript 7 (native) checks the types; the `typescript` package (5.9) serves ESLint only.
-  if (want('typecheck')) checks.push(['typecheck', ['node_modules/tsgo/bin/tsc', '--noEmit', '-p', 'tsconfig.json'], undefined]);
-  if (want('lint')) {
-    // Oxlint for the rules that need types (no dropped promises: .oxlintrc.json), ESLint for the
-    // rest (typescript-eslint, react-hooks, import directions), and Oxfmt for the formatting
-    // (Prettier's style and options, .oxfmtrc.json; under a second where Prettier took 33 s).
-    checks.push(['lint-types', ['node_modules/oxlint/bin/oxlint', '--type-aware', '--deny-warnings'], undefined]);
-    checks.push(['lint', ['node_modules/eslint/bin/eslint.js', '--max-warnings=0', '.'], undefined]);
-    checks.push(['format', ['node_modules/oxfmt/bin/oxfmt', '--check'], 'run `npm run format`']);
-  }
-  for (const [step, args, hint] of checks) {
-    const ok = run(process.execPath, args);
-    record({ step, passed: ok ? 1 : 0, failed: ok ? 0 : 1, skipped: 0, ok, note: ok ? undefined : hint });
-  }
+  if (!native) checks();
   if (want('unit')) vitest('unit', 'unit', {}, [], ['unit-dom']);
   if (want('integration')) vitest('integration-sqlite', 'integration');
   if (want('integration') || want('pg')) {
