@@ -141,6 +141,41 @@ function testsWithStatus(suite: PlaywrightSuite, status: 'unexpected' | 'flaky',
 }
 
 /**
+ * Runs a command as a child process that the other steps run beside, through
+ * tests/helpers/child-cpu.mjs, with its output in `logFile` (or this process's when undefined).
+ * Resolves once it has exited with its status, wall seconds and CPU seconds (undefined where
+ * they cannot be read). It is reaped in that turn of the event loop, and from then on its CPU
+ * counts in this process's children's: it is taken out of the step running beside it there.
+ */
+function inBackground(
+  name: string,
+  cmd: string,
+  args: string[],
+  logFile: string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ status: number | null; seconds: number; cpu?: number }> {
+  const cpuFile = resolve(`.tmp/${name}-cpu.json`);
+  rmSync(cpuFile, { force: true });
+  const log = logFile === undefined ? undefined : openSync(logFile, 'w');
+  const t0 = Date.now();
+  return new Promise((done) => {
+    const finish = (status: number | null) => {
+      if (log !== undefined) closeSync(log);
+      const ran = existsSync(cpuFile) ? (JSON.parse(readFileSync(cpuFile, 'utf8')) as { seconds: number; cpu: number | null }) : undefined;
+      const cpu = ran?.cpu ?? undefined;
+      stepCpu += cpu ?? 0;
+      done({ status, seconds: ran?.seconds ?? (Date.now() - t0) / 1000, cpu });
+    };
+    const child = spawn(process.execPath, ['tests/helpers/child-cpu.mjs', cpuFile, cmd, ...args], {
+      stdio: log === undefined ? 'inherit' : ['ignore', log, log],
+      env,
+    });
+    child.on('exit', (code) => finish(code));
+    child.on('error', () => finish(null));
+  });
+}
+
+/**
  * The end-to-end tests in E2E_WORKERS Playwright workers (default 2), each with a server of its own
  * (its own port and data directory, tests/e2e/env.ts): most of a browser test's time is waiting for
  * the page, so two run side by side on two cores (three were no faster: they kept the load at
@@ -149,30 +184,21 @@ function testsWithStatus(suite: PlaywrightSuite, status: 'unexpected' | 'flaky',
 async function e2e(background: boolean): Promise<Result> {
   const workers = Math.max(1, Number(process.env.E2E_WORKERS ?? 2));
   const out = resolve('.tmp/e2e.json');
-  const cpuFile = resolve('.tmp/e2e-cpu.json');
   const logFile = resolve('.tmp/e2e.log');
-  for (const f of [out, cpuFile, logFile]) rmSync(f, { force: true });
-  const t0 = Date.now();
-  const log = background ? openSync(logFile, 'w') : undefined;
-  const status = await new Promise<number | null>((done) => {
-    const child = spawn(
-      process.execPath,
-      ['tests/helpers/child-cpu.mjs', cpuFile, process.execPath, 'node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'],
-      {
-        stdio: log === undefined ? 'inherit' : ['ignore', log, log],
-        env: { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out, E2E_WORKERS: String(workers) },
-      },
-    );
-    child.on('exit', (code) => done(code));
-    child.on('error', () => done(null));
-  });
-  if (log !== undefined) {
-    closeSync(log);
+  for (const f of [out, logFile]) rmSync(f, { force: true });
+  const ran = await inBackground(
+    'e2e',
+    process.execPath,
+    ['node_modules/@playwright/test/cli.js', 'test', '-c', 'tests/e2e/playwright.config.ts'],
+    background ? logFile : undefined,
+    { ...process.env, PLAYWRIGHT_JSON_OUTPUT_NAME: out, E2E_WORKERS: String(workers) },
+  );
+  if (background) {
     console.log(`\n---- e2e (ran in the background; its output, also in .tmp/e2e.log) ----`);
     process.stdout.write(readFileSync(logFile, 'utf8'));
     console.log('---- end of e2e ----');
   }
-  const ok = status === 0;
+  const ok = ran.status === 0;
   let passed = 0,
     failed = 0,
     skipped = 0;
@@ -188,12 +214,8 @@ async function e2e(background: boolean): Promise<Result> {
     for (const suite of report.suites ?? []) testsWithStatus(suite, 'flaky', flaky);
   }
   if (!ok && failed === 0) failed = 1;
-  const ran = existsSync(cpuFile) ? (JSON.parse(readFileSync(cpuFile, 'utf8')) as { seconds: number; cpu: number | null }) : undefined;
-  const cpu = ran?.cpu ?? null;
-  // Its processes now count in this process's children's CPU: not in the step running beside it.
-  stepCpu += cpu ?? 0;
   const note = `${workers} workers, a server each${background ? ', beside the other steps' : ''}${flaky.length ? `; passed on a second try: ${flaky.join('; ')}` : ''}`;
-  return { step: 'e2e', passed, failed, skipped, ok, failures, note, seconds: ran?.seconds ?? (Date.now() - t0) / 1000, cpu: cpu ?? undefined };
+  return { step: 'e2e', passed, failed, skipped, ok, failures, note, seconds: ran.seconds, cpu: ran.cpu };
 }
 
 /** better-sqlite3's native module, which `npm ci` compiles (allowScripts) and `npm ci --ignore-scripts` leaves out. */
@@ -209,25 +231,11 @@ function nativeBuild(): Promise<Result> | undefined {
   if (existsSync(NATIVE_SQLITE)) return undefined;
   console.log('better-sqlite3 is not compiled yet: compiling it in the background (npm rebuild better-sqlite3) beside the checks and the build\n');
   const logFile = resolve('.tmp/native-build.log');
-  const cpuFile = resolve('.tmp/native-build-cpu.json');
-  rmSync(cpuFile, { force: true });
-  const log = openSync(logFile, 'w');
-  const t0 = Date.now();
-  return new Promise((done) => {
-    const finish = (ok: boolean) => {
-      closeSync(log);
-      // Reaped in this turn of the event loop: its CPU now counts in this process's children's,
-      // not in the step that runs beside it (as for the end-to-end tests).
-      const cpu = existsSync(cpuFile) ? ((JSON.parse(readFileSync(cpuFile, 'utf8')) as { cpu: number | null }).cpu ?? undefined) : undefined;
-      stepCpu += cpu ?? 0;
-      const built = ok && existsSync(NATIVE_SQLITE);
-      if (!built) process.stdout.write(readFileSync(logFile, 'utf8'));
-      const note = built ? 'beside the checks and the build' : 'see the output above';
-      done({ step: 'native-build', passed: built ? 1 : 0, failed: built ? 0 : 1, skipped: 0, ok: built, note, seconds: (Date.now() - t0) / 1000, cpu });
-    };
-    const child = spawn(process.execPath, ['tests/helpers/child-cpu.mjs', cpuFile, 'npm', 'rebuild', 'better-sqlite3'], { stdio: ['ignore', log, log] });
-    child.on('exit', (code) => finish(code === 0));
-    child.on('error', () => finish(false));
+  return inBackground('native-build', 'npm', ['rebuild', 'better-sqlite3'], logFile).then(({ status, seconds, cpu }) => {
+    const built = status === 0 && existsSync(NATIVE_SQLITE);
+    if (!built) process.stdout.write(readFileSync(logFile, 'utf8'));
+    const note = built ? 'beside the checks and the build' : 'see the output above';
+    return { step: 'native-build', passed: built ? 1 : 0, failed: built ? 0 : 1, skipped: 0, ok: built, note, seconds, cpu };
   });
 }
 
