@@ -13,7 +13,7 @@ beforeAll(installDomGaps);
 afterEach(cleanup);
 
 describe('cheat sheet', () => {
-  it('lists the shortcuts the user may use, grouped, with their keys', { timeout: 15_000 }, async () => {
+  it('lists the shortcuts the user may use, grouped, with their keys', async () => {
     resetAll('/');
     signIn('u1', [P.HasAccess, P.AlarmReportListView, P.AlarmReportView]);
     renderWithApp(<CheatSheet commands={COMMANDS} />);

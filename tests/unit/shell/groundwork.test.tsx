@@ -72,7 +72,7 @@ describe('a link survives sign-in', () => {
     await user.click(screen.getByRole('button', { name: MSG.logIn }));
     await waitFor(() => expect(window.location.pathname).toBe(`/persons/edit/${PERSON_ID}`));
     expect(sessionStorage.getItem(RETURN_TO_KEY)).toBeNull(); // used once
-  }, 30_000);
+  });
 
   it('only workspace routes are remembered, canonically; taking it clears it', () => {
     rememberReturnPath('/nowhere');
