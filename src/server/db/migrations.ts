@@ -41,6 +41,7 @@ import { m037 } from './migrations/037-fleet-state-serial.js';
 import { m038 } from './migrations/038-people-list-counts-sorts.js';
 import { m039 } from './migrations/039-person-list-search.js';
 import { m040 } from './migrations/040-list-search-keys.js';
+import { m041 } from './migrations/041-search-keys-order.js';
 
 /** Every migration by the name Kysely records, in the order they run. Add new ones at the end with the next number. */
 export const migrations: Record<string, Migration> = {
@@ -80,6 +81,7 @@ export const migrations: Record<string, Migration> = {
   '038_people_list_counts_sorts': m038,
   '039_person_list_search': m039,
   '040_list_search_keys': m040,
+  '041_search_keys_order': m041,
 };
 
 class StaticProvider implements MigrationProvider {
