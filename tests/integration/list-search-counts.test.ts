@@ -215,7 +215,9 @@ describe('device list search', () => {
       const rows = serials.map((serialNumber) => deviceRow({ serialNumber }));
       ids.push(...rows.map((r) => r.id));
       await tx.insertInto('devices').values(rows).execute();
-      const stored = await sql<{ serialNumber: string }>`select "serialNumber" from "deviceSearchKeys" where id in (${sql.join(ids)}) order by ctid`.execute(tx);
+      const stored = await sql<{ serialNumber: string }>`select "serialNumber" from "deviceSearchKeys" where id in (${sql.join(ids)}) order by ctid`.execute(
+        tx,
+      );
       expect(stored.rows.map((r) => r.serialNumber)).toEqual([...serials].sort(cmp));
     });
     await t.db.deleteFrom('devices').where('id', 'in', ids).execute();
