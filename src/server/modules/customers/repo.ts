@@ -115,7 +115,12 @@ const WALK_INDEX: Partial<Record<CustomerOrderBy, (desc: boolean) => string>> = 
   Reference: (desc) => (desc ? 'customers_reference_desc_idx' : 'customers_reference_asc_idx'),
 };
 
-function filtered(db: DB, scope: TenantScope, f: Partial<Omit<CustomerListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>>) {
+/**
+ * The customers the filters select. `candidates: false` leaves out SQLite's trigram candidates (the
+ * LIKE alone still selects exactly the matches): a walk of the sort's index tests the LIKE on each
+ * customer it passes instead of building the set of every match first.
+ */
+function filtered(db: DB, scope: TenantScope, f: Partial<Omit<CustomerListBody, 'page' | 'pageSize' | 'orderBy' | 'desc'>>, { candidates = true } = {}) {
   let q = byTenant(db.selectFrom('customers as c'), scope, 'c.tenantId');
   if (f.searchValue) {
     const like = `%${likeEscape(f.searchValue.toLowerCase())}%`;
@@ -126,7 +131,7 @@ function filtered(db: DB, scope: TenantScope, f: Partial<Omit<CustomerListBody, 
     // SQLite: the candidates from the trigram table customers_fts (name, portal reference; migration 002)
     // instead of a LIKE over every customer; the LIKE above keeps the match exact. PostgreSQL reads
     // its pg_trgm indexes on the same lower() expressions. Under three characters there is no trigram.
-    if (!pg && cpLength(f.searchValue) >= 3)
+    if (!pg && candidates && cpLength(f.searchValue) >= 3)
       q = q.where(sql<boolean>`c.rowid in (select rowid from customers_fts where customers_fts match ${customerFtsMatch(f.searchValue)})`);
   }
   if (f.tierIds?.length) q = q.where('c.tier', 'in', f.tierIds);
@@ -187,7 +192,7 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
   };
   const read = async (at: At): Promise<ListRow[]> => {
     if (at.limit <= 0) return [];
-    let q = filtered(db, scope, f).select(LIST_COLS.map((c) => `c.${c}` as const));
+    let q = filtered(db, scope, f, { candidates: !at.walk }).select(LIST_COLS.map((c) => `c.${c}` as const));
     if (at.where) q = q.where(at.where);
     if (at.walk) {
       const compiled = orderByKeys(q, at.order ?? keys, at.reversed)
