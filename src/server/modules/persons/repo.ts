@@ -303,9 +303,10 @@ export async function listPersons(
     // times as many). When the walk would pass more persons than match — (rows skipped + page size) ×
     // persons / matches against the matches, the device list's rule — the matches are read and
     // sorted instead.
-    total = await counting();
+    const [counted, all] = await Promise.all([counting(), isPostgres(db) && term ? directorySize() : undefined]);
+    total = counted;
     const from = nearerEnd(query.page, query.pageSize, total);
-    const sortMatches = isPostgres(db) && !!term && sortsMatches(from.offset + from.limit, await directorySize(), total);
+    const sortMatches = all !== undefined && sortsMatches(from.offset + from.limit, all, total);
     rows = await read({ ...from, sortMatches });
     if (from.reversed) rows.reverse();
   }
