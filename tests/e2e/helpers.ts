@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { E2E_DATA_DIR, DEMO_PASSWORD, E2E_PORT } from './env';
 import { solvedCaptcha } from '../helpers/captcha';
 import { first, group } from '../helpers/lists';
+import type { AdminSettingsDto } from '../../src/shared/schemas/admin';
 
 export { DEMO_PASSWORD };
 export const BASE = `http://127.0.0.1:${E2E_PORT}`;
@@ -106,6 +107,38 @@ async function tokens(email: string, password = DEMO_PASSWORD): Promise<Tokens> 
 /** A token straight from the API, for server-side checks. */
 export async function apiToken(email: string, password = DEMO_PASSWORD) {
   return (await tokens(email, password)).access_token;
+}
+
+/**
+ * The provider-wide settings as they are now (the second-factor rule, every feature, the enforced
+ * single-sign-on domains), and a function that puts them back through the API. A test that
+ * changes them calls it in `finally`: one that fails halfway must not leave its worker's server
+ * requiring a code or single sign-on at every later sign-in, or every later test on that server
+ * fails for a reason not its own. The admin's token is taken here, while the password alone still
+ * signs in.
+ */
+export async function keepProviderSettings() {
+  const headers = { authorization: `Bearer ${await apiToken('admin@demo.test')}`, 'content-type': 'application/json' };
+  const read = async () => {
+    const res = await fetch(`${BASE}/ps-admin/settings`, { headers });
+    if (!res.ok) throw new Error(`provider settings: ${res.status} ${await res.text()}`);
+    return (await res.json()) as AdminSettingsDto;
+  };
+  const send = async (method: 'PUT' | 'POST', path: string, body: unknown) => {
+    const res = await fetch(`${BASE}${path}`, { method, headers, body: JSON.stringify(body) });
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  };
+  const before = await read();
+  return async function restore() {
+    const now = await read();
+    if (now.TwoFactorAuthenticationMode !== before.TwoFactorAuthenticationMode)
+      await send('PUT', '/ps-admin/settings/two-factor-mode', { value: before.TwoFactorAuthenticationMode });
+    for (const f of before.Features)
+      if (now.Features.find((n) => n.FeatureName === f.FeatureName)?.IsEnabled !== f.IsEnabled)
+        await send('PUT', '/ps-admin/settings/feature', { name: f.FeatureName, isEnabled: f.IsEnabled });
+    for (const d of before.SsoDomains)
+      if (!now.SsoDomains.some((n) => n.Domain === d.Domain)) await send('POST', '/ps-admin/sso-domains', { domain: d.Domain, customerId: d.CustomerId });
+  };
 }
 
 export async function openPalette(page: Page) {
