@@ -7,6 +7,7 @@ import { closeSync, existsSync, mkdirSync, openSync, readFileSync, rmSync } from
 import pg from 'pg';
 import { Redis } from 'ioredis';
 import { resolve } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
 
 const CI = process.env.CI === 'true' || process.env.CI === '1';
 const only = process.argv.slice(2); // e.g. `npm test -- unit integration`
@@ -128,16 +129,36 @@ async function redisReachable() {
   }
 }
 
+type PlaywrightResult = { startTime?: string; error?: { message?: string } };
 type PlaywrightSuite = {
   title?: string;
   file?: string;
-  specs?: { title: string; file?: string; line?: number; tests?: { status: string }[] }[];
+  specs?: { title: string; file?: string; line?: number; tests?: { status: string; results?: PlaywrightResult[] }[] }[];
   suites?: PlaywrightSuite[];
 };
-function testsWithStatus(suite: PlaywrightSuite, status: 'unexpected' | 'flaky', out: string[]) {
-  for (const spec of suite.specs ?? [])
-    if ((spec.tests ?? []).some((t) => t.status === status)) out.push(`tests/e2e/${spec.file ?? suite.file}:${spec.line ?? 0} › ${spec.title}`);
-  for (const s of suite.suites ?? []) testsWithStatus(s, status, out);
+/**
+ * The tests of the report with that status, earliest first, each with the first line of its first
+ * try's error: when one failure leaves the server in a state the later tests trip over, the first
+ * line of the list names the cause, and the summary says why without the full log.
+ */
+function testsWithStatus(suites: PlaywrightSuite[], status: 'unexpected' | 'flaky'): string[] {
+  const found: { at: string; line: string }[] = [];
+  const walk = (suite: PlaywrightSuite) => {
+    for (const spec of suite.specs ?? []) {
+      const test = (spec.tests ?? []).find((t) => t.status === status);
+      if (!test) continue;
+      const first = test.results?.[0];
+      const why =
+        stripVTControlCharacters(first?.error?.message ?? '')
+          .split('\n')
+          .find((l) => l.trim() !== '') ?? '';
+      const where = `tests/e2e/${spec.file ?? suite.file}:${spec.line ?? 0} › ${spec.title}`;
+      found.push({ at: first?.startTime ?? '', line: why ? `${where} (${first?.startTime?.slice(11, 19) ?? ''}: ${why.trim().slice(0, 200)})` : where });
+    }
+    for (const s of suite.suites ?? []) walk(s);
+  };
+  for (const s of suites) walk(s);
+  return found.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0)).map((f) => f.line);
 }
 
 /**
@@ -210,8 +231,8 @@ async function e2e(background: boolean): Promise<Result> {
     passed = (s.expected ?? 0) + (s.flaky ?? 0);
     failed = s.unexpected ?? 0;
     skipped = s.skipped ?? 0;
-    for (const suite of report.suites ?? []) testsWithStatus(suite, 'unexpected', failures);
-    for (const suite of report.suites ?? []) testsWithStatus(suite, 'flaky', flaky);
+    failures.push(...testsWithStatus(report.suites ?? [], 'unexpected'));
+    flaky.push(...testsWithStatus(report.suites ?? [], 'flaky'));
   }
   if (!ok && failed === 0) failed = 1;
   const note = `${workers} workers, a server each${background ? ', beside the other steps' : ''}${flaky.length ? `; passed on a second try: ${flaky.join('; ')}` : ''}`;
