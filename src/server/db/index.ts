@@ -1,7 +1,8 @@
 import { Kysely, SqliteDialect, PostgresDialect, sql } from 'kysely';
 import SQLite from 'better-sqlite3';
-import pg from 'pg';
+import type pg from 'pg';
 import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrations.js';
 import { isPostgres } from './dialect.js';
@@ -15,9 +16,21 @@ export type { DB } from './types.js';
 import type { DB } from './types.js';
 export { isPostgres, sql };
 
-// int8 (count(*), sums) arrive as strings from pg; our counts fit in a JS number.
-pg.types.setTypeParser(20, (v) => parseInt(v, 10));
-pg.types.setTypeParser(1700, (v) => parseFloat(v));
+const require = createRequire(import.meta.url);
+let pgLoaded: typeof pg | undefined;
+/**
+ * The PostgreSQL driver, loaded with the first PostgreSQL connection: a server on SQLite, and each
+ * of its export and import threads, never loads it (2.5 MB of heap each).
+ */
+function pgDriver(): typeof pg {
+  if (!pgLoaded) {
+    pgLoaded = require('pg') as typeof pg;
+    // int8 (count(*), sums) arrive as strings from pg; our counts fit in a JS number.
+    pgLoaded.types.setTypeParser(20, (v) => parseInt(v, 10));
+    pgLoaded.types.setTypeParser(1700, (v) => parseFloat(v));
+  }
+  return pgLoaded;
+}
 
 /**
  * The database holds password hashes and personal data: owner-only (0600). SQLite gives the WAL
@@ -133,7 +146,7 @@ export const PG_CONNECT_TIMEOUT_MS = 5_000;
  * connections.
  */
 export function openPostgres(url: string, max = 10, log: Log = processLog): DB {
-  const pool = new pg.Pool({
+  const pool = new (pgDriver().Pool)({
     connectionString: url,
     max,
     connectionTimeoutMillis: PG_CONNECT_TIMEOUT_MS,
