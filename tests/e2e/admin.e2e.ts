@@ -29,7 +29,7 @@ import {
   keepProviderSettings,
 } from './helpers';
 import { first } from '../helpers/lists';
-import { FEATURE_NAMES } from '../../src/shared/schemas/admin';
+import { FEATURE_NAMES, LOGIN_METHOD } from '../../src/shared/schemas/admin';
 import { ADMIN_TEXT, MSG, PAGE_TITLES } from '../../src/shared/messages';
 
 const shoot = async (page: Page, name: string) => {
@@ -163,12 +163,15 @@ test('on the person form a provider admin switches a person to single sign-on an
       'Set your password',
     );
   } finally {
-    if (first(dbQuery<{ loginMethod: number }>('select loginMethod from persons where id = ?', id)).loginMethod !== 1)
-      await fetch(`${BASE}/api/v1/person/${id}/login-method`, {
+    if (first(dbQuery<{ loginMethod: number }>('select loginMethod from persons where id = ?', id)).loginMethod !== LOGIN_METHOD.Password) {
+      const res = await fetch(`${BASE}/api/v1/person/${id}/login-method`, {
         method: 'PUT',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ loginMethod: 1, ssoEmail: null }),
+        body: JSON.stringify({ loginMethod: LOGIN_METHOD.Password, ssoEmail: null }),
       });
+      // a restore that did not take fails the test (softly: a failure of the test itself still shows)
+      expect.soft(res.status, `putting ${email} back to a password: ${await res.text()}`).toBe(200);
+    }
   }
 });
 
