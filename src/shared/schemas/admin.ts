@@ -1,7 +1,7 @@
 // Provider administration: the feature toggles and global settings, the companies that require
 // single sign-on, a person's login method, and the audit trail. Inputs and answers both sides share.
 import * as v from 'valibot';
-import { ID_PATTERN, isValidId, normaliseId } from '../codes.js';
+import { ID_PATTERN, isValidId, LOGIN_METHOD, normaliseId } from '../codes.js';
 import { inputJson, noNul, pagedListSchema } from './common.js';
 
 /** The twelve features of spec document 1 §1 and ours (ScheduledUsageReport), each with what it switches. An absent feature counts as off. */
@@ -26,7 +26,8 @@ export const FEATURE_NAMES = Object.keys(FEATURES) as [FeatureName, ...FeatureNa
 /** The global setting the product honours: 1 makes a second factor compulsory ('Disabled' leaves the 2FA choice). */
 export const TWO_FACTOR_MODE = { key: 'TwoFactorAuthentication.Mode.Value', optional: 0, enforced: 1 } as const;
 
-export const LOGIN_METHOD = { Password: 1, SingleSignOn: 2 } as const;
+// The login methods are defined once, with the other codes; the admin screens take them from here too.
+export { LOGIN_METHOD };
 export const LOGIN_METHOD_LABELS: Record<number, string> = { 1: 'Password', 2: 'Single sign-on' };
 
 const email = (field: string) =>
