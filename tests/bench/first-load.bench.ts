@@ -11,6 +11,16 @@
 //          navigating to / to an interactive workspace. Goal < 400 ms, and no JavaScript
 //          downloaded: every script from the browser's cache.
 //
+// A warm start is timed on the page's own clock: from the navigation's start (performance's time
+// origin, what a person pressing Enter in the address bar starts) to the first animation frame in
+// which the workspace is interactive, noted by a small script of the benchmark's own that the
+// browser runs before the page's (an init script). The harness learns the time by asking the page
+// (CDP Runtime.evaluate) every 25 ms, so none of its own work runs on the page's main thread before
+// that frame. Playwright's locators would: their injected script (evaluated in the page at the first
+// locator, 25–30 ms of main thread on the 2-core machine) and their polling on every frame are the
+// harness's cost, not the product's. The harness's wall time (from its goto to seeing the mark) is
+// printed beside it, and Playwright's check of the same state runs after the mark, as a check.
+//
 // Per run: bytes over the wire by kind (scripts, stylesheets, documents, API), the page's main-
 // thread time (CDP Performance.getMetrics: TaskDuration, ScriptDuration) and the load.
 // `npm run bench -- first-load`; FIRST_LOAD_RUNS (default 5), BENCH_PORT (default 8391), BENCH_SCALE (default 1: the demo data
@@ -65,6 +75,37 @@ async function mainThread(cdp: CDPSession) {
   return { task: m('TaskDuration') * 1000, script: m('ScriptDuration') * 1000 };
 }
 
+/**
+ * The page's own note of the moment the workspace became interactive (the same state as
+ * `workspaceInteractive`: the first navigation shown, the main area filled and nothing in it busy, no
+ * splash), checked at every animation frame from the document's start: performance.now() of that
+ * frame, in ms from the navigation's start.
+ */
+const INTERACTIVE_MARK = `(() => {
+  const ready = () => {
+    const nav = document.querySelector('nav, [role="navigation"]');
+    if (!nav || !nav.checkVisibility()) return false;
+    const main = document.getElementById('workspace-main');
+    return !!main && main.childElementCount > 0 && !main.querySelector('[aria-busy="true"]') && !document.querySelector('.splash');
+  };
+  const tick = () => {
+    if (ready()) window.__workspaceInteractiveAt = performance.now();
+    else requestAnimationFrame(tick);
+  };
+  requestAnimationFrame(tick);
+})();`;
+
+/** Waits for the page's note of an interactive workspace, asking every 25 ms; ms from the navigation's start. */
+async function interactiveMark(cdp: CDPSession): Promise<number> {
+  const until = Date.now() + 60_000;
+  while (Date.now() < until) {
+    const { result } = await cdp.send('Runtime.evaluate', { expression: 'window.__workspaceInteractiveAt ?? null', returnByValue: true });
+    if (typeof result.value === 'number') return result.value;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error('the workspace did not become interactive within 60 s');
+}
+
 /** The workspace is interactive: the side navigation shows and nothing in the main area is loading. */
 async function workspaceInteractive(page: Page) {
   await page.getByRole('navigation').first().waitFor({ state: 'visible', timeout: 60_000 });
@@ -103,7 +144,7 @@ async function coldThenWarm(context: BrowserContext, url: string) {
   await page.close();
 
   // Warm: the same profile (cache and stored session), a new tab opening the app.
-  const { ms: warmMs, traffic: warm, cpu: warmCpu } = await openAgain(context, url);
+  const { ms: warmMs, harnessMs: warmHarnessMs, traffic: warm, cpu: warmCpu } = await openAgain(context, url);
   // Later: a third opening. Chromium keeps V8's compiled code of a script from its second run out of
   // the HTTP cache and uses it from the third on, so this is what a user opening the app again on
   // another day meets.
@@ -116,6 +157,7 @@ async function coldThenWarm(context: BrowserContext, url: string) {
     coldTraffic: cold,
     coldCpu,
     warm: warmMs,
+    warmHarness: warmHarnessMs,
     warmTraffic: warm,
     warmCpu,
     later: later.ms,
@@ -123,18 +165,23 @@ async function coldThenWarm(context: BrowserContext, url: string) {
   };
 }
 
-/** A new tab of the same profile opening the app, signed in: ms to an interactive workspace, traffic and main thread. */
+/**
+ * A new tab of the same profile opening the app, signed in: ms from the navigation's start to an
+ * interactive workspace on the page's clock, the harness's wall time, traffic and main thread.
+ */
 async function openAgain(context: BrowserContext, url: string) {
   const again = await context.newPage();
   const cdp = await context.newCDPSession(again);
   const traffic = await watchTraffic(cdp);
+  await again.addInitScript(INTERACTIVE_MARK);
   const t = performance.now();
   await again.goto(`${url}/`, { waitUntil: 'commit' });
-  await workspaceInteractive(again);
-  const ms = performance.now() - t;
+  const ms = await interactiveMark(cdp);
+  const harnessMs = performance.now() - t;
   const cpu = await mainThread(cdp);
+  await workspaceInteractive(again);
   await again.close();
-  return { ms, traffic, cpu };
+  return { ms, harnessMs, traffic, cpu };
 }
 
 export async function benchFirstLoad(): Promise<Record<string, number | string>> {
@@ -161,7 +208,7 @@ export async function benchFirstLoad(): Promise<Record<string, number | string>>
       await ctx.close();
       results.push(r);
       log(
-        `run ${i + 1}: sign-in page ${Math.round(r.signInPage)} ms + Enter → workspace ${Math.round(r.afterSignIn)} ms = cold ${Math.round(r.cold)} ms; warm ${Math.round(r.warm)} ms; later ${Math.round(r.later)} ms; ${loadNote()}`,
+        `run ${i + 1}: sign-in page ${Math.round(r.signInPage)} ms + Enter → workspace ${Math.round(r.afterSignIn)} ms = cold ${Math.round(r.cold)} ms; warm ${Math.round(r.warm)} ms (the harness's wall ${Math.round(r.warmHarness)} ms); later ${Math.round(r.later)} ms; ${loadNote()}`,
       );
       log(`  sign-in page: ${describe(r.signInTraffic)}`);
       log(`  cold, in all: ${describe(r.coldTraffic)}; main thread ${Math.round(r.coldCpu.task)} ms (script ${Math.round(r.coldCpu.script)} ms)`);
@@ -183,6 +230,7 @@ export async function benchFirstLoad(): Promise<Record<string, number | string>>
     coldMsMax: max((r) => r.cold),
     warmMsP50: med((r) => r.warm),
     warmMsMax: max((r) => r.warm),
+    warmHarnessMsP50: med((r) => r.warmHarness),
     laterMsP50: med((r) => r.later),
     signInScriptKb: round1(
       percentileOf(
@@ -205,7 +253,7 @@ export async function benchFirstLoad(): Promise<Record<string, number | string>>
     load: loadNote(),
   };
   log(
-    `cold p50 ${figures.coldMsP50} ms (max ${figures.coldMsMax}; goal < ${GOAL_COLD_MS}); warm p50 ${figures.warmMsP50} ms (max ${figures.warmMsMax}; goal < ${GOAL_WARM_MS}); a third visit p50 ${figures.laterMsP50} ms; second visit JavaScript over the network: ${figures.warmScriptBytesMax} bytes in ${figures.warmScriptsFromNetworkMax} scripts (goal 0) — ${runs} runs at scale ${scale}, 10 Mbit/s, 40 ms; ${figures.load}`,
+    `cold p50 ${figures.coldMsP50} ms (max ${figures.coldMsMax}; goal < ${GOAL_COLD_MS}); warm p50 ${figures.warmMsP50} ms on the page's clock (max ${figures.warmMsMax}; goal < ${GOAL_WARM_MS}; the harness's wall p50 ${figures.warmHarnessMsP50} ms); a third visit p50 ${figures.laterMsP50} ms; second visit JavaScript over the network: ${figures.warmScriptBytesMax} bytes in ${figures.warmScriptsFromNetworkMax} scripts (goal 0) — ${runs} runs at scale ${scale}, 10 Mbit/s, 40 ms; ${figures.load}`,
   );
   return figures;
 }
