@@ -81,7 +81,7 @@ async function mainThread(cdp: CDPSession) {
  * splash), checked at every animation frame from the document's start: performance.now() of that
  * frame, in ms from the navigation's start.
  */
-const INTERACTIVE_MARK = `(() => {
+export const INTERACTIVE_MARK = `(() => {
   const ready = () => {
     const nav = document.querySelector('nav, [role="navigation"]');
     if (!nav || !nav.checkVisibility()) return false;
@@ -96,7 +96,7 @@ const INTERACTIVE_MARK = `(() => {
 })();`;
 
 /** Waits for the page's note of an interactive workspace, asking every 25 ms; ms from the navigation's start. */
-async function interactiveMark(cdp: CDPSession): Promise<number> {
+export async function interactiveMark(cdp: CDPSession): Promise<number> {
   const until = Date.now() + 60_000;
   while (Date.now() < until) {
     const { result } = await cdp.send('Runtime.evaluate', { expression: 'window.__workspaceInteractiveAt ?? null', returnByValue: true });

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkpointInBackground, openSourceForWrites, openSqlite, sql, type DB } from '../../src/server/db/index.js';
+import { sqliteSizingOf } from '../../src/server/platform/config.js';
 
 let dir = '';
 let db: DB | undefined;
@@ -88,5 +89,24 @@ describe('kept prepared statements', () => {
     const seen: string[] = [];
     for await (const row of q().stream()) seen.push((row as { v: string }).v);
     expect(seen).toEqual(['v1', 'v2', 'v3', 'v4', 'v5']);
+  });
+});
+
+describe('SQLite sizing', () => {
+  it('by default a connection keeps a 16 MB page cache and maps nothing into memory: the pages past the cache are read from the file cache of the operating system, not held by the server', async () => {
+    const { db: d } = open();
+    const cache = await sql<{ cache_size: number }>`pragma cache_size`.execute(d);
+    const map = await sql<{ mmap_size: number }>`pragma mmap_size`.execute(d);
+    expect(cache.rows[0]?.cache_size).toBe(-16 * 1024);
+    expect(map.rows[0]?.mmap_size).toBe(0);
+  });
+
+  it('SQLITE_CACHE_MB and SQLITE_MMAP_MB size it otherwise', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'sw-conn-'));
+    db = openSqlite(join(dir, 'db.sqlite'), sqliteSizingOf({ SQLITE_CACHE_MB: '64', SQLITE_MMAP_MB: '256' }));
+    const cache = await sql<{ cache_size: number }>`pragma cache_size`.execute(db);
+    const map = await sql<{ mmap_size: number }>`pragma mmap_size`.execute(db);
+    expect(cache.rows[0]?.cache_size).toBe(-64 * 1024);
+    expect(map.rows[0]?.mmap_size).toBe(256 * 1024 * 1024);
   });
 });

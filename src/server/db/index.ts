@@ -130,8 +130,7 @@ export const openSource = (s: DbSource): DB => (s.kind === 'pg' ? openPostgres(s
  * on SQLite a second connection to the file (WAL: the server's connection keeps reading while it
  * writes; busy_timeout waits for the server's short writes) with a small page cache.
  */
-export const openSourceForWrites = (s: DbSource): DB =>
-  s.kind === 'pg' ? openPostgres(s.url, 1) : openSqlite(s.file, { cacheMb: 16, mmapMb: SQLITE_SIZING_DEFAULT.mmapMb });
+export const openSourceForWrites = (s: DbSource): DB => (s.kind === 'pg' ? openPostgres(s.url, 1) : openSqlite(s.file, SQLITE_SIZING_DEFAULT));
 
 /** How long a query waits for a connection (a free one from the pool, or a new one to the server) before it fails. */
 export const PG_CONNECT_TIMEOUT_MS = 5_000;

@@ -59,9 +59,10 @@ export type Config = {
   /** Ingestion batches one gateway key may send per 10 seconds (GATEWAY_BATCHES_PER_10S, default 1,000); more answer 429. */
   gatewayBatchesPer10s?: number;
   /**
-   * SQLite page cache and memory-mapped I/O per connection, in MB (SQLITE_CACHE_MB default 256,
-   * SQLITE_MMAP_MB default 1024; 0 switches mmap off). SQLite's own default cache is 2 MB: at
-   * 1,000,000 devices every lookup by serial then reads the disk.
+   * SQLite page cache and memory-mapped I/O per connection, in MB (SQLITE_CACHE_MB default 16,
+   * SQLITE_MMAP_MB default 0: no memory map). The pages beyond the cache are read from the
+   * operating system's file cache, which is not the server's memory; a memory map would count every
+   * page a shift reads in the server's resident memory (docs/decisions/storage-and-migrations.md).
    */
   sqlite?: SqliteSizing;
   /** The device simulator `npm start` runs with demo data (SIMULATOR=off switches it off; SIMULATOR_DEVICES, SIMULATOR_INTERVAL_MS). */
@@ -244,7 +245,7 @@ export function ensureWritableDir(dir: string, name = 'DATA_DIR') {
 }
 
 export type SqliteSizing = { cacheMb: number; mmapMb: number };
-export const SQLITE_SIZING_DEFAULT: SqliteSizing = { cacheMb: 256, mmapMb: 1024 };
+export const SQLITE_SIZING_DEFAULT: SqliteSizing = { cacheMb: 16, mmapMb: 0 };
 /** SQLITE_CACHE_MB and SQLITE_MMAP_MB, each defaulting to SQLITE_SIZING_DEFAULT. */
 export const sqliteSizingOf = (env: NodeJS.ProcessEnv): SqliteSizing => ({
   cacheMb: nonNegativeInt(env.SQLITE_CACHE_MB, SQLITE_SIZING_DEFAULT.cacheMb, 'SQLITE_CACHE_MB'),
