@@ -5,7 +5,7 @@ import { chmodSync, closeSync, existsSync, openSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { Database } from './schema.js';
 import { migrateToLatest } from './migrations.js';
-import { isPostgres } from './dialect.js';
+import { fence, isPostgres } from './dialect.js';
 import { errorEvents, registerPool } from '../platform/metrics.js';
 import { log as processLog, type Log } from '../platform/logger.js';
 import { SQLITE_SIZING_DEFAULT, type SqliteSizing } from '../platform/config.js';
@@ -14,7 +14,7 @@ import { setBounded } from '../platform/util.js';
 
 export type { DB } from './types.js';
 import type { DB } from './types.js';
-export { isPostgres, sql };
+export { fence, isPostgres, sql };
 
 const require = createRequire(import.meta.url);
 let pgLoaded: typeof pg | undefined;

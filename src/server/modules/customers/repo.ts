@@ -3,7 +3,7 @@
 // allocation) share them instead of writing their own queries; routes.ts only does HTTP. The
 // reads take the caller's TenantScope (tenant-scope.ts): a scoped caller sees their own customer
 // only, and another customer asked for by id answers as not found.
-import { sql, isPostgres, type DB } from '../../db/index.js';
+import { fence, sql, isPostgres, type DB } from '../../db/index.js';
 import type { Kysely, RawBuilder } from 'kysely';
 import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, sortsMatches, type SortKey } from '../../lib/keyset.js';
 import { withIndexedBy } from '../../db/indexed-by.js';
@@ -202,9 +202,8 @@ export async function listCustomers(db: DB, scope: TenantScope, f: CustomerListB
       return withIndexedBy<ListRow>(db, compiled, 'from "customers" as "c"', at.walk, 'first');
     }
     if (at.sortMatches) {
-      // OFFSET 0 keeps PostgreSQL from pushing the order into the search: it reads the matches
-      // from its trigram indexes, then sorts them.
-      const matches = db.selectFrom(q.offset(0).as('c')).selectAll('c');
+      // Fenced, PostgreSQL reads the matches from its trigram indexes, then sorts them.
+      const matches = db.selectFrom(fence(db, q).as('c')).selectAll('c');
       return (await orderByKeys(matches, at.order ?? keys, at.reversed)
         .limit(at.limit)
         .offset(at.offset)

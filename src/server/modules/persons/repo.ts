@@ -5,7 +5,7 @@
 // tenant's person asked for by id answers as not found.
 import { narrowToScope, type PersonScope } from './scope.js';
 import { isLockedAt } from '../../auth/store.js';
-import { isPostgres, sql, type DB } from '../../db/index.js';
+import { fence, isPostgres, sql, type DB } from '../../db/index.js';
 import { cpLength, ftsPhrase } from '../../lib/search-keys.js';
 import type { RawBuilder } from 'kysely';
 import { edgeOf, keyColumns, keysetPage, keyValues, nearerEnd, orderByKeys, sortsMatches, type SortKey } from '../../lib/keyset.js';
@@ -164,9 +164,8 @@ export async function listPersons(
     sortMatches?: boolean;
   }) => {
     if (w.limit <= 0) return [];
-    // OFFSET 0 keeps PostgreSQL from pushing the order into the search: it reads the matches from
-    // its trigram index, then sorts them.
-    let q = w.sortMatches ? db.selectFrom(page.offset(0).as('persons')).selectAll('persons') : page;
+    // Fenced, PostgreSQL reads the matches from its trigram index, then sorts them.
+    let q = w.sortMatches ? db.selectFrom(fence(db, page).as('persons')).selectAll('persons') : page;
     if (w.where) q = q.where(w.where);
     return orderByKeys(q, w.order ?? keys, w.reversed)
       .limit(w.limit)
@@ -198,10 +197,10 @@ export async function listPersons(
     ) => {
       if (w.limit <= 0) return [];
       if (w.viaRoleIndex) {
-        // The holders found through the role index (personRoles_role_idx), then sorted: the
-        // subquery's OFFSET keeps each planner from walking the name index for the order.
+        // The holders found through the role index (personRoles_role_idx), then sorted: fenced,
+        // neither planner walks the name index for the order.
         const held = page.where(sql<boolean>`${sql.ref('persons.id')} in (select "personId" from "personRoles" where "roleId" = ${roleId})`);
-        let q = db.selectFrom((isPostgres(db) ? held.offset(0) : held.limit(-1).offset(0)).as('persons')).selectAll('persons');
+        let q = db.selectFrom(fence(db, held).as('persons')).selectAll('persons');
         if (w.where) q = q.where(w.where);
         return orderByKeys(q, w.order ?? nameKeys, w.reversed)
           .limit(w.limit)
