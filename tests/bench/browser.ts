@@ -4,9 +4,9 @@
 // Everything started here is stopped by `withBench` (also when the benchmark throws).
 import { solvedCaptcha } from '../helpers/captcha';
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { loadavg } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -150,6 +150,24 @@ export async function launchChromium(): Promise<Browser> {
 
 export async function newContext(browser: Browser, baseURL: string): Promise<BrowserContext> {
   return browser.newContext({ viewport: VIEWPORT, baseURL });
+}
+
+/**
+ * Chromium with a new profile of its own on the disk, as a person's browser keeps it: its HTTP cache
+ * and the compiled code V8 keeps beside a cached script are on the disk. A context of `newContext`
+ * is an off-the-record profile, whose caches live in memory and which keeps no compiled code, so a
+ * start there compiles every script afresh. `close` ends the browser and removes the profile.
+ */
+export async function freshProfile(baseURL: string): Promise<{ context: BrowserContext; close: () => Promise<void> }> {
+  const dir = mkdtempSync(join(tmpdir(), 'bench-profile-'));
+  const context = await chromium.launchPersistentContext(dir, { executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS, viewport: VIEWPORT, baseURL });
+  return {
+    context,
+    close: async () => {
+      await context.close().catch(() => undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Signs in through the form (labels Email and Password, Enter) and waits for the side navigation. */

@@ -5,7 +5,9 @@
 //   node --import tsx tests/bench/first-load-waterfall.ts   (BENCH_PORT, default 8392; N runs, default 1;
 //   PROFILE=<file> writes a CPU profile of the warm start; TRACE=<file> a Chromium trace of it (open it
 //   in DevTools' Performance panel: parsing, compiling, style, layout and tasks); WAIT=<ms> waits that
-//   long before Enter; CLIENT_DIR=<dir> serves another build of the client)
+//   long before Enter; CLIENT_DIR=<dir> serves another build of the client). It runs in
+//   off-the-record contexts (TRACE needs the browser's tracing), which keep no compiled code of the
+//   scripts: its warm starts compile every script, unlike first-load.bench.ts's profiles on the disk.
 import { ADMIN_EMAIL, DEMO_PASSWORD, launchChromium, newContext, startServer } from './browser.js';
 import type { CDPSession, Page } from 'playwright-core';
 import { writeFileSync } from 'node:fs';

@@ -2,6 +2,11 @@
 // down and up, 40 ms latency), against the real server and the built client (dist/client, as
 // `npm run build` makes it: precompressed assets, hashed files cached for a year).
 //
+// Each run starts Chromium with a new profile on the disk (freshProfile in browser.ts), as a person's
+// browser keeps one: its HTTP cache and V8's compiled code of cached scripts on the disk. (An
+// off-the-record context, Playwright's newContext, keeps no compiled code: every start there
+// compiles each script afresh, which no person's browser does from its third start on.)
+//
 //   cold   a fresh browser profile (empty cache): from navigating to /login to the sign-in form
 //          being usable (Email field enabled), then from pressing Enter on the filled form to an
 //          interactive workspace (side navigation shown, nothing in the main area busy). The
@@ -27,7 +32,7 @@
 // set the other browser benchmarks use; 0.01 checks that it runs).
 import { percentileOf } from './stats.js';
 import { join } from 'node:path';
-import { ADMIN_EMAIL, DEMO_PASSWORD, launchChromium, loadNote, log, newContext, ROOT, round1, startServer } from './browser.js';
+import { ADMIN_EMAIL, DEMO_PASSWORD, freshProfile, loadNote, log, ROOT, round1, startServer } from './browser.js';
 import { SIGN_IN_BUDGET, signInBundle } from '../helpers/sign-in-bundle.js';
 import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
@@ -193,19 +198,17 @@ export async function benchFirstLoad(): Promise<Record<string, number | string>>
   );
   // The compiled server, as `npm start` runs it, serving dist/client.
   const server = await startServer(Number(process.env.BENCH_PORT ?? 8391), { scale, compiled: true });
-  const browser = await launchChromium();
   const results: Awaited<ReturnType<typeof coldThenWarm>>[] = [];
   try {
     // One run first to warm the server (JIT, SQLite page cache); not counted.
     {
-      const ctx = await newContext(browser, server.url);
-      await coldThenWarm(ctx, server.url);
-      await ctx.close();
+      const profile = await freshProfile(server.url);
+      await coldThenWarm(profile.context, server.url).finally(profile.close);
     }
     for (let i = 0; i < runs; i++) {
-      const ctx = await newContext(browser, server.url); // a fresh profile: empty cache, no session
-      const r = await coldThenWarm(ctx, server.url);
-      await ctx.close();
+      // A new browser profile on the disk: empty caches, no session.
+      const profile = await freshProfile(server.url);
+      const r = await coldThenWarm(profile.context, server.url).finally(profile.close);
       results.push(r);
       log(
         `run ${i + 1}: sign-in page ${Math.round(r.signInPage)} ms + Enter → workspace ${Math.round(r.afterSignIn)} ms = cold ${Math.round(r.cold)} ms; warm ${Math.round(r.warm)} ms (the harness's wall ${Math.round(r.warmHarness)} ms); later ${Math.round(r.later)} ms; ${loadNote()}`,
@@ -216,7 +219,6 @@ export async function benchFirstLoad(): Promise<Record<string, number | string>>
       log(`  later: main thread ${Math.round(r.laterCpu.task)} ms (script ${Math.round(r.laterCpu.script)} ms)`);
     }
   } finally {
-    await browser.close().catch(() => undefined);
     await server.stop();
   }
   const med = (f: (r: (typeof results)[number]) => number) => Math.round(percentileOf(results.map(f), 50));
