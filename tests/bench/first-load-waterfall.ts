@@ -9,11 +9,10 @@
 //   off-the-record contexts (TRACE needs the browser's tracing), which keep no compiled code of the
 //   scripts: its warm starts compile every script, unlike first-load.bench.ts's profiles on the disk.
 import { ADMIN_EMAIL, DEMO_PASSWORD, launchChromium, newContext, startServer } from './browser.js';
-import type { CDPSession, Page } from 'playwright-core';
+import type { CDPSession } from 'playwright-core';
 import { writeFileSync } from 'node:fs';
-import { INTERACTIVE_MARK, interactiveMark } from './first-load.bench.js';
+import { INTERACTIVE_MARK, interactiveMark, THROTTLE, workspaceInteractive } from './first-load.bench.js';
 
-const THROTTLE = { offline: false, latency: 40, downloadThroughput: (10 * 1_000_000) / 8, uploadThroughput: (10 * 1_000_000) / 8 };
 type Row = { id: string; url: string; type: string; start: number; resp?: number; end?: number; cached?: boolean; bytes?: number; initiator?: string };
 
 async function watch(cdp: CDPSession) {
@@ -45,17 +44,6 @@ async function watch(cdp: CDPSession) {
   await cdp.send('Performance.enable');
   return rows;
 }
-async function interactive(page: Page) {
-  await page.getByRole('navigation').first().waitFor({ state: 'visible', timeout: 60_000 });
-  await page.waitForFunction(
-    () => {
-      const m = document.getElementById('workspace-main');
-      return !!m && m.childElementCount > 0 && !m.querySelector('[aria-busy="true"]') && !document.querySelector('.splash');
-    },
-    undefined,
-    { timeout: 60_000, polling: 'raf' },
-  );
-}
 function print(label: string, rows: Map<string, Row>, t0: number) {
   const list = [...rows.values()].filter((r) => r.start >= t0 - 5).sort((a, b) => a.start - b.start);
   const base = list[0]?.start ?? t0;
@@ -86,7 +74,7 @@ try {
     if (process.env.WAIT) await page.waitForTimeout(Number(process.env.WAIT));
     const t1 = performance.now();
     await page.getByLabel('Password', { exact: true }).press('Enter');
-    await interactive(page);
+    await workspaceInteractive(page);
     const afterMs = performance.now() - t1;
     print(`cold: sign-in page ${Math.round(signInMs)} ms, Enter → workspace ${Math.round(afterMs)} ms (Enter: the POST /connect/token)`, rows, 0);
     await page.close();

@@ -38,7 +38,7 @@ import type { BrowserContext, CDPSession, Page } from 'playwright-core';
 
 const GOAL_COLD_MS = 1500;
 const GOAL_WARM_MS = 400;
-const THROTTLE = { offline: false, latency: 40, downloadThroughput: (10 * 1_000_000) / 8, uploadThroughput: (10 * 1_000_000) / 8 };
+export const THROTTLE = { offline: false, latency: 40, downloadThroughput: (10 * 1_000_000) / 8, uploadThroughput: (10 * 1_000_000) / 8 };
 
 type Traffic = { script: number; stylesheet: number; document: number; api: number; other: number; scriptsFromNetwork: number; scriptsFromCache: number };
 
@@ -112,7 +112,7 @@ export async function interactiveMark(cdp: CDPSession): Promise<number> {
 }
 
 /** The workspace is interactive: the side navigation shows and nothing in the main area is loading. */
-async function workspaceInteractive(page: Page) {
+export async function workspaceInteractive(page: Page) {
   await page.getByRole('navigation').first().waitFor({ state: 'visible', timeout: 60_000 });
   await page.waitForFunction(
     () => {
